@@ -1,0 +1,51 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import type { OpenApiDocument } from "../spec/openapi-document.ts";
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
+const addFormats = addFormatsModule.default;
+
+/** The `$id` under which the whole OpenAPI document is registered with AJV. */
+export const SPEC_ID = "https://property-listing.example/openapi.json";
+
+/**
+ * Keywords that AJV meets while compiling an OpenAPI 3.1 document and that are not JSON Schema validation
+ * keywords. They are registered as a vocabulary (annotations without validation) so strict mode stays on and
+ * still refuses a misspelt keyword.
+ * - the document's top-level fields, because AJV compiles the document root when it resolves a fragment;
+ * - the OpenAPI 3.1 base vocabulary's annotation keywords (OpenAPI 3.1 §4.8.24);
+ * - this project's extensions.
+ */
+export const OPENAPI_VOCABULARY = [
+  "openapi",
+  "info",
+  "jsonSchemaDialect",
+  "servers",
+  "paths",
+  "webhooks",
+  "components",
+  "security",
+  "tags",
+  "externalDocs",
+  "example",
+  "xml",
+  "discriminator",
+  "x-assumption",
+] as const;
+
+/**
+ * Builds an AJV instance that knows the whole OpenAPI document under {@link SPEC_ID}, so any schema of it can
+ * be compiled with `ajv.getSchema(`${SPEC_ID}#/components/schemas/Property`)`.
+ */
+export function createAjv(document: OpenApiDocument): Ajv2020 {
+  const ajv = new Ajv2020({
+    strict: true,
+    allowUnionTypes: true,
+    allErrors: true,
+    verbose: true,
+  });
+  addFormats(ajv);
+  ajv.addVocabulary([...OPENAPI_VOCABULARY]);
+  ajv.addSchema({ ...document, $id: SPEC_ID });
+  return ajv;
+}

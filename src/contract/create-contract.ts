@@ -1,0 +1,285 @@
+import type { ValidateFunction } from "ajv";
+import { closeSchemas } from "./close-schemas.ts";
+import { createAjv, SPEC_ID } from "./create-ajv.ts";
+import type { ContractResult, ContractViolation, ExchangePart, Tier } from "./contract-violation.ts";
+import { createOperationTable, type Operation, type OperationMatch } from "./operation-table.ts";
+import { createSchemaExplainer } from "./schema-explainer.ts";
+import type { SchemaFinding } from "./schema-finding.ts";
+import { loadSpec } from "../spec/load-spec.ts";
+import type { OpenApiDocument } from "../spec/openapi-document.ts";
+
+/** Headers as a plain record (Node's `IncomingHttpHeaders`, a recording) or a fetch `Headers` object. */
+export type HeaderBag = Record<string, string | string[] | number | undefined> | Headers;
+
+/** A request to check against the contract. `body` is the parsed JSON body, or undefined when none was sent. */
+export interface RequestExchange {
+  method: string;
+  /** The request path, optionally with a query string: `/api/v1/object/property/42`. */
+  path: string;
+  headers?: HeaderBag;
+  body?: unknown;
+}
+
+/** A response to check against the contract, with the request line it answered. */
+export interface ResponseExchange {
+  method: string;
+  path: string;
+  status: number;
+  headers?: HeaderBag;
+  body?: unknown;
+}
+
+/** The result of `validateRequest`, with what the matched operation needs to run. */
+export interface RequestResult extends ContractResult {
+  /** Path parameters, converted to the type their schema gives (`nid` becomes a number). */
+  pathParams?: Record<string, unknown>;
+}
+
+/** Options of {@link createContract}. */
+export interface ContractOptions {
+  /** The OpenAPI document; by default `spec/openapi.yaml` of this package. */
+  document?: OpenApiDocument;
+  /**
+   * Refuse response fields the contract does not list. The spec leaves response objects open; the mock checks
+   * its own answers closed, and the contract runner uses a closed reading to warn about undocumented fields.
+   */
+  closed?: boolean;
+}
+
+/** The contract of the Property Listing Service, compiled: every validator is built once, here. */
+export interface Contract {
+  document: OpenApiDocument;
+  operations: readonly Operation[];
+  /** Finds the operation a concrete request line addresses. */
+  match(method: string, path: string): OperationMatch;
+  validateRequest(request: RequestExchange): RequestResult;
+  validateResponse(response: ResponseExchange): ContractResult;
+}
+
+interface CompiledOperation {
+  operation: Operation;
+  pathParams: Map<string, ValidateFunction>;
+  requestBodies: Map<string, ValidateFunction>;
+  responses: Map<string, Map<string, ValidateFunction>>;
+}
+
+/**
+ * Compiles the contract. Every operation's parameter, body and response validators are compiled here, once;
+ * validating an exchange afterwards never compiles a schema.
+ *
+ * @example
+ * const contract = createContract();
+ * const result = contract.validateResponse({ method: "GET", path: "/api/v1/object/property/42", status: 200,
+ *   headers: { "content-type": "application/json" }, body });
+ * if (!result.valid) console.log(result.errors.map(formatViolation).join("\n"));
+ */
+export function createContract(options: ContractOptions = {}): Contract {
+  const source = options.document ?? loadSpec();
+  const document = options.closed ? closeSchemas(source) : source;
+  const ajv = createAjv(document);
+  const explainer = createSchemaExplainer(document, ajv);
+  const table = createOperationTable(document);
+
+  const compile = (pointer: string): ValidateFunction => {
+    const validate = ajv.getSchema(`${SPEC_ID}#${pointer}`);
+    if (!validate) throw new Error(`No schema at ${pointer}`);
+    return validate;
+  };
+  const compiled = new Map<string, CompiledOperation>();
+  for (const operation of table.operations) {
+    compiled.set(operation.id, {
+      operation,
+      pathParams: new Map(operation.pathParameters.map((parameter) => [parameter.name, compile(parameter.schemaPointer)])),
+      requestBodies: new Map(
+        [...(operation.requestBody?.schemaPointers ?? [])].map(([media, pointer]) => [media, compile(pointer)]),
+      ),
+      responses: new Map(
+        [...operation.responses].map(([status, response]) => [
+          status,
+          new Map([...response.schemaPointers].map(([media, pointer]) => [media, compile(pointer)])),
+        ]),
+      ),
+    });
+  }
+
+  const validateRequest = (request: RequestExchange): RequestResult => {
+    const found = table.match(request.method, request.path);
+    const routeLabel = `${request.method.toUpperCase()} ${request.path.split("?")[0]}`;
+    if (found.kind !== "operation") return routeFailure(found, routeLabel, "request");
+    const { operation, pathParams: rawParams } = found;
+    const entry = compiled.get(operation.id)!;
+    const errors: ContractViolation[] = [];
+    const add = (part: ExchangePart, pointer: string, rule: string, message: string, tier: Tier, assumption?: string) =>
+      errors.push(violation(operation.id, "request", part, pointer, rule, message, tier, assumption));
+    const headers = normalizeHeaders(request.headers);
+
+    for (const name of operation.credentialHeaders) {
+      if (!headers.get(name.toLowerCase())) {
+        const tier: Tier = operation.securityAssumption ? "assumption" : "fact";
+        add("header", `/${name}`, "security", `is required by the ${operation.id} operation`, tier, operation.securityAssumption);
+      }
+    }
+    const contentType = mediaTypeOf(headers.get("content-type"));
+    if (operation.requiredContentType && contentType !== operation.requiredContentType) {
+      add(
+        "header",
+        "/content-type",
+        "content-type",
+        contentType
+          ? `must be ${operation.requiredContentType}, got ${contentType}`
+          : `is required: the service expects content-type: ${operation.requiredContentType} on this operation`,
+        "fact",
+      );
+    }
+
+    const pathParams: Record<string, unknown> = {};
+    for (const parameter of operation.pathParameters) {
+      const raw = rawParams[parameter.name] ?? "";
+      const value = convertPathValue(raw, parameter.type);
+      pathParams[parameter.name] = value;
+      const validate = entry.pathParams.get(parameter.name)!;
+      if (!validate(value)) {
+        for (const found of explainer.explain(validate)) {
+          const assumption = parameter.assumption ?? found.assumption;
+          add("path", `/${parameter.name}${found.pointer}`, found.keyword, found.message, assumption ? "assumption" : "fact", assumption);
+        }
+      }
+    }
+
+    const body = operation.requestBody;
+    if (body) {
+      const bodyTier = (finding: SchemaFinding): [Tier, string | undefined] => {
+        const assumption = body.assumption ?? finding.assumption;
+        return [assumption ? "assumption" : "fact", assumption];
+      };
+      if (request.body === undefined) {
+        if (body.required) add("body", "", "required", "a JSON body is required", ...bodyTier({} as SchemaFinding));
+      } else {
+        const validate = contentType ? entry.requestBodies.get(contentType) : undefined;
+        if (!validate) {
+          const accepted = [...entry.requestBodies.keys()].join(", ");
+          add("header", "/content-type", "content-type", `must be ${accepted} for a body, got ${contentType ?? "none"}`, "fact");
+        } else if (!validate(request.body)) {
+          for (const found of explainer.explain(validate)) {
+            add("body", found.pointer, found.keyword, found.message, ...bodyTier(found));
+          }
+        }
+      }
+    }
+    return { valid: errors.length === 0, errors, operationId: operation.id, pathParams };
+  };
+
+  const validateResponse = (response: ResponseExchange): ContractResult => {
+    const found = table.match(response.method, response.path);
+    const routeLabel = `${response.method.toUpperCase()} ${response.path.split("?")[0]}`;
+    if (found.kind !== "operation") return routeFailure(found, routeLabel, "response");
+    const { operation } = found;
+    const entry = compiled.get(operation.id)!;
+    const errors: ContractViolation[] = [];
+    const status = String(response.status);
+    const documented = operation.responses.get(status);
+    if (!documented) {
+      const listed = [...operation.responses.keys()].join(", ");
+      // Success is documented as 200 for every operation and no operation may fail with a server error
+      // (section 4); which client errors an operation answers is our assumption (section 7).
+      const isClientError = response.status >= 400 && response.status < 500;
+      errors.push(
+        violation(
+          operation.id,
+          "response",
+          "status",
+          "",
+          "status",
+          `${status} is not a documented status of ${operation.id} (documented: ${listed})`,
+          isClientError ? "assumption" : "fact",
+          isClientError ? "Error status codes are not shown (section 7)." : undefined,
+        ),
+      );
+      return { valid: false, errors, operationId: operation.id };
+    }
+    const validators = entry.responses.get(status)!;
+    const tierOf = (assumption: string | undefined): Tier => (assumption ? "assumption" : "fact");
+    if (validators.size > 0) {
+      const headers = normalizeHeaders(response.headers);
+      const contentType = mediaTypeOf(headers.get("content-type"));
+      const validate = contentType ? validators.get(contentType) : undefined;
+      if (!validate) {
+        const expected = [...validators.keys()].join(" or ");
+        errors.push(
+          violation(operation.id, "response", "header", "/content-type", "content-type",
+            `must be ${expected}, got ${contentType ?? "none"}`, tierOf(documented.assumption), documented.assumption),
+        );
+      }
+      const bodyValidator = validate ?? validators.values().next().value!;
+      if (response.body === undefined) {
+        errors.push(
+          violation(operation.id, "response", "body", "", "required", "a JSON body is required",
+            tierOf(documented.assumption), documented.assumption),
+        );
+      } else if (!bodyValidator(response.body)) {
+        for (const finding of explainer.explain(bodyValidator)) {
+          const assumption = documented.assumption ?? finding.assumption;
+          errors.push(
+            violation(operation.id, "response", "body", finding.pointer, finding.keyword, finding.message, tierOf(assumption), assumption),
+          );
+        }
+      }
+    }
+    return { valid: errors.length === 0, errors, operationId: operation.id };
+  };
+
+  return { document, operations: table.operations, match: table.match, validateRequest, validateResponse };
+}
+
+function routeFailure(found: Exclude<OperationMatch, { kind: "operation" }>, label: string, side: "request" | "response"): ContractResult {
+  const error =
+    found.kind === "method-not-allowed"
+      ? violation(label, side, "method", "", "method", `is not an operation of this path (allowed: ${found.allowed.join(", ")})`, "fact")
+      : violation(label, side, "route", "", "operation", "no operation of the contract has this path", "fact");
+  return { valid: false, errors: [error] };
+}
+
+function violation(
+  operation: string,
+  side: "request" | "response",
+  part: ExchangePart,
+  pointer: string,
+  rule: string,
+  message: string,
+  tier: Tier,
+  assumption?: string,
+): ContractViolation {
+  const result: ContractViolation = { operation, side, part, pointer, location: `${side}.${part}${pointer}`, rule, message, tier };
+  if (tier === "assumption" && assumption) result.assumption = assumption;
+  return result;
+}
+
+/** Lower-cased header names mapped to their first value. */
+export function normalizeHeaders(headers: HeaderBag | undefined): Map<string, string> {
+  const result = new Map<string, string>();
+  if (!headers) return result;
+  const entries: Iterable<[string, unknown]> =
+    typeof Headers !== "undefined" && headers instanceof Headers ? headers.entries() : Object.entries(headers);
+  for (const [name, value] of entries) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined && first !== null) result.set(name.toLowerCase(), String(first));
+  }
+  return result;
+}
+
+/** The media type of a content-type header, lower-cased and without parameters: `application/json`. */
+export function mediaTypeOf(contentType: string | undefined): string | undefined {
+  if (!contentType) return undefined;
+  const media = contentType.split(";", 1)[0]!.trim().toLowerCase();
+  return media === "" ? undefined : media;
+}
+
+/**
+ * Converts a path segment to the type its schema names. Conversion is explicit rather than AJV's coercion, so
+ * `12abc` stays a string and is reported as "must be integer".
+ */
+function convertPathValue(raw: string, type: string | undefined): unknown {
+  if ((type === "integer" || type === "number") && /^-?[0-9]+$/.test(raw)) return Number(raw);
+  if (type === "number" && /^-?[0-9]*\.[0-9]+$/.test(raw)) return Number(raw);
+  return raw;
+}

@@ -1,0 +1,214 @@
+import type { ErrorObject, ValidateFunction } from "ajv";
+import type { Ajv2020 } from "ajv/dist/2020.js";
+import { SPEC_ID } from "./create-ajv.ts";
+import type { SchemaFinding } from "./schema-finding.ts";
+import { escapeToken, parsePointer, resolvePointer, toPointer } from "../spec/json-pointer.ts";
+import type { OpenApiDocument, SchemaObject } from "../spec/openapi-document.ts";
+
+const MAX_LISTED = 30;
+const MAX_SHOWN = 80;
+
+/** Turns AJV errors into located, readable findings, each tagged with the assumption that covers it. */
+export interface SchemaExplainer {
+  /** Explains why `validate` refused the value it was last called with (call it right after a `false`). */
+  explain(validate: ValidateFunction): SchemaFinding[];
+  /** The nearest `x-assumption` at or above a place in the document, if any. */
+  assumptionAt(documentPointer: string): string | undefined;
+}
+
+/**
+ * Builds the explainer for one document and AJV instance. It walks the document once to know where every
+ * schema object sits (AJV's `schemaPath` is relative to whichever schema was compiled, so it cannot say that;
+ * `parentSchema`, given by the `verbose` option, is the object itself), and compiles a validator for each
+ * branch of every `anyOf`/`oneOf`, so an explanation never compiles a schema.
+ */
+export function createSchemaExplainer(document: OpenApiDocument, ajv: Ajv2020): SchemaExplainer {
+  const pointers = new Map<object, string>();
+  const branchValidators = new Map<object, ValidateFunction>();
+
+  const walk = (node: unknown, pointer: string): void => {
+    if (node === null || typeof node !== "object" || pointers.has(node)) return;
+    pointers.set(node, pointer);
+    for (const [key, child] of Object.entries(node)) walk(child, `${pointer}/${escapeToken(key)}`);
+  };
+  walk(document, "");
+
+  for (const [node, pointer] of pointers) {
+    for (const combinator of ["anyOf", "oneOf"] as const) {
+      const branches = (node as SchemaObject)[combinator];
+      if (!Array.isArray(branches)) continue;
+      branches.forEach((branch: object, index) => {
+        const validate = ajv.getSchema(`${SPEC_ID}#${pointer}/${combinator}/${index}`);
+        if (validate) branchValidators.set(branch, validate);
+      });
+    }
+  }
+
+  const assumptionAt = (documentPointer: string): string | undefined => {
+    const tokens = parsePointer(documentPointer);
+    let found: string | undefined;
+    for (let depth = 0; depth <= tokens.length; depth += 1) {
+      const node = resolvePointer(document, toPointer(tokens.slice(0, depth)));
+      const marker = node !== null && typeof node === "object" ? (node as SchemaObject)["x-assumption"] : undefined;
+      if (typeof marker === "string") found = marker;
+    }
+    return found;
+  };
+
+  const resolveRef = (schema: unknown): SchemaObject | undefined => {
+    let node = schema;
+    for (let hops = 0; hops < 10 && node !== null && typeof node === "object"; hops += 1) {
+      const ref = (node as SchemaObject).$ref;
+      if (typeof ref !== "string") return node as SchemaObject;
+      node = resolvePointer(document, ref);
+    }
+    return undefined;
+  };
+
+  const acceptedTypes = (schema: unknown): Set<string> | undefined => {
+    const node = resolveRef(schema);
+    if (!node) return undefined;
+    if (typeof node.type === "string") return new Set([node.type]);
+    if (Array.isArray(node.type)) return new Set(node.type as string[]);
+    if (Array.isArray(node.allOf)) {
+      for (const part of node.allOf) {
+        const types = acceptedTypes(part);
+        if (types) return types;
+      }
+    }
+    if ("const" in node) return new Set([jsonType(node.const)]);
+    return undefined;
+  };
+
+  const describe = (schema: unknown): string => {
+    const node = resolveRef(schema);
+    if (!node) return "a value";
+    if (typeof node.title === "string") return node.title;
+    if (Array.isArray(node.enum)) return `one of ${listValues(node.enum)}`;
+    if ("const" in node) return JSON.stringify(node.const);
+    if (Array.isArray(node.allOf)) return node.allOf.map(describe).join(" and ");
+    if (node.type === "array" && node.maxItems === 0) return "an empty array";
+    if (node.type === "object") return "an object";
+    if (node.type === "null") return "null";
+    if (node.type === "string" && typeof node.pattern === "string") return `a string matching ${node.pattern}`;
+    if (typeof node.type === "string") return article(node.type);
+    return "a value";
+  };
+
+  const explainCombinator = (error: ErrorObject): SchemaFinding[] => {
+    const branches = Array.isArray(error.schema) ? (error.schema as unknown[]) : [];
+    if (error.keyword === "oneOf" && error.params.passingSchemas) {
+      return [finding(error, "oneOf", "matches more than one of the alternatives it must choose between")];
+    }
+    const valueType = jsonType(error.data);
+    const fitting = branches.filter((branch) => {
+      const types = acceptedTypes(branch);
+      return types === undefined || types.has(valueType) || (valueType === "integer" && types.has("number"));
+    });
+    const only = fitting.length === 1 ? fitting[0] : undefined;
+    const validate = only !== undefined && only !== null && typeof only === "object" ? branchValidators.get(only) : undefined;
+    if (validate && !validate(error.data)) {
+      return explain(validate).map((inner) => ({ ...inner, pointer: error.instancePath + inner.pointer }));
+    }
+    return [
+      finding(error, error.keyword, `must be ${branches.map(describe).join(" or ")}, got ${showValue(error.data)}`),
+    ];
+  };
+
+  const finding = (error: ErrorObject, keyword: string, message: string, pointer = error.instancePath): SchemaFinding => {
+    const schemaPointer = pointers.get(error.parentSchema as object);
+    const assumption = schemaPointer === undefined ? undefined : assumptionAt(schemaPointer);
+    return assumption === undefined ? { pointer, keyword, message } : { pointer, keyword, message, assumption };
+  };
+
+  const explainOne = (error: ErrorObject): SchemaFinding | undefined => {
+    const params = error.params as Record<string, unknown>;
+    const got = showValue(error.data);
+    switch (error.keyword) {
+      case "if":
+        return undefined; // the failed `then` keywords are reported on their own
+      case "required":
+        return finding(error, "required", "is required", `${error.instancePath}/${escapeToken(String(params.missingProperty))}`);
+      case "additionalProperties":
+        return finding(error, "additionalProperties", "is not a field the contract allows here", `${error.instancePath}/${escapeToken(String(params.additionalProperty))}`);
+      case "unevaluatedProperties":
+        return finding(error, "unevaluatedProperties", "is not a field the contract lists", `${error.instancePath}/${escapeToken(String(params.unevaluatedProperty))}`);
+      case "propertyNames":
+        return finding(error, "propertyNames", `is not an allowed key (${describe(error.schema)})`, `${error.instancePath}/${escapeToken(String(params.propertyName))}`);
+      case "type":
+        return finding(error, "type", `must be ${params.type}, got ${got}`);
+      case "enum":
+        return finding(error, "enum", `must be one of ${listValues(params.allowedValues as unknown[])}, got ${got}`);
+      case "const":
+        return finding(error, "const", `must be ${JSON.stringify(params.allowedValue)}, got ${got}`);
+      case "pattern":
+        return finding(error, "pattern", `must match the pattern ${params.pattern}, got ${got}`);
+      case "format":
+        return finding(error, "format", `must be a valid ${params.format}, got ${got}`);
+      case "minProperties":
+        return finding(error, "minProperties", `must name at least ${params.limit} field${params.limit === 1 ? "" : "s"}`);
+      default:
+        return finding(error, error.keyword, `${error.message ?? "is invalid"}, got ${got}`);
+    }
+  };
+
+  const explain = (validate: ValidateFunction): SchemaFinding[] => {
+    const out: Array<SchemaFinding & { from: string }> = [];
+    for (const error of validate.errors ?? []) {
+      if ((error as { propertyName?: string }).propertyName !== undefined) continue; // folded into `propertyNames`
+      if (error.keyword === "anyOf" || error.keyword === "oneOf") {
+        // AJV reports a failed combinator after the errors of its branches; those are replaced by one explanation.
+        const at = error.instancePath;
+        while (out.length > 0 && isWithin(out[out.length - 1]!.from, at)) out.pop();
+        for (const inner of explainCombinator(error)) out.push({ ...inner, from: at });
+        continue;
+      }
+      const explained = explainOne(error);
+      if (explained) out.push({ ...explained, from: error.instancePath });
+    }
+    return dedupe(out.map(({ from: _from, ...rest }) => rest));
+  };
+
+  return { explain, assumptionAt };
+}
+
+function isWithin(pointer: string, ancestor: string): boolean {
+  return pointer === ancestor || pointer.startsWith(`${ancestor}/`);
+}
+
+function dedupe(findings: SchemaFinding[]): SchemaFinding[] {
+  const seen = new Set<string>();
+  return findings.filter((entry) => {
+    const key = `${entry.pointer}\u0000${entry.keyword}\u0000${entry.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The JSON Schema type name of a value (`integer` for whole numbers). */
+export function jsonType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function listValues(values: unknown[]): string {
+  const shown = values.slice(0, MAX_LISTED).map((value) => JSON.stringify(value));
+  return values.length > MAX_LISTED ? `${shown.join(", ")}, … (${values.length} in all)` : shown.join(", ");
+}
+
+/** A short rendering of a value for messages: its type and, for scalars, the value itself. */
+export function showValue(value: unknown): string {
+  const type = jsonType(value);
+  if (value === null || value === undefined) return String(value);
+  if (type === "object") return "an object";
+  if (type === "array") return `an array of ${(value as unknown[]).length}`;
+  const text = JSON.stringify(value);
+  return `${type} ${text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text}`;
+}

@@ -1,0 +1,60 @@
+import { escapeToken, parsePointer } from "./json-pointer.ts";
+import type { OpenApiDocument } from "./openapi-document.ts";
+
+/** One decision of ours that the spec marks with `x-assumption` or `x-security-assumption`. */
+export interface Assumption {
+  /** JSON pointer to the marked object in the spec. */
+  pointer: string;
+  /** Why we decided what the interface document leaves open. */
+  text: string;
+}
+
+const MARKERS = ["x-assumption", "x-security-assumption"] as const;
+
+/** Every marked place in the document, in document order. */
+export function listAssumptions(document: OpenApiDocument): Assumption[] {
+  const found: Assumption[] = [];
+  const visit = (node: unknown, pointer: string): void => {
+    if (node === null || typeof node !== "object") return;
+    for (const marker of MARKERS) {
+      const text = (node as Record<string, unknown>)[marker];
+      if (typeof text === "string") found.push({ pointer, text });
+    }
+    for (const [key, child] of Object.entries(node)) visit(child, `${pointer}/${escapeToken(key)}`);
+  };
+  visit(document, "");
+  return found;
+}
+
+/** A readable form of a spec pointer: `POST /api/v1/object/agent_card/ › requestBody`. */
+export function describePlace(pointer: string): string {
+  const tokens = parsePointer(pointer);
+  if (tokens[0] === "paths" && tokens.length >= 3) {
+    const [, path, method, ...rest] = tokens;
+    return [`${method!.toUpperCase()} ${path}`, ...rest].join(" › ");
+  }
+  return tokens.join(" › ");
+}
+
+/** Renders the list as the Markdown page `docs/assumptions.md`. */
+export function renderAssumptions(document: OpenApiDocument): string {
+  const lines = [
+    "# Assumptions in the contract",
+    "",
+    "<!-- Generated from spec/openapi.yaml by `npm run assumptions`; do not edit by hand. -->",
+    "",
+    "The interface document of the Property Listing Service says plainly where it is silent (\"not shown\").",
+    "Where the contract had to decide, `spec/openapi.yaml` marks the decision with `x-assumption` (or",
+    "`x-security-assumption` on an operation). Contract checks report a violation of a marked part as a warning,",
+    "not a failure, unless they run with `--strict`. This page lists every marker, in the order of the spec.",
+    "",
+    "| # | Where in the spec | Decision and reason |",
+    "|---|---|---|",
+  ];
+  listAssumptions(document).forEach(({ pointer, text }, index) => {
+    const cell = (value: string) => value.replace(/\|/g, "\\|").replace(/\n/g, " ");
+    lines.push(`| ${index + 1} | ${cell(describePlace(pointer))} | ${cell(text)} |`);
+  });
+  lines.push("");
+  return lines.join("\n");
+}
