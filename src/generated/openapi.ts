@@ -522,7 +522,8 @@ export interface components {
         };
         /**
          * @description The body of endpoint 7. `name` defaults to the first and last name; `website` and `headshot_url`
-         *     default to addresses under the service's base address; `agency_profile` defaults to `0`.
+         *     default to placeholder addresses under `https://agents.property-listing.example/<nid>`; `card_type`
+         *     defaults to `agent`, `agency_profile` to `0`; the other strings default to empty strings.
          */
         AgentCardCreate: {
             name?: string;

@@ -1,0 +1,123 @@
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { DEFAULT_AGENT_SEATS, DEFAULT_HOST, DEFAULT_PORT, type AccountConfig } from "../mock/create-mock-server.ts";
+
+/** What the mock's command line asks for. */
+export interface MockCommand {
+  port: number;
+  host: string;
+  baseUrl?: string;
+  dbFile?: string;
+  fixturesFile?: string;
+  accounts?: AccountConfig[];
+  accountsFile?: string;
+  agentSeats: number;
+  validateResponses: boolean;
+  quiet: boolean;
+}
+
+export const MOCK_USAGE = `Usage: npm start -- [options]
+
+Serves a stateful mock of the Property Listing Service.
+
+Options:
+  --port <n>             port to listen on (env PORT; default ${DEFAULT_PORT})
+  --host <address>       address to listen on (env HOST; default ${DEFAULT_HOST}; 0.0.0.0 in containers)
+  --base-url <url>       public base address used in the auto-login uri (env BASE_URL;
+                         default: the address the mock listens on)
+  --db <file.json>       keep the state in this file across restarts (env MOCK_DB; default: in memory)
+  --fixtures <file.json> seed from this file instead of fixtures/db.json
+  --accounts <file.json> admit only these accounts: [{"apiKey","token","uid"?,"agentSeats"?}]
+  --agent-seats <n>      agent seats of accounts opened on first use (default ${DEFAULT_AGENT_SEATS})
+  --validate-responses   check every answer against the contract; a mismatch answers 500 and is logged
+  --quiet                do not log requests
+  --help                 show this help`;
+
+/** A command, help, or a usage error as a value. */
+export type ParsedMockArgs = { kind: "run"; command: MockCommand } | { kind: "help" } | { kind: "error"; message: string };
+
+/** Reads the command line and the environment once; nothing below the CLI reads either. */
+export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMockArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: "string" },
+        host: { type: "string" },
+        "base-url": { type: "string" },
+        db: { type: "string" },
+        fixtures: { type: "string" },
+        accounts: { type: "string" },
+        "agent-seats": { type: "string" },
+        "validate-responses": { type: "boolean" },
+        quiet: { type: "boolean" },
+        help: { type: "boolean" },
+      },
+    }));
+  } catch (error) {
+    return { kind: "error", message: (error as Error).message };
+  }
+  if (values.help) return { kind: "help" };
+
+  const port = integer(values.port ?? env.PORT ?? String(DEFAULT_PORT), 0, 65535);
+  if (port === undefined) return { kind: "error", message: `--port must be a whole number from 0 to 65535, got ${values.port ?? env.PORT}` };
+  const agentSeats = integer(values["agent-seats"] ?? String(DEFAULT_AGENT_SEATS), 0, 1_000_000);
+  if (agentSeats === undefined) return { kind: "error", message: `--agent-seats must be a whole number, got ${values["agent-seats"]}` };
+  const baseUrl = values["base-url"] ?? env.BASE_URL;
+  if (baseUrl !== undefined && !/^https?:\/\/[^\s/]+/.test(baseUrl)) {
+    return { kind: "error", message: `--base-url must be an http(s) address such as http://mock:4010, got ${baseUrl}` };
+  }
+
+  const command: MockCommand = {
+    port,
+    host: values.host ?? env.HOST ?? DEFAULT_HOST,
+    agentSeats,
+    validateResponses: values["validate-responses"] ?? false,
+    quiet: values.quiet ?? false,
+  };
+  if (baseUrl !== undefined) command.baseUrl = baseUrl;
+  const dbFile = values.db ?? env.MOCK_DB;
+  if (dbFile) command.dbFile = dbFile;
+  if (values.fixtures) command.fixturesFile = values.fixtures;
+  if (values.accounts) {
+    const accounts = readAccounts(values.accounts);
+    if (typeof accounts === "string") return { kind: "error", message: accounts };
+    command.accounts = accounts;
+    command.accountsFile = values.accounts;
+  }
+  return { kind: "run", command };
+}
+
+function integer(text: string, min: number, max: number): number | undefined {
+  if (!/^[0-9]+$/.test(text)) return undefined;
+  const value = Number(text);
+  return value >= min && value <= max ? value : undefined;
+}
+
+/** The accounts file, or a message saying what is wrong with it. */
+function readAccounts(path: string): AccountConfig[] | string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    return `Cannot read the accounts file ${path}: ${(error as Error).message}`;
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) return `${path} must hold a non-empty JSON array of accounts`;
+  const seen = new Set<string>();
+  for (const [index, entry] of parsed.entries()) {
+    const account = entry as Partial<AccountConfig> | null;
+    const where = `${path}[${index}]`;
+    if (!account || typeof account.apiKey !== "string" || account.apiKey === "") return `${where}: "apiKey" must be a non-empty string`;
+    if (typeof account.token !== "string" || account.token === "") return `${where}: "token" must be a non-empty string`;
+    if (account.uid !== undefined && !(Number.isInteger(account.uid) && account.uid > 0)) return `${where}: "uid" must be a positive integer`;
+    if (account.agentSeats !== undefined && !(Number.isInteger(account.agentSeats) && account.agentSeats >= 0)) {
+      return `${where}: "agentSeats" must be a whole number`;
+    }
+    if (seen.has(account.apiKey)) return `${where}: the apiKey ${account.apiKey} appears twice`;
+    seen.add(account.apiKey);
+  }
+  return parsed as AccountConfig[];
+}

@@ -1,0 +1,133 @@
+import type { Request, RequestHandler } from "express";
+import type { Contract } from "../../contract/create-contract.ts";
+import { mediaTypeOf } from "../../contract/create-contract.ts";
+import type { ContractViolation } from "../../contract/contract-violation.ts";
+import { formatViolation } from "../../contract/contract-violation.ts";
+import type { AccountService } from "../services/account-service.ts";
+import type { OperationHandler, OperationId } from "../operation-handlers.ts";
+import type { FieldError } from "../problems.ts";
+import { discardBody, parseJson, readBody } from "./read-body.ts";
+import { okReply, problemReply, send, type Reply } from "./reply.ts";
+
+/** Collaborators and settings of the API handler. */
+export interface ApiHandlerDeps {
+  contract: Contract;
+  accounts: AccountService;
+  handlers: Record<OperationId, OperationHandler>;
+  /** Largest request body accepted, in bytes. */
+  bodyLimit: number;
+  /** Check every answer against the contract before sending it; a mismatch answers 500 and is reported. */
+  validateResponses: boolean;
+  /** Told of every answer that broke the contract (only when `validateResponses` is on). */
+  onViolation: (violations: ContractViolation[], request: string) => void;
+}
+
+/**
+ * The one handler behind `/api`: it matches the request to an operation of the contract, authenticates it,
+ * reads and validates the body, calls the operation, and sends its answer. The order of the checks is the
+ * order of the answers a client can get: 404/405, then 401, then 413/415, then 400, then the operation's own.
+ */
+export function createApiHandler(deps: ApiHandlerDeps): RequestHandler {
+  const { contract } = deps;
+
+  const respond = async (request: Request): Promise<Reply | undefined> => {
+    const path = request.originalUrl.split("?", 1)[0]!;
+    const found = contract.match(request.method, path);
+    if (found.kind === "no-route") {
+      discardBody(request);
+      return problemReply({ problem: "notFound", detail: noRouteDetail(contract, request.method, path) }, path);
+    }
+    if (found.kind === "method-not-allowed") {
+      discardBody(request);
+      return problemReply(
+        { problem: "methodNotAllowed", detail: `${request.method} is not an operation of ${path}; it allows ${found.allowed.join(", ")}.` },
+        path,
+        { Allow: found.allowed.join(", ") },
+      );
+    }
+    const { operation } = found;
+
+    const auth = deps.accounts.authenticate(header(request, "api-key"), header(request, "token"));
+    if (!auth.ok) {
+      discardBody(request);
+      return problemReply(auth.failure, path);
+    }
+
+    let body: unknown;
+    if (operation.requestBody) {
+      const read = await readBody(request, deps.bodyLimit);
+      if (read.kind === "aborted") return undefined;
+      if (read.kind === "too-large") {
+        return problemReply({ problem: "payloadTooLarge", detail: `The request body exceeds ${deps.bodyLimit} bytes.` }, path, { Connection: "close" });
+      }
+      if (read.kind === "bytes") {
+        const media = mediaTypeOf(header(request, "content-type"));
+        if (media !== "application/json") {
+          return problemReply(
+            { problem: "unsupportedMediaType", detail: `The body must be sent as application/json, not ${media ?? "without a content-type"}.` },
+            path,
+          );
+        }
+        const parsed = parseJson(read.bytes);
+        if (!parsed.ok) {
+          return problemReply({ problem: "malformedJson", detail: parsed.reason, errors: [{ in: "body", pointer: "", detail: parsed.reason }] }, path);
+        }
+        body = parsed.value;
+      }
+    } else {
+      discardBody(request);
+    }
+
+    const check = contract.validateRequest({ method: request.method, path, headers: request.headers, body });
+    if (!check.valid) {
+      const errors: FieldError[] = check.errors.map((violation) => ({
+        in: violation.part === "path" ? "path" : violation.part === "header" ? "header" : "body",
+        pointer: violation.pointer,
+        detail: violation.message,
+      }));
+      const count = errors.length === 1 ? "1 place" : `${errors.length} places`;
+      return problemReply({ problem: "invalidRequest", detail: `The request breaks the contract in ${count}.`, errors }, path);
+    }
+
+    const outcome = deps.handlers[operation.id as OperationId]({ account: auth.value, params: check.pathParams ?? {}, body });
+    return outcome.ok ? okReply(outcome.value) : problemReply(outcome.failure, path);
+  };
+
+  return (request, response, next) => {
+    respond(request).then((reply) => {
+      if (!reply) return;
+      if (deps.validateResponses) {
+        const path = request.originalUrl.split("?", 1)[0]!;
+        const result = contract.validateResponse({
+          method: request.method,
+          path,
+          status: reply.status,
+          headers: { "content-type": reply.contentType },
+          body: reply.body,
+        });
+        const routed = result.errors.every((violation) => violation.part !== "route" && violation.part !== "method");
+        if (!result.valid && routed) {
+          deps.onViolation(result.errors, `${request.method} ${request.originalUrl}`);
+          reply = problemReply(
+            { problem: "responseContractViolation", detail: `The mock's answer (${reply.status}) breaks the contract: ${result.errors.map(formatViolation).join("; ")}` },
+            path,
+          );
+        }
+      }
+      send(response, reply);
+    }, next);
+  };
+}
+
+function header(request: Request, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Explains a path the contract does not have, pointing at the trailing slash when that is the difference. */
+function noRouteDetail(contract: Contract, method: string, path: string): string {
+  const other = path.endsWith("/") ? path.slice(0, -1) : `${path}/`;
+  const near = contract.match(method, other);
+  const hint = near.kind === "operation" ? ` Did you mean ${method} ${other}? The trailing slash is part of the path.` : "";
+  return `No operation of the Property Listing Service at ${method} ${path}.${hint}`;
+}

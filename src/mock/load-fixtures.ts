@@ -1,0 +1,19 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { assertDatabase } from "./store/file-persistence.ts";
+import type { Database } from "./store/records.ts";
+
+/** The committed seed data: `fixtures/db.json` at the package root (`npm run fixtures` writes it). */
+export const DEFAULT_FIXTURES_PATH = fileURLToPath(new URL("../../fixtures/db.json", import.meta.url));
+
+/** Reads a fixtures file (the default one unless a path is given). */
+export function loadFixtures(path: string = DEFAULT_FIXTURES_PATH): Database {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new Error(`Cannot read fixtures from ${path}: ${(error as Error).message}`);
+  }
+  assertDatabase(parsed, path);
+  return parsed;
+}

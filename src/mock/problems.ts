@@ -1,0 +1,80 @@
+/**
+ * The one catalogue of errors the mock can answer (RFC 9457 problem types). The spec documents each status an
+ * operation can answer (components/responses); test/mock/problems.test.ts holds the two together.
+ */
+
+/** Base of every problem type URI. */
+export const PROBLEM_BASE = "https://property-listing.example/problems/";
+
+/** A kind of problem: its type URI, title and status. */
+export interface ProblemType {
+  type: string;
+  title: string;
+  status: number;
+}
+
+const problem = (slug: string, title: string, status: number): ProblemType => ({ type: PROBLEM_BASE + slug, title, status });
+
+export const PROBLEMS = {
+  invalidRequest: problem("validation-error", "Invalid Request", 400),
+  malformedJson: problem("malformed-json", "Malformed JSON", 400),
+  unauthorized: problem("unauthorized", "Unauthorized", 401),
+  /** Section 7: the account has reached its limit of agent seats. */
+  notEnoughAgentSeats: problem("not-enough-agent-seats", "Not Enough Agent Seats", 402),
+  notFound: problem("not-found", "Not Found", 404),
+  methodNotAllowed: problem("method-not-allowed", "Method Not Allowed", 405),
+  /** Section 7: an agent is created with an email that already belongs to an agent. */
+  agentAlreadyExists: problem("agent-already-exists", "Agent Already Exists", 409),
+  externalIdInUse: problem("external-id-in-use", "External Id Already In Use", 409),
+  payloadTooLarge: problem("payload-too-large", "Payload Too Large", 413),
+  unsupportedMediaType: problem("unsupported-media-type", "Unsupported Media Type", 415),
+  unknownPropertyReference: problem("unknown-property-reference", "Unknown Property Reference", 422),
+  /** The mock's own answer broke the contract: a bug of the mock, never caused by a client. */
+  responseContractViolation: problem("response-contract-violation", "Mock Response Breaks The Contract", 500),
+  /** An unexpected exception: a bug of the mock. */
+  internalError: problem("internal-error", "Internal Error", 500),
+} as const satisfies Record<string, ProblemType>;
+
+export type ProblemKey = keyof typeof PROBLEMS;
+
+/** One offending field of a request: where it is, and what is wrong with it. */
+export interface FieldError {
+  in: "body" | "path" | "header";
+  pointer: string;
+  detail: string;
+}
+
+/** An RFC 9457 problem details body as the mock answers it. */
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance?: string;
+  errors?: FieldError[];
+}
+
+/** An expected failure, as a value: the kind of problem and what went wrong this time. */
+export interface Failure {
+  problem: ProblemKey;
+  detail: string;
+  errors?: FieldError[];
+}
+
+/** What a service answers: a value, or an expected failure. Exceptions are left to bugs. */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; failure: Failure };
+
+export const success = <T>(value: T): Outcome<T> => ({ ok: true, value });
+export const failure = (problem: ProblemKey, detail: string, errors?: FieldError[]): Outcome<never> => ({
+  ok: false,
+  failure: errors ? { problem, detail, errors } : { problem, detail },
+});
+
+/** Builds the problem body of a failure. */
+export function toProblemBody(failed: Failure, instance?: string): ProblemBody {
+  const kind = PROBLEMS[failed.problem];
+  const body: ProblemBody = { type: kind.type, title: kind.title, status: kind.status, detail: failed.detail };
+  if (instance !== undefined) body.instance = instance;
+  if (failed.errors) body.errors = failed.errors;
+  return body;
+}

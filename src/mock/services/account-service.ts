@@ -1,0 +1,45 @@
+import { failure, success, type Outcome } from "../problems.ts";
+import type { MockStore } from "../store/mock-store.ts";
+import type { AccountRecord } from "../store/records.ts";
+
+/** Options of {@link AccountService}. */
+export interface AccountServiceOptions {
+  /** Open a new, empty account for an API key seen for the first time (the default); false admits known keys only. */
+  openOnFirstUse: boolean;
+  /** Agent seats of an account opened on first use. */
+  defaultAgentSeats: number;
+}
+
+/**
+ * Authentication (section 5: the API-KEY and TOKEN headers). A key seen for the first time opens its own empty
+ * account bound to the token it came with, so test suites that use their own keys never see each other's data;
+ * from then on the key answers only to that token.
+ */
+export class AccountService {
+  readonly #store: MockStore;
+  readonly #options: AccountServiceOptions;
+
+  constructor(store: MockStore, options: AccountServiceOptions) {
+    this.#store = store;
+    this.#options = options;
+  }
+
+  /** The account the two headers open, or `unauthorized` saying which header is wrong. */
+  authenticate(apiKey: string | undefined, token: string | undefined): Outcome<AccountRecord> {
+    if (!apiKey) return failure("unauthorized", "The API-KEY header is missing.");
+    if (!token) return failure("unauthorized", "The TOKEN header is missing.");
+    const known = this.#store.accountByKey(apiKey);
+    if (known) {
+      return known.token === token ? success(known) : failure("unauthorized", "The TOKEN does not belong to this API-KEY.");
+    }
+    if (!this.#options.openOnFirstUse) return failure("unauthorized", "The API-KEY is not known to this service.");
+    return success(
+      this.#store.addAccount({
+        apiKey,
+        token,
+        agentSeats: this.#options.defaultAgentSeats,
+        name: `Opened on first use of ${apiKey}`,
+      }),
+    );
+  }
+}

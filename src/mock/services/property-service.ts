@@ -1,0 +1,176 @@
+import type { components } from "../../generated/openapi.ts";
+import { failure, success, type Outcome } from "../problems.ts";
+import type { MockStore } from "../store/mock-store.ts";
+import { projectListItem, projectProperty } from "../store/project-records.ts";
+import type { AccountRecord, PropertyRecord } from "../store/records.ts";
+import type { AutologinTokens } from "./autologin-tokens.ts";
+
+type Schemas = components["schemas"];
+
+/** The template a property gets when its create body names none. */
+export const DEFAULT_TEMPLATE: Schemas["CreatableTemplate"] = "rubik_v2";
+
+/** Garage kinds of the create body as the count-like string a retrieved property carries (section 2.1). */
+const GARAGE_COUNT: Record<Schemas["GarageType"], string> = { Attached: "1", Detached: "1", None: "0" };
+
+/** Collaborators of {@link PropertyService}. */
+export interface PropertyServiceDeps {
+  store: MockStore;
+  tokens: AutologinTokens;
+  /** The auto-login address for a token: `{base_url}/autologin/<token>`. */
+  autologinUrl: (token: string) => string;
+}
+
+/** Properties (section 4.1, endpoints 1 to 5): each account sees and changes only its own. */
+export class PropertyService {
+  readonly #deps: PropertyServiceDeps;
+
+  constructor(deps: PropertyServiceDeps) {
+    this.#deps = deps;
+  }
+
+  /** Endpoint 1. */
+  retrieve(account: AccountRecord, nid: number): Outcome<Schemas["Property"]> {
+    const property = this.#own(account, nid);
+    if (!property) return failure("notFound", `No property with nid ${nid}.`);
+    return success(projectProperty(property, this.#deps.store.documentsOfProperty(property.id)));
+  }
+
+  /** Endpoint 2. */
+  retrieveByExternalId(account: AccountRecord, externalId: string): Outcome<Schemas["Property"]> {
+    const property = this.#deps.store.propertyByExternalId(account.id, externalId);
+    if (!property) return failure("notFound", `No property with the external id ${JSON.stringify(externalId)}.`);
+    return success(projectProperty(property, this.#deps.store.documentsOfProperty(property.id)));
+  }
+
+  /**
+   * Endpoint 3. Numbers sent as integers are kept as numeric strings; fields the body does not set are null
+   * where the record has nothing to say (section 2.1) and take a sensible default where every property has one.
+   */
+  create(account: AccountRecord, body: Schemas["PropertyCreate"]): Outcome<Schemas["PropertyWriteResult"]> {
+    const { store } = this.#deps;
+    if (body.external_id !== undefined) {
+      const holder = store.propertyByExternalId(account.id, body.external_id);
+      if (holder) return externalIdTaken(body.external_id, holder.id);
+    }
+    const id = store.nextId();
+    const subdomain = `${slugify(body.street)}-${id}`;
+    const record: PropertyRecord = {
+      id,
+      uid: account.id,
+      street: body.street,
+      premise: "",
+      city: body.city,
+      state: body.state,
+      zip: body.zip,
+      country: "US",
+      title: body.street,
+      description: body.description ?? null,
+      amenities: "",
+      list_price: numeric(body.list_price),
+      display_price: null,
+      square_feet: numeric(body["square feet"]),
+      lot_size: body.lot_size ?? null,
+      lot_size_units: "sqft",
+      stories: numeric(body.stories),
+      bedrooms: numeric(body.bedrooms),
+      baths: numeric(body.baths),
+      half_baths: "0",
+      garage: body.garage === undefined ? null : GARAGE_COUNT[body.garage],
+      parking_spaces: numeric(body.parking_spaces),
+      listing_status: null,
+      property_type: body.property_type === undefined ? null : compactPropertyType(body.property_type),
+      year_built: numeric(body.year_built),
+      open_houses: null,
+      subdomain,
+      custom_domain: null,
+      mls_id: null,
+      template: body.template ?? DEFAULT_TEMPLATE,
+      api_author: String(account.id),
+      main_image: "0",
+      edit_access: "0",
+      show_on_property: "0",
+      logo: "0",
+      external_id: body.external_id ?? null,
+      skip_zlookup: null,
+      intent: "sale",
+      sns_id: null,
+      listtrack_property_id: null,
+      website_url: siteUrl(subdomain),
+      virtual_tours: [],
+      property_videos: {},
+      published: "1",
+    };
+    store.addProperty(record);
+    return success(this.#writeResult(record));
+  }
+
+  /** Endpoint 4: changes only the fields the body names. An empty `external_id` removes the external id. */
+  edit(account: AccountRecord, nid: number, body: Schemas["PropertyEdit"]): Outcome<Schemas["PropertyWriteResult"]> {
+    const { store } = this.#deps;
+    const property = this.#own(account, nid);
+    if (!property) return failure("notFound", `No property with nid ${nid}.`);
+    const { garage, property_type, external_id, ...plain } = body;
+    const changes: Partial<PropertyRecord> = { ...plain };
+    if (garage !== undefined) changes.garage = isGarageType(garage) ? GARAGE_COUNT[garage] : garage;
+    if (property_type !== undefined) changes.property_type = compactPropertyType(property_type);
+    if (external_id !== undefined) {
+      const holder = external_id === "" ? undefined : store.propertyByExternalId(account.id, external_id);
+      if (holder && holder.id !== property.id) return externalIdTaken(external_id, holder.id);
+      changes.external_id = external_id === "" ? null : external_id;
+    }
+    if (plain.subdomain !== undefined && plain.website_url === undefined) changes.website_url = siteUrl(plain.subdomain);
+    store.updateProperty(property, changes);
+    return success(this.#writeResult(property));
+  }
+
+  /** Endpoint 5. Another user's list answers as if the user did not exist. */
+  listByUser(account: AccountRecord, uid: number): Outcome<Schemas["PropertyListItem"][]> {
+    if (uid !== account.id) return failure("notFound", `No user with uid ${uid}.`);
+    return success(this.#deps.store.propertiesOf(uid).map(projectListItem));
+  }
+
+  #own(account: AccountRecord, nid: number): PropertyRecord | undefined {
+    const property = this.#deps.store.property(nid);
+    return property && property.uid === account.id ? property : undefined;
+  }
+
+  #writeResult(property: PropertyRecord): Schemas["PropertyWriteResult"] {
+    return { nid: String(property.id), uri: this.#deps.autologinUrl(this.#deps.tokens.issue(property.id)) };
+  }
+}
+
+/** The compact form of a property type: the create value without its spaces (section 2.1). */
+export function compactPropertyType(type: string): NonNullable<Schemas["Property"]["property_type"]> {
+  return type.replace(/ /g, "") as NonNullable<Schemas["Property"]["property_type"]>;
+}
+
+/** The property site's address for a subdomain. */
+export function siteUrl(subdomain: string): string {
+  return `https://${subdomain}.sites.property-listing.example`;
+}
+
+/** A subdomain-safe slug: lower-case letters, digits and single dashes. */
+export function slugify(text: string): string {
+  const slug = text
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40)
+    .replace(/-+$/, "");
+  return slug === "" ? "property" : slug;
+}
+
+/** An integer of the create body as a numeric string; BigInt keeps `1e21` from becoming "1e+21". */
+function numeric(value: number | undefined): string | null {
+  return value === undefined ? null : BigInt(value).toString();
+}
+
+function isGarageType(value: string): value is Schemas["GarageType"] {
+  return Object.hasOwn(GARAGE_COUNT, value);
+}
+
+function externalIdTaken(externalId: string, holder: number): Outcome<never> {
+  return failure("externalIdInUse", `The external id ${JSON.stringify(externalId)} already belongs to property ${holder}.`);
+}

@@ -1,0 +1,304 @@
+import type { LowdbInstance } from "json-server";
+import type { AccountRecord, AgentRecord, Database, DocumentRecord, PropertyRecord } from "./records.ts";
+
+/**
+ * The mock's state, held in json-server's lowdb (so `/__db` serves and edits the same records) and indexed so
+ * that no lookup scans a collection: by id, by owner, by external id, by agent email, by property.
+ * Every change goes through this class, which keeps the indexes right and tells its listeners.
+ * Removing a record splices it out of its array (the array keeps json-server's order).
+ */
+export class MockStore {
+  readonly #db: LowdbInstance<Database>;
+  readonly #seed: Database;
+  readonly #listeners = new Set<() => void>();
+  #accountsById = new Map<number, AccountRecord>();
+  #accountsByKey = new Map<string, AccountRecord>();
+  #properties = new Map<number, PropertyRecord>();
+  #propertiesByOwner = new Map<number, Set<number>>();
+  #propertiesByExternalId = new Map<string, number>();
+  #agents = new Map<number, AgentRecord>();
+  #agentsByOwner = new Map<number, Set<number>>();
+  #agentsByEmail = new Map<string, number>();
+  #documents = new Map<number, DocumentRecord>();
+  #documentsByProperty = new Map<number, Set<number>>();
+  #nextId = 1;
+  #nextUid = 1;
+
+  /** @param db json-server's lowdb, already holding the state to serve; @param seed the state `reset` restores. */
+  constructor(db: LowdbInstance<Database>, seed: Database) {
+    this.#db = db;
+    this.#seed = seed;
+    this.reindex();
+  }
+
+  /** The state object itself (json-server serves the same object under `/__db`). */
+  get state(): Database {
+    return this.#db.getState();
+  }
+
+  /** Calls `listener` after every change; returns the function that stops it. */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Puts the seeded state back, dropping every change and every account opened since. */
+  reset(): void {
+    this.#db.setState(structuredClone(this.#seed));
+    this.reindex();
+    this.#changed();
+  }
+
+  /**
+   * Rebuilds every index from the collections. Runs at start-up, on reset, and after a raw write through
+   * `/__db` (which changes the arrays behind this class's back).
+   */
+  reindex(): void {
+    const state = this.state;
+    for (const name of ["accounts", "properties", "agents", "documents"] as const) state[name] ??= [];
+    this.#accountsById = new Map();
+    this.#accountsByKey = new Map();
+    this.#properties = new Map();
+    this.#propertiesByOwner = new Map();
+    this.#propertiesByExternalId = new Map();
+    this.#agents = new Map();
+    this.#agentsByOwner = new Map();
+    this.#agentsByEmail = new Map();
+    this.#documents = new Map();
+    this.#documentsByProperty = new Map();
+    let maxId = 1000;
+    let maxUid = 0;
+    for (const account of state.accounts) {
+      this.#accountsById.set(account.id, account);
+      this.#accountsByKey.set(account.apiKey, account);
+      maxUid = Math.max(maxUid, account.id);
+    }
+    for (const property of state.properties) {
+      this.#indexProperty(property);
+      maxId = Math.max(maxId, property.id, ...nestedIds(property));
+    }
+    for (const agent of state.agents) {
+      this.#indexAgent(agent);
+      maxId = Math.max(maxId, agent.id);
+    }
+    for (const document of state.documents) {
+      this.#indexDocument(document);
+      maxId = Math.max(maxId, document.id);
+    }
+    this.#nextId = Math.max(this.#nextId, maxId + 1);
+    this.#nextUid = Math.max(this.#nextUid, maxUid + 1);
+  }
+
+  /** After a raw write through `/__db`: rebuilds the indexes and tells the listeners. */
+  refresh(): void {
+    this.reindex();
+    this.#changed();
+  }
+
+  /** A fresh uid for an account added through `/__db`. */
+  nextUid(): number {
+    return this.#nextUid++;
+  }
+
+  /** A fresh nid. Properties, agents and documents share one sequence, as nodes of one service do. */
+  nextId(): number {
+    return this.#nextId++;
+  }
+
+  /** Record counts, for the health answer and the start-up banner. */
+  counts(): Record<keyof Database, number> {
+    const state = this.state;
+    return {
+      accounts: state.accounts.length,
+      properties: state.properties.length,
+      agents: state.agents.length,
+      documents: state.documents.length,
+    };
+  }
+
+  // Accounts
+
+  accountByKey(apiKey: string): AccountRecord | undefined {
+    return this.#accountsByKey.get(apiKey);
+  }
+
+  /** Opens an account with the next free uid. */
+  addAccount(fields: Omit<AccountRecord, "id">): AccountRecord {
+    const account: AccountRecord = { id: this.#nextUid++, ...fields };
+    this.state.accounts.push(account);
+    this.#accountsById.set(account.id, account);
+    this.#accountsByKey.set(account.apiKey, account);
+    this.#changed();
+    return account;
+  }
+
+  // Properties
+
+  property(id: number): PropertyRecord | undefined {
+    return this.#properties.get(id);
+  }
+
+  propertiesOf(uid: number): PropertyRecord[] {
+    return [...(this.#propertiesByOwner.get(uid) ?? [])].map((id) => this.#properties.get(id)!);
+  }
+
+  propertyByExternalId(uid: number, externalId: string): PropertyRecord | undefined {
+    const id = this.#propertiesByExternalId.get(ownedKey(uid, externalId));
+    return id === undefined ? undefined : this.#properties.get(id);
+  }
+
+  addProperty(property: PropertyRecord): PropertyRecord {
+    this.state.properties.push(property);
+    this.#indexProperty(property);
+    this.#changed();
+    return property;
+  }
+
+  updateProperty(property: PropertyRecord, changes: Partial<PropertyRecord>): PropertyRecord {
+    this.#unindexExternalId(property);
+    assignFields(property, changes);
+    if (property.external_id !== null) this.#propertiesByExternalId.set(ownedKey(property.uid, property.external_id), property.id);
+    this.#changed();
+    return property;
+  }
+
+  // Agents
+
+  agent(id: number): AgentRecord | undefined {
+    return this.#agents.get(id);
+  }
+
+  agentsOf(uid: number): AgentRecord[] {
+    return [...(this.#agentsByOwner.get(uid) ?? [])].map((id) => this.#agents.get(id)!);
+  }
+
+  agentCountOf(uid: number): number {
+    return this.#agentsByOwner.get(uid)?.size ?? 0;
+  }
+
+  /** The account's agent with this email, compared without regard to case. */
+  agentByEmail(uid: number, email: string): AgentRecord | undefined {
+    const id = this.#agentsByEmail.get(ownedKey(uid, email.toLowerCase()));
+    return id === undefined ? undefined : this.#agents.get(id);
+  }
+
+  addAgent(agent: AgentRecord): AgentRecord {
+    this.state.agents.push(agent);
+    this.#indexAgent(agent);
+    this.#changed();
+    return agent;
+  }
+
+  updateAgent(agent: AgentRecord, changes: Partial<AgentRecord>): AgentRecord {
+    this.#agentsByEmail.delete(ownedKey(agent.uid, agent.email.toLowerCase()));
+    assignFields(agent, changes);
+    this.#agentsByEmail.set(ownedKey(agent.uid, agent.email.toLowerCase()), agent.id);
+    this.#changed();
+    return agent;
+  }
+
+  removeAgent(agent: AgentRecord): void {
+    removeFrom(this.state.agents, agent);
+    this.#agents.delete(agent.id);
+    this.#agentsByOwner.get(agent.uid)?.delete(agent.id);
+    this.#agentsByEmail.delete(ownedKey(agent.uid, agent.email.toLowerCase()));
+    this.#changed();
+  }
+
+  // Documents
+
+  document(id: number): DocumentRecord | undefined {
+    return this.#documents.get(id);
+  }
+
+  documentsOfProperty(propertyId: number): DocumentRecord[] {
+    return [...(this.#documentsByProperty.get(propertyId) ?? [])].map((id) => this.#documents.get(id)!);
+  }
+
+  addDocument(document: DocumentRecord): DocumentRecord {
+    this.state.documents.push(document);
+    this.#indexDocument(document);
+    this.#changed();
+    return document;
+  }
+
+  updateDocument(document: DocumentRecord, changes: Partial<DocumentRecord>): DocumentRecord {
+    this.#documentsByProperty.get(document.property_reference)?.delete(document.id);
+    assignFields(document, changes);
+    addTo(this.#documentsByProperty, document.property_reference, document.id);
+    this.#changed();
+    return document;
+  }
+
+  removeDocument(document: DocumentRecord): void {
+    removeFrom(this.state.documents, document);
+    this.#documents.delete(document.id);
+    this.#documentsByProperty.get(document.property_reference)?.delete(document.id);
+    this.#changed();
+  }
+
+  #indexProperty(property: PropertyRecord): void {
+    this.#properties.set(property.id, property);
+    addTo(this.#propertiesByOwner, property.uid, property.id);
+    if (property.external_id !== null && property.external_id !== undefined) {
+      this.#propertiesByExternalId.set(ownedKey(property.uid, property.external_id), property.id);
+    }
+  }
+
+  #unindexExternalId(property: PropertyRecord): void {
+    if (property.external_id === null) return;
+    const key = ownedKey(property.uid, property.external_id);
+    if (this.#propertiesByExternalId.get(key) === property.id) this.#propertiesByExternalId.delete(key);
+  }
+
+  #indexAgent(agent: AgentRecord): void {
+    this.#agents.set(agent.id, agent);
+    addTo(this.#agentsByOwner, agent.uid, agent.id);
+    if (typeof agent.email === "string") this.#agentsByEmail.set(ownedKey(agent.uid, agent.email.toLowerCase()), agent.id);
+  }
+
+  #indexDocument(document: DocumentRecord): void {
+    this.#documents.set(document.id, document);
+    addTo(this.#documentsByProperty, document.property_reference, document.id);
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) listener();
+  }
+}
+
+const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
+/** Copies own fields onto a record; keys that could reach a prototype are never written. */
+function assignFields<T extends object>(record: T, changes: Partial<T>): void {
+  for (const key of Object.keys(changes)) {
+    if (FORBIDDEN_KEYS.has(key)) continue;
+    (record as Record<string, unknown>)[key] = (changes as Record<string, unknown>)[key];
+  }
+}
+
+function ownedKey(uid: number, value: string): string {
+  return `${uid}\u0000${value}`;
+}
+
+function addTo(index: Map<number, Set<number>>, key: number, id: number): void {
+  let ids = index.get(key);
+  if (!ids) index.set(key, (ids = new Set()));
+  ids.add(id);
+}
+
+function removeFrom<T>(records: T[], record: T): void {
+  const at = records.lastIndexOf(record);
+  if (at !== -1) records.splice(at, 1);
+}
+
+/**
+ * The other nids a property refers to, which share the nid sequence: its virtual tours and videos, and the
+ * images and agents named by its numeric id fields. Counting them keeps a new record from reusing one.
+ */
+function nestedIds(property: PropertyRecord): number[] {
+  const tours = Array.isArray(property.virtual_tours) ? [] : Object.values(property.virtual_tours ?? {});
+  const nested = [...tours, ...Object.values(property.property_videos ?? {})].map((entry) => entry.nid);
+  const referenced = [property.main_image, property.logo, property.edit_access, property.show_on_property].map(Number);
+  return [...nested, ...referenced].filter((id) => Number.isSafeInteger(id));
+}

@@ -1,0 +1,26 @@
+/** The part of json-server 0.17's CommonJS API this project uses (the package ships no types). */
+declare module "json-server" {
+  import type { Express, RequestHandler, Router } from "express";
+
+  /** json-server's lowdb 1 instance (a lodash wrapper around the state object). */
+  export interface LowdbInstance<State> {
+    getState(): State;
+    setState(state: State): LowdbInstance<State>;
+  }
+
+  export interface JsonServerRouter<State> extends Router {
+    db: LowdbInstance<State>;
+  }
+
+  interface JsonServer {
+    /** An Express application (with `json spaces` set to 2). */
+    create(): Express;
+    /** json-server's REST router over an in-memory lowdb holding `state` (the object itself, not a copy). */
+    router<State extends object>(state: State, options?: { foreignKeySuffix?: string }): JsonServerRouter<State>;
+    /** JSON and urlencoded body parsers, as json-server's router uses them. */
+    bodyParser: RequestHandler[];
+  }
+
+  const jsonServer: JsonServer;
+  export default jsonServer;
+}

@@ -1,0 +1,100 @@
+/** The mock as a user starts it: `npm start`, then HTTP, then Ctrl-C. */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
+
+const started: StartedProcess[] = [];
+afterEach(async () => {
+  for (const process of started.splice(0)) {
+    process.signal("SIGKILL");
+    await process.exited;
+  }
+});
+const npmStart = (args: string[], env: NodeJS.ProcessEnv = {}) => {
+  const process = startProcess("npm", ["start", "--", ...args], env);
+  started.push(process);
+  return process;
+};
+/** The command `npm start` runs, without npm in between, to see its own exit code. */
+const cli = (args: string[]) => {
+  const process = startProcess("node_modules/.bin/tsx", ["src/cli/mock.ts", ...args]);
+  started.push(process);
+  return process;
+};
+
+describe("npm start", () => {
+  it("serves the seeded demo account, prints where it listens, and stops cleanly on SIGINT", async () => {
+    const dbFile = join(mkdtempSync(join(tmpdir(), "plk-")), "db.json");
+    const mock = npmStart(["--port", "0", "--base-url", "http://mock.internal:4010", "--db", dbFile]);
+    const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    await waitForHealthy(`${url}/healthz`);
+    expect(mock.output()).toMatch(/API-KEY: demo-key\s+TOKEN: demo-token/);
+    expect(mock.output()).toMatch(/Seeded\s+\d+ properties, \d+ agents, \d+ documents, 2 accounts/);
+
+    const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
+    const list = await fetch(`${url}/api/v1/object/properties/1`, { headers });
+    expect(list.status).toBe(200);
+    expect(((await list.json()) as unknown[]).length).toBeGreaterThan(0);
+    const created = await fetch(`${url}/api/v1/object/property`, { method: "POST", headers, body: JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }) });
+    expect(created.status).toBe(200);
+    const { nid, uri } = (await created.json()) as { nid: string; uri: string };
+    expect(uri).toMatch(/^http:\/\/mock\.internal:4010\/autologin\/[0-9a-f]{32}$/);
+    await mock.waitForOutput(/POST \/api\/v1\/object\/property 200/);
+
+    // Interrupted right after the write: a clean stop still writes it to the state file before exiting.
+    mock.signal("SIGINT");
+    await mock.exited; // npm re-raises the signal once its child has stopped, so its own status is the signal
+    expect(mock.output()).toContain("SIGINT: stopping");
+    const saved = JSON.parse(readFileSync(dbFile, "utf8")) as { properties: Array<{ id: number }> };
+    expect(saved.properties.map((property) => property.id)).toContain(Number(nid));
+  });
+
+  it("takes PORT and HOST from the environment", async () => {
+    const port = await freePort();
+    const mock = npmStart(["--quiet"], { PORT: String(port), HOST: "127.0.0.1" });
+    await mock.waitForOutput(new RegExp(`listening on http://127\\.0\\.0\\.1:${port}`));
+    await waitForHealthy(`http://127.0.0.1:${port}/healthz`);
+    mock.signal("SIGTERM");
+    await mock.exited;
+    expect(mock.output()).toContain("SIGTERM: stopping");
+  });
+
+  it("refuses bad options with a usage message and exit code 2", async () => {
+    const mock = cli(["--port", "eighty"]);
+    expect(await mock.exited).toBe(2);
+    expect(mock.output()).toContain("--port must be a whole number from 0 to 65535, got eighty");
+    expect(mock.output()).toContain("Usage: npm start -- [options]");
+  });
+
+  it("refuses an accounts file that is not a list of accounts, with exit code 2", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "plk-")), "accounts.json");
+    writeFileSync(file, '[{"apiKey": "k"}]');
+    const mock = cli(["--accounts", file]);
+    expect(await mock.exited).toBe(2);
+    expect(mock.output()).toContain(`${file}[0]: "token" must be a non-empty string`);
+  });
+
+  it("says so when the port is taken, with exit code 1", async () => {
+    const blocker = createServer().listen(0, "127.0.0.1");
+    await new Promise((resolve) => blocker.once("listening", resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const mock = cli(["--port", String(port)]);
+      expect(await mock.exited).toBe(1);
+      expect(mock.output()).toContain(`Port ${port} on 127.0.0.1 is already in use; choose another with --port.`);
+    } finally {
+      blocker.close();
+    }
+  });
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
