@@ -1,5 +1,10 @@
-import type { LowdbInstance } from "json-server";
 import type { AccountRecord, AgentRecord, Database, DocumentRecord, PropertyRecord } from "./records.ts";
+
+/** What holds the state: json-server's lowdb instance (its `router.db`) has this shape. */
+export interface StateHolder<State> {
+  getState(): State;
+  setState(state: State): unknown;
+}
 
 /**
  * The mock's state, held in json-server's lowdb (so `/__db` serves and edits the same records) and indexed so
@@ -8,7 +13,7 @@ import type { AccountRecord, AgentRecord, Database, DocumentRecord, PropertyReco
  * Removing a record splices it out of its array (the array keeps json-server's order).
  */
 export class MockStore {
-  readonly #db: LowdbInstance<Database>;
+  readonly #db: StateHolder<Database>;
   readonly #seed: Database;
   readonly #listeners = new Set<() => void>();
   #accountsById = new Map<number, AccountRecord>();
@@ -25,7 +30,7 @@ export class MockStore {
   #nextUid = 1;
 
   /** @param db json-server's lowdb, already holding the state to serve; @param seed the state `reset` restores. */
-  constructor(db: LowdbInstance<Database>, seed: Database) {
+  constructor(db: StateHolder<Database>, seed: Database) {
     this.#db = db;
     this.#seed = seed;
     this.reindex();

@@ -1,0 +1,92 @@
+import { parseArgs } from "node:util";
+
+/** The reporters of a contract run. */
+export const REPORTERS = ["text", "junit", "json"] as const;
+export type ReporterName = (typeof REPORTERS)[number];
+
+/** What the contract runner's command line asks for. */
+export interface ContractCommand {
+  baseUrl: string;
+  apiKey: string;
+  token: string;
+  strict: boolean;
+  reporter: ReporterName;
+  output?: string;
+  timeoutMs: number;
+  runId?: string;
+  quiet: boolean;
+}
+
+export const CONTRACT_USAGE = `Usage: npm run contract -- --base-url <url> --api-key <key> --token <token> [options]
+
+Runs the contract scenario against an implementation of the Property Listing Service (the mock or the real
+service) and checks every answer against spec/openapi.yaml.
+
+Options:
+  --base-url <url>     the implementation's base address (env CONTRACT_BASE_URL)
+  --api-key <key>      the API-KEY header to send (env CONTRACT_API_KEY)
+  --token <token>      the TOKEN header to send (env CONTRACT_TOKEN)
+  --strict             fail on checks that rest on the contract's assumptions too (error statuses, problem+json)
+  --reporter <name>    text (default), junit or json
+  --output <file>      write the report to this file instead of standard output
+  --timeout <ms>       how long to wait for each answer (default 10000)
+  --run-id <id>        a suffix for the emails and external ids the run creates (default: from the clock)
+  --quiet              no progress lines on standard error
+  --help               show this help
+
+Exit codes: 0 the contract holds, 1 it does not, 2 usage error or the implementation cannot be reached.`;
+
+export type ParsedContractArgs = { kind: "run"; command: ContractCommand } | { kind: "help" } | { kind: "error"; message: string };
+
+/** Reads the command line and the environment once. */
+export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedContractArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        "base-url": { type: "string" },
+        "api-key": { type: "string" },
+        token: { type: "string" },
+        strict: { type: "boolean" },
+        reporter: { type: "string" },
+        output: { type: "string" },
+        timeout: { type: "string" },
+        "run-id": { type: "string" },
+        quiet: { type: "boolean" },
+        help: { type: "boolean" },
+      },
+    }));
+  } catch (error) {
+    return { kind: "error", message: (error as Error).message };
+  }
+  if (values.help) return { kind: "help" };
+  const baseUrl = values["base-url"] ?? env.CONTRACT_BASE_URL;
+  const apiKey = values["api-key"] ?? env.CONTRACT_API_KEY;
+  const token = values.token ?? env.CONTRACT_TOKEN;
+  if (!baseUrl) return { kind: "error", message: "--base-url is required (or CONTRACT_BASE_URL)" };
+  if (!/^https?:\/\/[^\s/]+/.test(baseUrl)) return { kind: "error", message: `--base-url must be an http(s) address, got ${baseUrl}` };
+  if (!apiKey) return { kind: "error", message: "--api-key is required (or CONTRACT_API_KEY)" };
+  if (!token) return { kind: "error", message: "--token is required (or CONTRACT_TOKEN)" };
+  const reporter = values.reporter ?? "text";
+  if (!(REPORTERS as readonly string[]).includes(reporter)) return { kind: "error", message: `--reporter must be one of ${REPORTERS.join(", ")}, got ${reporter}` };
+  const timeoutText = values.timeout ?? "10000";
+  if (!/^[0-9]+$/.test(timeoutText) || Number(timeoutText) < 1) return { kind: "error", message: `--timeout must be a positive number of milliseconds, got ${timeoutText}` };
+  if (values["run-id"] !== undefined && !/^[A-Za-z0-9-]{1,40}$/.test(values["run-id"])) {
+    return { kind: "error", message: "--run-id may hold letters, digits and dashes, at most 40" };
+  }
+  const command: ContractCommand = {
+    baseUrl,
+    apiKey,
+    token,
+    strict: values.strict ?? false,
+    reporter: reporter as ReporterName,
+    timeoutMs: Number(timeoutText),
+    quiet: values.quiet ?? false,
+  };
+  if (values.output) command.output = values.output;
+  if (values["run-id"]) command.runId = values["run-id"];
+  return { kind: "run", command };
+}

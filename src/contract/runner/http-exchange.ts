@@ -1,0 +1,87 @@
+/** One request to the service under test and what came back, or why nothing did. */
+export interface Exchange {
+  method: string;
+  path: string;
+  requestHeaders: Record<string, string>;
+  requestBody?: unknown;
+  status: number;
+  headers: Headers;
+  /** The parsed JSON body; undefined when the body is empty or not JSON. */
+  body: unknown;
+  /** The raw body text. */
+  text: string;
+  /** Why a body announced as JSON could not be parsed. */
+  jsonError?: string;
+  durationMs: number;
+}
+
+/** A request that got no answer: nothing listening, a reset connection, or a timeout. */
+export interface NoAnswer {
+  method: string;
+  path: string;
+  reason: string;
+}
+
+export type ExchangeResult = { ok: true; exchange: Exchange } | { ok: false; failure: NoAnswer };
+
+/** Settings of {@link createExchanger}. */
+export interface ExchangerOptions {
+  baseUrl: string;
+  /** Milliseconds to wait for an answer. */
+  timeoutMs: number;
+  /** Injectable for tests; the global fetch by default. */
+  fetch?: typeof globalThis.fetch;
+}
+
+/** Sends requests to the service under test, relative to its base address. */
+export type Exchanger = (request: { method: string; path: string; headers: Record<string, string>; body?: unknown }) => Promise<ExchangeResult>;
+
+export function createExchanger({ baseUrl, timeoutMs, fetch = globalThis.fetch }: ExchangerOptions): Exchanger {
+  const base = baseUrl.replace(/\/+$/, "");
+  return async ({ method, path, headers, body }) => {
+    const started = performance.now();
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        redirect: "manual",
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      return { ok: false, failure: { method, path, reason: describeNetworkError(error, timeoutMs) } };
+    }
+    const exchange: Exchange = {
+      method,
+      path,
+      requestHeaders: headers,
+      status: response.status,
+      headers: response.headers,
+      body: undefined,
+      text,
+      durationMs: Math.round(performance.now() - started),
+    };
+    if (body !== undefined) exchange.requestBody = body;
+    const contentType = response.headers.get("content-type") ?? "";
+    if (text !== "" && /[/+]json\b/i.test(contentType)) {
+      try {
+        exchange.body = JSON.parse(text);
+      } catch (error) {
+        exchange.jsonError = (error as Error).message;
+      }
+    }
+    return { ok: true, exchange };
+  };
+}
+
+function describeNetworkError(error: unknown, timeoutMs: number): string {
+  const failure = error as Error & { cause?: { code?: string; message?: string } };
+  if (failure.name === "TimeoutError" || failure.name === "AbortError") return `no answer within ${timeoutMs} ms`;
+  const cause = failure.cause;
+  if (cause?.code === "ECONNREFUSED") return `nothing is listening there (${cause.message ?? "connection refused"})`;
+  if (cause?.code === "ENOTFOUND" || cause?.code === "EAI_AGAIN") return `the host name does not resolve (${cause.message ?? cause.code})`;
+  return cause?.message ?? failure.message;
+}

@@ -1,0 +1,51 @@
+import { CHECKS } from "../checks.ts";
+import type { RunReport } from "../run-report.ts";
+
+/**
+ * The report as JUnit XML for CI: one test suite per check, one test case per evaluation. A warning is a
+ * passing test case whose output says why it warned (JUnit has no warning outcome).
+ */
+export function renderJunitReport(report: RunReport): string {
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  const count = (status: string) => report.results.filter((result) => result.status === status).length;
+  lines.push(
+    `<testsuites name="Property Listing Service contract" tests="${report.results.length}" failures="${count("failed")}" skipped="${count("skipped")}" time="${seconds(report.durationMs)}" timestamp="${escape(report.startedAt)}">`,
+  );
+  for (const check of Object.keys(CHECKS)) {
+    const results = report.results.filter((result) => result.check === check);
+    if (results.length === 0) continue;
+    const failures = results.filter((result) => result.status === "failed").length;
+    const skipped = results.filter((result) => result.status === "skipped").length;
+    lines.push(`  <testsuite name="${check}" tests="${results.length}" failures="${failures}" skipped="${skipped}">`);
+    for (const result of results) {
+      const name = `${result.step}${result.operation ? ` (${result.operation})` : ""}`;
+      const request = result.request ? `${result.request.method} ${result.request.path}${result.request.status === undefined ? "" : ` → ${result.request.status}`}` : "";
+      const details = [request, result.message ?? ""].filter(Boolean).join("\n");
+      lines.push(`    <testcase classname="contract.${check}" name="${escape(name)}">`);
+      if (result.status === "failed") lines.push(`      <failure type="${result.tier}" message="${escape(firstLine(result.message))}">${escape(details)}</failure>`);
+      if (result.status === "skipped") lines.push(`      <skipped message="${escape(firstLine(result.message))}"/>`);
+      if (result.status === "warning") lines.push(`      <system-out>${escape(`WARNING (rests on an assumption of the contract)\n${details}`)}</system-out>`);
+      lines.push("    </testcase>");
+    }
+    lines.push("  </testsuite>");
+  }
+  lines.push("</testsuites>", "");
+  return lines.join("\n");
+}
+
+function escape(text: string): string {
+  return text
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;");
+}
+
+function firstLine(text: string | undefined): string {
+  return (text ?? "").split("\n")[0] ?? "";
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}

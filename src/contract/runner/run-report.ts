@@ -1,0 +1,56 @@
+import type { ContractViolation, Tier } from "../contract-violation.ts";
+import type { CheckName } from "./checks.ts";
+
+/** How one evaluation of a check ended. A warning is a failed check that rests only on our assumptions. */
+export type CheckStatus = "passed" | "failed" | "warning" | "skipped";
+
+/** The request line and status of an exchange, to show with a result. */
+export interface ExchangeSummary {
+  method: string;
+  path: string;
+  status?: number;
+  /** The JSON body sent, when there was one. */
+  body?: unknown;
+}
+
+/** One evaluation of one check. */
+export interface CheckResult {
+  check: CheckName;
+  status: CheckStatus;
+  tier: Tier;
+  /** The step of the scenario it belongs to: `create a property`. */
+  step: string;
+  operation?: string;
+  /** Why it failed, warned or was skipped. */
+  message?: string;
+  request?: ExchangeSummary;
+  violations?: ContractViolation[];
+}
+
+/** Per operation: whether it ran, and which statuses it answered and documents. */
+export interface OperationCoverage {
+  statuses: number[];
+  documented: string[];
+}
+
+/** Everything a run found. */
+export interface RunReport {
+  baseUrl: string;
+  specVersion: string;
+  strict: boolean;
+  startedAt: string;
+  durationMs: number;
+  result: "passed" | "failed";
+  results: CheckResult[];
+  /** Counts per check. */
+  summary: Record<string, Record<CheckStatus, number>>;
+  coverage: Record<string, OperationCoverage>;
+  exchanges: number;
+  /** Records the run created and could not delete (properties have no delete operation). */
+  leftBehind: string[];
+}
+
+/** What the runner tells a reporter while it runs. */
+export type RunEvent =
+  | { kind: "step"; step: string; operation: string; request: ExchangeSummary; durationMs: number; results: CheckResult[] }
+  | { kind: "check"; result: CheckResult };

@@ -1,0 +1,19 @@
+/**
+ * The Property Listing Service kit: the compiled contract, the stateful mock, and the contract runner.
+ * The vitest matcher lives in `property-listing-kit/vitest`.
+ */
+export { createContract, type Contract, type ContractOptions, type RequestExchange, type ResponseExchange, type RequestResult, type HeaderBag } from "./contract/create-contract.ts";
+export { formatViolation, type ContractResult, type ContractViolation, type Tier, type ExchangePart } from "./contract/contract-violation.ts";
+export { checkAgainstContract, useContract, type ContractMatcherOptions } from "./contract/to-satisfy-contract.ts";
+export { runContract, type RunOptions, type RunOutcome } from "./contract/runner/run-contract.ts";
+export { CHECKS, type CheckName } from "./contract/runner/checks.ts";
+export type { RunReport, CheckResult, CheckStatus, RunEvent } from "./contract/runner/run-report.ts";
+export { renderTextReport } from "./contract/runner/reporters/text-reporter.ts";
+export { renderJunitReport } from "./contract/runner/reporters/junit-reporter.ts";
+export { renderJsonReport } from "./contract/runner/reporters/json-reporter.ts";
+export { createMockServer, type MockServer, type MockServerOptions, type AccountConfig, type Listening } from "./mock/create-mock-server.ts";
+export { loadFixtures, DEFAULT_FIXTURES_PATH } from "./mock/load-fixtures.ts";
+export { generateFixtures, DEFAULT_SEED, type FixtureOptions } from "./fixtures/generate-fixtures.ts";
+export type { Database } from "./mock/store/records.ts";
+export { loadSpec, DEFAULT_SPEC_PATH } from "./spec/load-spec.ts";
+export type { components, operations, paths } from "./generated/openapi.ts";

@@ -1,0 +1,185 @@
+/**
+ * The contract runner passes a conforming implementation (the mock) and fails each deliberately broken
+ * variant of it, naming the check and the place.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHECKS } from "../../src/contract/runner/checks.ts";
+import { runContract, type RunOptions } from "../../src/contract/runner/run-contract.ts";
+import type { RunReport } from "../../src/contract/runner/run-report.ts";
+import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createContract } from "../../src/contract/create-contract.ts";
+import { startBreakingProxy, type Breakage } from "../support/breaking-proxy.ts";
+import { sharedContract } from "../support/mock-harness.ts";
+
+const contract = createContract();
+const closedContract = sharedContract();
+const mock = createMockServer({ validateResponses: true, contract: closedContract });
+let mockUrl = "";
+beforeAll(async () => {
+  ({ url: mockUrl } = await mock.listen(0));
+});
+afterAll(() => mock.close());
+
+const run = async (baseUrl: string, options: Partial<RunOptions> = {}): Promise<RunReport> => {
+  const outcome = await runContract({ baseUrl, apiKey: "demo-key", token: "demo-token", contract, closedContract, timeoutMs: 5000, ...options });
+  if (outcome.kind !== "report") throw new Error(outcome.message);
+  return outcome.report;
+};
+const failedChecks = (report: RunReport) => [...new Set(report.results.filter((result) => result.status === "failed").map((result) => result.check))].sort();
+const messagesOf = (report: RunReport, check: string) =>
+  report.results.filter((result) => result.check === check && result.status !== "passed").map((result) => result.message ?? "").join("\n");
+
+describe("against the conforming mock", () => {
+  let report: RunReport;
+  beforeAll(async () => {
+    report = await run(mockUrl, { runId: "conforming" });
+  });
+
+  it("passes with no failure, no warning and nothing skipped", () => {
+    expect(report.results.filter((result) => result.status !== "passed")).toEqual([]);
+    expect(report.result).toBe("passed");
+  });
+
+  it("evaluates every check and answers 200 on all fifteen operations", () => {
+    for (const check of Object.keys(CHECKS)) expect(report.summary[check]!.passed, check).toBeGreaterThan(0);
+    expect(Object.entries(report.coverage).filter(([, coverage]) => coverage.statuses.includes(200)).map(([id]) => id)).toHaveLength(15);
+  });
+
+  it("leaves behind only the property it could not delete, and the mock never broke the contract", () => {
+    expect(report.leftBehind).toEqual([expect.stringMatching(/^property \d+$/)]);
+    expect(mock.violations).toEqual([]);
+  });
+});
+
+const isRetrieveProperty = (method: string, path: string) => method === "GET" && /^\/api\/v1\/object\/property\/\d+$/.test(path);
+
+const variants: Array<{ name: string; breakage: Breakage; fails: string[]; mentions: [string, string] }> = [
+  {
+    name: "a wrong type: the property's nid as a number",
+    breakage: { response: (request, response) => (isRetrieveProperty(request.method, request.path) && response.status === 200 ? { ...response, body: { ...(response.body as object), nid: Number((response.body as { nid: string }).nid) } } : undefined) },
+    fails: ["ensure_resource_availability", "response_schema_conformance"],
+    mentions: ["response_schema_conformance", "retrieveProperty response.body/nid: must be string, got integer"],
+  },
+  {
+    name: "a missing field: no uid on the property",
+    breakage: {
+      response: (request, response) => {
+        if (!isRetrieveProperty(request.method, request.path) || response.status !== 200) return undefined;
+        const { uid: _uid, ...rest } = response.body as Record<string, unknown>;
+        return { ...response, body: rest };
+      },
+    },
+    fails: ["response_schema_conformance"],
+    mentions: ["response_schema_conformance", "retrieveProperty response.body/uid: is required [required]"],
+  },
+  {
+    name: "a rule not enforced: a duplicate agent email is accepted",
+    breakage: { response: (request, response) => (request.method === "POST" && request.path.endsWith("/agent_card/") && response.status === 409 ? { status: 200, contentType: "application/json", body: { nid: "999999" } } : undefined) },
+    fails: ["duplicate_agent_rejected"],
+    mentions: ["duplicate_agent_rejected", "should have been refused, got 200"],
+  },
+  {
+    name: "auth ignored: requests without valid credentials are served",
+    breakage: {
+      request: (request) => {
+        request.headers["api-key"] = "demo-key";
+        request.headers.token = "demo-token";
+      },
+    },
+    fails: ["ignored_auth"],
+    mentions: ["ignored_auth", "should have been refused, got 200"],
+  },
+  {
+    name: "a delete that deletes nothing",
+    breakage: { request: (request) => (request.method === "DELETE" && request.path.includes("/agent_card/") ? { status: 200, contentType: "application/json", body: [true] } : undefined) },
+    fails: ["use_after_free"],
+    mentions: ["use_after_free", "should have been refused, got 200"],
+  },
+  {
+    name: "a server error on invalid input",
+    breakage: { request: (request) => (request.body.includes('"garage":"attached"') ? { status: 500, contentType: "text/plain", body: "TypeError: cannot read properties of undefined" } : undefined) },
+    fails: ["not_a_server_error", "status_code_conformance"],
+    mentions: ["not_a_server_error", "answered 500: TypeError"],
+  },
+  {
+    name: "the template catalogue with a wrong access level",
+    breakage: {
+      response: (request, response) => {
+        if (!request.path.endsWith("/template_base") || response.status !== 200) return undefined;
+        const body = response.body as { templates: Array<{ machine_name: string; access_level: string }> };
+        return { ...response, body: { templates: body.templates.map((entry) => (entry.machine_name === "lux" ? { ...entry, access_level: "standard" } : entry)) } };
+      },
+    },
+    fails: ["response_schema_conformance", "template_catalogue"],
+    mentions: ["template_catalogue", 'lux has access level "standard", not pro'],
+  },
+];
+
+describe.each(variants)("against a mock with $name", ({ breakage, fails, mentions }) => {
+  let report: RunReport;
+  let proxy: Awaited<ReturnType<typeof startBreakingProxy>>;
+  beforeAll(async () => {
+    proxy = await startBreakingProxy(mockUrl, breakage);
+    report = await run(proxy.url);
+  });
+  afterAll(() => proxy.close());
+
+  it("fails, naming the broken checks", () => {
+    expect(report.result).toBe("failed");
+    expect(failedChecks(report)).toEqual(fails);
+  });
+
+  it("says what broke and where", () => {
+    expect(messagesOf(report, mentions[0])).toContain(mentions[1]);
+  });
+});
+
+describe("breakage that rests only on the contract's assumptions", () => {
+  const otherErrorShape: Breakage = {
+    response: (_request, response) => (response.status === 400 ? { status: 400, contentType: "application/json", body: { error: "bad request" } } : undefined),
+  };
+  let proxy: Awaited<ReturnType<typeof startBreakingProxy>>;
+  beforeAll(async () => {
+    proxy = await startBreakingProxy(mockUrl, otherErrorShape);
+  });
+  afterAll(() => proxy.close());
+
+  it("is a warning by default: the run passes", async () => {
+    const report = await run(proxy.url);
+    expect(report.result).toBe("passed");
+    const warnings = report.results.filter((result) => result.status === "warning");
+    expect([...new Set(warnings.map((result) => result.check))].sort()).toEqual(["content_type_conformance", "response_schema_conformance", "undocumented_response_property"]);
+    expect(messagesOf(report, "response_schema_conformance")).toContain("createProperty response.body/type: is required [required] (assumption)");
+  });
+
+  it("is a failure with --strict", async () => {
+    const report = await run(proxy.url, { strict: true });
+    expect(report.result).toBe("failed");
+    expect(failedChecks(report)).toEqual(["content_type_conformance", "response_schema_conformance", "undocumented_response_property"]);
+  });
+});
+
+describe("a service that stops answering", () => {
+  it("fails not_a_server_error at the request after which it went silent, and skips the rest", async () => {
+    let crashed = false;
+    const proxy = await startBreakingProxy(mockUrl, {
+      request: (request) => {
+        if (request.body.includes('"property_type":"Castle"')) crashed = true;
+        return crashed ? "hang-up" : undefined;
+      },
+    });
+    try {
+      const report = await run(proxy.url);
+      expect(report.result).toBe("failed");
+      expect(messagesOf(report, "not_a_server_error")).toContain("the service stopped answering at POST /api/v1/object/property");
+      expect(report.results.filter((result) => result.status === "skipped").length).toBeGreaterThan(10);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("is unreachable when nothing listens at the base URL", async () => {
+    const outcome = await runContract({ baseUrl: `${mockUrl.replace(/:\d+$/, "")}:9`, apiKey: "k", token: "t", contract, closedContract });
+    expect(outcome).toEqual({ kind: "unreachable", message: expect.stringMatching(/^Cannot reach http:\/\/127\.0\.0\.1:9: /) });
+  });
+});

@@ -1,0 +1,75 @@
+/** `npm run contract` as a CI pipeline runs it: against the mock, against a broken service, and without one. */
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { startBreakingProxy } from "../support/breaking-proxy.ts";
+import { sharedContract } from "../support/mock-harness.ts";
+import { startProcess } from "../support/start-process.ts";
+
+const mock = createMockServer({ contract: sharedContract() });
+let url = "";
+beforeAll(async () => {
+  ({ url } = await mock.listen(0));
+});
+afterAll(() => mock.close());
+
+const contract = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
+  const process = startProcess("npm", ["run", "--silent", "contract", "--", ...args], env);
+  const code = await process.exited;
+  return { code, output: process.output() };
+};
+
+describe("npm run contract", () => {
+  it("exits 0 with a readable report when the contract holds", async () => {
+    const { code, output } = await contract(["--base-url", url, "--api-key", "demo-key", "--token", "demo-token"]);
+    expect(output).toContain(`Running the contract scenario against ${url}`);
+    expect(output).toMatch(/✓ create a property {2}POST \/api\/v1\/object\/property → 200/);
+    expect(output).toContain("Coverage: 15/15 operations answered 200");
+    expect(output).toMatch(new RegExp(`Contract HOLDS against ${url}: 0 failures, 0 warnings, \\d+ requests`));
+    expect(code).toBe(0);
+  });
+
+  it("takes the credentials from the environment, and writes JUnit XML to a file", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "plk-")), "contract.xml");
+    const { code, output } = await contract(["--reporter", "junit", "--output", file, "--quiet"], { CONTRACT_BASE_URL: url, CONTRACT_API_KEY: "demo-key", CONTRACT_TOKEN: "demo-token" });
+    expect(code).toBe(0);
+    expect(output).toContain(`Contract HOLDS (0 failures); junit report written to ${file}`);
+    const xml = readFileSync(file, "utf8");
+    expect(xml).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="Property Listing Service contract" tests="\d+" failures="0"/);
+  });
+
+  it("exits 1 and names the violation when the service breaks the contract, with a JSON report on request", async () => {
+    const proxy = await startBreakingProxy(url, {
+      response: (request, response) => (request.method === "POST" && request.path === "/api/v1/object/property" && response.status === 200 ? { ...response, body: { ...(response.body as object), nid: 1 } } : undefined),
+    });
+    try {
+      const { code, output } = await contract(["--base-url", proxy.url, "--api-key", "demo-key", "--token", "demo-token", "--reporter", "json", "--quiet"]);
+      expect(code).toBe(1);
+      const report = JSON.parse(output) as { result: string; results: Array<{ status: string; message?: string }> };
+      expect(report.result).toBe("failed");
+      expect(report.results.filter((result) => result.status === "failed").map((result) => result.message)).toContain(
+        "createProperty response.body/nid: must be string, got integer 1 [type]",
+      );
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("exits 2 when nothing answers at the base URL", async () => {
+    const { code, output } = await contract(["--base-url", "http://127.0.0.1:9", "--api-key", "k", "--token", "t", "--quiet"]);
+    expect(code).toBe(2);
+    expect(output).toContain("Cannot reach http://127.0.0.1:9: ");
+  });
+
+  it("exits 2 with the usage when an option is missing or wrong", async () => {
+    const missing = await contract(["--base-url", url, "--token", "t"]);
+    expect(missing.code).toBe(2);
+    expect(missing.output).toContain("--api-key is required (or CONTRACT_API_KEY)");
+    expect(missing.output).toContain("Usage: npm run contract");
+    const reporter = await contract(["--base-url", url, "--api-key", "k", "--token", "t", "--reporter", "html"]);
+    expect(reporter.code).toBe(2);
+    expect(reporter.output).toContain("--reporter must be one of text, junit, json, got html");
+  });
+});

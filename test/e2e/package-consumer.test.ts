@@ -1,0 +1,80 @@
+/**
+ * The kit as another project uses it: built to JavaScript, imported by its package name from plain Node, the
+ * matcher registered in that project's vitest, and the files `npm pack` would ship.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { PACKAGE_ROOT, startProcess } from "../support/start-process.ts";
+
+let project = "";
+beforeAll(() => {
+  execFileSync("npm", ["run", "--silent", "build"], { cwd: PACKAGE_ROOT, stdio: "pipe" });
+  project = mkdtempSync(join(tmpdir(), "plk-consumer-"));
+  mkdirSync(join(project, "node_modules"));
+  symlinkSync(PACKAGE_ROOT, join(project, "node_modules", "property-listing-kit"), "dir");
+  symlinkSync(join(PACKAGE_ROOT, "node_modules", "vitest"), join(project, "node_modules", "vitest"), "dir");
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "client", type: "module", private: true }));
+}, 120_000);
+
+const run = async (command: string, args: string[]) => {
+  const process = startProcess(command, args);
+  const code = await process.exited;
+  return { code, output: process.output() };
+};
+
+describe("the built package", () => {
+  it("gives a plain Node program the contract, the mock and the runner", async () => {
+    const script = join(project, "consumer.mjs");
+    writeFileSync(
+      script,
+      `import { createContract, createMockServer, runContract } from "property-listing-kit";
+const contract = createContract();
+const broken = contract.validateResponse({ method: "POST", path: "/api/v1/object/property", status: 200, headers: { "content-type": "application/json" }, body: { nid: 1, uri: "x" } });
+const mock = createMockServer();
+const { url } = await mock.listen(0);
+const outcome = await runContract({ baseUrl: url, apiKey: "demo-key", token: "demo-token", contract });
+await mock.close();
+console.log(JSON.stringify({ errors: broken.errors.map((error) => error.location), result: outcome.report.result }));
+`,
+    );
+    const { code, output } = await run("node", [script]);
+    expect(code).toBe(0);
+    expect(JSON.parse(output.trim().split("\n").at(-1)!)).toEqual({ errors: ["response.body/nid", "response.body/uri"], result: "passed" });
+  });
+
+  it("adds toSatisfyContract to the vitest of the project that imports property-listing-kit/vitest", async () => {
+    writeFileSync(
+      join(project, "client.test.mjs"),
+      `import "property-listing-kit/vitest";
+import { expect, it } from "vitest";
+it("holds recorded traffic against the contract", () => {
+  const ok = { method: "GET", path: "/api/v1/object/document/4001", status: 200, headers: { "content-type": "application/json" },
+    body: { nid: "4001", created: 1, changed: 1, title: "Plan", property_reference: 1024, file_url: "https://f.example/p.pdf", visible: true, category: "floorplan", is_floorplan: true, Show_on_unbranded: false } };
+  expect(ok).toSatisfyContract();
+  expect({ ...ok, body: { ...ok.body, visible: "yes" } }).not.toSatisfyContract();
+});
+`,
+    );
+    const { code, output } = await run("node", [join(PACKAGE_ROOT, "node_modules", "vitest", "vitest.mjs"), "run", "--root", project]);
+    expect(output).toContain("1 passed");
+    expect(code).toBe(0);
+  });
+
+  it("runs its command-line programs from the built files", async () => {
+    const { code, output } = await run("node", [join(project, "node_modules", "property-listing-kit", "dist", "cli", "contract.js"), "--help"]);
+    expect(code).toBe(0);
+    expect(output).toContain("Usage: npm run contract");
+  });
+
+  it("ships the built code, the spec, the fixtures and the docs", () => {
+    const [packed] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: PACKAGE_ROOT, encoding: "utf8" })) as Array<{ files: Array<{ path: string }> }>;
+    const files = packed!.files.map((file) => file.path);
+    for (const required of ["dist/index.js", "dist/index.d.ts", "dist/vitest.js", "dist/cli/mock.js", "dist/cli/contract.js", "spec/openapi.yaml", "fixtures/db.json", "docs/assumptions.md", "README.md"]) {
+      expect(files, required).toContain(required);
+    }
+    expect(files.some((file) => file.startsWith("test/") || file.startsWith("node_modules/"))).toBe(false);
+  });
+});
