@@ -1,0 +1,287 @@
+/**
+ * What can be checked of the Dockerfile, .dockerignore and docker-compose.yml without a Docker engine: their
+ * commands run on the host as written, the paths they copy exist and reach the build context, the compose file
+ * agrees with the image, and the image's file set, installed as the Dockerfile installs it, serves the mock.
+ * Building and running the image itself needs an engine and is not done here.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createNetServer } from "node:net";
+import { tmpdir } from "node:os";
+import { basename, join, relative } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { PACKAGE_ROOT, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
+import { readDockerignore } from "./dockerignore.ts";
+import { execForm, only, readCopy, readDockerfile, readEnv, readHealthcheck } from "./read-dockerfile.ts";
+
+const instructions = readDockerfile(readFileSync(join(PACKAGE_ROOT, "Dockerfile"), "utf8"));
+const cmd = execForm(only(instructions, "CMD").args);
+const healthcheck = readHealthcheck(only(instructions, "HEALTHCHECK").args);
+const copies = instructions.filter((instruction) => instruction.keyword === "COPY").map((instruction) => readCopy(instruction.args));
+const workdir = only(instructions, "WORKDIR").args;
+const env = Object.assign({}, ...instructions.filter((instruction) => instruction.keyword === "ENV").map((instruction) => readEnv(instruction.args))) as Record<string, string>;
+const isExcluded = readDockerignore(readFileSync(join(PACKAGE_ROOT, ".dockerignore"), "utf8"));
+const compose = parse(readFileSync(join(PACKAGE_ROOT, "docker-compose.yml"), "utf8")) as Compose;
+
+interface ComposeService {
+  build?: unknown;
+  image?: string;
+  environment?: Record<string, string>;
+  ports?: string[];
+  healthcheck?: { test: string[] };
+  depends_on?: Record<string, { condition: string }>;
+  command?: string[];
+}
+interface Compose {
+  services: Record<string, ComposeService>;
+}
+
+const MOCK_SERVICE = "property-listing-mock";
+/** The one `docker compose` subcommand that needs no engine: it only reads and checks the file. */
+const composeWorks = spawnSync("docker", ["compose", "version"], { stdio: "ignore", timeout: 10_000 }).status === 0;
+
+const started: StartedProcess[] = [];
+const servers: Server[] = [];
+const temporary: string[] = [];
+afterEach(async () => {
+  for (const process of started.splice(0)) {
+    process.signal("SIGKILL");
+    await process.exited;
+  }
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+afterAll(() => {
+  for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("Dockerfile", () => {
+  it("runs node as PID 1 with no npm or shell in between, as the unprivileged node user, on port 4010", () => {
+    expect(cmd[0]).toBe("node");
+    expect(cmd).not.toContain("npm");
+    expect(only(instructions, "USER").args).toBe("node");
+    expect(env).toMatchObject({ HOST: "0.0.0.0", PORT: "4010" });
+    expect(only(instructions, "EXPOSE").args).toBe(env.PORT);
+    expect(only(instructions, "FROM").args).toMatch(/^node:20\.\d+\.\d+-[a-z]+-slim(@sha256:[0-9a-f]{64})?$/);
+  });
+
+  it("its CMD, run on the host as written, serves /healthz and exits 0 soon after SIGTERM", async () => {
+    const port = await freePort();
+    const mock = startCmd(PACKAGE_ROOT, port);
+    await waitForHealthy(`http://127.0.0.1:${port}/healthz`, 30_000);
+    expect(mock.output()).toContain(`listening on http://127.0.0.1:${port}`);
+
+    const stopping = Date.now();
+    mock.child.kill("SIGTERM"); // what `docker stop` does: SIGTERM to PID 1 only, SIGKILL after 10 s
+    expect(await withDeadline(mock.exited, 5_000)).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(5_000);
+    expect(mock.output()).toContain("SIGTERM: stopping");
+  });
+
+  it("its HEALTHCHECK exits 0 while the mock answers, and non-zero when nothing listens or the answer is not 200", async () => {
+    const port = await freePort();
+    startCmd(PACKAGE_ROOT, port);
+    await waitForHealthy(`http://127.0.0.1:${port}/healthz`, 30_000);
+    expect((await runHealthcheck(port)).status).toBe(0);
+
+    expect((await runHealthcheck(await freePort())).status).not.toBe(0);
+    const failing = await listen((_request, response) => response.writeHead(503).end());
+    expect((await runHealthcheck(failing)).status).not.toBe(0);
+  });
+
+  it("its HEALTHCHECK gives up by itself before Docker's --timeout when the mock does not answer", async () => {
+    const silent = await listen(() => undefined); // accepts and never answers
+    const timeoutMs = seconds(healthcheck.flags.timeout ?? "30s");
+    const begun = Date.now();
+    const result = await runHealthcheck(silent, timeoutMs + 5_000);
+    expect(result.status).not.toBe(0);
+    expect(result.signal, "ended by itself, not by the deadline").toBeNull();
+    expect(Date.now() - begun).toBeLessThan(timeoutMs);
+  });
+});
+
+describe(".dockerignore", () => {
+  it("lets in every path the Dockerfile copies, and each of those exists", () => {
+    const sources = copies.flatMap((copy) => copy.sources);
+    expect(sources).toEqual(expect.arrayContaining(["package.json", "package-lock.json", "src", "spec", "fixtures"]));
+    for (const source of sources) {
+      expect(existsSync(join(PACKAGE_ROOT, source)), `${source} exists`).toBe(true);
+      expect(isExcluded(source), `${source} is let in`).toBe(false);
+      expect(contextFiles(source).length, `files of ${source} in the build context`).toBeGreaterThan(0);
+    }
+    expect(contextFiles("fixtures")).toContain("fixtures/db.json");
+    expect(contextFiles("spec")).toContain("spec/openapi.yaml");
+    expect(contextFiles("src")).toContain("src/cli/mock.ts");
+  });
+
+  it("keeps out node_modules, .git, scratch, test outputs and local files", () => {
+    for (const path of ["node_modules", "node_modules/tsx/package.json", ".git", ".git/HEAD", "scratch/smoke.ts", "coverage/index.html", "test/e2e/npm-start.test.ts", "src/mock/create-app.test.ts", "src/node_modules/x.js", ".env", "db.json"]) {
+      expect(isExcluded(path), path).toBe(true);
+    }
+  });
+});
+
+describe("docker-compose.yml", () => {
+  const mock = compose.services[MOCK_SERVICE]!;
+  const tests = compose.services.tests!;
+
+  it("builds the mock from the Dockerfile, publishes its port, and tells it the address other containers use", () => {
+    expect(mock.build).toBe(".");
+    expect(mock.ports).toContain(`${env.PORT}:${env.PORT}`);
+    expect(mock.environment?.BASE_URL).toBe(`http://${MOCK_SERVICE}:${env.PORT}`);
+  });
+
+  it("checks the mock's health with the Dockerfile's own command", () => {
+    expect(mock.healthcheck?.test).toEqual(["CMD", ...healthcheck.command]);
+  });
+
+  it("starts the tests only once the mock is healthy, pointed at the mock's service name", () => {
+    expect(tests.depends_on?.[MOCK_SERVICE]?.condition).toBe("service_healthy");
+    expect(JSON.stringify(tests.environment)).toContain(`http://${MOCK_SERVICE}:${env.PORT}`);
+  });
+
+  it("has no $ that compose would take for a variable", () => {
+    expect(readFileSync(join(PACKAGE_ROOT, "docker-compose.yml"), "utf8").replace(/^\s*#.*$/gm, "")).not.toContain("$");
+  });
+
+  it("its example tests command passes against the mock, run on the host", async () => {
+    const port = await freePort();
+    startCmd(PACKAGE_ROOT, port);
+    await waitForHealthy(`http://127.0.0.1:${port}/healthz`, 30_000);
+    const [command, ...args] = tests.command!;
+    const result = await run(command!, args, { PROPERTY_LISTING_URL: `http://127.0.0.1:${port}` }, 15_000);
+    expect(result.status, result.output).toBe(0);
+    expect(result.output).toMatch(/properties\/1: 200 \d+ properties/);
+  });
+
+  it.runIf(composeWorks)("is accepted by `docker compose config` (runs only where `docker compose version` works)", () => {
+    const result = spawnSync("docker", ["compose", "-f", "docker-compose.yml", "config", "--quiet"], { cwd: PACKAGE_ROOT, encoding: "utf8", timeout: 30_000 });
+    expect(result.status, result.stderr).toBe(0);
+  });
+});
+
+describe("the image's file set", () => {
+  it(
+    "installed in a temporary folder with the Dockerfile's npm ci and nothing else, serves the mock",
+    async () => {
+      const root = mkdtempSync(join(tmpdir(), "plk-image-"));
+      temporary.push(root);
+      const app = join(root, workdir.replace(/^\//, ""));
+      mkdirSync(app, { recursive: true });
+      // Each RUN in order, as far as it concerns the application folder: npm ci runs as written, the rest
+      // (cache cleaning, /data) only touches the image outside it.
+      for (const instruction of instructions) {
+        if (instruction.keyword === "COPY") copyInto(app, readCopy(instruction.args));
+        if (instruction.keyword !== "RUN") continue;
+        for (const step of instruction.args.split("&&").map((part) => part.trim())) {
+          if (!step.startsWith("npm ci")) continue;
+          const installed = spawnSync("sh", ["-c", step], { cwd: app, env: withoutNpmVariables(), encoding: "utf8", timeout: 170_000 });
+          expect(installed.status, installed.stdout + installed.stderr).toBe(0);
+        }
+      }
+      expect(existsSync(join(app, "node_modules/vitest")), "no dev dependency installed").toBe(false);
+
+      const port = await freePort();
+      const mock = startCmd(app, port);
+      await waitForHealthy(`http://127.0.0.1:${port}/healthz`, 30_000).catch((error: Error) => {
+        throw new Error(`${error.message}; the mock said:\n${mock.output()}`);
+      });
+      const properties = await fetch(`http://127.0.0.1:${port}/api/v1/object/properties/1`, { headers: { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" } });
+      expect(properties.status).toBe(200);
+      mock.child.kill("SIGTERM");
+      expect(await withDeadline(mock.exited, 5_000)).toBe(0);
+    },
+    240_000,
+  );
+});
+
+/** The Dockerfile's CMD in `dir`, with the address a test chooses; `exec` keeps node the process we signal. */
+function startCmd(dir: string, port: number): StartedProcess {
+  const process = startProcess("sh", ["-c", 'cd "$1" && shift && exec "$@"', "sh", dir, ...cmd], { HOST: "127.0.0.1", PORT: String(port) });
+  started.push(process);
+  return process;
+}
+
+/** The HEALTHCHECK command as Docker runs it inside the container, where PORT is the image's. */
+function runHealthcheck(port: number, deadlineMs = 15_000) {
+  const [command, ...args] = healthcheck.command;
+  return run(command!, args, { PORT: String(port) }, deadlineMs);
+}
+
+/** Runs a command to its end without blocking this process, which may be serving its other end; SIGKILL at the deadline. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, deadlineMs: number): Promise<{ status: number | null; signal: string | null; output: string }> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const timer = setTimeout(() => child.kill("SIGKILL"), deadlineMs);
+  return new Promise((resolve) =>
+    child.on("close", (status, signal) => {
+      clearTimeout(timer);
+      resolve({ status, signal, output });
+    }),
+  );
+}
+
+/** The files under a COPY source that the build context holds, as paths from the repository root. */
+function contextFiles(source: string): string[] {
+  const path = join(PACKAGE_ROOT, source);
+  if (isExcluded(source)) return [];
+  if (!statSync(path).isDirectory()) return [source];
+  return readdirSync(path, { recursive: true, encoding: "utf8" })
+    .map((entry) => join(source, entry))
+    .filter((entry) => statSync(join(PACKAGE_ROOT, entry)).isFile() && !isExcluded(entry));
+}
+
+/** COPY from the build context (the repository less .dockerignore) into the application folder. */
+function copyInto(app: string, copy: { sources: string[]; destination: string }): void {
+  const intoFolder = copy.destination.endsWith("/") || copy.sources.length > 1;
+  for (const source of copy.sources) {
+    const target = intoFolder ? join(app, copy.destination, basename(source)) : join(app, copy.destination);
+    for (const file of contextFiles(source)) {
+      const to = file === source ? target : join(target, relative(source, file));
+      mkdirSync(join(to, ".."), { recursive: true });
+      cpSync(join(PACKAGE_ROOT, file), to);
+    }
+  }
+}
+
+/** npm, when it runs this suite, exports its settings (the package's own folder among them) to children. */
+function withoutNpmVariables(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith("npm_")));
+}
+
+async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | "deadline passed"> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<"deadline passed">((resolve) => (timer = setTimeout(() => resolve("deadline passed"), ms)));
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function seconds(duration: string): number {
+  const match = /^(\d+)(ms|s|m)$/.exec(duration);
+  if (!match) throw new Error(`Cannot read the duration ${duration}`);
+  return Number(match[1]) * { ms: 1, s: 1_000, m: 60_000 }[match[2] as "ms" | "s" | "m"];
+}
+
+async function listen(handler: Parameters<typeof createHttpServer>[1] & {}): Promise<number> {
+  const server = createHttpServer(handler).listen(0, "127.0.0.1");
+  servers.push(server);
+  await new Promise((resolve) => server.once("listening", resolve));
+  return (server.address() as { port: number }).port;
+}
+
+async function freePort(): Promise<number> {
+  const server = createNetServer().listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
