@@ -1,0 +1,66 @@
+/**
+ * A front end served from another origin uses the mock from a real browser (Debian's Chromium, driven by
+ * playwright-core): the preflight for the API-KEY and TOKEN headers passes, and the answers, errors
+ * included, are readable by the page.
+ */
+import { existsSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { sharedContract } from "../support/mock-harness.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const available = existsSync(CHROMIUM);
+if (!available && process.env.REQUIRE_BROWSER) throw new Error(`${CHROMIUM} is missing; .ci/run installs Debian's chromium package`);
+
+describe.runIf(available)(`a browser page on another origin (needs ${CHROMIUM}; .ci/run installs it)`, () => {
+  const mock = createMockServer({ contract: sharedContract(), validateResponses: true });
+  let api = "";
+  let page = "";
+  let site: Server;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    ({ url: api } = await mock.listen(0));
+    site = createServer((_request, response) => {
+      response.setHeader("content-type", "text/html");
+      response.end("<!doctype html><title>Front end</title><p>front end</p>");
+    });
+    await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+    page = `http://localhost:${(site.address() as AddressInfo).port}/`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    site?.close();
+    await mock.close();
+  });
+
+  it("creates and retrieves a property with fetch, and reads a problem+json error", async () => {
+    const tab = await browser.newPage();
+    await tab.goto(page);
+    const result = await tab.evaluate(async (base) => {
+      const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
+      const created = await fetch(`${base}/api/v1/object/property`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ street: "1 Browser Way", city: "Austin", state: "TX", zip: "78701" }),
+      });
+      const { nid } = (await created.json()) as { nid: string };
+      const retrieved = await fetch(`${base}/api/v1/object/property/${nid}`, { headers });
+      const property = (await retrieved.json()) as { street: string };
+      const denied = await fetch(`${base}/api/v1/object/agent_cards`, { headers: { "content-type": "application/json" } });
+      const problem = (await denied.json()) as { title: string };
+      return { origin: location.origin, created: created.status, retrieved: retrieved.status, street: property.street, denied: denied.status, title: problem.title, type: denied.headers.get("content-type") };
+    }, api);
+    expect(result.origin).not.toBe(new URL(api).origin);
+    expect(result).toMatchObject({ created: 200, retrieved: 200, street: "1 Browser Way", denied: 401, title: "Unauthorized", type: "application/problem+json; charset=utf-8" });
+    expect(mock.violations).toEqual([]);
+  });
+});
