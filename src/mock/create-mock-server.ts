@@ -6,7 +6,7 @@ import { createContract, type Contract } from "../contract/create-contract.ts";
 import type { ContractViolation } from "../contract/contract-violation.ts";
 import { formatViolation } from "../contract/contract-violation.ts";
 import { createApp } from "./create-app.ts";
-import { loadFixtures } from "./load-fixtures.ts";
+import { DEFAULT_FIXTURES_PATH, loadFixtures } from "./load-fixtures.ts";
 import { createOperationHandlers } from "./operation-handlers.ts";
 import { AccountService } from "./services/account-service.ts";
 import { AgentService } from "./services/agent-service.ts";
@@ -37,8 +37,13 @@ export interface AccountConfig {
 
 /** Options of {@link createMockServer}; every one has a default. */
 export interface MockServerOptions {
-  /** The seeded state that start and `reset` restore; defaults to `fixtures/db.json`. */
+  /** The seeded state that start and `reset` restore (the mock works on a copy). */
   fixtures?: Database;
+  /**
+   * A fixtures file to seed from instead, read at start and again on `reset`, so the mock holds no second copy
+   * of a large seed. Defaults to `fixtures/db.json` when neither is given.
+   */
+  fixturesFile?: string;
   /** Keep the state in this JSON file across restarts; it is seeded from the fixtures when it does not exist. */
   dbFile?: string;
   /** The public base address used in the auto-login `uri`; defaults to the address the mock listens on. */
@@ -92,10 +97,12 @@ export interface MockServer {
  * await mock.close();
  */
 export function createMockServer(options: MockServerOptions = {}): MockServer {
-  const fixtures = withConfiguredAccounts(options.fixtures ?? loadFixtures(), options.accounts);
+  const given = options.fixtures;
+  const seed = (): Database =>
+    withConfiguredAccounts(given ? structuredClone(given) : loadFixtures(options.fixturesFile ?? DEFAULT_FIXTURES_PATH), options.accounts);
   const persisted = options.dbFile ? readDatabaseFile(options.dbFile) : undefined;
-  const router = jsonServer.router<Database>(persisted ?? structuredClone(fixtures));
-  const store = new MockStore(router.db, fixtures);
+  const router = jsonServer.router<Database>(persisted ?? seed());
+  const store = new MockStore(router.db, seed);
   const contract = options.contract ?? createContract({ closed: true });
   const tokens = new AutologinTokens();
   let baseUrl = options.baseUrl?.replace(/\/+$/, "");
@@ -134,7 +141,7 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
 
   let persistence: FilePersistence | undefined;
   if (options.dbFile) {
-    persistence = createFilePersistence(options.dbFile, () => store.state);
+    persistence = createFilePersistence(options.dbFile, () => store.state, options.log ? { onError: (error) => options.log!(`Could not write ${options.dbFile}: ${error.message}`) } : {});
     store.onChange(() => persistence!.schedule());
     if (!persisted) persistence.schedule();
   }

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
-import { createFilePersistence } from "../../src/mock/store/file-persistence.ts";
+import { createFilePersistence, writeStateFile } from "../../src/mock/store/file-persistence.ts";
 import type { Database } from "../../src/mock/store/records.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";
@@ -54,20 +54,76 @@ describe("a state file", () => {
 });
 
 describe("the writer", () => {
-  it("gathers many changes into few writes and never overlaps them", async () => {
+  const emptyState = (n: number) => ({ accounts: [], properties: [], agents: [], documents: [], n }) as unknown as Database & { n: number };
+
+  it("gathers many changes into one write", async () => {
     const file = join(tempDir(), "state.json");
-    let state = { accounts: [], properties: [], agents: [], documents: [], n: 0 } as unknown as Database & { n: number };
+    let state = emptyState(0);
     let snapshots = 0;
     const persistence = createFilePersistence(file, () => {
       snapshots += 1;
       return state;
-    }, 20);
+    }, { delayMs: 20 });
     for (let index = 1; index <= 50; index += 1) {
-      state = { ...state, n: index };
+      state = emptyState(index);
       persistence.schedule();
     }
     await persistence.flush();
-    expect(JSON.parse(readFileSync(file, "utf8")).n).toBe(50);
     expect(snapshots).toBe(1);
+    expect(readFileSync(file, "utf8")).toContain('"accounts": []');
+  });
+
+  it("never runs two writes at once, and flush ends with the latest state written", async () => {
+    let state = emptyState(0);
+    let running = 0;
+    let mostAtOnce = 0;
+    const written: number[] = [];
+    const slowWrite = async (_path: string, snapshot: Database) => {
+      running += 1;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      written.push((snapshot as Database & { n: number }).n);
+      running -= 1;
+    };
+    const persistence = createFilePersistence("unused", () => state, { delayMs: 5, write: slowWrite });
+    persistence.schedule();
+    await new Promise((resolve) => setTimeout(resolve, 10)); // the first write is under way
+    for (let index = 1; index <= 5; index += 1) {
+      state = emptyState(index);
+      persistence.schedule();
+      await new Promise((resolve) => setTimeout(resolve, 8));
+    }
+    await persistence.flush();
+    expect(mostAtOnce).toBe(1);
+    expect(written.at(-1)).toBe(5);
+    const settled = written.length;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(written).toHaveLength(settled); // nothing writes after flush
+  });
+
+  it("reports a failed write and writes again on flush", async () => {
+    const errors: string[] = [];
+    let attempts = 0;
+    const flaky = async () => {
+      attempts += 1;
+      if (attempts === 1) throw new Error("disk full");
+    };
+    const persistence = createFilePersistence("unused", () => emptyState(1), { delayMs: 1, write: flaky, onError: (error) => errors.push(error.message) });
+    persistence.schedule();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await persistence.flush();
+    expect(errors).toEqual(["disk full"]);
+    expect(attempts).toBe(2);
+  });
+
+  it("writes one record per line, and the file reads back as the same state", async () => {
+    const file = join(tempDir(), "state.json");
+    const state = tinyFixtures();
+    await writeStateFile(file, state);
+    const text = readFileSync(file, "utf8");
+    expect(JSON.parse(text)).toEqual(state);
+    expect(text.split("\n").filter((line) => line.startsWith('    {"id":1001,'))).toHaveLength(1);
+    await writeStateFile(file, { accounts: [], properties: [], agents: [], documents: [] });
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ accounts: [], properties: [], agents: [], documents: [] });
   });
 });
