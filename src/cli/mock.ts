@@ -4,7 +4,7 @@
  * builds the mock, prints where it listens, and stops cleanly on SIGINT/SIGTERM.
  */
 import { createMockServer } from "../mock/create-mock-server.ts";
-import { DEFAULT_FIXTURES_PATH, loadFixtures } from "../mock/load-fixtures.ts";
+import { DEFAULT_FIXTURES_PATH } from "../mock/load-fixtures.ts";
 import { MOCK_USAGE, parseMockArgs } from "./parse-mock-args.ts";
 
 const parsed = parseMockArgs(process.argv.slice(2), process.env);
@@ -20,9 +20,8 @@ const { command } = parsed;
 
 let mock;
 try {
-  const fixtures = loadFixtures(command.fixturesFile ?? DEFAULT_FIXTURES_PATH);
   mock = createMockServer({
-    fixtures,
+    fixturesFile: command.fixturesFile ?? DEFAULT_FIXTURES_PATH,
     ...(command.dbFile ? { dbFile: command.dbFile } : {}),
     ...(command.baseUrl ? { baseUrl: command.baseUrl } : {}),
     ...(command.accounts ? { accounts: command.accounts } : {}),

@@ -10,11 +10,12 @@ export interface StateHolder<State> {
  * The mock's state, held in json-server's lowdb (so `/__db` serves and edits the same records) and indexed so
  * that no lookup scans a collection: by id, by owner, by external id, by agent email, by property.
  * Every change goes through this class, which keeps the indexes right and tells its listeners.
- * Removing a record splices it out of its array (the array keeps json-server's order).
+ * Removing a record moves the last record of its array into its place, so the raw arrays under `/__db` are in
+ * insertion order except where a record was removed; the API's lists follow the indexes, in insertion order.
  */
 export class MockStore {
   readonly #db: StateHolder<Database>;
-  readonly #seed: Database;
+  readonly #seed: () => Database;
   readonly #listeners = new Set<() => void>();
   #accountsById = new Map<number, AccountRecord>();
   #accountsByKey = new Map<string, AccountRecord>();
@@ -26,11 +27,16 @@ export class MockStore {
   #agentsByEmail = new Map<string, number>();
   #documents = new Map<number, DocumentRecord>();
   #documentsByProperty = new Map<number, Set<number>>();
+  /** Where each record sits in its collection's array, so removing one does not search the array. */
+  #positions = new Map<object, number>();
   #nextId = 1;
   #nextUid = 1;
 
-  /** @param db json-server's lowdb, already holding the state to serve; @param seed the state `reset` restores. */
-  constructor(db: StateHolder<Database>, seed: Database) {
+  /**
+   * @param db json-server's lowdb, already holding the state to serve.
+   * @param seed gives a fresh copy of the state `reset` restores.
+   */
+  constructor(db: StateHolder<Database>, seed: () => Database) {
     this.#db = db;
     this.#seed = seed;
     this.reindex();
@@ -49,7 +55,7 @@ export class MockStore {
 
   /** Puts the seeded state back, dropping every change and every account opened since. */
   reset(): void {
-    this.#db.setState(structuredClone(this.#seed));
+    this.#db.setState(this.#seed());
     this.reindex();
     this.#changed();
   }
@@ -71,6 +77,10 @@ export class MockStore {
     this.#agentsByEmail = new Map();
     this.#documents = new Map();
     this.#documentsByProperty = new Map();
+    this.#positions = new Map();
+    for (const name of ["accounts", "properties", "agents", "documents"] as const) {
+      state[name].forEach((record, index) => this.#positions.set(record, index));
+    }
     let maxId = 1000;
     let maxUid = 0;
     for (const account of state.accounts) {
@@ -130,7 +140,7 @@ export class MockStore {
   /** Opens an account with the next free uid. */
   addAccount(fields: Omit<AccountRecord, "id">): AccountRecord {
     const account: AccountRecord = { id: this.#nextUid++, ...fields };
-    this.state.accounts.push(account);
+    this.#append(this.state.accounts, account);
     this.#accountsById.set(account.id, account);
     this.#accountsByKey.set(account.apiKey, account);
     this.#changed();
@@ -153,7 +163,7 @@ export class MockStore {
   }
 
   addProperty(property: PropertyRecord): PropertyRecord {
-    this.state.properties.push(property);
+    this.#append(this.state.properties, property);
     this.#indexProperty(property);
     this.#changed();
     return property;
@@ -188,7 +198,7 @@ export class MockStore {
   }
 
   addAgent(agent: AgentRecord): AgentRecord {
-    this.state.agents.push(agent);
+    this.#append(this.state.agents, agent);
     this.#indexAgent(agent);
     this.#changed();
     return agent;
@@ -203,7 +213,7 @@ export class MockStore {
   }
 
   removeAgent(agent: AgentRecord): void {
-    removeFrom(this.state.agents, agent);
+    this.#remove(this.state.agents, agent);
     this.#agents.delete(agent.id);
     this.#agentsByOwner.get(agent.uid)?.delete(agent.id);
     this.#agentsByEmail.delete(ownedKey(agent.uid, agent.email.toLowerCase()));
@@ -221,7 +231,7 @@ export class MockStore {
   }
 
   addDocument(document: DocumentRecord): DocumentRecord {
-    this.state.documents.push(document);
+    this.#append(this.state.documents, document);
     this.#indexDocument(document);
     this.#changed();
     return document;
@@ -236,10 +246,27 @@ export class MockStore {
   }
 
   removeDocument(document: DocumentRecord): void {
-    removeFrom(this.state.documents, document);
+    this.#remove(this.state.documents, document);
     this.#documents.delete(document.id);
     this.#documentsByProperty.get(document.property_reference)?.delete(document.id);
     this.#changed();
+  }
+
+  #append<T extends object>(records: T[], record: T): void {
+    this.#positions.set(record, records.length);
+    records.push(record);
+  }
+
+  /** Removes a record in constant time: the last record of the array takes its place. */
+  #remove<T extends object>(records: T[], record: T): void {
+    const at = this.#positions.get(record);
+    if (at === undefined || records[at] !== record) return;
+    const last = records.pop()!;
+    if (last !== record) {
+      records[at] = last;
+      this.#positions.set(last, at);
+    }
+    this.#positions.delete(record);
   }
 
   #indexProperty(property: PropertyRecord): void {
@@ -290,11 +317,6 @@ function addTo(index: Map<number, Set<number>>, key: number, id: number): void {
   let ids = index.get(key);
   if (!ids) index.set(key, (ids = new Set()));
   ids.add(id);
-}
-
-function removeFrom<T>(records: T[], record: T): void {
-  const at = records.lastIndexOf(record);
-  if (at !== -1) records.splice(at, 1);
 }
 
 /**

@@ -1,0 +1,85 @@
+/** The store under the services: indexes that stay right through every change, and constant-time removal. */
+import jsonServer from "json-server";
+import { describe, expect, it } from "vitest";
+import { MockStore } from "../../src/mock/store/mock-store.ts";
+import type { Database, DocumentRecord } from "../../src/mock/store/records.ts";
+import { tinyFixtures } from "../support/tiny-fixtures.ts";
+
+const storeOf = (state: Database) => new MockStore(jsonServer.router<Database>(state).db, tinyFixtures);
+const document = (id: number): DocumentRecord => ({
+  id, uid: 1, created: 1, changed: 1, title: `Doc ${id}`, property_reference: 1001,
+  file_url: `https://files.property-listing.example/${id}.pdf`, visible: true, category: "document", is_floorplan: false, Show_on_unbranded: false,
+});
+
+describe("removing records", () => {
+  it("keeps every other record findable and listed, whichever records go and in whatever order", () => {
+    const store = storeOf(tinyFixtures());
+    const added = [2001, 2002, 2003, 2004, 2005, 2006].map((id) => store.addDocument(document(id)));
+    for (const id of [2001, 2006, 2003, 1004, 2002]) store.removeDocument(store.document(id)!);
+    expect(store.state.documents.map((record) => record.id).sort()).toEqual([2004, 2005]);
+    expect(store.document(2004)).toBe(added[3]);
+    expect(store.documentsOfProperty(1001).map((record) => record.id).sort()).toEqual([2004, 2005]);
+    store.removeDocument(store.document(2005)!); // a record that was moved into a gap
+    store.removeDocument(store.document(2004)!);
+    expect(store.state.documents).toEqual([]);
+  });
+
+  it("ignores a record that is not in the store, and a second removal", () => {
+    const store = storeOf(tinyFixtures());
+    const agent = store.agent(1003)!;
+    store.removeAgent(agent);
+    store.removeAgent(agent);
+    store.removeDocument(document(9999));
+    expect(store.state.agents).toEqual([]);
+    expect(store.state.documents.map((record) => record.id)).toEqual([1004]);
+  });
+
+  it("finds removal positions again after a raw write and a reindex", () => {
+    const state = tinyFixtures();
+    const store = storeOf(state);
+    state.documents.unshift(document(3001)); // as a write through /__db would, behind the store's back
+    store.refresh();
+    store.removeDocument(store.document(1004)!);
+    expect(state.documents.map((record) => record.id)).toEqual([3001]);
+  });
+});
+
+describe("indexes", () => {
+  it("follow changes of external id, email and property reference", () => {
+    const store = storeOf(tinyFixtures());
+    store.updateProperty(store.property(1001)!, { external_id: "crm-new" });
+    expect(store.propertyByExternalId(1, "crm-1001")).toBeUndefined();
+    expect(store.propertyByExternalId(1, "crm-new")?.id).toBe(1001);
+    store.updateAgent(store.agent(1003)!, { email: "New@Harbor.example" });
+    expect(store.agentByEmail(1, "dana@harbor.example")).toBeUndefined();
+    expect(store.agentByEmail(1, "new@harbor.EXAMPLE")?.id).toBe(1003);
+    store.updateDocument(store.document(1004)!, { property_reference: 1002 });
+    expect(store.documentsOfProperty(1001)).toEqual([]);
+    expect(store.documentsOfProperty(1002).map((record) => record.id)).toEqual([1004]);
+  });
+
+  it("never writes a key that could reach a prototype", () => {
+    const store = storeOf(tinyFixtures());
+    const property = store.property(1001)!;
+    store.updateProperty(property, JSON.parse('{"__proto__": {"polluted": true}, "city": "Dallas"}'));
+    expect(Object.getPrototypeOf(property)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(property.city).toBe("Dallas");
+  });
+
+  it("hand out nids after every nid in use, images and tours included", () => {
+    const state = tinyFixtures();
+    state.properties[0]!.main_image = "5000";
+    expect(storeOf(state).nextId()).toBe(5001);
+  });
+});
+
+describe("reset", () => {
+  it("takes a fresh seed each time, so changes made after one reset do not reach the next", () => {
+    const store = storeOf(tinyFixtures());
+    store.reset();
+    store.removeAgent(store.agent(1003)!);
+    store.reset();
+    expect(store.agent(1003)?.email).toBe("dana@harbor.example");
+  });
+});
