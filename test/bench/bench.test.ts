@@ -129,7 +129,7 @@ describe("npm run bench", () => {
       positive(scale.storeSize.throughputRatio, "storeSize: throughputRatio");
 
       // 3. Persistence
-      for (const key of ["properties", "writeMs", "serializeMs", "fileBytes", "megabytesPerSecond"]) {
+      for (const key of ["properties", "writeMs", "longestPauseMs", "fileBytes", "megabytesPerSecond"]) {
         positive(report.persistence[key], `persistence: ${key}`);
       }
 
