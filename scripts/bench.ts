@@ -150,7 +150,7 @@ interface ValidationFigure {
   microsPerCall: number;
 }
 
-interface HttpFigure {
+export interface HttpFigure {
   scenario: string;
   /** Properties in the store when the scenario started (the create scenario adds some). */
   storeProperties: number;

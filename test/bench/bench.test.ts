@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
+import type { HttpFigure } from "../../scripts/bench.ts";
 
 const RUN_TIMEOUT_MS = 180_000;
 
@@ -47,24 +48,6 @@ const HTTP_SCENARIOS = [
   "create property",
   "create+delete agent pair",
 ];
-
-interface HttpFigure {
-  scenario: string;
-  storeProperties: number;
-  unit: string;
-  jobs: number;
-  requests: number;
-  concurrency: number;
-  validateResponses: boolean;
-  wallMs: number;
-  jobsPerSecond: number;
-  requestsPerSecond: number;
-  p50Ms: number;
-  p95Ms: number;
-  p99Ms: number;
-  meanResponseBytes: number;
-  failures: number;
-}
 
 function checkHttpFigure(figure: HttpFigure): void {
   const name = figure.scenario;

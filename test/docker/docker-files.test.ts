@@ -7,12 +7,11 @@
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
-import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { PACKAGE_ROOT, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
+import { freePort, PACKAGE_ROOT, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
 import { readDockerignore } from "./dockerignore.ts";
 import { execForm, only, readCopy, readDockerfile, readEnv, readHealthcheck } from "./read-dockerfile.ts";
 
@@ -276,12 +275,4 @@ async function listen(handler: Parameters<typeof createHttpServer>[1] & {}): Pro
   servers.push(server);
   await new Promise((resolve) => server.once("listening", resolve));
   return (server.address() as { port: number }).port;
-}
-
-async function freePort(): Promise<number> {
-  const server = createNetServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }

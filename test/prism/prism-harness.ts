@@ -4,7 +4,6 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer, type AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -13,6 +12,9 @@ import type { Contract } from "../../src/contract/create-contract.ts";
 import type { Operation } from "../../src/contract/operation-table.ts";
 import { resolvePointer } from "../../src/spec/json-pointer.ts";
 import type { ExampleObject, MediaTypeObject, OpenApiDocument, RequestBodyObject, ResponseObject } from "../../src/spec/openapi-document.ts";
+import { freePort } from "../support/start-process.ts";
+
+export { freePort };
 
 export const LAUNCHER = fileURLToPath(new URL("../../scripts/prism.ts", import.meta.url));
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
@@ -23,16 +25,6 @@ export const CREDENTIALS = { "API-KEY": "demo-key", TOKEN: "demo-token" } as con
 /** A valid value for every path parameter of the spec. */
 export const PATH_VALUES: Record<string, string> = { nid: "1024", uid: "1", "external-id": "crm-000123" };
 
-/** A port nobody listens on right now: bind port 0, read the port the system chose, release it. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, "close");
-  return port;
-}
 
 /**
  * Retries a request to `url` every `intervalMs` until anything answers over HTTP (any status), failing after

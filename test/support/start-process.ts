@@ -3,6 +3,9 @@
  * the server it runs, like Ctrl-C in a terminal), and collects its output.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 
 export const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -63,4 +66,15 @@ export async function waitForHealthy(url: string, deadlineMs = 30_000): Promise<
     if (Date.now() > deadline) throw new Error(`${url} did not become healthy`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** A port nobody listens on right now: bind port 0, read the port the system chose, release it. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, "close");
+  return port;
 }
