@@ -4,7 +4,6 @@ import { createAjv, SPEC_ID } from "./create-ajv.ts";
 import type { ContractResult, ContractViolation, ExchangePart, Tier } from "./contract-violation.ts";
 import { createOperationTable, type Operation, type OperationMatch } from "./operation-table.ts";
 import { createSchemaExplainer } from "./schema-explainer.ts";
-import type { SchemaFinding } from "./schema-finding.ts";
 import { loadSpec } from "../spec/load-spec.ts";
 import type { OpenApiDocument } from "../spec/openapi-document.ts";
 
@@ -115,8 +114,7 @@ export function createContract(options: ContractOptions = {}): Contract {
 
     for (const name of operation.credentialHeaders) {
       if (!headers.get(name.toLowerCase())) {
-        const tier: Tier = operation.securityAssumption ? "assumption" : "fact";
-        add("header", `/${name}`, "security", `is required by the ${operation.id} operation`, tier, operation.securityAssumption);
+        add("header", `/${name}`, "security", `is required by the ${operation.id} operation`, tierOf(operation.securityAssumption), operation.securityAssumption);
       }
     }
     const contentType = mediaTypeOf(headers.get("content-type"));
@@ -141,19 +139,15 @@ export function createContract(options: ContractOptions = {}): Contract {
       if (!validate(value)) {
         for (const found of explainer.explain(validate)) {
           const assumption = parameter.assumption ?? found.assumption;
-          add("path", `/${parameter.name}${found.pointer}`, found.keyword, found.message, assumption ? "assumption" : "fact", assumption);
+          add("path", `/${parameter.name}${found.pointer}`, found.keyword, found.message, tierOf(assumption), assumption);
         }
       }
     }
 
     const body = operation.requestBody;
     if (body) {
-      const bodyTier = (finding: SchemaFinding): [Tier, string | undefined] => {
-        const assumption = body.assumption ?? finding.assumption;
-        return [assumption ? "assumption" : "fact", assumption];
-      };
       if (request.body === undefined) {
-        if (body.required) add("body", "", "required", "a JSON body is required", ...bodyTier({} as SchemaFinding));
+        if (body.required) add("body", "", "required", "a JSON body is required", tierOf(body.assumption), body.assumption);
       } else {
         const validate = contentType ? entry.requestBodies.get(contentType) : undefined;
         if (!validate) {
@@ -161,7 +155,8 @@ export function createContract(options: ContractOptions = {}): Contract {
           add("header", "/content-type", "content-type", `must be ${accepted} for a body, got ${contentType ?? "none"}`, "fact");
         } else if (!validate(request.body)) {
           for (const found of explainer.explain(validate)) {
-            add("body", found.pointer, found.keyword, found.message, ...bodyTier(found));
+            const assumption = body.assumption ?? found.assumption;
+            add("body", found.pointer, found.keyword, found.message, tierOf(assumption), assumption);
           }
         }
       }
@@ -198,7 +193,6 @@ export function createContract(options: ContractOptions = {}): Contract {
       return { valid: false, errors, operationId: operation.id };
     }
     const validators = entry.responses.get(status)!;
-    const tierOf = (assumption: string | undefined): Tier => (assumption ? "assumption" : "fact");
     if (validators.size > 0) {
       const headers = normalizeHeaders(response.headers);
       const contentType = mediaTypeOf(headers.get("content-type"));
@@ -229,6 +223,11 @@ export function createContract(options: ContractOptions = {}): Contract {
   };
 
   return { document, operations: table.operations, match: table.match, validateRequest, validateResponse };
+}
+
+/** A violation's tier: an assumption when an `x-assumption` covers the rule it breaks. */
+function tierOf(assumption: string | undefined): Tier {
+  return assumption ? "assumption" : "fact";
 }
 
 function routeFailure(found: Exclude<OperationMatch, { kind: "operation" }>, label: string, side: "request" | "response"): ContractResult {

@@ -1,0 +1,76 @@
+/** The compiled contract's public surface: matching concrete paths, and the shapes of what it validates. */
+import { describe, expect, it } from "vitest";
+import { createContract } from "../../src/contract/create-contract.ts";
+
+const contract = createContract();
+
+describe("match", () => {
+  it.each([
+    ["GET", "/api/v1/object/property/42", "retrieveProperty", { nid: "42" }],
+    ["PUT", "/api/v1/object/property/42?draft=1", "editProperty", { nid: "42" }],
+    ["POST", "/api/v1/object/property", "createProperty", {}],
+    ["POST", "/api/v1/object/agent_card/", "createAgentCard", {}],
+    ["POST", "/api/v1/object/agent_card/3001", "retrieveAgentCard", { nid: "3001" }],
+    ["post", "/api/v1/object/document/", "createDocument", {}],
+    ["GET", "/api/v1/object/external-property/crm%2F7%20a", "retrievePropertyByExternalId", { "external-id": "crm/7 a" }],
+    ["GET", "/api/v1/object/external-property/%E0%A4%A", "retrievePropertyByExternalId", { "external-id": "%E0%A4%A" }],
+    ["GET", "/api/v1/object/template_base", "retrieveTemplateCatalogue", {}],
+  ])("%s %s is %s", (method, path, operationId, params) => {
+    const found = contract.match(method, path);
+    expect(found.kind === "operation" && found.operation.id).toBe(operationId);
+    expect(found.kind === "operation" && found.pathParams).toEqual(params);
+  });
+
+  it.each([
+    ["POST", "/api/v1/object/agent_card"],
+    ["POST", "/api/v1/object/document"],
+    ["GET", "/api/v1/object/property/42/"],
+    ["GET", "/api/v1/object/property/"],
+    ["GET", "/api/v2/object/property/42"],
+  ])("%s %s is no operation (the trailing slash is part of the path)", (method, path) => {
+    expect(contract.match(method, path)).toEqual({ kind: "no-route" });
+  });
+
+  it("tells the methods a path has when the method is not one", () => {
+    expect(contract.match("PATCH", "/api/v1/object/agent_card/3001")).toEqual({ kind: "method-not-allowed", allowed: ["PUT", "POST", "DELETE"] });
+  });
+});
+
+describe("validateRequest and validateResponse", () => {
+  const body = { street: "1 Main St", city: "Austin", state: "TX", zip: "78701" };
+
+  it("reads headers in any case, from a record or a fetch Headers object", () => {
+    const record = { "api-key": "k", token: "t", "Content-Type": "application/json; charset=utf-8" };
+    expect(contract.validateRequest({ method: "POST", path: "/api/v1/object/property", headers: record, body }).valid).toBe(true);
+    expect(contract.validateRequest({ method: "POST", path: "/api/v1/object/property", headers: new Headers(record), body }).valid).toBe(true);
+  });
+
+  it("converts integer path parameters explicitly, and reports what does not convert", () => {
+    const ok = contract.validateRequest({ method: "GET", path: "/api/v1/object/properties/7", headers: { "API-KEY": "k", TOKEN: "t", "content-type": "application/json" } });
+    expect(ok).toMatchObject({ valid: true, operationId: "listUserProperties", pathParams: { uid: 7 } });
+    const bad = contract.validateRequest({ method: "GET", path: "/api/v1/object/properties/7.5", headers: { "API-KEY": "k", TOKEN: "t", "content-type": "application/json" } });
+    expect(bad.errors.map((error) => [error.location, error.message])).toEqual([["request.path/uid", 'must be integer, got string "7.5"']]);
+  });
+
+  it("marks the credentials of endpoints 6 to 14 as an assumption, and those of 1 to 5 and 15 as documented", () => {
+    const tiers = (method: string, path: string) =>
+      contract.validateRequest({ method, path, headers: { "content-type": "application/json" } }).errors.filter((error) => error.rule === "security").map((error) => error.tier);
+    expect(tiers("GET", "/api/v1/object/property/1")).toEqual(["fact", "fact"]);
+    expect(tiers("GET", "/api/v1/object/agent_cards")).toEqual(["assumption", "assumption"]);
+  });
+
+  it("reports a response without its documented content type, and without a body", () => {
+    const result = contract.validateResponse({ method: "DELETE", path: "/api/v1/object/document/1", status: 200, headers: {}, body: undefined });
+    expect(result.errors.map((error) => [error.location, error.rule])).toEqual([
+      ["response.header/content-type", "content-type"],
+      ["response.body", "required"],
+    ]);
+  });
+
+  it("names a route that is not in the contract", () => {
+    const result = contract.validateResponse({ method: "GET", path: "/api/v1/object/nothing", status: 200 });
+    expect(result.errors).toEqual([
+      expect.objectContaining({ operation: "GET /api/v1/object/nothing", location: "response.route", rule: "operation", tier: "fact" }),
+    ]);
+  });
+});
