@@ -47,8 +47,11 @@ export interface ContractOptions {
 
 /** The contract of the Property Listing Service, compiled: every validator is built once, here. */
 export interface Contract {
+  /** The document as written (a closed contract validates with a closed copy, which it keeps to itself). */
   document: OpenApiDocument;
   operations: readonly Operation[];
+  /** The operation with this operationId. */
+  operation(operationId: string): Operation | undefined;
   /** Finds the operation a concrete request line addresses. */
   match(method: string, path: string): OperationMatch;
   validateRequest(request: RequestExchange): RequestResult;
@@ -74,10 +77,10 @@ interface CompiledOperation {
  */
 export function createContract(options: ContractOptions = {}): Contract {
   const source = options.document ?? loadSpec();
-  const document = options.closed ? closeSchemas(source) : source;
-  const ajv = createAjv(document);
-  const explainer = createSchemaExplainer(document, ajv);
-  const table = createOperationTable(document);
+  const validated = options.closed ? closeSchemas(source) : source;
+  const ajv = createAjv(validated);
+  const explainer = createSchemaExplainer(validated, ajv);
+  const table = createOperationTable(validated);
 
   const compile = (pointer: string): ValidateFunction => {
     const validate = ajv.getSchema(`${SPEC_ID}#${pointer}`);
@@ -222,7 +225,14 @@ export function createContract(options: ContractOptions = {}): Contract {
     return { valid: errors.length === 0, errors, operationId: operation.id };
   };
 
-  return { document, operations: table.operations, match: table.match, validateRequest, validateResponse };
+  return {
+    document: source,
+    operations: table.operations,
+    operation: (operationId) => table.byId.get(operationId),
+    match: table.match,
+    validateRequest,
+    validateResponse,
+  };
 }
 
 /** A violation's tier: an assumption when an `x-assumption` covers the rule it breaks. */

@@ -1,8 +1,7 @@
 import type { ErrorRequestHandler, Express, RequestHandler } from "express";
 import jsonServer, { type JsonServerRouter } from "json-server";
-import { readFileSync } from "node:fs";
+import { stringify } from "yaml";
 import type { Contract } from "../contract/create-contract.ts";
-import { DEFAULT_SPEC_PATH } from "../spec/load-spec.ts";
 import { createAdminRoutes } from "./http/create-admin-routes.ts";
 import { createApiHandler, type ApiHandlerDeps } from "./http/create-api-handler.ts";
 import { cors } from "./http/cors.ts";
@@ -44,7 +43,7 @@ export function createApp(deps: AppDeps): Express {
       }),
     ),
   );
-  const specYaml = readFileSync(DEFAULT_SPEC_PATH, "utf8");
+  const specYaml = stringify(deps.contract.document);
   app.get("/openapi.yaml", (_request, response) => {
     response.setHeader("content-type", "application/yaml; charset=utf-8");
     response.end(specYaml);

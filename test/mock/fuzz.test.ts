@@ -52,11 +52,11 @@ function objectFor(schema: Schema): fc.Arbitrary<Record<string, unknown>> {
 
 const operations = operationRequests();
 const bodySchema = (operationId: string): Schema | undefined => {
-  const operation = contract.operations.find((candidate) => candidate.id === operationId)!;
+  const operation = contract.operation(operationId)!;
   const pointer = operation.requestBody?.schemaPointers.get("application/json");
   return pointer ? (resolvePointer(spec, pointer) as Schema) : undefined;
 };
-const documented = (operationId: string) => [...contract.operations.find((candidate) => candidate.id === operationId)!.responses.keys()].map(Number);
+const documented = (operationId: string) => [...contract.operation(operationId)!.responses.keys()].map(Number);
 
 describe.each(operations.map((operation) => [operation.operationId, operation] as const))("%s", (operationId, operation) => {
   const send = (path: string, body: unknown) =>

@@ -9,7 +9,7 @@ import { responseExample, send, startLauncher, validRequest, type RunningPrism, 
 
 const contract = createContract();
 const operation = (id: string) => {
-  const found = contract.operations.find((candidate) => candidate.id === id);
+  const found = contract.operation(id);
   if (!found) throw new Error(`No operation ${id}`);
   return found;
 };

@@ -13,11 +13,11 @@ import { responseExample, send, startLauncher, validRequest, type RunningPrism, 
 
 const contract = createContract();
 const request = (id: string): TestRequest => {
-  const operation = contract.operations.find((candidate) => candidate.id === id);
+  const operation = contract.operation(id);
   if (!operation) throw new Error(`No operation ${id}`);
   return validRequest(contract, operation);
 };
-const example = (id: string) => responseExample(contract.document, contract.operations.find((op) => op.id === id)!, "200");
+const example = (id: string) => responseExample(contract.document, contract.operation(id)!, "200");
 
 /** One of Prism's `sl-violations` entries (and of the `validation` list of its error body). */
 interface PrismViolation {

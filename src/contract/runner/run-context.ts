@@ -50,7 +50,7 @@ export class RunContext {
 
   /** The operation of the contract with this id. */
   operation(operationId: string) {
-    const operation = this.#deps.contract.operations.find((candidate) => candidate.id === operationId);
+    const operation = this.#deps.contract.operation(operationId);
     if (!operation) throw new Error(`The scenario names an unknown operation: ${operationId}`);
     return operation;
   }
