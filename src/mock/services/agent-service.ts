@@ -3,6 +3,7 @@ import { failure, success, type Outcome } from "../problems.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import { projectAgent } from "../store/project-records.ts";
 import type { AccountRecord, AgentRecord } from "../store/records.ts";
+import { ownedBy } from "./owned-by.ts";
 
 type Schemas = components["schemas"];
 
@@ -92,8 +93,7 @@ export class AgentService {
   }
 
   #own(account: AccountRecord, nid: number): AgentRecord | undefined {
-    const agent = this.#store.agent(nid);
-    return agent && agent.uid === account.id ? agent : undefined;
+    return ownedBy(this.#store.agent(nid), account);
   }
 }
 

@@ -3,6 +3,7 @@ import { failure, success, type Outcome } from "../problems.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import { projectDocument } from "../store/project-records.ts";
 import type { AccountRecord, DocumentRecord } from "../store/records.ts";
+import { ownedBy } from "./owned-by.ts";
 
 type Schemas = components["schemas"];
 
@@ -74,12 +75,11 @@ export class DocumentService {
   }
 
   #own(account: AccountRecord, nid: number): DocumentRecord | undefined {
-    const document = this.#deps.store.document(nid);
-    return document && document.uid === account.id ? document : undefined;
+    return ownedBy(this.#deps.store.document(nid), account);
   }
 
   #ownsProperty(account: AccountRecord, propertyId: number): boolean {
-    return this.#deps.store.property(propertyId)?.uid === account.id;
+    return ownedBy(this.#deps.store.property(propertyId), account) !== undefined;
   }
 
   #seconds(): number {

@@ -4,6 +4,7 @@ import type { MockStore } from "../store/mock-store.ts";
 import { projectListItem, projectProperty } from "../store/project-records.ts";
 import type { AccountRecord, PropertyRecord } from "../store/records.ts";
 import type { AutologinTokens } from "./autologin-tokens.ts";
+import { ownedBy } from "./owned-by.ts";
 
 type Schemas = components["schemas"];
 
@@ -33,14 +34,14 @@ export class PropertyService {
   retrieve(account: AccountRecord, nid: number): Outcome<Schemas["Property"]> {
     const property = this.#own(account, nid);
     if (!property) return failure("notFound", `No property with nid ${nid}.`);
-    return success(projectProperty(property, this.#deps.store.documentsOfProperty(property.id)));
+    return success(this.#retrieved(property));
   }
 
   /** Endpoint 2. */
   retrieveByExternalId(account: AccountRecord, externalId: string): Outcome<Schemas["Property"]> {
     const property = this.#deps.store.propertyByExternalId(account.id, externalId);
     if (!property) return failure("notFound", `No property with the external id ${JSON.stringify(externalId)}.`);
-    return success(projectProperty(property, this.#deps.store.documentsOfProperty(property.id)));
+    return success(this.#retrieved(property));
   }
 
   /**
@@ -131,8 +132,12 @@ export class PropertyService {
   }
 
   #own(account: AccountRecord, nid: number): PropertyRecord | undefined {
-    const property = this.#deps.store.property(nid);
-    return property && property.uid === account.id ? property : undefined;
+    return ownedBy(this.#deps.store.property(nid), account);
+  }
+
+  /** The property as endpoints 1 and 2 answer it, with the floorplans among its documents. */
+  #retrieved(property: PropertyRecord): Schemas["Property"] {
+    return projectProperty(property, this.#deps.store.documentsOfProperty(property.id));
   }
 
   #writeResult(property: PropertyRecord): Schemas["PropertyWriteResult"] {
