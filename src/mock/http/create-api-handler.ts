@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from "express";
 import type { Contract } from "../../contract/create-contract.ts";
+import type { Operation } from "../../contract/operation-table.ts";
 import { mediaTypeOf } from "../../contract/create-contract.ts";
 import type { ContractViolation } from "../../contract/contract-violation.ts";
 import { formatViolation } from "../../contract/contract-violation.ts";
@@ -30,23 +31,24 @@ export interface ApiHandlerDeps {
 export function createApiHandler(deps: ApiHandlerDeps): RequestHandler {
   const { contract } = deps;
 
-  const respond = async (request: Request): Promise<Reply | undefined> => {
-    const path = request.originalUrl.split("?", 1)[0]!;
+  /** The reply to a request, and whether it answers an operation of the contract (only those are checked). */
+  const respond = async (request: Request, path: string): Promise<{ reply: Reply; routed: boolean } | undefined> => {
     const found = contract.match(request.method, path);
     if (found.kind === "no-route") {
       discardBody(request);
-      return problemReply({ problem: "notFound", detail: noRouteDetail(contract, request.method, path) }, path);
+      return { reply: problemReply({ problem: "notFound", detail: noRouteDetail(contract, request.method, path) }, path), routed: false };
     }
     if (found.kind === "method-not-allowed") {
       discardBody(request);
-      return problemReply(
-        { problem: "methodNotAllowed", detail: `${request.method} is not an operation of ${path}; it allows ${found.allowed.join(", ")}.` },
-        path,
-        { Allow: found.allowed.join(", ") },
-      );
+      const detail = `${request.method} is not an operation of ${path}; it allows ${found.allowed.join(", ")}.`;
+      return { reply: problemReply({ problem: "methodNotAllowed", detail }, path, { Allow: found.allowed.join(", ") }), routed: false };
     }
-    const { operation } = found;
+    const reply = await respondToOperation(request, path, found.operation);
+    return reply && { reply, routed: true };
+  };
 
+  /** Authenticates, reads and validates a request to a matched operation, then runs it; undefined if the client left. */
+  const respondToOperation = async (request: Request, path: string, operation: Operation): Promise<Reply | undefined> => {
     const auth = deps.accounts.authenticate(header(request, "api-key"), header(request, "token"));
     if (!auth.ok) {
       discardBody(request);
@@ -94,10 +96,11 @@ export function createApiHandler(deps: ApiHandlerDeps): RequestHandler {
   };
 
   return (request, response, next) => {
-    respond(request).then((reply) => {
-      if (!reply) return;
-      if (deps.validateResponses) {
-        const path = request.originalUrl.split("?", 1)[0]!;
+    const path = request.originalUrl.split("?", 1)[0]!;
+    respond(request, path).then((answer) => {
+      if (!answer) return;
+      let { reply } = answer;
+      if (deps.validateResponses && answer.routed) {
         const result = contract.validateResponse({
           method: request.method,
           path,
@@ -105,8 +108,7 @@ export function createApiHandler(deps: ApiHandlerDeps): RequestHandler {
           headers: { "content-type": reply.contentType },
           body: reply.body,
         });
-        const routed = result.errors.every((violation) => violation.part !== "route" && violation.part !== "method");
-        if (!result.valid && routed) {
+        if (!result.valid) {
           deps.onViolation(result.errors, `${request.method} ${request.originalUrl}`);
           reply = problemReply(
             { problem: "responseContractViolation", detail: `The mock's answer (${reply.status}) breaks the contract: ${result.errors.map(formatViolation).join("; ")}` },

@@ -17,7 +17,7 @@ export function okReply(body: unknown): Reply {
 /** A problem+json answer for an expected failure. */
 export function problemReply(failed: Failure, instance?: string, headers?: Record<string, string>): Reply {
   const body: ProblemBody = toProblemBody(failed, instance);
-  return headers ? { status: body.status, contentType: "application/problem+json", body, headers } : { status: body.status, contentType: "application/problem+json", body };
+  return { status: body.status, contentType: "application/problem+json", body, ...(headers ? { headers } : {}) };
 }
 
 /** Writes a reply. */
