@@ -13,7 +13,10 @@ export const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export interface StartedProcess {
   child: ChildProcess;
   output(): string;
-  /** Resolves with the exit code (or the signal name) once the process has ended. */
+  /**
+   * Resolves with the exit code (or the signal name) once the process has ended and its output is all read:
+   * on "close", not "exit", which can come before the last lines a grandchild (the server under npm) wrote.
+   */
   exited: Promise<number | string>;
   /** Sends a signal to the whole process group. */
   signal(name: NodeJS.Signals): void;
@@ -30,7 +33,7 @@ export function startProcess(command: string, args: string[], env: NodeJS.Proces
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<number | string>((resolve) => child.on("exit", (code, signal) => resolve(code ?? signal ?? -1)));
+  const exited = new Promise<number | string>((resolve) => child.on("close", (code, signal) => resolve(code ?? signal ?? -1)));
   return {
     child,
     output: () => output,
