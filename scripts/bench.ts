@@ -29,6 +29,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createContract, type Contract, type RequestExchange, type ResponseExchange } from "../src/contract/create-contract.ts";
+import { checkRecording } from "../src/contract/recording/check-recording.ts";
+import { readRecording } from "../src/contract/recording/read-recording.ts";
 import { DEFAULT_SEED, FIXTURE_ACCOUNTS, generateFixtures } from "../src/fixtures/generate-fixtures.ts";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createMockServer, type MockServer } from "../src/mock/create-mock-server.ts";
@@ -187,6 +189,8 @@ interface BenchReport {
     compile: CompileFigure[];
     validation: ValidationFigure[];
     sample: { nid: string; floorplans: number; virtualTours: number; videos: number; bytes: number };
+    /** `npm run contract -- --recording`: reading a HAR file of `entries` exchanges, then checking them (medians). */
+    recording: { entries: number; bytes: number; readMs: number; checkMs: number; exchangesPerSecond: number };
   };
   scale: {
     properties: number;
@@ -444,9 +448,12 @@ function measureContract(settings: BenchSettings): BenchReport["contract"] {
     };
   });
 
+  const recording = measureRecording(settings, contracts.open!, contracts.closed!, credentials, responseTargets.map((target) => response(target.method, target.path, target.valid)));
+
   return {
     compile,
     validation,
+    recording,
     sample: {
       nid: property.nid,
       floorplans: Object.keys(property.floorplans ?? {}).length,
@@ -455,6 +462,45 @@ function measureContract(settings: BenchSettings): BenchReport["contract"] {
       bytes: jsonBytes(property),
     },
   };
+}
+
+/**
+ * A HAR file of `settings.requests` exchanges (the three valid answers above in turn, as a browser records them),
+ * read and checked as `npm run contract -- --recording` does; the median of `compileRounds` runs.
+ */
+function measureRecording(settings: BenchSettings, open: Contract, closed: Contract, credentials: Record<string, string>, answers: ResponseExchange[]): BenchReport["contract"]["recording"] {
+  const header = (name: string, value: string) => ({ name, value });
+  const entries = Array.from({ length: settings.requests }, (_, index) => {
+    const answer = answers[index % answers.length]!;
+    return {
+      startedDateTime: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, index)).toISOString(),
+      time: 5,
+      request: {
+        method: answer.method,
+        url: `https://service.example${answer.path}`,
+        httpVersion: "HTTP/1.1",
+        headers: [header("API-KEY", credentials["API-KEY"]!), header("TOKEN", credentials.TOKEN!), header("content-type", "application/json")],
+      },
+      response: { status: 200, statusText: "OK", httpVersion: "HTTP/1.1", headers: [header("content-type", "application/json")], content: { size: 0, mimeType: "application/json", text: JSON.stringify(answer.body) } },
+    };
+  });
+  const text = JSON.stringify({ log: { version: "1.2", creator: { name: "bench", version: "1" }, entries } });
+  const readTimes: number[] = [];
+  const checkTimes: number[] = [];
+  for (let round = 0; round < settings.compileRounds; round++) {
+    let started = performance.now();
+    const read = readRecording(text);
+    readTimes.push(performance.now() - started);
+    if (!read.ok) throw new Error(`The benchmark's HAR file is not a recording (${read.message}): a bug of the benchmark.`);
+    started = performance.now();
+    const outcome = checkRecording(read.exchanges, { source: "bench.har", contract: open, closedContract: closed });
+    checkTimes.push(performance.now() - started);
+    if (outcome.kind !== "report" || outcome.report.result !== "passed" || outcome.report.exchanges !== settings.requests) {
+      throw new Error("The benchmark's recording did not pass with every exchange checked: a bug of the benchmark.");
+    }
+  }
+  const checkMs = median(checkTimes);
+  return { entries: settings.requests, bytes: Buffer.byteLength(text), readMs: median(readTimes), checkMs, exchangesPerSecond: settings.requests / (checkMs / 1000) };
 }
 
 /** Median calls per second over timed rounds, after a warm-up that lets the JIT settle. */
@@ -903,6 +949,14 @@ function printReport(report: BenchReport): string {
       ]),
       "lllrrrr",
     ),
+    "",
+  );
+
+  const { recording } = contract;
+  lines.push(
+    `A recording (npm run contract -- --recording): a HAR file of ${count(recording.entries)} exchanges, ${bytes(recording.bytes)}, ` +
+      `read in ${ms(recording.readMs)} and checked in ${ms(recording.checkMs)} (${perSecond(recording.exchangesPerSecond)} exchanges/s, ` +
+      "each request and answer, open and closed reading).",
     "",
   );
 

@@ -1,13 +1,17 @@
 /**
- * The Property Listing Service kit: the compiled contract, the stateful mock, and the contract runner.
+ * The Property Listing Service kit: the compiled contract, the stateful mock, the contract runner, and the
+ * check of recorded traffic.
  * The vitest matcher lives in `property-listing-kit/vitest`.
  */
 export { createContract, type Contract, type ContractOptions, type RequestExchange, type ResponseExchange, type RequestResult, type HeaderBag } from "./contract/create-contract.ts";
 export { formatViolation, type ContractResult, type ContractViolation, type Tier, type ExchangePart } from "./contract/contract-violation.ts";
 export { checkAgainstContract, useContract, type ContractMatcherOptions } from "./contract/to-satisfy-contract.ts";
 export { runContract, type RunOptions, type RunOutcome } from "./contract/runner/run-contract.ts";
-export { CHECKS, type CheckName } from "./contract/runner/checks.ts";
-export type { RunReport, CheckResult, CheckStatus, RunEvent } from "./contract/runner/run-report.ts";
+export { CHECKS, SCENARIO_CHECKS, RECORDING_CHECKS, type CheckName } from "./contract/runner/checks.ts";
+export type { RunReport, CheckResult, CheckStatus, RunEvent, RecordingScope } from "./contract/runner/run-report.ts";
+export { readRecording, type RecordingRead } from "./contract/recording/read-recording.ts";
+export { checkRecording, type RecordingOptions, type RecordingOutcome } from "./contract/recording/check-recording.ts";
+export type { RecordedExchange, RecordedResponse } from "./contract/recording/recorded-exchange.ts";
 export { renderTextReport } from "./contract/runner/reporters/text-reporter.ts";
 export { renderJunitReport } from "./contract/runner/reporters/junit-reporter.ts";
 export { renderJsonReport } from "./contract/runner/reporters/json-reporter.ts";

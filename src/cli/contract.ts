@@ -1,51 +1,76 @@
 #!/usr/bin/env node
 /**
- * `npm run contract`: runs the contract scenario against an implementation. The edge of the program: it reads
- * argv and the environment once, prints progress on standard error, writes the report, and sets the exit code
- * (0 the contract holds, 1 it does not, 2 usage error or unreachable implementation).
+ * `npm run contract`: runs the contract scenario against an implementation, or checks a recording of traffic.
+ * The edge of the program: it reads argv, the environment and the recording once, prints progress on standard
+ * error, writes the report, and sets the exit code (0 the contract holds, 1 it does not, 2 usage error, an
+ * unreachable implementation, or a recording that cannot be read or holds nothing to check).
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { checkRecording } from "../contract/recording/check-recording.ts";
+import { readRecording } from "../contract/recording/read-recording.ts";
 import { renderJsonReport } from "../contract/runner/reporters/json-reporter.ts";
 import { renderJunitReport } from "../contract/runner/reporters/junit-reporter.ts";
 import { createProgressPrinter, renderTextReport } from "../contract/runner/reporters/text-reporter.ts";
 import { runContract } from "../contract/runner/run-contract.ts";
 import type { RunReport } from "../contract/runner/run-report.ts";
-import { CONTRACT_USAGE, parseContractArgs, type ReporterName } from "./parse-contract-args.ts";
+import { CONTRACT_USAGE, parseContractArgs, type RecordingCommand, type ReporterName, type ServiceCommand } from "./parse-contract-args.ts";
+
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+/** A usage error, an unreachable implementation or an unusable recording: the message, and exit code 2. */
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
 
 const parsed = parseContractArgs(process.argv.slice(2), process.env);
 if (parsed.kind === "help") {
   console.log(CONTRACT_USAGE);
   process.exit(0);
 }
-if (parsed.kind === "error") {
-  console.error(`${parsed.message}\n\n${CONTRACT_USAGE}`);
-  process.exit(2);
-}
+if (parsed.kind === "error") fail(`${parsed.message}\n\n${CONTRACT_USAGE}`);
 const { command } = parsed;
-const progress = (line: string) => process.stderr.write(`${line}\n`);
-if (!command.quiet) progress(`Running the contract scenario against ${command.baseUrl}${command.strict ? " (strict)" : ""}`);
-
-const outcome = await runContract({
-  baseUrl: command.baseUrl,
-  apiKey: command.apiKey,
-  token: command.token,
-  strict: command.strict,
-  timeoutMs: command.timeoutMs,
-  ...(command.runId ? { runId: command.runId } : {}),
-  ...(command.quiet ? {} : { onEvent: createProgressPrinter(progress) }),
-});
-if (outcome.kind === "unreachable") {
-  console.error(outcome.message);
-  process.exit(2);
-}
+const report = command.kind === "recording" ? checkRecordingFile(command) : await runAgainstService(command);
 
 const renderers: Record<ReporterName, (report: RunReport) => string> = { text: renderTextReport, junit: renderJunitReport, json: renderJsonReport };
-const rendered = renderers[command.reporter](outcome.report);
+const rendered = renderers[command.reporter](report);
 if (command.output) {
   writeFileSync(command.output, rendered);
-  const failures = outcome.report.results.filter((result) => result.status === "failed").length;
-  progress(`${outcome.report.result === "passed" ? "Contract HOLDS" : "Contract BROKEN"} (${failures} failures); ${command.reporter} report written to ${command.output}`);
+  const failures = report.results.filter((result) => result.status === "failed").length;
+  progress(`${report.result === "passed" ? "Contract HOLDS" : "Contract BROKEN"} (${failures} failure${failures === 1 ? "" : "s"}); ${command.reporter} report written to ${command.output}`);
 } else {
   process.stdout.write(rendered);
 }
-process.exitCode = outcome.report.result === "passed" ? 0 : 1;
+process.exitCode = report.result === "passed" ? 0 : 1;
+
+async function runAgainstService(command: ServiceCommand): Promise<RunReport> {
+  if (!command.quiet) progress(`Running the contract scenario against ${command.baseUrl}${command.strict ? " (strict)" : ""}`);
+  const outcome = await runContract({
+    baseUrl: command.baseUrl,
+    apiKey: command.apiKey,
+    token: command.token,
+    strict: command.strict,
+    timeoutMs: command.timeoutMs,
+    ...(command.runId ? { runId: command.runId } : {}),
+    ...(command.quiet ? {} : { onEvent: createProgressPrinter(progress) }),
+  });
+  return outcome.kind === "report" ? outcome.report : fail(outcome.message);
+}
+
+function checkRecordingFile(command: RecordingCommand): RunReport {
+  let text: string;
+  try {
+    text = readFileSync(command.file, "utf8");
+  } catch (error) {
+    return fail(`Cannot read the recording ${command.file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
+  }
+  const read = readRecording(text);
+  if (!read.ok) return fail(`${command.file} is not a recording: ${read.message}`);
+  if (!command.quiet) progress(`Checking the recording ${command.file} (${read.exchanges.length} entries) against the contract${command.strict ? " (strict)" : ""}`);
+  const outcome = checkRecording(read.exchanges, {
+    source: command.file,
+    strict: command.strict,
+    ...(command.baseUrl ? { baseUrl: command.baseUrl } : {}),
+    ...(command.quiet ? {} : { onEvent: createProgressPrinter(progress) }),
+  });
+  return outcome.kind === "report" ? outcome.report : fail(outcome.message);
+}

@@ -93,6 +93,8 @@ describe("npm run bench", () => {
       expect(report.contract.validation).toHaveLength(14);
       positive(report.contract.sample.floorplans, "sample property: floorplans");
       positive(report.contract.sample.videos, "sample property: videos");
+      expect(report.contract.recording.entries).toBe(300);
+      for (const key of ["bytes", "readMs", "checkMs", "exchangesPerSecond"]) positive(report.contract.recording[key], `recording: ${key}`);
 
       // 2. The mock at scale
       const { scale } = report;
@@ -143,6 +145,7 @@ describe("npm run bench", () => {
         const section = stdout.slice(starts[index], starts[index + 1] ?? stdout.length);
         expect(section, heading).toMatch(figure);
       });
+      expect(stdout).toMatch(/a HAR file of 300 exchanges, [\d.]+ KiB, read in [\d.]+ ms and checked in [\d.]+ ms \([\d,.]+ exchanges\/s/);
       expect(stdout).toContain("--expose-gc");
       expect(stdout).toContain("after a forced GC");
       expect(stdout).not.toContain("FAILURES");

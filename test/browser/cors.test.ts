@@ -1,13 +1,18 @@
 /**
  * A front end served from another origin uses the mock from a real browser (Debian's Chromium, driven by
  * playwright-core): the preflight for the API-KEY and TOKEN headers passes, and the answers, errors
- * included, are readable by the page.
+ * included, are readable by the page. The HAR file the browser records of that traffic is checked against
+ * the contract as a user's recording would be.
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkRecording } from "../../src/contract/recording/check-recording.ts";
+import { readRecording } from "../../src/contract/recording/read-recording.ts";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 
@@ -62,6 +67,40 @@ describe.runIf(available)(`a browser page on another origin (needs ${CHROMIUM}; 
     }, api);
     expect(result.origin).not.toBe(new URL(api).origin);
     expect(result).toMatchObject({ created: 200, retrieved: 200, street: "1 Browser Way", denied: 401, title: "Unauthorized", type: "application/problem+json; charset=utf-8" });
+    expect(mock.violations).toEqual([]);
+  });
+
+  it("records a HAR file of its traffic that the recording check reads: the page left out, the client's bad call named", async () => {
+    const harPath = join(mkdtempSync(join(tmpdir(), "plk-har-")), "front-end.har");
+    const context = await browser.newContext({ recordHar: { path: harPath } });
+    const tab = await context.newPage();
+    await tab.goto(page);
+    await tab.evaluate(async (base) => {
+      const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
+      const created = await fetch(`${base}/api/v1/object/property`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ street: "2 Browser Way", city: "Austin", state: "TX", zip: "78701", bedrooms: 2 }),
+      });
+      const { nid } = (await created.json()) as { nid: string };
+      await (await fetch(`${base}/api/v1/object/property/${nid}`, { headers })).json();
+      await (await fetch(`${base}/api/v1/object/template_base`, { headers })).json();
+      // A client bug: a lower-case garage value.
+      await (await fetch(`${base}/api/v1/object/property/${nid}`, { method: "PUT", headers, body: JSON.stringify({ garage: "attached" }) })).text();
+    }, api);
+    await context.close(); // writes the HAR file
+
+    const read = readRecording(readFileSync(harPath, "utf8"));
+    if (!read.ok) throw new Error(read.message);
+    const outcome = checkRecording(read.exchanges, { source: "front-end.har", contract: sharedContract() });
+    if (outcome.kind !== "report") throw new Error(outcome.message);
+    const { report } = outcome;
+    expect(report.recording).toMatchObject({ checked: 4 });
+    expect(report.recording!.otherTraffic).toBeGreaterThanOrEqual(1); // the page itself
+    expect(report.results.filter((result) => result.status !== "passed").map((result) => `${result.step.replace(/\d+/, "N")} ${result.check}: ${result.message}`)).toEqual([
+      'entry N request_conformance: editProperty request.body/garage: must be one of "Attached", "Detached", "None" or a numeric string, got string "attached" [anyOf]',
+    ]);
+    expect(report.summary.response_schema_conformance!.passed).toBe(4);
     expect(mock.violations).toEqual([]);
   });
 });

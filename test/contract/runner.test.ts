@@ -3,7 +3,7 @@
  * variant of it, naming the check and the place.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHECKS } from "../../src/contract/runner/checks.ts";
+import { SCENARIO_CHECKS } from "../../src/contract/runner/checks.ts";
 import { runContract, type RunOptions } from "../../src/contract/runner/run-contract.ts";
 import type { RunReport } from "../../src/contract/runner/run-report.ts";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
@@ -40,8 +40,9 @@ describe("against the conforming mock", () => {
     expect(report.result).toBe("passed");
   });
 
-  it("evaluates every check and answers 200 on all fifteen operations", () => {
-    for (const check of Object.keys(CHECKS)) expect(report.summary[check]!.passed, check).toBeGreaterThan(0);
+  it("evaluates every check of the scenario, and only those, and answers 200 on all fifteen operations", () => {
+    expect(Object.keys(report.summary)).toEqual(SCENARIO_CHECKS);
+    for (const check of SCENARIO_CHECKS) expect(report.summary[check]!.passed, check).toBeGreaterThan(0);
     expect(Object.entries(report.coverage).filter(([, coverage]) => coverage.statuses.includes(200)).map(([id]) => id)).toHaveLength(15);
   });
 

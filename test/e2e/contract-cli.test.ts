@@ -1,10 +1,11 @@
 /** `npm run contract` as a CI pipeline runs it: against the mock, against a broken service, and without one. */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
 import { startBreakingProxy } from "../support/breaking-proxy.ts";
+import { createHarRecorder, otherTraffic } from "../support/har-recorder.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { startProcess } from "../support/start-process.ts";
 
@@ -71,5 +72,65 @@ describe("npm run contract", () => {
     const reporter = await contract(["--base-url", url, "--api-key", "k", "--token", "t", "--reporter", "html"]);
     expect(reporter.code).toBe(2);
     expect(reporter.output).toContain("--reporter must be one of text, junit, json, got html");
+  });
+});
+
+describe("npm run contract -- --recording", () => {
+  const directory = mkdtempSync(join(tmpdir(), "plk-rec-"));
+  const write = (name: string, content: unknown) => {
+    const file = join(directory, name);
+    writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content));
+    return file;
+  };
+  let conforming = "";
+  let broken = "";
+  beforeAll(async () => {
+    const har = createHarRecorder(url, { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" });
+    har.add(otherTraffic("http://localhost:3000/"));
+    const created = await har.send("POST", "/api/v1/object/property", { body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701" } });
+    await har.send("GET", `/api/v1/object/property/${(created.body as { nid: string }).nid}`);
+    await har.send("GET", "/api/v1/object/template_base");
+    conforming = write("conforming.har", har.har());
+    har.entries[2]!.response.content.text = JSON.stringify({ ...(JSON.parse(har.entries[2]!.response.content.text!) as object), nid: 5 });
+    broken = write("broken.har", har.har());
+  });
+
+  it("exits 0 and reports the exchanges it checked when the recording keeps the contract", async () => {
+    const { code, output } = await contract(["--recording", conforming]);
+    expect(output).toContain(`Checking the recording ${conforming} (4 entries) against the contract`);
+    expect(output).toMatch(/✓ entry 2 {2}POST \/api\/v1\/object\/property → 200/);
+    expect(output).toContain("3 of 4 entries are exchanges with the service with paths under /api/v1/object/; left out: 0 CORS preflights, 1 entry to other addresses");
+    expect(output).toMatch(/✓ request_conformance +3 passed/);
+    expect(output).toContain(`Contract HOLDS in ${conforming}: 0 failures, 0 warnings, 3 exchanges checked in `);
+    expect(code).toBe(0);
+  });
+
+  it("exits 1 and names the place when a recorded answer breaks the contract, in JUnit on request", async () => {
+    const file = join(directory, "recording.xml");
+    const { code, output } = await contract(["--recording", broken, "--reporter", "junit", "--output", file, "--quiet"]);
+    expect(code).toBe(1);
+    expect(output).toContain(`Contract BROKEN (1 failure); junit report written to ${file}`);
+    const xml = readFileSync(file, "utf8");
+    expect(xml).toContain('<testsuite name="request_conformance" tests="3" failures="0" skipped="0">');
+    expect(xml).toContain('<failure type="fact" message="retrieveProperty response.body/nid: must be string, got integer 5 [type]">');
+  });
+
+  it("exits 2 with a clear message when the recording cannot be read, is not one, or holds nothing to check", async () => {
+    const missing = await contract(["--recording", join(directory, "nope.har")]);
+    expect(missing.code).toBe(2);
+    expect(missing.output).toContain(`Cannot read the recording ${join(directory, "nope.har")}: no such file`);
+    const notOne = await contract(["--recording", write("notes.json", { notes: [] })]);
+    expect(notOne.code).toBe(2);
+    expect(notOne.output).toContain("is not a recording: neither a HAR file (an object with log.entries) nor a list of { request, response } exchanges");
+    const elsewhere = await contract(["--recording", conforming, "--base-url", "https://staging.example.com"]);
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.output).toContain(`${conforming} holds no exchange with the service under https://staging.example.com; its 4 other entries go elsewhere`);
+  });
+
+  it("exits 2 when options of a run against a service are given with a recording", async () => {
+    const { code, output } = await contract(["--recording", conforming, "--api-key", "k", "--token", "t"]);
+    expect(code).toBe(2);
+    expect(output).toContain("--api-key, --token are for a run against a service, not for --recording (a recording carries its own requests)");
+    expect(output).toContain("npm run contract -- --recording <file.har>");
   });
 });

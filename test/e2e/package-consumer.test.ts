@@ -30,19 +30,23 @@ describe("the built package", () => {
     const script = join(project, "consumer.mjs");
     writeFileSync(
       script,
-      `import { createContract, createMockServer, runContract } from "property-listing-kit";
+      `import { checkRecording, createContract, createMockServer, readRecording, runContract } from "property-listing-kit";
 const contract = createContract();
 const broken = contract.validateResponse({ method: "POST", path: "/api/v1/object/property", status: 200, headers: { "content-type": "application/json" }, body: { nid: 1, uri: "x" } });
 const mock = createMockServer();
 const { url } = await mock.listen(0);
 const outcome = await runContract({ baseUrl: url, apiKey: "demo-key", token: "demo-token", contract });
 await mock.close();
-console.log(JSON.stringify({ errors: broken.errors.map((error) => error.location), result: outcome.report.result }));
+const read = readRecording(JSON.stringify([{ request: { method: "GET", path: "/api/v1/object/agent_cards", headers: { "API-KEY": "k", TOKEN: "t" } },
+  response: { status: 200, headers: { "content-type": "application/json" }, body: { "1003": { id: 1003 } } } }]));
+const recorded = checkRecording(read.exchanges, { source: "inline", contract });
+console.log(JSON.stringify({ errors: broken.errors.map((error) => error.location), result: outcome.report.result,
+  recording: recorded.report.results.filter((result) => result.status === "failed").map((result) => result.violations[0].location) }));
 `,
     );
     const { code, output } = await run("node", [script]);
     expect(code).toBe(0);
-    expect(JSON.parse(output.trim().split("\n").at(-1)!)).toEqual({ errors: ["response.body/nid", "response.body/uri"], result: "passed" });
+    expect(JSON.parse(output.trim().split("\n").at(-1)!)).toEqual({ errors: ["response.body/nid", "response.body/uri"], result: "passed", recording: ["response.body/1003/email"] });
   });
 
   it("adds toSatisfyContract to the vitest of the project that imports property-listing-kit/vitest", async () => {

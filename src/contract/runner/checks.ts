@@ -18,6 +18,20 @@ export const CHECKS = {
   floorplan_on_property: "A document with is_floorplan appears in its property's floorplans, and leaves them when deleted (sections 2.1, 2.3).",
   template_catalogue: "The catalogue has the twenty-three templates, each with the access level of section 2.4.",
   duplicate_agent_rejected: "A second agent with an existing email is refused with Agent Already Exists (section 7).",
+  request_conformance: "A recorded request is one the contract allows: a documented operation and path, the credentials, the content type, valid path parameters and body.",
 } as const;
 
 export type CheckName = keyof typeof CHECKS;
+
+/** The checks of the stateful scenario (the runner writes its own requests, so it does not check them). */
+export const SCENARIO_CHECKS: readonly CheckName[] = (Object.keys(CHECKS) as CheckName[]).filter((name) => name !== "request_conformance");
+
+/** The checks a recording of traffic can be held to: each exchange on its own, request and answer. */
+export const RECORDING_CHECKS: readonly CheckName[] = [
+  "request_conformance",
+  "not_a_server_error",
+  "status_code_conformance",
+  "content_type_conformance",
+  "response_schema_conformance",
+  "undocumented_response_property",
+];

@@ -1,8 +1,8 @@
 import { createContract, type Contract } from "../create-contract.ts";
-import { CHECKS } from "./checks.ts";
+import { SCENARIO_CHECKS } from "./checks.ts";
 import { createExchanger } from "./http-exchange.ts";
 import { RunContext } from "./run-context.ts";
-import type { CheckStatus, RunEvent, RunReport } from "./run-report.ts";
+import type { RunEvent, RunReport } from "./run-report.ts";
 import { runScenario } from "./scenario.ts";
 
 /** Options of {@link runContract}. */
@@ -58,24 +58,5 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   });
   const { leftBehind } = await runScenario(ctx, options.runId ?? started.toString(36));
 
-  const summary: RunReport["summary"] = {};
-  for (const name of Object.keys(CHECKS)) summary[name] = { passed: 0, failed: 0, warning: 0, skipped: 0 };
-  for (const result of ctx.results) summary[result.check]![result.status satisfies CheckStatus] += 1;
-  const failed = ctx.results.some((result) => result.status === "failed");
-  return {
-    kind: "report",
-    report: {
-      baseUrl: options.baseUrl,
-      specVersion: contract.document.info.version,
-      strict: options.strict ?? false,
-      startedAt: new Date(started).toISOString(),
-      durationMs: Math.round(now() - started),
-      result: failed ? "failed" : "passed",
-      results: ctx.results,
-      summary,
-      coverage: ctx.coverageReport(),
-      exchanges: ctx.exchanges,
-      leftBehind,
-    },
-  };
+  return { kind: "report", report: ctx.report({ baseUrl: options.baseUrl, startedAt: started, finishedAt: now(), checks: SCENARIO_CHECKS, leftBehind }) };
 }

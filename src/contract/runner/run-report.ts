@@ -33,9 +33,30 @@ export interface OperationCoverage {
   documented: string[];
 }
 
+/** What part of a recording was checked, and what was left out as not addressed to the service. */
+export interface RecordingScope {
+  /** The recording's file name. */
+  file: string;
+  /** The base URL that selected the exchanges, when one was given. */
+  baseUrl?: string;
+  /** The path prefix that selected the exchanges, when no base URL was given: `/api/v1/object/`. */
+  apiPrefix?: string;
+  /** Entries in the recording. */
+  entries: number;
+  /** Exchanges with the service, each checked. */
+  checked: number;
+  /** CORS preflights to the service: the browser's, not the client's, so not checked. */
+  preflights: number;
+  /** Entries to other addresses (pages, assets, other services). */
+  otherTraffic: number;
+}
+
 /** Everything a run found. */
 export interface RunReport {
+  /** The implementation the scenario ran against; for a recording, the base URL given to select its exchanges, or "". */
   baseUrl: string;
+  /** Set when the report is of a recording rather than a run against a service. */
+  recording?: RecordingScope;
   specVersion: string;
   strict: boolean;
   startedAt: string;

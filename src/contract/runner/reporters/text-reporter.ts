@@ -26,7 +26,19 @@ export function renderTextReport(report: RunReport): string {
   const warnings = report.results.filter((result) => result.status === "warning");
   const skipped = report.results.filter((result) => result.status === "skipped");
 
-  lines.push(`Contract run against ${report.baseUrl} (spec ${report.specVersion}${report.strict ? ", strict" : ""})`, "", "Checks");
+  const spec = `spec ${report.specVersion}${report.strict ? ", strict" : ""}`;
+  const scope = report.recording;
+  if (scope) {
+    const selection = scope.baseUrl ? `under ${scope.baseUrl}` : `with paths under ${scope.apiPrefix}`;
+    const leftOut = [plural(scope.preflights, "CORS preflight"), plural(scope.otherTraffic, "entry to other addresses", "entries to other addresses")];
+    lines.push(
+      `Contract check of the recording ${scope.file} (${spec})`,
+      `  ${scope.checked} of ${scope.entries} entries are exchanges with the service ${selection}; left out: ${leftOut.join(", ")}`,
+    );
+  } else {
+    lines.push(`Contract run against ${report.baseUrl} (${spec})`);
+  }
+  lines.push("", "Checks");
   const width = Math.max(...Object.keys(CHECKS).map((name) => name.length));
   for (const [name, counts] of Object.entries(report.summary)) {
     const total = counts.passed + counts.failed + counts.warning + counts.skipped;
@@ -69,11 +81,19 @@ export function renderTextReport(report: RunReport): string {
   if (report.leftBehind.length > 0) lines.push("", `Left behind (the service has no operation to delete them): ${report.leftBehind.join(", ")}`);
 
   const verdict = report.result === "passed" ? "Contract HOLDS" : "Contract BROKEN";
+  const counts = `${plural(failures.length, "failure")}, ${plural(warnings.length, "warning")}`;
+  const seconds = `${(report.durationMs / 1000).toFixed(1)} s`;
   lines.push(
     "",
-    `${verdict} against ${report.baseUrl}: ${failures.length} failure${failures.length === 1 ? "" : "s"}, ${warnings.length} warning${warnings.length === 1 ? "" : "s"}, ${report.exchanges} requests in ${(report.durationMs / 1000).toFixed(1)} s`,
+    scope
+      ? `${verdict} in ${scope.file}: ${counts}, ${plural(report.exchanges, "exchange")} checked in ${seconds}`
+      : `${verdict} against ${report.baseUrl}: ${counts}, ${plural(report.exchanges, "request")} in ${seconds}`,
   );
   return `${lines.join("\n")}\n`;
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
 }
 
 function firstLine(text: string | undefined): string {

@@ -1,0 +1,161 @@
+import type { Contract } from "../create-contract.ts";
+import { formatViolation, type ContractViolation, type Tier } from "../contract-violation.ts";
+import type { CheckName } from "./checks.ts";
+import type { Exchange } from "./http-exchange.ts";
+import type { CheckResult, CheckStatus, ExchangeSummary, OperationCoverage, RecordingScope, RunEvent, RunReport } from "./run-report.ts";
+
+/** Collaborators of a ledger. */
+export interface CheckLedgerDeps {
+  /** The contract as written (documented facts and marked assumptions). */
+  contract: Contract;
+  /** The closed reading, to find fields the contract does not list. */
+  closedContract: Contract;
+  strict: boolean;
+  emit: (event: RunEvent) => void;
+}
+
+/** The operation and request line a check result belongs to. */
+export interface CheckContext {
+  operation: string;
+  request: ExchangeSummary;
+}
+
+/**
+ * Every check evaluated in one run (of the scenario, or over a recording), with its tier: a failed check that
+ * rests only on an assumption is a warning unless the run is strict. It also holds an answer against the
+ * contract, the same way whether the runner sent the request or a recording holds it.
+ */
+export class CheckLedger {
+  readonly results: CheckResult[] = [];
+  readonly coverage = new Map<string, Set<number>>();
+  exchanges = 0;
+  protected readonly deps: CheckLedgerDeps;
+
+  constructor(deps: CheckLedgerDeps) {
+    this.deps = deps;
+  }
+
+  /**
+   * Holds an answer against the contract: no server error, a documented status and content type, a body of the
+   * documented schema, and (as a warning) no unlisted field. `bodyRecorded: false` says the body is unknown
+   * (a recording that left it out), so the schema is not checked.
+   */
+  checkAnswer(step: string, context: CheckContext, exchange: Exchange, { bodyRecorded = true }: { bodyRecorded?: boolean } = {}): void {
+    let statuses = this.coverage.get(context.operation);
+    if (!statuses) this.coverage.set(context.operation, (statuses = new Set()));
+    statuses.add(exchange.status);
+
+    this.record("not_a_server_error", "fact", exchange.status < 500, step, { ...context, message: `answered ${exchange.status}: ${excerpt(exchange.text)}` });
+
+    const response = { method: exchange.method, path: exchange.path, status: exchange.status, headers: exchange.headers, body: exchange.body };
+    const open = this.deps.contract.validateResponse(response);
+    this.checkViolations("status_code_conformance", step, context, open.errors.filter((error) => error.part === "status"));
+    if (exchange.status >= 500 || open.errors.some((error) => error.part === "status")) return;
+    this.checkViolations("content_type_conformance", step, context, open.errors.filter((error) => error.part === "header"));
+    if (!bodyRecorded) {
+      this.skipped("response_schema_conformance", step, "the recording holds no body for this answer", context.operation, context.request);
+      return;
+    }
+    if (exchange.jsonError) {
+      this.record("response_schema_conformance", "fact", false, step, { ...context, message: `the body is announced as JSON but does not parse: ${exchange.jsonError}` });
+    } else {
+      this.checkViolations("response_schema_conformance", step, context, open.errors.filter((error) => error.part === "body"));
+    }
+    const closed = this.deps.closedContract.validateResponse(response);
+    const extra = closed.errors.filter((error) => error.rule === "unevaluatedProperties");
+    this.checkViolations("undocumented_response_property", step, context, extra.map((error) => ({ ...error, tier: "assumption" as const })));
+  }
+
+  /** Records a check from the violations found for it: passed when there are none, a fact when any is one. */
+  checkViolations(check: CheckName, step: string, context: CheckContext, violations: ContractViolation[]): void {
+    const facts = violations.filter((violation) => violation.tier === "fact");
+    const tier: Tier = facts.length > 0 || violations.length === 0 ? "fact" : "assumption";
+    this.record(check, tier, violations.length === 0, step, {
+      ...context,
+      message: violations.map(formatViolation).join("\n"),
+      violations,
+    });
+  }
+
+  /** Records one evaluation of a check. The message is kept only when the check did not pass. */
+  record(
+    check: CheckName,
+    tier: Tier,
+    passed: boolean,
+    step: string,
+    details: { operation?: string; request?: ExchangeSummary; message?: string; violations?: ContractViolation[] } = {},
+  ): CheckResult {
+    const status: CheckStatus = passed ? "passed" : tier === "fact" || this.deps.strict ? "failed" : "warning";
+    const result: CheckResult = { check, status, tier, step };
+    if (details.operation) result.operation = details.operation;
+    if (details.request) result.request = details.request;
+    if (!passed && details.message) result.message = details.message;
+    if (!passed && details.violations?.length) result.violations = details.violations;
+    this.results.push(result);
+    return result;
+  }
+
+  /** Records a check that could not run, and why, and tells the reporter. */
+  skip(check: CheckName, step: string, reason: string, operation?: string, request?: ExchangeSummary): void {
+    this.deps.emit({ kind: "check", result: this.skipped(check, step, reason, operation, request) });
+  }
+
+  /** Records a check that could not run, and why, as part of the step under way. */
+  skipped(check: CheckName, step: string, reason: string, operation?: string, request?: ExchangeSummary): CheckResult {
+    const result: CheckResult = { check, status: "skipped", tier: "fact", step, message: reason };
+    if (operation) result.operation = operation;
+    if (request) result.request = request;
+    this.results.push(result);
+    return result;
+  }
+
+  /** Coverage per operation: the statuses seen beside the documented ones. */
+  coverageReport(): Record<string, OperationCoverage> {
+    const report: Record<string, OperationCoverage> = {};
+    for (const operation of this.deps.contract.operations) {
+      report[operation.id] = {
+        statuses: [...(this.coverage.get(operation.id) ?? [])].sort((a, b) => a - b),
+        documented: [...operation.responses.keys()],
+      };
+    }
+    return report;
+  }
+
+  /** The report of the run: its verdict, every result, counts over `checks`, and the coverage. */
+  report(about: { baseUrl: string; startedAt: number; finishedAt: number; checks: readonly CheckName[]; leftBehind?: string[]; recording?: RecordingScope }): RunReport {
+    const report: RunReport = {
+      baseUrl: about.baseUrl,
+      specVersion: this.deps.contract.document.info.version,
+      strict: this.deps.strict,
+      startedAt: new Date(about.startedAt).toISOString(),
+      durationMs: Math.round(about.finishedAt - about.startedAt),
+      result: this.failed ? "failed" : "passed",
+      results: this.results,
+      summary: this.summary(about.checks),
+      coverage: this.coverageReport(),
+      exchanges: this.exchanges,
+      leftBehind: about.leftBehind ?? [],
+    };
+    if (about.recording) report.recording = about.recording;
+    return report;
+  }
+
+  /** Counts per check, over the checks this kind of run evaluates. */
+  summary(checks: readonly CheckName[]): RunReport["summary"] {
+    const summary: RunReport["summary"] = {};
+    for (const name of checks) summary[name] = { passed: 0, failed: 0, warning: 0, skipped: 0 };
+    for (const result of this.results) (summary[result.check] ??= { passed: 0, failed: 0, warning: 0, skipped: 0 })[result.status] += 1;
+    return summary;
+  }
+
+  /** Whether a check of this run failed. */
+  get failed(): boolean {
+    return this.results.some((result) => result.status === "failed");
+  }
+}
+
+/** The start of a body, on one line, for a message. */
+export function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat || "(empty body)";
+}
