@@ -283,6 +283,11 @@ export function mediaTypeOf(contentType: string | undefined): string | undefined
   return media === "" ? undefined : media;
 }
 
+/** Whether a content-type announces JSON: `application/json`, `application/problem+json`, with or without parameters. */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  return /[/+]json$/.test(mediaTypeOf(contentType) ?? "");
+}
+
 /**
  * Converts a path segment to the type its schema names. Conversion is explicit rather than AJV's coercion, so
  * `12abc` stays a string and is reported as "must be integer".

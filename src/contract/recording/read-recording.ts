@@ -1,3 +1,4 @@
+import { isJsonMediaType, normalizeHeaders, type HeaderBag } from "../create-contract.ts";
 import type { RecordedExchange, RecordedResponse } from "./recorded-exchange.ts";
 
 /** The exchanges of a recording, or why the text is not one. */
@@ -124,23 +125,15 @@ function harHeaders(list: unknown, where: string): Record<string, string> {
   return Object.fromEntries(headers);
 }
 
-/** Headers given as a record, as the matcher takes them. */
+/** Headers given as a record, as the matcher takes them, read the way the contract reads them. */
 function plainHeaders(record: unknown, where: string): Record<string, string> {
   if (record === undefined) return {};
   if (!isObject(record)) throw new ShapeError(where, "must be an object of header names and values");
-  const headers = new Map<string, string>();
-  for (const [name, value] of Object.entries(record)) {
-    const first = Array.isArray(value) ? value[0] : value;
-    if (first === undefined || first === null) continue;
-    if (!headers.has(name.toLowerCase())) headers.set(name.toLowerCase(), String(first));
-  }
-  return Object.fromEntries(headers);
+  return Object.fromEntries(normalizeHeaders(record as HeaderBag));
 }
 
-const isJsonType = (mimeType: string) => /^[^;]*[/+]json\s*(;|$)/i.test(mimeType.trim());
-
 function readRequestBody(text: string, mimeType: string): Pick<RecordedExchange, "requestBody" | "requestBodyError"> {
-  if (!isJsonType(mimeType)) return { requestBody: text };
+  if (!isJsonMediaType(mimeType)) return { requestBody: text };
   try {
     return { requestBody: JSON.parse(text) };
   } catch (error) {
@@ -151,7 +144,7 @@ function readRequestBody(text: string, mimeType: string): Pick<RecordedExchange,
 function readResponse(status: number, headers: Record<string, string>, text: string | undefined, mimeType: string): RecordedResponse {
   if (text === undefined) return { status, headers, text: "", bodyRecorded: false };
   const response: RecordedResponse = { status, headers, text, bodyRecorded: true };
-  if (text !== "" && isJsonType(mimeType)) {
+  if (text !== "" && isJsonMediaType(mimeType)) {
     try {
       response.body = JSON.parse(text);
     } catch (error) {

@@ -1,3 +1,5 @@
+import { isJsonMediaType } from "../create-contract.ts";
+
 /** One request to the service under test and what came back, or why nothing did. */
 export interface Exchange {
   method: string;
@@ -66,7 +68,7 @@ export function createExchanger({ baseUrl, timeoutMs, fetch = globalThis.fetch }
     };
     if (body !== undefined) exchange.requestBody = body;
     const contentType = response.headers.get("content-type") ?? "";
-    if (text !== "" && /[/+]json\b/i.test(contentType)) {
+    if (text !== "" && isJsonMediaType(contentType)) {
       try {
         exchange.body = JSON.parse(text);
       } catch (error) {
