@@ -46,7 +46,7 @@ export function renderTextReport(report: RunReport): string {
     const mark = counts.failed > 0 ? MARK.failed : counts.warning > 0 ? MARK.warning : counts.passed > 0 ? MARK.passed : MARK.skipped;
     const parts = [`${counts.passed} passed`];
     if (counts.failed) parts.push(`${counts.failed} failed`);
-    if (counts.warning) parts.push(`${counts.warning} warning${counts.warning === 1 ? "" : "s"}`);
+    if (counts.warning) parts.push(plural(counts.warning, "warning"));
     if (counts.skipped) parts.push(`${counts.skipped} skipped`);
     lines.push(`  ${mark} ${name.padEnd(width)}  ${parts.join(", ")}`);
   }
