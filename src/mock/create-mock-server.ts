@@ -1,11 +1,12 @@
-import type { Express } from "express";
 import jsonServer from "json-server";
-import { createServer, type Server } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createContract, type Contract } from "../contract/create-contract.ts";
 import type { ContractViolation } from "../contract/contract-violation.ts";
 import { formatViolation } from "../contract/contract-violation.ts";
-import { createApp } from "./create-app.ts";
+import { createAdminGuard } from "./http/admin-guard.ts";
+import type { ApiInterceptor } from "./http/api-interceptor.ts";
+import { createApp } from "./http/create-app.ts";
 import { DEFAULT_FIXTURES_PATH, loadFixtures } from "./load-fixtures.ts";
 import { createOperationHandlers } from "./operation-handlers.ts";
 import { AccountService } from "./services/account-service.ts";
@@ -73,8 +74,8 @@ export interface Listening {
 
 /** A mock of the Property Listing Service, to start, use and close. */
 export interface MockServer {
-  /** The Express application, for in-process requests (`supertest(mock.app)`) without a port. */
-  readonly app: Express;
+  /** The request listener, for in-process requests (`supertest(mock.app)`) without a port. */
+  readonly app: RequestListener;
   readonly store: MockStore;
   /** Answers that broke the contract (with `validateResponses`); a test can assert that there are none. */
   readonly violations: Array<{ request: string; errors: ContractViolation[] }>;
@@ -122,8 +123,15 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
     documents: new DocumentService({ store, now: options.now ?? Date.now }),
   };
 
+  // The two seams of the HTTP layer (src/mock/README.md): the guard every admin request passes first, and the
+  // interceptors every API request passes through (a journal, fault rules, latency), outermost first.
+  const adminGuard = createAdminGuard();
+  const apiInterceptors: ApiInterceptor[] = [];
+
   const violations: MockServer["violations"] = [];
   const app = createApp({
+    adminGuard,
+    apiInterceptors,
     store,
     router,
     tokens,

@@ -107,3 +107,33 @@ describe("CORS", () => {
     expect(denied.headers["access-control-allow-origin"]).toBe("*");
   });
 });
+
+describe("auto-login pages", () => {
+  it("signs in to the property the token was issued for, and refuses other tokens with a 404 problem", async () => {
+    const { body: created } = await api("post", "/property").send(address).expect(200);
+    const path = new URL(created.uri).pathname;
+    const page = await request(mock.app).get(path).expect(200);
+    expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(page.text).toContain(`Signed in to property ${created.nid} (`);
+    for (const other of ["/autologin/0123456789abcdef0123456789abcdef", "/autologin/%E0%A4%A", `${path}/more`]) {
+      const { body } = await request(mock.app).get(other).expect(404);
+      expect(body.type, other).toBe("https://property-listing.example/problems/not-found");
+    }
+  });
+});
+
+describe("paths outside the routes", () => {
+  it("answers a 404 problem naming the request, under the admin prefixes too", async () => {
+    for (const [method, path] of [["get", "/nowhere"], ["get", "/__admin/reset"], ["post", "/__admin/other"], ["get", "/__dbx"], ["post", "/healthz"]] as const) {
+      const { body, headers } = await request(mock.app)[method](path).expect(404);
+      expect(headers["content-type"]).toBe("application/problem+json; charset=utf-8");
+      expect(body, `${method} ${path}`).toMatchObject({ status: 404, instance: path, detail: `Nothing at ${method.toUpperCase()} ${path}. The API lives under /api/v1/object/.` });
+    }
+  });
+
+  it("answers HEAD on the pages like GET, without a body", async () => {
+    const head = await request(mock.app).head("/healthz").expect(200);
+    expect(head.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(head.text ?? "").toBe("");
+  });
+});

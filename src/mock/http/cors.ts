@@ -1,24 +1,23 @@
-import type { RequestHandler } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 
 const DEFAULT_ALLOWED_HEADERS = "API-KEY, TOKEN, Content-Type";
 
 /**
  * Open CORS for browsers: any origin, and a preflight that allows the API-KEY and TOKEN headers (and any other
  * header the browser asks for), so a front end served from another port can call the mock.
+ * Marks every answer as readable from any origin, and answers a preflight (any path) by itself.
+ *
+ * @returns true when the request was a preflight and has been answered (204).
  */
-export function cors(): RequestHandler {
-  return (request, response, next) => {
-    response.setHeader("Access-Control-Allow-Origin", "*");
-    response.setHeader("Access-Control-Expose-Headers", "Allow, Content-Type");
-    if (request.method === "OPTIONS" && request.headers["access-control-request-method"]) {
-      response.setHeader("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS");
-      response.setHeader("Access-Control-Allow-Headers", request.headers["access-control-request-headers"] ?? DEFAULT_ALLOWED_HEADERS);
-      response.setHeader("Access-Control-Max-Age", "600");
-      response.setHeader("Vary", "Access-Control-Request-Headers");
-      response.statusCode = 204;
-      response.end();
-      return;
-    }
-    next();
-  };
+export function applyCors(request: IncomingMessage, response: ServerResponse): boolean {
+  response.setHeader("Access-Control-Allow-Origin", "*");
+  response.setHeader("Access-Control-Expose-Headers", "Allow, Content-Type");
+  if (request.method !== "OPTIONS" || !request.headers["access-control-request-method"]) return false;
+  response.setHeader("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS");
+  response.setHeader("Access-Control-Allow-Headers", request.headers["access-control-request-headers"] ?? DEFAULT_ALLOWED_HEADERS);
+  response.setHeader("Access-Control-Max-Age", "600");
+  response.setHeader("Vary", "Access-Control-Request-Headers");
+  response.statusCode = 204;
+  response.end();
+  return true;
 }

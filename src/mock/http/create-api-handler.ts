@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from "express";
+import type { IncomingMessage } from "node:http";
 import type { Contract } from "../../contract/create-contract.ts";
 import type { Operation } from "../../contract/operation-table.ts";
 import { mediaTypeOf } from "../../contract/create-contract.ts";
@@ -7,8 +7,9 @@ import { formatViolation } from "../../contract/contract-violation.ts";
 import type { AccountService } from "../services/account-service.ts";
 import type { OperationHandler, OperationId } from "../operation-handlers.ts";
 import type { FieldError } from "../problems.ts";
+import type { ApiCall, ApiHandler } from "./api-interceptor.ts";
 import { discardBody, parseJson, readBody } from "./read-body.ts";
-import { okReply, problemReply, send, type Reply } from "./reply.ts";
+import { okReply, problemReply, type Reply } from "./reply.ts";
 
 /** Collaborators and settings of the API handler. */
 export interface ApiHandlerDeps {
@@ -25,30 +26,35 @@ export interface ApiHandlerDeps {
 
 /**
  * The one handler behind `/api`: it matches the request to an operation of the contract, authenticates it,
- * reads and validates the body, calls the operation, and sends its answer. The order of the checks is the
- * order of the answers a client can get: 404/405, then 401, then 413/415, then 400, then the operation's own.
+ * reads and validates the body, calls the operation, and gives back the reply to send (checked against the
+ * contract first with `validateResponses`). The order of the checks is the order of the answers a client can
+ * get: 404/405, then 401, then 413/415, then 400, then the operation's own. It writes nothing itself: the
+ * listener sends the reply, after any interceptor (`api-interceptor.ts`) has seen it.
  */
-export function createApiHandler(deps: ApiHandlerDeps): RequestHandler {
+export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
   const { contract } = deps;
 
   /** The reply to a request, and whether it answers an operation of the contract (only those are checked). */
-  const respond = async (request: Request, path: string): Promise<{ reply: Reply; routed: boolean } | undefined> => {
-    const found = contract.match(request.method, path);
+  const respond = async (call: ApiCall): Promise<{ reply: Reply; routed: boolean } | undefined> => {
+    const { request, path } = call;
+    const found = contract.match(call.method, path);
     if (found.kind === "no-route") {
       discardBody(request);
-      return { reply: problemReply({ problem: "notFound", detail: noRouteDetail(contract, request.method, path) }, path), routed: false };
+      return { reply: problemReply({ problem: "notFound", detail: noRouteDetail(contract, call.method, path) }, path), routed: false };
     }
     if (found.kind === "method-not-allowed") {
       discardBody(request);
-      const detail = `${request.method} is not an operation of ${path}; it allows ${found.allowed.join(", ")}.`;
+      const detail = `${call.method} is not an operation of ${path}; it allows ${found.allowed.join(", ")}.`;
       return { reply: problemReply({ problem: "methodNotAllowed", detail }, path, { Allow: found.allowed.join(", ") }), routed: false };
     }
-    const reply = await respondToOperation(request, path, found.operation);
+    call.operationId = found.operation.id;
+    const reply = await respondToOperation(call, found.operation);
     return reply && { reply, routed: true };
   };
 
   /** Authenticates, reads and validates a request to a matched operation, then runs it; undefined if the client left. */
-  const respondToOperation = async (request: Request, path: string, operation: Operation): Promise<Reply | undefined> => {
+  const respondToOperation = async (call: ApiCall, operation: Operation): Promise<Reply | undefined> => {
+    const { request, path } = call;
     const auth = deps.accounts.authenticate(header(request, "api-key"), header(request, "token"));
     if (!auth.ok) {
       discardBody(request);
@@ -75,12 +81,13 @@ export function createApiHandler(deps: ApiHandlerDeps): RequestHandler {
           return problemReply({ problem: "malformedJson", detail: parsed.reason, errors: [{ in: "body", pointer: "", detail: parsed.reason }] }, path);
         }
         body = parsed.value;
+        call.body = body;
       }
     } else {
       discardBody(request);
     }
 
-    const check = contract.validateRequest({ method: request.method, path, headers: request.headers, body });
+    const check = contract.validateRequest({ method: call.method, path, headers: request.headers, body });
     if (!check.valid) {
       const errors: FieldError[] = check.errors.map((violation) => ({
         in: violation.part === "path" ? "path" : violation.part === "header" ? "header" : "body",
@@ -95,33 +102,28 @@ export function createApiHandler(deps: ApiHandlerDeps): RequestHandler {
     return outcome.ok ? okReply(outcome.value) : problemReply(outcome.failure, path);
   };
 
-  return (request, response, next) => {
-    const path = request.originalUrl.split("?", 1)[0]!;
-    respond(request, path).then((answer) => {
-      if (!answer) return;
-      let { reply } = answer;
-      if (deps.validateResponses && answer.routed) {
-        const result = contract.validateResponse({
-          method: request.method,
-          path,
-          status: reply.status,
-          headers: { "content-type": reply.contentType },
-          body: reply.body,
-        });
-        if (!result.valid) {
-          deps.onViolation(result.errors, `${request.method} ${request.originalUrl}`);
-          reply = problemReply(
-            { problem: "responseContractViolation", detail: `The mock's answer (${reply.status}) breaks the contract: ${result.errors.map(formatViolation).join("; ")}` },
-            path,
-          );
-        }
-      }
-      send(response, reply);
-    }, next);
+  return async (call) => {
+    const answer = await respond(call);
+    if (!answer) return undefined;
+    const { reply } = answer;
+    if (!deps.validateResponses || !answer.routed) return reply;
+    const result = contract.validateResponse({
+      method: call.method,
+      path: call.path,
+      status: reply.status,
+      headers: { "content-type": reply.contentType },
+      body: reply.body,
+    });
+    if (result.valid) return reply;
+    deps.onViolation(result.errors, `${call.method} ${call.url}`);
+    return problemReply(
+      { problem: "responseContractViolation", detail: `The mock's answer (${reply.status}) breaks the contract: ${result.errors.map(formatViolation).join("; ")}` },
+      call.path,
+    );
   };
 }
 
-function header(request: Request, name: string): string | undefined {
+function header(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }

@@ -1,0 +1,57 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Reply } from "./reply.ts";
+
+/**
+ * One request to the API (`/api/...`) on its way through the mock. The listener creates it; the API handler
+ * fills in what it learns (the operation, the parsed body) so that an interceptor can read it afterwards.
+ */
+export interface ApiCall {
+  readonly request: IncomingMessage;
+  /**
+   * The response the reply will be written to. An interceptor that answers by itself (a fault that drops the
+   * connection, a slow trickle) uses it and then resolves `undefined`, so the listener writes nothing more.
+   */
+  readonly response: ServerResponse;
+  readonly method: string;
+  /** The request target as sent: path and query (`/api/v1/object/property/42?x=1`). */
+  readonly url: string;
+  /** The path without the query: what the contract matches and what problem bodies name as `instance`. */
+  readonly path: string;
+  /** `performance.now()` when the request reached the listener. */
+  readonly receivedAt: number;
+  /** The operation the request matched, once the API handler has matched it (undefined for 404/405). */
+  operationId?: string;
+  /** The parsed JSON body, once the API handler has read and parsed it (undefined when there was none). */
+  body?: unknown;
+}
+
+/**
+ * Answers an API call. `undefined` means nothing is to be written: the client left, or whoever resolved it
+ * answered on `call.response` by itself.
+ */
+export type ApiHandler = (call: ApiCall) => Promise<Reply | undefined>;
+
+/**
+ * Wraps the API handler. An interceptor sees the call before the handler runs and the final reply after it
+ * (status, headers and body, validated when `validateResponses` is on), and may:
+ * - observe: `const reply = await next(); record(call, reply); return reply;` (a request journal);
+ * - delay: `await sleep(ms); return next();` (latency injection);
+ * - short-circuit: return its own reply without calling `next` (fault rules), or answer on `call.response` and
+ *   return `undefined`;
+ * - replace the reply `next` gave.
+ * It must not throw for an expected condition: an exception is a bug and answers 500 `internalError`.
+ */
+export type ApiInterceptor = (call: ApiCall, next: () => Promise<Reply | undefined>) => Promise<Reply | undefined>;
+
+/**
+ * The seam between the listener and the API handler: the interceptors in order, outermost first, around the
+ * handler. With no interceptors it is the handler itself, so the plain path pays nothing for the seam.
+ */
+export function wrapApiHandler(handler: ApiHandler, interceptors: readonly ApiInterceptor[] = []): ApiHandler {
+  let wrapped = handler;
+  for (const interceptor of [...interceptors].reverse()) {
+    const inner = wrapped;
+    wrapped = (call) => interceptor(call, () => inner(call));
+  }
+  return wrapped;
+}
