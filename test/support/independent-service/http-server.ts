@@ -1,0 +1,133 @@
+/**
+ * The HTTP layer on plain node:http: finds which of the fifteen endpoints of section 4 a request names,
+ * authenticates it, reads its JSON body and hands it to the books. Paths are matched exactly as section 4
+ * writes them (with the trailing slash of `agent_card/` and `document/` on create).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { authenticate, type Account, type Accounts, type AuthHoles } from "./accounts.ts";
+import type { AgentBook } from "./agent-book.ts";
+import type { DocumentBook } from "./document-book.ts";
+import type { PropertyBook } from "./property-book.ts";
+import { malformed, notFound, ok, refused, type Reply } from "./reply.ts";
+import { catalogueAnswer } from "./template-catalogue.ts";
+import type { Faults } from "./variants.ts";
+
+/** Everything the routes reach. */
+export interface ServiceParts {
+  accounts: Accounts;
+  properties: PropertyBook;
+  agents: AgentBook;
+  documents: DocumentBook;
+  faults: Faults;
+}
+
+type Handler = (caller: Account, param: string, body: unknown) => Reply;
+
+interface Route {
+  endpoint: number;
+  method: string;
+  path: RegExp;
+  handle: Handler;
+}
+
+const PREFIX = "/api/v1/object";
+const MAX_BODY_BYTES = 64 * 1024;
+
+function routes({ properties, agents, documents, faults }: ServiceParts): Route[] {
+  const id = "([^/]+)";
+  const at = (path: string) => new RegExp(`^${PREFIX}${path}$`);
+  return [
+    { endpoint: 1, method: "GET", path: at(`/property/${id}`), handle: (c, p) => properties.retrieve(c, p) },
+    { endpoint: 2, method: "GET", path: at(`/external-property/${id}`), handle: (c, p) => properties.retrieveByExternalId(c, p) },
+    { endpoint: 3, method: "POST", path: at("/property"), handle: (c, _p, b) => properties.create(c, b) },
+    { endpoint: 4, method: "PUT", path: at(`/property/${id}`), handle: (c, p, b) => properties.edit(c, p, b) },
+    { endpoint: 5, method: "GET", path: at(`/properties/${id}`), handle: (c, p) => properties.listByUser(c, p) },
+    { endpoint: 6, method: "POST", path: at(`/agent_card/${id}`), handle: (c, p) => agents.retrieve(c, p) },
+    { endpoint: 7, method: "POST", path: at("/agent_card/"), handle: (c, _p, b) => agents.create(c, b) },
+    { endpoint: 8, method: "PUT", path: at(`/agent_card/${id}`), handle: (c, p, b) => agents.update(c, p, b) },
+    { endpoint: 9, method: "DELETE", path: at(`/agent_card/${id}`), handle: (c, p) => agents.remove(c, p) },
+    { endpoint: 10, method: "GET", path: at("/agent_cards"), handle: (c) => agents.list(c) },
+    { endpoint: 11, method: "POST", path: at("/document/"), handle: (c, _p, b) => documents.create(c, b) },
+    { endpoint: 12, method: "PUT", path: at(`/document/${id}`), handle: (c, p, b) => documents.update(c, p, b) },
+    { endpoint: 13, method: "GET", path: at(`/document/${id}`), handle: (c, p) => documents.retrieve(c, p) },
+    { endpoint: 14, method: "DELETE", path: at(`/document/${id}`), handle: (c, p) => documents.remove(c, p) },
+    { endpoint: 15, method: "GET", path: at("/template_base"), handle: () => ok(catalogueAnswer(faults)) },
+  ];
+}
+
+/** The one authentication hole a variant opens, on its one endpoint (section 5 names endpoints 1-5 and 15). */
+function holesFor(endpoint: number, faults: Faults): AuthHoles {
+  return {
+    noKey: (endpoint === 1 && faults.on("auth-ep1-no-key")) || (endpoint === 15 && faults.on("auth-ep15-no-key")),
+    noToken: endpoint === 2 && faults.on("auth-ep2-no-token"),
+    wrongToken: endpoint === 4 && faults.on("auth-ep4-wrong-token"),
+    foreignToken: (endpoint === 3 && faults.on("auth-ep3-foreign-token")) || (endpoint === 5 && faults.on("auth-ep5-foreign-token")),
+  };
+}
+
+/** Endpoints whose `content-type: application/json` header the document calls required (4.1, 4.4). */
+const NEEDS_JSON_CONTENT_TYPE = new Set([1, 2, 3, 4, 5, 15]);
+
+function readBody(req: IncomingMessage): Promise<{ text: string } | { tooLarge: true }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on("end", () => resolve(size > MAX_BODY_BYTES ? { tooLarge: true } : { text: Buffer.concat(chunks).toString("utf8") }));
+    req.on("error", reject);
+  });
+}
+
+async function answer(req: IncomingMessage, parts: ServiceParts, table: Route[]): Promise<Reply> {
+  const pathname = new URL(req.url ?? "/", "http://service.invalid").pathname;
+  const matching = table.filter((r) => r.path.test(pathname));
+  const route = matching.find((r) => r.method === req.method);
+  const read = await readBody(req);
+  if (route === undefined) {
+    return matching.length > 0 ? refused(405, `method ${req.method} not allowed here`) : notFound(`no endpoint at ${pathname}`);
+  }
+  const caller = authenticate(req.headers, parts.accounts, holesFor(route.endpoint, parts.faults));
+  if ("status" in caller) return caller;
+  if (NEEDS_JSON_CONTENT_TYPE.has(route.endpoint)) {
+    const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
+    if (type !== "application/json") return refused(415, "content-type must be application/json");
+  }
+  if ("tooLarge" in read) return refused(413, `body over ${MAX_BODY_BYTES} bytes`);
+  let body: unknown;
+  if (read.text.trim() !== "") {
+    try {
+      body = JSON.parse(read.text);
+    } catch {
+      return malformed("body is not JSON");
+    }
+  }
+  let param = "";
+  const raw = route.path.exec(pathname)?.[1];
+  if (raw !== undefined) {
+    try {
+      param = decodeURIComponent(raw);
+    } catch {
+      return malformed("path parameter is not valid percent-encoding");
+    }
+  }
+  return route.handle(caller, param, body);
+}
+
+/** A node:http server answering the fifteen endpoints; listening is the caller's business. */
+export function createHttpServer(parts: ServiceParts): Server {
+  const table = routes(parts);
+  return createServer((req: IncomingMessage, res: ServerResponse) => {
+    answer(req, parts, table)
+      .catch((error: unknown) => ({ status: 500, json: JSON.stringify({ error: `bug: ${String(error)}` }) }))
+      .then((reply) => {
+        res.statusCode = reply.status;
+        // Header names in unusual case: HTTP header names are case-insensitive (issue 8, item 3).
+        res.setHeader("Content-TYPE", "application/json; charset=utf-8");
+        res.setHeader("X-Listing-SERVICE", "independent");
+        res.end(reply.json);
+      });
+  });
+}

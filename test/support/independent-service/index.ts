@@ -1,0 +1,73 @@
+/**
+ * A second, small implementation of the Property Listing Service, written from `service-interface.md` alone
+ * (issue 8, item 4), to check the contract runner with something we did not write as the mock. Where the
+ * document is silent it deliberately chooses otherwise than the mock: null for unset fields, its own error
+ * statuses and bodies, extra fields, sparse nids, newest-first lists, a charset parameter, odd header case.
+ * `VARIANTS` break one documented rule each (issue 8, item 12).
+ *
+ * @example
+ * const service = await startIndependentService({ variant: "garage-as-word" });
+ * // run the contract runner against service.url with service.accounts.primary
+ * await service.close();
+ */
+import type { AddressInfo } from "node:net";
+import { fixedAccounts, type Account } from "./accounts.ts";
+import { agentBook } from "./agent-book.ts";
+import { documentBook } from "./document-book.ts";
+import { createHttpServer } from "./http-server.ts";
+import { propertyBook } from "./property-book.ts";
+import { faultsOf } from "./variants.ts";
+
+export { VARIANTS, type Variant } from "./variants.ts";
+
+/** The credentials and limits of one account of the service. */
+export interface IndependentAccount {
+  apiKey: string;
+  token: string;
+  uid: number;
+  agentSeats: number;
+}
+
+/** A running instance. */
+export interface IndependentService {
+  /** Base URL, without a path: the endpoints live under `${url}/api/v1/object/`. */
+  url: string;
+  accounts: { primary: IndependentAccount; other: IndependentAccount; fresh: IndependentAccount };
+  close(): Promise<void>;
+}
+
+const copy = (a: Account): IndependentAccount => ({ apiKey: a.apiKey, token: a.token, uid: a.uid, agentSeats: a.agentSeats });
+
+/**
+ * Starts an instance on 127.0.0.1 (a free port), conforming or broken by one variant. It starts with one
+ * property and one agent on the primary and other accounts each, and nothing on the fresh account.
+ */
+export async function startIndependentService(options: { variant?: string } = {}): Promise<IndependentService> {
+  const faults = faultsOf(options.variant);
+  const accounts = fixedAccounts();
+  let url = "";
+  const documents = documentBook({ faults, ownsProperty: (caller, nid) => properties.owns(caller, nid) });
+  const properties = propertyBook({ faults, baseUrl: () => url, floorplansOf: (nid) => documents.floorplansOf(nid) });
+  const agents = agentBook({ faults });
+
+  properties.seed(accounts.primary, { street: "12 Harbour Row", city: "Portland", state: "ME", zip: "04101", title: "Harbour Row loft", external_id: "seed-primary-1", list_price: "415000" });
+  properties.seed(accounts.other, { street: "9 Elm Court", city: "Austin", state: "TX", zip: "73301", title: "Elm Court", external_id: "seed-other-1" });
+  agents.seed(accounts.primary, "seed.agent@primary.example", "Seeded Agent");
+  agents.seed(accounts.other, "seed.agent@other.example", "Other Agent");
+
+  const server = createHttpServer({ accounts, properties, agents, documents, faults });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    accounts: { primary: copy(accounts.primary), other: copy(accounts.other), fresh: copy(accounts.fresh) },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * Properties (section 2.1) and their endpoints 1 to 5: storage, ownership and the documented representation
+ * (strings for every scalar, null for absent values, compact property_type, garage as a count).
+ */
+import { randomBytes } from "node:crypto";
+import type { Account } from "./accounts.ts";
+import { nidSequence, NID_STARTS } from "./nid-sequence.ts";
+import { readCreate, readEdit, SETTABLE_FIELDS } from "./property-input.ts";
+import { invalid, malformed, notFound, denied, ok, type Reply } from "./reply.ts";
+import type { Faults } from "./variants.ts";
+
+interface PropertyRecord {
+  nid: number;
+  uid: number;
+  values: Map<string, string>;
+  /** Made by the service at start, not through the API. */
+  seeded: boolean;
+  changed: number;
+  revisions: number;
+}
+
+/** One entry of a property's `floorplans` (2.1). */
+export interface FloorplanEntry {
+  nid: number;
+  title: string | null;
+  floorplan_url: string | null;
+}
+
+/** What the property book needs from outside. */
+export interface PropertyBookOptions {
+  faults: Faults;
+  /** The base URL the `uri` answers start with (known once the server listens). */
+  baseUrl: () => string;
+  /** The floorplan documents of a property, newest first (2.1: derived from its documents). */
+  floorplansOf: (propertyNid: number) => FloorplanEntry[];
+  now?: () => number;
+}
+
+/** The property endpoints, each taking the authenticated caller. */
+export interface PropertyBook {
+  retrieve(caller: Account, nid: string): Reply;
+  retrieveByExternalId(caller: Account, externalId: string): Reply;
+  create(caller: Account, body: unknown): Reply;
+  edit(caller: Account, nid: string, body: unknown): Reply;
+  listByUser(caller: Account, uid: string): Reply;
+  /** Whether the caller owns the property (documents may only point at the caller's own properties). */
+  owns(caller: Account, nid: number): boolean;
+  /** Adds a property as if it had always been there (the starting data of an instance). */
+  seed(owner: Account, values: Record<string, string>): number;
+}
+
+/** Garage words as counts (2.1: "a count-like numeric string"); which count a word means is not documented. */
+const GARAGE_COUNTS: Record<string, string> = { attached: "2", detached: "1", none: "0" };
+
+/** Fields 2.1 types as numeric strings; the list-price variant turns one of them into a JSON number. */
+const NUMERIC_VIEW = new Set(["list_price", "square_feet", "stories", "bedrooms", "baths", "half_baths", "year_built", "parking_spaces"]);
+
+/** Creates an empty property book. */
+export function propertyBook(options: PropertyBookOptions): PropertyBook {
+  const { faults } = options;
+  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  const nids = nidSequence(NID_STARTS.property);
+  const records: PropertyRecord[] = [];
+
+  const find = (caller: Account, nid: string): PropertyRecord | Reply => {
+    if (!/^\d{1,15}$/.test(nid)) return malformed("nid must be an integer");
+    const record = records.find((r) => r.nid === Number(nid));
+    // Another account's property is invisible: the same answer as one that does not exist.
+    return record !== undefined && record.uid === caller.uid ? record : notFound(`no property ${nid}`);
+  };
+
+  const uri = (relative: boolean): string => {
+    const path = `/autologin/${randomBytes(16).toString("hex")}`;
+    return relative ? path : `${options.baseUrl()}${path}`;
+  };
+
+  const view = (record: PropertyRecord): Record<string, unknown> => {
+    const out: Record<string, unknown> = { nid: String(record.nid), uid: faults.on("uid-as-number") ? record.uid : String(record.uid) };
+    for (const field of SETTABLE_FIELDS) {
+      let value: unknown = record.values.get(field);
+      if (value === undefined) {
+        if (faults.on("unset-fields-omitted")) continue;
+        out[field] = faults.on("unset-fields-as-empty-string") ? "" : null;
+        continue;
+      }
+      const text = value as string;
+      if (field === "garage" && !faults.on("garage-as-word")) value = GARAGE_COUNTS[text.toLowerCase()] ?? text;
+      if (field === "property_type" && !faults.on("property-type-not-compacted")) value = text.replace(/\s+/g, "");
+      if (field === "lot_size" && faults.on("lot-size-separator-stripped")) value = text.replace(/,/g, "");
+      if (field === "description" && faults.on("description-html-stripped")) value = text.replace(/<[^>]*>/g, "");
+      if (field === "premise" && text === "" && faults.on("premise-empty-string-as-null")) value = null;
+      if (field === "list_price" && faults.on("list-price-as-number")) value = Number(text);
+      out[field] = value;
+    }
+    out.open_houses = null;
+    out.virtual_tours = faults.on("virtual-tours-null") ? null : [];
+    out.property_videos = {};
+    const floorplans: Record<string, unknown> = {};
+    for (const plan of options.floorplansOf(record.nid)) {
+      floorplans[String(plan.nid)] = {
+        nid: faults.on("floorplan-nid-as-number") ? plan.nid : String(plan.nid),
+        title: plan.title,
+        floorplan_url: plan.floorplan_url,
+      };
+    }
+    out.floorplans = floorplans;
+    // Undocumented extras: allowed (issue 8, item 3).
+    out.language = "und";
+    out.revision_count = String(record.revisions);
+    out.changed = record.changed;
+    return out;
+  };
+
+  const newestFirst = (): PropertyRecord[] => [...records].sort((a, b) => b.nid - a.nid);
+
+  return {
+    retrieve(caller, nid) {
+      const record = find(caller, nid);
+      return "status" in record ? record : ok(view(record));
+    },
+
+    retrieveByExternalId(caller, externalId) {
+      const record = faults.on("external-lookup-not-found")
+        ? undefined
+        : newestFirst().find((r) => r.uid === caller.uid && r.values.get("external_id") === externalId);
+      return record === undefined ? notFound(`no property with external id ${externalId}`) : ok(view(record));
+    },
+
+    create(caller, body) {
+      const input = readCreate(body, faults);
+      if (!input.ok) return invalid(input.error);
+      const record: PropertyRecord = { nid: nids.next(), uid: caller.uid, values: input.values, seeded: false, changed: now(), revisions: 1 };
+      records.push(record);
+      return ok(
+        { nid: String(record.nid), uri: uri(faults.on("create-uri-relative")), status: "created" },
+        faults.on("create-answers-201") ? 201 : 200,
+      );
+    },
+
+    edit(caller, nid, body) {
+      const record = find(caller, nid);
+      if ("status" in record) return record;
+      const input = readEdit(body, faults);
+      if (!input.ok) return invalid(input.error);
+      for (const [field, value] of input.values) record.values.set(field, value);
+      record.changed = now();
+      record.revisions += 1;
+      return ok({ nid: String(record.nid), uri: uri(false), status: "updated" });
+    },
+
+    listByUser(caller, uid) {
+      if (!/^\d{1,15}$/.test(uid)) return malformed("uid must be an integer");
+      if (Number(uid) !== caller.uid) return denied("you may only list your own properties");
+      const items = newestFirst()
+        .filter((r) => r.uid === caller.uid)
+        .filter((r) => r.seeded || !faults.on("list-by-user-misses-created-property"))
+        .map((r) => ({
+          nid: String(r.nid),
+          published: faults.on("published-as-number") ? 1 : "1",
+          title: r.values.get("title") ?? null,
+          external_id: faults.on("list-by-user-external-id-null") ? null : (r.values.get("external_id") ?? null),
+          changed: r.changed,
+        }));
+      return ok(items);
+    },
+
+    owns(caller, nid) {
+      return records.some((r) => r.nid === nid && r.uid === caller.uid);
+    },
+
+    seed(owner, values) {
+      const record: PropertyRecord = { nid: nids.next(), uid: owner.uid, values: new Map(Object.entries(values)), seeded: true, changed: now(), revisions: 1 };
+      records.push(record);
+      return record.nid;
+    },
+  };
+}
