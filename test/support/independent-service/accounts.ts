@@ -26,7 +26,7 @@ export interface Accounts {
 /** Fresh copies, so that a test cannot change another instance's accounts. */
 export function fixedAccounts(): Accounts {
   return {
-    primary: { apiKey: "ik-primary-5e1d0c", token: "tk-primary-a93f27", uid: 730117, agentSeats: 12 },
+    primary: { apiKey: "ik-primary-5e1d0c", token: "tk-primary-a93f27", uid: 730117, agentSeats: 20 },
     other: { apiKey: "ik-other-8b4411", token: "tk-other-0d6c95", uid: 730911, agentSeats: 10 },
     fresh: { apiKey: "ik-fresh-2f7e60", token: "tk-fresh-c18b3a", uid: 731707, agentSeats: 2 },
   };
