@@ -14,6 +14,7 @@ import { createProgressPrinter, renderTextReport } from "../contract/runner/repo
 import { runContract } from "../contract/runner/run-contract.ts";
 import type { RunReport } from "../contract/runner/run-report.ts";
 import { CONTRACT_USAGE, parseContractArgs, type RecordingCommand, type ReporterName, type ServiceCommand } from "./parse-contract-args.ts";
+import { packageVersion } from "./package-version.ts";
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 /** A usage error, an unreachable implementation or an unusable recording: the message, and exit code 2. */
@@ -25,6 +26,10 @@ function fail(message: string): never {
 const parsed = parseContractArgs(process.argv.slice(2), process.env);
 if (parsed.kind === "help") {
   console.log(CONTRACT_USAGE);
+  process.exit(0);
+}
+if (parsed.kind === "version") {
+  console.log(packageVersion());
   process.exit(0);
 }
 if (parsed.kind === "error") fail(`${parsed.message}\n\n${CONTRACT_USAGE}`);

@@ -5,11 +5,17 @@
  */
 import { createMockServer } from "../mock/create-mock-server.ts";
 import { DEFAULT_FIXTURES_PATH } from "../mock/load-fixtures.ts";
+import { mockBanner } from "./mock-banner.ts";
 import { MOCK_USAGE, parseMockArgs } from "./parse-mock-args.ts";
+import { packageVersion } from "./package-version.ts";
 
 const parsed = parseMockArgs(process.argv.slice(2), process.env);
 if (parsed.kind === "help") {
   console.log(MOCK_USAGE);
+  process.exit(0);
+}
+if (parsed.kind === "version") {
+  console.log(packageVersion());
   process.exit(0);
 }
 if (parsed.kind === "error") {
@@ -21,13 +27,14 @@ const { command } = parsed;
 let mock;
 try {
   mock = createMockServer({
-    fixturesFile: command.fixturesFile ?? DEFAULT_FIXTURES_PATH,
-    ...(command.dbFile ? { dbFile: command.dbFile } : {}),
+    fixtures: command.fixturesFile ?? DEFAULT_FIXTURES_PATH,
+    ...(command.dbFile ? { db: command.dbFile } : {}),
     ...(command.baseUrl ? { baseUrl: command.baseUrl } : {}),
     ...(command.accounts ? { accounts: command.accounts } : {}),
     agentSeats: command.agentSeats,
     validateResponses: command.validateResponses,
-    ...(command.quiet ? {} : { log: (line: string) => console.log(line) }),
+    quiet: command.quiet,
+    log: (line: string) => console.log(line),
   });
 } catch (error) {
   console.error((error as Error).message);
@@ -47,22 +54,7 @@ try {
   process.exit(1);
 }
 
-const counts = mock.store.counts();
-const demo = mock.store.state.accounts[0];
-const url = listening.url;
-console.log(
-  [
-    `Property Listing Service mock listening on ${url} (${command.host}:${listening.port})`,
-    `  API          ${url}/api/v1/object/`,
-    demo
-      ? `  Credentials  API-KEY: ${demo.apiKey}   TOKEN: ${demo.token}   (uid ${demo.id}; any other new key opens its own empty account${command.accounts ? ", disabled by --accounts" : ""})`
-      : "  Credentials  none configured",
-    `  Seeded       ${counts.properties} properties, ${counts.agents} agents, ${counts.documents} documents, ${counts.accounts} accounts (${command.fixturesFile ?? "fixtures/db.json"})`,
-    `  State        ${command.dbFile ? `kept in ${command.dbFile}` : "in memory"}`,
-    `  Raw records  ${url}/__db/properties   reset: POST ${url}/__admin/reset   health: ${url}/healthz`,
-    `  Spec         ${url}/openapi.yaml${command.validateResponses ? "   answers checked against it" : ""}`,
-  ].join("\n"),
-);
+console.log(mockBanner(mock, command, listening));
 
 let stopping = false;
 const stop = (signal: string) => {

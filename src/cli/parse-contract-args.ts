@@ -33,8 +33,9 @@ export interface RecordingCommand extends ReportOptions {
 /** What the contract runner's command line asks for. */
 export type ContractCommand = ServiceCommand | RecordingCommand;
 
-export const CONTRACT_USAGE = `Usage: npm run contract -- --base-url <url> --api-key <key> --token <token> [options]
-       npm run contract -- --recording <file.har> [--base-url <url>] [options]
+export const CONTRACT_USAGE = `Usage: property-listing-contract --base-url <url> --api-key <key> --token <token> [options]
+       property-listing-contract --recording <file.har> [--base-url <url>] [options]
+       (in a clone of this repository: npm run contract -- followed by the same options)
 
 Runs the contract scenario against an implementation of the Property Listing Service (the mock or the real
 service), or checks recorded traffic (a HAR file, or a JSON list of { request, response } exchanges), and
@@ -52,12 +53,13 @@ Options:
   --timeout <ms>       how long to wait for each answer (default 10000)
   --run-id <id>        a suffix for the emails and external ids the run creates (default: from the clock)
   --quiet              no progress lines on standard error
+  --version            print the kit's version
   --help               show this help
 
 Exit codes: 0 the contract holds, 1 it does not, 2 usage error, the implementation cannot be reached, or the
 recording cannot be read or holds no exchange with the service.`;
 
-export type ParsedContractArgs = { kind: "run"; command: ContractCommand } | { kind: "help" } | { kind: "error"; message: string };
+export type ParsedContractArgs = { kind: "run"; command: ContractCommand } | { kind: "help" } | { kind: "version" } | { kind: "error"; message: string };
 
 /** Reads the command line and the environment once. */
 export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedContractArgs {
@@ -78,6 +80,7 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
         timeout: { type: "string" },
         "run-id": { type: "string" },
         quiet: { type: "boolean" },
+        version: { type: "boolean" },
         help: { type: "boolean" },
       },
     }));
@@ -85,6 +88,7 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
     return { kind: "error", message: (error as Error).message };
   }
   if (values.help) return { kind: "help" };
+  if (values.version) return { kind: "version" };
   const reporter = values.reporter ?? "text";
   if (!(REPORTERS as readonly string[]).includes(reporter)) return { kind: "error", message: `--reporter must be one of ${REPORTERS.join(", ")}, got ${reporter}` };
   const report: ReportOptions = { strict: values.strict ?? false, reporter: reporter as ReporterName, quiet: values.quiet ?? false };

@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { DEFAULT_AGENT_SEATS, DEFAULT_HOST, DEFAULT_PORT, type AccountConfig } from "../mock/create-mock-server.ts";
+import { readAccountsFile } from "../mock/read-accounts-file.ts";
 
 /** What the mock's command line asks for. */
 export interface MockCommand {
@@ -16,7 +16,8 @@ export interface MockCommand {
   quiet: boolean;
 }
 
-export const MOCK_USAGE = `Usage: npm start -- [options]
+export const MOCK_USAGE = `Usage: property-listing-mock [options]
+       (in a clone of this repository: npm start -- [options])
 
 Serves a stateful mock of the Property Listing Service.
 
@@ -31,10 +32,11 @@ Options:
   --agent-seats <n>      agent seats of accounts opened on first use (default ${DEFAULT_AGENT_SEATS})
   --validate-responses   check every answer against the contract; a mismatch answers 500 and is logged
   --quiet                do not log requests
+  --version              print the kit's version
   --help                 show this help`;
 
-/** A command, help, or a usage error as a value. */
-export type ParsedMockArgs = { kind: "run"; command: MockCommand } | { kind: "help" } | { kind: "error"; message: string };
+/** A command, help, the version, or a usage error as a value. */
+export type ParsedMockArgs = { kind: "run"; command: MockCommand } | { kind: "help" } | { kind: "version" } | { kind: "error"; message: string };
 
 /** Reads the command line and the environment once; nothing below the CLI reads either. */
 export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMockArgs {
@@ -55,12 +57,14 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
         "validate-responses": { type: "boolean" },
         quiet: { type: "boolean" },
         help: { type: "boolean" },
+        version: { type: "boolean" },
       },
     }));
   } catch (error) {
     return { kind: "error", message: (error as Error).message };
   }
   if (values.help) return { kind: "help" };
+  if (values.version) return { kind: "version" };
 
   const port = integer(values.port ?? env.PORT ?? String(DEFAULT_PORT), 0, 65535);
   if (port === undefined) return { kind: "error", message: `--port must be a whole number from 0 to 65535, got ${values.port ?? env.PORT}` };
@@ -83,7 +87,7 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
   if (dbFile) command.dbFile = dbFile;
   if (values.fixtures) command.fixturesFile = values.fixtures;
   if (values.accounts) {
-    const accounts = readAccounts(values.accounts);
+    const accounts = readAccountsFile(values.accounts);
     if (typeof accounts === "string") return { kind: "error", message: accounts };
     command.accounts = accounts;
     command.accountsFile = values.accounts;
@@ -95,29 +99,4 @@ function integer(text: string, min: number, max: number): number | undefined {
   if (!/^[0-9]+$/.test(text)) return undefined;
   const value = Number(text);
   return value >= min && value <= max ? value : undefined;
-}
-
-/** The accounts file, or a message saying what is wrong with it. */
-function readAccounts(path: string): AccountConfig[] | string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, "utf8"));
-  } catch (error) {
-    return `Cannot read the accounts file ${path}: ${(error as Error).message}`;
-  }
-  if (!Array.isArray(parsed) || parsed.length === 0) return `${path} must hold a non-empty JSON array of accounts`;
-  const seen = new Set<string>();
-  for (const [index, entry] of parsed.entries()) {
-    const account = entry as Partial<AccountConfig> | null;
-    const where = `${path}[${index}]`;
-    if (!account || typeof account.apiKey !== "string" || account.apiKey === "") return `${where}: "apiKey" must be a non-empty string`;
-    if (typeof account.token !== "string" || account.token === "") return `${where}: "token" must be a non-empty string`;
-    if (account.uid !== undefined && !(Number.isInteger(account.uid) && account.uid > 0)) return `${where}: "uid" must be a positive integer`;
-    if (account.agentSeats !== undefined && !(Number.isInteger(account.agentSeats) && account.agentSeats >= 0)) {
-      return `${where}: "agentSeats" must be a whole number`;
-    }
-    if (seen.has(account.apiKey)) return `${where}: the apiKey ${account.apiKey} appears twice`;
-    seen.add(account.apiKey);
-  }
-  return parsed as AccountConfig[];
 }

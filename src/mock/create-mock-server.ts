@@ -14,6 +14,7 @@ import { AgentService } from "./services/agent-service.ts";
 import { AutologinTokens } from "./services/autologin-tokens.ts";
 import { DocumentService } from "./services/document-service.ts";
 import { PropertyService } from "./services/property-service.ts";
+import { readAccountsFile } from "./read-accounts-file.ts";
 import { createFilePersistence, readDatabaseFile, type FilePersistence } from "./store/file-persistence.ts";
 import { MockStore } from "./store/mock-store.ts";
 import type { AccountRecord, Database } from "./store/records.ts";
@@ -36,33 +37,129 @@ export interface AccountConfig {
   name?: string;
 }
 
-/** Options of {@link createMockServer}; every one has a default. */
+/**
+ * Options of {@link createMockServer}; every one has a default. The names are the command line's flags
+ * camel-cased (`--db` is `db`, `--validate-responses` is `validateResponses`), plus a few only a program can
+ * pass (`contract`, `log`, `now`, `bodyLimit`). An unknown name is refused, so a misspelt option cannot
+ * silently leave the mock running with its default.
+ */
 export interface MockServerOptions {
-  /** The seeded state that start and `reset` restore (the mock works on a copy). */
-  fixtures?: Database;
-  /**
-   * A fixtures file to seed from instead, read at start and again on `reset`, so the mock holds no second copy
-   * of a large seed. Defaults to `fixtures/db.json` when neither is given.
-   */
-  fixturesFile?: string;
-  /** Keep the state in this JSON file across restarts; it is seeded from the fixtures when it does not exist. */
-  dbFile?: string;
-  /** The public base address used in the auto-login `uri`; defaults to the address the mock listens on. */
+  /** Where `listen()` listens unless given a port (`--port`); 0 picks a free port. */
+  port?: number;
+  /** Where `listen()` listens unless given a host (`--host`). */
+  host?: string;
+  /** The public base address used in the auto-login `uri` (`--base-url`); defaults to the address the mock listens on. */
   baseUrl?: string;
-  /** Agent seats of accounts opened on first use. */
+  /**
+   * Keep the state in this JSON file across restarts (`--db`); it is seeded from the fixtures when it does not
+   * exist. Without it the state lives in memory.
+   */
+  db?: string;
+  /**
+   * What start and `reset` restore (`--fixtures`): a fixtures file, read at start and again on `reset` (so the
+   * mock holds no second copy of a large seed), or the state itself (the mock works on a copy). Defaults to
+   * `fixtures/db.json`.
+   */
+  fixtures?: string | Database;
+  /**
+   * Admit only these accounts (`--accounts`), instead of the seeded ones and instead of opening accounts on
+   * first use: the list, or a JSON file holding it.
+   */
+  accounts?: AccountConfig[] | string;
+  /** Agent seats of accounts opened on first use (`--agent-seats`). */
   agentSeats?: number;
-  /** Admit only these accounts (instead of the seeded ones, and instead of opening accounts on first use). */
-  accounts?: AccountConfig[];
-  /** Check every answer against the contract; a mismatch answers 500 and is recorded in `violations`. */
+  /** Check every answer against the contract (`--validate-responses`); a mismatch answers 500 and is recorded in `violations`. */
   validateResponses?: boolean;
+  /** No request log (`--quiet`), even when `log` is given. */
+  quiet?: boolean;
+  /** Told of every answered request, and of contract violations. The library logs nothing without it. */
+  log?: (line: string) => void;
   /** Largest request body accepted, in bytes. */
   bodyLimit?: number;
   /** The clock, in milliseconds (documents' `created` and `changed`). */
   now?: () => number;
-  /** Told of every answered request, and of contract violations. */
-  log?: (line: string) => void;
   /** A compiled contract to reuse (compiling takes a few hundred milliseconds). */
   contract?: Contract;
+  /** @deprecated The former name of `db`. */
+  dbFile?: string;
+  /** @deprecated The former name of `fixtures` given as a file. */
+  fixturesFile?: string;
+}
+
+/**
+ * Every option name, checked against {@link MockServerOptions} by the compiler: adding an option to the
+ * interface without adding it here (or the reverse) does not build.
+ */
+const OPTION_NAMES = {
+  port: true,
+  host: true,
+  baseUrl: true,
+  db: true,
+  fixtures: true,
+  accounts: true,
+  agentSeats: true,
+  validateResponses: true,
+  quiet: true,
+  log: true,
+  bodyLimit: true,
+  now: true,
+  contract: true,
+  dbFile: true,
+  fixturesFile: true,
+} as const satisfies Record<keyof MockServerOptions, true>;
+
+/** The former option names and the names that replace them. */
+const ALIASES = { dbFile: "db", fixturesFile: "fixtures" } as const;
+
+/** The options with the aliases folded in and the accounts file read; what the mock is built from. */
+interface ResolvedOptions extends Omit<MockServerOptions, "dbFile" | "fixturesFile" | "accounts"> {
+  accounts?: AccountConfig[];
+}
+
+/**
+ * Checks the options' names (and the types of the ones whose mistakes would go unnoticed), folds the former
+ * names into the current ones, and reads an accounts file. A mistake is a bug of the calling program, so it
+ * throws a TypeError that names the option.
+ */
+export function resolveMockServerOptions(options: MockServerOptions): ResolvedOptions {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw new TypeError(`createMockServer takes an object of options, got ${options === null ? "null" : typeof options}.`);
+  }
+  const known = Object.keys(OPTION_NAMES);
+  for (const name of Object.keys(options)) {
+    if (!Object.hasOwn(OPTION_NAMES, name)) {
+      const near = known.find((candidate) => candidate.toLowerCase() === name.toLowerCase().replace(/[-_]/g, ""));
+      throw new TypeError(
+        `createMockServer: unknown option "${name}"${near ? ` (did you mean "${near}"?)` : ""}. The options are ${known.filter((option) => !(option in ALIASES)).join(", ")}.`,
+      );
+    }
+  }
+  const { dbFile, fixturesFile, accounts, ...rest } = options;
+  const resolved: ResolvedOptions = { ...rest };
+  for (const [alias, name] of Object.entries(ALIASES) as Array<[keyof typeof ALIASES, "db" | "fixtures"]>) {
+    const value = alias === "dbFile" ? dbFile : fixturesFile;
+    if (value === undefined) continue;
+    if (options[name] !== undefined && options[name] !== value) {
+      throw new TypeError(`createMockServer: "${alias}" is the former name of "${name}"; give one of them, not both.`);
+    }
+    resolved[name] = value;
+  }
+  for (const name of ["db", "host", "baseUrl"] as const) {
+    if (resolved[name] !== undefined && (typeof resolved[name] !== "string" || resolved[name] === "")) {
+      throw new TypeError(`createMockServer: "${name}" must be a non-empty string, got ${JSON.stringify(resolved[name])}.`);
+    }
+  }
+  if (resolved.fixtures !== undefined && (resolved.fixtures === "" || (typeof resolved.fixtures !== "string" && (typeof resolved.fixtures !== "object" || resolved.fixtures === null)))) {
+    throw new TypeError(`createMockServer: "fixtures" must be a file path or a state object, got ${JSON.stringify(resolved.fixtures)}.`);
+  }
+  if (typeof accounts === "string") {
+    const read = readAccountsFile(accounts);
+    if (typeof read === "string") throw new TypeError(`createMockServer: ${read}`);
+    resolved.accounts = read;
+  } else if (accounts !== undefined) {
+    resolved.accounts = accounts;
+  }
+  return resolved;
 }
 
 /** Where a started mock listens. */
@@ -85,6 +182,8 @@ export interface MockServer {
   close(): Promise<void>;
   /** Puts the seeded state back. */
   reset(): void;
+  /** The `db` file the state was read from at start, or undefined when the mock started from its fixtures. */
+  readonly restoredFrom: string | undefined;
 }
 
 /**
@@ -97,15 +196,18 @@ export interface MockServer {
  * // … point the client under test at url …
  * await mock.close();
  */
-export function createMockServer(options: MockServerOptions = {}): MockServer {
-  const given = options.fixtures;
+export function createMockServer(given: MockServerOptions = {}): MockServer {
+  const options = resolveMockServerOptions(given);
+  const fixtures = options.fixtures ?? DEFAULT_FIXTURES_PATH;
   const seed = (): Database =>
-    withConfiguredAccounts(given ? structuredClone(given) : loadFixtures(options.fixturesFile ?? DEFAULT_FIXTURES_PATH), options.accounts);
-  const persisted = options.dbFile ? readDatabaseFile(options.dbFile) : undefined;
-  const router = jsonServer.router<Database>(persisted ?? seed());
+    withConfiguredAccounts(typeof fixtures === "string" ? loadFixtures(fixtures) : structuredClone(fixtures), options.accounts);
+  const persisted = options.db ? readDatabaseFile(options.db) : undefined;
+  // A restart with --accounts admits the configured accounts, not the ones the file was written with.
+  const router = jsonServer.router<Database>(persisted ? withConfiguredAccounts(persisted, options.accounts) : seed());
   const store = new MockStore(router.db, seed);
   const contract = options.contract ?? createContract({ closed: true });
   const tokens = new AutologinTokens();
+  store.onReset(() => tokens.clear());
   let baseUrl = options.baseUrl?.replace(/\/+$/, "");
   let listeningAt: string | undefined;
 
@@ -144,12 +246,13 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
       violations.push({ request, errors });
       (options.log ?? console.error)(`CONTRACT VIOLATION by the mock on ${request}:\n  ${errors.map(formatViolation).join("\n  ")}`);
     },
-    ...(options.log ? { log: options.log } : {}),
+    ...(options.log && !options.quiet ? { log: options.log } : {}),
   });
 
   let persistence: FilePersistence | undefined;
-  if (options.dbFile) {
-    persistence = createFilePersistence(options.dbFile, () => store.state, options.log ? { onError: (error) => options.log!(`Could not write ${options.dbFile}: ${error.message}`) } : {});
+  if (options.db) {
+    const dbFile = options.db;
+    persistence = createFilePersistence(dbFile, () => store.state, options.log ? { onError: (error) => options.log!(`Could not write ${dbFile}: ${error.message}`) } : {});
     store.onChange(() => persistence!.schedule());
     if (!persisted) persistence.schedule();
   }
@@ -159,7 +262,8 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
     app,
     store,
     violations,
-    listen(port = DEFAULT_PORT, host = DEFAULT_HOST) {
+    restoredFrom: persisted ? options.db : undefined,
+    listen(port = options.port ?? DEFAULT_PORT, host = options.host ?? DEFAULT_HOST) {
       if (server) return Promise.reject(new Error("The mock is already listening."));
       const started = createServer(app);
       server = started;

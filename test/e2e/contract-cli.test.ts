@@ -68,7 +68,7 @@ describe("npm run contract", () => {
     const missing = await contract(["--base-url", url, "--token", "t"]);
     expect(missing.code).toBe(2);
     expect(missing.output).toContain("--api-key is required (or CONTRACT_API_KEY)");
-    expect(missing.output).toContain("Usage: npm run contract");
+    expect(missing.output).toContain("Usage: property-listing-contract");
     const reporter = await contract(["--base-url", url, "--api-key", "k", "--token", "t", "--reporter", "html"]);
     expect(reporter.code).toBe(2);
     expect(reporter.output).toContain("--reporter must be one of text, junit, json, got html");
@@ -131,6 +131,6 @@ describe("npm run contract -- --recording", () => {
     const { code, output } = await contract(["--recording", conforming, "--api-key", "k", "--token", "t"]);
     expect(code).toBe(2);
     expect(output).toContain("--api-key, --token are for a run against a service, not for --recording (a recording carries its own requests)");
-    expect(output).toContain("npm run contract -- --recording <file.har>");
+    expect(output).toContain("property-listing-contract --recording <file.har>");
   });
 });

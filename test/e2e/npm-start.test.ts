@@ -66,7 +66,7 @@ describe("npm start", () => {
     const mock = cli(["--port", "eighty"]);
     expect(await mock.exited).toBe(2);
     expect(mock.output()).toContain("--port must be a whole number from 0 to 65535, got eighty");
-    expect(mock.output()).toContain("Usage: npm start -- [options]");
+    expect(mock.output()).toContain("Usage: property-listing-mock [options]");
   });
 
   it("refuses an accounts file that is not a list of accounts, with exit code 2", async () => {

@@ -3,7 +3,7 @@
  * matcher registered in that project's vitest, and the files `npm pack` would ship.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -67,10 +67,19 @@ it("holds recorded traffic against the contract", () => {
     expect(code).toBe(0);
   });
 
-  it("runs its command-line programs from the built files", async () => {
-    const { code, output } = await run("node", [join(project, "node_modules", "property-listing-kit", "dist", "cli", "contract.js"), "--help"]);
-    expect(code).toBe(0);
-    expect(output).toContain("Usage: npm run contract");
+  it("runs its command-line programs from the built files, whose --help names them and --version gives the version", async () => {
+    const { version } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string };
+    const bins = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { bin: Record<string, string> }).bin;
+    expect(Object.keys(bins).sort()).toEqual(["property-listing-contract", "property-listing-mock"]);
+    for (const [name, file] of Object.entries(bins)) {
+      const bin = join(project, "node_modules", "property-listing-kit", file);
+      const help = await run("node", [bin, "--help"]);
+      expect(help.code, help.output).toBe(0);
+      expect(help.output).toMatch(new RegExp(`^Usage: ${name} `));
+      const printed = await run("node", [bin, "--version"]);
+      expect(printed.code).toBe(0);
+      expect(printed.output.trim()).toBe(`property-listing-kit ${version}`);
+    }
   });
 
   it("ships the built code, the spec, the fixtures and the docs", () => {

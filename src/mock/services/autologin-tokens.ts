@@ -21,6 +21,15 @@ export class AutologinTokens {
     return token;
   }
 
+  /**
+   * Forgets every token and starts the sequence again, with the state's reset: the nids start again too, so an
+   * old token would otherwise sign in to whichever new property gets its nid.
+   */
+  clear(): void {
+    this.#properties.clear();
+    this.#issued = 0;
+  }
+
   /** The property a token signs in to, if this mock issued it. */
   propertyOf(token: string): number | undefined {
     return this.#properties.get(token);

@@ -17,6 +17,7 @@ export class MockStore {
   readonly #db: StateHolder<Database>;
   readonly #seed: () => Database;
   readonly #listeners = new Set<() => void>();
+  readonly #resetListeners = new Set<() => void>();
   #accountsById = new Map<number, AccountRecord>();
   #accountsByKey = new Map<string, AccountRecord>();
   #properties = new Map<number, PropertyRecord>();
@@ -53,11 +54,25 @@ export class MockStore {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Puts the seeded state back, dropping every change and every account opened since. */
+  /**
+   * Puts the seeded state back, dropping every change and every account opened since. The nid and uid
+   * sequences start again after the seed's highest ids, as at start-up: a test that resets and then runs the
+   * same requests gets the same nids, the same bytes. A nid handed out before the reset may so come back for
+   * another record; a client must not keep nids across a reset, as it keeps no records across one.
+   */
   reset(): void {
     this.#db.setState(this.#seed());
+    this.#nextId = 1;
+    this.#nextUid = 1;
     this.reindex();
+    for (const listener of this.#resetListeners) listener();
     this.#changed();
+  }
+
+  /** Calls `listener` after every reset (what is derived from the state and kept beside it is dropped then). */
+  onReset(listener: () => void): () => void {
+    this.#resetListeners.add(listener);
+    return () => this.#resetListeners.delete(listener);
   }
 
   /**

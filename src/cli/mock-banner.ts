@@ -1,0 +1,41 @@
+import type { Listening, MockServer } from "../mock/create-mock-server.ts";
+import type { MockCommand } from "./parse-mock-args.ts";
+
+/**
+ * What `npm start` prints once the mock listens: where, with which credentials, and what state it serves. Read
+ * from the running mock, not from the options, so that it tells the truth after a restart with `--db` (the
+ * state read from the file, not the fixtures') and with `--accounts` (the configured accounts, not the demo one).
+ */
+export function mockBanner(mock: Pick<MockServer, "store" | "restoredFrom">, command: MockCommand, listening: Listening): string {
+  const { url } = listening;
+  const counts = mock.store.counts();
+  const accounts = mock.store.state.accounts;
+  const records = `${plural(counts.properties, "property", "properties")}, ${plural(counts.agents, "agent")}, ${plural(counts.documents, "document")}, ${plural(counts.accounts, "account")}`;
+  const lines = [`Property Listing Service mock listening on ${url} (${command.host}:${listening.port})`, `  API          ${url}/api/v1/object/`];
+  if (command.accounts) {
+    // Only the keys: the tokens are secrets of the file's owner, and logs travel.
+    const listed = accounts.map((account) => `${account.apiKey} (uid ${account.id})`).join(", ");
+    lines.push(`  Accounts     ${listed}, from ${command.accountsFile ?? "the configured accounts"}; no other key is admitted`);
+  } else {
+    const demo = accounts[0];
+    lines.push(
+      demo
+        ? `  Credentials  API-KEY: ${demo.apiKey}   TOKEN: ${demo.token}   (uid ${demo.id}; any other new key opens its own empty account)`
+        : "  Credentials  any API-KEY and TOKEN: a new key opens its own empty account",
+      `  Your uid     a new key's uid is the uid of any property it creates, or: GET ${url}/__db/accounts?apiKey=<key>`,
+    );
+  }
+  lines.push(
+    mock.restoredFrom
+      ? `  Restored     ${records}, read from ${mock.restoredFrom}`
+      : `  Seeded       ${records} (${command.fixturesFile ?? "fixtures/db.json"})`,
+    `  State        ${command.dbFile ? `kept in ${command.dbFile}` : "in memory"}`,
+    `  Raw records  ${url}/__db/properties   reset: POST ${url}/__admin/reset   health: ${url}/healthz`,
+    `  Spec         ${url}/openapi.yaml${command.validateResponses ? "   answers checked against it" : ""}`,
+  );
+  return lines.join("\n");
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}

@@ -1,0 +1,30 @@
+import { readFileSync } from "node:fs";
+import type { AccountConfig } from "./create-mock-server.ts";
+
+/**
+ * Reads an accounts file (`--accounts`, or the `accounts` option given as a path): a non-empty JSON array of
+ * `{ apiKey, token, uid?, agentSeats?, name? }`. Returns the accounts, or a message saying what is wrong and where.
+ */
+export function readAccountsFile(path: string): AccountConfig[] | string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    return `Cannot read the accounts file ${path}: ${(error as Error).message}`;
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) return `${path} must hold a non-empty JSON array of accounts`;
+  const seen = new Set<string>();
+  for (const [index, entry] of parsed.entries()) {
+    const account = entry as Partial<AccountConfig> | null;
+    const where = `${path}[${index}]`;
+    if (!account || typeof account.apiKey !== "string" || account.apiKey === "") return `${where}: "apiKey" must be a non-empty string`;
+    if (typeof account.token !== "string" || account.token === "") return `${where}: "token" must be a non-empty string`;
+    if (account.uid !== undefined && !(Number.isInteger(account.uid) && account.uid > 0)) return `${where}: "uid" must be a positive integer`;
+    if (account.agentSeats !== undefined && !(Number.isInteger(account.agentSeats) && account.agentSeats >= 0)) {
+      return `${where}: "agentSeats" must be a whole number`;
+    }
+    if (seen.has(account.apiKey)) return `${where}: the apiKey ${account.apiKey} appears twice`;
+    seen.add(account.apiKey);
+  }
+  return parsed as AccountConfig[];
+}
