@@ -5,5 +5,7 @@ export default defineConfig({
     include: ["test/**/*.test.ts", "src/**/*.test.ts"],
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // The default output, then every test skipped for a missing prerequisite with the reason it gave.
+    reporters: ["default", "./test/support/skip-reasons-reporter.ts"],
   },
 });

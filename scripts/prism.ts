@@ -14,6 +14,7 @@
  * for a usage error.
  */
 import { spawn } from "node:child_process";
+import { createServer as createNetServer } from "node:net";
 import { constants } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -119,8 +120,24 @@ export function describeCommand(command: PrismCommand): string {
   return `Prism validating proxy on ${url} -> ${command.target}; contract violations are answered as errors and listed in the sl-violations header.`;
 }
 
+/**
+ * Whether the address is free, found by listening on it for a moment. Prism itself answers a taken port with
+ * its whole usage text, which hides the one line that matters; asking first lets the launcher say just that.
+ */
+export function portInUse(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createNetServer();
+    probe.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "EADDRINUSE"));
+    probe.listen(port, host, () => probe.close(() => resolve(false)));
+  });
+}
+
 /** Starts Prism, forwards SIGINT and SIGTERM to it, and exits with its exit code. */
-function run(command: PrismCommand): void {
+async function run(command: PrismCommand): Promise<void> {
+  if (await portInUse(command.port, command.host)) {
+    console.error(`Port ${command.port} on ${command.host} is already in use; choose another with --port.`);
+    process.exit(1);
+  }
   console.log(describeCommand(command));
   const child = spawn(process.execPath, [PRISM_BIN, ...command.args], { stdio: "inherit" });
   const forward = (signal: NodeJS.Signals) => {
@@ -139,7 +156,7 @@ function run(command: PrismCommand): void {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const parsed = parsePrismCommand(process.argv.slice(2), process.env);
-  if (parsed.kind === "run") run(parsed.command);
+  if (parsed.kind === "run") await run(parsed.command);
   else if (parsed.kind === "help") console.log(USAGE);
   else {
     console.error(parsed.message);

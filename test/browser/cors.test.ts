@@ -20,7 +20,10 @@ const CHROMIUM = "/usr/bin/chromium";
 const available = existsSync(CHROMIUM);
 if (!available && process.env.REQUIRE_BROWSER) throw new Error(`${CHROMIUM} is missing; .ci/run installs Debian's chromium package`);
 
-describe.runIf(available)(`a browser page on another origin (needs ${CHROMIUM}; .ci/run installs it)`, () => {
+/** Why the tests are skipped, when they are: the reporter shows it beside each. */
+const WHY = `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an error)`;
+
+describe(`a browser page on another origin (needs ${CHROMIUM})`, () => {
   const mock = createMockServer({ contract: sharedContract(), validateResponses: true });
   let api = "";
   let page = "";
@@ -28,6 +31,7 @@ describe.runIf(available)(`a browser page on another origin (needs ${CHROMIUM}; 
   let browser: Browser;
 
   beforeAll(async () => {
+    if (!available) return;
     ({ url: api } = await mock.listen(0));
     site = createServer((_request, response) => {
       response.setHeader("content-type", "text/html");
@@ -47,7 +51,8 @@ describe.runIf(available)(`a browser page on another origin (needs ${CHROMIUM}; 
     await mock.close();
   });
 
-  it("creates and retrieves a property with fetch, and reads a problem+json error", async () => {
+  it("creates and retrieves a property with fetch, and reads a problem+json error", async ({ skip }) => {
+    skip(!available, WHY);
     const tab = await browser.newPage();
     await tab.goto(page);
     const result = await tab.evaluate(async (base) => {
@@ -70,7 +75,8 @@ describe.runIf(available)(`a browser page on another origin (needs ${CHROMIUM}; 
     expect(mock.violations).toEqual([]);
   });
 
-  it("records a HAR file of its traffic that the recording check reads: the page left out, the client's bad call named", async () => {
+  it("records a HAR file of its traffic that the recording check reads: the page left out, the client's bad call named", async ({ skip }) => {
+    skip(!available, WHY);
     const harPath = join(mkdtempSync(join(tmpdir(), "plk-har-")), "front-end.har");
     const context = await browser.newContext({ recordHar: { path: harPath } });
     const tab = await context.newPage();

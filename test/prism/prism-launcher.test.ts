@@ -2,8 +2,10 @@
  * scripts/prism.ts: how the launcher's arguments become Prism's argv (port-less), and its usage error as a
  * real process.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { createRequire } from "node:module";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -72,5 +74,23 @@ describe("the launcher process", () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("proxy needs the service to check: --target URL");
     expect(run.stdout).toBe("");
+  });
+
+  it("exits with 1 and one line naming the port when the port is taken", async () => {
+    const blocker = createServer().listen(0, "127.0.0.1");
+    await once(blocker, "listening");
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const loader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+      const launcher = spawn(process.execPath, ["--import", loader, LAUNCHER, "mock", "--port", String(port)], { cwd: tmpdir(), stdio: ["ignore", "pipe", "pipe"] });
+      let output = "";
+      launcher.stdout.on("data", (chunk) => (output += chunk));
+      launcher.stderr.on("data", (chunk) => (output += chunk));
+      const [code] = (await once(launcher, "close")) as [number];
+      expect(code).toBe(1);
+      expect(output).toBe(`Port ${port} on 127.0.0.1 is already in use; choose another with --port.\n`);
+    } finally {
+      blocker.close();
+    }
   });
 });

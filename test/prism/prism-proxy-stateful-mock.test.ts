@@ -9,9 +9,11 @@ import { send, startLauncher, type RunningPrism, type TestAnswer, type TestReque
 let mock: MockServer;
 let prism: RunningPrism;
 let headers: Record<string, string>;
+let mockUrl = "";
 beforeAll(async () => {
   mock = createMockServer({ validateResponses: true });
   const { url } = await mock.listen(0, "127.0.0.1");
+  mockUrl = url;
   const account = mock.store.state.accounts[0];
   if (!account) throw new Error("The mock's fixtures have no account");
   headers = { "API-KEY": account.apiKey, TOKEN: account.token, "content-type": "application/json" };
@@ -50,4 +52,15 @@ it("create a property, attach a floorplan, read both back, list agents and templ
   await call("GET", "/api/v1/object/agent_cards");
   await call("GET", "/api/v1/object/template_base");
   expect(mock.violations).toEqual([]);
+});
+
+it("an invalid body: the proxy refuses it with 422 before the mock sees it, where the mock itself answers 400 (README: Prism)", async () => {
+  const invalid = { street: "1 Proxy Way", city: "Oakland", state: "CA", zip: "94607", garage: "attached" };
+  const before = mock.store.counts().properties;
+  const throughProxy = await send(prism.url, { method: "POST", path: "/api/v1/object/property", headers, body: invalid });
+  expect(throughProxy.status).toBe(422);
+  const direct = await fetch(`${mockUrl}/api/v1/object/property`, { method: "POST", headers, body: JSON.stringify(invalid) });
+  expect(direct.status).toBe(400);
+  expect(((await direct.json()) as { title: string }).title).toBe("Invalid Request");
+  expect(mock.store.counts().properties).toBe(before);
 });
