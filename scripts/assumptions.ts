@@ -1,5 +1,5 @@
 /**
- * Writes docs/assumptions.md from the markers in spec/openapi.yaml (`npm run assumptions`), or with `--check`
+ * Writes docs/assumptions.md from the markers in spec/openapi.yaml (part of `npm run generate`), or with `--check`
  * exits 1 when the committed page differs from what the spec says.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -17,7 +17,7 @@ if (process.argv.includes("--check")) {
     // a missing page is out of date
   }
   if (current !== rendered) {
-    console.error("docs/assumptions.md is not up to date with spec/openapi.yaml: run `npm run assumptions`.");
+    console.error("docs/assumptions.md is not up to date with spec/openapi.yaml: run `npm run generate`.");
     process.exitCode = 1;
   } else {
     console.log("docs/assumptions.md is up to date.");

@@ -76,7 +76,7 @@ export interface MockServerOptions {
   log?: (line: string) => void;
   /** Largest request body accepted, in bytes. */
   bodyLimit?: number;
-  /** The clock, in milliseconds (documents' `created` and `changed`). */
+  /** The clock, in milliseconds (documents' `created` and `changed`, the request log's timestamps). */
   now?: () => number;
   /** A compiled contract to reuse (compiling takes a few hundred milliseconds). */
   contract?: Contract;
@@ -247,6 +247,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
       (options.log ?? console.error)(`CONTRACT VIOLATION by the mock on ${request}:\n  ${errors.map(formatViolation).join("\n  ")}`);
     },
     ...(options.log && !options.quiet ? { log: options.log } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
 
   let persistence: FilePersistence | undefined;

@@ -41,7 +41,7 @@ export function renderAssumptions(document: OpenApiDocument): string {
   const lines = [
     "# Assumptions in the contract",
     "",
-    "<!-- Generated from spec/openapi.yaml by `npm run assumptions`; do not edit by hand. -->",
+    "<!-- Generated from spec/openapi.yaml by `npm run generate`; do not edit by hand. -->",
     "",
     "The interface document of the Property Listing Service says plainly where it is silent (\"not shown\").",
     "Where the contract had to decide, `spec/openapi.yaml` marks the decision with `x-assumption` (or",

@@ -2,6 +2,7 @@
  * The spec says what the interface document says: the fifteen operations, the field names, types, enums,
  * the access-level rule, the named errors, and which parts are marked as our assumptions.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadSpec } from "../../src/spec/load-spec.ts";
 import { resolvePointer } from "../../src/spec/json-pointer.ts";
@@ -201,5 +202,16 @@ describe("errors (section 7)", () => {
       if (number >= 6) expect(body["x-assumption"]).toMatch(/not shown/);
       else expect(body["x-assumption"]).toBeUndefined();
     }
+  });
+});
+
+describe("list by user (section 2.1, endpoint 5)", () => {
+  it("marks the list item's null external_id as our assumption, and lists it in docs/assumptions.md", () => {
+    // Section 2.1's list item types external_id as a string; the mock answers null for a property without one.
+    const branches = schema("PropertyListItem").properties.external_id!.anyOf as SchemaObject[];
+    expect(branches.find((branch) => branch.type === "string")?.["x-assumption"]).toBeUndefined();
+    expect(branches.find((branch) => branch.type === "null")?.["x-assumption"]).toMatch(/external_id as a string.*null/);
+    const page = readFileSync(new URL("../../docs/assumptions.md", import.meta.url), "utf8");
+    expect(page).toMatch(/\| components › schemas › PropertyListItem › properties › external_id › anyOf › 1 \| .*null/);
   });
 });

@@ -24,8 +24,10 @@ export interface AppDeps extends ApiHandlerDeps {
   adminGuard: AdminGuard;
   /** Around the API handler, outermost first: they see every API request and its final reply. */
   apiInterceptors?: readonly ApiInterceptor[];
-  /** Told of every request once it is answered: `GET /api/v1/object/template_base 200 2ms`. */
+  /** Told of every request once it is answered (see `requestLogLine`). */
   log?: (line: string) => void;
+  /** The clock of the log's timestamps, in milliseconds. */
+  now?: () => number;
 }
 
 type Page = (request: IncomingMessage, response: ServerResponse) => void;
@@ -96,7 +98,7 @@ export function createApp(deps: AppDeps): RequestListener {
 
   return (request, response) => {
     const receivedAt = performance.now();
-    if (log) logWhenFinished(request, response, receivedAt, log);
+    if (log) logWhenFinished(request, response, receivedAt, log, deps.now);
     if (applyCors(request, response)) return;
     const url = request.url ?? "/";
     const query = url.indexOf("?");

@@ -20,8 +20,17 @@ export function problemReply(failed: Failure, instance?: string, headers?: Recor
   return { status: body.status, contentType: "application/problem+json", body, ...(headers ? { headers } : {}) };
 }
 
+/** The problems sent, by response, for the request log (which sees the response, not the reply). */
+const sentProblems = new WeakMap<ServerResponse, ProblemBody>();
+
+/** The problem+json body a response was sent with, if it was one. */
+export function problemSent(response: ServerResponse): ProblemBody | undefined {
+  return sentProblems.get(response);
+}
+
 /** Writes a reply. */
 export function send(response: ServerResponse, reply: Reply): void {
+  if (reply.contentType === "application/problem+json") sentProblems.set(response, reply.body as ProblemBody);
   response.statusCode = reply.status;
   for (const [name, value] of Object.entries(reply.headers ?? {})) response.setHeader(name, value);
   response.setHeader("content-type", `${reply.contentType}; charset=utf-8`);

@@ -1,0 +1,33 @@
+import type { ProblemBody } from "../problems.ts";
+
+/** One answered request, as the request log tells it. */
+export interface LoggedRequest {
+  /** When the answer was sent, in milliseconds since the epoch. */
+  at: number;
+  method: string;
+  url: string;
+  status: number;
+  durationMs: number;
+  /** The problem+json the answer carried, if it was an error of the mock's catalogue. */
+  problem?: ProblemBody;
+}
+
+/**
+ * The log line of an answered request: `2026-01-01T10:00:00.000Z PUT /api/v1/object/property/1031 400 3ms
+ * Invalid Request: body /garage must be one of ...`. The time places the line beside the client's own logs;
+ * for an error, the title and the first thing wrong tell why without a second request to see the body.
+ */
+export function requestLogLine(request: LoggedRequest): string {
+  const line = `${new Date(request.at).toISOString()} ${request.method} ${request.url} ${request.status} ${Math.round(request.durationMs)}ms`;
+  const { problem } = request;
+  if (!problem) return line;
+  const [first, ...others] = problem.errors ?? [];
+  const why = first ? `${first.in} ${first.pointer || "/"} ${first.detail}${others.length > 0 ? ` (and ${others.length} more)` : ""}` : problem.detail;
+  return `${line} ${problem.title}: ${oneLine(why)}`;
+}
+
+/** Keeps a line a line, and a long detail from flooding the log. */
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
+}
