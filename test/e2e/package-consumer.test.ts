@@ -82,12 +82,30 @@ it("holds recorded traffic against the contract", () => {
     }
   });
 
-  it("ships the built code, the spec, the fixtures and the docs", () => {
+  it("ships the built code, the spec, the fixtures and the docs, and no test, CI or local file", () => {
     const [packed] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: PACKAGE_ROOT, encoding: "utf8" })) as Array<{ files: Array<{ path: string }> }>;
     const files = packed!.files.map((file) => file.path);
     for (const required of ["dist/index.js", "dist/index.d.ts", "dist/vitest.js", "dist/cli/mock.js", "dist/cli/contract.js", "spec/openapi.yaml", "fixtures/db.json", "docs/assumptions.md", "README.md"]) {
       expect(files, required).toContain(required);
     }
-    expect(files.some((file) => file.startsWith("test/") || file.startsWith("node_modules/"))).toBe(false);
+    const unwanted = /^(test|scripts|node_modules|coverage|scratch|\.ci|\.github)\/|(^|\/)[^/]*\.test\.[cm]?[jt]s(\.map)?$|^(vitest\.config|tsconfig|redocly|docker-compose|Dockerfile|\.dockerignore|\.gitignore)|\.tgz$/;
+    expect(files.filter((file) => unwanted.test(file))).toEqual([]);
+  });
+
+  it("is ESM only, for the Node versions of package.json's engines, as the README says; CommonJS on those versions can require() it", async () => {
+    const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { type: string; engines: { node: string }; exports: Record<string, unknown> };
+    expect(manifest.type).toBe("module");
+    expect(JSON.stringify(manifest.exports)).not.toContain('"require"');
+    const readme = readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8");
+    const minimum = /^>=(\d+\.\d+)$/.exec(manifest.engines.node)![1]!;
+    expect(readme).toMatch(new RegExp(`ESM only[^\\n]*\\n?[^\\n]*Node\\.js ${minimum.replace(".", "\\.")} or newer`));
+    writeFileSync(join(project, "common.cjs"), 'const kit = require("property-listing-kit"); console.log(typeof kit.createMockServer);');
+    const { code, output } = await run("node", [join(project, "common.cjs")]);
+    expect(code, output).toBe(0);
+    expect(output.trim().split("\n").at(-1)).toBe("function");
+  });
+
+  it("keeps the packed archive (npm pack's *.tgz) out of git", () => {
+    expect(execFileSync("git", ["check-ignore", "property-listing-kit-0.1.0.tgz", "dist/x.tgz"], { cwd: PACKAGE_ROOT, encoding: "utf8" }).trim().split("\n")).toHaveLength(2);
   });
 });
