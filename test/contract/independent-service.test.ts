@@ -353,6 +353,17 @@ const PROBES: Record<string, Probe> = {
   "lot-size-separator-stripped": roundTrip({ lot_size: "12,500" }),
   "description-html-stripped": roundTrip({ description: "<p>Sunny <b>loft</b></p>" }),
   "premise-empty-string-as-null": roundTrip({ premise: "" }),
+  "edit-accepts-3-char-state": async (api) => {
+    const nid = await api.createProperty();
+    expect(isRefused((await api.call("PUT", `/property/${nid}`, { state: "ILL" })).status)).toBe(true);
+    expect((await api.property(nid)).state).toBe(VALID_PROPERTY.state);
+  },
+  "edit-answers-no-uri": async (api) => {
+    const nid = await api.createProperty();
+    const answer = await api.ok("PUT", `/property/${nid}`, { title: "t" });
+    expect(answer.nid).toBe(nid);
+    expect(String(answer.uri).startsWith(`${api.service.url}/`)).toBe(true);
+  },
   "virtual-tours-null": async (api) => {
     expect((await api.property(await api.createProperty())).virtual_tours).toEqual([]);
   },
@@ -392,6 +403,14 @@ const PROBES: Record<string, Probe> = {
   "document-create-nid-as-string": async (api) => {
     const created = await api.ok("POST", "/document/", { property_reference: Number(await api.createProperty()) });
     expect(Number.isInteger(created.nid)).toBe(true);
+  },
+  "agent-id-not-nid": async (api) => {
+    const nid = await api.createAgent();
+    expect((await api.agent(nid)).id).toBe(nid);
+  },
+  "document-update-nid-as-number": async (api) => {
+    const nid = await api.createDocument(await api.createProperty());
+    expect(await api.ok("PUT", `/document/${nid}`, { title: "Renamed" })).toMatchObject({ nid });
   },
   "agent-create-nid-as-number": async (api) => {
     expect((await api.ok("POST", "/agent_card/", { email: uniqueEmail() })).nid).toMatch(/^\d+$/);
@@ -478,6 +497,11 @@ const PROBES: Record<string, Probe> = {
     const nid = await api.createDocument(property, { is_floorplan: true });
     expect(Object.keys((await api.property(property)).floorplans)).toContain(nid);
   },
+  "document-not-floorplan-on-property": async (api) => {
+    const property = await api.createProperty();
+    const nid = await api.createDocument(property, { is_floorplan: false });
+    expect(Object.keys((await api.property(property)).floorplans)).not.toContain(nid);
+  },
   "floorplan-stays-after-delete": async (api) => {
     const property = await api.createProperty();
     const nid = await api.createDocument(property, { is_floorplan: true });
@@ -519,7 +543,8 @@ describe("the broken variants", () => {
     expect(Object.keys(PROBES).sort()).toEqual([...names].sort());
   });
 
-  it.each(VARIANTS.map((v) => [v.name, v.section] as const))("%s (section %s): its probe passes on the conforming service and fails on the variant", async (name) => {
+  // Each test has instances of its own, so they may run side by side (the probes wait on HTTP, not CPU).
+  it.concurrent.each(VARIANTS.map((v) => [v.name, v.section] as const))("%s (section %s): its probe passes on the conforming service and fails on the variant", async (name) => {
     const probe = PROBES[name]!;
     const conforming = await startIndependentService();
     const broken = await startIndependentService({ variant: name });

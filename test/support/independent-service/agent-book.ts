@@ -128,7 +128,7 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
       links = shown.map((l) => ({ service: l.service, url: l.url, weight: faults.on("weight-as-number") ? Number(l.weight) : l.weight }));
     }
     return {
-      id: String(record.nid),
+      id: String(faults.on("agent-id-not-nid") ? record.nid - 1 : record.nid),
       name: record.values.has("name") ? record.values.get("name") : derivedName === "" ? null : derivedName,
       agent_first_name: value("agent_first_name"),
       agent_last_name: value("agent_last_name"),

@@ -133,7 +133,7 @@ export function documentBook(options: DocumentBookOptions): DocumentBook {
       for (const [field, value] of input.flags) record.flags.set(field, value);
       if (input.propertyReference !== undefined) record.propertyReference = input.propertyReference;
       record.changed = now();
-      return ok({ nid: String(record.nid) });
+      return ok({ nid: faults.on("document-update-nid-as-number") ? record.nid : String(record.nid) });
     },
 
     retrieve(caller, nid) {
@@ -151,7 +151,8 @@ export function documentBook(options: DocumentBookOptions): DocumentBook {
     floorplansOf(propertyNid) {
       if (faults.on("floorplan-not-on-property")) return [];
       return records
-        .filter((r) => r.propertyReference === propertyNid && r.flags.get("is_floorplan") === true)
+        .filter((r) => r.propertyReference === propertyNid)
+        .filter((r) => r.flags.get("is_floorplan") === true || faults.on("document-not-floorplan-on-property"))
         .filter((r) => !r.deleted || faults.on("floorplan-stays-after-delete"))
         .sort((a, b) => b.nid - a.nid)
         .map((r) => ({ nid: r.nid, title: r.text.get("title") ?? null, floorplan_url: r.text.get("file_url") ?? null }));

@@ -46,8 +46,9 @@ function isObject(body: unknown): body is Record<string, unknown> {
 
 const compact = (value: string): string => value.replace(/\s+/g, "");
 
-function stateError(value: string, faults: Faults): string | undefined {
+function stateError(value: string, faults: Faults, onEdit = false): string | undefined {
   if (/^[A-Za-z]{2}$/.test(value)) return undefined;
+  if (onEdit && faults.on("edit-accepts-3-char-state") && value.length === 3) return undefined;
   if (faults.on("accepts-3-char-state") && value.length === 3) return undefined;
   if (faults.on("accepts-1-char-state") && value.length === 1) return undefined;
   return "state must be a 2-character abbreviation";
@@ -128,7 +129,7 @@ export function readEdit(body: unknown, faults: Faults): PropertyInput {
     if (typeof value !== "string") return { ok: false, error: `${given} must be a string on edit` };
     const error =
       (REQUIRED as readonly string[]).includes(name) && value.trim() === "" ? `${name} cannot be emptied`
-      : name === "state" ? stateError(value, faults)
+      : name === "state" ? stateError(value, faults, true)
       : name === "garage" && !(GARAGE_VALUES as readonly string[]).includes(value) && !/^\d+$/.test(value) ? "garage must be Attached, Detached, None or a count"
       : name === "property_type" && !PROPERTY_TYPES.some((t) => t === value || compact(t) === value) ? "property_type must be one of the documented types"
       : name === "template" && !(CATALOGUE_NAMES as readonly string[]).includes(value) ? `template "${value}" is not in the catalogue`

@@ -27,6 +27,8 @@ const LIST = [
   { name: "lot-size-separator-stripped", rule: "lot_size may contain a thousands separator and comes back unchanged", section: "2.1" },
   { name: "description-html-stripped", rule: "description may contain HTML markup and comes back unchanged", section: "2.1" },
   { name: "premise-empty-string-as-null", rule: "premise may be an empty string: an empty premise comes back as \"\"", section: "2.1" },
+  { name: "edit-accepts-3-char-state", rule: "state is a 2-character abbreviation, also when edit changes it", section: "2.1" },
+  { name: "edit-answers-no-uri", rule: "edit answers the nid and an auto-login uri", section: "4.1 endpoint 4" },
   { name: "virtual-tours-null", rule: "virtual_tours is an empty array when there are none", section: "2.1" },
   { name: "agent-drops-company-and-license", rule: "company and license sent on agent create come back on retrieve", section: "2.2" },
   { name: "agent-update-drops-professional-title", rule: "professional_title sent on agent update comes back on retrieve", section: "4.2 endpoint 8" },
@@ -41,6 +43,8 @@ const LIST = [
   { name: "show-on-unbranded-lowercased", rule: "the field is named Show_on_unbranded, with a capital S", section: "2.3" },
   { name: "property-reference-as-string", rule: "property_reference is an integer", section: "2.3" },
   { name: "document-create-nid-as-string", rule: "document create answers nid as an integer", section: "4.3 endpoint 11" },
+  { name: "agent-id-not-nid", rule: "an agent's id is its identifier, the nid create answered", section: "2.2" },
+  { name: "document-update-nid-as-number", rule: "document update answers nid as a string", section: "4.3 endpoint 12" },
   { name: "agent-create-nid-as-number", rule: "agent create answers nid as a string", section: "4.2 endpoint 7" },
   { name: "floorplan-nid-as-number", rule: "a floorplan entry of a property has nid as a string", section: "2.1" },
   // Lists.
@@ -80,6 +84,7 @@ const LIST = [
   { name: "duplicate-email-on-update-accepted", rule: "agent email is unique, also when an update gives an agent another agent's email", section: "2.2" },
   { name: "email-not-freed-after-delete", rule: "after its agent is deleted an email belongs to no agent and can be used again", section: "7" },
   { name: "floorplan-not-on-property", rule: "a floorplan document appears in its property's floorplans", section: "2.1" },
+  { name: "document-not-floorplan-on-property", rule: "a property's floorplans come from its floorplan documents only, not from its other documents", section: "2.1" },
   { name: "floorplan-stays-after-delete", rule: "a deleted floorplan document leaves its property's floorplans", section: "2.1" },
   // Answer shapes.
   { name: "delete-agent-answers-bare-true", rule: "agent delete answers a list containing true", section: "4.2 endpoint 9" },
