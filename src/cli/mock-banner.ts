@@ -29,11 +29,20 @@ export function mockBanner(mock: Pick<MockServer, "store" | "restoredFrom">, com
     mock.restoredFrom
       ? `  Restored     ${records}, read from ${mock.restoredFrom}`
       : `  Seeded       ${records} (${command.fixturesFile ?? "fixtures/db.json"})`,
-    `  State        ${command.dbFile ? `kept in ${command.dbFile}` : "in memory"}`,
+    `  State        ${stateLine(command)}`,
     `  Raw records  ${url}/__db/properties   reset: POST ${url}/__admin/reset   health: ${url}/healthz`,
     `  Spec         ${url}/openapi.yaml${command.validateResponses ? "   answers checked against it" : ""}`,
   );
   return lines.join("\n");
+}
+
+/** Where the state is kept, and what a 2xx to a write guarantees. */
+function stateLine(command: MockCommand): string {
+  if (!command.dbFile) return "in memory: lost when the mock stops";
+  const files = `kept in ${command.dbFile} and ${command.dbFile}.journal`;
+  return command.dbSync === "fsync"
+    ? `${files}; a 2xx to a write means it is on disk (survives kill -9 and power loss)`
+    : `${files}; --db-sync none: writes are not synced, the last moments before a crash can be lost`;
 }
 
 function plural(count: number, one: string, many = `${one}s`): string {

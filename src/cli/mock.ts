@@ -6,6 +6,7 @@
 import { createMockServer } from "../mock/create-mock-server.ts";
 import { DEFAULT_FIXTURES_PATH } from "../mock/load-fixtures.ts";
 import { mockBanner } from "./mock-banner.ts";
+import { StateFileError } from "../mock/store/state-files.ts";
 import { MOCK_USAGE, parseMockArgs } from "./parse-mock-args.ts";
 import { packageVersion } from "./package-version.ts";
 
@@ -28,7 +29,7 @@ let mock;
 try {
   mock = createMockServer({
     fixtures: command.fixturesFile ?? DEFAULT_FIXTURES_PATH,
-    ...(command.dbFile ? { db: command.dbFile } : {}),
+    ...(command.dbFile ? { db: command.dbFile, dbSync: command.dbSync, dbCompactAfter: command.dbCompactAfterBytes } : {}),
     ...(command.baseUrl ? { baseUrl: command.baseUrl } : {}),
     ...(command.accounts ? { accounts: command.accounts } : {}),
     agentSeats: command.agentSeats,
@@ -38,7 +39,8 @@ try {
   });
 } catch (error) {
   console.error((error as Error).message);
-  process.exit(2);
+  // A state that cannot be read or written is not a usage error: exit 1, as for a port in use.
+  process.exit(error instanceof StateFileError ? 1 : 2);
 }
 
 let listening;
@@ -56,15 +58,22 @@ try {
 
 console.log(mockBanner(mock, command, listening));
 
+/** A stop never takes longer than this, even when the disk does not answer. */
+const STOP_DEADLINE_MS = 4_500;
+
 let stopping = false;
 const stop = (signal: string) => {
   if (stopping) return;
   stopping = true;
   console.log(`${signal}: stopping`);
+  setTimeout(() => {
+    console.error(`Stopped after ${STOP_DEADLINE_MS} ms without finishing: changes not yet written to ${command.dbFile ?? "the state"} are lost.`);
+    process.exit(1);
+  }, STOP_DEADLINE_MS).unref();
   mock.close().then(
     () => process.exit(0),
     (error: unknown) => {
-      console.error(`Error while stopping: ${(error as Error).message}`);
+      console.error(`Stopped with changes not saved: ${(error as Error).message}`);
       process.exit(1);
     },
   );

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_AGENT_SEATS, DEFAULT_HOST, DEFAULT_PORT, type AccountConfig } from "../mock/create-mock-server.ts";
 import { readAccountsFile } from "../mock/read-accounts-file.ts";
+import { DEFAULT_COMPACT_AFTER_BYTES, type SyncMode } from "../mock/store/state-journal.ts";
 
 /** What the mock's command line asks for. */
 export interface MockCommand {
@@ -8,6 +9,8 @@ export interface MockCommand {
   host: string;
   baseUrl?: string;
   dbFile?: string;
+  dbSync: SyncMode;
+  dbCompactAfterBytes: number;
   fixturesFile?: string;
   accounts?: AccountConfig[];
   accountsFile?: string;
@@ -26,7 +29,13 @@ Options:
   --host <address>       address to listen on (env HOST; default ${DEFAULT_HOST}; 0.0.0.0 in containers)
   --base-url <url>       public base address used in the auto-login uri (env BASE_URL;
                          default: the address the mock listens on)
-  --db <file.json>       keep the state in this file across restarts (env MOCK_DB; default: in memory)
+  --db <file.json>       keep the state in this file across restarts (env MOCK_DB; default: in memory);
+                         every change goes to <file.json>.journal first and is answered once synced
+  --db-sync <mode>       fsync (default): a 2xx to a write means it is on disk, even after kill -9 or a
+                         power cut; none: answers do not wait, the last moments before a crash can be lost
+                         (env MOCK_DB_SYNC)
+  --db-compact-after <bytes>
+                         fold the journal into <file.json> once it is this long (default ${DEFAULT_COMPACT_AFTER_BYTES})
   --fixtures <file.json> seed from this file instead of fixtures/db.json
   --accounts <file.json> admit only these accounts: [{"apiKey","token","uid"?,"agentSeats"?}]
   --agent-seats <n>      agent seats of accounts opened on first use (default ${DEFAULT_AGENT_SEATS})
@@ -51,6 +60,8 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
         host: { type: "string" },
         "base-url": { type: "string" },
         db: { type: "string" },
+        "db-sync": { type: "string" },
+        "db-compact-after": { type: "string" },
         fixtures: { type: "string" },
         accounts: { type: "string" },
         "agent-seats": { type: "string" },
@@ -75,8 +86,15 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
     return { kind: "error", message: `--base-url must be an http(s) address such as http://mock:4010, got ${baseUrl}` };
   }
 
+  const dbSync = values["db-sync"] ?? env.MOCK_DB_SYNC ?? "fsync";
+  if (dbSync !== "fsync" && dbSync !== "none") return { kind: "error", message: `--db-sync must be fsync or none, got ${dbSync}` };
+  const dbCompactAfterBytes = integer(values["db-compact-after"] ?? String(DEFAULT_COMPACT_AFTER_BYTES), 1, Number.MAX_SAFE_INTEGER);
+  if (dbCompactAfterBytes === undefined) return { kind: "error", message: `--db-compact-after must be a positive whole number of bytes, got ${values["db-compact-after"]}` };
+
   const command: MockCommand = {
     port,
+    dbSync,
+    dbCompactAfterBytes,
     host: values.host ?? env.HOST ?? DEFAULT_HOST,
     agentSeats,
     validateResponses: values["validate-responses"] ?? false,

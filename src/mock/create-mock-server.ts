@@ -15,7 +15,10 @@ import { AutologinTokens } from "./services/autologin-tokens.ts";
 import { DocumentService } from "./services/document-service.ts";
 import { PropertyService } from "./services/property-service.ts";
 import { readAccountsFile } from "./read-accounts-file.ts";
-import { createFilePersistence, readDatabaseFile, type FilePersistence } from "./store/file-persistence.ts";
+import { createDurabilityInterceptor, type Durability } from "./http/when-saved.ts";
+import { loadState, type LoadedState } from "./store/load-state.ts";
+import { stateFilesOf, StateFileError } from "./store/state-files.ts";
+import { DEFAULT_COMPACT_AFTER_BYTES, StateJournal, type JournalIo, type SyncMode } from "./store/state-journal.ts";
 import { MockStore } from "./store/mock-store.ts";
 import type { AccountRecord, Database } from "./store/records.ts";
 
@@ -55,6 +58,10 @@ export interface MockServerOptions {
    * exist. Without it the state lives in memory.
    */
   db?: string;
+  /** With `db` (`--db-sync`): `"fsync"` (default) answers a change once it is synced to disk, `"none"` without waiting. */
+  dbSync?: SyncMode;
+  /** With `db` (`--db-compact-after`): the journal size, in bytes, past which it is compacted into the snapshot. */
+  dbCompactAfter?: number;
   /**
    * What start and `reset` restore (`--fixtures`): a fixtures file, read at start and again on `reset` (so the
    * mock holds no second copy of a large seed), or the state itself (the mock works on a copy). Defaults to
@@ -80,6 +87,10 @@ export interface MockServerOptions {
   now?: () => number;
   /** A compiled contract to reuse (compiling takes a few hundred milliseconds). */
   contract?: Contract;
+  /** With `db`: the journal's write and sync, injectable so a test can hold them up or make them fail. */
+  journalIo?: JournalIo;
+  /** The secret auto-login tokens are signed with; random unless given (and kept in the `db` state). */
+  autologinSecret?: string;
   /** @deprecated The former name of `db`. */
   dbFile?: string;
   /** @deprecated The former name of `fixtures` given as a file. */
@@ -95,6 +106,8 @@ const OPTION_NAMES = {
   host: true,
   baseUrl: true,
   db: true,
+  dbSync: true,
+  dbCompactAfter: true,
   fixtures: true,
   accounts: true,
   agentSeats: true,
@@ -104,6 +117,8 @@ const OPTION_NAMES = {
   bodyLimit: true,
   now: true,
   contract: true,
+  journalIo: true,
+  autologinSecret: true,
   dbFile: true,
   fixturesFile: true,
 } as const satisfies Record<keyof MockServerOptions, true>;
@@ -178,8 +193,13 @@ export interface MockServer {
   readonly violations: Array<{ request: string; errors: ContractViolation[] }>;
   /** Starts listening (port 0 picks a free port). */
   listen(port?: number, host?: string): Promise<Listening>;
-  /** Stops listening, ends open connections and writes any pending state. */
+  /**
+   * Stops listening, ends open connections and writes any pending change. Always settles: it rejects, saying
+   * how many changes were not saved and why, when the last write to the `db` fails.
+   */
   close(): Promise<void>;
+  /** Why the mock is unhealthy (changes cannot be saved), or undefined. */
+  problem(): string | undefined;
   /** Puts the seeded state back. */
   reset(): void;
   /** The `db` file the state was read from at start, or undefined when the mock started from its fixtures. */
@@ -201,13 +221,41 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   const fixtures = options.fixtures ?? DEFAULT_FIXTURES_PATH;
   const seed = (): Database =>
     withConfiguredAccounts(typeof fixtures === "string" ? loadFixtures(fixtures) : structuredClone(fixtures), options.accounts);
-  const persisted = options.db ? readDatabaseFile(options.db) : undefined;
+  const files = options.db === undefined ? undefined : stateFilesOf(options.db);
+  const loaded: LoadedState | undefined = files && loadState(files, seed, () => options.autologinSecret ?? AutologinTokens.newSecret());
+  for (const note of loaded?.notes ?? []) options.log?.(note);
   // A restart with --accounts admits the configured accounts, not the ones the file was written with.
-  const router = jsonServer.router<Database>(persisted ? withConfiguredAccounts(persisted, options.accounts) : seed());
+  const router = jsonServer.router<Database>(loaded ? withConfiguredAccounts(loaded.state, options.accounts) : seed());
   const store = new MockStore(router.db, seed);
+  if (loaded) store.advanceSequences(loaded.meta);
   const contract = options.contract ?? createContract({ closed: true });
-  const tokens = new AutologinTokens();
+  const tokens = new AutologinTokens({
+    secret: loaded?.meta.autologin.secret ?? options.autologinSecret ?? AutologinTokens.newSecret(),
+    issued: loaded?.meta.autologin.issued ?? 0,
+  });
   store.onReset(() => tokens.clear());
+  const journal = files && loaded && openJournal(files, loaded);
+  const durability: Durability | undefined = journal && { version: () => store.version, saved: () => journal.saved(), problem: () => journal.problem };
+
+  /** The journal every change goes through before it is answered; a place it cannot be opened stops the start. */
+  function openJournal(stateFiles: NonNullable<typeof files>, state: LoadedState): StateJournal {
+    try {
+      const opened = new StateJournal({
+        files: stateFiles,
+        seq: state.meta.seq,
+        sync: options.dbSync ?? "fsync",
+        compactAfterBytes: options.dbCompactAfter ?? DEFAULT_COMPACT_AFTER_BYTES,
+        state: () => store.state,
+        meta: () => ({ ...store.sequences(), autologin: { secret: tokens.secret, issued: tokens.issued } }),
+        log: options.log ?? console.error,
+        ...(options.journalIo ? { io: options.journalIo } : {}),
+      });
+      store.onChange((change) => opened.append(change));
+      return opened;
+    } catch (error) {
+      throw new StateFileError(`Cannot use --db ${stateFiles.snapshot}: ${(error as Error).message}`);
+    }
+  }
   let baseUrl = options.baseUrl?.replace(/\/+$/, "");
   let listeningAt: string | undefined;
 
@@ -229,6 +277,8 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   // interceptors every API request passes through (a journal, fault rules, latency), outermost first.
   const adminGuard = createAdminGuard();
   const apiInterceptors: ApiInterceptor[] = [];
+  // Innermost, so that whatever runs around it (a delay, a fault) sees the answer only once the change is saved.
+  if (durability) apiInterceptors.push(createDurabilityInterceptor(durability));
 
   const violations: MockServer["violations"] = [];
   const app = createApp({
@@ -238,6 +288,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     router,
     tokens,
     contract,
+    ...(durability ? { durability } : {}),
     accounts: services.accounts,
     handlers: createOperationHandlers(services),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -250,20 +301,12 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     ...(options.now ? { now: options.now } : {}),
   });
 
-  let persistence: FilePersistence | undefined;
-  if (options.db) {
-    const dbFile = options.db;
-    persistence = createFilePersistence(dbFile, () => store.state, options.log ? { onError: (error) => options.log!(`Could not write ${dbFile}: ${error.message}`) } : {});
-    store.onChange(() => persistence!.schedule());
-    if (!persisted) persistence.schedule();
-  }
-
   let server: Server | undefined;
   return {
     app,
     store,
     violations,
-    restoredFrom: persisted ? options.db : undefined,
+    restoredFrom: loaded?.restored ? options.db : undefined,
     listen(port = options.port ?? DEFAULT_PORT, host = options.host ?? DEFAULT_HOST) {
       if (server) return Promise.reject(new Error("The mock is already listening."));
       const started = createServer(app);
@@ -289,8 +332,9 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
           running.closeAllConnections();
         });
       }
-      await persistence?.flush();
+      await journal?.close();
     },
+    problem: () => journal?.problem,
     reset: () => store.reset(),
   };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { assertDatabase } from "./store/file-persistence.ts";
+import { assertDatabase } from "./store/state-snapshot.ts";
 import type { Database } from "./store/records.ts";
 
 /** The committed seed data: `fixtures/db.json` at the package root (`npm run fixtures` writes it). */

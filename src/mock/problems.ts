@@ -31,6 +31,8 @@ export const PROBLEMS = {
   unknownPropertyReference: problem("unknown-property-reference", "Unknown Property Reference", 422),
   /** The mock's own answer broke the contract: a bug of the mock, never caused by a client. */
   responseContractViolation: problem("response-contract-violation", "Mock Response Breaks The Contract", 500),
+  /** With `--db`: a change could not be written to disk (the mock's own trouble, not the service's). */
+  stateNotSaved: problem("state-not-saved", "State Not Saved", 503),
   /** An unexpected exception: a bug of the mock. */
   internalError: problem("internal-error", "Internal Error", 500),
 } as const satisfies Record<string, ProblemType>;

@@ -1,6 +1,6 @@
 /** The part of json-server 0.17's CommonJS API this project uses (the package ships no types). */
 declare module "json-server" {
-  import type { Express, RequestHandler, Router } from "express";
+  import type { Express, Request, RequestHandler, Response, Router } from "express";
 
   /** json-server's lowdb 1 instance (a lodash wrapper around the state object). */
   export interface LowdbInstance<State> {
@@ -10,6 +10,8 @@ declare module "json-server" {
 
   export interface JsonServerRouter<State> extends Router {
     db: LowdbInstance<State>;
+    /** Sends every answer of the router (`res.locals.data`); replaceable, to act before an answer goes out. */
+    render: (request: Request, response: Response) => void;
   }
 
   interface JsonServer {

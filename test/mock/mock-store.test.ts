@@ -38,7 +38,7 @@ describe("removing records", () => {
     const state = tinyFixtures();
     const store = storeOf(state);
     state.documents.unshift(document(3001)); // as a write through /__db would, behind the store's back
-    store.refresh();
+    store.refresh([{ collection: "documents", id: 3001 }]);
     store.removeDocument(store.document(1004)!);
     expect(state.documents.map((record) => record.id)).toEqual([3001]);
   });

@@ -1,129 +1,285 @@
-/** `--db file.json`: the state survives a restart; the file is written whole, off the request path. */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+/**
+ * `--db file.json`: a snapshot and an append-only journal beside it. A change is answered once its journal line
+ * is written and synced; a restart replays the journal; compaction folds it into the snapshot. (The crash test
+ * with a real process and SIGKILL is test/e2e/db-crash.test.ts.)
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync, appendFileSync, copyFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
-import { createFilePersistence, writeStateFile } from "../../src/mock/store/file-persistence.ts";
-import type { Database } from "../../src/mock/store/records.ts";
+import { createMockServer, type MockServerOptions } from "../../src/mock/create-mock-server.ts";
+import type { JournalIo } from "../../src/mock/store/state-journal.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";
 
 const headers = { ...DEMO, "content-type": "application/json" };
-const address = { street: "1 Main St", city: "Austin", state: "TX", zip: "78701" };
+const address = (street = "1 Main St") => ({ street, city: "Austin", state: "TX", zip: "78701" });
 const tempDir = () => mkdtempSync(join(tmpdir(), "plk-db-"));
+const start = (file: string, options: MockServerOptions = {}) =>
+  createMockServer({ fixtures: tinyFixtures(), dbFile: file, contract: sharedContract(), log: () => {}, ...options });
+/** The streets of the demo account's properties, in the store's order, from the raw records. */
+const streets = async (app: Parameters<typeof request>[0]) =>
+  ((await request(app).get("/__db/properties?uid=1").expect(200)).body as Array<{ street: string }>).map((record) => record.street);
+const journalLines = (file: string) => readFileSync(`${file}.journal`, "utf8").split("\n").filter(Boolean);
 
-describe("a state file", () => {
-  it("is seeded when missing, keeps what the API wrote across a restart, and leaves no temporary file", async () => {
-    const dir = tempDir();
-    const file = join(dir, "db.json");
-    const first = createMockServer({ fixtures: tinyFixtures(), dbFile: file, contract: sharedContract() });
-    const { body } = await request(first.app).post("/api/v1/object/property").set(headers).send(address).expect(200);
-    await request(first.app).post("/api/v1/object/agent_card/").set(headers).send({ agent_first_name: "A", agent_last_name: "B", email: "a@b.example" }).expect(200);
+/** Real writes, whose syncs wait until the test lets them go, or fail while `failing` is set. */
+function heldIo() {
+  const real = { write: [] as number[], sync: 0 };
+  let release: (() => void) | undefined;
+  let held = false;
+  const io = {
+    failing: undefined as string | undefined,
+    hold() {
+      held = true;
+    },
+    let() {
+      held = false;
+      release?.();
+    },
+    calls: real,
+    io: {
+      async write(fd, bytes, position) {
+        if (io.failing) throw new Error(io.failing);
+        real.write.push(bytes.length);
+        const { writeSync } = await import("node:fs");
+        writeSync(fd, bytes, 0, bytes.length, position);
+      },
+      async datasync() {
+        real.sync += 1;
+        if (held) await new Promise<void>((resolve) => (release = resolve));
+      },
+    } satisfies JournalIo,
+  };
+  return io;
+}
+
+describe("a --db state", () => {
+  it("keeps every change made through the API, /__db and reset across a restart, and the nid sequence too", async () => {
+    const file = join(tempDir(), "db.json");
+    const first = start(file);
+    const { body: created } = await request(first.app).post("/api/v1/object/property").set(headers).send(address()).expect(200);
+    await request(first.app).put(`/api/v1/object/property/${created.nid}`).set(headers).send({ title: "Edited" }).expect(200);
+    const { body: agent } = await request(first.app).post("/api/v1/object/agent_card/").set(headers).send({ agent_first_name: "A", agent_last_name: "B", email: "a@b.example" }).expect(200);
+    await request(first.app).delete(`/api/v1/object/agent_card/${Number(agent.nid)}`).set(headers).expect(200);
+    await request(first.app).patch("/__db/properties/1002").send({ title: "Raw edit" }).expect(200);
+    await request(first.app).delete("/__db/documents/1004").expect(200);
+    const { body: raw } = await request(first.app).post("/__db/agents").send({ uid: 2, email: "raw@b.example", agent_first_name: "R", agent_last_name: "W" }).expect(201);
     await first.close();
 
-    const saved = JSON.parse(readFileSync(file, "utf8")) as Database;
-    expect(saved.properties.map((property) => property.id)).toContain(Number(body.nid));
-    expect(readdirSync(dir)).toEqual(["db.json"]);
-
-    const second = createMockServer({ fixtures: tinyFixtures(), dbFile: file, contract: sharedContract() });
-    await request(second.app).get(`/api/v1/object/property/${body.nid}`).set(headers).expect(200);
-    await request(second.app).post("/api/v1/object/agent_card/").set(headers).send({ agent_first_name: "A", agent_last_name: "B", email: "A@B.example" }).expect(409);
-    const { body: next } = await request(second.app).post("/api/v1/object/property").set(headers).send(address).expect(200);
-    expect(Number(next.nid)).toBeGreaterThan(Number(body.nid));
+    const second = start(file);
+    const { body: edited } = await request(second.app).get(`/api/v1/object/property/${created.nid}`).set(headers).expect(200);
+    expect(edited.title).toBe("Edited");
+    await request(second.app).post(`/api/v1/object/agent_card/${Number(agent.nid)}`).set(headers).expect(404);
+    expect((await request(second.app).get("/__db/properties/1002").expect(200)).body.title).toBe("Raw edit");
+    await request(second.app).get("/__db/documents/1004").expect(404);
+    await request(second.app).get(`/__db/agents/${raw.id}`).expect(200);
+    // The removed agent had the highest nid: it is still never handed out again.
+    const { body: next } = await request(second.app).post("/api/v1/object/property").set(headers).send(address()).expect(200);
+    expect(Number(next.nid)).toBeGreaterThan(Math.max(Number(agent.nid), raw.id));
+    await request(second.app).post("/__admin/reset").expect(200);
+    await request(second.app).post("/api/v1/object/property").set(headers).send(address("After reset")).expect(200);
     await second.close();
+
+    const third = start(file);
+    expect(await streets(third.app)).toEqual(["12 Oak Ave", "After reset"]);
+    await request(third.app).get("/__db/documents/1004").expect(200);
+    await third.close();
   });
 
-  it("is rewritten on reset with the seed, not the previous state", async () => {
+  it("answers a change only once its journal line is written and synced", async () => {
     const file = join(tempDir(), "db.json");
-    const mock = createMockServer({ fixtures: tinyFixtures(), dbFile: file, contract: sharedContract() });
-    await request(mock.app).post("/api/v1/object/property").set(headers).send(address).expect(200);
-    await request(mock.app).post("/__admin/reset").expect(200);
+    const held = heldIo();
+    const mock = start(file, { journalIo: held.io });
+    held.hold();
+    let answered = false;
+    const pending = request(mock.app).post("/api/v1/object/property").set(headers).send(address("Held")).then((response) => {
+      answered = true;
+      return response;
+    });
+    while (held.calls.sync === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(journalLines(file).at(-1)).toContain('"street":"Held"');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered).toBe(false); // written, but not synced yet: no answer
+    held.let();
+    expect((await pending).status).toBe(200);
+    // A read does not wait for anything.
+    await request(mock.app).get("/api/v1/object/property/1001").set(headers).expect(200);
     await mock.close();
-    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(tinyFixtures());
   });
 
-  it("refuses to start from a file that is not a mock state, naming it", () => {
+  it("gives the changes of one turn of the event loop one write and one sync (group commit)", async () => {
     const file = join(tempDir(), "db.json");
-    writeFileSync(file, '{"properties": {}}');
-    expect(() => createMockServer({ fixtures: tinyFixtures(), dbFile: file, contract: sharedContract() })).toThrow(`${file} does not hold a mock state`);
-    writeFileSync(file, "{nope");
-    expect(() => createMockServer({ fixtures: tinyFixtures(), dbFile: file, contract: sharedContract() })).toThrow(`${file} is not valid JSON`);
+    const held = heldIo();
+    const mock = start(file, { journalIo: held.io });
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, index) => request(mock.app).post("/api/v1/object/property").set(headers).send(address(`Group ${index}`))),
+    );
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    expect(journalLines(file)).toHaveLength(40);
+    expect(held.calls.sync).toBeLessThan(20); // supertest spreads the requests over a few turns; never one sync each
+    expect(held.calls.write).toHaveLength(held.calls.sync);
+    await mock.close();
+  });
+
+  it("answers 503 to writes while saving fails, logs once per streak, keeps reading, and recovers", async () => {
+    const file = join(tempDir(), "db.json");
+    const held = heldIo();
+    const log: string[] = [];
+    const mock = start(file, { journalIo: held.io, log: (line) => log.push(line) });
+    held.failing = "ENOSPC: no space left on device";
+    for (const street of ["F1", "F2", "F3"]) {
+      const { body } = await request(mock.app).post("/api/v1/object/property").set(headers).send(address(street)).expect(503);
+      expect(body.type).toBe("https://property-listing.example/problems/state-not-saved");
+      expect(body.detail).toContain("ENOSPC");
+    }
+    const health = await request(mock.app).get("/healthz").expect(503);
+    expect(health.body.detail).toContain(`${file}.journal: ENOSPC`);
+    await request(mock.app).get("/api/v1/object/property/1001").set(headers).expect(200);
+    expect(log.filter((line) => line.startsWith("Cannot save")), log.join("\n")).toHaveLength(1);
+
+    held.failing = undefined;
+    await request(mock.app).post("/api/v1/object/property").set(headers).send(address("F4")).expect(200);
+    await request(mock.app).get("/healthz").expect(200);
+    expect(log.filter((line) => line.startsWith("Saving to") && line.includes("works again"))).toHaveLength(1);
+    await mock.close();
+
+    // The changes answered 503 were kept in memory and written once saving worked: nothing lost, nothing twice.
+    const again = start(file);
+    expect(await streets(again.app)).toEqual(["12 Oak Ave", "F1", "F2", "F3", "F4"]);
+    await again.close();
+  });
+
+  it("settles close() when the last write fails, saying how many changes were not saved", async () => {
+    const file = join(tempDir(), "db.json");
+    const held = heldIo();
+    const mock = start(file, { journalIo: held.io });
+    held.failing = "EIO: i/o error";
+    await request(mock.app).post("/api/v1/object/property").set(headers).send(address()).expect(503);
+    await expect(mock.close()).rejects.toThrow(/1 changes were not saved to .*db\.json\.journal: EIO: i\/o error/);
   });
 });
 
-describe("the writer", () => {
-  const emptyState = (n: number) => ({ accounts: [], properties: [], agents: [], documents: [], n }) as unknown as Database & { n: number };
+describe("reading a --db state back", () => {
+  it("ignores a torn last journal line, cuts it off, and keeps appending after it", async () => {
+    const file = join(tempDir(), "db.json");
+    const first = start(file);
+    await request(first.app).post("/api/v1/object/property").set(headers).send(address("Kept")).expect(200);
+    await first.close();
+    appendFileSync(`${file}.journal`, '{"s":99,"m":{"id":5000,"uid":3,"tok":9},"put":"properties","r":{"id":4999,"uid":1,"str');
 
-  it("gathers many changes into one write", async () => {
-    const file = join(tempDir(), "state.json");
-    let state = emptyState(0);
-    let snapshots = 0;
-    const persistence = createFilePersistence(file, () => {
-      snapshots += 1;
-      return state;
-    }, { delayMs: 20 });
-    for (let index = 1; index <= 50; index += 1) {
-      state = emptyState(index);
-      persistence.schedule();
+    const second = start(file);
+    await request(second.app).get("/__db/properties/4999").expect(404);
+    await request(second.app).post("/api/v1/object/property").set(headers).send(address("After")).expect(200);
+    await second.close();
+    const third = start(file);
+    expect(await streets(third.app)).toEqual(["12 Oak Ave", "Kept", "After"]);
+    await third.close();
+  });
+
+  it("refuses a journal with a bad line that is not the last, naming the file and line, and leaves it as it is", async () => {
+    const file = join(tempDir(), "db.json");
+    const first = start(file);
+    for (const street of ["A", "B"]) await request(first.app).post("/api/v1/object/property").set(headers).send(address(street)).expect(200);
+    await first.close();
+    const lines = journalLines(file);
+    writeFileSync(`${file}.journal`, `${lines[0]}\n{"s":2,"m":{}}\n${lines[1]}\n`);
+    const before = readFileSync(`${file}.journal`);
+    expect(() => start(file)).toThrow(`${file}.journal line 2: not a journal entry`);
+    expect(readFileSync(`${file}.journal`)).toEqual(before);
+  });
+
+  it("refuses a snapshot that is not a state, naming the file and line, and leaves it as it is", () => {
+    const file = join(tempDir(), "db.json");
+    writeFileSync(file, '{"properties": {}}');
+    expect(() => start(file)).toThrow(`${file} does not hold a mock state`);
+    writeFileSync(file, '{\n  "accounts": [],\n  "properties": [\n    {nope}\n  ]\n}\n');
+    expect(() => start(file)).toThrow(`${file} line 4: is not valid JSON`);
+    expect(readFileSync(file, "utf8")).toContain("{nope}");
+  });
+
+  it("compacts the journal into the snapshot past a size, and reads the same state back", async () => {
+    const file = join(tempDir(), "db.json");
+    const log: string[] = [];
+    const mock = start(file, { dbCompactAfter: 4_000, log: (line) => log.push(line) });
+    for (let index = 0; index < 12; index += 1) {
+      await request(mock.app).post("/api/v1/object/property").set(headers).send(address(`C${index}`)).expect(200);
     }
-    await persistence.flush();
-    expect(snapshots).toBe(1);
-    expect(readFileSync(file, "utf8")).toContain('"accounts": []');
+    while (!log.some((line) => line.startsWith("Compacted"))) await new Promise((resolve) => setTimeout(resolve, 5));
+    await mock.close();
+    const snapshot = readFileSync(file, "utf8");
+    expect(snapshot).toContain('"street":"C0"');
+    expect(readFileSync(`${file}.journal`, "utf8").length).toBeLessThan(4_000);
+    expect(readdirSync(join(file, "..")).sort()).toEqual(["db.json", "db.json.journal"]);
+
+    const again = start(file);
+    expect(await streets(again.app)).toEqual(["12 Oak Ave", ...Array.from({ length: 12 }, (_, index) => `C${index}`)]);
+    await again.close();
   });
 
-  it("never runs two writes at once, and flush ends with the latest state written", async () => {
-    let state = emptyState(0);
-    let running = 0;
-    let mostAtOnce = 0;
-    const written: number[] = [];
-    const slowWrite = async (_path: string, snapshot: Database) => {
-      running += 1;
-      mostAtOnce = Math.max(mostAtOnce, running);
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      written.push((snapshot as Database & { n: number }).n);
-      running -= 1;
-    };
-    const persistence = createFilePersistence("unused", () => state, { delayMs: 5, write: slowWrite });
-    persistence.schedule();
-    await new Promise((resolve) => setTimeout(resolve, 10)); // the first write is under way
-    for (let index = 1; index <= 5; index += 1) {
-      state = emptyState(index);
-      persistence.schedule();
-      await new Promise((resolve) => setTimeout(resolve, 8));
-    }
-    await persistence.flush();
-    expect(mostAtOnce).toBe(1);
-    expect(written.at(-1)).toBe(5);
-    const settled = written.length;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(written).toHaveLength(settled); // nothing writes after flush
+  it("finishes a compaction a crash interrupted at either end, applying nothing twice", async () => {
+    const dir = tempDir();
+    const file = join(dir, "db.json");
+    const first = start(file);
+    const { body: agent } = await request(first.app).post("/api/v1/object/agent_card/").set(headers).send({ agent_first_name: "A", agent_last_name: "B", email: "x@b.example" }).expect(200);
+    await first.close();
+    copyFileSync(`${file}.journal`, join(dir, "early.journal"));
+    const second = start(file);
+    await request(second.app).delete(`/api/v1/object/agent_card/${Number(agent.nid)}`).set(headers).expect(200);
+    await request(second.app).post("/api/v1/object/property").set(headers).send(address("Late")).expect(200);
+    await second.close();
+
+    // Crashed right after the journal was set aside: the changes are all in `.compacting`.
+    renameSync(`${file}.journal`, `${file}.journal.compacting`);
+    const third = start(file);
+    await request(third.app).post(`/api/v1/object/agent_card/${Number(agent.nid)}`).set(headers).expect(404);
+    await third.close();
+    expect(existsSync(`${file}.journal.compacting`)).toBe(false);
+
+    // Crashed after the new snapshot was renamed, before the set-aside journal was removed: its lines are old.
+    copyFileSync(join(dir, "early.journal"), `${file}.journal.compacting`);
+    const fourth = start(file);
+    await request(fourth.app).post(`/api/v1/object/agent_card/${Number(agent.nid)}`).set(headers).expect(404); // not brought back
+    expect((await streets(fourth.app)).filter((street) => street === "Late")).toHaveLength(1);
+    await fourth.close();
+  });
+});
+
+describe("the files of a --db state", () => {
+  it("creates a missing directory, removes temporary files of an interrupted write on start, and leaves none after a clean stop", async () => {
+    const dir = join(tempDir(), "nested", "deeper");
+    const file = join(dir, "db.json");
+    const first = start(file);
+    await first.close();
+    writeFileSync(`${file}.tmp`, "half a snapshot");
+    writeFileSync(`${file}.4242.tmp`, "an older version's temporary file");
+    writeFileSync(join(dir, "notes.tmp"), "not ours");
+    const second = start(file);
+    await request(second.app).post("/api/v1/object/property").set(headers).send(address()).expect(200);
+    await second.close();
+    expect(readdirSync(dir).sort()).toEqual(["db.json", "db.json.journal", "notes.tmp"]);
   });
 
-  it("reports a failed write and writes again on flush", async () => {
-    const errors: string[] = [];
-    let attempts = 0;
-    const flaky = async () => {
-      attempts += 1;
-      if (attempts === 1) throw new Error("disk full");
-    };
-    const persistence = createFilePersistence("unused", () => emptyState(1), { delayMs: 1, write: flaky, onError: (error) => errors.push(error.message) });
-    persistence.schedule();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    await persistence.flush();
-    expect(errors).toEqual(["disk full"]);
-    expect(attempts).toBe(2);
+  it("refuses a path that cannot be written, naming it and the OS error", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "file"), "");
+    const file = join(dir, "file", "db.json");
+    expect(() => start(file)).toThrow(new RegExp(`^Cannot use --db ${file}: EEXIST: file already exists, mkdir '${join(dir, "file")}'$`));
   });
 
-  it("writes one record per line, and the file reads back as the same state", async () => {
-    const file = join(tempDir(), "state.json");
-    const state = tinyFixtures();
-    await writeStateFile(file, state);
-    const text = readFileSync(file, "utf8");
-    expect(JSON.parse(text)).toEqual(state);
-    expect(text.split("\n").filter((line) => line.startsWith('    {"id":1001,'))).toHaveLength(1);
-    await writeStateFile(file, { accounts: [], properties: [], agents: [], documents: [] });
-    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ accounts: [], properties: [], agents: [], documents: [] });
+  it("keeps auto-login links working across a restart, under a secret of the state", async () => {
+    const file = join(tempDir(), "db.json");
+    const first = start(file);
+    const { body } = await request(first.app).post("/api/v1/object/property").set(headers).send(address()).expect(200);
+    await first.close();
+    const secret = JSON.parse(readFileSync(file, "utf8")).$meta.autologin.secret as string;
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    const path = new URL(body.uri).pathname;
+    const second = start(file);
+    await request(second.app).get(path).expect(200);
+    await second.close();
+    const other = start(join(tempDir(), "db.json"));
+    await request(other.app).get(path).expect(404); // another state, another secret
+    await other.close();
   });
 });

@@ -9,7 +9,7 @@ const address = { street: "88 Colin P Kelly Jr St", city: "San Francisco", state
 describe("create then retrieve", () => {
   it("answers the nid and an auto-login uri under the base url, and the property can be retrieved", async () => {
     const created = await api("post", "/property").send(address).expect(200);
-    expect(created.body).toEqual({ nid: expect.stringMatching(/^[0-9]+$/), uri: expect.stringMatching(/^https:\/\/mock\.example:8443\/autologin\/[0-9a-f]{32}$/) });
+    expect(created.body).toEqual({ nid: expect.stringMatching(/^[0-9]+$/), uri: expect.stringMatching(/^https:\/\/mock\.example:8443\/autologin\/[0-9]+-[0-9]+-[0-9a-f]{32}$/) });
     const retrieved = await api("get", `/property/${created.body.nid}`).expect(200);
     expect(retrieved.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(retrieved.body).toMatchObject({ nid: created.body.nid, uid: "1", ...address, premise: "", country: "US" });

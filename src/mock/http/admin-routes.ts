@@ -6,6 +6,7 @@ import type { AdminGuard } from "./admin-guard.ts";
 import { discardBody } from "./read-body.ts";
 import { createRawRecordsApp } from "./raw-records-app.ts";
 import { okReply, problemReply, send } from "./reply.ts";
+import { whenSaved, type Durability } from "./when-saved.ts";
 
 /** Collaborators of the admin routes. */
 export interface AdminRoutesDeps {
@@ -15,6 +16,8 @@ export interface AdminRoutesDeps {
   guard: AdminGuard;
   /** Told of an unexpected error (a bug) on a raw route. */
   log?: (line: string) => void;
+  /** With `--db`: a reset or raw write is answered once it is on disk. */
+  durability?: Durability;
 }
 
 /** Answers one request whose path starts with `/__admin` or `/__db`. */
@@ -28,7 +31,9 @@ export function isAdminPath(path: string): boolean {
 /**
  * Routes for tests and people, not part of the service: json-server's own REST router over the raw records
  * under `/__db` (for example `GET /__db/properties?uid=1`, `POST /__db/agents`), and `POST /__admin/reset`.
- * A raw write skips every rule of the service; the store reindexes after it. Records added without an `id`
+ * A raw write skips every rule of the service; the store reindexes after it and hears which records it
+ * touched, so that with `--db` the write is journalled and answered once on disk, like a reset or any
+ * change through the API. Records added without an `id`
  * get the next nid (or uid, for accounts), since all kinds share one sequence.
  *
  * The single entry point of the admin surface: every request under `/__admin` or `/__db` passes `deps.guard`
@@ -48,14 +53,15 @@ export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
       return;
     }
     if (path === "/__db" || path.startsWith("/__db/")) {
-      rawRecords ??= createRawRecordsApp(store, deps.router, deps.log);
+      rawRecords ??= createRawRecordsApp(store, deps.router, deps.log, deps.durability);
       rawRecords(request, response);
       return;
     }
     if (path === "/__admin/reset" && request.method === "POST") {
       discardBody(request);
+      const before = deps.durability?.version();
       store.reset();
-      send(response, okReply({ status: "reset", counts: store.counts() }));
+      void whenSaved(deps.durability, before, okReply({ status: "reset", counts: store.counts() }), path).then(({ reply }) => send(response, reply));
       return;
     }
     discardBody(request);

@@ -13,6 +13,7 @@ import { applyCors } from "./cors.ts";
 import { discardBody } from "./read-body.ts";
 import { okReply, problemReply, send } from "./reply.ts";
 import { logWhenFinished } from "./request-log.ts";
+import type { Durability } from "./when-saved.ts";
 
 /** Everything the HTTP layer wires together. */
 export interface AppDeps extends ApiHandlerDeps {
@@ -28,6 +29,8 @@ export interface AppDeps extends ApiHandlerDeps {
   log?: (line: string) => void;
   /** The clock of the log's timestamps, in milliseconds. */
   now?: () => number;
+  /** With `--db`: answers to changes wait until they are on disk, and /healthz says when they cannot be. */
+  durability?: Durability;
 }
 
 type Page = (request: IncomingMessage, response: ServerResponse) => void;
@@ -42,11 +45,18 @@ type Page = (request: IncomingMessage, response: ServerResponse) => void;
 export function createApp(deps: AppDeps): RequestListener {
   const { store, contract, log } = deps;
   const api = wrapApiHandler(createApiHandler(deps), deps.apiInterceptors);
-  const admin = createAdminRoutes({ store, router: deps.router, guard: deps.adminGuard, ...(log ? { log } : {}) });
+  const { durability } = deps;
+  const admin = createAdminRoutes({ store, router: deps.router, guard: deps.adminGuard, ...(log ? { log } : {}), ...(durability ? { durability } : {}) });
 
   let specYaml: string | undefined; // built on the first request for it: most runs never ask
   const pages = new Map<string, Page>([
-    ["/healthz", (_request, response) => send(response, okReply({ status: "ok", counts: store.counts() }))],
+    [
+      "/healthz",
+      (_request, response) => {
+        const problem = durability?.problem();
+        send(response, problem ? problemReply({ problem: "stateNotSaved", detail: problem }, "/healthz") : okReply({ status: "ok", counts: store.counts() }));
+      },
+    ],
     [
       "/",
       (_request, response) =>

@@ -1,37 +1,75 @@
-import { createHmac } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+
+/** How many tokens stay valid: each new one expires the oldest beyond this number. */
+export const DEFAULT_LIVE_TOKENS = 10_000;
+
+/** Options of {@link AutologinTokens}. */
+export interface AutologinTokenOptions {
+  /** The signing secret: kept with a `--db` state, so links survive a restart. Random unless given. */
+  secret?: string;
+  /** How many tokens were issued before (from a saved state). */
+  issued?: number;
+  /** How many of the latest tokens are valid. */
+  live?: number;
+}
 
 /**
- * The `<ACCESS_TOKEN>` of the auto-login `uri` that create and edit answer (section 4.1). Tokens are derived
- * from a counter and a secret, never from randomness, so the same sequence of requests gets the same tokens.
+ * The `<ACCESS_TOKEN>` of the auto-login `uri` that create and edit answer (section 4.1). A token is
+ * `<serial>-<nid>-<signature>`: the signature is an HMAC of the serial and the nid under a secret drawn at
+ * random for each state, so nobody can make a token the mock did not issue, and the mock keeps nothing per
+ * token. Only the latest {@link DEFAULT_LIVE_TOKENS} serials are accepted, so their number is bounded.
  */
 export class AutologinTokens {
   readonly #secret: string;
-  readonly #properties = new Map<string, number>();
-  #issued = 0;
+  readonly #live: number;
+  #issued: number;
 
-  constructor(secret = "property-listing-mock") {
-    this.#secret = secret;
+  constructor(options: AutologinTokenOptions = {}) {
+    this.#secret = options.secret ?? AutologinTokens.newSecret();
+    this.#issued = options.issued ?? 0;
+    this.#live = options.live ?? DEFAULT_LIVE_TOKENS;
+  }
+
+  /** A fresh random secret (256 bits, hex). */
+  static newSecret(): string {
+    return randomBytes(32).toString("hex");
+  }
+
+  /** The signing secret, to keep with the state. */
+  get secret(): string {
+    return this.#secret;
+  }
+
+  /** How many tokens have been issued, to keep with the state. */
+  get issued(): number {
+    return this.#issued;
   }
 
   /** A new token that signs in to the property. */
   issue(propertyId: number): string {
     this.#issued += 1;
-    const token = createHmac("sha256", this.#secret).update(`${this.#issued}:${propertyId}`).digest("hex").slice(0, 32);
-    this.#properties.set(token, propertyId);
-    return token;
+    return `${this.#issued}-${propertyId}-${this.#sign(this.#issued, propertyId).toString("hex")}`;
   }
 
   /**
-   * Forgets every token and starts the sequence again, with the state's reset: the nids start again too, so an
-   * old token would otherwise sign in to whichever new property gets its nid.
+   * Starts the serials again, with the state's reset (the nids start again too): the same requests after a
+   * reset get the same tokens, and a token issued before it signs in only where the same token would be issued.
    */
   clear(): void {
-    this.#properties.clear();
     this.#issued = 0;
   }
 
-  /** The property a token signs in to, if this mock issued it. */
+  /** The property a token signs in to, if this mock issued it and it has not expired. */
   propertyOf(token: string): number | undefined {
-    return this.#properties.get(token);
+    const match = /^([1-9][0-9]{0,14})-([1-9][0-9]{0,14})-([0-9a-f]{32})$/.exec(token);
+    if (!match) return undefined;
+    const serial = Number(match[1]);
+    const propertyId = Number(match[2]);
+    if (serial > this.#issued || serial <= this.#issued - this.#live) return undefined;
+    return timingSafeEqual(Buffer.from(match[3]!, "hex"), this.#sign(serial, propertyId)) ? propertyId : undefined;
+  }
+
+  #sign(serial: number, propertyId: number): Buffer {
+    return createHmac("sha256", this.#secret).update(`${serial}:${propertyId}`).digest().subarray(0, 16);
   }
 }

@@ -1,4 +1,5 @@
-import type { AccountRecord, AgentRecord, Database, DocumentRecord, PropertyRecord } from "./records.ts";
+import type { AccountRecord, AgentRecord, CollectionName, Database, DocumentRecord, PropertyRecord } from "./records.ts";
+import type { StateChange } from "./state-change.ts";
 
 /** What holds the state: json-server's lowdb instance (its `router.db`) has this shape. */
 export interface StateHolder<State> {
@@ -16,7 +17,7 @@ export interface StateHolder<State> {
 export class MockStore {
   readonly #db: StateHolder<Database>;
   readonly #seed: () => Database;
-  readonly #listeners = new Set<() => void>();
+  readonly #listeners = new Set<(change: StateChange) => void>();
   readonly #resetListeners = new Set<() => void>();
   #accountsById = new Map<number, AccountRecord>();
   #accountsByKey = new Map<string, AccountRecord>();
@@ -32,6 +33,7 @@ export class MockStore {
   #positions = new Map<object, number>();
   #nextId = 1;
   #nextUid = 1;
+  #version = 0;
 
   /**
    * @param db json-server's lowdb, already holding the state to serve.
@@ -48,8 +50,16 @@ export class MockStore {
     return this.#db.getState();
   }
 
-  /** Calls `listener` after every change; returns the function that stops it. */
-  onChange(listener: () => void): () => void {
+  /**
+   * How many changes the store has made. The HTTP layer compares it before and after an operation to know
+   * whether the answer must wait until the change is saved.
+   */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** Calls `listener` after every change, with the change; returns the function that stops it. */
+  onChange(listener: (change: StateChange) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
@@ -66,7 +76,7 @@ export class MockStore {
     this.#nextUid = 1;
     this.reindex();
     for (const listener of this.#resetListeners) listener();
-    this.#changed();
+    this.#changed({ kind: "reset" });
   }
 
   /** Calls `listener` after every reset (what is derived from the state and kept beside it is dropped then). */
@@ -119,10 +129,34 @@ export class MockStore {
     this.#nextUid = Math.max(this.#nextUid, maxUid + 1);
   }
 
-  /** After a raw write through `/__db`: rebuilds the indexes and tells the listeners. */
-  refresh(): void {
+  /**
+   * After a raw write through `/__db`, which changed the arrays behind this class's back: rebuilds the indexes
+   * and tells the listeners of each record the write touched, as it now is (or that it is gone).
+   */
+  refresh(touched: Array<{ collection: CollectionName; id: number }>): void {
     this.reindex();
-    this.#changed();
+    const seen = new Set<string>();
+    for (const { collection, id } of touched) {
+      const key = `${collection}/${id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const record = (this.state[collection] as Array<{ id: number }>).find((candidate) => candidate.id === id);
+      this.#changed(record ? { kind: "put", collection, record } : { kind: "remove", collection, id });
+    }
+  }
+
+  /** The id sequences, to save beside the state. */
+  sequences(): { nextId: number; nextUid: number } {
+    return { nextId: this.#nextId, nextUid: this.#nextUid };
+  }
+
+  /**
+   * Moves the id sequences forward to saved values, so that an id handed out before a restart is never handed
+   * out again, even when its record is gone.
+   */
+  advanceSequences(saved: { nextId: number; nextUid: number }): void {
+    this.#nextId = Math.max(this.#nextId, saved.nextId);
+    this.#nextUid = Math.max(this.#nextUid, saved.nextUid);
   }
 
   /** A fresh uid for an account added through `/__db`. */
@@ -158,7 +192,7 @@ export class MockStore {
     this.#append(this.state.accounts, account);
     this.#accountsById.set(account.id, account);
     this.#accountsByKey.set(account.apiKey, account);
-    this.#changed();
+    this.#changed({ kind: "put", collection: "accounts", record: account });
     return account;
   }
 
@@ -180,7 +214,7 @@ export class MockStore {
   addProperty(property: PropertyRecord): PropertyRecord {
     this.#append(this.state.properties, property);
     this.#indexProperty(property);
-    this.#changed();
+    this.#changed({ kind: "put", collection: "properties", record: property });
     return property;
   }
 
@@ -188,7 +222,7 @@ export class MockStore {
     this.#unindexExternalId(property);
     assignFields(property, changes);
     if (property.external_id !== null) this.#propertiesByExternalId.set(ownedKey(property.uid, property.external_id), property.id);
-    this.#changed();
+    this.#changed({ kind: "put", collection: "properties", record: property });
     return property;
   }
 
@@ -215,7 +249,7 @@ export class MockStore {
   addAgent(agent: AgentRecord): AgentRecord {
     this.#append(this.state.agents, agent);
     this.#indexAgent(agent);
-    this.#changed();
+    this.#changed({ kind: "put", collection: "agents", record: agent });
     return agent;
   }
 
@@ -223,7 +257,7 @@ export class MockStore {
     this.#agentsByEmail.delete(ownedKey(agent.uid, agent.email.toLowerCase()));
     assignFields(agent, changes);
     this.#agentsByEmail.set(ownedKey(agent.uid, agent.email.toLowerCase()), agent.id);
-    this.#changed();
+    this.#changed({ kind: "put", collection: "agents", record: agent });
     return agent;
   }
 
@@ -232,7 +266,7 @@ export class MockStore {
     this.#agents.delete(agent.id);
     this.#agentsByOwner.get(agent.uid)?.delete(agent.id);
     this.#agentsByEmail.delete(ownedKey(agent.uid, agent.email.toLowerCase()));
-    this.#changed();
+    this.#changed({ kind: "remove", collection: "agents", id: agent.id });
   }
 
   // Documents
@@ -248,7 +282,7 @@ export class MockStore {
   addDocument(document: DocumentRecord): DocumentRecord {
     this.#append(this.state.documents, document);
     this.#indexDocument(document);
-    this.#changed();
+    this.#changed({ kind: "put", collection: "documents", record: document });
     return document;
   }
 
@@ -256,7 +290,7 @@ export class MockStore {
     this.#documentsByProperty.get(document.property_reference)?.delete(document.id);
     assignFields(document, changes);
     addTo(this.#documentsByProperty, document.property_reference, document.id);
-    this.#changed();
+    this.#changed({ kind: "put", collection: "documents", record: document });
     return document;
   }
 
@@ -264,7 +298,7 @@ export class MockStore {
     this.#remove(this.state.documents, document);
     this.#documents.delete(document.id);
     this.#documentsByProperty.get(document.property_reference)?.delete(document.id);
-    this.#changed();
+    this.#changed({ kind: "remove", collection: "documents", id: document.id });
   }
 
   #append<T extends object>(records: T[], record: T): void {
@@ -309,8 +343,9 @@ export class MockStore {
     addTo(this.#documentsByProperty, document.property_reference, document.id);
   }
 
-  #changed(): void {
-    for (const listener of this.#listeners) listener();
+  #changed(change: StateChange): void {
+    this.#version += 1;
+    for (const listener of this.#listeners) listener(change);
   }
 }
 
