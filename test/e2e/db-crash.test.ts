@@ -1,0 +1,128 @@
+/**
+ * `--db` as an integration suite uses it: the mock started as a process, writes streamed to it from several
+ * connections, the process killed with SIGKILL at random moments (some while a compaction runs), restarted.
+ * Every acknowledged write must be there, none twice, and no temporary file left behind.
+ */
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { DEFAULT_SEED, generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
+import { startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
+
+const TRIALS = 5;
+const WORKERS = 4;
+/** A journal this long is compacted: small, so that compactions run all the time during the stream. */
+const COMPACT_AFTER = "40000";
+const headers = { "API-KEY": "crash-key", TOKEN: "crash-token", "content-type": "application/json" };
+
+const dir = mkdtempSync(join(tmpdir(), "plk-crash-"));
+const dbFile = join(dir, "state", "db.json");
+const fixturesFile = join(dir, "fixtures.json");
+// Enough properties that writing a snapshot takes several turns of the event loop, so a kill can land inside one.
+writeFileSync(fixturesFile, JSON.stringify(generateFixtures({ seed: DEFAULT_SEED, properties: 1000 })));
+
+const running: StartedProcess[] = [];
+afterAll(async () => {
+  for (const process of running.splice(0)) {
+    process.signal("SIGKILL");
+    await process.exited;
+  }
+});
+
+async function startMock(): Promise<{ process: StartedProcess; url: string }> {
+  const process = startProcess("node_modules/.bin/tsx", ["src/cli/mock.ts", "--port", "0", "--quiet", "--db", dbFile, "--fixtures", fixturesFile, "--db-compact-after", COMPACT_AFTER]);
+  running.push(process);
+  const [, url] = await process.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+  await waitForHealthy(`${url!}/healthz`);
+  return { process, url: url! };
+}
+
+/** What the clients were told: the properties they created (nid → street), and each worker's last edit answered. */
+const acknowledged = new Map<number, string>();
+const lastEdit = new Map<number, { nid: number; version: number }>();
+
+/** One client connection: creates properties, and every third request edits its first one with a higher version. */
+async function worker(url: string, trial: number, index: number, stop: () => boolean): Promise<void> {
+  let own = lastEdit.get(index)?.nid;
+  let version = lastEdit.get(index)?.version ?? 0;
+  for (let step = 0; !stop(); step += 1) {
+    try {
+      if (own !== undefined && step % 3 === 2) {
+        const next = version + 1;
+        const response = await fetch(`${url}/api/v1/object/property/${own}`, { method: "PUT", headers, body: JSON.stringify({ title: `w${index}-v${next}` }) });
+        if (response.status === 200) {
+          version = next;
+          lastEdit.set(index, { nid: own, version });
+        }
+      } else {
+        const street = `t${trial}-w${index}-${step}`;
+        const response = await fetch(`${url}/api/v1/object/property`, { method: "POST", headers, body: JSON.stringify({ street, city: "Austin", state: "TX", zip: "78701" }) });
+        if (response.status === 200) {
+          const nid = Number(((await response.json()) as { nid: string }).nid);
+          acknowledged.set(nid, street);
+          own ??= nid;
+          if (!lastEdit.has(index)) lastEdit.set(index, { nid, version: 0 });
+        }
+      }
+    } catch {
+      return; // the process was killed under this request: it was never acknowledged
+    }
+  }
+}
+
+/** Checks the restarted mock against everything acknowledged so far. */
+async function verify(url: string): Promise<void> {
+  if (acknowledged.size === 0) return;
+  const [first] = acknowledged.keys();
+  const { uid } = (await (await fetch(`${url}/__db/properties/${first}`)).json()) as { uid: number };
+  const records = (await (await fetch(`${url}/__db/properties?uid=${uid}`)).json()) as Array<{ id: number; street: string; title: string }>;
+  const byId = new Map(records.map((record) => [record.id, record]));
+  expect(byId.size, "a property is in the state twice").toBe(records.length);
+  const streets = records.map((record) => record.street);
+  expect(new Set(streets).size, "a create was applied twice").toBe(streets.length);
+  const missing = [...acknowledged].filter(([nid, street]) => byId.get(nid)?.street !== street);
+  expect(missing, "acknowledged creates lost").toEqual([]);
+  for (const [worker, { nid, version }] of lastEdit) {
+    if (version === 0) continue;
+    const seen = Number(/^w[0-9]+-v([0-9]+)$/.exec(byId.get(nid)?.title ?? "")?.[1] ?? -1);
+    // The last acknowledged edit, or the one after it if it reached the disk before the kill without an answer.
+    expect([version, version + 1], `worker ${worker}'s edits`).toContain(seen);
+  }
+}
+
+const leftovers = () => readdirSync(join(dir, "state")).filter((name) => name !== "db.json" && name !== "db.json.journal");
+
+describe("--db under SIGKILL", () => {
+  it("keeps every acknowledged write, applies none twice, and leaves no temporary file, whenever the process dies", async () => {
+    let killedDuringCompaction = 0;
+    let { process, url } = await startMock();
+    for (let trial = 0; trial < TRIALS; trial += 1) {
+      let stopped = false;
+      const workers = Array.from({ length: WORKERS }, (_, index) => worker(url, trial, index, () => stopped));
+      if (trial % 2 === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 350));
+      } else {
+        // Wait for a compaction to be under way, then kill it at a random point of it.
+        const deadline = Date.now() + 5_000;
+        while (!existsSync(`${dbFile}.journal.compacting`) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 15));
+      }
+      process.signal("SIGKILL");
+      await process.exited;
+      stopped = true;
+      await Promise.all(workers);
+      if (existsSync(`${dbFile}.journal.compacting`) || existsSync(`${dbFile}.tmp`)) killedDuringCompaction += 1;
+
+      ({ process, url } = await startMock());
+      expect(leftovers()).toEqual([]);
+      await verify(url);
+    }
+    expect(acknowledged.size).toBeGreaterThan(100);
+    expect(killedDuringCompaction, "no kill landed inside a compaction").toBeGreaterThan(0);
+
+    process.signal("SIGTERM");
+    expect(await process.exited).toBe(0);
+    expect(leftovers()).toEqual([]);
+  }, 90_000);
+});
