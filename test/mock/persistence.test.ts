@@ -87,7 +87,7 @@ describe("a --db state", () => {
     await third.close();
   });
 
-  it("answers a change only once its journal line is written and synced", async () => {
+  it("answers a change (API, raw write, reset) only once its journal line is written and synced", async () => {
     const file = join(tempDir(), "db.json");
     const held = heldIo();
     const mock = start(file, { journalIo: held.io });
@@ -105,6 +105,22 @@ describe("a --db state", () => {
     expect((await pending).status).toBe(200);
     // A read does not wait for anything.
     await request(mock.app).get("/api/v1/object/property/1001").set(headers).expect(200);
+
+    // Nor does a raw write or a reset get an answer before its sync.
+    for (const send of [() => request(mock.app).post("/__db/agents").send({ uid: 2, email: "held@b.example" }), () => request(mock.app).post("/__admin/reset")]) {
+      held.hold();
+      const syncs = held.calls.sync;
+      let done = false;
+      const answer = send().then((response) => {
+        done = true;
+        return response;
+      });
+      while (held.calls.sync === syncs) await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(done).toBe(false);
+      held.let();
+      expect((await answer).status).toBeLessThan(300);
+    }
     await mock.close();
   });
 
