@@ -100,8 +100,11 @@ describe("--db under SIGKILL", () => {
     for (let trial = 0; trial < TRIALS; trial += 1) {
       let stopped = false;
       const workers = Array.from({ length: WORKERS }, (_, index) => worker(url, trial, index, () => stopped));
+      // Some writes answered in every trial, however loaded the machine, before the kill can come.
+      const before = acknowledged.size;
+      while (acknowledged.size < before + 10) await new Promise((resolve) => setTimeout(resolve, 2));
       if (trial % 2 === 0) {
-        await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 350));
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 400));
       } else {
         // Wait for a compaction to be under way, then kill it at a random point of it.
         const deadline = Date.now() + 5_000;
@@ -118,7 +121,6 @@ describe("--db under SIGKILL", () => {
       expect(leftovers()).toEqual([]);
       await verify(url);
     }
-    expect(acknowledged.size).toBeGreaterThan(100);
     expect(killedDuringCompaction, "no kill landed inside a compaction").toBeGreaterThan(0);
 
     process.signal("SIGTERM");

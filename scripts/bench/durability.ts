@@ -1,0 +1,352 @@
+/**
+ * The `--db` figures of `npm run bench` (issue 11): the mock started as a process, the way a user runs it
+ * (`node --import tsx src/cli/mock.ts`), loaded from this process over keep-alive connections on the loopback.
+ * Every figure that has a peer is a ratio to it in the same run: `--db` against the same mock in memory, GETs
+ * while edits are persisted against GETs with none.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { FIXTURE_ACCOUNTS, generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
+import type { Database } from "../../src/mock/store/records.ts";
+
+/** What the section needs from the bench's settings. */
+export interface DurabilitySettings {
+  /** Properties of the large store (100,000 by default). */
+  properties: number;
+  /** Properties of the store the create throughput is measured on. */
+  smallProperties: number;
+  seed: number;
+  /** Creates per throughput run. */
+  creates: number;
+  /** Milliseconds of each GET run. */
+  getRunMs: number;
+  /** Changes in the journal the start-up figure reads back. */
+  journalChanges: number;
+  concurrency: number;
+}
+
+/** Figures of one load run. */
+export interface LoadFigure {
+  requests: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  failures: number;
+}
+
+/** The section's figures. */
+export interface DurabilityReport {
+  creates: { memory: LoadFigure; fsync: LoadFigure; none: LoadFigure; fsyncRatio: number; noneRatio: number };
+  reads: {
+    properties: number;
+    quiet: LoadFigure;
+    whileEditing: LoadFigure;
+    editsPerSecond: number;
+    editsAcknowledged: number;
+    throughputRatio: number;
+  };
+  memory: { peakRssBytes: number; rssAfterEditsBytes: number };
+  startUp: { firstStartMs: number; journalChanges: number; journalBytes: number; withJournalMs: number; snapshotOnlyMs: number; snapshotBytes: number };
+  compaction: { ms: number };
+}
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const API = "/api/v1/object";
+const DEMO = FIXTURE_ACCOUNTS[0]!;
+const HEADERS = { "API-KEY": DEMO.apiKey, TOKEN: DEMO.token, "content-type": "application/json" };
+const EDITS_PER_SECOND = 20;
+
+/** Runs the section; `progress` is told what it is doing. Temporary files are removed at the end. */
+export async function measureDurability(settings: DurabilitySettings, progress: (line: string) => void): Promise<DurabilityReport> {
+  const dir = mkdtempSync(join(tmpdir(), "plk-bench-db-"));
+  const processes: MockProcess[] = [];
+  const start = async (name: string, args: string[]) => {
+    const mock = await startMock(args);
+    processes.push(mock);
+    progress(`       ${name}: ready in ${Math.round(mock.readyMs)} ms`);
+    return mock;
+  };
+  try {
+    // Create throughput: the same mock, same small seed, in memory and with --db, one after the other.
+    progress(`  --db: create throughput at ${settings.smallProperties} properties (memory, --db fsync, --db none)…`);
+    const small = join(dir, "small.json");
+    writeFileSync(small, JSON.stringify(generateFixtures({ seed: settings.seed, properties: settings.smallProperties })));
+    const createRuns: Record<"memory" | "fsync" | "none", LoadFigure> = {} as never;
+    for (const [side, extra] of [
+      ["memory", []],
+      ["fsync", ["--db", join(dir, "fsync", "db.json")]],
+      ["none", ["--db", join(dir, "none", "db.json"), "--db-sync", "none"]],
+    ] as const) {
+      const mock = await start(side, ["--fixtures", small, ...extra]);
+      await drive(mock.url, { concurrency: settings.concurrency, total: Math.min(500, settings.creates), next: createRequest });
+      createRuns[side] = await drive(mock.url, { concurrency: settings.concurrency, total: settings.creates, next: createRequest });
+      await mock.stop();
+    }
+
+    // The large store, with --db: reads without and with edits persisted, then a journal of many changes.
+    progress(`  --db: ${settings.properties} properties: generating and writing the seed…`);
+    const fixtures = generateFixtures({ seed: settings.seed, properties: settings.properties });
+    const nids = fixtures.properties.filter((property) => property.uid === DEMO.id).map((property) => property.id);
+    const large = join(dir, "large.json");
+    writeFileSync(large, JSON.stringify(fixtures));
+    releaseFixtures(fixtures);
+    const dbFile = join(dir, "large", "db.json");
+    const dbArgs = ["--fixtures", large, "--db", dbFile];
+
+    progress("  --db: first start (writes the snapshot), then GETs without and with 20 edits per second…");
+    const first = await start("first start", dbArgs);
+    const retrieve = (index: number) => ({ method: "GET", path: `${API}/property/${nids[(index * 7919) % nids.length]}` });
+    await drive(first.url, { concurrency: settings.concurrency, total: 2_000, next: retrieve }); // warm-up
+    const quietRuns: LoadFigure[] = [];
+    const editingRuns: LoadFigure[] = [];
+    let edits = 0;
+    let editsAcknowledged = 0;
+    for (let round = 0; round < 2; round += 1) {
+      quietRuns.push(await drive(first.url, { concurrency: settings.concurrency, durationMs: settings.getRunMs, next: retrieve }));
+      const editor = startEditor(first.url, nids, () => (edits += 1), () => (editsAcknowledged += 1));
+      editingRuns.push(await drive(first.url, { concurrency: settings.concurrency, durationMs: settings.getRunMs, next: retrieve }));
+      await editor.stop();
+    }
+    const rssAfterEditsBytes = first.rss().current;
+
+    progress(`  --db: ${settings.journalChanges} edits into the journal…`);
+    await drive(first.url, { concurrency: settings.concurrency, total: settings.journalChanges, next: (index) => editRequest(nids[index % nids.length]!, index) });
+    const peakRssBytes = first.rss().peak;
+    await first.stop();
+    const journalBytes = statSync(`${dbFile}.journal`).size;
+
+    progress("  --db: start-up with the journal, then one compaction…");
+    const withJournal = await start("start with journal", [...dbArgs, "--db-compact-after", "1"]);
+    const compacted = withJournal.waitForOutput(/Compacted the journal into .* in ([0-9]+) ms/);
+    await drive(withJournal.url, { concurrency: 1, total: 1, next: (index) => editRequest(nids[0]!, index) });
+    const compactionMs = Number((await compacted)[1]);
+    await withJournal.stop();
+    const snapshotOnly = await start("start from the snapshot alone", dbArgs);
+    await snapshotOnly.stop();
+
+    const quiet = merge(quietRuns);
+    const whileEditing = merge(editingRuns);
+    return {
+      creates: {
+        ...createRuns,
+        fsyncRatio: createRuns.fsync.requestsPerSecond / createRuns.memory.requestsPerSecond,
+        noneRatio: createRuns.none.requestsPerSecond / createRuns.memory.requestsPerSecond,
+      },
+      reads: {
+        properties: settings.properties,
+        quiet,
+        whileEditing,
+        editsPerSecond: edits / ((settings.getRunMs * editingRuns.length) / 1000),
+        editsAcknowledged,
+        throughputRatio: whileEditing.requestsPerSecond / quiet.requestsPerSecond,
+      },
+      memory: { peakRssBytes, rssAfterEditsBytes },
+      startUp: {
+        firstStartMs: first.readyMs,
+        journalChanges: settings.journalChanges,
+        journalBytes,
+        withJournalMs: withJournal.readyMs,
+        snapshotOnlyMs: snapshotOnly.readyMs,
+        snapshotBytes: statSync(dbFile).size,
+      },
+      compaction: { ms: compactionMs },
+    };
+  } finally {
+    for (const mock of processes) mock.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The section as lines of text, for the bench's report. */
+export function printDurability(report: DurabilityReport): string[] {
+  const { creates, reads, memory, startUp, compaction } = report;
+  const row = (name: string, figure: LoadFigure) =>
+    `  ${name.padEnd(34)} ${Math.round(figure.requestsPerSecond).toLocaleString("en-US").padStart(8)} req/s   p50 ${figure.p50Ms.toFixed(1).padStart(6)} ms   p99 ${figure.p99Ms.toFixed(1).padStart(6)} ms${figure.failures ? `   ${figure.failures} FAILED` : ""}`;
+  const mib = (value: number) => `${(value / 1024 / 1024).toFixed(0)} MiB`;
+  return [
+    "--DB DURABILITY (the mock as a process; every 2xx to a write is on disk with fsync)",
+    row("create, in memory", creates.memory),
+    row("create, --db (fsync)", creates.fsync),
+    row("create, --db --db-sync none", creates.none),
+    `  create throughput --db / in memory: ${creates.fsyncRatio.toFixed(2)}x (goal >= 0.5x); --db-sync none: ${creates.noneRatio.toFixed(2)}x`,
+    row(`GET at ${reads.properties.toLocaleString("en-US")}, no writes`, reads.quiet),
+    row(`GET at ${reads.properties.toLocaleString("en-US")}, ${reads.editsPerSecond.toFixed(0)} edits/s persisted`, reads.whileEditing),
+    `  GET throughput while editing / without: ${reads.throughputRatio.toFixed(2)}x (goal >= 0.85x); p99 ${reads.whileEditing.p99Ms.toFixed(1)} ms (goal <= 20 ms); ${reads.editsAcknowledged} edits acknowledged`,
+    `  peak resident memory of the --db mock: ${mib(memory.peakRssBytes)} (goal <= 800 MiB); after the edits: ${mib(memory.rssAfterEditsBytes)}`,
+    `  start-up: first (writes a ${mib(startUp.snapshotBytes)} snapshot) ${(startUp.firstStartMs / 1000).toFixed(1)} s; with a journal of ${startUp.journalChanges.toLocaleString("en-US")} changes (${mib(startUp.journalBytes)}) ${(startUp.withJournalMs / 1000).toFixed(1)} s; from the snapshot alone ${(startUp.snapshotOnlyMs / 1000).toFixed(1)} s`,
+    `  one compaction (journal folded into a new snapshot, in the background): ${(compaction.ms / 1000).toFixed(1)} s`,
+  ];
+}
+
+// -----------------------------------------------------------------------------------------------------------
+// The mock as a process
+// -----------------------------------------------------------------------------------------------------------
+
+interface MockProcess {
+  url: string;
+  /** From spawn until /healthz answered 200. */
+  readyMs: number;
+  /** Resident memory now and its peak over the process's life (VmRSS, VmHWM). */
+  rss(): { current: number; peak: number };
+  waitForOutput(pattern: RegExp): Promise<RegExpMatchArray>;
+  /** SIGTERM, and wait for the exit. */
+  stop(): Promise<void>;
+  kill(): void;
+}
+
+async function startMock(args: string[]): Promise<MockProcess> {
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/cli/mock.ts", "--port", "0", "--quiet", ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const waitForOutput = async (pattern: RegExp) => {
+    for (;;) {
+      const match = output.match(pattern);
+      if (match) return match;
+      if (child.exitCode !== null) throw new Error(`The mock exited:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  const [, url] = await waitForOutput(/listening on (http:\/\/127\.0\.0\.1:[0-9]+)/);
+  for (;;) {
+    const status = await send(url!, { method: "GET", path: "/healthz" }, new Agent()).then((answer) => answer.status, () => 0);
+    if (status === 200) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const readyMs = performance.now() - started;
+  return {
+    url: url!,
+    readyMs,
+    rss() {
+      const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+      const kib = (name: string) => Number(new RegExp(`${name}:\\s+([0-9]+) kB`).exec(status)?.[1] ?? 0) * 1024;
+      return { current: kib("VmRSS"), peak: kib("VmHWM") };
+    },
+    waitForOutput,
+    async stop() {
+      child.kill("SIGTERM");
+      await exited;
+    },
+    kill() {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    },
+  };
+}
+
+// -----------------------------------------------------------------------------------------------------------
+// Load
+// -----------------------------------------------------------------------------------------------------------
+
+interface Job {
+  method: string;
+  path: string;
+  body?: string;
+}
+
+const createRequest = (index: number): Job => ({
+  method: "POST",
+  path: `${API}/property`,
+  body: JSON.stringify({ street: `${index} Bench St`, city: "Austin", state: "TX", zip: "78701", title: `Bench ${index}` }),
+});
+
+const editRequest = (nid: number, index: number): Job => ({ method: "PUT", path: `${API}/property/${nid}`, body: JSON.stringify({ title: `Edited ${index}` }) });
+
+/**
+ * Sends jobs over `concurrency` keep-alive connections, either `total` of them or for `durationMs`, and measures
+ * each from send to the end of its answer.
+ */
+async function drive(url: string, options: { concurrency: number; total?: number; durationMs?: number; next: (index: number) => Job }): Promise<LoadFigure> {
+  const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
+  const latencies: number[] = [];
+  let failures = 0;
+  let issued = 0;
+  const started = performance.now();
+  const more = () => (options.total !== undefined ? issued < options.total : performance.now() - started < options.durationMs!);
+  await Promise.all(
+    Array.from({ length: options.concurrency }, async () => {
+      while (more()) {
+        const job = options.next(issued++);
+        const sent = performance.now();
+        const { status } = await send(url, job, agent).catch(() => ({ status: 0 }));
+        latencies.push(performance.now() - sent);
+        if (status !== 200) failures += 1;
+      }
+    }),
+  );
+  const elapsed = performance.now() - started;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    requestsPerSecond: latencies.length / (elapsed / 1000),
+    p50Ms: quantile(latencies, 0.5),
+    p99Ms: quantile(latencies, 0.99),
+    failures,
+  };
+}
+
+/** Edits at {@link EDITS_PER_SECOND} on a connection of its own until stopped. */
+function startEditor(url: string, nids: readonly number[], onSent: () => void, onAcknowledged: () => void): { stop(): Promise<void> } {
+  const agent = new Agent({ keepAlive: true });
+  const inFlight = new Set<Promise<unknown>>();
+  let index = 0;
+  const timer = setInterval(() => {
+    onSent();
+    const job = editRequest(nids[(index * 104_729) % nids.length]!, index);
+    index += 1;
+    const sending = send(url, job, agent).then(({ status }) => status === 200 && onAcknowledged(), () => {});
+    inFlight.add(sending);
+    void sending.finally(() => inFlight.delete(sending));
+  }, 1000 / EDITS_PER_SECOND);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(inFlight);
+      agent.destroy();
+    },
+  };
+}
+
+function send(url: string, job: Job, agent: Agent): Promise<{ status: number }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(`${url}${job.path}`, { method: job.method, agent, headers: HEADERS }, (answer) => {
+      answer.resume();
+      answer.on("end", () => resolve({ status: answer.statusCode ?? 0 }));
+      answer.on("error", reject);
+    });
+    outgoing.on("error", reject);
+    outgoing.end(job.body);
+  });
+}
+
+function merge(runs: readonly LoadFigure[]): LoadFigure {
+  const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+  return {
+    requests,
+    requestsPerSecond: runs.reduce((sum, run) => sum + run.requestsPerSecond, 0) / runs.length,
+    p50Ms: Math.max(...runs.map((run) => run.p50Ms)),
+    p99Ms: Math.max(...runs.map((run) => run.p99Ms)),
+    failures: runs.reduce((sum, run) => sum + run.failures, 0),
+  };
+}
+
+function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+/** Drops the arrays of a large generated state, so this process does not hold it while the mock runs. */
+function releaseFixtures(fixtures: Database): void {
+  fixtures.properties.length = 0;
+  fixtures.documents.length = 0;
+  fixtures.agents.length = 0;
+}
