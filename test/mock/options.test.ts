@@ -2,7 +2,7 @@
  * The library's options are the command line's flags camel-cased (README: "In your own tests"), the former
  * names still work, and a name the mock does not know is refused instead of leaving it on its defaults.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
@@ -25,11 +25,11 @@ afterEach(async () => {
   for (const mock of opened.splice(0)) await mock.close();
 });
 
-/** Creates a property through the API, closes the mock (writing its state), and reads the state file. */
+/** Creates a property through the API, closes the mock, and reads the state back from its file (and journal). */
 async function createAndRead(mock: MockServer, file: string): Promise<{ nid: string; saved: Database }> {
   const { body } = await request(mock.app).post("/api/v1/object/property").set(headers).send(address).expect(200);
   await mock.close();
-  return { nid: body.nid as string, saved: JSON.parse(readFileSync(file, "utf8")) as Database };
+  return { nid: body.nid as string, saved: structuredClone(mockWith({ db: file, fixtures: tinyFixtures() }).store.state) };
 }
 
 describe("createMockServer's options, named as the flags", () => {

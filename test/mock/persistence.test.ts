@@ -225,7 +225,7 @@ describe("reading a --db state back", () => {
     await mock.close();
     const snapshot = readFileSync(file, "utf8");
     expect(snapshot).toContain('"street":"C0"');
-    expect(readFileSync(`${file}.journal`, "utf8").length).toBeLessThan(4_000);
+    expect(journalLines(file).length).toBeLessThan(12); // some lines were folded into the snapshot
     expect(readdirSync(join(file, "..")).sort()).toEqual(["db.json", "db.json.journal"]);
 
     const again = start(file);

@@ -76,7 +76,9 @@ export class StateJournal {
   #compactionFailure: string | undefined;
   #compactAfter: number;
   #closing = false;
-  #closed = false;
+  /** Set once close() has begun: the fd is closed or about to be; nothing may write. */
+  #closed: Promise<void> | undefined;
+  #fdClosed = false;
 
   constructor(options: StateJournalOptions) {
     this.#options = options;
@@ -125,7 +127,12 @@ export class StateJournal {
    * Stops a compaction under way (its temporary file is removed), writes what is pending, and closes the file.
    * Rejects, saying how many changes were not saved and why, when the last write fails. Always settles.
    */
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    this.#closed ??= this.#close();
+    return this.#closed;
+  }
+
+  async #close(): Promise<void> {
     this.#closing = true;
     clearTimeout(this.#retry);
     this.#retry = undefined;
@@ -143,7 +150,7 @@ export class StateJournal {
       }
       break;
     }
-    this.#closed = true;
+    this.#fdClosed = true;
     closeSync(this.#fd);
     if (this.#lastSeq > this.#savedSeq) {
       throw new Error(`${this.#lastSeq - this.#savedSeq} changes were not saved to ${this.#files.journal}: ${this.#failure ?? "unknown error"}`);
@@ -159,7 +166,7 @@ export class StateJournal {
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
-      if (!this.#writing && !this.#closed) void this.#write();
+      if (!this.#writing && !this.#fdClosed) void this.#write();
     });
   }
 
@@ -260,6 +267,8 @@ export class StateJournal {
       this.#compactionFailure = undefined;
       this.#compactAfter = this.#options.compactAfterBytes;
       this.#options.log(`Compacted the journal into ${files.snapshot} in ${Math.round(performance.now() - started)} ms`);
+      // The journal may have passed the size again while this one ran, with no write left to notice.
+      if (this.#offset > this.#compactAfter && !this.#closing) setImmediate(() => void (this.#compaction ? undefined : this.compact()));
     } catch (error) {
       await rm(files.temporary, { force: true }).catch(() => {});
       if (this.#compactionFailure === undefined) {
