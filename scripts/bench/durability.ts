@@ -255,7 +255,7 @@ interface Job {
 const createRequest = (index: number): Job => ({
   method: "POST",
   path: `${API}/property`,
-  body: JSON.stringify({ street: `${index} Bench St`, city: "Austin", state: "TX", zip: "78701", title: `Bench ${index}` }),
+  body: JSON.stringify({ street: `${index} Bench St`, city: "Austin", state: "TX", zip: "78701" }),
 });
 
 const editRequest = (nid: number, index: number): Job => ({ method: "PUT", path: `${API}/property/${nid}`, body: JSON.stringify({ title: `Edited ${index}` }) });

@@ -86,6 +86,8 @@ export class StateJournal {
     this.#io = options.io ?? nodeIo;
     this.#fd = openJournal(this.#files.journal);
     this.#offset = fstatSync(this.#fd).size;
+    // The journal's name must survive a crash of the machine too, not only its synced lines.
+    syncDirectory(this.#files.directory);
     this.#lastSeq = options.seq;
     this.#savedSeq = options.seq;
     this.#compactAfter = options.compactAfterBytes;
