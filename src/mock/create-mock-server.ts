@@ -299,6 +299,11 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     },
     ...(options.log && !options.quiet ? { log: options.log } : {}),
     ...(options.now ? { now: options.now } : {}),
+    // The demo account's credentials, never a configured account's: the page is open to whoever reaches the mock.
+    docsCredentials: () => {
+      const demo = options.accounts ? undefined : store.state.accounts[0];
+      return demo && { apiKey: demo.apiKey, token: demo.token };
+    },
   });
 
   let server: Server | undefined;

@@ -10,6 +10,7 @@ import { createAdminRoutes, isAdminPath } from "./admin-routes.ts";
 import { wrapApiHandler, type ApiCall, type ApiInterceptor } from "./api-interceptor.ts";
 import { createApiHandler, type ApiHandlerDeps } from "./create-api-handler.ts";
 import { applyCors } from "./cors.ts";
+import { createDocsPages, DOCS_PATH, type DocsCredentials } from "./docs-pages.ts";
 import { discardBody } from "./read-body.ts";
 import { okReply, problemReply, send } from "./reply.ts";
 import { logWhenFinished } from "./request-log.ts";
@@ -31,6 +32,8 @@ export interface AppDeps extends ApiHandlerDeps {
   now?: () => number;
   /** With `--db`: answers to changes wait until they are on disk, and /healthz says when they cannot be. */
   durability?: Durability;
+  /** The credentials `/docs` fills in for "Try it out", if any (none when accounts are configured). */
+  docsCredentials?: () => DocsCredentials | undefined;
 }
 
 type Page = (request: IncomingMessage, response: ServerResponse) => void;
@@ -45,6 +48,7 @@ type Page = (request: IncomingMessage, response: ServerResponse) => void;
 export function createApp(deps: AppDeps): RequestListener {
   const { store, contract, log } = deps;
   const api = wrapApiHandler(createApiHandler(deps), deps.apiInterceptors);
+  const docs = createDocsPages(deps.docsCredentials ?? (() => undefined));
   const { durability } = deps;
   const admin = createAdminRoutes({ store, router: deps.router, guard: deps.adminGuard, ...(log ? { log } : {}), ...(durability ? { durability } : {}) });
 
@@ -67,6 +71,7 @@ export function createApp(deps: AppDeps): RequestListener {
             api: "/api/v1/object/",
             spec: { yaml: "/openapi.yaml", json: "/openapi.json" },
             health: "/healthz",
+            docs: DOCS_PATH,
             admin: { raw: "/__db", reset: "POST /__admin/reset" },
           }),
         ),
@@ -134,6 +139,10 @@ export function createApp(deps: AppDeps): RequestListener {
         if (page) {
           discardBody(request);
           page(request, response);
+          return;
+        }
+        if (docs(request, response, path)) {
+          discardBody(request);
           return;
         }
         if (path.startsWith(AUTOLOGIN) && path.length > AUTOLOGIN.length && !path.includes("/", AUTOLOGIN.length)) {
