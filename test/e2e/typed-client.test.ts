@@ -52,12 +52,12 @@ function typecheck(code: string): string {
 describe("the README's typed client", () => {
   it("typechecks strictly against the exported types", () => {
     expect(typecheck(example)).toBe("");
-  });
+  }, 120_000);
 
   it("does not typecheck when it breaks the contract (a string nid in a path, a path without its slash)", () => {
     expect(typecheck(example.replace("{ params: { path: { nid } } }", '{ params: { path: { nid: "1031" } } }'))).toMatch(/error TS2322/);
     expect(typecheck(example.replace('"/api/v1/object/agent_card/"', '"/api/v1/object/agent_card"'))).toMatch(/error TS2345/);
-  });
+  }, 120_000);
 
   it("runs against a started mock and prints what it created", async () => {
     const { url } = await mock.listen(0);
