@@ -36,6 +36,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createMockServer, type MockServer } from "../src/mock/create-mock-server.ts";
 import { TEMPLATE_CATALOGUE } from "../src/mock/services/template-catalogue.ts";
 import { writeSnapshot } from "../src/mock/store/state-snapshot.ts";
+import { measureDurability, printDurability, type DurabilityReport } from "./bench/durability.ts";
 import { projectAgent, projectProperty } from "../src/mock/store/project-records.ts";
 import type { Database } from "../src/mock/store/records.ts";
 
@@ -205,6 +206,8 @@ interface BenchReport {
   };
   persistence: { properties: number; writeMs: number; longestPauseMs: number; fileBytes: number; megabytesPerSecond: number };
   selfValidation: { off: HttpFigure; on: HttpFigure; throughputCostPercent: number; addedP50Ms: number };
+  /** `--db` (issue 11): the mock as a process, with and without its journal; see scripts/bench/durability.ts. */
+  durability: DurabilityReport;
   failures: string[];
 }
 
@@ -216,12 +219,12 @@ const gc = (globalThis as { gc?: () => void }).gc;
 
 async function runBench(settings: BenchSettings, progress: (line: string) => void): Promise<BenchReport> {
   const loadAtStart = loadavg()[0]!;
-  progress("1/4 contract validation…");
+  progress("1/5 contract validation…");
   const contractSection = measureContract(settings);
   const closed = createContract({ closed: true }); // the mock's own reading; compiled once and shared below
   const failures: string[] = [];
 
-  progress(`2/4 generating ${count(settings.properties)} properties…`);
+  progress(`2/5 generating ${count(settings.properties)} properties…`);
   const baselineBytes = heapAfterGc();
   let started = performance.now();
   const fixtures = generateFixtures({ seed: settings.seed, properties: settings.properties });
@@ -236,7 +239,7 @@ async function runBench(settings: BenchSettings, progress: (line: string) => voi
   const rssBytes = process.memoryUsage().rss;
   const mocks: MockServer[] = [large];
 
-  progress("3/4 writing the state to a file…");
+  progress("3/5 writing the state to a file…");
   const persistence = await measurePersistence(large);
 
   const client = startLoadClient(settings.concurrency);
@@ -267,7 +270,7 @@ async function runBench(settings: BenchSettings, progress: (line: string) => voi
 
     // Paired comparisons, interleaved (A B C A B C) so that a change of background load hits every side alike.
     // The large store goes back to its seed first, so both of its sides hold the same properties.
-    progress(`4/4 retrieve by nid: validateResponses on and off, and at ${count(settings.smallProperties)} properties…`);
+    progress(`4/5 retrieve by nid: validateResponses on and off, and at ${count(settings.smallProperties)} properties…`);
     large.reset();
     const validating = createMockServer({ fixtures, contract: closed, validateResponses: true });
     mocks.push(validating);
@@ -286,6 +289,23 @@ async function runBench(settings: BenchSettings, progress: (line: string) => voi
     }
     const [off, on, smallStore] = sides.map((side) => summarise(side.scenario, side.runs)) as [HttpFigure, HttpFigure, HttpFigure];
     failures.push(...validating.violations.map((violation) => `${violation.request}: the mock's answer broke the contract`));
+    for (const mock of mocks.splice(0)) await mock.close(); // before the processes of section 5 start
+
+    progress("5/5 --db durability (the mock as a process)…");
+    const durability = await measureDurability(
+      {
+        large: fixtures,
+        small: smallFixtures,
+        creates: settings.quick ? 200 : 4_000,
+        getRunMs: settings.quick ? 300 : 4_000,
+        journalChanges: settings.quick ? 200 : 10_000,
+        concurrency: settings.concurrency,
+      },
+      progress,
+    );
+    for (const figure of [durability.creates.memory, durability.creates.fsync, durability.creates.none, durability.reads.quiet, durability.reads.whileEditing]) {
+      if (figure.failures > 0) failures.push(`--db section: ${figure.failures} of ${figure.requests} requests failed`);
+    }
 
     return {
       settings: withoutJson(settings),
@@ -310,6 +330,7 @@ async function runBench(settings: BenchSettings, progress: (line: string) => voi
         storeSize: { large: off, small: smallStore, throughputRatio: smallStore.requestsPerSecond / off.requestsPerSecond },
       },
       persistence,
+      durability,
       selfValidation: {
         off,
         on,
@@ -1017,6 +1038,7 @@ function printReport(report: BenchReport): string {
     `validateResponses: true costs ${selfValidation.throughputCostPercent.toFixed(1)} % of the throughput and adds ` +
       `${ms(selfValidation.addedP50Ms)} to the median latency.`,
   );
+  lines.push("", "5. --db durability", "", ...printDurability(report.durability));
   if (report.failures.length > 0) lines.push("", "FAILURES (the figures above are not trustworthy):", ...report.failures.map((failure) => `  ${failure}`));
   return lines.join("\n");
 }

@@ -10,16 +10,15 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FIXTURE_ACCOUNTS, generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
+import { FIXTURE_ACCOUNTS } from "../../src/fixtures/generate-fixtures.ts";
 import type { Database } from "../../src/mock/store/records.ts";
 
-/** What the section needs from the bench's settings. */
+/** What the section needs from the bench: its generated stores and its counts. */
 export interface DurabilitySettings {
-  /** Properties of the large store (100,000 by default). */
-  properties: number;
-  /** Properties of the store the create throughput is measured on. */
-  smallProperties: number;
-  seed: number;
+  /** The large store (100,000 properties by default): GETs, memory, start-up and compaction are measured on it. */
+  large: Database;
+  /** The small store the create throughput is measured on. */
+  small: Database;
   /** Creates per throughput run. */
   creates: number;
   /** Milliseconds of each GET run. */
@@ -50,7 +49,16 @@ export interface DurabilityReport {
     throughputRatio: number;
   };
   memory: { peakRssBytes: number; rssAfterEditsBytes: number };
-  startUp: { firstStartMs: number; journalChanges: number; journalBytes: number; withJournalMs: number; snapshotOnlyMs: number; snapshotBytes: number };
+  startUp: {
+    firstStartMs: number;
+    journalChanges: number;
+    journalBytes: number;
+    withJournalMs: number;
+    snapshotOnlyMs: number;
+    /** The same seed without --db: the peer of the start-up figures. */
+    inMemoryMs: number;
+    snapshotBytes: number;
+  };
   compaction: { ms: number };
 }
 
@@ -59,6 +67,7 @@ const API = "/api/v1/object";
 const DEMO = FIXTURE_ACCOUNTS[0]!;
 const HEADERS = { "API-KEY": DEMO.apiKey, TOKEN: DEMO.token, "content-type": "application/json" };
 const EDITS_PER_SECOND = 20;
+const MOCK_VARIABLES = ["BASE_URL", "PORT", "HOST", "MOCK_DB", "MOCK_DB_SYNC"];
 
 /** Runs the section; `progress` is told what it is doing. Temporary files are removed at the end. */
 export async function measureDurability(settings: DurabilitySettings, progress: (line: string) => void): Promise<DurabilityReport> {
@@ -72,32 +81,35 @@ export async function measureDurability(settings: DurabilitySettings, progress: 
   };
   try {
     // Create throughput: the same mock, same small seed, in memory and with --db, one after the other.
-    progress(`  --db: create throughput at ${settings.smallProperties} properties (memory, --db fsync, --db none)…`);
+    progress(`     create throughput at ${settings.small.properties.length} properties (memory, --db fsync, --db none)…`);
     const small = join(dir, "small.json");
-    writeFileSync(small, JSON.stringify(generateFixtures({ seed: settings.seed, properties: settings.smallProperties })));
-    const createRuns: Record<"memory" | "fsync" | "none", LoadFigure> = {} as never;
+    writeFileSync(small, JSON.stringify(settings.small));
+    const sides = [];
     for (const [side, extra] of [
       ["memory", []],
       ["fsync", ["--db", join(dir, "fsync", "db.json")]],
       ["none", ["--db", join(dir, "none", "db.json"), "--db-sync", "none"]],
     ] as const) {
       const mock = await start(side, ["--fixtures", small, ...extra]);
-      await drive(mock.url, { concurrency: settings.concurrency, total: Math.min(500, settings.creates), next: createRequest });
-      createRuns[side] = await drive(mock.url, { concurrency: settings.concurrency, total: settings.creates, next: createRequest });
-      await mock.stop();
+      await drive(mock.url, { concurrency: settings.concurrency, total: Math.min(500, settings.creates), next: createRequest }); // warm-up
+      sides.push({ side, mock, runs: [] as LoadFigure[] });
     }
+    // Interleaved (A B C A B C), so a change of background load hits every side alike.
+    for (let round = 0; round < 2; round += 1) {
+      for (const side of sides) side.runs.push(await drive(side.mock.url, { concurrency: settings.concurrency, total: Math.ceil(settings.creates / 2), next: createRequest }));
+    }
+    const createRuns = Object.fromEntries(sides.map((side) => [side.side, merge(side.runs)])) as Record<"memory" | "fsync" | "none", LoadFigure>;
+    for (const side of sides) await side.mock.stop();
 
     // The large store, with --db: reads without and with edits persisted, then a journal of many changes.
-    progress(`  --db: ${settings.properties} properties: generating and writing the seed…`);
-    const fixtures = generateFixtures({ seed: settings.seed, properties: settings.properties });
-    const nids = fixtures.properties.filter((property) => property.uid === DEMO.id).map((property) => property.id);
+    const properties = settings.large.properties.length;
+    const nids = settings.large.properties.filter((property) => property.uid === DEMO.id).map((property) => property.id);
     const large = join(dir, "large.json");
-    writeFileSync(large, JSON.stringify(fixtures));
-    releaseFixtures(fixtures);
+    writeFileSync(large, JSON.stringify(settings.large));
     const dbFile = join(dir, "large", "db.json");
     const dbArgs = ["--fixtures", large, "--db", dbFile];
 
-    progress("  --db: first start (writes the snapshot), then GETs without and with 20 edits per second…");
+    progress("     first start (writes the snapshot), then GETs without and with 20 edits per second…");
     const first = await start("first start", dbArgs);
     const retrieve = (index: number) => ({ method: "GET", path: `${API}/property/${nids[(index * 7919) % nids.length]}` });
     await drive(first.url, { concurrency: settings.concurrency, total: 2_000, next: retrieve }); // warm-up
@@ -113,13 +125,13 @@ export async function measureDurability(settings: DurabilitySettings, progress: 
     }
     const rssAfterEditsBytes = first.rss().current;
 
-    progress(`  --db: ${settings.journalChanges} edits into the journal…`);
+    progress(`     ${settings.journalChanges} edits into the journal…`);
     await drive(first.url, { concurrency: settings.concurrency, total: settings.journalChanges, next: (index) => editRequest(nids[index % nids.length]!, index) });
     const peakRssBytes = first.rss().peak;
     await first.stop();
     const journalBytes = statSync(`${dbFile}.journal`).size;
 
-    progress("  --db: start-up with the journal, then one compaction…");
+    progress("     start-up with the journal, then one compaction…");
     const withJournal = await start("start with journal", [...dbArgs, "--db-compact-after", "1"]);
     const compacted = withJournal.waitForOutput(/Compacted the journal into .* in ([0-9]+) ms/);
     await drive(withJournal.url, { concurrency: 1, total: 1, next: (index) => editRequest(nids[0]!, index) });
@@ -127,6 +139,8 @@ export async function measureDurability(settings: DurabilitySettings, progress: 
     await withJournal.stop();
     const snapshotOnly = await start("start from the snapshot alone", dbArgs);
     await snapshotOnly.stop();
+    const inMemory = await start("start in memory from the same seed", ["--fixtures", large]);
+    await inMemory.stop();
 
     const quiet = merge(quietRuns);
     const whileEditing = merge(editingRuns);
@@ -137,7 +151,7 @@ export async function measureDurability(settings: DurabilitySettings, progress: 
         noneRatio: createRuns.none.requestsPerSecond / createRuns.memory.requestsPerSecond,
       },
       reads: {
-        properties: settings.properties,
+        properties,
         quiet,
         whileEditing,
         editsPerSecond: edits / ((settings.getRunMs * editingRuns.length) / 1000),
@@ -151,6 +165,7 @@ export async function measureDurability(settings: DurabilitySettings, progress: 
         journalBytes,
         withJournalMs: withJournal.readyMs,
         snapshotOnlyMs: snapshotOnly.readyMs,
+        inMemoryMs: inMemory.readyMs,
         snapshotBytes: statSync(dbFile).size,
       },
       compaction: { ms: compactionMs },
@@ -167,8 +182,9 @@ export function printDurability(report: DurabilityReport): string[] {
   const row = (name: string, figure: LoadFigure) =>
     `  ${name.padEnd(34)} ${Math.round(figure.requestsPerSecond).toLocaleString("en-US").padStart(8)} req/s   p50 ${figure.p50Ms.toFixed(1).padStart(6)} ms   p99 ${figure.p99Ms.toFixed(1).padStart(6)} ms${figure.failures ? `   ${figure.failures} FAILED` : ""}`;
   const mib = (value: number) => `${(value / 1024 / 1024).toFixed(0)} MiB`;
+  const seconds = (value: number) => `${(value / 1000).toFixed(1)} s`;
   return [
-    "--DB DURABILITY (the mock as a process; every 2xx to a write is on disk with fsync)",
+    "The mock as a process (node --import tsx src/cli/mock.ts), loaded over keep-alive connections; with --db every 2xx to a write is on disk.",
     row("create, in memory", creates.memory),
     row("create, --db (fsync)", creates.fsync),
     row("create, --db --db-sync none", creates.none),
@@ -177,8 +193,9 @@ export function printDurability(report: DurabilityReport): string[] {
     row(`GET at ${reads.properties.toLocaleString("en-US")}, ${reads.editsPerSecond.toFixed(0)} edits/s persisted`, reads.whileEditing),
     `  GET throughput while editing / without: ${reads.throughputRatio.toFixed(2)}x (goal >= 0.85x); p99 ${reads.whileEditing.p99Ms.toFixed(1)} ms (goal <= 20 ms); ${reads.editsAcknowledged} edits acknowledged`,
     `  peak resident memory of the --db mock: ${mib(memory.peakRssBytes)} (goal <= 800 MiB); after the edits: ${mib(memory.rssAfterEditsBytes)}`,
-    `  start-up: first (writes a ${mib(startUp.snapshotBytes)} snapshot) ${(startUp.firstStartMs / 1000).toFixed(1)} s; with a journal of ${startUp.journalChanges.toLocaleString("en-US")} changes (${mib(startUp.journalBytes)}) ${(startUp.withJournalMs / 1000).toFixed(1)} s; from the snapshot alone ${(startUp.snapshotOnlyMs / 1000).toFixed(1)} s`,
-    `  one compaction (journal folded into a new snapshot, in the background): ${(compaction.ms / 1000).toFixed(1)} s`,
+    `  start-up at ${reads.properties.toLocaleString("en-US")}: in memory ${seconds(startUp.inMemoryMs)}; --db first start (writes a ${mib(startUp.snapshotBytes)} snapshot) ${seconds(startUp.firstStartMs)};`,
+    `    with a journal of ${startUp.journalChanges.toLocaleString("en-US")} changes (${mib(startUp.journalBytes)}) ${seconds(startUp.withJournalMs)} (${(startUp.withJournalMs / startUp.inMemoryMs).toFixed(2)}x in memory); from the snapshot alone ${seconds(startUp.snapshotOnlyMs)}`,
+    `  one compaction (journal folded into a new snapshot, in the background): ${seconds(compaction.ms)}`,
   ];
 }
 
@@ -202,6 +219,8 @@ async function startMock(args: string[]): Promise<MockProcess> {
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/cli/mock.ts", "--port", "0", "--quiet", ...args], {
     cwd: ROOT,
+    // Settings the mock reads from the environment come from the arguments here only (a test runner exports BASE_URL=/).
+    env: Object.fromEntries(Object.entries(process.env).filter(([name]) => !MOCK_VARIABLES.includes(name))),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -342,11 +361,4 @@ function merge(runs: readonly LoadFigure[]): LoadFigure {
 function quantile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
-
-/** Drops the arrays of a large generated state, so this process does not hold it while the mock runs. */
-function releaseFixtures(fixtures: Database): void {
-  fixtures.properties.length = 0;
-  fixtures.documents.length = 0;
-  fixtures.agents.length = 0;
 }

@@ -127,16 +127,30 @@ describe("npm run bench", () => {
       // A cost, which noise can make negative on a small run: finite is all that can be asked.
       expect(Number.isFinite(selfValidation.throughputCostPercent)).toBe(true);
       expect(Number.isFinite(selfValidation.addedP50Ms)).toBe(true);
+
+      // 5. --db durability
+      const { durability } = report;
+      for (const side of ["memory", "fsync", "none"]) {
+        for (const key of ["requests", "requestsPerSecond", "p50Ms", "p99Ms"]) positive(durability.creates[side][key], `creates ${side}: ${key}`);
+        expect(durability.creates[side].failures, `creates ${side}: failures`).toBe(0);
+      }
+      for (const key of ["fsyncRatio", "noneRatio"]) positive(durability.creates[key], `creates: ${key}`);
+      expect(durability.reads.properties).toBe(2_000);
+      for (const key of ["editsPerSecond", "editsAcknowledged", "throughputRatio"]) positive(durability.reads[key], `reads: ${key}`);
+      for (const key of ["peakRssBytes", "rssAfterEditsBytes"]) positive(durability.memory[key], `memory: ${key}`);
+      for (const key of ["firstStartMs", "journalBytes", "withJournalMs", "snapshotOnlyMs", "inMemoryMs", "snapshotBytes"]) positive(durability.startUp[key], `start-up: ${key}`);
+      expect(durability.startUp.journalChanges).toBe(200);
+      expect(Number.isFinite(durability.compaction.ms) && durability.compaction.ms >= 0).toBe(true);
     },
     RUN_TIMEOUT_MS,
   );
 
   it(
-    "prints the four sections as tables through the npm script, every figure with its unit, with a forced GC",
+    "prints the five sections as tables through the npm script, every figure with its unit, with a forced GC",
     async () => {
       const { code, stdout, stderr } = await run("npm", ["run", "--silent", "bench", "--", "--quick"]);
       expect(code, stderr).toBe(0);
-      const headings = ["1. Contract validation", "2. The mock at scale", "3. Persistence", "4. Response self-validation"];
+      const headings = ["1. Contract validation", "2. The mock at scale", "3. Persistence", "4. Response self-validation", "5. --db durability"];
       const starts = headings.map((heading) => stdout.indexOf(heading));
       expect(starts.every((start) => start >= 0), stdout).toBe(true);
       expect([...starts].sort((a, b) => a - b)).toEqual(starts);
