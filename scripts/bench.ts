@@ -1016,7 +1016,7 @@ function printReport(report: BenchReport): string {
   );
 
   const { persistence } = report;
-  lines.push("3. Persistence (createFilePersistence + flush, one record per line, serialized a few hundred records per turn of the event loop)", "");
+  lines.push("3. Persistence (a --db snapshot as a compaction writes it: one record per line, a few hundred records per turn of the event loop, then synced)", "");
   lines.push(
     ...table(
       ["figure", "value"],
