@@ -21,6 +21,11 @@ export interface ContractViolation {
   tier: Tier;
   /** Why the rule is ours, when `tier` is `assumption`. */
   assumption?: string;
+  /**
+   * The section of the interface document that states the rule (`2.1`, `4`), always given for a fact: a rule
+   * the spec cites no section for is an assumption.
+   */
+  section?: string;
 }
 
 /** The answer of `validateRequest` and `validateResponse`. */
@@ -35,4 +40,12 @@ export interface ContractResult {
 export function formatViolation(violation: ContractViolation): string {
   const tier = violation.tier === "assumption" ? " (assumption)" : "";
   return `${violation.operation} ${violation.location}: ${violation.message} [${violation.rule}]${tier}`;
+}
+
+/** Why a rule with no section of the interface document behind it is only an assumption. */
+export const UNCITED_RULE = "No section of the interface document states this rule, so it is checked as an assumption.";
+
+/** How a section is cited in reports: `section 2.1`, or `introduction` for the document's opening paragraph. */
+export function citeSection(section: string): string {
+  return /^[0-9]/.test(section) ? `section ${section}` : section;
 }

@@ -31,6 +31,7 @@ export const OPENAPI_VOCABULARY = [
   "xml",
   "discriminator",
   "x-assumption",
+  "x-section",
 ] as const;
 
 /**

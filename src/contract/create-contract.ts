@@ -1,7 +1,7 @@
 import type { ValidateFunction } from "ajv";
 import { closeSchemas } from "./close-schemas.ts";
 import { createAjv, SPEC_ID } from "./create-ajv.ts";
-import type { ContractResult, ContractViolation, ExchangePart, Tier } from "./contract-violation.ts";
+import { UNCITED_RULE, type ContractResult, type ContractViolation, type ExchangePart, type Tier } from "./contract-violation.ts";
 import { createOperationTable, type Operation, type OperationMatch } from "./operation-table.ts";
 import { createSchemaExplainer } from "./schema-explainer.ts";
 import { loadSpec } from "../spec/load-spec.ts";
@@ -111,13 +111,13 @@ export function createContract(options: ContractOptions = {}): Contract {
     const { operation, pathParams: rawParams } = found;
     const entry = compiled.get(operation.id)!;
     const errors: ContractViolation[] = [];
-    const add = (part: ExchangePart, pointer: string, rule: string, message: string, tier: Tier, assumption?: string) =>
-      errors.push(violation(operation.id, "request", part, pointer, rule, message, tier, assumption));
+    const add = (part: ExchangePart, pointer: string, rule: string, message: string, tier: Tier, assumption?: string, section?: string) =>
+      errors.push(violation(operation.id, "request", part, pointer, rule, message, tier, assumption, section));
     const headers = normalizeHeaders(request.headers);
 
     for (const name of operation.credentialHeaders) {
       if (!headers.get(name.toLowerCase())) {
-        add("header", `/${name}`, "security", `is required by the ${operation.id} operation`, tierOf(operation.securityAssumption), operation.securityAssumption);
+        add("header", `/${name}`, "security", `is required by the ${operation.id} operation`, tierOf(operation.securityAssumption), operation.securityAssumption, "5");
       }
     }
     const contentType = mediaTypeOf(headers.get("content-type"));
@@ -130,6 +130,8 @@ export function createContract(options: ContractOptions = {}): Contract {
           ? `must be ${operation.requiredContentType}, got ${contentType}`
           : `is required: the service expects content-type: ${operation.requiredContentType} on this operation`,
         "fact",
+        undefined,
+        "5",
       );
     }
 
@@ -142,7 +144,7 @@ export function createContract(options: ContractOptions = {}): Contract {
       if (!validate(value)) {
         for (const found of explainer.explain(validate)) {
           const assumption = parameter.assumption ?? found.assumption;
-          add("path", `/${parameter.name}${found.pointer}`, found.keyword, found.message, tierOf(assumption), assumption);
+          add("path", `/${parameter.name}${found.pointer}`, found.keyword, found.message, tierOf(assumption), assumption, found.section ?? explainer.sectionAt(parameter.schemaPointer));
         }
       }
     }
@@ -150,16 +152,16 @@ export function createContract(options: ContractOptions = {}): Contract {
     const body = operation.requestBody;
     if (body) {
       if (request.body === undefined) {
-        if (body.required) add("body", "", "required", "a JSON body is required", tierOf(body.assumption), body.assumption);
+        if (body.required) add("body", "", "required", "a JSON body is required", tierOf(body.assumption), body.assumption, operation.section);
       } else {
         const validate = contentType ? entry.requestBodies.get(contentType) : undefined;
         if (!validate) {
           const accepted = [...entry.requestBodies.keys()].join(", ");
-          add("header", "/content-type", "content-type", `must be ${accepted} for a body, got ${contentType ?? "none"}`, "fact");
+          add("header", "/content-type", "content-type", `must be ${accepted} for a body, got ${contentType ?? "none"}`, "fact", undefined, "introduction");
         } else if (!validate(request.body)) {
           for (const found of explainer.explain(validate)) {
             const assumption = body.assumption ?? found.assumption;
-            add("body", found.pointer, found.keyword, found.message, tierOf(assumption), assumption);
+            add("body", found.pointer, found.keyword, found.message, tierOf(assumption), assumption, found.section);
           }
         }
       }
@@ -191,6 +193,7 @@ export function createContract(options: ContractOptions = {}): Contract {
           `${status} is not a documented status of ${operation.id} (documented: ${listed})`,
           isClientError ? "assumption" : "fact",
           isClientError ? "Error status codes are not shown (section 7)." : undefined,
+          "4",
         ),
       );
       return { valid: false, errors, operationId: operation.id };
@@ -202,22 +205,25 @@ export function createContract(options: ContractOptions = {}): Contract {
       const validate = contentType ? validators.get(contentType) : undefined;
       if (!validate) {
         const expected = [...validators.keys()].join(" or ");
+        // The document says only that bodies are JSON (its introduction): another JSON media type breaks our
+        // reading, not a fact.
+        const assumption = documented.assumption ?? (isJsonMediaType(contentType) ? "The document says bodies are JSON, not which JSON media type." : undefined);
         errors.push(
           violation(operation.id, "response", "header", "/content-type", "content-type",
-            `must be ${expected}, got ${contentType ?? "none"}`, tierOf(documented.assumption), documented.assumption),
+            `must be ${expected}, got ${contentType ?? "none"}`, tierOf(assumption), assumption, "introduction"),
         );
       }
       const bodyValidator = validate ?? validators.values().next().value!;
       if (response.body === undefined) {
         errors.push(
           violation(operation.id, "response", "body", "", "required", "a JSON body is required",
-            tierOf(documented.assumption), documented.assumption),
+            tierOf(documented.assumption), documented.assumption, operation.section),
         );
       } else if (!bodyValidator(response.body)) {
         for (const finding of explainer.explain(bodyValidator)) {
           const assumption = documented.assumption ?? finding.assumption;
           errors.push(
-            violation(operation.id, "response", "body", finding.pointer, finding.keyword, finding.message, tierOf(assumption), assumption),
+            violation(operation.id, "response", "body", finding.pointer, finding.keyword, finding.message, tierOf(assumption), assumption, finding.section),
           );
         }
       }
@@ -243,8 +249,8 @@ function tierOf(assumption: string | undefined): Tier {
 function routeFailure(found: Exclude<OperationMatch, { kind: "operation" }>, label: string, side: "request" | "response"): ContractResult {
   const error =
     found.kind === "method-not-allowed"
-      ? violation(label, side, "method", "", "method", `is not an operation of this path (allowed: ${found.allowed.join(", ")})`, "fact")
-      : violation(label, side, "route", "", "operation", "no operation of the contract has this path", "fact");
+      ? violation(label, side, "method", "", "method", `is not an operation of this path (allowed: ${found.allowed.join(", ")})`, "fact", undefined, "4")
+      : violation(label, side, "route", "", "operation", "no operation of the contract has this path", "fact", undefined, "4");
   return { valid: false, errors: [error] };
 }
 
@@ -257,9 +263,13 @@ function violation(
   message: string,
   tier: Tier,
   assumption?: string,
+  section?: string,
 ): ContractViolation {
-  const result: ContractViolation = { operation, side, part, pointer, location: `${side}.${part}${pointer}`, rule, message, tier };
-  if (tier === "assumption" && assumption) result.assumption = assumption;
+  // A fact is a rule the interface document states: without a section to cite, it is only an assumption.
+  const cited: Tier = tier === "fact" && !section ? "assumption" : tier;
+  const result: ContractViolation = { operation, side, part, pointer, location: `${side}.${part}${pointer}`, rule, message, tier: cited };
+  if (cited === "assumption") result.assumption = assumption ?? UNCITED_RULE;
+  if (section) result.section = section;
   return result;
 }
 

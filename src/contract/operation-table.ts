@@ -44,6 +44,8 @@ export interface Operation {
   /** Header names (as in the spec) that must be sent for the operation's security requirement. */
   credentialHeaders: string[];
   securityAssumption: string | undefined;
+  /** The section of the interface document that describes the operation (`x-section`): `4.1`. */
+  section: string | undefined;
   requiredContentType: string | undefined;
 }
 
@@ -115,6 +117,7 @@ export function createOperationTable(document: OpenApiDocument): OperationTable 
         responses: readResponses(document, operationObject.responses, `${operationPointer}/responses`),
         credentialHeaders,
         securityAssumption: operationObject["x-security-assumption"],
+        section: operationObject["x-section"],
         requiredContentType: operationObject["x-required-content-type"],
       };
       entry.operations.set(operation.method, operation);

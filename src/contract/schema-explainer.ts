@@ -14,6 +14,8 @@ export interface SchemaExplainer {
   explain(validate: ValidateFunction): SchemaFinding[];
   /** The nearest `x-assumption` at or above a place in the document, if any. */
   assumptionAt(documentPointer: string): string | undefined;
+  /** The nearest `x-section` (the interface document's section that states a rule) at or above a place, if any. */
+  sectionAt(documentPointer: string): string | undefined;
 }
 
 /**
@@ -44,16 +46,18 @@ export function createSchemaExplainer(document: OpenApiDocument, ajv: Ajv2020): 
     }
   }
 
-  const assumptionAt = (documentPointer: string): string | undefined => {
+  const markerAt = (key: "x-assumption" | "x-section", documentPointer: string): string | undefined => {
     const tokens = parsePointer(documentPointer);
     let found: string | undefined;
     for (let depth = 0; depth <= tokens.length; depth += 1) {
       const node = resolvePointer(document, toPointer(tokens.slice(0, depth)));
-      const marker = node !== null && typeof node === "object" ? (node as SchemaObject)["x-assumption"] : undefined;
+      const marker = node !== null && typeof node === "object" ? (node as SchemaObject)[key] : undefined;
       if (typeof marker === "string") found = marker;
     }
     return found;
   };
+  const assumptionAt = (documentPointer: string) => markerAt("x-assumption", documentPointer);
+  const sectionAt = (documentPointer: string) => markerAt("x-section", documentPointer);
 
   const resolveRef = (schema: unknown): SchemaObject | undefined => {
     let node = schema;
@@ -116,9 +120,16 @@ export function createSchemaExplainer(document: OpenApiDocument, ajv: Ajv2020): 
   };
 
   const finding = (error: ErrorObject, keyword: string, message: string, pointer = error.instancePath): SchemaFinding => {
-    const schemaPointer = pointers.get(error.parentSchema as object);
-    const assumption = schemaPointer === undefined ? undefined : assumptionAt(schemaPointer);
-    return assumption === undefined ? { pointer, keyword, message } : { pointer, keyword, message, assumption };
+    // A failed `propertyNames` is reported on the object, but its rule (and any marker) sits in the subschema.
+    const ruleSchema = keyword === "propertyNames" && error.schema !== null && typeof error.schema === "object" ? error.schema : error.parentSchema;
+    const schemaPointer = pointers.get(ruleSchema as object);
+    const result: SchemaFinding = { pointer, keyword, message };
+    if (schemaPointer === undefined) return result;
+    const assumption = assumptionAt(schemaPointer);
+    const section = sectionAt(schemaPointer);
+    if (assumption !== undefined) result.assumption = assumption;
+    if (section !== undefined) result.section = section;
+    return result;
   };
 
   const explainOne = (error: ErrorObject): SchemaFinding | undefined => {
@@ -169,7 +180,7 @@ export function createSchemaExplainer(document: OpenApiDocument, ajv: Ajv2020): 
     return dedupe(out.map(({ from: _from, ...rest }) => rest));
   };
 
-  return { explain, assumptionAt };
+  return { explain, assumptionAt, sectionAt };
 }
 
 function isWithin(pointer: string, ancestor: string): boolean {

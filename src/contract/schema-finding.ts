@@ -8,4 +8,6 @@ export interface SchemaFinding {
   message: string;
   /** The `x-assumption` text covering the failed keyword, when the rule is our decision and not documented. */
   assumption?: string;
+  /** The section of the interface document that states the rule (`x-section`), when the spec cites one. */
+  section?: string;
 }

@@ -277,7 +277,7 @@ export interface components {
         IdString: string;
         /**
          * null
-         * @description The value of a field the record does not have.
+         * @description The value of a field the record does not have (section 2.1, "absent values come back as null"), whatever type the table gives the field.
          */
         NullWhenAbsent: null;
         /**
@@ -320,34 +320,35 @@ export interface components {
             nid: components["schemas"]["IdString"];
             uid: components["schemas"]["IdString"];
             /** @description Number and street name. */
-            street: string;
+            street: string | null;
             /** @description Unit, suite or building; may be an empty string. */
-            premise: string;
-            city: string;
+            premise: string | null;
+            city: string | null;
             /** @description Two-character state abbreviation. */
-            state: string;
+            state: string | null;
             /** @description Zip or postal code. */
-            zip: string;
-            country: string;
-            title: string;
+            zip: string | null;
+            country: string | null;
+            title: string | null;
             /** @description May contain HTML markup. */
             description: string | components["schemas"]["NullWhenAbsent"];
             /** @description A comma-separated list. */
-            amenities: string;
+            amenities: string | null;
             list_price: components["schemas"]["NumericString"] | components["schemas"]["NullWhenAbsent"];
             display_price: string | null;
             square_feet: components["schemas"]["NumericString"] | components["schemas"]["NullWhenAbsent"];
             /** @description May contain a thousands separator, for example `4,356`. */
             lot_size: string | components["schemas"]["NullWhenAbsent"];
             /** @description Allowed values are not shown (section 2.1). */
-            lot_size_units: string;
+            lot_size_units: string | null;
             stories: components["schemas"]["NumericString"] | components["schemas"]["NullWhenAbsent"];
             bedrooms: components["schemas"]["NumericString"] | components["schemas"]["NullWhenAbsent"];
             baths: components["schemas"]["NumericString"] | components["schemas"]["NullWhenAbsent"];
-            half_baths: components["schemas"]["NumericString"];
+            half_baths: components["schemas"]["NumericString"] | components["schemas"]["NullWhenAbsent"];
             /** @description A count-like numeric string (section 2.1), although the create body takes `Attached`, `Detached` or `None`. */
             garage: components["schemas"]["NumericString"] | components["schemas"]["NullWhenAbsent"];
-            parking_spaces: components["schemas"]["NumericString"] | null;
+            /** @description A string or null (section 2.1); the table, unlike for the other counts, does not say numeric. */
+            parking_spaces: ((string & (components["schemas"]["NumericString"] | null)) | null) & (components["schemas"]["NumericString"] | null);
             /** @description Allowed values and transitions are not shown (sections 2.1 and 3). */
             listing_status: string | null;
             /** @description The property type in a compact form without spaces, for example `SingleFamily` (section 2.1). */
@@ -355,25 +356,25 @@ export interface components {
             year_built: components["schemas"]["NumericString"] | components["schemas"]["NullWhenAbsent"];
             /** @description Null, or a structure whose entries are not shown (section 2.1). */
             open_houses: null | Record<string, never> | unknown[];
-            subdomain: string;
+            subdomain: string | null;
             custom_domain: string | null;
             mls_id: string | null;
             /** @description The template machine name (section 2.4). */
-            template: components["schemas"]["TemplateMachineName"];
+            template: components["schemas"]["TemplateMachineName"] | components["schemas"]["NullWhenAbsent"];
             api_author: string | null;
-            main_image: components["schemas"]["IdString"];
-            edit_access: components["schemas"]["IdString"];
-            show_on_property: components["schemas"]["IdString"];
-            logo: components["schemas"]["IdString"];
+            main_image: components["schemas"]["IdString"] | components["schemas"]["NullWhenAbsent"];
+            edit_access: components["schemas"]["IdString"] | components["schemas"]["NullWhenAbsent"];
+            show_on_property: components["schemas"]["IdString"] | components["schemas"]["NullWhenAbsent"];
+            logo: components["schemas"]["IdString"] | components["schemas"]["NullWhenAbsent"];
             /** @description The caller-supplied identifier used by endpoint 2. */
             external_id: string | null;
             /** @description Null or a value (section 2.1). */
             skip_zlookup: string | null;
             /** @description Allowed values are not shown (section 2.1). */
-            intent: string;
+            intent: string | null;
             sns_id: string | null;
             listtrack_property_id: string | null;
-            website_url: components["schemas"]["HttpUrl"];
+            website_url: components["schemas"]["HttpUrl"] | components["schemas"]["NullWhenAbsent"];
             /** @description Tours keyed by tour id, or an empty array when there are none (section 2.1). */
             virtual_tours: {
                 [key: string]: components["schemas"]["VirtualTour"];
@@ -405,13 +406,10 @@ export interface components {
         /** @description One entry of endpoint 5 (section 2.1). */
         PropertyListItem: {
             nid: components["schemas"]["IdString"];
-            /**
-             * @description A flag value.
-             * @enum {string}
-             */
-            published: "0" | "1";
-            title: string;
-            /** @description The property's external identifier. */
+            /** @description A flag value, typed as a string (section 2.1). */
+            published: string & ("0" | "1");
+            title: string | null;
+            /** @description The property's external identifier; null when it has none (section 2.1, "absent values come back as null"). */
             external_id: string | null;
         };
         /** @description The body of endpoint 3 (section 4.1). */
@@ -638,7 +636,7 @@ export interface components {
             nid: number;
         };
         /** @description A list containing the boolean `true` (endpoints 9 and 14). */
-        DeleteResult: true[];
+        DeleteResult: unknown[] & unknown;
         /** @description RFC 9457 problem details, answered with `application/problem+json` for every error. */
         Problem: {
             /**

@@ -62,6 +62,8 @@ export interface OperationObject {
   "x-security-assumption"?: string;
   /** The interface document requires this `content-type` header even when no body is sent. */
   "x-required-content-type"?: string;
+  /** The section of the interface document that describes the operation. */
+  "x-section"?: string;
 }
 
 /** The HTTP methods an OpenAPI path item can hold. */

@@ -117,7 +117,7 @@ describe("documents that break the contract", () => {
     {
       name: "a delete answer other than [true]",
       exchange: { method: "DELETE", path: "/api/v1/object/agent_card/3001", status: 200, headers: json, body: [false] },
-      at: "response.body/0",
+      at: "response.body",
     },
     {
       name: "a number where the property answers a numeric string",

@@ -18,8 +18,18 @@ export interface AccountRecord {
   name: string;
 }
 
+/**
+ * The fields every property of the mock has a value for (the mock gives them a default on create), although
+ * section 2.1 lets a service answer null for any field the property never had a value for.
+ */
+type AlwaysSet =
+  | "street" | "premise" | "city" | "state" | "zip" | "country" | "title" | "lot_size_units" | "half_baths" | "intent"
+  | "subdomain" | "website_url" | "template" | "main_image" | "edit_access" | "show_on_property" | "logo";
+
 /** A property: every field of section 2.1 except the derived `nid`, `uid` and `floorplans`. */
-export type PropertyRecord = Omit<Schemas["Property"], "nid" | "uid" | "floorplans"> & {
+export type PropertyRecord = Omit<Schemas["Property"], "nid" | "uid" | "floorplans" | AlwaysSet> & {
+  [Field in AlwaysSet]: NonNullable<Schemas["Property"][Field]>;
+} & {
   id: number;
   uid: number;
   /** The flag of the list-by-user item (endpoint 5): '1' published, '0' not. */
