@@ -67,7 +67,7 @@ export class PropertyService {
       country: "US",
       title: body.street,
       description: body.description ?? null,
-      amenities: "",
+      amenities: null,
       list_price: numeric(body.list_price),
       display_price: null,
       square_feet: numeric(body["square feet"]),
