@@ -45,11 +45,33 @@ if (command.output) {
 } else {
   process.stdout.write(rendered);
 }
-process.exitCode = report.result === "passed" ? 0 : 1;
+if (report.interrupted) {
+  progress(`Interrupted: the run stopped before its end${report.leftBehind.length > 0 ? `; left behind: ${report.leftBehind.join(", ")}` : ", and deleted what it had created"}.`);
+  process.exitCode = 130;
+} else if (report.clash) {
+  progress(`No verdict: ${report.clash}. Run again when no other run uses the account.`);
+  process.exitCode = 2;
+} else {
+  process.exitCode = report.result === "passed" ? 0 : 1;
+}
 
 async function runAgainstService(command: ServiceCommand): Promise<RunReport> {
   if (!command.quiet) progress(`Running the contract scenario against ${command.baseUrl}${command.strict ? " (strict)" : ""}`);
+  // Ctrl-C stops the run; it still deletes what it created. A second Ctrl-C stops at once.
+  const interrupt = new AbortController();
+  const onSignal = () => {
+    if (interrupt.signal.aborted) process.exit(130);
+    progress("Interrupted: deleting what the run created (Ctrl-C again to stop at once)…");
+    interrupt.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
   const outcome = await runContract({
+    signal: interrupt.signal,
+    skipSeatChecks: command.skipSeatChecks,
+    revealCredentials: command.showCredentials,
+    ...(command.other ? { other: command.other } : {}),
+    ...(command.fresh ? { fresh: command.fresh } : {}),
     baseUrl: command.baseUrl,
     apiKey: command.apiKey,
     token: command.token,
@@ -58,6 +80,8 @@ async function runAgainstService(command: ServiceCommand): Promise<RunReport> {
     ...(command.runId ? { runId: command.runId } : {}),
     ...(command.quiet ? {} : { onEvent: createProgressPrinter(progress) }),
   });
+  process.off("SIGINT", onSignal);
+  process.off("SIGTERM", onSignal);
   return outcome.kind === "report" ? outcome.report : fail(outcome.message);
 }
 

@@ -20,6 +20,12 @@ export interface ServiceCommand extends ReportOptions {
   token: string;
   timeoutMs: number;
   runId?: string;
+  /** A second account, for the probes with another account's TOKEN. */
+  other?: { apiKey: string; token: string };
+  /** An account without agents, for the seat limit; `seats` when known. */
+  fresh?: { apiKey: string; token: string; seats?: number };
+  skipSeatChecks: boolean;
+  showCredentials: boolean;
 }
 
 /** A recording of traffic, checked exchange by exchange. */
@@ -50,14 +56,26 @@ Options:
   --strict             fail on checks that rest on the contract's assumptions too (error statuses, problem+json)
   --reporter <name>    text (default), junit or json
   --output <file>      write the report to this file instead of standard output
+  --other-api-key <key>, --other-token <token>
+                       a second account (env CONTRACT_OTHER_API_KEY, CONTRACT_OTHER_TOKEN): its TOKEN is sent
+                       with your API-KEY, which must be refused; without it those probes are skipped
+  --fresh-api-key <key>, --fresh-token <token>
+                       an account without agents (env CONTRACT_FRESH_API_KEY, CONTRACT_FRESH_TOKEN): the run
+                       fills its agent seats to check the limit, then deletes the agents; without it, skipped
+  --fresh-seats <n>    the fresh account's seat limit, when you know it (env CONTRACT_FRESH_SEATS)
+  --skip-seat-checks   do not fill agent seats (for a production account); reported as skipped
+  --show-credentials   print credentials in the curl lines of failures (default: as $CONTRACT_… variables)
   --timeout <ms>       how long to wait for each answer (default 10000)
-  --run-id <id>        a suffix for the emails and external ids the run creates (default: from the clock)
+  --run-id <id>        part of the emails and external ids the run creates (default: from the clock); a random
+                       suffix keeps runs with the same id apart
   --quiet              no progress lines on standard error
   --version            print the kit's version
   --help               show this help
 
-Exit codes: 0 the contract holds, 1 it does not, 2 usage error, the implementation cannot be reached, or the
-recording cannot be read or holds no exchange with the service.`;
+Exit codes: 0 the contract holds, 1 it does not, 2 usage error (also: every route answers 404 under the base
+URL, the credentials are refused everywhere, the fresh account has agents, another run changed the fresh account
+meanwhile), the implementation cannot be reached (or TLS fails), or the recording cannot be read or holds no
+exchange with the service; 130 interrupted (Ctrl-C), after deleting what the run created.`;
 
 export type ParsedContractArgs = { kind: "run"; command: ContractCommand } | { kind: "help" } | { kind: "version" } | { kind: "error"; message: string };
 
@@ -79,6 +97,13 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
         output: { type: "string" },
         timeout: { type: "string" },
         "run-id": { type: "string" },
+        "other-api-key": { type: "string" },
+        "other-token": { type: "string" },
+        "fresh-api-key": { type: "string" },
+        "fresh-token": { type: "string" },
+        "fresh-seats": { type: "string" },
+        "skip-seat-checks": { type: "boolean" },
+        "show-credentials": { type: "boolean" },
         quiet: { type: "boolean" },
         version: { type: "boolean" },
         help: { type: "boolean" },
@@ -96,7 +121,7 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
 
   if (values.recording !== undefined) {
     if (values.recording === "") return { kind: "error", message: "--recording needs a file name" };
-    const sending = (["api-key", "token", "timeout", "run-id"] as const).filter((name) => values[name] !== undefined);
+    const sending = (["api-key", "token", "timeout", "run-id", "other-api-key", "other-token", "fresh-api-key", "fresh-token", "fresh-seats", "skip-seat-checks", "show-credentials"] as const).filter((name) => values[name] !== undefined);
     if (sending.length > 0) return { kind: "error", message: `${sending.map((name) => `--${name}`).join(", ")} ${sending.length === 1 ? "is" : "are"} for a run against a service, not for --recording (a recording carries its own requests)` };
     const baseUrl = values["base-url"];
     if (baseUrl !== undefined && !isHttpUrl(baseUrl)) return { kind: "error", message: `--base-url must be an http(s) address, got ${baseUrl}` };
@@ -117,9 +142,34 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
   if (values["run-id"] !== undefined && !/^[A-Za-z0-9-]{1,40}$/.test(values["run-id"])) {
     return { kind: "error", message: "--run-id may hold letters, digits and dashes, at most 40" };
   }
-  const command: ServiceCommand = { kind: "service", baseUrl, apiKey, token, timeoutMs: Number(timeoutText), ...report };
+  const command: ServiceCommand = {
+    kind: "service", baseUrl, apiKey, token, timeoutMs: Number(timeoutText), skipSeatChecks: values["skip-seat-checks"] ?? false, showCredentials: values["show-credentials"] ?? false, ...report,
+  };
   if (values["run-id"]) command.runId = values["run-id"];
+  const other = pair("other", values["other-api-key"] ?? env.CONTRACT_OTHER_API_KEY, values["other-token"] ?? env.CONTRACT_OTHER_TOKEN);
+  if (typeof other === "string") return { kind: "error", message: other };
+  const fresh = pair("fresh", values["fresh-api-key"] ?? env.CONTRACT_FRESH_API_KEY, values["fresh-token"] ?? env.CONTRACT_FRESH_TOKEN);
+  if (typeof fresh === "string") return { kind: "error", message: fresh };
+  for (const [name, account] of [["other", other], ["fresh", fresh]] as const) {
+    if (account && account.apiKey === apiKey) return { kind: "error", message: `--${name}-api-key must be another account's key, not the same as --api-key` };
+  }
+  if (other && fresh && other.apiKey === fresh.apiKey) return { kind: "error", message: "--other-api-key and --fresh-api-key must be two different accounts: the seat checks fill the fresh one" };
+  const seatsText = values["fresh-seats"] ?? env.CONTRACT_FRESH_SEATS;
+  if (seatsText !== undefined) {
+    if (!fresh) return { kind: "error", message: "--fresh-seats is the fresh account's seat limit: give --fresh-api-key and --fresh-token too" };
+    if (!/^[0-9]+$/.test(seatsText) || Number(seatsText) < 1 || Number(seatsText) > 100) return { kind: "error", message: `--fresh-seats must be a number of seats from 1 to 100, got ${seatsText}` };
+  }
+  if (other) command.other = other;
+  if (fresh) command.fresh = seatsText === undefined ? fresh : { ...fresh, seats: Number(seatsText) };
   return { kind: "run", command };
+}
+
+/** Both credentials of an account, neither, or what is missing. */
+function pair(name: string, apiKey: string | undefined, token: string | undefined): { apiKey: string; token: string } | undefined | string {
+  if (!apiKey && !token) return undefined;
+  if (!apiKey) return `--${name}-token needs --${name}-api-key (or CONTRACT_${name.toUpperCase()}_API_KEY)`;
+  if (!token) return `--${name}-api-key needs --${name}-token (or CONTRACT_${name.toUpperCase()}_TOKEN)`;
+  return { apiKey, token };
 }
 
 function isHttpUrl(text: string): boolean {

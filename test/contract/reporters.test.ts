@@ -13,7 +13,8 @@ const results: CheckResult[] = [
     tier: "fact",
     step: "retrieve the property",
     operation: "retrieveProperty",
-    request: { method: "GET", path: "/api/v1/object/property/7", status: 200 },
+    request: { method: "GET", path: "/api/v1/object/property/7", status: 200, curl: `curl -X GET 'https://api.example/api/v1/object/property/7' -H "API-KEY: \${CONTRACT_API_KEY}"` },
+    section: "2.1",
     message: 'retrieveProperty response.body/nid: must be string, got integer 7 [type]\nretrieveProperty response.body/title: <b>&"quoted"</b>',
   },
   { check: "status_code_conformance", status: "warning", tier: "assumption", step: "create a property with no street", operation: "createProperty", request: { method: "POST", path: "/api/v1/object/property", status: 422, body: { city: "x" } }, message: "422 is not a documented status" },
@@ -35,7 +36,7 @@ const report: RunReport = {
   },
   coverage: { createProperty: { statuses: [200, 422], documented: ["200", "400"] }, retrieveProperty: { statuses: [200], documented: ["200", "404"] } },
   exchanges: 3,
-  leftBehind: ["property 7"],
+  leftBehind: ["property 7 (the service has no operation to delete a property)"],
 };
 
 describe("text", () => {
@@ -45,7 +46,7 @@ describe("text", () => {
     expect(text).toContain("✗ response_schema_conformance");
     expect(text).toContain("! status_code_conformance");
     expect(text).toContain("Coverage: 2/2 operations answered 200; 2/4 documented responses seen");
-    expect(text).toContain("Left behind (the service has no operation to delete them): property 7");
+    expect(text).toContain("Left behind (1):\n  property 7 (the service has no operation to delete a property)");
     expect(text.trimEnd().split("\n").at(-1)).toBe("Contract BROKEN against https://api.example: 1 failure, 1 warning, 3 requests in 1.2 s");
   });
 
@@ -53,9 +54,11 @@ describe("text", () => {
     expect(text).toContain(
       [
         "Failures (1)",
-        "  1. response_schema_conformance [fact]: retrieve the property (retrieveProperty)",
+        "  1. response_schema_conformance [fact, section 2.1]: retrieve the property (retrieveProperty)",
         "     GET /api/v1/object/property/7 → 200",
         "     retrieveProperty response.body/nid: must be string, got integer 7 [type]",
+        '     retrieveProperty response.body/title: <b>&"quoted"</b>',
+        `     curl -X GET 'https://api.example/api/v1/object/property/7' -H "API-KEY: \${CONTRACT_API_KEY}"`,
       ].join("\n"),
     );
     expect(text).toContain('     POST /api/v1/object/property → 422\n     body {"city":"x"}\n     422 is not a documented status');

@@ -20,8 +20,14 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
+let accounts = 0;
+/** A run as its own accounts (the mock opens an account for a new key), so runs never share state. */
 const run = async (baseUrl: string, options: Partial<RunOptions> = {}): Promise<RunReport> => {
-  const outcome = await runContract({ baseUrl, apiKey: "demo-key", token: "demo-token", contract, closedContract, timeoutMs: 5000, ...options });
+  const id = (accounts += 1);
+  const outcome = await runContract({
+    baseUrl, apiKey: `runner-${id}`, token: `token-${id}`, other: { apiKey: `runner-${id}-other`, token: `other-${id}` }, fresh: { apiKey: `runner-${id}-fresh`, token: `fresh-${id}` },
+    contract, closedContract, timeoutMs: 5000, ...options,
+  });
   if (outcome.kind !== "report") throw new Error(outcome.message);
   return outcome.report;
 };
@@ -46,19 +52,44 @@ describe("against the conforming mock", () => {
     expect(Object.entries(report.coverage).filter(([, coverage]) => coverage.statuses.includes(200)).map(([id]) => id)).toHaveLength(15);
   });
 
-  it("leaves behind only the property it could not delete, and the mock never broke the contract", () => {
-    expect(report.leftBehind).toEqual([expect.stringMatching(/^property \d+$/)]);
+  it("leaves behind only the two properties it could not delete, and the mock never broke the contract", () => {
+    expect(report.leftBehind).toEqual([expect.stringMatching(/^property \d+ \(the service has no operation to delete a property\)$/), expect.stringMatching(/^property \d+ /)]);
     expect(mock.violations).toEqual([]);
+  });
+
+  it("cites a section of the interface document for every fact-tier result", () => {
+    const facts = report.results.filter((result) => result.tier === "fact");
+    expect(facts.length).toBeGreaterThan(100);
+    expect(facts.filter((result) => !/^(introduction|[1-9](\.[0-9])?)$/.test(result.section ?? ""))).toEqual([]);
+  });
+});
+
+describe("without a second account or a fresh one", () => {
+  it("skips the probes with another account's TOKEN and the seat checks, and says why", async () => {
+    const report = await run(mockUrl, { other: undefined, fresh: undefined } as Partial<RunOptions>);
+    expect(report.result).toBe("passed");
+    const skipped = report.results.filter((result) => result.status === "skipped").map((result) => [result.check, result.message]);
+    expect(skipped).toEqual([
+      ["ignored_auth", "no other account given (--other-api-key and --other-token)"],
+      ["agent_seat_limit", "no account without agents given (--fresh-api-key and --fresh-token)"],
+    ]);
+  });
+
+  it("skips the seat checks on request, for a production account", async () => {
+    const report = await run(mockUrl, { skipSeatChecks: true });
+    expect(report.results.filter((result) => result.status === "skipped").map((result) => result.message)).toEqual([
+      "--skip-seat-checks: the run does not fill agent seats (for a production account)",
+    ]);
   });
 });
 
 const isRetrieveProperty = (method: string, path: string) => method === "GET" && /^\/api\/v1\/object\/property\/\d+$/.test(path);
 
-const variants: Array<{ name: string; breakage: Breakage; fails: string[]; mentions: [string, string] }> = [
+const variants: Array<{ name: string; breakage: Breakage; fails: string[]; mentions: [string, string]; options?: Partial<RunOptions> }> = [
   {
     name: "a wrong type: the property's nid as a number",
     breakage: { response: (request, response) => (isRetrieveProperty(request.method, request.path) && response.status === 200 ? { ...response, body: { ...(response.body as object), nid: Number((response.body as { nid: string }).nid) } } : undefined) },
-    fails: ["ensure_resource_availability", "response_schema_conformance"],
+    fails: ["ensure_resource_availability", "external_id_lookup", "response_schema_conformance"],
     mentions: ["response_schema_conformance", "retrieveProperty response.body/nid: must be string, got integer"],
   },
   {
@@ -70,14 +101,14 @@ const variants: Array<{ name: string; breakage: Breakage; fails: string[]; menti
         return { ...response, body: rest };
       },
     },
-    fails: ["response_schema_conformance"],
+    fails: ["external_id_lookup", "response_schema_conformance"],
     mentions: ["response_schema_conformance", "retrieveProperty response.body/uid: is required [required]"],
   },
   {
     name: "a rule not enforced: a duplicate agent email is accepted",
     breakage: { response: (request, response) => (request.method === "POST" && request.path.endsWith("/agent_card/") && response.status === 409 ? { status: 200, contentType: "application/json", body: { nid: "999999" } } : undefined) },
-    fails: ["duplicate_agent_rejected"],
-    mentions: ["duplicate_agent_rejected", "should have been refused, got 200"],
+    fails: ["agent_seat_limit", "duplicate_agent_rejected"],
+    mentions: ["duplicate_agent_rejected", "should have been refused (the email belongs to an agent), got 200"],
   },
   {
     name: "auth ignored: requests without valid credentials are served",
@@ -87,14 +118,17 @@ const variants: Array<{ name: string; breakage: Breakage; fails: string[]; menti
         request.headers.token = "demo-token";
       },
     },
-    fails: ["ignored_auth"],
-    mentions: ["ignored_auth", "should have been refused, got 200"],
+    // Every request reaches the demo account, whose seeded agents make it no fresh account.
+    options: { fresh: undefined } as Partial<RunOptions>,
+    // The probe deletes went through, so deleting the probe records afterwards finds nothing.
+    fails: ["ignored_auth", "status_code_conformance"],
+    mentions: ["ignored_auth", "should have been refused (without credentials, on a record the caller owns), got 200"],
   },
   {
     name: "a delete that deletes nothing",
     breakage: { request: (request) => (request.method === "DELETE" && request.path.includes("/agent_card/") ? { status: 200, contentType: "application/json", body: [true] } : undefined) },
-    fails: ["use_after_free"],
-    mentions: ["use_after_free", "should have been refused, got 200"],
+    fails: ["agent_seat_limit", "duplicate_agent_rejected", "use_after_free"],
+    mentions: ["use_after_free", "should have been refused (the agent was deleted), got 200"],
   },
   {
     name: "a server error on invalid input",
@@ -116,12 +150,12 @@ const variants: Array<{ name: string; breakage: Breakage; fails: string[]; menti
   },
 ];
 
-describe.each(variants)("against a mock with $name", ({ breakage, fails, mentions }) => {
+describe.each(variants)("against a mock with $name", ({ breakage, fails, mentions, options }) => {
   let report: RunReport;
   let proxy: Awaited<ReturnType<typeof startBreakingProxy>>;
   beforeAll(async () => {
     proxy = await startBreakingProxy(mockUrl, breakage);
-    report = await run(proxy.url);
+    report = await run(proxy.url, options);
   });
   afterAll(() => proxy.close());
 
@@ -165,7 +199,7 @@ describe("a service that stops answering", () => {
     let crashed = false;
     const proxy = await startBreakingProxy(mockUrl, {
       request: (request) => {
-        if (request.body.includes('"property_type":"Castle"')) crashed = true;
+        if (request.body.includes('"property_type":"Attached"')) crashed = true;
         return crashed ? "hang-up" : undefined;
       },
     });

@@ -24,9 +24,9 @@ const contract = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
 
 describe("npm run contract", () => {
   it("exits 0 with a readable report when the contract holds", async () => {
-    const { code, output } = await contract(["--base-url", url, "--api-key", "demo-key", "--token", "demo-token"]);
+    const { code, output } = await contract(["--base-url", url, "--api-key", "demo-key", "--token", "demo-token", "--other-api-key", "cli-other", "--other-token", "t", "--fresh-api-key", "cli-fresh", "--fresh-token", "t"]);
     expect(output).toContain(`Running the contract scenario against ${url}`);
-    expect(output).toMatch(/✓ create a property {2}POST \/api\/v1\/object\/property → 200/);
+    expect(output).toMatch(/✓ create a property with every documented field {2}POST \/api\/v1\/object\/property → 200/);
     expect(output).toContain("Coverage: 15/15 operations answered 200");
     expect(output).toMatch(new RegExp(`Contract HOLDS against ${url}: 0 failures, 0 warnings, \\d+ requests`));
     expect(code).toBe(0);

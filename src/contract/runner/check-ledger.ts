@@ -1,6 +1,6 @@
 import type { Contract } from "../create-contract.ts";
 import { formatViolation, type ContractViolation, type Tier } from "../contract-violation.ts";
-import type { CheckName } from "./checks.ts";
+import { CHECKS, type CheckName } from "./checks.ts";
 import type { Exchange } from "./http-exchange.ts";
 import type { CheckResult, CheckStatus, ExchangeSummary, OperationCoverage, RecordingScope, RunEvent, RunReport } from "./run-report.ts";
 
@@ -12,6 +12,17 @@ export interface CheckLedgerDeps {
   closedContract: Contract;
   strict: boolean;
   emit: (event: RunEvent) => void;
+}
+
+/** What a result says beside its check, tier and step. */
+export interface ResultDetails {
+  operation?: string;
+  request?: ExchangeSummary;
+  message?: string;
+  violations?: ContractViolation[];
+  section?: string;
+  expected?: string;
+  actual?: string;
 }
 
 /** The operation and request line a check result belongs to. */
@@ -70,10 +81,12 @@ export class CheckLedger {
   checkViolations(check: CheckName, step: string, context: CheckContext, violations: ContractViolation[]): void {
     const facts = violations.filter((violation) => violation.tier === "fact");
     const tier: Tier = facts.length > 0 || violations.length === 0 ? "fact" : "assumption";
+    const section = (facts[0] ?? violations[0])?.section;
     this.record(check, tier, violations.length === 0, step, {
       ...context,
       message: violations.map(formatViolation).join("\n"),
       violations,
+      ...(section ? { section } : {}),
     });
   }
 
@@ -83,13 +96,16 @@ export class CheckLedger {
     tier: Tier,
     passed: boolean,
     step: string,
-    details: { operation?: string; request?: ExchangeSummary; message?: string; violations?: ContractViolation[] } = {},
+    details: ResultDetails = {},
   ): CheckResult {
     const status: CheckStatus = passed ? "passed" : tier === "fact" || this.deps.strict ? "failed" : "warning";
-    const result: CheckResult = { check, status, tier, step };
+    // Every result cites a section: the step's own, or the check's (checks.ts gives each one).
+    const result: CheckResult = { check, status, tier, step, section: details.section ?? CHECKS[check].section };
     if (details.operation) result.operation = details.operation;
     if (details.request) result.request = details.request;
     if (!passed && details.message) result.message = details.message;
+    if (!passed && details.expected !== undefined) result.expected = details.expected;
+    if (!passed && details.actual !== undefined) result.actual = details.actual;
     if (!passed && details.violations?.length) result.violations = details.violations;
     this.results.push(result);
     return result;
@@ -102,7 +118,7 @@ export class CheckLedger {
 
   /** Records a check that could not run, and why, as part of the step under way. */
   skipped(check: CheckName, step: string, reason: string, operation?: string, request?: ExchangeSummary): CheckResult {
-    const result: CheckResult = { check, status: "skipped", tier: "fact", step, message: reason };
+    const result: CheckResult = { check, status: "skipped", tier: "fact", step, message: reason, section: CHECKS[check].section };
     if (operation) result.operation = operation;
     if (request) result.request = request;
     this.results.push(result);
@@ -122,7 +138,17 @@ export class CheckLedger {
   }
 
   /** The report of the run: its verdict, every result, counts over `checks`, and the coverage. */
-  report(about: { baseUrl: string; startedAt: number; finishedAt: number; checks: readonly CheckName[]; leftBehind?: string[]; recording?: RecordingScope }): RunReport {
+  report(about: {
+    baseUrl: string;
+    startedAt: number;
+    finishedAt: number;
+    checks: readonly CheckName[];
+    leftBehind?: string[];
+    recording?: RecordingScope;
+    runId?: string;
+    interrupted?: boolean;
+    clash?: string;
+  }): RunReport {
     const report: RunReport = {
       baseUrl: about.baseUrl,
       specVersion: this.deps.contract.document.info.version,
@@ -137,6 +163,9 @@ export class CheckLedger {
       leftBehind: about.leftBehind ?? [],
     };
     if (about.recording) report.recording = about.recording;
+    if (about.runId) report.runId = about.runId;
+    if (about.interrupted) report.interrupted = true;
+    if (about.clash) report.clash = about.clash;
     return report;
   }
 

@@ -1,25 +1,53 @@
+/** What a check means, and the section of the interface document its fact-tier rule comes from. */
+export interface CheckDefinition {
+  meaning: string;
+  /**
+   * The section cited when the check fails at the fact tier (`4.1`, `2.1`, or `introduction`); a step may cite a
+   * narrower one. Every check has one: a rule with nothing to cite is only ever evaluated as an assumption.
+   */
+  section: string;
+}
+
 /**
  * The checks of a contract run, by stable name. Where Schemathesis has a check of the same meaning, its name
  * is reused; the others check facts of the interface document that a schema cannot say.
  */
 export const CHECKS = {
-  not_a_server_error: "The service never answers with a 5xx status or stops answering.",
-  status_code_conformance: "The status is one the operation documents; a successful operation answers 200 (section 4).",
-  content_type_conformance: "The content-type of the answer is one the operation documents for its status.",
-  response_schema_conformance: "The answer's body matches the schema the operation documents for its status.",
-  undocumented_response_property: "The answer carries no field the contract does not list (a warning unless --strict: the document lists fields, it does not forbid others).",
-  negative_data_rejection: "A request that breaks a documented constraint is refused (not 2xx), and the service keeps working.",
-  ignored_auth: "A request without credentials, or with a TOKEN that does not belong to the API-KEY, is refused (section 5).",
-  use_after_free: "A deleted record can no longer be retrieved or listed.",
-  ensure_resource_availability: "A created record can be retrieved and appears in its list.",
-  create_round_trip: "What a create sends comes back on retrieve: numbers as numeric strings, the property type compact (section 2.1).",
-  edit_visible: "An edit shows on retrieve, and the fields it did not name keep their value (section 4.1).",
-  external_id_lookup: "An external id set on a property finds it through endpoint 2 (section 4.1).",
-  floorplan_on_property: "A document with is_floorplan appears in its property's floorplans, and leaves them when deleted (sections 2.1, 2.3).",
-  template_catalogue: "The catalogue has the twenty-three templates, each with the access level of section 2.4.",
-  duplicate_agent_rejected: "A second agent with an existing email is refused with Agent Already Exists (section 7).",
-  request_conformance: "A recorded request is one the contract allows: a documented operation and path, the credentials, the content type, valid path parameters and body.",
-} as const;
+  not_a_server_error: { meaning: "The service never answers with a 5xx status or stops answering.", section: "4" },
+  status_code_conformance: { meaning: "The status is one the operation documents; a successful operation answers 200 (section 4).", section: "4" },
+  content_type_conformance: { meaning: "The content-type of the answer is one the operation documents for its status (bodies are JSON).", section: "introduction" },
+  response_schema_conformance: { meaning: "The answer's body matches the schema the operation documents for its status.", section: "2" },
+  undocumented_response_property: {
+    meaning: "The answer carries no field the contract does not list (a warning unless --strict: the document lists fields, it does not forbid others).",
+    section: "2",
+  },
+  negative_data_rejection: { meaning: "A request that breaks a documented constraint (a near miss of a required field, a length or an enum) is refused (not 2xx), and the service keeps working.", section: "4.1" },
+  ignored_auth: { meaning: "Every operation, aimed at a record the caller owns, is refused without API-KEY, without TOKEN, with a wrong TOKEN and with another account's TOKEN (section 5).", section: "5" },
+  use_after_free: { meaning: "A deleted record can no longer be retrieved or listed.", section: "4.2" },
+  ensure_resource_availability: { meaning: "A created record can be retrieved and appears in its list.", section: "4" },
+  create_round_trip: {
+    meaning: "Every writable field a create sends comes back on retrieve in the documented representation: numbers as numeric strings, the property type compact, garage as a count, social links with their weights in weight order (sections 2.1 to 2.3).",
+    section: "2.1",
+  },
+  edit_visible: { meaning: "Every field an edit or update sends shows on retrieve, and the fields it did not name keep their value (sections 4.1 to 4.3).", section: "4.1" },
+  absent_is_null: { meaning: "A field the run never set comes back null, not an empty string (section 2.1: absent values come back as null).", section: "2.1" },
+  list_consistency: {
+    meaning: "Every key of the agent list is its value's nid; list-by-user shows a created property with its nid, title, external id and published flag; no other entry moves (sections 2.1, 4.1, 4.2).",
+    section: "4.2",
+  },
+  external_id_lookup: { meaning: "An external id set on a property finds the same property object through endpoint 2 (section 4.1).", section: "4.1" },
+  floorplan_on_property: { meaning: "A document with is_floorplan appears in its property's floorplans with its title and file, and leaves them when deleted or moved (sections 2.1, 2.3).", section: "2.1" },
+  template_catalogue: { meaning: "The catalogue has the twenty-three templates, each with the access level of section 2.4.", section: "2.4" },
+  duplicate_agent_rejected: {
+    meaning: "An agent email is unique: a create or update to an email that belongs to another agent is refused, a create with Agent Already Exists; the email is free again once its agent is deleted (sections 2.2, 7).",
+    section: "7",
+  },
+  agent_seat_limit: {
+    meaning: "On an account without agents, creating agents past its seat limit is refused with Not Enough Agent Seats, and a deleted agent frees its seat (sections 7, 8). Needs --fresh-api-key.",
+    section: "8",
+  },
+  request_conformance: { meaning: "A recorded request is one the contract allows: a documented operation and path, the credentials, the content type, valid path parameters and body.", section: "4" },
+} as const satisfies Record<string, CheckDefinition>;
 
 export type CheckName = keyof typeof CHECKS;
 

@@ -33,12 +33,14 @@ export interface ExchangerOptions {
   timeoutMs: number;
   /** Injectable for tests; the global fetch by default. */
   fetch?: typeof globalThis.fetch;
+  /** Aborts a request under way (Ctrl-C). */
+  signal?: AbortSignal;
 }
 
 /** Sends requests to the service under test, relative to its base address. */
 export type Exchanger = (request: { method: string; path: string; headers: Record<string, string>; body?: unknown }) => Promise<ExchangeResult>;
 
-export function createExchanger({ baseUrl, timeoutMs, fetch = globalThis.fetch }: ExchangerOptions): Exchanger {
+export function createExchanger({ baseUrl, timeoutMs, fetch = globalThis.fetch, signal }: ExchangerOptions): Exchanger {
   const base = baseUrl.replace(/\/+$/, "");
   return async ({ method, path, headers, body }) => {
     const started = performance.now();
@@ -50,7 +52,7 @@ export function createExchanger({ baseUrl, timeoutMs, fetch = globalThis.fetch }
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
         redirect: "manual",
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: signal ? AbortSignal.any([AbortSignal.timeout(timeoutMs), signal]) : AbortSignal.timeout(timeoutMs),
       });
       text = await response.text();
     } catch (error) {
@@ -79,10 +81,17 @@ export function createExchanger({ baseUrl, timeoutMs, fetch = globalThis.fetch }
   };
 }
 
+/** Error codes of Node's TLS layer: the address answers, but not with a connection the runner can trust. */
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|EPROTO)/;
+
 function describeNetworkError(error: unknown, timeoutMs: number): string {
   const failure = error as Error & { cause?: { code?: string; message?: string } };
-  if (failure.name === "TimeoutError" || failure.name === "AbortError") return `no answer within ${timeoutMs} ms`;
+  if (failure.name === "TimeoutError") return `no answer within ${timeoutMs} ms`;
+  if (failure.name === "AbortError") return "the run was interrupted";
   const cause = failure.cause;
+  if (cause?.code && TLS_CODES.test(cause.code)) {
+    return `TLS failed (${cause.code}: ${cause.message ?? "no detail"}); check that the address is https only where the service speaks TLS, and that its certificate is trusted (NODE_EXTRA_CA_CERTS names extra CA certificates)`;
+  }
   if (cause?.code === "ECONNREFUSED") return `nothing is listening there (${cause.message ?? "connection refused"})`;
   if (cause?.code === "ENOTFOUND" || cause?.code === "EAI_AGAIN") return `the host name does not resolve (${cause.message ?? cause.code})`;
   return cause?.message ?? failure.message;

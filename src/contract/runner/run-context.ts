@@ -1,46 +1,115 @@
 import type { Tier } from "../contract-violation.ts";
 import { CheckLedger, excerpt, type CheckLedgerDeps } from "./check-ledger.ts";
 import type { CheckName } from "./checks.ts";
+import { curlCommand, type CurlHeader } from "./curl-command.ts";
 import type { Exchange, Exchanger } from "./http-exchange.ts";
 import type { ExchangeSummary } from "./run-report.ts";
 
-/** Which credentials a call sends. */
-export type CredentialMode = "valid" | "none" | "wrong-token";
-
-/** The checks that demand a refusal (any status but 2xx). */
-export type RefusalCheck = Extract<CheckName, "negative_data_rejection" | "ignored_auth" | "use_after_free" | "duplicate_agent_rejected">;
-
-/** What a step sends and expects. */
-export interface CallOptions {
-  body?: unknown;
-  credentials?: CredentialMode;
-  /** `success`: the documented 200; a refusal: any status but 2xx, demanded by that check; `any`: no expectation. */
-  expect: "success" | { refusal: RefusalCheck; tier?: Tier } | "any";
-}
-
-/** Collaborators of a run. */
-export interface RunContextDeps extends CheckLedgerDeps {
-  exchange: Exchanger;
+/** The credentials of one account: the `API-KEY` and `TOKEN` headers (section 5). */
+export interface Credentials {
   apiKey: string;
   token: string;
 }
 
+/** The accounts a run may act as: the one it checks, a second one, and one without agents for the seat checks. */
+export type AccountName = "primary" | "other" | "fresh";
+
 /**
- * The state of one contract run: it sends each step's request, holds the answer against the contract and
- * against what the step expects, and records every check with its tier.
+ * Which credentials a call sends: the account's own, none, only one of the two headers, the account's key with
+ * a TOKEN of no account, or with the other account's TOKEN.
+ */
+export type CredentialMode = "valid" | "none" | "no-key" | "no-token" | "wrong-token" | "other-token";
+
+/** The checks that demand a refusal (any status but 2xx). */
+export type RefusalCheck = Extract<CheckName, "negative_data_rejection" | "ignored_auth" | "use_after_free" | "duplicate_agent_rejected" | "agent_seat_limit">;
+
+/** A refusal a step demands: which check, at which tier, citing which section, for breaking which rule. */
+export interface Refusal {
+  refusal: RefusalCheck;
+  tier?: Tier;
+  section?: string;
+  /** The rule the request breaks, for the message: `state is 2 characters`. */
+  rule?: string;
+}
+
+/** What a step sends and expects. */
+export interface CallOptions {
+  body?: unknown;
+  /** The account whose credentials are sent (the primary one by default). */
+  as?: AccountName;
+  credentials?: CredentialMode;
+  /** `success`: the documented 200; a refusal: any status but 2xx; `any`: no expectation. */
+  expect: "success" | Refusal | "any";
+}
+
+/** A check a step evaluates itself. */
+export interface StepCheck {
+  step: string;
+  passed: boolean;
+  message: string;
+  exchange?: Exchange | undefined;
+  operation?: string;
+  tier?: Tier;
+  section?: string;
+  expected?: string;
+  actual?: string;
+}
+
+/** Collaborators of a run. */
+export interface RunContextDeps extends CheckLedgerDeps {
+  /** Sends the scenario's requests; stops at once when the run is interrupted. */
+  exchange: Exchanger;
+  /** Sends the clean-up requests, which must go out even after an interruption. */
+  cleanupExchange: Exchanger;
+  baseUrl: string;
+  accounts: { primary: Credentials; other?: Credentials; fresh?: Credentials };
+  /** Show credentials in curl lines instead of environment variables. */
+  revealCredentials: boolean;
+  signal?: AbortSignal;
+}
+
+/** Thrown out of a step when the run is interrupted; the run then cleans up and reports what ran. */
+export class RunInterrupted extends Error {
+  constructor() {
+    super("The contract run was interrupted.");
+    this.name = "RunInterrupted";
+  }
+}
+
+const API = "/api/v1/object";
+const VARIABLES: Record<AccountName, { key: string; token: string }> = {
+  primary: { key: "CONTRACT_API_KEY", token: "CONTRACT_TOKEN" },
+  other: { key: "CONTRACT_OTHER_API_KEY", token: "CONTRACT_OTHER_TOKEN" },
+  fresh: { key: "CONTRACT_FRESH_API_KEY", token: "CONTRACT_FRESH_TOKEN" },
+};
+
+interface CreatedRecord {
+  kind: "agent" | "document";
+  nid: string;
+  as: AccountName;
+}
+
+/**
+ * The state of one contract run: it sends each step's request with the credentials asked for, holds the answer
+ * against the contract and against what the step expects, records every check with its tier and section, and
+ * keeps the list of records the run created, so that {@link RunContext.cleanUp} can delete what is left.
  */
 export class RunContext extends CheckLedger {
   /** Set once the service stops answering; every later step is skipped. */
   lostContact: string | undefined;
-  readonly #exchange: Exchanger;
-  readonly #apiKey: string;
-  readonly #token: string;
+  /** Properties the run created: the service has no operation to delete them. */
+  readonly properties: string[] = [];
+  readonly #created = new Map<string, CreatedRecord>();
+  readonly #run: RunContextDeps;
 
-  constructor({ exchange, apiKey, token, ...deps }: RunContextDeps) {
+  constructor(deps: RunContextDeps) {
     super(deps);
-    this.#exchange = exchange;
-    this.#apiKey = apiKey;
-    this.#token = token;
+    this.#run = deps;
+  }
+
+  /** Whether the run has credentials for this account. */
+  has(account: AccountName): boolean {
+    return this.#run.accounts[account] !== undefined;
   }
 
   /** The operation of the contract with this id. */
@@ -52,21 +121,21 @@ export class RunContext extends CheckLedger {
 
   /** Sends one request of the scenario and checks its answer. Undefined when no answer came. */
   async call(step: string, operationId: string, path: string, options: CallOptions): Promise<Exchange | undefined> {
+    if (this.#run.signal?.aborted) throw new RunInterrupted();
     const operation = this.operation(operationId);
+    const account = options.as ?? "primary";
+    const credentials = options.credentials ?? "valid";
+    const headers = this.#headers(account, credentials);
     const request: ExchangeSummary = { method: operation.method, path };
     if (options.body !== undefined) request.body = options.body;
+    request.curl = curlCommand({ method: operation.method, url: `${this.#run.baseUrl.replace(/\/+$/, "")}${path}`, headers, body: options.body, reveal: this.#run.revealCredentials });
     if (this.lostContact) {
       this.skip("not_a_server_error", step, `skipped: ${this.lostContact}`, operationId, request);
       return undefined;
     }
 
-    const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
-    const credentials = options.credentials ?? "valid";
-    if (credentials !== "none") {
-      headers["API-KEY"] = this.#apiKey;
-      headers.TOKEN = credentials === "valid" ? this.#token : `${this.#token}-not-this-one`;
-    }
-    const sent = await this.#exchange({ method: operation.method, path, headers, body: options.body });
+    const sent = await this.#run.exchange({ method: operation.method, path, headers: Object.fromEntries(headers.map(({ name, value }) => [name, value])), body: options.body });
+    if (this.#run.signal?.aborted) throw new RunInterrupted();
     this.exchanges += 1;
     const before = this.results.length;
 
@@ -78,20 +147,28 @@ export class RunContext extends CheckLedger {
     }
     const exchange = sent.exchange;
     request.status = exchange.status;
+    this.#track(operationId, path, exchange, account, credentials);
     const context = { operation: operationId, request };
     this.checkAnswer(step, context, exchange);
+    const actual = `${exchange.status} ${excerpt(exchange.text)}`;
 
     if (options.expect === "success") {
-      const succeeded = exchange.status === 200;
-      this.record("status_code_conformance", "fact", succeeded, step, {
+      this.record("status_code_conformance", "fact", exchange.status === 200, step, {
         ...context,
         message: `the operation should have succeeded with 200 (section 4), got ${exchange.status}: ${excerpt(exchange.text)}`,
+        section: "4",
+        expected: "200",
+        actual,
       });
     } else if (options.expect !== "any") {
+      const { refusal, tier = "fact", section, rule } = options.expect;
       const refused = exchange.status < 200 || exchange.status >= 300;
-      this.record(options.expect.refusal, options.expect.tier ?? "fact", refused, step, {
+      this.record(refusal, tier, refused, step, {
         ...context,
-        message: `should have been refused, got ${exchange.status}: ${excerpt(exchange.text)}`,
+        message: `should have been refused${rule ? ` (${rule})` : ""}, got ${exchange.status}: ${excerpt(exchange.text)}`,
+        ...(section ? { section } : {}),
+        expected: "a refusal (any status but 2xx)",
+        actual,
       });
     }
 
@@ -100,10 +177,97 @@ export class RunContext extends CheckLedger {
   }
 
   /** Records a check about a step's answer that the scenario evaluates itself, and tells the reporter. */
-  verify(check: CheckName, tier: Tier, passed: boolean, step: string, exchange: Exchange | undefined, message: string, operation?: string): void {
-    const details: { operation?: string; request?: ExchangeSummary; message: string } = { message };
-    if (operation) details.operation = operation;
-    if (exchange) details.request = { method: exchange.method, path: exchange.path, status: exchange.status };
-    this.deps.emit({ kind: "check", result: this.record(check, tier, passed, step, details) });
+  check(check: CheckName, { step, passed, message, exchange, operation, tier = "fact", section, expected, actual }: StepCheck): void {
+    const request: ExchangeSummary | undefined = exchange ? { method: exchange.method, path: exchange.path, status: exchange.status } : undefined;
+    if (request && exchange?.requestBody !== undefined) request.body = exchange.requestBody;
+    if (request && exchange) request.curl = this.#curlOf(exchange);
+    const result = this.record(check, tier, passed, step, {
+      message,
+      ...(operation ? { operation } : {}),
+      ...(request ? { request } : {}),
+      ...(section ? { section } : {}),
+      ...(expected !== undefined ? { expected } : {}),
+      ...(actual !== undefined ? { actual } : {}),
+    });
+    this.deps.emit({ kind: "check", result });
+  }
+
+  /**
+   * Deletes every agent and document the run created and has not deleted yet, with the credentials of the
+   * account it was created under, and returns what is left behind and why. Runs after an interruption too.
+   */
+  async cleanUp(): Promise<string[]> {
+    const leftBehind = this.properties.map((entry) => `${entry} (the service has no operation to delete a property)`);
+    for (const record of this.#created.values()) {
+      const path = record.kind === "agent" ? `${API}/agent_card/${record.nid}` : `${API}/document/${record.nid}`;
+      const headers = Object.fromEntries(this.#headers(record.as, "valid").map(({ name, value }) => [name, value]));
+      const sent = await this.#run.cleanupExchange({ method: "DELETE", path, headers });
+      this.exchanges += 1;
+      if (sent.ok && sent.exchange.status === 200) continue;
+      leftBehind.push(`${record.kind} ${record.nid} of the ${record.as} account (DELETE ${path} ${sent.ok ? `answered ${sent.exchange.status}` : `got no answer: ${sent.failure.reason}`})`);
+    }
+    this.#created.clear();
+    return leftBehind;
+  }
+
+  /** Keeps the list of created records current from the answers: what a create made, what a delete removed. */
+  #track(operationId: string, path: string, exchange: Exchange, account: AccountName, credentials: CredentialMode): void {
+    if (exchange.status !== 200) return;
+    const body = exchange.body as { nid?: unknown } | undefined;
+    const nid = body !== null && typeof body === "object" && (typeof body.nid === "string" || typeof body.nid === "number") ? String(body.nid) : undefined;
+    const how = credentials === "valid" ? "" : ` (created with ${credentials} credentials)`;
+    // A record created with broken credentials belongs to whichever account the service chose; the account's
+    // own credentials are the best guess for deleting it.
+    if (operationId === "createProperty" && nid) this.properties.push(`property ${nid}${how}`);
+    if (operationId === "createAgentCard" && nid) this.#created.set(`agent:${nid}`, { kind: "agent", nid, as: account });
+    if (operationId === "createDocument" && nid) this.#created.set(`document:${nid}`, { kind: "document", nid, as: account });
+    const deleted = path.split("/").pop() ?? "";
+    if (operationId === "deleteAgentCard") this.#created.delete(`agent:${deleted}`);
+    if (operationId === "deleteDocument") this.#created.delete(`document:${deleted}`);
+  }
+
+  #headers(account: AccountName, mode: CredentialMode): CurlHeader[] {
+    const own = this.#run.accounts[account];
+    if (!own) throw new Error(`The scenario acts as the ${account} account, which the run has no credentials for`);
+    const names = VARIABLES[account];
+    const headers: CurlHeader[] = [{ name: "content-type", value: "application/json" }, { name: "accept", value: "application/json" }];
+    const key: CurlHeader = { name: "API-KEY", value: own.apiKey, masked: `\${${names.key}}` };
+    const token: CurlHeader = { name: "TOKEN", value: own.token, masked: `\${${names.token}}` };
+    switch (mode) {
+      case "valid":
+        return [...headers, key, token];
+      case "none":
+        return headers;
+      case "no-key":
+        return [...headers, token];
+      case "no-token":
+        return [...headers, key];
+      case "wrong-token":
+        return [...headers, key, { ...token, value: `${own.token}-not-this-one`, masked: `\${${names.token}}-not-this-one` }];
+      case "other-token": {
+        const other = this.#run.accounts.other;
+        if (!other) throw new Error("The scenario sends the other account's TOKEN without credentials for it");
+        return [...headers, key, { name: "TOKEN", value: other.token, masked: `\${${VARIABLES.other.token}}` }];
+      }
+    }
+  }
+
+  #curlOf(exchange: Exchange): string {
+    const headers: CurlHeader[] = Object.entries(exchange.requestHeaders).map(([name, value]) => {
+      const masked = this.#maskOf(name, value);
+      return masked === undefined ? { name, value } : { name, value, masked };
+    });
+    return curlCommand({ method: exchange.method, url: `${this.#run.baseUrl.replace(/\/+$/, "")}${exchange.path}`, headers, body: exchange.requestBody, reveal: this.#run.revealCredentials });
+  }
+
+  #maskOf(name: string, value: string): string | undefined {
+    for (const account of ["primary", "other", "fresh"] as const) {
+      const own = this.#run.accounts[account];
+      if (!own) continue;
+      if (name === "API-KEY" && value === own.apiKey) return `\${${VARIABLES[account].key}}`;
+      if (name === "TOKEN" && value === own.token) return `\${${VARIABLES[account].token}}`;
+      if (name === "TOKEN" && value === `${own.token}-not-this-one`) return `\${${VARIABLES[account].token}}-not-this-one`;
+    }
+    return undefined;
   }
 }

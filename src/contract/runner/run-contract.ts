@@ -1,7 +1,9 @@
+import { randomBytes } from "node:crypto";
 import { createContract, type Contract } from "../create-contract.ts";
 import { SCENARIO_CHECKS } from "./checks.ts";
 import { createExchanger } from "./http-exchange.ts";
-import { RunContext } from "./run-context.ts";
+import { preflight } from "./preflight.ts";
+import { RunContext, RunInterrupted, type Credentials } from "./run-context.ts";
 import type { RunEvent, RunReport } from "./run-report.ts";
 import { runScenario } from "./scenario.ts";
 
@@ -11,12 +13,22 @@ export interface RunOptions {
   baseUrl: string;
   apiKey: string;
   token: string;
+  /** A second account: its TOKEN is sent with the first account's API-KEY, which must be refused (section 5). */
+  other?: Credentials;
+  /** An account without agents, for the seat limit (sections 7 and 8); `seats` is its limit when known. */
+  fresh?: Credentials & { seats?: number };
+  /** Do not fill agent seats (production): the seat checks are reported as skipped. */
+  skipSeatChecks?: boolean;
   /** Fail on checks that rest only on our assumptions too (exact error statuses, the problem+json shape). */
   strict?: boolean;
   /** Milliseconds to wait for each answer. */
   timeoutMs?: number;
-  /** Makes the run's emails and external ids unique; derived from the clock unless given. */
+  /** Part of the emails and external ids the run creates (a random suffix keeps reused ids apart); from the clock unless given. */
   runId?: string;
+  /** Show credentials in the curl lines of the report instead of environment variables. */
+  revealCredentials?: boolean;
+  /** Stops the run (Ctrl-C): it deletes what it created and reports what ran, marked interrupted. */
+  signal?: AbortSignal;
   /** Told of each step and check while the run goes on. */
   onEvent?: (event: RunEvent) => void;
   /** Injectable collaborators. */
@@ -24,14 +36,17 @@ export interface RunOptions {
   contract?: Contract;
   closedContract?: Contract;
   now?: () => number;
+  /** The random suffix of the run's records; 6 random characters unless given. */
+  nonce?: string;
 }
 
-/** A finished run, or the reason it could not start. */
-export type RunOutcome = { kind: "report"; report: RunReport } | { kind: "unreachable"; message: string };
+/** A finished run, or why it could not give a verdict (nothing answers, or a usage mistake). */
+export type RunOutcome = { kind: "report"; report: RunReport } | { kind: "unreachable" | "usage"; message: string };
 
 /**
  * Runs the contract scenario against an implementation and reports every check. The run fails when a check of
- * a documented fact fails (or, with `strict`, any check).
+ * a documented fact fails (or, with `strict`, any check). Whatever happens, it deletes the agents and documents
+ * it created and lists what it could not delete.
  *
  * @example
  * const outcome = await runContract({ baseUrl: "http://127.0.0.1:4010", apiKey: "demo-key", token: "demo-token" });
@@ -41,22 +56,45 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   const now = options.now ?? Date.now;
   const started = now();
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const exchange = createExchanger({ baseUrl: options.baseUrl, timeoutMs, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const fetchOption = options.fetch ? { fetch: options.fetch } : {};
+  const exchange = createExchanger({ baseUrl: options.baseUrl, timeoutMs, ...fetchOption, ...(options.signal ? { signal: options.signal } : {}) });
+  const cleanupExchange = createExchanger({ baseUrl: options.baseUrl, timeoutMs, ...fetchOption });
+  const accounts: { primary: Credentials; other?: Credentials; fresh?: Credentials } = { primary: { apiKey: options.apiKey, token: options.token } };
+  if (options.other) accounts.other = { apiKey: options.other.apiKey, token: options.other.token };
+  if (options.fresh) accounts.fresh = { apiKey: options.fresh.apiKey, token: options.fresh.token };
 
-  const probe = await exchange({ method: "GET", path: "/api/v1/object/template_base", headers: { "content-type": "application/json" } });
-  if (!probe.ok) return { kind: "unreachable", message: `Cannot reach ${options.baseUrl}: ${probe.failure.reason}.` };
+  const problem = await preflight(exchange, options.baseUrl, accounts, { needFreshEmpty: !options.skipSeatChecks });
+  if (problem) return problem;
 
   const contract = options.contract ?? createContract();
   const ctx = new RunContext({
     exchange,
+    cleanupExchange,
+    baseUrl: options.baseUrl,
+    accounts,
+    revealCredentials: options.revealCredentials ?? false,
+    ...(options.signal ? { signal: options.signal } : {}),
     contract,
     closedContract: options.closedContract ?? createContract({ closed: true }),
-    apiKey: options.apiKey,
-    token: options.token,
     strict: options.strict ?? false,
     emit: options.onEvent ?? (() => {}),
   });
-  const { leftBehind } = await runScenario(ctx, options.runId ?? started.toString(36));
-
-  return { kind: "report", report: ctx.report({ baseUrl: options.baseUrl, startedAt: started, finishedAt: now(), checks: SCENARIO_CHECKS, leftBehind }) };
+  const runId = options.runId ?? started.toString(36);
+  const tag = `${runId}-${options.nonce ?? randomBytes(4).toString("hex").slice(0, 6)}`;
+  let clash: string | undefined;
+  let interrupted = false;
+  let leftBehind: string[] = [];
+  try {
+    ({ clash } = await runScenario(ctx, { tag, seats: { skip: options.skipSeatChecks ?? false, ...(options.fresh?.seats !== undefined ? { seats: options.fresh.seats } : {}) } }));
+  } catch (error) {
+    if (!(error instanceof RunInterrupted)) throw error;
+    interrupted = true;
+  } finally {
+    // Runs also when a step throws: a bug in the runner must not leave the service littered.
+    leftBehind = await ctx.cleanUp();
+  }
+  return {
+    kind: "report",
+    report: ctx.report({ baseUrl: options.baseUrl, startedAt: started, finishedAt: now(), checks: SCENARIO_CHECKS, leftBehind, runId, interrupted, ...(clash ? { clash } : {}) }),
+  };
 }

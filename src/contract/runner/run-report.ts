@@ -11,6 +11,8 @@ export interface ExchangeSummary {
   status?: number;
   /** The JSON body sent, when there was one. */
   body?: unknown;
+  /** A curl command that sends the same request again (credentials as environment variables unless revealed). */
+  curl?: string;
 }
 
 /** One evaluation of one check. */
@@ -23,6 +25,12 @@ export interface CheckResult {
   operation?: string;
   /** Why it failed, warned or was skipped. */
   message?: string;
+  /** The section of the interface document the rule comes from; every fact-tier result has one. */
+  section?: string;
+  /** What the rule demands, when the check compares one value: `a refusal (not 2xx)`. */
+  expected?: string;
+  /** What the service did instead: `200 {"nid":"1042",…}`. */
+  actual?: string;
   request?: ExchangeSummary;
   violations?: ContractViolation[];
 }
@@ -67,8 +75,14 @@ export interface RunReport {
   summary: Record<string, Record<CheckStatus, number>>;
   coverage: Record<string, OperationCoverage>;
   exchanges: number;
-  /** Records the run created and could not delete (properties have no delete operation). */
+  /** Records the run created and could not delete (properties have no delete operation), and why. */
   leftBehind: string[];
+  /** The run's id, part of every email and external id it creates. */
+  runId?: string;
+  /** Set when the run was stopped (Ctrl-C) before its end: the checks listed are those that ran. */
+  interrupted?: boolean;
+  /** Set when another client changed the records a check depends on while it ran (two runs at once on one account). */
+  clash?: string;
 }
 
 /** What the runner tells a reporter while it runs. */

@@ -1,3 +1,4 @@
+import { citeSection } from "../../contract-violation.ts";
 import { CHECKS } from "../checks.ts";
 import type { CheckResult, RunEvent, RunReport } from "../run-report.ts";
 
@@ -66,21 +67,26 @@ export function renderTextReport(report: RunReport): string {
     if (results.length === 0) return;
     lines.push("", `${title} (${results.length})`);
     results.forEach((result, index) => {
-      lines.push(`  ${index + 1}. ${result.check} [${result.tier}]: ${result.step}${result.operation ? ` (${result.operation})` : ""}`);
+      const cited = result.section ? `, ${citeSection(result.section)}` : "";
+      lines.push(`  ${index + 1}. ${result.check} [${result.tier}${cited}]: ${result.step}${result.operation ? ` (${result.operation})` : ""}`);
       if (result.request) {
         const status = result.request.status === undefined ? "" : ` → ${result.request.status}`;
         lines.push(`     ${result.request.method} ${result.request.path}${status}`);
         if (result.request.body !== undefined) lines.push(`     body ${truncate(JSON.stringify(result.request.body), 160)}`);
       }
       for (const line of (result.message ?? "").split("\n")) if (line) lines.push(`     ${line}`);
+      if (result.expected !== undefined) lines.push(`     expected: ${truncate(result.expected, 300)}`);
+      if (result.actual !== undefined) lines.push(`     actual:   ${truncate(result.actual.replace(/\s+/g, " "), 300)}`);
+      if (result.request?.curl && result.status !== "skipped") lines.push(`     ${result.request.curl}`);
     });
   };
   section("Failures", failures);
   section("Warnings (rest on the contract's assumptions; --strict makes them failures)", warnings);
   section("Skipped", skipped);
-  if (report.leftBehind.length > 0) lines.push("", `Left behind (the service has no operation to delete them): ${report.leftBehind.join(", ")}`);
+  if (report.leftBehind.length > 0) lines.push("", `Left behind (${report.leftBehind.length}):`, ...report.leftBehind.map((entry) => `  ${entry}`));
+  if (report.runId) lines.push("", `Run id ${report.runId}: its records carry it in their emails, titles and external ids.`);
 
-  const verdict = report.result === "passed" ? "Contract HOLDS" : "Contract BROKEN";
+  const verdict = report.interrupted ? "Run INTERRUPTED, no verdict" : report.clash ? "No verdict (another client used the account)" : report.result === "passed" ? "Contract HOLDS" : "Contract BROKEN";
   const counts = `${plural(failures.length, "failure")}, ${plural(warnings.length, "warning")}`;
   const seconds = `${(report.durationMs / 1000).toFixed(1)} s`;
   lines.push(

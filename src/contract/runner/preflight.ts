@@ -1,0 +1,68 @@
+import type { Exchanger } from "./http-exchange.ts";
+import type { AccountName, Credentials } from "./run-context.ts";
+
+/** Why a run cannot give a verdict: nothing answers, or the run was set up wrongly (exit 2, not BROKEN). */
+export type PreflightProblem = { kind: "unreachable" | "usage"; message: string };
+
+const API = "/api/v1/object";
+const OPTIONS: Record<AccountName, string> = { primary: "--api-key and --token", other: "--other-api-key and --other-token", fresh: "--fresh-api-key and --fresh-token" };
+
+/**
+ * Looks for the mistakes a new user makes before the scenario runs, with two read-only requests per account:
+ * a base URL under which every route answers 404 (often one that already ends in `/api/v1/object`),
+ * credentials the service refuses everywhere, an address that does not answer or fails TLS, and a "fresh"
+ * account that already has agents (another run on it, or one stopped before it cleaned up).
+ */
+export async function preflight(exchange: Exchanger, baseUrl: string, accounts: Partial<Record<AccountName, Credentials>>, { needFreshEmpty }: { needFreshEmpty: boolean }): Promise<PreflightProblem | undefined> {
+  const get = (path: string, credentials: Credentials) =>
+    exchange({ method: "GET", path: `${API}/${path}`, headers: { "content-type": "application/json", accept: "application/json", "API-KEY": credentials.apiKey, TOKEN: credentials.token } });
+
+  const primary = accounts.primary!;
+  const catalogue = await get("template_base", primary);
+  if (!catalogue.ok) return { kind: "unreachable", message: `Cannot reach ${baseUrl}: ${catalogue.failure.reason}.` };
+  if (catalogue.exchange.status === 404) {
+    const agents = await get("agent_cards", primary);
+    if (agents.ok && agents.exchange.status === 404) return { kind: "usage", message: wrongBase(baseUrl) };
+  }
+  for (const account of ["primary", "other", "fresh"] as const) {
+    const credentials = accounts[account];
+    if (!credentials) continue;
+    const first = account === "primary" ? catalogue : await get("template_base", credentials);
+    if (!first.ok) return { kind: "unreachable", message: `Cannot reach ${baseUrl}: ${first.failure.reason}.` };
+    if (first.exchange.status < 400 || first.exchange.status >= 500 || first.exchange.status === 404) continue;
+    const second = await get("agent_cards", credentials);
+    if (second.ok && second.exchange.status >= 400 && second.exchange.status < 500 && second.exchange.status !== 404) {
+      return {
+        kind: "usage",
+        message:
+          `The service refuses the ${account === "primary" ? "" : `${account} account's `}credentials: GET ${API}/template_base answered ${first.exchange.status} and GET ${API}/agent_cards ${second.exchange.status}. ` +
+          `Check ${OPTIONS[account]} (or their CONTRACT_ environment variables): the API-KEY and TOKEN of one account, for this service (section 5).`,
+      };
+    }
+  }
+  const fresh = accounts.fresh;
+  if (fresh && needFreshEmpty) {
+    const listed = await get("agent_cards", fresh);
+    const body = listed.ok && listed.exchange.status === 200 ? listed.exchange.body : undefined;
+    const count = body !== null && typeof body === "object" ? Object.keys(body).length : 0;
+    if (count > 0) {
+      return {
+        kind: "usage",
+        message:
+          `The fresh account (${OPTIONS.fresh}) already has ${count} agent${count === 1 ? "" : "s"}; the seat checks need an account without agents. ` +
+          "Another run may be using it right now, or a run was stopped before it could clean up: delete its agents, or leave out --fresh-api-key (or give --skip-seat-checks).",
+      };
+    }
+  }
+  return undefined;
+}
+
+function wrongBase(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  const path = url.pathname.replace(/\/+$/, "");
+  const suffix = ["/api/v1/object", "/api/v1", "/api"].find((end) => path.endsWith(end));
+  const hint = suffix
+    ? ` Yours already ends in ${suffix}, which the runner adds itself: try --base-url ${baseUrl.replace(/\/+$/, "").slice(0, -suffix.length) || url.origin}`
+    : " Check the host, the port and any path prefix of a gateway.";
+  return `Every route tried answers 404 under ${baseUrl}: GET ${API}/template_base and GET ${API}/agent_cards. --base-url must be the address the service's paths ${API}/… hang from.${hint}`;
+}

@@ -1,0 +1,193 @@
+import { isDeepStrictEqual } from "node:util";
+import type { Exchange } from "../http-exchange.ts";
+import type { RunContext } from "../run-context.ts";
+import { API, compactKey, differences, isNumericStringOf, record, show, type Json, type RunNames } from "./step-support.ts";
+
+/** A create body with every documented field of endpoint 3 (section 4.1). */
+export const PROPERTY = {
+  street: "88 Contract Run Way",
+  city: "San Francisco",
+  state: "CA",
+  zip: "94107",
+  "square feet": 2150,
+  bedrooms: 3,
+  baths: 2,
+  list_price: 1250000,
+  garage: "Attached",
+  stories: 2,
+  lot_size: "4,356",
+  parking_spaces: 2,
+  description: "<p>Contract run property.</p>",
+  property_type: "Single Family",
+  year_built: 1998,
+  template: "rubik_v2",
+};
+
+/** Create fields sent as integers, and the field each comes back as, a numeric string (section 2.1). */
+const NUMBERS: Array<[keyof typeof PROPERTY, string]> = [
+  ["square feet", "square_feet"], ["bedrooms", "bedrooms"], ["baths", "baths"], ["list_price", "list_price"],
+  ["stories", "stories"], ["parking_spaces", "parking_spaces"], ["year_built", "year_built"],
+];
+const STRINGS = ["street", "city", "state", "zip", "lot_size", "description", "template"] as const;
+
+/** Optional create fields (section 4.1) and the external id: a property created without them has no value. */
+const NEVER_SET = ["square_feet", "bedrooms", "baths", "list_price", "garage", "stories", "lot_size", "parking_spaces", "description", "property_type", "year_built", "external_id"];
+/** Fields that are not scalars, or that the document lets be empty (`premise`). */
+const NOT_SCALAR = ["open_houses", "virtual_tours", "property_videos", "floorplans", "premise"];
+
+/** An edit of every scalar field of section 2.1 but the identifiers, each with a string value (section 4.1, endpoint 4). */
+function fullEdit(tag: string): Record<string, string> {
+  const host = tag.toLowerCase();
+  return {
+    street: "1 Contract Run Way", premise: "Suite 100", city: "Oakland", state: "NY", zip: "10001", country: "United States",
+    title: `Contract Run ${tag}`, description: "<p>Edited by a contract run.</p>", amenities: "Pool,Garden", list_price: "1300000",
+    display_price: "$1,300,000", square_feet: "2200", lot_size: "5,000", lot_size_units: "acres", stories: "3", bedrooms: "4",
+    baths: "3", half_baths: "1", garage: "Detached", parking_spaces: "3", listing_status: "Active", property_type: "Condo",
+    year_built: "2001", subdomain: `contract-run-${host}`, custom_domain: `${host}.contract-run.example`, mls_id: `MLS-${tag}`,
+    template: "kit", api_author: "Contract run", main_image: "7", edit_access: "1", show_on_property: "1", logo: "7",
+    external_id: `contract-${tag}`, skip_zlookup: "1", intent: "rent", sns_id: `sns-${tag}`, listtrack_property_id: `lt-${tag}`,
+    website_url: `https://${host}.contract-run.example/`,
+  };
+}
+
+/** What later steps need of the properties: the main one, its owner, its external id, and a minimal one. */
+export interface PropertyState {
+  nid: string;
+  uid: string | undefined;
+  externalId: string;
+  minimalNid: string | undefined;
+}
+
+/**
+ * Endpoints 1 to 5: create with every field, retrieve, edit every field, edit one, find by external id, list by
+ * user; and a property created with the required fields only, whose other fields must be absent.
+ */
+export async function propertySteps(ctx: RunContext, names: RunNames): Promise<PropertyState | undefined> {
+  const created = record(await ctx.call("create a property with every documented field", "createProperty", `${API}/property`, { body: PROPERTY, expect: "success" }));
+  const nid = typeof created?.nid === "string" ? created.nid : undefined;
+  if (!nid) {
+    for (const check of ["create_round_trip", "edit_visible", "external_id_lookup", "list_consistency"] as const) ctx.skip(check, "property steps", "the property could not be created");
+    return undefined;
+  }
+  const step = "retrieve the property";
+  const first = await ctx.call(step, "retrieveProperty", `${API}/property/${nid}`, { expect: "success" });
+  const property = record(first);
+  ctx.check("ensure_resource_availability", { step, passed: property?.nid === nid, exchange: first, operation: "retrieveProperty", section: "4.1", message: `the created property ${nid} could not be retrieved by its nid`, expected: `property ${nid}`, actual: show(property?.nid) });
+  if (!property) return undefined;
+  checkCreated(ctx, first!, property);
+  const uid = typeof property.uid === "string" ? property.uid : undefined;
+  const listedBefore = uid ? await listOf(ctx, uid, "list the user's properties") : undefined;
+
+  const edit = fullEdit(names.tag);
+  const externalId = edit.external_id!;
+  const edited = record(await ctx.call("edit every field of the property", "editProperty", `${API}/property/${nid}`, { body: edit, expect: "success" }));
+  if (edited) ctx.check("edit_visible", { step: "edit every field of the property", passed: edited.nid === nid, operation: "editProperty", section: "4.1", message: `the edit answered nid ${show(edited.nid)}`, expected: show(nid), actual: show(edited.nid) });
+  const afterEdit = await ctx.call("retrieve the edited property", "retrieveProperty", `${API}/property/${nid}`, { expect: "success" });
+  const changed = record(afterEdit);
+  if (changed) {
+    const wrong = differences(changed, edit, (field, sent, got) => {
+      if (field === "garage") return typeof got === "string" && /^[0-9]+$/.test(got);
+      if (field === "property_type") return typeof got === "string" && !got.includes(" ") && compactKey(got) === compactKey(String(sent));
+      return got === sent;
+    });
+    ctx.check("edit_visible", { step: "retrieve the edited property", passed: wrong.length === 0, exchange: afterEdit, operation: "retrieveProperty", section: "4.1",
+      message: `the edit of every field does not show: ${wrong.join("; ")} (garage as a count, property_type compact, section 2.1)` });
+  }
+
+  await ctx.call("edit one field of the property", "editProperty", `${API}/property/${nid}`, { body: { premise: "Suite 200" }, expect: "success" });
+  const one = await ctx.call("retrieve the property after editing one field", "retrieveProperty", `${API}/property/${nid}`, { expect: "success" });
+  const afterOne = record(one);
+  if (changed && afterOne) {
+    const wrong = [
+      ...(afterOne.premise === "Suite 200" ? [] : [`premise is ${show(afterOne.premise)}, edited to "Suite 200"`]),
+      ...Object.keys(changed).filter((field) => field !== "premise" && !isDeepStrictEqual(changed[field], afterOne[field])).map((field) => `${field} changed from ${show(changed[field])} to ${show(afterOne[field])} without being named`),
+    ];
+    ctx.check("edit_visible", { step: "retrieve the property after editing one field", passed: wrong.length === 0, exchange: one, operation: "retrieveProperty", section: "4.1", message: wrong.join("; ") });
+  }
+
+  const byExternal = await ctx.call("retrieve the property by its external id", "retrievePropertyByExternalId", `${API}/external-property/${encodeURIComponent(externalId)}`, { expect: "success" });
+  const found = record(byExternal);
+  const latest = afterOne ?? changed;
+  ctx.check("external_id_lookup", {
+    step: "retrieve the property by its external id", exchange: byExternal, operation: "retrievePropertyByExternalId", section: "4.1",
+    passed: found !== undefined && found.nid === nid && found.external_id === externalId && (latest === undefined || isDeepStrictEqual(found, latest)),
+    message: found ? `endpoint 2 answered property ${show(found.nid)} with external_id ${show(found.external_id)}${latest && !isDeepStrictEqual(found, latest) ? `, not the object endpoint 1 answers (${differences(found, latest).slice(0, 3).join("; ")})` : ""}` : "endpoint 2 found no property",
+    expected: `property ${nid}, the same object as endpoint 1`,
+  });
+
+  if (uid && latest) await checkList(ctx, uid, nid, latest, externalId, listedBefore);
+  const minimalNid = await minimalProperty(ctx);
+  return { nid, uid, externalId, minimalNid };
+}
+
+/** Section 2.1: what the create sent comes back, numbers as numeric strings, the type compact, garage a count. */
+function checkCreated(ctx: RunContext, exchange: Exchange, property: Json): void {
+  const problems = [
+    ...STRINGS.filter((field) => property[field] !== PROPERTY[field]).map((field) => `${field} is ${show(property[field])}, sent ${show(PROPERTY[field])}`),
+    ...NUMBERS.filter(([sent, field]) => !isNumericStringOf(property[field], PROPERTY[sent] as number)).map(([sent, field]) => `${field} is ${show(property[field])}, sent ${sent}: ${PROPERTY[sent]} (numbers come back as numeric strings)`),
+  ];
+  const type = property.property_type;
+  if (typeof type !== "string" || type.includes(" ") || compactKey(type) !== compactKey(PROPERTY.property_type)) problems.push(`property_type is ${show(type)}, expected a compact form of "Single Family" without spaces`);
+  if (typeof property.garage !== "string" || !/^[0-9]+$/.test(property.garage)) problems.push(`garage is ${show(property.garage)}, expected a count-like numeric string`);
+  ctx.check("create_round_trip", { step: "retrieve the property", passed: problems.length === 0, exchange, operation: "retrieveProperty", section: "2.1", message: problems.join("; ") });
+  const ours = [
+    ...(property.garage === "1" ? [] : [`garage "Attached" comes back as ${show(property.garage)}, we expect "1"`]),
+    ...(type === "SingleFamily" ? [] : [`property_type "Single Family" comes back as ${show(type)}, we expect "SingleFamily"`]),
+  ];
+  ctx.check("create_round_trip", { step: "retrieve the property (our reading of the compact forms)", passed: ours.length === 0, exchange, operation: "retrieveProperty", tier: "assumption", message: ours.join("; ") });
+}
+
+async function listOf(ctx: RunContext, uid: string, step: string): Promise<Json[] | undefined> {
+  const listed = await ctx.call(step, "listUserProperties", `${API}/properties/${uid}`, { expect: "success" });
+  return listed?.status === 200 && Array.isArray(listed.body) ? (listed.body as Json[]) : undefined;
+}
+
+/** Whether a list entry is a record of a contract run (this one or another at the same time), which may move. */
+function fromARun(entry: Json): boolean {
+  return entry.title === null || String(entry.title).includes("Contract Run") || String(entry.external_id ?? "").startsWith("contract-");
+}
+
+/** Endpoint 5: the property is listed with its nid, title, external id and published flag; nothing else moved. */
+async function checkList(ctx: RunContext, uid: string, nid: string, property: Json, externalId: string, before: Json[] | undefined): Promise<void> {
+  const step = "list the user's properties after the edits";
+  const listed = await ctx.call(step, "listUserProperties", `${API}/properties/${uid}`, { expect: "success" });
+  const items = listed?.status === 200 && Array.isArray(listed.body) ? (listed.body as Json[]) : undefined;
+  if (!items) return;
+  const item = items.find((entry) => entry?.nid === nid);
+  ctx.check("ensure_resource_availability", { step, passed: item !== undefined, exchange: listed, operation: "listUserProperties", section: "4.1", message: `property ${nid} is not in the list of user ${uid}` });
+  if (item) {
+    const wrong = [
+      ...(item.title === property.title ? [] : [`title is ${show(item.title)}, the property's is ${show(property.title)}`]),
+      ...(item.external_id === externalId ? [] : [`external_id is ${show(item.external_id)}, the property's is ${show(externalId)}`]),
+      ...(typeof item.published === "string" ? [] : [`published is ${show(item.published)}, not a string (section 2.1)`]),
+    ];
+    ctx.check("list_consistency", { step, passed: wrong.length === 0, exchange: listed, operation: "listUserProperties", section: "2.1", message: `the list item of property ${nid}: ${wrong.join("; ")}` });
+  }
+  if (!before) return;
+  const now = new Map(items.map((entry) => [entry?.nid, entry]));
+  const moved = before
+    .filter((entry) => entry && entry.nid !== nid && !fromARun(entry))
+    .filter((entry) => !isDeepStrictEqual(now.get(entry.nid), entry))
+    .map((entry) => `property ${show(entry.nid)} ${now.has(entry.nid) ? `changed from ${JSON.stringify(entry)} to ${JSON.stringify(now.get(entry.nid))}` : "is no longer listed"}`);
+  ctx.check("list_consistency", { step, passed: moved.length === 0, exchange: listed, operation: "listUserProperties", section: "4.1", message: `editing property ${nid} moved other entries: ${moved.slice(0, 5).join("; ")}` });
+}
+
+/** Section 2.1: a property created with the required fields only answers null for what it was never given. */
+async function minimalProperty(ctx: RunContext): Promise<string | undefined> {
+  const body = { street: "2 Contract Run Way", city: "Austin", state: "TX", zip: "78701" };
+  const created = record(await ctx.call("create a property with the required fields only", "createProperty", `${API}/property`, { body, expect: "success" }));
+  const nid = typeof created?.nid === "string" ? created.nid : undefined;
+  if (!nid) return undefined;
+  const step = "retrieve the property created with the required fields only";
+  const fetched = await ctx.call(step, "retrieveProperty", `${API}/property/${nid}`, { expect: "success" });
+  const property = record(fetched);
+  if (!property) return nid;
+  const sent = differences(property, body);
+  ctx.check("create_round_trip", { step, passed: sent.length === 0, exchange: fetched, operation: "retrieveProperty", section: "4.1", message: sent.join("; ") });
+  const problems = [
+    ...NEVER_SET.filter((field) => property[field] !== null).map((field) => `${field} is ${show(property[field])}, expected null: the create did not send it`),
+    ...Object.keys(property).filter((field) => property[field] === "" && !NOT_SCALAR.includes(field) && !NEVER_SET.includes(field)).map((field) => `${field} is "", expected null or a value`),
+  ];
+  ctx.check("absent_is_null", { step, passed: problems.length === 0, exchange: fetched, operation: "retrieveProperty", section: "2.1", message: `${problems.join("; ")} (absent values come back as null)` });
+  return nid;
+}
