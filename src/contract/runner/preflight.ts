@@ -18,6 +18,12 @@ export async function preflight(exchange: Exchanger, baseUrl: string, accounts: 
     exchange({ method: "GET", path: `${API}/${path}`, headers: { "content-type": "application/json", accept: "application/json", "API-KEY": credentials.apiKey, TOKEN: credentials.token } });
 
   const primary = accounts.primary!;
+  for (const account of ["other", "fresh"] as const) {
+    const credentials = accounts[account];
+    if (credentials && (credentials.apiKey === primary.apiKey || credentials.token === primary.token)) {
+      return { kind: "usage", message: `${OPTIONS[account]} must be another account's, with its own API-KEY and TOKEN: the ${account} account's ${credentials.apiKey === primary.apiKey ? "API-KEY" : "TOKEN"} is the same as yours.` };
+    }
+  }
   const catalogue = await get("template_base", primary);
   if (!catalogue.ok) return { kind: "unreachable", message: `Cannot reach ${baseUrl}: ${catalogue.failure.reason}.` };
   if (catalogue.exchange.status === 404) {

@@ -63,10 +63,13 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   if (options.other) accounts.other = { apiKey: options.other.apiKey, token: options.other.token };
   if (options.fresh) accounts.fresh = { apiKey: options.fresh.apiKey, token: options.fresh.token };
 
+  // Compiled before the first request: compiling blocks the event loop for a while, long enough for a server to
+  // close an idle keep-alive connection under fetch's feet (ECONNRESET on the next request).
+  const contract = options.contract ?? createContract();
+  const closedContract = options.closedContract ?? createContract({ closed: true });
   const problem = await preflight(exchange, options.baseUrl, accounts, { needFreshEmpty: !options.skipSeatChecks });
   if (problem) return problem;
 
-  const contract = options.contract ?? createContract();
   const ctx = new RunContext({
     exchange,
     cleanupExchange,
@@ -75,7 +78,7 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
     revealCredentials: options.revealCredentials ?? false,
     ...(options.signal ? { signal: options.signal } : {}),
     contract,
-    closedContract: options.closedContract ?? createContract({ closed: true }),
+    closedContract,
     strict: options.strict ?? false,
     emit: options.onEvent ?? (() => {}),
   });

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Exchange } from "../http-exchange.ts";
 import type { RunContext } from "../run-context.ts";
+import { documented } from "./property-steps.ts";
 import { API, differences, record, refused, show, type Json, type RunNames } from "./step-support.ts";
 
 type Link = { service: string; url: string; weight: string };
@@ -60,6 +61,12 @@ function keyMismatches(list: Json): string[] {
     .map(([key, value]) => `key ${key} holds nid ${show((value as Json | null)?.nid)}`);
 }
 
+/** The same email address written with its domain in capitals: `a@x.example` → `a@X.EXAMPLE`. */
+function sameAddress(email: string): string {
+  const at = email.lastIndexOf("@");
+  return `${email.slice(0, at)}@${email.slice(at + 1).toUpperCase()}`;
+}
+
 /** Whether an agent list entry is a record of a contract run (this one or another at the same time), which may move. */
 const fromARun = (entry: unknown) => String((entry as Json | null)?.email ?? "").endsWith("@contract-run.example");
 
@@ -94,7 +101,8 @@ export async function agentSteps(ctx: RunContext, names: RunNames): Promise<void
     const wrong = keyMismatches(list);
     ctx.check("list_consistency", { step, passed: wrong.length === 0, exchange: listed, operation: "listAgentCards", section: "4.2", message: `every key of the agent list must be its value's nid: ${wrong.slice(0, 5).join("; ")}` });
     if (before) {
-      const moved = Object.entries(before).filter(([key, value]) => !fromARun(value) && !isDeepStrictEqual(list[key], value)).map(([key, value]) => `agent ${key} ${key in list ? `changed from ${JSON.stringify(value)} to ${JSON.stringify(list[key])}` : "is no longer listed"}`);
+      const entry = (value: unknown) => documented(value, ["email", "nid"]);
+      const moved = Object.entries(before).filter(([key, value]) => !fromARun(value) && !isDeepStrictEqual(entry(list[key]), entry(value))).map(([key, value]) => `agent ${key} ${key in list ? `changed from ${JSON.stringify(entry(value))} to ${JSON.stringify(entry(list[key]))}` : "is no longer listed"}`);
       ctx.check("list_consistency", { step, passed: moved.length === 0, exchange: listed, operation: "listAgentCards", section: "4.2", message: `creating agent ${nid} moved other entries: ${moved.slice(0, 5).join("; ")}` });
     }
   }
@@ -107,6 +115,12 @@ export async function agentSteps(ctx: RunContext, names: RunNames): Promise<void
     ctx.check("duplicate_agent_rejected", { step: "create a second agent with the same email", passed: duplicate!.text.includes("Agent Already Exists"), exchange: duplicate, operation: "createAgentCard", section: "7",
       message: "the refusal does not name the error value Agent Already Exists", expected: "a refusal naming Agent Already Exists", actual: `${duplicate!.status} ${duplicate!.text.slice(0, 200)}` });
   }
+  // The same address with its domain in capitals: domain names are case-insensitive (RFC 5321, section 2.4), so
+  // this email already belongs to an agent. Capitals in the local part are only our reading (a warning).
+  await ctx.call("create a second agent with the same email, its domain in capitals", "createAgentCard", `${API}/agent_card/`, {
+    body: { agent_first_name: "Duplicate", agent_last_name: names.tag, email: sameAddress(email) },
+    expect: { refusal: "duplicate_agent_rejected", section: "7", rule: "the same address (domains are case-insensitive, RFC 5321 section 2.4) belongs to an agent" },
+  });
   await ctx.call("create a second agent with the same email in upper case", "createAgentCard", `${API}/agent_card/`, {
     body: { agent_first_name: "Duplicate", agent_last_name: names.tag, email: email.toUpperCase() },
     expect: { refusal: "duplicate_agent_rejected", tier: "assumption", rule: "we compare emails without regard to case" },
@@ -169,6 +183,10 @@ async function duplicateOnUpdate(ctx: RunContext, names: RunNames, taken: string
     ctx.check("duplicate_agent_rejected", { step, passed: answer!.text.includes("Agent Already Exists"), exchange: answer, operation: "updateAgentCard", tier: "assumption",
       message: "the refusal does not name Agent Already Exists (section 7 names it for a create; we expect it for an update too)" });
   }
+  await ctx.call("update the second agent to the first agent's email, its domain in capitals", "updateAgentCard", `${API}/agent_card/${second}`, {
+    body: { email: sameAddress(taken) },
+    expect: { refusal: "duplicate_agent_rejected", section: "2.2", rule: "the same address (domains are case-insensitive, RFC 5321 section 2.4) belongs to another agent" },
+  });
   await ctx.call("update the second agent to the first agent's email in upper case", "updateAgentCard", `${API}/agent_card/${second}`, {
     body: { email: taken.toUpperCase() },
     expect: { refusal: "duplicate_agent_rejected", tier: "assumption", rule: "we compare emails without regard to case" },
