@@ -59,14 +59,25 @@ export async function documentSteps(ctx: RunContext, names: RunNames, properties
     await seeFloorplan(ctx, "see the moved floorplan gone from its old property", propertyNid, documentNid, undefined, "fact");
   }
 
-  // Our reading: a document that stops being a floorplan leaves the property's floorplans.
+  // A property's floorplans are its documents that are floorplans (sections 2.1, 2.3): one that stops being a
+  // floorplan leaves them.
   await ctx.call("make the document no longer a floorplan", "updateDocument", `${API}/document/${documentNid}`, { body: { is_floorplan: false }, expect: "success" });
-  await seeFloorplan(ctx, "see the former floorplan gone from its property", target, documentNid, undefined, "assumption");
+  await seeFloorplan(ctx, "see the former floorplan gone from its property", target, documentNid, undefined, "fact");
   await ctx.call("make the document a floorplan again", "updateDocument", `${API}/document/${documentNid}`, { body: { is_floorplan: true }, expect: "success" });
 
+  await notAFloorplan(ctx, names, target);
   await ctx.call("delete the floorplan", "deleteDocument", `${API}/document/${documentNid}`, { expect: "success" });
   await ctx.call("retrieve the deleted floorplan", "retrieveDocument", `${API}/document/${documentNid}`, { expect: { refusal: "use_after_free", section: "4.3", rule: "the document was deleted" } });
   await seeFloorplan(ctx, "see the deleted floorplan gone from its property", target, documentNid, undefined, "fact");
+}
+
+/** Sections 2.1 and 2.3: a document that is not a floorplan is not among its property's floorplans. */
+async function notAFloorplan(ctx: RunContext, names: RunNames, propertyNid: string): Promise<void> {
+  const body = { title: `Contract brochure ${names.tag}`, property_reference: Number(propertyNid), file_url: `https://files.contract-run.example/${names.tag}/brochure.pdf`, category: "brochure", is_floorplan: false };
+  const nid = record(await ctx.call("attach a document that is not a floorplan", "createDocument", `${API}/document/`, { body, expect: "success" }))?.nid;
+  if (typeof nid !== "number" && typeof nid !== "string") return;
+  await seeFloorplan(ctx, "see the document that is not a floorplan kept out of the floorplans", propertyNid, String(nid), undefined, "fact");
+  await ctx.call("delete the document that is not a floorplan", "deleteDocument", `${API}/document/${String(nid)}`, { expect: "success" });
 }
 
 /** Retrieves a property and checks its floorplans hold the document (with these fields) or, without fields, do not. */

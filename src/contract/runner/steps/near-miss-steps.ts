@@ -47,6 +47,13 @@ export async function nearMissSteps(ctx: RunContext, propertyNid: string | undef
     });
   }
   if (!propertyNid) return;
+  // Section 2.1: a property's state is 2 characters, so an edit cannot set another length and be honoured.
+  for (const state of ["C", "CAL"]) {
+    await ctx.call(`edit the property's state to ${state.length} character${state.length === 1 ? "" : "s"}`, "editProperty", `${API}/property/${propertyNid}`, {
+      body: { state },
+      expect: { refusal: "negative_data_rejection", section: "2.1", rule: "state is a 2-character abbreviation" },
+    });
+  }
   const step = "retrieve the property after the near misses";
   const still = await ctx.call(step, "retrieveProperty", `${API}/property/${propertyNid}`, { expect: "success" });
   ctx.check("ensure_resource_availability", { step, passed: still?.status === 200, exchange: still, operation: "retrieveProperty", section: "4.1", message: "the property is no longer retrievable after the near misses" });
