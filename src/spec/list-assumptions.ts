@@ -36,8 +36,14 @@ export function describePlace(pointer: string): string {
   return tokens.join(" › ");
 }
 
+/** What the contract runner checks at the assumption tier on its own, and the rules it moved out of the fact tier. */
+export interface RunnerAssumptions {
+  rules: ReadonlyArray<{ check: string; rule: string; why: string }>;
+  moved: readonly string[];
+}
+
 /** Renders the list as the Markdown page `docs/assumptions.md`. */
-export function renderAssumptions(document: OpenApiDocument): string {
+export function renderAssumptions(document: OpenApiDocument, runner?: RunnerAssumptions): string {
   const lines = [
     "# Assumptions in the contract",
     "",
@@ -55,6 +61,27 @@ export function renderAssumptions(document: OpenApiDocument): string {
     const cell = (value: string) => value.replace(/\|/g, "\\|").replace(/\n/g, " ");
     lines.push(`| ${index + 1} | ${cell(describePlace(pointer))} | ${cell(text)} |`);
   });
+  if (runner) {
+    const cell = (value: string) => value.replace(/\|/g, "\\|").replace(/\n/g, " ");
+    lines.push(
+      "",
+      "## Checked by the contract runner as assumptions",
+      "",
+      "Beside the spec's markers, these rules of the contract runner (`src/contract/runner/runner-assumptions.ts`)",
+      "are our reading where the interface document is silent, so they warn rather than fail:",
+      "",
+      "| # | Check | Rule | Why it is ours |",
+      "|---|---|---|---|",
+      ...runner.rules.map(({ check, rule, why }, index) => `| ${index + 1} | ${cell(check)} | ${cell(rule)} | ${cell(why)} |`),
+      "",
+      "## Moved out of the fact tier",
+      "",
+      "A fact is a rule the interface document states, with its section cited. These were checked as facts before",
+      "and are assumptions now, since the document does not state them:",
+      "",
+      ...runner.moved.map((entry) => `- ${entry}`),
+    );
+  }
   lines.push("");
   return lines.join("\n");
 }
