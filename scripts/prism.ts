@@ -14,6 +14,7 @@
  * for a usage error.
  */
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createServer as createNetServer } from "node:net";
 import { constants } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -132,8 +133,18 @@ export function portInUse(port: number, host: string): Promise<boolean> {
   });
 }
 
+/**
+ * The line to print when Prism is not installed: it is an optional peer dependency (about 55 MiB with its own
+ * dependencies), which `npm ci` in a clone installs and a consumer's `--omit=dev` install does not.
+ */
+export const PRISM_MISSING = "Prism is not installed (an optional peer dependency of this kit): npm install --no-save @stoplight/prism-cli@5.14.2";
+
 /** Starts Prism, forwards SIGINT and SIGTERM to it, and exits with its exit code. */
 async function run(command: PrismCommand): Promise<void> {
+  if (!existsSync(PRISM_BIN)) {
+    console.error(PRISM_MISSING);
+    process.exit(1);
+  }
   if (await portInUse(command.port, command.host)) {
     console.error(`Port ${command.port} on ${command.host} is already in use; choose another with --port.`);
     process.exit(1);

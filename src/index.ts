@@ -1,7 +1,8 @@
 /**
  * The Property Listing Service kit: the compiled contract, the stateful mock, the contract runner, and the
  * check of recorded traffic.
- * The vitest matcher lives in `property-listing-kit/vitest`.
+ * The vitest matcher lives in `property-listing-kit/vitest`, and the fixtures generator, which needs faker (an
+ * optional peer dependency), in `property-listing-kit/fixtures`: the fixtures themselves ship, generated.
  */
 export { createContract, type Contract, type ContractOptions, type RequestExchange, type ResponseExchange, type RequestResult, type HeaderBag } from "./contract/create-contract.ts";
 export { formatViolation, type ContractResult, type ContractViolation, type Tier, type ExchangePart } from "./contract/contract-violation.ts";
@@ -17,7 +18,6 @@ export { renderJunitReport } from "./contract/runner/reporters/junit-reporter.ts
 export { renderJsonReport } from "./contract/runner/reporters/json-reporter.ts";
 export { createMockServer, type MockServer, type MockServerOptions, type AccountConfig, type Listening } from "./mock/create-mock-server.ts";
 export { loadFixtures, DEFAULT_FIXTURES_PATH } from "./mock/load-fixtures.ts";
-export { generateFixtures, DEFAULT_SEED, type FixtureOptions } from "./fixtures/generate-fixtures.ts";
 export type { Database } from "./mock/store/records.ts";
 export { loadSpec, DEFAULT_SPEC_PATH } from "./spec/load-spec.ts";
 export type { components, operations, paths } from "./generated/openapi.ts";

@@ -6,11 +6,14 @@ import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { createRequire } from "node:module";
 import { createServer, type AddressInfo } from "node:net";
+import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SPEC_PATH } from "../../src/spec/load-spec.ts";
 import { parsePrismCommand, PRISM_BIN } from "../../scripts/prism.ts";
+import { PACKAGE_ROOT } from "../support/start-process.ts";
 import { LAUNCHER } from "./prism-harness.ts";
 
 describe("parsePrismCommand", () => {
@@ -92,5 +95,22 @@ describe("the launcher process", () => {
     } finally {
       blocker.close();
     }
+  });
+
+  it("says in one line how to install Prism when it is not installed, with exit code 1", () => {
+    // The launcher and what it imports, in a folder whose node_modules has everything but Prism.
+    const root = mkdtempSync(join(tmpdir(), "plk-no-prism-"));
+    for (const file of ["scripts/prism.ts", "src/spec/load-spec.ts", "spec/openapi.yaml"]) {
+      mkdirSync(dirname(join(root, file)), { recursive: true });
+      copyFileSync(join(PACKAGE_ROOT, file), join(root, file));
+    }
+    copyFileSync(join(PACKAGE_ROOT, "package.json"), join(root, "package.json"));
+    mkdirSync(join(root, "node_modules"));
+    symlinkSync(join(PACKAGE_ROOT, "node_modules", "yaml"), join(root, "node_modules", "yaml"), "dir");
+    const loader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+    const run = spawnSync(process.execPath, ["--import", loader, join(root, "scripts", "prism.ts"), "mock"], { cwd: tmpdir(), encoding: "utf8", timeout: 20_000 });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe("Prism is not installed (an optional peer dependency of this kit): npm install --no-save @stoplight/prism-cli@5.14.2\n");
   });
 });
