@@ -1,0 +1,165 @@
+/**
+ * Every command of the README's `sh` blocks, and every route its tables give as an example, runs as shown:
+ * the commands with only the addresses and file names a test must choose put in (the mock's address for
+ * 127.0.0.1:4010 or a staging service, a free port, a recording in a temporary folder). A command that no
+ * rule below knows fails the test, so a new one cannot go untested; the few that cannot run here say why.
+ * Also: every `npm run <script>` that the README and docs/ mention exists (docs/assumptions.md once named one
+ * that did not).
+ */
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createHarRecorder } from "../support/har-recorder.ts";
+import { sharedContract } from "../support/mock-harness.ts";
+import { freePort, PACKAGE_ROOT, startProcess, type StartedProcess } from "../support/start-process.ts";
+
+const README = readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8");
+const DEMO = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
+
+/** The README's shell commands: each line of each `sh` block, comments off, continued lines joined. */
+const commands = [...README.matchAll(/```(?:sh|bash)\n([\s\S]*?)```/g)].flatMap((block) =>
+  block[1]!
+    .replace(/\\\n\s*/g, "")
+    .split("\n")
+    .map((line) => line.replace(/\s+#.*$/, "").trim())
+    .filter((line) => line !== ""),
+);
+
+/** Commands that cannot run inside the test suite, and why. Everything else runs. */
+const NOT_RUN: Array<[RegExp, string]> = [
+  [/^npm ci && npm start$/, "npm ci would reinstall the tree this suite runs from; npm start is run by test/e2e/npm-start.test.ts"],
+  [/^npm test$/, "the suite itself"],
+  [/^docker (build|run) /, "no container engine on this machine; test/docker/docker-files.test.ts replays the image without one"],
+];
+
+const mock = createMockServer({ contract: sharedContract(), validateResponses: true });
+let url = "";
+let dir = "";
+const started: StartedProcess[] = [];
+
+beforeAll(async () => {
+  ({ url } = await mock.listen(0));
+  dir = mkdtempSync(join(tmpdir(), "plk-readme-"));
+  // traffic.har: a client's recorded traffic with the mock, and the same behind a gateway under a path.
+  const recorder = createHarRecorder(url, DEMO);
+  await recorder.send("GET", "/api/v1/object/template_base");
+  await recorder.send("POST", "/api/v1/object/property", { body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701" } });
+  await recorder.send("GET", "/api/v1/object/agent_cards");
+  const har = JSON.stringify(recorder.har());
+  writeFileSync(join(dir, "traffic.har"), har);
+  writeFileSync(join(dir, "gateway.har"), har.replaceAll(url, "https://gateway.example.com/listing"));
+});
+afterEach(async () => {
+  for (const process of started.splice(0)) {
+    process.signal("SIGKILL");
+    await process.exited;
+  }
+});
+afterAll(() => mock.close());
+
+/** Runs a command line through the shell, as typed, in the repository; resolves with its exit code and output. */
+async function sh(line: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | string; output: string }> {
+  const process = startProcess("sh", ["-c", line], env);
+  started.push(process);
+  const code = await process.exited;
+  return { code, output: process.output() };
+}
+
+/** Starts a server command, waits until it answers at `address`, and stops it. */
+async function serves(line: string, address: string): Promise<void> {
+  const process = startProcess("sh", ["-c", `exec ${line}`]);
+  started.push(process);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const answer = await fetch(address, { headers: DEMO }).catch(() => undefined);
+    if (answer) return void (await answer.body?.cancel());
+    if (process.child.exitCode !== null || Date.now() > deadline) throw new Error(`${line} did not answer at ${address}:\n${process.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** How each command of the README runs here; the first rule whose pattern matches is used. */
+const RULES: Array<{ pattern: RegExp; run: (line: string) => Promise<void> }> = [
+  {
+    pattern: /^curl .* http:\/\/127\.0\.0\.1:4010\//,
+    run: async (line) => {
+      const { code, output } = await sh(`${line.replace("http://127.0.0.1:4010", url)} --fail --silent --show-error`);
+      expect(code, output).toBe(0);
+      expect(JSON.parse(output)).toEqual(expect.any(Array));
+    },
+  },
+  {
+    pattern: /^npm run contract -- --base-url https:\/\/staging\.example\.com /,
+    run: async (line) => {
+      const { code, output } = await sh(line.replace("https://staging.example.com", url), { API_KEY: "demo-key", API_TOKEN: "demo-token" });
+      expect(code, output).toBe(0);
+      expect(output).toContain("Contract HOLDS");
+    },
+  },
+  {
+    pattern: /^npm run contract -- --recording traffic\.har/,
+    run: async (line) => {
+      const gateway = line.includes("https://gateway.example.com/listing");
+      const shown = line.replace("traffic.har", join(dir, gateway ? "gateway.har" : "traffic.har")).replace("recording.xml", join(dir, "recording.xml"));
+      const { code, output } = await sh(shown);
+      expect(code, output).toBe(0);
+      if (line.includes("--output recording.xml")) expect(readFileSync(join(dir, "recording.xml"), "utf8")).toContain("<testsuites");
+      else expect(output).toContain("3 exchanges checked");
+    },
+  },
+  {
+    pattern: /^npm run mock:prism/,
+    run: async (line) => {
+      const port = await freePort();
+      const shown = /--port \d+/.test(line) ? line.replace(/--port \d+/, `--port ${port}`).replace("--host 0.0.0.0", "--host 127.0.0.1") : `${line}${line.includes(" -- ") ? "" : " --"} --port ${port}`;
+      await serves(shown, `http://127.0.0.1:${port}/api/v1/object/template_base`);
+    },
+  },
+  {
+    pattern: /^npm run proxy -- --target https:\/\/staging\.example\.com$/,
+    run: async (line) => {
+      const port = await freePort();
+      await serves(`${line.replace("https://staging.example.com", url)} --port ${port}`, `http://127.0.0.1:${port}/api/v1/object/template_base`);
+    },
+  },
+];
+
+describe("the README's commands", () => {
+  it("are all either run below or listed as impossible here, with the reason", () => {
+    expect(commands.length).toBeGreaterThan(5);
+    const unknown = commands.filter((line) => !NOT_RUN.some(([pattern]) => pattern.test(line)) && !RULES.some((rule) => rule.pattern.test(line)));
+    expect(unknown, "commands of the README that no rule of this test runs").toEqual([]);
+  });
+
+  for (const line of commands.filter((command) => !NOT_RUN.some(([pattern]) => pattern.test(command)))) {
+    it(`runs: ${line}`, { timeout: 120_000 }, async () => {
+      await RULES.find((rule) => rule.pattern.test(line))!.run(line);
+    });
+  }
+});
+
+describe("the README's route examples", () => {
+  it("answer 200 from the mock, each one shown in the admin routes table", async () => {
+    const table = README.slice(README.indexOf("### Admin routes"), README.indexOf("###", README.indexOf("### Admin routes") + 5));
+    const firstCells = table.split("\n").filter((row) => row.startsWith("| `")).map((row) => row.split(" | ")[0]!);
+    const routes = firstCells.flatMap((cell) => [...cell.matchAll(/`(?:(GET|POST) )?(\/[^`\s]*)`/g)].map((match) => ({ method: match[1] ?? "GET", path: match[2]! })));
+    expect(routes.map((route) => route.path)).toEqual(expect.arrayContaining(["/healthz", "/__db/properties", "/__admin/reset"]));
+    for (const { method, path } of routes) {
+      const answer = await fetch(`${url}${path}`, { method });
+      expect(`${method} ${path} ${answer.status}`).toBe(`${method} ${path} 200`);
+      await answer.body?.cancel();
+    }
+  });
+});
+
+describe("npm scripts named in the README and docs/", () => {
+  it("all exist in package.json", () => {
+    const scripts = Object.keys((JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts);
+    const texts = [README, ...readdirSync(join(PACKAGE_ROOT, "docs")).map((name) => readFileSync(join(PACKAGE_ROOT, "docs", name), "utf8"))];
+    const named = new Set(texts.flatMap((text) => [...text.matchAll(/npm run ([a-z][a-z:-]*)/g)].map((match) => match[1]!)));
+    expect(named.size).toBeGreaterThan(3);
+    expect([...named].filter((name) => !scripts.includes(name))).toEqual([]);
+  });
+});
