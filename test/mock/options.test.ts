@@ -9,6 +9,7 @@ import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMockServer, type MockServer, type MockServerOptions } from "../../src/mock/create-mock-server.ts";
 import type { Database } from "../../src/mock/store/records.ts";
+import { MOCK_USAGE } from "../../src/cli/parse-mock-args.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";
 
@@ -107,5 +108,23 @@ describe("an option the mock does not know", () => {
   it("is refused when a value has the wrong type, instead of running in memory", () => {
     expect(() => mockWith({ db: 42 } as unknown as MockServerOptions)).toThrow('createMockServer: "db" must be a non-empty string, got 42.');
     expect(() => mockWith({ fixtures: "" })).toThrow('"fixtures" must be a file path or a state object');
+  });
+});
+
+describe("every flag of the command line", () => {
+  it("has an option of the same name, camel-cased (README: In your own tests)", () => {
+    const flags = [...MOCK_USAGE.matchAll(/^ {2}--([a-z][a-z-]*)/gm)].map((match) => match[1]!).filter((flag) => flag !== "help" && flag !== "version");
+    expect(flags).toEqual(expect.arrayContaining(["port", "db", "fixtures", "accounts", "validate-responses", "quiet"]));
+    const missing = flags
+      .map((flag) => flag.replace(/-([a-z])/g, (_dash, letter: string) => letter.toUpperCase()))
+      .filter((name) => {
+        try {
+          mockWith({ fixtures: tinyFixtures(), [name]: undefined } as MockServerOptions);
+          return false;
+        } catch (error) {
+          return (error as Error).message.includes("unknown option");
+        }
+      });
+    expect(missing).toEqual([]);
   });
 });
