@@ -67,10 +67,39 @@ describe("indexes", () => {
     expect(property.city).toBe("Dallas");
   });
 
-  it("hand out nids after every nid in use, images and tours included", () => {
+  it("hand out nids after every nid in use, tours and videos included", () => {
     const state = tinyFixtures();
-    state.properties[0]!.main_image = "5000";
+    state.properties[0]!.property_videos = { "5000": { nid: 5000, title: "Walkthrough", video_url: "https://videos.property-listing.example/5000" } };
     expect(storeOf(state).nextId()).toBe(5001);
+  });
+});
+
+describe("the nid sequence", () => {
+  it("is never fed by reference fields, whatever they hold", () => {
+    const state = tinyFixtures();
+    Object.assign(state.properties[0]!, { main_image: "9007199254740991", logo: "5000", edit_access: "1e300", show_on_property: "abc" });
+    expect(storeOf(state).nextId()).toBe(1103);
+  });
+
+  it("ignores ids that are not positive safe integers, so it never becomes NaN or inexact", () => {
+    const state = tinyFixtures();
+    Object.assign(state.properties[0]!, { id: "abc" });
+    Object.assign(state.agents[0]!, { id: 2 ** 60 });
+    state.accounts.push({ id: Number.NaN, apiKey: "nan", token: "t", agentSeats: 0, name: "NaN" });
+    const store = storeOf(state);
+    expect(store.nextId()).toBe(1103);
+    expect(store.nextUid()).toBe(3);
+  });
+
+  it("is not moved by ids from 2^52 up, and steps over them, so it never runs out or collides", () => {
+    const state = tinyFixtures();
+    state.agents[0]!.id = Number.MAX_SAFE_INTEGER;
+    state.documents[0]!.id = 1103;
+    const store = storeOf(state);
+    expect(store.nextId()).toBe(1104); // 1101 and 1102 are a tour and a video, 1103 the document
+    state.properties[0]!.property_videos = { "1105": { nid: 1105, title: "V", video_url: "https://videos.property-listing.example/1105" } };
+    store.refresh([{ collection: "properties", id: 1001 }]);
+    expect(store.nextId()).toBe(1106);
   });
 });
 

@@ -1,6 +1,18 @@
 import type { AccountRecord, AgentRecord, CollectionName, Database, DocumentRecord, PropertyRecord } from "./records.ts";
 import type { StateChange } from "./state-change.ts";
 
+/** The first nid the sequence hands out on an empty state (seeded records start at 1001). */
+const FIRST_NID = 1001;
+/**
+ * Ids from here up to 2^53-1 may be written raw but do not move the sequences: a record given the largest
+ * exact id must not leave the sequence nowhere to go. Below this limit there are always 2^52 ids left, and the
+ * sequences step over any id a raw record already holds.
+ */
+export const SEQUENCE_FEED_LIMIT = 2 ** 52;
+
+/** A record of any collection, as the raw routes see it. */
+export type StoredRecord = Database[CollectionName][number];
+
 /** What holds the state: json-server's lowdb instance (its `router.db`) has this shape. */
 export interface StateHolder<State> {
   getState(): State;
@@ -106,27 +118,67 @@ export class MockStore {
     for (const name of ["accounts", "properties", "agents", "documents"] as const) {
       state[name].forEach((record, index) => this.#positions.set(record, index));
     }
-    let maxId = 1000;
+    // Only the records' own ids and the nids of their nested tours and videos feed the sequences; ids beyond
+    // 2^53-1 never reach the store (raw writes are validated), so the sequences stay exact integers.
+    let maxId = FIRST_NID - 1;
     let maxUid = 0;
     for (const account of state.accounts) {
       this.#accountsById.set(account.id, account);
       this.#accountsByKey.set(account.apiKey, account);
-      maxUid = Math.max(maxUid, account.id);
+      maxUid = largerId(maxUid, account.id);
     }
     for (const property of state.properties) {
       this.#indexProperty(property);
-      maxId = Math.max(maxId, property.id, ...nestedIds(property));
+      maxId = [property.id, ...nestedIds(property)].reduce(largerId, maxId);
     }
     for (const agent of state.agents) {
       this.#indexAgent(agent);
-      maxId = Math.max(maxId, agent.id);
+      maxId = largerId(maxId, agent.id);
     }
     for (const document of state.documents) {
       this.#indexDocument(document);
-      maxId = Math.max(maxId, document.id);
+      maxId = largerId(maxId, document.id);
     }
     this.#nextId = Math.max(this.#nextId, maxId + 1);
     this.#nextUid = Math.max(this.#nextUid, maxUid + 1);
+  }
+
+  /** The records of a collection, in the order `/__db` lists them. */
+  records(collection: CollectionName): readonly StoredRecord[] {
+    return this.state[collection];
+  }
+
+  /** The record of a collection with this id (an account's id is its uid). */
+  record(collection: CollectionName, id: number): StoredRecord | undefined {
+    switch (collection) {
+      case "accounts":
+        return this.#accountsById.get(id);
+      case "properties":
+        return this.#properties.get(id);
+      case "agents":
+        return this.#agents.get(id);
+      case "documents":
+        return this.#documents.get(id);
+    }
+  }
+
+  /**
+   * A raw write (`/__db`): puts a record, already checked against its collection's stored shape, in place of
+   * the record with its id, or at the end. Skips every rule of the service, then reindexes.
+   */
+  putRaw(collection: CollectionName, record: StoredRecord): void {
+    const records = this.state[collection] as StoredRecord[];
+    const existing = this.record(collection, record.id);
+    const at = existing === undefined ? undefined : this.#positions.get(existing);
+    if (at !== undefined && records[at] === existing) records[at] = record;
+    else records.push(record);
+    this.refresh([{ collection, id: record.id }]);
+  }
+
+  /** A raw removal (`/__db`): removes the record, then reindexes. */
+  removeRaw(collection: CollectionName, record: StoredRecord): void {
+    this.#remove(this.state[collection] as StoredRecord[], record);
+    this.refresh([{ collection, id: record.id }]);
   }
 
   /**
@@ -155,18 +207,24 @@ export class MockStore {
    * out again, even when its record is gone.
    */
   advanceSequences(saved: { nextId: number; nextUid: number }): void {
-    this.#nextId = Math.max(this.#nextId, saved.nextId);
-    this.#nextUid = Math.max(this.#nextUid, saved.nextUid);
+    // A saved value is taken only as a sequence could reach it, so a hand-edited file cannot make it inexact.
+    this.#nextId = largerId(this.#nextId, saved.nextId);
+    this.#nextUid = largerId(this.#nextUid, saved.nextUid);
   }
 
-  /** A fresh uid for an account added through `/__db`. */
+  /** A fresh uid for an account: larger than every uid below {@link SEQUENCE_FEED_LIMIT}, and free. */
   nextUid(): number {
-    return this.#nextUid++;
+    while (this.#accountsById.has(this.#nextUid)) this.#nextUid += 1;
+    return exact(this.#nextUid++);
   }
 
-  /** A fresh nid. Properties, agents and documents share one sequence, as nodes of one service do. */
+  /**
+   * A fresh nid: larger than every nid in use below {@link SEQUENCE_FEED_LIMIT}, and free. Properties, agents
+   * and documents share one sequence, as nodes of one service do.
+   */
   nextId(): number {
-    return this.#nextId++;
+    while (this.#properties.has(this.#nextId) || this.#agents.has(this.#nextId) || this.#documents.has(this.#nextId)) this.#nextId += 1;
+    return exact(this.#nextId++);
   }
 
   /** Record counts, for the health answer and the start-up banner. */
@@ -186,9 +244,14 @@ export class MockStore {
     return this.#accountsByKey.get(apiKey);
   }
 
+  /** How many accounts there are. */
+  accountCount(): number {
+    return this.#accountsById.size;
+  }
+
   /** Opens an account with the next free uid. */
   addAccount(fields: Omit<AccountRecord, "id">): AccountRecord {
-    const account: AccountRecord = { id: this.#nextUid++, ...fields };
+    const account: AccountRecord = { id: this.nextUid(), ...fields };
     this.#append(this.state.accounts, account);
     this.#accountsById.set(account.id, account);
     this.#accountsByKey.set(account.apiKey, account);
@@ -349,6 +412,20 @@ export class MockStore {
   }
 }
 
+/**
+ * The larger of a sequence's maximum and an id. Anything but a positive integer below
+ * {@link SEQUENCE_FEED_LIMIT} is ignored, so the sequence can never become NaN, inexact, or run out.
+ */
+function largerId(max: number, id: unknown): number {
+  return Number.isSafeInteger(id) && (id as number) > max && (id as number) < SEQUENCE_FEED_LIMIT ? (id as number) : max;
+}
+
+/** A sequence's value, which 2^52 ids of room keep exact; past 2^53-1 it would be a bug of the mock. */
+function exact(id: number): number {
+  if (!Number.isSafeInteger(id)) throw new Error(`The id sequence passed 2^53-1 (${id})`);
+  return id;
+}
+
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
 /** Copies own fields onto a record; keys that could reach a prototype are never written. */
@@ -370,12 +447,12 @@ function addTo(index: Map<number, Set<number>>, key: number, id: number): void {
 }
 
 /**
- * The other nids a property refers to, which share the nid sequence: its virtual tours and videos, and the
- * images and agents named by its numeric id fields. Counting them keeps a new record from reusing one.
+ * The nids of a property's virtual tours and videos, which are nodes of the same sequence: counting them keeps a
+ * new record from reusing one. Reference fields (`main_image`, `logo`, `edit_access`, `show_on_property`) name
+ * other nodes and never feed the sequence: a value written there must not move it.
  */
 function nestedIds(property: PropertyRecord): number[] {
   const tours = Array.isArray(property.virtual_tours) ? [] : Object.values(property.virtual_tours ?? {});
-  const nested = [...tours, ...Object.values(property.property_videos ?? {})].map((entry) => entry.nid);
-  const referenced = [property.main_image, property.logo, property.edit_access, property.show_on_property].map(Number);
-  return [...nested, ...referenced].filter((id) => Number.isSafeInteger(id));
+  const nested = [...tours, ...Object.values(property.property_videos ?? {})].map((entry) => entry?.nid);
+  return nested.filter((id): id is number => Number.isSafeInteger(id));
 }
