@@ -19,6 +19,8 @@ import { createDurabilityInterceptor, type Durability } from "./http/when-saved.
 import { loadState, type LoadedState } from "./store/load-state.ts";
 import { stateFilesOf, StateFileError } from "./store/state-files.ts";
 import { DEFAULT_COMPACT_AFTER_BYTES, StateJournal, type JournalIo, type SyncMode } from "./store/state-journal.ts";
+import { RawRecordService } from "./services/raw-records.ts";
+import { createRawRecordValidator } from "./store/create-raw-record-validator.ts";
 import { MockStore } from "./store/mock-store.ts";
 import type { AccountRecord, Database } from "./store/records.ts";
 
@@ -285,7 +287,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     adminGuard,
     apiInterceptors,
     store,
-    router,
+    raw: new RawRecordService(store, createRawRecordValidator(contract.document)),
     tokens,
     contract,
     ...(durability ? { durability } : {}),

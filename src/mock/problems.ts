@@ -26,6 +26,8 @@ export const PROBLEMS = {
   /** Section 7: an agent is created with an email that already belongs to an agent. */
   agentAlreadyExists: problem("agent-already-exists", "Agent Already Exists", 409),
   externalIdInUse: problem("external-id-in-use", "External Id Already In Use", 409),
+  /** A raw write (`/__db`) adding a record under an id or API key another record has. */
+  rawIdTaken: problem("raw-id-taken", "Id Already Taken", 409),
   payloadTooLarge: problem("payload-too-large", "Payload Too Large", 413),
   unsupportedMediaType: problem("unsupported-media-type", "Unsupported Media Type", 415),
   unknownPropertyReference: problem("unknown-property-reference", "Unknown Property Reference", 422),
@@ -41,7 +43,7 @@ export type ProblemKey = keyof typeof PROBLEMS;
 
 /** One offending field of a request: where it is, and what is wrong with it. */
 export interface FieldError {
-  in: "body" | "path" | "header";
+  in: "body" | "path" | "header" | "query";
   pointer: string;
   detail: string;
 }

@@ -1,17 +1,18 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { JsonServerRouter } from "json-server";
+import type { RawRecordService } from "../services/raw-records.ts";
 import type { MockStore } from "../store/mock-store.ts";
-import type { Database } from "../store/records.ts";
 import type { AdminGuard } from "./admin-guard.ts";
 import { discardBody } from "./read-body.ts";
-import { createRawRecordsApp } from "./raw-records-app.ts";
+import { createRawRecordsRoute } from "./raw-records-route.ts";
 import { okReply, problemReply, send } from "./reply.ts";
 import { whenSaved, type Durability } from "./when-saved.ts";
 
 /** Collaborators of the admin routes. */
 export interface AdminRoutesDeps {
   store: MockStore;
-  router: JsonServerRouter<Database>;
+  raw: RawRecordService;
+  /** Largest request body accepted, in bytes. */
+  bodyLimit: number;
   /** Runs first for every admin request; a failure it returns is the answer. */
   guard: AdminGuard;
   /** Told of an unexpected error (a bug) on a raw route. */
@@ -29,21 +30,18 @@ export function isAdminPath(path: string): boolean {
 }
 
 /**
- * Routes for tests and people, not part of the service: json-server's own REST router over the raw records
- * under `/__db` (for example `GET /__db/properties?uid=1`, `POST /__db/agents`), and `POST /__admin/reset`.
- * A raw write skips every rule of the service; the store reindexes after it and hears which records it
- * touched, so that with `--db` the write is journalled and answered once on disk, like a reset or any
- * change through the API. Records added without an `id`
- * get the next nid (or uid, for accounts), since all kinds share one sequence.
+ * Routes for tests and people, not part of the service: the raw records under `/__db` (json-server 0.17's REST
+ * routes over the store, for example `GET /__db/properties?uid=1`, `POST /__db/agents`; raw-records-route.ts),
+ * and `POST /__admin/reset`. A raw write skips every rule of the service; the store reindexes after it and hears
+ * which records it touched, so that with `--db` the write is journalled and answered once on disk, like a reset
+ * or any change through the API.
  *
  * The single entry point of the admin surface: every request under `/__admin` or `/__db` passes `deps.guard`
  * before any handler runs.
  */
 export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
   const { store } = deps;
-  // json-server's router is an Express router: it earns its place for the raw routes, and only there, so its
-  // application is built on the first raw request rather than on every start.
-  let rawRecords: ReturnType<typeof createRawRecordsApp> | undefined;
+  const rawRecords = createRawRecordsRoute({ raw: deps.raw, bodyLimit: deps.bodyLimit });
 
   return (request, response, path) => {
     const refused = deps.guard(request, path);
@@ -53,8 +51,18 @@ export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
       return;
     }
     if (path === "/__db" || path.startsWith("/__db/")) {
-      rawRecords ??= createRawRecordsApp(store, deps.router, deps.log, deps.durability);
-      rawRecords(request, response);
+      const url = request.url ?? path;
+      const query = new URLSearchParams(url.includes("?") ? url.slice(url.indexOf("?") + 1) : "");
+      const before = deps.durability?.version();
+      rawRecords(request, path, query)
+        .then(async (reply) => reply && (reply.status < 300 ? (await whenSaved(deps.durability, before, reply, path)).reply : reply))
+        .then(
+          (reply) => reply && send(response, reply),
+          (error: unknown) => {
+            (deps.log ?? console.error)(`Internal error on ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
+            if (!response.headersSent) send(response, problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, path));
+          },
+        );
       return;
     }
     if (path === "/__admin/reset" && request.method === "POST") {

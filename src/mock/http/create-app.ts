@@ -1,10 +1,9 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import type { JsonServerRouter } from "json-server";
 import { stringify } from "yaml";
 import type { Contract } from "../../contract/create-contract.ts";
 import type { AutologinTokens } from "../services/autologin-tokens.ts";
+import type { RawRecordService } from "../services/raw-records.ts";
 import type { MockStore } from "../store/mock-store.ts";
-import type { Database } from "../store/records.ts";
 import type { AdminGuard } from "./admin-guard.ts";
 import { createAdminRoutes, isAdminPath } from "./admin-routes.ts";
 import { wrapApiHandler, type ApiCall, type ApiInterceptor } from "./api-interceptor.ts";
@@ -19,7 +18,7 @@ import type { Durability } from "./when-saved.ts";
 /** Everything the HTTP layer wires together. */
 export interface AppDeps extends ApiHandlerDeps {
   store: MockStore;
-  router: JsonServerRouter<Database>;
+  raw: RawRecordService;
   tokens: AutologinTokens;
   contract: Contract;
   /** Runs before every handler of the admin surface (`/__admin`, `/__db`). */
@@ -50,7 +49,7 @@ export function createApp(deps: AppDeps): RequestListener {
   const api = wrapApiHandler(createApiHandler(deps), deps.apiInterceptors);
   const docs = createDocsPages(deps.docsCredentials ?? (() => undefined));
   const { durability } = deps;
-  const admin = createAdminRoutes({ store, router: deps.router, guard: deps.adminGuard, ...(log ? { log } : {}), ...(durability ? { durability } : {}) });
+  const admin = createAdminRoutes({ store, raw: deps.raw, bodyLimit: deps.bodyLimit, guard: deps.adminGuard, ...(log ? { log } : {}), ...(durability ? { durability } : {}) });
 
   let specYaml: string | undefined; // built on the first request for it: most runs never ask
   const pages = new Map<string, Page>([
