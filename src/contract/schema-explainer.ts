@@ -220,6 +220,8 @@ export function showValue(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (type === "object") return "an object";
   if (type === "array") return `an array of ${(value as unknown[]).length}`;
+  // JSON.parse rounds an integer above 2^53-1 to a neighbour; showing that neighbour would quote a number nobody sent.
+  if (type === "integer" && !Number.isSafeInteger(value)) return `an integer beyond ${Number.MAX_SAFE_INTEGER}, which JSON numbers do not keep exactly`;
   const text = JSON.stringify(value);
   return `${type} ${text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text}`;
 }

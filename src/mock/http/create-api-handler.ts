@@ -7,7 +7,10 @@ import { formatViolation } from "../../contract/contract-violation.ts";
 import type { AccountService } from "../services/account-service.ts";
 import type { OperationHandler, OperationId } from "../operation-handlers.ts";
 import type { FieldError } from "../problems.ts";
+import { boundForValidation } from "../validation/bound-for-validation.ts";
+import { capFieldErrors } from "../validation/cap-field-errors.ts";
 import type { ApiCall, ApiHandler } from "./api-interceptor.ts";
+import { nonCanonicalId, nonCanonicalIdDetail } from "./non-canonical-id.ts";
 import { discardBody, parseJson, readBody } from "./read-body.ts";
 import { okReply, problemReply, type Reply } from "./reply.ts";
 
@@ -48,12 +51,12 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       return { reply: problemReply({ problem: "methodNotAllowed", detail }, path, { Allow: found.allowed.join(", ") }), routed: false };
     }
     call.operationId = found.operation.id;
-    const reply = await respondToOperation(call, found.operation);
+    const reply = await respondToOperation(call, found.operation, found.pathParams);
     return reply && { reply, routed: true };
   };
 
   /** Authenticates, reads and validates a request to a matched operation, then runs it; undefined if the client left. */
-  const respondToOperation = async (call: ApiCall, operation: Operation): Promise<Reply | undefined> => {
+  const respondToOperation = async (call: ApiCall, operation: Operation, rawParams: Record<string, string>): Promise<Reply | undefined> => {
     const { request, path } = call;
     const auth = deps.accounts.authenticate(header(request, "api-key"), header(request, "token"));
     if (!auth.ok) {
@@ -87,16 +90,24 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       discardBody(request);
     }
 
-    const check = contract.validateRequest({ method: call.method, path, headers: request.headers, body });
+    // The body is checked in a bounded copy (equal to the body whenever the body can be valid), so that no
+    // body under the size limit makes validation slow or its answer large.
+    const bounded = boundForValidation(body);
+    if (!bounded.ok) {
+      const errors: FieldError[] = [{ in: "body", pointer: bounded.pointer, detail: bounded.detail }];
+      return problemReply({ problem: "invalidRequest", ...capFieldErrors(errors, "The request breaks the contract") }, path);
+    }
+    const check = contract.validateRequest({ method: call.method, path, headers: request.headers, body: bounded.value });
     if (!check.valid) {
       const errors: FieldError[] = check.errors.map((violation) => ({
         in: violation.part === "path" ? "path" : violation.part === "header" ? "header" : "body",
         pointer: violation.pointer,
         detail: violation.message,
       }));
-      const count = errors.length === 1 ? "1 place" : `${errors.length} places`;
-      return problemReply({ problem: "invalidRequest", detail: `The request breaks the contract in ${count}.`, errors }, path);
+      return problemReply({ problem: "invalidRequest", ...capFieldErrors(errors, "The request breaks the contract", bounded.cut) }, path);
     }
+    const unknownId = nonCanonicalId(operation, rawParams);
+    if (unknownId) return problemReply({ problem: "notFound", detail: nonCanonicalIdDetail(unknownId) }, path);
 
     const outcome = deps.handlers[operation.id as OperationId]({ account: auth.value, params: check.pathParams ?? {}, body });
     return outcome.ok ? okReply(outcome.value) : problemReply(outcome.failure, path);
