@@ -33,6 +33,7 @@ try {
     ...(command.baseUrl ? { baseUrl: command.baseUrl } : {}),
     ...(command.accounts ? { accounts: command.accounts } : {}),
     agentSeats: command.agentSeats,
+    maxAccounts: command.maxAccounts,
     validateResponses: command.validateResponses,
     quiet: command.quiet,
     log: (line: string) => console.log(line),

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { DEFAULT_AGENT_SEATS, DEFAULT_HOST, DEFAULT_PORT, type AccountConfig } from "../mock/create-mock-server.ts";
+import { DEFAULT_AGENT_SEATS, DEFAULT_HOST, DEFAULT_MAX_ACCOUNTS, DEFAULT_PORT, type AccountConfig } from "../mock/create-mock-server.ts";
 import { readAccountsFile } from "../mock/read-accounts-file.ts";
 import { DEFAULT_COMPACT_AFTER_BYTES, type SyncMode } from "../mock/store/state-journal.ts";
 
@@ -15,6 +15,7 @@ export interface MockCommand {
   accounts?: AccountConfig[];
   accountsFile?: string;
   agentSeats: number;
+  maxAccounts: number;
   validateResponses: boolean;
   quiet: boolean;
 }
@@ -39,6 +40,8 @@ Options:
   --fixtures <file.json> seed from this file instead of fixtures/db.json
   --accounts <file.json> admit only these accounts: [{"apiKey","token","uid"?,"agentSeats"?}]
   --agent-seats <n>      agent seats of accounts opened on first use (default ${DEFAULT_AGENT_SEATS})
+  --max-accounts <n>     open no more accounts on first use once there are this many; a new key
+                         then answers 401 (env MAX_ACCOUNTS; default ${DEFAULT_MAX_ACCOUNTS})
   --validate-responses   check every answer against the contract; a mismatch answers 500 and is logged
   --quiet                do not log requests
   --version              print the kit's version
@@ -65,6 +68,7 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
         fixtures: { type: "string" },
         accounts: { type: "string" },
         "agent-seats": { type: "string" },
+        "max-accounts": { type: "string" },
         "validate-responses": { type: "boolean" },
         quiet: { type: "boolean" },
         help: { type: "boolean" },
@@ -81,6 +85,9 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
   if (port === undefined) return { kind: "error", message: `--port must be a whole number from 0 to 65535, got ${values.port ?? env.PORT}` };
   const agentSeats = integer(values["agent-seats"] ?? String(DEFAULT_AGENT_SEATS), 0, 1_000_000);
   if (agentSeats === undefined) return { kind: "error", message: `--agent-seats must be a whole number, got ${values["agent-seats"]}` };
+  const maxAccountsText = values["max-accounts"] ?? env.MAX_ACCOUNTS ?? String(DEFAULT_MAX_ACCOUNTS);
+  const maxAccounts = integer(maxAccountsText, 0, 100_000_000);
+  if (maxAccounts === undefined) return { kind: "error", message: `--max-accounts must be a whole number up to 100000000, got ${maxAccountsText}` };
   const baseUrl = values["base-url"] ?? env.BASE_URL;
   if (baseUrl !== undefined && !/^https?:\/\/[^\s/]+/.test(baseUrl)) {
     return { kind: "error", message: `--base-url must be an http(s) address such as http://mock:4010, got ${baseUrl}` };
@@ -97,6 +104,7 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
     dbCompactAfterBytes,
     host: values.host ?? env.HOST ?? DEFAULT_HOST,
     agentSeats,
+    maxAccounts,
     validateResponses: values["validate-responses"] ?? false,
     quiet: values.quiet ?? false,
   };

@@ -9,7 +9,7 @@ import type { ApiInterceptor } from "./http/api-interceptor.ts";
 import { createApp } from "./http/create-app.ts";
 import { DEFAULT_FIXTURES_PATH, loadFixtures } from "./load-fixtures.ts";
 import { createOperationHandlers } from "./operation-handlers.ts";
-import { AccountService } from "./services/account-service.ts";
+import { AccountService, DEFAULT_MAX_ACCOUNTS } from "./services/account-service.ts";
 import { AgentService } from "./services/agent-service.ts";
 import { AutologinTokens } from "./services/autologin-tokens.ts";
 import { DocumentService } from "./services/document-service.ts";
@@ -29,6 +29,7 @@ export const DEFAULT_PORT = 4010;
 export const DEFAULT_HOST = "127.0.0.1";
 /** Agent seats of an account unless configured (section 8 does not state the limit). */
 export const DEFAULT_AGENT_SEATS = 10;
+export { DEFAULT_MAX_ACCOUNTS };
 /** Largest request body, in bytes (section 8 does not state one). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -77,6 +78,11 @@ export interface MockServerOptions {
   accounts?: AccountConfig[] | string;
   /** Agent seats of accounts opened on first use (`--agent-seats`). */
   agentSeats?: number;
+  /**
+   * No account is opened on first use once the mock holds this many accounts (default 10,000): every new API
+   * key a client invents costs memory. A new key beyond it answers 401 saying so.
+   */
+  maxAccounts?: number;
   /** Check every answer against the contract (`--validate-responses`); a mismatch answers 500 and is recorded in `violations`. */
   validateResponses?: boolean;
   /** No request log (`--quiet`), even when `log` is given. */
@@ -113,6 +119,7 @@ const OPTION_NAMES = {
   dbCompactAfter: true,
   accounts: true,
   agentSeats: true,
+  maxAccounts: true,
   validateResponses: true,
   quiet: true,
   log: true,
@@ -265,6 +272,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     accounts: new AccountService(store, {
       openOnFirstUse: options.accounts === undefined,
       defaultAgentSeats: options.agentSeats ?? DEFAULT_AGENT_SEATS,
+      maxAccounts: options.maxAccounts ?? DEFAULT_MAX_ACCOUNTS,
     }),
     properties: new PropertyService({
       store,

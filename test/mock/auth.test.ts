@@ -99,3 +99,30 @@ describe("configured accounts only", () => {
     expect(closed.store.counts().accounts).toBe(1);
   });
 });
+
+describe("accounts opened on first use are bounded", () => {
+  it("opens none past --max-accounts, answering a new key 401 saying why, while known keys keep working", async () => {
+    const bounded = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), validateResponses: true, maxAccounts: 4 });
+    const call = (key: string, token = "t") =>
+      request(bounded.app).get("/api/v1/object/template_base").set({ "API-KEY": key, TOKEN: token, "content-type": "application/json" });
+    await call("new-1").expect(200);
+    await call("new-2").expect(200); // the 2 seeded accounts and these 2 make 4
+    const { body } = await call("new-3").expect(401);
+    expect(body.detail).toBe(
+      "The API-KEY is new, and this mock already holds 4 accounts, its limit for accounts opened on first use (--max-accounts). Use a known key, reset the mock, or start it with a higher --max-accounts.",
+    );
+    expect(bounded.store.counts().accounts).toBe(4);
+    await call("new-1").expect(200);
+    await call("demo-key", "demo-token").expect(200);
+    expect(bounded.violations).toEqual([]);
+  });
+
+  it("defaults to 10,000", async () => {
+    const many = tinyFixtures();
+    for (let uid = 3; uid <= 10_000; uid += 1) many.accounts.push({ id: uid, apiKey: `key-${uid}`, token: "t", agentSeats: 0, name: "Seeded" });
+    const full = createMockServer({ fixtures: many, contract: sharedContract() });
+    await request(full.app).get("/api/v1/object/template_base").set({ "API-KEY": "one-more", TOKEN: "t", "content-type": "application/json" }).expect(401);
+    full.store.removeRaw("accounts", full.store.record("accounts", 10_000)!);
+    await request(full.app).get("/api/v1/object/template_base").set({ "API-KEY": "one-more", TOKEN: "t", "content-type": "application/json" }).expect(200);
+  });
+});

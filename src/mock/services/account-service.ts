@@ -2,18 +2,24 @@ import { failure, success, type Outcome } from "../problems.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import type { AccountRecord } from "../store/records.ts";
 
+/** Accounts the mock opens on first use unless configured: enough for any test suite, a bound on memory. */
+export const DEFAULT_MAX_ACCOUNTS = 10_000;
+
 /** Options of {@link AccountService}. */
 export interface AccountServiceOptions {
   /** Open a new, empty account for an API key seen for the first time (the default); false admits known keys only. */
   openOnFirstUse: boolean;
   /** Agent seats of an account opened on first use. */
   defaultAgentSeats: number;
+  /** No account is opened on first use once the store holds this many (seeded and raw ones count). */
+  maxAccounts?: number;
 }
 
 /**
  * Authentication (section 5: the API-KEY and TOKEN headers). A key seen for the first time opens its own empty
  * account bound to the token it came with, so test suites that use their own keys never see each other's data;
- * from then on the key answers only to that token.
+ * from then on the key answers only to that token. Every key a client invents costs memory, so the accounts
+ * opened this way are bounded.
  */
 export class AccountService {
   readonly #store: MockStore;
@@ -33,6 +39,13 @@ export class AccountService {
       return known.token === token ? success(known) : failure("unauthorized", "The TOKEN does not belong to this API-KEY.");
     }
     if (!this.#options.openOnFirstUse) return failure("unauthorized", "The API-KEY is not known to this service.");
+    const limit = this.#options.maxAccounts ?? DEFAULT_MAX_ACCOUNTS;
+    if (this.#store.accountCount() >= limit) {
+      return failure(
+        "unauthorized",
+        `The API-KEY is new, and this mock already holds ${limit} accounts, its limit for accounts opened on first use (--max-accounts). Use a known key, reset the mock, or start it with a higher --max-accounts.`,
+      );
+    }
     return success(
       this.#store.addAccount({
         apiKey,
