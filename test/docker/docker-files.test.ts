@@ -133,9 +133,9 @@ describe("docker-compose.yml", () => {
   const mock = compose.services[MOCK_SERVICE]!;
   const tests = compose.services.tests!;
 
-  it("builds the mock from the Dockerfile, publishes its port, and tells it the address other containers use", () => {
+  it("builds the mock from the Dockerfile, publishes its port on the host's loopback only, and tells it the address other containers use", () => {
     expect(mock.build).toBe(".");
-    expect(mock.ports).toContain(`${env.PORT}:${env.PORT}`);
+    expect(mock.ports).toEqual([`127.0.0.1:${env.PORT}:${env.PORT}`]);
     expect(mock.environment?.BASE_URL).toBe(`http://${MOCK_SERVICE}:${env.PORT}`);
   });
 
