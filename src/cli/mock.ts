@@ -34,6 +34,8 @@ try {
     ...(command.accounts ? { accounts: command.accounts } : {}),
     agentSeats: command.agentSeats,
     maxAccounts: command.maxAccounts,
+    ...(command.allowedHosts ? { allowedHosts: command.allowedHosts } : {}),
+    ...(command.adminToken !== undefined ? { adminToken: command.adminToken } : {}),
     validateResponses: command.validateResponses,
     quiet: command.quiet,
     log: (line: string) => console.log(line),

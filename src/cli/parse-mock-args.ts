@@ -16,6 +16,8 @@ export interface MockCommand {
   accountsFile?: string;
   agentSeats: number;
   maxAccounts: number;
+  allowedHosts?: string[];
+  adminToken?: string;
   validateResponses: boolean;
   quiet: boolean;
 }
@@ -42,6 +44,11 @@ Options:
   --agent-seats <n>      agent seats of accounts opened on first use (default ${DEFAULT_AGENT_SEATS})
   --max-accounts <n>     open no more accounts on first use once there are this many; a new key
                          then answers 401 (env MAX_ACCOUNTS; default ${DEFAULT_MAX_ACCOUNTS})
+  --allowed-hosts <a,b>  host names the admin routes (/__db, /__admin) answer to besides localhost,
+                         the loopback addresses, the host of --base-url and of --host; .example.test
+                         admits its subdomains too (env ALLOWED_HOSTS). Others get 403 (DNS rebinding)
+  --admin-token <secret> require Authorization: Bearer <secret> on the admin routes (env ADMIN_TOKEN);
+                         the API, /healthz and the spec stay open
   --validate-responses   check every answer against the contract; a mismatch answers 500 and is logged
   --quiet                do not log requests
   --version              print the kit's version
@@ -69,6 +76,8 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
         accounts: { type: "string" },
         "agent-seats": { type: "string" },
         "max-accounts": { type: "string" },
+        "allowed-hosts": { type: "string" },
+        "admin-token": { type: "string" },
         "validate-responses": { type: "boolean" },
         quiet: { type: "boolean" },
         help: { type: "boolean" },
@@ -109,6 +118,18 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
     quiet: values.quiet ?? false,
   };
   if (baseUrl !== undefined) command.baseUrl = baseUrl;
+  const allowedHosts = values["allowed-hosts"] ?? env.ALLOWED_HOSTS;
+  if (allowedHosts !== undefined) {
+    const hosts = allowedHosts.split(",").map((host) => host.trim().toLowerCase()).filter((host) => host !== "");
+    const bad = hosts.find((host) => !/^\.?[a-z0-9.-]+$|^[0-9a-f:]+$/.test(host));
+    if (bad !== undefined) return { kind: "error", message: `--allowed-hosts takes host names without scheme or port, separated by commas (such as mock.test,.dev.example); got ${bad}` };
+    command.allowedHosts = hosts;
+  }
+  const adminToken = values["admin-token"] ?? env.ADMIN_TOKEN;
+  if (adminToken !== undefined) {
+    if (adminToken.length < 8 || /\s/.test(adminToken)) return { kind: "error", message: "--admin-token must be at least 8 characters, without spaces" };
+    command.adminToken = adminToken;
+  }
   const dbFile = values.db ?? env.MOCK_DB;
   if (dbFile) command.dbFile = dbFile;
   if (values.fixtures) command.fixturesFile = values.fixtures;

@@ -83,6 +83,14 @@ export interface MockServerOptions {
    * key a client invents costs memory. A new key beyond it answers 401 saying so.
    */
   maxAccounts?: number;
+  /**
+   * Host names or addresses (no port) the admin routes answer to besides `localhost`, the loopback addresses,
+   * the host of `baseUrl` and the address the mock listens on (`--allowed-hosts`); `.example.test` admits a
+   * name and all its subdomains. Any other `Host` is refused (DNS rebinding).
+   */
+  allowedHosts?: string[];
+  /** When set, the admin routes require `Authorization: Bearer <adminToken>` (`--admin-token`). */
+  adminToken?: string;
   /** Check every answer against the contract (`--validate-responses`); a mismatch answers 500 and is recorded in `violations`. */
   validateResponses?: boolean;
   /** No request log (`--quiet`), even when `log` is given. */
@@ -120,6 +128,8 @@ const OPTION_NAMES = {
   accounts: true,
   agentSeats: true,
   maxAccounts: true,
+  allowedHosts: true,
+  adminToken: true,
   validateResponses: true,
   quiet: true,
   log: true,
@@ -168,7 +178,7 @@ export function resolveMockServerOptions(options: MockServerOptions): ResolvedOp
     }
     resolved[name] = value;
   }
-  for (const name of ["db", "host", "baseUrl"] as const) {
+  for (const name of ["db", "host", "baseUrl", "adminToken"] as const) {
     if (resolved[name] !== undefined && (typeof resolved[name] !== "string" || resolved[name] === "")) {
       throw new TypeError(`createMockServer: "${name}" must be a non-empty string, got ${JSON.stringify(resolved[name])}.`);
     }
@@ -285,7 +295,13 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
 
   // The two seams of the HTTP layer (src/mock/README.md): the guard every admin request passes first, and the
   // interceptors every API request passes through (a journal, fault rules, latency), outermost first.
-  const adminGuard = createAdminGuard();
+  let listeningHost: string | undefined;
+  const adminGuard = createAdminGuard({
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(options.adminToken !== undefined ? { adminToken: options.adminToken } : {}),
+    listenHost: () => listeningHost,
+  });
   const apiInterceptors: ApiInterceptor[] = [];
   // Innermost, so that whatever runs around it (a delay, a fault) sees the answer only once the change is saved.
   if (durability) apiInterceptors.push(createDurabilityInterceptor(durability));
@@ -334,6 +350,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
         started.listen(port, host, () => {
           const address = started.address() as AddressInfo;
           listeningAt = `http://${displayHost(host)}:${address.port}`;
+          listeningHost = host;
           resolve({ url: listeningAt, port: address.port, host });
         });
       });

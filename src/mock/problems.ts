@@ -21,6 +21,8 @@ export const PROBLEMS = {
   unauthorized: problem("unauthorized", "Unauthorized", 401),
   /** Section 7: the account has reached its limit of agent seats. */
   notEnoughAgentSeats: problem("not-enough-agent-seats", "Not Enough Agent Seats", 402),
+  /** An admin request from a foreign origin or to a host the admin routes do not answer to. */
+  forbidden: problem("forbidden", "Forbidden", 403),
   notFound: problem("not-found", "Not Found", 404),
   methodNotAllowed: problem("method-not-allowed", "Method Not Allowed", 405),
   /** Section 7: an agent is created with an email that already belongs to an agent. */

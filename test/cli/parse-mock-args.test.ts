@@ -21,3 +21,22 @@ describe("--max-accounts", () => {
     expect(parseMockArgs([], { MAX_ACCOUNTS: "-1" }).kind).toBe("error");
   });
 });
+
+describe("--allowed-hosts and --admin-token", () => {
+  it("reads the allowed hosts from the flag or ALLOWED_HOSTS, lower case, and refuses a scheme or a port", () => {
+    expect(run([]).allowedHosts).toBeUndefined();
+    expect(run(["--allowed-hosts", "Mock.Test, .dev.example"]).allowedHosts).toEqual(["mock.test", ".dev.example"]);
+    expect(run([], { ALLOWED_HOSTS: "ci-mock" }).allowedHosts).toEqual(["ci-mock"]);
+    expect(parseMockArgs(["--allowed-hosts", "http://mock.test"], {}).kind).toBe("error");
+    expect(parseMockArgs(["--allowed-hosts", "mock.test:4010"], {}).kind).toBe("error");
+  });
+
+  it("reads the admin token from the flag or ADMIN_TOKEN, and refuses a short one", () => {
+    expect(run([]).adminToken).toBeUndefined();
+    expect(run(["--admin-token", "s3cret-token"]).adminToken).toBe("s3cret-token");
+    expect(run([], { ADMIN_TOKEN: "from-the-env" }).adminToken).toBe("from-the-env");
+    expect(parseMockArgs(["--admin-token", "short"], {})).toEqual({ kind: "error", message: "--admin-token must be at least 8 characters, without spaces" });
+    expect(MOCK_USAGE).toContain("--allowed-hosts <a,b>");
+    expect(MOCK_USAGE).toContain("--admin-token <secret>");
+  });
+});

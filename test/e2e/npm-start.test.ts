@@ -63,6 +63,34 @@ describe("npm start", () => {
     expect(mock.output()).toContain("SIGTERM: stopping");
   });
 
+  it("takes the allowed hosts and the account limit from the command line", async () => {
+    const mock = cli(["--port", "0", "--quiet", "--allowed-hosts", "mock.test", "--max-accounts", "3"]);
+    const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    await waitForHealthy(`${url}/healthz`);
+    const { request } = await import("node:http");
+    const get = (path: string, headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        request(`${url}${path}`, { headers }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        }).on("error", reject).end();
+      });
+    expect(await get("/__db/accounts", { Host: "mock.test" })).toBe(200);
+    expect(await get("/__db/accounts", { Host: "other.test" })).toBe(403);
+    const api = { "content-type": "application/json", TOKEN: "t" };
+    expect(await get("/api/v1/object/template_base", { ...api, "API-KEY": "first-new-key" })).toBe(200); // 2 seeded + 1 = 3
+    expect(await get("/api/v1/object/template_base", { ...api, "API-KEY": "one-too-many" })).toBe(401);
+  });
+
+  it("requires the admin token given in ADMIN_TOKEN", async () => {
+    const mock = startProcess("node_modules/.bin/tsx", ["src/cli/mock.ts", "--port", "0", "--quiet"], { ADMIN_TOKEN: "s3cret-token" });
+    started.push(mock);
+    const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    await waitForHealthy(`${url}/healthz`);
+    expect((await fetch(`${url}/__db/accounts`)).status).toBe(401);
+    expect((await fetch(`${url}/__db/accounts`, { headers: { Authorization: "Bearer s3cret-token" } })).status).toBe(200);
+  });
+
   it("refuses bad options with a usage message and exit code 2", async () => {
     const mock = cli(["--port", "eighty"]);
     expect(await mock.exited).toBe(2);

@@ -1,12 +1,20 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import { timingSafeEqual } from "node:crypto";
+import { mediaTypeOf } from "../../contract/create-contract.ts";
 import type { Failure } from "../problems.ts";
+import { hostnameOf, isHostAllowed } from "./allowed-hosts.ts";
 
-/**
- * What the admin guard knows of the mock's configuration. Empty today: the admin routes are open to whatever
- * reaches the port, as they always were. Checks of the Origin and Host headers and an admin token, read once by
- * the CLI, arrive here.
- */
-export interface AdminGuardOptions {}
+/** What the admin guard knows of the mock's configuration, read once by the CLI. */
+export interface AdminGuardOptions {
+  /** Host names or addresses (no port) the admin routes answer to besides the loopback ones; `.example.test` admits subdomains. */
+  allowedHosts?: readonly string[];
+  /** The mock's public base address; its host is admitted, and its origin counts as the mock's own. */
+  baseUrl?: string;
+  /** When set, admin requests must carry `Authorization: Bearer <adminToken>`. */
+  adminToken?: string;
+  /** The address the mock listens on, once it does: admitted like Vite admits `server.host`. */
+  listenHost?: () => string | undefined;
+}
 
 /**
  * Decides whether a request to the admin surface (every path under `/__admin` and `/__db`) may reach its
@@ -15,10 +23,94 @@ export interface AdminGuardOptions {}
  */
 export type AdminGuard = (request: IncomingMessage, path: string) => Failure | undefined;
 
+/** The one guard in front of the admin routes (`admin-routes.ts` calls it first, for every admin request). */
+export function createAdminGuard(options: AdminGuardOptions = {}): AdminGuard {
+  const base = options.baseUrl ? new URL(options.baseUrl) : undefined;
+  const configured = [...(options.allowedHosts ?? []), ...(base ? [hostnameOf(base.host) ?? base.hostname] : [])].map((host) => host.toLowerCase());
+  const token = options.adminToken === undefined ? undefined : Buffer.from(options.adminToken);
+  return (request) => {
+    const listening = options.listenHost?.();
+    const allowedHosts = listening && !isWildcard(listening) ? [...configured, listening.replace(/^\[|\]$/g, "").toLowerCase()] : configured;
+    return checkAdminRequest({ method: request.method ?? "GET", headers: request.headers }, { allowedHosts, ...(base ? { baseOrigin: base.origin } : {}), ...(token ? { token } : {}) });
+  };
+}
+
+/** What {@link checkAdminRequest} compares a request with. */
+export interface AdminCheckOptions {
+  allowedHosts: readonly string[];
+  /** The origin of `--base-url`, which counts as the mock's own. */
+  baseOrigin?: string;
+  token?: Buffer;
+}
+
 /**
- * The one guard in front of the admin routes (`admin-routes.ts` calls it first, for every admin request).
- * Today it admits every request.
+ * The rules of the admin surface, for a request's method and headers. In order:
+ * 1. `Host` must be a loopback name or address, the host of `--base-url`, or an allowed host (DNS rebinding): 403.
+ * 2. An `Origin`, when sent, must be the mock's own (the origin of the `Host` it was sent to, or of
+ *    `--base-url`): a page of another origin gets 403. Browsers send `Origin` with every cross-origin fetch and
+ *    every form post, so no web page can reach the admin routes; curl and test clients send none.
+ * 3. With `--admin-token`, `Authorization: Bearer <token>`: 401.
+ * 4. A write's body must be `application/json`: the form encodings and `text/plain` a page can send without a
+ *    CORS preflight get 415.
  */
-export function createAdminGuard(_options: AdminGuardOptions = {}): AdminGuard {
-  return () => undefined;
+export function checkAdminRequest(request: { method: string; headers: IncomingHttpHeaders }, options: AdminCheckOptions): Failure | undefined {
+  const { headers } = request;
+  const host = headers.host;
+  if (!isHostAllowed(host, options.allowedHosts)) {
+    const name = hostnameOf(host);
+    return {
+      problem: "forbidden",
+      detail: `The admin routes do not answer to the host ${JSON.stringify(name ?? host ?? "")}: a page of a name pointed at this machine must not reach them (DNS rebinding). If the mock is meant to be reached under that name, start it with --allowed-hosts ${name ?? "<host>"} (env ALLOWED_HOSTS).`,
+    };
+  }
+  const origin = headers.origin;
+  if (origin !== undefined && !isOwnOrigin(origin, host, options.baseOrigin)) {
+    return {
+      problem: "forbidden",
+      detail: `The admin routes refuse requests from web pages of other origins (this one came from ${clip(origin)}): a page the developer has open must not reset or rewrite the mock. Call them from the mock's own origin, or from a client that sends no Origin (curl, a test).`,
+    };
+  }
+  if (options.token && !bearerMatches(headers.authorization, options.token)) {
+    return { problem: "unauthorized", detail: "The admin routes of this mock require Authorization: Bearer <the --admin-token it was started with>." };
+  }
+  const method = request.method.toUpperCase();
+  if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && sendsBody(headers)) {
+    const media = mediaTypeOf(headers["content-type"]);
+    if (media !== "application/json") {
+      return { problem: "unsupportedMediaType", detail: `Admin routes take application/json bodies only, not ${media ? clip(media) : "a body without a content-type"}.` };
+    }
+  }
+  return undefined;
+}
+
+/** Whether an `Origin` is the mock's own: the origin of the host the request was sent to, or of `--base-url`. */
+function isOwnOrigin(origin: string, host: string | undefined, baseOrigin: string | undefined): boolean {
+  if (baseOrigin !== undefined && origin === baseOrigin) return true;
+  let parsed: URL;
+  try {
+    parsed = new URL(origin); // "null" (a sandboxed frame, a file) is not a URL: never the mock's own
+  } catch {
+    return false;
+  }
+  return (parsed.protocol === "http:" || parsed.protocol === "https:") && host !== undefined && parsed.host === new URL(`http://${host.trim()}`).host;
+}
+
+/** A body is coming when it is announced: a content-type, a length above zero, or chunked transfer. */
+function sendsBody(headers: IncomingHttpHeaders): boolean {
+  return headers["content-type"] !== undefined || Number(headers["content-length"] ?? 0) > 0 || headers["transfer-encoding"] !== undefined;
+}
+
+function bearerMatches(authorization: string | undefined, token: Buffer): boolean {
+  const match = /^Bearer[ ]+(.+)$/i.exec(authorization?.trim() ?? "");
+  if (!match) return false;
+  const given = Buffer.from(match[1]!);
+  return given.length === token.length && timingSafeEqual(given, token);
+}
+
+function isWildcard(host: string): boolean {
+  return host === "0.0.0.0" || host === "::" || host === "";
+}
+
+function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }

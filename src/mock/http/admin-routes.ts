@@ -47,7 +47,8 @@ export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
     const refused = deps.guard(request, path);
     if (refused) {
       discardBody(request);
-      send(response, problemReply(refused, path));
+      // RFC 9110 §11.6.1: a 401 names the scheme that would be accepted.
+      send(response, problemReply(refused, path, refused.problem === "unauthorized" ? { "WWW-Authenticate": 'Bearer realm="property-listing-mock admin"' } : undefined));
       return;
     }
     if (path === "/__db" || path.startsWith("/__db/")) {

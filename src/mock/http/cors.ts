@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
-const DEFAULT_ALLOWED_HEADERS = "API-KEY, TOKEN, Content-Type";
+/** The headers a client of the service sends (section 5), and Prism's `Prefer`. */
+const DEFAULT_ALLOWED_HEADERS = "API-KEY, TOKEN, Content-Type, Prefer";
 
 /**
- * Open CORS for browsers: any origin, and a preflight that allows the API-KEY and TOKEN headers (and any other
- * header the browser asks for), so a front end served from another port can call the mock.
- * Marks every answer as readable from any origin, and answers a preflight (any path) by itself.
+ * Open CORS for browsers on the API and the public pages: any origin, and a preflight that allows the
+ * API-KEY, TOKEN, Content-Type and Prefer headers (and any other header the browser asks for), so a front end
+ * served from another port can call the mock. Marks every answer as readable from any origin, and answers a
+ * preflight by itself. The admin routes never pass through here (create-app.ts): they have no CORS.
  *
  * @returns true when the request was a preflight and has been answered (204).
  */

@@ -113,10 +113,12 @@ export function createApp(deps: AppDeps): RequestListener {
   return (request, response) => {
     const receivedAt = performance.now();
     if (log) logWhenFinished(request, response, receivedAt, log, deps.now);
-    if (applyCors(request, response)) return;
     const url = request.url ?? "/";
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);
+    // The admin surface gets no CORS at all, preflight included: no page of another origin may read or
+    // write it (its guard refuses such pages outright).
+    if (!isAdminPath(path) && applyCors(request, response)) return;
     const method = request.method ?? "GET";
     try {
       if (path.startsWith("/api/") || path === "/api") {

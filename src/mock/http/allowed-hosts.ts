@@ -1,0 +1,39 @@
+import { isIP } from "node:net";
+
+/**
+ * Whether a `Host` header names a host the admin routes answer to (DNS rebinding: a page of a name its
+ * owner points at 127.0.0.1 is same-origin with that name, so only the `Host` header tells the mock that the
+ * request was not meant for it). Modelled on Vite's `server.allowedHosts` (`hostCheck.ts`, itself after
+ * webpack-dev-server's `checkHeader`): `localhost` and any `*.localhost` (RFC 6761 §6.3 keeps them on the
+ * loopback), the loopback addresses, and each listed host, where a leading dot (`.example.test`) admits the name
+ * and all its subdomains. Unlike Vite, an IP address other than the loopback must be listed: the mock has
+ * nothing to tell a LAN address meant for it from one a rebinding page reached it through.
+ *
+ * @param hostHeader the `Host` header as sent (`localhost:4010`, `[::1]:4010`).
+ * @param allowed host names or addresses, without port, lower case.
+ */
+export function isHostAllowed(hostHeader: string | undefined, allowed: readonly string[]): boolean {
+  const hostname = hostnameOf(hostHeader);
+  if (hostname === undefined) return false;
+  if (hostname === "localhost" || hostname.endsWith(".localhost")) return true;
+  if (hostname === "127.0.0.1" || hostname === "::1") return true;
+  for (const entry of allowed) {
+    if (entry === hostname) return true;
+    if (entry.startsWith(".") && (hostname === entry.slice(1) || hostname.endsWith(entry))) return true;
+  }
+  return false;
+}
+
+/** The host name of a `Host` header, lower case, without port or IPv6 brackets; undefined when malformed. */
+export function hostnameOf(hostHeader: string | undefined): string | undefined {
+  const host = hostHeader?.trim().toLowerCase();
+  if (!host) return undefined;
+  if (host.startsWith("[")) {
+    const end = host.indexOf("]");
+    if (end < 0 || !/^(?::[0-9]*)?$/.test(host.slice(end + 1))) return undefined;
+    const address = host.slice(1, end);
+    return isIP(address) === 6 ? address : undefined;
+  }
+  const match = /^([a-z0-9.-]+)(?::[0-9]*)?$/.exec(host);
+  return match?.[1];
+}
