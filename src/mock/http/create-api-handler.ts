@@ -81,7 +81,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
         }
         const parsed = parseJson(read.bytes);
         if (!parsed.ok) {
-          return problemReply({ problem: "malformedJson", detail: parsed.reason, errors: [{ in: "body", pointer: "", detail: parsed.reason }] }, path);
+          return problemReply({ problem: parsed.tooDeep ? "invalidRequest" : "malformedJson", detail: parsed.reason, errors: [{ in: "body", pointer: "", detail: parsed.reason }] }, path);
         }
         body = parsed.value;
         call.body = body;

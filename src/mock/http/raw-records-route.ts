@@ -76,7 +76,7 @@ async function readJsonBody(request: IncomingMessage, limit: number, path: strin
     return { kind: "reply", reply: problemReply({ problem: "unsupportedMediaType", detail: `Raw records are sent as application/json, not ${media ?? "without a content-type"}.` }, path) };
   }
   const parsed = parseJson(read.bytes);
-  if (!parsed.ok) return { kind: "reply", reply: problemReply({ problem: "malformedJson", detail: parsed.reason, errors: [{ in: "body", pointer: "", detail: parsed.reason }] }, path) };
+  if (!parsed.ok) return { kind: "reply", reply: problemReply({ problem: parsed.tooDeep ? "invalidRequest" : "malformedJson", detail: parsed.reason, errors: [{ in: "body", pointer: "", detail: parsed.reason }] }, path) };
   return { kind: "json", value: parsed.value };
 }
 

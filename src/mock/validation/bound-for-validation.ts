@@ -49,7 +49,8 @@ export function boundForValidation(value: unknown): BoundedValue {
       return copy ?? kept;
     }
     const record = node as Record<string, unknown>;
-    let keys = Object.keys(record);
+    const all = Object.keys(record);
+    let keys = all;
     if (keys.length > MAX_CHECKED_KEYS) {
       keys = keys.slice(0, MAX_CHECKED_KEYS);
       cut = true;
@@ -62,7 +63,7 @@ export function boundForValidation(value: unknown): BoundedValue {
       path.pop();
       if (child !== record[key]) (copy ??= {})[key] = child;
     }
-    if (!copy && keys.length === Object.keys(record).length) return node;
+    if (!copy && keys === all) return node;
     // Rebuild in the original order; `defineProperty` keeps a `__proto__` key an own field, as JSON.parse made it.
     const result: Record<string, unknown> = {};
     for (const key of keys) Object.defineProperty(result, key, { value: copy && key in copy ? copy[key] : record[key], enumerable: true, writable: true, configurable: true });
