@@ -54,6 +54,12 @@ function heldIo() {
   return io;
 }
 
+/** A whole agent record for a raw write (raw writes take the stored shape), without an id so it gets the next nid. */
+function rawAgent(email: string): Record<string, unknown> {
+  const { id: _id, ...fields } = tinyFixtures().agents[0]!;
+  return { ...fields, uid: 2, email, agent_first_name: "R", agent_last_name: "W" };
+}
+
 describe("a --db state", () => {
   it("keeps every change made through the API, /__db and reset across a restart, and the nid sequence too", async () => {
     const file = join(tempDir(), "db.json");
@@ -64,7 +70,7 @@ describe("a --db state", () => {
     await request(first.app).delete(`/api/v1/object/agent_card/${Number(agent.nid)}`).set(headers).expect(200);
     await request(first.app).patch("/__db/properties/1002").send({ title: "Raw edit" }).expect(200);
     await request(first.app).delete("/__db/documents/1004").expect(200);
-    const { body: raw } = await request(first.app).post("/__db/agents").send({ uid: 2, email: "raw@b.example", agent_first_name: "R", agent_last_name: "W" }).expect(201);
+    const { body: raw } = await request(first.app).post("/__db/agents").send(rawAgent("raw@b.example")).expect(201);
     await first.close();
 
     const second = start(file);
@@ -107,7 +113,7 @@ describe("a --db state", () => {
     await request(mock.app).get("/api/v1/object/property/1001").set(headers).expect(200);
 
     // Nor does a raw write or a reset get an answer before its sync.
-    for (const send of [() => request(mock.app).post("/__db/agents").send({ uid: 2, email: "held@b.example" }), () => request(mock.app).post("/__admin/reset")]) {
+    for (const send of [() => request(mock.app).post("/__db/agents").send(rawAgent("held@b.example")), () => request(mock.app).post("/__admin/reset")]) {
       held.hold();
       const syncs = held.calls.sync;
       let done = false;
