@@ -33,6 +33,19 @@ export const PROBLEMS = {
   payloadTooLarge: problem("payload-too-large", "Payload Too Large", 413),
   unsupportedMediaType: problem("unsupported-media-type", "Unsupported Media Type", 415),
   unknownPropertyReference: problem("unknown-property-reference", "Unknown Property Reference", 422),
+  /** A `Prefer` header asks for something the mock cannot do (a status outside 200-599, a delay too long). */
+  invalidPreference: problem("invalid-preference", "Invalid Prefer Header", 400),
+  /** `POST /__admin/faults` with a rule the mock cannot apply; every offending field is listed. */
+  invalidFaultRule: problem("invalid-fault-rule", "Invalid Fault Rule", 400),
+  /** `POST /__admin/faults` when the mock already holds as many rules as it keeps. */
+  tooManyFaultRules: problem("too-many-fault-rules", "Too Many Fault Rules", 409),
+  /** `GET /__admin/requests` with a filter it does not know. */
+  invalidJournalFilter: problem("invalid-journal-filter", "Invalid Request Journal Filter", 400),
+  /**
+   * An answer a test asked for (`Prefer: code=503`, a fault rule), not one of the service: its status is the
+   * one asked for, so `status` here is only the default.
+   */
+  injectedFault: problem("injected-fault", "Injected Fault", 500),
   /** The mock's own answer broke the contract: a bug of the mock, never caused by a client. */
   responseContractViolation: problem("response-contract-violation", "Mock Response Breaks The Contract", 500),
   /** With `--db`: a change could not be written to disk (the mock's own trouble, not the service's). */
@@ -65,6 +78,8 @@ export interface Failure {
   problem: ProblemKey;
   detail: string;
   errors?: FieldError[];
+  /** Answer this status instead of the problem type's own (only `injectedFault` needs it). */
+  status?: number;
 }
 
 /** What a service answers: a value, or an expected failure. Exceptions are left to bugs. */
@@ -79,7 +94,7 @@ export const failure = (problem: ProblemKey, detail: string, errors?: FieldError
 /** Builds the problem body of a failure. */
 export function toProblemBody(failed: Failure, instance?: string): ProblemBody {
   const kind = PROBLEMS[failed.problem];
-  const body: ProblemBody = { type: kind.type, title: kind.title, status: kind.status, detail: failed.detail };
+  const body: ProblemBody = { type: kind.type, title: kind.title, status: failed.status ?? kind.status, detail: failed.detail };
   if (instance !== undefined) body.instance = instance;
   if (failed.errors) body.errors = failed.errors;
   return body;

@@ -1,0 +1,265 @@
+import { isJsonMediaType } from "../../contract/create-contract.ts";
+import type { AppliedRule } from "./fault-rules.ts";
+import type { Preferences } from "./parse-prefer.ts";
+
+/** Entries the journal keeps unless told otherwise (`--journal-size`). */
+export const DEFAULT_JOURNAL_SIZE = 1000;
+/** The largest `--journal-size`; the byte budget below bounds memory well before it in practice. */
+export const MAX_JOURNAL_SIZE = 100_000;
+/** Bytes of a body the journal keeps; a longer body is kept cut, marked `bodyTruncated` with its `bodySize`. */
+export const MAX_JOURNAL_BODY_BYTES = 16 * 1024;
+/**
+ * Bytes (path, headers and kept bodies) the whole journal may hold; the oldest entries go first beyond it, so a
+ * client sending large headers or bodies cannot grow the mock past this whatever `--journal-size` says.
+ */
+export const JOURNAL_BYTE_BUDGET = 32 * 1024 * 1024;
+
+/** What the mock did to a request on purpose (issue 12): the fault rule, the `Prefer` header, `--latency`. */
+export interface AppliedFaults {
+  rule?: AppliedRule;
+  prefer?: Preferences;
+  /** Milliseconds of `--latency` drawn for this request. */
+  latency?: number;
+}
+
+/** One API request as the journal shows it (WireMock's request journal is the model). */
+export interface JournalEntry {
+  method: string;
+  /** The path without the query. */
+  path: string;
+  query: Record<string, string | string[]>;
+  /** Lower-case names, as Node reads them (repeated headers joined by Node's rules). */
+  headers: Record<string, string | string[]>;
+  /** The parsed JSON of a JSON body, else its text; `null` without a body or when the mock did not read it. */
+  body: unknown;
+  /** Set when the body was longer than {@link MAX_JOURNAL_BODY_BYTES}: `body` is then the text of its start. */
+  bodyTruncated?: true;
+  /** The size of a truncated body, in bytes. */
+  bodySize?: number;
+  /** The status answered; `null` while the answer is pending, or when there was none (a dropped connection, a client that left). */
+  status: number | null;
+  /** When the request arrived (ISO 8601). */
+  time: string;
+  /** From arrival to the end of the answer; `null` while pending. */
+  durationMs: number | null;
+  /** What the mock did to this request on purpose, or `null`. */
+  fault: AppliedFaults | null;
+}
+
+/** `GET /__admin/requests?method=POST&path=/api/v1/object/property`: both exact, both optional. */
+export interface JournalFilter {
+  method?: string;
+  path?: string;
+}
+
+/** The request line and headers of an arriving request (a Node `IncomingMessage` is one). */
+export interface ArrivingRequest {
+  method?: string | undefined;
+  url?: string | undefined;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** The handle the HTTP layer fills in as one request is answered. */
+export interface JournalRecord {
+  /** The body bytes the mock read, and their content-type. */
+  body(bytes: Buffer, contentType: string | undefined): void;
+  /** What was done to the request on purpose. */
+  fault(applied: AppliedFaults): void;
+  /** The answer's status, or `null` when there was none. Only the first call counts. */
+  finish(status: number | null): void;
+}
+
+interface Slot {
+  method: string;
+  url: string;
+  /** The request's own header object, kept by reference: Node builds a fresh one per request and never changes it. */
+  headers: Record<string, string | string[] | undefined>;
+  bytes: Buffer | undefined;
+  bodySize: number;
+  contentType: string | undefined;
+  arrived: number;
+  started: number;
+  status: number | null;
+  durationMs: number | null;
+  fault: AppliedFaults | null;
+  size: number;
+  evicted: boolean;
+}
+
+const NO_RECORD: JournalRecord = { body() {}, fault() {}, finish() {} };
+const text = new TextDecoder("utf-8");
+
+/**
+ * The request journal: a ring of the last `capacity` API requests, oldest first, bounded in bytes too. Recording
+ * is cheap on purpose (one small object that keeps references; bodies are parsed only when someone reads the
+ * journal), so it stays on for every request.
+ */
+export class RequestJournal {
+  readonly capacity: number;
+  #slots: Array<Slot | undefined>;
+  #start = 0;
+  #count = 0;
+  #bytes = 0;
+  readonly #now: () => number;
+  readonly #clock: () => number;
+
+  /**
+   * @param capacity entries kept, 0 to keep none.
+   * @param options `now` (wall clock, ms since the epoch) and `clock` (a monotonic one, for durations).
+   */
+  constructor(capacity: number = DEFAULT_JOURNAL_SIZE, options: { now?: () => number; clock?: () => number } = {}) {
+    this.capacity = capacity;
+    this.#slots = [];
+    this.#now = options.now ?? Date.now;
+    this.#clock = options.clock ?? (() => performance.now());
+  }
+
+  /** Records a request as it arrives (so entries are in arrival order) and returns the handle to complete it. */
+  begin(request: ArrivingRequest): JournalRecord {
+    if (this.capacity === 0) return NO_RECORD;
+    const url = request.url ?? "/";
+    const slot: Slot = {
+      method: request.method ?? "GET",
+      url,
+      headers: request.headers,
+      bytes: undefined,
+      bodySize: 0,
+      contentType: undefined,
+      arrived: this.#now(),
+      started: this.#clock(),
+      status: null,
+      durationMs: null,
+      fault: null,
+      size: url.length + headerBytes(request.headers),
+      evicted: false,
+    };
+    this.#push(slot);
+    return {
+      body: (bytes, contentType) => {
+        if (slot.bytes !== undefined) return;
+        slot.bodySize = bytes.length;
+        // A short body is kept as the very buffer the mock read (nobody writes to it); a long one as a copy of
+        // its start, so the journal never holds a large buffer alive.
+        slot.bytes = bytes.length <= MAX_JOURNAL_BODY_BYTES ? bytes : Buffer.from(bytes.subarray(0, MAX_JOURNAL_BODY_BYTES));
+        slot.contentType = contentType;
+        if (!slot.evicted) {
+          slot.size += slot.bytes.length;
+          this.#bytes += slot.bytes.length;
+          this.#trim();
+        }
+      },
+      fault: (applied) => {
+        slot.fault = applied;
+      },
+      finish: (status) => {
+        if (slot.durationMs !== null) return;
+        slot.status = status;
+        slot.durationMs = Math.round((this.#clock() - slot.started) * 100) / 100;
+      },
+    };
+  }
+
+  /** The entries, oldest first, that pass the filter; each call builds fresh objects the caller may keep. */
+  entries(filter: JournalFilter = {}): JournalEntry[] {
+    const method = filter.method?.toUpperCase();
+    const result: JournalEntry[] = [];
+    for (let index = 0; index < this.#count; index++) {
+      const slot = this.#slots[(this.#start + index) % this.capacity]!;
+      if (method !== undefined && slot.method !== method) continue;
+      const queryAt = slot.url.indexOf("?");
+      const path = queryAt < 0 ? slot.url : slot.url.slice(0, queryAt);
+      if (filter.path !== undefined && path !== filter.path) continue;
+      result.push(toEntry(slot, path, queryAt < 0 ? "" : slot.url.slice(queryAt + 1)));
+    }
+    return result;
+  }
+
+  /** Empties the journal. */
+  clear(): void {
+    for (let index = 0; index < this.#count; index++) this.#slots[(this.#start + index) % this.capacity]!.evicted = true;
+    this.#slots = [];
+    this.#start = 0;
+    this.#count = 0;
+    this.#bytes = 0;
+  }
+
+  #push(slot: Slot): void {
+    if (this.#count === this.capacity) this.#evictOldest();
+    this.#slots[(this.#start + this.#count) % this.capacity] = slot;
+    this.#count++;
+    this.#bytes += slot.size;
+    this.#trim();
+  }
+
+  /** Drops the oldest entries while the journal holds more bytes than its budget (keeping the newest one). */
+  #trim(): void {
+    while (this.#bytes > JOURNAL_BYTE_BUDGET && this.#count > 1) this.#evictOldest();
+  }
+
+  #evictOldest(): void {
+    const oldest = this.#slots[this.#start]!;
+    oldest.evicted = true;
+    this.#bytes -= oldest.size;
+    this.#slots[this.#start] = undefined;
+    this.#start = (this.#start + 1) % this.capacity;
+    this.#count--;
+  }
+}
+
+function headerBytes(headers: ArrivingRequest["headers"]): number {
+  let size = 0;
+  for (const name in headers) {
+    const value = headers[name];
+    size += name.length + (typeof value === "string" ? value.length : Array.isArray(value) ? value.join().length : 0);
+  }
+  return size;
+}
+
+function toEntry(slot: Slot, path: string, query: string): JournalEntry {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(slot.headers)) {
+    if (value !== undefined) Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  const entry: JournalEntry = {
+    method: slot.method,
+    path,
+    query: parseQuery(query),
+    headers,
+    body: null,
+    status: slot.status,
+    time: new Date(slot.arrived).toISOString(),
+    durationMs: slot.durationMs,
+    fault: slot.fault === null ? null : structuredClone(slot.fault),
+  };
+  if (slot.bytes !== undefined && slot.bytes.length > 0) {
+    const body = text.decode(slot.bytes);
+    if (slot.bodySize > slot.bytes.length) {
+      entry.body = body;
+      entry.bodyTruncated = true;
+      entry.bodySize = slot.bodySize;
+    } else {
+      entry.body = isJsonMediaType(slot.contentType) ? parseOrText(body) : body;
+    }
+  }
+  return entry;
+}
+
+function parseOrText(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return body;
+  }
+}
+
+/** The query as an object; a repeated name gives an array. Names such as `__proto__` stay plain fields. */
+function parseQuery(query: string): Record<string, string | string[]> {
+  const result: Record<string, string | string[]> = {};
+  if (query === "") return result;
+  for (const [name, value] of new URLSearchParams(query)) {
+    const existing = Object.hasOwn(result, name) ? result[name] : undefined;
+    if (Array.isArray(existing)) existing.push(value);
+    else Object.defineProperty(result, name, { value: existing === undefined ? value : [existing, value], enumerable: true, writable: true, configurable: true });
+  }
+  return result;
+}
