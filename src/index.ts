@@ -18,6 +18,10 @@ export { renderJunitReport } from "./contract/runner/reporters/junit-reporter.ts
 export { renderJsonReport } from "./contract/runner/reporters/json-reporter.ts";
 export { createMockServer, type MockServer, type MockServerOptions, type AccountConfig, type Listening } from "./mock/create-mock-server.ts";
 export { loadFixtures, DEFAULT_FIXTURES_PATH } from "./mock/load-fixtures.ts";
+export { RequestJournal, DEFAULT_JOURNAL_SIZE, type JournalEntry, type JournalFilter, type AppliedFaults } from "./mock/services/request-journal.ts";
+export { FaultRules, MAX_FAULT_RULES, type FaultRule } from "./mock/services/fault-rules.ts";
+export { parseLatency, type Latency } from "./mock/services/latency.ts";
+export { parsePrefer, type Preferences } from "./mock/services/parse-prefer.ts";
 export type { Database } from "./mock/store/records.ts";
 export { loadSpec, DEFAULT_SPEC_PATH } from "./spec/load-spec.ts";
 export type { components, operations, paths } from "./generated/openapi.ts";

@@ -32,6 +32,7 @@ export function mockBanner(mock: Pick<MockServer, "store" | "restoredFrom">, com
     `  State        ${stateLine(command)}`,
     `  Raw records  ${url}/__db/properties   reset: POST ${url}/__admin/reset   health: ${url}/healthz`,
     `  Spec         ${url}/openapi.yaml${command.validateResponses ? "   answers checked against it" : ""}`,
+    `  Steering     requests: ${url}/__admin/requests   faults: POST ${url}/__admin/faults   Prefer: code=503, delay=250${latencyNote(command)}`,
   );
   return lines.join("\n");
 }
@@ -43,6 +44,12 @@ function stateLine(command: MockCommand): string {
   return command.dbSync === "fsync"
     ? `${files}; a 2xx to a write means it is on disk (survives kill -9 and power loss)`
     : `${files}; --db-sync none: writes are not synced, the last moments before a crash can be lost`;
+}
+
+function latencyNote(command: MockCommand): string {
+  if (!command.latency) return "";
+  const { min, max } = command.latency;
+  return `   latency ${min === max ? min : `${min}-${max}`} ms`;
 }
 
 function plural(count: number, one: string, many = `${one}s`): string {

@@ -39,6 +39,8 @@ try {
     validateResponses: command.validateResponses,
     quiet: command.quiet,
     log: (line: string) => console.log(line),
+    journalSize: command.journalSize,
+    ...(command.latency ? { latency: command.latency } : {}),
   });
 } catch (error) {
   console.error((error as Error).message);

@@ -2,6 +2,8 @@ import { parseArgs } from "node:util";
 import { DEFAULT_AGENT_SEATS, DEFAULT_HOST, DEFAULT_MAX_ACCOUNTS, DEFAULT_PORT, type AccountConfig } from "../mock/create-mock-server.ts";
 import { readAccountsFile } from "../mock/read-accounts-file.ts";
 import { DEFAULT_COMPACT_AFTER_BYTES, type SyncMode } from "../mock/store/state-journal.ts";
+import { parseLatency, type Latency } from "../mock/services/latency.ts";
+import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from "../mock/services/request-journal.ts";
 
 /** What the mock's command line asks for. */
 export interface MockCommand {
@@ -20,6 +22,8 @@ export interface MockCommand {
   adminToken?: string;
   validateResponses: boolean;
   quiet: boolean;
+  journalSize: number;
+  latency?: Latency;
 }
 
 export const MOCK_USAGE = `Usage: property-listing-mock [options]
@@ -50,9 +54,27 @@ Options:
   --admin-token <secret> require Authorization: Bearer <secret> on the admin routes (env ADMIN_TOKEN);
                          the API, /healthz and the spec stay open
   --validate-responses   check every answer against the contract; a mismatch answers 500 and is logged
+  --journal-size <n>     API requests kept for GET /__admin/requests (default ${DEFAULT_JOURNAL_SIZE}; 0 keeps none)
+  --latency <ms|min-max> delay every API answer: 200, or 100-400 for a random delay in that range
   --quiet                do not log requests
   --version              print the kit's version
-  --help                 show this help`;
+  --help                 show this help
+
+Steering, for tests (see the README, "Steering the mock from tests"):
+  GET /__admin/requests[?method=POST&path=/api/v1/object/property]   the request journal; DELETE empties it
+  Prefer: code=<status>, delay=<ms>   on an API request: answer that status (changing nothing), wait first
+  POST /__admin/faults {"method"?, "path", "status"?, "delay"?, "drop"?, "times"?}   GET lists, DELETE clears
+  POST /__admin/reset                 seeded state back, no fault rules, empty journal
+
+  curl -s 'http://127.0.0.1:${DEFAULT_PORT}/__admin/requests?method=POST'
+  curl -i -H 'API-KEY: demo-key' -H 'TOKEN: demo-token' -H 'Prefer: code=503, delay=500' \\
+    http://127.0.0.1:${DEFAULT_PORT}/api/v1/object/agent_cards
+  curl -s -X POST -H 'content-type: application/json' http://127.0.0.1:${DEFAULT_PORT}/__admin/faults \\
+    -d '{"method": "POST", "path": "/api/v1/object/property", "status": 503, "times": 2}'
+
+  In vitest (import "property-listing-kit/vitest"):
+  expect(mock).toHaveReceived({ method: "POST", path: "/api/v1/object/property",
+    body: expect.objectContaining({ street: "1 Main St" }) });`;
 
 /** A command, help, the version, or a usage error as a value. */
 export type ParsedMockArgs = { kind: "run"; command: MockCommand } | { kind: "help" } | { kind: "version" } | { kind: "error"; message: string };
@@ -79,6 +101,8 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
         "allowed-hosts": { type: "string" },
         "admin-token": { type: "string" },
         "validate-responses": { type: "boolean" },
+        "journal-size": { type: "string" },
+        latency: { type: "string" },
         quiet: { type: "boolean" },
         help: { type: "boolean" },
         version: { type: "boolean" },
@@ -97,6 +121,10 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
   const maxAccountsText = values["max-accounts"] ?? env.MAX_ACCOUNTS ?? String(DEFAULT_MAX_ACCOUNTS);
   const maxAccounts = integer(maxAccountsText, 0, 100_000_000);
   if (maxAccounts === undefined) return { kind: "error", message: `--max-accounts must be a whole number up to 100000000, got ${maxAccountsText}` };
+  const journalSize = integer(values["journal-size"] ?? String(DEFAULT_JOURNAL_SIZE), 0, MAX_JOURNAL_SIZE);
+  if (journalSize === undefined) return { kind: "error", message: `--journal-size must be a whole number from 0 to ${MAX_JOURNAL_SIZE}, got ${values["journal-size"]}` };
+  const latency = values.latency === undefined ? undefined : parseLatency(values.latency);
+  if (typeof latency === "string") return { kind: "error", message: latency };
   const baseUrl = values["base-url"] ?? env.BASE_URL;
   if (baseUrl !== undefined && !/^https?:\/\/[^\s/]+/.test(baseUrl)) {
     return { kind: "error", message: `--base-url must be an http(s) address such as http://mock:4010, got ${baseUrl}` };
@@ -116,7 +144,9 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
     maxAccounts,
     validateResponses: values["validate-responses"] ?? false,
     quiet: values.quiet ?? false,
+    journalSize,
   };
+  if (latency) command.latency = latency;
   if (baseUrl !== undefined) command.baseUrl = baseUrl;
   const allowedHosts = values["allowed-hosts"] ?? env.ALLOWED_HOSTS;
   if (allowedHosts !== undefined) {

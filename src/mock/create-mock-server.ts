@@ -13,6 +13,13 @@ import { AccountService, DEFAULT_MAX_ACCOUNTS } from "./services/account-service
 import { AgentService } from "./services/agent-service.ts";
 import { AutologinTokens } from "./services/autologin-tokens.ts";
 import { DocumentService } from "./services/document-service.ts";
+import { createDocumentedAnswers } from "./services/documented-answers.ts";
+import { FaultRules } from "./services/fault-rules.ts";
+import { parseLatency, type Latency } from "./services/latency.ts";
+import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE, RequestJournal, type JournalEntry, type JournalFilter } from "./services/request-journal.ts";
+import { journalRequests } from "./http/journal-interceptor.ts";
+import { steerRequests } from "./http/steering-interceptor.ts";
+import { createSteeringRoutes } from "./http/steering-routes.ts";
 import { PropertyService } from "./services/property-service.ts";
 import { readAccountsFile } from "./read-accounts-file.ts";
 import { createDurabilityInterceptor, type Durability } from "./http/when-saved.ts";
@@ -101,6 +108,15 @@ export interface MockServerOptions {
   bodyLimit?: number;
   /** The clock, in milliseconds (documents' `created` and `changed`, the request log's timestamps). */
   now?: () => number;
+  /** API requests the request journal keeps (`--journal-size`; `GET /__admin/requests`, `mock.requests()`); 0 keeps none. */
+  journalSize?: number;
+  /**
+   * A delay added to every API answer (`--latency`): milliseconds, a range as the flag writes it (`"100-400"`,
+   * uniformly random), or `{ min, max }`.
+   */
+  latency?: number | string | Latency;
+  /** Draws the latency; `Math.random` unless a test wants it fixed. */
+  random?: () => number;
   /** A compiled contract to reuse (compiling takes a few hundred milliseconds). */
   contract?: Contract;
   /** With `db`: the journal's write and sync, injectable so a test can hold them up or make them fail. */
@@ -138,6 +154,9 @@ const OPTION_NAMES = {
   contract: true,
   journalIo: true,
   autologinSecret: true,
+  journalSize: true,
+  latency: true,
+  random: true,
   dbFile: true,
   fixturesFile: true,
 } as const satisfies Record<keyof MockServerOptions, true>;
@@ -146,8 +165,9 @@ const OPTION_NAMES = {
 const ALIASES = { dbFile: "db", fixturesFile: "fixtures" } as const;
 
 /** The options with the aliases folded in and the accounts file read; what the mock is built from. */
-interface ResolvedOptions extends Omit<MockServerOptions, "dbFile" | "fixturesFile" | "accounts"> {
+interface ResolvedOptions extends Omit<MockServerOptions, "dbFile" | "fixturesFile" | "accounts" | "latency"> {
   accounts?: AccountConfig[];
+  latency?: Latency;
 }
 
 /**
@@ -168,8 +188,16 @@ export function resolveMockServerOptions(options: MockServerOptions): ResolvedOp
       );
     }
   }
-  const { dbFile, fixturesFile, accounts, ...rest } = options;
+  const { dbFile, fixturesFile, accounts, latency, ...rest } = options;
   const resolved: ResolvedOptions = { ...rest };
+  if (latency !== undefined) {
+    const read = typeof latency === "object" && latency !== null ? checkLatency(latency) : parseLatency(String(latency));
+    if (typeof read === "string") throw new TypeError(`createMockServer: ${read.replace("--latency", '"latency"')}`);
+    resolved.latency = read;
+  }
+  if (resolved.journalSize !== undefined && !(Number.isInteger(resolved.journalSize) && resolved.journalSize >= 0 && resolved.journalSize <= MAX_JOURNAL_SIZE)) {
+    throw new TypeError(`createMockServer: "journalSize" must be a whole number from 0 to ${MAX_JOURNAL_SIZE}, got ${JSON.stringify(resolved.journalSize)}.`);
+  }
   for (const [alias, name] of Object.entries(ALIASES) as Array<[keyof typeof ALIASES, "db" | "fixtures"]>) {
     const value = alias === "dbFile" ? dbFile : fixturesFile;
     if (value === undefined) continue;
@@ -196,6 +224,11 @@ export function resolveMockServerOptions(options: MockServerOptions): ResolvedOp
   return resolved;
 }
 
+/** A latency given as `{ min, max }`, checked as the flag's text would be. */
+function checkLatency(latency: Latency): Latency | string {
+  return typeof latency.min === "number" && typeof latency.max === "number" ? parseLatency(`${latency.min}-${latency.max}`) : `--latency must be { min, max } in milliseconds, got ${JSON.stringify(latency)}`;
+}
+
 /** Where a started mock listens. */
 export interface Listening {
   url: string;
@@ -219,10 +252,17 @@ export interface MockServer {
   close(): Promise<void>;
   /** Why the mock is unhealthy (changes cannot be saved), or undefined. */
   problem(): string | undefined;
-  /** Puts the seeded state back. */
+  /** Puts the seeded state back, removes every fault rule and empties the request journal. */
   reset(): void;
   /** The `db` file the state was read from at start, or undefined when the mock started from its fixtures. */
   readonly restoredFrom: string | undefined;
+  /**
+   * The API requests the mock received, oldest first (the same entries as `GET /__admin/requests`), optionally
+   * filtered by method and exact path. `expect(mock).toHaveReceived(...)` reads them.
+   */
+  requests(filter?: JournalFilter): JournalEntry[];
+  /** The fault rules of this mock, as `POST /__admin/faults` adds them (`mock.faults.add(rule)` validates alike). */
+  readonly faults: FaultRules;
 }
 
 /**
@@ -302,14 +342,38 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     ...(options.adminToken !== undefined ? { adminToken: options.adminToken } : {}),
     listenHost: () => listeningHost,
   });
-  const apiInterceptors: ApiInterceptor[] = [];
+  const requestJournal = new RequestJournal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
+  const faults = new FaultRules();
+  const documented = createDocumentedAnswers(contract);
+  const apiInterceptors: ApiInterceptor[] = [
+    ...(requestJournal.capacity > 0 ? [journalRequests(requestJournal)] : []),
+    steerRequests({
+      faults,
+      latency: options.latency,
+      ...(options.random ? { random: options.random } : {}),
+      documented,
+      operationOf: (method, path) => {
+        const found = contract.match(method, path);
+        return found.kind === "operation" ? found.operation.id : undefined;
+      },
+      bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    }),
+  ];
   // Innermost, so that whatever runs around it (a delay, a fault) sees the answer only once the change is saved.
   if (durability) apiInterceptors.push(createDurabilityInterceptor(durability));
+  /** `mock.reset()` and `POST /__admin/reset`: the seeded state back, no fault rules, an empty journal. */
+  const reset = () => {
+    store.reset();
+    faults.clear();
+    requestJournal.clear();
+  };
 
   const violations: MockServer["violations"] = [];
   const app = createApp({
     adminGuard,
     apiInterceptors,
+    steering: createSteeringRoutes(requestJournal, faults),
+    reset,
     store,
     raw: new RawRecordService(store, createRawRecordValidator(contract.document)),
     tokens,
@@ -367,7 +431,9 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
       await journal?.close();
     },
     problem: () => journal?.problem,
-    reset: () => store.reset(),
+    reset,
+    requests: (filter) => requestJournal.entries(filter),
+    faults,
   };
 }
 

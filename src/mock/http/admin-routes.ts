@@ -6,6 +6,7 @@ import { discardBody } from "./read-body.ts";
 import { createRawRecordsRoute } from "./raw-records-route.ts";
 import { okReply, problemReply, send } from "./reply.ts";
 import { whenSaved, type Durability } from "./when-saved.ts";
+import type { SteeringRoutes } from "./steering-routes.ts";
 
 /** Collaborators of the admin routes. */
 export interface AdminRoutesDeps {
@@ -15,6 +16,10 @@ export interface AdminRoutesDeps {
   bodyLimit: number;
   /** Runs first for every admin request; a failure it returns is the answer. */
   guard: AdminGuard;
+  /** `/__admin/requests` (the request journal) and `/__admin/faults` (fault rules). */
+  steering: SteeringRoutes;
+  /** What `POST /__admin/reset` does: the seeded state back, no fault rules, an empty journal. */
+  reset: () => void;
   /** Told of an unexpected error (a bug) on a raw route. */
   log?: (line: string) => void;
   /** With `--db`: a reset or raw write is answered once it is on disk. */
@@ -32,7 +37,8 @@ export function isAdminPath(path: string): boolean {
 /**
  * Routes for tests and people, not part of the service: the raw records under `/__db` (json-server 0.17's REST
  * routes over the store, for example `GET /__db/properties?uid=1`, `POST /__db/agents`; raw-records-route.ts),
- * and `POST /__admin/reset`. A raw write skips every rule of the service; the store reindexes after it and hears
+ * `POST /__admin/reset`, and the request journal and fault rules of issue 12 (`/__admin/requests`,
+ * `/__admin/faults`, in steering-routes.ts). A raw write skips every rule of the service; the store reindexes after it and hears
  * which records it touched, so that with `--db` the write is journalled and answered once on disk, like a reset
  * or any change through the API.
  *
@@ -69,8 +75,27 @@ export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
     if (path === "/__admin/reset" && request.method === "POST") {
       discardBody(request);
       const before = deps.durability?.version();
-      store.reset();
+      deps.reset();
       void whenSaved(deps.durability, before, okReply({ status: "reset", counts: store.counts() }), path).then(({ reply }) => send(response, reply));
+      return;
+    }
+    if (path === "/__admin/requests" && (request.method === "GET" || request.method === "DELETE")) {
+      discardBody(request);
+      if (request.method === "GET") deps.steering.listRequests(request, response, request.url ?? path);
+      else deps.steering.clearRequests(request, response);
+      return;
+    }
+    if (path === "/__admin/faults" && (request.method === "GET" || request.method === "DELETE" || request.method === "POST")) {
+      if (request.method === "POST") {
+        deps.steering.addFault(request, response).catch((error: unknown) => {
+          (deps.log ?? console.error)(`Internal error on POST ${path}: ${(error as Error).stack ?? String(error)}`);
+          if (!response.headersSent) send(response, problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, path));
+        });
+        return;
+      }
+      discardBody(request);
+      if (request.method === "GET") deps.steering.listFaults(request, response);
+      else deps.steering.clearFaults(request, response);
       return;
     }
     discardBody(request);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AppliedFaults } from "../services/request-journal.ts";
 import type { Reply } from "./reply.ts";
 
 /**
@@ -23,6 +24,10 @@ export interface ApiCall {
   operationId?: string;
   /** The parsed JSON body, once the API handler has read and parsed it (undefined when there was none). */
   body?: unknown;
+  /** The body bytes as received, whoever read them (the handler, or an interceptor answering by itself). */
+  rawBody?: Buffer;
+  /** What the steering interceptor did to this call on purpose, for the request journal. */
+  fault?: AppliedFaults;
 }
 
 /**

@@ -72,6 +72,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
         return problemReply({ problem: "payloadTooLarge", detail: `The request body exceeds ${deps.bodyLimit} bytes.` }, path, { Connection: "close" });
       }
       if (read.kind === "bytes") {
+        call.rawBody = read.bytes;
         const media = mediaTypeOf(header(request, "content-type"));
         if (media !== "application/json") {
           return problemReply(

@@ -6,6 +6,7 @@ import type { RawRecordService } from "../services/raw-records.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import type { AdminGuard } from "./admin-guard.ts";
 import { createAdminRoutes, isAdminPath } from "./admin-routes.ts";
+import type { SteeringRoutes } from "./steering-routes.ts";
 import { wrapApiHandler, type ApiCall, type ApiInterceptor } from "./api-interceptor.ts";
 import { createApiHandler, type ApiHandlerDeps } from "./create-api-handler.ts";
 import { applyCors } from "./cors.ts";
@@ -25,6 +26,10 @@ export interface AppDeps extends ApiHandlerDeps {
   adminGuard: AdminGuard;
   /** Around the API handler, outermost first: they see every API request and its final reply. */
   apiInterceptors?: readonly ApiInterceptor[];
+  /** The request journal and fault rules of the admin surface (`/__admin/requests`, `/__admin/faults`). */
+  steering: SteeringRoutes;
+  /** What `POST /__admin/reset` does: the seeded state back, no fault rules, an empty journal. */
+  reset: () => void;
   /** Told of every request once it is answered (see `requestLogLine`). */
   log?: (line: string) => void;
   /** The clock of the log's timestamps, in milliseconds. */
@@ -49,7 +54,7 @@ export function createApp(deps: AppDeps): RequestListener {
   const api = wrapApiHandler(createApiHandler(deps), deps.apiInterceptors);
   const docs = createDocsPages(deps.docsCredentials ?? (() => undefined));
   const { durability } = deps;
-  const admin = createAdminRoutes({ store, raw: deps.raw, bodyLimit: deps.bodyLimit, guard: deps.adminGuard, ...(log ? { log } : {}), ...(durability ? { durability } : {}) });
+  const admin = createAdminRoutes({ store, raw: deps.raw, bodyLimit: deps.bodyLimit, guard: deps.adminGuard, steering: deps.steering, reset: deps.reset, ...(log ? { log } : {}), ...(durability ? { durability } : {}) });
 
   let specYaml: string | undefined; // built on the first request for it: most runs never ask
   const pages = new Map<string, Page>([
@@ -71,7 +76,7 @@ export function createApp(deps: AppDeps): RequestListener {
             spec: { yaml: "/openapi.yaml", json: "/openapi.json" },
             health: "/healthz",
             docs: DOCS_PATH,
-            admin: { raw: "/__db", reset: "POST /__admin/reset" },
+            admin: { raw: "/__db", reset: "POST /__admin/reset", requests: "/__admin/requests", faults: "/__admin/faults" },
           }),
         ),
     ],

@@ -55,9 +55,10 @@ export class FaultRules {
     return this.#rules.map((rule) => ({ ...rule }));
   }
 
-  /** Removes every rule. */
+  /** Removes every rule; numbering starts again at 1, so a test sees the same ids after every reset. */
   clear(): void {
     this.#rules = [];
+    this.#nextId = 1;
   }
 
   /** The fault for a request, if a rule matches it; the rule is used up by one. */

@@ -69,25 +69,66 @@ export interface JournalRecord {
   finish(status: number | null): void;
 }
 
-interface Slot {
-  method: string;
-  url: string;
-  /** The request's own header object, kept by reference: Node builds a fresh one per request and never changes it. */
-  headers: Record<string, string | string[] | undefined>;
-  bytes: Buffer | undefined;
-  bodySize: number;
-  contentType: string | undefined;
-  arrived: number;
-  started: number;
-  status: number | null;
-  durationMs: number | null;
-  fault: AppliedFaults | null;
-  size: number;
-  evicted: boolean;
-}
-
 const NO_RECORD: JournalRecord = { body() {}, fault() {}, finish() {} };
 const text = new TextDecoder("utf-8");
+
+/**
+ * One journaled request, and the handle that completes it. A class rather than closures: a request creates one
+ * object and no functions (under tsx, each function created also pays esbuild's `__name`).
+ */
+class Slot implements JournalRecord {
+  readonly method: string;
+  readonly url: string;
+  /** The request's own header object, kept by reference: Node builds a fresh one per request and never changes it. */
+  readonly headers: Record<string, string | string[] | undefined>;
+  bytes: Buffer | undefined = undefined;
+  bodySize = 0;
+  contentType: string | undefined = undefined;
+  readonly arrived: number;
+  readonly started: number;
+  status: number | null = null;
+  durationMs: number | null = null;
+  applied: AppliedFaults | null = null;
+  size: number;
+  evicted = false;
+  readonly #journal: JournalOwner;
+
+  constructor(journal: JournalOwner, request: ArrivingRequest, arrived: number, started: number) {
+    this.#journal = journal;
+    this.method = request.method ?? "GET";
+    this.url = request.url ?? "/";
+    this.headers = request.headers;
+    this.arrived = arrived;
+    this.started = started;
+    this.size = this.url.length + headerBytes(request.headers);
+  }
+
+  body(bytes: Buffer, contentType: string | undefined): void {
+    if (this.bytes !== undefined) return;
+    this.bodySize = bytes.length;
+    // A short body is kept as the very buffer the mock read (nobody writes to it); a long one as a copy of its
+    // start, so the journal never holds a large buffer alive.
+    this.bytes = bytes.length <= MAX_JOURNAL_BODY_BYTES ? bytes : Buffer.from(bytes.subarray(0, MAX_JOURNAL_BODY_BYTES));
+    this.contentType = contentType;
+    if (!this.evicted) this.#journal.grow(this, this.bytes.length);
+  }
+
+  fault(applied: AppliedFaults): void {
+    this.applied = applied;
+  }
+
+  finish(status: number | null): void {
+    if (this.durationMs !== null) return;
+    this.status = status;
+    this.durationMs = Math.round((this.#journal.clock() - this.started) * 100) / 100;
+  }
+}
+
+/** What a slot needs of its journal. */
+interface JournalOwner {
+  grow(slot: Slot, bytes: number): void;
+  clock(): number;
+}
 
 /**
  * The request journal: a ring of the last `capacity` API requests, oldest first, bounded in bytes too. Recording
@@ -102,6 +143,14 @@ export class RequestJournal {
   #bytes = 0;
   readonly #now: () => number;
   readonly #clock: () => number;
+  readonly #owner: JournalOwner = {
+    grow: (slot, bytes) => {
+      slot.size += bytes;
+      this.#bytes += bytes;
+      this.#trim();
+    },
+    clock: () => this.#clock(),
+  };
 
   /**
    * @param capacity entries kept, 0 to keep none.
@@ -111,52 +160,18 @@ export class RequestJournal {
     this.capacity = capacity;
     this.#slots = [];
     this.#now = options.now ?? Date.now;
-    this.#clock = options.clock ?? (() => performance.now());
+    this.#clock = options.clock ?? performance.now.bind(performance);
   }
 
-  /** Records a request as it arrives (so entries are in arrival order) and returns the handle to complete it. */
-  begin(request: ArrivingRequest): JournalRecord {
+  /**
+   * Records a request as it arrives (so entries are in arrival order) and returns the handle to complete it.
+   * `started` is when it arrived on the monotonic clock, when the caller already read it.
+   */
+  begin(request: ArrivingRequest, started?: number): JournalRecord {
     if (this.capacity === 0) return NO_RECORD;
-    const url = request.url ?? "/";
-    const slot: Slot = {
-      method: request.method ?? "GET",
-      url,
-      headers: request.headers,
-      bytes: undefined,
-      bodySize: 0,
-      contentType: undefined,
-      arrived: this.#now(),
-      started: this.#clock(),
-      status: null,
-      durationMs: null,
-      fault: null,
-      size: url.length + headerBytes(request.headers),
-      evicted: false,
-    };
+    const slot = new Slot(this.#owner, request, this.#now(), started ?? this.#clock());
     this.#push(slot);
-    return {
-      body: (bytes, contentType) => {
-        if (slot.bytes !== undefined) return;
-        slot.bodySize = bytes.length;
-        // A short body is kept as the very buffer the mock read (nobody writes to it); a long one as a copy of
-        // its start, so the journal never holds a large buffer alive.
-        slot.bytes = bytes.length <= MAX_JOURNAL_BODY_BYTES ? bytes : Buffer.from(bytes.subarray(0, MAX_JOURNAL_BODY_BYTES));
-        slot.contentType = contentType;
-        if (!slot.evicted) {
-          slot.size += slot.bytes.length;
-          this.#bytes += slot.bytes.length;
-          this.#trim();
-        }
-      },
-      fault: (applied) => {
-        slot.fault = applied;
-      },
-      finish: (status) => {
-        if (slot.durationMs !== null) return;
-        slot.status = status;
-        slot.durationMs = Math.round((this.#clock() - slot.started) * 100) / 100;
-      },
-    };
+    return slot;
   }
 
   /** The entries, oldest first, that pass the filter; each call builds fresh objects the caller may keep. */
@@ -229,7 +244,7 @@ function toEntry(slot: Slot, path: string, query: string): JournalEntry {
     status: slot.status,
     time: new Date(slot.arrived).toISOString(),
     durationMs: slot.durationMs,
-    fault: slot.fault === null ? null : structuredClone(slot.fault),
+    fault: slot.applied === null ? null : structuredClone(slot.applied),
   };
   if (slot.bytes !== undefined && slot.bytes.length > 0) {
     const body = text.decode(slot.bytes);

@@ -1,0 +1,102 @@
+import type { ServerResponse } from "node:http";
+import { MAX_DELAY_MS } from "../services/delay-limit.ts";
+import type { DocumentedAnswer } from "../services/documented-answers.ts";
+import type { FaultRules } from "../services/fault-rules.ts";
+import { pickLatency, type Latency } from "../services/latency.ts";
+import { parsePrefer, preferenceApplied, type Preferences } from "../services/parse-prefer.ts";
+import type { Outcome } from "../problems.ts";
+import type { AppliedFaults } from "../services/request-journal.ts";
+import type { ApiCall, ApiInterceptor } from "./api-interceptor.ts";
+import { readBody } from "./read-body.ts";
+import { problemReply, type Reply } from "./reply.ts";
+
+const NO_PREFERENCES: Outcome<Preferences> = { ok: true, value: {} };
+
+/** Collaborators of {@link steerRequests}. */
+export interface SteeringDeps {
+  faults: FaultRules;
+  /** `--latency`, added to every API answer. */
+  latency?: Latency | undefined;
+  /** Draws the latency; `Math.random` unless a test wants it fixed. */
+  random?: () => number;
+  /** The example the spec documents for this status of an operation, for `Prefer: code`. */
+  documented: (operationId: string, status: number) => DocumentedAnswer | undefined;
+  /** Finds the operation a request addresses (the handler has not run yet when steering answers by itself). */
+  operationOf: (method: string, path: string) => string | undefined;
+  /** Largest request body read, in bytes (the API's own limit). */
+  bodyLimit: number;
+}
+
+/**
+ * What a test asks of the mock for one API call (issue 12): `Prefer: code=<status>` and `Prefer: delay=<ms>`
+ * (Prism's convention), the first matching fault rule, and `--latency`. It waits (all delays added, at most
+ * {@link MAX_DELAY_MS}; a client that leaves meanwhile ends the call, and nothing runs), then drops the
+ * connection, or answers the status asked for without running the operation, or lets the API handler answer.
+ * Its own answers skip the contract check of `validateResponses`: a test asked for them.
+ */
+export function steerRequests(deps: SteeringDeps): ApiInterceptor {
+  const random = deps.random ?? Math.random;
+  return async (call, next) => {
+    const header = call.request.headers.prefer;
+    const preferred = header === undefined ? NO_PREFERENCES : parsePrefer(header);
+    if (!preferred.ok) {
+      await readForJournal(call, deps.bodyLimit);
+      return problemReply(preferred.failure, call.path);
+    }
+    const prefer = preferred.value;
+    const rule = deps.faults.take(call.method, call.path);
+    if (!rule && !deps.latency && prefer.code === undefined && prefer.delay === undefined) return next();
+
+    const applied: AppliedFaults = {};
+    if (rule) applied.rule = rule;
+    if (prefer.code !== undefined || prefer.delay !== undefined) applied.prefer = prefer;
+    const latency = deps.latency ? pickLatency(deps.latency, random) : 0;
+    if (deps.latency) applied.latency = latency;
+    call.fault = applied;
+
+    const delay = Math.min(MAX_DELAY_MS, latency + (prefer.delay ?? 0) + (rule?.delay ?? 0));
+    if (delay > 0 && !(await wait(delay, call.response))) return undefined;
+
+    if (rule?.drop) {
+      await readForJournal(call, deps.bodyLimit);
+      call.request.socket.destroy();
+      return undefined;
+    }
+    const status = rule?.status ?? prefer.code;
+    let reply: Reply | undefined;
+    if (status === undefined) {
+      reply = await next();
+    } else {
+      await readForJournal(call, deps.bodyLimit);
+      const operationId = rule?.status === undefined ? deps.operationOf(call.method, call.path) : undefined;
+      const answer = operationId === undefined ? undefined : deps.documented(operationId, status);
+      const by = rule?.status !== undefined ? `fault rule ${rule.id}` : "the Prefer header";
+      reply = answer
+        ? { status, contentType: answer.contentType as Reply["contentType"], body: answer.body }
+        : problemReply({ problem: "injectedFault", status, detail: `Answered ${status} as asked by ${by}; nothing was changed.` }, call.path);
+    }
+    const appliedHeader = preferenceApplied(prefer);
+    return reply && appliedHeader ? { ...reply, headers: { ...reply.headers, "Preference-Applied": appliedHeader } } : reply;
+  };
+}
+
+/** Waits, unless the client leaves first; true when the call should still be answered. */
+function wait(ms: number, response: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    const left = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      response.off("close", left);
+      resolve(!response.destroyed);
+    }, ms);
+    response.once("close", left);
+  });
+}
+
+/** Reads the body of a call steering answers by itself, so the journal shows what the client sent. */
+async function readForJournal(call: ApiCall, limit: number): Promise<void> {
+  const read = await readBody(call.request, limit);
+  if (read.kind === "bytes") call.rawBody = read.bytes;
+}
