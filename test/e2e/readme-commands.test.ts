@@ -83,6 +83,26 @@ async function serves(line: string, address: string): Promise<void> {
 /** How each command of the README runs here; the first rule whose pattern matches is used. */
 const RULES: Array<{ pattern: RegExp; run: (line: string) => Promise<void> }> = [
   {
+    // The steering examples answer an object, or a status asked for on purpose, not a list; the fault rules they
+    // add are removed after each, so that no later command meets them.
+    pattern: /^curl (?=.*http:\/\/127\.0\.0\.1:4010\/)(?=.*(\/__admin\/(requests|faults)|Prefer: ))/,
+    run: async (line) => {
+      try {
+        const { code, output } = await sh(`${line.replaceAll("http://127.0.0.1:4010", url)} --silent --show-error`);
+        expect(code, output).toBe(0);
+        const asked = /Prefer: code=(\d+)/.exec(line)?.[1];
+        if (asked) {
+          expect(output).toMatch(new RegExp(`^HTTP/1\\.1 ${asked} `));
+          expect(output).toMatch(/^preference-applied: code=/im);
+        } else if (line.includes("/__admin/requests")) expect(JSON.parse(output)).toEqual({ requests: expect.any(Array) });
+        else if (line.includes("-X POST")) expect(JSON.parse(output)).toEqual(expect.objectContaining({ path: expect.any(String) }));
+        else expect(JSON.parse(output)).toEqual({ faults: expect.any(Array) });
+      } finally {
+        await fetch(`${url}/__admin/faults`, { method: "DELETE" }).then((answer) => answer.body?.cancel());
+      }
+    },
+  },
+  {
     pattern: /^curl .* http:\/\/127\.0\.0\.1:4010\//,
     run: async (line) => {
       const { code, output } = await sh(`${line.replace("http://127.0.0.1:4010", url)} --fail --silent --show-error`);
