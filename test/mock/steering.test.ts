@@ -308,3 +308,24 @@ describe("CORS for steering", () => {
     expect(answer.headers["access-control-expose-headers"]).toMatch(/\bPreference-Applied\b/);
   });
 });
+
+describe("the steering routes sit behind the admin guard (hardening issue)", () => {
+  it("refuse a page of another origin, an unknown Host and a missing admin token, and change nothing", async () => {
+    const guarded = createMockServer({ contract: sharedContract(), fixtures: tinyFixtures(), adminToken: "s3cret-token" });
+    try {
+      const bearer = { Authorization: "Bearer s3cret-token" };
+      const rule = { path: PROPERTY, status: 503 };
+      for (const [method, path] of [["get", "/__admin/requests"], ["delete", "/__admin/requests"], ["get", "/__admin/faults"], ["delete", "/__admin/faults"], ["post", "/__admin/faults"]] as const) {
+        const send = (headers: Record<string, string>) => request(guarded.app)[method](path).set(headers).send(method === "post" ? rule : undefined);
+        await send({}).expect(401);
+        await send({ ...bearer, Origin: "http://evil.example" }).expect(403);
+        await send({ ...bearer, Host: "rebound.example:4010" }).expect(403);
+      }
+      expect(guarded.faults.list()).toEqual([]);
+      await request(guarded.app).post("/__admin/faults").set("Authorization", "Bearer s3cret-token").send(rule).expect(201);
+      expect(guarded.faults.list()).toHaveLength(1);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
