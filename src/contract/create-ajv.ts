@@ -1,9 +1,11 @@
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import { createRequire } from "node:module";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { OpenApiDocument } from "../spec/openapi-document.ts";
 
-// ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
-const addFormats = addFormatsModule.default;
+// AJV's compiler is loaded when a contract is compiled at run time, not when this module is imported: the
+// mock's default path runs the validators generated at build time and never needs it. Both packages are
+// CommonJS, so a synchronous require keeps createContract synchronous.
+const require = createRequire(import.meta.url);
 
 /** The `$id` under which the whole OpenAPI document is registered with AJV. */
 export const SPEC_ID = "https://property-listing.example/openapi.json";
@@ -34,6 +36,16 @@ export const OPENAPI_VOCABULARY = [
   "x-section",
 ] as const;
 
+/** Options of {@link createAjv}. */
+export interface AjvOptions {
+  /** Keep each validator's source, for `scripts/generate-validators.ts` (AJV's standalone code). */
+  standalone?: boolean;
+  /** Report every error (the default), or stop at the first. */
+  allErrors?: boolean;
+  /** Check the document against the JSON Schema meta-schema (the default); skip it for a document already checked. */
+  validateSchema?: boolean;
+}
+
 /**
  * Builds an AJV instance that knows the whole OpenAPI document under {@link SPEC_ID}, so any schema of it can
  * be compiled with `ajv.getSchema(`${SPEC_ID}#/components/schemas/Property`)`.
@@ -43,13 +55,19 @@ export const OPENAPI_VOCABULARY = [
  * @param options.validateSchema check the document against the JSON Schema meta-schema (the default); a second
  *   instance over a document already checked can skip it and start faster.
  */
-export function createAjv(document: OpenApiDocument, options: { allErrors?: boolean; validateSchema?: boolean } = {}): Ajv2020 {
-  const ajv = new Ajv2020({
+export function createAjv(document: OpenApiDocument, options: AjvOptions = {}): Ajv2020 {
+  const { Ajv2020: Ajv } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+  const addFormats = require("ajv-formats") as typeof import("ajv-formats").default;
+  const { _ } = require("ajv") as typeof import("ajv");
+  const ajv = new Ajv({
     strict: true,
     validateSchema: options.validateSchema ?? true,
     allowUnionTypes: true,
     allErrors: options.allErrors ?? true,
     verbose: true,
+    ...(options.standalone
+      ? { code: { source: true, lines: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } }
+      : {}),
   });
   addFormats(ajv);
   ajv.addVocabulary([...OPENAPI_VOCABULARY]);

@@ -1,9 +1,11 @@
 import type { ValidateFunction } from "ajv";
 import { closeSchemas } from "./close-schemas.ts";
-import { createAjv, SPEC_ID } from "./create-ajv.ts";
+import { compileValidators } from "./compile-validators.ts";
 import { UNCITED_RULE, type ContractResult, type ContractViolation, type ExchangePart, type Tier } from "./contract-violation.ts";
 import { createOperationTable, type Operation, type OperationMatch } from "./operation-table.ts";
+import { loadPrebuiltSpec } from "./prebuilt-contract.ts";
 import { createSchemaExplainer } from "./schema-explainer.ts";
+import { validatorPointers } from "./validator-pointers.ts";
 import { loadSpec } from "../spec/load-spec.ts";
 import type { OpenApiDocument } from "../spec/openapi-document.ts";
 
@@ -66,8 +68,10 @@ interface CompiledOperation {
 }
 
 /**
- * Compiles the contract. Every operation's parameter, body and response validators are compiled here, once;
- * validating an exchange afterwards never compiles a schema.
+ * Compiles the contract. Every operation's parameter, body and response validators are ready when it returns;
+ * validating an exchange afterwards never compiles a schema. For this package's own spec they were generated at
+ * build time (`npm run generate`), and the document is read from JSON; a document given in `options`, or a spec
+ * edited since the last generation, is parsed and compiled with AJV here.
  *
  * @example
  * const contract = createContract();
@@ -76,14 +80,16 @@ interface CompiledOperation {
  * if (!result.valid) console.log(result.errors.map(formatViolation).join("\n"));
  */
 export function createContract(options: ContractOptions = {}): Contract {
-  const source = options.document ?? loadSpec();
-  const validated = options.closed ? closeSchemas(source) : source;
-  const ajv = createAjv(validated);
-  const explainer = createSchemaExplainer(validated, ajv);
+  const prebuilt = options.document ? undefined : loadPrebuiltSpec();
+  const source = options.document ?? prebuilt?.document ?? loadSpec();
+  const closed = options.closed ?? false;
+  const validated = closed ? closeSchemas(source) : source;
   const table = createOperationTable(validated);
+  const validatorAt = prebuilt?.validators(validated, closed) ?? compileValidators(validated, validatorPointers(validated, table.operations));
+  const explainer = createSchemaExplainer(validated, validatorAt);
 
   const compile = (pointer: string): ValidateFunction => {
-    const validate = ajv.getSchema(`${SPEC_ID}#${pointer}`);
+    const validate = validatorAt(pointer);
     if (!validate) throw new Error(`No schema at ${pointer}`);
     return validate;
   };

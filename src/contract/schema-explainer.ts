@@ -1,7 +1,6 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
-import type { Ajv2020 } from "ajv/dist/2020.js";
-import { SPEC_ID } from "./create-ajv.ts";
 import type { SchemaFinding } from "./schema-finding.ts";
+import { schemaNodes, type ValidatorLookup } from "./validator-pointers.ts";
 import { escapeToken, parsePointer, resolvePointer, toPointer } from "../spec/json-pointer.ts";
 import type { OpenApiDocument, SchemaObject } from "../spec/openapi-document.ts";
 
@@ -19,28 +18,21 @@ export interface SchemaExplainer {
 }
 
 /**
- * Builds the explainer for one document and AJV instance. It walks the document once to know where every
+ * Builds the explainer for one document and its validators. It walks the document once to know where every
  * schema object sits (AJV's `schemaPath` is relative to whichever schema was compiled, so it cannot say that;
- * `parentSchema`, given by the `verbose` option, is the object itself), and compiles a validator for each
- * branch of every `anyOf`/`oneOf`, so an explanation never compiles a schema.
+ * `parentSchema`, given by the `verbose` option, is the object itself), and takes the validator of each branch
+ * of every `anyOf`/`oneOf` from `validatorAt` (already compiled), so an explanation never compiles a schema.
  */
-export function createSchemaExplainer(document: OpenApiDocument, ajv: Ajv2020): SchemaExplainer {
-  const pointers = new Map<object, string>();
+export function createSchemaExplainer(document: OpenApiDocument, validatorAt: ValidatorLookup): SchemaExplainer {
+  const pointers = schemaNodes(document);
   const branchValidators = new Map<object, ValidateFunction>();
-
-  const walk = (node: unknown, pointer: string): void => {
-    if (node === null || typeof node !== "object" || pointers.has(node)) return;
-    pointers.set(node, pointer);
-    for (const [key, child] of Object.entries(node)) walk(child, `${pointer}/${escapeToken(key)}`);
-  };
-  walk(document, "");
 
   for (const [node, pointer] of pointers) {
     for (const combinator of ["anyOf", "oneOf"] as const) {
       const branches = (node as SchemaObject)[combinator];
       if (!Array.isArray(branches)) continue;
       branches.forEach((branch: object, index) => {
-        const validate = ajv.getSchema(`${SPEC_ID}#${pointer}/${combinator}/${index}`);
+        const validate = validatorAt(`${pointer}/${combinator}/${index}`);
         if (validate) branchValidators.set(branch, validate);
       });
     }

@@ -1,4 +1,3 @@
-import jsonServer from "json-server";
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createContract, type Contract } from "../contract/create-contract.ts";
@@ -29,6 +28,7 @@ import { DEFAULT_COMPACT_AFTER_BYTES, StateJournal, type JournalIo, type SyncMod
 import { RawRecordService } from "./services/raw-records.ts";
 import { createRawRecordValidator } from "./store/create-raw-record-validator.ts";
 import { MockStore } from "./store/mock-store.ts";
+import { SharedState } from "./store/shared-state.ts";
 import type { AccountRecord, Database } from "./store/records.ts";
 
 /** The address the mock listens on unless told otherwise. */
@@ -266,7 +266,7 @@ export interface MockServer {
 }
 
 /**
- * Builds the mock: json-server's store holding the seeded state, the services with the rules of the service,
+ * Builds the mock: the store holding the seeded state, the services with the rules of the service,
  * and the HTTP application in front of them.
  *
  * @example
@@ -284,8 +284,8 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   const loaded: LoadedState | undefined = files && loadState(files, seed, () => options.autologinSecret ?? AutologinTokens.newSecret());
   for (const note of loaded?.notes ?? []) options.log?.(note);
   // A restart with --accounts admits the configured accounts, not the ones the file was written with.
-  const router = jsonServer.router<Database>(loaded ? withConfiguredAccounts(loaded.state, options.accounts) : seed());
-  const store = new MockStore(router.db, seed);
+  const state = new SharedState<Database>(loaded ? withConfiguredAccounts(loaded.state, options.accounts) : seed());
+  const store = new MockStore(state, seed);
   if (loaded) store.advanceSequences(loaded.meta);
   const contract = options.contract ?? createContract({ closed: true });
   const tokens = new AutologinTokens({

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { parse } from "yaml";
 import type { OpenApiDocument } from "./openapi-document.ts";
 
 /** Where the contract lives: `spec/openapi.yaml` at the package root. */
@@ -11,6 +11,8 @@ export const DEFAULT_SPEC_PATH = fileURLToPath(new URL("../../spec/openapi.yaml"
  * contract each keep the document they loaded); this function does not cache.
  */
 export function loadSpec(path: string = DEFAULT_SPEC_PATH): OpenApiDocument {
+  // Loaded here, not when the module is: a contract built from the generated JSON never parses YAML.
+  const { parse } = createRequire(import.meta.url)("yaml") as typeof import("yaml");
   const document = parse(readFileSync(path, "utf8")) as unknown;
   if (document === null || typeof document !== "object" || !("openapi" in document) || !("paths" in document)) {
     throw new Error(`${path} is not an OpenAPI document`);

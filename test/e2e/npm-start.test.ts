@@ -20,7 +20,7 @@ const npmStart = (args: string[], env: NodeJS.ProcessEnv = {}) => {
 };
 /** The command `npm start` runs, without npm in between, to see its own exit code. */
 const cli = (args: string[]) => {
-  const process = startProcess("node_modules/.bin/tsx", ["src/cli/mock.ts", ...args]);
+  const process = startProcess("node", ["dist/cli/mock.js", ...args]);
   started.push(process);
   return process;
 };
@@ -89,6 +89,16 @@ describe("npm start", () => {
     await waitForHealthy(`${url}/healthz`);
     expect((await fetch(`${url}/__db/accounts`)).status).toBe(401);
     expect((await fetch(`${url}/__db/accounts`, { headers: { Authorization: "Bearer s3cret-token" } })).status).toBe(200);
+  });
+
+  it("stops the server when SIGTERM reaches the npm process alone, as a process supervisor sends it", async () => {
+    const port = await freePort();
+    const mock = npmStart(["--quiet", "--port", String(port)]);
+    await waitForHealthy(`http://127.0.0.1:${port}/healthz`);
+    mock.child.kill("SIGTERM"); // npm only, not its process group: npm must pass it on to the server
+    await mock.exited; // the pipes close only once the server, which holds them too, has ended
+    expect(mock.output()).toContain("SIGTERM: stopping");
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
   });
 
   it("refuses bad options with a usage message and exit code 2", async () => {

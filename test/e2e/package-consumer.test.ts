@@ -11,7 +11,7 @@ import { PACKAGE_ROOT, startProcess } from "../support/start-process.ts";
 
 let project = "";
 beforeAll(() => {
-  execFileSync("npm", ["run", "--silent", "build"], { cwd: PACKAGE_ROOT, stdio: "pipe" });
+  // dist/ is built once for the whole run (test/support/build-once.ts).
   project = mkdtempSync(join(tmpdir(), "plk-consumer-"));
   mkdirSync(join(project, "node_modules"));
   symlinkSync(PACKAGE_ROOT, join(project, "node_modules", "property-listing-kit"), "dir");

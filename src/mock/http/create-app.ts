@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { stringify } from "yaml";
+import { createRequire } from "node:module";
 import type { Contract } from "../../contract/create-contract.ts";
 import type { AutologinTokens } from "../services/autologin-tokens.ts";
 import type { RawRecordService } from "../services/raw-records.ts";
@@ -40,6 +40,9 @@ export interface AppDeps extends ApiHandlerDeps {
   docsCredentials?: () => DocsCredentials | undefined;
 }
 
+// The YAML serializer is loaded on the first request for /openapi.yaml rather than at every start.
+const require = createRequire(import.meta.url);
+
 type Page = (request: IncomingMessage, response: ServerResponse) => void;
 
 /**
@@ -50,10 +53,9 @@ type Page = (request: IncomingMessage, response: ServerResponse) => void;
  * It holds no logic of the service; that is in the services.
  */
 export function createApp(deps: AppDeps): RequestListener {
-  const { store, contract, log } = deps;
+  const { store, contract, log, durability } = deps;
   const api = wrapApiHandler(createApiHandler(deps), deps.apiInterceptors);
   const docs = createDocsPages(deps.docsCredentials ?? (() => undefined));
-  const { durability } = deps;
   const admin = createAdminRoutes({ store, raw: deps.raw, bodyLimit: deps.bodyLimit, guard: deps.adminGuard, steering: deps.steering, reset: deps.reset, ...(log ? { log } : {}), ...(durability ? { durability } : {}) });
 
   let specYaml: string | undefined; // built on the first request for it: most runs never ask
@@ -83,7 +85,7 @@ export function createApp(deps: AppDeps): RequestListener {
     [
       "/openapi.yaml",
       (_request, response) => {
-        specYaml ??= stringify(contract.document);
+        specYaml ??= (require("yaml") as typeof import("yaml")).stringify(contract.document);
         response.setHeader("content-type", "application/yaml; charset=utf-8");
         response.end(specYaml);
       },
@@ -114,6 +116,7 @@ export function createApp(deps: AppDeps): RequestListener {
     }
     send(response, problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, path));
   };
+
 
   return (request, response) => {
     const receivedAt = performance.now();

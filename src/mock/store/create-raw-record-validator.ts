@@ -1,6 +1,6 @@
 import type { ValidateFunction } from "ajv";
 import { closeSchemas } from "../../contract/close-schemas.ts";
-import { createAjv } from "../../contract/create-ajv.ts";
+import { createAjv, SPEC_ID } from "../../contract/create-ajv.ts";
 import { createSchemaExplainer } from "../../contract/schema-explainer.ts";
 import { loadSpec } from "../../spec/load-spec.ts";
 import type { OpenApiDocument } from "../../spec/openapi-document.ts";
@@ -36,7 +36,7 @@ export function createRawRecordValidator(document?: OpenApiDocument): RawRecordV
     const closed = closeSchemas({ openapi: source.openapi, info: source.info, paths: {}, components: { schemas: source.components?.schemas ?? {} } });
     const schemas = storedRecordSchemas(closed);
     const ajv = createAjv(closed, { validateSchema: false });
-    const explainer = createSchemaExplainer(closed, ajv);
+    const explainer = createSchemaExplainer(closed, (pointer) => ajv.getSchema(`${SPEC_ID}#${pointer}`));
     explain = (validate) => explainer.explain(validate).map((finding) => ({ in: "body", pointer: finding.pointer, detail: finding.message }));
     compiled = new Map(COLLECTIONS.map((collection) => [collection, ajv.compile(schemas[collection])]));
     return compiled;
