@@ -4,6 +4,7 @@
  * builds the mock, prints where it listens, and stops cleanly on SIGINT/SIGTERM.
  */
 import { createMockServer } from "../mock/create-mock-server.ts";
+import { collectGarbage, LARGE_STORE_PROPERTIES } from "./collect-garbage.ts";
 import { DEFAULT_FIXTURES_PATH } from "../mock/load-fixtures.ts";
 import { mockBanner } from "./mock-banner.ts";
 import { StateFileError } from "../mock/store/state-files.ts";
@@ -47,6 +48,8 @@ try {
   // A state that cannot be read or written is not a usage error: exit 1, as for a port in use.
   process.exit(error instanceof StateFileError ? 1 : 2);
 }
+
+if (mock.store.counts().properties >= LARGE_STORE_PROPERTIES) collectGarbage();
 
 let listening;
 try {
