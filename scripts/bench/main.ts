@@ -1,0 +1,147 @@
+/**
+ * `npm run bench`: speed and memory figures of the kit, and every goal of issue 9 with PASS/FAIL.
+ *
+ * Speed and memory targets are figures printed here rather than thresholds in unit tests, where timing depends
+ * on the machine and on what else runs. Relative goals are ratios measured within the same run, against peers
+ * started by the bench itself (Prism, json-server, a bare node:http server serving the mock's bytes).
+ *
+ * The sections are the files of `sections/`, run in the order of their names; each exports `section`
+ * ({@link BenchSection}). **Adding a section is a one-file change**: put `sections/NN-name.ts` there, exporting
+ * `section = { key, run(context) }`; its figures appear in `--json` under its key, its lines in the report, its
+ * goals in the goal table. See `README.md` in this folder.
+ *
+ * Every input is seeded (fixtures, nids chosen, bodies): two runs send the same requests. Nothing here draws
+ * from Math.random. Bad arguments: a message on stderr and exit code 2. A request answered with an unexpected
+ * status: exit code 1.
+ */
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
+import type { Database } from "../../src/mock/store/records.ts";
+import { table } from "./format.ts";
+import { startLoadClient } from "./load-client.ts";
+import { updateReadme } from "./readme.ts";
+import type { BenchContext, BenchSection, Goal } from "./section.ts";
+import { parseBenchArgs, USAGE, type BenchSettings } from "./settings.ts";
+
+/** The JSON output: the run's settings and machine, each section's figures under its key, the goals. */
+export interface BenchReport {
+  settings: Omit<BenchSettings, "json">;
+  environment: {
+    node: string;
+    cpus: number;
+    cpuModel: string;
+    /** One-minute load averages: other work on the machine competes with the servers and the load client. */
+    loadAverageAtStart: number;
+    loadAverageAtEnd: number;
+    gcForced: boolean;
+  };
+  goals: Goal[];
+  failures: string[];
+  [section: string]: unknown;
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+/** The sections, in the order of their file names. */
+async function loadSections(): Promise<BenchSection[]> {
+  const folder = fileURLToPath(new URL("./sections/", import.meta.url));
+  const files = readdirSync(folder).filter((file) => file.endsWith(".ts")).sort();
+  const sections: BenchSection[] = [];
+  for (const file of files) {
+    const module = (await import(new URL(`./sections/${file}`, import.meta.url).href)) as { section?: BenchSection };
+    if (!module.section) throw new Error(`scripts/bench/sections/${file} exports no \`section\`.`);
+    sections.push(module.section);
+  }
+  return sections;
+}
+
+async function runBench(settings: BenchSettings, progress: (line: string) => void): Promise<{ report: BenchReport; text: string[] }> {
+  const loadAverageAtStart = loadavg()[0]!;
+  const sections = (await loadSections()).filter((section) => settings.only.length === 0 || settings.only.includes(section.key));
+  const scratch = mkdtempSync(join(tmpdir(), "plk-bench-"));
+  let fixtures: Database | undefined;
+  let fixturesFile: string | undefined;
+  const load = startLoadClient(settings.concurrency);
+  const context: BenchContext = {
+    settings,
+    progress,
+    load,
+    scratch,
+    largeFixtures: () => (fixtures ??= generateFixtures({ seed: settings.seed, properties: settings.properties })),
+    largeFixturesFile() {
+      if (!fixturesFile) {
+        fixturesFile = join(scratch, `fixtures-${settings.properties}.json`);
+        writeFileSync(fixturesFile, JSON.stringify(context.largeFixtures()));
+      }
+      return fixturesFile;
+    },
+  };
+  const report: BenchReport = {
+    settings: withoutJson(settings),
+    environment: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? "unknown", loadAverageAtStart, loadAverageAtEnd: 0, gcForced: gc !== undefined },
+    goals: [],
+    failures: [],
+  };
+  const text: string[] = [];
+  try {
+    for (const section of sections) {
+      const result = await section.run(context);
+      report[section.key] = result.figures;
+      report.goals.push(...(result.goals ?? []));
+      report.failures.push(...(result.failures ?? []));
+      text.push(...result.lines, "");
+    }
+  } finally {
+    await load.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  report.environment.loadAverageAtEnd = loadavg()[0]!;
+  report.goals.sort((a, b) => a.id.localeCompare(b.id));
+  const { environment } = report;
+  const head = [
+    `Property Listing Service kit: benchmark${settings.quick ? " (--quick)" : ""}`,
+    `Machine: ${environment.cpus} × ${environment.cpuModel}, node ${environment.node}; flags: ${process.execArgv.some((flag) => flag === "--expose-gc") ? "--expose-gc" : "none"}`,
+    `load average (1 min) ${environment.loadAverageAtStart.toFixed(2)} at start, ${environment.loadAverageAtEnd.toFixed(2)} at the end ` +
+      "(other work on the machine competes with the servers and the load client: read ratios, not absolute figures)",
+    "",
+  ];
+  const goals = report.goals.length === 0 ? [] : ["Goals of issue 9 (measured in this run)", "", ...goalTable(report.goals), ""];
+  const failures = report.failures.length > 0 ? ["FAILURES (the figures above are not trustworthy):", ...report.failures.map((failure) => `  ${failure}`)] : [];
+  return { report, text: [...head, ...text, ...goals, ...failures] };
+}
+
+/** The goals as a table with PASS/FAIL. */
+export function goalTable(goals: readonly Goal[]): string[] {
+  return table(["goal", "what", "measured", "target", ""], goals.map((goal) => [goal.id, goal.name, goal.measured, goal.target, goal.pass ? "PASS" : "FAIL"]), "lllll");
+}
+
+function withoutJson(settings: BenchSettings): Omit<BenchSettings, "json"> {
+  const { json: _json, ...rest } = settings;
+  return rest;
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  const parsed = parseBenchArgs(args);
+  if (!parsed.ok) {
+    console.error(`bench: ${parsed.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const { settings } = parsed;
+  const { report, text } = await runBench(settings, (line) => process.stderr.write(`${line}\n`));
+  console.log(settings.json ? JSON.stringify(report, null, 2) : text.join("\n"));
+  if (settings.updateReadme) process.stderr.write(`${updateReadme(report)}\n`);
+  if (report.failures.length > 0) {
+    console.error(`bench: ${report.failures.length} failure(s); see FAILURES.`);
+    return 1;
+  }
+  return 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,126 @@
+/**
+ * Servers started as processes, the way users start them: time from spawn to the first answer, and the CPU time
+ * and memory of the server's own process, read from /proc (Linux).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+
+/** How to start one server, and which URL answers once it is ready. */
+export interface ServerCommand {
+  /** The name printed in tables: `mock (bin)`, `json-server`… */
+  name: string;
+  command: string;
+  args: (port: number) => string[];
+  /** The path polled until it answers (any status): start-up ends with the first answer. */
+  readyPath: string;
+  /** Headers of the readiness request (Prism answers a request without credentials, too). */
+  readyHeaders?: Record<string, string>;
+  env?: NodeJS.ProcessEnv;
+  /**
+   * Whether the spawned process is the server itself (true for `node file.js`), or a launcher whose child
+   * serves (npm). CPU and memory are read only from a server's own process.
+   */
+  spawnsServerItself: boolean;
+}
+
+/** A started server. */
+export interface RunningServer {
+  name: string;
+  url: string;
+  pid: number;
+  /** Milliseconds from spawn to the first answer. */
+  startupMs: number;
+  /** User + system CPU time of the process so far, in milliseconds (10 ms resolution). */
+  cpuMs(): number;
+  /** Resident set size now, in bytes. */
+  rssBytes(): number;
+  /** Peak resident set size since start or since the last `resetPeak`, in bytes. */
+  peakRssBytes(): number;
+  /** Starts a new peak (Linux: `5` to /proc/PID/clear_refs); false when the kernel refused. */
+  resetPeak(): boolean;
+  stop(): Promise<void>;
+}
+
+/** Variables the mock reads as settings: the bench's own environment must not change what it measures. */
+const SETTINGS_VARIABLES = new Set(["BASE_URL", "PORT", "HOST", "MOCK_DB", "ADMIN_TOKEN", "ALLOWED_HOSTS"]);
+
+const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ, 100 on Linux for every architecture Node runs on
+
+/** Starts a server and waits for its first answer (at most `deadlineMs`). */
+export async function startServer(command: ServerCommand, deadlineMs = 60_000): Promise<RunningServer> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(command.command, command.args(port), {
+    env: { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !SETTINGS_VARIABLES.has(name))), ...command.env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let stderr = "";
+  child.stderr!.on("data", (chunk) => (stderr = (stderr + chunk).slice(-2_000)));
+  child.stdout!.on("data", () => {}); // read, so a chatty server never blocks on a full pipe
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${command.name} exited before answering:\n${stderr}`);
+    if (performance.now() - started > deadlineMs) {
+      kill(child);
+      throw new Error(`${command.name} did not answer within ${deadlineMs} ms:\n${stderr}`);
+    }
+    try {
+      const answer = await fetch(url + command.readyPath, { headers: command.readyHeaders ?? {} });
+      await answer.arrayBuffer();
+      break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }
+  const startupMs = performance.now() - started;
+  const pid = child.pid!;
+  const status = (field: string) => Number(/(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((line) => line.startsWith(field)) ?? "")?.[1] ?? NaN) * 1024;
+  return {
+    name: command.name,
+    url,
+    pid,
+    startupMs,
+    cpuMs() {
+      // Fields 14 and 15 of /proc/PID/stat, counted after the command name (which may hold spaces).
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+    },
+    rssBytes: () => status("VmRSS:"),
+    peakRssBytes: () => status("VmHWM:"),
+    resetPeak() {
+      try {
+        writeFileSync(`/proc/${pid}/clear_refs`, "5");
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async stop() {
+      kill(child);
+      await exited;
+    },
+  };
+}
+
+/** Ends the process and its group (npm's child too). */
+function kill(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+/** A port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -1,0 +1,73 @@
+/**
+ * `npm run bench -- --update-readme`: rewrites the README's performance section (between the markers
+ * `<!-- bench:start -->` and `<!-- bench:end -->`) from a run's figures: the machine, the side-by-side table
+ * with the peers, and the goals with their measured ratios.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { bytes, micros, ms, perSecond, ratio } from "./format.ts";
+import type { BenchReport } from "./main.ts";
+import type { ServerFigure } from "./measure-servers.ts";
+
+const README = fileURLToPath(new URL("../../README.md", import.meta.url));
+const START = "<!-- bench:start -->";
+const END = "<!-- bench:end -->";
+
+/** Rewrites the section; returns what it did, for stderr. */
+export function updateReadme(report: BenchReport): string {
+  const text = readFileSync(README, "utf8");
+  const start = text.indexOf(START);
+  const end = text.indexOf(END);
+  if (start < 0 || end < start) return `README.md has no ${START} … ${END} section; nothing rewritten.`;
+  writeFileSync(README, text.slice(0, start + START.length) + "\n" + renderSection(report) + text.slice(end));
+  return "README.md: performance section rewritten from this run.";
+}
+
+function row(cells: string[]): string {
+  return `| ${cells.join(" | ")} |`;
+}
+
+export function renderSection(report: BenchReport): string {
+  const { environment, settings } = report;
+  const lines = [
+    `Measured by \`npm run bench\`${settings.quick ? " (--quick)" : ""} on ${environment.cpus} × ${environment.cpuModel}, node ${environment.node}, ` +
+      `a machine shared with other work (load average ${environment.loadAverageAtStart.toFixed(1)}): read the ratios, which are measured within one run, ` +
+      "rather than the absolute figures.",
+    "",
+  ];
+  const peers = report.peers as { request: string; startup: Array<{ server: string; medianMs: number }>; servers: ServerFigure[] } | undefined;
+  if (peers) {
+    const mock = peers.servers[0]!;
+    const bare = peers.servers.find((entry) => entry.server === "bare node:http") ?? mock;
+    const startOf = (name: string) => peers.startup.find((entry) => entry.server === name)?.medianMs;
+    lines.push(
+      `\`${peers.request}\`, each server started as a process, load from a separate process:`,
+      "",
+      row(["server", "start-up", "throughput", "vs mock", "CPU per request", "vs bare node:http", "p50", "p99", "RSS"]),
+      row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]),
+      ...peers.servers.map((entry) => {
+        const started = startOf(entry.server);
+        return row([
+          entry.server,
+          started === undefined ? "" : ms(started),
+          `${perSecond(entry.requestsPerSecond)} req/s`,
+          ratio(entry.requestsPerSecond / mock.requestsPerSecond),
+          micros(entry.cpuMicrosPerRequest),
+          ratio(entry.cpuMicrosPerRequest / bare.cpuMicrosPerRequest),
+          ms(entry.p50Ms),
+          ms(entry.p99Ms),
+          bytes(entry.rssBytes),
+        ]);
+      }),
+      "",
+      `\`npm start\` starts in ${ms(startOf("npm start") ?? Number.NaN)} (npm included), json-server in ${ms(startOf("json-server") ?? Number.NaN)}.`,
+      "",
+    );
+  }
+  if (report.goals.length > 0) {
+    lines.push(row(["goal (issue 9)", "measured", "target", ""]), row(["---", "---:", "---:", "---"]));
+    for (const goal of report.goals) lines.push(row([`${goal.id}. ${goal.name}`, goal.measured, goal.target, goal.pass ? "PASS" : "**FAIL**"]));
+    lines.push("");
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,55 @@
+import type { Database } from "../../src/mock/store/records.ts";
+import type { LoadClient } from "./load-client.ts";
+import type { BenchSettings } from "./settings.ts";
+
+/**
+ * One goal of issue 9 as this run measured it: printed with PASS/FAIL at the end of the report, and listed in
+ * the JSON output under `goals`. A goal's figure is a ratio within this run wherever the goal is relative.
+ */
+export interface Goal {
+  /** The goal's number in issue 9 and a letter: `1`, `2a`, `4c`… */
+  id: string;
+  /** What is compared: `CPU per answered GET, mock / bare node:http`. */
+  name: string;
+  /** The measured figure, formatted: `2.41×`, `312 MiB`. */
+  measured: string;
+  /** The bound, formatted: `≤ 3.00×`. */
+  target: string;
+  pass: boolean;
+}
+
+/** What a section gives back. */
+export interface SectionResult<Figures = unknown> {
+  /** Its figures, under the section's key in the JSON output. */
+  figures: Figures;
+  /** Its part of the printed report (a heading, tables, sentences). */
+  lines: string[];
+  goals?: Goal[];
+  /** Requests answered with an unexpected status, and other signs that the figures cannot be trusted. */
+  failures?: string[];
+}
+
+/** What every section gets from the entry point. */
+export interface BenchContext {
+  settings: BenchSettings;
+  /** A line on stderr, to show progress. */
+  progress(line: string): void;
+  /** The load client: a child process sending requests over keep-alive connections. */
+  load: LoadClient;
+  /** The seeded fixtures of `properties` properties (generated once, on first use, and shared). */
+  largeFixtures(): Database;
+  /** The same fixtures as a JSON file, for programs started as processes (written once, on first use). */
+  largeFixturesFile(): string;
+  /** A scratch directory, removed at the end of the run. */
+  scratch: string;
+}
+
+/**
+ * A part of the benchmark. Each lives in its own file under `scripts/bench/sections/`, exports it as `section`,
+ * and runs in the order of the file names; see `scripts/bench/README.md`.
+ */
+export interface BenchSection<Figures = unknown> {
+  /** Its key in the JSON output and in `--only`: `contract`, `peers`… */
+  key: string;
+  run(context: BenchContext): Promise<SectionResult<Figures>>;
+}

@@ -1,0 +1,146 @@
+/**
+ * The mock beside its peers, each started as a process the way users start it, on the same request (retrieve
+ * one property) and the same fixtures: the mock's bin (and with --validate-responses), json-server 0.17 serving
+ * fixtures/db.json, Prism's static mock of the spec, and a bare node:http server answering the mock's exact
+ * bytes. Start-up is timed from spawn to the first answer, `npm start` included. Goals 1, 2a, 2b, 2d, 3.
+ */
+import { DEFAULT_FIXTURES_PATH } from "../../../src/mock/load-fixtures.ts";
+import { FIXTURE_ACCOUNTS } from "../../../src/fixtures/generate-fixtures.ts";
+import { bytes, count, micros, ms, percent, perSecond, ratio, table } from "../format.ts";
+import { measureInterleaved, type Contender, type ServerFigure } from "../measure-servers.ts";
+import { startServer, type RunningServer, type ServerCommand } from "../processes.ts";
+import { API, repeatedRequest } from "../scenarios.ts";
+import type { BenchSection, Goal } from "../section.ts";
+import { bareServer, jsonServer, mockBin, npmStart, prism } from "../servers.ts";
+import { median } from "../stats.ts";
+
+interface StartFigure {
+  server: string;
+  starts: number;
+  medianMs: number;
+  allMs: number[];
+}
+
+export interface PeersFigures {
+  request: string;
+  startup: StartFigure[];
+  servers: ServerFigure[];
+}
+
+const NID = 1001; // a property of the demo account in fixtures/db.json
+
+export const section: BenchSection<PeersFigures> = {
+  key: "peers",
+  async run({ settings, progress, load }) {
+    const failures: string[] = [];
+    const fixtures = DEFAULT_FIXTURES_PATH;
+
+    // Start-up, interleaved: the median of `starts` starts of each program.
+    const startCommands: ServerCommand[] = [mockBin(), npmStart(), jsonServer(fixtures)];
+    if (settings.baseline) startCommands.push(mockBin({ bin: settings.baseline, name: "mock (baseline build)" }));
+    const startTimes = startCommands.map(() => [] as number[]);
+    for (let round = 0; round < settings.starts; round++) {
+      for (const [index, command] of startCommands.entries()) {
+        progress(`peers: start-up ${round + 1}/${settings.starts} of ${command.name}…`);
+        const server = await startServer(command);
+        startTimes[index]!.push(server.startupMs);
+        await server.stop();
+      }
+    }
+    const startup = startCommands.map((command, index) => ({ server: command.name, starts: settings.starts, medianMs: median(startTimes[index]!), allMs: startTimes[index]! }));
+
+    // Throughput, latency, CPU per request and memory, on the same request.
+    const running: RunningServer[] = [];
+    try {
+      progress("peers: starting the servers…");
+      const mock = await startServer(mockBin());
+      running.push(mock);
+      const credentials = { "API-KEY": FIXTURE_ACCOUNTS[0]!.apiKey, TOKEN: FIXTURE_ACCOUNTS[0]!.token, "content-type": "application/json" };
+      const path = `${API}/property/${NID}`;
+      const sample = await fetch(mock.url + path, { headers: credentials });
+      const body = await sample.text();
+      if (sample.status !== 200) throw new Error(`The mock answered ${sample.status} to GET ${path}: ${body.slice(0, 200)}`);
+      const headers: Record<string, string> = {};
+      sample.headers.forEach((value, name) => {
+        if (!["date", "connection", "keep-alive", "transfer-encoding"].includes(name)) headers[name] = value;
+      });
+      const validating = await startServer(mockBin({ validateResponses: true }));
+      running.push(validating);
+      const json = await startServer(jsonServer(fixtures));
+      running.push(json);
+      const bare = await startServer(bareServer({ status: 200, headers, body }));
+      running.push(bare);
+      const baseline = settings.baseline ? await startServer(mockBin({ bin: settings.baseline, name: "mock (baseline build)" })) : undefined;
+      if (baseline) running.push(baseline);
+      const prismServer = settings.skipPrism ? undefined : await startServer(prism(), 120_000);
+      if (prismServer) running.push(prismServer);
+
+      const jobs = Math.max(1, Math.ceil(settings.requests / 2));
+      const step = { method: "GET" as const, path, expect: 200 };
+      const contenders: Contender[] = [
+        { server: mock, scenario: repeatedRequest("GET property/{nid}", step, jobs) },
+        { server: validating, scenario: repeatedRequest("GET property/{nid}", step, jobs, { validateResponses: true }) },
+        ...(baseline ? [{ server: baseline, scenario: repeatedRequest("GET property/{nid}", step, jobs) }] : []),
+        { server: json, scenario: repeatedRequest("GET /properties/{id}", { method: "GET", path: `/properties/${NID}`, expect: 200 }, jobs, { credentials: "none" }) },
+        ...(prismServer ? [{ server: prismServer, scenario: repeatedRequest("GET property/{nid}", step, jobs) }] : []),
+        { server: bare, scenario: repeatedRequest("GET property/{nid}", step, jobs) },
+      ];
+      progress(`peers: ${count(jobs * 2)} requests to each of ${contenders.length} servers, interleaved…`);
+      const servers = await measureInterleaved(load, contenders, 2, failures);
+      const figure = (name: string) => servers.find((entry) => entry.server === name);
+      const startOf = (name: string) => startup.find((entry) => entry.server === name)?.medianMs;
+
+      const mockFigure = figure(mock.name)!;
+      const bareFigure = figure(bare.name)!;
+      const lines = [
+        `GET of one property (${body.length} B) with the demo credentials; each server started as a process, ${count(jobs * 2)} requests`,
+        `each in two interleaved runs on ${settings.concurrency} keep-alive connections from a separate load process. CPU is the server`,
+        `process's user + system time per request; start-up is spawn to first answer, median of ${settings.starts} starts.`,
+        "",
+        ...table(
+          ["server", "start-up", "throughput", "vs mock", "CPU/request", "vs bare", "p50", "p99", "RSS after"],
+          servers.map((entry) => {
+            const started = startOf(entry.server);
+            return [
+              entry.server,
+              started === undefined ? "" : ms(started),
+              `${perSecond(entry.requestsPerSecond)} req/s`,
+              ratio(entry.requestsPerSecond / mockFigure.requestsPerSecond),
+              micros(entry.cpuMicrosPerRequest),
+              ratio(entry.cpuMicrosPerRequest / bareFigure.cpuMicrosPerRequest),
+              ms(entry.p50Ms),
+              ms(entry.p99Ms),
+              bytes(entry.rssBytes),
+            ];
+          }),
+          "lrrrrrrrr",
+        ),
+        "",
+        ...table(["start-up", "median", "vs json-server", "each start"], startup.map((entry) => [entry.server, ms(entry.medianMs), ratio(entry.medianMs / startOf("json-server")!), `${entry.allMs.map((value) => Math.round(value)).join(", ")} ms`]), "lrrl"),
+      ];
+
+      const goals: Goal[] = [];
+      const cpuRatio = mockFigure.cpuMicrosPerRequest / bareFigure.cpuMicrosPerRequest;
+      goals.push({ id: "1", name: "CPU per answered GET, mock / bare node:http (same bytes)", measured: ratio(cpuRatio), target: "≤ 3.00×", pass: cpuRatio <= 3 });
+      const prismFigure = prismServer ? figure(prismServer.name) : undefined;
+      if (prismFigure) {
+        const value = mockFigure.requestsPerSecond / prismFigure.requestsPerSecond;
+        goals.push({ id: "2a", name: "throughput, mock / Prism", measured: ratio(value), target: "≥ 3.00×", pass: value >= 3 });
+      }
+      const jsonFigure = figure(json.name)!;
+      const overJson = mockFigure.requestsPerSecond / jsonFigure.requestsPerSecond;
+      goals.push({ id: "2b", name: "throughput, mock / json-server", measured: ratio(overJson), target: "≥ 2.00×", pass: overJson >= 2 });
+      const validatingFigure = figure(validating.name)!;
+      const cost = (1 - validatingFigure.requestsPerSecond / mockFigure.requestsPerSecond) * 100;
+      goals.push({ id: "2d", name: "throughput cost of --validate-responses", measured: percent(cost), target: "≤ 10.0 %", pass: cost <= 10 });
+      const jsonStart = startOf("json-server")!;
+      for (const [id, name] of [["3a", "mock (bin)"], ["3b", "npm start"]] as const) {
+        const value = startOf(name)! / jsonStart;
+        goals.push({ id, name: `start-up, ${name} / json-server (same fixtures)`, measured: ratio(value), target: "≤ 1.50×", pass: value <= 1.5 });
+      }
+      return { figures: { request: `GET ${path}`, startup, servers }, lines: ["Peers: the mock beside Prism, json-server and bare node:http", "", ...lines], goals, failures };
+    } finally {
+      for (const server of running) await server.stop();
+    }
+  },
+};

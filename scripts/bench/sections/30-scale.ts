@@ -1,0 +1,155 @@
+/**
+ * 2. The mock at scale: the bin started on a fixtures file of `--properties` properties (100,000 by default), as
+ * a process. Its start-up and resident memory right after start, the main operations over HTTP, the peak memory
+ * and the time of the largest answer (account 1's whole list, 80 % of the properties), and retrieve-by-nid
+ * against the same bin on the default fixtures, interleaved. Goals 2c and 4.
+ */
+import { DEFAULT_FIXTURES_PATH } from "../../../src/mock/load-fixtures.ts";
+import { FIXTURE_ACCOUNTS } from "../../../src/fixtures/generate-fixtures.ts";
+import { bytes, count, ms, perSecond, ratio, seconds, table } from "../format.ts";
+import type { HttpFigure } from "../http-figure.ts";
+import { summarise } from "../load-client.ts";
+import { measureInterleaved, type ServerFigure } from "../measure-servers.ts";
+import { startServer, type RunningServer } from "../processes.ts";
+import { API, ScenarioPlan } from "../scenarios.ts";
+import type { BenchSection, Goal } from "../section.ts";
+import { mockBin } from "../servers.ts";
+import { median } from "../stats.ts";
+import { readFileSync } from "node:fs";
+import type { Database } from "../../../src/mock/store/records.ts";
+
+export interface ScaleFigures {
+  properties: number;
+  documents: number;
+  fixturesFileBytes: number;
+  startupMs: number;
+  rssAfterStartBytes: number;
+  http: HttpFigure[];
+  listByUser: { items: number; answers: number; medianMs: number; peakRssBytes: number; responseBytes: number };
+  /** Retrieve by nid at this size and on the default fixtures, interleaved. */
+  storeSize: { large: ServerFigure; small: ServerFigure; throughputRatio: number };
+}
+
+export const section: BenchSection<ScaleFigures> = {
+  key: "scale",
+  async run(context) {
+    const { settings, progress, load } = context;
+    const failures: string[] = [];
+    progress(`scale: generating ${count(settings.properties)} properties and writing them to a file…`);
+    const fixtures = context.largeFixtures();
+    const file = context.largeFixturesFile();
+    const running: RunningServer[] = [];
+    try {
+      progress("scale: starting the bin on them…");
+      const large = await startServer(mockBin({ fixtures: file }), 120_000);
+      running.push(large);
+      const rssAfterStartBytes = large.rssBytes();
+
+      const plan = new ScenarioPlan(fixtures, settings);
+      const http: HttpFigure[] = [];
+      await load.run(large.url, plan.warmUp());
+      for (const scenario of [plan.retrieveByNid(), plan.retrieveByExternalId(), plan.templateCatalogue(), plan.createProperty(), plan.createDeleteAgentPair()]) {
+        progress(`scale: ${scenario.name}…`);
+        scenario.storeProperties = fixtures.properties.length;
+        const run = await load.run(large.url, scenario);
+        failures.push(...run.failureSamples);
+        http.push(summarise(scenario, [run]));
+      }
+
+      // The largest answer, one at a time, with the peak of memory it takes (the peak counter reset first).
+      progress("scale: list by user, one request at a time…");
+      const items = fixtures.properties.filter((property) => property.uid === FIXTURE_ACCOUNTS[0]!.id).length;
+      const headers = { "API-KEY": FIXTURE_ACCOUNTS[0]!.apiKey, TOKEN: FIXTURE_ACCOUNTS[0]!.token, "content-type": "application/json" };
+      const peakReset = large.resetPeak();
+      const times: number[] = [];
+      let responseBytes = 0;
+      for (let answer = 0; answer < (settings.quick ? 3 : 7); answer++) {
+        const started = performance.now();
+        const response = await fetch(`${large.url}${API}/properties/1`, { headers });
+        const body = await response.arrayBuffer();
+        times.push(performance.now() - started);
+        responseBytes = body.byteLength;
+        if (response.status !== 200) failures.push(`list by user answered ${response.status}`);
+      }
+      const peakRssBytes = peakReset ? large.peakRssBytes() : Number.NaN;
+
+      progress("scale: retrieve by nid at this size and on the default fixtures, interleaved…");
+      const small = await startServer(mockBin({ fixtures: DEFAULT_FIXTURES_PATH, name: "mock, default fixtures" }));
+      running.push(small);
+      const smallFixtures = JSON.parse(readFileSync(DEFAULT_FIXTURES_PATH, "utf8")) as Database;
+      const half = Math.max(1, Math.ceil(settings.requests / 2));
+      const [largeFigure, smallFigure] = await measureInterleaved(
+        load,
+        [
+          { server: large, scenario: { ...plan.retrieveByNid(half), storeProperties: fixtures.properties.length } },
+          { server: small, scenario: { ...new ScenarioPlan(smallFixtures, settings).retrieveByNid(half), storeProperties: smallFixtures.properties.length } },
+        ],
+        2,
+        failures,
+      );
+      const throughputRatio = largeFigure!.requestsPerSecond / smallFigure!.requestsPerSecond;
+
+      const figures: ScaleFigures = {
+        properties: fixtures.properties.length,
+        documents: fixtures.documents.length,
+        fixturesFileBytes: readFileSync(file).length,
+        startupMs: large.startupMs,
+        rssAfterStartBytes,
+        http,
+        listByUser: { items, answers: times.length, medianMs: median(times), peakRssBytes, responseBytes },
+        storeSize: { large: largeFigure!, small: smallFigure!, throughputRatio },
+      };
+      const mib = (value: number) => value / 1024 / 1024;
+      const goals: Goal[] = [
+        { id: "2c", name: `throughput at ${count(figures.properties)} properties / default fixtures`, measured: ratio(throughputRatio), target: "≥ 0.95×", pass: throughputRatio >= 0.95 },
+        { id: "4a", name: `resident memory right after start, ${count(figures.properties)} properties`, measured: bytes(rssAfterStartBytes), target: "≤ 400 MiB", pass: mib(rssAfterStartBytes) <= 400 },
+        { id: "4b", name: `start-up of the bin, ${count(figures.properties)} properties`, measured: seconds(large.startupMs), target: "≤ 1.50 s", pass: large.startupMs <= 1_500 },
+        { id: "4c", name: `peak resident memory answering list-by-user (${count(items)} items)`, measured: bytes(peakRssBytes), target: "≤ 600 MiB", pass: mib(peakRssBytes) <= 600 },
+        { id: "4d", name: `list-by-user answer (${count(items)} items), median of ${times.length}`, measured: ms(figures.listByUser.medianMs), target: "≤ 73 ms (before)", pass: figures.listByUser.medianMs <= 73 },
+      ];
+      const lines = [
+        `2. The mock at scale: the bin on ${count(figures.properties)} properties (${count(figures.documents)} documents, a ${bytes(figures.fixturesFileBytes)} fixtures file)`,
+        "",
+        ...table(
+          ["figure", "value"],
+          [
+            ["start-up (spawn to first answer)", ms(large.startupMs)],
+            ["resident memory right after start", bytes(rssAfterStartBytes)],
+            [`list by user (${count(items)} items, ${bytes(responseBytes)}), median of ${times.length} answers one at a time`, ms(figures.listByUser.medianMs)],
+            ["peak resident memory while answering them", peakReset ? bytes(peakRssBytes) : "not measurable (clear_refs refused)"],
+          ],
+          "lr",
+        ),
+        "",
+        "HTTP on 127.0.0.1, keep-alive, load from a separate process; latency per job (request or pair), measured after a warm-up.",
+        "",
+        ...httpTable(http),
+        "",
+        `Retrieve by nid, interleaved: ${perSecond(largeFigure!.requestsPerSecond)} req/s at ${count(figures.properties)} properties, ` +
+          `${perSecond(smallFigure!.requestsPerSecond)} req/s on the default fixtures (${count(smallFixtures.properties.length)}): ${ratio(throughputRatio)} (1.00× = a lookup does not depend on the store's size).`,
+      ];
+      return { figures, lines, goals, failures };
+    } finally {
+      for (const server of running) await server.stop();
+    }
+  },
+};
+
+export function httpTable(figures: readonly HttpFigure[]): string[] {
+  return table(
+    ["scenario", "store", "jobs", "conc.", "throughput", "p50", "p95", "p99", "resp. size", "note"],
+    figures.map((figure) => [
+      figure.validateResponses ? `${figure.scenario}, validateResponses: true` : figure.scenario,
+      `${count(figure.storeProperties)} props`,
+      count(figure.jobs),
+      String(figure.concurrency),
+      `${perSecond(figure.jobsPerSecond)} ${figure.unit === "pair" ? "pairs" : "req"}/s`,
+      ms(figure.p50Ms),
+      ms(figure.p95Ms),
+      ms(figure.p99Ms),
+      bytes(figure.meanResponseBytes),
+      [figure.note, figure.failures > 0 ? `${figure.failures} FAILED` : undefined].filter(Boolean).join("; "),
+    ]),
+    "lrrrrrrrrl",
+  );
+}

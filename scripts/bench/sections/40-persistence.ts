@@ -1,0 +1,67 @@
+/**
+ * 3. Persistence: writing the whole state at `--properties` as a `--db` snapshot (what a compaction writes in the
+ * background), and how long it holds up requests (the longest pause of the event loop while it writes).
+ */
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { createMockServer, type MockServer } from "../../../src/mock/create-mock-server.ts";
+import { writeSnapshot } from "../../../src/mock/store/state-snapshot.ts";
+import { bytes, count, ms, table } from "../format.ts";
+import type { BenchSection } from "../section.ts";
+
+export interface PersistenceFigures {
+  properties: number;
+  writeMs: number;
+  longestPauseMs: number;
+  fileBytes: number;
+  megabytesPerSecond: number;
+}
+
+export const section: BenchSection<PersistenceFigures> = {
+  key: "persistence",
+  async run(context) {
+    context.progress("persistence: writing the state to a file…");
+    const mock = createMockServer({ fixtures: context.largeFixtures() });
+    let figures: PersistenceFigures;
+    try {
+      figures = await measurePersistence(mock);
+    } finally {
+      await mock.close();
+    }
+    const lines = [
+      "3. Persistence (writeSnapshot: one record per line, serialized a few hundred records per turn of the event loop, synced)",
+      "",
+      ...table(
+        ["figure", "value"],
+        [
+          [`write the state (${count(figures.properties)} properties) to a file`, ms(figures.writeMs)],
+          ["longest event-loop pause during the write (a request waits at most this long)", ms(figures.longestPauseMs)],
+          ["file size", bytes(figures.fileBytes)],
+          ["write rate", `${figures.megabytesPerSecond.toFixed(1)} MB/s`],
+        ],
+        "lr",
+      ),
+    ];
+    return { figures, lines };
+  },
+};
+
+async function measurePersistence(mock: MockServer): Promise<PersistenceFigures> {
+  const directory = mkdtempSync(join(tmpdir(), "plk-bench-"));
+  try {
+    const file = join(directory, "db.json");
+    // The longest time the event loop could not turn during the write: how long a request could wait behind it.
+    const pauses = monitorEventLoopDelay({ resolution: 5 });
+    pauses.enable();
+    const started = performance.now();
+    await writeSnapshot(file, mock.store.state, () => ({ seq: 0, nextId: 1, nextUid: 1, autologin: { secret: "bench", issued: 0 } }));
+    const writeMs = performance.now() - started;
+    pauses.disable();
+    const fileBytes = statSync(file).size;
+    return { properties: mock.store.counts().properties, writeMs, longestPauseMs: pauses.max / 1e6, fileBytes, megabytesPerSecond: fileBytes / 1e6 / (writeMs / 1000) };
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,69 @@
+/** The programs the bench starts as processes: the mock (its bin and `npm start`) and its peers. */
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { ServerCommand } from "./processes.ts";
+
+const at = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+
+/** The installed bin, as a user's script or docker-compose runs it. */
+export function mockBin(options: { fixtures?: string; validateResponses?: boolean; bin?: string; name?: string } = {}): ServerCommand {
+  return {
+    name: options.name ?? (options.validateResponses ? "mock --validate-responses" : "mock (bin)"),
+    command: process.execPath,
+    args: (port) => [
+      options.bin ?? at("dist/cli/mock.js"),
+      "--port", String(port), "--host", "127.0.0.1", "--quiet",
+      ...(options.fixtures ? ["--fixtures", options.fixtures] : []),
+      ...(options.validateResponses ? ["--validate-responses"] : []),
+    ],
+    readyPath: "/healthz",
+    spawnsServerItself: true,
+  };
+}
+
+/** `npm start`, as the README tells a user to run it (npm's own start-up included). */
+export function npmStart(): ServerCommand {
+  return {
+    name: "npm start",
+    command: "npm",
+    args: (port) => ["start", "--silent", "--", "--port", String(port), "--host", "127.0.0.1", "--quiet"],
+    readyPath: "/healthz",
+    env: { npm_config_update_notifier: "false" },
+    spawnsServerItself: false,
+  };
+}
+
+/** json-server 0.17's own CLI over the same fixtures file. */
+export function jsonServer(fixtures: string): ServerCommand {
+  return {
+    name: "json-server",
+    command: process.execPath,
+    args: (port) => [at("node_modules/json-server/lib/cli/bin.js"), fixtures, "--port", String(port), "--host", "127.0.0.1", "--quiet"],
+    readyPath: "/accounts",
+    spawnsServerItself: true,
+  };
+}
+
+/** Prism's static mock of the spec, errors only in its log (`-v error`). */
+export function prism(): ServerCommand {
+  return {
+    name: "Prism",
+    command: process.execPath,
+    args: (port) => [realpathSync(at("node_modules/.bin/prism")), "mock", at("spec/openapi.yaml"), "--port", String(port), "--host", "127.0.0.1", "-v", "error"],
+    readyPath: "/api/v1/object/template_base",
+    spawnsServerItself: true,
+  };
+}
+
+/** A bare node:http server answering `answer` to everything (`bare-server.ts`). */
+export function bareServer(answer: { status: number; headers: Record<string, string>; body: string }): ServerCommand {
+  return {
+    name: "bare node:http",
+    command: process.execPath,
+    args: (port) => ["--import", "tsx", at("scripts/bench/bare-server.ts"), String(port)],
+    readyPath: "/",
+    env: { PLK_BARE_ANSWER: JSON.stringify(answer) },
+    spawnsServerItself: true,
+  };
+}
+
