@@ -10,7 +10,7 @@ import type { ValidateFunction } from "ajv";
 const require = createRequire(import.meta.url);
 
 /** SHA-256 of the spec/openapi.yaml these validators were generated from. */
-export const SPEC_SHA256: string = "9c2d996282a578925194b1f99335391f3737f0e120006de5514080cd2a69b758";
+export const SPEC_SHA256: string = "7937be9df2c3cf028bf7420b340e496a9a6080496d95d3226e1865c135ca92e4";
 
 /** Validators of the document as written; `at` resolves a JSON pointer in the contract's copy of it. */
 export function createOpenValidators(at: (pointer: string) => unknown): Record<string, ValidateFunction> {
