@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 async function startMock(): Promise<{ process: StartedProcess; url: string }> {
-  const process = startProcess("node_modules/.bin/tsx", ["src/cli/mock.ts", "--port", "0", "--quiet", "--db", dbFile, "--fixtures", fixturesFile, "--db-compact-after", COMPACT_AFTER]);
+  const process = startProcess("node", ["dist/cli/mock.js", "--port", "0", "--quiet", "--db", dbFile, "--fixtures", fixturesFile, "--db-compact-after", COMPACT_AFTER]);
   running.push(process);
   const [, url] = await process.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
   await waitForHealthy(`${url!}/healthz`);

@@ -16,9 +16,9 @@ afterEach(async () => {
     await process.exited;
   }
 });
-const mockArgs = (args: string[]) => ["src/cli/mock.ts", "--port", "0", "--quiet", ...args];
+const mockArgs = (args: string[]) => ["dist/cli/mock.js", "--port", "0", "--quiet", ...args];
 const cli = (args: string[]) => {
-  const process = startProcess("node_modules/.bin/tsx", mockArgs(args));
+  const process = startProcess("node", mockArgs(args));
   started.push(process);
   return process;
 };
@@ -49,7 +49,7 @@ describe("--db lifecycle", () => {
     const fixtures = join(dir, "fixtures.json");
     writeFileSync(fixtures, JSON.stringify({ accounts: [{ id: 1, apiKey: "demo-key", token: "demo-token", agentSeats: 3, name: "Demo" }], properties: [], agents: [], documents: [] }));
     // A file size limit (in KiB) makes the journal's writes fail with EFBIG once it reaches 24 KiB.
-    const mock = startProcess("bash", ["-c", `ulimit -f 24 && exec node_modules/.bin/tsx ${mockArgs(["--db", dbFile, "--fixtures", fixtures]).join(" ")}`]);
+    const mock = startProcess("bash", ["-c", `ulimit -f 24 && exec node ${mockArgs(["--db", dbFile, "--fixtures", fixtures]).join(" ")}`]);
     started.push(mock);
     const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
     await waitForHealthy(`${url!}/healthz`);
