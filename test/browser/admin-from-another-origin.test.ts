@@ -3,18 +3,16 @@
  * tries to reset the mock and to write a raw record, with fetch and with a plain HTML form: every attempt is
  * refused (403, seen in the mock's request log) and nothing changes, while the same page can still call the API.
  */
-import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { tinyFixtures } from "../support/tiny-fixtures.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
-if (!available && process.env.REQUIRE_BROWSER) throw new Error(`${CHROMIUM} is missing; .ci/run installs Debian's chromium package`);
+const available = CHROMIUM_AVAILABLE;
 
 describe.runIf(available)(`a page of another origin against the admin routes (needs ${CHROMIUM}; .ci/run installs it)`, () => {
   const log: string[] = [];
@@ -37,10 +35,7 @@ describe.runIf(available)(`a page of another origin against the admin routes (ne
     });
     await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
     page = `http://localhost:${(site.address() as AddressInfo).port}/`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

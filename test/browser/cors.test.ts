@@ -4,21 +4,20 @@
  * included, are readable by the page. The HAR file the browser records of that traffic is checked against
  * the contract as a user's recording would be.
  */
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkRecording } from "../../src/contract/recording/check-recording.ts";
 import { readRecording } from "../../src/contract/recording/read-recording.ts";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
-if (!available && process.env.REQUIRE_BROWSER) throw new Error(`${CHROMIUM} is missing; .ci/run installs Debian's chromium package`);
+const available = CHROMIUM_AVAILABLE;
 
 /** Why the tests are skipped, when they are: the reporter shows it beside each. */
 const WHY = `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an error)`;
@@ -39,10 +38,7 @@ describe(`a browser page on another origin (needs ${CHROMIUM})`, () => {
     });
     await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
     page = `http://localhost:${(site.address() as AddressInfo).port}/`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

@@ -3,15 +3,13 @@
  * operation of the contract from the mock's own assets, asks no other host for anything, logs no error, and its
  * "Try it out" reaches the mock with the demo credentials already filled in.
  */
-import { existsSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
-if (!available && process.env.REQUIRE_BROWSER) throw new Error(`${CHROMIUM} is missing; .ci/run installs Debian's chromium package`);
+const available = CHROMIUM_AVAILABLE;
 const WHY = `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an error)`;
 
 /** Every operation of the contract as the page shows it: `GET /api/v1/object/template_base`. */
@@ -31,10 +29,7 @@ describe(`the API reference at /docs (needs ${CHROMIUM})`, () => {
   beforeAll(async () => {
     if (!available) return;
     ({ url } = await mock.listen(0));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     const origin = new URL(url).origin;
     page.on("request", (request) => {
