@@ -1,35 +1,39 @@
 /**
- * The kit as a consumer installs it: `npm pack`, then `npm install <the archive> --omit=dev` in an empty
- * project. What that brings must stay small (issue 13: 115 MiB in 262 packages, when Prism, faker and a
- * TypeScript loader came along), and what it brings must be enough to run the mock, its docs page, the
- * contract runner and the library. The optional peers (Prism, faker) are not installed.
- * Slow (an npm install, from the warm cache): about a minute on an idle machine.
+ * The kit as a consumer installs it: `npm pack`, then `npm install <the archive> --omit=dev` in an empty project
+ * (test/support/consumer-install.ts, shared with package-consumer.test.ts). What that brings must stay small
+ * (issue 13: 115 MiB in 262 packages, when Prism, faker and a TypeScript loader came along), must run no install
+ * script, and must be enough to run the mock, its docs page, the contract runner and the library from the built
+ * JavaScript. The optional peers (Prism, faker) are not installed.
+ * Slow the first time (an npm install, from the warm cache); later runs of an unchanged package reuse it.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
+import { consumerInstall, withoutNpmVariables, type ConsumerInstall } from "../support/consumer-install.ts";
+import { startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
 
 /** The goal of issue 13, in MiB of disk (what `du` counts), for node_modules after the install. */
 const LIMIT_MIB = 60;
+/**
+ * Packages a consumer must not get: the optional peers (Prism and what only it needs, faker), the TypeScript loader
+ * and its compiler (the bins run built JavaScript), json-server and Express (the mock holds and serves its state
+ * itself; only the bench and tests use json-server), swagger-ui-dist and its analytics dependency (the build copies
+ * the docs page's files into the package), and the compiler.
+ */
+const MUST_NOT_BE_INSTALLED = ["@stoplight/prism-cli", "postman-collection", "@faker-js/faker", "tsx", "esbuild", "typescript", "json-server", "express", "lowdb", "swagger-ui-dist", "@scarf/scarf"];
 
-let project = "";
+interface LockEntry {
+  hasInstallScript?: boolean;
+}
+
+let installed: ConsumerInstall;
+let lock: Record<string, LockEntry>;
 const started: StartedProcess[] = [];
 
-beforeAll(() => {
-  project = mkdtempSync(join(tmpdir(), "plk-lean-"));
-  const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", project], { cwd: PACKAGE_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: withoutNpmVariables() }).trim().split("\n").at(-1)!;
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-  // From npm's cache where it can (this machine's is warm); no audit or funding calls.
-  const installed = spawnSync("npm", ["install", join(project, packed), "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund"], {
-    cwd: project,
-    encoding: "utf8",
-    env: withoutNpmVariables(),
-    timeout: 240_000,
-  });
-  if (installed.status !== 0) throw new Error(`npm install failed:\n${installed.stdout}\n${installed.stderr}`);
+beforeAll(async () => {
+  installed = await consumerInstall();
+  lock = (JSON.parse(readFileSync(join(installed.project, "node_modules", ".package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> }).packages;
 }, 260_000);
 
 afterAll(async () => {
@@ -37,42 +41,69 @@ afterAll(async () => {
     process.signal("SIGKILL");
     await process.exited;
   }
-  if (project) rmSync(project, { recursive: true, force: true });
 });
 
+/** `node_modules/a/node_modules/@b/c` → `@b/c`: the name of each installed package, wherever npm nested it. */
+const installedNames = () => Object.keys(lock).map((path) => path.replace(/^(.*\/)?node_modules\//, ""));
+
 describe("npm install <the packed kit> --omit=dev", { timeout: 60_000 }, () => {
-  it(`takes at most ${LIMIT_MIB} MiB, without Prism or faker (optional peers)`, () => {
-    const kib = Number(execFileSync("du", ["-sk", join(project, "node_modules")], { encoding: "utf8" }).split("\t")[0]);
-    const { packages } = JSON.parse(readFileSync(join(project, "node_modules", ".package-lock.json"), "utf8")) as { packages: Record<string, unknown> };
-    console.log(`lean install: ${(kib / 1024).toFixed(1)} MiB on disk in ${Object.keys(packages).length} packages`);
+  it(`takes at most ${LIMIT_MIB} MiB`, () => {
+    const kib = Number(execFileSync("du", ["-sk", join(installed.project, "node_modules")], { encoding: "utf8" }).split("\t")[0]);
+    console.log(`lean install: ${(kib / 1024).toFixed(1)} MiB on disk in ${Object.keys(lock).length} packages`);
     expect(kib / 1024).toBeLessThanOrEqual(LIMIT_MIB);
-    for (const absent of ["@stoplight/prism-cli", "@faker-js/faker", "postman-collection"]) {
-      expect(existsSync(join(project, "node_modules", absent)), `${absent} is not installed`).toBe(false);
+  });
+
+  it("is a project where nothing outside its own node_modules can supply a package the install left out", () => {
+    for (let folder = dirname(realpathSync(installed.project)); ; folder = dirname(folder)) {
+      expect(existsSync(join(folder, "node_modules")), `${folder}/node_modules`).toBe(false);
+      if (dirname(folder) === folder) break;
     }
   });
 
-  it("runs the mock from its bin, with its docs page, and answers the API", async () => {
-    const mock = startProcess(join(project, "node_modules", ".bin", "property-listing-mock"), ["--port", "0", "--quiet"]);
+  it("brings no optional peer, TypeScript loader, compiler, json-server, Express or swagger-ui-dist (and its analytics)", () => {
+    const names = installedNames();
+    expect(names).toContain("property-listing-kit");
+    expect(names.filter((name) => MUST_NOT_BE_INSTALLED.includes(name) || name.startsWith("@esbuild/"))).toEqual([]);
+  });
+
+  it("runs no install script of any package it brings", () => {
+    expect(Object.entries(lock).filter(([, entry]) => entry.hasInstallScript).map(([path]) => path)).toEqual([]);
+  });
+
+  it("runs the mock's bin from the built JavaScript: --version, /healthz, the API and the docs page", async () => {
+    const bin = join(installed.project, "node_modules", ".bin", "property-listing-mock");
+    expect(realpathSync(bin)).toBe(join(realpathSync(installed.project), "node_modules", "property-listing-kit", "dist", "cli", "mock.js"));
+    const { version } = JSON.parse(readFileSync(join(installed.project, "node_modules", "property-listing-kit", "package.json"), "utf8")) as { version: string };
+    const npx = spawnSync("npx", ["property-listing-mock", "--version"], { cwd: installed.project, encoding: "utf8", env: withoutNpmVariables(), timeout: 30_000 });
+    expect(npx.status, npx.stderr).toBe(0);
+    expect(npx.stdout.trim()).toBe(`property-listing-kit ${version}`);
+
+    const mock = startProcess(bin, ["--port", "0", "--quiet"]);
     started.push(mock);
     const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
     await waitForHealthy(`${url}/healthz`);
     const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
-    expect((await fetch(`${url}/api/v1/object/properties/1`, { headers })).status).toBe(200);
-    expect((await fetch(`${url}/docs/swagger-ui-bundle.js`)).status).toBe(200);
+    const properties = await fetch(`${url}/api/v1/object/properties/1`, { headers });
+    expect(properties.status).toBe(200);
+    expect(((await properties.json()) as unknown[]).length).toBeGreaterThan(0);
+    const page = await fetch(`${url}/docs`);
+    expect(page.status).toBe(200);
+    const assets = [...(await page.text()).matchAll(/(?:src|href)="(\/docs\/[^"]+)"/g)].map((match) => match[1]!);
+    expect(assets).toContain("/docs/swagger-ui-bundle.js");
+    for (const asset of assets) expect((await fetch(`${url}${asset}`)).status, asset).toBe(200);
   });
 
   it("gives a program the library, and the contract runner its bin", async () => {
-    const script = join(project, "use.mjs");
+    const script = join(installed.project, `use-${process.pid}.mjs`); // inside the project, to import the kit by name
     writeFileSync(script, 'import { createContract, createMockServer } from "property-listing-kit"; console.log(typeof createContract, typeof createMockServer);');
     const run = startProcess(process.execPath, [script]);
-    expect(await run.exited, run.output()).toBe(0);
+    try {
+      expect(await run.exited, run.output()).toBe(0);
+    } finally {
+      rmSync(script, { force: true });
+    }
     expect(run.output().trim()).toBe("function function");
-    const help = startProcess(join(project, "node_modules", ".bin", "property-listing-contract"), ["--help"]);
+    const help = startProcess(join(installed.project, "node_modules", ".bin", "property-listing-contract"), ["--help"]);
     expect(await help.exited, help.output()).toBe(0);
   });
 });
-
-/** npm, when it runs this suite, exports its settings (the package's own folder among them) to children. */
-function withoutNpmVariables(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith("npm_")));
-}

@@ -1,12 +1,15 @@
 /**
  * The kit as another project uses it: built to JavaScript, imported by its package name from plain Node, the
- * matcher registered in that project's vitest, and the files `npm pack` would ship.
+ * matcher registered in that project's vitest, its bins as `npm install` links them, and the files `npm pack`
+ * ships (the packed archive and its install are shared with lean-install.test.ts: test/support/consumer-install.ts).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { consumerInstall } from "../support/consumer-install.ts";
+import { DOCS_ASSET_LICENSES, DOCS_ASSETS } from "../../src/mock/http/docs-assets.ts";
 import { PACKAGE_ROOT, startProcess } from "../support/start-process.ts";
 
 let project = "";
@@ -67,30 +70,32 @@ it("holds recorded traffic against the contract", () => {
     expect(code).toBe(0);
   });
 
-  it("runs its command-line programs from the built files, whose --help names them and --version gives the version", async () => {
+  it("runs its command-line programs, as npm install links them, from the built files; --help names them and --version gives the version", async () => {
     const { version } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string };
     const bins = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { bin: Record<string, string> }).bin;
     expect(Object.keys(bins).sort()).toEqual(["property-listing-contract", "property-listing-mock"]);
+    const installed = await consumerInstall();
     for (const [name, file] of Object.entries(bins)) {
-      const bin = join(project, "node_modules", "property-listing-kit", file);
-      const help = await run("node", [bin, "--help"]);
+      expect(file).toMatch(/^dist\/cli\/[a-z-]+\.js$/);
+      const bin = join(installed.project, "node_modules", ".bin", name);
+      const help = await run(bin, ["--help"]);
       expect(help.code, help.output).toBe(0);
       expect(help.output).toMatch(new RegExp(`^Usage: ${name} `));
-      const printed = await run("node", [bin, "--version"]);
+      const printed = await run(bin, ["--version"]);
       expect(printed.code).toBe(0);
       expect(printed.output.trim()).toBe(`property-listing-kit ${version}`);
     }
-  });
+  }, 260_000);
 
-  it("ships the built code, the spec, the fixtures and the docs, and no test, CI or local file", () => {
-    const [packed] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: PACKAGE_ROOT, encoding: "utf8" })) as Array<{ files: Array<{ path: string }> }>;
-    const files = packed!.files.map((file) => file.path);
-    for (const required of ["dist/index.js", "dist/index.d.ts", "dist/vitest.js", "dist/cli/mock.js", "dist/cli/contract.js", "spec/openapi.yaml", "fixtures/db.json", "docs/assumptions.md", "README.md"]) {
+  it("ships the built code, the docs page's files with their licence, the spec, the fixtures and the docs, and no test, CI or local file", async () => {
+    const { files } = await consumerInstall();
+    const docsAssets = [...Object.keys(DOCS_ASSETS), ...DOCS_ASSET_LICENSES].map((name) => `dist/docs-assets/${name}`);
+    for (const required of ["dist/index.js", "dist/index.d.ts", "dist/vitest.js", "dist/cli/mock.js", "dist/cli/contract.js", ...docsAssets, "spec/openapi.yaml", "fixtures/db.json", "docs/assumptions.md", "README.md"]) {
       expect(files, required).toContain(required);
     }
     const unwanted = /^(test|scripts|node_modules|coverage|scratch|\.ci|\.github)\/|(^|\/)[^/]*\.test\.[cm]?[jt]s(\.map)?$|^(vitest\.config|tsconfig|redocly|docker-compose|Dockerfile|\.dockerignore|\.gitignore)|\.tgz$/;
     expect(files.filter((file) => unwanted.test(file))).toEqual([]);
-  });
+  }, 260_000);
 
   it("is ESM only, for the Node versions of package.json's engines, as the README says; CommonJS on those versions can require() it", async () => {
     const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { type: string; engines: { node: string }; exports: Record<string, unknown> };

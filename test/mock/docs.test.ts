@@ -2,9 +2,16 @@
  * `/docs` over HTTP (the rendered page is test/browser/docs.test.ts): its page and assets come from the mock,
  * it is not an admin route, it fills in only the demo credentials, and nothing of it is read before it is asked for.
  */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { DOCS_ASSET_DIR, DOCS_ASSETS } from "../../src/mock/http/docs-assets.ts";
+import { createDocsPages } from "../../src/mock/http/docs-pages.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { startProcess } from "../support/start-process.ts";
 import { tinyFixtures } from "../support/tiny-fixtures.ts";
@@ -24,6 +31,38 @@ describe("/docs", () => {
     }
     const bundle = await request(mock.app).get("/docs/swagger-ui-bundle.js").expect(200);
     expect(bundle.text.length).toBeGreaterThan(100_000);
+  });
+
+  it("serves the copies the build made in dist/docs-assets, which are swagger-ui-dist's files byte for byte, licence beside them", async () => {
+    const original = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+    for (const name of Object.keys(DOCS_ASSETS)) {
+      const served = (await request(mock.app).get(`/docs/${name}`).buffer(true).parse((response, done) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => done(null, Buffer.concat(chunks)));
+      }).expect(200)).body as Buffer;
+      expect(served.equals(readFileSync(join(DOCS_ASSET_DIR, name))), `${name} is the copy in dist/docs-assets`).toBe(true);
+      expect(served.equals(readFileSync(join(original, name))), `${name} is swagger-ui-dist's`).toBe(true);
+    }
+    for (const beside of ["LICENSE", "NOTICE"]) expect(readFileSync(join(DOCS_ASSET_DIR, beside), "utf8")).toBe(readFileSync(join(original, beside), "utf8"));
+  });
+
+  it("answers 404 saying how to build the copies when they are missing, naming no file path", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "plk-no-docs-assets-"));
+    try {
+      const docs = createDocsPages(() => undefined, empty);
+      const server = createServer((incoming, response) => {
+        if (!docs(incoming, response, new URL(incoming.url!, "http://mock").pathname)) response.writeHead(418).end();
+      });
+      const answer = await request(server).get("/docs/swagger-ui-bundle.js");
+      expect(answer.status).toBe(404);
+      expect(answer.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
+      expect(answer.body.detail).toContain("npm run build");
+      expect(answer.text).not.toContain(empty);
+      expect((await request(server).get("/docs")).status, "the page itself needs no file").toBe(200);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 
   it("fills in the demo credentials and points 'Try it out' at the mock itself", async () => {

@@ -1,18 +1,11 @@
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { DOCS_ASSET_DIR, DOCS_ASSETS } from "./docs-assets.ts";
 import { problemReply, send } from "./reply.ts";
 
 /** Where the API reference is served; not under `/__admin` or `/__db`, so the admin guard does not apply. */
 export const DOCS_PATH = "/docs";
-
-/** The files of swagger-ui-dist the page uses, by the name it asks for them under `/docs/`. */
-const ASSETS: Record<string, string> = {
-  "swagger-ui.css": "text/css; charset=utf-8",
-  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
-  "favicon-32x32.png": "image/png",
-};
 
 /** Demo credentials filled in for "Try it out" (the seeded demo account, README: Accounts and credentials). */
 export interface DocsCredentials {
@@ -21,25 +14,29 @@ export interface DocsCredentials {
 }
 
 /**
- * `/docs`: an API reference of the contract (Swagger UI, from the swagger-ui-dist package on disk: no CDN,
- * it works offline) whose "Try it out" calls the mock itself with the demo credentials filled in.
- * Nothing of it is read until `/docs` is first asked for, so a mock nobody reads the docs of never loads it.
+ * `/docs`: an API reference of the contract (Swagger UI, from the copies of swagger-ui-dist's files that the build
+ * puts in the package: no CDN, it works offline) whose "Try it out" calls the mock itself with the demo
+ * credentials filled in. Nothing of it is read until `/docs` is first asked for, so a mock nobody reads the docs
+ * of never loads it.
  *
+ * @param assetDir where the copies are (docs-assets.ts); a test may point elsewhere.
  * @returns a handler that answers a GET or HEAD under `/docs` and tells whether the path was its own.
  */
-export function createDocsPages(credentials: () => DocsCredentials | undefined): (request: IncomingMessage, response: ServerResponse, path: string) => boolean {
-  let assetDir: string | undefined;
+export function createDocsPages(
+  credentials: () => DocsCredentials | undefined,
+  assetDir: string = DOCS_ASSET_DIR,
+): (request: IncomingMessage, response: ServerResponse, path: string) => boolean {
   const cache = new Map<string, Buffer>();
 
   const asset = (name: string): Buffer | undefined => {
     const cached = cache.get(name);
     if (cached) return cached;
+    let bytes: Buffer;
     try {
-      assetDir ??= dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+      bytes = readFileSync(join(assetDir, name));
     } catch {
-      return undefined;
+      return undefined; // not built: answered below with a 404 saying so, rather than a 500
     }
-    const bytes = readFileSync(join(assetDir, name));
     cache.set(name, bytes);
     return bytes;
   };
@@ -59,11 +56,11 @@ export function createDocsPages(credentials: () => DocsCredentials | undefined):
       response.end(request.method === "HEAD" ? undefined : initScript(credentials()));
       return true;
     }
-    const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+    const type = Object.hasOwn(DOCS_ASSETS, name) ? DOCS_ASSETS[name] : undefined;
     const bytes = type ? asset(name) : undefined;
     if (!type || !bytes) {
       const detail = type
-        ? "The API reference needs the swagger-ui-dist package, which is not installed next to the mock (npm install swagger-ui-dist)."
+        ? `The API reference's ${name} is not built: \`npm run build\` copies it from swagger-ui-dist into dist/docs-assets/.`
         : `Nothing at ${path}; the API reference is at ${DOCS_PATH}.`;
       send(response, problemReply({ problem: "notFound", detail }, path));
       return true;

@@ -1,0 +1,25 @@
+/**
+ * The second half of `npm run build`: copies the few files of swagger-ui-dist that `/docs` serves into
+ * `dist/docs-assets/`, with swagger-ui's LICENSE and NOTICE beside them. The package then ships the copies and
+ * swagger-ui-dist stays a dev dependency: installed, it would bring @scarf/scarf, an analytics package with an
+ * install script, to every consumer. Starts from an empty folder, so nothing stale is shipped; a file missing
+ * from swagger-ui-dist fails the build.
+ */
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { DOCS_ASSET_DIR, DOCS_ASSET_LICENSES, DOCS_ASSETS } from "../src/mock/http/docs-assets.ts";
+
+const manifest = createRequire(import.meta.url).resolve("swagger-ui-dist/package.json");
+const source = dirname(manifest);
+const { version, license } = JSON.parse(readFileSync(manifest, "utf8")) as { version: string; license: string };
+const files = [...Object.keys(DOCS_ASSETS), ...DOCS_ASSET_LICENSES];
+
+rmSync(DOCS_ASSET_DIR, { recursive: true, force: true });
+mkdirSync(DOCS_ASSET_DIR, { recursive: true });
+for (const file of files) copyFileSync(join(source, file), join(DOCS_ASSET_DIR, file));
+writeFileSync(
+  join(DOCS_ASSET_DIR, "README.md"),
+  `Copied from swagger-ui-dist ${version} (${license}; see LICENSE and NOTICE) by scripts/copy-docs-assets.ts\n` +
+    `during \`npm run build\`, for the mock's API reference at /docs: ${files.join(", ")}.\n`,
+);

@@ -1,0 +1,114 @@
+/**
+ * The kit as a consumer installs it, made once and shared by the tests that need it (test/e2e/lean-install.test.ts,
+ * test/e2e/package-consumer.test.ts): `npm pack` of this clone (dist/ as the run's global set-up built it), then
+ * `npm install <the archive> --omit=dev` in an empty project in the system's temporary folder, outside the clone, so
+ * that nothing the install lacks can be found in the clone's own node_modules.
+ *
+ * The install is kept under the archive's SHA-256 (npm pack writes the same bytes for the same files), so the test
+ * files of one run, running at once, and later runs of an unchanged package pay for one install: the first to come
+ * takes a lock (a folder, made atomically), the others wait for the finished install. A different archive is a
+ * different folder, so a change to the package can never be tested against an older install. Installs not used for
+ * an hour are removed.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { PACKAGE_ROOT } from "./start-process.ts";
+
+/** What the tests get: the consumer's project folder (its node_modules installed) and what the archive holds. */
+export interface ConsumerInstall {
+  /** The consumer project: package.json, node_modules/property-listing-kit and its runtime dependencies. */
+  project: string;
+  /** The packed archive, inside `project`. */
+  archive: string;
+  /** Every path the archive ships, as `npm pack` lists them (`dist/index.js`, …). */
+  files: string[];
+}
+
+/** Changes whenever the way of installing changes, so that an install made the old way is not reused. */
+const RECIPE = "npm install <archive> --omit=dev --prefer-offline --no-audit --no-fund, v1";
+const PREFIX = "plk-installed-kit-";
+const UNUSED_FOR_MS = 60 * 60_000;
+/** An install under way takes at most this long; a lock older than this was left by a run that died. */
+const INSTALL_DEADLINE_MS = 240_000;
+
+let pending: Promise<ConsumerInstall> | undefined;
+
+/** The shared consumer install of this clone's current package; made on first call, at most once per archive. */
+export function consumerInstall(): Promise<ConsumerInstall> {
+  pending ??= install();
+  return pending;
+}
+
+async function install(): Promise<ConsumerInstall> {
+  const packing = mkdtempSync(join(tmpdir(), "plk-pack-"));
+  try {
+    const [packed] = JSON.parse(
+      execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", packing], { cwd: PACKAGE_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: withoutNpmVariables() }),
+    ) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const archiveName = packed!.filename;
+    const digest = createHash("sha256").update(readFileSync(join(packing, archiveName))).update(RECIPE).digest("hex").slice(0, 16);
+    const project = join(tmpdir(), `${PREFIX}${digest}`);
+    const result = { project, archive: join(project, archiveName), files: packed!.files.map((file) => file.path) };
+    removeUnused(project);
+
+    const lock = `${project}.lock`;
+    for (;;) {
+      if (existsSync(project)) {
+        const now = new Date();
+        utimesSync(project, now, now); // in use: not removed as unused
+        return result;
+      }
+      try {
+        mkdirSync(lock);
+      } catch {
+        // Another test file (or another run) is installing the same archive: wait for it, unless its lock is stale.
+        const held = statSync(lock, { throwIfNoEntry: false });
+        if (held && Date.now() - held.mtimeMs > INSTALL_DEADLINE_MS) rmSync(lock, { recursive: true, force: true });
+        await delay(250);
+        continue;
+      }
+      try {
+        const partial = `${project}.partial`;
+        rmSync(partial, { recursive: true, force: true });
+        mkdirSync(partial);
+        renameSync(join(packing, archiveName), join(partial, archiveName));
+        writeFileSync(join(partial, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+        // From npm's cache where it can (this machine's is warm); no audit or funding calls.
+        const installed = spawnSync("npm", ["install", join(partial, archiveName), "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund"], {
+          cwd: partial,
+          encoding: "utf8",
+          env: withoutNpmVariables(),
+          timeout: INSTALL_DEADLINE_MS - 10_000,
+        });
+        if (installed.status !== 0) throw new Error(`npm install of the packed kit failed:\n${installed.stdout}\n${installed.stderr}`);
+        // Complete, so made visible at once: the consumer's package.json names the archive relative to the folder.
+        renameSync(partial, project);
+        return result;
+      } finally {
+        rmSync(lock, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    rmSync(packing, { recursive: true, force: true });
+  }
+}
+
+/** Removes the installs of earlier archives that no run has used for an hour (each is some 30 MiB). */
+function removeUnused(current: string): void {
+  for (const name of readdirSync(tmpdir())) {
+    if (!new RegExp(`^${PREFIX}[0-9a-f]{16}$`).test(name)) continue;
+    const path = join(tmpdir(), name);
+    if (path === current) continue;
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat && Date.now() - stat.mtimeMs > UNUSED_FOR_MS) rmSync(path, { recursive: true, force: true });
+  }
+}
+
+/** npm, when it runs this suite, exports its settings (the package's own folder among them) to children. */
+export function withoutNpmVariables(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith("npm_")));
+}
