@@ -1,28 +1,45 @@
 # The stateful mock of the Property Listing Service, for integration suites that start it as a container.
-# test/docker/docker-files.test.ts runs this file's CMD and HEALTHCHECK on the host and rebuilds its file set
-# in a temporary directory with the same `npm ci`, so keep the instructions in the forms that test parses:
-# JSON arrays for CMD and HEALTHCHECK, one path or more per COPY.
+# test/docker/docker-files.test.ts replays this file without an engine: each stage in a folder of its own, its
+# COPY (from the build context or, with --from, from an earlier stage's folder) and RUN steps in order, then the
+# last stage's CMD and HEALTHCHECK on the host. Keep the instructions in the forms that test parses: JSON arrays
+# for CMD and HEALTHCHECK, one path or more per COPY, RUN steps that are npm, node or npx commands (or the few it
+# knows to touch only the image outside /app).
 #
 # Node 20.20.2: the release this repository is tested on, within package.json's ">=20.19"; an exact version,
-# so that a rebuild does not change Node under the mock. Debian bookworm slim: glibc, on which esbuild's
-# prebuilt binary (used by tsx) runs, and no compiler or curl we do not need. Add the digest
+# so that a rebuild does not change Node under the mock. Debian bookworm slim: glibc, on which the build stage's
+# prebuilt binaries (esbuild, under tsx) run, and no compiler or curl we do not need. Add the digest
 # (node:20.20.2-bookworm-slim@sha256:...) when rebuilds must be byte-for-byte the same.
+
+# Stage 1: compile the mock to JavaScript (dist/), with every dependency, dev ones included.
+FROM node:20.20.2-bookworm-slim AS build
+
+WORKDIR /app
+
+# Dependencies first, so that editing the mock does not reinstall them. --ignore-scripts: the package's own
+# prepare would build before the sources are here (the build is the step below), and no dependency needs its
+# install script: esbuild's only checks its binary, which comes in the @esbuild/<platform> package all the same,
+# and @scarf/scarf's (under swagger-ui-dist) only sends install analytics.
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts
+
+# `npm run build`: tsc with tsconfig.build.json, then scripts/copy-docs-assets.ts copies the few files of
+# swagger-ui-dist the /docs page serves into dist/docs-assets/.
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/copy-docs-assets.ts ./scripts/
+COPY src ./src
+RUN npm run build
+
+# Stage 2: what runs. The runtime dependencies only (ajv, ajv-formats, yaml), the built JavaScript, and what it
+# reads: package.json (ESM, the version), the contract, the seed data. No TypeScript, no loader, no sources.
 FROM node:20.20.2-bookworm-slim
 
 WORKDIR /app
 
-# Dependencies first, so that editing the mock does not reinstall them. Runtime dependencies only: tsx runs
-# the TypeScript sources, nothing is compiled ahead. --ignore-scripts: npm ci also runs the package's own
-# lifecycle scripts, and a prepare that builds with tsc fails without the dev dependencies. Among the
-# dependencies only esbuild has an install script, which merely checks its binary; that binary comes in the
-# @esbuild/<platform> optional package all the same.
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 
-# What the mock reads at run time: its sources (loaded by tsx, which honours tsconfig.json), the contract it
-# serves and validates against, and the seed data. Owned by root, so the mock cannot change its own code.
-COPY tsconfig.json ./
-COPY src ./src
+# Owned by root, so the mock cannot change its own code.
+COPY --from=build /app/dist ./dist
 COPY spec ./spec
 COPY fixtures ./fixtures
 
@@ -38,8 +55,8 @@ EXPOSE 4010
 HEALTHCHECK --interval=5s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4010) + '/healthz', { signal: AbortSignal.timeout(2000) }).then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
 
-# node is PID 1 with no npm or tsx wrapper in between, so `docker stop`'s SIGTERM reaches the mock, which
-# closes its connections, writes any --db state and exits 0. Pass options through the environment (PORT,
-# HOST, BASE_URL, MOCK_DB); for the others (--quiet, --accounts, ...) repeat this whole array and append them,
-# as a command given to `docker run` or compose replaces it.
-CMD ["node", "--import", "tsx", "src/cli/mock.ts"]
+# node is PID 1 with no npm in between, so `docker stop`'s SIGTERM reaches the mock, which closes its
+# connections, writes any --db state and exits 0. Pass options through the environment (PORT, HOST, BASE_URL,
+# MOCK_DB); for the others (--quiet, --accounts, ...) repeat this whole array and append them, as a command given
+# to `docker run` or compose replaces it.
+CMD ["node", "dist/cli/mock.js"]

@@ -58,8 +58,8 @@ if (report.interrupted) {
 async function runAgainstService(command: ServiceCommand): Promise<RunReport> {
   if (!command.quiet) progress(`Running the contract scenario against ${command.baseUrl}${command.strict ? " (strict)" : ""}`);
   // Ctrl-C stops the run; it still deletes what it created. A second Ctrl-C stops at once.
-  // One Ctrl-C can arrive more than once: from the terminal to the whole process group, and relayed by npm and
-  // tsx. Only a signal a second or more after the first is a second Ctrl-C.
+  // One Ctrl-C can arrive more than once: from the terminal to the whole process group, and relayed by npm (or
+  // by tsx, running the sources). Only a signal a second or more after the first is a second Ctrl-C.
   const interrupt = new AbortController();
   let firstSignal = 0;
   const onSignal = () => {

@@ -1,11 +1,12 @@
 /**
  * What can be checked of the Dockerfile, .dockerignore and docker-compose.yml without a Docker engine: their
  * commands run on the host as written, the paths they copy exist and reach the build context, the compose file
- * agrees with the image, and the image's file set, installed as the Dockerfile installs it, serves the mock.
- * Building and running the image itself needs an engine and is not done here.
+ * agrees with the image, and the image's file set, replayed stage by stage as the Dockerfile builds it (the build
+ * stage compiles, the last stage installs the runtime dependencies and copies the built JavaScript from it), serves
+ * the mock. Building and running the image itself needs an engine and is not done here.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
@@ -13,13 +14,18 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { freePort, PACKAGE_ROOT, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
 import { readDockerignore } from "./dockerignore.ts";
-import { execForm, only, readCopy, readDockerfile, readEnv, readHealthcheck } from "./read-dockerfile.ts";
+import { execForm, only, readCopy, readDockerfile, readEnv, readHealthcheck, readStages, stageNamed, type DockerCopy, type DockerStage } from "./read-dockerfile.ts";
 
-const instructions = readDockerfile(readFileSync(join(PACKAGE_ROOT, "Dockerfile"), "utf8"));
+const stages = readStages(readDockerfile(readFileSync(join(PACKAGE_ROOT, "Dockerfile"), "utf8")));
+/** The stage the image is made of; the earlier ones only build what it copies from them. */
+const final = stages.at(-1)!;
+const instructions = final.instructions;
 const cmd = execForm(only(instructions, "CMD").args);
 const healthcheck = readHealthcheck(only(instructions, "HEALTHCHECK").args);
-const copies = instructions.filter((instruction) => instruction.keyword === "COPY").map((instruction) => readCopy(instruction.args));
-const workdir = only(instructions, "WORKDIR").args;
+const copiesOf = (stage: DockerStage): DockerCopy[] => stage.instructions.filter((instruction) => instruction.keyword === "COPY").map((instruction) => readCopy(instruction.args));
+const copies = stages.flatMap(copiesOf);
+/** What the build context must hold: the sources of every COPY without --from, in any stage. */
+const contextCopies = copies.filter((copy) => copy.from === undefined);
 const env = Object.assign({}, ...instructions.filter((instruction) => instruction.keyword === "ENV").map((instruction) => readEnv(instruction.args))) as Record<string, string>;
 const isExcluded = readDockerignore(readFileSync(join(PACKAGE_ROOT, ".dockerignore"), "utf8"));
 const compose = parse(readFileSync(join(PACKAGE_ROOT, "docker-compose.yml"), "utf8")) as Compose;
@@ -38,7 +44,7 @@ interface Compose {
 }
 
 const MOCK_SERVICE = "property-listing-mock";
-/** RUN steps of the Dockerfile that change the image outside /app: skipped by the replay of its install. */
+/** RUN steps of the Dockerfile that change the image outside /app: skipped by the replay of its stages. */
 const OUTSIDE_THE_APP = [/^npm cache clean\b/, /^mkdir -p \/data$/, /^chown [a-z]+:[a-z]+ \/data$/];
 /**
  * Compose as a plugin (`docker compose`) or standalone (`docker-compose`, Debian's package), whichever answers
@@ -70,7 +76,19 @@ describe("Dockerfile", () => {
     expect(only(instructions, "USER").args).toBe("node");
     expect(env).toMatchObject({ HOST: "0.0.0.0", PORT: "4010" });
     expect(only(instructions, "EXPOSE").args).toBe(env.PORT);
-    expect(only(instructions, "FROM").args).toMatch(/^node:20\.\d+\.\d+-[a-z]+-slim(@sha256:[0-9a-f]{64})?$/);
+    // Every stage on the same Node, so that what the build stage compiled runs on the Node it was built with.
+    for (const stage of stages) expect(stage.image, `stage ${stage.name ?? stage.index}`).toBe(final.image);
+    expect(final.image).toMatch(/^node:20\.\d+\.\d+-[a-z]+-slim(@sha256:[0-9a-f]{64})?$/);
+  });
+
+  it("runs the built JavaScript, copied from a build stage, with no TypeScript loader", () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    expect(cmd.slice(1).find((arg) => !arg.startsWith("-"))).toMatch(/^dist\/.+\.js$/);
+    expect(cmd.join(" ")).not.toMatch(/tsx|--import|--loader|\.ts\b/);
+    const fromBuild = copiesOf(final).filter((copy) => copy.from !== undefined);
+    expect(fromBuild.map(({ sources, destination }) => ({ sources, destination }))).toEqual([{ sources: ["/app/dist"], destination: "./dist" }]);
+    const fromContext = copiesOf(final).filter((copy) => copy.from === undefined).flatMap((copy) => copy.sources);
+    expect(fromContext.filter((source) => source === "src" || source.startsWith("src/") || source.startsWith("tsconfig")), "no sources in the image").toEqual([]);
   });
 
   it("its CMD, run on the host as written, serves /healthz and exits 0 soon after SIGTERM", async () => {
@@ -84,6 +102,13 @@ describe("Dockerfile", () => {
     expect(await withDeadline(mock.exited, 5_000)).toBe(0);
     expect(Date.now() - stopping).toBeLessThan(5_000);
     expect(mock.output()).toContain("SIGTERM: stopping");
+  });
+
+  it("is what the README's example of options after the command repeats", () => {
+    const readme = readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8");
+    const examples = [...readme.matchAll(/`command: (\[[^\]`]*\])`/g)].map((match) => JSON.parse(match[1]!) as string[]);
+    expect(examples.length).toBeGreaterThan(0);
+    for (const example of examples) expect(example.slice(0, cmd.length)).toEqual(cmd);
   });
 
   it("its HEALTHCHECK exits 0 while the mock answers, and non-zero when nothing listens or the answer is not 200", async () => {
@@ -110,7 +135,7 @@ describe("Dockerfile", () => {
 
 describe(".dockerignore", () => {
   it("lets in every path the Dockerfile copies, and each of those exists", () => {
-    const sources = copies.flatMap((copy) => copy.sources);
+    const sources = contextCopies.flatMap((copy) => copy.sources);
     expect(sources).toEqual(expect.arrayContaining(["package.json", "package-lock.json", "src", "spec", "fixtures"]));
     for (const source of sources) {
       expect(existsSync(join(PACKAGE_ROOT, source)), `${source} exists`).toBe(true);
@@ -172,28 +197,49 @@ describe("docker-compose.yml", () => {
 
 describe("the image's file set", () => {
   it(
-    "installed in a temporary folder with the Dockerfile's npm ci and nothing else, serves the mock",
+    "replayed stage by stage, each in a folder of its own (the build stage compiles; the last installs the runtime dependencies and copies dist/ from it), serves the mock from the built JavaScript",
     async () => {
       const root = mkdtempSync(join(tmpdir(), "plk-image-"));
       temporary.push(root);
-      const app = join(root, workdir.replace(/^\//, ""));
-      mkdirSync(app, { recursive: true });
-      // Each RUN in order, as far as it concerns the application folder: npm ci runs as written, the rest
-      // (cache cleaning, /data) only touches the image outside it.
-      for (const instruction of instructions) {
-        if (instruction.keyword === "COPY") copyInto(app, readCopy(instruction.args));
-        if (instruction.keyword !== "RUN") continue;
-        for (const step of instruction.args.split("&&").map((part) => part.trim())) {
-          // Steps that only touch the image outside the application folder; running them here would clean this
-          // machine's npm cache or need root. Any other step is replayed, and a step this list does not know
-          // must be one that runs in the application folder, so a new install or build step cannot be skipped.
-          if (OUTSIDE_THE_APP.some((pattern) => pattern.test(step))) continue;
-          if (!/^(npm|node|npx) /.test(step)) throw new Error(`The replay does not know how to run "${step}" (RUN at line ${instruction.line}); teach it here.`);
-          const installed = spawnSync("sh", ["-c", step], { cwd: app, env: withoutNpmVariables(), encoding: "utf8", timeout: 170_000 });
-          expect(installed.status, `${step}:\n${installed.stdout}${installed.stderr}`).toBe(0);
+      // Each stage's file system is a folder of its own, so a COPY --from reads only what that stage made.
+      const fileSystems = new Map<DockerStage, string>();
+      const appOf = (stage: DockerStage) => join(fileSystems.get(stage)!, only(stage.instructions, "WORKDIR").args.replace(/^\//, ""));
+      for (const stage of stages) {
+        fileSystems.set(stage, join(root, `stage-${stage.index}`));
+        const app = appOf(stage);
+        mkdirSync(app, { recursive: true });
+        // Each COPY and RUN in order, as far as they concern the application folder.
+        for (const instruction of stage.instructions) {
+          if (instruction.keyword === "COPY") {
+            const copy = readCopy(instruction.args);
+            const from = copy.from === undefined ? undefined : stageNamed(stages, copy.from);
+            copyInto(fileSystems.get(stage)!, app, copy, from && fileSystems.get(from));
+          }
+          if (instruction.keyword !== "RUN") continue;
+          for (const step of instruction.args.split("&&").map((part) => part.trim())) {
+            // Steps that only touch the image outside the application folder; running them here would clean this
+            // machine's npm cache or need root. Any other step is replayed, and a step this list does not know
+            // must be one that runs in the application folder, so a new install or build step cannot be skipped.
+            if (OUTSIDE_THE_APP.some((pattern) => pattern.test(step))) continue;
+            if (!/^(npm|node|npx) /.test(step)) throw new Error(`The replay does not know how to run "${step}" (RUN at line ${instruction.line}); teach it here.`);
+            if (isClonesOwnInstall(stage, step, app)) {
+              symlinkSync(join(PACKAGE_ROOT, "node_modules"), join(app, "node_modules"), "dir");
+              continue;
+            }
+            const ran = spawnSync("sh", ["-c", step], { cwd: app, env: withoutNpmVariables(), encoding: "utf8", timeout: 170_000 });
+            expect(ran.status, `${step} (stage ${stage.name ?? stage.index}):\n${ran.stdout}${ran.stderr}`).toBe(0);
+          }
         }
       }
-      expect(existsSync(join(app, "node_modules/vitest")), "no dev dependency installed").toBe(false);
+
+      // The image: the runtime dependencies alone, the built JavaScript, no sources.
+      const app = appOf(final);
+      expect(existsSync(join(app, "node_modules", "ajv")), "runtime dependencies installed").toBe(true);
+      for (const absent of ["vitest", "tsx", "esbuild", "typescript", "json-server", "express", "swagger-ui-dist", "@scarf"]) {
+        expect(existsSync(join(app, "node_modules", absent)), `${absent} is not in the image`).toBe(false);
+      }
+      expect(existsSync(join(app, "src")), "no sources in the image").toBe(false);
+      expect(existsSync(join(app, "dist", "docs-assets", "swagger-ui-bundle.js")), "the docs page's files, built").toBe(true);
 
       const port = await freePort();
       const mock = startCmd(app, port);
@@ -202,12 +248,25 @@ describe("the image's file set", () => {
       });
       const properties = await fetch(`http://127.0.0.1:${port}/api/v1/object/properties/1`, { headers: { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" } });
       expect(properties.status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/docs/swagger-ui-bundle.js`)).status).toBe(200);
       mock.child.kill("SIGTERM");
       expect(await withDeadline(mock.exited, 5_000)).toBe(0);
     },
     240_000,
   );
 });
+
+/**
+ * Whether a RUN step of an earlier stage is the full `npm ci` (dev dependencies included) of a lock file equal to
+ * this clone's: what made the clone's own node_modules. The replay links that folder instead of spending a minute
+ * reinstalling some 400 packages on a shared machine. Only the build stages: the last stage's install, which is
+ * what the image ships, always runs as written.
+ */
+function isClonesOwnInstall(stage: DockerStage, step: string, app: string): boolean {
+  if (stage === final || !/^npm ci( --ignore-scripts)?$/.test(step)) return false;
+  const lock = join(app, "package-lock.json");
+  return existsSync(lock) && readFileSync(lock).equals(readFileSync(join(PACKAGE_ROOT, "package-lock.json")));
+}
 
 /** The Dockerfile's CMD in `dir`, with the address a test chooses; `exec` keeps node the process we signal. */
 function startCmd(dir: string, port: number): StartedProcess {
@@ -247,11 +306,25 @@ function contextFiles(source: string): string[] {
     .filter((entry) => statSync(join(PACKAGE_ROOT, entry)).isFile() && !isExcluded(entry));
 }
 
-/** COPY from the build context (the repository less .dockerignore) into the application folder. */
-function copyInto(app: string, copy: { sources: string[]; destination: string }): void {
+/**
+ * One COPY into a stage whose file system is `fileSystem` and whose WORKDIR is `app`: from the build context (the
+ * repository less .dockerignore), or, given `fromFileSystem`, from an earlier stage's files at the absolute paths
+ * named. As Docker does: a folder's contents go into the destination, a file into the destination folder when it
+ * ends with `/` or several sources are given, else to the destination's name.
+ */
+function copyInto(fileSystem: string, app: string, copy: DockerCopy, fromFileSystem?: string): void {
   const intoFolder = copy.destination.endsWith("/") || copy.sources.length > 1;
+  const destination = copy.destination.startsWith("/") ? join(fileSystem, copy.destination) : join(app, copy.destination);
   for (const source of copy.sources) {
-    const target = intoFolder ? join(app, copy.destination, basename(source)) : join(app, copy.destination);
+    if (fromFileSystem !== undefined) {
+      const path = join(fromFileSystem, source);
+      expect(existsSync(path), `COPY --from=${copy.from} ${source}: the stage made it`).toBe(true);
+      const target = statSync(path).isDirectory() || !intoFolder ? destination : join(destination, basename(source));
+      cpSync(path, target, { recursive: true });
+      continue;
+    }
+    const isFolder = statSync(join(PACKAGE_ROOT, source)).isDirectory();
+    const target = isFolder || !intoFolder ? destination : join(destination, basename(source));
     for (const file of contextFiles(source)) {
       const to = file === source ? target : join(target, relative(source, file));
       mkdirSync(join(to, ".."), { recursive: true });

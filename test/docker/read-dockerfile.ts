@@ -1,8 +1,9 @@
 /**
- * Reads the few Dockerfile instructions the tests check (CMD, HEALTHCHECK, COPY, RUN, ENV, EXPOSE, USER),
+ * Reads the few Dockerfile instructions the tests check (FROM, CMD, HEALTHCHECK, COPY, RUN, ENV, EXPOSE, USER),
  * following https://docs.docker.com/reference/dockerfile/: `\` continues a line, `#` at the start of a line is
- * a comment, CMD and HEALTHCHECK CMD are in the exec (JSON array) form. Anything this reader does not
- * understand is an error, so a change to the Dockerfile's form cannot make a test pass by parsing less.
+ * a comment, CMD and HEALTHCHECK CMD are in the exec (JSON array) form, each FROM starts a stage (multi-stage
+ * builds: https://docs.docker.com/build/building/multi-stage/). Anything this reader does not understand is an
+ * error, so a change to the Dockerfile's form cannot make a test pass by parsing less.
  */
 
 /** One instruction, its keyword upper-cased, its arguments as written on (joined) lines. */
@@ -67,14 +68,70 @@ export function readHealthcheck(args: string): { flags: Record<string, string>; 
   return { flags, command: execForm(match[1]!) };
 }
 
-/** COPY [--options] <src>... <dest>, in the whitespace-separated form (no JSON form, no spaces in paths). */
-export function readCopy(args: string): { flags: Record<string, string>; sources: string[]; destination: string } {
+/** One COPY: from the build context, or with `from` from an earlier stage's file system (its paths absolute). */
+export interface DockerCopy {
+  /** The name (`AS name`) or index of the stage copied from; undefined for the build context. */
+  from?: string;
+  sources: string[];
+  destination: string;
+}
+
+/**
+ * COPY [--from=<stage>] <src>... <dest>, in the whitespace-separated form (no JSON form, no spaces in paths). Other
+ * options (--chown, --link, …) are refused, as the replay would not honour them.
+ */
+export function readCopy(args: string): DockerCopy {
   const { flags, rest } = splitFlags(args);
   if (rest.startsWith("[")) throw new Error(`COPY in the JSON form is not read here: ${args}`);
   const words = rest.split(/\s+/);
   if (words.length < 2) throw new Error(`COPY needs a source and a destination: ${args}`);
-  if (flags.from !== undefined) throw new Error(`COPY --from copies from another stage, not the build context: ${args}`);
-  return { flags, sources: words.slice(0, -1), destination: words.at(-1)! };
+  const unknown = Object.keys(flags).filter((flag) => flag !== "from");
+  if (unknown.length > 0) throw new Error(`COPY --${unknown.join(", --")} is not replayed here: ${args}`);
+  return { ...(flags.from === undefined ? {} : { from: flags.from }), sources: words.slice(0, -1), destination: words.at(-1)! };
+}
+
+/** A build stage: its base image, its name (`AS name`) if it has one, and its instructions after the FROM. */
+export interface DockerStage {
+  index: number;
+  image: string;
+  name?: string;
+  instructions: DockerInstruction[];
+}
+
+/**
+ * The stages of a Dockerfile, in order: each FROM starts one. A COPY --from must name an earlier stage (by name
+ * or index), as Docker requires when the source is a stage and not an image; one naming an image is refused here.
+ */
+export function readStages(instructions: DockerInstruction[]): DockerStage[] {
+  const stages: DockerStage[] = [];
+  for (const instruction of instructions) {
+    if (instruction.keyword === "FROM") {
+      const match = /^(?:--platform=\S+\s+)?(\S+)(?:\s+AS\s+([a-z][a-z0-9_.-]*))?$/i.exec(instruction.args.trim());
+      if (!match) throw new Error(`Dockerfile line ${instruction.line}: cannot read FROM ${instruction.args}`);
+      const name = match[2]?.toLowerCase();
+      if (name !== undefined && stages.some((stage) => stage.name === name)) throw new Error(`Dockerfile line ${instruction.line}: a second stage named ${name}`);
+      stages.push({ index: stages.length, image: match[1]!, ...(name === undefined ? {} : { name }), instructions: [] });
+      continue;
+    }
+    const stage = stages.at(-1);
+    if (!stage) throw new Error(`Dockerfile line ${instruction.line}: ${instruction.keyword} before the first FROM`);
+    if (instruction.keyword === "COPY") {
+      const { from } = readCopy(instruction.args);
+      if (from !== undefined && !stages.slice(0, -1).some((earlier) => earlier.name === from.toLowerCase() || String(earlier.index) === from)) {
+        throw new Error(`Dockerfile line ${instruction.line}: COPY --from=${from} names no earlier stage`);
+      }
+    }
+    stage.instructions.push(instruction);
+  }
+  if (stages.length === 0) throw new Error("The Dockerfile has no FROM");
+  return stages;
+}
+
+/** The earlier stage a COPY --from names. */
+export function stageNamed(stages: DockerStage[], from: string): DockerStage {
+  const stage = stages.find((candidate) => candidate.name === from.toLowerCase() || String(candidate.index) === from);
+  if (!stage) throw new Error(`No stage ${from}`);
+  return stage;
 }
 
 /** ENV name=value ... (unquoted values). */

@@ -13,14 +13,14 @@ export const SEQUENCE_FEED_LIMIT = 2 ** 52;
 /** A record of any collection, as the raw routes see it. */
 export type StoredRecord = Database[CollectionName][number];
 
-/** What holds the state: json-server's lowdb instance (its `router.db`) has this shape. */
+/** What holds the state: `SharedState` in the mock (json-server's lowdb instance, `router.db`, has the same shape). */
 export interface StateHolder<State> {
   getState(): State;
   setState(state: State): unknown;
 }
 
 /**
- * The mock's state, held in json-server's lowdb (so `/__db` serves and edits the same records) and indexed so
+ * The mock's state, held by a `StateHolder` (so `/__db` serves and edits the same records) and indexed so
  * that no lookup scans a collection: by id, by owner, by external id, by agent email, by property.
  * Every change goes through this class, which keeps the indexes right and tells its listeners.
  * Removing a record moves the last record of its array into its place, so the raw arrays under `/__db` are in
@@ -48,7 +48,7 @@ export class MockStore {
   #version = 0;
 
   /**
-   * @param db json-server's lowdb, already holding the state to serve.
+   * @param db what holds the state to serve (`SharedState`), already holding it.
    * @param seed gives a fresh copy of the state `reset` restores.
    */
   constructor(db: StateHolder<Database>, seed: () => Database) {
@@ -57,7 +57,7 @@ export class MockStore {
     this.reindex();
   }
 
-  /** The state object itself (json-server serves the same object under `/__db`). */
+  /** The state object itself (`/__db` serves the same object). */
   get state(): Database {
     return this.#db.getState();
   }

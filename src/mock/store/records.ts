@@ -1,7 +1,7 @@
 /**
- * The records the mock keeps in json-server's store, one collection each. Records hold the service's field
- * values in the form the API answers them (strings, or null) so that retrieving is a projection, plus the
- * internal `id` (json-server's key, the nid as a number) and the owning account's `uid`.
+ * The records the mock keeps, one collection each, in json-server's `db.json` shape. Records hold the service's
+ * field values in the form the API answers them (strings, or null) so that retrieving is a projection, plus the
+ * internal `id` (the key, as in json-server; the nid as a number) and the owning account's `uid`.
  */
 import type { components } from "../../generated/openapi.ts";
 
@@ -48,7 +48,7 @@ export type DocumentRecord = Omit<Schemas["Document"], "nid"> & {
   uid: number;
 };
 
-/** The whole state of the mock: what `fixtures/db.json` holds and what json-server serves under `/__db`. */
+/** The whole state of the mock: what `fixtures/db.json` holds and what `/__db` serves. */
 export interface Database {
   accounts: AccountRecord[];
   properties: PropertyRecord[];

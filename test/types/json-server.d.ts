@@ -1,4 +1,4 @@
-/** The part of json-server 0.17's CommonJS API this project uses (the package ships no types). */
+/** The part of json-server 0.17's CommonJS API the tests use (the package ships no types); a dev dependency, like json-server. */
 declare module "json-server" {
   import type { Express, Request, RequestHandler, Response, Router } from "express";
 
