@@ -43,7 +43,7 @@ export function createOperationHandlers({ properties, agents, documents }: Servi
     retrievePropertyByExternalId: ({ account, params }) => properties.retrieveByExternalId(account, params["external-id"] as string),
     createProperty: ({ account, body }) => properties.create(account, body as Schemas["PropertyCreate"]),
     editProperty: ({ account, params, body }) => properties.edit(account, nid(params), body as Schemas["PropertyEdit"]),
-    listUserProperties: ({ account, params }) => properties.listByUser(account, params.uid as number),
+    listUserProperties: ({ account, params }) => properties.listByUserJson(account, params.uid as number),
     retrieveAgentCard: ({ account, params }) => agents.retrieve(account, nid(params)),
     createAgentCard: ({ account, body }) => agents.create(account, body as Schemas["AgentCardCreate"]),
     updateAgentCard: ({ account, params, body }) => agents.update(account, nid(params), body as Schemas["AgentCardUpdate"]),

@@ -1,4 +1,5 @@
 /** Properties (section 4.1, endpoints 1 to 5) through the mock's HTTP surface. */
+import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createHarness } from "../support/mock-harness.ts";
 import { OTHER } from "../support/tiny-fixtures.ts";
@@ -171,6 +172,27 @@ describe("list by user", () => {
       { nid: "1001", published: "1", title: "Craftsman bungalow", external_id: "crm-1001" },
       { nid: created.nid, published: "1", title: address.street, external_id: null },
     ]);
+  });
+
+  // Each item's encoding is kept between answers: every way a property can change must show in the next list.
+  it("shows every change made after a list was answered: edit, raw write, raw removal, reset", async () => {
+    const list = async () => (await api("get", "/properties/1").expect(200)).body as Array<{ nid: string; title: string; external_id: string | null; published: string }>;
+    const seeded = await list();
+    await api("put", "/property/1001").send({ title: "Edited title", external_id: "" }).expect(200);
+    expect((await list())[0]).toEqual({ nid: "1001", published: "1", title: "Edited title", external_id: null });
+
+    await request(mock.app).patch("/__db/properties/1001").send({ title: "Raw title", published: "0" }).expect(200);
+    expect((await list())[0]).toEqual({ nid: "1001", published: "0", title: "Raw title", external_id: null });
+
+    const whole = (await request(mock.app).get("/__db/properties/1001").expect(200)).body;
+    await request(mock.app).put("/__db/properties/1001").send({ ...whole, title: "Raw put" }).expect(200);
+    expect((await list())[0]!.title).toBe("Raw put");
+
+    await request(mock.app).delete("/__db/properties/1001").expect(200);
+    expect((await list()).map((item) => item.nid)).not.toContain("1001");
+
+    await request(mock.app).post("/__admin/reset").expect(200);
+    expect(await list()).toEqual(seeded);
   });
 
   it("answers 404 for another user's list", async () => {

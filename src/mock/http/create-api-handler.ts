@@ -11,6 +11,7 @@ import { boundForValidation } from "../validation/bound-for-validation.ts";
 import { capFieldErrors } from "../validation/cap-field-errors.ts";
 import type { ApiCall, ApiHandler } from "./api-interceptor.ts";
 import { nonCanonicalId, nonCanonicalIdDetail } from "./non-canonical-id.ts";
+import { JsonBytes } from "../json-bytes.ts";
 import { discardBody, parseJson, readBody } from "./read-body.ts";
 import { okReply, problemReply, type Reply } from "./reply.ts";
 
@@ -124,7 +125,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       path: call.path,
       status: reply.status,
       headers: { "content-type": reply.contentType },
-      body: reply.body,
+      body: reply.body instanceof JsonBytes ? reply.body.value() : reply.body,
     });
     if (result.valid) return reply;
     deps.onViolation(result.errors, `${call.method} ${call.url}`);

@@ -1,10 +1,12 @@
 import type { ServerResponse } from "node:http";
+import { JsonBytes } from "../json-bytes.ts";
 import { toProblemBody, type Failure, type ProblemBody } from "../problems.ts";
 
 /** A response the mock is about to send, before it is written (so it can be checked against the contract). */
 export interface Reply {
   status: number;
   contentType: "application/json" | "application/problem+json";
+  /** A value to encode, or a {@link JsonBytes} already encoded. */
   body: unknown;
   headers?: Record<string, string>;
 }
@@ -34,5 +36,5 @@ export function send(response: ServerResponse, reply: Reply): void {
   response.statusCode = reply.status;
   for (const [name, value] of Object.entries(reply.headers ?? {})) response.setHeader(name, value);
   response.setHeader("content-type", `${reply.contentType}; charset=utf-8`);
-  response.end(JSON.stringify(reply.body));
+  response.end(reply.body instanceof JsonBytes ? reply.body.bytes : JSON.stringify(reply.body));
 }

@@ -1,9 +1,11 @@
 import type { components } from "../../generated/openapi.ts";
+import type { JsonBytes } from "../json-bytes.ts";
 import { failure, success, type Outcome } from "../problems.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import { projectListItem, projectProperty } from "../store/project-records.ts";
 import type { AccountRecord, PropertyRecord } from "../store/records.ts";
 import type { AutologinTokens } from "./autologin-tokens.ts";
+import { EncodedListItems } from "./encoded-list-items.ts";
 import { ownedBy } from "./owned-by.ts";
 
 type Schemas = components["schemas"];
@@ -25,9 +27,11 @@ export interface PropertyServiceDeps {
 /** Properties (section 4.1, endpoints 1 to 5): each account sees and changes only its own. */
 export class PropertyService {
   readonly #deps: PropertyServiceDeps;
+  readonly #listItems: EncodedListItems;
 
   constructor(deps: PropertyServiceDeps) {
     this.#deps = deps;
+    this.#listItems = new EncodedListItems(deps.store);
   }
 
   /** Endpoint 1. */
@@ -129,6 +133,12 @@ export class PropertyService {
   listByUser(account: AccountRecord, uid: number): Outcome<Schemas["PropertyListItem"][]> {
     if (uid !== account.id) return failure("notFound", `No user with uid ${uid}.`);
     return success(this.#deps.store.propertiesOf(uid).map(projectListItem));
+  }
+
+  /** Endpoint 5 as the HTTP layer sends it: the same answer as {@link listByUser}, already encoded. */
+  listByUserJson(account: AccountRecord, uid: number): Outcome<JsonBytes> {
+    if (uid !== account.id) return failure("notFound", `No user with uid ${uid}.`);
+    return success(this.#listItems.encode(this.#deps.store.propertiesOf(uid)));
   }
 
   #own(account: AccountRecord, nid: number): PropertyRecord | undefined {
