@@ -1,6 +1,6 @@
 /**
  * The `--db` figures of `npm run bench` (issue 11): the mock started as a process, the way a user runs it
- * (`node --import tsx src/cli/mock.ts`), loaded from this process over keep-alive connections on the loopback.
+ * (`node dist/cli/mock.js`), loaded from this process over keep-alive connections on the loopback.
  * Every figure that has a peer is a ratio to it in the same run: `--db` against the same mock in memory, GETs
  * while edits are persisted against GETs with none.
  */
@@ -184,7 +184,7 @@ export function printDurability(report: DurabilityReport): string[] {
   const mib = (value: number) => `${(value / 1024 / 1024).toFixed(0)} MiB`;
   const seconds = (value: number) => `${(value / 1000).toFixed(1)} s`;
   return [
-    "The mock as a process (node --import tsx src/cli/mock.ts), loaded over keep-alive connections; with --db every 2xx to a write is on disk.",
+    "The mock as a process (node dist/cli/mock.js), loaded over keep-alive connections; with --db every 2xx to a write is on disk.",
     row("create, in memory", creates.memory),
     row("create, --db (fsync)", creates.fsync),
     row("create, --db --db-sync none", creates.none),
@@ -217,7 +217,7 @@ interface MockProcess {
 
 async function startMock(args: string[]): Promise<MockProcess> {
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/cli/mock.ts", "--port", "0", "--quiet", ...args], {
+  const child: ChildProcess = spawn(process.execPath, ["dist/cli/mock.js", "--port", "0", "--quiet", ...args], {
     cwd: ROOT,
     // Settings the mock reads from the environment come from the arguments here only (a test runner exports BASE_URL=/).
     env: Object.fromEntries(Object.entries(process.env).filter(([name]) => !MOCK_VARIABLES.includes(name))),

@@ -48,7 +48,7 @@ async function runScenario(run: RunMessage): Promise<Omit<LoadRun, "concurrency"
           try {
             const answer = await send(agent, base, step.method, path, step.headers ?? headers, step.body);
             bytes += answer.body.length;
-            if (answer.status !== step.expect) {
+            if (typeof step.expect === "number" ? answer.status !== step.expect : !step.expect.includes(answer.status)) {
               failures += 1;
               if (failureSamples.length < 3) failureSamples.push(`${step.method} ${path} answered ${answer.status}: ${answer.body.toString("utf8", 0, 200)}`);
               break;

@@ -65,7 +65,7 @@ export function renderSection(report: BenchReport): string {
     );
   }
   if (report.goals.length > 0) {
-    lines.push(row(["goal (issue 9)", "measured", "target", ""]), row(["---", "---:", "---:", "---"]));
+    lines.push(row(["goal", "measured", "target", ""]), row(["---", "---:", "---:", "---"]));
     for (const goal of report.goals) lines.push(row([`${goal.id}. ${goal.name}`, goal.measured, goal.target, goal.pass ? "PASS" : "**FAIL**"]));
     lines.push("");
   }

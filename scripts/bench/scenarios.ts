@@ -13,7 +13,8 @@ export interface Step {
   body?: string;
   /** Headers of this step instead of the scenario's credentials (a new account, for instance). */
   headers?: Record<string, string>;
-  expect: number;
+  /** The status the step must answer, or the statuses it may answer. */
+  expect: number | readonly number[];
 }
 
 /** What the load client runs: `jobs` (the first `warmup` of them unmeasured), each a sequence of steps. */

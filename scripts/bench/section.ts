@@ -3,11 +3,11 @@ import type { LoadClient } from "./load-client.ts";
 import type { BenchSettings } from "./settings.ts";
 
 /**
- * One goal of issue 9 as this run measured it: printed with PASS/FAIL at the end of the report, and listed in
+ * One goal of an issue as this run measured it: printed with PASS/FAIL at the end of the report, and listed in
  * the JSON output under `goals`. A goal's figure is a ratio within this run wherever the goal is relative.
  */
 export interface Goal {
-  /** The goal's number in issue 9 and a letter: `1`, `2a`, `4c`… */
+  /** The goal's number and a letter: `1`, `2a`, `4c`… for issue 9 (speed), `11a`… for issue 11 (durable --db). */
   id: string;
   /** What is compared: `CPU per answered GET, mock / bare node:http`. */
   name: string;

@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { readTextFile } from "./read-text-file.ts";
 import { assertDatabase } from "./store/state-snapshot.ts";
 import type { Database } from "./store/records.ts";
 
@@ -10,7 +10,7 @@ export const DEFAULT_FIXTURES_PATH = fileURLToPath(new URL("../../fixtures/db.js
 export function loadFixtures(path: string = DEFAULT_FIXTURES_PATH): Database {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, "utf8"));
+    parsed = JSON.parse(readTextFile(path));
   } catch (error) {
     throw new Error(`Cannot read fixtures from ${path}: ${(error as Error).message}`);
   }

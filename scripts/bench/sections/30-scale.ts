@@ -15,6 +15,7 @@ import { API, ScenarioPlan } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
 import { mockBin } from "../servers.ts";
 import { median } from "../stats.ts";
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import type { Database } from "../../../src/mock/store/records.ts";
 
@@ -23,6 +24,11 @@ export interface ScaleFigures {
   documents: number;
   fixturesFileBytes: number;
   startupMs: number;
+  /**
+   * The floor under that start-up: a node process that only reads the same file and parses it (`JSON.parse`),
+   * from spawn to exit, median of a few runs. The mock cannot start faster than its state is parsed.
+   */
+  readAndParseMs: number;
   rssAfterStartBytes: number;
   http: HttpFigure[];
   listByUser: { items: number; answers: number; medianMs: number; peakRssBytes: number; responseBytes: number };
@@ -40,6 +46,8 @@ export const section: BenchSection<ScaleFigures> = {
     const file = context.largeFixturesFile();
     const running: RunningServer[] = [];
     try {
+      progress("scale: node reading and parsing the file alone…");
+      const readAndParseMs = median(Array.from({ length: settings.quick ? 1 : 3 }, () => readAndParse(file)));
       progress("scale: starting the bin on them…");
       const large = await startServer(mockBin({ fixtures: file }), 120_000);
       running.push(large);
@@ -94,6 +102,7 @@ export const section: BenchSection<ScaleFigures> = {
         documents: fixtures.documents.length,
         fixturesFileBytes: readFileSync(file).length,
         startupMs: large.startupMs,
+        readAndParseMs,
         rssAfterStartBytes,
         http,
         listByUser: { items, answers: times.length, medianMs: median(times), peakRssBytes, responseBytes },
@@ -103,7 +112,13 @@ export const section: BenchSection<ScaleFigures> = {
       const goals: Goal[] = [
         { id: "2c", name: `throughput at ${count(figures.properties)} properties / default fixtures`, measured: ratio(throughputRatio), target: "≥ 0.95×", pass: throughputRatio >= 0.95 },
         { id: "4a", name: `resident memory right after start, ${count(figures.properties)} properties`, measured: bytes(rssAfterStartBytes), target: "≤ 400 MiB", pass: mib(rssAfterStartBytes) <= 400 },
-        { id: "4b", name: `start-up of the bin, ${count(figures.properties)} properties`, measured: seconds(large.startupMs), target: "≤ 1.50 s", pass: large.startupMs <= 1_500 },
+        {
+          id: "4b",
+          name: `start-up of the bin, ${count(figures.properties)} properties (node alone reads and parses the file in ${seconds(readAndParseMs)})`,
+          measured: seconds(large.startupMs),
+          target: "≤ 1.50 s",
+          pass: large.startupMs <= 1_500,
+        },
         { id: "4c", name: `peak resident memory answering list-by-user (${count(items)} items)`, measured: bytes(peakRssBytes), target: "≤ 600 MiB", pass: mib(peakRssBytes) <= 600 },
         { id: "4d", name: `list-by-user answer (${count(items)} items), median of ${times.length}`, measured: ms(figures.listByUser.medianMs), target: "≤ 73 ms (before)", pass: figures.listByUser.medianMs <= 73 },
       ];
@@ -114,6 +129,7 @@ export const section: BenchSection<ScaleFigures> = {
           ["figure", "value"],
           [
             ["start-up (spawn to first answer)", ms(large.startupMs)],
+            ["node alone reading and parsing the same file (spawn to exit)", ms(readAndParseMs)],
             ["resident memory right after start", bytes(rssAfterStartBytes)],
             [`list by user (${count(items)} items, ${bytes(responseBytes)}), median of ${times.length} answers one at a time`, ms(figures.listByUser.medianMs)],
             ["peak resident memory while answering them", peakReset ? bytes(peakRssBytes) : "not measurable (clear_refs refused)"],
@@ -134,6 +150,14 @@ export const section: BenchSection<ScaleFigures> = {
     }
   },
 };
+
+/** Milliseconds from spawning a node process that reads and parses `file` until it exits. */
+function readAndParse(file: string): number {
+  const started = performance.now();
+  const run = spawnSync(process.execPath, ["-e", "JSON.parse(require('node:fs').readFileSync(process.argv[1]).toString('utf8'))", file], { stdio: "ignore" });
+  if (run.status !== 0) throw new Error(`node could not parse ${file}`);
+  return performance.now() - started;
+}
 
 export function httpTable(figures: readonly HttpFigure[]): string[] {
   return table(

@@ -4,7 +4,8 @@
  */
 import { generateFixtures } from "../../../src/fixtures/generate-fixtures.ts";
 import { measureDurability, printDurability, type DurabilityReport } from "../durability.ts";
-import type { BenchSection } from "../section.ts";
+import { bytes, ms, ratio } from "../format.ts";
+import type { BenchSection, Goal } from "../section.ts";
 
 export const section: BenchSection<DurabilityReport> = {
   key: "durability",
@@ -25,6 +26,14 @@ export const section: BenchSection<DurabilityReport> = {
     for (const figure of [durability.creates.memory, durability.creates.fsync, durability.creates.none, durability.reads.quiet, durability.reads.whileEditing]) {
       if (figure.failures > 0) failures.push(`--db section: ${figure.failures} of ${figure.requests} requests failed`);
     }
-    return { figures: durability, lines: ["6. --db durability", "", ...printDurability(durability)], failures };
+    const { creates, reads, memory } = durability;
+    const at = reads.properties.toLocaleString("en-US");
+    const goals: Goal[] = [
+      { id: "11a", name: "create throughput, --db / in memory", measured: ratio(creates.fsyncRatio), target: "≥ 0.50×", pass: creates.fsyncRatio >= 0.5 },
+      { id: "11b", name: `GET p99 at ${at} properties while ${reads.editsPerSecond.toFixed(0)} edits/s are persisted`, measured: ms(reads.whileEditing.p99Ms), target: "≤ 20 ms", pass: reads.whileEditing.p99Ms <= 20 },
+      { id: "11c", name: `GET throughput at ${at} properties, edits persisted / no writes`, measured: ratio(reads.throughputRatio), target: "≥ 0.85×", pass: reads.throughputRatio >= 0.85 },
+      { id: "11d", name: `peak resident memory of the --db mock at ${at} properties`, measured: bytes(memory.peakRssBytes), target: "≤ 800 MiB", pass: memory.peakRssBytes / 1024 / 1024 <= 800 },
+    ];
+    return { figures: durability, lines: ["6. --db durability", "", ...printDurability(durability)], goals, failures };
   },
 };

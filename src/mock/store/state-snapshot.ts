@@ -1,4 +1,5 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, writeSync } from "node:fs";
+import { readTextFile } from "../read-text-file.ts";
 import { open } from "node:fs/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { COLLECTIONS, type Database } from "./records.ts";
@@ -89,7 +90,7 @@ export interface ReadSnapshot {
  */
 export function readSnapshot(path: string): ReadSnapshot | undefined {
   if (!existsSync(path)) return undefined;
-  const text = readFileSync(path, "utf8");
+  const text = readTextFile(path);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
