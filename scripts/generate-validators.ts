@@ -54,8 +54,9 @@ const validatorsSource =
   `// @ts-nocheck -- AJV's generated JavaScript
 import { createRequire } from "node:module";
 import type { ValidateFunction } from "ajv";
+import { contractFormats } from "../contract/contract-formats.ts";
 
-// The validators call AJV's small runtime helpers (and ajv-formats' formats) through require.
+// The validators call AJV's small runtime helpers through require, and check formats with contractFormats.
 const require = createRequire(import.meta.url);
 
 /** SHA-256 of the spec/openapi.yaml these validators were generated from. */

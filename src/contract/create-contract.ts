@@ -28,6 +28,11 @@ export interface ResponseExchange {
   status: number;
   headers?: HeaderBag;
   body?: unknown;
+  /**
+   * The operation the request line was matched to, when the caller matched it already (the mock checking its
+   * own answers): the path is not matched again. Unknown ids are matched from the path as without it.
+   */
+  operationId?: string;
 }
 
 /** The result of `validateRequest`, with what the matched operation needs to run. */
@@ -176,7 +181,8 @@ export function createContract(options: ContractOptions = {}): Contract {
   };
 
   const validateResponse = (response: ResponseExchange): ContractResult => {
-    const found = table.match(response.method, response.path);
+    const known = response.operationId === undefined ? undefined : table.byId.get(response.operationId);
+    const found: OperationMatch = known ? { kind: "operation", operation: known, pathParams: {} } : table.match(response.method, response.path);
     const routeLabel = `${response.method.toUpperCase()} ${response.path.split("?")[0]}`;
     if (found.kind !== "operation") return routeFailure(found, routeLabel, "response");
     const { operation } = found;

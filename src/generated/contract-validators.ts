@@ -5,8 +5,9 @@
 // @ts-nocheck -- AJV's generated JavaScript
 import { createRequire } from "node:module";
 import type { ValidateFunction } from "ajv";
+import { contractFormats } from "../contract/contract-formats.ts";
 
-// The validators call AJV's small runtime helpers (and ajv-formats' formats) through require.
+// The validators call AJV's small runtime helpers through require, and check formats with contractFormats.
 const require = createRequire(import.meta.url);
 
 /** SHA-256 of the spec/openapi.yaml these validators were generated from. */
@@ -55,7 +56,7 @@ const pattern4 = new RegExp("^[0-9]+$", "u");
 const pattern6 = new RegExp("^-?[0-9]+(\\.[0-9]+)?$", "u");
 const pattern14 = new RegExp("^[^ ]+$", "u");
 const func1 = require("ajv/dist/runtime/ucs2length").default;
-const formats0 = require("ajv-formats/dist/formats").fullFormats.uri;
+const formats0 = contractFormats.uri;
 const schema68 = at("/components/schemas/VirtualTour");
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -13839,7 +13840,7 @@ const pattern4 = new RegExp("^[0-9]+$", "u");
 const pattern6 = new RegExp("^-?[0-9]+(\\.[0-9]+)?$", "u");
 const pattern14 = new RegExp("^[^ ]+$", "u");
 const func1 = require("ajv/dist/runtime/ucs2length").default;
-const formats0 = require("ajv-formats/dist/formats").fullFormats.uri;
+const formats0 = contractFormats.uri;
 const schema68 = at("/components/schemas/VirtualTour");
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){

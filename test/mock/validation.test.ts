@@ -142,6 +142,14 @@ describe("the mock checks its own answers", () => {
     expect(broken.violations[0]!.request).toBe("GET /api/v1/object/property/1001");
   });
 
+  it("checks the list-by-user answer too, which it sends already encoded", async () => {
+    const broken = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), validateResponses: true, log: () => {} });
+    Object.assign(broken.store.property(1001)!, { title: 42 });
+    const { body } = await request(broken.app).get("/api/v1/object/properties/1").set({ ...DEMO, "content-type": "application/json" }).expect(500);
+    expect(body.detail).toContain("listUserProperties response.body/0/title");
+    expect(broken.violations).toHaveLength(1);
+  });
+
   it("sends such an answer unchanged when the check is off", async () => {
     const unchecked = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract() });
     Object.assign(unchecked.store.property(1001)!, { list_price: 485000 });

@@ -126,6 +126,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       status: reply.status,
       headers: { "content-type": reply.contentType },
       body: reply.body instanceof JsonBytes ? reply.body.value() : reply.body,
+      operationId: call.operationId,
     });
     if (result.valid) return reply;
     deps.onViolation(result.errors, `${call.method} ${call.url}`);
