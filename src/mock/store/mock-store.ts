@@ -41,8 +41,12 @@ export class MockStore {
   #agentsByEmail = new Map<string, number>();
   #documents = new Map<number, DocumentRecord>();
   #documentsByProperty = new Map<number, Set<number>>();
-  /** Where each record sits in its collection's array, so removing one does not search the array. */
-  #positions = new Map<object, number>();
+  /**
+   * Where each record sits in its collection's array, so removing one does not search the array. Built on the
+   * first removal or raw write after an index (most runs never remove; building it costs a start at 100,000
+   * properties about a tenth of a second), then kept up to date.
+   */
+  #positionMap: Map<object, number> | undefined;
   #nextId = 1;
   #nextUid = 1;
   #version = 0;
@@ -114,10 +118,7 @@ export class MockStore {
     this.#agentsByEmail = new Map();
     this.#documents = new Map();
     this.#documentsByProperty = new Map();
-    this.#positions = new Map();
-    for (const name of ["accounts", "properties", "agents", "documents"] as const) {
-      state[name].forEach((record, index) => this.#positions.set(record, index));
-    }
+    this.#positionMap = undefined;
     // Only the records' own ids and the nids of their nested tours and videos feed the sequences; ids beyond
     // 2^53-1 never reach the store (raw writes are validated), so the sequences stay exact integers.
     let maxId = FIRST_NID - 1;
@@ -129,7 +130,7 @@ export class MockStore {
     }
     for (const property of state.properties) {
       this.#indexProperty(property);
-      maxId = [property.id, ...nestedIds(property)].reduce(largerId, maxId);
+      maxId = largerNestedId(largerId(maxId, property.id), property);
     }
     for (const agent of state.agents) {
       this.#indexAgent(agent);
@@ -169,7 +170,7 @@ export class MockStore {
   putRaw(collection: CollectionName, record: StoredRecord): void {
     const records = this.state[collection] as StoredRecord[];
     const existing = this.record(collection, record.id);
-    const at = existing === undefined ? undefined : this.#positions.get(existing);
+    const at = existing === undefined ? undefined : this.#positions().get(existing);
     if (at !== undefined && records[at] === existing) records[at] = record;
     else records.push(record);
     this.refresh([{ collection, id: record.id }]);
@@ -365,20 +366,32 @@ export class MockStore {
   }
 
   #append<T extends object>(records: T[], record: T): void {
-    this.#positions.set(record, records.length);
+    this.#positionMap?.set(record, records.length);
     records.push(record);
+  }
+
+  #positions(): Map<object, number> {
+    if (this.#positionMap) return this.#positionMap;
+    const positions = new Map<object, number>();
+    const state = this.state;
+    for (const name of ["accounts", "properties", "agents", "documents"] as const) {
+      const records = state[name];
+      for (let index = 0; index < records.length; index++) positions.set(records[index]!, index);
+    }
+    return (this.#positionMap = positions);
   }
 
   /** Removes a record in constant time: the last record of the array takes its place. */
   #remove<T extends object>(records: T[], record: T): void {
-    const at = this.#positions.get(record);
+    const positions = this.#positions();
+    const at = positions.get(record);
     if (at === undefined || records[at] !== record) return;
     const last = records.pop()!;
     if (last !== record) {
       records[at] = last;
-      this.#positions.set(last, at);
+      positions.set(last, at);
     }
-    this.#positions.delete(record);
+    positions.delete(record);
   }
 
   #indexProperty(property: PropertyRecord): void {
@@ -456,12 +469,19 @@ function addTo(index: Map<number, Set<number>>, key: number, id: number): void {
 }
 
 /**
- * The nids of a property's virtual tours and videos, which are nodes of the same sequence: counting them keeps a
- * new record from reusing one. Reference fields (`main_image`, `logo`, `edit_access`, `show_on_property`) name
- * other nodes and never feed the sequence: a value written there must not move it.
+ * The larger of a sequence's maximum and the nids of a property's virtual tours and videos, which are nodes of
+ * the same sequence: counting them keeps a new record from reusing one. Reference fields (`main_image`, `logo`,
+ * `edit_access`, `show_on_property`) name other nodes and never feed the sequence: a value written there must
+ * not move it. No array is made: this runs for every property at start-up.
  */
-function nestedIds(property: PropertyRecord): number[] {
-  const tours = Array.isArray(property.virtual_tours) ? [] : Object.values(property.virtual_tours ?? {});
-  const nested = [...tours, ...Object.values(property.property_videos ?? {})].map((entry) => entry?.nid);
-  return nested.filter((id): id is number => Number.isSafeInteger(id));
+function largerNestedId(max: number, property: PropertyRecord): number {
+  const tours = property.virtual_tours as unknown;
+  if (tours !== null && typeof tours === "object" && !Array.isArray(tours)) {
+    for (const key of Object.keys(tours)) max = largerId(max, (tours as Record<string, { nid?: unknown } | null>)[key]?.nid);
+  }
+  const videos = property.property_videos as unknown;
+  if (videos !== null && typeof videos === "object") {
+    for (const key of Object.keys(videos)) max = largerId(max, (videos as Record<string, { nid?: unknown } | null>)[key]?.nid);
+  }
+  return max;
 }
