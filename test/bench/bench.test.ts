@@ -50,7 +50,7 @@ function checkHttpFigure(figure: HttpFigure): void {
   expect(figure.failures, `${name}: failures`).toBe(0);
 }
 
-const GOALS = ["1", "2a", "2b", "2c", "2d", "3a", "3b", "4a", "4b", "4c", "4d", "5"];
+const GOALS = ["1", "2a", "2b", "2c", "2d", "3a", "3b", "4a", "4b", "4c", "4d", "5", "11a", "11b", "11c", "11d"];
 
 describe("npm run bench", () => {
   it(
@@ -92,6 +92,9 @@ describe("npm run bench", () => {
       expect(report.soak.requests).toBe(3_000);
       expect(report.soak.rssBytes).toHaveLength(10);
       expect(Number.isFinite(report.soak.growthPercent)).toBe(true);
+      // 1,500 new keys, all under the account bound: each opened an account, beside the fixtures' own
+      expect(report.soak.accounts).toBeGreaterThanOrEqual(1_500);
+      positive(report.scale.readAndParseMs, "scale: readAndParseMs");
 
       // Every goal of the issue, once, with what was measured, the bound and a verdict
       expect(report.goals.map((goal: { id: string }) => goal.id)).toEqual(GOALS);
