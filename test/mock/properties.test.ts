@@ -195,6 +195,16 @@ describe("list by user", () => {
     expect(await list()).toEqual(seeded);
   });
 
+  it("shows a property a raw write moved to another user in both users' next lists", async () => {
+    const nids = async (credentials?: Record<string, string>) =>
+      ((await api("get", `/properties/${credentials ? 2 : 1}`, credentials).expect(200)).body as Array<{ nid: string }>).map((item) => item.nid);
+    expect(await nids()).toEqual(["1001"]);
+    expect(await nids(OTHER)).toEqual(["1002"]);
+    await request(mock.app).patch("/__db/properties/1002").send({ uid: 1 }).expect(200);
+    expect(await nids()).toEqual(["1001", "1002"]);
+    expect(await nids(OTHER)).toEqual([]);
+  });
+
   it("answers 404 for another user's list", async () => {
     await api("get", "/properties/2").expect(404);
     expect((await api("get", "/properties/2", OTHER).expect(200)).body).toHaveLength(1);

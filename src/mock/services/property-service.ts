@@ -5,7 +5,7 @@ import type { MockStore } from "../store/mock-store.ts";
 import { projectListItem, projectProperty } from "../store/project-records.ts";
 import type { AccountRecord, PropertyRecord } from "../store/records.ts";
 import type { AutologinTokens } from "./autologin-tokens.ts";
-import { EncodedListItems } from "./encoded-list-items.ts";
+import { EncodedPropertyLists } from "./encoded-property-lists.ts";
 import { ownedBy } from "./owned-by.ts";
 
 type Schemas = components["schemas"];
@@ -27,11 +27,11 @@ export interface PropertyServiceDeps {
 /** Properties (section 4.1, endpoints 1 to 5): each account sees and changes only its own. */
 export class PropertyService {
   readonly #deps: PropertyServiceDeps;
-  readonly #listItems: EncodedListItems;
+  readonly #lists: EncodedPropertyLists;
 
   constructor(deps: PropertyServiceDeps) {
     this.#deps = deps;
-    this.#listItems = new EncodedListItems(deps.store);
+    this.#lists = new EncodedPropertyLists(deps.store);
   }
 
   /** Endpoint 1. */
@@ -138,7 +138,7 @@ export class PropertyService {
   /** Endpoint 5 as the HTTP layer sends it: the same answer as {@link listByUser}, already encoded. */
   listByUserJson(account: AccountRecord, uid: number): Outcome<JsonBytes> {
     if (uid !== account.id) return failure("notFound", `No user with uid ${uid}.`);
-    return success(this.#listItems.encode(this.#deps.store.propertiesOf(uid)));
+    return success(this.#lists.answerFor(uid, () => this.#deps.store.propertiesOf(uid)));
   }
 
   #own(account: AccountRecord, nid: number): PropertyRecord | undefined {

@@ -1,0 +1,49 @@
+import { JsonBytes } from "../json-bytes.ts";
+import type { MockStore } from "../store/mock-store.ts";
+import { projectListItem } from "../store/project-records.ts";
+import type { PropertyRecord } from "../store/records.ts";
+
+/**
+ * The list-by-user answers (endpoint 5), encoded once and kept until a property changes. A user's whole list is
+ * the largest answer of the service (80,000 items at 100,000 properties), and a page polling it asks for the
+ * same bytes again and again; encoding every item on every answer cost most of its time.
+ *
+ * Two things are kept, both dropped on the store's change events, which every change emits:
+ * - each user's whole answer, until any property changes or the state is reset (a raw write may move a
+ *   property from one user to another, so a change drops every user's answer, not only its owner's);
+ * - each property's encoded item, until that property changes, so the answer after a change re-encodes only
+ *   what changed. Items are kept as strings: joining them and encoding the answer once costs about as much as
+ *   copying kept buffers, and a buffer per item would make the first answer slower.
+ * Neither outgrows the state: at most one item per property and one answer per user, each answer made of items.
+ */
+export class EncodedPropertyLists {
+  readonly #items = new Map<number, string>();
+  readonly #answers = new Map<number, JsonBytes>();
+
+  constructor(store: MockStore) {
+    store.onChange((change) => {
+      if (change.kind === "reset") this.#items.clear();
+      else if (change.collection === "properties") this.#items.delete(change.kind === "put" ? change.record.id : change.id);
+      else return;
+      this.#answers.clear();
+    });
+  }
+
+  /** The JSON array of the list items of the user's properties; `properties` gives them when nothing is kept. */
+  answerFor(uid: number, properties: () => readonly PropertyRecord[]): JsonBytes {
+    let answer = this.#answers.get(uid);
+    if (answer === undefined) this.#answers.set(uid, (answer = this.#encode(properties())));
+    return answer;
+  }
+
+  #encode(properties: readonly PropertyRecord[]): JsonBytes {
+    const items = new Array<string>(properties.length);
+    for (let index = 0; index < properties.length; index++) {
+      const property = properties[index]!;
+      let encoded = this.#items.get(property.id);
+      if (encoded === undefined) this.#items.set(property.id, (encoded = JSON.stringify(projectListItem(property))));
+      items[index] = encoded;
+    }
+    return new JsonBytes(Buffer.from(`[${items.join(",")}]`));
+  }
+}
