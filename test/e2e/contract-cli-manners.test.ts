@@ -150,7 +150,7 @@ describe("clean-up", () => {
     const delayed = await startDelayingProxy(url, 30);
     try {
       // The program itself, as the package's bin runs it: npm would end by the signal rather than with the code.
-      const run = startProcess("node", ["--import", "tsx", "src/cli/contract.ts", "--base-url", delayed.url, "--api-key", "manners-7", "--token", "t"]);
+      const run = startProcess("node", ["dist/cli/contract.js", "--base-url", delayed.url, "--api-key", "manners-7", "--token", "t"]);
       await run.waitForOutput(/✓ create an agent with every field/, 60_000);
       expect((await agentsOf("manners-7", "t")).length).toBeGreaterThan(0);
       run.signal("SIGINT");
