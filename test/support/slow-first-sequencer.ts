@@ -1,0 +1,46 @@
+/**
+ * The order vitest starts the test files in: the slowest first, so that on a machine with few cores no long file
+ * starts last and runs alone while the other workers idle. Vitest orders by the durations it cached in an earlier
+ * run, but a clean clone (CI) has none and would order by file size, which put the bench test near the end.
+ */
+import { relative } from "node:path";
+import type { TestSequencer, TestSpecification, Vitest } from "vitest/node";
+
+/**
+ * The files that take longest, slowest first (wall time of `npm test` on the 2-core machine, measured when they
+ * were listed). A file missing from the list only starts later; a listed file that is gone is ignored.
+ */
+export const SLOW_FILES = [
+  "test/bench/bench.test.ts",
+  "test/contract/independent.test.ts",
+  "test/e2e/readme-commands.test.ts",
+  "test/docker/docker-files.test.ts",
+  "test/e2e/contract-cli-manners.test.ts",
+  "test/e2e/package-consumer.test.ts",
+  "test/e2e/contract-cli.test.ts",
+  "test/prism/prism-dynamic.test.ts",
+  "test/contract/runner.test.ts",
+  "test/mock/fuzz.test.ts",
+];
+
+export class SlowFirstSequencer implements TestSequencer {
+  constructor(private readonly vitest: Vitest) {}
+
+  /** `--shard i/n`: every n-th file of the sorted list, so that each shard gets slow and quick files alike. */
+  shard(files: TestSpecification[]): TestSpecification[] {
+    const { index, count } = this.vitest.config.shard!;
+    return this.sort(files).filter((_, position) => position % count === index - 1);
+  }
+
+  /** The listed slow files in their order, then the others by the duration cached from the last run, longest first. */
+  sort(files: TestSpecification[]): TestSpecification[] {
+    const root = this.vitest.config.root;
+    const path = (file: TestSpecification) => relative(root, file.moduleId).split("\\").join("/");
+    const rank = (file: TestSpecification) => {
+      const position = SLOW_FILES.indexOf(path(file));
+      return position === -1 ? SLOW_FILES.length : position;
+    };
+    const cached = (file: TestSpecification) => this.vitest.cache.getFileTestResults(`${file.project.name}:${path(file)}`)?.duration ?? 0;
+    return [...files].sort((a, b) => rank(a) - rank(b) || cached(b) - cached(a) || path(a).localeCompare(path(b)));
+  }
+}
