@@ -16,9 +16,9 @@ afterEach(async () => {
   }
 });
 
-/** The mock's program, started from its sources, until its banner is out and it answers. */
+/** The mock's program as its bin and `npm start` run it (the built file), until its banner is out and it answers. */
 async function startMock(args: string[]): Promise<{ mock: StartedProcess; url: string; banner: string }> {
-  const mock = startProcess(process.execPath, ["--import", "tsx", "src/cli/mock.ts", "--port", "0", "--quiet", ...args]);
+  const mock = startProcess(process.execPath, ["dist/cli/mock.js", "--port", "0", "--quiet", ...args]);
   started.push(mock);
   const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
   await mock.waitForOutput(/Spec\s+http/);

@@ -83,7 +83,7 @@ describe("npm start", () => {
   });
 
   it("requires the admin token given in ADMIN_TOKEN", async () => {
-    const mock = startProcess("node_modules/.bin/tsx", ["src/cli/mock.ts", "--port", "0", "--quiet"], { ADMIN_TOKEN: "s3cret-token" });
+    const mock = startProcess(process.execPath, ["dist/cli/mock.js", "--port", "0", "--quiet"], { ADMIN_TOKEN: "s3cret-token" });
     started.push(mock);
     const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
     await waitForHealthy(`${url}/healthz`);

@@ -10,10 +10,11 @@ afterEach(async () => {
     await process.exited;
   }
 });
+/** The mock's program as its bin and `npm start` run it: the built file. */
 const cli = (args: string[]) => {
-  const process = startProcess("node_modules/.bin/tsx", ["src/cli/mock.ts", ...args]);
-  started.push(process);
-  return process;
+  const mock = startProcess(process.execPath, ["dist/cli/mock.js", ...args]);
+  started.push(mock);
+  return mock;
 };
 const demo = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
 
