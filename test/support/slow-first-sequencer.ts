@@ -13,6 +13,7 @@ import type { TestSequencer, TestSpecification, Vitest } from "vitest/node";
 export const SLOW_FILES = [
   "test/bench/bench.test.ts",
   "test/contract/independent.test.ts",
+  "test/meta/static-checks.test.ts",
   "test/e2e/readme-commands.test.ts",
   "test/docker/docker-files.test.ts",
   "test/e2e/contract-cli-manners.test.ts",
