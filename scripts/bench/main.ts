@@ -29,7 +29,7 @@ import { parseBenchArgs, USAGE, type BenchSettings } from "./settings.ts";
 
 /** The JSON output: the run's settings and machine, each section's figures under its key, the goals. */
 export interface BenchReport {
-  settings: Omit<BenchSettings, "json">;
+  settings: Omit<BenchSettings, "json" | "jsonFile">;
   environment: {
     node: string;
     cpus: number;
@@ -119,8 +119,8 @@ export function goalTable(goals: readonly Goal[]): string[] {
   return table(["goal", "what", "measured", "target", ""], goals.map((goal) => [goal.id, goal.name, goal.measured, goal.target, goal.pass ? "PASS" : "FAIL"]), "lllll");
 }
 
-function withoutJson(settings: BenchSettings): Omit<BenchSettings, "json"> {
-  const { json: _json, ...rest } = settings;
+function withoutJson(settings: BenchSettings): Omit<BenchSettings, "json" | "jsonFile"> {
+  const { json: _json, jsonFile: _jsonFile, ...rest } = settings;
   return rest;
 }
 
@@ -136,7 +136,9 @@ async function main(args: readonly string[]): Promise<number> {
   }
   const { settings } = parsed;
   const { report, text } = await runBench(settings, (line) => process.stderr.write(`${line}\n`));
-  console.log(settings.json ? JSON.stringify(report, null, 2) : text.join("\n"));
+  const json = JSON.stringify(report, null, 2);
+  console.log(settings.json ? json : text.join("\n"));
+  if (settings.jsonFile) writeFileSync(settings.jsonFile, `${json}\n`);
   if (settings.updateReadme) process.stderr.write(`${updateReadme(report)}\n`);
   if (report.failures.length > 0) {
     console.error(`bench: ${report.failures.length} failure(s); see FAILURES.`);

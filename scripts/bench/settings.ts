@@ -17,6 +17,8 @@ export interface BenchSettings {
   seed: number;
   quick: boolean;
   json: boolean;
+  /** Also write the JSON object to this file, whatever is printed (a CI job keeps the figures and shows the tables). */
+  jsonFile?: string;
   /** Rewrite the README's performance section from this run's figures. */
   updateReadme: boolean;
   /** Leave Prism out (it takes seconds to start and a core while it runs). */
@@ -38,7 +40,8 @@ const CONCURRENCY = 16;
 const SMALL_STORE = 1_000;
 
 export const USAGE = `Usage: npm run bench -- [--properties N] [--requests N] [--soak N] [--starts N] [--quick] [--json]
-                       [--only a,b] [--no-prism] [--baseline path/to/dist/cli/mock.js] [--update-readme]
+                       [--json-file FILE] [--only a,b] [--no-prism] [--baseline path/to/dist/cli/mock.js]
+                       [--update-readme]
 
   --properties N   properties in the large store, a positive integer (default ${DEFAULTS.properties})
   --requests N     measured requests per HTTP scenario, a positive integer (default ${DEFAULTS.requests})
@@ -51,6 +54,7 @@ export const USAGE = `Usage: npm run bench -- [--properties N] [--requests N] [-
   --baseline FILE  also measure an older build of the mock (its dist/cli/mock.js) in the side-by-side table
   --update-readme  rewrite the README's performance section from this run
   --json           print the figures as one JSON object instead of tables
+  --json-file FILE also write that JSON object to FILE (the tables are still printed without --json)
   --help           show this text`;
 
 type ArgsResult = { ok: true; settings: BenchSettings; help: boolean } | { ok: false; message: string };
@@ -70,6 +74,7 @@ export function parseBenchArgs(args: readonly string[]): ArgsResult {
         baseline: { type: "string" },
         quick: { type: "boolean" },
         json: { type: "boolean" },
+        "json-file": { type: "string" },
         "no-prism": { type: "boolean" },
         "update-readme": { type: "boolean" },
         help: { type: "boolean", short: "h" },
@@ -80,6 +85,7 @@ export function parseBenchArgs(args: readonly string[]): ArgsResult {
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
+  if (values["json-file"] === "") return { ok: false, message: "--json-file needs a file name" };
   const quick = values.quick === true;
   const base = quick ? QUICK : DEFAULTS;
   const numbers: Record<string, number> = {};
@@ -101,6 +107,7 @@ export function parseBenchArgs(args: readonly string[]): ArgsResult {
       seed: DEFAULT_SEED,
       quick,
       json: values.json === true,
+      ...(typeof values["json-file"] === "string" ? { jsonFile: values["json-file"] } : {}),
       updateReadme: values["update-readme"] === true,
       skipPrism: values["no-prism"] === true,
       ...(typeof values.baseline === "string" ? { baseline: values.baseline } : {}),
