@@ -11,6 +11,11 @@ import { DEFAULT_SEED, generateFixtures } from "../../src/fixtures/generate-fixt
 import { startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
 
 const TRIALS = 5;
+/**
+ * Trials go on past TRIALS, up to this many, until a kill has landed inside a compaction: on a loaded machine (the
+ * suite runs files side by side) the journal fills slower and a kill aimed at a compaction can miss it.
+ */
+const MAX_TRIALS = 15;
 const WORKERS = 4;
 /** A journal this long is compacted: small, so that compactions run all the time during the stream. */
 const COMPACT_AFTER = "40000";
@@ -97,7 +102,7 @@ describe("--db under SIGKILL", () => {
   it("keeps every acknowledged write, applies none twice, and leaves no temporary file, whenever the process dies", async () => {
     let killedDuringCompaction = 0;
     let { process, url } = await startMock();
-    for (let trial = 0; trial < TRIALS; trial += 1) {
+    for (let trial = 0; trial < TRIALS || (killedDuringCompaction === 0 && trial < MAX_TRIALS); trial += 1) {
       let stopped = false;
       const workers = Array.from({ length: WORKERS }, (_, index) => worker(url, trial, index, () => stopped));
       // Some writes answered in every trial, however loaded the machine, before the kill can come.
@@ -126,5 +131,5 @@ describe("--db under SIGKILL", () => {
     process.signal("SIGTERM");
     expect(await process.exited).toBe(0);
     expect(leftovers()).toEqual([]);
-  }, 90_000);
+  }, 180_000);
 });
