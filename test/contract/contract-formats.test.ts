@@ -18,9 +18,8 @@ const urlLike = fc
 describe("uri format", () => {
   it("answers as ajv-formats' full RFC 3986 pattern on generated URLs and near-URLs", () => {
     fc.assert(
-      fc.property(fc.oneof(urlLike, fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.string()), (value) => {
-        expect(isUri(value)).toBe(fullUri(value));
-      }),
+      // A boolean property (fast-check reports the counterexample): an expect() per run cost four times the check.
+      fc.property(fc.oneof(urlLike, fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.string()), (value) => isUri(value) === fullUri(value)),
       { numRuns: 20_000, seed: 42 },
     );
   });
