@@ -2,7 +2,8 @@
  * Every command of the README's `sh` blocks, and every route its tables give as an example, runs as shown:
  * the commands with only the addresses and file names a test must choose put in (the mock's address for
  * 127.0.0.1:4010 or a staging service, a free port, a recording in a temporary folder). A command that no
- * rule below knows fails the test, so a new one cannot go untested; the few that cannot run here say why.
+ * rule below knows fails the test, so a new one cannot go untested; the few that cannot run here say why, and
+ * the Prism commands that a Prism test starts with the README's line say which (Prism takes seconds to start).
  * Also: every `npm run <script>` that the README and docs/ mention exists (docs/assumptions.md once named one
  * that did not).
  */
@@ -13,22 +14,18 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
 import { createHarRecorder } from "../support/har-recorder.ts";
 import { sharedContract } from "../support/mock-harness.ts";
+import { onPort, README_PRISM, README_PRISM_TESTS, readmeCommands } from "../support/readme-commands.ts";
 import { freePort, PACKAGE_ROOT, startProcess, type StartedProcess } from "../support/start-process.ts";
 
 const README = readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8");
 const DEMO = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
 
-/** The README's shell commands: each line of each `sh` block, comments off, continued lines joined. */
-const commands = [...README.matchAll(/```(?:sh|bash)\n([\s\S]*?)```/g)].flatMap((block) =>
-  block[1]!
-    .replace(/\\\n\s*/g, "")
-    .split("\n")
-    .map((line) => line.replace(/\s+#.*$/, "").trim())
-    .filter((line) => line !== ""),
-);
+const commands = readmeCommands();
 
-/** Commands that cannot run inside the test suite, and why. Everything else runs. */
+/** Commands that cannot run inside the test suite, or run in another test, and why. Everything else runs. */
 const NOT_RUN: Array<[RegExp, string]> = [
+  // Prism takes seconds of CPU to start: the Prism test that checks what it serves starts it with the README's line.
+  ...Object.entries(README_PRISM).map(([key, pattern]): [RegExp, string] => [pattern, `run by ${README_PRISM_TESTS[key as keyof typeof README_PRISM]}`]),
   [/^npm ci && npm start$/, "npm ci would reinstall the tree this suite runs from; npm start is run by test/e2e/npm-start.test.ts"],
   [/^npm test$/, "the suite itself"],
   [/^docker (build|run) /, "no container engine on this machine; test/docker/docker-files.test.ts replays the image without one"],
@@ -133,20 +130,19 @@ const RULES: Array<{ pattern: RegExp; run: (line: string) => Promise<void> }> = 
     pattern: /^npm run mock:prism/,
     run: async (line) => {
       const port = await freePort();
-      const shown = /--port \d+/.test(line) ? line.replace(/--port \d+/, `--port ${port}`).replace("--host 0.0.0.0", "--host 127.0.0.1") : `${line}${line.includes(" -- ") ? "" : " --"} --port ${port}`;
-      await serves(shown, `http://127.0.0.1:${port}/api/v1/object/template_base`);
-    },
-  },
-  {
-    pattern: /^npm run proxy -- --target https:\/\/staging\.example\.com$/,
-    run: async (line) => {
-      const port = await freePort();
-      await serves(`${line.replace("https://staging.example.com", url)} --port ${port}`, `http://127.0.0.1:${port}/api/v1/object/template_base`);
+      await serves(onPort(line, port), `http://127.0.0.1:${port}/api/v1/object/template_base`);
     },
   },
 ];
 
 describe("the README's commands", () => {
+  it("run by a Prism test are each started there with the README's line", () => {
+    for (const [key, file] of Object.entries(README_PRISM_TESTS)) {
+      expect(readFileSync(join(PACKAGE_ROOT, file), "utf8"), file).toContain(`readmeCommand(README_PRISM.${key})`);
+      expect(commands.filter((line) => README_PRISM[key as keyof typeof README_PRISM].test(line)), key).toHaveLength(1);
+    }
+  });
+
   it("are all either run below or listed as impossible here, with the reason", () => {
     expect(commands.length).toBeGreaterThan(5);
     const unknown = commands.filter((line) => !NOT_RUN.some(([pattern]) => pattern.test(line)) && !RULES.some((rule) => rule.pattern.test(line)));

@@ -4,13 +4,15 @@
  * Prism generates data with json-schema-faker, which does not implement every JSON Schema 2020-12 keyword the
  * spec uses. The gaps below are what it gets wrong; every other violation fails the test, and every gap must
  * still occur (so the list cannot silently grow stale). Prism's *validator* (AJV) does honour these keywords:
- * see prism-proxy.test.ts.
+ * see prism-proxy.test.ts. Prism is started with the README's command, which test/e2e/readme-commands.test.ts
+ * leaves to this file.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContract } from "../../src/contract/create-contract.ts";
 import { formatViolation, type ContractViolation } from "../../src/contract/contract-violation.ts";
 import type { Operation } from "../../src/contract/operation-table.ts";
-import { send, startLauncher, validRequest, type RunningPrism, type TestAnswer } from "./prism-harness.ts";
+import { README_PRISM, readmeCommand } from "../support/readme-commands.ts";
+import { send, startCommand, validRequest, type RunningPrism, type TestAnswer } from "./prism-harness.ts";
 
 /**
  * Generated answers per operation. At the rates given with each gap, missing one by chance is rarer than 1 in
@@ -93,7 +95,7 @@ function classify(operation: Operation, answer: TestAnswer): Sample {
 }
 
 beforeAll(async () => {
-  prism = await startLauncher(["mock", "--dynamic"]);
+  prism = await startCommand(readmeCommand(README_PRISM.dynamic));
   // One sequence of requests per operation, the operations side by side.
   const perOperation = await Promise.all(
     contract.operations.map(async (operation) => {

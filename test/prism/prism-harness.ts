@@ -1,6 +1,7 @@
 /**
- * Helpers shared by the Prism end-to-end tests: start `scripts/prism.ts` as a real process on a free port, wait
- * until it answers HTTP (by polling, never a fixed sleep), and build a valid request for any operation.
+ * Helpers shared by the Prism end-to-end tests: start `scripts/prism.ts` as a real process on a free port (by
+ * itself, or through a command of the README), wait until it answers HTTP (by polling, never a fixed sleep), and
+ * build a valid request for any operation.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -12,7 +13,8 @@ import type { Contract } from "../../src/contract/create-contract.ts";
 import type { Operation } from "../../src/contract/operation-table.ts";
 import { resolvePointer } from "../../src/spec/json-pointer.ts";
 import type { ExampleObject, MediaTypeObject, OpenApiDocument, RequestBodyObject, ResponseObject } from "../../src/spec/openapi-document.ts";
-import { freePort } from "../support/start-process.ts";
+import { onPort } from "../support/readme-commands.ts";
+import { freePort, startProcess } from "../support/start-process.ts";
 
 export { freePort };
 
@@ -91,6 +93,30 @@ export async function startLauncher(args: readonly string[]): Promise<RunningPri
     throw new Error(`${(error as Error).message}\n--- launcher output ---\n${output}`);
   }
   return { url, port, output: () => output, stop };
+}
+
+/**
+ * Starts a command of the README as typed in a shell (`npm run mock:prism`, ...) in the package, on a free port
+ * and the loopback, as test/e2e/readme-commands.test.ts would run it.
+ */
+export async function startCommand(line: string): Promise<RunningPrism> {
+  const port = await freePort();
+  const started = startProcess("sh", ["-c", `exec ${onPort(line, port)}`]);
+  const stop = async () => {
+    if (started.child.exitCode !== null || started.child.signalCode !== null) return;
+    started.signal("SIGTERM"); // the whole process group: npm, the launcher and Prism, as Ctrl-C would
+    const forced = setTimeout(() => started.signal("SIGKILL"), 5_000);
+    await started.exited;
+    clearTimeout(forced);
+  };
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilAnswering(url, { gaveUp: () => started.child.exitCode !== null || started.child.signalCode !== null });
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n--- output of ${line} ---\n${started.output()}`);
+  }
+  return { url, port, output: started.output, stop };
 }
 
 /** A request as the tests send it; `body` is the JSON value to send, if any. */

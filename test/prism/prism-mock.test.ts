@@ -1,11 +1,12 @@
 /**
  * `npm run mock:prism`: Prism serves a stateless mock straight from spec/openapi.yaml. Started once for the
- * file, through scripts/prism.ts, on a free port.
+ * file with the README's command (on a free port), which test/e2e/readme-commands.test.ts leaves to this file.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContract } from "../../src/contract/create-contract.ts";
 import { formatViolation } from "../../src/contract/contract-violation.ts";
-import { responseExample, send, startLauncher, validRequest, type RunningPrism, type TestAnswer, type TestRequest } from "./prism-harness.ts";
+import { README_PRISM, readmeCommand } from "../support/readme-commands.ts";
+import { responseExample, send, startCommand, validRequest, type RunningPrism, type TestAnswer, type TestRequest } from "./prism-harness.ts";
 
 const contract = createContract();
 const operation = (id: string) => {
@@ -18,7 +19,7 @@ const verdict = (request: TestRequest, answer: TestAnswer) =>
 
 let prism: RunningPrism;
 beforeAll(async () => {
-  prism = await startLauncher(["mock"]);
+  prism = await startCommand(readmeCommand(README_PRISM.mock));
 });
 afterAll(async () => {
   await prism?.stop();

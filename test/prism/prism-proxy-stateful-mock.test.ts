@@ -1,10 +1,13 @@
 /**
  * Prism's validating proxy in front of the project's own stateful mock (`createMockServer`): a short client
  * scenario passes through without a single violation, as judged by Prism and by the mock's own response checks.
+ * Prism is started with the README's `npm run proxy -- --target ...` (the mock as the target), which
+ * test/e2e/readme-commands.test.ts leaves to this file.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
-import { send, startLauncher, type RunningPrism, type TestAnswer, type TestRequest } from "./prism-harness.ts";
+import { README_PRISM, readmeCommand } from "../support/readme-commands.ts";
+import { send, startCommand, type RunningPrism, type TestAnswer, type TestRequest } from "./prism-harness.ts";
 
 let mock: MockServer;
 let prism: RunningPrism;
@@ -17,7 +20,7 @@ beforeAll(async () => {
   const account = mock.store.state.accounts[0];
   if (!account) throw new Error("The mock's fixtures have no account");
   headers = { "API-KEY": account.apiKey, TOKEN: account.token, "content-type": "application/json" };
-  prism = await startLauncher(["proxy", "--target", url]);
+  prism = await startCommand(readmeCommand(README_PRISM.proxy).replace("https://staging.example.com", url));
 });
 afterAll(async () => {
   await prism?.stop();
