@@ -150,6 +150,7 @@ describe("npm run bench", () => {
       [["--requests", "0"], '--requests must be a positive integer, got "0"'],
       [["--soak", "-1"], "--soak"],
       [["--bogus"], "--bogus"],
+      [["--json-file", ""], "--json-file needs a file name"],
     ];
     // As a process once: any argument the parser refuses ends there with its message and the usage on stderr,
     // nothing on stdout, and exit code 2...

@@ -11,17 +11,16 @@ import type { TestSequencer, TestSpecification, Vitest } from "vitest/node";
  * were listed). A file missing from the list only starts later; a listed file that is gone is ignored.
  */
 export const SLOW_FILES = [
-  "test/bench/bench.test.ts",
   "test/contract/independent.test.ts",
+  "test/bench/bench.test.ts",
   "test/meta/static-checks.test.ts",
-  "test/e2e/readme-commands.test.ts",
   "test/docker/docker-files.test.ts",
   "test/e2e/contract-cli-manners.test.ts",
   "test/e2e/package-consumer.test.ts",
   "test/e2e/contract-cli.test.ts",
-  "test/prism/prism-dynamic.test.ts",
   "test/contract/runner.test.ts",
   "test/mock/fuzz.test.ts",
+  "test/prism/prism-dynamic.test.ts",
 ];
 
 export class SlowFirstSequencer implements TestSequencer {
