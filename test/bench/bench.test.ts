@@ -61,87 +61,89 @@ const SMALL_ARGS = ["--properties", String(SMALL.properties), "--requests", Stri
 const GOALS = ["1", "2a", "2b", "2c", "2d", "3a", "3b", "4a", "4b", "4c", "4d", "5", "11a", "11b", "11c", "11d"];
 
 describe("npm run bench", () => {
-  // One run through the npm script for the two tests below: the tables on stdout, the same figures as JSON in a
-  // file (--json-file), so that the peers, Prism among them, start once.
-  let finished: Finished;
-  /** The JSON file as the bench wrote it, as loosely typed as JSON.parse gives it. */
-  let report: any;
-  beforeAll(async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "plk-bench-")), "bench.json");
-    finished = await run("npm", ["run", "--silent", "bench", "--", "--quick", "--starts", "1", ...SMALL_ARGS, "--json-file", file]);
-    if (finished.code === 0) report = JSON.parse(readFileSync(file, "utf8"));
-  }, RUN_TIMEOUT_MS);
+  // One run through the npm script for the two tests of this block: the tables on stdout, the same figures as JSON
+  // in a file (--json-file), so that the peers, Prism among them, start once.
+  describe("--quick with small counts and --json-file", () => {
+    let finished: Finished;
+    /** The JSON file as the bench wrote it, as loosely typed as JSON.parse gives it. */
+    let report: any;
+    beforeAll(async () => {
+      const file = join(mkdtempSync(join(tmpdir(), "plk-bench-")), "bench.json");
+      finished = await run("npm", ["run", "--silent", "bench", "--", "--quick", "--starts", "1", ...SMALL_ARGS, "--json-file", file]);
+      if (finished.code === 0) report = JSON.parse(readFileSync(file, "utf8"));
+    }, RUN_TIMEOUT_MS);
 
-  it("writes every section as JSON with --json-file: the peers side by side, finite figures, every goal with a verdict", () => {
-    expect(finished.code, finished.stderr).toBe(0);
-    expect(report.settings).toMatchObject({ quick: true, properties: SMALL.properties, requests: SMALL.requests, soakRequests: SMALL.soak, starts: 1 });
-    expect(report.environment.gcForced).toBe(true);
-    expect(report.failures).toEqual([]);
+    it("writes every section as JSON with --json-file: the peers side by side, finite figures, every goal with a verdict", () => {
+      expect(finished.code, finished.stderr).toBe(0);
+      expect(report.settings).toMatchObject({ quick: true, properties: SMALL.properties, requests: SMALL.requests, soakRequests: SMALL.soak, starts: 1 });
+      expect(report.environment.gcForced).toBe(true);
+      expect(report.failures).toEqual([]);
 
-    // Contract validation
-    for (const figure of report.contract.compile) positive(figure.medianMs, `compile ${figure.contract}`);
-    expect(report.contract.validation).toHaveLength(14);
-    for (const figure of report.contract.validation) positive(figure.microsPerCall, `${figure.check}: microsPerCall`);
-    expect(report.contract.recording.entries).toBe(SMALL.requests);
+      // Contract validation
+      for (const figure of report.contract.compile) positive(figure.medianMs, `compile ${figure.contract}`);
+      expect(report.contract.validation).toHaveLength(14);
+      for (const figure of report.contract.validation) positive(figure.microsPerCall, `${figure.check}: microsPerCall`);
+      expect(report.contract.recording.entries).toBe(SMALL.requests);
 
-    // Peers: the same request to each server started as a process; CPU and memory from its own process
-    const servers = report.peers.servers.map((figure: ServerFigure) => figure.server);
-    expect(servers).toEqual(["mock (bin)", "mock --validate-responses", "json-server", "Prism", "bare node:http"]);
-    for (const figure of report.peers.servers as ServerFigure[]) {
-      checkHttpFigure(figure);
-      positive(figure.cpuMicrosPerRequest, `${figure.server}: cpuMicrosPerRequest`);
-      positive(figure.rssBytes, `${figure.server}: rssBytes`);
-    }
-    expect(report.peers.startup.map((figure: { server: string }) => figure.server)).toEqual(["mock (bin)", "npm start", "json-server"]);
-    for (const figure of report.peers.startup) positive(figure.medianMs, `start-up of ${figure.server}`);
+      // Peers: the same request to each server started as a process; CPU and memory from its own process
+      const servers = report.peers.servers.map((figure: ServerFigure) => figure.server);
+      expect(servers).toEqual(["mock (bin)", "mock --validate-responses", "json-server", "Prism", "bare node:http"]);
+      for (const figure of report.peers.servers as ServerFigure[]) {
+        checkHttpFigure(figure);
+        positive(figure.cpuMicrosPerRequest, `${figure.server}: cpuMicrosPerRequest`);
+        positive(figure.rssBytes, `${figure.server}: rssBytes`);
+      }
+      expect(report.peers.startup.map((figure: { server: string }) => figure.server)).toEqual(["mock (bin)", "npm start", "json-server"]);
+      for (const figure of report.peers.startup) positive(figure.medianMs, `start-up of ${figure.server}`);
 
-    // Scale, persistence, soak
-    const { scale } = report;
-    expect(scale.properties).toBe(SMALL.properties);
-    for (const key of ["startupMs", "rssAfterStartBytes", "fixturesFileBytes"]) positive(scale[key], `scale: ${key}`);
-    for (const key of ["items", "medianMs", "peakRssBytes", "responseBytes"]) positive(scale.listByUser[key], `list by user: ${key}`);
-    expect(scale.http.map((figure: HttpFigure) => figure.scenario)).toEqual(["retrieve by nid", "retrieve by external id", "template catalogue", "create property", "create+delete agent pair"]);
-    for (const figure of scale.http) checkHttpFigure(figure);
-    positive(scale.storeSize.throughputRatio, "storeSize: throughputRatio");
-    for (const key of ["writeMs", "longestPauseMs", "fileBytes"]) positive(report.persistence[key], `persistence: ${key}`);
-    expect(report.soak.requests).toBe(SMALL.soak);
-    expect(report.soak.rssBytes).toHaveLength(10);
-    expect(Number.isFinite(report.soak.growthPercent)).toBe(true);
-    // A new key every other request, all under the account bound: each opened an account, beside the fixtures' own
-    expect(report.soak.accounts).toBeGreaterThanOrEqual(SMALL.soak / 2);
-    positive(report.scale.readAndParseMs, "scale: readAndParseMs");
+      // Scale, persistence, soak
+      const { scale } = report;
+      expect(scale.properties).toBe(SMALL.properties);
+      for (const key of ["startupMs", "rssAfterStartBytes", "fixturesFileBytes"]) positive(scale[key], `scale: ${key}`);
+      for (const key of ["items", "medianMs", "peakRssBytes", "responseBytes"]) positive(scale.listByUser[key], `list by user: ${key}`);
+      expect(scale.http.map((figure: HttpFigure) => figure.scenario)).toEqual(["retrieve by nid", "retrieve by external id", "template catalogue", "create property", "create+delete agent pair"]);
+      for (const figure of scale.http) checkHttpFigure(figure);
+      positive(scale.storeSize.throughputRatio, "storeSize: throughputRatio");
+      for (const key of ["writeMs", "longestPauseMs", "fileBytes"]) positive(report.persistence[key], `persistence: ${key}`);
+      expect(report.soak.requests).toBe(SMALL.soak);
+      expect(report.soak.rssBytes).toHaveLength(10);
+      expect(Number.isFinite(report.soak.growthPercent)).toBe(true);
+      // A new key every other request, all under the account bound: each opened an account, beside the fixtures' own
+      expect(report.soak.accounts).toBeGreaterThanOrEqual(SMALL.soak / 2);
+      positive(report.scale.readAndParseMs, "scale: readAndParseMs");
 
-    // Every goal of the issue, once, with what was measured, the bound and a verdict
-    expect(report.goals.map((goal: { id: string }) => goal.id)).toEqual(GOALS);
-    for (const goal of report.goals) {
-      expect(goal.measured, goal.id).toMatch(/\d/);
-      expect(goal.target, goal.id).toMatch(/^[≤≥] /);
-      expect(typeof goal.pass, goal.id).toBe("boolean");
-    }
+      // Every goal of the issue, once, with what was measured, the bound and a verdict
+      expect(report.goals.map((goal: { id: string }) => goal.id)).toEqual(GOALS);
+      for (const goal of report.goals) {
+        expect(goal.measured, goal.id).toMatch(/\d/);
+        expect(goal.target, goal.id).toMatch(/^[≤≥] /);
+        expect(typeof goal.pass, goal.id).toBe("boolean");
+      }
 
-    // --db durability (issue 11), the mock as a process with and without its journal
-    const { durability } = report;
-    for (const side of ["memory", "fsync", "none"]) {
-      for (const key of ["requests", "requestsPerSecond", "p50Ms", "p99Ms"]) positive(durability.creates[side][key], `creates ${side}: ${key}`);
-      expect(durability.creates[side].failures, `creates ${side}: failures`).toBe(0);
-    }
-    for (const key of ["fsyncRatio", "noneRatio"]) positive(durability.creates[key], `creates: ${key}`);
-    expect(durability.reads.properties).toBe(SMALL.properties);
-    for (const key of ["editsPerSecond", "editsAcknowledged", "throughputRatio"]) positive(durability.reads[key], `reads: ${key}`);
-    for (const key of ["peakRssBytes", "rssAfterEditsBytes"]) positive(durability.memory[key], `memory: ${key}`);
-    for (const key of ["firstStartMs", "journalBytes", "withJournalMs", "snapshotOnlyMs", "inMemoryMs", "snapshotBytes"]) positive(durability.startUp[key], `start-up: ${key}`);
-    expect(durability.startUp.journalChanges).toBe(200);
-    expect(Number.isFinite(durability.compaction.ms) && durability.compaction.ms >= 0).toBe(true);
-  });
+      // --db durability (issue 11), the mock as a process with and without its journal
+      const { durability } = report;
+      for (const side of ["memory", "fsync", "none"]) {
+        for (const key of ["requests", "requestsPerSecond", "p50Ms", "p99Ms"]) positive(durability.creates[side][key], `creates ${side}: ${key}`);
+        expect(durability.creates[side].failures, `creates ${side}: failures`).toBe(0);
+      }
+      for (const key of ["fsyncRatio", "noneRatio"]) positive(durability.creates[key], `creates: ${key}`);
+      expect(durability.reads.properties).toBe(SMALL.properties);
+      for (const key of ["editsPerSecond", "editsAcknowledged", "throughputRatio"]) positive(durability.reads[key], `reads: ${key}`);
+      for (const key of ["peakRssBytes", "rssAfterEditsBytes"]) positive(durability.memory[key], `memory: ${key}`);
+      for (const key of ["firstStartMs", "journalBytes", "withJournalMs", "snapshotOnlyMs", "inMemoryMs", "snapshotBytes"]) positive(durability.startUp[key], `start-up: ${key}`);
+      expect(durability.startUp.journalChanges).toBe(200);
+      expect(Number.isFinite(durability.compaction.ms) && durability.compaction.ms >= 0).toBe(true);
+    });
 
-  it("prints the side-by-side table and the goals with PASS or FAIL", () => {
-    const { code, stdout, stderr } = finished;
-    expect(code, stderr).toBe(0);
-    expect(stdout).toMatch(/^Machine: \d+ × .+, node v\d+/m);
-    expect(stdout).toMatch(/^ {2}mock \(bin\) +[\d,]+ ms +[\d,.]+ req\/s +1\.00× +[\d,.]+ µs +[\d.]+× /m);
-    expect(stdout).toMatch(/^ {2}bare node:http +[\d,.]+ req\/s +[\d.]+× +[\d,.]+ µs +1\.00× /m);
-    for (const id of GOALS) expect(stdout).toMatch(new RegExp(`^ {2}${id} +.+ (PASS|FAIL)$`, "m"));
-    expect(stdout).not.toContain("FAILURES");
+    it("prints the side-by-side table and the goals with PASS or FAIL", () => {
+      const { code, stdout, stderr } = finished;
+      expect(code, stderr).toBe(0);
+      expect(stdout).toMatch(/^Machine: \d+ × .+, node v\d+/m);
+      expect(stdout).toMatch(/^ {2}mock \(bin\) +[\d,]+ ms +[\d,.]+ req\/s +1\.00× +[\d,.]+ µs +[\d.]+× /m);
+      expect(stdout).toMatch(/^ {2}bare node:http +[\d,.]+ req\/s +[\d.]+× +[\d,.]+ µs +1\.00× /m);
+      for (const id of GOALS) expect(stdout).toMatch(new RegExp(`^ {2}${id} +.+ (PASS|FAIL)$`, "m"));
+      expect(stdout).not.toContain("FAILURES");
+    });
   });
 
   it("refuses bad arguments with a message, the usage and exit code 2", async () => {
