@@ -3,9 +3,9 @@
  * the server it runs, like Ctrl-C in a terminal), and collects its output.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomInt } from "node:crypto";
 import { once } from "node:events";
 import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 
 export const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -71,13 +71,34 @@ export async function waitForHealthy(url: string, deadlineMs = 30_000): Promise<
   }
 }
 
-/** A port nobody listens on right now: bind port 0, read the port the system chose, release it. */
+/**
+ * Where {@link freePort} draws from: below the ephemeral ranges (Linux 32768-60999, macOS and Windows 49152 and
+ * up) from which servers on port 0 and outgoing connections get theirs. A port the system chose for port 0 and
+ * released could be taken by another test's server on port 0 before the caller binds it, with test files running
+ * side by side; one from here cannot. Each vitest worker (VITEST_POOL_ID, 1 to maxWorkers) has a slice of its own.
+ */
+const PORTS = { from: 20_000, to: 32_000, slices: 8 };
+
+/** A port nobody listens on right now, from this worker's slice (at random within it, then checked by a bind). */
 export async function freePort(): Promise<number> {
+  const size = Math.floor((PORTS.to - PORTS.from) / PORTS.slices);
+  const slice = (Number(process.env.VITEST_POOL_ID ?? "1") - 1) % PORTS.slices;
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = PORTS.from + slice * size + randomInt(size);
+    if (await isFree(port)) return port;
+  }
+  throw new Error(`No free port in ${PORTS.from + slice * size}-${PORTS.from + (slice + 1) * size - 1} after 100 tries`);
+}
+
+async function isFree(port: number): Promise<boolean> {
   const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, "close");
-  return port;
+  const bound = await new Promise<boolean>((resolve) => {
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => resolve(true));
+  });
+  if (bound) {
+    server.close();
+    await once(server, "close");
+  }
+  return bound;
 }
