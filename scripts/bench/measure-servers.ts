@@ -11,7 +11,7 @@ import type { Scenario } from "./scenarios.ts";
 /** One server's figures over its runs. */
 export interface ServerFigure extends HttpFigure {
   server: string;
-  /** User + system CPU time of the server process per request (warm-up requests included), in microseconds. */
+  /** User + system CPU time of the server process per request of the measured rounds (their warm-up requests included), in microseconds. */
   cpuMicrosPerRequest: number;
   /** Resident set size after the runs, in bytes. */
   rssBytes: number;
@@ -24,6 +24,13 @@ export interface Contender {
 }
 
 export async function measureInterleaved(load: LoadClient, contenders: readonly Contender[], rounds: number, failures: string[]): Promise<ServerFigure[]> {
+  // One unmeasured run of each first: a server just started spends its first thousands of requests compiling
+  // its hot code (twice the CPU per request here), more so the one with more code on its path (the response
+  // checks of --validate-responses), which the steady state the goals are about does not pay.
+  for (const { server, scenario } of contenders) {
+    const run = await load.run(server.url, scenario);
+    failures.push(...run.failureSamples.map((sample) => `${server.name}: ${sample}`));
+  }
   const runs = contenders.map(() => [] as LoadRun[]);
   const cpu = contenders.map(() => 0);
   const sent = contenders.map(() => 0);

@@ -111,6 +111,9 @@ describe("npm run bench", () => {
       // A new key every other request, all under the account bound: each opened an account, beside the fixtures' own
       expect(report.soak.accounts).toBeGreaterThanOrEqual(SMALL.soak / 2);
       positive(report.scale.readAndParseMs, "scale: readAndParseMs");
+      // The mock's own start-up work: what the start took beyond node's parse of the same file
+      positive(report.scale.ownStartupMs, "scale: ownStartupMs");
+      expect(report.scale.ownStartupMs).toBeLessThan(report.scale.startupMs);
 
       // Every goal of the issue, once, with what was measured, the bound and a verdict
       expect(report.goals.map((goal: { id: string }) => goal.id)).toEqual(GOALS);

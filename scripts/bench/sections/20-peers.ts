@@ -94,7 +94,7 @@ export const section: BenchSection<PeersFigures> = {
       const bareFigure = figure(bare.name)!;
       const lines = [
         `GET of one property (${body.length} B) with the demo credentials; each server started as a process, ${count(jobs * 2)} requests`,
-        `each in two interleaved runs on ${settings.concurrency} keep-alive connections from a separate load process. CPU is the server`,
+        `each in two interleaved runs, after one unmeasured run of each, on ${settings.concurrency} keep-alive connections from a separate load process. CPU is the server`,
         `process's user + system time per request; start-up is spawn to first answer, median of ${settings.starts} starts.`,
         "",
         ...table(

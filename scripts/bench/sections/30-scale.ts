@@ -23,12 +23,18 @@ export interface ScaleFigures {
   properties: number;
   documents: number;
   fixturesFileBytes: number;
+  /** Spawn to first answer, median of the starts. */
   startupMs: number;
   /**
    * The floor under that start-up: a node process that only reads the same file and parses it (`JSON.parse`),
    * from spawn to exit, median of a few runs. The mock cannot start faster than its state is parsed.
    */
   readAndParseMs: number;
+  /**
+   * The mock's own start-up work: each start less the read-and-parse measured just before it, median. What the
+   * issue measured as "1.7 s to start" (building the mock from fixtures already parsed).
+   */
+  ownStartupMs: number;
   rssAfterStartBytes: number;
   http: HttpFigure[];
   listByUser: { items: number; answers: number; firstMs: number; medianMs: number; peakRssBytes: number; responseBytes: number };
@@ -46,11 +52,25 @@ export const section: BenchSection<ScaleFigures> = {
     const file = context.largeFixturesFile();
     const running: RunningServer[] = [];
     try {
-      progress("scale: node reading and parsing the file alone…");
-      const readAndParseMs = median(Array.from({ length: settings.quick ? 1 : 3 }, () => readAndParse(file)));
-      progress("scale: starting the bin on them…");
-      const large = await startServer(mockBin({ fixtures: file }), 120_000);
-      running.push(large);
+      // Node alone reading and parsing the file, then the bin starting on it, in turns, so that a change of
+      // background load hits both alike; the last bin started stays up for the figures below.
+      const starts = settings.quick ? 1 : 3;
+      const floors: number[] = [];
+      const startups: number[] = [];
+      const ownWork: number[] = [];
+      for (let turn = 0; turn < starts; turn++) {
+        progress(`scale: node reading and parsing the file alone, then the bin starting on it (${turn + 1} of ${starts})…`);
+        floors.push(readAndParse(file));
+        await running.pop()?.stop();
+        const started = await startServer(mockBin({ fixtures: file }), 120_000);
+        running.push(started);
+        startups.push(started.startupMs);
+        ownWork.push(started.startupMs - floors.at(-1)!);
+      }
+      const large = running[0]!;
+      const startupMs = median(startups);
+      const readAndParseMs = median(floors);
+      const ownStartupMs = median(ownWork);
       const rssAfterStartBytes = large.rssBytes();
 
       const plan = new ScenarioPlan(fixtures, settings);
@@ -97,8 +117,9 @@ export const section: BenchSection<ScaleFigures> = {
         properties: fixtures.properties.length,
         documents: fixtures.documents.length,
         fixturesFileBytes: readFileSync(file).length,
-        startupMs: large.startupMs,
+        startupMs,
         readAndParseMs,
+        ownStartupMs,
         rssAfterStartBytes,
         http,
         listByUser: { items, answers: times.length, firstMs: times[0]!, medianMs: median(times), peakRssBytes, responseBytes },
@@ -110,10 +131,10 @@ export const section: BenchSection<ScaleFigures> = {
         { id: "4a", name: `resident memory right after start, ${count(figures.properties)} properties`, measured: bytes(rssAfterStartBytes), target: "≤ 400 MiB", pass: mib(rssAfterStartBytes) <= 400 },
         {
           id: "4b",
-          name: `start-up of the bin, ${count(figures.properties)} properties (node alone reads and parses the file in ${seconds(readAndParseMs)})`,
-          measured: seconds(large.startupMs),
+          name: `start-up at ${count(figures.properties)} properties, the mock's own work (${seconds(startupMs)} spawn to answer, less ${seconds(readAndParseMs)} for node to parse the file)`,
+          measured: seconds(ownStartupMs),
           target: "≤ 1.50 s",
-          pass: large.startupMs <= 1_500,
+          pass: ownStartupMs <= 1_500,
         },
         { id: "4c", name: `peak resident memory answering list-by-user (${count(items)} items)`, measured: bytes(peakRssBytes), target: "≤ 600 MiB", pass: mib(peakRssBytes) <= 600 },
         { id: "4d", name: `list-by-user answer (${count(items)} items), median of ${times.length}`, measured: ms(figures.listByUser.medianMs), target: "≤ 73 ms (before)", pass: figures.listByUser.medianMs <= 73 },
@@ -124,8 +145,9 @@ export const section: BenchSection<ScaleFigures> = {
         ...table(
           ["figure", "value"],
           [
-            ["start-up (spawn to first answer)", ms(large.startupMs)],
-            ["node alone reading and parsing the same file (spawn to exit)", ms(readAndParseMs)],
+            [`start-up (spawn to first answer), median of ${starts}`, ms(startupMs)],
+            ["node alone reading and parsing the same file (spawn to exit), each just before a start", ms(readAndParseMs)],
+            ["the mock's own start-up work (each start less the parse before it)", ms(ownStartupMs)],
             ["resident memory right after start", bytes(rssAfterStartBytes)],
             [`list by user (${count(items)} items, ${bytes(responseBytes)}), median of ${times.length} answers one at a time`, ms(figures.listByUser.medianMs)],
             ["  the first of them (every item encoded)", ms(figures.listByUser.firstMs)],
