@@ -150,6 +150,34 @@ describe("the mock checks its own answers", () => {
     expect(broken.violations).toHaveLength(1);
   });
 
+  it("checks an answer sent again unchanged only once, and anything else again, reporting every failure", async () => {
+    const checked = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), validateResponses: true, log: () => {} });
+    const get = (status: number) => request(checked.app).get("/api/v1/object/property/1001").set({ ...DEMO, "content-type": "application/json" }).expect(status);
+    const first = await get(200);
+    const again = await get(200);
+    expect(again.text).toBe(first.text);
+    expect(again.headers["content-type"]).toBe("application/json; charset=utf-8");
+    // Broken in place: the answer's bytes differ, so it is checked, and refused each time it is sent
+    Object.assign(checked.store.property(1001)!, { list_price: 485000 });
+    await get(500);
+    await get(500);
+    expect(checked.violations).toHaveLength(2);
+    Object.assign(checked.store.property(1001)!, { list_price: "485000" });
+    expect((await get(200)).text).toBe(first.text);
+  });
+
+  it("checks the list-by-user answer again once the state changed", async () => {
+    const checked = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), validateResponses: true, log: () => {} });
+    const headers = { ...DEMO, "content-type": "application/json" };
+    await request(checked.app).get("/api/v1/object/properties/1").set(headers).expect(200);
+    // Broken in place, then changed through the API: the list is encoded anew, checked, and refused
+    Object.assign(checked.store.property(1001)!, { published: 5 });
+    await request(checked.app).put("/api/v1/object/property/1001").set(headers).send({ title: "Edited" }).expect(200);
+    const { body } = await request(checked.app).get("/api/v1/object/properties/1").set(headers).expect(500);
+    expect(body.detail).toContain("listUserProperties response.body/0/published");
+    expect(checked.violations).toHaveLength(1);
+  });
+
   it("sends such an answer unchanged when the check is off", async () => {
     const unchecked = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract() });
     Object.assign(unchecked.store.property(1001)!, { list_price: 485000 });

@@ -9,6 +9,7 @@ import type { OperationHandler, OperationId } from "../operation-handlers.ts";
 import type { FieldError } from "../problems.ts";
 import { boundForValidation } from "../validation/bound-for-validation.ts";
 import { capFieldErrors } from "../validation/cap-field-errors.ts";
+import { CheckedAnswers } from "../validation/checked-answers.ts";
 import type { ApiCall, ApiHandler } from "./api-interceptor.ts";
 import { nonCanonicalId, nonCanonicalIdDetail } from "./non-canonical-id.ts";
 import { JsonBytes } from "../json-bytes.ts";
@@ -115,20 +116,40 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     return outcome.ok ? okReply(outcome.value) : problemReply(outcome.failure, path);
   };
 
+  const checked = new CheckedAnswers();
   return async (call) => {
     const answer = await respond(call);
     if (!answer) return undefined;
-    const { reply } = answer;
+    let { reply } = answer;
     if (!deps.validateResponses || !answer.routed) return reply;
+    // The same bytes for the same operation, status and media type pass as they did before (checked-answers.ts).
+    // A 200 answer is encoded here, and its text is what is checked and sent; a problem stays a value, which the
+    // request log reads.
+    const check = `${call.operationId} ${reply.status} ${reply.contentType}`;
+    let body: unknown = reply.body;
+    let text: string | undefined;
+    if (reply.body instanceof JsonBytes) {
+      if (checked.passedEncoded(reply.body, check)) return reply;
+      body = reply.body.value();
+    } else if (reply.contentType === "application/json" && reply.body !== undefined) {
+      text = JSON.stringify(reply.body);
+      reply = { ...reply, body: new JsonBytes(Buffer.from(text)) };
+      if (checked.passedText(text, check)) return reply;
+      body = JSON.parse(text);
+    }
     const result = contract.validateResponse({
       method: call.method,
       path: call.path,
       status: reply.status,
       headers: { "content-type": reply.contentType },
-      body: reply.body instanceof JsonBytes ? reply.body.value() : reply.body,
+      body,
       operationId: call.operationId,
     });
-    if (result.valid) return reply;
+    if (result.valid) {
+      if (text !== undefined) checked.addText(text, check);
+      else if (reply.body instanceof JsonBytes) checked.addEncoded(reply.body, check);
+      return reply;
+    }
     deps.onViolation(result.errors, `${call.method} ${call.url}`);
     return problemReply(
       { problem: "responseContractViolation", detail: `The mock's answer (${reply.status}) breaks the contract: ${result.errors.map(formatViolation).join("; ")}` },
