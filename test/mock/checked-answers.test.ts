@@ -4,29 +4,40 @@ import { JsonBytes } from "../../src/mock/json-bytes.ts";
 import { CheckedAnswers, MAX_CHECKED_TEXT_LENGTH, MAX_CHECKED_TEXTS } from "../../src/mock/validation/checked-answers.ts";
 
 const CHECK = "retrieveProperty 200 application/json";
+const PATH = "/api/v1/object/property/1";
+const TEXT = '{"nid":"1"}';
 
 describe("CheckedAnswers", () => {
-  it("knows a text only for the check it passed", () => {
+  it("knows a text only for the check and path it passed, and only the last that passed there", () => {
     const checked = new CheckedAnswers();
-    expect(checked.passedText('{"nid":"1"}', CHECK)).toBe(false);
-    checked.addText('{"nid":"1"}', CHECK);
-    expect(checked.passedText('{"nid":"1"}', CHECK)).toBe(true);
-    expect(checked.passedText('{"nid":"1"}', "retrieveProperty 404 application/problem+json")).toBe(false);
-    expect(checked.passedText('{"nid":"2"}', CHECK)).toBe(false);
+    expect(checked.passedText(CHECK, PATH, '{"nid":"1"}')).toBe(false);
+    checked.addText(CHECK, PATH, '{"nid":"1"}');
+    expect(checked.passedText(CHECK, PATH, '{"nid":"1"}')).toBe(true);
+    expect(checked.passedText("retrieveProperty 404 application/problem+json", PATH, '{"nid":"1"}')).toBe(false);
+    expect(checked.passedText(CHECK, "/api/v1/object/property/2", '{"nid":"1"}')).toBe(false);
+    expect(checked.passedText(CHECK, PATH, '{"nid":"2"}')).toBe(false);
+    checked.addText(CHECK, PATH, '{"nid":"2"}');
+    expect(checked.passedText(CHECK, PATH, '{"nid":"2"}')).toBe(true);
+    expect(checked.passedText(CHECK, PATH, '{"nid":"1"}')).toBe(false);
   });
 
-  it("holds at most its bound of texts, forgetting the least recently sent first, and no long text", () => {
+  it("holds at most its bound of texts, forgetting the first remembered first, and no long text", () => {
     const checked = new CheckedAnswers();
-    for (let index = 0; index < MAX_CHECKED_TEXTS; index++) checked.addText(`{"nid":"${index}"}`, CHECK);
-    expect(checked.passedText('{"nid":"0"}', CHECK)).toBe(true); // now the most recently sent
-    checked.addText('{"nid":"new"}', CHECK);
+    for (let index = 0; index < MAX_CHECKED_TEXTS; index++) checked.addText(CHECK, `/p/${index}`, TEXT);
+    expect(checked.passedText(CHECK, "/p/0", TEXT)).toBe(true);
+    checked.addText(CHECK, "/p/new", TEXT);
     expect(checked.size).toBe(MAX_CHECKED_TEXTS);
-    expect(checked.passedText('{"nid":"1"}', CHECK)).toBe(false);
-    expect(checked.passedText('{"nid":"0"}', CHECK)).toBe(true);
-    expect(checked.passedText('{"nid":"new"}', CHECK)).toBe(true);
+    expect(checked.passedText(CHECK, "/p/0", TEXT)).toBe(false);
+    expect(checked.passedText(CHECK, "/p/1", TEXT)).toBe(true);
+    expect(checked.passedText(CHECK, "/p/new", TEXT)).toBe(true);
+    // Passing again re-remembers it at the end
+    checked.addText(CHECK, "/p/0", TEXT);
+    checked.addText(CHECK, "/p/newer", TEXT);
+    expect(checked.passedText(CHECK, "/p/1", TEXT)).toBe(false);
+    expect(checked.passedText(CHECK, "/p/0", TEXT)).toBe(true);
     const long = JSON.stringify({ description: "x".repeat(MAX_CHECKED_TEXT_LENGTH) });
-    checked.addText(long, CHECK);
-    expect(checked.passedText(long, CHECK)).toBe(false);
+    checked.addText(CHECK, "/p/long", long);
+    expect(checked.passedText(CHECK, "/p/long", long)).toBe(false);
     expect(checked.size).toBe(MAX_CHECKED_TEXTS);
   });
 

@@ -27,6 +27,8 @@ export interface PeersFigures {
   servers: ServerFigure[];
 }
 
+/** Runs of each server, interleaved: more and shorter runs spread a change of the machine's load over every server. */
+const ROUNDS = 4;
 const NID = 1001; // a property of the demo account in fixtures/db.json
 
 export const section: BenchSection<PeersFigures> = {
@@ -75,7 +77,7 @@ export const section: BenchSection<PeersFigures> = {
       const prismServer = settings.skipPrism ? undefined : await startServer(prism(), 120_000);
       if (prismServer) running.push(prismServer);
 
-      const jobs = Math.max(1, Math.ceil(settings.requests / 2));
+      const jobs = Math.max(1, Math.ceil(settings.requests / ROUNDS));
       const step = { method: "GET" as const, path, expect: 200 };
       const contenders: Contender[] = [
         { server: mock, scenario: repeatedRequest("GET property/{nid}", step, jobs) },
@@ -85,16 +87,16 @@ export const section: BenchSection<PeersFigures> = {
         ...(prismServer ? [{ server: prismServer, scenario: repeatedRequest("GET property/{nid}", step, jobs) }] : []),
         { server: bare, scenario: repeatedRequest("GET property/{nid}", step, jobs) },
       ];
-      progress(`peers: ${count(jobs * 2)} requests to each of ${contenders.length} servers, interleaved…`);
-      const servers = await measureInterleaved(load, contenders, 2, failures);
+      progress(`peers: ${count(jobs * ROUNDS)} requests to each of ${contenders.length} servers, interleaved…`);
+      const servers = await measureInterleaved(load, contenders, ROUNDS, failures);
       const figure = (name: string) => servers.find((entry) => entry.server === name);
       const startOf = (name: string) => startup.find((entry) => entry.server === name)?.medianMs;
 
       const mockFigure = figure(mock.name)!;
       const bareFigure = figure(bare.name)!;
       const lines = [
-        `GET of one property (${body.length} B) with the demo credentials; each server started as a process, ${count(jobs * 2)} requests`,
-        `each in two interleaved runs, after one unmeasured run of each, on ${settings.concurrency} keep-alive connections from a separate load process. CPU is the server`,
+        `GET of one property (${body.length} B) with the demo credentials; each server started as a process, ${count(jobs * ROUNDS)} requests`,
+        `each in ${ROUNDS} interleaved runs, after one unmeasured run of each, on ${settings.concurrency} keep-alive connections from a separate load process. CPU is the server`,
         `process's user + system time per request; start-up is spawn to first answer, median of ${settings.starts} starts.`,
         "",
         ...table(

@@ -133,8 +133,8 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       body = reply.body.value();
     } else if (reply.contentType === "application/json" && reply.body !== undefined) {
       text = JSON.stringify(reply.body);
-      reply = { ...reply, body: new JsonBytes(Buffer.from(text)) };
-      if (checked.passedText(text, check)) return reply;
+      reply = { ...reply, body: new JsonBytes(text) };
+      if (checked.passedText(check, call.path, text)) return reply;
       body = JSON.parse(text);
     }
     const result = contract.validateResponse({
@@ -146,7 +146,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       operationId: call.operationId,
     });
     if (result.valid) {
-      if (text !== undefined) checked.addText(text, check);
+      if (text !== undefined) checked.addText(check, call.path, text);
       else if (reply.body instanceof JsonBytes) checked.addEncoded(reply.body, check);
       return reply;
     }

@@ -36,5 +36,5 @@ export function send(response: ServerResponse, reply: Reply): void {
   response.statusCode = reply.status;
   for (const [name, value] of Object.entries(reply.headers ?? {})) response.setHeader(name, value);
   response.setHeader("content-type", `${reply.contentType}; charset=utf-8`);
-  response.end(reply.body instanceof JsonBytes ? reply.body.bytes : JSON.stringify(reply.body));
+  response.end(reply.body instanceof JsonBytes ? reply.body.encoded : JSON.stringify(reply.body));
 }

@@ -1,6 +1,6 @@
 import type { JsonBytes } from "../json-bytes.ts";
 
-/** Most answers remembered by their text; the least recently sent is forgotten first. */
+/** Most answers remembered by their text; the first remembered is forgotten first. */
 export const MAX_CHECKED_TEXTS = 1_000;
 /** Longest answer text remembered (UTF-16 code units); longer ones are checked every time they are sent. */
 export const MAX_CHECKED_TEXT_LENGTH = 16_384;
@@ -13,31 +13,33 @@ export const MAX_CHECKED_TEXT_LENGTH = 16_384;
  * again cost about a tenth of the mock's time per request.
  *
  * Only passes are kept: an answer that breaks the contract is checked, and reported, every time it is sent.
- * - Answers encoded as text per request are kept by their text: at most {@link MAX_CHECKED_TEXTS} of at most
- *   {@link MAX_CHECKED_TEXT_LENGTH} characters each (16 MiB of text in all, at worst), least recently sent
- *   forgotten first.
+ * - Answers encoded as text per request are kept by request (the check and the path, a short key) with the
+ *   text that passed: a later answer to the same request passes if its text is equal, which costs a string
+ *   comparison rather than hashing the text. At most {@link MAX_CHECKED_TEXTS} of at most
+ *   {@link MAX_CHECKED_TEXT_LENGTH} characters each (16 MiB of text in all, at worst), the first remembered
+ *   forgotten first: an answer still sent after a thousand others is checked again, once.
  * - Answers the mock keeps already encoded ({@link JsonBytes}: a user's whole list) are kept by identity, for as
  *   long as the mock itself keeps them: it makes new bytes when the state changes.
  */
 export class CheckedAnswers {
-  /** Text of a passed answer → the check it passed (operation, status, media type). */
+  /** The check and path of a request → the text of the answer to it that passed last. */
   readonly #texts = new Map<string, string>();
   readonly #encoded = new WeakMap<JsonBytes, string>();
 
-  /** Whether this text passed this check before (and is then the most recently sent). */
-  passedText(text: string, check: string): boolean {
-    const passed = this.#texts.get(text);
-    if (passed !== check) return false;
-    this.#texts.delete(text);
-    this.#texts.set(text, check);
-    return true;
+  /**
+   * Whether this text passed this check before, as the answer to this path.
+   * @param check the operation, status and media type of the answer
+   */
+  passedText(check: string, path: string, text: string): boolean {
+    return this.#texts.get(`${check} ${path}`) === text;
   }
 
-  /** Remembers that this text passed this check. */
-  addText(text: string, check: string): void {
+  /** Remembers that this text passed this check as the answer to this path. */
+  addText(check: string, path: string, text: string): void {
     if (text.length > MAX_CHECKED_TEXT_LENGTH) return;
-    this.#texts.delete(text);
-    this.#texts.set(text, check);
+    const key = `${check} ${path}`;
+    this.#texts.delete(key);
+    this.#texts.set(key, text);
     if (this.#texts.size > MAX_CHECKED_TEXTS) this.#texts.delete(this.#texts.keys().next().value!);
   }
 
