@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../package-root.ts";
 import type { OpenApiDocument } from "./openapi-document.ts";
 
 /** Where the contract lives: `spec/openapi.yaml` at the package root. */
-export const DEFAULT_SPEC_PATH = fileURLToPath(new URL("../../spec/openapi.yaml", import.meta.url));
+export const DEFAULT_SPEC_PATH = join(PACKAGE_ROOT, "spec", "openapi.yaml");
 
 /**
  * Reads and parses the OpenAPI document. Parsing is done once per process by its callers (the mock and the

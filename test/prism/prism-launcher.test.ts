@@ -100,7 +100,7 @@ describe("the launcher process", () => {
   it("says in one line how to install Prism when it is not installed, with exit code 1", () => {
     // The launcher and what it imports, in a folder whose node_modules has everything but Prism.
     const root = mkdtempSync(join(tmpdir(), "plk-no-prism-"));
-    for (const file of ["scripts/prism.ts", "src/spec/load-spec.ts", "spec/openapi.yaml"]) {
+    for (const file of ["scripts/prism.ts", "src/spec/load-spec.ts", "src/package-root.ts", "spec/openapi.yaml"]) {
       mkdirSync(dirname(join(root, file)), { recursive: true });
       copyFileSync(join(PACKAGE_ROOT, file), join(root, file));
     }

@@ -1,4 +1,5 @@
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../../package-root.ts";
 
 /**
  * The files of swagger-ui-dist that `/docs` serves, by the name the page asks for them under `/docs/`, with their
@@ -18,8 +19,7 @@ export const DOCS_ASSETS: Readonly<Record<string, string>> = {
 export const DOCS_ASSET_LICENSES: readonly string[] = ["LICENSE", "NOTICE", "swagger-ui-bundle.js.LICENSE.txt"];
 
 /**
- * Where the build puts the copies: `dist/docs-assets/` of this package. Both this file's source
- * (`src/mock/http/`) and its build (`dist/mock/http/`) sit three folders below the package root, so the one path
- * serves the built kit and the sources run in a clone (after `npm ci` or `npm run build`) alike.
+ * Where the build puts the copies: `dist/docs-assets/` of this package, for the built kit and the sources run in
+ * a clone (after `npm ci` or `npm run build`) alike.
  */
-export const DOCS_ASSET_DIR = fileURLToPath(new URL("../../../dist/docs-assets/", import.meta.url));
+export const DOCS_ASSET_DIR = join(PACKAGE_ROOT, "dist", "docs-assets");
