@@ -21,33 +21,52 @@ export interface ServerFigure extends HttpFigure {
 export interface Contender {
   server: RunningServer;
   scenario: Scenario;
+  /**
+   * More processes of the same server, started the same way: the rounds go to each process in turn, and the
+   * figures are over all of them. Two processes of the same program measured alike differ by up to ±8 % in
+   * throughput here (where their code and memory land), which a ratio between two of them would take for a
+   * difference between the programs.
+   */
+  replicas?: readonly RunningServer[];
 }
 
+/** Requests each process answers, unmeasured, before its figures are taken (fewer in a short run). */
+export const WARM_UP_REQUESTS = 5_000;
+
 export async function measureInterleaved(load: LoadClient, contenders: readonly Contender[], rounds: number, failures: string[]): Promise<ServerFigure[]> {
-  // One unmeasured run of each first: a server just started spends its first thousands of requests compiling
-  // its hot code (twice the CPU per request here), more so the one with more code on its path (the response
-  // checks of --validate-responses), which the steady state the goals are about does not pay.
-  for (const { server, scenario } of contenders) {
-    const run = await load.run(server.url, scenario);
-    failures.push(...run.failureSamples.map((sample) => `${server.name}: ${sample}`));
+  const processes = (contender: Contender) => [contender.server, ...(contender.replicas ?? [])];
+  // Unmeasured runs of each process first, at least WARM_UP_REQUESTS: a server just started spends its first
+  // thousands of requests compiling its hot code (twice the CPU per request here), more so the one with more
+  // code on its path (the response checks of --validate-responses), which the steady state the goals are about
+  // does not pay.
+  for (const contender of contenders) {
+    for (const server of processes(contender)) {
+      const target = Math.min(WARM_UP_REQUESTS, 10 * contender.scenario.jobs.length); // a --quick run warms less
+      for (let sent = 0; sent < target; sent += contender.scenario.jobs.length) {
+        const run = await load.run(server.url, contender.scenario);
+        failures.push(...run.failureSamples.map((sample) => `${server.name}: ${sample}`));
+      }
+    }
   }
   const runs = contenders.map(() => [] as LoadRun[]);
   const cpu = contenders.map(() => 0);
   const sent = contenders.map(() => 0);
   for (let round = 0; round < rounds; round++) {
-    for (const [index, { server, scenario }] of contenders.entries()) {
+    for (const [index, contender] of contenders.entries()) {
+      const all = processes(contender);
+      const server = all[round % all.length]!;
       const before = server.cpuMs();
-      const run = await load.run(server.url, scenario);
+      const run = await load.run(server.url, contender.scenario);
       cpu[index]! += server.cpuMs() - before;
-      sent[index]! += scenario.jobs.length * (scenario.jobs[0]?.length ?? 1);
+      sent[index]! += contender.scenario.jobs.length * (contender.scenario.jobs[0]?.length ?? 1);
       runs[index]!.push(run);
       failures.push(...run.failureSamples.map((sample) => `${server.name}: ${sample}`));
     }
   }
-  return contenders.map(({ server, scenario }, index) => ({
-    ...summarise(scenario, runs[index]!),
-    server: server.name,
+  return contenders.map((contender, index) => ({
+    ...summarise(contender.scenario, runs[index]!),
+    server: contender.server.name,
     cpuMicrosPerRequest: (cpu[index]! * 1000) / sent[index]!,
-    rssBytes: server.rssBytes(),
+    rssBytes: contender.server.rssBytes(),
   }));
 }
