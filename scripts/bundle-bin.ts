@@ -1,10 +1,10 @@
 /**
  * The last step of `npm run build`: bundles the mock's bin, `src/cli/mock.ts` and every module of the kit it
  * imports, into the one file `dist/cli/mock.js`, over what tsc wrote there. Node then loads one module at start
- * instead of some 75 (50-100 ms less: 215-260 against 270-344 ms to the first answer on the 2-core machine; `npm run bench` shows the
- * start-up). Packages (ajv, yaml) stay imports, resolved from node_modules as before; the library (`dist/index.js`
- * and the rest of `dist/`) is tsc's output, unbundled. Paths to the package's files go through `src/package-root.ts`,
- * which finds them from wherever the code runs.
+ * instead of some 75: 50-100 ms less, 215-260 against 270-344 ms to the first answer on the 2-core machine
+ * (`npm run bench` shows the start-up). Packages (ajv, yaml) stay imports, resolved from node_modules as before;
+ * the library (`dist/index.js` and the rest of `dist/`) is tsc's output, unbundled. Paths to the package's files
+ * go through `src/package-root.ts`, which finds them from wherever the code runs.
  */
 import { build } from "esbuild";
 
