@@ -2,7 +2,7 @@ import type { components } from "../../generated/openapi.ts";
 import type { JsonBytes } from "../json-bytes.ts";
 import { failure, success, type Outcome } from "../problems.ts";
 import type { MockStore } from "../store/mock-store.ts";
-import { projectListItem, projectProperty } from "../store/project-records.ts";
+import { projectProperty } from "../store/project-records.ts";
 import type { AccountRecord, PropertyRecord } from "../store/records.ts";
 import type { AutologinTokens } from "./autologin-tokens.ts";
 import { EncodedPropertyLists } from "./encoded-property-lists.ts";
@@ -129,13 +129,10 @@ export class PropertyService {
     return success(this.#writeResult(property));
   }
 
-  /** Endpoint 5. Another user's list answers as if the user did not exist. */
-  listByUser(account: AccountRecord, uid: number): Outcome<Schemas["PropertyListItem"][]> {
-    if (uid !== account.id) return failure("notFound", `No user with uid ${uid}.`);
-    return success(this.#deps.store.propertiesOf(uid).map(projectListItem));
-  }
-
-  /** Endpoint 5 as the HTTP layer sends it: the same answer as {@link listByUser}, already encoded. */
+  /**
+   * Endpoint 5, already encoded (the list items of the user's properties, kept between answers until a property
+   * changes). Another user's list answers as if the user did not exist.
+   */
   listByUserJson(account: AccountRecord, uid: number): Outcome<JsonBytes> {
     if (uid !== account.id) return failure("notFound", `No user with uid ${uid}.`);
     return success(this.#lists.answerFor(uid, () => this.#deps.store.propertiesOf(uid)));

@@ -1,4 +1,4 @@
-import type { AccountRecord, AgentRecord, CollectionName, Database, DocumentRecord, PropertyRecord } from "./records.ts";
+import { COLLECTIONS, type AccountRecord, type AgentRecord, type CollectionName, type Database, type DocumentRecord, type PropertyRecord } from "./records.ts";
 import type { StateChange } from "./state-change.ts";
 
 /** The first nid the sequence hands out on an empty state (seeded records start at 1001). */
@@ -107,7 +107,7 @@ export class MockStore {
    */
   reindex(): void {
     const state = this.state;
-    for (const name of ["accounts", "properties", "agents", "documents"] as const) state[name] ??= [];
+    for (const name of COLLECTIONS) state[name] ??= [];
     this.#accountsById = new Map();
     this.#accountsByKey = new Map();
     this.#properties = new Map();
@@ -374,7 +374,7 @@ export class MockStore {
     if (this.#positionMap) return this.#positionMap;
     const positions = new Map<object, number>();
     const state = this.state;
-    for (const name of ["accounts", "properties", "agents", "documents"] as const) {
+    for (const name of COLLECTIONS) {
       const records = state[name];
       for (let index = 0; index < records.length; index++) positions.set(records[index]!, index);
     }
