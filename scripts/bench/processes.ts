@@ -107,6 +107,20 @@ export async function startServer(command: ServerCommand, deadlineMs = 60_000): 
   };
 }
 
+/**
+ * Starts `count` processes of the same server, one after another, each added to `running` as soon as it answers
+ * (so that the caller's cleanup stops it even if a later one fails to start).
+ */
+export async function startServers(command: ServerCommand, count: number, running: RunningServer[], deadlineMs?: number): Promise<RunningServer[]> {
+  const started: RunningServer[] = [];
+  for (let index = 0; index < count; index++) {
+    const server = await startServer(command, deadlineMs);
+    running.push(server);
+    started.push(server);
+  }
+  return started;
+}
+
 /** Ends the process and its group (npm's child too). */
 function kill(child: ChildProcess): void {
   try {

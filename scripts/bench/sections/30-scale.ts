@@ -10,13 +10,13 @@ import { bytes, count, ms, perSecond, ratio, seconds, table } from "../format.ts
 import type { HttpFigure } from "../http-figure.ts";
 import { summarise } from "../load-client.ts";
 import { measureInterleaved, type ServerFigure } from "../measure-servers.ts";
-import { startServer, type RunningServer } from "../processes.ts";
+import { startServer, startServers, type RunningServer } from "../processes.ts";
 import { API, ScenarioPlan } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
 import { mockBin } from "../servers.ts";
 import { median } from "../stats.ts";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import type { Database } from "../../../src/mock/store/records.ts";
 
 export interface ScaleFigures {
@@ -101,18 +101,8 @@ export const section: BenchSection<ScaleFigures> = {
       progress("scale: retrieve by nid at this size and on the default fixtures, interleaved…");
       // Three processes on each side, taking the runs in turn: two processes of the same program differ by up
       // to ±8 % here (measure-servers.ts), and the true ratio is close to the bound.
-      const larges: RunningServer[] = [large];
-      const smalls: RunningServer[] = [];
-      for (let index = 0; index < SCALE_PROCESSES; index++) {
-        if (index > 0) {
-          const replica = await startServer(mockBin({ fixtures: file }), 120_000);
-          running.push(replica);
-          larges.push(replica);
-        }
-        const small = await startServer(mockBin({ fixtures: DEFAULT_FIXTURES_PATH, name: "mock, default fixtures" }));
-        running.push(small);
-        smalls.push(small);
-      }
+      const larges = [large, ...(await startServers(mockBin({ fixtures: file }), SCALE_PROCESSES - 1, running, 120_000))];
+      const smalls = await startServers(mockBin({ fixtures: DEFAULT_FIXTURES_PATH, name: "mock, default fixtures" }), SCALE_PROCESSES, running);
       const smallFixtures = JSON.parse(readFileSync(DEFAULT_FIXTURES_PATH, "utf8")) as Database;
       const rounds = 2 * larges.length;
       const share = Math.max(1, Math.ceil(settings.requests / rounds));
@@ -130,7 +120,7 @@ export const section: BenchSection<ScaleFigures> = {
       const figures: ScaleFigures = {
         properties: fixtures.properties.length,
         documents: fixtures.documents.length,
-        fixturesFileBytes: readFileSync(file).length,
+        fixturesFileBytes: statSync(file).size,
         startupMs,
         readAndParseMs,
         ownStartupMs,
