@@ -6,8 +6,10 @@ export default defineConfig({
     include: ["test/**/*.test.ts", "src/**/*.test.ts"],
     // dist/ must be current: npm start, npm run contract and the bins run the built JavaScript.
     globalSetup: ["test/support/build-once.ts"],
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
+    // Guards against a hang, never a measure of speed: a busy machine (CI's may be) makes a step many times slower
+    // than on an idle one. No verdict of the suite depends on timing or load (test/support/deadlines.ts).
+    testTimeout: 180_000,
+    hookTimeout: 240_000,
     // Vitest's default on 2 cores is one worker, which leaves a core idle whenever a test waits on a process it
     // started (most of the end-to-end files do). Three keep both cores busy without starving the processes.
     maxWorkers: 3,

@@ -28,7 +28,11 @@ export function seconds(valueMs: number): string {
   return `${(valueMs / 1000).toFixed(2)} s`;
 }
 
-export function micros(value: number): string {
+/** What a figure the clock could not measure prints as, in place of a 0 or an Infinity. */
+export const UNMEASURED = "too small to measure";
+
+export function micros(value: number | null): string {
+  if (value === null) return UNMEASURED;
   return `${value >= 100 ? grouped.format(value) : value.toFixed(1)} µs`;
 }
 
@@ -40,6 +44,11 @@ export function bytes(value: number): string {
 
 export function ratio(value: number): string {
   return `${value.toFixed(2)}×`;
+}
+
+/** `a / b` as a ratio, or "n/a" when either was too small to measure. */
+export function ratioOf(a: number | null, b: number | null): string {
+  return a === null || b === null || b === 0 ? "n/a" : ratio(a / b);
 }
 
 export function percent(value: number): string {

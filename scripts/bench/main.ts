@@ -23,8 +23,9 @@ import { generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
 import type { Database } from "../../src/mock/store/records.ts";
 import { table } from "./format.ts";
 import { startLoadClient } from "./load-client.ts";
+import { cpuClock } from "./processes.ts";
 import { updateReadme } from "./readme.ts";
-import type { BenchContext, BenchSection, Goal } from "./section.ts";
+import { verdict, type BenchContext, type BenchSection, type Goal } from "./section.ts";
 import { parseBenchArgs, USAGE, type BenchSettings } from "./settings.ts";
 
 /** The JSON output: the run's settings and machine, each section's figures under its key, the goals. */
@@ -38,6 +39,8 @@ export interface BenchReport {
     loadAverageAtStart: number;
     loadAverageAtEnd: number;
     gcForced: boolean;
+    /** How servers' CPU time is read, and the smallest difference that clock sees, in milliseconds. */
+    cpuClock: { name: string; resolutionMs: number };
   };
   goals: Goal[];
   failures: string[];
@@ -82,7 +85,7 @@ async function runBench(settings: BenchSettings, progress: (line: string) => voi
   };
   const report: BenchReport = {
     settings: withoutJson(settings),
-    environment: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? "unknown", loadAverageAtStart, loadAverageAtEnd: 0, gcForced: gc !== undefined },
+    environment: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? "unknown", loadAverageAtStart, loadAverageAtEnd: 0, gcForced: gc !== undefined, cpuClock: { name: cpuClock.name, resolutionMs: cpuClock.resolutionMs } },
     goals: [],
     failures: [],
   };
@@ -107,6 +110,7 @@ async function runBench(settings: BenchSettings, progress: (line: string) => voi
     `Machine: ${environment.cpus} × ${environment.cpuModel}, node ${environment.node}; flags: ${process.execArgv.some((flag) => flag === "--expose-gc") ? "--expose-gc" : "none"}`,
     `load average (1 min) ${environment.loadAverageAtStart.toFixed(2)} at start, ${environment.loadAverageAtEnd.toFixed(2)} at the end ` +
       "(other work on the machine competes with the servers and the load client: read ratios, not absolute figures)",
+    `CPU time of servers: ${environment.cpuClock.name}, to ${environment.cpuClock.resolutionMs} ms`,
     "",
   ];
   const goals = report.goals.length === 0 ? [] : ["Goals of issues 9 (speed) and 11 (durable --db), measured in this run", "", ...goalTable(report.goals), ""];
@@ -116,7 +120,7 @@ async function runBench(settings: BenchSettings, progress: (line: string) => voi
 
 /** The goals as a table with PASS/FAIL. */
 export function goalTable(goals: readonly Goal[]): string[] {
-  return table(["goal", "what", "measured", "target", ""], goals.map((goal) => [goal.id, goal.name, goal.measured, goal.target, goal.pass ? "PASS" : "FAIL"]), "lllll");
+  return table(["goal", "what", "measured", "target", ""], goals.map((goal) => [goal.id, goal.name, goal.measured, goal.target, verdict(goal)]), "lllll");
 }
 
 function withoutJson(settings: BenchSettings): Omit<BenchSettings, "json" | "jsonFile"> {

@@ -5,14 +5,18 @@
  */
 import type { HttpFigure } from "./http-figure.ts";
 import { summarise, type LoadClient, type LoadRun } from "./load-client.ts";
-import type { RunningServer } from "./processes.ts";
+import { cpuClock, type RunningServer } from "./processes.ts";
 import type { Scenario } from "./scenarios.ts";
 
 /** One server's figures over its runs. */
 export interface ServerFigure extends HttpFigure {
   server: string;
-  /** User + system CPU time of the server process per request of the measured rounds (their warm-up requests included), in microseconds. */
-  cpuMicrosPerRequest: number;
+  /**
+   * CPU time of the server process per request of the measured rounds, in microseconds; `null` when the process
+   * used too little CPU for the clock to measure (under {@link MEASURABLE_CPU_MS}): never a 0 that a ratio would
+   * turn into Infinity.
+   */
+  cpuMicrosPerRequest: number | null;
   /** Resident set size after the runs, in bytes. */
   rssBytes: number;
 }
@@ -29,6 +33,9 @@ export interface Contender {
    */
   replicas?: readonly RunningServer[];
 }
+
+/** The least CPU time a figure is taken from: 50 of the clock's steps, so that its resolution is under 2 % of it. */
+export const MEASURABLE_CPU_MS = 50 * cpuClock.resolutionMs;
 
 /** Requests each process answers, unmeasured, before its figures are taken (fewer in a short run). */
 export const WARM_UP_REQUESTS = 5_000;
@@ -66,7 +73,7 @@ export async function measureInterleaved(load: LoadClient, contenders: readonly 
   return contenders.map((contender, index) => ({
     ...summarise(contender.scenario, runs[index]!),
     server: contender.server.name,
-    cpuMicrosPerRequest: (cpu[index]! * 1000) / sent[index]!,
+    cpuMicrosPerRequest: cpu[index]! >= MEASURABLE_CPU_MS ? (cpu[index]! * 1000) / sent[index]! : null,
     rssBytes: contender.server.rssBytes(),
   }));
 }

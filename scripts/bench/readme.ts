@@ -5,9 +5,10 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { bytes, micros, ms, perSecond, ratio } from "./format.ts";
+import { bytes, micros, ms, perSecond, ratio, ratioOf } from "./format.ts";
 import type { BenchReport } from "./main.ts";
 import type { ServerFigure } from "./measure-servers.ts";
+import { verdict } from "./section.ts";
 
 const README = fileURLToPath(new URL("../../README.md", import.meta.url));
 const START = "<!-- bench:start -->";
@@ -53,7 +54,7 @@ export function renderSection(report: BenchReport): string {
           `${perSecond(entry.requestsPerSecond)} req/s`,
           ratio(entry.requestsPerSecond / mock.requestsPerSecond),
           micros(entry.cpuMicrosPerRequest),
-          ratio(entry.cpuMicrosPerRequest / bare.cpuMicrosPerRequest),
+          ratioOf(entry.cpuMicrosPerRequest, bare.cpuMicrosPerRequest),
           ms(entry.p50Ms),
           ms(entry.p99Ms),
           bytes(entry.rssBytes),
@@ -66,7 +67,7 @@ export function renderSection(report: BenchReport): string {
   }
   if (report.goals.length > 0) {
     lines.push(row(["goal", "measured", "target", ""]), row(["---", "---:", "---:", "---"]));
-    for (const goal of report.goals) lines.push(row([`${goal.id}. ${goal.name}`, goal.measured, goal.target, goal.pass ? "PASS" : "**FAIL**"]));
+    for (const goal of report.goals) lines.push(row([`${goal.id}. ${goal.name}`, goal.measured, goal.target, verdict(goal, "**FAIL**")]));
     lines.push("");
   }
   return lines.join("\n");

@@ -16,6 +16,13 @@ export interface Goal {
   /** The bound, formatted: `≤ 3.00×`. */
   target: string;
   pass: boolean;
+  /** The figure was too small for its clock to measure (a run with too few requests): NOT MEASURED, never a PASS. */
+  unmeasured?: boolean;
+}
+
+/** PASS, FAIL (or what `fail` says), or NOT MEASURED for a goal whose figure its clock could not take. */
+export function verdict(goal: Goal, fail = "FAIL"): string {
+  return goal.unmeasured ? "NOT MEASURED" : goal.pass ? "PASS" : fail;
 }
 
 /** What a section gives back. */

@@ -14,6 +14,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
 import type { HttpFigure } from "../../scripts/bench/http-figure.ts";
 import type { ServerFigure } from "../../scripts/bench/measure-servers.ts";
+import { micros, ratioOf } from "../../scripts/bench/format.ts";
+import { verdict } from "../../scripts/bench/section.ts";
 import { parseBenchArgs } from "../../scripts/bench/settings.ts";
 
 const RUN_TIMEOUT_MS = 240_000;
@@ -77,6 +79,8 @@ describe("npm run bench", () => {
       expect(finished.code, finished.stderr).toBe(0);
       expect(report.settings).toMatchObject({ quick: true, properties: SMALL.properties, requests: SMALL.requests, soakRequests: SMALL.soak, starts: 1 });
       expect(report.environment.gcForced).toBe(true);
+      // Servers' CPU time comes from a clock that sees a quick run's few milliseconds: the scheduler's, to the µs
+      expect(report.environment.cpuClock).toEqual({ name: expect.stringContaining("schedstat"), resolutionMs: 0.001 });
       expect(report.failures).toEqual([]);
 
       // Contract validation
@@ -90,6 +94,7 @@ describe("npm run bench", () => {
       expect(servers).toEqual(["mock (bin)", "mock --validate-responses", "json-server", "Prism", "bare node:http"]);
       for (const figure of report.peers.servers as ServerFigure[]) {
         checkHttpFigure(figure);
+        // Measured, even for the bare server of a quick run on a busy machine: never 0 (nor a ratio of Infinity)
         positive(figure.cpuMicrosPerRequest, `${figure.server}: cpuMicrosPerRequest`);
         positive(figure.rssBytes, `${figure.server}: rssBytes`);
       }
@@ -121,6 +126,7 @@ describe("npm run bench", () => {
         expect(goal.measured, goal.id).toMatch(/\d/);
         expect(goal.target, goal.id).toMatch(/^[≤≥] /);
         expect(typeof goal.pass, goal.id).toBe("boolean");
+        expect(goal.unmeasured, `${goal.id} measured`).toBeUndefined();
       }
 
       // --db durability (issue 11), the mock as a process with and without its journal
@@ -146,6 +152,7 @@ describe("npm run bench", () => {
       expect(stdout).toMatch(/^ {2}bare node:http +[\d,.]+ req\/s +[\d.]+× +[\d,.]+ µs +1\.00× /m);
       for (const id of GOALS) expect(stdout).toMatch(new RegExp(`^ {2}${id} +.+ (PASS|FAIL)$`, "m"));
       expect(stdout).not.toContain("FAILURES");
+      expect(stdout).not.toMatch(/Infinity|NaN|too small to measure|NOT MEASURED/);
     });
   });
 
@@ -170,7 +177,20 @@ describe("npm run bench", () => {
       expect(parsed.ok, args.join(" ")).toBe(false);
       expect(parsed.ok ? "" : parsed.message).toContain(message);
     }
-  }, 60_000);
+  });
+
+  it("prints a figure its clock could not take as such, never as 0, Infinity or a verdict", () => {
+    expect(micros(null)).toBe("too small to measure");
+    expect(micros(12.34)).toBe("12.3 µs");
+    expect(ratioOf(30, null)).toBe("n/a");
+    expect(ratioOf(null, 15)).toBe("n/a");
+    expect(ratioOf(30, 0)).toBe("n/a");
+    expect(ratioOf(30, 15)).toBe("2.00×");
+    const goal = { id: "1", name: "CPU", measured: "too small to measure", target: "≤ 3.00×" };
+    expect(verdict({ ...goal, pass: false, unmeasured: true })).toBe("NOT MEASURED");
+    expect(verdict({ ...goal, pass: true })).toBe("PASS");
+    expect(verdict({ ...goal, pass: false }, "**FAIL**")).toBe("**FAIL**");
+  });
 
   it("draws nothing from Math.random: every input is seeded", () => {
     const folder = join(PACKAGE_ROOT, "scripts/bench");

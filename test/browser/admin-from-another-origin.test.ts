@@ -36,7 +36,7 @@ describe.runIf(available)(`a page of another origin against the admin routes (ne
     await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
     page = `http://localhost:${(site.address() as AddressInfo).port}/`;
     browser = await launchChromium();
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

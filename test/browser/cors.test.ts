@@ -39,7 +39,7 @@ describe(`a browser page on another origin (needs ${CHROMIUM})`, () => {
     await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
     page = `http://localhost:${(site.address() as AddressInfo).port}/`;
     browser = await launchChromium();
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

@@ -8,6 +8,7 @@ import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromiu
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
 import { sharedContract } from "../support/mock-harness.ts";
+import { HANG_MS } from "../support/deadlines.ts";
 
 const available = CHROMIUM_AVAILABLE;
 const WHY = `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an error)`;
@@ -41,8 +42,8 @@ describe(`the API reference at /docs (needs ${CHROMIUM})`, () => {
     });
     page.on("pageerror", (error) => consoleErrors.push(error.message));
     await page.goto(`${url}/docs`);
-    await page.waitForSelector(".opblock", { timeout: 30_000 });
-  }, 60_000);
+    await page.waitForSelector(".opblock", { timeout: HANG_MS });
+  });
 
   afterAll(async () => {
     await browser?.close();

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { HANG_MS } from "../support/deadlines.ts";
 import { freePort, PACKAGE_ROOT, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
 import { readDockerignore } from "./dockerignore.ts";
 import { execForm, only, readCopy, readDockerfile, readEnv, readHealthcheck, readStages, stageNamed, type DockerCopy, type DockerStage } from "./read-dockerfile.ts";
@@ -94,13 +95,13 @@ describe("Dockerfile", () => {
   it("its CMD, run on the host as written, serves /healthz and exits 0 soon after SIGTERM", async () => {
     const port = await freePort();
     const mock = startCmd(PACKAGE_ROOT, port);
-    await waitForHealthy(`http://127.0.0.1:${port}/healthz`, 30_000);
+    await waitForHealthy(`http://127.0.0.1:${port}/healthz`);
     expect(mock.output()).toContain(`listening on http://127.0.0.1:${port}`);
 
-    const stopping = Date.now();
     mock.child.kill("SIGTERM"); // what `docker stop` does: SIGTERM to PID 1 only, SIGKILL after 10 s
-    expect(await withDeadline(mock.exited, 5_000)).toBe(0);
-    expect(Date.now() - stopping).toBeLessThan(5_000);
+    // Exit code 0 is a clean stop: past its own 5 s deadline the mock exits 1 instead. The deadline here only
+    // keeps a hung process from hanging the suite; how long the stop took depends on the machine's load.
+    expect(await withDeadline(mock.exited, 60_000)).toBe(0);
     expect(mock.output()).toContain("SIGTERM: stopping");
   });
 
@@ -114,7 +115,7 @@ describe("Dockerfile", () => {
   it("its HEALTHCHECK exits 0 while the mock answers, and non-zero when nothing listens or the answer is not 200", async () => {
     const port = await freePort();
     startCmd(PACKAGE_ROOT, port);
-    await waitForHealthy(`http://127.0.0.1:${port}/healthz`, 30_000);
+    await waitForHealthy(`http://127.0.0.1:${port}/healthz`);
     expect((await runHealthcheck(port)).status).toBe(0);
 
     expect((await runHealthcheck(await freePort())).status).not.toBe(0);
@@ -124,12 +125,16 @@ describe("Dockerfile", () => {
 
   it("its HEALTHCHECK gives up by itself before Docker's --timeout when the mock does not answer", async () => {
     const silent = await listen(() => undefined); // accepts and never answers
+    // Its own timeout is shorter than the one Docker gives it...
     const timeoutMs = seconds(healthcheck.flags.timeout ?? "30s");
-    const begun = Date.now();
-    const result = await runHealthcheck(silent, timeoutMs + 5_000);
+    const own = /AbortSignal\.timeout\((\d+)\)/.exec(healthcheck.command.join(" "));
+    expect(own, "the command sets a timeout of its own").not.toBeNull();
+    expect(Number(own![1])).toBeLessThan(timeoutMs);
+    // ...and it ends by itself, failing, when nothing answers (the deadline here is only a guard against a hang;
+    // how long node takes to start depends on the machine's load)
+    const result = await runHealthcheck(silent, timeoutMs + 60_000);
     expect(result.status).not.toBe(0);
     expect(result.signal, "ended by itself, not by the deadline").toBeNull();
-    expect(Date.now() - begun).toBeLessThan(timeoutMs);
   });
 });
 
@@ -180,9 +185,9 @@ describe("docker-compose.yml", () => {
   it("its example tests command passes against the mock, run on the host", async () => {
     const port = await freePort();
     startCmd(PACKAGE_ROOT, port);
-    await waitForHealthy(`http://127.0.0.1:${port}/healthz`, 30_000);
+    await waitForHealthy(`http://127.0.0.1:${port}/healthz`);
     const [command, ...args] = tests.command!;
-    const result = await run(command!, args, { PROPERTY_LISTING_URL: `http://127.0.0.1:${port}` }, 15_000);
+    const result = await run(command!, args, { PROPERTY_LISTING_URL: `http://127.0.0.1:${port}` }, HANG_MS);
     expect(result.status, result.output).toBe(0);
     expect(result.output).toMatch(/properties\/1: 200 \d+ properties/);
   });
@@ -190,7 +195,7 @@ describe("docker-compose.yml", () => {
   it("is accepted by `docker compose config` (needs `docker compose` or `docker-compose`; no engine)", ({ skip }) => {
     skip(!compose_, "neither `docker compose version` nor `docker-compose version` works on this machine");
     const [command, ...args] = compose_!;
-    const result = spawnSync(command!, [...args, "-f", "docker-compose.yml", "config", "--quiet"], { cwd: PACKAGE_ROOT, encoding: "utf8", timeout: 30_000 });
+    const result = spawnSync(command!, [...args, "-f", "docker-compose.yml", "config", "--quiet"], { cwd: PACKAGE_ROOT, encoding: "utf8", timeout: HANG_MS });
     expect(result.status, result.stderr).toBe(0);
   });
 });
@@ -243,14 +248,14 @@ describe("the image's file set", () => {
 
       const port = await freePort();
       const mock = startCmd(app, port);
-      await waitForHealthy(`http://127.0.0.1:${port}/healthz`, 30_000).catch((error: Error) => {
+      await waitForHealthy(`http://127.0.0.1:${port}/healthz`).catch((error: Error) => {
         throw new Error(`${error.message}; the mock said:\n${mock.output()}`);
       });
       const properties = await fetch(`http://127.0.0.1:${port}/api/v1/object/properties/1`, { headers: { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" } });
       expect(properties.status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${port}/docs/swagger-ui-bundle.js`)).status).toBe(200);
       mock.child.kill("SIGTERM");
-      expect(await withDeadline(mock.exited, 5_000)).toBe(0);
+      expect(await withDeadline(mock.exited, 60_000)).toBe(0);
     },
     240_000,
   );

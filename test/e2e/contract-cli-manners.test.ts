@@ -151,7 +151,7 @@ describe("clean-up", () => {
     try {
       // The program itself, as the package's bin runs it: npm would end by the signal rather than with the code.
       const run = startProcess("node", ["dist/cli/contract.js", "--base-url", delayed.url, "--api-key", "manners-7", "--token", "t"]);
-      await run.waitForOutput(/✓ create an agent with every field/, 60_000);
+      await run.waitForOutput(/✓ create an agent with every field/);
       expect((await agentsOf("manners-7", "t")).length).toBeGreaterThan(0);
       run.signal("SIGINT");
       const code = await run.exited;

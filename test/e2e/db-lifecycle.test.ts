@@ -71,15 +71,13 @@ describe("--db lifecycle", () => {
     expect((await fetch(`${url}/api/v1/object/property/${saved[0]}`, { headers })).status).toBe(200);
     expect(mock.output().match(/Cannot save changes/g)).toHaveLength(1);
 
-    const stopping = Date.now();
     mock.signal("SIGTERM");
     expect(await mock.exited).toBe(1);
-    expect(Date.now() - stopping).toBeLessThan(5_000);
     expect(mock.output()).toMatch(/Stopped with changes not saved: [0-9]+ changes were not saved to .*db\.json\.journal: EFBIG/);
 
     // Everything answered 200 is there after a restart without the limit.
     const again = cli(["--db", dbFile, "--fixtures", fixtures]);
     const [, againUrl] = await again.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
     for (const nid of saved) expect((await fetch(`${againUrl}/api/v1/object/property/${nid}`, { headers })).status).toBe(200);
-  }, 60_000);
+  });
 });

@@ -11,6 +11,7 @@ import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from "n
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consumerInstall, withoutNpmVariables, type ConsumerInstall } from "../support/consumer-install.ts";
+import { HANG_MS } from "../support/deadlines.ts";
 import { startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
 
 /** The goal of issue 13, in MiB of disk (what `du` counts), for node_modules after the install. */
@@ -46,7 +47,7 @@ afterAll(async () => {
 /** `node_modules/a/node_modules/@b/c` → `@b/c`: the name of each installed package, wherever npm nested it. */
 const installedNames = () => Object.keys(lock).map((path) => path.replace(/^(.*\/)?node_modules\//, ""));
 
-describe("npm install <the packed kit> --omit=dev", { timeout: 60_000 }, () => {
+describe("npm install <the packed kit> --omit=dev", () => {
   it(`takes at most ${LIMIT_MIB} MiB`, () => {
     const kib = Number(execFileSync("du", ["-sk", join(installed.project, "node_modules")], { encoding: "utf8" }).split("\t")[0]);
     console.log(`lean install: ${(kib / 1024).toFixed(1)} MiB on disk in ${Object.keys(lock).length} packages`);
@@ -74,7 +75,7 @@ describe("npm install <the packed kit> --omit=dev", { timeout: 60_000 }, () => {
     const bin = join(installed.project, "node_modules", ".bin", "property-listing-mock");
     expect(realpathSync(bin)).toBe(join(realpathSync(installed.project), "node_modules", "property-listing-kit", "dist", "cli", "mock.js"));
     const { version } = JSON.parse(readFileSync(join(installed.project, "node_modules", "property-listing-kit", "package.json"), "utf8")) as { version: string };
-    const npx = spawnSync("npx", ["property-listing-mock", "--version"], { cwd: installed.project, encoding: "utf8", env: withoutNpmVariables(), timeout: 30_000 });
+    const npx = spawnSync("npx", ["property-listing-mock", "--version"], { cwd: installed.project, encoding: "utf8", env: withoutNpmVariables(), timeout: HANG_MS });
     expect(npx.status, npx.stderr).toBe(0);
     expect(npx.stdout.trim()).toBe(`property-listing-kit ${version}`);
 

@@ -29,7 +29,7 @@ async function startMock(args: string[]): Promise<{ mock: StartedProcess; url: s
 const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
 
 // Each test starts the mock as a process, some twice: on a loaded machine that takes more than the default.
-describe("the start-up banner", { timeout: 90_000 }, () => {
+describe("the start-up banner", () => {
   it("after a restart with --db, counts the state read from the file, not the fixtures", async () => {
     const dbFile = join(mkdtempSync(join(tmpdir(), "plk-banner-")), "db.json");
     const first = await startMock(["--db", dbFile]);

@@ -20,7 +20,7 @@ beforeAll(() => {
   symlinkSync(PACKAGE_ROOT, join(project, "node_modules", "property-listing-kit"), "dir");
   symlinkSync(join(PACKAGE_ROOT, "node_modules", "vitest"), join(project, "node_modules", "vitest"), "dir");
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "client", type: "module", private: true }));
-}, 120_000);
+});
 
 const run = async (command: string, args: string[]) => {
   const process = startProcess(command, args);

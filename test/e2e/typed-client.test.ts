@@ -58,7 +58,7 @@ beforeAll(() => {
     if ((error as { stderr: string }).stderr !== "") throw error;
     diagnostics = (error as { stdout: string }).stdout.split("\n").filter((line) => line !== "" && !/^\s/.test(line));
   }
-}, 120_000);
+});
 const errorsIn = (file: string) => diagnostics.filter((line) => line.startsWith(`${file}(`));
 
 describe("the README's typed client", () => {

@@ -109,10 +109,9 @@ describe("the nid sequence", () => {
 
 describe("list filters match literally", () => {
   it("answers a _like that would be a catastrophic regular expression at once, matching it as text", async () => {
-    const started = performance.now();
+    // Matched as a RegExp, as json-server does, this takes minutes: far past the test's own time-out
     const { body } = await db().get("/__db/properties").query({ title_like: "(a+)+$", q: "(x+x+)+y" }).expect(200);
     expect(body).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(1_000); // json-server's RegExp took minutes on this
     await db().patch("/__db/properties/1002").send({ title: "Cottage (a+)+$ special" }).expect(200);
     const matched = await db().get("/__db/properties").query({ title_like: "(A+)+$" }).expect(200);
     expect(matched.body.map((record: { id: number }) => record.id)).toEqual([1002]);

