@@ -117,8 +117,12 @@ describe("npm run bench", () => {
       expect(report.soak.accounts).toBeGreaterThanOrEqual(SMALL.soak / 2);
       positive(report.scale.readAndParseMs, "scale: readAndParseMs");
       // The mock's own start-up work: what the start took beyond node's parse of the same file
-      positive(report.scale.ownStartupMs, "scale: ownStartupMs");
-      expect(report.scale.ownStartupMs).toBeLessThan(report.scale.startupMs);
+      // (on 300 properties and a busy machine, the difference may be under the noise of its two measures: then it
+      // is null, and its goal says NOT MEASURED, never a negative figure)
+      if (report.scale.ownStartupMs !== null) {
+        positive(report.scale.ownStartupMs, "scale: ownStartupMs");
+        expect(report.scale.ownStartupMs).toBeLessThan(report.scale.startupMs);
+      }
 
       // Every goal of the issue, once, with what was measured, the bound and a verdict
       expect(report.goals.map((goal: { id: string }) => goal.id)).toEqual(GOALS);
@@ -126,7 +130,9 @@ describe("npm run bench", () => {
         expect(goal.measured, goal.id).toMatch(/\d/);
         expect(goal.target, goal.id).toMatch(/^[≤≥] /);
         expect(typeof goal.pass, goal.id).toBe("boolean");
-        expect(goal.unmeasured, `${goal.id} measured`).toBeUndefined();
+        // Every figure is measured, but the one a small run can leave under the noise (see ownStartupMs above)
+        if (goal.id !== "4b" || report.scale.ownStartupMs !== null) expect(goal.unmeasured, `${goal.id} measured`).toBeUndefined();
+        else expect(goal).toMatchObject({ unmeasured: true, pass: false, measured: "too small to measure" });
       }
 
       // --db durability (issue 11), the mock as a process with and without its journal
@@ -150,9 +156,10 @@ describe("npm run bench", () => {
       expect(stdout).toMatch(/^Machine: \d+ × .+, node v\d+/m);
       expect(stdout).toMatch(/^ {2}mock \(bin\) +[\d,]+ ms +[\d,.]+ req\/s +1\.00× +[\d,.]+ µs +[\d.]+× /m);
       expect(stdout).toMatch(/^ {2}bare node:http +[\d,.]+ req\/s +[\d.]+× +[\d,.]+ µs +1\.00× /m);
-      for (const id of GOALS) expect(stdout).toMatch(new RegExp(`^ {2}${id} +.+ (PASS|FAIL)$`, "m"));
+      for (const id of GOALS) expect(stdout).toMatch(new RegExp(`^ {2}${id} +.+ (PASS|FAIL|NOT MEASURED)$`, "m"));
+      expect(stdout.match(/NOT MEASURED$/gm) ?? [], "only 4b may be under its noise in a small run").toHaveLength(report.scale.ownStartupMs === null ? 1 : 0);
       expect(stdout).not.toContain("FAILURES");
-      expect(stdout).not.toMatch(/Infinity|NaN|too small to measure|NOT MEASURED/);
+      expect(stdout).not.toMatch(/Infinity|NaN/);
     });
   });
 
