@@ -6,14 +6,14 @@ import type { CollectionName } from "../store/records.ts";
 export type RawQuery = Record<string, string | string[]>;
 
 /** Query parameters a raw request may carry: each field filter costs json-server a pass over the collection. */
-export const MAX_QUERY_PARAMETERS = 64;
+export const MAX_QUERY_PARAMETERS = 32;
 /** Fields one `_sort` may name: each is read from every listed record. */
 export const MAX_SORT_FIELDS = 8;
 /**
  * `_embed` compares each listed record with every record of the embedded collection (json-server filters the
  * whole collection once per record): a list with it may cost at most this many comparisons.
  */
-export const MAX_EMBED_COMPARISONS = 2_000_000;
+export const MAX_EMBED_COMPARISONS = 5_000_000;
 
 /** Options json-server reads as one text (it would fail on a list, or take the first). */
 const SINGLE_VALUED = new Set(["q", "_sort", "_order", "_page", "_limit", "_start", "_end", "_delay"]);

@@ -51,12 +51,12 @@ export async function createRawRecordsRouter(deps: RawRecordsRouterDeps): Promis
   const log = deps.log ?? console.error;
 
   // The collections themselves, in an object of their own: a fixtures file's other keys are not routes.
-  let view = collectionsOf(store.state);
+  let view = collectionsOf(store);
   const router: JsonServerRouter<Database> = jsonServer.router(view, { foreignKeySuffix: "_reference" });
   const db = router.db;
   const sync = () => {
-    const state = store.state;
-    if (COLLECTIONS.some((name) => view[name] !== state[name])) db.setState((view = collectionsOf(state))); // after a reset
+    const now = collectionsOf(store);
+    if (COLLECTIONS.some((name) => view[name] !== now[name])) db.setState((view = now)); // after a reset
   };
   const nameOf = (collection: unknown): CollectionName | undefined => COLLECTIONS.find((name) => view[name] === collection);
 
@@ -174,8 +174,9 @@ export async function createRawRecordsRouter(deps: RawRecordsRouterDeps): Promis
   };
 }
 
-function collectionsOf(state: Database): Database {
-  return { accounts: state.accounts, properties: state.properties, agents: state.agents, documents: state.documents };
+/** The store's collections themselves (the arrays, not copies), in an object of their own. */
+function collectionsOf(store: MockStore): Database {
+  return Object.fromEntries(COLLECTIONS.map((name) => [name, store.records(name)])) as unknown as Database;
 }
 
 function clip(text: string): string {
