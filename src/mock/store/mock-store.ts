@@ -101,10 +101,7 @@ export class MockStore {
     return () => this.#resetListeners.delete(listener);
   }
 
-  /**
-   * Rebuilds every index from the collections. Runs at start-up, on reset, and after a raw write through
-   * `/__db` (which changes the arrays behind this class's back).
-   */
+  /** Rebuilds every index from the collections. Runs at start-up, on reset, and on `refresh`. */
   reindex(): void {
     const state = this.state;
     for (const name of COLLECTIONS) state[name] ??= [];
@@ -201,8 +198,9 @@ export class MockStore {
   }
 
   /**
-   * After a raw write through `/__db`, which changed the arrays behind this class's back: rebuilds the indexes
-   * and tells the listeners of each record the write touched, as it now is (or that it is gone).
+   * After a change made to the arrays behind this class's back (a program holding `state`; `/__db` writes go
+   * through `putRaw` and `removeRaw`): rebuilds the indexes and tells the listeners of each record touched, as it
+   * now is (or that it is gone).
    */
   refresh(touched: Array<{ collection: CollectionName; id: number }>): void {
     this.reindex();
