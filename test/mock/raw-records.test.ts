@@ -108,11 +108,12 @@ describe("the nid sequence", () => {
 });
 
 describe("list filters match literally", () => {
-  it("answers a _like that would be a catastrophic regular expression at once, matching it as text", async () => {
-    const started = performance.now();
+  it("answers a _like that would be a catastrophic regular expression, matching it as text", async () => {
+    // json-server builds new RegExp("(a+)+$", "i") from the value: it would match this title (and, with a "!" after
+    // the a's, backtrack for hours). Escaped first, the value is text that no title holds.
+    await db().patch("/__db/properties/1001").send({ title: "a".repeat(20) }).expect(200);
     const { body } = await db().get("/__db/properties").query({ title_like: "(a+)+$", q: "(x+x+)+y" }).expect(200);
     expect(body).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(1_000); // json-server's RegExp took minutes on this
     await db().patch("/__db/properties/1002").send({ title: "Cottage (a+)+$ special" }).expect(200);
     const matched = await db().get("/__db/properties").query({ title_like: "(A+)+$" }).expect(200);
     expect(matched.body.map((record: { id: number }) => record.id)).toEqual([1002]);

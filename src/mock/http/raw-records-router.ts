@@ -66,41 +66,41 @@ export async function createRawRecordsRouter(deps: RawRecordsRouterDeps): Promis
   /** The record the last `removeById` removed, whose dependents json-server's `getRemovable` asks for next. */
   let removed: { collection: CollectionName; id: number } | undefined;
 
-  const original = db._ as unknown as Record<string, (...args: unknown[]) => unknown>;
-  const lodashId = { getById: original.getById!, insert: original.insert!, replaceById: original.replaceById!, updateById: original.updateById!, removeById: original.removeById! };
-  const fallbackTo = (name: keyof typeof lodashId, args: unknown[]) => lodashId[name].apply(db._, args);
+  const getById = (db._ as unknown as { getById: (collection: unknown, id: unknown) => unknown }).getById;
+  /** The collection json-server's router writes to; any other array is a bug of this file, never written unchecked. */
+  const collectionOf = (collection: unknown): CollectionName => {
+    const name = nameOf(collection);
+    if (!name) throw new Error("json-server's router wrote to an array that is not a collection of the store");
+    return name;
+  };
   db._.mixin({
     getById: (collection: unknown, id: unknown) => {
       const name = nameOf(collection);
-      return name ? raw.find(name, id) : fallbackTo("getById", [collection, id]);
+      return name ? raw.find(name, id) : getById.call(db._, collection, id);
     },
     insert: (collection: unknown, doc: Doc) => {
-      const name = nameOf(collection);
-      if (!name) return fallbackTo("insert", [collection, doc]);
+      const name = collectionOf(collection);
       const created = raw.create(name, doc);
       if (created.ok) return created.value;
       refused.set(doc, created.failure);
       return doc;
     },
     replaceById: (collection: unknown, id: unknown, attrs: Doc) => {
-      const name = nameOf(collection);
-      if (!name) return fallbackTo("replaceById", [collection, id, attrs]);
+      const name = collectionOf(collection);
       const replaced = raw.replace(name, id, attrs);
       if (replaced.ok) return replaced.value;
       if (replaced.failure.problem !== "notFound") refused.set(attrs, replaced.failure);
       return undefined;
     },
     updateById: (collection: unknown, id: unknown, attrs: Doc) => {
-      const name = nameOf(collection);
-      if (!name) return fallbackTo("updateById", [collection, id, attrs]);
+      const name = collectionOf(collection);
       const patched = raw.patch(name, id, attrs);
       if (patched.ok) return patched.value;
       if (patched.failure.problem !== "notFound") refused.set(attrs, patched.failure);
       return undefined;
     },
     removeById: (collection: unknown, id: unknown) => {
-      const name = nameOf(collection);
-      if (!name) return fallbackTo("removeById", [collection, id]);
+      const name = collectionOf(collection);
       const gone = raw.remove(name, id);
       removed = gone.ok ? { collection: name, id: gone.value.id } : undefined;
       return gone.ok ? gone.value : undefined;
