@@ -125,7 +125,9 @@ async function prepare(request: IncomingMessage, path: string, deps: RawRecordsR
     return query.ok ? handOver(request, { query: query.value, body: {} }, path, false) : refuse(query.failure);
   } else if (method === "DELETE") {
     const query = writeQuery(search, collection, size);
-    return query.ok ? handOver(request, { query: query.value, body: {} }, path, true) : refuse(query.failure);
+    if (!query.ok) return refuse(query.failure);
+    discardBody(request);
+    return handOver(request, { query: query.value, body: {} }, path, true);
   } else if (method !== "PUT" && method !== "PATCH") {
     return notAllowed("GET, HEAD, PUT, PATCH, DELETE");
   }
