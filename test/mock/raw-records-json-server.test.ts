@@ -44,6 +44,9 @@ describe("json-server's list queries", () => {
     const all = ids((await db().get("/__db/properties").expect(200)).body);
     expect([...ids(page.body), ...ids(last.body)]).toEqual(all.slice(3));
     expect((await db().get("/__db/properties").expect(200)).headers["x-total-count"]).toBeUndefined();
+    const head = await db().head("/__db/properties?_page=1&_limit=3").expect(200);
+    expect(head.headers["x-total-count"]).toBe("7");
+    expect(head.text ?? "").toBe("");
   });
 
   it("slices with _start, _end and _limit, with X-Total-Count", async () => {
