@@ -240,7 +240,8 @@ describe("the image's file set", () => {
       // The image: the runtime dependencies alone, the built JavaScript, no sources.
       const app = appOf(final);
       expect(existsSync(join(app, "node_modules", "ajv")), "runtime dependencies installed").toBe(true);
-      for (const absent of ["vitest", "tsx", "esbuild", "typescript", "json-server", "express", "swagger-ui-dist", "@scarf"]) {
+      expect(existsSync(join(app, "node_modules", "json-server")), "json-server, which serves /__db, installed").toBe(true);
+      for (const absent of ["vitest", "tsx", "esbuild", "typescript", "swagger-ui-dist", "@scarf"]) {
         expect(existsSync(join(app, "node_modules", absent)), `${absent} is not in the image`).toBe(false);
       }
       expect(existsSync(join(app, "src")), "no sources in the image").toBe(false);
@@ -254,6 +255,7 @@ describe("the image's file set", () => {
       const properties = await fetch(`http://127.0.0.1:${port}/api/v1/object/properties/1`, { headers: { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" } });
       expect(properties.status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${port}/docs/swagger-ui-bundle.js`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/__db/properties?_limit=1`)).status).toBe(200);
       mock.child.kill("SIGTERM");
       expect(await withDeadline(mock.exited, 60_000)).toBe(0);
     },

@@ -1,7 +1,8 @@
 /**
  * `--db` as an integration suite uses it: the mock started as a process, writes streamed to it from several
  * connections, the process killed with SIGKILL at random moments (some while a compaction runs), restarted.
- * Every acknowledged write must be there, none twice, and no temporary file left behind.
+ * Every acknowledged write must be there, none twice, and no temporary file left behind; raw writes under /__db
+ * (served by json-server's router) as much as the API's.
  */
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,8 +36,8 @@ afterAll(async () => {
   }
 });
 
-async function startMock(): Promise<{ process: StartedProcess; url: string }> {
-  const process = startProcess("node", ["dist/cli/mock.js", "--port", "0", "--quiet", "--db", dbFile, "--fixtures", fixturesFile, "--db-compact-after", COMPACT_AFTER]);
+async function startMock(db = dbFile): Promise<{ process: StartedProcess; url: string }> {
+  const process = startProcess("node", ["dist/cli/mock.js", "--port", "0", "--quiet", "--db", db, "--fixtures", fixturesFile, "--db-compact-after", COMPACT_AFTER]);
   running.push(process);
   const [, url] = await process.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
   await waitForHealthy(`${url!}/healthz`);
@@ -133,4 +134,74 @@ describe("--db under SIGKILL", () => {
     expect(await process.exited).toBe(0);
     expect(leftovers()).toEqual([]);
   }, 600_000);
+});
+
+/** What raw writes were told: agents created (id → email), agents removed, and each worker's last property edit. */
+const rawCreated = new Map<number, string>();
+const rawRemoved = new Set<number>();
+const rawEdits = new Map<number, { id: number; version: number }>();
+
+/** One client of /__db: adds agents, removes one of its own every third step, edits a property every fifth. */
+async function rawWorker(url: string, trial: number, index: number, model: Record<string, unknown>, property: number, stop: () => boolean): Promise<void> {
+  const json = { "content-type": "application/json" };
+  const own: number[] = [];
+  let version = rawEdits.get(index)?.version ?? 0;
+  for (let step = 0; !stop(); step += 1) {
+    try {
+      if (step % 5 === 4) {
+        const next = version + 1;
+        const response = await fetch(`${url}/__db/properties/${property}`, { method: "PATCH", headers: json, body: JSON.stringify({ title: `r${index}-v${next}` }) });
+        if (response.status === 200) rawEdits.set(index, { id: property, version: (version = next) });
+      } else if (step % 3 === 2 && own.length > 0) {
+        const id = own.shift()!;
+        rawCreated.delete(id); // from here on it may or may not be there, until the removal is answered
+        const response = await fetch(`${url}/__db/agents/${id}`, { method: "DELETE" });
+        if (response.status === 200) rawRemoved.add(id);
+      } else {
+        const email = `raw-t${trial}-w${index}-${step}@crash.example`;
+        const response = await fetch(`${url}/__db/agents`, { method: "POST", headers: json, body: JSON.stringify({ ...model, email }) });
+        if (response.status === 201) {
+          const { id } = (await response.json()) as { id: number };
+          rawCreated.set(id, email);
+          own.push(id);
+        }
+      }
+    } catch {
+      return; // killed under this request: never acknowledged
+    }
+  }
+}
+
+describe("--db under SIGKILL, raw writes", () => {
+  it("keeps every acknowledged raw create, removal and edit made through json-server's router", async () => {
+    const rawDb = join(dir, "raw-state", "db.json");
+    let { process, url } = await startMock(rawDb);
+    const { id: _id, ...model } = (await (await fetch(`${url}/__db/agents?_limit=1`)).json() as Array<Record<string, unknown>>)[0]!;
+    const properties = (await (await fetch(`${url}/__db/properties?_limit=${WORKERS}`)).json()) as Array<{ id: number }>;
+    for (let trial = 0; trial < 3; trial += 1) {
+      let stopped = false;
+      const workers = Array.from({ length: WORKERS }, (_, index) => rawWorker(url, trial, index, model, properties[index]!.id, () => stopped));
+      const before = rawCreated.size + rawRemoved.size;
+      while (rawCreated.size + rawRemoved.size < before + 10) await new Promise((resolve) => setTimeout(resolve, 2));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 300));
+      process.signal("SIGKILL");
+      await process.exited;
+      stopped = true;
+      await Promise.all(workers);
+
+      ({ process, url } = await startMock(rawDb));
+      const agents = (await (await fetch(`${url}/__db/agents`)).json()) as Array<{ id: number; email: string }>;
+      const byId = new Map(agents.map((agent) => [agent.id, agent.email]));
+      expect(byId.size, "an agent is in the state twice").toBe(agents.length);
+      expect([...rawCreated].filter(([id, email]) => byId.get(id) !== email), "acknowledged raw creates lost").toEqual([]);
+      expect([...rawRemoved].filter((id) => byId.has(id)), "acknowledged raw removals undone").toEqual([]);
+      for (const [worker, { id, version }] of rawEdits) {
+        const { title } = (await (await fetch(`${url}/__db/properties/${id}`)).json()) as { title: string };
+        expect([version, version + 1], `raw worker ${worker}'s edits`).toContain(Number(/-v([0-9]+)$/.exec(title)?.[1] ?? -1));
+      }
+    }
+    expect(rawCreated.size + rawRemoved.size).toBeGreaterThan(30);
+    process.signal("SIGTERM");
+    expect(await process.exited).toBe(0);
+  }, 120_000);
 });

@@ -2,8 +2,8 @@
  * The kit as a consumer installs it: `npm pack`, then `npm install <the archive> --omit=dev` in an empty project
  * (test/support/consumer-install.ts, shared with package-consumer.test.ts). What that brings must stay small
  * (issue 13: 115 MiB in 262 packages, when Prism, faker and a TypeScript loader came along), must run no install
- * script, and must be enough to run the mock, its docs page, the contract runner and the library from the built
- * JavaScript. The optional peers (Prism, faker) are not installed.
+ * script, and must be enough to run the mock, its docs page, its raw routes (json-server's router, issue 22), the
+ * contract runner and the library from the built JavaScript. The optional peers (Prism, faker) are not installed.
  * Slow the first time (an npm install, from the warm cache); later runs of an unchanged package reuse it.
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -14,18 +14,19 @@ import { consumerInstall, withoutNpmVariables, type ConsumerInstall } from "../s
 import { HANG_MS } from "../support/deadlines.ts";
 import { startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
 
-/** The goal of issue 13, in MiB of disk (what `du` counts), for node_modules after the install. */
-const LIMIT_MIB = 60;
+/** The goal of issue 22 (json-server back as a dependency), in MiB of disk (what `du` counts), for node_modules after the install. */
+const LIMIT_MIB = 30;
 /**
  * Packages a consumer must not get: the optional peers (Prism and what only it needs, faker), the TypeScript loader
- * and its compiler (the bins run built JavaScript), json-server and Express (the mock holds and serves its state
- * itself; only the bench and tests use json-server), swagger-ui-dist and its analytics dependency (the build copies
+ * and its compiler (the bins run built JavaScript), swagger-ui-dist and its analytics dependency (the build copies
  * the docs page's files into the package), and the compiler.
  */
-const MUST_NOT_BE_INSTALLED = ["@stoplight/prism-cli", "postman-collection", "@faker-js/faker", "tsx", "esbuild", "typescript", "json-server", "express", "lowdb", "swagger-ui-dist", "@scarf/scarf"];
+const MUST_NOT_BE_INSTALLED = ["@stoplight/prism-cli", "postman-collection", "@faker-js/faker", "tsx", "esbuild", "typescript", "swagger-ui-dist", "@scarf/scarf"];
 
 interface LockEntry {
+  version?: string;
   hasInstallScript?: boolean;
+  dependencies?: Record<string, string>;
 }
 
 let installed: ConsumerInstall;
@@ -61,17 +62,26 @@ describe("npm install <the packed kit> --omit=dev", () => {
     }
   });
 
-  it("brings no optional peer, TypeScript loader, compiler, json-server, Express or swagger-ui-dist (and its analytics)", () => {
+  it("brings no optional peer, TypeScript loader, compiler or swagger-ui-dist (and its analytics)", () => {
     const names = installedNames();
     expect(names).toContain("property-listing-kit");
     expect(names.filter((name) => MUST_NOT_BE_INSTALLED.includes(name) || name.startsWith("@esbuild/"))).toEqual([]);
+  });
+
+  it("brings json-server 0.17.4, which serves /__db, and Express only as json-server's own dependency", () => {
+    expect(lock["node_modules/json-server"]?.version).toBe("0.17.4");
+    const kit = JSON.parse(readFileSync(join(installed.project, "node_modules", "property-listing-kit", "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(kit.dependencies["json-server"]).toBe("0.17.4");
+    expect(Object.keys(kit.dependencies)).not.toContain("express");
+    const dependents = Object.entries(lock).filter(([, entry]) => entry.dependencies?.express !== undefined).map(([path]) => path.replace(/^(.*\/)?node_modules\//, ""));
+    expect(dependents).toEqual(["json-server"]);
   });
 
   it("runs no install script of any package it brings", () => {
     expect(Object.entries(lock).filter(([, entry]) => entry.hasInstallScript).map(([path]) => path)).toEqual([]);
   });
 
-  it("runs the mock's bin from the built JavaScript: --version, /healthz, the API and the docs page", async () => {
+  it("runs the mock's bin from the built JavaScript: --version, /healthz, the API, /__db and the docs page", async () => {
     const bin = join(installed.project, "node_modules", ".bin", "property-listing-mock");
     expect(realpathSync(bin)).toBe(join(realpathSync(installed.project), "node_modules", "property-listing-kit", "dist", "cli", "mock.js"));
     const { version } = JSON.parse(readFileSync(join(installed.project, "node_modules", "property-listing-kit", "package.json"), "utf8")) as { version: string };
@@ -87,6 +97,9 @@ describe("npm install <the packed kit> --omit=dev", () => {
     const properties = await fetch(`${url}/api/v1/object/properties/1`, { headers });
     expect(properties.status).toBe(200);
     expect(((await properties.json()) as unknown[]).length).toBeGreaterThan(0);
+    const raw = await fetch(`${url}/__db/properties?_limit=1`);
+    expect(raw.status).toBe(200);
+    expect(Number(raw.headers.get("x-total-count"))).toBeGreaterThan(0);
     const page = await fetch(`${url}/docs`);
     expect(page.status).toBe(200);
     const assets = [...(await page.text()).matchAll(/(?:src|href)="(\/docs\/[^"]+)"/g)].map((match) => match[1]!);

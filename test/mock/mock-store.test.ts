@@ -103,6 +103,59 @@ describe("the nid sequence", () => {
   });
 });
 
+describe("raw writes (putRaw, removeRaw)", () => {
+  const agent = (id: number, uid: number, email: string) => ({ ...tinyFixtures().agents[0]!, id, uid, email });
+
+  it("keep every index right without a reindex: ids, owners, emails, external ids, floorplans", () => {
+    const store = storeOf(tinyFixtures());
+    store.putRaw("agents", agent(2001, 1, "New@Harbor.example"));
+    expect(store.agentByEmail(1, "new@harbor.example")?.id).toBe(2001);
+    store.putRaw("agents", agent(1003, 2, "dana@harbor.example")); // moved to another account
+    expect(store.agentsOf(1).map((record) => record.id)).toEqual([2001]);
+    expect(store.agentsOf(2).map((record) => record.id)).toEqual([1003]);
+    expect(store.agentByEmail(1, "dana@harbor.example")).toBeUndefined();
+    expect(store.agentByEmail(2, "dana@harbor.example")?.id).toBe(1003);
+    expect(store.state.agents.map((record) => record.id)).toEqual([1003, 2001]); // replaced in its place
+
+    const property = { ...store.property(1002)!, external_id: "raw-ext" };
+    store.putRaw("properties", property);
+    expect(store.propertyByExternalId(2, "crm-1002")).toBeUndefined();
+    expect(store.propertyByExternalId(2, "raw-ext")).toBe(property);
+    store.removeRaw("properties", property);
+    expect(store.propertyByExternalId(2, "raw-ext")).toBeUndefined();
+    expect(store.propertiesOf(2)).toEqual([]);
+
+    store.putRaw("documents", { ...store.document(1004)!, id: 2002, property_reference: 1001 });
+    expect(store.documentsOfProperty(1001).map((record) => record.id)).toEqual([1004, 2002]);
+    store.removeRaw("documents", store.document(1004)!);
+    expect(store.documentsOfProperty(1001).map((record) => record.id)).toEqual([2002]);
+  });
+
+  it("keep an email two agents of one account hold (raw writes skip the rule) taken until both are gone", () => {
+    const store = storeOf(tinyFixtures());
+    store.putRaw("agents", agent(2001, 1, "DANA@harbor.example"));
+    store.removeRaw("agents", store.agent(2001)!);
+    expect(store.agentByEmail(1, "dana@harbor.example")?.id).toBe(1003);
+    store.putRaw("agents", agent(2002, 1, "dana@harbor.example"));
+    store.removeRaw("agents", store.agent(1003)!);
+    expect(store.agentByEmail(1, "dana@harbor.example")?.id).toBe(2002);
+  });
+
+  it("move the sequences past a raw id and the nids of its tours and videos, and tell the listeners", () => {
+    const store = storeOf(tinyFixtures());
+    const changes: string[] = [];
+    store.onChange((change) => changes.push(change.kind === "reset" ? "reset" : `${change.kind} ${change.collection}`));
+    const videos = { "7001": { nid: 7001, title: "V", video_url: "https://videos.property-listing.example/7001" } };
+    store.putRaw("properties", { ...store.property(1001)!, id: 5000, external_id: null, property_videos: videos });
+    expect(store.nextId()).toBe(7002);
+    store.putRaw("accounts", { id: 40, apiKey: "raw", token: "t", agentSeats: 1, name: "Raw" });
+    expect(store.nextUid()).toBe(41);
+    store.removeRaw("accounts", store.record("accounts", 40)!);
+    store.removeRaw("accounts", { id: 40, apiKey: "raw", token: "t", agentSeats: 1, name: "Raw" }); // not in the store
+    expect(changes).toEqual(["put properties", "put accounts", "remove accounts"]);
+  });
+});
+
 describe("reset", () => {
   it("takes a fresh seed each time, so changes made after one reset do not reach the next", () => {
     const store = storeOf(tinyFixtures());

@@ -69,8 +69,12 @@ describe("a --db state", () => {
     const { body: agent } = await request(first.app).post("/api/v1/object/agent_card/").set(headers).send({ agent_first_name: "A", agent_last_name: "B", email: "a@b.example" }).expect(200);
     await request(first.app).delete(`/api/v1/object/agent_card/${Number(agent.nid)}`).set(headers).expect(200);
     await request(first.app).patch("/__db/properties/1002").send({ title: "Raw edit" }).expect(200);
+    const { id: _id, ...plan } = (await request(first.app).get("/__db/documents/1004").expect(200)).body;
     await request(first.app).delete("/__db/documents/1004").expect(200);
     const { body: raw } = await request(first.app).post("/__db/agents").send(rawAgent("raw@b.example")).expect(201);
+    const { body: doomed } = await request(first.app).post("/api/v1/object/property").set(headers).send(address("Doomed")).expect(200);
+    const { body: doomedPlan } = await request(first.app).post(`/__db/properties/${doomed.nid}/documents`).send(plan).expect(201);
+    await request(first.app).delete(`/__db/properties/${doomed.nid}`).expect(200); // its document goes with it
     await first.close();
 
     const second = start(file);
@@ -80,9 +84,11 @@ describe("a --db state", () => {
     expect((await request(second.app).get("/__db/properties/1002").expect(200)).body.title).toBe("Raw edit");
     await request(second.app).get("/__db/documents/1004").expect(404);
     await request(second.app).get(`/__db/agents/${raw.id}`).expect(200);
+    await request(second.app).get(`/__db/properties/${doomed.nid}`).expect(404);
+    await request(second.app).get(`/__db/documents/${doomedPlan.id}`).expect(404);
     // The removed agent had the highest nid: it is still never handed out again.
     const { body: next } = await request(second.app).post("/api/v1/object/property").set(headers).send(address()).expect(200);
-    expect(Number(next.nid)).toBeGreaterThan(Math.max(Number(agent.nid), raw.id));
+    expect(Number(next.nid)).toBeGreaterThan(Math.max(Number(agent.nid), raw.id, doomedPlan.id));
     await request(second.app).post("/__admin/reset").expect(200);
     await request(second.app).post("/api/v1/object/property").set(headers).send(address("After reset")).expect(200);
     await second.close();

@@ -35,19 +35,24 @@ export function isAdminPath(path: string): boolean {
 }
 
 /**
- * Routes for tests and people, not part of the service: the raw records under `/__db` (json-server 0.17's REST
- * routes over the store, for example `GET /__db/properties?uid=1`, `POST /__db/agents`; raw-records-route.ts),
+ * Routes for tests and people, not part of the service: the raw records under `/__db` (json-server 0.17's router
+ * over the store's records, for example `GET /__db/properties?uid=1`, `POST /__db/agents`; raw-records-route.ts),
  * `POST /__admin/reset`, and the request journal and fault rules of issue 12 (`/__admin/requests`,
- * `/__admin/faults`, in steering-routes.ts). A raw write skips every rule of the service; the store reindexes after it and hears
- * which records it touched, so that with `--db` the write is journalled and answered once on disk, like a reset
- * or any change through the API.
+ * `/__admin/faults`, in steering-routes.ts). A raw write skips every rule of the service but goes through the
+ * store, so that with `--db` it is journalled and answered once on disk, like a reset or any change through the API.
  *
  * The single entry point of the admin surface: every request under `/__admin` or `/__db` passes `deps.guard`
  * before any handler runs.
  */
 export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
   const { store } = deps;
-  const rawRecords = createRawRecordsRoute({ raw: deps.raw, bodyLimit: deps.bodyLimit });
+  const rawRecords = createRawRecordsRoute({
+    store,
+    raw: deps.raw,
+    bodyLimit: deps.bodyLimit,
+    ...(deps.durability ? { durability: deps.durability } : {}),
+    ...(deps.log ? { log: deps.log } : {}),
+  });
 
   return (request, response, path) => {
     const refused = deps.guard(request, path);
@@ -58,18 +63,7 @@ export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
       return;
     }
     if (path === "/__db" || path.startsWith("/__db/")) {
-      const url = request.url ?? path;
-      const query = new URLSearchParams(url.includes("?") ? url.slice(url.indexOf("?") + 1) : "");
-      const before = deps.durability?.version();
-      rawRecords(request, path, query)
-        .then(async (reply) => reply && (reply.status < 300 ? (await whenSaved(deps.durability, before, reply, path)).reply : reply))
-        .then(
-          (reply) => reply && send(response, reply),
-          (error: unknown) => {
-            (deps.log ?? console.error)(`Internal error on ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
-            if (!response.headersSent) send(response, problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, path));
-          },
-        );
+      rawRecords(request, response, path);
       return;
     }
     if (path === "/__admin/reset" && request.method === "POST") {

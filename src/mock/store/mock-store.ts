@@ -101,10 +101,7 @@ export class MockStore {
     return () => this.#resetListeners.delete(listener);
   }
 
-  /**
-   * Rebuilds every index from the collections. Runs at start-up, on reset, and after a raw write through
-   * `/__db` (which changes the arrays behind this class's back).
-   */
+  /** Rebuilds every index from the collections. Runs at start-up, on reset, and on `refresh`. */
   reindex(): void {
     const state = this.state;
     for (const name of COLLECTIONS) state[name] ??= [];
@@ -165,26 +162,45 @@ export class MockStore {
 
   /**
    * A raw write (`/__db`): puts a record, already checked against its collection's stored shape, in place of
-   * the record with its id, or at the end. Skips every rule of the service, then reindexes.
+   * the record with its id (at its place in the array), or at the end. Skips every rule of the service; the
+   * indexes and the sequences follow the record at once, without a scan of the state, so the services see it
+   * from the next request on (an email it holds is taken, a property it moves changes owners).
    */
   putRaw(collection: CollectionName, record: StoredRecord): void {
     const records = this.state[collection] as StoredRecord[];
     const existing = this.record(collection, record.id);
-    const at = existing === undefined ? undefined : this.#positions().get(existing);
-    if (at !== undefined && records[at] === existing) records[at] = record;
-    else records.push(record);
-    this.refresh([{ collection, id: record.id }]);
+    if (existing !== undefined) {
+      const at = this.#positions().get(existing);
+      if (at !== undefined && records[at] === existing) {
+        records[at] = record;
+        this.#positionMap?.delete(existing);
+        this.#positionMap?.set(record, at);
+      } else this.#append(records, record);
+      this.#unindex(collection, existing, record);
+    } else {
+      this.#append(records, record);
+    }
+    this.#index(collection, record);
+    if (collection === "accounts") this.#nextUid = Math.max(this.#nextUid, largerId(this.#nextUid - 1, record.id) + 1);
+    else {
+      const max = largerId(this.#nextId - 1, record.id);
+      this.#nextId = Math.max(this.#nextId, (collection === "properties" ? largerNestedId(max, record as PropertyRecord) : max) + 1);
+    }
+    this.#changed({ kind: "put", collection, record });
   }
 
-  /** A raw removal (`/__db`): removes the record, then reindexes. */
+  /** A raw removal (`/__db`): removes the record and its index entries, without a scan of the state. */
   removeRaw(collection: CollectionName, record: StoredRecord): void {
+    if (this.record(collection, record.id) !== record) return;
     this.#remove(this.state[collection] as StoredRecord[], record);
-    this.refresh([{ collection, id: record.id }]);
+    this.#unindex(collection, record, undefined);
+    this.#changed({ kind: "remove", collection, id: record.id });
   }
 
   /**
-   * After a raw write through `/__db`, which changed the arrays behind this class's back: rebuilds the indexes
-   * and tells the listeners of each record the write touched, as it now is (or that it is gone).
+   * After a change made to the arrays behind this class's back (a program holding `state`; `/__db` writes go
+   * through `putRaw` and `removeRaw`): rebuilds the indexes and tells the listeners of each record touched, as it
+   * now is (or that it is gone).
    */
   refresh(touched: Array<{ collection: CollectionName; id: number }>): void {
     this.reindex();
@@ -392,6 +408,75 @@ export class MockStore {
       positions.set(last, at);
     }
     positions.delete(record);
+  }
+
+  /** Indexes a record a raw write put. */
+  #index(collection: CollectionName, record: StoredRecord): void {
+    switch (collection) {
+      case "accounts": {
+        const account = record as AccountRecord;
+        this.#accountsById.set(account.id, account);
+        this.#accountsByKey.set(account.apiKey, account);
+        return;
+      }
+      case "properties":
+        return this.#indexProperty(record as PropertyRecord);
+      case "agents":
+        return this.#indexAgent(record as AgentRecord);
+      case "documents":
+        return this.#indexDocument(record as DocumentRecord);
+    }
+  }
+
+  /**
+   * Takes a record out of the indexes. With `next` (the record replacing it, same id) the owner and property sets
+   * keep the id when the owner or property stays. An email or external id that another record of the account
+   * also holds (raw writes skip the rules) is indexed to that record, as a reindex would.
+   */
+  #unindex(collection: CollectionName, record: StoredRecord, next: StoredRecord | undefined): void {
+    switch (collection) {
+      case "accounts": {
+        const account = record as AccountRecord;
+        if (this.#accountsById.get(account.id) === account) this.#accountsById.delete(account.id);
+        if (this.#accountsByKey.get(account.apiKey) === account) this.#accountsByKey.delete(account.apiKey);
+        return;
+      }
+      case "properties": {
+        const property = record as PropertyRecord;
+        if (property.external_id !== null && property.external_id !== undefined) {
+          const key = ownedKey(property.uid, property.external_id);
+          if (this.#propertiesByExternalId.get(key) === property.id) {
+            const other = this.propertiesOf(property.uid).find((candidate) => candidate.id !== property.id && candidate.external_id === property.external_id);
+            if (other) this.#propertiesByExternalId.set(key, other.id);
+            else this.#propertiesByExternalId.delete(key);
+          }
+        }
+        this.#properties.delete(property.id);
+        if ((next as PropertyRecord | undefined)?.uid !== property.uid) this.#propertiesByOwner.get(property.uid)?.delete(property.id);
+        return;
+      }
+      case "agents": {
+        const agent = record as AgentRecord;
+        if (typeof agent.email === "string") {
+          const email = agent.email.toLowerCase();
+          const key = ownedKey(agent.uid, email);
+          if (this.#agentsByEmail.get(key) === agent.id) {
+            const other = this.agentsOf(agent.uid).find((candidate) => candidate.id !== agent.id && candidate.email.toLowerCase() === email);
+            if (other) this.#agentsByEmail.set(key, other.id);
+            else this.#agentsByEmail.delete(key);
+          }
+        }
+        this.#agents.delete(agent.id);
+        if ((next as AgentRecord | undefined)?.uid !== agent.uid) this.#agentsByOwner.get(agent.uid)?.delete(agent.id);
+        return;
+      }
+      case "documents": {
+        const document = record as DocumentRecord;
+        this.#documents.delete(document.id);
+        if ((next as DocumentRecord | undefined)?.property_reference !== document.property_reference) this.#documentsByProperty.get(document.property_reference)?.delete(document.id);
+        return;
+      }
+    }
   }
 
   #indexProperty(property: PropertyRecord): void {

@@ -1,8 +1,9 @@
 import type { StateHolder } from "./mock-store.ts";
 
 /**
- * The object that holds the mock's state. `/__db` is served by the mock's own raw-record service over the store,
- * so no json-server (nor Express) has to be loaded to hold the state: a start loads neither.
+ * The object that holds the mock's state. json-server's router serves the same collections under `/__db`, but is
+ * loaded only by the first raw request, so no json-server (nor Express) has to be loaded to hold the state: a
+ * start loads neither.
  */
 export class SharedState<State> implements StateHolder<State> {
   #state: State;

@@ -1,11 +1,21 @@
-/** The part of json-server 0.17's CommonJS API the tests use (the package ships no types); a dev dependency, like json-server. */
+/**
+ * The part of json-server 0.17's CommonJS API the kit uses (the package ships no types): `/__db` is served by
+ * its router (raw-records-router.ts, which loads it on the first raw request); the bench runs it as a peer.
+ */
 declare module "json-server" {
   import type { Express, Request, RequestHandler, Response, Router } from "express";
+
+  /** lowdb 1's lodash instance, as json-server mixes lodash-id and its own helpers into it. */
+  export interface LowdbLodash {
+    mixin(source: Record<string, (...args: never[]) => unknown>): unknown;
+    [name: string]: unknown;
+  }
 
   /** json-server's lowdb 1 instance (a lodash wrapper around the state object). */
   export interface LowdbInstance<State> {
     getState(): State;
     setState(state: State): LowdbInstance<State>;
+    _: LowdbLodash;
   }
 
   export interface JsonServerRouter<State> extends Router {
