@@ -10,6 +10,7 @@ import { mockBanner } from "./mock-banner.ts";
 import { StateFileError } from "../mock/store/state-files.ts";
 import { MOCK_USAGE, parseMockArgs } from "./parse-mock-args.ts";
 import { packageVersion } from "./package-version.ts";
+import { BufferedLog } from "./buffered-log.ts";
 
 const parsed = parseMockArgs(process.argv.slice(2), process.env);
 if (parsed.kind === "help") {
@@ -26,6 +27,10 @@ if (parsed.kind === "error") {
 }
 const { command } = parsed;
 
+// Everything the mock prints on stdout goes through one writer, in order: the request log's lines are gathered
+// for up to 10 ms and written together, and what waits is written on every exit, a crash included (buffered-log.ts).
+const out = new BufferedLog().flushOnExit();
+
 let mock;
 try {
   mock = createMockServer({
@@ -39,7 +44,7 @@ try {
     ...(command.adminToken !== undefined ? { adminToken: command.adminToken } : {}),
     validateResponses: command.validateResponses,
     quiet: command.quiet,
-    log: (line: string) => console.log(line),
+    log: (line: string) => out.line(line),
     journalSize: command.journalSize,
     ...(command.latency ? { latency: command.latency } : {}),
   });
@@ -64,7 +69,8 @@ try {
   process.exit(1);
 }
 
-console.log(mockBanner(mock, command, listening));
+out.line(mockBanner(mock, command, listening));
+out.flush();
 
 /** A stop never takes longer than this, even when the disk does not answer. */
 const STOP_DEADLINE_MS = 4_500;
@@ -73,7 +79,7 @@ let stopping = false;
 const stop = (signal: string) => {
   if (stopping) return;
   stopping = true;
-  console.log(`${signal}: stopping`);
+  out.line(`${signal}: stopping`);
   setTimeout(() => {
     console.error(`Stopped after ${STOP_DEADLINE_MS} ms without finishing: changes not yet written to ${command.dbFile ?? "the state"} are lost.`);
     process.exit(1);
