@@ -18,12 +18,24 @@ export interface LoggedRequest {
  * for an error, the title and the first thing wrong tell why without a second request to see the body.
  */
 export function requestLogLine(request: LoggedRequest): string {
-  const line = `${new Date(request.at).toISOString()} ${request.method} ${request.url} ${request.status} ${Math.round(request.durationMs)}ms`;
+  const line = `${isoTime(request.at)} ${request.method} ${request.url} ${request.status} ${Math.round(request.durationMs)}ms`;
   const { problem } = request;
   if (!problem) return line;
   const [first, ...others] = problem.errors ?? [];
   const why = first ? `${first.in} ${first.pointer || "/"} ${first.detail}${others.length > 0 ? ` (and ${others.length} more)` : ""}` : problem.detail;
   return `${line} ${problem.title}: ${oneLine(why)}`;
+}
+
+let lastAt = Number.NaN;
+let lastIso = "";
+
+/** The time as ISO 8601, kept for the next line: under load, many lines share a millisecond. */
+function isoTime(at: number): string {
+  if (at !== lastAt) {
+    lastIso = new Date(at).toISOString();
+    lastAt = at;
+  }
+  return lastIso;
 }
 
 /** Keeps a line a line, and a long detail from flooding the log. */
