@@ -133,6 +133,7 @@ export const section: BenchSection<PeersFigures> = {
       const goals: Goal[] = [];
       const cpuRatio = mockFigure.cpuMicrosPerRequest / bareFigure.cpuMicrosPerRequest;
       goals.push({ id: "1", name: "CPU per answered GET, mock / bare node:http (same bytes)", measured: ratio(cpuRatio), target: "≤ 3.00×", pass: cpuRatio <= 3 });
+      goals.push({ id: "23c", name: "CPU per answered GET, mock / bare node:http (same bytes), request validation on", measured: ratio(cpuRatio), target: "≤ 1.60×", pass: cpuRatio <= 1.6 });
       const prismFigure = prismServer ? figure(prismServer.name) : undefined;
       if (prismFigure) {
         const value = mockFigure.requestsPerSecond / prismFigure.requestsPerSecond;
