@@ -11,6 +11,7 @@ import { StateFileError } from "../mock/store/state-files.ts";
 import { MOCK_USAGE, parseMockArgs } from "./parse-mock-args.ts";
 import { packageVersion } from "./package-version.ts";
 import { BufferedLog } from "./buffered-log.ts";
+import { messageLine } from "../mock/log-line.ts";
 
 const parsed = parseMockArgs(process.argv.slice(2), process.env);
 if (parsed.kind === "help") {
@@ -44,6 +45,7 @@ try {
     ...(command.adminToken !== undefined ? { adminToken: command.adminToken } : {}),
     validateResponses: command.validateResponses,
     quiet: command.quiet,
+    logFormat: command.logFormat,
     log: (line: string) => out.line(line),
     journalSize: command.journalSize,
     ...(command.latency ? { latency: command.latency } : {}),
@@ -69,7 +71,7 @@ try {
   process.exit(1);
 }
 
-out.line(mockBanner(mock, command, listening));
+out.line(messageLine(command.logFormat, "info", mockBanner(mock, command, listening), Date.now()));
 out.flush();
 
 /** A stop never takes longer than this, even when the disk does not answer. */
@@ -79,7 +81,7 @@ let stopping = false;
 const stop = (signal: string) => {
   if (stopping) return;
   stopping = true;
-  out.line(`${signal}: stopping`);
+  out.line(messageLine(command.logFormat, "info", `${signal}: stopping`, Date.now()));
   setTimeout(() => {
     console.error(`Stopped after ${STOP_DEADLINE_MS} ms without finishing: changes not yet written to ${command.dbFile ?? "the state"} are lost.`);
     process.exit(1);

@@ -20,8 +20,8 @@ const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "a
 const REQUESTS = 300;
 
 /** Starts the bin (with `preload` imported first), sends REQUESTS requests 20 at a time, and returns once all are answered. */
-async function answered(preload?: string): Promise<StartedProcess> {
-  const mock = startProcess("node", [...(preload ? ["--import", preload] : []), "dist/cli/mock.js", "--port", "0"]);
+async function answered(preload?: string, flags: string[] = []): Promise<StartedProcess> {
+  const mock = startProcess("node", [...(preload ? ["--import", preload] : []), "dist/cli/mock.js", "--port", "0", ...flags]);
   started.push(mock);
   const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
   await waitForHealthy(`${url}/healthz`);
@@ -61,5 +61,19 @@ describe("the request log of the bin loses no line of an answered request", () =
     expect(mock.output()).toContain("crash after an answer, for the test");
     expect(apiLines(mock.output())).toHaveLength(REQUESTS);
     expect(mock.output()).toMatch(/^\S+Z GET \/crash-after-answer 404 \d+ms Not Found: /m);
+  });
+});
+
+describe("--log-format json", () => {
+  it("writes every line on stdout as one JSON object, the banner and the stop included, and loses none", async () => {
+    const mock = await answered(undefined, ["--log-format", "json"]);
+    mock.signal("SIGTERM");
+    expect(await mock.exited).toBe(0);
+    const lines = mock.output().split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as { level: number; msg: string; req?: { url: string }; res?: { statusCode: number } });
+    expect(lines[0]!.msg).toMatch(/^Property Listing Service mock listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(lines.at(-1)).toMatchObject({ level: 30, msg: "SIGTERM: stopping" });
+    const api = lines.filter((line) => line.req?.url.startsWith("/api/"));
+    expect(api).toHaveLength(REQUESTS);
+    expect(new Set(api.map((line) => `${line.level} ${line.res!.statusCode}`))).toEqual(new Set(["30 200", "40 404", "40 401"]));
   });
 });
