@@ -14,13 +14,14 @@ const MAX_PENDING = 64 * 1024;
  * soon as 64 KiB wait), instead of one `console.log` and one write to the terminal, pipe or file per request. A
  * write per line cost the logging mock 28 % of its throughput (issue 23): `console.log`'s own work, then a system
  * call that wakes the pipe's reader; one write per turn of the event loop still cost 7 % of the CPU, as the mock
- * answers only a few requests per turn. Gathered over 10 ms, hundreds of lines go in one write under load.
+ * answers only a few requests per turn. Gathered over 10 ms, tens of lines go in one write under load.
  *
  * Nothing written is lost when the process ends: `flush()` writes what waits, synchronously (process.stdout is
- * synchronous on Linux and macOS for files, pipes and terminals), and {@link BufferedLog.flushOnExit} calls it on
+ * synchronous for files and terminals, and on Linux for pipes too; on macOS and Windows a pipe is written
+ * asynchronously, as `console.log` writes it), and {@link BufferedLog.flushOnExit} calls it on
  * every exit the process sees: `process.exit()` (after SIGINT or SIGTERM, the bin's stop), the end of the event
  * loop, and a crash (an uncaught exception or rejection exits through the same `exit` event). Only a SIGKILL, which
- * no process sees, can lose the lines of the last turn.
+ * no process sees, can lose the lines of the last 10 ms.
  *
  * A sink that fails (the reader of a pipe went away) drops the lines from then on; the mock keeps serving, as it
  * did with `console.log`, which ignores such errors too.
