@@ -5,14 +5,18 @@ import type { ServerCommand } from "./processes.ts";
 
 const at = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
-/** The installed bin, as a user's script or docker-compose runs it. */
-export function mockBin(options: { fixtures?: string; validateResponses?: boolean; bin?: string; name?: string } = {}): ServerCommand {
+/**
+ * The installed bin, as a user's script or docker-compose runs it: with `--quiet` unless `log` is set (the request
+ * log then goes to a pipe the bench reads, as a terminal or `docker logs` would).
+ */
+export function mockBin(options: { fixtures?: string; validateResponses?: boolean; bin?: string; name?: string; log?: boolean } = {}): ServerCommand {
   return {
     name: options.name ?? (options.validateResponses ? "mock --validate-responses" : "mock (bin)"),
     command: process.execPath,
     args: (port) => [
       options.bin ?? at("dist/cli/mock.js"),
-      "--port", String(port), "--host", "127.0.0.1", "--quiet",
+      "--port", String(port), "--host", "127.0.0.1",
+      ...(options.log ? [] : ["--quiet"]),
       ...(options.fixtures ? ["--fixtures", options.fixtures] : []),
       ...(options.validateResponses ? ["--validate-responses"] : []),
     ],

@@ -10,6 +10,8 @@ import { mockBanner } from "./mock-banner.ts";
 import { StateFileError } from "../mock/store/state-files.ts";
 import { MOCK_USAGE, parseMockArgs } from "./parse-mock-args.ts";
 import { packageVersion } from "./package-version.ts";
+import { BufferedLog } from "./buffered-log.ts";
+import { messageLine } from "../mock/log-line.ts";
 
 const parsed = parseMockArgs(process.argv.slice(2), process.env);
 if (parsed.kind === "help") {
@@ -26,6 +28,10 @@ if (parsed.kind === "error") {
 }
 const { command } = parsed;
 
+// Everything the mock prints on stdout goes through one writer, in order: the request log's lines are gathered
+// for up to 10 ms and written together, and what waits is written on every exit, a crash included (buffered-log.ts).
+const out = new BufferedLog().flushOnExit();
+
 let mock;
 try {
   mock = createMockServer({
@@ -39,7 +45,8 @@ try {
     ...(command.adminToken !== undefined ? { adminToken: command.adminToken } : {}),
     validateResponses: command.validateResponses,
     quiet: command.quiet,
-    log: (line: string) => console.log(line),
+    logFormat: command.logFormat,
+    log: (line: string) => out.line(line),
     journalSize: command.journalSize,
     ...(command.latency ? { latency: command.latency } : {}),
   });
@@ -64,7 +71,8 @@ try {
   process.exit(1);
 }
 
-console.log(mockBanner(mock, command, listening));
+out.line(messageLine(command.logFormat, "info", mockBanner(mock, command, listening), Date.now()));
+out.flush();
 
 /** A stop never takes longer than this, even when the disk does not answer. */
 const STOP_DEADLINE_MS = 4_500;
@@ -73,7 +81,7 @@ let stopping = false;
 const stop = (signal: string) => {
   if (stopping) return;
   stopping = true;
-  console.log(`${signal}: stopping`);
+  out.line(messageLine(command.logFormat, "info", `${signal}: stopping`, Date.now()));
   setTimeout(() => {
     console.error(`Stopped after ${STOP_DEADLINE_MS} ms without finishing: changes not yet written to ${command.dbFile ?? "the state"} are lost.`);
     process.exit(1);

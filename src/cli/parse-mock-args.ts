@@ -3,6 +3,7 @@ import { DEFAULT_AGENT_SEATS, DEFAULT_HOST, DEFAULT_MAX_ACCOUNTS, DEFAULT_PORT, 
 import { readAccountsFile } from "../mock/read-accounts-file.ts";
 import { DEFAULT_COMPACT_AFTER_BYTES, type SyncMode } from "../mock/store/state-journal.ts";
 import { parseLatency, type Latency } from "../mock/services/latency.ts";
+import { LOG_FORMATS, type LogFormat } from "../mock/log-line.ts";
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from "../mock/services/request-journal.ts";
 
 /** What the mock's command line asks for. */
@@ -22,6 +23,7 @@ export interface MockCommand {
   adminToken?: string;
   validateResponses: boolean;
   quiet: boolean;
+  logFormat: LogFormat;
   journalSize: number;
   latency?: Latency;
 }
@@ -57,6 +59,8 @@ Options:
   --journal-size <n>     API requests kept for GET /__admin/requests (default ${DEFAULT_JOURNAL_SIZE}; 0 keeps none)
   --latency <ms|min-max> delay every API answer: 200, or 100-400 for a random delay in that range
   --quiet                do not log requests
+  --log-format <format>  text (default): a line per request for people; json: one JSON object per
+                         line in pino's shape (level, time, msg, req, res, responseTime) for log tooling
   --version              print the kit's version
   --help                 show this help
 
@@ -104,6 +108,7 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
         "journal-size": { type: "string" },
         latency: { type: "string" },
         quiet: { type: "boolean" },
+        "log-format": { type: "string" },
         help: { type: "boolean" },
         version: { type: "boolean" },
       },
@@ -130,6 +135,9 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
     return { kind: "error", message: `--base-url must be an http(s) address such as http://mock:4010, got ${baseUrl}` };
   }
 
+  const logFormat = values["log-format"] ?? "text";
+  if (!(LOG_FORMATS as readonly string[]).includes(logFormat)) return { kind: "error", message: `--log-format must be ${LOG_FORMATS.join(" or ")}, got ${logFormat}` };
+
   const dbSync = values["db-sync"] ?? env.MOCK_DB_SYNC ?? "fsync";
   if (dbSync !== "fsync" && dbSync !== "none") return { kind: "error", message: `--db-sync must be fsync or none, got ${dbSync}` };
   const dbCompactAfterBytes = integer(values["db-compact-after"] ?? String(DEFAULT_COMPACT_AFTER_BYTES), 1, Number.MAX_SAFE_INTEGER);
@@ -144,6 +152,7 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
     maxAccounts,
     validateResponses: values["validate-responses"] ?? false,
     quiet: values.quiet ?? false,
+    logFormat: logFormat as LogFormat,
     journalSize,
   };
   if (latency) command.latency = latency;

@@ -129,7 +129,11 @@ export function createOperationTable(document: OpenApiDocument): OperationTable 
   entries.sort((a, b) => b.literalCount - a.literalCount);
 
   const match = (method: string, path: string): OperationMatch => {
-    const bare = path.split(/[?#]/, 1)[0] ?? "";
+    // The path before any query or fragment (no regular expression: this runs for every request the mock answers).
+    const query = path.indexOf("?");
+    const fragment = path.indexOf("#");
+    const end = query === -1 ? fragment : fragment === -1 ? query : Math.min(query, fragment);
+    const bare = end === -1 ? path : path.slice(0, end);
     const rawSegments = bare.split("/");
     let allowed: string[] | undefined;
     for (const entry of entries) {

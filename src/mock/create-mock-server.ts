@@ -6,6 +6,8 @@ import { formatViolation } from "../contract/contract-violation.ts";
 import { createAdminGuard } from "./http/admin-guard.ts";
 import type { ApiInterceptor } from "./http/api-interceptor.ts";
 import { createApp } from "./http/create-app.ts";
+import { formatRequestLog } from "./http/request-log-line.ts";
+import { LOG_FORMATS, messageLine, type LogFormat, type LogLevel } from "./log-line.ts";
 import { DEFAULT_FIXTURES_PATH, loadFixtures } from "./load-fixtures.ts";
 import { createOperationHandlers } from "./operation-handlers.ts";
 import { AccountService, DEFAULT_MAX_ACCOUNTS } from "./services/account-service.ts";
@@ -104,6 +106,12 @@ export interface MockServerOptions {
   quiet?: boolean;
   /** Told of every answered request, and of contract violations. The library logs nothing without it. */
   log?: (line: string) => void;
+  /**
+   * What `log` is told (`--log-format`): `"text"` (default), a line for people per request, or `"json"`, one JSON
+   * object per line in pino's shape (`level`, `time`, `pid`, `hostname`, `msg`; a request's `req`, `res` and
+   * `responseTime`), for log tooling.
+   */
+  logFormat?: LogFormat;
   /** Largest request body accepted, in bytes. */
   bodyLimit?: number;
   /** The clock, in milliseconds (documents' `created` and `changed`, the request log's timestamps). */
@@ -149,6 +157,7 @@ const OPTION_NAMES = {
   validateResponses: true,
   quiet: true,
   log: true,
+  logFormat: true,
   bodyLimit: true,
   now: true,
   contract: true,
@@ -205,6 +214,9 @@ export function resolveMockServerOptions(options: MockServerOptions): ResolvedOp
       throw new TypeError(`createMockServer: "${alias}" is the former name of "${name}"; give one of them, not both.`);
     }
     resolved[name] = value;
+  }
+  if (resolved.logFormat !== undefined && !LOG_FORMATS.includes(resolved.logFormat)) {
+    throw new TypeError(`createMockServer: "logFormat" must be ${LOG_FORMATS.map((format) => JSON.stringify(format)).join(" or ")}, got ${JSON.stringify(resolved.logFormat)}.`);
   }
   for (const name of ["db", "host", "baseUrl", "adminToken"] as const) {
     if (resolved[name] !== undefined && (typeof resolved[name] !== "string" || resolved[name] === "")) {
@@ -282,7 +294,14 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     withConfiguredAccounts(typeof fixtures === "string" ? loadFixtures(fixtures) : structuredClone(fixtures), options.accounts);
   const files = options.db === undefined ? undefined : stateFilesOf(options.db);
   const loaded: LoadedState | undefined = files && loadState(files, seed, () => options.autologinSecret ?? AutologinTokens.newSecret());
-  for (const note of loaded?.notes ?? []) options.log?.(note);
+  const logFormat = options.logFormat ?? "text";
+  const clock = options.now ?? Date.now;
+  /** A message for `log` in its format, or for stderr as it is when there is no `log`. */
+  const tell = (level: LogLevel, text: string, fallback?: (text: string) => void): void => {
+    if (options.log) options.log(messageLine(logFormat, level, text, clock()));
+    else fallback?.(text);
+  };
+  for (const note of loaded?.notes ?? []) tell("info", note);
   // A restart with --accounts admits the configured accounts, not the ones the file was written with.
   const state = new SharedState<Database>(loaded ? withConfiguredAccounts(loaded.state, options.accounts) : seed());
   const store = new MockStore(state, seed);
@@ -306,7 +325,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
         compactAfterBytes: options.dbCompactAfter ?? DEFAULT_COMPACT_AFTER_BYTES,
         state: () => store.state,
         meta: () => ({ ...store.sequences(), autologin: { secret: tokens.secret, issued: tokens.issued } }),
-        log: options.log ?? console.error,
+        log: (line, level) => tell(level, line, console.error),
         ...(options.journalIo ? { io: options.journalIo } : {}),
       });
       store.onChange((change) => opened.append(change));
@@ -385,9 +404,11 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     validateResponses: options.validateResponses ?? false,
     onViolation: (errors, request) => {
       violations.push({ request, errors });
-      (options.log ?? console.error)(`CONTRACT VIOLATION by the mock on ${request}:\n  ${errors.map(formatViolation).join("\n  ")}`);
+      tell("error", `CONTRACT VIOLATION by the mock on ${request}:\n  ${errors.map(formatViolation).join("\n  ")}`, console.error);
     },
-    ...(options.log && !options.quiet ? { log: options.log } : {}),
+    ...(options.log && !options.quiet ? { log: options.log, formatRequest: formatRequestLog(logFormat) } : {}),
+    // A bug met on a request goes where the request log goes, in its format (stderr with --quiet, as before).
+    reportError: (text: string) => (options.log && !options.quiet ? tell("error", text) : console.error(text)),
     ...(options.now ? { now: options.now } : {}),
     // The demo account's credentials, never a configured account's: the page is open to whoever reaches the mock.
     docsCredentials: () => {

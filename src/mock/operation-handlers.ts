@@ -39,8 +39,8 @@ export type OperationId = keyof operations;
 export function createOperationHandlers({ properties, agents, documents }: Services): Record<OperationId, OperationHandler> {
   const nid = (params: Record<string, unknown>) => params.nid as number;
   return {
-    retrieveProperty: ({ account, params }) => properties.retrieve(account, nid(params)),
-    retrievePropertyByExternalId: ({ account, params }) => properties.retrieveByExternalId(account, params["external-id"] as string),
+    retrieveProperty: ({ account, params }) => properties.retrieveJson(account, nid(params)),
+    retrievePropertyByExternalId: ({ account, params }) => properties.retrieveByExternalIdJson(account, params["external-id"] as string),
     createProperty: ({ account, body }) => properties.create(account, body as Schemas["PropertyCreate"]),
     editProperty: ({ account, params, body }) => properties.edit(account, nid(params), body as Schemas["PropertyEdit"]),
     listUserProperties: ({ account, params }) => properties.listByUserJson(account, params.uid as number),

@@ -40,3 +40,12 @@ describe("--allowed-hosts and --admin-token", () => {
     expect(MOCK_USAGE).toContain("--admin-token <secret>");
   });
 });
+
+describe("--log-format", () => {
+  it("is text unless json is asked for, and refuses anything else", () => {
+    expect(run([]).logFormat).toBe("text");
+    expect(run(["--log-format", "json"]).logFormat).toBe("json");
+    expect(parseMockArgs(["--log-format", "pino"], {})).toEqual({ kind: "error", message: "--log-format must be text or json, got pino" });
+    expect(MOCK_USAGE).toContain("--log-format <format>");
+  });
+});

@@ -35,3 +35,41 @@ describe("a line of the request log", () => {
     expect(last()).not.toContain("\n");
   });
 });
+
+describe("the request log with logFormat: \"json\" (--log-format json)", () => {
+  const json: string[] = [];
+  const jsonMock = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), log: (line) => json.push(line), logFormat: "json", now: () => at });
+  const lastJson = () => JSON.parse(json.at(-1)!) as Record<string, unknown>;
+
+  it("writes one JSON object per line in pino's shape: level, time, pid, hostname, req, res, responseTime, msg", async () => {
+    await request(jsonMock.app).get("/api/v1/object/template_base").set({ ...DEMO, "content-type": "application/json" }).expect(200);
+    expect(json.at(-1)).not.toContain("\n");
+    const line = lastJson();
+    expect(Object.keys(line)).toEqual(["level", "time", "pid", "hostname", "req", "res", "responseTime", "msg"]);
+    expect(line).toMatchObject({ level: 30, time: at, pid: process.pid, req: { method: "GET", url: "/api/v1/object/template_base" }, res: { statusCode: 200 }, msg: "request completed" });
+    expect(typeof line.hostname).toBe("string");
+    expect(Number.isInteger(line.responseTime)).toBe(true);
+  });
+
+  it("logs a 4xx at level 40 with the problem's title, detail and offending fields", async () => {
+    await request(jsonMock.app).post("/api/v1/object/property").set({ ...DEMO, "content-type": "application/json" }).send({ city: "Austin", garage: "attached" }).expect(400);
+    const line = lastJson();
+    expect(line).toMatchObject({ level: 40, req: { method: "POST", url: "/api/v1/object/property" }, res: { statusCode: 400 }, problem: { title: "Invalid Request" } });
+    const problem = line.problem as { detail: string; errors: Array<{ in: string; pointer: string; detail: string }> };
+    expect(problem.detail).toMatch(/breaks the contract/);
+    expect(problem.errors.length).toBeGreaterThan(1);
+    expect(problem.errors.map((error) => error.pointer)).toContain("/garage");
+  });
+
+  it("keeps what the client sent a JSON string on one line (quotes, newlines)", async () => {
+    await request(jsonMock.app).get("/api/v1/object/external-property/%22x%0Ay").set({ ...DEMO, "content-type": "application/json" }).expect(404);
+    expect(json.at(-1)).not.toContain("\n");
+    const line = lastJson();
+    expect(line).toMatchObject({ level: 40, req: { url: "/api/v1/object/external-property/%22x%0Ay" }, res: { statusCode: 404 } });
+    expect((line.problem as { detail: string }).detail).toBe(String.raw`No property with the external id "\"x\ny".`);
+  });
+
+  it("is refused in any other format, naming the option", () => {
+    expect(() => createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), logFormat: "xml" as "json" })).toThrow(/"logFormat" must be "text" or "json", got "xml"/);
+  });
+});

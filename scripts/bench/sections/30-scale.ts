@@ -6,7 +6,7 @@
  */
 import { DEFAULT_FIXTURES_PATH } from "../../../src/mock/load-fixtures.ts";
 import { FIXTURE_ACCOUNTS } from "../../../src/fixtures/generate-fixtures.ts";
-import { bytes, count, ms, perSecond, ratio, seconds, table, UNMEASURED } from "../format.ts";
+import { bytes, count, micros, ms, perSecond, ratio, ratioOf, seconds, table, UNMEASURED } from "../format.ts";
 import type { HttpFigure } from "../http-figure.ts";
 import { summarise } from "../load-client.ts";
 import { measureInterleaved, type ServerFigure } from "../measure-servers.ts";
@@ -39,8 +39,10 @@ export interface ScaleFigures {
   rssAfterStartBytes: number;
   http: HttpFigure[];
   listByUser: { items: number; answers: number; firstMs: number; medianMs: number; peakRssBytes: number; responseBytes: number };
-  /** Retrieve by nid at this size and on the default fixtures, interleaved. */
-  storeSize: { large: ServerFigure; small: ServerFigure; throughputRatio: number };
+  /** Retrieve by nid at this size and on the default fixtures, interleaved, three processes on each side (goal 2c). */
+  storeSize: { large: ServerFigure; small: ServerFigure; throughputRatio: number; cpuRatio: number | null };
+  /** The same, one process on each side, as issue 23 measured it (goal 23b). */
+  storeSizeOneProcess: { large: ServerFigure; small: ServerFigure; throughputRatio: number; cpuRatio: number | null };
 }
 
 export const section: BenchSection<ScaleFigures> = {
@@ -117,6 +119,18 @@ export const section: BenchSection<ScaleFigures> = {
         failures,
       );
       const throughputRatio = largeFigure!.requestsPerSecond / smallFigure!.requestsPerSecond;
+      // Issue 23 states its goal for one process on each side: the first of each, in runs of their own.
+      progress("scale: retrieve by nid, one process on each side, interleaved…");
+      const [largeAlone, smallAlone] = await measureInterleaved(
+        load,
+        [
+          { server: large, scenario: { ...plan.retrieveByNid(share), storeProperties: fixtures.properties.length } },
+          { server: smalls[0]!, scenario: { ...new ScenarioPlan(smallFixtures, settings).retrieveByNid(share), storeProperties: smallFixtures.properties.length } },
+        ],
+        rounds,
+        failures,
+      );
+      const oneProcessRatio = largeAlone!.requestsPerSecond / smallAlone!.requestsPerSecond;
 
       const figures: ScaleFigures = {
         properties: fixtures.properties.length,
@@ -128,11 +142,13 @@ export const section: BenchSection<ScaleFigures> = {
         rssAfterStartBytes,
         http,
         listByUser: { items, answers: times.length, firstMs: times[0]!, medianMs: median(times), peakRssBytes, responseBytes },
-        storeSize: { large: largeFigure!, small: smallFigure!, throughputRatio },
+        storeSize: { large: largeFigure!, small: smallFigure!, throughputRatio, cpuRatio: quotient(largeFigure!.cpuMicrosPerRequest, smallFigure!.cpuMicrosPerRequest) },
+        storeSizeOneProcess: { large: largeAlone!, small: smallAlone!, throughputRatio: oneProcessRatio, cpuRatio: quotient(largeAlone!.cpuMicrosPerRequest, smallAlone!.cpuMicrosPerRequest) },
       };
       const mib = (value: number) => value / 1024 / 1024;
       const goals: Goal[] = [
         { id: "2c", name: `throughput at ${count(figures.properties)} properties / default fixtures`, measured: ratio(throughputRatio), target: "≥ 0.95×", pass: throughputRatio >= 0.95 },
+        { id: "23b", name: `throughput at ${count(figures.properties)} properties / default fixtures, one process each`, measured: ratio(oneProcessRatio), target: "≥ 0.95×", pass: oneProcessRatio >= 0.95 },
         { id: "4a", name: `resident memory right after start, ${count(figures.properties)} properties`, measured: bytes(rssAfterStartBytes), target: "≤ 400 MiB", pass: mib(rssAfterStartBytes) <= 400 },
         {
           id: "4b",
@@ -167,7 +183,9 @@ export const section: BenchSection<ScaleFigures> = {
         ...httpTable(http),
         "",
         `Retrieve by nid, interleaved, ${larges.length} processes on each side taking the runs in turn: ${perSecond(largeFigure!.requestsPerSecond)} req/s at ${count(figures.properties)} properties, ` +
-          `${perSecond(smallFigure!.requestsPerSecond)} req/s on the default fixtures (${count(smallFixtures.properties.length)}): ${ratio(throughputRatio)} (1.00× = a lookup does not depend on the store's size).`,
+          `${perSecond(smallFigure!.requestsPerSecond)} req/s on the default fixtures (${count(smallFixtures.properties.length)}): ${ratio(throughputRatio)} (1.00× = a lookup does not depend on the store's size);`,
+        `CPU per request ${micros(largeFigure!.cpuMicrosPerRequest)} against ${micros(smallFigure!.cpuMicrosPerRequest)} (${ratioOf(largeFigure!.cpuMicrosPerRequest, smallFigure!.cpuMicrosPerRequest)}). One process on each side, in runs of their own: ` +
+          `${ratio(oneProcessRatio)} in throughput, ${ratioOf(largeAlone!.cpuMicrosPerRequest, smallAlone!.cpuMicrosPerRequest)} in CPU per request.`,
       ];
       return { figures, lines, goals, failures };
     } finally {
@@ -233,4 +251,9 @@ export function httpTable(figures: readonly HttpFigure[]): string[] {
     ]),
     "lrrrrrrrrl",
   );
+}
+
+/** `a / b`, or null when either was too small to measure. */
+function quotient(a: number | null, b: number | null): number | null {
+  return a === null || b === null || b === 0 ? null : a / b;
 }

@@ -14,6 +14,7 @@ import { createDocsPages, DOCS_PATH, type DocsCredentials } from "./docs-pages.t
 import { discardBody } from "./read-body.ts";
 import { okReply, problemReply, send } from "./reply.ts";
 import { logWhenFinished } from "./request-log.ts";
+import type { LoggedRequest } from "./request-log-line.ts";
 import type { Durability } from "./when-saved.ts";
 
 /** Everything the HTTP layer wires together. */
@@ -30,8 +31,11 @@ export interface AppDeps extends ApiHandlerDeps {
   steering: SteeringRoutes;
   /** What `POST /__admin/reset` does: the seeded state back, no fault rules, an empty journal. */
   reset: () => void;
-  /** Told of every request once it is answered (see `requestLogLine`). */
+  /** Told of every request once it is answered, in `formatRequest`'s words (`requestLogLine` unless given). */
   log?: (line: string) => void;
+  formatRequest?: (request: LoggedRequest) => string;
+  /** Told of a bug of the mock met on a request (its stack); `log`, else stderr, unless given. */
+  reportError?: (text: string) => void;
   /** The clock of the log's timestamps, in milliseconds. */
   now?: () => number;
   /** With `--db`: answers to changes wait until they are on disk, and /healthz says when they cannot be. */
@@ -54,9 +58,10 @@ type Page = (request: IncomingMessage, response: ServerResponse) => void;
  */
 export function createApp(deps: AppDeps): RequestListener {
   const { store, contract, log, durability } = deps;
+  const reportError = deps.reportError ?? log ?? console.error;
   const api = wrapApiHandler(createApiHandler(deps), deps.apiInterceptors);
   const docs = createDocsPages(deps.docsCredentials ?? (() => undefined));
-  const admin = createAdminRoutes({ store, raw: deps.raw, bodyLimit: deps.bodyLimit, guard: deps.adminGuard, steering: deps.steering, reset: deps.reset, ...(log ? { log } : {}), ...(durability ? { durability } : {}) });
+  const admin = createAdminRoutes({ store, raw: deps.raw, bodyLimit: deps.bodyLimit, guard: deps.adminGuard, steering: deps.steering, reset: deps.reset, log: reportError, ...(durability ? { durability } : {}) });
 
   let specYaml: string | undefined; // built on the first request for it: most runs never ask
   const pages = new Map<string, Page>([
@@ -109,7 +114,7 @@ export function createApp(deps: AppDeps): RequestListener {
 
   /** A bug of the mock: logged with its stack, answered 500 if nothing was sent yet. */
   const internalError = (request: IncomingMessage, response: ServerResponse, path: string, error: unknown): void => {
-    (log ?? console.error)(`Internal error on ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
+    reportError(`Internal error on ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
     if (response.headersSent) {
       response.destroy();
       return;
@@ -120,7 +125,7 @@ export function createApp(deps: AppDeps): RequestListener {
 
   return (request, response) => {
     const receivedAt = performance.now();
-    if (log) logWhenFinished(request, response, receivedAt, log, deps.now);
+    if (log) logWhenFinished(request, response, receivedAt, log, deps.now, deps.formatRequest);
     const url = request.url ?? "/";
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);

@@ -2,10 +2,10 @@ import type { components } from "../../generated/openapi.ts";
 import type { JsonBytes } from "../json-bytes.ts";
 import { failure, success, type Outcome } from "../problems.ts";
 import type { MockStore } from "../store/mock-store.ts";
-import { projectProperty } from "../store/project-records.ts";
 import type { AccountRecord, PropertyRecord } from "../store/records.ts";
 import type { AutologinTokens } from "./autologin-tokens.ts";
 import { EncodedPropertyLists } from "./encoded-property-lists.ts";
+import { encodeRetrievedProperty } from "./encode-retrieved-property.ts";
 import { ownedBy } from "./owned-by.ts";
 
 type Schemas = components["schemas"];
@@ -34,18 +34,18 @@ export class PropertyService {
     this.#lists = new EncodedPropertyLists(deps.store);
   }
 
-  /** Endpoint 1. */
-  retrieve(account: AccountRecord, nid: number): Outcome<Schemas["Property"]> {
+  /** Endpoint 1, already encoded (encode-retrieved-property.ts): what the API answers. */
+  retrieveJson(account: AccountRecord, nid: number): Outcome<JsonBytes> {
     const property = this.#own(account, nid);
     if (!property) return failure("notFound", `No property with nid ${nid}.`);
-    return success(this.#retrieved(property));
+    return success(encodeRetrievedProperty(property, this.#deps.store.documentsOfProperty(property.id)));
   }
 
-  /** Endpoint 2. */
-  retrieveByExternalId(account: AccountRecord, externalId: string): Outcome<Schemas["Property"]> {
+  /** Endpoint 2, already encoded. */
+  retrieveByExternalIdJson(account: AccountRecord, externalId: string): Outcome<JsonBytes> {
     const property = this.#deps.store.propertyByExternalId(account.id, externalId);
     if (!property) return failure("notFound", `No property with the external id ${JSON.stringify(externalId)}.`);
-    return success(this.#retrieved(property));
+    return success(encodeRetrievedProperty(property, this.#deps.store.documentsOfProperty(property.id)));
   }
 
   /**
@@ -140,11 +140,6 @@ export class PropertyService {
 
   #own(account: AccountRecord, nid: number): PropertyRecord | undefined {
     return ownedBy(this.#deps.store.property(nid), account);
-  }
-
-  /** The property as endpoints 1 and 2 answer it, with the floorplans among its documents. */
-  #retrieved(property: PropertyRecord): Schemas["Property"] {
-    return projectProperty(property, this.#deps.store.documentsOfProperty(property.id));
   }
 
   #writeResult(property: PropertyRecord): Schemas["PropertyWriteResult"] {

@@ -2,6 +2,7 @@ import { closeSync, constants, fdatasync, fstatSync, openSync, renameSync, write
 import { open, rename, rm } from "node:fs/promises";
 import { changeText, journalLine, sequencesText, type LineSequences } from "./journal-lines.ts";
 import type { Database } from "./records.ts";
+import type { LogLevel } from "../log-line.ts";
 import type { StateChange } from "./state-change.ts";
 import { syncDirectory, type StateFiles } from "./state-files.ts";
 import { writeSnapshot, type StateMeta } from "./state-snapshot.ts";
@@ -35,7 +36,7 @@ export interface StateJournalOptions {
   /** The counters and secret to save beside the records, as they are now. */
   meta: () => Omit<StateMeta, "seq">;
   /** Told once when saving starts failing and once when it works again, and when a compaction ends. */
-  log: (line: string) => void;
+  log: (line: string, level: LogLevel) => void;
   io?: JournalIo;
   /** Milliseconds between attempts while writes fail. */
   retryMs?: number;
@@ -188,7 +189,7 @@ export class StateJournal {
         this.#unsaved = text;
         if (this.#failure === undefined) {
           this.#options.log(`Cannot save changes to ${this.#files.journal}: ${(error as Error).message}. ` +
-            "The mock keeps answering from memory; writes answer 503 and /healthz 503 until saving works again.");
+            "The mock keeps answering from memory; writes answer 503 and /healthz 503 until saving works again.", "error");
         }
         this.#failure = (error as Error).message;
         this.#settle(upto, { saved: false, reason: this.problem! });
@@ -203,7 +204,7 @@ export class StateJournal {
       this.#savedSeq = upto;
       if (this.#failure !== undefined) {
         this.#failure = undefined;
-        this.#options.log(`Saving to ${this.#files.journal} works again; every change is saved.`);
+        this.#options.log(`Saving to ${this.#files.journal} works again; every change is saved.`, "info");
       }
       this.#settle(upto, { saved: true });
     })().finally(() => {
@@ -268,13 +269,13 @@ export class StateJournal {
       this.#rotatedAt = undefined;
       this.#compactionFailure = undefined;
       this.#compactAfter = this.#options.compactAfterBytes;
-      this.#options.log(`Compacted the journal into ${files.snapshot} in ${Math.round(performance.now() - started)} ms`);
+      this.#options.log(`Compacted the journal into ${files.snapshot} in ${Math.round(performance.now() - started)} ms`, "info");
       // The journal may have passed the size again while this one ran, with no write left to notice.
       if (this.#offset > this.#compactAfter && !this.#closing) setImmediate(() => void (this.#compaction ? undefined : this.compact()));
     } catch (error) {
       await rm(files.temporary, { force: true }).catch(() => {});
       if (this.#compactionFailure === undefined) {
-        this.#options.log(`Cannot compact the journal into ${files.snapshot}: ${(error as Error).message}. Changes are still saved in the journal; trying again later.`);
+        this.#options.log(`Cannot compact the journal into ${files.snapshot}: ${(error as Error).message}. Changes are still saved in the journal; trying again later.`, "warn");
       }
       this.#compactionFailure = (error as Error).message;
       this.#compactAfter = this.#offset + this.#options.compactAfterBytes; // not again at every write
