@@ -128,9 +128,10 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
       if (!faults.on("links-not-ordered-by-weight")) shown.sort((a, b) => Number(a.weight) - Number(b.weight));
       links = shown.map((l) => ({ service: l.service, url: l.url, weight: faults.on("weight-as-number") ? Number(l.weight) : l.weight }));
     }
+    const shownName = faults.on("agent-name-first-only") ? (first ?? null) : derivedName === "" ? null : derivedName;
     return {
       id: String(faults.on("agent-id-not-nid") ? record.nid - 1 : record.nid),
-      name: record.values.has("name") ? record.values.get("name") : derivedName === "" ? null : derivedName,
+      name: record.values.has("name") ? record.values.get("name") : shownName,
       agent_first_name: value("agent_first_name"),
       agent_last_name: value("agent_last_name"),
       email: value("email"),
@@ -212,10 +213,14 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
         .filter((r) => r.uid === caller.uid)
         .sort((a, b) => (faults.chooses("lists-oldest-first") ? a.nid - b.nid : b.nid - a.nid));
       // Newest first (or oldest first, a legitimate variant). JSON.stringify would put integer-like keys in ascending order, so the text is built here.
+      const values = mine.map((r) => {
+        const nid = faults.chooses("agent-list-nid-as-string") ? String(r.nid) : r.nid;
+        return faults.chooses("no-extra-fields") ? { email: r.values.get("email") ?? null, nid } : { email: r.values.get("email") ?? null, nid, name: view(r).name };
+      });
+      if (faults.on("agent-list-as-array") && values.length > 0) return ok(values);
       const entries = mine.map((r, i) => {
         const key = faults.on("agent-list-key-not-nid") ? String(i) : String(r.nid);
-        const nid = faults.chooses("agent-list-nid-as-string") ? String(r.nid) : r.nid;
-        const value = faults.chooses("no-extra-fields") ? { email: r.values.get("email") ?? null, nid } : { email: r.values.get("email") ?? null, nid, name: view(r).name };
+        const value = faults.on("agent-list-values-shifted") ? values[(i + 1) % values.length] : values[i];
         return `${JSON.stringify(key)}:${JSON.stringify(value)}`;
       });
       return { status: 200, json: `{${entries.join(",")}}` };

@@ -79,8 +79,9 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
     return record !== undefined && record.uid === caller.uid ? record : notFound(`no property ${nid}`);
   };
 
-  const uri = (relative: boolean): string => {
-    const path = `/autologin/${randomBytes(16).toString("hex")}`;
+  const uri = (relative: boolean, foreign = false, tokenless = false): string => {
+    const path = tokenless ? "/autologin" : `/autologin/${randomBytes(16).toString("hex")}`;
+    if (foreign) return `https://login.elsewhere.example${path}`;
     return relative ? path : `${options.baseUrl()}${path}`;
   };
 
@@ -94,8 +95,8 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
         continue;
       }
       const text = value as string;
-      if (field === "garage" && !faults.on("garage-as-word")) value = GARAGE_COUNTS[text.toLowerCase()] ?? text;
-      if (field === "property_type" && !faults.on("property-type-not-compacted")) value = text.replace(/\s+/g, "");
+      if (field === "garage" && !faults.on("garage-as-word") && !(faults.on("garage-none-as-word") && text === "None")) value = GARAGE_COUNTS[text.toLowerCase()] ?? text;
+      if (field === "property_type" && !faults.on("property-type-not-compacted") && !(faults.on("property-type-town-house-spaced") && text === "Town House")) value = text.replace(/\s+/g, "");
       if (field === "lot_size" && faults.on("lot-size-separator-stripped")) value = text.replace(/,/g, "");
       if (field === "description" && faults.on("description-html-stripped")) value = text.replace(/<[^>]*>/g, "");
       if (field === "premise" && text === "" && faults.on("premise-empty-string-as-null")) value = null;
@@ -104,7 +105,7 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
     }
     if (faults.chooses("website-url-derived")) out.website_url = derivedWebsite(record.values);
     out.open_houses = null;
-    out.virtual_tours = faults.on("virtual-tours-null") ? null : [];
+    out.virtual_tours = faults.on("virtual-tours-null") ? null : faults.on("virtual-tours-empty-object") ? {} : [];
     out.property_videos = {};
     const floorplans: Record<string, unknown> = {};
     for (const plan of options.floorplansOf(record.nid)) {
@@ -146,7 +147,7 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
       const record: PropertyRecord = { nid: nids.next(), uid: caller.uid, values: input.values, seeded: false, changed: now(), revisions: 1 };
       records.push(record);
       return ok(
-        { nid: String(record.nid), uri: uri(faults.on("create-uri-relative")), ...extra({ status: "created" }) },
+        { nid: String(record.nid), uri: uri(faults.on("create-uri-relative"), faults.on("create-uri-foreign-host")), ...extra({ status: "created" }) },
         faults.on("create-answers-201") ? 201 : 200,
       );
     },
@@ -160,7 +161,7 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
       for (const [field, value] of input.values) record.values.set(field, value);
       record.changed = now();
       record.revisions += 1;
-      return ok(faults.on("edit-answers-no-uri") ? { nid: String(record.nid), ...extra({ status: "updated" }) } : { nid: String(record.nid), uri: uri(false), ...extra({ status: "updated" }) });
+      return ok(faults.on("edit-answers-no-uri") ? { nid: String(record.nid), ...extra({ status: "updated" }) } : { nid: String(record.nid), uri: uri(false, false, faults.on("edit-uri-no-token")), ...extra({ status: "updated" }) });
     },
 
     listByUser(caller, uid) {
