@@ -57,6 +57,15 @@ const GAPS: readonly GeneratorGap[] = [
       "member, so a random space-free string comes back instead of a compact type. About 1 answer in 4.",
     explains: (v) => v.rule === "enum" && v.location === "response.body/property_type",
   },
+  {
+    id: "allOf format ignored",
+    operations: ["retrieveAgentCard"],
+    why:
+      "An agent's URL and id fields (website, headshot_url, agency_profile) are `allOf: [anyOf: [{format or " +
+      "pattern}, null], {type: string}]` (null only for a field never set); the generator satisfies only the last " +
+      "member, so random words come back. Nearly every answer.",
+    explains: (v) => ["format", "pattern"].includes(v.rule) && /^response\.body\/(website|headshot_url|agency_profile)$/.test(v.location),
+  },
 ];
 
 interface Sample {
