@@ -360,6 +360,9 @@ export const PROBES: Record<string, Probe> = {
   },
   "amenities-item-dropped": roundTrip({ amenities: "Pool,Garden" }),
   "list-price-rounded": roundTrip({ list_price: "410000" }),
+  "garage-detached-word-on-create": async (api) => {
+    expect((await api.property(await api.createProperty({ garage: "Detached" }))).garage).toMatch(/^\d+$/);
+  },
   "agent-name-first-only": async (api) => {
     expect((await api.agent(await api.createAgent({ agent_first_name: "Dana", agent_last_name: "Whitfield" }))).name).toBe("Dana Whitfield");
   },

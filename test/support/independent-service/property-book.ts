@@ -17,6 +17,8 @@ interface PropertyRecord {
   seeded: boolean;
   changed: number;
   revisions: number;
+  /** Fields shown as stored, without their documented representation (variant garage-detached-word-on-create). */
+  verbatim: Set<string>;
 }
 
 /** One entry of a property's `floorplans` (2.1). */
@@ -97,6 +99,10 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
         continue;
       }
       const text = value as string;
+      if (record.verbatim.has(field)) {
+        out[field] = text;
+        continue;
+      }
       if (field === "garage" && !faults.on("garage-as-word") && !(faults.on("garage-none-as-word") && text === "None")) value = (faults.chooses("garage-counts-otherwise") ? OTHER_GARAGE_COUNTS : GARAGE_COUNTS)[text.toLowerCase()] ?? text;
       if (field === "property_type" && !faults.on("property-type-not-compacted") && !(faults.on("property-type-town-house-spaced") && text === "Town House")) value = text.replace(/\s+/g, "");
       if (field === "lot_size" && faults.on("lot-size-separator-stripped")) value = text.replace(/,/g, "");
@@ -150,7 +156,8 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
     create(caller, body) {
       const input = readCreate(body, faults);
       if (!input.ok) return invalid(input.error);
-      const record: PropertyRecord = { nid: nids.next(), uid: caller.uid, values: input.values, seeded: false, changed: now(), revisions: 1 };
+      const record: PropertyRecord = { nid: nids.next(), uid: caller.uid, values: input.values, seeded: false, changed: now(), revisions: 1, verbatim: new Set() };
+      if (faults.on("garage-detached-word-on-create") && input.values.get("garage") === "Detached") record.verbatim.add("garage");
       records.push(record);
       return ok(
         { nid: String(record.nid), uri: uri(faults.on("create-uri-relative"), faults.on("create-uri-foreign-host")), ...extra({ status: "created" }) },
@@ -164,7 +171,10 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
       const input = readEdit(body, faults);
       if (!input.ok) return invalid(input.error);
       if (faults.chooses("website-url-derived")) input.values.delete("website_url");
-      for (const [field, value] of input.values) record.values.set(field, value);
+      for (const [field, value] of input.values) {
+        record.values.set(field, value);
+        record.verbatim.delete(field);
+      }
       record.changed = now();
       record.revisions += 1;
       return ok(faults.on("edit-answers-no-uri") ? { nid: String(record.nid), ...extra({ status: "updated" }) } : { nid: String(record.nid), uri: uri(false, false, faults.on("edit-uri-no-token")), ...extra({ status: "updated" }) });
@@ -191,7 +201,7 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
     },
 
     seed(owner, values) {
-      const record: PropertyRecord = { nid: nids.next(), uid: owner.uid, values: new Map(Object.entries(values)), seeded: true, changed: now(), revisions: 1 };
+      const record: PropertyRecord = { nid: nids.next(), uid: owner.uid, values: new Map(Object.entries(values)), seeded: true, changed: now(), revisions: 1, verbatim: new Set() };
       records.push(record);
       return record.nid;
     },
