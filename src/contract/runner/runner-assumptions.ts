@@ -37,7 +37,7 @@ export const MOVED_TO_FACTS: readonly string[] = [
   "An answer that fails every branch of an anyOf/oneOf fails the documented branch too: a fact failure even when the closest branch is an assumption (an agent list answered as a non-empty JSON array was a warning).",
   "The auto-login uri of a create and an edit is {base_url}/<autologin_path>/<ACCESS_TOKEN> (section 4.1), against --public-base-url when given: checked on every such answer (it was only a URL).",
   "virtual_tours is an empty array on a property without tours (section 2.1): checked on every retrieve of the run's properties (an empty object passed the schema).",
-  "Every garage kind comes back as a count-like numeric string, every property type compact, every create template as its machine name (section 2.1): checked for each value, not only those the scenario sent.",
+  "Every garage kind comes back as a count-like numeric string, every property type compact, every create template as its machine name (section 2.1): checked for each value, not only those the scenario sent: one property created per property type, the garage kinds and the create templates cycling through them (section 4.1 lists these values for a create), and the 9 templates the creates do not reach set by edit.",
   "An agent's name is a full display name (section 2.2): a name given back for an agent created without one holds its first and last names.",
   "The agent list's keys are its values' nids, and each agent of the run is listed under its own nid with its own email (sections 2.2, 4.2): checked on every list answer, with two or more agents of the run listed.",
 ];
