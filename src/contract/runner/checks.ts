@@ -46,13 +46,17 @@ export const CHECKS = {
     meaning: "On an account without agents, creating agents past its seat limit is refused with Not Enough Agent Seats, and a deleted agent frees its seat (sections 7, 8). Needs --fresh-api-key.",
     section: "8",
   },
+  profile_conformance: {
+    meaning: "With --profile: at every point the profile recorded (error statuses, media types and body shapes, list orders, seats, never-set and undocumented fields), the service answers as it was seen to; each difference names the observation and when it was recorded.",
+    section: "introduction",
+  },
   request_conformance: { meaning: "A recorded request is one the contract allows: a documented operation and path, the credentials, the content type, valid path parameters and body.", section: "4" },
 } as const satisfies Record<string, CheckDefinition>;
 
 export type CheckName = keyof typeof CHECKS;
 
-/** The checks of the stateful scenario (the runner writes its own requests, so it does not check them). */
-export const SCENARIO_CHECKS: readonly CheckName[] = (Object.keys(CHECKS) as CheckName[]).filter((name) => name !== "request_conformance");
+/** The checks of the stateful scenario (the runner writes its own requests, so it does not check them; a profile is compared only when given). */
+export const SCENARIO_CHECKS: readonly CheckName[] = (Object.keys(CHECKS) as CheckName[]).filter((name) => name !== "request_conformance" && name !== "profile_conformance");
 
 /** The checks a recording of traffic can be held to: each exchange on its own, request and answer. */
 export const RECORDING_CHECKS: readonly CheckName[] = [

@@ -1,0 +1,42 @@
+import type { RunContext } from "../run-context.ts";
+import { API, record, type RunNames } from "./step-support.ts";
+
+/** The optional create fields of endpoint 3 (section 4.1) and the external id: never set by a required-only create. */
+const NEVER_SET = ["square_feet", "bedrooms", "baths", "list_price", "garage", "stories", "lot_size", "parking_spaces", "description", "property_type", "year_built", "external_id"];
+/** A nid no service has given yet: the largest integer JSON numbers keep exactly. */
+const UNKNOWN_NID = "9007199254740991";
+
+/**
+ * Only when a service profile is recorded or compared (`--write-profile`, `--profile`): requests that provoke
+ * the situations the scenario does not, so that the profile holds what the service answers there. The empty
+ * agent list of the fresh account, the never-set fields of a property created with the required fields only,
+ * a retrieve without content-type, a body as text/plain, a record that does not exist and another account's,
+ * a document of no property, an unknown route, a create without its trailing slash, a wrong method.
+ */
+export async function profileSteps(ctx: RunContext, names: RunNames): Promise<void> {
+  if (ctx.has("fresh")) {
+    await ctx.call("list the agents of the fresh account, which has none", "listAgentCards", `${API}/agent_cards`, { as: "fresh", expect: "success", point: "encoding.empty_agent_list" });
+  }
+  const body = { street: `3 Profile Run Way ${names.tag}`, city: "Austin", state: "TX", zip: "78701" };
+  const created = record(await ctx.call("create a property with the required fields only, to profile", "createProperty", `${API}/property`, { body, expect: "success" }));
+  const nid = typeof created?.nid === "string" ? created.nid : undefined;
+  if (nid) {
+    const property = `${API}/property/${nid}`;
+    await ctx.call("retrieve the property created with the required fields only, to profile", "retrieveProperty", property, { expect: "success", point: "unset.property", unsetFields: NEVER_SET });
+    await ctx.call("retrieve the property without a content-type header", "retrieveProperty", property, { expect: "any", contentType: null, point: "error.content_type.missing" });
+    if (ctx.has("other")) await ctx.call("retrieve the property as another account", "retrieveProperty", property, { as: "other", expect: "any", point: "error.not_found" });
+    await ctx.probe("delete the property, a method its path does not take", "DELETE", property, { point: "error.method_not_allowed" });
+    await ctx.call("attach a document to a property that does not exist", "createDocument", `${API}/document/`, {
+      body: { title: `Profile ${names.tag}`, property_reference: Number(UNKNOWN_NID), file_url: `https://files.contract-run.example/${names.tag}/none.pdf` },
+      expect: "any",
+      point: "error.unknown_property_reference",
+    });
+  }
+  await ctx.call("create a property with its body sent as text/plain", "createProperty", `${API}/property`, { body, expect: "any", contentType: "text/plain", point: "error.content_type.wrong" });
+  await ctx.call("retrieve a property that does not exist", "retrieveProperty", `${API}/property/${UNKNOWN_NID}`, { expect: "any", point: "error.not_found" });
+  await ctx.probe("fetch a path the service does not have", "GET", `${API}/no-such-resource`, { point: "error.no_route" });
+  await ctx.probe("create an agent without the trailing slash", "POST", `${API}/agent_card`, {
+    body: { agent_first_name: "Slash", agent_last_name: names.tag, email: `slash-${names.tag}@contract-run.example`.toLowerCase() },
+    point: "error.no_route",
+  });
+}
