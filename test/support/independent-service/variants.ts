@@ -3,6 +3,7 @@
  * `service-interface.md` states, so that a contract runner can be shown to catch it (issue 8, items 5-12).
  * The rest of the service keeps conforming; the rule names the section it comes from.
  */
+import { LEGITIMATE_VARIANTS, type LegitimateVariantName } from "./legitimate-variants.ts";
 
 /** One deliberately broken rule. */
 export interface Variant {
@@ -101,15 +102,22 @@ export type VariantName = (typeof LIST)[number]["name"];
 /** Every broken variant (one documented rule each). */
 export const VARIANTS: readonly Variant[] = LIST;
 
-/** Asks whether the running service breaks a given rule; the conforming service breaks none. */
+/**
+ * Asks whether the running service breaks a given rule (the conforming service breaks none), and which open
+ * choice it takes where the document is silent (a legitimate variant, legitimate-variants.ts).
+ */
 export interface Faults {
   on(name: VariantName): boolean;
+  chooses(name: LegitimateVariantName): boolean;
 }
 
-/** The faults of one variant, or of none (`undefined`: the conforming service). Unknown names are a bug. */
+/**
+ * The faults of one variant, a defect or a legitimate one, or of none (`undefined`: the plain conforming
+ * service). Unknown names are a bug.
+ */
 export function faultsOf(variant: string | undefined): Faults {
-  if (variant !== undefined && !LIST.some((v) => v.name === variant)) {
-    throw new Error(`unknown variant "${variant}"; see VARIANTS`);
+  if (variant !== undefined && !LIST.some((v) => v.name === variant) && !LEGITIMATE_VARIANTS.some((v) => v.name === variant)) {
+    throw new Error(`unknown variant "${variant}"; see VARIANTS and LEGITIMATE_VARIANTS`);
   }
-  return { on: (name) => name === variant };
+  return { on: (name) => name === variant, chooses: (name) => name === variant };
 }
