@@ -80,6 +80,11 @@ export interface Failure {
   errors?: FieldError[];
   /** Answer this status instead of the problem type's own (only `injectedFault` needs it). */
   status?: number;
+  /**
+   * Which situation of its problem type this is, where a service profile may tell them apart (one could answer
+   * 401 for missing credentials and 403 for wrong ones): see `profile-playback.ts`.
+   */
+  situation?: "credentials-missing" | "credentials-wrong" | "no-route";
 }
 
 /** What a service answers: a value, or an expected failure. Exceptions are left to bugs. */

@@ -34,6 +34,8 @@ export interface AppDeps extends ApiHandlerDeps {
   log?: (line: string) => void;
   /** The clock of the log's timestamps, in milliseconds. */
   now?: () => number;
+  /** The service profile in use (`--profile`), named by `/healthz`. */
+  profile?: { source: string; runId: string; recordedAt: string };
   /** With `--db`: answers to changes wait until they are on disk, and /healthz says when they cannot be. */
   durability?: Durability;
   /** The credentials `/docs` fills in for "Try it out", if any (none when accounts are configured). */
@@ -64,7 +66,7 @@ export function createApp(deps: AppDeps): RequestListener {
       "/healthz",
       (_request, response) => {
         const problem = durability?.problem();
-        send(response, problem ? problemReply({ problem: "stateNotSaved", detail: problem }, "/healthz") : okReply({ status: "ok", counts: store.counts() }));
+        send(response, problem ? problemReply({ problem: "stateNotSaved", detail: problem }, "/healthz") : okReply(deps.profile ? { status: "ok", counts: store.counts(), profile: deps.profile } : { status: "ok", counts: store.counts() }));
       },
     ],
     [

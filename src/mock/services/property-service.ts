@@ -22,6 +22,8 @@ export interface PropertyServiceDeps {
   tokens: AutologinTokens;
   /** The auto-login address for a token: `{base_url}/autologin/<token>`. */
   autologinUrl: (token: string) => string;
+  /** List a user's properties newest first (a service profile's order); in the order they were added otherwise. */
+  newestFirst?: boolean;
 }
 
 /** Properties (section 4.1, endpoints 1 to 5): each account sees and changes only its own. */
@@ -31,7 +33,7 @@ export class PropertyService {
 
   constructor(deps: PropertyServiceDeps) {
     this.#deps = deps;
-    this.#lists = new EncodedPropertyLists(deps.store);
+    this.#lists = new EncodedPropertyLists(deps.store, deps.newestFirst);
   }
 
   /** Endpoint 1. */

@@ -1,0 +1,172 @@
+/**
+ * The mock's answers where the interface document is silent, as a table a service profile replaces entry by
+ * entry (`--profile`): which error body, status and media type each failure gets, and how a success is
+ * represented (media type, list orders, the empty agent list, undocumented fields). Without a profile the table
+ * is the mock's own: the problem catalogue (`problems.ts`) and the answers as the services give them, byte for
+ * byte. The services never see the profile.
+ */
+import type { ValidateFunction } from "ajv/dist/2020.js";
+import type { ContractViolation } from "../contract/contract-violation.ts";
+import { compileBodySchema } from "../contract/profile/read-service-profile.ts";
+import type { ErrorObservation, JsonType, ServiceProfile } from "../contract/profile/service-profile.ts";
+import { JsonBytes } from "./json-bytes.ts";
+import { okReply, problemReply, type Reply } from "./http/reply.ts";
+import { toProblemBody, type Failure } from "./problems.ts";
+
+/** How the mock answers; {@link createProfilePlayback} builds it from a profile, or the mock's own without one. */
+export interface Playback {
+  /** The reply to an expected failure of an operation (or of no operation: an unknown route, a wrong method). */
+  refuse(failure: Failure, operationId: string | undefined, instance: string, headers?: Record<string, string>): Reply;
+  /** The reply to a success of an operation. */
+  succeed(operationId: string, value: unknown): Reply;
+  /** With `--validate-responses`: whether a profile shaped this error reply, and what is wrong with it if anything. */
+  check(reply: Reply): { shaped: false } | { shaped: true; problem?: string };
+  /** Drops the contract's findings a profile answers for (its undocumented fields). */
+  allowed(violations: ContractViolation[]): ContractViolation[];
+  /** The seats of an account opened on first use, when the profile measured them. */
+  readonly seats: number | undefined;
+  /** A user's properties newest first (`order.property_list`). */
+  readonly newestFirst: boolean;
+}
+
+/** The mock's own answers: the problem catalogue and the services' values, unchanged. */
+export const OWN_ANSWERS: Playback = {
+  refuse: (failure, _operationId, instance, headers) => problemReply(failure, instance, headers),
+  succeed: (_operationId, value) => okReply(value),
+  check: () => ({ shaped: false }),
+  allowed: (violations) => violations,
+  seats: undefined,
+  newestFirst: false,
+};
+
+/** The error point of a failure of the mock: which situation of a profile it is. */
+export function errorPointOf(failure: Failure, operationId: string | undefined): string | undefined {
+  switch (failure.problem) {
+    case "invalidRequest":
+      return failure.errors?.length && failure.errors.every((error) => error.in === "header" && error.pointer.toLowerCase().includes("content-type")) ? "error.content_type.missing" : "error.validation";
+    case "malformedJson":
+      return "error.validation";
+    case "unauthorized":
+      return failure.situation === "credentials-wrong" ? "error.unauthorized.wrong" : "error.unauthorized.missing";
+    case "notFound":
+      return failure.situation === "no-route" ? "error.no_route" : "error.not_found";
+    case "methodNotAllowed":
+      return "error.method_not_allowed";
+    case "unsupportedMediaType":
+      return "error.content_type.wrong";
+    case "agentAlreadyExists":
+      return operationId === "updateAgentCard" ? "error.agent_exists.update" : "error.agent_exists.create";
+    case "notEnoughAgentSeats":
+      return "error.seats";
+    case "unknownPropertyReference":
+      return "error.unknown_property_reference";
+    default:
+      return undefined;
+  }
+}
+
+/** Keys whose string value is a place for the failure's own text, unless it names an error value of section 7. */
+const TEXT_PLACES = new Set(["detail", "message", "error", "error_description", "description", "msg", "reason"]);
+const NAMED_VALUES = ["Agent Already Exists", "Not Enough Agent Seats"];
+
+/** A value of a JSON type, for an undocumented field a profile saw. */
+const VALUE_OF: Record<JsonType, unknown> = { string: "", integer: 0, number: 0, boolean: false, null: null, object: {}, array: [] };
+
+/** The resources whose retrieve answers carry a profile's undocumented fields, by operation. */
+const RESOURCE_OF: Record<string, "property" | "agent" | "document"> = {
+  retrieveProperty: "property",
+  retrievePropertyByExternalId: "property",
+  retrieveAgentCard: "agent",
+  retrieveDocument: "document",
+};
+
+interface PlayedError {
+  status: number;
+  mediaType: string;
+  example: unknown;
+  validate: ValidateFunction;
+}
+
+/** The playback of a profile read and checked by `readServiceProfile` (a profile is used whole, never in part). */
+export function createProfilePlayback(profile: ServiceProfile | undefined): Playback {
+  if (!profile) return OWN_ANSWERS;
+  const observations = profile.observations;
+  const errors = new Map<string, PlayedError>();
+  for (const [point, entry] of Object.entries(observations)) {
+    if (!point.startsWith("error.")) continue;
+    const { statuses, mediaTypes, example, schema } = entry as ErrorObservation;
+    errors.set(point, { status: statuses[0]!, mediaType: mediaTypes[0]!, example, validate: compileBodySchema(schema) });
+  }
+  const extras: Record<string, Record<string, unknown>> = {};
+  const extraNames = new Set<string>();
+  for (const resource of ["property", "agent", "document"] as const) {
+    const fields = observations[`extra_fields.${resource}`]?.fields ?? {};
+    extras[resource] = Object.fromEntries(Object.entries(fields).map(([field, types]) => [field, VALUE_OF[types.find((type) => type !== "null") ?? "null"]]));
+    for (const field of Object.keys(fields)) extraNames.add(field);
+  }
+  const successMedia = observations["media_type.success"]?.value[0];
+  const agentsNewestFirst = observations["order.agent_list"]?.value === "descending";
+  const linksHeaviestFirst = observations["order.social_links"]?.value === "descending";
+  const emptyAgents = observations["encoding.empty_agent_list"]?.value ?? "{}";
+  const profiled = new WeakMap<Reply, PlayedError>();
+
+  const success = (body: unknown): Reply => (successMedia ? { ...okReply(body), mediaType: successMedia } : okReply(body));
+  return {
+    refuse(failure, operationId, instance, headers) {
+      const point = errorPointOf(failure, operationId);
+      const played = point === undefined ? undefined : errors.get(point);
+      if (!played) return problemReply(failure, instance, headers);
+      const reply: Reply = {
+        status: played.status,
+        contentType: "application/json",
+        mediaType: played.mediaType,
+        body: fill(played.example, failure.detail, played.status, instance),
+        logged: toProblemBody(failure, instance),
+        ...(headers ? { headers } : {}),
+      };
+      profiled.set(reply, played);
+      return reply;
+    },
+    succeed(operationId, value) {
+      const resource = RESOURCE_OF[operationId];
+      if (resource) {
+        let shown = { ...(value as Record<string, unknown>), ...extras[resource] };
+        if (linksHeaviestFirst && Array.isArray(shown.social_media_links)) shown = { ...shown, social_media_links: [...shown.social_media_links].reverse() };
+        return success(shown);
+      }
+      if (operationId === "listAgentCards") return success(agentList(value as Record<string, unknown>, agentsNewestFirst, emptyAgents));
+      return success(value);
+    },
+    check(reply) {
+      const played = profiled.get(reply);
+      if (!played) return { shaped: false };
+      if (played.validate(reply.body)) return { shaped: true };
+      return { shaped: true, problem: `the answer does not have the profile's body shape: ${played.validate.errors?.[0]?.instancePath || "/"} ${played.validate.errors?.[0]?.message ?? ""}` };
+    },
+    allowed: (violations) => violations.filter((violation) => !(violation.rule === "unevaluatedProperties" && extraNames.has(violation.pointer.slice(1)))),
+    seats: observations["seats.fresh"]?.value,
+    newestFirst: observations["order.property_list"]?.value === "descending",
+  };
+}
+
+/** The profile's example body with this failure's text, status and instance where its shape has a place for them. */
+function fill(example: unknown, detail: string, status: number, instance: string): unknown {
+  if (Array.isArray(example)) return example.map((item) => fill(item, detail, status, instance));
+  if (example === null || typeof example !== "object") return example;
+  const filled: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(example)) {
+    if (typeof value === "string" && TEXT_PLACES.has(key) && !NAMED_VALUES.some((named) => value.includes(named))) filled[key] = detail;
+    else if (key === "status" && typeof value === "number") filled[key] = status;
+    else if (key === "instance" && typeof value === "string") filled[key] = instance;
+    else filled[key] = fill(value, detail, status, instance);
+  }
+  return filled;
+}
+
+/** The agent list keyed by nid, in the order the profile saw, encoded as it is sent (a parsed object would sort the keys). */
+function agentList(list: Record<string, unknown>, newestFirst: boolean, empty: "{}" | "[]"): unknown {
+  const keys = Object.keys(list);
+  if (keys.length === 0) return empty === "[]" ? [] : {};
+  if (!newestFirst) return list;
+  return new JsonBytes(`{${keys.reverse().map((key) => `${JSON.stringify(key)}:${JSON.stringify(list[key])}`).join(",")}}`);
+}
