@@ -49,7 +49,7 @@ export function errorPointOf(failure: Failure, operationId: string | undefined):
     case "unauthorized":
       return failure.situation === "credentials-wrong" ? "error.unauthorized.wrong" : "error.unauthorized.missing";
     case "notFound":
-      return failure.situation === "no-route" ? "error.no_route" : "error.not_found";
+      return failure.situation === "no-route" ? "error.no_route" : failure.situation === "foreign-record" ? "error.foreign_record" : "error.not_found";
     case "methodNotAllowed":
       return "error.method_not_allowed";
     case "unsupportedMediaType":
@@ -101,7 +101,7 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
   const extraNames = new Set<string>();
   for (const resource of ["property", "agent", "document"] as const) {
     const fields = observations[`extra_fields.${resource}`]?.fields ?? {};
-    extras[resource] = Object.fromEntries(Object.entries(fields).map(([field, types]) => [field, VALUE_OF[types.find((type) => type !== "null") ?? "null"]]));
+    extras[resource] = Object.fromEntries(Object.entries(fields).map(([field, { types, example }]) => [field, example !== null || types.length === 1 ? example : VALUE_OF[types.find((type) => type !== "null")!]]));
     for (const field of Object.keys(fields)) extraNames.add(field);
   }
   const successMedia = observations["media_type.success"]?.value[0];
@@ -114,7 +114,8 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
   return {
     refuse(failure, operationId, instance, headers) {
       const point = errorPointOf(failure, operationId);
-      const played = point === undefined ? undefined : errors.get(point);
+      // Another account's record is answered as a missing one when the profile did not see the difference.
+      const played = point === undefined ? undefined : (errors.get(point) ?? (point === "error.foreign_record" ? errors.get("error.not_found") : undefined));
       if (!played) return problemReply(failure, instance, headers);
       const reply: Reply = {
         status: played.status,

@@ -78,10 +78,23 @@ function valueDifferences(point: string, was: Record<string, unknown>, now: Reco
   const differences: string[] = [];
   for (const [field, value] of Object.entries(recorded)) {
     if (!(field in fields)) differences.push(`${field} is gone (recorded ${JSON.stringify(value)})`);
-    else if (Array.isArray(value) ? !(fields[field] as string[]).every((type) => value.includes(type)) : !isDeepStrictEqual(fields[field], value)) differences.push(`${field} is ${JSON.stringify(fields[field])}, recorded ${JSON.stringify(value)}`);
+    else if (!sameField(fields[field], value)) differences.push(`${field} is ${JSON.stringify(shown(fields[field]))}, recorded ${JSON.stringify(shown(value))}`);
   }
-  for (const [field, value] of Object.entries(fields)) if (!(field in recorded)) differences.push(`${field} is new (${JSON.stringify(value)})`);
+  for (const [field, value] of Object.entries(fields)) if (!(field in recorded)) differences.push(`${field} is new (${JSON.stringify(shown(value))})`);
   return differences;
+}
+
+/** An extra field compares by its types (those seen now among those recorded); a never-set field by its representation. */
+function sameField(now: unknown, recorded: unknown): boolean {
+  const types = (value: unknown) => (value as { types?: string[] } | null)?.types;
+  const recordedTypes = types(recorded);
+  if (recordedTypes) return (types(now) ?? []).every((type) => recordedTypes.includes(type));
+  return isDeepStrictEqual(now, recorded);
+}
+
+/** What a message shows of a field: an extra field's types, a never-set field's representation. */
+function shown(value: unknown): unknown {
+  return (value as { types?: string[] } | null)?.types ?? value;
 }
 
 /** The observations of a profile a run compares, for a one-line summary. */

@@ -5,8 +5,8 @@ import { documentedFieldsOf } from "./read-service-profile.ts";
 import {
   PROFILE_VERSION,
   type ErrorObservation,
+  type ExtraField,
   type FieldsObservation,
-  type JsonType,
   type ListOrder,
   type Observations,
   type Provenance,
@@ -137,8 +137,9 @@ export class ProfileObserver {
       this.#observations[point as `error.${string}`] = entry;
       return;
     }
-    if (!seen.statuses.includes(exchange.status)) seen.statuses = [...seen.statuses, exchange.status].sort((a, b) => a - b);
-    if (!seen.mediaTypes.includes(mediaType)) seen.mediaTypes = [...seen.mediaTypes, mediaType].sort();
+    // The first status and media type are the example's, which the mock plays back; the others follow as seen.
+    if (!seen.statuses.includes(exchange.status)) seen.statuses = [...seen.statuses, exchange.status];
+    if (!seen.mediaTypes.includes(mediaType)) seen.mediaTypes = [...seen.mediaTypes, mediaType];
     seen.schema = mergeJsonSchemas(seen.schema, inferJsonSchema(body));
   }
 
@@ -169,12 +170,17 @@ export class ProfileObserver {
     let seen = this.#observations[key];
     if (!seen) {
       if (extra.length === 0) return;
-      seen = this.#observations[key] = { ...this.#provenance(answer), fields: {} } as FieldsObservation<JsonType[]>;
+      seen = this.#observations[key] = { ...this.#provenance(answer), fields: {} } as FieldsObservation<ExtraField>;
     }
     for (const field of extra) {
       const type = jsonTypeOf(body[field]);
-      const types = seen.fields[field] ?? [];
-      if (!types.includes(type)) seen.fields[field] = [...types, type].sort();
+      const known = seen.fields[field];
+      if (!known) seen.fields[field] = { types: [type], example: body[field] };
+      else if (!known.types.includes(type)) {
+        known.types = [...known.types, type].sort();
+        // A value over null, so that the mock plays back a value of the field's type.
+        if (known.example === null) known.example = body[field];
+      }
     }
   }
 

@@ -24,7 +24,7 @@ export interface InferredSchema {
   items?: InferredSchema;
 }
 
-/** An error situation: the statuses, media types and body shape seen, one body kept as an example. */
+/** An error situation: the statuses, media types and body shape seen, one body kept as an example (the first status and media type are the example's). */
 export interface ErrorObservation extends Provenance {
   statuses: number[];
   mediaTypes: string[];
@@ -46,6 +46,11 @@ export interface FieldsObservation<T> extends Provenance {
 export type ListOrder = "ascending" | "descending";
 /** How a field never set comes back. */
 export type UnsetRepresentation = "null" | "empty" | "absent" | "value";
+/** An undocumented field: the JSON types seen, and one value, which the mock plays back. */
+export interface ExtraField {
+  types: JsonType[];
+  example: unknown;
+}
 /** The JSON types an undocumented field can have. */
 export type JsonType = "string" | "integer" | "number" | "boolean" | "null" | "object" | "array";
 
@@ -54,7 +59,8 @@ export const ERROR_POINTS = {
   "error.validation": "a body that breaks a documented constraint (a near miss of endpoint 3, a state of 3 characters)",
   "error.unauthorized.missing": "a request without API-KEY, without TOKEN, or without both",
   "error.unauthorized.wrong": "a TOKEN of no account, or another account's TOKEN, with the account's API-KEY",
-  "error.not_found": "a record that does not exist (deleted, or never created), or another account's record",
+  "error.not_found": "a record that does not exist (deleted, or never created)",
+  "error.foreign_record": "another account's record (the mock answers it as one that does not exist unless a profile says otherwise)",
   "error.no_route": "a path the service does not have (also a create without its trailing slash)",
   "error.method_not_allowed": "a method the path does not take (DELETE on a property)",
   "error.content_type.missing": "a property retrieved without the required content-type header",
@@ -80,9 +86,9 @@ export interface Observations {
   "encoding.empty_agent_list"?: ValueObservation<"{}" | "[]">;
   "seats.fresh"?: ValueObservation<number>;
   "unset.property"?: FieldsObservation<UnsetRepresentation>;
-  "extra_fields.property"?: FieldsObservation<JsonType[]>;
-  "extra_fields.agent"?: FieldsObservation<JsonType[]>;
-  "extra_fields.document"?: FieldsObservation<JsonType[]>;
+  "extra_fields.property"?: FieldsObservation<ExtraField>;
+  "extra_fields.agent"?: FieldsObservation<ExtraField>;
+  "extra_fields.document"?: FieldsObservation<ExtraField>;
 }
 
 /** The points other than errors, by key, with what they say. */

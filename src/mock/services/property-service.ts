@@ -1,6 +1,6 @@
 import type { components } from "../../generated/openapi.ts";
 import type { JsonBytes } from "../json-bytes.ts";
-import { failure, success, type Outcome } from "../problems.ts";
+import { failure, foreign, success, type Outcome } from "../problems.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import { projectProperty } from "../store/project-records.ts";
 import type { AccountRecord, PropertyRecord } from "../store/records.ts";
@@ -39,7 +39,7 @@ export class PropertyService {
   /** Endpoint 1. */
   retrieve(account: AccountRecord, nid: number): Outcome<Schemas["Property"]> {
     const property = this.#own(account, nid);
-    if (!property) return failure("notFound", `No property with nid ${nid}.`);
+    if (!property) return foreign(failure("notFound", `No property with nid ${nid}.`), this.#deps.store.property(nid) !== undefined);
     return success(this.#retrieved(property));
   }
 
@@ -116,7 +116,7 @@ export class PropertyService {
   edit(account: AccountRecord, nid: number, body: Schemas["PropertyEdit"]): Outcome<Schemas["PropertyWriteResult"]> {
     const { store } = this.#deps;
     const property = this.#own(account, nid);
-    if (!property) return failure("notFound", `No property with nid ${nid}.`);
+    if (!property) return foreign(failure("notFound", `No property with nid ${nid}.`), this.#deps.store.property(nid) !== undefined);
     const { garage, property_type, external_id, ...plain } = body;
     const changes: Partial<PropertyRecord> = { ...plain };
     if (garage !== undefined) changes.garage = isGarageType(garage) ? GARAGE_COUNT[garage] : garage;

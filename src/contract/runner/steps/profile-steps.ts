@@ -3,8 +3,8 @@ import { API, record, type RunNames } from "./step-support.ts";
 
 /** The optional create fields of endpoint 3 (section 4.1) and the external id: never set by a required-only create. */
 const NEVER_SET = ["square_feet", "bedrooms", "baths", "list_price", "garage", "stories", "lot_size", "parking_spaces", "description", "property_type", "year_built", "external_id"];
-/** A nid no service has given yet: the largest integer JSON numbers keep exactly. */
-const UNKNOWN_NID = "9007199254740991";
+/** A nid no service is likely to have given yet, and one every service can parse: the largest 32-bit integer. */
+const UNKNOWN_NID = "2147483647";
 
 /**
  * Only when a service profile is recorded or compared (`--write-profile`, `--profile`): requests that provoke
@@ -24,7 +24,7 @@ export async function profileSteps(ctx: RunContext, names: RunNames): Promise<vo
     const property = `${API}/property/${nid}`;
     await ctx.call("retrieve the property created with the required fields only, to profile", "retrieveProperty", property, { expect: "success", point: "unset.property", unsetFields: NEVER_SET });
     await ctx.call("retrieve the property without a content-type header", "retrieveProperty", property, { expect: "any", contentType: null, point: "error.content_type.missing" });
-    if (ctx.has("other")) await ctx.call("retrieve the property as another account", "retrieveProperty", property, { as: "other", expect: "any", point: "error.not_found" });
+    if (ctx.has("other")) await ctx.call("retrieve the property as another account", "retrieveProperty", property, { as: "other", expect: "any", point: "error.foreign_record" });
     await ctx.probe("delete the property, a method its path does not take", "DELETE", property, { point: "error.method_not_allowed" });
     await ctx.call("attach a document to a property that does not exist", "createDocument", `${API}/document/`, {
       body: { title: `Profile ${names.tag}`, property_reference: Number(UNKNOWN_NID), file_url: `https://files.contract-run.example/${names.tag}/none.pdf` },
