@@ -197,6 +197,12 @@ export class ProfileObserver {
 
 /** The error situation an answer of the scenario shows, from how its request was made and what it was meant to break. */
 function errorPointOf(answer: ObservedAnswer): string | undefined {
+  // A named error of section 7 is the situation it names, whatever the request meant to provoke: a full account
+  // may refuse a duplicate email with Not Enough Agent Seats (section 7 gives no precedence).
+  if (answer.operationId === "createAgentCard" || answer.operationId === "updateAgentCard") {
+    if (answer.exchange.text.includes("Not Enough Agent Seats")) return answer.operationId === "createAgentCard" ? "error.seats" : undefined;
+    if (answer.exchange.text.includes("Agent Already Exists")) return answer.operationId === "createAgentCard" ? "error.agent_exists.create" : "error.agent_exists.update";
+  }
   if (["none", "no-key", "no-token"].includes(answer.credentials)) return "error.unauthorized.missing";
   if (["wrong-token", "other-token"].includes(answer.credentials)) return "error.unauthorized.wrong";
   switch (answer.refusal) {
