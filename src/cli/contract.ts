@@ -129,8 +129,13 @@ function checkRecordingFile(command: RecordingCommand): RunReport {
   const outcome = checkRecording(read.exchanges, {
     source: command.file,
     strict: command.strict,
+    contract,
     ...(command.baseUrl ? { baseUrl: command.baseUrl } : {}),
     ...(command.quiet ? {} : { onEvent: createProgressPrinter(progress) }),
+    ...(profile ? { profile } : {}),
+    ...(command.writeProfile ? { recordProfile: true } : {}),
   });
-  return outcome.kind === "report" ? outcome.report : fail(outcome.message);
+  if (outcome.kind !== "report") return fail(outcome.message);
+  recorded = outcome.profile;
+  return outcome.report;
 }
