@@ -51,6 +51,8 @@ export interface PropertyBook {
 
 /** Garage words as counts (2.1: "a count-like numeric string"); which count a word means is not documented. */
 const GARAGE_COUNTS: Record<string, string> = { attached: "2", detached: "1", none: "0" };
+/** Another reading of the same words (legitimate variant garage-counts-otherwise). */
+const OTHER_GARAGE_COUNTS: Record<string, string> = { attached: "1", detached: "2", none: "0" };
 
 /**
  * The site address a service may compute instead of storing (legitimate variant website-url-derived): the
@@ -79,8 +81,9 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
     return record !== undefined && record.uid === caller.uid ? record : notFound(`no property ${nid}`);
   };
 
-  const uri = (relative: boolean): string => {
-    const path = `/autologin/${randomBytes(16).toString("hex")}`;
+  const uri = (relative: boolean, foreign = false, tokenless = false): string => {
+    const path = tokenless ? "/autologin" : `/autologin/${randomBytes(16).toString("hex")}`;
+    if (foreign) return `https://login.elsewhere.example${path}`;
     return relative ? path : `${options.baseUrl()}${path}`;
   };
 
@@ -94,17 +97,19 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
         continue;
       }
       const text = value as string;
-      if (field === "garage" && !faults.on("garage-as-word")) value = GARAGE_COUNTS[text.toLowerCase()] ?? text;
-      if (field === "property_type" && !faults.on("property-type-not-compacted")) value = text.replace(/\s+/g, "");
+      if (field === "garage" && !faults.on("garage-as-word") && !(faults.on("garage-none-as-word") && text === "None")) value = (faults.chooses("garage-counts-otherwise") ? OTHER_GARAGE_COUNTS : GARAGE_COUNTS)[text.toLowerCase()] ?? text;
+      if (field === "property_type" && !faults.on("property-type-not-compacted") && !(faults.on("property-type-town-house-spaced") && text === "Town House")) value = text.replace(/\s+/g, "");
       if (field === "lot_size" && faults.on("lot-size-separator-stripped")) value = text.replace(/,/g, "");
       if (field === "description" && faults.on("description-html-stripped")) value = text.replace(/<[^>]*>/g, "");
       if (field === "premise" && text === "" && faults.on("premise-empty-string-as-null")) value = null;
       if (field === "list_price" && faults.on("list-price-as-number")) value = Number(text);
+      if (field === "list_price" && faults.chooses("decimal-numbers")) value = Number(text).toFixed(2);
+      if (field === "amenities" && faults.chooses("amenities-spaced")) value = text.split(",").map((item) => item.trim()).join(", ");
       out[field] = value;
     }
     if (faults.chooses("website-url-derived")) out.website_url = derivedWebsite(record.values);
     out.open_houses = null;
-    out.virtual_tours = faults.on("virtual-tours-null") ? null : [];
+    out.virtual_tours = faults.on("virtual-tours-null") ? null : faults.on("virtual-tours-empty-object") ? {} : [];
     out.property_videos = {};
     const floorplans: Record<string, unknown> = {};
     for (const plan of options.floorplansOf(record.nid)) {
@@ -146,7 +151,7 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
       const record: PropertyRecord = { nid: nids.next(), uid: caller.uid, values: input.values, seeded: false, changed: now(), revisions: 1 };
       records.push(record);
       return ok(
-        { nid: String(record.nid), uri: uri(faults.on("create-uri-relative")), ...extra({ status: "created" }) },
+        { nid: String(record.nid), uri: uri(faults.on("create-uri-relative"), faults.on("create-uri-foreign-host")), ...extra({ status: "created" }) },
         faults.on("create-answers-201") ? 201 : 200,
       );
     },
@@ -160,7 +165,7 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
       for (const [field, value] of input.values) record.values.set(field, value);
       record.changed = now();
       record.revisions += 1;
-      return ok(faults.on("edit-answers-no-uri") ? { nid: String(record.nid), ...extra({ status: "updated" }) } : { nid: String(record.nid), uri: uri(false), ...extra({ status: "updated" }) });
+      return ok(faults.on("edit-answers-no-uri") ? { nid: String(record.nid), ...extra({ status: "updated" }) } : { nid: String(record.nid), uri: uri(false, false, faults.on("edit-uri-no-token")), ...extra({ status: "updated" }) });
     },
 
     listByUser(caller, uid) {

@@ -94,6 +94,15 @@ const LIST = [
   { name: "templates-missing-intra", rule: "the catalogue holds every documented machine name, intra included", section: "2.4" },
   { name: "create-uri-relative", rule: "create answers uri as a URL of the form {base_url}/<autologin_path>/<ACCESS_TOKEN>", section: "4.1 endpoint 3" },
   { name: "create-answers-201", rule: "the success status of every endpoint is 200", section: "4" },
+  // Issue 19: rules a run must see on every answer, and facts it did not exercise before.
+  { name: "agent-list-as-array", rule: "the agent list is a map keyed by agent nid, not a JSON array of its values", section: "4.2 endpoint 10" },
+  { name: "agent-list-values-shifted", rule: "each key of the agent list holds that agent's own entry (accounts start empty; values rotated one key along)", section: "2.2" },
+  { name: "create-uri-foreign-host", rule: "the create uri starts with {base_url}: {base_url}/<autologin_path>/<ACCESS_TOKEN>", section: "4.1 endpoint 3" },
+  { name: "edit-uri-no-token", rule: "the edit uri ends with an access token after the auto-login path", section: "4.1 endpoint 4" },
+  { name: "virtual-tours-empty-object", rule: "virtual_tours is an empty array when there are none, not an empty object", section: "2.1" },
+  { name: "garage-none-as-word", rule: "garage None comes back as a count-like numeric string", section: "2.1" },
+  { name: "property-type-town-house-spaced", rule: "property_type Town House comes back compact, without its space", section: "2.1" },
+  { name: "agent-name-first-only", rule: "an agent's name is its full display name, not its first name alone", section: "2.2" },
 ] as const satisfies readonly Variant[];
 
 /** Name of a variant, checked by the compiler wherever the service asks whether it is running one. */
