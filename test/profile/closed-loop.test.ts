@@ -65,9 +65,10 @@ describe.each(UNDER_TEST)("the closed loop with %s", (name) => {
 
   it("records every error situation the run provokes, and the other points", () => {
     const points = Object.keys(profile.observations);
-    expect(points).toEqual(expect.arrayContaining(["error.validation", "error.unauthorized.missing", "error.unauthorized.wrong", "error.not_found", "error.foreign_record", "error.no_route",
+    const expected = (["error.validation", "error.unauthorized.missing", "error.unauthorized.wrong", "error.not_found", "error.foreign_record", "error.no_route",
       "error.method_not_allowed", "error.content_type.missing", "error.content_type.wrong", "error.seats", "error.unknown_property_reference", "media_type.success",
-      "order.property_list", "encoding.empty_agent_list", "seats.fresh", "unset.property"]));
+      "order.property_list", "encoding.empty_agent_list", "seats.fresh", "unset.property"]);
+    expect(expected.filter((point) => !points.includes(point))).toEqual([]);
   });
 
   it("(a) the runner with V's profile passes against the mock playing it, and against V", async () => {

@@ -89,9 +89,8 @@ export class ProfileObserver {
     if (refused) {
       const point = answer.point ?? errorPointOf(answer);
       if (point?.startsWith("error.")) this.#error(point, answer);
-      if (answer.account === "fresh" && answer.operationId === "createAgentCard" && answer.refusal === undefined && this.#observations["seats.fresh"] === undefined) {
-        this.#value("seats.fresh", this.#freshCreated, answer);
-      }
+      // The fresh account's seats: the agents it took before its first refusal for seats.
+      if (point === "error.seats" && answer.account === "fresh") this.#value("seats.fresh", this.#freshCreated, answer);
       return;
     }
     if (exchange.status !== 200) return;

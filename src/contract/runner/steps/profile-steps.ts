@@ -22,7 +22,9 @@ export async function profileSteps(ctx: RunContext, names: RunNames): Promise<vo
   const nid = typeof created?.nid === "string" ? created.nid : undefined;
   if (nid) {
     const property = `${API}/property/${nid}`;
-    await ctx.call("retrieve the property created with the required fields only, to profile", "retrieveProperty", property, { expect: "success", point: "unset.property", unsetFields: NEVER_SET });
+    const retrieved = record(await ctx.call("retrieve the property created with the required fields only, to profile", "retrieveProperty", property, { expect: "success", point: "unset.property", unsetFields: NEVER_SET }));
+    // The run has made properties by now, so the user's list has at least two to tell its order by.
+    if (typeof retrieved?.uid === "string") await ctx.call("list the user's properties, to see their order", "listUserProperties", `${API}/properties/${retrieved.uid}`, { expect: "success", point: "order.property_list" });
     await ctx.call("retrieve the property without a content-type header", "retrieveProperty", property, { expect: "any", contentType: null, point: "error.content_type.missing" });
     if (ctx.has("other")) await ctx.call("retrieve the property as another account", "retrieveProperty", property, { as: "other", expect: "any", point: "error.foreign_record" });
     await ctx.probe("delete the property, a method its path does not take", "DELETE", property, { point: "error.method_not_allowed" });
