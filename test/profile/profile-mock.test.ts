@@ -108,7 +108,7 @@ describe("the mock playing a profile", () => {
   });
 
   it("refuses a profile object that contradicts the document, whole, naming each entry; and a profile that is not one", () => {
-    const contradicting = { ...PROFILE, observations: { ...PROFILE.observations, "error.not_found": { ...PROFILE.observations["error.not_found"]!, statuses: [200] }, "extra_fields.agent": { ...provenance, fields: { email: { types: ["string"], example: "" } } } } };
+    const contradicting = { ...PROFILE, observations: { ...PROFILE.observations, "error.not_found": { ...PROFILE.observations["error.not_found"]!, statuses: [200] }, "extra_fields.agent": { ...provenance, fields: { email: { types: ["string" as const], example: "" } } } } };
     let refused: unknown;
     try {
       createMockServer({ fixtures: tinyFixtures(), profile: contradicting });
