@@ -123,7 +123,7 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
         status: played.status,
         contentType: "application/json",
         mediaType: played.mediaType,
-        body: fill(played.example, failure.detail, played.status, instance),
+        body: fill(played.example, textOf(failure), played.status, instance),
         logged: toProblemBody(failure, instance),
         ...(headers ? { headers } : {}),
       };
@@ -153,6 +153,14 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
     seats: observations["seats.fresh"]?.value,
     newestFirst: observations["order.property_list"]?.value === "descending",
   };
+}
+
+/** A failure's text for a body with one place for it: its detail, and the first offending field when there is one. */
+function textOf(failure: Failure): string {
+  const first = failure.errors?.[0];
+  if (!first) return failure.detail;
+  const more = failure.errors!.length > 1 ? ` (and ${failure.errors!.length - 1} more)` : "";
+  return `${failure.detail.replace(/\.$/, "")}: ${first.in} ${first.pointer || "/"} ${first.detail}${more}`;
 }
 
 /** The profile's example body with this failure's text, status and instance where its shape has a place for them. */
