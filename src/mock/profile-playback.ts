@@ -8,7 +8,7 @@
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import type { ContractViolation } from "../contract/contract-violation.ts";
 import { compileBodySchema } from "../contract/profile/read-service-profile.ts";
-import type { ErrorObservation, JsonType, ServiceProfile } from "../contract/profile/service-profile.ts";
+import { RESOURCES, type ErrorObservation, type JsonType, type ResourceName, type ServiceProfile } from "../contract/profile/service-profile.ts";
 import { JsonBytes } from "./json-bytes.ts";
 import { okReply, problemReply, type Reply } from "./http/reply.ts";
 import { toProblemBody, type Failure } from "./problems.ts";
@@ -73,11 +73,17 @@ const NAMED_VALUES = ["Agent Already Exists", "Not Enough Agent Seats"];
 const VALUE_OF: Record<JsonType, unknown> = { string: "", integer: 0, number: 0, boolean: false, null: null, object: {}, array: [] };
 
 /** The resources whose retrieve answers carry a profile's undocumented fields, by operation. */
-const RESOURCE_OF: Record<string, "property" | "agent" | "document"> = {
+const RESOURCE_OF: Record<string, ResourceName> = {
   retrieveProperty: "property",
   retrievePropertyByExternalId: "property",
   retrieveAgentCard: "agent",
   retrieveDocument: "document",
+  createProperty: "property_write",
+  editProperty: "property_write",
+  createAgentCard: "agent_write",
+  updateAgentCard: "agent_write",
+  createDocument: "document_write",
+  updateDocument: "document_write",
 };
 
 interface PlayedError {
@@ -101,7 +107,7 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
   // property's fifty fields into a new object and encoding that costs a GET several times as much.
   const extras: Record<string, string> = {};
   const extraNames = new Set<string>();
-  for (const resource of ["property", "agent", "document"] as const) {
+  for (const resource of Object.keys(RESOURCES) as ResourceName[]) {
     const fields = observations[`extra_fields.${resource}`]?.fields ?? {};
     extras[resource] = JSON.stringify(Object.fromEntries(Object.entries(fields).map(([field, { types, example }]) => [field, example !== null || types.length === 1 ? example : VALUE_OF[types.find((type) => type !== "null")!]]))).slice(1, -1);
     for (const field of Object.keys(fields)) extraNames.add(field);
@@ -140,7 +146,7 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
         const text = JSON.stringify(shown);
         return success(new JsonBytes(text === "{}" ? `{${extra}}` : `${text.slice(0, -1)},${extra}}`));
       }
-      if (operationId === "listAgentCards") return success(agentList(value as Record<string, unknown>, agentsNewestFirst, emptyAgents));
+      if (operationId === "listAgentCards") return success(agentList(value as Record<string, unknown>, agentsNewestFirst, emptyAgents, extras.agent_list_entry!));
       return success(value);
     },
     check(reply) {
@@ -149,7 +155,7 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
       if (played.validate(reply.body)) return { shaped: true };
       return { shaped: true, problem: `the answer does not have the profile's body shape: ${played.validate.errors?.[0]?.instancePath || "/"} ${played.validate.errors?.[0]?.message ?? ""}` };
     },
-    allowed: (violations) => violations.filter((violation) => !(violation.rule === "unevaluatedProperties" && extraNames.has(violation.pointer.slice(1)))),
+    allowed: (violations) => violations.filter((violation) => !(violation.rule === "unevaluatedProperties" && extraNames.has(violation.pointer.split("/").pop()!))),
     seats: observations["seats.fresh"]?.value,
     newestFirst: observations["order.property_list"]?.value === "descending",
   };
@@ -178,9 +184,11 @@ function fill(example: unknown, detail: string, status: number, instance: string
 }
 
 /** The agent list keyed by nid, in the order the profile saw, encoded as it is sent (a parsed object would sort the keys). */
-function agentList(list: Record<string, unknown>, newestFirst: boolean, empty: "{}" | "[]"): unknown {
+function agentList(list: Record<string, unknown>, newestFirst: boolean, empty: "{}" | "[]", extra: string): unknown {
   const keys = Object.keys(list);
   if (keys.length === 0) return empty === "[]" ? [] : {};
-  if (!newestFirst) return list;
-  return new JsonBytes(`{${keys.reverse().map((key) => `${JSON.stringify(key)}:${JSON.stringify(list[key])}`).join(",")}}`);
+  if (!newestFirst && extra === "") return list;
+  if (newestFirst) keys.reverse();
+  const entry = (value: unknown) => (extra === "" ? JSON.stringify(value) : `${JSON.stringify(value).slice(0, -1)},${extra}}`);
+  return new JsonBytes(`{${keys.map((key) => `${JSON.stringify(key)}:${entry(list[key])}`).join(",")}}`);
 }

@@ -36,12 +36,19 @@ export interface ObservedAnswer {
   exchange: Exchange;
 }
 
-/** The operations whose 200 answer is one resource, by resource. */
-const RETRIEVES: Record<string, ResourceName> = {
+/** The operations whose 200 answer is a resource (or a map of them: the agent list's values), by resource. */
+const ANSWERED: Record<string, ResourceName> = {
   retrieveProperty: "property",
   retrievePropertyByExternalId: "property",
   retrieveAgentCard: "agent",
   retrieveDocument: "document",
+  listAgentCards: "agent_list_entry",
+  createProperty: "property_write",
+  editProperty: "property_write",
+  createAgentCard: "agent_write",
+  updateAgentCard: "agent_write",
+  createDocument: "document_write",
+  updateDocument: "document_write",
 };
 
 /**
@@ -115,8 +122,9 @@ export class ProfileObserver {
         break;
       }
     }
-    const resource = answer.operationId ? RETRIEVES[answer.operationId] : undefined;
-    if (resource && isObject(body)) this.#extraFields(resource, body, answer);
+    const resource = answer.operationId ? ANSWERED[answer.operationId] : undefined;
+    if (resource === "agent_list_entry" && isObject(body)) for (const entry of Object.values(body)) if (isObject(entry)) this.#extraFields(resource, entry, answer);
+    if (resource && resource !== "agent_list_entry" && isObject(body)) this.#extraFields(resource, body, answer);
     if (answer.point === "unset.property" && answer.unsetFields && isObject(body)) this.#unset(answer.unsetFields, body, answer);
   }
 

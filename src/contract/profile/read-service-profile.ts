@@ -41,7 +41,7 @@ export function compileBodySchema(schema: InferredSchema): ValidateFunction {
 export function documentedFieldsOf(document: OpenApiDocument): Record<ResourceName, Set<string>> {
   const schemas = (document.components?.schemas ?? {}) as Record<string, { properties?: Record<string, unknown> }>;
   const fields = (name: string) => new Set(Object.keys(schemas[name]?.properties ?? {}));
-  return { property: fields(RESOURCES.property), agent: fields(RESOURCES.agent), document: fields(RESOURCES.document) };
+  return Object.fromEntries(Object.entries(RESOURCES).map(([resource, schema]) => [resource, fields(schema)])) as Record<ResourceName, Set<string>>;
 }
 
 /**

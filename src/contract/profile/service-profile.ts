@@ -73,7 +73,15 @@ export const ERROR_POINTS = {
 export type ErrorPoint = keyof typeof ERROR_POINTS;
 
 /** The resources whose answers may carry undocumented fields, and the schema of the contract that lists theirs. */
-export const RESOURCES = { property: "Property", agent: "AgentCard", document: "Document" } as const;
+export const RESOURCES = {
+  property: "Property",
+  agent: "AgentCard",
+  document: "Document",
+  agent_list_entry: "AgentCardListEntry",
+  property_write: "PropertyWriteResult",
+  agent_write: "StringNidResult",
+  document_write: "IntegerNidResult",
+} as const;
 export type ResourceName = keyof typeof RESOURCES;
 
 /** Every observation a profile can hold, by key. */
@@ -89,6 +97,10 @@ export interface Observations {
   "extra_fields.property"?: FieldsObservation<ExtraField>;
   "extra_fields.agent"?: FieldsObservation<ExtraField>;
   "extra_fields.document"?: FieldsObservation<ExtraField>;
+  "extra_fields.agent_list_entry"?: FieldsObservation<ExtraField>;
+  "extra_fields.property_write"?: FieldsObservation<ExtraField>;
+  "extra_fields.agent_write"?: FieldsObservation<ExtraField>;
+  "extra_fields.document_write"?: FieldsObservation<ExtraField>;
 }
 
 /** The points other than errors, by key, with what they say. */
@@ -103,6 +115,10 @@ export const VALUE_POINTS = {
   "extra_fields.property": "fields a retrieved property carries beyond section 2.1, with their JSON types",
   "extra_fields.agent": "fields a retrieved agent card carries beyond section 2.2, with their JSON types",
   "extra_fields.document": "fields a retrieved document carries beyond section 2.3, with their JSON types",
+  "extra_fields.agent_list_entry": "fields each value of the agent list carries beyond email and nid (section 4.2)",
+  "extra_fields.property_write": "fields a property create or edit answers beyond nid and uri (section 4.1)",
+  "extra_fields.agent_write": "fields an agent create or update answers beyond nid (section 4.2)",
+  "extra_fields.document_write": "fields a document create or update answers beyond nid (section 4.3)",
 } as const;
 
 /** A service profile, as written to and read from its file. */
