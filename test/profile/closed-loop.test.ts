@@ -27,7 +27,7 @@ const start = (name: string) => startIndependentService(name === "plain" ? {} : 
 type Accounts = { apiKey: string; token: string; other: { apiKey: string; token: string }; fresh: { apiKey: string; token: string; seats?: number } };
 
 async function run(baseUrl: string, accounts: Accounts, extra: { profile?: ServiceProfile; recordProfile?: boolean; runId: string }) {
-  const outcome = await runContract({ baseUrl, ...accounts, contract, closedContract, timeoutMs: 5000, ...extra });
+  const outcome = await runContract({ baseUrl, ...accounts, contract, closedContract, timeoutMs: 20_000, ...extra });
   if (outcome.kind !== "report") throw new Error(outcome.message);
   return outcome;
 }
