@@ -84,6 +84,7 @@ const RESOURCE_OF: Record<string, ResourceName> = {
   updateAgentCard: "agent_write",
   createDocument: "document_write",
   updateDocument: "document_write",
+  retrieveTemplateCatalogue: "template_catalogue",
 };
 
 interface PlayedError {
@@ -117,6 +118,8 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
   const linksHeaviestFirst = observations["order.social_links"]?.value === "descending";
   const emptyAgents = observations["encoding.empty_agent_list"]?.value ?? "{}";
   const profiled = new WeakMap<Reply, PlayedError>();
+  const templateOrder = observations["order.template_catalogue"]?.value;
+  const templateExtras = extras.template ? (JSON.parse(`{${extras.template}}`) as Record<string, unknown>) : {};
 
   const success = (body: unknown): Reply => (successMedia ? { ...okReply(body), mediaType: successMedia } : okReply(body));
   return {
@@ -138,6 +141,7 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
     },
     succeed(operationId, value) {
       const resource = RESOURCE_OF[operationId];
+      if (operationId === "retrieveTemplateCatalogue") value = catalogue(value as { templates: Array<Record<string, unknown>> }, templateOrder, templateExtras);
       if (resource) {
         const record = value as Record<string, unknown>;
         const shown = linksHeaviestFirst && Array.isArray(record.social_media_links) ? { ...record, social_media_links: [...record.social_media_links].reverse() } : record;
@@ -181,6 +185,16 @@ function fill(example: unknown, detail: string, status: number, instance: string
     else filled[key] = fill(value, detail, status, instance);
   }
   return filled;
+}
+
+/** The catalogue in the profile's order (templates it did not list last, as the mock has them), each entry with the profile's extra fields. */
+function catalogue(answer: { templates: Array<Record<string, unknown>> }, order: readonly string[] | undefined, extra: Record<string, unknown>): unknown {
+  const rank = (name: unknown) => {
+    const at = order?.indexOf(String(name)) ?? -1;
+    return at === -1 ? Number.MAX_SAFE_INTEGER : at;
+  };
+  const templates = order ? [...answer.templates].sort((a, b) => rank(a.machine_name) - rank(b.machine_name)) : answer.templates;
+  return { ...answer, templates: Object.keys(extra).length === 0 ? templates : templates.map((entry) => ({ ...entry, ...extra })) };
 }
 
 /** The agent list keyed by nid, in the order the profile saw, encoded as it is sent (a parsed object would sort the keys). */

@@ -49,6 +49,7 @@ const ANSWERED: Record<string, ResourceName> = {
   updateAgentCard: "agent_write",
   createDocument: "document_write",
   updateDocument: "document_write",
+  retrieveTemplateCatalogue: "template_catalogue",
 };
 
 /**
@@ -116,6 +117,13 @@ export class ProfileObserver {
           this.#order("order.agent_list", topLevelKeys(exchange.text), answer);
         }
         break;
+      case "retrieveTemplateCatalogue": {
+        const templates = isObject(body) && Array.isArray(body.templates) ? body.templates.filter(isObject) : [];
+        const names = templates.map((entry) => entry.machine_name);
+        if (names.length > 1 && names.every((name) => typeof name === "string")) this.#value("order.template_catalogue", names as string[], answer);
+        for (const entry of templates) this.#extraFields("template", entry, answer);
+        break;
+      }
       case "retrieveAgentCard": {
         const links = isObject(body) ? body.social_media_links : undefined;
         if (Array.isArray(links)) this.#order("order.social_links", links.map((link) => (link as { weight?: unknown } | null)?.weight), answer, true);
@@ -156,7 +164,7 @@ export class ProfileObserver {
     else if (!seen.value.includes(contentType)) seen.value = [...seen.value, contentType].sort();
   }
 
-  #value<K extends "seats.fresh" | "encoding.empty_agent_list" | "order.property_list" | "order.agent_list" | "order.social_links">(key: K, value: NonNullable<Observations[K]>["value"], answer: ObservedAnswer): void {
+  #value<K extends "seats.fresh" | "encoding.empty_agent_list" | "order.property_list" | "order.agent_list" | "order.social_links" | "order.template_catalogue">(key: K, value: NonNullable<Observations[K]>["value"], answer: ObservedAnswer): void {
     if (this.#observations[key] !== undefined) return;
     (this.#observations as unknown as Record<string, ValueObservation<unknown>>)[key] = { ...this.#provenance(answer), value };
   }

@@ -81,6 +81,8 @@ export const RESOURCES = {
   property_write: "PropertyWriteResult",
   agent_write: "StringNidResult",
   document_write: "IntegerNidResult",
+  template_catalogue: "TemplateCatalogue",
+  template: "TemplateEntry",
 } as const;
 export type ResourceName = keyof typeof RESOURCES;
 
@@ -101,6 +103,9 @@ export interface Observations {
   "extra_fields.property_write"?: FieldsObservation<ExtraField>;
   "extra_fields.agent_write"?: FieldsObservation<ExtraField>;
   "extra_fields.document_write"?: FieldsObservation<ExtraField>;
+  "extra_fields.template_catalogue"?: FieldsObservation<ExtraField>;
+  "extra_fields.template"?: FieldsObservation<ExtraField>;
+  "order.template_catalogue"?: ValueObservation<string[]>;
 }
 
 /** The points other than errors, by key, with what they say. */
@@ -119,6 +124,9 @@ export const VALUE_POINTS = {
   "extra_fields.property_write": "fields a property create or edit answers beyond nid and uri (section 4.1)",
   "extra_fields.agent_write": "fields an agent create or update answers beyond nid (section 4.2)",
   "extra_fields.document_write": "fields a document create or update answers beyond nid (section 4.3)",
+  "extra_fields.template_catalogue": "fields the template catalogue answers beside templates (section 4.4)",
+  "extra_fields.template": "fields each template entry carries beyond title, machine_name and access_level (section 2.4)",
+  "order.template_catalogue": "the machine names of the template catalogue in the order it lists them (section 4.5: ordering not shown)",
 } as const;
 
 /** A service profile, as written to and read from its file. */
