@@ -7,7 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { count, percent, perSecond, ratio, table } from "../format.ts";
+import { count, micros, percent, perSecond, ratio, table } from "../format.ts";
 import { measureInterleaved, type Contender, type ServerFigure } from "../measure-servers.ts";
 import { startServers, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
@@ -76,7 +76,18 @@ export const section: BenchSection<ProfileFigures> = {
       const lines = [
         `GET of one property by the mock's bin with and without a service profile (another media type, three extra fields), ${PROCESSES} processes each, ${ROUNDS} runs in turn`,
         "",
-        ...table(["server", "throughput", "vs without", "cost"], servers.map((entry) => [entry.server, `${perSecond(entry.requestsPerSecond)} req/s`, ratio(entry.requestsPerSecond / withoutFigure.requestsPerSecond), percent((1 - entry.requestsPerSecond / withoutFigure.requestsPerSecond) * 100)]), "lrrr"),
+        ...table(
+          ["server", "throughput", "vs without", "cost", "CPU/request", "vs without"],
+          servers.map((entry) => [
+            entry.server,
+            `${perSecond(entry.requestsPerSecond)} req/s`,
+            ratio(entry.requestsPerSecond / withoutFigure.requestsPerSecond),
+            percent((1 - entry.requestsPerSecond / withoutFigure.requestsPerSecond) * 100),
+            micros(entry.cpuMicrosPerRequest),
+            ratio(entry.cpuMicrosPerRequest / withoutFigure.cpuMicrosPerRequest),
+          ]),
+          "lrrrrr",
+        ),
       ];
       return { figures: { servers }, lines, goals, failures };
     } finally {
