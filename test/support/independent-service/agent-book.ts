@@ -132,6 +132,7 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
     const value = (field: string) => {
       const stored = record.values.has(field) ? record.values.get(field) : null;
       if (typeof stored !== "string") return stored;
+      if (field === "website" && faults.on("agent-website-other-host")) return stored.replace(/^(https?:\/\/)[^/]+/, "$1agents.elsewhere.example");
       if (field === "website" || field === "headshot_url") return slashed(stored, faults);
       if (field === "phone" && faults.chooses("phone-formatted")) return phoneFormat(stored);
       return stored;

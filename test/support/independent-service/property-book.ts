@@ -104,6 +104,8 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
       if (field === "premise" && text === "" && faults.on("premise-empty-string-as-null")) value = null;
       if (field === "list_price" && faults.on("list-price-as-number")) value = Number(text);
       if (field === "list_price" && faults.chooses("decimal-numbers")) value = Number(text).toFixed(2);
+      if (field === "amenities" && faults.on("amenities-item-dropped")) value = text.split(",").slice(1).join(",");
+      if (field === "list_price" && faults.on("list-price-rounded") && record.revisions > 1) value = String(Math.round(Number(text) / 1000) * 1000 + 1000);
       if (field === "amenities" && faults.chooses("amenities-spaced")) value = text.split(",").map((item) => item.trim()).join(", ");
       out[field] = value;
     }

@@ -103,6 +103,10 @@ const LIST = [
   { name: "garage-none-as-word", rule: "garage None comes back as a count-like numeric string", section: "2.1" },
   { name: "property-type-town-house-spaced", rule: "property_type Town House comes back compact, without its space", section: "2.1" },
   { name: "agent-name-first-only", rule: "an agent's name is its full display name, not its first name alone", section: "2.2" },
+  // Issue 19, item 1: values compared by meaning still catch another value.
+  { name: "agent-website-other-host", rule: "an agent's website comes back as the URL sent, not one on another host", section: "2.2" },
+  { name: "amenities-item-dropped", rule: "amenities changed by edit come back with every item of the list", section: "4.1 endpoint 4" },
+  { name: "list-price-rounded", rule: "list_price changed by edit comes back as the same number", section: "4.1 endpoint 4" },
 ] as const satisfies readonly Variant[];
 
 /** Name of a variant, checked by the compiler wherever the service asks whether it is running one. */
