@@ -358,6 +358,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
       tokens,
       autologinUrl: (token) => `${baseUrl ?? listeningAt ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`}/autologin/${token}`,
       newestFirst: playback.newestFirst,
+      ...(playback.derived ? { derived: playback.derived } : {}),
     }),
     agents: new AgentService(store),
     documents: new DocumentService({ store, now: options.now ?? Date.now }),

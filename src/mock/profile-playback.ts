@@ -8,7 +8,7 @@
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import type { ContractViolation } from "../contract/contract-violation.ts";
 import { compileBodySchema } from "../contract/profile/read-service-profile.ts";
-import { RESOURCES, type ErrorObservation, type JsonType, type ResourceName, type ServiceProfile } from "../contract/profile/service-profile.ts";
+import { RESOURCES, type DerivedOnEdit, type ErrorObservation, type JsonType, type ResourceName, type ServiceProfile } from "../contract/profile/service-profile.ts";
 import { JsonBytes } from "./json-bytes.ts";
 import { okReply, problemReply, type Reply } from "./http/reply.ts";
 import { toProblemBody, type Failure } from "./problems.ts";
@@ -27,6 +27,8 @@ export interface Playback {
   readonly seats: number | undefined;
   /** A user's properties newest first (`order.property_list`). */
   readonly newestFirst: boolean;
+  /** What an edit does to derived fields (`derived.edit_property`), when the profile saw a choice the mock can make. */
+  readonly derived: { title: "kept" | "follows-street"; website_url: "as-edited" | "from-subdomain" | "kept" } | undefined;
 }
 
 /** The mock's own answers: the problem catalogue and the services' values, unchanged. */
@@ -37,6 +39,7 @@ export const OWN_ANSWERS: Playback = {
   allowed: (violations) => violations,
   seats: undefined,
   newestFirst: false,
+  derived: undefined,
 };
 
 /** The error point of a failure of the mock: which situation of a profile it is. */
@@ -162,7 +165,14 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
     allowed: (violations) => violations.filter((violation) => !(violation.rule === "unevaluatedProperties" && extraNames.has(violation.pointer.split("/").pop()!))),
     seats: observations["seats.fresh"]?.value,
     newestFirst: observations["order.property_list"]?.value === "descending",
+    derived: derivedOf(observations["derived.edit_property"]?.value),
   };
+}
+
+/** The profile's derivations, when the mock can make both ("other" it cannot, and keeps its own). */
+function derivedOf(seen: DerivedOnEdit | undefined): Playback["derived"] {
+  if (!seen || seen.title === "other" || seen.website_url === "other") return undefined;
+  return { title: seen.title, website_url: seen.website_url };
 }
 
 /** A failure's text for a body with one place for it: its detail, and the first offending field when there is one. */

@@ -4,6 +4,7 @@ import { inferJsonSchema, jsonTypeOf, mergeJsonSchemas } from "./infer-json-sche
 import { documentedFieldsOf } from "./read-service-profile.ts";
 import {
   PROFILE_VERSION,
+  type DerivedOnEdit,
   type ErrorObservation,
   type ExtraField,
   type FieldsObservation,
@@ -33,6 +34,8 @@ export interface ObservedAnswer {
   point?: string;
   /** For `unset.property`: the fields the create did not send. */
   unsetFields?: readonly string[];
+  /** A value the step worked out for its point (`derived.edit_property`). */
+  value?: unknown;
   exchange: Exchange;
 }
 
@@ -134,6 +137,7 @@ export class ProfileObserver {
     if (resource === "agent_list_entry" && isObject(body)) for (const entry of Object.values(body)) if (isObject(entry)) this.#extraFields(resource, entry, answer);
     if (resource && resource !== "agent_list_entry" && isObject(body)) this.#extraFields(resource, body, answer);
     if (answer.point === "unset.property" && answer.unsetFields && isObject(body)) this.#unset(answer.unsetFields, body, answer);
+    if (answer.point === "derived.edit_property" && answer.value !== undefined) this.#value("derived.edit_property", answer.value as DerivedOnEdit, answer);
   }
 
   #provenance(answer: ObservedAnswer): Provenance {
@@ -164,7 +168,7 @@ export class ProfileObserver {
     else if (!seen.value.includes(contentType)) seen.value = [...seen.value, contentType].sort();
   }
 
-  #value<K extends "seats.fresh" | "encoding.empty_agent_list" | "order.property_list" | "order.agent_list" | "order.social_links" | "order.template_catalogue">(key: K, value: NonNullable<Observations[K]>["value"], answer: ObservedAnswer): void {
+  #value<K extends "seats.fresh" | "encoding.empty_agent_list" | "order.property_list" | "order.agent_list" | "order.social_links" | "order.template_catalogue" | "derived.edit_property">(key: K, value: NonNullable<Observations[K]>["value"], answer: ObservedAnswer): void {
     if (this.#observations[key] !== undefined) return;
     (this.#observations as unknown as Record<string, ValueObservation<unknown>>)[key] = { ...this.#provenance(answer), value };
   }

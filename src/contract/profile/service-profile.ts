@@ -51,6 +51,11 @@ export interface ExtraField {
   types: JsonType[];
   example: unknown;
 }
+/** What an edit does to the fields derived from others: the title when the street changes, the site when the subdomain does. */
+export interface DerivedOnEdit {
+  title: "kept" | "follows-street" | "other";
+  website_url: "as-edited" | "from-subdomain" | "kept" | "other";
+}
 /** The JSON types an undocumented field can have. */
 export type JsonType = "string" | "integer" | "number" | "boolean" | "null" | "object" | "array";
 
@@ -106,6 +111,7 @@ export interface Observations {
   "extra_fields.template_catalogue"?: FieldsObservation<ExtraField>;
   "extra_fields.template"?: FieldsObservation<ExtraField>;
   "order.template_catalogue"?: ValueObservation<string[]>;
+  "derived.edit_property"?: ValueObservation<DerivedOnEdit>;
 }
 
 /** The points other than errors, by key, with what they say. */
@@ -126,6 +132,7 @@ export const VALUE_POINTS = {
   "extra_fields.document_write": "fields a document create or update answers beyond nid (section 4.3)",
   "extra_fields.template_catalogue": "fields the template catalogue answers beside templates (section 4.4)",
   "extra_fields.template": "fields each template entry carries beyond title, machine_name and access_level (section 2.4)",
+  "derived.edit_property": "what an edit of street, subdomain and website_url does to title and website_url: kept, derived, or as edited",
   "order.template_catalogue": "the machine names of the template catalogue in the order it lists them (section 4.5: ordering not shown)",
 } as const;
 

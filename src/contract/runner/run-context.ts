@@ -48,6 +48,8 @@ export interface CallOptions {
   point?: string;
   /** With `point: "unset.property"`: the fields the property was created without. */
   unsetFields?: readonly string[];
+  /** A value the step worked out for its point, for the profile observer. */
+  observed?: unknown;
 }
 
 /** A check a step evaluates itself. */
@@ -232,6 +234,11 @@ export class RunContext extends CheckLedger {
     return sent.ok ? sent.exchange : undefined;
   }
 
+  /** Tells the profile observer of a value a step worked out from an answer it already checked. */
+  observeOnly(step: string, exchange: Exchange, point: string, value: unknown): void {
+    this.#observe(step, undefined, "primary", "valid", { expect: "any", point, observed: value }, exchange);
+  }
+
   #observe(step: string, operationId: string | undefined, account: AccountName, credentials: CredentialMode, options: CallOptions, exchange: Exchange): void {
     if (!this.#run.observe) return;
     const answer: ObservedAnswer = { step, account, credentials, exchange };
@@ -239,6 +246,7 @@ export class RunContext extends CheckLedger {
     if (typeof options.expect === "object") answer.refusal = options.expect.refusal;
     if (options.point) answer.point = options.point;
     if (options.unsetFields) answer.unsetFields = options.unsetFields;
+    if (options.observed !== undefined) answer.value = options.observed;
     this.#run.observe(answer);
   }
 

@@ -24,6 +24,12 @@ export interface PropertyServiceDeps {
   autologinUrl: (token: string) => string;
   /** List a user's properties newest first (a service profile's order); in the order they were added otherwise. */
   newestFirst?: boolean;
+  /**
+   * What an edit does to derived fields (a service profile's choice; section 4.1 is silent): whether the title
+   * follows an edited street (`kept` by default), and whether an edited website is taken as sent (`as-edited`, the
+   * default), derived from the subdomain whatever was sent (`from-subdomain`), or left as it was (`kept`).
+   */
+  derived?: { title: "kept" | "follows-street"; website_url: "as-edited" | "from-subdomain" | "kept" };
 }
 
 /** Properties (section 4.1, endpoints 1 to 5): each account sees and changes only its own. */
@@ -127,6 +133,10 @@ export class PropertyService {
       changes.external_id = external_id === "" ? null : external_id;
     }
     if (plain.subdomain !== undefined && plain.website_url === undefined) changes.website_url = siteUrl(plain.subdomain);
+    const derived = this.#deps.derived ?? OWN_DERIVATIONS;
+    if (derived.title === "follows-street" && plain.street !== undefined && plain.title === undefined) changes.title = plain.street;
+    if (derived.website_url === "from-subdomain") changes.website_url = siteUrl(plain.subdomain ?? property.subdomain);
+    if (derived.website_url === "kept") delete changes.website_url;
     store.updateProperty(property, changes);
     return success(this.#writeResult(property));
   }
@@ -153,6 +163,9 @@ export class PropertyService {
     return { nid: String(property.id), uri: this.#deps.autologinUrl(this.#deps.tokens.issue(property.id)) };
   }
 }
+
+/** The mock's own choices for derived fields on edit: the title stays, the website is taken as edited. */
+const OWN_DERIVATIONS: NonNullable<PropertyServiceDeps["derived"]> = { title: "kept", website_url: "as-edited" };
 
 /** The compact form of a property type: the create value without its spaces (section 2.1). */
 export function compactPropertyType(type: string): NonNullable<Schemas["Property"]["property_type"]> {

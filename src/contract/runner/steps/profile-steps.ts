@@ -7,6 +7,25 @@ const NEVER_SET = ["square_feet", "bedrooms", "baths", "list_price", "garage", "
 const UNKNOWN_NID = "2147483647";
 
 /**
+ * What an edit of the street, the subdomain and the website does to the fields derived from them: whether the
+ * title follows the street, whether the website is taken as edited or derived from the subdomain. Section 4.1
+ * says an edit changes the fields it names; the document says nothing of fields derived from others.
+ */
+async function derivedOnEdit(ctx: RunContext, names: RunNames, property: string, before: Record<string, unknown>): Promise<void> {
+  const host = `profile-${names.tag}`.toLowerCase();
+  const edit = { street: `4 Derived Way ${names.tag}`, subdomain: host, website_url: `https://${host}.edited.example/` };
+  if (!record(await ctx.call("edit the profiled property's street, subdomain and website", "editProperty", property, { body: edit, expect: "success" }))) return;
+  const answer = await ctx.call("retrieve the property after the edit, to see its derived fields", "retrieveProperty", property, { expect: "success" });
+  const after = record(answer);
+  if (!after || !answer) return;
+  const observed = {
+    title: after.title === before.title ? "kept" : after.title === edit.street ? "follows-street" : "other",
+    website_url: after.website_url === edit.website_url ? "as-edited" : after.website_url === before.website_url ? "kept" : typeof after.website_url === "string" && after.website_url.includes(host) ? "from-subdomain" : "other",
+  };
+  ctx.observeOnly("the property's derived fields after an edit", answer, "derived.edit_property", observed);
+}
+
+/**
  * Only when a service profile is recorded or compared (`--write-profile`, `--profile`): requests that provoke
  * the situations the scenario does not, so that the profile holds what the service answers there. The empty
  * agent list of the fresh account, the never-set fields of a property created with the required fields only,
@@ -25,6 +44,7 @@ export async function profileSteps(ctx: RunContext, names: RunNames): Promise<vo
     const retrieved = record(await ctx.call("retrieve the property created with the required fields only, to profile", "retrieveProperty", property, { expect: "success", point: "unset.property", unsetFields: NEVER_SET }));
     // The run has made properties by now, so the user's list has at least two to tell its order by.
     if (typeof retrieved?.uid === "string") await ctx.call("list the user's properties, to see their order", "listUserProperties", `${API}/properties/${retrieved.uid}`, { expect: "success", point: "order.property_list" });
+    if (retrieved) await derivedOnEdit(ctx, names, property, retrieved);
     await ctx.call("retrieve the property without a content-type header", "retrieveProperty", property, { expect: "any", contentType: null, point: "error.content_type.missing" });
     if (ctx.has("other")) await ctx.call("retrieve the property as another account", "retrieveProperty", property, { as: "other", expect: "any", point: "error.foreign_record" });
     await ctx.probe("delete the property, a method its path does not take", "DELETE", property, { point: "error.method_not_allowed" });
