@@ -6,6 +6,10 @@
  * unreachable implementation, or a recording that cannot be read or holds nothing to check).
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import { createContract } from "../contract/create-contract.ts";
+import { sortedJson } from "../contract/profile/infer-json-schema.ts";
+import { readServiceProfileFile } from "../contract/profile/read-service-profile.ts";
+import type { ServiceProfile } from "../contract/profile/service-profile.ts";
 import { checkRecording } from "../contract/recording/check-recording.ts";
 import { readRecording } from "../contract/recording/read-recording.ts";
 import { renderJsonReport } from "../contract/runner/reporters/json-reporter.ts";
@@ -34,7 +38,14 @@ if (parsed.kind === "version") {
 }
 if (parsed.kind === "error") fail(`${parsed.message}\n\n${CONTRACT_USAGE}`);
 const { command } = parsed;
+const contract = createContract();
+const profile = command.profile === undefined ? undefined : readProfile(command.profile);
+let recorded: ServiceProfile | undefined;
 const report = command.kind === "recording" ? checkRecordingFile(command) : await runAgainstService(command);
+if (command.writeProfile && recorded && !report.interrupted) {
+  writeFileSync(command.writeProfile, sortedJson(recorded));
+  progress(`Service profile written to ${command.writeProfile} (${Object.keys(recorded.observations).length} observations)`);
+}
 
 const renderers: Record<ReporterName, (report: RunReport) => string> = { text: renderTextReport, junit: renderJunitReport, json: renderJsonReport };
 const rendered = renderers[command.reporter](report);
@@ -87,10 +98,23 @@ async function runAgainstService(command: ServiceCommand): Promise<RunReport> {
     timeoutMs: command.timeoutMs,
     ...(command.runId ? { runId: command.runId } : {}),
     ...(command.quiet ? {} : { onEvent: createProgressPrinter(progress) }),
+    contract,
+    ...(profile ? { profile } : {}),
+    ...(command.writeProfile ? { recordProfile: true } : {}),
   });
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
-  return outcome.kind === "report" ? outcome.report : fail(outcome.message);
+  if (outcome.kind !== "report") return fail(outcome.message);
+  recorded = outcome.profile;
+  return outcome.report;
+}
+
+/** The --profile file, or exit 2 naming every entry at fault: a profile is used whole or not at all. */
+function readProfile(file: string): ServiceProfile {
+  const read = readServiceProfileFile(file, contract.document);
+  if (!read.ok) fail(`The service profile ${file} is refused:\n  ${read.problems.join("\n  ")}`);
+  if (!command.quiet) progress(`Holding the service to the profile ${file} (run ${read.profile.runId}, recorded ${read.profile.recordedAt})`);
+  return read.profile;
 }
 
 function checkRecordingFile(command: RecordingCommand): RunReport {
@@ -106,8 +130,13 @@ function checkRecordingFile(command: RecordingCommand): RunReport {
   const outcome = checkRecording(read.exchanges, {
     source: command.file,
     strict: command.strict,
+    contract,
     ...(command.baseUrl ? { baseUrl: command.baseUrl } : {}),
     ...(command.quiet ? {} : { onEvent: createProgressPrinter(progress) }),
+    ...(profile ? { profile } : {}),
+    ...(command.writeProfile ? { recordProfile: true } : {}),
   });
-  return outcome.kind === "report" ? outcome.report : fail(outcome.message);
+  if (outcome.kind !== "report") return fail(outcome.message);
+  recorded = outcome.profile;
+  return outcome.report;
 }

@@ -6,7 +6,7 @@ import type { MockCommand } from "./parse-mock-args.ts";
  * from the running mock, not from the options, so that it tells the truth after a restart with `--db` (the
  * state read from the file, not the fixtures') and with `--accounts` (the configured accounts, not the demo one).
  */
-export function mockBanner(mock: Pick<MockServer, "store" | "restoredFrom">, command: MockCommand, listening: Listening): string {
+export function mockBanner(mock: Pick<MockServer, "store" | "restoredFrom"> & Partial<Pick<MockServer, "profile">>, command: MockCommand, listening: Listening): string {
   const { url } = listening;
   const counts = mock.store.counts();
   const accounts = mock.store.state.accounts;
@@ -30,6 +30,7 @@ export function mockBanner(mock: Pick<MockServer, "store" | "restoredFrom">, com
       ? `  Restored     ${records}, read from ${mock.restoredFrom}`
       : `  Seeded       ${records} (${command.fixturesFile ?? "fixtures/db.json"})`,
     `  State        ${stateLine(command)}`,
+    ...(mock.profile ? [`  Profile      ${mock.profile.source}: answers as run ${mock.profile.runId} (recorded ${mock.profile.recordedAt}) saw the service answer where the document is silent`] : []),
     `  Raw records  ${url}/__db/properties   reset: POST ${url}/__admin/reset   health: ${url}/healthz`,
     `  Spec         ${url}/openapi.yaml${command.validateResponses ? "   answers checked against it" : ""}`,
     `  Steering     requests: ${url}/__admin/requests   faults: POST ${url}/__admin/faults   Prefer: code=503, delay=250${latencyNote(command)}`,

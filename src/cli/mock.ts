@@ -39,7 +39,9 @@ try {
     ...(command.dbFile ? { db: command.dbFile, dbSync: command.dbSync, dbCompactAfter: command.dbCompactAfterBytes } : {}),
     ...(command.baseUrl ? { baseUrl: command.baseUrl } : {}),
     ...(command.accounts ? { accounts: command.accounts } : {}),
-    agentSeats: command.agentSeats,
+    // A profile's seats stand unless --agent-seats is given.
+    ...(command.profile && !command.agentSeatsGiven ? {} : { agentSeats: command.agentSeats }),
+    ...(command.profile ? { profile: command.profile } : {}),
     maxAccounts: command.maxAccounts,
     ...(command.allowedHosts ? { allowedHosts: command.allowedHosts } : {}),
     ...(command.adminToken !== undefined ? { adminToken: command.adminToken } : {}),

@@ -7,6 +7,10 @@ export type ReporterName = (typeof REPORTERS)[number];
 /** How the report is given, whatever was checked. */
 interface ReportOptions {
   strict: boolean;
+  /** Write what the service did where the document is silent to this file (`--write-profile`). */
+  writeProfile?: string;
+  /** Hold the service to this service profile too (`--profile`). */
+  profile?: string;
   reporter: ReporterName;
   output?: string;
   quiet: boolean;
@@ -74,14 +78,21 @@ Options:
   --timeout <ms>       how long to wait for each answer (default 10000)
   --run-id <id>        part of the emails and external ids the run creates (default: from the clock); a random
                        suffix keeps runs with the same id apart
+  --write-profile <file>
+                       also write a service profile: what the service did wherever the document is silent
+                       (error statuses, media types and body shapes, list orders, seats, never-set and extra
+                       fields), for property-listing-mock --profile; with --recording, what the recording shows
+  --profile <file>     also hold the service to a service profile: every difference fails profile_conformance,
+                       naming the observation and when it was recorded (env CONTRACT_PROFILE)
   --quiet              no progress lines on standard error
   --version            print the kit's version
   --help               show this help
 
 Exit codes: 0 the contract holds, 1 it does not, 2 usage error (also: every route answers 404 under the base
 URL, the credentials are refused everywhere, the fresh account has agents, another run changed the fresh account
-meanwhile), the implementation cannot be reached (or TLS fails), or the recording cannot be read or holds no
-exchange with the service; 130 interrupted (Ctrl-C), after deleting what the run created.`;
+meanwhile), the implementation cannot be reached (or TLS fails), the recording cannot be read or holds no
+exchange with the service, or the --profile file is refused (not JSON, another version, unknown keys, or it
+contradicts the interface document: every entry at fault is named); 130 interrupted (Ctrl-C), after deleting what the run created.`;
 
 export type ParsedContractArgs = { kind: "run"; command: ContractCommand } | { kind: "help" } | { kind: "version" } | { kind: "error"; message: string };
 
@@ -111,6 +122,8 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
         "fresh-seats": { type: "string" },
         "skip-seat-checks": { type: "boolean" },
         "show-credentials": { type: "boolean" },
+        "write-profile": { type: "string" },
+        profile: { type: "string" },
         quiet: { type: "boolean" },
         version: { type: "boolean" },
         help: { type: "boolean" },
@@ -121,10 +134,15 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
   }
   if (values.help) return { kind: "help" };
   if (values.version) return { kind: "version" };
+  if (values["write-profile"] === "") return { kind: "error", message: "--write-profile needs a file name" };
+  const profile = values.profile ?? env.CONTRACT_PROFILE;
+  if (profile === "") return { kind: "error", message: "--profile needs a file name" };
   const reporter = values.reporter ?? "text";
   if (!(REPORTERS as readonly string[]).includes(reporter)) return { kind: "error", message: `--reporter must be one of ${REPORTERS.join(", ")}, got ${reporter}` };
   const report: ReportOptions = { strict: values.strict ?? false, reporter: reporter as ReporterName, quiet: values.quiet ?? false };
   if (values.output) report.output = values.output;
+  if (values["write-profile"]) report.writeProfile = values["write-profile"];
+  if (profile) report.profile = profile;
 
   if (values.recording !== undefined) {
     if (values.recording === "") return { kind: "error", message: "--recording needs a file name" };

@@ -18,7 +18,11 @@ export interface MockCommand {
   accounts?: AccountConfig[];
   accountsFile?: string;
   agentSeats: number;
+  /** Whether --agent-seats was given (it then wins over a profile's seats). */
+  agentSeatsGiven: boolean;
   maxAccounts: number;
+  /** A service profile to play back (`--profile`, `MOCK_PROFILE`). */
+  profile?: string;
   allowedHosts?: string[];
   adminToken?: string;
   validateResponses: boolean;
@@ -47,7 +51,12 @@ Options:
                          fold the journal into <file.json> once it is this long (default ${DEFAULT_COMPACT_AFTER_BYTES})
   --fixtures <file.json> seed from this file instead of fixtures/db.json
   --accounts <file.json> admit only these accounts: [{"apiKey","token","uid"?,"agentSeats"?}]
-  --agent-seats <n>      agent seats of accounts opened on first use (default ${DEFAULT_AGENT_SEATS})
+  --agent-seats <n>      agent seats of accounts opened on first use (default ${DEFAULT_AGENT_SEATS}, or the
+                         profile's fresh account's seats)
+  --profile <file>       answer as a service profile says the real service does where the document is silent
+                         (error statuses, media types and bodies, list orders, seats, extra fields); written
+                         by property-listing-contract --write-profile (env MOCK_PROFILE). A profile that is
+                         not valid or contradicts the document stops the start (exit 2), naming each entry
   --max-accounts <n>     open no more accounts on first use once there are this many; a new key
                          then answers 401 (env MAX_ACCOUNTS; default ${DEFAULT_MAX_ACCOUNTS})
   --allowed-hosts <a,b>  host names the admin routes (/__db, /__admin) answer to besides localhost,
@@ -107,6 +116,7 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
         "validate-responses": { type: "boolean" },
         "journal-size": { type: "string" },
         latency: { type: "string" },
+        profile: { type: "string" },
         quiet: { type: "boolean" },
         "log-format": { type: "string" },
         help: { type: "boolean" },
@@ -149,6 +159,7 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
     dbCompactAfterBytes,
     host: values.host ?? env.HOST ?? DEFAULT_HOST,
     agentSeats,
+    agentSeatsGiven: values["agent-seats"] !== undefined,
     maxAccounts,
     validateResponses: values["validate-responses"] ?? false,
     quiet: values.quiet ?? false,
@@ -169,6 +180,9 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
     if (adminToken.length < 8 || /\s/.test(adminToken)) return { kind: "error", message: "--admin-token must be at least 8 characters, without spaces" };
     command.adminToken = adminToken;
   }
+  const profile = values.profile ?? env.MOCK_PROFILE;
+  if (profile === "") return { kind: "error", message: "--profile needs a file name" };
+  if (profile !== undefined) command.profile = profile;
   const dbFile = values.db ?? env.MOCK_DB;
   if (dbFile) command.dbFile = dbFile;
   if (values.fixtures) command.fixturesFile = values.fixtures;

@@ -1,5 +1,8 @@
-/** Whether a rule is stated by the interface document, or is a decision the spec marks with `x-assumption`. */
-export type Tier = "fact" | "assumption";
+/**
+ * Whether a rule is stated by the interface document, or is a decision the spec marks with `x-assumption`; or
+ * (`profile`) what a service profile recorded (`--profile`), which fails like a fact.
+ */
+export type Tier = "fact" | "assumption" | "profile";
 
 /** The part of an exchange a violation is found in. */
 export type ExchangePart = "route" | "method" | "path" | "header" | "body" | "status";

@@ -24,6 +24,9 @@ import { createSteeringRoutes } from "./http/steering-routes.ts";
 import { PropertyService } from "./services/property-service.ts";
 import { readAccountsFile } from "./read-accounts-file.ts";
 import { createDurabilityInterceptor, type Durability } from "./http/when-saved.ts";
+import { readServiceProfile, readServiceProfileFile } from "../contract/profile/read-service-profile.ts";
+import type { ServiceProfile } from "../contract/profile/service-profile.ts";
+import { createProfilePlayback } from "./profile-playback.ts";
 import { loadState, type LoadedState } from "./store/load-state.ts";
 import { stateFilesOf, StateFileError } from "./store/state-files.ts";
 import { DEFAULT_COMPACT_AFTER_BYTES, StateJournal, type JournalIo, type SyncMode } from "./store/state-journal.ts";
@@ -131,6 +134,13 @@ export interface MockServerOptions {
   journalIo?: JournalIo;
   /** The secret auto-login tokens are signed with; random unless given (and kept in the `db` state). */
   autologinSecret?: string;
+  /**
+   * A service profile (`--profile`): a file written by `property-listing-contract --write-profile`, or its object.
+   * The mock then answers as that service was seen to where the document is silent (error statuses, media
+   * types and bodies, list orders, the fresh account's seats unless `agentSeats` is given, undocumented
+   * fields). A profile that is not valid, or contradicts the document, throws a {@link ProfileRefused}.
+   */
+  profile?: string | ServiceProfile;
   /** @deprecated The former name of `db`. */
   dbFile?: string;
   /** @deprecated The former name of `fixtures` given as a file. */
@@ -166,6 +176,7 @@ const OPTION_NAMES = {
   journalSize: true,
   latency: true,
   random: true,
+  profile: true,
   dbFile: true,
   fixturesFile: true,
 } as const satisfies Record<keyof MockServerOptions, true>;
@@ -226,6 +237,9 @@ export function resolveMockServerOptions(options: MockServerOptions): ResolvedOp
   if (resolved.fixtures !== undefined && (resolved.fixtures === "" || (typeof resolved.fixtures !== "string" && (typeof resolved.fixtures !== "object" || resolved.fixtures === null)))) {
     throw new TypeError(`createMockServer: "fixtures" must be a file path or a state object, got ${JSON.stringify(resolved.fixtures)}.`);
   }
+  if (resolved.profile !== undefined && (resolved.profile === "" || resolved.profile === null || (typeof resolved.profile !== "string" && typeof resolved.profile !== "object"))) {
+    throw new TypeError(`createMockServer: "profile" must be a profile file's path or a profile object, got ${JSON.stringify(resolved.profile)}.`);
+  }
   if (typeof accounts === "string") {
     const read = readAccountsFile(accounts);
     if (typeof read === "string") throw new TypeError(`createMockServer: ${read}`);
@@ -234,6 +248,17 @@ export function resolveMockServerOptions(options: MockServerOptions): ResolvedOp
     resolved.accounts = accounts;
   }
   return resolved;
+}
+
+/** A service profile that cannot be used: not JSON, another version, unknown keys, or contradicting the document. */
+export class ProfileRefused extends Error {
+  constructor(
+    readonly source: string,
+    readonly problems: string[],
+  ) {
+    super(`The service profile ${source} is refused (a profile is used whole or not at all):\n  ${problems.join("\n  ")}`);
+    this.name = "ProfileRefused";
+  }
 }
 
 /** A latency given as `{ min, max }`, checked as the flag's text would be. */
@@ -268,6 +293,8 @@ export interface MockServer {
   reset(): void;
   /** The `db` file the state was read from at start, or undefined when the mock started from its fixtures. */
   readonly restoredFrom: string | undefined;
+  /** The service profile it plays back: where it came from, its run and when it was recorded. */
+  readonly profile: { source: string; runId: string; recordedAt: string } | undefined;
   /**
    * The API requests the mock received, oldest first (the same entries as `GET /__admin/requests`), optionally
    * filtered by method and exact path. `expect(mock).toHaveReceived(...)` reads them.
@@ -307,6 +334,8 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   const store = new MockStore(state, seed);
   if (loaded) store.advanceSequences(loaded.meta);
   const contract = options.contract ?? createContract({ closed: true });
+  const profiled = options.profile === undefined ? undefined : readProfileOption(options.profile, contract);
+  const playback = createProfilePlayback(profiled?.profile);
   const tokens = new AutologinTokens({
     secret: loaded?.meta.autologin.secret ?? options.autologinSecret ?? AutologinTokens.newSecret(),
     issued: loaded?.meta.autologin.issued ?? 0,
@@ -340,13 +369,15 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   const services = {
     accounts: new AccountService(store, {
       openOnFirstUse: options.accounts === undefined,
-      defaultAgentSeats: options.agentSeats ?? DEFAULT_AGENT_SEATS,
+      defaultAgentSeats: options.agentSeats ?? playback.seats ?? DEFAULT_AGENT_SEATS,
       maxAccounts: options.maxAccounts ?? DEFAULT_MAX_ACCOUNTS,
     }),
     properties: new PropertyService({
       store,
       tokens,
       autologinUrl: (token) => `${baseUrl ?? listeningAt ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`}/autologin/${token}`,
+      newestFirst: playback.newestFirst,
+      ...(playback.derived ? { derived: playback.derived } : {}),
     }),
     agents: new AgentService(store),
     documents: new DocumentService({ store, now: options.now ?? Date.now }),
@@ -400,6 +431,8 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     ...(durability ? { durability } : {}),
     accounts: services.accounts,
     handlers: createOperationHandlers(services),
+    playback,
+    ...(profiled ? { profile: profiled.about } : {}),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     validateResponses: options.validateResponses ?? false,
     onViolation: (errors, request) => {
@@ -423,6 +456,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     store,
     violations,
     restoredFrom: loaded?.restored ? options.db : undefined,
+    profile: profiled?.about,
     listen(port = options.port ?? DEFAULT_PORT, host = options.host ?? DEFAULT_HOST) {
       if (server) return Promise.reject(new Error("The mock is already listening."));
       const started = createServer(app);
@@ -456,6 +490,14 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     requests: (filter) => requestJournal.entries(filter),
     faults,
   };
+}
+
+/** The profile option read and checked, all or nothing, with what names it. */
+function readProfileOption(profile: string | ServiceProfile, contract: Contract): { profile: ServiceProfile; about: { source: string; runId: string; recordedAt: string } } {
+  const source = typeof profile === "string" ? profile : "(given as an object)";
+  const read = typeof profile === "string" ? readServiceProfileFile(profile, contract.document) : readServiceProfile(profile, contract.document);
+  if (!read.ok) throw new ProfileRefused(source, read.problems);
+  return { profile: read.profile, about: { source, runId: read.profile.runId, recordedAt: read.profile.recordedAt } };
 }
 
 /** A host a client can reach: a wildcard address is reached through the loopback. */

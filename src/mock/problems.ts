@@ -80,6 +80,11 @@ export interface Failure {
   errors?: FieldError[];
   /** Answer this status instead of the problem type's own (only `injectedFault` needs it). */
   status?: number;
+  /**
+   * Which situation of its problem type this is, where a service profile may tell them apart (one could answer
+   * 401 for missing credentials and 403 for wrong ones): see `profile-playback.ts`.
+   */
+  situation?: "credentials-missing" | "credentials-wrong" | "no-route" | "foreign-record";
 }
 
 /** What a service answers: a value, or an expected failure. Exceptions are left to bugs. */
@@ -90,6 +95,10 @@ export const failure = (problem: ProblemKey, detail: string, errors?: FieldError
   ok: false,
   failure: errors ? { problem, detail, errors } : { problem, detail },
 });
+
+/** A failure for a record of another account: answered as one that does not exist, told apart for a service profile. */
+export const foreign = (outcome: Outcome<never>, isForeign: boolean): Outcome<never> =>
+  isForeign && !outcome.ok ? { ok: false, failure: { ...outcome.failure, situation: "foreign-record" } } : outcome;
 
 /** Builds the problem body of a failure. */
 export function toProblemBody(failed: Failure, instance?: string): ProblemBody {

@@ -108,6 +108,22 @@ const RULES: Array<{ pattern: RegExp; run: (line: string) => Promise<void> }> = 
     },
   },
   {
+    // "Make the mock behave like your service", in the README's order: record a profile (into this test's folder,
+    // not the repository), start the mock with it, hold the service to it.
+    pattern: /--(write-)?profile profiles\/staging\.json$/,
+    run: async (line) => {
+      const shown = line.replaceAll("profiles/staging.json", join(dir, "staging.json"));
+      if (line.startsWith("npm start")) {
+        const port = await freePort();
+        await serves(onPort(shown, port), `http://127.0.0.1:${port}/healthz`);
+        return;
+      }
+      const { code, output } = await sh(shown.replace("https://staging.example.com", url), { API_KEY: "demo-key", API_TOKEN: "demo-token" });
+      expect(code, output).toBe(0);
+      expect(output).toContain(line.includes("--write-profile") ? "Service profile written to" : "Holding the service to the profile");
+    },
+  },
+  {
     pattern: /^npm run contract -- --base-url https:\/\/staging\.example\.com /,
     run: async (line) => {
       const { code, output } = await sh(line.replace("https://staging.example.com", url), { API_KEY: "demo-key", API_TOKEN: "demo-token" });

@@ -12,6 +12,7 @@ import type { TestSequencer, TestSpecification, Vitest } from "vitest/node";
  */
 export const SLOW_FILES = [
   "test/contract/independent.test.ts",
+  "test/profile/closed-loop.test.ts",
   "test/bench/bench.test.ts",
   "test/meta/static-checks.test.ts",
   "test/docker/docker-files.test.ts",

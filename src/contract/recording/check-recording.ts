@@ -3,6 +3,10 @@ import { CheckLedger, excerpt, type CheckContext } from "../runner/check-ledger.
 import { RECORDING_CHECKS } from "../runner/checks.ts";
 import type { Exchange } from "../runner/http-exchange.ts";
 import type { ExchangeSummary, RecordingScope, RunEvent, RunReport } from "../runner/run-report.ts";
+import { compareWithProfile } from "../profile/compare-profile.ts";
+import { ProfileObserver, type ObservedAnswer } from "../profile/profile-observer.ts";
+import type { ServiceProfile } from "../profile/service-profile.ts";
+import { recordedAnswer } from "./recorded-answer.ts";
 import type { RecordedExchange } from "./recorded-exchange.ts";
 
 /** Options of {@link checkRecording}. */
@@ -19,13 +23,17 @@ export interface RecordingOptions {
   strict?: boolean;
   /** Told of each exchange as it is checked. */
   onEvent?: (event: RunEvent) => void;
+  /** Make a service profile of what the recording shows (`--write-profile`): the outcome carries it. */
+  recordProfile?: boolean;
+  /** Hold the recorded answers to a service profile too (`--profile`): each difference fails `profile_conformance`. */
+  profile?: ServiceProfile;
   contract?: Contract;
   closedContract?: Contract;
   now?: () => number;
 }
 
 /** The report, or why the recording has nothing to check. */
-export type RecordingOutcome = { kind: "report"; report: RunReport } | { kind: "nothing-to-check"; message: string };
+export type RecordingOutcome = { kind: "report"; report: RunReport; profile?: ServiceProfile } | { kind: "nothing-to-check"; message: string };
 
 /**
  * Holds every exchange of a recording that addresses the service against the contract: the request the client
@@ -51,6 +59,8 @@ export function checkRecording(exchanges: readonly RecordedExchange[], options: 
   if (base) scope.baseUrl = options.baseUrl!;
   else scope.apiPrefix = apiPrefix;
   const otherAddresses = new Set<string>();
+  const observer = options.profile || options.recordProfile ? new ProfileObserver({ runId: `recording-${started.toString(36)}`, document: contract.document, now: () => started }) : undefined;
+  const observe = observer && ((answer: ObservedAnswer) => observer.observe(answer));
 
   for (const recorded of exchanges) {
     const path = base ? pathUnder(recorded.url, base) : pathWithPrefix(recorded.url, apiPrefix);
@@ -64,7 +74,7 @@ export function checkRecording(exchanges: readonly RecordedExchange[], options: 
       continue;
     }
     scope.checked += 1;
-    checkExchange(ledger, contract, recorded, path, emit);
+    checkExchange(ledger, contract, recorded, path, emit, observe);
   }
 
   if (scope.checked === 0) {
@@ -74,10 +84,19 @@ export function checkRecording(exchanges: readonly RecordedExchange[], options: 
     return { kind: "nothing-to-check", message: `${options.source} holds no exchange with the service ${where}${others}${hint}.` };
   }
 
-  return { kind: "report", report: ledger.report({ baseUrl: options.baseUrl ?? "", startedAt: started, finishedAt: now(), checks: RECORDING_CHECKS, recording: scope }) };
+  if (observer && options.profile) {
+    for (const { point, status, step, message } of compareWithProfile(options.profile, observer)) {
+      if (status === "skipped") ledger.skip("profile_conformance", step, message);
+      else ledger.record("profile_conformance", "profile", status === "passed", `${step} (profile: ${point})`, { message });
+    }
+  }
+  const checks = options.profile ? [...RECORDING_CHECKS, "profile_conformance" as const] : RECORDING_CHECKS;
+  const report = ledger.report({ baseUrl: options.baseUrl ?? "", startedAt: started, finishedAt: now(), checks, recording: scope });
+  if (!observer || !options.recordProfile) return { kind: "report", report };
+  return { kind: "report", report, profile: observer.profile({ recordedAt: new Date(started).toISOString(), recording: options.source }) };
 }
 
-function checkExchange(ledger: CheckLedger, contract: Contract, recorded: RecordedExchange, path: string, emit: (event: RunEvent) => void): void {
+function checkExchange(ledger: CheckLedger, contract: Contract, recorded: RecordedExchange, path: string, emit: (event: RunEvent) => void, observe?: (answer: ObservedAnswer) => void): void {
   const step = recorded.label;
   const request: ExchangeSummary = { method: recorded.method, path };
   if (recorded.requestBody !== undefined) request.body = recorded.requestBody;
@@ -102,6 +121,7 @@ function checkExchange(ledger: CheckLedger, contract: Contract, recorded: Record
     // No operation to hold the answer against; a server error is one all the same.
     ledger.record("not_a_server_error", "fact", response.status < 500, step, { ...context, message: `answered ${response.status}: ${excerpt(response.text)}` });
   }
+  if (response?.bodyRecorded && observe) observe(recordedAnswer(contract, recorded, path, checked, toExchange(recorded, path)));
   emit({ kind: "step", step, operation: context.operation, request, durationMs: recorded.durationMs ?? 0, results: ledger.results.slice(before) });
 }
 

@@ -98,7 +98,7 @@ export class CheckLedger {
     step: string,
     details: ResultDetails = {},
   ): CheckResult {
-    const status: CheckStatus = passed ? "passed" : tier === "fact" || this.deps.strict ? "failed" : "warning";
+    const status: CheckStatus = passed ? "passed" : tier === "fact" || tier === "profile" || this.deps.strict ? "failed" : "warning";
     // Every result cites a section: the step's own, or the check's (checks.ts gives each one).
     const result: CheckResult = { check, status, tier, step, section: details.section ?? CHECKS[check].section };
     if (details.operation) result.operation = details.operation;

@@ -54,13 +54,17 @@ export const CHECKS = {
     meaning: "Values the document fixes whatever was sent: a property without tours has virtual_tours as an empty array; every garage kind comes back as a count-like numeric string and every property type in a compact form without spaces; an agent's name is a full display name, holding its first and last names (sections 2.1, 2.2).",
     section: "2.1",
   },
+  profile_conformance: {
+    meaning: "With --profile: at every point the profile recorded (error statuses, media types and body shapes, list orders, seats, never-set and undocumented fields), the service answers as it was seen to; each difference names the observation and when it was recorded.",
+    section: "introduction",
+  },
   request_conformance: { meaning: "A recorded request is one the contract allows: a documented operation and path, the credentials, the content type, valid path parameters and body.", section: "4" },
 } as const satisfies Record<string, CheckDefinition>;
 
 export type CheckName = keyof typeof CHECKS;
 
-/** The checks of the stateful scenario (the runner writes its own requests, so it does not check them). */
-export const SCENARIO_CHECKS: readonly CheckName[] = (Object.keys(CHECKS) as CheckName[]).filter((name) => name !== "request_conformance");
+/** The checks of the stateful scenario (the runner writes its own requests, so it does not check them; a profile is compared only when given). */
+export const SCENARIO_CHECKS: readonly CheckName[] = (Object.keys(CHECKS) as CheckName[]).filter((name) => name !== "request_conformance" && name !== "profile_conformance");
 
 /** The checks a recording of traffic can be held to: each exchange on its own, request and answer. */
 export const RECORDING_CHECKS: readonly CheckName[] = [

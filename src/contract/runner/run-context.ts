@@ -4,6 +4,7 @@ import { CheckLedger, excerpt, type CheckLedgerDeps } from "./check-ledger.ts";
 import type { CheckName } from "./checks.ts";
 import { curlCommand, type CurlHeader } from "./curl-command.ts";
 import type { Exchange, Exchanger } from "./http-exchange.ts";
+import type { ObservedAnswer } from "../profile/profile-observer.ts";
 import type { ExchangeSummary } from "./run-report.ts";
 
 /** The credentials of one account: the `API-KEY` and `TOKEN` headers (section 5). */
@@ -41,6 +42,14 @@ export interface CallOptions {
   credentials?: CredentialMode;
   /** `success`: the documented 200; a refusal: any status but 2xx; `any`: no expectation. */
   expect: "success" | Refusal | "any";
+  /** The content-type header to send instead of `application/json`; null sends none (profile probes). */
+  contentType?: string | null;
+  /** The point of a service profile this request probes (`error.not_found`), for the profile observer. */
+  point?: string;
+  /** With `point: "unset.property"`: the fields the property was created without. */
+  unsetFields?: readonly string[];
+  /** A value the step worked out for its point, for the profile observer. */
+  observed?: unknown;
 }
 
 /** A check a step evaluates itself. */
@@ -69,6 +78,15 @@ export interface RunContextDeps extends CheckLedgerDeps {
   /** The address clients reach the service at, when it sits behind another one (the auto-login uri starts with it); `baseUrl` otherwise. */
   publicBaseUrl?: string;
   signal?: AbortSignal;
+  /** Told of every answer, to record or compare a service profile (`--write-profile`, `--profile`). */
+  observe?: (answer: ObservedAnswer) => void;
+}
+
+/** The headers with another content-type, or none (`null`); unchanged when `contentType` is undefined. */
+function withContentType(headers: CurlHeader[], contentType: string | null | undefined): CurlHeader[] {
+  if (contentType === undefined) return headers;
+  const others = headers.filter((header) => header.name !== "content-type");
+  return contentType === null ? others : [{ name: "content-type", value: contentType }, ...others];
 }
 
 /** Thrown out of a step when the run is interrupted; the run then cleans up and reports what ran. */
@@ -130,7 +148,7 @@ export class RunContext extends CheckLedger {
     const operation = this.operation(operationId);
     const account = options.as ?? "primary";
     const credentials = options.credentials ?? "valid";
-    const headers = this.#headers(account, credentials);
+    const headers = withContentType(this.#headers(account, credentials), options.contentType);
     const request: ExchangeSummary = { method: operation.method, path };
     if (options.body !== undefined) request.body = options.body;
     request.curl = curlCommand({ method: operation.method, url: `${this.#run.baseUrl.replace(/\/+$/, "")}${path}`, headers, body: options.body, reveal: this.#run.revealCredentials });
@@ -155,6 +173,7 @@ export class RunContext extends CheckLedger {
     this.#track(operationId, path, exchange, account, credentials);
     const context = { operation: operationId, request };
     this.checkAnswer(step, context, exchange);
+    this.#observe(step, operationId, account, credentials, options, exchange);
     // The rules every answer of this operation keeps, held to what the run knows of its own records.
     if (credentials === "valid") {
       for (const found of this.#invariants.observe(account, operationId, path, options.body, exchange)) {
@@ -185,6 +204,50 @@ export class RunContext extends CheckLedger {
 
     this.deps.emit({ kind: "step", step, operation: operationId, request, durationMs: exchange.durationMs, results: this.results.slice(before) });
     return exchange;
+  }
+
+  /**
+   * Sends a request outside the contract's operations (an unknown route, a method a path does not take), with
+   * the primary account's credentials: only a server error fails it. For profiling what the service answers.
+   */
+  async probe(step: string, method: string, path: string, options: { body?: unknown; point: string }): Promise<Exchange | undefined> {
+    if (this.#run.signal?.aborted) throw new RunInterrupted();
+    const headers = this.#headers("primary", "valid");
+    const request: ExchangeSummary = { method, path };
+    if (options.body !== undefined) request.body = options.body;
+    request.curl = curlCommand({ method, url: `${this.#run.baseUrl.replace(/\/+$/, "")}${path}`, headers, body: options.body, reveal: this.#run.revealCredentials });
+    if (this.lostContact) return undefined;
+    const sent = await this.#run.exchange({ method, path, headers: Object.fromEntries(headers.map(({ name, value }) => [name, value])), body: options.body });
+    if (this.#run.signal?.aborted) throw new RunInterrupted();
+    this.exchanges += 1;
+    const before = this.results.length;
+    const operation = `${method} ${path}`;
+    if (!sent.ok) {
+      this.lostContact = `the service stopped answering at ${method} ${path}: ${sent.failure.reason}`;
+      this.record("not_a_server_error", "fact", false, step, { operation, request, message: this.lostContact });
+    } else {
+      request.status = sent.exchange.status;
+      this.record("not_a_server_error", "fact", sent.exchange.status < 500, step, { operation, request, message: `answered ${sent.exchange.status}: ${excerpt(sent.exchange.text)}` });
+      this.#observe(step, undefined, "primary", "valid", { expect: "any", point: options.point }, sent.exchange);
+    }
+    this.deps.emit({ kind: "step", step, operation, request, durationMs: sent.ok ? sent.exchange.durationMs : 0, results: this.results.slice(before) });
+    return sent.ok ? sent.exchange : undefined;
+  }
+
+  /** Tells the profile observer of a value a step worked out from an answer it already checked. */
+  observeOnly(step: string, exchange: Exchange, point: string, value: unknown): void {
+    this.#observe(step, undefined, "primary", "valid", { expect: "any", point, observed: value }, exchange);
+  }
+
+  #observe(step: string, operationId: string | undefined, account: AccountName, credentials: CredentialMode, options: CallOptions, exchange: Exchange): void {
+    if (!this.#run.observe) return;
+    const answer: ObservedAnswer = { step, account, credentials, exchange };
+    if (operationId) answer.operationId = operationId;
+    if (typeof options.expect === "object") answer.refusal = options.expect.refusal;
+    if (options.point) answer.point = options.point;
+    if (options.unsetFields) answer.unsetFields = options.unsetFields;
+    if (options.observed !== undefined) answer.value = options.observed;
+    this.#run.observe(answer);
   }
 
   /** Records a check about a step's answer that the scenario evaluates itself, and tells the reporter. */

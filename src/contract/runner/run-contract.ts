@@ -1,11 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { createContract, type Contract } from "../create-contract.ts";
+import { compareWithProfile } from "../profile/compare-profile.ts";
+import { ProfileObserver } from "../profile/profile-observer.ts";
+import type { ServiceProfile } from "../profile/service-profile.ts";
 import { SCENARIO_CHECKS } from "./checks.ts";
 import { createExchanger } from "./http-exchange.ts";
 import { preflight } from "./preflight.ts";
 import { RunContext, RunInterrupted, type Credentials } from "./run-context.ts";
 import type { RunEvent, RunReport } from "./run-report.ts";
 import { runScenario } from "./scenario.ts";
+import { profileSteps } from "./steps/profile-steps.ts";
 
 /** Options of {@link runContract}. */
 export interface RunOptions {
@@ -43,10 +47,14 @@ export interface RunOptions {
   now?: () => number;
   /** The random suffix of the run's records; 6 random characters unless given. */
   nonce?: string;
+  /** Hold the service to this profile too (`--profile`): every difference fails `profile_conformance`. */
+  profile?: ServiceProfile;
+  /** Record what the service does where the document is silent (`--write-profile`): the outcome carries the profile. */
+  recordProfile?: boolean;
 }
 
 /** A finished run, or why it could not give a verdict (nothing answers, or a usage mistake). */
-export type RunOutcome = { kind: "report"; report: RunReport } | { kind: "unreachable" | "usage"; message: string };
+export type RunOutcome = { kind: "report"; report: RunReport; profile?: ServiceProfile } | { kind: "unreachable" | "usage"; message: string };
 
 /**
  * Runs the contract scenario against an implementation and reports every check. The run fails when a check of
@@ -75,6 +83,8 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   const problem = await preflight(exchange, options.baseUrl, accounts, { needFreshEmpty: !options.skipSeatChecks });
   if (problem) return problem;
 
+  const runId = options.runId ?? started.toString(36);
+  const observer = options.profile || options.recordProfile ? new ProfileObserver({ runId, document: contract.document, now }) : undefined;
   const ctx = new RunContext({
     exchange,
     cleanupExchange,
@@ -87,14 +97,21 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
     closedContract,
     strict: options.strict ?? false,
     emit: options.onEvent ?? (() => {}),
+    ...(observer ? { observe: (answer) => observer.observe(answer) } : {}),
   });
-  const runId = options.runId ?? started.toString(36);
   const tag = `${runId}-${options.nonce ?? randomBytes(4).toString("hex").slice(0, 6)}`;
   let clash: string | undefined;
   let interrupted = false;
   let leftBehind: string[] = [];
   try {
     ({ clash } = await runScenario(ctx, { tag, seats: { skip: options.skipSeatChecks ?? false, ...(options.fresh?.seats !== undefined ? { seats: options.fresh.seats } : {}) } }));
+    if (observer) await profileSteps(ctx, { tag });
+    if (observer && options.profile) {
+      for (const { point, status, step, message } of compareWithProfile(options.profile, observer)) {
+        if (status === "skipped") ctx.skip("profile_conformance", step, message);
+        else ctx.check("profile_conformance", { step: `${step} (profile: ${point})`, passed: status === "passed", tier: "profile", message });
+      }
+    }
   } catch (error) {
     if (!(error instanceof RunInterrupted)) throw error;
     interrupted = true;
@@ -102,8 +119,8 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
     // Runs also when a step throws: a bug in the runner must not leave the service littered.
     leftBehind = await ctx.cleanUp();
   }
-  return {
-    kind: "report",
-    report: ctx.report({ baseUrl: options.baseUrl, startedAt: started, finishedAt: now(), checks: SCENARIO_CHECKS, leftBehind, runId, interrupted, ...(clash ? { clash } : {}) }),
-  };
+  const checks = options.profile ? [...SCENARIO_CHECKS, "profile_conformance" as const] : SCENARIO_CHECKS;
+  const report = ctx.report({ baseUrl: options.baseUrl, startedAt: started, finishedAt: now(), checks, leftBehind, runId, interrupted, ...(clash ? { clash } : {}) });
+  if (!observer || !options.recordProfile) return { kind: "report", report };
+  return { kind: "report", report, profile: observer.profile({ recordedAt: new Date(started).toISOString(), baseUrl: options.baseUrl }) };
 }

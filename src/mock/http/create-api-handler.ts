@@ -14,7 +14,9 @@ import type { ApiCall, ApiHandler } from "./api-interceptor.ts";
 import { nonCanonicalId, nonCanonicalIdDetail } from "./non-canonical-id.ts";
 import { JsonBytes } from "../json-bytes.ts";
 import { discardBody, parseJson, readBody } from "./read-body.ts";
-import { okReply, problemReply, type Reply } from "./reply.ts";
+import { problemReply, type Reply } from "./reply.ts";
+import { OWN_ANSWERS, type Playback } from "../profile-playback.ts";
+import type { Failure } from "../problems.ts";
 
 /** Collaborators and settings of the API handler. */
 export interface ApiHandlerDeps {
@@ -27,6 +29,8 @@ export interface ApiHandlerDeps {
   validateResponses: boolean;
   /** Told of every answer that broke the contract (only when `validateResponses` is on). */
   onViolation: (violations: ContractViolation[], request: string) => void;
+  /** How failures and successes are answered: a service profile's way, or the mock's own (the default). */
+  playback?: Playback;
 }
 
 /**
@@ -38,6 +42,8 @@ export interface ApiHandlerDeps {
  */
 export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
   const { contract } = deps;
+  const playback = deps.playback ?? OWN_ANSWERS;
+  const refuse = (failure: Failure, call: ApiCall, headers?: Record<string, string>) => playback.refuse(failure, call.operationId, call.path, headers);
 
   /** The reply to a request, and whether it answers an operation of the contract (only those are checked). */
   const respond = async (call: ApiCall): Promise<{ reply: Reply; routed: boolean } | undefined> => {
@@ -45,12 +51,12 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     const found = contract.match(call.method, path);
     if (found.kind === "no-route") {
       discardBody(request);
-      return { reply: problemReply({ problem: "notFound", detail: noRouteDetail(contract, call.method, path) }, path), routed: false };
+      return { reply: refuse({ problem: "notFound", detail: noRouteDetail(contract, call.method, path), situation: "no-route" }, call), routed: false };
     }
     if (found.kind === "method-not-allowed") {
       discardBody(request);
       const detail = `${call.method} is not an operation of ${path}; it allows ${found.allowed.join(", ")}.`;
-      return { reply: problemReply({ problem: "methodNotAllowed", detail }, path, { Allow: found.allowed.join(", ") }), routed: false };
+      return { reply: refuse({ problem: "methodNotAllowed", detail }, call, { Allow: found.allowed.join(", ") }), routed: false };
     }
     call.operationId = found.operation.id;
     const reply = await respondToOperation(call, found.operation, found.pathParams);
@@ -63,7 +69,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     const auth = deps.accounts.authenticate(header(request, "api-key"), header(request, "token"));
     if (!auth.ok) {
       discardBody(request);
-      return problemReply(auth.failure, path);
+      return refuse(auth.failure, call);
     }
 
     let body: unknown;
@@ -71,20 +77,17 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       const read = await readBody(request, deps.bodyLimit);
       if (read.kind === "aborted") return undefined;
       if (read.kind === "too-large") {
-        return problemReply({ problem: "payloadTooLarge", detail: `The request body exceeds ${deps.bodyLimit} bytes.` }, path, { Connection: "close" });
+        return refuse({ problem: "payloadTooLarge", detail: `The request body exceeds ${deps.bodyLimit} bytes.` }, call, { Connection: "close" });
       }
       if (read.kind === "bytes") {
         call.rawBody = read.bytes;
         const media = mediaTypeOf(header(request, "content-type"));
         if (media !== "application/json") {
-          return problemReply(
-            { problem: "unsupportedMediaType", detail: `The body must be sent as application/json, not ${media ?? "without a content-type"}.` },
-            path,
-          );
+          return refuse({ problem: "unsupportedMediaType", detail: `The body must be sent as application/json, not ${media ?? "without a content-type"}.` }, call);
         }
         const parsed = parseJson(read.bytes);
         if (!parsed.ok) {
-          return problemReply({ problem: parsed.tooDeep ? "invalidRequest" : "malformedJson", detail: parsed.reason, errors: [{ in: "body", pointer: "", detail: parsed.reason }] }, path);
+          return refuse({ problem: parsed.tooDeep ? "invalidRequest" : "malformedJson", detail: parsed.reason, errors: [{ in: "body", pointer: "", detail: parsed.reason }] }, call);
         }
         body = parsed.value;
         call.body = body;
@@ -98,7 +101,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     const bounded = boundForValidation(body);
     if (!bounded.ok) {
       const errors: FieldError[] = [{ in: "body", pointer: bounded.pointer, detail: bounded.detail }];
-      return problemReply({ problem: "invalidRequest", ...capFieldErrors(errors, "The request breaks the contract") }, path);
+      return refuse({ problem: "invalidRequest", ...capFieldErrors(errors, "The request breaks the contract") }, call);
     }
     const check = contract.validateRequest({ method: call.method, path, headers: request.headers, body: bounded.value });
     if (!check.valid) {
@@ -107,13 +110,13 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
         pointer: violation.pointer,
         detail: violation.message,
       }));
-      return problemReply({ problem: "invalidRequest", ...capFieldErrors(errors, "The request breaks the contract", bounded.cut) }, path);
+      return refuse({ problem: "invalidRequest", ...capFieldErrors(errors, "The request breaks the contract", bounded.cut) }, call);
     }
     const unknownId = nonCanonicalId(operation, rawParams);
-    if (unknownId) return problemReply({ problem: "notFound", detail: nonCanonicalIdDetail(unknownId) }, path);
+    if (unknownId) return refuse({ problem: "notFound", detail: nonCanonicalIdDetail(unknownId) }, call);
 
     const outcome = deps.handlers[operation.id as OperationId]({ account: auth.value, params: check.pathParams ?? {}, body });
-    return outcome.ok ? okReply(outcome.value) : problemReply(outcome.failure, path);
+    return outcome.ok ? playback.succeed(operation.id, outcome.value) : refuse(outcome.failure, call);
   };
 
   const checked = new CheckedAnswers();
@@ -122,6 +125,17 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     if (!answer) return undefined;
     let { reply } = answer;
     if (!deps.validateResponses || !answer.routed) return reply;
+    // An error a service profile shaped is held to the profile: its status is a refusal (checked when the profile
+    // was read) and its body has the profile's shape.
+    const shaped = playback.check(reply);
+    if (shaped.shaped) {
+      if (shaped.problem === undefined) return reply;
+      const violation: ContractViolation = {
+        operation: call.operationId ?? `${call.method} ${call.path}`, side: "response", part: "body", pointer: "", location: "response.body", rule: "profile", message: shaped.problem, tier: "profile",
+      };
+      deps.onViolation([violation], `${call.method} ${call.url}`);
+      return problemReply({ problem: "responseContractViolation", detail: `The mock's answer (${reply.status}) breaks the service profile: ${shaped.problem}` }, call.path);
+    }
     // The same bytes for the same operation, status and media type pass as they did before (checked-answers.ts).
     // A 200 answer is encoded here, and its text is what is checked and sent; a problem stays a value, which the
     // request log reads.
@@ -150,14 +164,16 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       body,
       operationId: call.operationId,
     });
-    if (result.valid) {
+    // A service profile's undocumented fields are the service's, not a mistake of the mock.
+    const errors = playback.allowed(result.errors);
+    if (errors.length === 0) {
       if (text !== undefined) checked.addText(check, call.path, text);
       if (reply.body instanceof JsonBytes) checked.addEncoded(reply.body, check);
       return reply;
     }
-    deps.onViolation(result.errors, `${call.method} ${call.url}`);
+    deps.onViolation(errors, `${call.method} ${call.url}`);
     return problemReply(
-      { problem: "responseContractViolation", detail: `The mock's answer (${reply.status}) breaks the contract: ${result.errors.map(formatViolation).join("; ")}` },
+      { problem: "responseContractViolation", detail: `The mock's answer (${reply.status}) breaks the contract: ${errors.map(formatViolation).join("; ")}` },
       call.path,
     );
   };

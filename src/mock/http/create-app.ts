@@ -38,6 +38,8 @@ export interface AppDeps extends ApiHandlerDeps {
   reportError?: (text: string) => void;
   /** The clock of the log's timestamps, in milliseconds. */
   now?: () => number;
+  /** The service profile in use (`--profile`), named by `/healthz`. */
+  profile?: { source: string; runId: string; recordedAt: string };
   /** With `--db`: answers to changes wait until they are on disk, and /healthz says when they cannot be. */
   durability?: Durability;
   /** The credentials `/docs` fills in for "Try it out", if any (none when accounts are configured). */
@@ -69,7 +71,7 @@ export function createApp(deps: AppDeps): RequestListener {
       "/healthz",
       (_request, response) => {
         const problem = durability?.problem();
-        send(response, problem ? problemReply({ problem: "stateNotSaved", detail: problem }, "/healthz") : okReply({ status: "ok", counts: store.counts() }));
+        send(response, problem ? problemReply({ problem: "stateNotSaved", detail: problem }, "/healthz") : okReply(deps.profile ? { status: "ok", counts: store.counts(), profile: deps.profile } : { status: "ok", counts: store.counts() }));
       },
     ],
     [

@@ -9,6 +9,10 @@ export interface Reply {
   /** A value to encode, or a {@link JsonBytes} already encoded. */
   body: unknown;
   headers?: Record<string, string>;
+  /** The content-type header as a service profile recorded it, sent as it is (`application/json` and its charset otherwise). */
+  mediaType?: string;
+  /** The problem a reply shaped by a service profile stands for, for the request log. */
+  logged?: ProblemBody;
 }
 
 /** A 200 answer. */
@@ -33,8 +37,9 @@ export function problemSent(response: ServerResponse): ProblemBody | undefined {
 /** Writes a reply. */
 export function send(response: ServerResponse, reply: Reply): void {
   if (reply.contentType === "application/problem+json") sentProblems.set(response, reply.body as ProblemBody);
+  else if (reply.logged) sentProblems.set(response, reply.logged);
   response.statusCode = reply.status;
   for (const [name, value] of Object.entries(reply.headers ?? {})) response.setHeader(name, value);
-  response.setHeader("content-type", `${reply.contentType}; charset=utf-8`);
+  response.setHeader("content-type", reply.mediaType ?? `${reply.contentType}; charset=utf-8`);
   response.end(reply.body instanceof JsonBytes ? reply.body.encoded : JSON.stringify(reply.body));
 }

@@ -2,6 +2,9 @@ import { failure, success, type Outcome } from "../problems.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import type { AccountRecord } from "../store/records.ts";
 
+const missing = (detail: string): Outcome<never> => ({ ok: false, failure: { problem: "unauthorized", detail, situation: "credentials-missing" } });
+const wrong = (detail: string): Outcome<never> => ({ ok: false, failure: { problem: "unauthorized", detail, situation: "credentials-wrong" } });
+
 /** Accounts the mock opens on first use unless configured: enough for any test suite, a bound on memory. */
 export const DEFAULT_MAX_ACCOUNTS = 10_000;
 
@@ -32,13 +35,13 @@ export class AccountService {
 
   /** The account the two headers open, or `unauthorized` saying which header is wrong. */
   authenticate(apiKey: string | undefined, token: string | undefined): Outcome<AccountRecord> {
-    if (!apiKey) return failure("unauthorized", "The API-KEY header is missing.");
-    if (!token) return failure("unauthorized", "The TOKEN header is missing.");
+    if (!apiKey) return missing("The API-KEY header is missing.");
+    if (!token) return missing("The TOKEN header is missing.");
     const known = this.#store.accountByKey(apiKey);
     if (known) {
-      return known.token === token ? success(known) : failure("unauthorized", "The TOKEN does not belong to this API-KEY.");
+      return known.token === token ? success(known) : wrong("The TOKEN does not belong to this API-KEY.");
     }
-    if (!this.#options.openOnFirstUse) return failure("unauthorized", "The API-KEY is not known to this service.");
+    if (!this.#options.openOnFirstUse) return wrong("The API-KEY is not known to this service.");
     const limit = this.#options.maxAccounts ?? DEFAULT_MAX_ACCOUNTS;
     if (this.#store.accountCount() >= limit) {
       return failure(

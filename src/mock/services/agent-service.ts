@@ -1,5 +1,5 @@
 import type { components } from "../../generated/openapi.ts";
-import { failure, success, type Outcome } from "../problems.ts";
+import { failure, foreign, success, type Outcome } from "../problems.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import { projectAgent } from "../store/project-records.ts";
 import type { AccountRecord, AgentRecord } from "../store/records.ts";
@@ -25,7 +25,7 @@ export class AgentService {
   /** Endpoint 6. */
   retrieve(account: AccountRecord, nid: number): Outcome<Schemas["AgentCard"]> {
     const agent = this.#own(account, nid);
-    return agent ? success(projectAgent(agent)) : notFound(nid);
+    return agent ? success(projectAgent(agent)) : foreign(notFound(nid), this.#store.agent(nid) !== undefined);
   }
 
   /** Endpoint 7. A duplicate email is reported before a full account. */
@@ -64,7 +64,7 @@ export class AgentService {
   /** Endpoint 8. Changing the first or last name without a `name` renames the card. */
   update(account: AccountRecord, nid: number, body: Schemas["AgentCardUpdate"]): Outcome<Schemas["StringNidResult"]> {
     const agent = this.#own(account, nid);
-    if (!agent) return notFound(nid);
+    if (!agent) return foreign(notFound(nid), this.#store.agent(nid) !== undefined);
     if (body.email !== undefined) {
       const holder = this.#store.agentByEmail(account.id, body.email);
       if (holder && holder.id !== agent.id) return emailTaken(body.email);
@@ -80,7 +80,7 @@ export class AgentService {
   /** Endpoint 9. The seat and the email become free. */
   remove(account: AccountRecord, nid: number): Outcome<Schemas["DeleteResult"]> {
     const agent = this.#own(account, nid);
-    if (!agent) return notFound(nid);
+    if (!agent) return foreign(notFound(nid), this.#store.agent(nid) !== undefined);
     this.#store.removeAgent(agent);
     return success([true]);
   }

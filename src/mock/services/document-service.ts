@@ -1,5 +1,5 @@
 import type { components } from "../../generated/openapi.ts";
-import { failure, success, type Outcome } from "../problems.ts";
+import { failure, foreign, success, type Outcome } from "../problems.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import { projectDocument } from "../store/project-records.ts";
 import type { AccountRecord, DocumentRecord } from "../store/records.ts";
@@ -29,7 +29,7 @@ export class DocumentService {
   /** Endpoint 13. */
   retrieve(account: AccountRecord, nid: number): Outcome<Schemas["Document"]> {
     const document = this.#own(account, nid);
-    return document ? success(projectDocument(document)) : notFound(nid);
+    return document ? success(projectDocument(document)) : foreign(notFound(nid), this.#deps.store.document(nid) !== undefined);
   }
 
   /** Endpoint 11: answers the nid as an integer. */
@@ -58,7 +58,7 @@ export class DocumentService {
   /** Endpoint 12: answers the nid as a string. */
   update(account: AccountRecord, nid: number, body: Schemas["DocumentUpdate"]): Outcome<Schemas["StringNidResult"]> {
     const document = this.#own(account, nid);
-    if (!document) return notFound(nid);
+    if (!document) return foreign(notFound(nid), this.#deps.store.document(nid) !== undefined);
     if (body.property_reference !== undefined && !this.#ownsProperty(account, body.property_reference)) {
       return unknownProperty(body.property_reference);
     }
@@ -69,7 +69,7 @@ export class DocumentService {
   /** Endpoint 14. */
   remove(account: AccountRecord, nid: number): Outcome<Schemas["DeleteResult"]> {
     const document = this.#own(account, nid);
-    if (!document) return notFound(nid);
+    if (!document) return foreign(notFound(nid), this.#deps.store.document(nid) !== undefined);
     this.#deps.store.removeDocument(document);
     return success([true]);
   }

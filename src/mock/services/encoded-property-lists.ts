@@ -19,8 +19,11 @@ import type { PropertyRecord } from "../store/records.ts";
 export class EncodedPropertyLists {
   readonly #items = new Map<number, string>();
   readonly #answers = new Map<number, JsonBytes>();
+  readonly #newestFirst: boolean;
 
-  constructor(store: MockStore) {
+  /** @param newestFirst list a user's properties newest first (a service profile's order), not in the order they were added. */
+  constructor(store: MockStore, newestFirst = false) {
+    this.#newestFirst = newestFirst;
     store.onChange((change) => {
       if (change.kind === "reset") this.#items.clear();
       else if (change.collection === "properties") this.#items.delete(change.kind === "put" ? change.record.id : change.id);
@@ -44,6 +47,7 @@ export class EncodedPropertyLists {
       if (encoded === undefined) this.#items.set(property.id, (encoded = JSON.stringify(projectListItem(property))));
       items[index] = encoded;
     }
+    if (this.#newestFirst) items.reverse();
     return new JsonBytes(Buffer.from(`[${items.join(",")}]`));
   }
 }

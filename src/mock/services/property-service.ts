@@ -1,6 +1,6 @@
 import type { components } from "../../generated/openapi.ts";
 import type { JsonBytes } from "../json-bytes.ts";
-import { failure, success, type Outcome } from "../problems.ts";
+import { failure, foreign, success, type Outcome } from "../problems.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import type { AccountRecord, PropertyRecord } from "../store/records.ts";
 import type { AutologinTokens } from "./autologin-tokens.ts";
@@ -22,6 +22,14 @@ export interface PropertyServiceDeps {
   tokens: AutologinTokens;
   /** The auto-login address for a token: `{base_url}/autologin/<token>`. */
   autologinUrl: (token: string) => string;
+  /** List a user's properties newest first (a service profile's order); in the order they were added otherwise. */
+  newestFirst?: boolean;
+  /**
+   * What an edit does to derived fields (a service profile's choice; section 4.1 is silent): whether the title
+   * follows an edited street (`kept` by default), and whether an edited website is taken as sent (`as-edited`, the
+   * default), derived from the subdomain whatever was sent (`from-subdomain`), or left as it was (`kept`).
+   */
+  derived?: { title: "kept" | "follows-street"; website_url: "as-edited" | "from-subdomain" | "kept" };
 }
 
 /** Properties (section 4.1, endpoints 1 to 5): each account sees and changes only its own. */
@@ -31,13 +39,13 @@ export class PropertyService {
 
   constructor(deps: PropertyServiceDeps) {
     this.#deps = deps;
-    this.#lists = new EncodedPropertyLists(deps.store);
+    this.#lists = new EncodedPropertyLists(deps.store, deps.newestFirst);
   }
 
   /** Endpoint 1, already encoded (encode-retrieved-property.ts): what the API answers. */
   retrieveJson(account: AccountRecord, nid: number): Outcome<JsonBytes> {
     const property = this.#own(account, nid);
-    if (!property) return failure("notFound", `No property with nid ${nid}.`);
+    if (!property) return foreign(failure("notFound", `No property with nid ${nid}.`), this.#deps.store.property(nid) !== undefined);
     return success(encodeRetrievedProperty(property, this.#deps.store.documentsOfProperty(property.id)));
   }
 
@@ -114,7 +122,7 @@ export class PropertyService {
   edit(account: AccountRecord, nid: number, body: Schemas["PropertyEdit"]): Outcome<Schemas["PropertyWriteResult"]> {
     const { store } = this.#deps;
     const property = this.#own(account, nid);
-    if (!property) return failure("notFound", `No property with nid ${nid}.`);
+    if (!property) return foreign(failure("notFound", `No property with nid ${nid}.`), this.#deps.store.property(nid) !== undefined);
     const { garage, property_type, external_id, ...plain } = body;
     const changes: Partial<PropertyRecord> = { ...plain };
     if (garage !== undefined) changes.garage = isGarageType(garage) ? GARAGE_COUNT[garage] : garage;
@@ -125,6 +133,10 @@ export class PropertyService {
       changes.external_id = external_id === "" ? null : external_id;
     }
     if (plain.subdomain !== undefined && plain.website_url === undefined) changes.website_url = siteUrl(plain.subdomain);
+    const derived = this.#deps.derived ?? OWN_DERIVATIONS;
+    if (derived.title === "follows-street" && plain.street !== undefined && plain.title === undefined) changes.title = plain.street;
+    if (derived.website_url === "from-subdomain") changes.website_url = siteUrl(plain.subdomain ?? property.subdomain);
+    if (derived.website_url === "kept") delete changes.website_url;
     store.updateProperty(property, changes);
     return success(this.#writeResult(property));
   }
@@ -146,6 +158,9 @@ export class PropertyService {
     return { nid: String(property.id), uri: this.#deps.autologinUrl(this.#deps.tokens.issue(property.id)) };
   }
 }
+
+/** The mock's own choices for derived fields on edit: the title stays, the website is taken as edited. */
+const OWN_DERIVATIONS: NonNullable<PropertyServiceDeps["derived"]> = { title: "kept", website_url: "as-edited" };
 
 /** The compact form of a property type: the create value without its spaces (section 2.1). */
 export function compactPropertyType(type: string): NonNullable<Schemas["Property"]["property_type"]> {

@@ -1,0 +1,219 @@
+/**
+ * The mock's answers where the interface document is silent, as a table a service profile replaces entry by
+ * entry (`--profile`): which error body, status and media type each failure gets, and how a success is
+ * represented (media type, list orders, the empty agent list, undocumented fields). Without a profile the table
+ * is the mock's own: the problem catalogue (`problems.ts`) and the answers as the services give them, byte for
+ * byte. The services never see the profile.
+ */
+import type { ValidateFunction } from "ajv/dist/2020.js";
+import type { ContractViolation } from "../contract/contract-violation.ts";
+import { compileBodySchema } from "../contract/profile/read-service-profile.ts";
+import { RESOURCES, type DerivedOnEdit, type ErrorObservation, type JsonType, type ResourceName, type ServiceProfile } from "../contract/profile/service-profile.ts";
+import { JsonBytes } from "./json-bytes.ts";
+import { okReply, problemReply, type Reply } from "./http/reply.ts";
+import { toProblemBody, type Failure } from "./problems.ts";
+
+/** How the mock answers; {@link createProfilePlayback} builds it from a profile, or the mock's own without one. */
+export interface Playback {
+  /** The reply to an expected failure of an operation (or of no operation: an unknown route, a wrong method). */
+  refuse(failure: Failure, operationId: string | undefined, instance: string, headers?: Record<string, string>): Reply;
+  /** The reply to a success of an operation. */
+  succeed(operationId: string, value: unknown): Reply;
+  /** With `--validate-responses`: whether a profile shaped this error reply, and what is wrong with it if anything. */
+  check(reply: Reply): { shaped: false } | { shaped: true; problem?: string };
+  /** Drops the contract's findings a profile answers for (its undocumented fields). */
+  allowed(violations: ContractViolation[]): ContractViolation[];
+  /** The seats of an account opened on first use, when the profile measured them. */
+  readonly seats: number | undefined;
+  /** A user's properties newest first (`order.property_list`). */
+  readonly newestFirst: boolean;
+  /** What an edit does to derived fields (`derived.edit_property`), when the profile saw a choice the mock can make. */
+  readonly derived: { title: "kept" | "follows-street"; website_url: "as-edited" | "from-subdomain" | "kept" } | undefined;
+}
+
+/** The mock's own answers: the problem catalogue and the services' values, unchanged. */
+export const OWN_ANSWERS: Playback = {
+  refuse: (failure, _operationId, instance, headers) => problemReply(failure, instance, headers),
+  succeed: (_operationId, value) => okReply(value),
+  check: () => ({ shaped: false }),
+  allowed: (violations) => violations,
+  seats: undefined,
+  newestFirst: false,
+  derived: undefined,
+};
+
+/** The error point of a failure of the mock: which situation of a profile it is. */
+export function errorPointOf(failure: Failure, operationId: string | undefined): string | undefined {
+  switch (failure.problem) {
+    case "invalidRequest":
+      return failure.errors?.length && failure.errors.every((error) => error.in === "header" && error.pointer.toLowerCase().includes("content-type")) ? "error.content_type.missing" : "error.validation";
+    case "malformedJson":
+      return "error.validation";
+    case "unauthorized":
+      return failure.situation === "credentials-wrong" ? "error.unauthorized.wrong" : "error.unauthorized.missing";
+    case "notFound":
+      return failure.situation === "no-route" ? "error.no_route" : failure.situation === "foreign-record" ? "error.foreign_record" : "error.not_found";
+    case "methodNotAllowed":
+      return "error.method_not_allowed";
+    case "unsupportedMediaType":
+      return "error.content_type.wrong";
+    case "agentAlreadyExists":
+      return operationId === "updateAgentCard" ? "error.agent_exists.update" : "error.agent_exists.create";
+    case "notEnoughAgentSeats":
+      return "error.seats";
+    case "unknownPropertyReference":
+      return "error.unknown_property_reference";
+    default:
+      return undefined;
+  }
+}
+
+/** Keys whose string value is a place for the failure's own text, unless it names an error value of section 7. */
+const TEXT_PLACES = new Set(["detail", "message", "error", "error_description", "description", "msg", "reason"]);
+const NAMED_VALUES = ["Agent Already Exists", "Not Enough Agent Seats"];
+
+/** A value of a JSON type, for an undocumented field a profile saw. */
+const VALUE_OF: Record<JsonType, unknown> = { string: "", integer: 0, number: 0, boolean: false, null: null, object: {}, array: [] };
+
+/** The resources whose retrieve answers carry a profile's undocumented fields, by operation. */
+const RESOURCE_OF: Record<string, ResourceName> = {
+  retrieveProperty: "property",
+  retrievePropertyByExternalId: "property",
+  retrieveAgentCard: "agent",
+  retrieveDocument: "document",
+  createProperty: "property_write",
+  editProperty: "property_write",
+  createAgentCard: "agent_write",
+  updateAgentCard: "agent_write",
+  createDocument: "document_write",
+  updateDocument: "document_write",
+  retrieveTemplateCatalogue: "template_catalogue",
+};
+
+interface PlayedError {
+  status: number;
+  mediaType: string;
+  example: unknown;
+  validate: ValidateFunction;
+}
+
+/** The playback of a profile read and checked by `readServiceProfile` (a profile is used whole, never in part). */
+export function createProfilePlayback(profile: ServiceProfile | undefined): Playback {
+  if (!profile) return OWN_ANSWERS;
+  const observations = profile.observations;
+  const errors = new Map<string, PlayedError>();
+  for (const [point, entry] of Object.entries(observations)) {
+    if (!point.startsWith("error.")) continue;
+    const { statuses, mediaTypes, example, schema } = entry as ErrorObservation;
+    errors.set(point, { status: statuses[0]!, mediaType: mediaTypes[0]!, example, validate: compileBodySchema(schema) });
+  }
+  // Each resource's extra fields, encoded once: they are spliced into the encoded answer, since spreading a
+  // property's fifty fields into a new object and encoding that costs a GET several times as much.
+  const extras: Record<string, string> = {};
+  const extraNames = new Set<string>();
+  for (const resource of Object.keys(RESOURCES) as ResourceName[]) {
+    const fields = observations[`extra_fields.${resource}`]?.fields ?? {};
+    extras[resource] = JSON.stringify(Object.fromEntries(Object.entries(fields).map(([field, { types, example }]) => [field, example !== null || types.length === 1 ? example : VALUE_OF[types.find((type) => type !== "null")!]]))).slice(1, -1);
+    for (const field of Object.keys(fields)) extraNames.add(field);
+  }
+  const successMedia = observations["media_type.success"]?.value[0];
+  const agentsNewestFirst = observations["order.agent_list"]?.value === "descending";
+  const linksHeaviestFirst = observations["order.social_links"]?.value === "descending";
+  const emptyAgents = observations["encoding.empty_agent_list"]?.value ?? "{}";
+  const profiled = new WeakMap<Reply, PlayedError>();
+  const templateOrder = observations["order.template_catalogue"]?.value;
+  const templateExtras = extras.template ? (JSON.parse(`{${extras.template}}`) as Record<string, unknown>) : {};
+
+  const success = (body: unknown): Reply => (successMedia ? { ...okReply(body), mediaType: successMedia } : okReply(body));
+  return {
+    refuse(failure, operationId, instance, headers) {
+      const point = errorPointOf(failure, operationId);
+      // Another account's record is answered as a missing one when the profile did not see the difference.
+      const played = point === undefined ? undefined : (errors.get(point) ?? (point === "error.foreign_record" ? errors.get("error.not_found") : undefined));
+      if (!played) return problemReply(failure, instance, headers);
+      const reply: Reply = {
+        status: played.status,
+        contentType: "application/json",
+        mediaType: played.mediaType,
+        body: fill(played.example, textOf(failure), played.status, instance),
+        logged: toProblemBody(failure, instance),
+        ...(headers ? { headers } : {}),
+      };
+      profiled.set(reply, played);
+      return reply;
+    },
+    succeed(operationId, value) {
+      const resource = RESOURCE_OF[operationId];
+      if (operationId === "retrieveTemplateCatalogue") value = catalogue(value as { templates: Array<Record<string, unknown>> }, templateOrder, templateExtras);
+      if (resource) {
+        const record = value as Record<string, unknown>;
+        const shown = linksHeaviestFirst && Array.isArray(record.social_media_links) ? { ...record, social_media_links: [...record.social_media_links].reverse() } : record;
+        const extra = extras[resource]!;
+        if (extra === "") return success(shown);
+        // A retrieved property comes already encoded (encode-retrieved-property.ts): its text, not parsed again
+        const text = shown instanceof JsonBytes ? (typeof shown.encoded === "string" ? shown.encoded : shown.encoded.toString("utf8")) : JSON.stringify(shown);
+        return success(new JsonBytes(text === "{}" ? `{${extra}}` : `${text.slice(0, -1)},${extra}}`));
+      }
+      if (operationId === "listAgentCards") return success(agentList(value as Record<string, unknown>, agentsNewestFirst, emptyAgents, extras.agent_list_entry!));
+      return success(value);
+    },
+    check(reply) {
+      const played = profiled.get(reply);
+      if (!played) return { shaped: false };
+      if (played.validate(reply.body)) return { shaped: true };
+      return { shaped: true, problem: `the answer does not have the profile's body shape: ${played.validate.errors?.[0]?.instancePath || "/"} ${played.validate.errors?.[0]?.message ?? ""}` };
+    },
+    allowed: (violations) => violations.filter((violation) => !(violation.rule === "unevaluatedProperties" && extraNames.has(violation.pointer.split("/").pop()!))),
+    seats: observations["seats.fresh"]?.value,
+    newestFirst: observations["order.property_list"]?.value === "descending",
+    derived: derivedOf(observations["derived.edit_property"]?.value),
+  };
+}
+
+/** The profile's derivations, when the mock can make both ("other" it cannot, and keeps its own). */
+function derivedOf(seen: DerivedOnEdit | undefined): Playback["derived"] {
+  if (!seen || seen.title === "other" || seen.website_url === "other") return undefined;
+  return { title: seen.title, website_url: seen.website_url };
+}
+
+/** A failure's text for a body with one place for it: its detail, and the first offending field when there is one. */
+function textOf(failure: Failure): string {
+  const first = failure.errors?.[0];
+  if (!first) return failure.detail;
+  const more = failure.errors!.length > 1 ? ` (and ${failure.errors!.length - 1} more)` : "";
+  return `${failure.detail.replace(/\.$/, "")}: ${first.in} ${first.pointer || "/"} ${first.detail}${more}`;
+}
+
+/** The profile's example body with this failure's text, status and instance where its shape has a place for them. */
+function fill(example: unknown, detail: string, status: number, instance: string): unknown {
+  if (Array.isArray(example)) return example.map((item) => fill(item, detail, status, instance));
+  if (example === null || typeof example !== "object") return example;
+  const filled: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(example)) {
+    if (typeof value === "string" && TEXT_PLACES.has(key) && !NAMED_VALUES.some((named) => value.includes(named))) filled[key] = detail;
+    else if (key === "status" && typeof value === "number") filled[key] = status;
+    else if (key === "instance" && typeof value === "string") filled[key] = instance;
+    else filled[key] = fill(value, detail, status, instance);
+  }
+  return filled;
+}
+
+/** The catalogue in the profile's order (templates it did not list last, as the mock has them), each entry with the profile's extra fields. */
+function catalogue(answer: { templates: Array<Record<string, unknown>> }, order: readonly string[] | undefined, extra: Record<string, unknown>): unknown {
+  const rank = (name: unknown) => {
+    const at = order?.indexOf(String(name)) ?? -1;
+    return at === -1 ? Number.MAX_SAFE_INTEGER : at;
+  };
+  const templates = order ? [...answer.templates].sort((a, b) => rank(a.machine_name) - rank(b.machine_name)) : answer.templates;
+  return { ...answer, templates: Object.keys(extra).length === 0 ? templates : templates.map((entry) => ({ ...entry, ...extra })) };
+}
+
+/** The agent list keyed by nid, in the order the profile saw, encoded as it is sent (a parsed object would sort the keys). */
+function agentList(list: Record<string, unknown>, newestFirst: boolean, empty: "{}" | "[]", extra: string): unknown {
+  const keys = Object.keys(list);
+  if (keys.length === 0) return empty === "[]" ? [] : {};
+  if (!newestFirst && extra === "") return list;
+  if (newestFirst) keys.reverse();
+  const entry = (value: unknown) => (extra === "" ? JSON.stringify(value) : `${JSON.stringify(value).slice(0, -1)},${extra}}`);
+  return new JsonBytes(`{${keys.map((key) => `${JSON.stringify(key)}:${entry(list[key])}`).join(",")}}`);
+}

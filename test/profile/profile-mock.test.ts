@@ -1,0 +1,125 @@
+/**
+ * Issue 20, bounds: with a service profile, everything else the mock guarantees holds. Hostile input still gets
+ * a 4xx (the profile's body for the situation) and changes nothing; --db keeps what a 2xx answered; the request
+ * journal and injected faults work as without; --validate-responses finds nothing wrong in the profile's answers.
+ * A profile given as an object is read like a file, and refused whole.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import type { ServiceProfile } from "../../src/contract/profile/service-profile.ts";
+import { createMockServer, ProfileRefused, type MockServer } from "../../src/mock/create-mock-server.ts";
+import { tinyFixtures } from "../support/tiny-fixtures.ts";
+
+const provenance = { step: "a step", observedAt: "2026-01-02T03:04:05.000Z", runId: "r1" };
+const error = (status: number, example: Record<string, string>) => ({
+  ...provenance, statuses: [status], mediaTypes: ["application/json; charset=utf-8"], example,
+  schema: { type: "object", properties: Object.fromEntries(Object.keys(example).map((key) => [key, { type: "string" }])), required: Object.keys(example) },
+});
+const PROFILE: ServiceProfile = {
+  profileVersion: 1, runId: "r1", recordedAt: "2026-01-02T03:04:05.000Z",
+  observations: {
+    "error.validation": error(422, { error: "invalid", kind: "validation" }),
+    "error.unauthorized.missing": error(403, { error: "no credentials", kind: "auth" }),
+    "error.unauthorized.wrong": error(403, { error: "bad credentials", kind: "auth" }),
+    "error.not_found": error(404, { message: "not here" }),
+    "error.agent_exists.create": error(409, { error: "Agent Already Exists", kind: "agent" }),
+    "media_type.success": { ...provenance, value: ["application/json"] },
+    "extra_fields.agent": { ...provenance, fields: { created: { types: ["integer"], example: 1767225600 } } },
+    "order.agent_list": { ...provenance, value: "descending" },
+    "seats.fresh": { ...provenance, value: 2 },
+  },
+};
+
+const DEMO = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
+const dir = mkdtempSync(join(tmpdir(), "profile-mock-"));
+const started: MockServer[] = [];
+afterEach(async () => {
+  for (const mock of started.splice(0)) await mock.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function start(options: Parameters<typeof createMockServer>[0] = {}): Promise<{ mock: MockServer; url: string }> {
+  const mock = createMockServer({ fixtures: tinyFixtures(), profile: PROFILE, validateResponses: true, quiet: true, ...options });
+  started.push(mock);
+  return { mock, url: (await mock.listen(0, "127.0.0.1")).url };
+}
+
+describe("the mock playing a profile", () => {
+  it("refuses hostile bodies with the profile's 4xx, changing nothing, and keeps its own answer where the profile is silent", async () => {
+    const { mock, url } = await start();
+    const before = mock.store.counts();
+    const bodies = ["{not json", JSON.stringify({ street: "x".repeat(10_000) }), "[".repeat(5_000) + "]".repeat(5_000), JSON.stringify({ street: 1, city: null, state: "CAL", zip: [] })];
+    for (const body of bodies) {
+      const answer = await fetch(`${url}/api/v1/object/property`, { method: "POST", headers: DEMO, body });
+      expect(answer.status).toBe(422);
+      expect(answer.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(await answer.json()).toEqual({ error: expect.any(String), kind: "validation" });
+    }
+    const tooLarge = await fetch(`${url}/api/v1/object/property`, { method: "POST", headers: DEMO, body: "x".repeat(1024 * 1024 + 1) });
+    expect([tooLarge.status, tooLarge.headers.get("content-type")]).toEqual([413, "application/problem+json; charset=utf-8"]);
+    expect(mock.store.counts()).toEqual(before);
+    expect(mock.violations).toEqual([]);
+  });
+
+  it("answers as the service did, the failure's own text in the profile's body", async () => {
+    const { mock, url } = await start();
+    const missing = await fetch(`${url}/api/v1/object/agent_cards`, { headers: { "content-type": "application/json" } });
+    expect([missing.status, await missing.json()]).toEqual([403, { error: "The API-KEY header is missing.", kind: "auth" }]);
+    const created = await (await fetch(`${url}/api/v1/object/agent_card/`, { method: "POST", headers: DEMO, body: JSON.stringify({ agent_first_name: "A", agent_last_name: "B", email: "a.b@profile.example" }) })).json() as { nid: string };
+    const duplicate = await fetch(`${url}/api/v1/object/agent_card/`, { method: "POST", headers: DEMO, body: JSON.stringify({ agent_first_name: "A", agent_last_name: "C", email: "A.B@profile.example" }) });
+    expect([duplicate.status, await duplicate.json()]).toEqual([409, { error: "Agent Already Exists", kind: "agent" }]);
+    const agent = await fetch(`${url}/api/v1/object/agent_card/${created.nid}`, { method: "POST", headers: DEMO });
+    expect(agent.headers.get("content-type")).toBe("application/json");
+    expect(await agent.json()).toMatchObject({ id: created.nid, created: 1767225600 });
+    const list = await (await fetch(`${url}/api/v1/object/agent_cards`, { headers: DEMO })).text();
+    const keys = [...list.matchAll(/"(\d+)":\{/g)].map((match) => Number(match[1]));
+    expect(keys.length).toBeGreaterThan(1);
+    expect(keys).toEqual([...keys].sort((a, b) => b - a));
+    // A new key's account gets the profile's seats.
+    const fresh = { ...DEMO, "API-KEY": "profile-fresh", TOKEN: "profile-fresh-token" };
+    const statuses = [];
+    for (let index = 0; index < 3; index++) {
+      statuses.push((await fetch(`${url}/api/v1/object/agent_card/`, { method: "POST", headers: fresh, body: JSON.stringify({ agent_first_name: "S", agent_last_name: String(index), email: `s${index}@profile.example` }) })).status);
+    }
+    expect(statuses).toEqual([200, 200, 402]);
+    expect(mock.violations).toEqual([]);
+  });
+
+  it("keeps the request journal and honours injected faults", async () => {
+    const { mock, url } = await start();
+    await fetch(`${url}/api/v1/object/property/1001`, { headers: { ...DEMO, TOKEN: "wrong" } });
+    expect(mock.requests({ method: "GET", path: "/api/v1/object/property/1001" })).toEqual([expect.objectContaining({ status: 403 })]);
+    const injected = await fetch(`${url}/api/v1/object/agent_cards`, { headers: { ...DEMO, Prefer: "code=503" } });
+    expect([injected.status, injected.headers.get("content-type")]).toEqual([503, "application/problem+json; charset=utf-8"]);
+  });
+
+  it("with --db, a 2xx is kept across a restart, the profile still played", async () => {
+    const db = join(dir, "db.json");
+    const first = await start({ db });
+    const created = await (await fetch(`${first.url}/api/v1/object/agent_card/`, { method: "POST", headers: DEMO, body: JSON.stringify({ agent_first_name: "D", agent_last_name: "B", email: "d.b@profile.example" }) })).json() as { nid: string };
+    await first.mock.close();
+    started.splice(started.indexOf(first.mock), 1);
+    const second = await start({ db });
+    const agent = await fetch(`${second.url}/api/v1/object/agent_card/${created.nid}`, { method: "POST", headers: DEMO });
+    expect([agent.status, ((await agent.json()) as { email: string; created: number })]).toEqual([200, expect.objectContaining({ email: "d.b@profile.example", created: 1767225600 })]);
+    expect(second.mock.profile).toEqual({ source: "(given as an object)", runId: "r1", recordedAt: "2026-01-02T03:04:05.000Z" });
+  });
+
+  it("refuses a profile object that contradicts the document, whole, naming each entry; and a profile that is not one", () => {
+    const contradicting = { ...PROFILE, observations: { ...PROFILE.observations, "error.not_found": { ...PROFILE.observations["error.not_found"]!, statuses: [200] }, "extra_fields.agent": { ...provenance, fields: { email: { types: ["string" as const], example: "" } } } } };
+    let refused: unknown;
+    try {
+      createMockServer({ fixtures: tinyFixtures(), profile: contradicting });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(ProfileRefused);
+    expect((refused as ProfileRefused).problems).toEqual([
+      "entry /observations/error.not_found: status 200 is not a refusal (section 4: 200 is the success status of every endpoint)",
+      "entry /observations/extra_fields.agent: email is a documented field of AgentCard, its type is the document's",
+    ]);
+    expect(() => createMockServer({ fixtures: tinyFixtures(), profile: "" })).toThrow('createMockServer: "profile" must be a profile file\'s path or a profile object, got "".');
+  });
+});
