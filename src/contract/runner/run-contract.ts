@@ -1,6 +1,7 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import { createContract, type Contract } from "../create-contract.ts";
 import { SCENARIO_CHECKS } from "./checks.ts";
+import { runFuzzPhase, type FuzzSummary } from "./fuzz/run-fuzz-phase.ts";
 import { createExchanger } from "./http-exchange.ts";
 import { preflight } from "./preflight.ts";
 import { RunContext, RunInterrupted, type Credentials } from "./run-context.ts";
@@ -38,6 +39,10 @@ export interface RunOptions {
   now?: () => number;
   /** The random suffix of the run's records; 6 random characters unless given. */
   nonce?: string;
+  /** `--fuzz <n>`: after the scenario, n generated cases per operation that takes input (fuzz/run-fuzz-phase.ts). */
+  fuzz?: number;
+  /** The seed of the generated cases (`--seed`); drawn at random unless given, and printed in every report. */
+  seed?: number;
 }
 
 /** A finished run, or why it could not give a verdict (nothing answers, or a usage mistake). */
@@ -87,8 +92,17 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   let clash: string | undefined;
   let interrupted = false;
   let leftBehind: string[] = [];
+  const seed = options.seed ?? randomInt(2 ** 31 - 1);
+  let fuzz: FuzzSummary | undefined;
   try {
     ({ clash } = await runScenario(ctx, { tag, seats: { skip: options.skipSeatChecks ?? false, ...(options.fresh?.seats !== undefined ? { seats: options.fresh.seats } : {}) } }));
+    if (options.fuzz && !ctx.lostContact) {
+      fuzz = await runFuzzPhase(
+        ctx,
+        { exchange, baseUrl: options.baseUrl, credentials: accounts.primary, revealCredentials: options.revealCredentials ?? false, contract, closedContract, strict: options.strict ?? false, emit: options.onEvent ?? (() => {}), ...(options.signal ? { signal: options.signal } : {}) },
+        { cases: options.fuzz, seed },
+      );
+    }
   } catch (error) {
     if (!(error instanceof RunInterrupted)) throw error;
     interrupted = true;
@@ -96,8 +110,8 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
     // Runs also when a step throws: a bug in the runner must not leave the service littered.
     leftBehind = await ctx.cleanUp();
   }
-  return {
-    kind: "report",
-    report: ctx.report({ baseUrl: options.baseUrl, startedAt: started, finishedAt: now(), checks: SCENARIO_CHECKS, leftBehind, runId, interrupted, ...(clash ? { clash } : {}) }),
-  };
+  const report = ctx.report({ baseUrl: options.baseUrl, startedAt: started, finishedAt: now(), checks: SCENARIO_CHECKS, leftBehind, runId, interrupted, ...(clash ? { clash } : {}) });
+  report.seed = seed;
+  if (fuzz) report.fuzz = fuzz;
+  return { kind: "report", report };
 }
