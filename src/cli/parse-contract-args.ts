@@ -26,6 +26,10 @@ export interface ServiceCommand extends ReportOptions {
   fresh?: { apiKey: string; token: string; seats?: number };
   skipSeatChecks: boolean;
   showCredentials: boolean;
+  /** `--fuzz <n>`: generated cases per operation that takes input. */
+  fuzz?: number;
+  /** `--seed <s>`: the seed of the generated cases. */
+  seed?: number;
 }
 
 /** A recording of traffic, checked exchange by exchange. */
@@ -68,6 +72,11 @@ Options:
   --timeout <ms>       how long to wait for each answer (default 10000)
   --run-id <id>        part of the emails and external ids the run creates (default: from the clock); a random
                        suffix keeps runs with the same id apart
+  --fuzz <n>           after the scenario, n generated cases per operation that takes input (endpoints 1-5),
+                       valid and invalid, from the documented constraints (1 to 10000); each failure is shrunk
+                       to the smallest request that still fails and reported once, with its curl line
+  --seed <s>           the seed of the generated cases (an integer); every report prints the seed it used, and
+                       the same seed against the same service sends the same cases
   --quiet              no progress lines on standard error
   --version            print the kit's version
   --help               show this help
@@ -104,6 +113,8 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
         "fresh-seats": { type: "string" },
         "skip-seat-checks": { type: "boolean" },
         "show-credentials": { type: "boolean" },
+        fuzz: { type: "string" },
+        seed: { type: "string" },
         quiet: { type: "boolean" },
         version: { type: "boolean" },
         help: { type: "boolean" },
@@ -121,7 +132,7 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
 
   if (values.recording !== undefined) {
     if (values.recording === "") return { kind: "error", message: "--recording needs a file name" };
-    const sending = (["api-key", "token", "timeout", "run-id", "other-api-key", "other-token", "fresh-api-key", "fresh-token", "fresh-seats", "skip-seat-checks", "show-credentials"] as const).filter((name) => values[name] !== undefined);
+    const sending = (["api-key", "token", "timeout", "run-id", "other-api-key", "other-token", "fresh-api-key", "fresh-token", "fresh-seats", "skip-seat-checks", "show-credentials", "fuzz", "seed"] as const).filter((name) => values[name] !== undefined);
     if (sending.length > 0) return { kind: "error", message: `${sending.map((name) => `--${name}`).join(", ")} ${sending.length === 1 ? "is" : "are"} for a run against a service, not for --recording (a recording carries its own requests)` };
     const baseUrl = values["base-url"];
     if (baseUrl !== undefined && !isHttpUrl(baseUrl)) return { kind: "error", message: `--base-url must be an http(s) address, got ${baseUrl}` };
@@ -146,6 +157,14 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
     kind: "service", baseUrl, apiKey, token, timeoutMs: Number(timeoutText), skipSeatChecks: values["skip-seat-checks"] ?? false, showCredentials: values["show-credentials"] ?? false, ...report,
   };
   if (values["run-id"]) command.runId = values["run-id"];
+  if (values.fuzz !== undefined) {
+    if (!/^[0-9]+$/.test(values.fuzz) || Number(values.fuzz) < 1 || Number(values.fuzz) > 10_000) return { kind: "error", message: `--fuzz must be a number of cases from 1 to 10000, got ${values.fuzz}` };
+    command.fuzz = Number(values.fuzz);
+  }
+  if (values.seed !== undefined) {
+    if (!/^-?[0-9]+$/.test(values.seed) || Math.abs(Number(values.seed)) > 2 ** 31 - 1) return { kind: "error", message: `--seed must be an integer from -2147483647 to 2147483647, got ${values.seed}` };
+    command.seed = Number(values.seed);
+  }
   const other = pair("other", values["other-api-key"] ?? env.CONTRACT_OTHER_API_KEY, values["other-token"] ?? env.CONTRACT_OTHER_TOKEN);
   if (typeof other === "string") return { kind: "error", message: other };
   const fresh = pair("fresh", values["fresh-api-key"] ?? env.CONTRACT_FRESH_API_KEY, values["fresh-token"] ?? env.CONTRACT_FRESH_TOKEN);

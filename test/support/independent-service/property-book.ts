@@ -62,7 +62,8 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
   const nids = nidSequence(NID_STARTS.property);
   const records: PropertyRecord[] = [];
 
-  const find = (caller: Account, nid: string): PropertyRecord | Reply => {
+  const find = (caller: Account, given: string): PropertyRecord | Reply => {
+    const nid = faults.on("nid-parsed-leniently") && /^\d/.test(given) ? String(Number.parseInt(given, 10)) : given;
     if (!/^\d{1,15}$/.test(nid)) return malformed("nid must be an integer");
     const record = records.find((r) => r.nid === Number(nid));
     // Another account's property is invisible: the same answer as one that does not exist.

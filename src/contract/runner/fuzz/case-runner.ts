@@ -11,6 +11,8 @@ import type { InputOperation } from "./input-model.ts";
 export interface Finding {
   /** What makes two findings the same: the phase reports each kind once, with its smallest case. */
   kind: string;
+  /** The operation whose answer shows it: the case's own, or a read that checked what the case did. */
+  operation: string;
   check: CheckName;
   tier: Tier;
   section: string;
@@ -19,6 +21,8 @@ export interface Finding {
   exchange: Exchange;
   expected?: string;
   actual?: string;
+  /** Found by holding the answer to the contract (status, content type, schema), as the scenario does too. */
+  ofAnswer?: true;
 }
 
 /** What the run knows of its own property while cases go on. */
@@ -82,7 +86,7 @@ export class CaseRunner {
     if (!exchange) return outcome;
     const kindOfCase = fuzzCase.broken ? `${fuzzCase.broken.rule}:${fuzzCase.broken.field}` : "valid";
     const finding = (kind: string, check: CheckName, message: string, extra: Partial<Finding> = {}): void => {
-      outcome.findings.push({ kind: `${check}:${operation.id}:${kind}`, check, tier: "fact", section: operation.section, message, exchange, ...extra });
+      outcome.findings.push({ kind: `${check}:${operation.id}:${kind}`, operation: operation.id, check, tier: "fact", section: operation.section, message, exchange, ...extra });
     };
     const status = exchange.status;
     if (status >= 500) {
@@ -105,7 +109,7 @@ export class CaseRunner {
     if (operation.method === "GET") return outcome; // a record the generated id does not name is not found: any 4xx will do
     if (!accepted) {
       outcome.findings.push({
-        kind: `status_code_conformance:${operation.id}:refused:${status}`, check: "status_code_conformance", tier: "assumption", section: "4", exchange,
+        kind: `status_code_conformance:${operation.id}:refused:${status}`, operation: operation.id, check: "status_code_conformance", tier: "assumption", section: "4", exchange,
         message: `a request the document allows was refused with ${status} (a service may limit lengths or characters the document leaves open): ${excerpt(exchange.text)}`,
         expected: "200", actual: `${status} ${excerpt(exchange.text)}`,
       });
@@ -207,8 +211,8 @@ export class CaseRunner {
     for (const result of this.ledger.results.splice(from)) {
       if (result.status === "passed" || result.status === "skipped" || result.check === "not_a_server_error") continue;
       outcome.findings.push({
-        kind: `${result.check}:${operationId}:${exchange.status}`, check: result.check, tier: result.tier, section: result.section ?? "2",
-        message: result.message ?? "", exchange,
+        kind: `${result.check}:${operationId}:${exchange.status}`, operation: operationId, check: result.check, tier: result.tier, section: result.section ?? "2",
+        message: result.message ?? "", exchange, ofAnswer: true,
       });
     }
     return exchange;

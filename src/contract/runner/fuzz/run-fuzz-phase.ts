@@ -164,7 +164,7 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
         if (deps.signal?.aborted) throw new RunInterrupted();
       }
       // A warning about the answer's shape that the scenario already gave for this operation and status says nothing new.
-      if (finding.tier !== "fact" && repeats(ctx, operation.id, finding)) continue;
+      if (finding.tier !== "fact" && finding.ofAnswer && repeats(ctx, finding)) continue;
       results.push(record(ctx, deps, operation, smallest.finding, smallest.fuzzCase));
     }
     for (const check of exercised(operation, entry)) {
@@ -187,8 +187,8 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
   return summary;
 }
 
-function repeats(ctx: RunContext, operationId: string, finding: Finding): boolean {
-  return ctx.results.some((result) => result.check === finding.check && result.status !== "passed" && result.operation === operationId && result.request?.status === finding.exchange.status);
+function repeats(ctx: RunContext, finding: Finding): boolean {
+  return ctx.results.some((result) => result.check === finding.check && result.status !== "passed" && result.operation === finding.operation && result.request?.status === finding.exchange.status);
 }
 
 function rank(id: string): number {
@@ -215,8 +215,9 @@ function record(ctx: RunContext, deps: FuzzPhaseDeps, operation: InputOperation,
   const { exchange } = finding;
   const request: ExchangeSummary = { method: exchange.method, path: exchange.path, status: exchange.status, curl: curlOf(deps, exchange.method, exchange.path, exchange.requestBody) };
   if (exchange.requestBody !== undefined) request.body = exchange.requestBody;
-  return ctx.record(finding.check, finding.tier, false, `generated ${describeCase(fuzzCase)} case of ${operation.id}`, {
-    operation: operation.id,
+  const step = `generated ${describeCase(fuzzCase)} case of ${operation.id}${finding.operation === operation.id ? "" : `, then ${finding.operation}`}`;
+  return ctx.record(finding.check, finding.tier, false, step, {
+    operation: finding.operation,
     request,
     message: finding.message,
     section: finding.section,
