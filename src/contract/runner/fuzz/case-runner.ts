@@ -84,13 +84,16 @@ export class CaseRunner {
     const path = pathOf(operation, fuzzCase.params);
     const exchange = await this.#send(outcome, operation.id, operation.method, path, fuzzCase.body, false);
     if (!exchange) return outcome;
-    const kindOfCase = fuzzCase.broken ? `${fuzzCase.broken.rule}:${fuzzCase.broken.field}` : "valid";
+    // One kind per rule broken, not per field: the shrunk case shows the field, and a service that takes one
+    // wrong type usually takes it in every field.
+    const kindOfCase = fuzzCase.broken ? fuzzCase.broken.rule : "valid";
     const finding = (kind: string, check: CheckName, message: string, extra: Partial<Finding> = {}): void => {
       outcome.findings.push({ kind: `${check}:${operation.id}:${kind}`, operation: operation.id, check, tier: "fact", section: operation.section, message, exchange, ...extra });
     };
     const status = exchange.status;
     if (status >= 500) {
-      finding(kindOfCase, "not_a_server_error", `a generated ${describeCase(fuzzCase)} case was answered ${status}: ${excerpt(exchange.text)}`, { section: "4", actual: `${status} ${excerpt(exchange.text)}` });
+      // One kind per operation: the smallest request that still fails shows what crashes it, whatever the case was.
+      finding("5xx", "not_a_server_error", `a generated ${describeCase(fuzzCase)} case was answered ${status}: ${excerpt(exchange.text)}`, { section: "4", actual: `${status} ${excerpt(exchange.text)}` });
       return outcome;
     }
     const accepted = status >= 200 && status < 300;
@@ -198,7 +201,9 @@ export class CaseRunner {
 
   async #send(outcome: CaseOutcome, operationId: string, method: string, path: string, body: unknown, read: boolean): Promise<Exchange | undefined> {
     if (outcome.noAnswer) return undefined;
-    const sent = await this.#deps.exchange({ method, path, headers: this.#deps.headers, ...(body === undefined ? {} : { body }) });
+    // A copy: fast-check may reuse a generated value while it shrinks, and the report must show what was sent.
+    const copy: unknown = body === undefined ? undefined : JSON.parse(JSON.stringify(body));
+    const sent = await this.#deps.exchange({ method, path, headers: this.#deps.headers, ...(copy === undefined ? {} : { body: copy }) });
     if (read) outcome.reads += 1;
     else outcome.sent += 1;
     if (!sent.ok) {
@@ -210,6 +215,7 @@ export class CaseRunner {
     this.ledger.checkAnswer("generated", { operation: operationId, request: { method, path, status: exchange.status } }, exchange);
     for (const result of this.ledger.results.splice(from)) {
       if (result.status === "passed" || result.status === "skipped" || result.check === "not_a_server_error") continue;
+      if (exchange.status >= 500 && result.check === "status_code_conformance") continue; // the 5xx is the finding
       outcome.findings.push({
         kind: `${result.check}:${operationId}:${exchange.status}`, operation: operationId, check: result.check, tier: result.tier, section: result.section ?? "2",
         message: result.message ?? "", exchange, ofAnswer: true,
