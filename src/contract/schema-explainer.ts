@@ -104,11 +104,31 @@ export function createSchemaExplainer(document: OpenApiDocument, validatorAt: Va
     const only = fitting.length === 1 ? fitting[0] : undefined;
     const validate = only !== undefined && only !== null && typeof only === "object" ? branchValidators.get(only) : undefined;
     if (validate && !validate(error.data)) {
-      return explain(validate).map((inner) => ({ ...inner, pointer: error.instancePath + inner.pointer }));
+      const inner = explain(validate).map((found) => ({ ...found, pointer: error.instancePath + found.pointer }));
+      return liftFromAssumedBranch(error, branches.indexOf(only), inner);
     }
     return [
       finding(error, error.keyword, `must be ${branches.map(describe).join(" or ")}, got ${showValue(error.data)}`),
     ];
+  };
+
+  /**
+   * A value that fails every branch fails the documented ones too: when the branch it came closest to is itself
+   * an assumption (a reading we added beside the document's, such as an empty array for an empty map), its
+   * findings take the tier and section of the combinator, not of that branch (issue 19, item 4).
+   */
+  const liftFromAssumedBranch = (error: ErrorObject, index: number, inner: SchemaFinding[]): SchemaFinding[] => {
+    const combinator = pointers.get(error.parentSchema as object);
+    if (combinator === undefined || index < 0) return inner;
+    const branchAssumption = assumptionAt(`${combinator}/${error.keyword}/${index}`);
+    const own = assumptionAt(combinator);
+    if (branchAssumption === undefined || branchAssumption === own) return inner;
+    const section = sectionAt(combinator);
+    return inner.map((found) => {
+      if (found.assumption !== branchAssumption) return found;
+      const { assumption: _assumed, section: _section, ...rest } = found;
+      return { ...rest, ...(own !== undefined ? { assumption: own } : {}), ...(section !== undefined ? { section } : {}) };
+    });
   };
 
   const finding = (error: ErrorObject, keyword: string, message: string, pointer = error.instancePath): SchemaFinding => {

@@ -11,7 +11,7 @@ import { contractFormats } from "../contract/contract-formats.ts";
 const require = createRequire(import.meta.url);
 
 /** SHA-256 of the spec/openapi.yaml these validators were generated from. */
-export const SPEC_SHA256: string = "7937be9df2c3cf028bf7420b340e496a9a6080496d95d3226e1865c135ca92e4";
+export const SPEC_SHA256: string = "a601425672cdf382df15ef0a827591ec2472a47583355c861b38a40c622248e9";
 
 /** Validators of the document as written; `at` resolves a JSON pointer in the contract's copy of it. */
 export function createOpenValidators(at: (pointer: string) => unknown): Record<string, ValidateFunction> {
@@ -9212,7 +9212,8 @@ validate53.evaluated = {"props":{"title":true,"type":true,"status":true,"detail"
 
 exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/post/responses/200/content/application~1json/schema"] = validate56;
 const schema167 = at("/components/schemas/AgentCard");
-const schema170 = at("/components/schemas/SocialMediaLink");
+const schema169 = at("/components/schemas/AgentText");
+const schema176 = at("/components/schemas/AgentUrl");
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9224,9 +9225,97 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs1 = errors;
+let valid1 = false;
+const _errs2 = errors;
+if(typeof data === "string"){
+if(!(formats0(data))){
+const err0 = {instancePath,schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs2 === errors;
+valid1 = valid1 || _valid0;
+const _errs5 = errors;
+if(data !== null){
+const err2 = {instancePath,schemaPath:"#/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema176.allOf[0].anyOf[1].type,parentSchema:schema176.allOf[0].anyOf[1],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err3 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema176.allOf[0].anyOf,parentSchema:schema176.allOf[0],data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data !== "string"){
+const err4 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema176.allOf[1].type,parentSchema:schema176.allOf[1],data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+validate57.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema178 = at("/components/schemas/SocialMediaLink");
+
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate59.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.service === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema170.required,parentSchema:schema170,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema178.required,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9236,7 +9325,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.url === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema170.required,parentSchema:schema170,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema178.required,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9246,7 +9335,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.weight === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema170.required,parentSchema:schema170,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema178.required,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9258,7 +9347,7 @@ errors++;
 if(data.service !== undefined){
 let data0 = data.service;
 if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema170.properties.service.type,parentSchema:schema170.properties.service,data:data0};
+const err3 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.service.type,parentSchema:schema178.properties.service,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9297,7 +9386,7 @@ if(data.weight !== undefined){
 let data2 = data.weight;
 if(typeof data2 === "string"){
 if(!pattern60.test(data2)){
-const err6 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema170.properties.weight,data:data2};
+const err6 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema178.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -9308,7 +9397,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema170.properties.weight.type,parentSchema:schema170.properties.weight,data:data2};
+const err7 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.weight.type,parentSchema:schema178.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9320,7 +9409,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema170.type,parentSchema:schema170,data};
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema178.type,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -9329,10 +9418,10 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":{"service":true,"url":true,"weight":true},"dynamicProps":false,"dynamicItems":false};
+validate59.evaluated = {"props":{"service":true,"url":true,"weight":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -9523,8 +9612,8 @@ errors++;
 }
 if(data.name !== undefined){
 let data1 = data.name;
-if(typeof data1 !== "string"){
-const err17 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.name.type,parentSchema:schema167.properties.name,data:data1};
+if((typeof data1 !== "string") && (data1 !== null)){
+const err17 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -9533,11 +9622,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data.agent_first_name !== undefined){
-let data2 = data.agent_first_name;
-if(typeof data2 !== "string"){
-const err18 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.agent_first_name.type,parentSchema:schema167.properties.agent_first_name,data:data2};
+if(typeof data1 !== "string"){
+const err18 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -9547,10 +9633,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.agent_last_name !== undefined){
-let data3 = data.agent_last_name;
-if(typeof data3 !== "string"){
-const err19 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.agent_last_name.type,parentSchema:schema167.properties.agent_last_name,data:data3};
+if(data.agent_first_name !== undefined){
+let data2 = data.agent_first_name;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err19 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9559,11 +9645,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data.email !== undefined){
-let data4 = data.email;
-if(typeof data4 !== "string"){
-const err20 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.email.type,parentSchema:schema167.properties.email,data:data4};
+if(typeof data2 !== "string"){
+const err20 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -9573,10 +9656,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.phone !== undefined){
-let data5 = data.phone;
-if(typeof data5 !== "string"){
-const err21 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.phone.type,parentSchema:schema167.properties.phone,data:data5};
+if(data.agent_last_name !== undefined){
+let data3 = data.agent_last_name;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err21 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9585,11 +9668,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data.company !== undefined){
-let data6 = data.company;
-if(typeof data6 !== "string"){
-const err22 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.company.type,parentSchema:schema167.properties.company,data:data6};
+if(typeof data3 !== "string"){
+const err22 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data3};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -9599,10 +9679,10 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.professional_title !== undefined){
-let data7 = data.professional_title;
-if(typeof data7 !== "string"){
-const err23 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.professional_title.type,parentSchema:schema167.properties.professional_title,data:data7};
+if(data.email !== undefined){
+let data4 = data.email;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err23 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data4};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9611,11 +9691,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data.license !== undefined){
-let data8 = data.license;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err24 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema167.properties.license.type},message:"must be string,null",schema:schema167.properties.license.type,parentSchema:schema167.properties.license,data:data8};
+if(typeof data4 !== "string"){
+const err24 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -9625,11 +9702,10 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.website !== undefined){
-let data9 = data.website;
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-const err25 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data9};
+if(data.phone !== undefined){
+let data5 = data.phone;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err25 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data5};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -9638,9 +9714,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data9};
+if(typeof data5 !== "string"){
+const err26 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data5};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -9650,19 +9725,10 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.social_media_links !== undefined){
-let data10 = data.social_media_links;
-if(Array.isArray(data10)){
-const len0 = data10.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate57(data10[i0], {instancePath:instancePath+"/social_media_links/" + i0,parentData:data10,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema167.properties.social_media_links.type,parentSchema:schema167.properties.social_media_links,data:data10};
+if(data.company !== undefined){
+let data6 = data.company;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err27 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data6};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -9671,11 +9737,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data.card_type !== undefined){
-let data12 = data.card_type;
-if(typeof data12 !== "string"){
-const err28 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.card_type.type,parentSchema:schema167.properties.card_type,data:data12};
+if(typeof data6 !== "string"){
+const err28 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data6};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -9685,11 +9748,10 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.agency_profile !== undefined){
-let data13 = data.agency_profile;
-if(typeof data13 === "string"){
-if(!pattern4.test(data13)){
-const err29 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data13};
+if(data.professional_title !== undefined){
+let data7 = data.professional_title;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err29 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9698,9 +9760,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-else {
-const err30 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data13};
+if(typeof data7 !== "string"){
+const err30 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data7};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -9710,11 +9771,10 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.headshot_url !== undefined){
-let data14 = data.headshot_url;
-if(typeof data14 === "string"){
-if(!(formats0(data14))){
-const err31 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data14};
+if(data.license !== undefined){
+let data8 = data.license;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err31 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema167.properties.license.type},message:"must be string,null",schema:schema167.properties.license.type,parentSchema:schema167.properties.license,data:data8};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -9724,8 +9784,16 @@ vErrors.push(err31);
 errors++;
 }
 }
-else {
-const err32 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data14};
+if(data.website !== undefined){
+if(!(validate57(data.website, {instancePath:instancePath+"/website",parentData:data,parentDataProperty:"website",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.social_media_links !== undefined){
+let data10 = data.social_media_links;
+if((!(Array.isArray(data10))) && (data10 !== null)){
+const err32 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/0/type",keyword:"type",params:{type: schema167.properties.social_media_links.allOf[0].type},message:"must be array,null",schema:schema167.properties.social_media_links.allOf[0].type,parentSchema:schema167.properties.social_media_links.allOf[0],data:data10};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -9734,11 +9802,26 @@ vErrors.push(err32);
 }
 errors++;
 }
+if(Array.isArray(data10)){
+const len0 = data10.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate59(data10[i0], {instancePath:instancePath+"/social_media_links/" + i0,parentData:data10,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
 }
-if(data.notes !== undefined){
-let data15 = data.notes;
-if((typeof data15 !== "string") && (data15 !== null)){
-const err33 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema167.properties.notes.type},message:"must be string,null",schema:schema167.properties.notes.type,parentSchema:schema167.properties.notes,data:data15};
+}
+}
+if(Array.isArray(data10)){
+const len1 = data10.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate59(data10[i1], {instancePath:instancePath+"/social_media_links/" + i1,parentData:data10,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema167.properties.social_media_links.allOf[1].type,parentSchema:schema167.properties.social_media_links.allOf[1],data:data10};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -9748,9 +9831,10 @@ vErrors.push(err33);
 errors++;
 }
 }
-}
-else {
-const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema167.type,parentSchema:schema167,data};
+if(data.card_type !== undefined){
+let data13 = data.card_type;
+if((typeof data13 !== "string") && (data13 !== null)){
+const err34 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data13};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -9759,18 +9843,133 @@ vErrors.push(err34);
 }
 errors++;
 }
+if(typeof data13 !== "string"){
+const err35 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data13};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.agency_profile !== undefined){
+let data14 = data.agency_profile;
+const _errs64 = errors;
+let valid24 = false;
+const _errs65 = errors;
+if(typeof data14 === "string"){
+if(!pattern4.test(data14)){
+const err36 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data14};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data14};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+var _valid0 = _errs65 === errors;
+valid24 = valid24 || _valid0;
+const _errs68 = errors;
+if(data14 !== null){
+const err38 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema167.properties.agency_profile.allOf[0].anyOf[1].type,parentSchema:schema167.properties.agency_profile.allOf[0].anyOf[1],data:data14};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+var _valid0 = _errs68 === errors;
+valid24 = valid24 || _valid0;
+if(!valid24){
+const err39 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema167.properties.agency_profile.allOf[0].anyOf,parentSchema:schema167.properties.agency_profile.allOf[0],data:data14};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+else {
+errors = _errs64;
+if(vErrors !== null){
+if(_errs64){
+vErrors.length = _errs64;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data14 !== "string"){
+const err40 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.agency_profile.allOf[1].type,parentSchema:schema167.properties.agency_profile.allOf[1],data:data14};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.headshot_url !== undefined){
+if(!(validate57(data.headshot_url, {instancePath:instancePath+"/headshot_url",parentData:data,parentDataProperty:"headshot_url",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.notes !== undefined){
+let data16 = data.notes;
+if((typeof data16 !== "string") && (data16 !== null)){
+const err41 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema167.properties.notes.type},message:"must be string,null",schema:schema167.properties.notes.type,parentSchema:schema167.properties.notes,data:data16};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema167.type,parentSchema:schema167,data};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
 validate56.errors = vErrors;
 return errors === 0;
 }
 validate56.evaluated = {"props":{"id":true,"name":true,"agent_first_name":true,"agent_last_name":true,"email":true,"phone":true,"company":true,"professional_title":true,"license":true,"website":true,"social_media_links":true,"card_type":true,"agency_profile":true,"headshot_url":true,"notes":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/delete/responses/200/content/application~1json/schema"] = validate59;
-const schema174 = at("/components/schemas/DeleteResult");
+exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/delete/responses/200/content/application~1json/schema"] = validate63;
+const schema182 = at("/components/schemas/DeleteResult");
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate63.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9779,7 +9978,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 1){
-const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema174.allOf[0],data};
+const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema182.allOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9792,7 +9991,7 @@ const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 if(true !== data0){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema174.allOf[0].items,data:data0};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema182.allOf[0].items,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9810,7 +10009,7 @@ for(let i1=0; i1<len1; i1++){
 let data1 = data[i1];
 const _errs4 = errors;
 if(true !== data1){
-const err2 = {instancePath:instancePath+"/" + i1,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema174.contains,data:data1};
+const err2 = {instancePath:instancePath+"/" + i1,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema182.contains,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9825,7 +10024,7 @@ break;
 }
 }
 if(!valid3){
-const err3 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema174.contains,parentSchema:schema174,data};
+const err3 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema182.contains,parentSchema:schema182,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9847,7 +10046,7 @@ vErrors = null;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema174.type,parentSchema:schema174,data};
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema182.type,parentSchema:schema182,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9856,18 +10055,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate63.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_card~1/post/requestBody/content/application~1json/schema"] = validate60;
-const schema175 = at("/components/schemas/AgentCardCreate");
+exports["/paths/~1api~1v1~1object~1agent_card~1/post/requestBody/content/application~1json/schema"] = validate64;
+const schema183 = at("/components/schemas/AgentCardCreate");
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate64.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9876,7 +10075,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.agent_first_name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema175.required,parentSchema:schema175,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema183.required,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9886,7 +10085,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.agent_last_name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema175.required,parentSchema:schema175,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema183.required,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9896,7 +10095,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.email === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema175.required,parentSchema:schema175,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema183.required,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9906,8 +10105,8 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func3.call(schema175.properties, key0))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema175,data};
+if(!(func3.call(schema183.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9921,7 +10120,7 @@ if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema175.properties.name,data:data0};
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema183.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9932,7 +10131,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema175.properties.name.type,parentSchema:schema175.properties.name,data:data0};
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.name.type,parentSchema:schema183.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -9946,7 +10145,7 @@ if(data.agent_first_name !== undefined){
 let data1 = data.agent_first_name;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err6 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema175.properties.agent_first_name,data:data1};
+const err6 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema183.properties.agent_first_name,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -9957,7 +10156,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema175.properties.agent_first_name.type,parentSchema:schema175.properties.agent_first_name,data:data1};
+const err7 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.agent_first_name.type,parentSchema:schema183.properties.agent_first_name,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9971,7 +10170,7 @@ if(data.agent_last_name !== undefined){
 let data2 = data.agent_last_name;
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err8 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema175.properties.agent_last_name,data:data2};
+const err8 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema183.properties.agent_last_name,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -9982,7 +10181,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema175.properties.agent_last_name.type,parentSchema:schema175.properties.agent_last_name,data:data2};
+const err9 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.agent_last_name.type,parentSchema:schema183.properties.agent_last_name,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -9996,7 +10195,7 @@ if(data.email !== undefined){
 let data3 = data.email;
 if(typeof data3 === "string"){
 if(!(formats40.test(data3))){
-const err10 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema175.properties.email,data:data3};
+const err10 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema183.properties.email,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10007,7 +10206,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema175.properties.email.type,parentSchema:schema175.properties.email,data:data3};
+const err11 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.email.type,parentSchema:schema183.properties.email,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10020,7 +10219,7 @@ errors++;
 if(data.phone !== undefined){
 let data4 = data.phone;
 if(typeof data4 !== "string"){
-const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema175.properties.phone.type,parentSchema:schema175.properties.phone,data:data4};
+const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.phone.type,parentSchema:schema183.properties.phone,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10033,7 +10232,7 @@ errors++;
 if(data.company !== undefined){
 let data5 = data.company;
 if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema175.properties.company.type,parentSchema:schema175.properties.company,data:data5};
+const err13 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.company.type,parentSchema:schema183.properties.company,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10046,7 +10245,7 @@ errors++;
 if(data.professional_title !== undefined){
 let data6 = data.professional_title;
 if(typeof data6 !== "string"){
-const err14 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema175.properties.professional_title.type,parentSchema:schema175.properties.professional_title,data:data6};
+const err14 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.professional_title.type,parentSchema:schema183.properties.professional_title,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -10059,7 +10258,7 @@ errors++;
 if(data.license !== undefined){
 let data7 = data.license;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err15 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema175.properties.license.type},message:"must be string,null",schema:schema175.properties.license.type,parentSchema:schema175.properties.license,data:data7};
+const err15 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema183.properties.license.type},message:"must be string,null",schema:schema183.properties.license.type,parentSchema:schema183.properties.license,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -10098,7 +10297,7 @@ if(data.social_media_links !== undefined){
 let data9 = data.social_media_links;
 if(Array.isArray(data9)){
 if(data9.length > 50){
-const err18 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema175.properties.social_media_links,data:data9};
+const err18 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema183.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -10116,7 +10315,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema175.properties.social_media_links.type,parentSchema:schema175.properties.social_media_links,data:data9};
+const err19 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema183.properties.social_media_links.type,parentSchema:schema183.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -10130,7 +10329,7 @@ if(data.card_type !== undefined){
 let data11 = data.card_type;
 if(typeof data11 === "string"){
 if(func1(data11) < 1){
-const err20 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema175.properties.card_type,data:data11};
+const err20 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema183.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -10141,7 +10340,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema175.properties.card_type.type,parentSchema:schema175.properties.card_type,data:data11};
+const err21 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.card_type.type,parentSchema:schema183.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -10204,7 +10403,7 @@ errors++;
 if(data.notes !== undefined){
 let data14 = data.notes;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err26 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema175.properties.notes.type},message:"must be string,null",schema:schema175.properties.notes.type,parentSchema:schema175.properties.notes,data:data14};
+const err26 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema183.properties.notes.type},message:"must be string,null",schema:schema183.properties.notes.type,parentSchema:schema183.properties.notes,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -10216,7 +10415,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema175.type,parentSchema:schema175,data};
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema183.type,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -10225,17 +10424,17 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate60.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_card~1/post/responses/200/content/application~1json/schema"] = validate62;
+exports["/paths/~1api~1v1~1object~1agent_card~1/post/responses/200/content/application~1json/schema"] = validate66;
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate66.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10289,18 +10488,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate62.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":{"nid":true},"dynamicProps":false,"dynamicItems":false};
+validate66.evaluated = {"props":{"nid":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema"] = validate63;
-const schema181 = at("/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema");
+exports["/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema"] = validate67;
+const schema189 = at("/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema");
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate67.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10315,7 +10514,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined){
 let data0 = data.title;
 if("Not Enough Agent Seats" !== data0){
-const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Not Enough Agent Seats"},message:"must be equal to constant",schema:"Not Enough Agent Seats",parentSchema:schema181.allOf[1].properties.title,data:data0};
+const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Not Enough Agent Seats"},message:"must be equal to constant",schema:"Not Enough Agent Seats",parentSchema:schema189.allOf[1].properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10327,7 +10526,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema181.allOf[1].type,parentSchema:schema181.allOf[1],data};
+const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema189.allOf[1].type,parentSchema:schema189.allOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10336,19 +10535,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate63.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"props":{"title":true,"type":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
+validate67.evaluated = {"props":{"title":true,"type":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_cards/get/responses/200/content/application~1json/schema"] = validate65;
-const schema182 = at("/components/schemas/AgentCardList");
-const schema183 = at("/components/schemas/AgentCardListEntry");
+exports["/paths/~1api~1v1~1object~1agent_cards/get/responses/200/content/application~1json/schema"] = validate69;
+const schema190 = at("/components/schemas/AgentCardList");
+const schema191 = at("/components/schemas/AgentCardListEntry");
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
+const evaluated0 = validate69.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10363,7 +10562,7 @@ for(const key0 in data){
 const _errs3 = errors;
 if(typeof key0 === "string"){
 if(!pattern4.test(key0)){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema182.anyOf[0].propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema190.anyOf[0].propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10374,7 +10573,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema182.anyOf[0].propertyNames.type,parentSchema:schema182.anyOf[0].propertyNames,data:key0,propertyName:key0};
+const err1 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema190.anyOf[0].propertyNames.type,parentSchema:schema190.anyOf[0].propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10385,7 +10584,7 @@ errors++;
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
-const err2 = {instancePath,schemaPath:"#/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema182.anyOf[0].propertyNames,parentSchema:schema182.anyOf[0],data};
+const err2 = {instancePath,schemaPath:"#/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema190.anyOf[0].propertyNames,parentSchema:schema190.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10399,7 +10598,7 @@ for(const key1 in data){
 let data0 = data[key1];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.email === undefined){
-const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema183.required,parentSchema:schema183,data:data0};
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema191.required,parentSchema:schema191,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10409,7 +10608,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data0.nid === undefined){
-const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema183.required,parentSchema:schema183,data:data0};
+const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema191.required,parentSchema:schema191,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10421,7 +10620,7 @@ errors++;
 if(data0.email !== undefined){
 let data1 = data0.email;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.email.type,parentSchema:schema183.properties.email,data:data1};
+const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.email.type,parentSchema:schema191.properties.email,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10435,7 +10634,7 @@ if(data0.nid !== undefined){
 let data2 = data0.nid;
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema183.properties.nid,data:data2};
+const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema191.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10446,7 +10645,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.nid.type,parentSchema:schema183.properties.nid,data:data2};
+const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.nid.type,parentSchema:schema191.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10458,7 +10657,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema183.type,parentSchema:schema183,data:data0};
+const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema191.type,parentSchema:schema191,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10470,7 +10669,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema182.anyOf[0].type,parentSchema:schema182.anyOf[0],data};
+const err9 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema190.anyOf[0].type,parentSchema:schema190.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10487,7 +10686,7 @@ var props0 = true;
 const _errs13 = errors;
 if(Array.isArray(data)){
 if(data.length > 0){
-const err10 = {instancePath,schemaPath:"#/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema182.anyOf[1],data};
+const err10 = {instancePath,schemaPath:"#/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema190.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10498,7 +10697,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema182.anyOf[1].type,parentSchema:schema182.anyOf[1],data};
+const err11 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema190.anyOf[1].type,parentSchema:schema190.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10513,7 +10712,7 @@ if(_valid0){
 var items0 = true;
 }
 if(!valid0){
-const err12 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema182.anyOf,parentSchema:schema182,data};
+const err12 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema190.anyOf,parentSchema:schema190,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10533,20 +10732,20 @@ vErrors = null;
 }
 }
 }
-validate65.errors = vErrors;
+validate69.errors = vErrors;
 evaluated0.props = props0;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate65.evaluated = {"dynamicProps":true,"dynamicItems":true};
+validate69.evaluated = {"dynamicProps":true,"dynamicItems":true};
 
-exports["/paths/~1api~1v1~1object~1document~1/post/requestBody/content/application~1json/schema"] = validate66;
-const schema184 = at("/components/schemas/DocumentCreate");
+exports["/paths/~1api~1v1~1object~1document~1/post/requestBody/content/application~1json/schema"] = validate70;
+const schema192 = at("/components/schemas/DocumentCreate");
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate70.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10555,7 +10754,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema184.required,parentSchema:schema184,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10565,7 +10764,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.property_reference === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema184.required,parentSchema:schema184,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10575,7 +10774,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.file_url === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema184.required,parentSchema:schema184,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10586,7 +10785,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "title") || (key0 === "property_reference")) || (key0 === "file_url")) || (key0 === "visible")) || (key0 === "category")) || (key0 === "is_floorplan")) || (key0 === "Show_on_unbranded"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema184,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10600,7 +10799,7 @@ if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema184.properties.title,data:data0};
+const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema192.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10611,7 +10810,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema184.properties.title.type,parentSchema:schema184.properties.title,data:data0};
+const err5 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.title.type,parentSchema:schema192.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10624,7 +10823,7 @@ errors++;
 if(data.property_reference !== undefined){
 let data1 = data.property_reference;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err6 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema184.properties.property_reference.type,parentSchema:schema184.properties.property_reference,data:data1};
+const err6 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema192.properties.property_reference.type,parentSchema:schema192.properties.property_reference,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10662,7 +10861,7 @@ errors++;
 if(data.visible !== undefined){
 let data3 = data.visible;
 if(typeof data3 !== "boolean"){
-const err9 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema184.properties.visible.type,parentSchema:schema184.properties.visible,data:data3};
+const err9 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.visible.type,parentSchema:schema192.properties.visible,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10676,7 +10875,7 @@ if(data.category !== undefined){
 let data4 = data.category;
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
-const err10 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema184.properties.category,data:data4};
+const err10 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema192.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10687,7 +10886,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema184.properties.category.type,parentSchema:schema184.properties.category,data:data4};
+const err11 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.category.type,parentSchema:schema192.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10700,7 +10899,7 @@ errors++;
 if(data.is_floorplan !== undefined){
 let data5 = data.is_floorplan;
 if(typeof data5 !== "boolean"){
-const err12 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema184.properties.is_floorplan.type,parentSchema:schema184.properties.is_floorplan,data:data5};
+const err12 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.is_floorplan.type,parentSchema:schema192.properties.is_floorplan,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10713,7 +10912,7 @@ errors++;
 if(data.Show_on_unbranded !== undefined){
 let data6 = data.Show_on_unbranded;
 if(typeof data6 !== "boolean"){
-const err13 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema184.properties.Show_on_unbranded.type,parentSchema:schema184.properties.Show_on_unbranded,data:data6};
+const err13 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.Show_on_unbranded.type,parentSchema:schema192.properties.Show_on_unbranded,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10725,7 +10924,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema184.type,parentSchema:schema184,data};
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema192.type,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -10734,18 +10933,18 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate66.errors = vErrors;
+validate70.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1/post/responses/200/content/application~1json/schema"] = validate67;
-const schema186 = at("/components/schemas/IntegerNidResult");
+exports["/paths/~1api~1v1~1object~1document~1/post/responses/200/content/application~1json/schema"] = validate71;
+const schema194 = at("/components/schemas/IntegerNidResult");
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
+const evaluated0 = validate71.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10754,7 +10953,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema186.required,parentSchema:schema186,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10766,7 +10965,7 @@ errors++;
 if(data.nid !== undefined){
 let data0 = data.nid;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/nid",schemaPath:"#/properties/nid/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema186.properties.nid.type,parentSchema:schema186.properties.nid,data:data0};
+const err1 = {instancePath:instancePath+"/nid",schemaPath:"#/properties/nid/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema194.properties.nid.type,parentSchema:schema194.properties.nid,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10778,7 +10977,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema186.type,parentSchema:schema186,data};
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema194.type,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10787,17 +10986,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate67.errors = vErrors;
+validate71.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"props":{"nid":true},"dynamicProps":false,"dynamicItems":false};
+validate71.evaluated = {"props":{"nid":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/responses/UnknownPropertyReference/content/application~1problem+json/schema"] = validate68;
+exports["/components/responses/UnknownPropertyReference/content/application~1problem+json/schema"] = validate72;
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate72.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11077,18 +11276,18 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate68.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
+validate72.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/parameters/DocumentNid/schema"] = validate69;
-const schema189 = at("/components/parameters/DocumentNid/schema");
+exports["/components/parameters/DocumentNid/schema"] = validate73;
+const schema197 = at("/components/parameters/DocumentNid/schema");
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate73.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11096,7 +11295,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema189.type,parentSchema:schema189,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema197.type,parentSchema:schema197,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11105,18 +11304,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate69.errors = vErrors;
+validate73.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate73.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1{nid}/get/responses/200/content/application~1json/schema"] = validate70;
-const schema190 = at("/components/schemas/Document");
+exports["/paths/~1api~1v1~1object~1document~1{nid}/get/responses/200/content/application~1json/schema"] = validate74;
+const schema198 = at("/components/schemas/Document");
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate70.evaluated;
+const evaluated0 = validate74.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11125,7 +11324,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11135,7 +11334,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.created === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11145,7 +11344,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.changed === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changed"},message:"must have required property '"+"changed"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changed"},message:"must have required property '"+"changed"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11155,7 +11354,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.title === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11165,7 +11364,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.property_reference === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11175,7 +11374,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.file_url === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11185,7 +11384,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.visible === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "visible"},message:"must have required property '"+"visible"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "visible"},message:"must have required property '"+"visible"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11195,7 +11394,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.category === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11205,7 +11404,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.is_floorplan === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_floorplan"},message:"must have required property '"+"is_floorplan"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_floorplan"},message:"must have required property '"+"is_floorplan"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11215,7 +11414,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.Show_on_unbranded === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Show_on_unbranded"},message:"must have required property '"+"Show_on_unbranded"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Show_on_unbranded"},message:"must have required property '"+"Show_on_unbranded"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11252,7 +11451,7 @@ errors++;
 if(data.created !== undefined){
 let data1 = data.created;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err12 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema190.properties.created.type,parentSchema:schema190.properties.created,data:data1};
+const err12 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema198.properties.created.type,parentSchema:schema198.properties.created,data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11265,7 +11464,7 @@ errors++;
 if(data.changed !== undefined){
 let data2 = data.changed;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err13 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema190.properties.changed.type,parentSchema:schema190.properties.changed,data:data2};
+const err13 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema198.properties.changed.type,parentSchema:schema198.properties.changed,data:data2};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11278,7 +11477,7 @@ errors++;
 if(data.title !== undefined){
 let data3 = data.title;
 if(typeof data3 !== "string"){
-const err14 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema190.properties.title.type,parentSchema:schema190.properties.title,data:data3};
+const err14 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.title.type,parentSchema:schema198.properties.title,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11291,7 +11490,7 @@ errors++;
 if(data.property_reference !== undefined){
 let data4 = data.property_reference;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err15 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema190.properties.property_reference.type,parentSchema:schema190.properties.property_reference,data:data4};
+const err15 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema198.properties.property_reference.type,parentSchema:schema198.properties.property_reference,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11329,7 +11528,7 @@ errors++;
 if(data.visible !== undefined){
 let data6 = data.visible;
 if(typeof data6 !== "boolean"){
-const err18 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema190.properties.visible.type,parentSchema:schema190.properties.visible,data:data6};
+const err18 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema198.properties.visible.type,parentSchema:schema198.properties.visible,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11342,7 +11541,7 @@ errors++;
 if(data.category !== undefined){
 let data7 = data.category;
 if(typeof data7 !== "string"){
-const err19 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema190.properties.category.type,parentSchema:schema190.properties.category,data:data7};
+const err19 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.category.type,parentSchema:schema198.properties.category,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11355,7 +11554,7 @@ errors++;
 if(data.is_floorplan !== undefined){
 let data8 = data.is_floorplan;
 if(typeof data8 !== "boolean"){
-const err20 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema190.properties.is_floorplan.type,parentSchema:schema190.properties.is_floorplan,data:data8};
+const err20 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema198.properties.is_floorplan.type,parentSchema:schema198.properties.is_floorplan,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11368,7 +11567,7 @@ errors++;
 if(data.Show_on_unbranded !== undefined){
 let data9 = data.Show_on_unbranded;
 if(typeof data9 !== "boolean"){
-const err21 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema190.properties.Show_on_unbranded.type,parentSchema:schema190.properties.Show_on_unbranded,data:data9};
+const err21 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema198.properties.Show_on_unbranded.type,parentSchema:schema198.properties.Show_on_unbranded,data:data9};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -11380,7 +11579,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema190.type,parentSchema:schema190,data};
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema198.type,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -11389,18 +11588,18 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate70.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
-validate70.evaluated = {"props":{"nid":true,"created":true,"changed":true,"title":true,"property_reference":true,"file_url":true,"visible":true,"category":true,"is_floorplan":true,"Show_on_unbranded":true},"dynamicProps":false,"dynamicItems":false};
+validate74.evaluated = {"props":{"nid":true,"created":true,"changed":true,"title":true,"property_reference":true,"file_url":true,"visible":true,"category":true,"is_floorplan":true,"Show_on_unbranded":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1{nid}/put/requestBody/content/application~1json/schema"] = validate71;
-const schema193 = at("/components/schemas/DocumentUpdate");
+exports["/paths/~1api~1v1~1object~1document~1{nid}/put/requestBody/content/application~1json/schema"] = validate75;
+const schema201 = at("/components/schemas/DocumentUpdate");
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
+const evaluated0 = validate75.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11409,7 +11608,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema193,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11420,7 +11619,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "title") || (key0 === "property_reference")) || (key0 === "file_url")) || (key0 === "visible")) || (key0 === "category")) || (key0 === "is_floorplan")) || (key0 === "Show_on_unbranded"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema193,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11434,7 +11633,7 @@ if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema193.properties.title,data:data0};
+const err2 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema201.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11445,7 +11644,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema193.properties.title.type,parentSchema:schema193.properties.title,data:data0};
+const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.title.type,parentSchema:schema201.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11458,7 +11657,7 @@ errors++;
 if(data.property_reference !== undefined){
 let data1 = data.property_reference;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err4 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema193.properties.property_reference.type,parentSchema:schema193.properties.property_reference,data:data1};
+const err4 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema201.properties.property_reference.type,parentSchema:schema201.properties.property_reference,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11496,7 +11695,7 @@ errors++;
 if(data.visible !== undefined){
 let data3 = data.visible;
 if(typeof data3 !== "boolean"){
-const err7 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema193.properties.visible.type,parentSchema:schema193.properties.visible,data:data3};
+const err7 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema201.properties.visible.type,parentSchema:schema201.properties.visible,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11510,7 +11709,7 @@ if(data.category !== undefined){
 let data4 = data.category;
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
-const err8 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema193.properties.category,data:data4};
+const err8 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema201.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11521,7 +11720,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema193.properties.category.type,parentSchema:schema193.properties.category,data:data4};
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.category.type,parentSchema:schema201.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11534,7 +11733,7 @@ errors++;
 if(data.is_floorplan !== undefined){
 let data5 = data.is_floorplan;
 if(typeof data5 !== "boolean"){
-const err10 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema193.properties.is_floorplan.type,parentSchema:schema193.properties.is_floorplan,data:data5};
+const err10 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema201.properties.is_floorplan.type,parentSchema:schema201.properties.is_floorplan,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11547,7 +11746,7 @@ errors++;
 if(data.Show_on_unbranded !== undefined){
 let data6 = data.Show_on_unbranded;
 if(typeof data6 !== "boolean"){
-const err11 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema193.properties.Show_on_unbranded.type,parentSchema:schema193.properties.Show_on_unbranded,data:data6};
+const err11 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema201.properties.Show_on_unbranded.type,parentSchema:schema201.properties.Show_on_unbranded,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11559,7 +11758,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema193.type,parentSchema:schema193,data};
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema201.type,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11568,17 +11767,17 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate71.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1{nid}/put/responses/200/content/application~1json/schema"] = validate72;
+exports["/paths/~1api~1v1~1object~1document~1{nid}/put/responses/200/content/application~1json/schema"] = validate76;
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate76.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11632,17 +11831,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate72.errors = vErrors;
+validate76.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":{"nid":true},"dynamicProps":false,"dynamicItems":false};
+validate76.evaluated = {"props":{"nid":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1{nid}/delete/responses/200/content/application~1json/schema"] = validate73;
+exports["/paths/~1api~1v1~1object~1document~1{nid}/delete/responses/200/content/application~1json/schema"] = validate77;
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate77.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11651,7 +11850,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 1){
-const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema174.allOf[0],data};
+const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema182.allOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11664,7 +11863,7 @@ const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 if(true !== data0){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema174.allOf[0].items,data:data0};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema182.allOf[0].items,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11682,7 +11881,7 @@ for(let i1=0; i1<len1; i1++){
 let data1 = data[i1];
 const _errs4 = errors;
 if(true !== data1){
-const err2 = {instancePath:instancePath+"/" + i1,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema174.contains,data:data1};
+const err2 = {instancePath:instancePath+"/" + i1,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema182.contains,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11697,7 +11896,7 @@ break;
 }
 }
 if(!valid3){
-const err3 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema174.contains,parentSchema:schema174,data};
+const err3 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema182.contains,parentSchema:schema182,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11719,7 +11918,7 @@ vErrors = null;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema174.type,parentSchema:schema174,data};
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema182.type,parentSchema:schema182,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11728,20 +11927,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate73.errors = vErrors;
+validate77.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate77.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1template_base/get/responses/200/content/application~1json/schema"] = validate74;
-const schema198 = at("/components/schemas/TemplateCatalogue");
-const schema199 = at("/components/schemas/TemplateEntry");
-const schema201 = at("/components/schemas/AccessLevel");
+exports["/paths/~1api~1v1~1object~1template_base/get/responses/200/content/application~1json/schema"] = validate78;
+const schema206 = at("/components/schemas/TemplateCatalogue");
+const schema207 = at("/components/schemas/TemplateEntry");
+const schema209 = at("/components/schemas/AccessLevel");
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
+const evaluated0 = validate79.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11795,7 +11994,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.access_level !== undefined){
 let data1 = data.access_level;
 if("pro" !== data1){
-const err2 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/0/then/properties/access_level/const",keyword:"const",params:{allowedValue: "pro"},message:"must be equal to constant",schema:"pro",parentSchema:schema199.allOf[0].then.properties.access_level,data:data1};
+const err2 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/0/then/properties/access_level/const",keyword:"const",params:{allowedValue: "pro"},message:"must be equal to constant",schema:"pro",parentSchema:schema207.allOf[0].then.properties.access_level,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11815,7 +12014,7 @@ props0.machine_name = true;
 }
 }
 if(!valid1){
-const err3 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema199.allOf[0].if,parentSchema:schema199.allOf[0],data};
+const err3 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema207.allOf[0].if,parentSchema:schema207.allOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11870,7 +12069,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.access_level !== undefined){
 let data3 = data.access_level;
 if("exclusive" !== data3){
-const err6 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/1/then/properties/access_level/const",keyword:"const",params:{allowedValue: "exclusive"},message:"must be equal to constant",schema:"exclusive",parentSchema:schema199.allOf[1].then.properties.access_level,data:data3};
+const err6 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/1/then/properties/access_level/const",keyword:"const",params:{allowedValue: "exclusive"},message:"must be equal to constant",schema:"exclusive",parentSchema:schema207.allOf[1].then.properties.access_level,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11890,7 +12089,7 @@ props1.machine_name = true;
 }
 }
 if(!valid4){
-const err7 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema199.allOf[1].if,parentSchema:schema199.allOf[1],data};
+const err7 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema207.allOf[1].if,parentSchema:schema207.allOf[1],data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11955,7 +12154,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.access_level !== undefined){
 let data5 = data.access_level;
 if("standard" !== data5){
-const err10 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/2/then/properties/access_level/const",keyword:"const",params:{allowedValue: "standard"},message:"must be equal to constant",schema:"standard",parentSchema:schema199.allOf[2].then.properties.access_level,data:data5};
+const err10 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/2/then/properties/access_level/const",keyword:"const",params:{allowedValue: "standard"},message:"must be equal to constant",schema:"standard",parentSchema:schema207.allOf[2].then.properties.access_level,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11975,7 +12174,7 @@ props2.machine_name = true;
 }
 }
 if(!valid7){
-const err11 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema199.allOf[2].if,parentSchema:schema199.allOf[2],data};
+const err11 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema207.allOf[2].if,parentSchema:schema207.allOf[2],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11995,7 +12194,7 @@ Object.assign(props0, props2);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema207.required,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12005,7 +12204,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data.machine_name === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "machine_name"},message:"must have required property '"+"machine_name"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "machine_name"},message:"must have required property '"+"machine_name"+"'",schema:schema207.required,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12015,7 +12214,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data.access_level === undefined){
-const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "access_level"},message:"must have required property '"+"access_level"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "access_level"},message:"must have required property '"+"access_level"+"'",schema:schema207.required,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12033,7 +12232,7 @@ props0.access_level = true;
 if(data.title !== undefined){
 let data6 = data.title;
 if(typeof data6 !== "string"){
-const err15 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.title.type,parentSchema:schema199.properties.title,data:data6};
+const err15 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.title.type,parentSchema:schema207.properties.title,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -12069,7 +12268,7 @@ errors++;
 if(data.access_level !== undefined){
 let data8 = data.access_level;
 if(typeof data8 !== "string"){
-const err18 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.type,parentSchema:schema201,data:data8};
+const err18 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.type,parentSchema:schema209,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -12079,7 +12278,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!(((data8 === "standard") || (data8 === "pro")) || (data8 === "exclusive"))){
-const err19 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/enum",keyword:"enum",params:{allowedValues: schema201.enum},message:"must be equal to one of the allowed values",schema:schema201.enum,parentSchema:schema201,data:data8};
+const err19 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/enum",keyword:"enum",params:{allowedValues: schema209.enum},message:"must be equal to one of the allowed values",schema:schema209.enum,parentSchema:schema209,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -12091,7 +12290,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema199.type,parentSchema:schema199,data};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.type,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -12100,17 +12299,17 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate75.errors = vErrors;
+validate79.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate75.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate79.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate78.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12119,7 +12318,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.templates === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'",schema:schema206.required,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12133,14 +12332,14 @@ let data0 = data.templates;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate75(data0[i0], {instancePath:instancePath+"/templates/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+if(!(validate79(data0[i0], {instancePath:instancePath+"/templates/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema198.properties.templates.type,parentSchema:schema198.properties.templates,data:data0};
+const err1 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.templates.type,parentSchema:schema206.properties.templates,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12152,7 +12351,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema198.type,parentSchema:schema198,data};
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.type,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12161,133 +12360,13 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate74.errors = vErrors;
-return errors === 0;
-}
-validate74.evaluated = {"props":{"templates":true},"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/description/anyOf/0"] = validate77;
-const schema202 = at("/components/schemas/Property/properties/description/anyOf/0");
-
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate77.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema202.type,parentSchema:schema202,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate77.errors = vErrors;
-return errors === 0;
-}
-validate77.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/description/anyOf/1"] = validate78;
-
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate78.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
 validate78.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate78.evaluated = {"props":{"templates":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/list_price/anyOf/0"] = validate79;
-
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate79.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate79.errors = vErrors;
-return errors === 0;
-}
-validate79.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/list_price/anyOf/1"] = validate80;
-
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate80.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate80.errors = vErrors;
-return errors === 0;
-}
-validate80.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/square_feet/anyOf/0"] = validate81;
+exports["/components/schemas/Property/properties/description/anyOf/0"] = validate81;
+const schema210 = at("/components/schemas/Property/properties/description/anyOf/0");
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12299,9 +12378,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.type,parentSchema:schema210,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12310,23 +12388,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
 validate81.errors = vErrors;
 return errors === 0;
 }
 validate81.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/square_feet/anyOf/1"] = validate82;
+exports["/components/schemas/Property/properties/description/anyOf/1"] = validate82;
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12353,8 +12420,7 @@ return errors === 0;
 }
 validate82.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/lot_size/anyOf/0"] = validate83;
-const schema208 = at("/components/schemas/Property/properties/lot_size/anyOf/0");
+exports["/components/schemas/Property/properties/list_price/anyOf/0"] = validate83;
 
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12366,8 +12432,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema208.type,parentSchema:schema208,data};
+if(typeof data === "string"){
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12376,12 +12443,23 @@ vErrors.push(err0);
 }
 errors++;
 }
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
 validate83.errors = vErrors;
 return errors === 0;
 }
 validate83.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/lot_size/anyOf/1"] = validate84;
+exports["/components/schemas/Property/properties/list_price/anyOf/1"] = validate84;
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12408,7 +12486,7 @@ return errors === 0;
 }
 validate84.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/stories/anyOf/0"] = validate85;
+exports["/components/schemas/Property/properties/square_feet/anyOf/0"] = validate85;
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12447,7 +12525,7 @@ return errors === 0;
 }
 validate85.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/stories/anyOf/1"] = validate86;
+exports["/components/schemas/Property/properties/square_feet/anyOf/1"] = validate86;
 
 function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12474,7 +12552,8 @@ return errors === 0;
 }
 validate86.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/bedrooms/anyOf/0"] = validate87;
+exports["/components/schemas/Property/properties/lot_size/anyOf/0"] = validate87;
+const schema216 = at("/components/schemas/Property/properties/lot_size/anyOf/0");
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12486,9 +12565,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema216.type,parentSchema:schema216,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12497,23 +12575,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
 validate87.errors = vErrors;
 return errors === 0;
 }
 validate87.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/bedrooms/anyOf/1"] = validate88;
+exports["/components/schemas/Property/properties/lot_size/anyOf/1"] = validate88;
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12540,7 +12607,7 @@ return errors === 0;
 }
 validate88.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/baths/anyOf/0"] = validate89;
+exports["/components/schemas/Property/properties/stories/anyOf/0"] = validate89;
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12579,7 +12646,7 @@ return errors === 0;
 }
 validate89.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/baths/anyOf/1"] = validate90;
+exports["/components/schemas/Property/properties/stories/anyOf/1"] = validate90;
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12606,7 +12673,7 @@ return errors === 0;
 }
 validate90.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/half_baths/anyOf/0"] = validate91;
+exports["/components/schemas/Property/properties/bedrooms/anyOf/0"] = validate91;
 
 function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12645,7 +12712,7 @@ return errors === 0;
 }
 validate91.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/half_baths/anyOf/1"] = validate92;
+exports["/components/schemas/Property/properties/bedrooms/anyOf/1"] = validate92;
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12672,7 +12739,7 @@ return errors === 0;
 }
 validate92.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/garage/anyOf/0"] = validate93;
+exports["/components/schemas/Property/properties/baths/anyOf/0"] = validate93;
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12711,7 +12778,7 @@ return errors === 0;
 }
 validate93.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/garage/anyOf/1"] = validate94;
+exports["/components/schemas/Property/properties/baths/anyOf/1"] = validate94;
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12738,7 +12805,7 @@ return errors === 0;
 }
 validate94.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/0"] = validate95;
+exports["/components/schemas/Property/properties/half_baths/anyOf/0"] = validate95;
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12777,8 +12844,7 @@ return errors === 0;
 }
 validate95.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1"] = validate96;
-const schema221 = at("/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1");
+exports["/components/schemas/Property/properties/half_baths/anyOf/1"] = validate96;
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12791,7 +12857,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema221.type,parentSchema:schema221,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12805,8 +12871,7 @@ return errors === 0;
 }
 validate96.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/property_type/anyOf/0"] = validate97;
-const schema222 = at("/components/schemas/Property/properties/property_type/anyOf/0");
+exports["/components/schemas/Property/properties/garage/anyOf/0"] = validate97;
 
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12819,8 +12884,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!pattern14.test(data)){
-const err0 = {instancePath,schemaPath:"#/allOf/0/pattern",keyword:"pattern",params:{pattern: "^[^ ]+$"},message:"must match pattern \""+"^[^ ]+$"+"\"",schema:"^[^ ]+$",parentSchema:schema222.allOf[0],data};
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12831,7 +12896,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.allOf[0].type,parentSchema:schema222.allOf[0],data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12840,32 +12905,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(typeof data !== "string"){
-const err2 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.allOf[1].type,parentSchema:schema222.allOf[1],data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(!((((((((((((data === "SingleFamily") || (data === "Duplex")) || (data === "Triplex")) || (data === "Quad-Plex")) || (data === "Condo")) || (data === "Co-op")) || (data === "MobileHome")) || (data === "MultiFamily")) || (data === "Timeshare")) || (data === "TownHouse")) || (data === "Miscellaneous")) || (data === "ResidentialLand"))){
-const err3 = {instancePath,schemaPath:"#/allOf/1/enum",keyword:"enum",params:{allowedValues: schema222.allOf[1].enum},message:"must be equal to one of the allowed values",schema:schema222.allOf[1].enum,parentSchema:schema222.allOf[1],data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
 validate97.errors = vErrors;
 return errors === 0;
 }
 validate97.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/property_type/anyOf/1"] = validate98;
+exports["/components/schemas/Property/properties/garage/anyOf/1"] = validate98;
 
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12892,7 +12937,7 @@ return errors === 0;
 }
 validate98.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/year_built/anyOf/0"] = validate99;
+exports["/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/0"] = validate99;
 
 function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12931,7 +12976,8 @@ return errors === 0;
 }
 validate99.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/year_built/anyOf/1"] = validate100;
+exports["/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1"] = validate100;
+const schema229 = at("/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1");
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12944,7 +12990,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema229.type,parentSchema:schema229,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12958,7 +13004,8 @@ return errors === 0;
 }
 validate100.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/template/anyOf/0"] = validate101;
+exports["/components/schemas/Property/properties/property_type/anyOf/0"] = validate101;
+const schema230 = at("/components/schemas/Property/properties/property_type/anyOf/0");
 
 function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12970,8 +13017,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data};
+if(typeof data === "string"){
+if(!pattern14.test(data)){
+const err0 = {instancePath,schemaPath:"#/allOf/0/pattern",keyword:"pattern",params:{pattern: "^[^ ]+$"},message:"must match pattern \""+"^[^ ]+$"+"\"",schema:"^[^ ]+$",parentSchema:schema230.allOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12980,8 +13028,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!(((((((((((((((((((((((data === "rubik_v2") || (data === "icon")) || (data === "air")) || (data === "lnd")) || (data === "focal")) || (data === "mot")) || (data === "rubik")) || (data === "kit")) || (data === "pipeline")) || (data === "mak")) || (data === "saren")) || (data === "syd")) || (data === "arlo")) || (data === "bren")) || (data === "dax")) || (data === "cobi")) || (data === "eko")) || (data === "lux")) || (data === "ryne")) || (data === "north")) || (data === "stak")) || (data === "karr")) || (data === "intra"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values",schema:schema56.enum,parentSchema:schema56,data};
+}
+else {
+const err1 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema230.allOf[0].type,parentSchema:schema230.allOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12990,12 +13039,32 @@ vErrors.push(err1);
 }
 errors++;
 }
+if(typeof data !== "string"){
+const err2 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema230.allOf[1].type,parentSchema:schema230.allOf[1],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!((((((((((((data === "SingleFamily") || (data === "Duplex")) || (data === "Triplex")) || (data === "Quad-Plex")) || (data === "Condo")) || (data === "Co-op")) || (data === "MobileHome")) || (data === "MultiFamily")) || (data === "Timeshare")) || (data === "TownHouse")) || (data === "Miscellaneous")) || (data === "ResidentialLand"))){
+const err3 = {instancePath,schemaPath:"#/allOf/1/enum",keyword:"enum",params:{allowedValues: schema230.allOf[1].enum},message:"must be equal to one of the allowed values",schema:schema230.allOf[1].enum,parentSchema:schema230.allOf[1],data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
 validate101.errors = vErrors;
 return errors === 0;
 }
 validate101.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/template/anyOf/1"] = validate102;
+exports["/components/schemas/Property/properties/property_type/anyOf/1"] = validate102;
 
 function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13022,7 +13091,7 @@ return errors === 0;
 }
 validate102.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/main_image/anyOf/0"] = validate103;
+exports["/components/schemas/Property/properties/year_built/anyOf/0"] = validate103;
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13035,8 +13104,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!pattern4.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13047,7 +13116,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13061,7 +13130,7 @@ return errors === 0;
 }
 validate103.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/main_image/anyOf/1"] = validate104;
+exports["/components/schemas/Property/properties/year_built/anyOf/1"] = validate104;
 
 function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13088,7 +13157,7 @@ return errors === 0;
 }
 validate104.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/edit_access/anyOf/0"] = validate105;
+exports["/components/schemas/Property/properties/template/anyOf/0"] = validate105;
 
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13100,9 +13169,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(!pattern4.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13111,9 +13179,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
+if(!(((((((((((((((((((((((data === "rubik_v2") || (data === "icon")) || (data === "air")) || (data === "lnd")) || (data === "focal")) || (data === "mot")) || (data === "rubik")) || (data === "kit")) || (data === "pipeline")) || (data === "mak")) || (data === "saren")) || (data === "syd")) || (data === "arlo")) || (data === "bren")) || (data === "dax")) || (data === "cobi")) || (data === "eko")) || (data === "lux")) || (data === "ryne")) || (data === "north")) || (data === "stak")) || (data === "karr")) || (data === "intra"))){
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values",schema:schema56.enum,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13127,7 +13194,7 @@ return errors === 0;
 }
 validate105.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/edit_access/anyOf/1"] = validate106;
+exports["/components/schemas/Property/properties/template/anyOf/1"] = validate106;
 
 function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13154,7 +13221,7 @@ return errors === 0;
 }
 validate106.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/show_on_property/anyOf/0"] = validate107;
+exports["/components/schemas/Property/properties/main_image/anyOf/0"] = validate107;
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13193,7 +13260,7 @@ return errors === 0;
 }
 validate107.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/show_on_property/anyOf/1"] = validate108;
+exports["/components/schemas/Property/properties/main_image/anyOf/1"] = validate108;
 
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13220,7 +13287,7 @@ return errors === 0;
 }
 validate108.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/logo/anyOf/0"] = validate109;
+exports["/components/schemas/Property/properties/edit_access/anyOf/0"] = validate109;
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13259,7 +13326,7 @@ return errors === 0;
 }
 validate109.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/logo/anyOf/1"] = validate110;
+exports["/components/schemas/Property/properties/edit_access/anyOf/1"] = validate110;
 
 function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13286,12 +13353,144 @@ return errors === 0;
 }
 validate110.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/website_url/anyOf/0"] = validate111;
+exports["/components/schemas/Property/properties/show_on_property/anyOf/0"] = validate111;
 
 function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate111.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate111.errors = vErrors;
+return errors === 0;
+}
+validate111.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/show_on_property/anyOf/1"] = validate112;
+
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate112.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate112.errors = vErrors;
+return errors === 0;
+}
+validate112.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/logo/anyOf/0"] = validate113;
+
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate113.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate113.errors = vErrors;
+return errors === 0;
+}
+validate113.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/logo/anyOf/1"] = validate114;
+
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate114.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate114.errors = vErrors;
+return errors === 0;
+}
+validate114.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/website_url/anyOf/0"] = validate115;
+
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate115.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13320,17 +13519,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate111.errors = vErrors;
+validate115.errors = vErrors;
 return errors === 0;
 }
-validate111.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate115.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/website_url/anyOf/1"] = validate112;
+exports["/components/schemas/Property/properties/website_url/anyOf/1"] = validate116;
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate112.evaluated;
+const evaluated0 = validate116.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13347,18 +13546,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate112.errors = vErrors;
+validate116.errors = vErrors;
 return errors === 0;
 }
-validate112.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate116.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/virtual_tours/anyOf/0"] = validate113;
-const schema238 = at("/components/schemas/Property/properties/virtual_tours/anyOf/0");
+exports["/components/schemas/Property/properties/virtual_tours/anyOf/0"] = validate117;
+const schema246 = at("/components/schemas/Property/properties/virtual_tours/anyOf/0");
 
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate113.evaluated;
+const evaluated0 = validate117.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13370,7 +13569,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern4.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema238.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema246.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13381,7 +13580,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.propertyNames.type,parentSchema:schema238.propertyNames,data:key0,propertyName:key0};
+const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.propertyNames.type,parentSchema:schema246.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13392,7 +13591,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema238.propertyNames,parentSchema:schema238,data};
+const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema246.propertyNames,parentSchema:schema246,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13410,7 +13609,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema238.type,parentSchema:schema238,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13419,18 +13618,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate113.errors = vErrors;
+validate117.errors = vErrors;
 return errors === 0;
 }
-validate113.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate117.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/virtual_tours/anyOf/1"] = validate115;
-const schema239 = at("/components/schemas/Property/properties/virtual_tours/anyOf/1");
+exports["/components/schemas/Property/properties/virtual_tours/anyOf/1"] = validate119;
+const schema247 = at("/components/schemas/Property/properties/virtual_tours/anyOf/1");
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate115.evaluated;
+const evaluated0 = validate119.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13439,7 +13638,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 0){
-const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema239,data};
+const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema247,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13450,7 +13649,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema239.type,parentSchema:schema239,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema247.type,parentSchema:schema247,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13459,17 +13658,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate115.errors = vErrors;
+validate119.errors = vErrors;
 return errors === 0;
 }
-validate115.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate119.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/PropertyEdit/properties/garage/anyOf/0"] = validate116;
+exports["/components/schemas/PropertyEdit/properties/garage/anyOf/0"] = validate120;
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
+const evaluated0 = validate120.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13496,17 +13695,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate116.errors = vErrors;
+validate120.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate120.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/PropertyEdit/properties/garage/anyOf/1"] = validate117;
+exports["/components/schemas/PropertyEdit/properties/garage/anyOf/1"] = validate121;
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate117.evaluated;
+const evaluated0 = validate121.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13535,17 +13734,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate117.errors = vErrors;
+validate121.errors = vErrors;
 return errors === 0;
 }
-validate117.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate121.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/PropertyEdit/properties/property_type/anyOf/0"] = validate118;
+exports["/components/schemas/PropertyEdit/properties/property_type/anyOf/0"] = validate122;
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate118.evaluated;
+const evaluated0 = validate122.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13572,18 +13771,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate118.errors = vErrors;
+validate122.errors = vErrors;
 return errors === 0;
 }
-validate118.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate122.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/PropertyEdit/properties/property_type/anyOf/1"] = validate119;
-const schema243 = at("/components/schemas/PropertyEdit/properties/property_type/anyOf/1");
+exports["/components/schemas/PropertyEdit/properties/property_type/anyOf/1"] = validate123;
+const schema251 = at("/components/schemas/PropertyEdit/properties/property_type/anyOf/1");
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate119.evaluated;
+const evaluated0 = validate123.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13591,7 +13790,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema243.type,parentSchema:schema243,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema251.type,parentSchema:schema251,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13601,7 +13800,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "SingleFamily") || (data === "MobileHome")) || (data === "MultiFamily")) || (data === "TownHouse")) || (data === "ResidentialLand"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema243.enum},message:"must be equal to one of the allowed values",schema:schema243.enum,parentSchema:schema243,data};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema251.enum},message:"must be equal to one of the allowed values",schema:schema251.enum,parentSchema:schema251,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13610,18 +13809,152 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate119.errors = vErrors;
+validate123.errors = vErrors;
 return errors === 0;
 }
-validate119.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate123.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/AgentCardList/anyOf/0"] = validate120;
-const schema244 = at("/components/schemas/AgentCardList/anyOf/0");
+exports["/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/0"] = validate124;
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate120.evaluated;
+const evaluated0 = validate124.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate124.errors = vErrors;
+return errors === 0;
+}
+validate124.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/1"] = validate125;
+const schema253 = at("/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/1");
+
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate125.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema253.type,parentSchema:schema253,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate125.errors = vErrors;
+return errors === 0;
+}
+validate125.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/AgentUrl/allOf/0/anyOf/0"] = validate126;
+
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate126.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!(formats0(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate126.errors = vErrors;
+return errors === 0;
+}
+validate126.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/AgentUrl/allOf/0/anyOf/1"] = validate127;
+const schema255 = at("/components/schemas/AgentUrl/allOf/0/anyOf/1");
+
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate127.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema255.type,parentSchema:schema255,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate127.errors = vErrors;
+return errors === 0;
+}
+validate127.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/AgentCardList/anyOf/0"] = validate128;
+const schema256 = at("/components/schemas/AgentCardList/anyOf/0");
+
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate128.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13633,7 +13966,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern4.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema244.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema256.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13644,7 +13977,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.propertyNames.type,parentSchema:schema244.propertyNames,data:key0,propertyName:key0};
+const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.propertyNames.type,parentSchema:schema256.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13655,7 +13988,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema244.propertyNames,parentSchema:schema244,data};
+const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema256.propertyNames,parentSchema:schema256,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13669,7 +14002,7 @@ for(const key1 in data){
 let data0 = data[key1];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.email === undefined){
-const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema183.required,parentSchema:schema183,data:data0};
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema191.required,parentSchema:schema191,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13679,7 +14012,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data0.nid === undefined){
-const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema183.required,parentSchema:schema183,data:data0};
+const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema191.required,parentSchema:schema191,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13691,7 +14024,7 @@ errors++;
 if(data0.email !== undefined){
 let data1 = data0.email;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.email.type,parentSchema:schema183.properties.email,data:data1};
+const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.email.type,parentSchema:schema191.properties.email,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -13705,7 +14038,7 @@ if(data0.nid !== undefined){
 let data2 = data0.nid;
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema183.properties.nid,data:data2};
+const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema191.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -13716,7 +14049,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.nid.type,parentSchema:schema183.properties.nid,data:data2};
+const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.nid.type,parentSchema:schema191.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -13728,7 +14061,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema183.type,parentSchema:schema183,data:data0};
+const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema191.type,parentSchema:schema191,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -13740,7 +14073,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema244.type,parentSchema:schema244,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema256.type,parentSchema:schema256,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -13749,18 +14082,18 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate120.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
-validate120.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate128.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/AgentCardList/anyOf/1"] = validate121;
-const schema246 = at("/components/schemas/AgentCardList/anyOf/1");
+exports["/components/schemas/AgentCardList/anyOf/1"] = validate129;
+const schema258 = at("/components/schemas/AgentCardList/anyOf/1");
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate121.evaluated;
+const evaluated0 = validate129.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13769,7 +14102,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 0){
-const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema246,data};
+const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema258,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13780,7 +14113,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.type,parentSchema:schema246,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema258.type,parentSchema:schema258,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13789,10 +14122,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate121.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate129.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 return exports;
 }
@@ -23272,7 +23605,8 @@ validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/post/responses/200/content/application~1json/schema"] = validate56;
 const schema167 = at("/components/schemas/AgentCard");
-const schema170 = at("/components/schemas/SocialMediaLink");
+const schema169 = at("/components/schemas/AgentText");
+const schema176 = at("/components/schemas/AgentUrl");
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -23284,9 +23618,97 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs1 = errors;
+let valid1 = false;
+const _errs2 = errors;
+if(typeof data === "string"){
+if(!(formats0(data))){
+const err0 = {instancePath,schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs2 === errors;
+valid1 = valid1 || _valid0;
+const _errs5 = errors;
+if(data !== null){
+const err2 = {instancePath,schemaPath:"#/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema176.allOf[0].anyOf[1].type,parentSchema:schema176.allOf[0].anyOf[1],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err3 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema176.allOf[0].anyOf,parentSchema:schema176.allOf[0],data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data !== "string"){
+const err4 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema176.allOf[1].type,parentSchema:schema176.allOf[1],data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+validate57.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema178 = at("/components/schemas/SocialMediaLink");
+
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate59.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.service === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema170.required,parentSchema:schema170,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema178.required,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23296,7 +23718,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.url === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema170.required,parentSchema:schema170,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema178.required,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -23306,7 +23728,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.weight === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema170.required,parentSchema:schema170,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema178.required,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -23318,7 +23740,7 @@ errors++;
 if(data.service !== undefined){
 let data0 = data.service;
 if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema170.properties.service.type,parentSchema:schema170.properties.service,data:data0};
+const err3 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.service.type,parentSchema:schema178.properties.service,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -23357,7 +23779,7 @@ if(data.weight !== undefined){
 let data2 = data.weight;
 if(typeof data2 === "string"){
 if(!pattern60.test(data2)){
-const err6 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema170.properties.weight,data:data2};
+const err6 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema178.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -23368,7 +23790,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema170.properties.weight.type,parentSchema:schema170.properties.weight,data:data2};
+const err7 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.weight.type,parentSchema:schema178.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -23380,7 +23802,7 @@ errors++;
 }
 for(const key0 in data){
 if(((key0 !== "service") && (key0 !== "url")) && (key0 !== "weight")){
-const err8 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema170,data};
+const err8 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -23392,7 +23814,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema170.type,parentSchema:schema170,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema178.type,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -23401,10 +23823,10 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -23595,8 +24017,8 @@ errors++;
 }
 if(data.name !== undefined){
 let data1 = data.name;
-if(typeof data1 !== "string"){
-const err17 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.name.type,parentSchema:schema167.properties.name,data:data1};
+if((typeof data1 !== "string") && (data1 !== null)){
+const err17 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -23605,11 +24027,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data.agent_first_name !== undefined){
-let data2 = data.agent_first_name;
-if(typeof data2 !== "string"){
-const err18 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.agent_first_name.type,parentSchema:schema167.properties.agent_first_name,data:data2};
+if(typeof data1 !== "string"){
+const err18 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -23619,10 +24038,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.agent_last_name !== undefined){
-let data3 = data.agent_last_name;
-if(typeof data3 !== "string"){
-const err19 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.agent_last_name.type,parentSchema:schema167.properties.agent_last_name,data:data3};
+if(data.agent_first_name !== undefined){
+let data2 = data.agent_first_name;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err19 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -23631,11 +24050,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data.email !== undefined){
-let data4 = data.email;
-if(typeof data4 !== "string"){
-const err20 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.email.type,parentSchema:schema167.properties.email,data:data4};
+if(typeof data2 !== "string"){
+const err20 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -23645,10 +24061,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.phone !== undefined){
-let data5 = data.phone;
-if(typeof data5 !== "string"){
-const err21 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.phone.type,parentSchema:schema167.properties.phone,data:data5};
+if(data.agent_last_name !== undefined){
+let data3 = data.agent_last_name;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err21 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -23657,11 +24073,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data.company !== undefined){
-let data6 = data.company;
-if(typeof data6 !== "string"){
-const err22 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.company.type,parentSchema:schema167.properties.company,data:data6};
+if(typeof data3 !== "string"){
+const err22 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data3};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -23671,10 +24084,10 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.professional_title !== undefined){
-let data7 = data.professional_title;
-if(typeof data7 !== "string"){
-const err23 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.professional_title.type,parentSchema:schema167.properties.professional_title,data:data7};
+if(data.email !== undefined){
+let data4 = data.email;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err23 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data4};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -23683,11 +24096,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data.license !== undefined){
-let data8 = data.license;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err24 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema167.properties.license.type},message:"must be string,null",schema:schema167.properties.license.type,parentSchema:schema167.properties.license,data:data8};
+if(typeof data4 !== "string"){
+const err24 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -23697,11 +24107,10 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.website !== undefined){
-let data9 = data.website;
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-const err25 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data9};
+if(data.phone !== undefined){
+let data5 = data.phone;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err25 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data5};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -23710,9 +24119,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data9};
+if(typeof data5 !== "string"){
+const err26 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data5};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -23722,19 +24130,10 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.social_media_links !== undefined){
-let data10 = data.social_media_links;
-if(Array.isArray(data10)){
-const len0 = data10.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate57(data10[i0], {instancePath:instancePath+"/social_media_links/" + i0,parentData:data10,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema167.properties.social_media_links.type,parentSchema:schema167.properties.social_media_links,data:data10};
+if(data.company !== undefined){
+let data6 = data.company;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err27 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data6};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -23743,11 +24142,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data.card_type !== undefined){
-let data12 = data.card_type;
-if(typeof data12 !== "string"){
-const err28 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.card_type.type,parentSchema:schema167.properties.card_type,data:data12};
+if(typeof data6 !== "string"){
+const err28 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data6};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -23757,11 +24153,10 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.agency_profile !== undefined){
-let data13 = data.agency_profile;
-if(typeof data13 === "string"){
-if(!pattern4.test(data13)){
-const err29 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data13};
+if(data.professional_title !== undefined){
+let data7 = data.professional_title;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err29 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -23770,9 +24165,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-else {
-const err30 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data13};
+if(typeof data7 !== "string"){
+const err30 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data7};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -23782,11 +24176,10 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.headshot_url !== undefined){
-let data14 = data.headshot_url;
-if(typeof data14 === "string"){
-if(!(formats0(data14))){
-const err31 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data14};
+if(data.license !== undefined){
+let data8 = data.license;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err31 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema167.properties.license.type},message:"must be string,null",schema:schema167.properties.license.type,parentSchema:schema167.properties.license,data:data8};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -23796,8 +24189,16 @@ vErrors.push(err31);
 errors++;
 }
 }
-else {
-const err32 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data14};
+if(data.website !== undefined){
+if(!(validate57(data.website, {instancePath:instancePath+"/website",parentData:data,parentDataProperty:"website",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.social_media_links !== undefined){
+let data10 = data.social_media_links;
+if((!(Array.isArray(data10))) && (data10 !== null)){
+const err32 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/0/type",keyword:"type",params:{type: schema167.properties.social_media_links.allOf[0].type},message:"must be array,null",schema:schema167.properties.social_media_links.allOf[0].type,parentSchema:schema167.properties.social_media_links.allOf[0],data:data10};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -23806,11 +24207,26 @@ vErrors.push(err32);
 }
 errors++;
 }
+if(Array.isArray(data10)){
+const len0 = data10.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate59(data10[i0], {instancePath:instancePath+"/social_media_links/" + i0,parentData:data10,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
 }
-if(data.notes !== undefined){
-let data15 = data.notes;
-if((typeof data15 !== "string") && (data15 !== null)){
-const err33 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema167.properties.notes.type},message:"must be string,null",schema:schema167.properties.notes.type,parentSchema:schema167.properties.notes,data:data15};
+}
+}
+if(Array.isArray(data10)){
+const len1 = data10.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate59(data10[i1], {instancePath:instancePath+"/social_media_links/" + i1,parentData:data10,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema167.properties.social_media_links.allOf[1].type,parentSchema:schema167.properties.social_media_links.allOf[1],data:data10};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -23820,9 +24236,10 @@ vErrors.push(err33);
 errors++;
 }
 }
-for(const key0 in data){
-if(((((((((((((((key0 !== "id") && (key0 !== "name")) && (key0 !== "agent_first_name")) && (key0 !== "agent_last_name")) && (key0 !== "email")) && (key0 !== "phone")) && (key0 !== "company")) && (key0 !== "professional_title")) && (key0 !== "license")) && (key0 !== "website")) && (key0 !== "social_media_links")) && (key0 !== "card_type")) && (key0 !== "agency_profile")) && (key0 !== "headshot_url")) && (key0 !== "notes")){
-const err34 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema167,data};
+if(data.card_type !== undefined){
+let data13 = data.card_type;
+if((typeof data13 !== "string") && (data13 !== null)){
+const err34 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data13};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -23831,10 +24248,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-}
-else {
-const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema167.type,parentSchema:schema167,data};
+if(typeof data13 !== "string"){
+const err35 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data13};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -23843,18 +24258,135 @@ vErrors.push(err35);
 }
 errors++;
 }
+}
+if(data.agency_profile !== undefined){
+let data14 = data.agency_profile;
+const _errs64 = errors;
+let valid24 = false;
+const _errs65 = errors;
+if(typeof data14 === "string"){
+if(!pattern4.test(data14)){
+const err36 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data14};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data14};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+var _valid0 = _errs65 === errors;
+valid24 = valid24 || _valid0;
+const _errs68 = errors;
+if(data14 !== null){
+const err38 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema167.properties.agency_profile.allOf[0].anyOf[1].type,parentSchema:schema167.properties.agency_profile.allOf[0].anyOf[1],data:data14};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+var _valid0 = _errs68 === errors;
+valid24 = valid24 || _valid0;
+if(!valid24){
+const err39 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema167.properties.agency_profile.allOf[0].anyOf,parentSchema:schema167.properties.agency_profile.allOf[0],data:data14};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+else {
+errors = _errs64;
+if(vErrors !== null){
+if(_errs64){
+vErrors.length = _errs64;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data14 !== "string"){
+const err40 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.agency_profile.allOf[1].type,parentSchema:schema167.properties.agency_profile.allOf[1],data:data14};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.headshot_url !== undefined){
+if(!(validate57(data.headshot_url, {instancePath:instancePath+"/headshot_url",parentData:data,parentDataProperty:"headshot_url",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.notes !== undefined){
+let data16 = data.notes;
+if((typeof data16 !== "string") && (data16 !== null)){
+const err41 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema167.properties.notes.type},message:"must be string,null",schema:schema167.properties.notes.type,parentSchema:schema167.properties.notes,data:data16};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+for(const key0 in data){
+if(((((((((((((((key0 !== "id") && (key0 !== "name")) && (key0 !== "agent_first_name")) && (key0 !== "agent_last_name")) && (key0 !== "email")) && (key0 !== "phone")) && (key0 !== "company")) && (key0 !== "professional_title")) && (key0 !== "license")) && (key0 !== "website")) && (key0 !== "social_media_links")) && (key0 !== "card_type")) && (key0 !== "agency_profile")) && (key0 !== "headshot_url")) && (key0 !== "notes")){
+const err42 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema167,data};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema167.type,parentSchema:schema167,data};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
 validate56.errors = vErrors;
 return errors === 0;
 }
 validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/delete/responses/200/content/application~1json/schema"] = validate59;
-const schema174 = at("/components/schemas/DeleteResult");
+exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/delete/responses/200/content/application~1json/schema"] = validate63;
+const schema182 = at("/components/schemas/DeleteResult");
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate63.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23863,7 +24395,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 1){
-const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema174.allOf[0],data};
+const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema182.allOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23876,7 +24408,7 @@ const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 if(true !== data0){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema174.allOf[0].items,data:data0};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema182.allOf[0].items,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -23894,7 +24426,7 @@ for(let i1=0; i1<len1; i1++){
 let data1 = data[i1];
 const _errs4 = errors;
 if(true !== data1){
-const err2 = {instancePath:instancePath+"/" + i1,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema174.contains,data:data1};
+const err2 = {instancePath:instancePath+"/" + i1,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema182.contains,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -23909,7 +24441,7 @@ break;
 }
 }
 if(!valid3){
-const err3 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema174.contains,parentSchema:schema174,data};
+const err3 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema182.contains,parentSchema:schema182,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -23931,7 +24463,7 @@ vErrors = null;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema174.type,parentSchema:schema174,data};
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema182.type,parentSchema:schema182,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -23940,18 +24472,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate63.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_card~1/post/requestBody/content/application~1json/schema"] = validate60;
-const schema175 = at("/components/schemas/AgentCardCreate");
+exports["/paths/~1api~1v1~1object~1agent_card~1/post/requestBody/content/application~1json/schema"] = validate64;
+const schema183 = at("/components/schemas/AgentCardCreate");
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate64.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23960,7 +24492,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.agent_first_name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema175.required,parentSchema:schema175,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema183.required,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23970,7 +24502,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.agent_last_name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema175.required,parentSchema:schema175,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema183.required,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -23980,7 +24512,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.email === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema175.required,parentSchema:schema175,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema183.required,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -23990,8 +24522,8 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func3.call(schema175.properties, key0))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema175,data};
+if(!(func3.call(schema183.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -24005,7 +24537,7 @@ if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema175.properties.name,data:data0};
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema183.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -24016,7 +24548,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema175.properties.name.type,parentSchema:schema175.properties.name,data:data0};
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.name.type,parentSchema:schema183.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -24030,7 +24562,7 @@ if(data.agent_first_name !== undefined){
 let data1 = data.agent_first_name;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err6 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema175.properties.agent_first_name,data:data1};
+const err6 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema183.properties.agent_first_name,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -24041,7 +24573,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema175.properties.agent_first_name.type,parentSchema:schema175.properties.agent_first_name,data:data1};
+const err7 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.agent_first_name.type,parentSchema:schema183.properties.agent_first_name,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -24055,7 +24587,7 @@ if(data.agent_last_name !== undefined){
 let data2 = data.agent_last_name;
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err8 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema175.properties.agent_last_name,data:data2};
+const err8 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema183.properties.agent_last_name,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -24066,7 +24598,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema175.properties.agent_last_name.type,parentSchema:schema175.properties.agent_last_name,data:data2};
+const err9 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.agent_last_name.type,parentSchema:schema183.properties.agent_last_name,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -24080,7 +24612,7 @@ if(data.email !== undefined){
 let data3 = data.email;
 if(typeof data3 === "string"){
 if(!(formats40.test(data3))){
-const err10 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema175.properties.email,data:data3};
+const err10 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema183.properties.email,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -24091,7 +24623,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema175.properties.email.type,parentSchema:schema175.properties.email,data:data3};
+const err11 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.email.type,parentSchema:schema183.properties.email,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -24104,7 +24636,7 @@ errors++;
 if(data.phone !== undefined){
 let data4 = data.phone;
 if(typeof data4 !== "string"){
-const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema175.properties.phone.type,parentSchema:schema175.properties.phone,data:data4};
+const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.phone.type,parentSchema:schema183.properties.phone,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -24117,7 +24649,7 @@ errors++;
 if(data.company !== undefined){
 let data5 = data.company;
 if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema175.properties.company.type,parentSchema:schema175.properties.company,data:data5};
+const err13 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.company.type,parentSchema:schema183.properties.company,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -24130,7 +24662,7 @@ errors++;
 if(data.professional_title !== undefined){
 let data6 = data.professional_title;
 if(typeof data6 !== "string"){
-const err14 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema175.properties.professional_title.type,parentSchema:schema175.properties.professional_title,data:data6};
+const err14 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.professional_title.type,parentSchema:schema183.properties.professional_title,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -24143,7 +24675,7 @@ errors++;
 if(data.license !== undefined){
 let data7 = data.license;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err15 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema175.properties.license.type},message:"must be string,null",schema:schema175.properties.license.type,parentSchema:schema175.properties.license,data:data7};
+const err15 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema183.properties.license.type},message:"must be string,null",schema:schema183.properties.license.type,parentSchema:schema183.properties.license,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -24182,7 +24714,7 @@ if(data.social_media_links !== undefined){
 let data9 = data.social_media_links;
 if(Array.isArray(data9)){
 if(data9.length > 50){
-const err18 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema175.properties.social_media_links,data:data9};
+const err18 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema183.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -24200,7 +24732,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema175.properties.social_media_links.type,parentSchema:schema175.properties.social_media_links,data:data9};
+const err19 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema183.properties.social_media_links.type,parentSchema:schema183.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -24214,7 +24746,7 @@ if(data.card_type !== undefined){
 let data11 = data.card_type;
 if(typeof data11 === "string"){
 if(func1(data11) < 1){
-const err20 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema175.properties.card_type,data:data11};
+const err20 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema183.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -24225,7 +24757,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema175.properties.card_type.type,parentSchema:schema175.properties.card_type,data:data11};
+const err21 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.card_type.type,parentSchema:schema183.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -24288,7 +24820,7 @@ errors++;
 if(data.notes !== undefined){
 let data14 = data.notes;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err26 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema175.properties.notes.type},message:"must be string,null",schema:schema175.properties.notes.type,parentSchema:schema175.properties.notes,data:data14};
+const err26 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema183.properties.notes.type},message:"must be string,null",schema:schema183.properties.notes.type,parentSchema:schema183.properties.notes,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -24300,7 +24832,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema175.type,parentSchema:schema175,data};
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema183.type,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -24309,17 +24841,17 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate60.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_card~1/post/responses/200/content/application~1json/schema"] = validate62;
+exports["/paths/~1api~1v1~1object~1agent_card~1/post/responses/200/content/application~1json/schema"] = validate66;
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate66.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24385,18 +24917,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate62.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema"] = validate63;
-const schema181 = at("/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema");
+exports["/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema"] = validate67;
+const schema189 = at("/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema");
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate67.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24411,7 +24943,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined){
 let data0 = data.title;
 if("Not Enough Agent Seats" !== data0){
-const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Not Enough Agent Seats"},message:"must be equal to constant",schema:"Not Enough Agent Seats",parentSchema:schema181.allOf[1].properties.title,data:data0};
+const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Not Enough Agent Seats"},message:"must be equal to constant",schema:"Not Enough Agent Seats",parentSchema:schema189.allOf[1].properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24423,7 +24955,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema181.allOf[1].type,parentSchema:schema181.allOf[1],data};
+const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema189.allOf[1].type,parentSchema:schema189.allOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24432,19 +24964,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate63.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_cards/get/responses/200/content/application~1json/schema"] = validate65;
-const schema182 = at("/components/schemas/AgentCardList");
-const schema183 = at("/components/schemas/AgentCardListEntry");
+exports["/paths/~1api~1v1~1object~1agent_cards/get/responses/200/content/application~1json/schema"] = validate69;
+const schema190 = at("/components/schemas/AgentCardList");
+const schema191 = at("/components/schemas/AgentCardListEntry");
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
+const evaluated0 = validate69.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24459,7 +24991,7 @@ for(const key0 in data){
 const _errs3 = errors;
 if(typeof key0 === "string"){
 if(!pattern4.test(key0)){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema182.anyOf[0].propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema190.anyOf[0].propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24470,7 +25002,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema182.anyOf[0].propertyNames.type,parentSchema:schema182.anyOf[0].propertyNames,data:key0,propertyName:key0};
+const err1 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema190.anyOf[0].propertyNames.type,parentSchema:schema190.anyOf[0].propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24481,7 +25013,7 @@ errors++;
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
-const err2 = {instancePath,schemaPath:"#/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema182.anyOf[0].propertyNames,parentSchema:schema182.anyOf[0],data};
+const err2 = {instancePath,schemaPath:"#/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema190.anyOf[0].propertyNames,parentSchema:schema190.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -24495,7 +25027,7 @@ for(const key1 in data){
 let data0 = data[key1];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.email === undefined){
-const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema183.required,parentSchema:schema183,data:data0};
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema191.required,parentSchema:schema191,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -24505,7 +25037,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data0.nid === undefined){
-const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema183.required,parentSchema:schema183,data:data0};
+const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema191.required,parentSchema:schema191,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -24517,7 +25049,7 @@ errors++;
 if(data0.email !== undefined){
 let data1 = data0.email;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.email.type,parentSchema:schema183.properties.email,data:data1};
+const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.email.type,parentSchema:schema191.properties.email,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -24531,7 +25063,7 @@ if(data0.nid !== undefined){
 let data2 = data0.nid;
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema183.properties.nid,data:data2};
+const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema191.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -24542,7 +25074,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.nid.type,parentSchema:schema183.properties.nid,data:data2};
+const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.nid.type,parentSchema:schema191.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -24554,7 +25086,7 @@ errors++;
 }
 for(const key2 in data0){
 if((key2 !== "email") && (key2 !== "nid")){
-const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key2},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema183,data:data0};
+const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key2},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema191,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -24566,7 +25098,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema183.type,parentSchema:schema183,data:data0};
+const err9 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema191.type,parentSchema:schema191,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -24578,7 +25110,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema182.anyOf[0].type,parentSchema:schema182.anyOf[0],data};
+const err10 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema190.anyOf[0].type,parentSchema:schema190.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -24595,7 +25127,7 @@ var props0 = true;
 const _errs14 = errors;
 if(Array.isArray(data)){
 if(data.length > 0){
-const err11 = {instancePath,schemaPath:"#/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema182.anyOf[1],data};
+const err11 = {instancePath,schemaPath:"#/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema190.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -24606,7 +25138,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema182.anyOf[1].type,parentSchema:schema182.anyOf[1],data};
+const err12 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema190.anyOf[1].type,parentSchema:schema190.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -24621,7 +25153,7 @@ if(_valid0){
 var items0 = true;
 }
 if(!valid0){
-const err13 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema182.anyOf,parentSchema:schema182,data};
+const err13 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema190.anyOf,parentSchema:schema190,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -24641,20 +25173,20 @@ vErrors = null;
 }
 }
 }
-validate65.errors = vErrors;
+validate69.errors = vErrors;
 evaluated0.props = props0;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate65.evaluated = {"dynamicProps":true,"dynamicItems":true};
+validate69.evaluated = {"dynamicProps":true,"dynamicItems":true};
 
-exports["/paths/~1api~1v1~1object~1document~1/post/requestBody/content/application~1json/schema"] = validate66;
-const schema184 = at("/components/schemas/DocumentCreate");
+exports["/paths/~1api~1v1~1object~1document~1/post/requestBody/content/application~1json/schema"] = validate70;
+const schema192 = at("/components/schemas/DocumentCreate");
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate70.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24663,7 +25195,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema184.required,parentSchema:schema184,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24673,7 +25205,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.property_reference === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema184.required,parentSchema:schema184,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24683,7 +25215,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.file_url === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema184.required,parentSchema:schema184,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -24694,7 +25226,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "title") || (key0 === "property_reference")) || (key0 === "file_url")) || (key0 === "visible")) || (key0 === "category")) || (key0 === "is_floorplan")) || (key0 === "Show_on_unbranded"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema184,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -24708,7 +25240,7 @@ if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema184.properties.title,data:data0};
+const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema192.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -24719,7 +25251,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema184.properties.title.type,parentSchema:schema184.properties.title,data:data0};
+const err5 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.title.type,parentSchema:schema192.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -24732,7 +25264,7 @@ errors++;
 if(data.property_reference !== undefined){
 let data1 = data.property_reference;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err6 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema184.properties.property_reference.type,parentSchema:schema184.properties.property_reference,data:data1};
+const err6 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema192.properties.property_reference.type,parentSchema:schema192.properties.property_reference,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -24770,7 +25302,7 @@ errors++;
 if(data.visible !== undefined){
 let data3 = data.visible;
 if(typeof data3 !== "boolean"){
-const err9 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema184.properties.visible.type,parentSchema:schema184.properties.visible,data:data3};
+const err9 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.visible.type,parentSchema:schema192.properties.visible,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -24784,7 +25316,7 @@ if(data.category !== undefined){
 let data4 = data.category;
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
-const err10 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema184.properties.category,data:data4};
+const err10 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema192.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -24795,7 +25327,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema184.properties.category.type,parentSchema:schema184.properties.category,data:data4};
+const err11 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.category.type,parentSchema:schema192.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -24808,7 +25340,7 @@ errors++;
 if(data.is_floorplan !== undefined){
 let data5 = data.is_floorplan;
 if(typeof data5 !== "boolean"){
-const err12 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema184.properties.is_floorplan.type,parentSchema:schema184.properties.is_floorplan,data:data5};
+const err12 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.is_floorplan.type,parentSchema:schema192.properties.is_floorplan,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -24821,7 +25353,7 @@ errors++;
 if(data.Show_on_unbranded !== undefined){
 let data6 = data.Show_on_unbranded;
 if(typeof data6 !== "boolean"){
-const err13 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema184.properties.Show_on_unbranded.type,parentSchema:schema184.properties.Show_on_unbranded,data:data6};
+const err13 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.Show_on_unbranded.type,parentSchema:schema192.properties.Show_on_unbranded,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -24833,7 +25365,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema184.type,parentSchema:schema184,data};
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema192.type,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -24842,18 +25374,18 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate66.errors = vErrors;
+validate70.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1/post/responses/200/content/application~1json/schema"] = validate67;
-const schema186 = at("/components/schemas/IntegerNidResult");
+exports["/paths/~1api~1v1~1object~1document~1/post/responses/200/content/application~1json/schema"] = validate71;
+const schema194 = at("/components/schemas/IntegerNidResult");
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
+const evaluated0 = validate71.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24862,7 +25394,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema186.required,parentSchema:schema186,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24874,7 +25406,7 @@ errors++;
 if(data.nid !== undefined){
 let data0 = data.nid;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/nid",schemaPath:"#/properties/nid/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema186.properties.nid.type,parentSchema:schema186.properties.nid,data:data0};
+const err1 = {instancePath:instancePath+"/nid",schemaPath:"#/properties/nid/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema194.properties.nid.type,parentSchema:schema194.properties.nid,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24886,7 +25418,7 @@ errors++;
 }
 for(const key0 in data){
 if(key0 !== "nid"){
-const err2 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema186,data};
+const err2 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -24898,7 +25430,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema186.type,parentSchema:schema186,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema194.type,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -24907,17 +25439,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate67.errors = vErrors;
+validate71.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/responses/UnknownPropertyReference/content/application~1problem+json/schema"] = validate68;
+exports["/components/responses/UnknownPropertyReference/content/application~1problem+json/schema"] = validate72;
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate72.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25221,18 +25753,18 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate68.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/parameters/DocumentNid/schema"] = validate69;
-const schema189 = at("/components/parameters/DocumentNid/schema");
+exports["/components/parameters/DocumentNid/schema"] = validate73;
+const schema197 = at("/components/parameters/DocumentNid/schema");
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate73.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25240,7 +25772,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema189.type,parentSchema:schema189,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema197.type,parentSchema:schema197,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25249,18 +25781,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate69.errors = vErrors;
+validate73.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate73.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1{nid}/get/responses/200/content/application~1json/schema"] = validate70;
-const schema190 = at("/components/schemas/Document");
+exports["/paths/~1api~1v1~1object~1document~1{nid}/get/responses/200/content/application~1json/schema"] = validate74;
+const schema198 = at("/components/schemas/Document");
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate70.evaluated;
+const evaluated0 = validate74.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25269,7 +25801,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25279,7 +25811,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.created === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25289,7 +25821,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.changed === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changed"},message:"must have required property '"+"changed"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changed"},message:"must have required property '"+"changed"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -25299,7 +25831,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.title === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -25309,7 +25841,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.property_reference === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -25319,7 +25851,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.file_url === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -25329,7 +25861,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.visible === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "visible"},message:"must have required property '"+"visible"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "visible"},message:"must have required property '"+"visible"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -25339,7 +25871,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.category === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -25349,7 +25881,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.is_floorplan === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_floorplan"},message:"must have required property '"+"is_floorplan"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_floorplan"},message:"must have required property '"+"is_floorplan"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -25359,7 +25891,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.Show_on_unbranded === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Show_on_unbranded"},message:"must have required property '"+"Show_on_unbranded"+"'",schema:schema190.required,parentSchema:schema190,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Show_on_unbranded"},message:"must have required property '"+"Show_on_unbranded"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -25396,7 +25928,7 @@ errors++;
 if(data.created !== undefined){
 let data1 = data.created;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err12 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema190.properties.created.type,parentSchema:schema190.properties.created,data:data1};
+const err12 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema198.properties.created.type,parentSchema:schema198.properties.created,data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -25409,7 +25941,7 @@ errors++;
 if(data.changed !== undefined){
 let data2 = data.changed;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err13 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema190.properties.changed.type,parentSchema:schema190.properties.changed,data:data2};
+const err13 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema198.properties.changed.type,parentSchema:schema198.properties.changed,data:data2};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -25422,7 +25954,7 @@ errors++;
 if(data.title !== undefined){
 let data3 = data.title;
 if(typeof data3 !== "string"){
-const err14 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema190.properties.title.type,parentSchema:schema190.properties.title,data:data3};
+const err14 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.title.type,parentSchema:schema198.properties.title,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -25435,7 +25967,7 @@ errors++;
 if(data.property_reference !== undefined){
 let data4 = data.property_reference;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err15 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema190.properties.property_reference.type,parentSchema:schema190.properties.property_reference,data:data4};
+const err15 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema198.properties.property_reference.type,parentSchema:schema198.properties.property_reference,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -25473,7 +26005,7 @@ errors++;
 if(data.visible !== undefined){
 let data6 = data.visible;
 if(typeof data6 !== "boolean"){
-const err18 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema190.properties.visible.type,parentSchema:schema190.properties.visible,data:data6};
+const err18 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema198.properties.visible.type,parentSchema:schema198.properties.visible,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -25486,7 +26018,7 @@ errors++;
 if(data.category !== undefined){
 let data7 = data.category;
 if(typeof data7 !== "string"){
-const err19 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema190.properties.category.type,parentSchema:schema190.properties.category,data:data7};
+const err19 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.category.type,parentSchema:schema198.properties.category,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -25499,7 +26031,7 @@ errors++;
 if(data.is_floorplan !== undefined){
 let data8 = data.is_floorplan;
 if(typeof data8 !== "boolean"){
-const err20 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema190.properties.is_floorplan.type,parentSchema:schema190.properties.is_floorplan,data:data8};
+const err20 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema198.properties.is_floorplan.type,parentSchema:schema198.properties.is_floorplan,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -25512,7 +26044,7 @@ errors++;
 if(data.Show_on_unbranded !== undefined){
 let data9 = data.Show_on_unbranded;
 if(typeof data9 !== "boolean"){
-const err21 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema190.properties.Show_on_unbranded.type,parentSchema:schema190.properties.Show_on_unbranded,data:data9};
+const err21 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema198.properties.Show_on_unbranded.type,parentSchema:schema198.properties.Show_on_unbranded,data:data9};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -25524,7 +26056,7 @@ errors++;
 }
 for(const key0 in data){
 if((((((((((key0 !== "nid") && (key0 !== "created")) && (key0 !== "changed")) && (key0 !== "title")) && (key0 !== "property_reference")) && (key0 !== "file_url")) && (key0 !== "visible")) && (key0 !== "category")) && (key0 !== "is_floorplan")) && (key0 !== "Show_on_unbranded")){
-const err22 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema190,data};
+const err22 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -25536,7 +26068,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema190.type,parentSchema:schema190,data};
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema198.type,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -25545,18 +26077,18 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate70.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
-validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1{nid}/put/requestBody/content/application~1json/schema"] = validate71;
-const schema193 = at("/components/schemas/DocumentUpdate");
+exports["/paths/~1api~1v1~1object~1document~1{nid}/put/requestBody/content/application~1json/schema"] = validate75;
+const schema201 = at("/components/schemas/DocumentUpdate");
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
+const evaluated0 = validate75.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25565,7 +26097,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema193,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25576,7 +26108,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "title") || (key0 === "property_reference")) || (key0 === "file_url")) || (key0 === "visible")) || (key0 === "category")) || (key0 === "is_floorplan")) || (key0 === "Show_on_unbranded"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema193,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25590,7 +26122,7 @@ if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema193.properties.title,data:data0};
+const err2 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema201.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -25601,7 +26133,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema193.properties.title.type,parentSchema:schema193.properties.title,data:data0};
+const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.title.type,parentSchema:schema201.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -25614,7 +26146,7 @@ errors++;
 if(data.property_reference !== undefined){
 let data1 = data.property_reference;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err4 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema193.properties.property_reference.type,parentSchema:schema193.properties.property_reference,data:data1};
+const err4 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema201.properties.property_reference.type,parentSchema:schema201.properties.property_reference,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -25652,7 +26184,7 @@ errors++;
 if(data.visible !== undefined){
 let data3 = data.visible;
 if(typeof data3 !== "boolean"){
-const err7 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema193.properties.visible.type,parentSchema:schema193.properties.visible,data:data3};
+const err7 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema201.properties.visible.type,parentSchema:schema201.properties.visible,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -25666,7 +26198,7 @@ if(data.category !== undefined){
 let data4 = data.category;
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
-const err8 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema193.properties.category,data:data4};
+const err8 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema201.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -25677,7 +26209,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema193.properties.category.type,parentSchema:schema193.properties.category,data:data4};
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.category.type,parentSchema:schema201.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -25690,7 +26222,7 @@ errors++;
 if(data.is_floorplan !== undefined){
 let data5 = data.is_floorplan;
 if(typeof data5 !== "boolean"){
-const err10 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema193.properties.is_floorplan.type,parentSchema:schema193.properties.is_floorplan,data:data5};
+const err10 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema201.properties.is_floorplan.type,parentSchema:schema201.properties.is_floorplan,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -25703,7 +26235,7 @@ errors++;
 if(data.Show_on_unbranded !== undefined){
 let data6 = data.Show_on_unbranded;
 if(typeof data6 !== "boolean"){
-const err11 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema193.properties.Show_on_unbranded.type,parentSchema:schema193.properties.Show_on_unbranded,data:data6};
+const err11 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema201.properties.Show_on_unbranded.type,parentSchema:schema201.properties.Show_on_unbranded,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -25715,7 +26247,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema193.type,parentSchema:schema193,data};
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema201.type,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -25724,17 +26256,17 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate71.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1{nid}/put/responses/200/content/application~1json/schema"] = validate72;
+exports["/paths/~1api~1v1~1object~1document~1{nid}/put/responses/200/content/application~1json/schema"] = validate76;
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate76.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25800,17 +26332,17 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate72.errors = vErrors;
+validate76.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate76.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1{nid}/delete/responses/200/content/application~1json/schema"] = validate73;
+exports["/paths/~1api~1v1~1object~1document~1{nid}/delete/responses/200/content/application~1json/schema"] = validate77;
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate77.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25819,7 +26351,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 1){
-const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema174.allOf[0],data};
+const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema182.allOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25832,7 +26364,7 @@ const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 if(true !== data0){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema174.allOf[0].items,data:data0};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema182.allOf[0].items,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25850,7 +26382,7 @@ for(let i1=0; i1<len1; i1++){
 let data1 = data[i1];
 const _errs4 = errors;
 if(true !== data1){
-const err2 = {instancePath:instancePath+"/" + i1,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema174.contains,data:data1};
+const err2 = {instancePath:instancePath+"/" + i1,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema182.contains,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -25865,7 +26397,7 @@ break;
 }
 }
 if(!valid3){
-const err3 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema174.contains,parentSchema:schema174,data};
+const err3 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema182.contains,parentSchema:schema182,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -25887,7 +26419,7 @@ vErrors = null;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema174.type,parentSchema:schema174,data};
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema182.type,parentSchema:schema182,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -25896,20 +26428,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate73.errors = vErrors;
+validate77.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate77.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1template_base/get/responses/200/content/application~1json/schema"] = validate74;
-const schema198 = at("/components/schemas/TemplateCatalogue");
-const schema199 = at("/components/schemas/TemplateEntry");
-const schema201 = at("/components/schemas/AccessLevel");
+exports["/paths/~1api~1v1~1object~1template_base/get/responses/200/content/application~1json/schema"] = validate78;
+const schema206 = at("/components/schemas/TemplateCatalogue");
+const schema207 = at("/components/schemas/TemplateEntry");
+const schema209 = at("/components/schemas/AccessLevel");
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
+const evaluated0 = validate79.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25963,7 +26495,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.access_level !== undefined){
 let data1 = data.access_level;
 if("pro" !== data1){
-const err2 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/0/then/properties/access_level/const",keyword:"const",params:{allowedValue: "pro"},message:"must be equal to constant",schema:"pro",parentSchema:schema199.allOf[0].then.properties.access_level,data:data1};
+const err2 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/0/then/properties/access_level/const",keyword:"const",params:{allowedValue: "pro"},message:"must be equal to constant",schema:"pro",parentSchema:schema207.allOf[0].then.properties.access_level,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -25983,7 +26515,7 @@ props0.machine_name = true;
 }
 }
 if(!valid1){
-const err3 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema199.allOf[0].if,parentSchema:schema199.allOf[0],data};
+const err3 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema207.allOf[0].if,parentSchema:schema207.allOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -26038,7 +26570,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.access_level !== undefined){
 let data3 = data.access_level;
 if("exclusive" !== data3){
-const err6 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/1/then/properties/access_level/const",keyword:"const",params:{allowedValue: "exclusive"},message:"must be equal to constant",schema:"exclusive",parentSchema:schema199.allOf[1].then.properties.access_level,data:data3};
+const err6 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/1/then/properties/access_level/const",keyword:"const",params:{allowedValue: "exclusive"},message:"must be equal to constant",schema:"exclusive",parentSchema:schema207.allOf[1].then.properties.access_level,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -26058,7 +26590,7 @@ props1.machine_name = true;
 }
 }
 if(!valid4){
-const err7 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema199.allOf[1].if,parentSchema:schema199.allOf[1],data};
+const err7 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema207.allOf[1].if,parentSchema:schema207.allOf[1],data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -26123,7 +26655,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.access_level !== undefined){
 let data5 = data.access_level;
 if("standard" !== data5){
-const err10 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/2/then/properties/access_level/const",keyword:"const",params:{allowedValue: "standard"},message:"must be equal to constant",schema:"standard",parentSchema:schema199.allOf[2].then.properties.access_level,data:data5};
+const err10 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/2/then/properties/access_level/const",keyword:"const",params:{allowedValue: "standard"},message:"must be equal to constant",schema:"standard",parentSchema:schema207.allOf[2].then.properties.access_level,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -26143,7 +26675,7 @@ props2.machine_name = true;
 }
 }
 if(!valid7){
-const err11 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema199.allOf[2].if,parentSchema:schema199.allOf[2],data};
+const err11 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema207.allOf[2].if,parentSchema:schema207.allOf[2],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -26163,7 +26695,7 @@ Object.assign(props0, props2);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema207.required,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -26173,7 +26705,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data.machine_name === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "machine_name"},message:"must have required property '"+"machine_name"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "machine_name"},message:"must have required property '"+"machine_name"+"'",schema:schema207.required,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -26183,7 +26715,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data.access_level === undefined){
-const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "access_level"},message:"must have required property '"+"access_level"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "access_level"},message:"must have required property '"+"access_level"+"'",schema:schema207.required,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -26201,7 +26733,7 @@ props0.access_level = true;
 if(data.title !== undefined){
 let data6 = data.title;
 if(typeof data6 !== "string"){
-const err15 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.title.type,parentSchema:schema199.properties.title,data:data6};
+const err15 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.title.type,parentSchema:schema207.properties.title,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -26237,7 +26769,7 @@ errors++;
 if(data.access_level !== undefined){
 let data8 = data.access_level;
 if(typeof data8 !== "string"){
-const err18 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.type,parentSchema:schema201,data:data8};
+const err18 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.type,parentSchema:schema209,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -26247,7 +26779,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!(((data8 === "standard") || (data8 === "pro")) || (data8 === "exclusive"))){
-const err19 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/enum",keyword:"enum",params:{allowedValues: schema201.enum},message:"must be equal to one of the allowed values",schema:schema201.enum,parentSchema:schema201,data:data8};
+const err19 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/enum",keyword:"enum",params:{allowedValues: schema209.enum},message:"must be equal to one of the allowed values",schema:schema209.enum,parentSchema:schema209,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -26260,7 +26792,7 @@ errors++;
 if(props0 !== true){
 for(const key0 in data){
 if(!props0 || !props0[key0]){
-const err20 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema199,data};
+const err20 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -26273,7 +26805,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema199.type,parentSchema:schema199,data};
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.type,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -26282,16 +26814,16 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate75.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
-validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate78.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26300,7 +26832,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.templates === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'",schema:schema206.required,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26314,14 +26846,14 @@ let data0 = data.templates;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate75(data0[i0], {instancePath:instancePath+"/templates/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+if(!(validate79(data0[i0], {instancePath:instancePath+"/templates/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema198.properties.templates.type,parentSchema:schema198.properties.templates,data:data0};
+const err1 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.templates.type,parentSchema:schema206.properties.templates,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26333,7 +26865,7 @@ errors++;
 }
 for(const key0 in data){
 if(key0 !== "templates"){
-const err2 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema198,data};
+const err2 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -26345,7 +26877,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema198.type,parentSchema:schema198,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.type,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -26354,133 +26886,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate74.errors = vErrors;
-return errors === 0;
-}
-validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/description/anyOf/0"] = validate77;
-const schema202 = at("/components/schemas/Property/properties/description/anyOf/0");
-
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate77.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema202.type,parentSchema:schema202,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate77.errors = vErrors;
-return errors === 0;
-}
-validate77.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/description/anyOf/1"] = validate78;
-
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate78.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
 validate78.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/list_price/anyOf/0"] = validate79;
-
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate79.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate79.errors = vErrors;
-return errors === 0;
-}
-validate79.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/list_price/anyOf/1"] = validate80;
-
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate80.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate80.errors = vErrors;
-return errors === 0;
-}
-validate80.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/square_feet/anyOf/0"] = validate81;
+exports["/components/schemas/Property/properties/description/anyOf/0"] = validate81;
+const schema210 = at("/components/schemas/Property/properties/description/anyOf/0");
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26492,9 +26904,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.type,parentSchema:schema210,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26503,23 +26914,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
 validate81.errors = vErrors;
 return errors === 0;
 }
 validate81.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/square_feet/anyOf/1"] = validate82;
+exports["/components/schemas/Property/properties/description/anyOf/1"] = validate82;
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26546,8 +26946,7 @@ return errors === 0;
 }
 validate82.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/lot_size/anyOf/0"] = validate83;
-const schema208 = at("/components/schemas/Property/properties/lot_size/anyOf/0");
+exports["/components/schemas/Property/properties/list_price/anyOf/0"] = validate83;
 
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26559,8 +26958,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema208.type,parentSchema:schema208,data};
+if(typeof data === "string"){
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26569,12 +26969,23 @@ vErrors.push(err0);
 }
 errors++;
 }
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
 validate83.errors = vErrors;
 return errors === 0;
 }
 validate83.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/lot_size/anyOf/1"] = validate84;
+exports["/components/schemas/Property/properties/list_price/anyOf/1"] = validate84;
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26601,7 +27012,7 @@ return errors === 0;
 }
 validate84.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/stories/anyOf/0"] = validate85;
+exports["/components/schemas/Property/properties/square_feet/anyOf/0"] = validate85;
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26640,7 +27051,7 @@ return errors === 0;
 }
 validate85.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/stories/anyOf/1"] = validate86;
+exports["/components/schemas/Property/properties/square_feet/anyOf/1"] = validate86;
 
 function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26667,7 +27078,8 @@ return errors === 0;
 }
 validate86.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/bedrooms/anyOf/0"] = validate87;
+exports["/components/schemas/Property/properties/lot_size/anyOf/0"] = validate87;
+const schema216 = at("/components/schemas/Property/properties/lot_size/anyOf/0");
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26679,9 +27091,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema216.type,parentSchema:schema216,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26690,23 +27101,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
 validate87.errors = vErrors;
 return errors === 0;
 }
 validate87.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/bedrooms/anyOf/1"] = validate88;
+exports["/components/schemas/Property/properties/lot_size/anyOf/1"] = validate88;
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26733,7 +27133,7 @@ return errors === 0;
 }
 validate88.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/baths/anyOf/0"] = validate89;
+exports["/components/schemas/Property/properties/stories/anyOf/0"] = validate89;
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26772,7 +27172,7 @@ return errors === 0;
 }
 validate89.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/baths/anyOf/1"] = validate90;
+exports["/components/schemas/Property/properties/stories/anyOf/1"] = validate90;
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26799,7 +27199,7 @@ return errors === 0;
 }
 validate90.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/half_baths/anyOf/0"] = validate91;
+exports["/components/schemas/Property/properties/bedrooms/anyOf/0"] = validate91;
 
 function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26838,7 +27238,7 @@ return errors === 0;
 }
 validate91.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/half_baths/anyOf/1"] = validate92;
+exports["/components/schemas/Property/properties/bedrooms/anyOf/1"] = validate92;
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26865,7 +27265,7 @@ return errors === 0;
 }
 validate92.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/garage/anyOf/0"] = validate93;
+exports["/components/schemas/Property/properties/baths/anyOf/0"] = validate93;
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26904,7 +27304,7 @@ return errors === 0;
 }
 validate93.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/garage/anyOf/1"] = validate94;
+exports["/components/schemas/Property/properties/baths/anyOf/1"] = validate94;
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26931,7 +27331,7 @@ return errors === 0;
 }
 validate94.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/0"] = validate95;
+exports["/components/schemas/Property/properties/half_baths/anyOf/0"] = validate95;
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26970,8 +27370,7 @@ return errors === 0;
 }
 validate95.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1"] = validate96;
-const schema221 = at("/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1");
+exports["/components/schemas/Property/properties/half_baths/anyOf/1"] = validate96;
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26984,7 +27383,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema221.type,parentSchema:schema221,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26998,8 +27397,7 @@ return errors === 0;
 }
 validate96.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/property_type/anyOf/0"] = validate97;
-const schema222 = at("/components/schemas/Property/properties/property_type/anyOf/0");
+exports["/components/schemas/Property/properties/garage/anyOf/0"] = validate97;
 
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27012,8 +27410,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!pattern14.test(data)){
-const err0 = {instancePath,schemaPath:"#/allOf/0/pattern",keyword:"pattern",params:{pattern: "^[^ ]+$"},message:"must match pattern \""+"^[^ ]+$"+"\"",schema:"^[^ ]+$",parentSchema:schema222.allOf[0],data};
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27024,7 +27422,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.allOf[0].type,parentSchema:schema222.allOf[0],data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27033,32 +27431,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(typeof data !== "string"){
-const err2 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.allOf[1].type,parentSchema:schema222.allOf[1],data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(!((((((((((((data === "SingleFamily") || (data === "Duplex")) || (data === "Triplex")) || (data === "Quad-Plex")) || (data === "Condo")) || (data === "Co-op")) || (data === "MobileHome")) || (data === "MultiFamily")) || (data === "Timeshare")) || (data === "TownHouse")) || (data === "Miscellaneous")) || (data === "ResidentialLand"))){
-const err3 = {instancePath,schemaPath:"#/allOf/1/enum",keyword:"enum",params:{allowedValues: schema222.allOf[1].enum},message:"must be equal to one of the allowed values",schema:schema222.allOf[1].enum,parentSchema:schema222.allOf[1],data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
 validate97.errors = vErrors;
 return errors === 0;
 }
 validate97.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/property_type/anyOf/1"] = validate98;
+exports["/components/schemas/Property/properties/garage/anyOf/1"] = validate98;
 
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27085,7 +27463,7 @@ return errors === 0;
 }
 validate98.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/year_built/anyOf/0"] = validate99;
+exports["/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/0"] = validate99;
 
 function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27124,7 +27502,8 @@ return errors === 0;
 }
 validate99.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/year_built/anyOf/1"] = validate100;
+exports["/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1"] = validate100;
+const schema229 = at("/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1");
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27137,7 +27516,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema229.type,parentSchema:schema229,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27151,7 +27530,8 @@ return errors === 0;
 }
 validate100.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/template/anyOf/0"] = validate101;
+exports["/components/schemas/Property/properties/property_type/anyOf/0"] = validate101;
+const schema230 = at("/components/schemas/Property/properties/property_type/anyOf/0");
 
 function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27163,8 +27543,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data};
+if(typeof data === "string"){
+if(!pattern14.test(data)){
+const err0 = {instancePath,schemaPath:"#/allOf/0/pattern",keyword:"pattern",params:{pattern: "^[^ ]+$"},message:"must match pattern \""+"^[^ ]+$"+"\"",schema:"^[^ ]+$",parentSchema:schema230.allOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27173,8 +27554,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!(((((((((((((((((((((((data === "rubik_v2") || (data === "icon")) || (data === "air")) || (data === "lnd")) || (data === "focal")) || (data === "mot")) || (data === "rubik")) || (data === "kit")) || (data === "pipeline")) || (data === "mak")) || (data === "saren")) || (data === "syd")) || (data === "arlo")) || (data === "bren")) || (data === "dax")) || (data === "cobi")) || (data === "eko")) || (data === "lux")) || (data === "ryne")) || (data === "north")) || (data === "stak")) || (data === "karr")) || (data === "intra"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values",schema:schema56.enum,parentSchema:schema56,data};
+}
+else {
+const err1 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema230.allOf[0].type,parentSchema:schema230.allOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27183,12 +27565,32 @@ vErrors.push(err1);
 }
 errors++;
 }
+if(typeof data !== "string"){
+const err2 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema230.allOf[1].type,parentSchema:schema230.allOf[1],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!((((((((((((data === "SingleFamily") || (data === "Duplex")) || (data === "Triplex")) || (data === "Quad-Plex")) || (data === "Condo")) || (data === "Co-op")) || (data === "MobileHome")) || (data === "MultiFamily")) || (data === "Timeshare")) || (data === "TownHouse")) || (data === "Miscellaneous")) || (data === "ResidentialLand"))){
+const err3 = {instancePath,schemaPath:"#/allOf/1/enum",keyword:"enum",params:{allowedValues: schema230.allOf[1].enum},message:"must be equal to one of the allowed values",schema:schema230.allOf[1].enum,parentSchema:schema230.allOf[1],data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
 validate101.errors = vErrors;
 return errors === 0;
 }
 validate101.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/template/anyOf/1"] = validate102;
+exports["/components/schemas/Property/properties/property_type/anyOf/1"] = validate102;
 
 function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27215,7 +27617,7 @@ return errors === 0;
 }
 validate102.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/main_image/anyOf/0"] = validate103;
+exports["/components/schemas/Property/properties/year_built/anyOf/0"] = validate103;
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27228,8 +27630,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!pattern4.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27240,7 +27642,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27254,7 +27656,7 @@ return errors === 0;
 }
 validate103.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/main_image/anyOf/1"] = validate104;
+exports["/components/schemas/Property/properties/year_built/anyOf/1"] = validate104;
 
 function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27281,7 +27683,7 @@ return errors === 0;
 }
 validate104.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/edit_access/anyOf/0"] = validate105;
+exports["/components/schemas/Property/properties/template/anyOf/0"] = validate105;
 
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27293,9 +27695,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(!pattern4.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27304,9 +27705,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
+if(!(((((((((((((((((((((((data === "rubik_v2") || (data === "icon")) || (data === "air")) || (data === "lnd")) || (data === "focal")) || (data === "mot")) || (data === "rubik")) || (data === "kit")) || (data === "pipeline")) || (data === "mak")) || (data === "saren")) || (data === "syd")) || (data === "arlo")) || (data === "bren")) || (data === "dax")) || (data === "cobi")) || (data === "eko")) || (data === "lux")) || (data === "ryne")) || (data === "north")) || (data === "stak")) || (data === "karr")) || (data === "intra"))){
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values",schema:schema56.enum,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27320,7 +27720,7 @@ return errors === 0;
 }
 validate105.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/edit_access/anyOf/1"] = validate106;
+exports["/components/schemas/Property/properties/template/anyOf/1"] = validate106;
 
 function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27347,7 +27747,7 @@ return errors === 0;
 }
 validate106.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/show_on_property/anyOf/0"] = validate107;
+exports["/components/schemas/Property/properties/main_image/anyOf/0"] = validate107;
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27386,7 +27786,7 @@ return errors === 0;
 }
 validate107.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/show_on_property/anyOf/1"] = validate108;
+exports["/components/schemas/Property/properties/main_image/anyOf/1"] = validate108;
 
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27413,7 +27813,7 @@ return errors === 0;
 }
 validate108.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/logo/anyOf/0"] = validate109;
+exports["/components/schemas/Property/properties/edit_access/anyOf/0"] = validate109;
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27452,7 +27852,7 @@ return errors === 0;
 }
 validate109.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/logo/anyOf/1"] = validate110;
+exports["/components/schemas/Property/properties/edit_access/anyOf/1"] = validate110;
 
 function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27479,12 +27879,144 @@ return errors === 0;
 }
 validate110.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/website_url/anyOf/0"] = validate111;
+exports["/components/schemas/Property/properties/show_on_property/anyOf/0"] = validate111;
 
 function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate111.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate111.errors = vErrors;
+return errors === 0;
+}
+validate111.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/show_on_property/anyOf/1"] = validate112;
+
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate112.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate112.errors = vErrors;
+return errors === 0;
+}
+validate112.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/logo/anyOf/0"] = validate113;
+
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate113.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate113.errors = vErrors;
+return errors === 0;
+}
+validate113.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/logo/anyOf/1"] = validate114;
+
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate114.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate114.errors = vErrors;
+return errors === 0;
+}
+validate114.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/website_url/anyOf/0"] = validate115;
+
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate115.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27513,17 +28045,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate111.errors = vErrors;
+validate115.errors = vErrors;
 return errors === 0;
 }
-validate111.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate115.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/website_url/anyOf/1"] = validate112;
+exports["/components/schemas/Property/properties/website_url/anyOf/1"] = validate116;
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate112.evaluated;
+const evaluated0 = validate116.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27540,18 +28072,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate112.errors = vErrors;
+validate116.errors = vErrors;
 return errors === 0;
 }
-validate112.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate116.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/virtual_tours/anyOf/0"] = validate113;
-const schema238 = at("/components/schemas/Property/properties/virtual_tours/anyOf/0");
+exports["/components/schemas/Property/properties/virtual_tours/anyOf/0"] = validate117;
+const schema246 = at("/components/schemas/Property/properties/virtual_tours/anyOf/0");
 
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate113.evaluated;
+const evaluated0 = validate117.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27563,7 +28095,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern4.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema238.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema246.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27574,7 +28106,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.propertyNames.type,parentSchema:schema238.propertyNames,data:key0,propertyName:key0};
+const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.propertyNames.type,parentSchema:schema246.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27585,7 +28117,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema238.propertyNames,parentSchema:schema238,data};
+const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema246.propertyNames,parentSchema:schema246,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -27603,7 +28135,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema238.type,parentSchema:schema238,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -27612,18 +28144,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate113.errors = vErrors;
+validate117.errors = vErrors;
 return errors === 0;
 }
-validate113.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate117.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/virtual_tours/anyOf/1"] = validate115;
-const schema239 = at("/components/schemas/Property/properties/virtual_tours/anyOf/1");
+exports["/components/schemas/Property/properties/virtual_tours/anyOf/1"] = validate119;
+const schema247 = at("/components/schemas/Property/properties/virtual_tours/anyOf/1");
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate115.evaluated;
+const evaluated0 = validate119.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27632,7 +28164,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 0){
-const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema239,data};
+const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema247,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27643,7 +28175,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema239.type,parentSchema:schema239,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema247.type,parentSchema:schema247,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27652,17 +28184,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate115.errors = vErrors;
+validate119.errors = vErrors;
 return errors === 0;
 }
-validate115.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate119.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/PropertyEdit/properties/garage/anyOf/0"] = validate116;
+exports["/components/schemas/PropertyEdit/properties/garage/anyOf/0"] = validate120;
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
+const evaluated0 = validate120.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27689,17 +28221,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate116.errors = vErrors;
+validate120.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate120.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/PropertyEdit/properties/garage/anyOf/1"] = validate117;
+exports["/components/schemas/PropertyEdit/properties/garage/anyOf/1"] = validate121;
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate117.evaluated;
+const evaluated0 = validate121.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27728,17 +28260,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate117.errors = vErrors;
+validate121.errors = vErrors;
 return errors === 0;
 }
-validate117.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate121.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/PropertyEdit/properties/property_type/anyOf/0"] = validate118;
+exports["/components/schemas/PropertyEdit/properties/property_type/anyOf/0"] = validate122;
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate118.evaluated;
+const evaluated0 = validate122.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27765,18 +28297,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate118.errors = vErrors;
+validate122.errors = vErrors;
 return errors === 0;
 }
-validate118.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate122.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/PropertyEdit/properties/property_type/anyOf/1"] = validate119;
-const schema243 = at("/components/schemas/PropertyEdit/properties/property_type/anyOf/1");
+exports["/components/schemas/PropertyEdit/properties/property_type/anyOf/1"] = validate123;
+const schema251 = at("/components/schemas/PropertyEdit/properties/property_type/anyOf/1");
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate119.evaluated;
+const evaluated0 = validate123.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27784,7 +28316,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema243.type,parentSchema:schema243,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema251.type,parentSchema:schema251,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27794,7 +28326,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "SingleFamily") || (data === "MobileHome")) || (data === "MultiFamily")) || (data === "TownHouse")) || (data === "ResidentialLand"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema243.enum},message:"must be equal to one of the allowed values",schema:schema243.enum,parentSchema:schema243,data};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema251.enum},message:"must be equal to one of the allowed values",schema:schema251.enum,parentSchema:schema251,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27803,18 +28335,152 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate119.errors = vErrors;
+validate123.errors = vErrors;
 return errors === 0;
 }
-validate119.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate123.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/AgentCardList/anyOf/0"] = validate120;
-const schema244 = at("/components/schemas/AgentCardList/anyOf/0");
+exports["/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/0"] = validate124;
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate120.evaluated;
+const evaluated0 = validate124.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate124.errors = vErrors;
+return errors === 0;
+}
+validate124.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/1"] = validate125;
+const schema253 = at("/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/1");
+
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate125.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema253.type,parentSchema:schema253,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate125.errors = vErrors;
+return errors === 0;
+}
+validate125.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/AgentUrl/allOf/0/anyOf/0"] = validate126;
+
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate126.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!(formats0(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate126.errors = vErrors;
+return errors === 0;
+}
+validate126.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/AgentUrl/allOf/0/anyOf/1"] = validate127;
+const schema255 = at("/components/schemas/AgentUrl/allOf/0/anyOf/1");
+
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate127.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema255.type,parentSchema:schema255,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate127.errors = vErrors;
+return errors === 0;
+}
+validate127.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/AgentCardList/anyOf/0"] = validate128;
+const schema256 = at("/components/schemas/AgentCardList/anyOf/0");
+
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate128.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27826,7 +28492,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern4.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema244.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema256.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27837,7 +28503,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.propertyNames.type,parentSchema:schema244.propertyNames,data:key0,propertyName:key0};
+const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.propertyNames.type,parentSchema:schema256.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27848,7 +28514,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema244.propertyNames,parentSchema:schema244,data};
+const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema256.propertyNames,parentSchema:schema256,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -27862,7 +28528,7 @@ for(const key1 in data){
 let data0 = data[key1];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.email === undefined){
-const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema183.required,parentSchema:schema183,data:data0};
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema191.required,parentSchema:schema191,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -27872,7 +28538,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data0.nid === undefined){
-const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema183.required,parentSchema:schema183,data:data0};
+const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema191.required,parentSchema:schema191,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -27884,7 +28550,7 @@ errors++;
 if(data0.email !== undefined){
 let data1 = data0.email;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.email.type,parentSchema:schema183.properties.email,data:data1};
+const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.email.type,parentSchema:schema191.properties.email,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -27898,7 +28564,7 @@ if(data0.nid !== undefined){
 let data2 = data0.nid;
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema183.properties.nid,data:data2};
+const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema191.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -27909,7 +28575,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.nid.type,parentSchema:schema183.properties.nid,data:data2};
+const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.nid.type,parentSchema:schema191.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -27921,7 +28587,7 @@ errors++;
 }
 for(const key2 in data0){
 if((key2 !== "email") && (key2 !== "nid")){
-const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key2},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema183,data:data0};
+const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key2},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema191,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -27933,7 +28599,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema183.type,parentSchema:schema183,data:data0};
+const err9 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema191.type,parentSchema:schema191,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -27945,7 +28611,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema244.type,parentSchema:schema244,data};
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema256.type,parentSchema:schema256,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -27954,18 +28620,18 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate120.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
-validate120.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate128.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/AgentCardList/anyOf/1"] = validate121;
-const schema246 = at("/components/schemas/AgentCardList/anyOf/1");
+exports["/components/schemas/AgentCardList/anyOf/1"] = validate129;
+const schema258 = at("/components/schemas/AgentCardList/anyOf/1");
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate121.evaluated;
+const evaluated0 = validate129.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27974,7 +28640,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 0){
-const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema246,data};
+const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema258,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27985,7 +28651,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.type,parentSchema:schema246,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema258.type,parentSchema:schema258,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27994,10 +28660,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate121.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate129.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 return exports;
 }

@@ -501,23 +501,33 @@ export interface components {
         AgentCard: {
             id: components["schemas"]["IdString"];
             /** @description Full display name. */
-            name: string;
-            agent_first_name: string;
-            agent_last_name: string;
+            name: components["schemas"]["AgentText"];
+            agent_first_name: components["schemas"]["AgentText"];
+            agent_last_name: components["schemas"]["AgentText"];
             /** @description Unique among agents (section 7). */
-            email: string;
-            phone: string;
-            company: string;
-            professional_title: string;
+            email: components["schemas"]["AgentText"];
+            phone: components["schemas"]["AgentText"];
+            company: components["schemas"]["AgentText"];
+            professional_title: components["schemas"]["AgentText"];
             license: string | null;
-            website: components["schemas"]["HttpUrl"];
-            social_media_links: components["schemas"]["SocialMediaLink"][];
+            website: components["schemas"]["AgentUrl"];
+            social_media_links: (components["schemas"]["SocialMediaLink"][] | null) & components["schemas"]["SocialMediaLink"][];
             /** @description Allowed values are not shown (sections 2.1 and 3). */
-            card_type: string;
-            agency_profile: components["schemas"]["IdString"];
-            headshot_url: components["schemas"]["HttpUrl"];
+            card_type: components["schemas"]["AgentText"];
+            agency_profile: (components["schemas"]["IdString"] | null) & string;
+            headshot_url: components["schemas"]["AgentUrl"];
             notes: string | null;
         };
+        /**
+         * a string
+         * @description A text field of an agent card (section 2.2); null only for a field never set, a reading the document allows.
+         */
+        AgentText: (string | null) & string;
+        /**
+         * a URL
+         * @description A URL field of an agent card (section 2.2); null only for a field never set, a reading the document allows.
+         */
+        AgentUrl: (components["schemas"]["HttpUrl"] | null) & string;
         /**
          * @description The body of endpoint 7. `name` defaults to the first and last name; `website` and `headshot_url`
          *     default to placeholder addresses under `https://agents.property-listing.example/<nid>`; `card_type`

@@ -67,6 +67,16 @@ describe("validateRequest and validateResponse", () => {
     ]);
   });
 
+  it("reports an answer that fails every branch of an anyOf as a fact, even when the closest branch is an assumption", () => {
+    const list = (body: unknown) =>
+      contract.validateResponse({ method: "GET", path: "/api/v1/object/agent_cards", status: 200, headers: { "content-type": "application/json" }, body }).errors;
+    // The agent list is a map (section 4.2); an empty array for an empty map is our assumption, a non-empty array is neither.
+    expect(list([])).toEqual([]);
+    expect(list([{ email: "a@b.example", nid: "7" }]).map((error) => [error.location, error.tier, error.section])).toEqual([["response.body", "fact", "4.2"]]);
+    // Inside the documented branch, our own reading of a field stays an assumption.
+    expect(list({ 7: { email: "a@b.example", nid: 7 } }).map((error) => [error.location, error.tier])).toEqual([["response.body/7/nid", "assumption"]]);
+  });
+
   it("names a route that is not in the contract", () => {
     const result = contract.validateResponse({ method: "GET", path: "/api/v1/object/nothing", status: 200 });
     expect(result.errors).toEqual([

@@ -9,7 +9,7 @@ import { createContract } from "../../src/contract/create-contract.ts";
 import { runContract } from "../../src/contract/runner/run-contract.ts";
 import type { RunReport } from "../../src/contract/runner/run-report.ts";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
-import { startIndependentService, VARIANTS, type IndependentService } from "../support/independent-service/index.ts";
+import { LEGITIMATE_VARIANTS, startIndependentService, VARIANTS, type IndependentService } from "../support/independent-service/index.ts";
 
 const contract = createContract();
 const closedContract = createContract({ closed: true });
@@ -51,6 +51,25 @@ describe("the independent implementation, unbroken", () => {
     const warned = new Set(report.results.filter((result) => result.status === "warning").map((result) => result.check));
     expect([...warned]).toEqual(expect.arrayContaining(["undocumented_response_property", "response_schema_conformance", "content_type_conformance"]));
   });
+});
+
+describe("every legitimate variant, taking a choice the document leaves open", () => {
+  it("is at least ten, each justified, and none of them a defect", () => {
+    expect(LEGITIMATE_VARIANTS.length).toBeGreaterThanOrEqual(10);
+    const defects = new Set(VARIANTS.map((variant) => variant.name));
+    for (const variant of LEGITIMATE_VARIANTS) {
+      expect(defects.has(variant.name), variant.name).toBe(false);
+      expect(variant.choice, variant.name).toBeTruthy();
+      expect(variant.justification, variant.name).toMatch(/\b([1-9](\.[0-9])?|introduction)\b/);
+    }
+  });
+
+  it.each(LEGITIMATE_VARIANTS.map((variant) => [variant.name, variant] as const))("%s: passes with no failure", async (_name, variant) => {
+    const report = await runAgainst(variant.name);
+    const failures = report.results.filter((result) => result.status === "failed").map((result) => `${result.check} (${result.step}): ${result.message}`);
+    expect(failures, `${variant.choice} (${variant.justification})`).toEqual([]);
+    expect(report.result).toBe("passed");
+  }, 60_000);
 });
 
 describe("the mock, held to the same runs", () => {

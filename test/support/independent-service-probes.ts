@@ -333,6 +333,35 @@ export const PROBES: Record<string, Probe> = {
   "create-answers-201": async (api) => {
     expect((await api.call("POST", "/property", VALID_PROPERTY)).status).toBe(200);
   },
+  "agent-list-as-array": async (api) => {
+    await api.createAgent();
+    expect(Array.isArray(await api.ok("GET", "/agent_cards"))).toBe(false);
+  },
+  "agent-list-values-shifted": async (api) => {
+    const emails = [uniqueEmail(), uniqueEmail()];
+    const nids = [await api.createAgent({ email: emails[0] }), await api.createAgent({ email: emails[1] })];
+    const list = await api.ok("GET", "/agent_cards");
+    nids.forEach((nid, i) => expect(list[nid]).toMatchObject({ email: emails[i] }));
+  },
+  "create-uri-foreign-host": async (api) => {
+    expect((await api.ok("POST", "/property", VALID_PROPERTY)).uri.startsWith(`${api.service.url}/`)).toBe(true);
+  },
+  "edit-uri-no-token": async (api) => {
+    const { uri } = await api.ok("PUT", `/property/${await api.createProperty()}`, { title: "t" });
+    expect(uri.slice(api.service.url.length).split("/").filter(Boolean).length).toBeGreaterThanOrEqual(2);
+  },
+  "virtual-tours-empty-object": async (api) => {
+    expect((await api.property(await api.createProperty())).virtual_tours).toEqual([]);
+  },
+  "garage-none-as-word": async (api) => {
+    expect((await api.property(await api.createProperty({ garage: "None" }))).garage).toMatch(/^\d+$/);
+  },
+  "property-type-town-house-spaced": async (api) => {
+    expect((await api.property(await api.createProperty({ property_type: "Town House" }))).property_type).toBe("TownHouse");
+  },
+  "agent-name-first-only": async (api) => {
+    expect((await api.agent(await api.createAgent({ agent_first_name: "Dana", agent_last_name: "Whitfield" }))).name).toBe("Dana Whitfield");
+  },
   // Found only by generated input (issue 21).
   "crash-on-fraction-in-integer": refusedOnCreate({ bedrooms: 2.5 }),
   "crash-on-non-ascii-street": roundTripOnCreate({ street: "12 Straße der Einheit, Zürich 🏠" }),

@@ -32,19 +32,27 @@ export const CHECKS = {
   edit_visible: { meaning: "Every field an edit or update sends shows on retrieve, and the fields it did not name keep their value (sections 4.1 to 4.3).", section: "4.1" },
   absent_is_null: { meaning: "A field the run never set comes back null, not an empty string (section 2.1: absent values come back as null).", section: "2.1" },
   list_consistency: {
-    meaning: "Every key of the agent list is its value's nid; list-by-user shows a created property with its nid, title, external id and published flag; no other entry moves (sections 2.1, 4.1, 4.2).",
+    meaning: "On every list answer the run sees: every key of the agent list is its value's nid, and each agent of the run is listed under its own nid with its own email; list-by-user shows each property of the run with its title and external id; no other entry moves. The run lists two or more agents of its own (sections 2.1, 4.1, 4.2).",
     section: "4.2",
   },
   external_id_lookup: { meaning: "An external id set on a property finds the same property object through endpoint 2 (section 4.1).", section: "4.1" },
   floorplan_on_property: { meaning: "A document with is_floorplan appears in its property's floorplans with its title and file, and leaves them when deleted or moved (sections 2.1, 2.3).", section: "2.1" },
   template_catalogue: { meaning: "The catalogue has the twenty-three templates, each with the access level of section 2.4.", section: "2.4" },
   duplicate_agent_rejected: {
-    meaning: "An agent email is unique: a create or update to an email that belongs to another agent is refused, a create with Agent Already Exists; the email is free again once its agent is deleted (sections 2.2, 7).",
+    meaning: "An agent email is unique: a create or update to an email that belongs to another agent is refused, a create with Agent Already Exists while the account has a free seat, and with either named error when it is also full (section 7 gives no precedence); the email is free again once its agent is deleted (sections 2.2, 7).",
     section: "7",
   },
   agent_seat_limit: {
-    meaning: "On an account without agents, creating agents past its seat limit is refused with Not Enough Agent Seats, and a deleted agent frees its seat (sections 7, 8). Needs --fresh-api-key.",
+    meaning: "On an account without agents, creating agents past its seat limit is refused with Not Enough Agent Seats, and a deleted agent frees its seat (sections 7, 8). Needs --fresh-api-key. Any account may be full: a create refused with Not Enough Agent Seats elsewhere skips what needed the agent, with the reason.",
     section: "8",
+  },
+  autologin_uri: {
+    meaning: "The uri a property create or edit answers has the documented form {base_url}/<autologin_path>/<ACCESS_TOKEN>: it starts with the service's public base address (--public-base-url when the service sits behind another one) and holds a path and a token after it (sections 4.1, 5).",
+    section: "4.1",
+  },
+  documented_representation: {
+    meaning: "Values the document fixes whatever was sent: a property without tours has virtual_tours as an empty array; every garage kind comes back as a count-like numeric string and every property type in a compact form without spaces; an agent's name is a full display name, holding its first and last names (sections 2.1, 2.2).",
+    section: "2.1",
   },
   request_conformance: { meaning: "A recorded request is one the contract allows: a documented operation and path, the credentials, the content type, valid path parameters and body.", section: "4" },
 } as const satisfies Record<string, CheckDefinition>;

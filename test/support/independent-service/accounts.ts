@@ -57,13 +57,13 @@ export function authenticate(headers: IncomingHttpHeaders, accounts: Accounts, h
   const byKey = all.find((a) => a.apiKey === key);
   const byToken = all.find((a) => a.token === token);
   if (key === undefined) {
-    return holes.noKey && byToken ? byToken : denied("API-KEY header is required");
+    return holes.noKey && byToken ? byToken : denied("API-KEY header is required", "auth-missing");
   }
   if (token === undefined) {
-    return holes.noToken && byKey ? byKey : denied("TOKEN header is required");
+    return holes.noToken && byKey ? byKey : denied("TOKEN header is required", "auth-missing");
   }
-  if (byKey === undefined) return denied("unknown API-KEY");
+  if (byKey === undefined) return denied("unknown API-KEY", "auth-mismatch");
   if (byToken === byKey) return byKey;
-  if (byToken === undefined) return holes.wrongToken ? byKey : denied("TOKEN does not match API-KEY");
-  return holes.foreignToken ? byKey : denied("TOKEN does not match API-KEY");
+  if (byToken === undefined) return holes.wrongToken ? byKey : denied("TOKEN does not match API-KEY", "auth-mismatch");
+  return holes.foreignToken ? byKey : denied("TOKEN does not match API-KEY", "auth-mismatch");
 }

@@ -4,7 +4,7 @@
  */
 import type { Account } from "./accounts.ts";
 import { nidSequence, NID_STARTS } from "./nid-sequence.ts";
-import { agentError, invalid, malformed, notFound, ok, refused, type Reply } from "./reply.ts";
+import { agentError, denied, invalid, malformed, notFound, ok, refused, type Reply } from "./reply.ts";
 import type { Faults } from "./variants.ts";
 
 /** The string fields of 2.2 a client may set (id is the service's). */
@@ -96,13 +96,14 @@ function readAgent(body: unknown, faults: Faults): Parsed {
 export function agentBook(options: { faults: Faults; now?: () => number }): AgentBook {
   const { faults } = options;
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
-  const nids = nidSequence(NID_STARTS.agent);
+  const nids = faults.chooses("small-sequential-nids") ? nidSequence(1, 1) : nidSequence(NID_STARTS.agent);
   const records: AgentRecord[] = [];
 
   const live = () => records.filter((r) => !r.deleted);
   const find = (caller: Account, nid: string): AgentRecord | Reply => {
     if (!/^\d{1,15}$/.test(nid)) return malformed("nid must be an integer");
     const record = live().find((r) => r.nid === Number(nid));
+    if (record !== undefined && record.uid !== caller.uid && faults.chooses("foreign-records-403")) return denied(`agent ${nid} is not yours`);
     return record !== undefined && record.uid === caller.uid ? record : notFound(`no agent ${nid}`);
   };
 
@@ -127,9 +128,10 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
       if (!faults.on("links-not-ordered-by-weight")) shown.sort((a, b) => Number(a.weight) - Number(b.weight));
       links = shown.map((l) => ({ service: l.service, url: l.url, weight: faults.on("weight-as-number") ? Number(l.weight) : l.weight }));
     }
+    const shownName = faults.on("agent-name-first-only") ? (first ?? null) : derivedName === "" ? null : derivedName;
     return {
       id: String(faults.on("agent-id-not-nid") ? record.nid - 1 : record.nid),
-      name: record.values.has("name") ? record.values.get("name") : derivedName === "" ? null : derivedName,
+      name: record.values.has("name") ? record.values.get("name") : shownName,
       agent_first_name: value("agent_first_name"),
       agent_last_name: value("agent_last_name"),
       email: value("email"),
@@ -144,8 +146,7 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
       headshot_url: value("headshot_url"),
       notes: value("notes"),
       // Undocumented extras: allowed (issue 8, item 3).
-      uid: String(record.uid),
-      created: record.created,
+      ...(faults.chooses("no-extra-fields") ? {} : { uid: String(record.uid), created: record.created }),
     };
   };
 
@@ -166,14 +167,14 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
       if (!input.ok) return invalid(input.error);
       const email = input.values.get("email");
       if (typeof email !== "string") return invalid("email is required");
-      // Two rules and no precedence between them (section 7): this implementation checks seats first.
+      // Two rules and no precedence between them (section 7): this implementation checks seats first, the
+      // legitimate variant email-before-seats the email first.
       const used = live().filter((r) => r.uid === caller.uid).length;
-      if (used >= caller.agentSeats && !faults.on("seat-limit-not-enforced")) {
-        return faults.on("seat-limit-unnamed-error") ? refused(403, "limit reached") : agentError("Not Enough Agent Seats");
-      }
-      if (!faults.on("duplicate-email-accepted") && taken(email, undefined, faults.on("duplicate-email-case-variant-accepted"))) {
-        return agentError("Agent Already Exists");
-      }
+      const full = used >= caller.agentSeats && !faults.on("seat-limit-not-enforced");
+      const duplicate = !faults.on("duplicate-email-accepted") && taken(email, undefined, faults.on("duplicate-email-case-variant-accepted"));
+      if (duplicate && faults.chooses("email-before-seats")) return agentError("Agent Already Exists");
+      if (full) return faults.on("seat-limit-unnamed-error") ? refused(403, "limit reached") : agentError("Not Enough Agent Seats");
+      if (duplicate) return agentError("Agent Already Exists");
       if (faults.on("agent-drops-company-and-license")) {
         input.values.delete("company");
         input.values.delete("license");
@@ -181,7 +182,7 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
       const record = add(caller, input.values);
       record.links = input.links;
       record.agencyProfile = input.agencyProfile;
-      return ok({ nid: faults.on("agent-create-nid-as-number") ? record.nid : String(record.nid), status: "created" });
+      return ok({ nid: faults.on("agent-create-nid-as-number") ? record.nid : String(record.nid), ...(faults.chooses("no-extra-fields") ? {} : { status: "created" }) });
     },
 
     update(caller, nid, body) {
@@ -210,11 +211,16 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
     list(caller) {
       const mine = (faults.on("deleted-agent-still-listed") ? records : live())
         .filter((r) => r.uid === caller.uid)
-        .sort((a, b) => b.nid - a.nid);
-      // Newest first. JSON.stringify would put integer-like keys in ascending order, so the text is built here.
+        .sort((a, b) => (faults.chooses("lists-oldest-first") ? a.nid - b.nid : b.nid - a.nid));
+      // Newest first (or oldest first, a legitimate variant). JSON.stringify would put integer-like keys in ascending order, so the text is built here.
+      const values = mine.map((r) => {
+        const nid = faults.chooses("agent-list-nid-as-string") ? String(r.nid) : r.nid;
+        return faults.chooses("no-extra-fields") ? { email: r.values.get("email") ?? null, nid } : { email: r.values.get("email") ?? null, nid, name: view(r).name };
+      });
+      if (faults.on("agent-list-as-array") && values.length > 0) return ok(values);
       const entries = mine.map((r, i) => {
         const key = faults.on("agent-list-key-not-nid") ? String(i) : String(r.nid);
-        const value = { email: r.values.get("email") ?? null, nid: r.nid, name: view(r).name };
+        const value = faults.on("agent-list-values-shifted") ? values[(i + 1) % values.length] : values[i];
         return `${JSON.stringify(key)}:${JSON.stringify(value)}`;
       });
       return { status: 200, json: `{${entries.join(",")}}` };

@@ -5,7 +5,7 @@
 import type { Account } from "./accounts.ts";
 import { nidSequence, NID_STARTS } from "./nid-sequence.ts";
 import type { FloorplanEntry } from "./property-book.ts";
-import { invalid, malformed, notFound, ok, type Reply } from "./reply.ts";
+import { denied, invalid, malformed, notFound, ok, type Reply } from "./reply.ts";
 import type { Faults } from "./variants.ts";
 
 const TEXT_FIELDS = ["title", "file_url", "category"] as const;
@@ -71,12 +71,13 @@ function readDocument(body: unknown): Parsed {
 export function documentBook(options: DocumentBookOptions): DocumentBook {
   const { faults } = options;
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
-  const nids = nidSequence(NID_STARTS.document);
+  const nids = faults.chooses("small-sequential-nids") ? nidSequence(1, 1) : nidSequence(NID_STARTS.document);
   const records: DocumentRecord[] = [];
 
   const find = (caller: Account, nid: string): DocumentRecord | Reply => {
     if (!/^\d{1,15}$/.test(nid)) return malformed("nid must be an integer");
     const record = records.find((r) => r.nid === Number(nid) && (!r.deleted || faults.on("deleted-document-still-retrievable")));
+    if (record !== undefined && record.uid !== caller.uid && faults.chooses("foreign-records-403")) return denied(`document ${nid} is not yours`);
     return record !== undefined && record.uid === caller.uid ? record : notFound(`no document ${nid}`);
   };
 
@@ -99,8 +100,7 @@ export function documentBook(options: DocumentBookOptions): DocumentBook {
       is_floorplan: flag("is_floorplan"),
       [faults.on("show-on-unbranded-lowercased") ? "show_on_unbranded" : "Show_on_unbranded"]: flag("Show_on_unbranded"),
       // Undocumented extras: allowed (issue 8, item 3).
-      uid: String(record.uid),
-      status: "stored",
+      ...(faults.chooses("no-extra-fields") ? {} : { uid: String(record.uid), status: "stored" }),
     };
   };
 
@@ -117,7 +117,7 @@ export function documentBook(options: DocumentBookOptions): DocumentBook {
         text: input.text, flags: input.flags, created: time, changed: time, deleted: false,
       };
       records.push(record);
-      return ok({ nid: faults.on("document-create-nid-as-string") ? String(record.nid) : record.nid, status: "created" });
+      return ok({ nid: faults.on("document-create-nid-as-string") ? String(record.nid) : record.nid, ...(faults.chooses("no-extra-fields") ? {} : { status: "created" }) });
     },
 
     update(caller, nid, body) {
@@ -154,7 +154,7 @@ export function documentBook(options: DocumentBookOptions): DocumentBook {
         .filter((r) => r.propertyReference === propertyNid)
         .filter((r) => r.flags.get("is_floorplan") === true || faults.on("document-not-floorplan-on-property"))
         .filter((r) => !r.deleted || faults.on("floorplan-stays-after-delete"))
-        .sort((a, b) => b.nid - a.nid)
+        .sort((a, b) => (faults.chooses("lists-oldest-first") ? a.nid - b.nid : b.nid - a.nid))
         .map((r) => ({ nid: r.nid, title: r.text.get("title") ?? null, floorplan_url: r.text.get("file_url") ?? null }));
     },
   };

@@ -8,7 +8,7 @@ import { authenticate, type Account, type Accounts, type AuthHoles } from "./acc
 import type { AgentBook } from "./agent-book.ts";
 import type { DocumentBook } from "./document-book.ts";
 import type { PropertyBook } from "./property-book.ts";
-import { malformed, notFound, ok, refused, type Reply } from "./reply.ts";
+import { malformed, notFound, ok, refused, restyle, type Reply } from "./reply.ts";
 import { catalogueAnswer } from "./template-catalogue.ts";
 import type { Faults } from "./variants.ts";
 
@@ -122,11 +122,12 @@ export function createHttpServer(parts: ServiceParts): Server {
   return createServer((req: IncomingMessage, res: ServerResponse) => {
     answer(req, parts, table)
       .catch((error: unknown) => ({ status: 500, json: JSON.stringify({ error: `bug: ${String(error)}` }) }))
-      .then((reply) => {
+      .then((given) => {
+        const reply = restyle(given, parts.faults);
         res.statusCode = reply.status;
         // Header names in unusual case: HTTP header names are case-insensitive (issue 8, item 3).
-        res.setHeader("Content-TYPE", "application/json; charset=utf-8");
-        res.setHeader("X-Listing-SERVICE", "independent");
+        res.setHeader("Content-TYPE", parts.faults.chooses("no-charset") ? "application/json" : "application/json; charset=utf-8");
+        if (!parts.faults.chooses("no-extra-fields")) res.setHeader("X-Listing-SERVICE", "independent");
         res.end(reply.json);
       });
   });

@@ -19,6 +19,7 @@ import { propertyBook } from "./property-book.ts";
 import { faultsOf } from "./variants.ts";
 
 export { VARIANTS, type Variant } from "./variants.ts";
+export { LEGITIMATE_VARIANTS, type LegitimateVariant } from "./legitimate-variants.ts";
 
 /** The credentials and limits of one account of the service. */
 export interface IndependentAccount {
@@ -39,12 +40,17 @@ export interface IndependentService {
 const copy = (a: Account): IndependentAccount => ({ apiKey: a.apiKey, token: a.token, uid: a.uid, agentSeats: a.agentSeats });
 
 /**
- * Starts an instance on 127.0.0.1 (a free port), conforming or broken by one variant. It starts with one
+ * Starts an instance on 127.0.0.1 (a free port): the plain conforming one, one broken by a defect of
+ * `VARIANTS`, or one taking an open choice of `LEGITIMATE_VARIANTS`. It starts with one
  * property and one agent on the primary and other accounts each, and nothing on the fresh account.
  */
 export async function startIndependentService(options: { variant?: string } = {}): Promise<IndependentService> {
   const faults = faultsOf(options.variant);
   const accounts = fixedAccounts();
+  // Seats are limited and their number is not stated (section 8): legitimate variants hand out fewer.
+  if (faults.chooses("primary-one-free-seat")) accounts.primary.agentSeats = 2;
+  if (faults.chooses("primary-no-free-seat")) accounts.primary.agentSeats = 1;
+  if (faults.chooses("fresh-one-seat")) accounts.fresh.agentSeats = 1;
   let url = "";
   const documents = documentBook({ faults, ownsProperty: (caller, nid) => properties.owns(caller, nid) });
   const properties = propertyBook({ faults, baseUrl: () => url, floorplansOf: (nid) => documents.floorplansOf(nid) });
@@ -52,8 +58,11 @@ export async function startIndependentService(options: { variant?: string } = {}
 
   properties.seed(accounts.primary, { street: "12 Harbour Row", city: "Portland", state: "ME", zip: "04101", title: "Harbour Row loft", external_id: "seed-primary-1", list_price: "415000" });
   properties.seed(accounts.other, { street: "9 Elm Court", city: "Austin", state: "TX", zip: "73301", title: "Elm Court", external_id: "seed-other-1" });
-  agents.seed(accounts.primary, "seed.agent@primary.example", "Seeded Agent");
-  agents.seed(accounts.other, "seed.agent@other.example", "Other Agent");
+  // An account may start with no agents (agent-list-values-shifted hides its fault behind a list of one).
+  if (!faults.on("agent-list-values-shifted")) {
+    agents.seed(accounts.primary, "seed.agent@primary.example", "Seeded Agent");
+    agents.seed(accounts.other, "seed.agent@other.example", "Other Agent");
+  }
 
   const server = createHttpServer({ accounts, properties, agents, documents, faults });
   await new Promise<void>((resolve, reject) => {

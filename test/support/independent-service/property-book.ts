@@ -52,6 +52,15 @@ export interface PropertyBook {
 /** Garage words as counts (2.1: "a count-like numeric string"); which count a word means is not documented. */
 const GARAGE_COUNTS: Record<string, string> = { attached: "2", detached: "1", none: "0" };
 
+/**
+ * The site address a service may compute instead of storing (legitimate variant website-url-derived): the
+ * subdomain under the service's own domain, written without a trailing slash.
+ */
+function derivedWebsite(values: Map<string, string>): string | null {
+  const sub = values.get("subdomain");
+  return sub ? `https://${sub.toLowerCase()}.listings.example` : null;
+}
+
 /** Fields 2.1 types as numeric strings; the list-price variant turns one of them into a JSON number. */
 const NUMERIC_VIEW = new Set(["list_price", "square_feet", "stories", "bedrooms", "baths", "half_baths", "year_built", "parking_spaces"]);
 
@@ -59,19 +68,21 @@ const NUMERIC_VIEW = new Set(["list_price", "square_feet", "stories", "bedrooms"
 export function propertyBook(options: PropertyBookOptions): PropertyBook {
   const { faults } = options;
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
-  const nids = nidSequence(NID_STARTS.property);
+  const nids = faults.chooses("small-sequential-nids") ? nidSequence(1, 1) : nidSequence(NID_STARTS.property);
   const records: PropertyRecord[] = [];
 
   const find = (caller: Account, given: string): PropertyRecord | Reply => {
     const nid = faults.on("nid-parsed-leniently") && /^\d/.test(given) ? String(Number.parseInt(given, 10)) : given;
     if (!/^\d{1,15}$/.test(nid)) return malformed("nid must be an integer");
     const record = records.find((r) => r.nid === Number(nid));
+    if (record !== undefined && record.uid !== caller.uid && faults.chooses("foreign-records-403")) return denied(`property ${nid} is not yours`);
     // Another account's property is invisible: the same answer as one that does not exist.
     return record !== undefined && record.uid === caller.uid ? record : notFound(`no property ${nid}`);
   };
 
-  const uri = (relative: boolean): string => {
-    const path = `/autologin/${randomBytes(16).toString("hex")}`;
+  const uri = (relative: boolean, foreign = false, tokenless = false): string => {
+    const path = tokenless ? "/autologin" : `/autologin/${randomBytes(16).toString("hex")}`;
+    if (foreign) return `https://login.elsewhere.example${path}`;
     return relative ? path : `${options.baseUrl()}${path}`;
   };
 
@@ -85,16 +96,17 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
         continue;
       }
       const text = value as string;
-      if (field === "garage" && !faults.on("garage-as-word")) value = GARAGE_COUNTS[text.toLowerCase()] ?? text;
-      if (field === "property_type" && !faults.on("property-type-not-compacted")) value = text.replace(/\s+/g, "");
+      if (field === "garage" && !faults.on("garage-as-word") && !(faults.on("garage-none-as-word") && text === "None")) value = GARAGE_COUNTS[text.toLowerCase()] ?? text;
+      if (field === "property_type" && !faults.on("property-type-not-compacted") && !(faults.on("property-type-town-house-spaced") && text === "Town House")) value = text.replace(/\s+/g, "");
       if (field === "lot_size" && faults.on("lot-size-separator-stripped")) value = text.replace(/,/g, "");
       if (field === "description" && faults.on("description-html-stripped")) value = text.replace(/<[^>]*>/g, "");
       if (field === "premise" && text === "" && faults.on("premise-empty-string-as-null")) value = null;
       if (field === "list_price" && faults.on("list-price-as-number")) value = Number(text);
       out[field] = value;
     }
+    if (faults.chooses("website-url-derived")) out.website_url = derivedWebsite(record.values);
     out.open_houses = null;
-    out.virtual_tours = faults.on("virtual-tours-null") ? null : [];
+    out.virtual_tours = faults.on("virtual-tours-null") ? null : faults.on("virtual-tours-empty-object") ? {} : [];
     out.property_videos = {};
     const floorplans: Record<string, unknown> = {};
     for (const plan of options.floorplansOf(record.nid)) {
@@ -105,6 +117,7 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
       };
     }
     out.floorplans = floorplans;
+    if (faults.chooses("no-extra-fields")) return out;
     // Undocumented extras: allowed (issue 8, item 3).
     out.language = "und";
     out.revision_count = String(record.revisions);
@@ -112,7 +125,9 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
     return out;
   };
 
-  const newestFirst = (): PropertyRecord[] => [...records].sort((a, b) => b.nid - a.nid);
+  /** Newest first (the list's order is this implementation's choice, 4.5), or oldest first as a variant. */
+  const newestFirst = (): PropertyRecord[] => [...records].sort((a, b) => (faults.chooses("lists-oldest-first") ? a.nid - b.nid : b.nid - a.nid));
+  const extra = (fields: Record<string, unknown>): Record<string, unknown> => (faults.chooses("no-extra-fields") ? {} : fields);
 
   return {
     retrieve(caller, nid) {
@@ -133,7 +148,7 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
       const record: PropertyRecord = { nid: nids.next(), uid: caller.uid, values: input.values, seeded: false, changed: now(), revisions: 1 };
       records.push(record);
       return ok(
-        { nid: String(record.nid), uri: uri(faults.on("create-uri-relative")), status: "created" },
+        { nid: String(record.nid), uri: uri(faults.on("create-uri-relative"), faults.on("create-uri-foreign-host")), ...extra({ status: "created" }) },
         faults.on("create-answers-201") ? 201 : 200,
       );
     },
@@ -143,10 +158,11 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
       if ("status" in record) return record;
       const input = readEdit(body, faults);
       if (!input.ok) return invalid(input.error);
+      if (faults.chooses("website-url-derived")) input.values.delete("website_url");
       for (const [field, value] of input.values) record.values.set(field, value);
       record.changed = now();
       record.revisions += 1;
-      return ok(faults.on("edit-answers-no-uri") ? { nid: String(record.nid), status: "updated" } : { nid: String(record.nid), uri: uri(false), status: "updated" });
+      return ok(faults.on("edit-answers-no-uri") ? { nid: String(record.nid), ...extra({ status: "updated" }) } : { nid: String(record.nid), uri: uri(false, false, faults.on("edit-uri-no-token")), ...extra({ status: "updated" }) });
     },
 
     listByUser(caller, uid) {
@@ -160,7 +176,7 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
           published: faults.on("published-as-number") ? 1 : "1",
           title: r.values.get("title") ?? null,
           external_id: faults.on("list-by-user-external-id-null") ? null : (r.values.get("external_id") ?? null),
-          changed: r.changed,
+          ...extra({ changed: r.changed }),
         }));
       return ok(items);
     },

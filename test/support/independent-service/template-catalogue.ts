@@ -37,11 +37,12 @@ function titleOf(name: string): string {
  */
 export function catalogueAnswer(faults: Faults): unknown {
   const names = CATALOGUE_NAMES.filter((name) => !(faults.on("templates-missing-intra") && name === "intra"));
-  const templates = [...names].reverse().map((name) => ({
+  const ordered = faults.chooses("lists-oldest-first") ? [...names] : [...names].reverse();
+  const templates = ordered.map((name) => ({
     title: titleOf(name),
     machine_name: name,
     access_level: faults.on("templates-eko-standard") && name === "eko" ? "standard" : accessLevel(name),
-    preview: `https://templates.example.net/${name}/preview.png`,
+    ...(faults.chooses("no-extra-fields") ? {} : { preview: `https://templates.example.net/${name}/preview.png` }),
   }));
-  return { templates, count: templates.length };
+  return faults.chooses("no-extra-fields") ? { templates } : { templates, count: templates.length };
 }

@@ -3,6 +3,7 @@
  * `service-interface.md` states, so that a contract runner can be shown to catch it (issue 8, items 5-12).
  * The rest of the service keeps conforming; the rule names the section it comes from.
  */
+import { LEGITIMATE_VARIANTS, type LegitimateVariantName } from "./legitimate-variants.ts";
 
 /** One deliberately broken rule. */
 export interface Variant {
@@ -98,6 +99,15 @@ const LIST = [
   { name: "templates-missing-intra", rule: "the catalogue holds every documented machine name, intra included", section: "2.4" },
   { name: "create-uri-relative", rule: "create answers uri as a URL of the form {base_url}/<autologin_path>/<ACCESS_TOKEN>", section: "4.1 endpoint 3" },
   { name: "create-answers-201", rule: "the success status of every endpoint is 200", section: "4" },
+  // Issue 19: rules a run must see on every answer, and facts it did not exercise before.
+  { name: "agent-list-as-array", rule: "the agent list is a map keyed by agent nid, not a JSON array of its values", section: "4.2 endpoint 10" },
+  { name: "agent-list-values-shifted", rule: "each key of the agent list holds that agent's own entry (accounts start empty; values rotated one key along)", section: "2.2" },
+  { name: "create-uri-foreign-host", rule: "the create uri starts with {base_url}: {base_url}/<autologin_path>/<ACCESS_TOKEN>", section: "4.1 endpoint 3" },
+  { name: "edit-uri-no-token", rule: "the edit uri ends with an access token after the auto-login path", section: "4.1 endpoint 4" },
+  { name: "virtual-tours-empty-object", rule: "virtual_tours is an empty array when there are none, not an empty object", section: "2.1" },
+  { name: "garage-none-as-word", rule: "garage None comes back as a count-like numeric string", section: "2.1" },
+  { name: "property-type-town-house-spaced", rule: "property_type Town House comes back compact, without its space", section: "2.1" },
+  { name: "agent-name-first-only", rule: "an agent's name is its full display name, not its first name alone", section: "2.2" },
   // Found only by generated input (issue 21): crashes on a class of input, a wrong type or a value accepted.
   { name: "crash-on-fraction-in-integer", rule: "a fraction where create documents an integer is refused, not answered 500", section: "4.1 endpoint 3", needsFuzz: true },
   { name: "crash-on-non-ascii-street", rule: "a street is any string: one outside ASCII is stored, not answered 500", section: "4.1 endpoint 3", needsFuzz: true },
@@ -114,15 +124,22 @@ export type VariantName = (typeof LIST)[number]["name"];
 /** Every broken variant (one documented rule each). */
 export const VARIANTS: readonly Variant[] = LIST;
 
-/** Asks whether the running service breaks a given rule; the conforming service breaks none. */
+/**
+ * Asks whether the running service breaks a given rule (the conforming service breaks none), and which open
+ * choice it takes where the document is silent (a legitimate variant, legitimate-variants.ts).
+ */
 export interface Faults {
   on(name: VariantName): boolean;
+  chooses(name: LegitimateVariantName): boolean;
 }
 
-/** The faults of one variant, or of none (`undefined`: the conforming service). Unknown names are a bug. */
+/**
+ * The faults of one variant, a defect or a legitimate one, or of none (`undefined`: the plain conforming
+ * service). Unknown names are a bug.
+ */
 export function faultsOf(variant: string | undefined): Faults {
-  if (variant !== undefined && !LIST.some((v) => v.name === variant)) {
-    throw new Error(`unknown variant "${variant}"; see VARIANTS`);
+  if (variant !== undefined && !LIST.some((v) => v.name === variant) && !LEGITIMATE_VARIANTS.some((v) => v.name === variant)) {
+    throw new Error(`unknown variant "${variant}"; see VARIANTS and LEGITIMATE_VARIANTS`);
   }
-  return { on: (name) => name === variant };
+  return { on: (name) => name === variant, chooses: (name) => name === variant };
 }

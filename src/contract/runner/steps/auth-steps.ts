@@ -1,5 +1,6 @@
 import type { CredentialMode, RunContext } from "../run-context.ts";
 import { API, record, type RunNames } from "./step-support.ts";
+import { createAgent } from "./agent-steps.ts";
 import { PROPERTY } from "./property-steps.ts";
 import type { PropertyState } from "./property-steps.ts";
 
@@ -23,10 +24,9 @@ export async function authSteps(ctx: RunContext, names: RunNames, properties: Pr
     return;
   }
   const { nid: property, uid, externalId } = properties;
-  const agent = record(await ctx.call("create an agent to probe credentials with", "createAgentCard", `${API}/agent_card/`, {
-    body: { agent_first_name: "Probe", agent_last_name: names.tag, email: `probe-${names.tag}@contract-run.example`.toLowerCase() },
-    expect: "success",
-  }))?.nid;
+  // The account may have no free seat (section 8): then the agent probes are skipped, with the reason.
+  const probeAgent = await createAgent(ctx, "create an agent to probe credentials with", { agent_first_name: "Probe", agent_last_name: names.tag, email: `probe-${names.tag}@contract-run.example`.toLowerCase() });
+  const agent = probeAgent.kind === "created" ? probeAgent.nid : undefined;
   const document = record(await ctx.call("create a document to probe credentials with", "createDocument", `${API}/document/`, {
     body: { title: `Probe ${names.tag}`, property_reference: Number(property), file_url: `https://files.contract-run.example/${names.tag}/probe.pdf` },
     expect: "success",
@@ -54,7 +54,8 @@ export async function authSteps(ctx: RunContext, names: RunNames, properties: Pr
   if (!ctx.has("other")) ctx.skip("ignored_auth", "every operation with another account's TOKEN", "no other account given (--other-api-key and --other-token)");
   for (const [operationId, path, body] of probes) {
     if (!path) {
-      ctx.skip("ignored_auth", `${operationId} with broken credentials`, `the probe record for ${operationId} could not be created`, operationId);
+      const why = operationId.includes("Agent") && probeAgent.kind === "full" ? "the account has no free agent seat for a probe agent (Not Enough Agent Seats)" : `the probe record for ${operationId} could not be created`;
+      ctx.skip("ignored_auth", `${operationId} with broken credentials`, why, operationId);
       continue;
     }
     const operation = ctx.operation(operationId);

@@ -1,5 +1,6 @@
 import type { RunContext } from "../run-context.ts";
-import { API, differences, record, show, type Json, type RunNames } from "./step-support.ts";
+import { compareFields, compareSent, DOCUMENT_SAMENESS } from "./sent-value.ts";
+import { API, record, show, type Json, type RunNames } from "./step-support.ts";
 import type { PropertyState } from "./property-steps.ts";
 
 /**
@@ -28,8 +29,9 @@ export async function documentSteps(ctx: RunContext, names: RunNames, properties
   const document = record(fetched);
   ctx.check("ensure_resource_availability", { step, passed: document?.nid === documentNid, exchange: fetched, operation: "retrieveDocument", section: "4.3", message: `the created document ${documentNid} could not be retrieved`, expected: `nid ${show(documentNid)}`, actual: show(document?.nid) });
   if (document) {
-    const wrong = differences(document, floorplan);
-    ctx.check("create_round_trip", { step, passed: wrong.length === 0, exchange: fetched, operation: "retrieveDocument", section: "2.3", message: wrong.join("; ") });
+    const { facts, readings } = compareFields(document, floorplan, DOCUMENT_SAMENESS);
+    ctx.check("create_round_trip", { step, passed: facts.length === 0, exchange: fetched, operation: "retrieveDocument", section: "2.3", message: facts.join("; ") });
+    ctx.check("create_round_trip", { step: `${step} (our reading of the text sent)`, passed: readings.length === 0, exchange: fetched, operation: "retrieveDocument", tier: "assumption", message: readings.join("; ") });
   }
   await seeFloorplan(ctx, "see the floorplan on its property", propertyNid, documentNid, { title: floorplan.title, floorplan_url: floorplan.file_url }, "fact");
 
@@ -51,8 +53,9 @@ export async function documentSteps(ctx: RunContext, names: RunNames, properties
   const after = await ctx.call(step, "retrieveDocument", `${API}/document/${documentNid}`, { expect: "success" });
   const changed = record(after);
   if (changed) {
-    const wrong = differences(changed, update);
-    ctx.check("edit_visible", { step, passed: wrong.length === 0, exchange: after, operation: "retrieveDocument", section: "4.3", message: wrong.join("; ") });
+    const { facts, readings } = compareFields(changed, update, DOCUMENT_SAMENESS);
+    ctx.check("edit_visible", { step, passed: facts.length === 0, exchange: after, operation: "retrieveDocument", section: "4.3", message: facts.join("; ") });
+    ctx.check("edit_visible", { step: `${step} (our reading of the text sent)`, passed: readings.length === 0, exchange: after, operation: "retrieveDocument", tier: "assumption", message: readings.join("; ") });
   }
   if (target !== propertyNid) {
     await seeFloorplan(ctx, "see the moved floorplan on its new property", target, documentNid, { title: update.title, floorplan_url: update.file_url }, "fact");
@@ -87,7 +90,7 @@ async function seeFloorplan(ctx: RunContext, step: string, propertyNid: string, 
   if (floorplans === null || typeof floorplans !== "object" || Array.isArray(floorplans)) return;
   const entry = (floorplans as Record<string, Json>)[documentNid];
   if (fields) {
-    const passed = entry !== undefined && String(entry.nid) === documentNid && entry.title === fields.title && entry.floorplan_url === fields.floorplan_url;
+    const passed = entry !== undefined && String(entry.nid) === documentNid && entry.title === fields.title && compareSent("url", fields.floorplan_url, entry.floorplan_url) !== "different";
     ctx.check("floorplan_on_property", { step, passed, exchange: answer, operation: "retrieveProperty", tier, section: "2.1", message: `floorplans[${documentNid}] of property ${propertyNid} is ${show(entry)}`, expected: JSON.stringify({ nid: documentNid, ...fields }) });
   } else {
     ctx.check("floorplan_on_property", { step, passed: entry === undefined, exchange: answer, operation: "retrieveProperty", tier, section: "2.1", message: `floorplans of property ${propertyNid} still hold document ${documentNid}: ${show(entry)}` });

@@ -1,5 +1,6 @@
 import type { Exchange } from "../http-exchange.ts";
 import type { RunContext } from "../run-context.ts";
+import { judgeDuplicate } from "./agent-steps.ts";
 import { API, record, refused, type RunNames } from "./step-support.ts";
 
 /** How many agents the run creates at most, looking for the seat limit, when the limit is not given. */
@@ -40,6 +41,7 @@ export async function seatSteps(ctx: RunContext, names: RunNames, options: SeatO
   const ours: Array<{ nid: string; email: string }> = [];
   const limit = options.seats ?? SEAT_PROBE_LIMIT;
   let full: Exchange | undefined;
+  let duplicate: Exchange | undefined;
   for (let index = 0; index <= limit; index += 1) {
     const email = `seat-${index}-${names.tag}@contract-run.example`.toLowerCase();
     const answer = await ctx.call(`create agent ${index + 1} on the fresh account`, "createAgentCard", `${API}/agent_card/`, {
@@ -51,6 +53,14 @@ export async function seatSteps(ctx: RunContext, names: RunNames, options: SeatO
     const nid = record(answer)?.nid;
     if (answer.status === 200 && typeof nid === "string") {
       ours.push({ nid, email });
+      if (index === 0) {
+        // The email rule where only it may apply: judged once the run knows whether a seat was still free.
+        duplicate = await ctx.call("create an agent with the first agent's email on the fresh account", "createAgentCard", `${API}/agent_card/`, {
+          as: "fresh", body: { agent_first_name: "Seat", agent_last_name: `duplicate ${names.tag}`, email }, expect: "any",
+        });
+        const accepted = record(duplicate)?.nid;
+        if (typeof accepted === "string") ours.push({ nid: accepted, email });
+      }
       continue;
     }
     full = answer;
@@ -83,6 +93,8 @@ export async function seatSteps(ctx: RunContext, names: RunNames, options: SeatO
         message: `the refusal does not name the error value ${NAMED}`, expected: `a refusal naming ${NAMED}`, actual: `${full.status} ${full.text.slice(0, 200)}` });
     }
     if (ours.length === 0) return {};
+    // With a second agent created after it, the duplicate met a free seat: only Agent Already Exists is right.
+    judgeDuplicate(ctx, "create an agent with the first agent's email on the fresh account", duplicate, ours.length >= 2);
 
     // Both rules broken at once: either named error is right (section 7 gives no precedence).
     const both = await ctx.call("create an agent with a taken email on the full account", "createAgentCard", `${API}/agent_card/`, {

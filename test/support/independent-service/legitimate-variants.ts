@@ -1,0 +1,89 @@
+/**
+ * The legitimate variants of the independent service: each one takes a choice that `service-interface.md`
+ * leaves open (its silence, or its "not shown"), and so stays a conforming service. A contract runner must pass
+ * every one of them with no failure (issue 19, item 6); `VARIANTS` (variants.ts) are the defects, each caught.
+ */
+
+/** One choice the document leaves open, taken otherwise than the plain instance takes it. */
+export interface LegitimateVariant {
+  /** What `startIndependentService({ variant })` takes. */
+  name: string;
+  /** What this instance does differently, in one line. */
+  choice: string;
+  /** Why that is still the service of the document: its words or its silence, with the section. */
+  justification: string;
+}
+
+const LIST = [
+  {
+    name: "lists-oldest-first",
+    choice: "the property list, the agent list (keys included) and the template catalogue come oldest first / in the document's order",
+    justification: "4.5: ordering for the list endpoints 5, 10 and 15 is not shown",
+  },
+  {
+    name: "errors-all-400-list-body",
+    choice: "every refusal is 400 with a body {\"errors\": [{\"code\", \"detail\"}]}, the named agent errors as the code",
+    justification: "7: HTTP status codes of errors and the error body shape are not shown; only the two error values are named",
+  },
+  {
+    name: "no-extra-fields",
+    choice: "answers carry the documented fields only, none of the plain instance's extras",
+    justification: "2 and 4: the tables list the fields of each answer; a service that sends exactly those is the document's own reading",
+  },
+  {
+    name: "no-charset",
+    choice: "content-type is application/json, without a charset parameter",
+    justification: "introduction: bodies are JSON; RFC 8259 needs no charset parameter, and the plain instance's one is equally allowed",
+  },
+  {
+    name: "auth-401-then-403",
+    choice: "missing credentials are refused with 401, mismatched ones with 403",
+    justification: "5 and 7: the headers are required, but the status of a refusal is not shown",
+  },
+  {
+    name: "foreign-records-403",
+    choice: "another account's property, agent or document is refused with 403 instead of looking absent (404)",
+    justification: "7: errors for any operation other than the two agent errors are not shown",
+  },
+  {
+    name: "small-sequential-nids",
+    choice: "nids count 1, 2, 3 ... for each kind of record, so a property and an agent may share a number",
+    justification: "2.1, 2.2, 2.3: nids are numeric strings (integers for documents); how they are allocated is not shown",
+  },
+  {
+    name: "agent-list-nid-as-string",
+    choice: "the nid inside each agent list value is a numeric string, not an integer",
+    justification: "2.2 and 4.2: list values are objects with email and nid; their types are not shown (2.1 gaps: types of agent fields beyond the table)",
+  },
+  {
+    name: "email-before-seats",
+    choice: "a create on a full account with an email that is taken answers Agent Already Exists (the plain instance: Not Enough Agent Seats)",
+    justification: "7: both errors are named, each with its condition; which one wins when both hold is not shown",
+  },
+  {
+    name: "primary-one-free-seat",
+    choice: "the main account has 2 agent seats, one of them held by its starting agent: a run can create one agent at a time",
+    justification: "8: the number of agent seats per account is limited and not stated",
+  },
+  {
+    name: "primary-no-free-seat",
+    choice: "the main account has 1 agent seat, held by its starting agent: no agent can be created on it",
+    justification: "8: the number of agent seats per account is limited and not stated; one seat is a number",
+  },
+  {
+    name: "fresh-one-seat",
+    choice: "the account without agents has a single seat",
+    justification: "8: the number of agent seats per account is not stated",
+  },
+  {
+    name: "website-url-derived",
+    choice: "website_url is computed from the subdomain (https://<subdomain>.listings.example, no trailing slash); an edit of website_url is ignored",
+    justification: "4.1 endpoint 4 takes 'any of the property field names to be changed' without saying each is writable; 2.1 types website_url only as a URL",
+  },
+] as const satisfies readonly LegitimateVariant[];
+
+/** Name of a legitimate variant, checked by the compiler wherever the service asks whether it takes one. */
+export type LegitimateVariantName = (typeof LIST)[number]["name"];
+
+/** Every legitimate variant: a choice the document leaves open, which a contract run must pass. */
+export const LEGITIMATE_VARIANTS: readonly LegitimateVariant[] = LIST;
