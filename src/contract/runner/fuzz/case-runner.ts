@@ -3,6 +3,7 @@ import type { Tier } from "../../contract-violation.ts";
 import { CheckLedger, excerpt } from "../check-ledger.ts";
 import type { CheckName } from "../checks.ts";
 import type { Exchange, Exchanger } from "../http-exchange.ts";
+import { compareSent, PROPERTY_SAMENESS } from "../steps/sent-value.ts";
 import { compactKey, isNumericStringOf, show, type Json } from "../steps/step-support.ts";
 import { describeCase, type FuzzCase } from "./fuzz-case.ts";
 import type { InputOperation } from "./input-model.ts";
@@ -132,7 +133,7 @@ export class CaseRunner {
       outcome.created.record = retrieved;
       for (const [field, sent] of Object.entries(body)) {
         const name = RETRIEVED_AS[field] ?? field;
-        const problem = representationProblem(name, sent, retrieved[name], "create", false);
+        const problem = representationProblem(name, sent, retrieved[name], "create");
         if (problem) finding(`valid:${name}`, "create_round_trip", `${problem} (section 2.1)`, { section: "2.1", expected: show(sent), actual: show(retrieved[name]) });
       }
       if (this.state.listed) this.state.listed.add(String(nid));
@@ -147,8 +148,7 @@ export class CaseRunner {
     // Only what the edit named: the document does not say which fields a service derives from others (a
     // website_url from the subdomain), so a generated edit of many fields cannot tell a derived change apart.
     for (const [name, sent] of Object.entries(body)) {
-      const kind = operation.body?.find((field) => field.name === name)?.kind.type;
-      const problem = representationProblem(name, sent, after[name], "edit", kind === "numeric" || kind === "id");
+      const problem = representationProblem(name, sent, after[name], "edit");
       if (problem) finding(`valid:${name}`, "edit_visible", `${problem} (sections 4.1 and 2.1)`, { section: "4.1", expected: show(sent), actual: show(after[name]) });
     }
     this.state.current = after;
@@ -236,17 +236,17 @@ function recordOf(exchange: Exchange | undefined): Json | undefined {
 }
 
 /**
- * Why a value sent does not show as section 2.1 represents it, or undefined: numbers as numeric strings of the
- * same value, garage as a count-like numeric string, property_type compact without spaces, everything else as
- * sent.
+ * Why a value sent does not show as section 2.1 represents it, or undefined: a number sent on create as a
+ * numeric string of the same value, garage as a count-like numeric string, property_type compact without
+ * spaces, and everything else as the scenario compares it (steps/sent-value.ts: the same number, the same list
+ * items, a site address a service may compute; otherwise the text sent).
  */
-export function representationProblem(field: string, sent: unknown, got: unknown, how: "create" | "edit", numeric: boolean): string | undefined {
+export function representationProblem(field: string, sent: unknown, got: unknown, how: "create" | "edit"): string | undefined {
   const said = `${field} is ${show(got)}, the ${how} sent ${show(sent)}`;
   if (field === "garage") return typeof got === "string" && /^[0-9]+$/.test(got) ? undefined : `${said}: garage comes back as a count-like numeric string`;
   if (field === "property_type") {
     return typeof got === "string" && !got.includes(" ") && compactKey(got) === compactKey(String(sent)) ? undefined : `${said}: property_type comes back in a compact form without spaces`;
   }
   if (typeof sent === "number") return isNumericStringOf(got, sent) ? undefined : `${said}: numbers come back as numeric strings`;
-  if (numeric && typeof sent === "string" && got !== sent) return isNumericStringOf(got, Number(sent)) ? undefined : `${said}: a numeric string of the same number`;
-  return got === sent ? undefined : said;
+  return compareSent(PROPERTY_SAMENESS[field] ?? "text", sent, got) === "different" ? said : undefined;
 }
