@@ -67,7 +67,8 @@ function validValue(field: InputField): fc.Arbitrary<unknown> {
 /** A value of another JSON type than the field's (never null: a reading may take null as "no value"). */
 function wrongType(field: InputField): fc.Arbitrary<unknown> {
   const structured = fc.oneof(fc.boolean(), fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }), fc.dictionary(letters(LETTERS, 1, 3), fc.string({ maxLength: 3 }), { maxKeys: 2 }));
-  return field.kind.type === "integer" ? fc.oneof(text(0), structured) : fc.oneof(anyInteger, fraction, structured);
+  // A number where a string is documented is the likeliest slip of a client, and the one a lenient service takes.
+  return field.kind.type === "integer" ? fc.oneof(text(0), structured) : fc.oneof({ weight: 3, arbitrary: anyInteger }, { weight: 1, arbitrary: fraction }, { weight: 1, arbitrary: structured });
 }
 
 /** A value outside a list, near the listed ones (case, spacing) or anywhere. */
@@ -132,13 +133,17 @@ export function caseArbitrary(operation: InputOperation, target: FuzzTarget): fc
   if (integerParam && !target.nid) return undefined;
   const params = integerParam && target.nid ? { [integerParam.name]: target.nid } : {};
   const isEdit = integerParam !== undefined;
-  const body = validBody(fields, isEdit);
-  valid.push(body.map((value) => ({ operation: id, params, body: value })));
+  valid.push(validBody(fields, isEdit).map((value) => ({ operation: id, params, body: value })));
+  // An invalid case breaks one rule on a body that is otherwise as small as it can be (the required fields, or
+  // one field of an edit): a service that refuses some valid value the document leaves open (a negative count,
+  // a long text) must not hide whether it refuses the broken rule.
+  const required = fields.filter((field) => field.required);
+  const body: fc.Arbitrary<Record<string, unknown>> = required.length > 0 ? validBody(required, false) : fc.constant({});
+  const oneField = fc.constantFrom(...fields).chain((field) => validValue(field).map((value) => ({ [field.name]: value })));
 
   const broken = (rule: BrokenRule, ruleSection = section) =>
     ({ body: value, field }: { body: Record<string, unknown>; field: InputField }): FuzzCase => ({ operation: id, params, body: value, broken: { rule, field: field.name, section: ruleSection } });
 
-  const required = fields.filter((field) => field.required);
   if (required.length > 0) {
     invalid.push(
       fc.tuple(body, fc.constantFrom(...required)).map(([value, field]) => {
@@ -172,7 +177,7 @@ export function caseArbitrary(operation: InputOperation, target: FuzzTarget): fc
     if (numeric.length > 0) invalid.push(withField(body, numeric, () => letters(NOT_NUMERIC, 1, 8)).map(broken("not-numeric", "2.1")));
     const parameter = integerParam;
     invalid.push(
-      fc.tuple(body, notInteger(target.nid)).map(([value, nid]): FuzzCase => ({ operation: id, params: { [parameter.name]: nid }, body: value, broken: { rule: "path-not-integer", field: parameter.name, section } })),
+      fc.tuple(oneField, notInteger(target.nid)).map(([value, nid]): FuzzCase => ({ operation: id, params: { [parameter.name]: nid }, body: value, broken: { rule: "path-not-integer", field: parameter.name, section } })),
     );
   }
   return fc.oneof(fc.oneof(...valid), fc.oneof(...invalid));
