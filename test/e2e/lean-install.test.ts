@@ -3,7 +3,8 @@
  * (test/support/consumer-install.ts, shared with package-consumer.test.ts). What that brings must stay small
  * (issue 13: 115 MiB in 262 packages, when Prism, faker and a TypeScript loader came along), must run no install
  * script, and must be enough to run the mock, its docs page, the contract runner and the library from the built
- * JavaScript. The optional peers (Prism, faker) are not installed.
+ * JavaScript. The optional peers (Prism, faker) are not installed. fast-check (with pure-rand, some 1.8 MiB) is a
+ * dependency since the runner generates cases with it (issue 21).
  * Slow the first time (an npm install, from the warm cache); later runs of an unchanged package reuse it.
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -64,6 +65,10 @@ describe("npm install <the packed kit> --omit=dev", { timeout: 60_000 }, () => {
     const names = installedNames();
     expect(names).toContain("property-listing-kit");
     expect(names.filter((name) => MUST_NOT_BE_INSTALLED.includes(name) || name.startsWith("@esbuild/"))).toEqual([]);
+  });
+
+  it("brings fast-check and its one dependency, pure-rand: the runner's generated phase (--fuzz) needs them at run time", () => {
+    expect(installedNames()).toEqual(expect.arrayContaining(["fast-check", "pure-rand"]));
   });
 
   it("runs no install script of any package it brings", () => {

@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { createContract, type Contract } from "../create-contract.ts";
 import { SCENARIO_CHECKS } from "./checks.ts";
-import { runFuzzPhase, type FuzzSummary } from "./fuzz/run-fuzz-phase.ts";
+import type { FuzzSummary } from "./fuzz/run-fuzz-phase.ts";
 import { createExchanger } from "./http-exchange.ts";
 import { preflight } from "./preflight.ts";
 import { RunContext, RunInterrupted, type Credentials } from "./run-context.ts";
@@ -97,6 +97,8 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   try {
     ({ clash } = await runScenario(ctx, { tag, seats: { skip: options.skipSeatChecks ?? false, ...(options.fresh?.seats !== undefined ? { seats: options.fresh.seats } : {}) } }));
     if (options.fuzz && !ctx.lostContact) {
+      // Loaded only for a generated phase: fast-check is not needed by a run without one.
+      const { runFuzzPhase } = await import("./fuzz/run-fuzz-phase.ts");
       fuzz = await runFuzzPhase(
         ctx,
         { exchange, baseUrl: options.baseUrl, credentials: accounts.primary, revealCredentials: options.revealCredentials ?? false, contract, closedContract, strict: options.strict ?? false, emit: options.onEvent ?? (() => {}), ...(options.signal ? { signal: options.signal } : {}) },
