@@ -73,10 +73,10 @@ Options:
   --run-id <id>        part of the emails and external ids the run creates (default: from the clock); a random
                        suffix keeps runs with the same id apart
   --fuzz <n>           after the scenario, n generated cases per operation that takes input (endpoints 1-5),
-                       valid and invalid, from the documented constraints (1 to 10000); each failure is shrunk
-                       to the smallest request that still fails and reported once, with its curl line
-  --seed <s>           the seed of the generated cases (an integer); every report prints the seed it used, and
-                       the same seed against the same service sends the same cases
+                       valid and invalid, from the documented constraints (1 to 10000); each kind of failure is
+                       shrunk (at most 50 more requests) and reported once, with its curl line
+  --seed <s>           the seed of the generated cases (an integer, --seed=-5 if negative; default random);
+                       every report prints it, and the same seed sends the same cases again
   --quiet              no progress lines on standard error
   --version            print the kit's version
   --help               show this help

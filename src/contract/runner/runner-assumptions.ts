@@ -9,6 +9,7 @@ export const RUNNER_ASSUMPTIONS: ReadonlyArray<{ check: string; rule: string; wh
   { check: "duplicate_agent_rejected", rule: "an update to a taken email is refused with `Agent Already Exists`", why: "Section 7 names the error for a create; the refusal itself is a fact (section 2.2, unique)." },
   { check: "negative_data_rejection", rule: "a social link weight that is not integer-like is refused on agent create", why: "The request bodies of endpoints 6 to 14 are not shown (section 4.5); a service that keeps such a weight breaks section 2.2, which is a fact." },
   { check: "ignored_auth", rule: "endpoints 6 to 14 refuse broken credentials", why: "Authentication of endpoints 6 to 14 is not shown (section 5)." },
+  { check: "status_code_conformance", rule: "with `--fuzz`, a generated create or edit the document allows (any text, any integer JSON carries) succeeds", why: "The document sets no length or character limit and no range (section 8: size limits not shown); a service may refuse what it leaves open. A 5xx to it, or a 2xx that does not round-trip, is a fact." },
 ];
 
 /** Rules that were checked as facts before and are assumptions now (issue 8): the document does not state them. */
