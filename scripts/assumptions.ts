@@ -4,12 +4,12 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { MOVED_FROM_FACTS, RUNNER_ASSUMPTIONS } from "../src/contract/runner/runner-assumptions.ts";
+import { MOVED_FROM_FACTS, MOVED_TO_FACTS, RUNNER_ASSUMPTIONS } from "../src/contract/runner/runner-assumptions.ts";
 import { renderAssumptions } from "../src/spec/list-assumptions.ts";
 import { loadSpec } from "../src/spec/load-spec.ts";
 
 const target = fileURLToPath(new URL("../docs/assumptions.md", import.meta.url));
-const rendered = renderAssumptions(loadSpec(), { rules: RUNNER_ASSUMPTIONS, moved: MOVED_FROM_FACTS });
+const rendered = renderAssumptions(loadSpec(), { rules: RUNNER_ASSUMPTIONS, moved: MOVED_FROM_FACTS, movedToFacts: MOVED_TO_FACTS });
 if (process.argv.includes("--check")) {
   let current = "";
   try {

@@ -76,6 +76,7 @@ async function runAgainstService(command: ServiceCommand): Promise<RunReport> {
   const outcome = await runContract({
     signal: interrupt.signal,
     skipSeatChecks: command.skipSeatChecks,
+    ...(command.publicBaseUrl !== undefined ? { publicBaseUrl: command.publicBaseUrl } : {}),
     revealCredentials: command.showCredentials,
     ...(command.other ? { other: command.other } : {}),
     ...(command.fresh ? { fresh: command.fresh } : {}),

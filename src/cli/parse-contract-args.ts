@@ -16,6 +16,8 @@ interface ReportOptions {
 export interface ServiceCommand extends ReportOptions {
   kind: "service";
   baseUrl: string;
+  /** Where clients reach the service, when the run goes through another address: the auto-login uri starts with it. */
+  publicBaseUrl?: string;
   apiKey: string;
   token: string;
   timeoutMs: number;
@@ -54,6 +56,10 @@ holds every answer (and every recorded request) against spec/openapi.yaml.
 Options:
   --base-url <url>     the implementation's base address (env CONTRACT_BASE_URL); with --recording, only the
                        exchanges under it are checked (by default, every path under /api/v1/object/)
+  --public-base-url <url>
+                       the address clients reach the service at, when --base-url is another one (a proxy, a
+                       private address; env CONTRACT_PUBLIC_BASE_URL): the auto-login uri of a property create
+                       or edit must start with it (default: --base-url)
   --api-key <key>      the API-KEY header to send (env CONTRACT_API_KEY)
   --token <token>      the TOKEN header to send (env CONTRACT_TOKEN)
   --recording <file>   check this recording instead of running the scenario
@@ -98,6 +104,7 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
       allowPositionals: false,
       options: {
         "base-url": { type: "string" },
+        "public-base-url": { type: "string" },
         "api-key": { type: "string" },
         token: { type: "string" },
         recording: { type: "string" },
@@ -132,7 +139,7 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
 
   if (values.recording !== undefined) {
     if (values.recording === "") return { kind: "error", message: "--recording needs a file name" };
-    const sending = (["api-key", "token", "timeout", "run-id", "other-api-key", "other-token", "fresh-api-key", "fresh-token", "fresh-seats", "skip-seat-checks", "show-credentials", "fuzz", "seed"] as const).filter((name) => values[name] !== undefined);
+    const sending = (["public-base-url", "api-key", "token", "timeout", "run-id", "other-api-key", "other-token", "fresh-api-key", "fresh-token", "fresh-seats", "skip-seat-checks", "show-credentials", "fuzz", "seed"] as const).filter((name) => values[name] !== undefined);
     if (sending.length > 0) return { kind: "error", message: `${sending.map((name) => `--${name}`).join(", ")} ${sending.length === 1 ? "is" : "are"} for a run against a service, not for --recording (a recording carries its own requests)` };
     const baseUrl = values["base-url"];
     if (baseUrl !== undefined && !isHttpUrl(baseUrl)) return { kind: "error", message: `--base-url must be an http(s) address, got ${baseUrl}` };
@@ -164,6 +171,11 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
   if (values.seed !== undefined) {
     if (!/^-?[0-9]+$/.test(values.seed) || Math.abs(Number(values.seed)) > 2 ** 31 - 1) return { kind: "error", message: `--seed must be an integer from -2147483647 to 2147483647, got ${values.seed}` };
     command.seed = Number(values.seed);
+  }
+  const publicBaseUrl = values["public-base-url"] ?? env.CONTRACT_PUBLIC_BASE_URL;
+  if (publicBaseUrl !== undefined) {
+    if (!isHttpUrl(publicBaseUrl)) return { kind: "error", message: `--public-base-url must be an http(s) address, got ${publicBaseUrl}` };
+    command.publicBaseUrl = publicBaseUrl;
   }
   const other = pair("other", values["other-api-key"] ?? env.CONTRACT_OTHER_API_KEY, values["other-token"] ?? env.CONTRACT_OTHER_TOKEN);
   if (typeof other === "string") return { kind: "error", message: other };

@@ -40,6 +40,8 @@ export function describePlace(pointer: string): string {
 export interface RunnerAssumptions {
   rules: ReadonlyArray<{ check: string; rule: string; why: string }>;
   moved: readonly string[];
+  /** Rules that were assumptions, or not checked, and are facts now. */
+  movedToFacts?: readonly string[];
 }
 
 /** Renders the list as the Markdown page `docs/assumptions.md`. */
@@ -81,6 +83,16 @@ export function renderAssumptions(document: OpenApiDocument, runner?: RunnerAssu
       "",
       ...runner.moved.map((entry) => `- ${entry}`),
     );
+    if (runner.movedToFacts?.length) {
+      lines.push(
+        "",
+        "## Moved into the fact tier",
+        "",
+        "These were assumptions, or went unchecked, and are facts now, each with the section that states it:",
+        "",
+        ...runner.movedToFacts.map((entry) => `- ${entry}`),
+      );
+    }
   }
   lines.push("");
   return lines.join("\n");

@@ -108,7 +108,7 @@ const variants: Array<{ name: string; breakage: Breakage; fails: string[]; menti
     name: "a rule not enforced: a duplicate agent email is accepted",
     breakage: { response: (request, response) => (request.method === "POST" && request.path.endsWith("/agent_card/") && response.status === 409 ? { status: 200, contentType: "application/json", body: { nid: "999999" } } : undefined) },
     fails: ["agent_seat_limit", "duplicate_agent_rejected"],
-    mentions: ["duplicate_agent_rejected", "should have been refused (the email belongs to an agent), got 200"],
+    mentions: ["duplicate_agent_rejected", "a create with an email that belongs to an agent should have been refused, got 200"],
   },
   {
     name: "auth ignored: requests without valid credentials are served",
@@ -155,7 +155,8 @@ describe.each(variants)("against a mock with $name", ({ breakage, fails, mention
   let proxy: Awaited<ReturnType<typeof startBreakingProxy>>;
   beforeAll(async () => {
     proxy = await startBreakingProxy(mockUrl, breakage);
-    report = await run(proxy.url, options);
+    // The mock's auto-login uri carries its own address, which clients of the proxy would reach it at.
+    report = await run(proxy.url, { publicBaseUrl: mockUrl, ...options });
   });
   afterAll(() => proxy.close());
 
@@ -180,7 +181,7 @@ describe("breakage that rests only on the contract's assumptions", () => {
   afterAll(() => proxy.close());
 
   it("is a warning by default: the run passes", async () => {
-    const report = await run(proxy.url);
+    const report = await run(proxy.url, { publicBaseUrl: mockUrl });
     expect(report.result).toBe("passed");
     const warnings = report.results.filter((result) => result.status === "warning");
     expect([...new Set(warnings.map((result) => result.check))].sort()).toEqual(["content_type_conformance", "response_schema_conformance", "undocumented_response_property"]);
@@ -188,9 +189,29 @@ describe("breakage that rests only on the contract's assumptions", () => {
   });
 
   it("is a failure with --strict", async () => {
-    const report = await run(proxy.url, { strict: true });
+    const report = await run(proxy.url, { strict: true, publicBaseUrl: mockUrl });
     expect(report.result).toBe("failed");
     expect(failedChecks(report)).toEqual(["content_type_conformance", "response_schema_conformance", "undocumented_response_property"]);
+  });
+});
+
+describe("a service behind another address (section 4.1: the uri is {base_url}/<autologin_path>/<ACCESS_TOKEN>)", () => {
+  let proxy: Awaited<ReturnType<typeof startBreakingProxy>>;
+  beforeAll(async () => {
+    proxy = await startBreakingProxy(mockUrl, {});
+  });
+  afterAll(() => proxy.close());
+
+  it("fails autologin_uri when the uri does not start with the address the run uses, and says how to name the public one", async () => {
+    const report = await run(proxy.url);
+    expect(failedChecks(report)).toEqual(["autologin_uri"]);
+    expect(messagesOf(report, "autologin_uri")).toContain("--public-base-url");
+  });
+
+  it("holds with --public-base-url naming the address clients reach the service at", async () => {
+    const report = await run(proxy.url, { publicBaseUrl: mockUrl });
+    expect(report.results.filter((result) => result.status === "failed")).toEqual([]);
+    expect(report.results.filter((result) => result.check === "autologin_uri" && result.status === "passed").length).toBeGreaterThan(2);
   });
 });
 

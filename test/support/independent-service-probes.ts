@@ -359,6 +359,11 @@ export const PROBES: Record<string, Probe> = {
   "property-type-town-house-spaced": async (api) => {
     expect((await api.property(await api.createProperty({ property_type: "Town House" }))).property_type).toBe("TownHouse");
   },
+  "agent-website-other-host": async (api) => {
+    expect((await api.agent(await api.createAgent({ website: "https://agents.example.org/dana" }))).website).toBe("https://agents.example.org/dana");
+  },
+  "amenities-item-dropped": roundTrip({ amenities: "Pool,Garden" }),
+  "list-price-rounded": roundTrip({ list_price: "410000" }),
   "agent-name-first-only": async (api) => {
     expect((await api.agent(await api.createAgent({ agent_first_name: "Dana", agent_last_name: "Whitfield" }))).name).toBe("Dana Whitfield");
   },

@@ -1,4 +1,5 @@
 import type { Tier } from "../contract-violation.ts";
+import { AnswerInvariants } from "./answer-invariants.ts";
 import { CheckLedger, excerpt, type CheckLedgerDeps } from "./check-ledger.ts";
 import type { CheckName } from "./checks.ts";
 import { curlCommand, type CurlHeader } from "./curl-command.ts";
@@ -65,6 +66,8 @@ export interface RunContextDeps extends CheckLedgerDeps {
   accounts: { primary: Credentials; other?: Credentials; fresh?: Credentials };
   /** Show credentials in curl lines instead of environment variables. */
   revealCredentials: boolean;
+  /** The address clients reach the service at, when it sits behind another one (the auto-login uri starts with it); `baseUrl` otherwise. */
+  publicBaseUrl?: string;
   signal?: AbortSignal;
 }
 
@@ -101,10 +104,12 @@ export class RunContext extends CheckLedger {
   readonly properties: string[] = [];
   readonly #created = new Map<string, CreatedRecord>();
   readonly #run: RunContextDeps;
+  readonly #invariants: AnswerInvariants;
 
   constructor(deps: RunContextDeps) {
     super(deps);
     this.#run = deps;
+    this.#invariants = new AnswerInvariants(deps.publicBaseUrl ?? deps.baseUrl);
   }
 
   /** Whether the run has credentials for this account. */
@@ -150,6 +155,12 @@ export class RunContext extends CheckLedger {
     this.#track(operationId, path, exchange, account, credentials);
     const context = { operation: operationId, request };
     this.checkAnswer(step, context, exchange);
+    // The rules every answer of this operation keeps, held to what the run knows of its own records.
+    if (credentials === "valid") {
+      for (const found of this.#invariants.observe(account, operationId, path, options.body, exchange)) {
+        this.record(found.check, "fact", found.passed, step, { ...context, message: found.message, section: found.section });
+      }
+    }
     const actual = `${exchange.status} ${excerpt(exchange.text)}`;
 
     if (options.expect === "success") {

@@ -12,6 +12,11 @@ import { runScenario } from "./scenario.ts";
 export interface RunOptions {
   /** Where the implementation under test answers: `http://127.0.0.1:4010` or the real service's base URL. */
   baseUrl: string;
+  /**
+   * The address clients reach the service at, when the runner talks to it through another one (a proxy, a
+   * private address): the auto-login `uri` of a create or edit must start with it (section 4.1). `baseUrl` by default.
+   */
+  publicBaseUrl?: string;
   apiKey: string;
   token: string;
   /** A second account: its TOKEN is sent with the first account's API-KEY, which must be refused (section 5). */
@@ -81,6 +86,7 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
     baseUrl: options.baseUrl,
     accounts,
     revealCredentials: options.revealCredentials ?? false,
+    ...(options.publicBaseUrl !== undefined ? { publicBaseUrl: options.publicBaseUrl } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     contract,
     closedContract,

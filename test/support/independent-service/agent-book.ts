@@ -92,6 +92,19 @@ function readAgent(body: unknown, faults: Faults): Parsed {
   return parsed;
 }
 
+/** A URL with a trailing slash added to its path (legitimate variant urls-with-trailing-slash); others unchanged. */
+export function slashed(url: string, faults: Faults): string {
+  if (!faults.chooses("urls-with-trailing-slash")) return url;
+  const [head, ...rest] = url.split(/(?=[?#])/);
+  return `${head!.endsWith("/") ? head : `${head}/`}${rest.join("")}`;
+}
+
+/** The digits of a phone number as ddd-ddd-dddd where there are ten (legitimate variant phone-formatted). */
+function phoneFormat(phone: string): string {
+  const digits = phone.replace(/[^0-9]/g, "");
+  return digits.length === 10 ? `${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}` : phone;
+}
+
 /** Creates an agent book with no agents. */
 export function agentBook(options: { faults: Faults; now?: () => number }): AgentBook {
   const { faults } = options;
@@ -116,7 +129,14 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
   };
 
   const view = (record: AgentRecord): Record<string, unknown> => {
-    const value = (field: string) => (record.values.has(field) ? record.values.get(field) : null);
+    const value = (field: string) => {
+      const stored = record.values.has(field) ? record.values.get(field) : null;
+      if (typeof stored !== "string") return stored;
+      if (field === "website" && faults.on("agent-website-other-host")) return stored.replace(/^(https?:\/\/)[^/]+/, "$1agents.elsewhere.example");
+      if (field === "website" || field === "headshot_url") return slashed(stored, faults);
+      if (field === "phone" && faults.chooses("phone-formatted")) return phoneFormat(stored);
+      return stored;
+    };
     const first = record.values.get("agent_first_name");
     const last = record.values.get("agent_last_name");
     const derivedName = [first, last].filter((p): p is string => typeof p === "string" && p !== "").join(" ");
@@ -125,8 +145,8 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
       let shown = record.links.map((l) => ({ ...l }));
       if (faults.on("negative-weight-link-dropped")) shown = shown.filter((l) => Number(l.weight) >= 0);
       // "orders the links" (2.2): lowest weight first, ties in the order given.
-      if (!faults.on("links-not-ordered-by-weight")) shown.sort((a, b) => Number(a.weight) - Number(b.weight));
-      links = shown.map((l) => ({ service: l.service, url: l.url, weight: faults.on("weight-as-number") ? Number(l.weight) : l.weight }));
+      if (!faults.on("links-not-ordered-by-weight")) shown.sort((a, b) => (faults.chooses("links-heaviest-first") ? Number(b.weight) - Number(a.weight) : Number(a.weight) - Number(b.weight)));
+      links = shown.map((l) => ({ service: l.service, url: slashed(l.url, faults), weight: faults.on("weight-as-number") ? Number(l.weight) : l.weight }));
     }
     const shownName = faults.on("agent-name-first-only") ? (first ?? null) : derivedName === "" ? null : derivedName;
     return {

@@ -3,6 +3,7 @@
  * properties; the floorplan documents of a property make up its `floorplans` (2.1).
  */
 import type { Account } from "./accounts.ts";
+import { slashed } from "./agent-book.ts";
 import { nidSequence, NID_STARTS } from "./nid-sequence.ts";
 import type { FloorplanEntry } from "./property-book.ts";
 import { denied, invalid, malformed, notFound, ok, type Reply } from "./reply.ts";
@@ -94,7 +95,7 @@ export function documentBook(options: DocumentBookOptions): DocumentBook {
       changed: time(record.changed),
       title: record.text.get("title") ?? null,
       property_reference: faults.on("property-reference-as-string") ? String(record.propertyReference) : record.propertyReference,
-      file_url: record.text.get("file_url") ?? null,
+      file_url: record.text.has("file_url") ? slashed(record.text.get("file_url")!, faults) : null,
       visible: flag("visible"),
       category: record.text.get("category") ?? null,
       is_floorplan: flag("is_floorplan"),

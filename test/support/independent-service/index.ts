@@ -56,10 +56,13 @@ export async function startIndependentService(options: { variant?: string } = {}
   const properties = propertyBook({ faults, baseUrl: () => url, floorplansOf: (nid) => documents.floorplansOf(nid) });
   const agents = agentBook({ faults });
 
-  properties.seed(accounts.primary, { street: "12 Harbour Row", city: "Portland", state: "ME", zip: "04101", title: "Harbour Row loft", external_id: "seed-primary-1", list_price: "415000" });
-  properties.seed(accounts.other, { street: "9 Elm Court", city: "Austin", state: "TX", zip: "73301", title: "Elm Court", external_id: "seed-other-1" });
+  // What an account holds when it is handed out is not shown: a legitimate variant starts them empty.
+  if (!faults.chooses("empty-accounts")) {
+    properties.seed(accounts.primary, { street: "12 Harbour Row", city: "Portland", state: "ME", zip: "04101", title: "Harbour Row loft", external_id: "seed-primary-1", list_price: "415000" });
+    properties.seed(accounts.other, { street: "9 Elm Court", city: "Austin", state: "TX", zip: "73301", title: "Elm Court", external_id: "seed-other-1" });
+  }
   // An account may start with no agents (agent-list-values-shifted hides its fault behind a list of one).
-  if (!faults.on("agent-list-values-shifted")) {
+  if (!faults.on("agent-list-values-shifted") && !faults.chooses("empty-accounts")) {
     agents.seed(accounts.primary, "seed.agent@primary.example", "Seeded Agent");
     agents.seed(accounts.other, "seed.agent@other.example", "Other Agent");
   }

@@ -80,6 +80,41 @@ const LIST = [
     choice: "website_url is computed from the subdomain (https://<subdomain>.listings.example, no trailing slash); an edit of website_url is ignored",
     justification: "4.1 endpoint 4 takes 'any of the property field names to be changed' without saying each is writable; 2.1 types website_url only as a URL",
   },
+  {
+    name: "urls-with-trailing-slash",
+    choice: "agent website, headshot_url and social link URLs, and document file_url, come back with a trailing slash added to their path",
+    justification: "2.2 and 2.3 type these only as 'string (URL)'; the text a service keeps of a URL is not shown",
+  },
+  {
+    name: "amenities-spaced",
+    choice: "amenities come back with a space after each comma (\"Pool, Garden\" for \"Pool,Garden\")",
+    justification: "2.1: amenities is a 'Comma-separated list'; the spacing of the list is not shown",
+  },
+  {
+    name: "phone-formatted",
+    choice: "an agent's phone comes back in its own format, digits kept (\"555-010-0100\" for \"(555) 010-0100\")",
+    justification: "2.2 types phone as a string; its format is not shown",
+  },
+  {
+    name: "decimal-numbers",
+    choice: "list_price comes back with two decimals (\"1300000.00\")",
+    justification: "2.1: list_price is a 'string (numeric)'; the number's written form is not shown",
+  },
+  {
+    name: "empty-accounts",
+    choice: "every account starts with no properties and no agents",
+    justification: "1 and 8: what an account holds when a caller receives it is not shown",
+  },
+  {
+    name: "links-heaviest-first",
+    choice: "social links come back heaviest weight first",
+    justification: "2.2: the weight 'orders the links', without saying in which direction",
+  },
+  {
+    name: "garage-counts-otherwise",
+    choice: "garage counts: Attached \"1\", Detached \"2\", None \"0\" (the plain instance: 2, 1, 0)",
+    justification: "2.1: garage is 'returned as a count-like numeric string'; which count a kind means is not shown",
+  },
 ] as const satisfies readonly LegitimateVariant[];
 
 /** Name of a legitimate variant, checked by the compiler wherever the service asks whether it takes one. */

@@ -51,6 +51,8 @@ export interface PropertyBook {
 
 /** Garage words as counts (2.1: "a count-like numeric string"); which count a word means is not documented. */
 const GARAGE_COUNTS: Record<string, string> = { attached: "2", detached: "1", none: "0" };
+/** Another reading of the same words (legitimate variant garage-counts-otherwise). */
+const OTHER_GARAGE_COUNTS: Record<string, string> = { attached: "1", detached: "2", none: "0" };
 
 /**
  * The site address a service may compute instead of storing (legitimate variant website-url-derived): the
@@ -96,12 +98,16 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
         continue;
       }
       const text = value as string;
-      if (field === "garage" && !faults.on("garage-as-word") && !(faults.on("garage-none-as-word") && text === "None")) value = GARAGE_COUNTS[text.toLowerCase()] ?? text;
+      if (field === "garage" && !faults.on("garage-as-word") && !(faults.on("garage-none-as-word") && text === "None")) value = (faults.chooses("garage-counts-otherwise") ? OTHER_GARAGE_COUNTS : GARAGE_COUNTS)[text.toLowerCase()] ?? text;
       if (field === "property_type" && !faults.on("property-type-not-compacted") && !(faults.on("property-type-town-house-spaced") && text === "Town House")) value = text.replace(/\s+/g, "");
       if (field === "lot_size" && faults.on("lot-size-separator-stripped")) value = text.replace(/,/g, "");
       if (field === "description" && faults.on("description-html-stripped")) value = text.replace(/<[^>]*>/g, "");
       if (field === "premise" && text === "" && faults.on("premise-empty-string-as-null")) value = null;
       if (field === "list_price" && faults.on("list-price-as-number")) value = Number(text);
+      if (field === "list_price" && faults.chooses("decimal-numbers")) value = Number(text).toFixed(2);
+      if (field === "amenities" && faults.on("amenities-item-dropped")) value = text.split(",").slice(1).join(",");
+      if (field === "list_price" && faults.on("list-price-rounded") && record.revisions > 1) value = String(Math.round(Number(text) / 1000) * 1000 + 1000);
+      if (field === "amenities" && faults.chooses("amenities-spaced")) value = text.split(",").map((item) => item.trim()).join(", ");
       out[field] = value;
     }
     if (faults.chooses("website-url-derived")) out.website_url = derivedWebsite(record.values);

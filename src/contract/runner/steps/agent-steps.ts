@@ -80,7 +80,10 @@ const EXISTS = "Agent Already Exists";
 export async function createAgent(ctx: RunContext, step: string, body: Json, as: AccountName = "primary"): Promise<AgentCreation> {
   const exchange = await ctx.call(step, "createAgentCard", `${API}/agent_card/`, { body, as, expect: "any" });
   const nid = record(exchange)?.nid;
-  if (exchange && typeof nid === "string") return { kind: "created", nid, exchange };
+  if (exchange && typeof nid === "string") {
+    ctx.check("status_code_conformance", { step, passed: exchange.status === 200, exchange, operation: "createAgentCard", section: "4", message: `answered ${exchange.status}` });
+    return { kind: "created", nid, exchange };
+  }
   if (exchange && refused(exchange) && exchange.text.includes(SEATS)) return { kind: "full", exchange };
   if (exchange) {
     ctx.check("status_code_conformance", { step, passed: exchange.status === 200, exchange, operation: "createAgentCard", section: "4",

@@ -46,6 +46,10 @@ export async function nearMissSteps(ctx: RunContext, propertyNid: string | undef
       expect: { refusal: "negative_data_rejection", section: "4.1", rule: miss.rule },
     });
   }
+  // Section 4.1: the nid of endpoint 1 is an integer; a path that holds none names no property.
+  await ctx.call("retrieve a property by a nid that is not an integer", "retrieveProperty", `${API}/property/not-a-nid`, {
+    expect: { refusal: "negative_data_rejection", section: "4.1", rule: "nid is an integer" },
+  });
   if (!propertyNid) return;
   // Section 2.1: a property's state is 2 characters, so an edit cannot set another length and be honoured.
   for (const state of ["C", "CAL"]) {

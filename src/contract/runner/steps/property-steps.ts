@@ -138,6 +138,8 @@ export async function propertySteps(ctx: RunContext, names: RunNames): Promise<P
 
   if (uid && latest) await checkList(ctx, uid, nid, latest, externalId, listedBefore);
   const minimalNid = await minimalProperty(ctx);
+  if (minimalNid) await everyEnumValue(ctx, minimalNid);
+  else ctx.skip("documented_representation", "every garage kind, property type and template", "the property with the required fields only could not be created");
   return { nid, uid, externalId, minimalNid };
 }
 
@@ -216,4 +218,35 @@ async function minimalProperty(ctx: RunContext): Promise<string | undefined> {
   ];
   ctx.check("absent_is_null", { step, passed: problems.length === 0, exchange: fetched, operation: "retrieveProperty", section: "2.1", message: `${problems.join("; ")} (absent values come back as null)` });
   return nid;
+}
+
+/** The values of the enums of endpoint 3 (section 4.1). */
+const GARAGE_KINDS = ["Attached", "Detached", "None"];
+const PROPERTY_TYPES = ["Single Family", "Duplex", "Triplex", "Quad-Plex", "Condo", "Co-op", "Mobile Home", "Multi Family", "Timeshare", "Town House", "Miscellaneous", "Residential Land"];
+const CREATE_TEMPLATES = ["mak", "kit", "mot", "lnd", "karr", "stak", "north", "icon", "lux", "ryne", "dax", "bren", "eko", "rubik_v2", "arlo", "pipeline", "cobi", "focal", "rubik", "air", "saren"];
+
+/**
+ * Section 2.1 fixes how each value comes back, not only the ones the scenario happens to send: every garage
+ * kind as a count-like numeric string, every property type in a compact form without spaces, every template as
+ * its machine name. One property takes them in turn by edit (a property cannot be deleted, so the run does not
+ * create one per value).
+ */
+async function everyEnumValue(ctx: RunContext, nid: string): Promise<void> {
+  const turns = Math.max(GARAGE_KINDS.length, PROPERTY_TYPES.length, CREATE_TEMPLATES.length);
+  for (let turn = 0; turn < turns; turn += 1) {
+    const edit = { garage: GARAGE_KINDS[turn % GARAGE_KINDS.length]!, property_type: PROPERTY_TYPES[turn % PROPERTY_TYPES.length]!, template: CREATE_TEMPLATES[turn % CREATE_TEMPLATES.length]! };
+    const label = `garage ${edit.garage}, property_type ${edit.property_type}, template ${edit.template}`;
+    const edited = await ctx.call(`edit the property to ${label}`, "editProperty", `${API}/property/${nid}`, { body: edit, expect: "success" });
+    if (edited?.status !== 200) continue;
+    const step = `retrieve the property with ${label}`;
+    const answer = await ctx.call(step, "retrieveProperty", `${API}/property/${nid}`, { expect: "success" });
+    const property = record(answer);
+    if (!property) continue;
+    const wrong = [
+      ...(typeof property.garage === "string" && /^[0-9]+$/.test(property.garage) ? [] : [`garage ${edit.garage} comes back as ${show(property.garage)}, not a count-like numeric string`]),
+      ...(typeof property.property_type === "string" && !/\s/.test(property.property_type) && compactKey(property.property_type) === compactKey(edit.property_type) ? [] : [`property_type ${edit.property_type} comes back as ${show(property.property_type)}, not its compact form without spaces`]),
+      ...(property.template === edit.template ? [] : [`template ${edit.template} comes back as ${show(property.template)}`]),
+    ];
+    ctx.check("documented_representation", { step, passed: wrong.length === 0, exchange: answer, operation: "retrieveProperty", section: "2.1", message: wrong.join("; ") });
+  }
 }
