@@ -76,6 +76,9 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   // Compiled before the first request: compiling blocks the event loop for a while, long enough for a server to
   // close an idle keep-alive connection under fetch's feet (ECONNRESET on the next request).
   const contract = options.contract ?? createContract();
+  // Likewise the generated phase (fast-check), loaded only when asked for: loading it between the scenario's last
+  // request and the phase's first left the connection idle long enough, on a busy machine, to be closed under it.
+  const fuzzPhase = options.fuzz ? (await import("./fuzz/run-fuzz-phase.ts")).runFuzzPhase : undefined;
   const closedContract = options.closedContract ?? createContract({ closed: true });
   const problem = await preflight(exchange, options.baseUrl, accounts, { needFreshEmpty: !options.skipSeatChecks });
   if (problem) return problem;
@@ -102,10 +105,8 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   let fuzz: FuzzSummary | undefined;
   try {
     ({ clash } = await runScenario(ctx, { tag, seats: { skip: options.skipSeatChecks ?? false, ...(options.fresh?.seats !== undefined ? { seats: options.fresh.seats } : {}) } }));
-    if (options.fuzz && !ctx.lostContact) {
-      // Loaded only for a generated phase: fast-check is not needed by a run without one.
-      const { runFuzzPhase } = await import("./fuzz/run-fuzz-phase.ts");
-      fuzz = await runFuzzPhase(
+    if (fuzzPhase && options.fuzz && !ctx.lostContact) {
+      fuzz = await fuzzPhase(
         ctx,
         { exchange, baseUrl: options.baseUrl, credentials: accounts.primary, revealCredentials: options.revealCredentials ?? false, contract, closedContract, strict: options.strict ?? false, emit: options.onEvent ?? (() => {}), ...(options.signal ? { signal: options.signal } : {}) },
         { cases: options.fuzz, seed },

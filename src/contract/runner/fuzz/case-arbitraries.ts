@@ -35,8 +35,14 @@ function text(minLength: number): fc.Arbitrary<string> {
 
 /** Integers of any sign, small and as large as JSON carries them exactly (IEEE doubles: ±(2^53 − 1)). */
 const anyInteger = fc.oneof(fc.integer({ min: -1000, max: 100_000 }), fc.maxSafeInteger());
-/** A number that is not an integer (JSON writes 2.0 as 2, so every value here has a fractional part). */
-const fraction = fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }).filter((value) => !Number.isInteger(value));
+/**
+ * A number that is not an integer (JSON writes 2.0 as 2, so every value here has a fractional part): mostly a
+ * whole part and a simple fraction, which shrinks to a readable 0.5; now and then any double.
+ */
+const fraction = fc.oneof(
+  { weight: 3, arbitrary: fc.tuple(fc.integer({ min: -100_000, max: 100_000 }), fc.constantFrom(0.5, 0.25, 0.75, 0.1)).map(([whole, part]) => whole + part) },
+  { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }).filter((value) => !Number.isInteger(value)) },
+);
 
 function letters(alphabet: string[], minLength: number, maxLength: number): fc.Arbitrary<string> {
   return fc.string({ unit: fc.constantFrom(...alphabet), minLength, maxLength });
