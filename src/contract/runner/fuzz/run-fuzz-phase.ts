@@ -181,6 +181,7 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
       request: { method: operation.method, path: operation.pathTemplate },
       durationMs: Math.round(performance.now() - started),
       results,
+      generated: true,
     });
   }
   if (lostContact) {

@@ -13,7 +13,7 @@ export function createProgressPrinter(write: (line: string) => void): (event: Ru
     }
     const worst = event.results.some((result) => result.status === "failed") ? "failed" : event.results.some((result) => result.status === "warning") ? "warning" : "passed";
     const status = event.request.status === undefined ? "no answer" : String(event.request.status);
-    write(`  ${MARK[worst]} ${event.step}  ${event.request.method} ${event.request.path} → ${status} (${event.durationMs} ms)`);
+    write(`  ${MARK[worst]} ${event.step}  ${event.request.method} ${event.request.path}${event.generated ? "" : ` → ${status}`} (${event.durationMs} ms)`);
     for (const result of event.results) {
       if (result.status === "failed" || result.status === "warning") write(`    ${MARK[result.status]} ${result.check}: ${firstLine(result.message)}`);
     }
