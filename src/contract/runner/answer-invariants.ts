@@ -20,6 +20,14 @@ export interface InvariantResult {
 
 type Json = Record<string, unknown>;
 const show = (value: unknown) => (value === undefined ? "missing" : JSON.stringify(value));
+/** A URL with its scheme and host in lower case and a default port left out, as URL parsing writes it; other text unchanged. */
+function normalised(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
+}
 const asObject = (value: unknown): Json | undefined => (value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : undefined);
 
 /** What the run knows of its own records, per account, and the rules every answer is held to. */
@@ -30,7 +38,7 @@ export class AnswerInvariants {
 
   /** `publicBaseUrl`: the address clients reach the service at, which the auto-login uri starts with. */
   constructor(publicBaseUrl: string) {
-    this.#publicBase = publicBaseUrl.replace(/\/+$/, "");
+    this.#publicBase = normalised(publicBaseUrl).replace(/\/+$/, "");
   }
 
   /** Holds one answer (a 200 with valid credentials) to every rule of its operation, and learns from it. */
@@ -138,16 +146,17 @@ export class AnswerInvariants {
 
   /** Section 4.1: `{base_url}/<autologin_path>/<ACCESS_TOKEN>`: the base, then a path, then a token. */
   #uri(body: unknown, section: string): InvariantResult[] {
-    const uri = asObject(body)?.uri;
-    if (typeof uri !== "string") return [];
+    const given = asObject(body)?.uri;
+    if (typeof given !== "string") return [];
+    const uri = normalised(given);
     const rest = uri.startsWith(`${this.#publicBase}/`) ? uri.slice(this.#publicBase.length + 1).split(/[?#]/)[0]!.replace(/\/$/, "") : undefined;
     const segments = rest === undefined ? [] : rest.split("/");
     const passed = rest !== undefined && segments.length >= 2 && segments.every((segment) => segment !== "");
     return [{
       check: "autologin_uri", passed, section,
       message: rest === undefined
-        ? `uri ${show(uri)} does not start with the service's base address ${this.#publicBase}/ (give --public-base-url if clients reach the service at another address)`
-        : `uri ${show(uri)} is not {base_url}/<autologin_path>/<ACCESS_TOKEN>: after the base it holds ${show(rest)}`,
+        ? `uri ${show(given)} does not start with the service's base address ${this.#publicBase}/ (give --public-base-url if clients reach the service at another address)`
+        : `uri ${show(given)} is not {base_url}/<autologin_path>/<ACCESS_TOKEN>: after the base it holds ${show(rest)}`,
     }];
   }
 }

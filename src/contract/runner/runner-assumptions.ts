@@ -29,6 +29,7 @@ export const MOVED_FROM_FACTS: readonly string[] = [
   "An agent field of section 2.2 is never null: a field never set may come back null (section 2.1 reads absent values as null; section 2.2 does not say otherwise); the field's own type is our expectation.",
   "A create with a taken email is refused with Agent Already Exists: a fact only while the account has a free seat; on a full account Not Enough Agent Seats is as right (section 7 gives no precedence).",
   "Every agent create on the main account succeeds: the number of seats is not stated (section 8), so a refusal naming Not Enough Agent Seats skips what needed the agent, with the reason.",
+  "An edit takes garage and property_type in the create's words (Detached, Condo): which values an edit takes is not shown (section 4.1 lists those of a create), so a refusal is a warning; the representation of each value is a fact once an edit takes it.",
   "Endpoint 2 answers the very object of endpoint 1: a fact for the documented fields of section 2.1 only; an extra field (a timestamp of access, say) may differ.",
 ];
 

@@ -115,6 +115,11 @@ const LIST = [
     choice: "garage counts: Attached \"1\", Detached \"2\", None \"0\" (the plain instance: 2, 1, 0)",
     justification: "2.1: garage is 'returned as a count-like numeric string'; which count a kind means is not shown",
   },
+  {
+    name: "edit-takes-retrieve-forms",
+    choice: "an edit takes garage only as a count and property_type only in its compact form (the forms retrieve shows), refusing the create's words",
+    justification: "4.1 endpoint 4: field names 'each with a string value'; which values of garage and property_type an edit takes is not shown",
+  },
 ] as const satisfies readonly LegitimateVariant[];
 
 /** Name of a legitimate variant, checked by the compiler wherever the service asks whether it takes one. */

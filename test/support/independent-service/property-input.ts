@@ -147,7 +147,9 @@ export function readEdit(body: unknown, faults: Faults): PropertyInput {
     const error =
       (REQUIRED as readonly string[]).includes(name) && value.trim() === "" ? `${name} cannot be emptied`
       : name === "state" ? stateError(value, faults, true)
+      : name === "garage" && faults.chooses("edit-takes-retrieve-forms") && !/^\d+$/.test(value) ? "garage must be a count on edit"
       : name === "garage" && !(GARAGE_VALUES as readonly string[]).includes(value) && !/^\d+$/.test(value) ? "garage must be Attached, Detached, None or a count"
+      : name === "property_type" && faults.chooses("edit-takes-retrieve-forms") && !PROPERTY_TYPES.some((t) => compact(t) === value) ? "property_type must be a compact type on edit"
       : name === "property_type" && !PROPERTY_TYPES.some((t) => t === value || compact(t) === value) ? "property_type must be one of the documented types"
       : name === "template" && !(CATALOGUE_NAMES as readonly string[]).includes(value) && !faults.on("edit-accepts-template-outside-catalogue") ? `template "${value}" is not in the catalogue`
       : NUMERIC_FIELDS.has(name) && !/^\d+(\.\d+)?$/.test(value) ? `${name} must be numeric`

@@ -53,14 +53,18 @@ export function documented(value: unknown, fields: readonly string[]): Json | un
   return Object.fromEntries(fields.map((field) => [field, (value as Json)[field]]));
 }
 
-/** An edit of every scalar field of section 2.1 but the identifiers, each with a string value (section 4.1, endpoint 4). */
+/**
+ * An edit of every scalar field of section 2.1 but the identifiers, each with a string value (section 4.1, endpoint
+ * 4). garage and property_type are left to everyEnumValue: which of their forms an edit takes (the create's words,
+ * or the counts and compact forms retrieve shows) is not shown, so a refusal of them must not sink this edit.
+ */
 function fullEdit(tag: string): Record<string, string> {
   const host = tag.toLowerCase();
   return {
     street: "1 Contract Run Way", premise: "Suite 100", city: "Oakland", state: "NY", zip: "10001", country: "United States",
     title: `Contract Run ${tag}`, description: "<p>Edited by a contract run.</p>", amenities: "Pool,Garden", list_price: "1300000",
     display_price: "$1,300,000", square_feet: "2200", lot_size: "5,000", lot_size_units: "acres", stories: "3", bedrooms: "4",
-    baths: "3", half_baths: "1", garage: "Detached", parking_spaces: "3", listing_status: "Active", property_type: "Condo",
+    baths: "3", half_baths: "1", parking_spaces: "3", listing_status: "Active",
     year_built: "2001", subdomain: `contract-run-${host}`, custom_domain: `${host}.contract-run.example`, mls_id: `MLS-${tag}`,
     template: "kit", api_author: "Contract run", main_image: "7", edit_access: "1", show_on_property: "1", logo: "7",
     external_id: `contract-${tag}`, skip_zlookup: "1", intent: "rent", sns_id: `sns-${tag}`, listtrack_property_id: `lt-${tag}`,
@@ -103,13 +107,9 @@ export async function propertySteps(ctx: RunContext, names: RunNames): Promise<P
   const afterEdit = await ctx.call("retrieve the edited property", "retrieveProperty", `${API}/property/${nid}`, { expect: "success" });
   const changed = record(afterEdit);
   if (changed) {
-    // garage and property_type come back in their documented forms (checked below), not as sent.
-    const { garage, property_type: type, ...plain } = edit;
-    const { facts, readings } = compareFields(changed, plain, PROPERTY_SAMENESS);
-    if (typeof changed.garage !== "string" || !/^[0-9]+$/.test(changed.garage)) facts.push(`garage is ${show(changed.garage)}, edited to ${show(garage)}: expected a count-like numeric string`);
-    if (typeof changed.property_type !== "string" || changed.property_type.includes(" ") || compactKey(changed.property_type) !== compactKey(String(type))) facts.push(`property_type is ${show(changed.property_type)}, edited to ${show(type)}: expected its compact form`);
+    const { facts, readings } = compareFields(changed, edit, PROPERTY_SAMENESS);
     ctx.check("edit_visible", { step: "retrieve the edited property", passed: facts.length === 0, exchange: afterEdit, operation: "retrieveProperty", section: "4.1",
-      message: `the edit of every field does not show: ${facts.join("; ")} (garage as a count, property_type compact, section 2.1)` });
+      message: `the edit of every field does not show: ${facts.join("; ")}` });
     ctx.check("edit_visible", { step: "retrieve the edited property (our reading of the text sent)", passed: readings.length === 0, exchange: afterEdit, operation: "retrieveProperty", tier: "assumption",
       message: `the edit shows in other text than sent: ${readings.join("; ")}` });
   }
@@ -229,15 +229,23 @@ const CREATE_TEMPLATES = ["mak", "kit", "mot", "lnd", "karr", "stak", "north", "
  * Section 2.1 fixes how each value comes back, not only the ones the scenario happens to send: every garage
  * kind as a count-like numeric string, every property type in a compact form without spaces, every template as
  * its machine name. One property takes them in turn by edit (a property cannot be deleted, so the run does not
- * create one per value).
+ * create one per value); an edit refused one of them is only a warning, since section 4.1 lists the values of a
+ * create, not of an edit.
  */
 async function everyEnumValue(ctx: RunContext, nid: string): Promise<void> {
   const turns = Math.max(GARAGE_KINDS.length, PROPERTY_TYPES.length, CREATE_TEMPLATES.length);
   for (let turn = 0; turn < turns; turn += 1) {
     const edit = { garage: GARAGE_KINDS[turn % GARAGE_KINDS.length]!, property_type: PROPERTY_TYPES[turn % PROPERTY_TYPES.length]!, template: CREATE_TEMPLATES[turn % CREATE_TEMPLATES.length]! };
     const label = `garage ${edit.garage}, property_type ${edit.property_type}, template ${edit.template}`;
-    const edited = await ctx.call(`edit the property to ${label}`, "editProperty", `${API}/property/${nid}`, { body: edit, expect: "success" });
-    if (edited?.status !== 200) continue;
+    const editStep = `edit the property to ${label}`;
+    const edited = await ctx.call(editStep, "editProperty", `${API}/property/${nid}`, { body: edit, expect: "any" });
+    if (!edited) return;
+    if (edited.status !== 200) {
+      // Section 4.1 gives the values of endpoint 3, not which values an edit takes: a refusal here is not a failure.
+      ctx.check("documented_representation", { step: editStep, passed: false, exchange: edited, operation: "editProperty", tier: "assumption",
+        message: `the edit to the create's values was refused (${edited.status}); we expect an edit to take them`, actual: `${edited.status} ${edited.text.slice(0, 200)}` });
+      continue;
+    }
     const step = `retrieve the property with ${label}`;
     const answer = await ctx.call(step, "retrieveProperty", `${API}/property/${nid}`, { expect: "success" });
     const property = record(answer);
