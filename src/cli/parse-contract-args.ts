@@ -80,7 +80,7 @@ Options:
                        suffix keeps runs with the same id apart
   --fuzz <n>           after the scenario, n generated cases per operation that takes input (endpoints 1-5),
                        valid and invalid, from the documented constraints (1 to 10000); each kind of failure is
-                       shrunk (at most 50 more requests) and reported once, with its curl line
+                       shrunk (at most 100 more requests) and reported once, with its curl line
   --seed <s>           the seed of the generated cases (an integer, --seed=-5 if negative; default random);
                        every report prints it, and the same seed sends the same cases again
   --quiet              no progress lines on standard error

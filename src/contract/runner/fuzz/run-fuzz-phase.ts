@@ -52,7 +52,7 @@ export interface FuzzPhaseDeps {
 }
 
 /** Shrinking one failure sends at most this many requests (and never more than the cases asked for). */
-const SHRINK_TRIES = 50;
+const SHRINK_TRIES = 100;
 
 /** A create body with the required fields only: the phase's first create, whose property edits aim at. */
 const FIRST_CREATE = { street: "1 Generated Case Way", city: "Austin", state: "TX", zip: "78701" };
