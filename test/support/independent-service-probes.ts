@@ -389,5 +389,11 @@ export const PROBES: Record<string, Probe> = {
     expect(isRefused((await api.call("PUT", `/property/${nid}.5`, { title: "Changed" })).status)).toBe(true);
     expect((await api.property(nid)).title).toBe("Kept");
   },
+  "create-refused-after-insert": async (api) => {
+    const listed = async () => (await api.ok("GET", `/properties/${api.account.uid}`)).length;
+    const before = await listed();
+    expect(isRefused((await api.call("POST", "/property", { ...VALID_PROPERTY, bedrooms: 2.5 })).status)).toBe(true);
+    expect(await listed()).toBe(before);
+  },
 };
 

@@ -120,6 +120,7 @@ const LIST = [
   { name: "accepts-number-for-string", rule: "the string fields of create and edit take strings: a JSON number there is refused, not stored as text", section: "4.1", needsFuzz: true },
   { name: "edit-accepts-template-outside-catalogue", rule: "template is a machine name of the catalogue, also when edit changes it", section: "2.1", needsFuzz: true },
   { name: "nid-parsed-leniently", rule: "the nid of endpoints 1 and 4 is an integer: 12abc is refused, not read as property 12", section: "4.1", needsFuzz: true },
+  { name: "create-refused-after-insert", rule: "a create that breaks a documented rule is refused and makes no property (the required fields of a refused body are not kept)", section: "4.1 endpoint 3", needsFuzz: true },
 ] as const satisfies readonly Variant[];
 
 /** Name of a variant, checked by the compiler wherever the service asks whether it is running one. */
