@@ -64,8 +64,9 @@ function validValue(field: InputField): fc.Arbitrary<unknown> {
     case "url":
       return fc.webUrl();
     case "string":
-      // A documented exact length (state, 2 characters): letters, so that no reading of "character" differs.
-      if (kind.minLength !== undefined && kind.minLength === kind.maxLength) return fc.oneof(letters(UPPER, kind.minLength, kind.minLength), letters(LETTERS, kind.minLength, kind.minLength));
+      // A documented exact length (state, 2 characters): capital letters, so that no reading of "character" differs
+      // and a service that writes abbreviations in capitals shows the value as sent.
+      if (kind.minLength !== undefined && kind.minLength === kind.maxLength) return letters(UPPER, kind.minLength, kind.minLength);
       if (kind.pattern !== undefined) return fc.stringMatching(new RegExp(kind.pattern));
       return text(EMPTY_ALLOWED.has(field.name) ? 0 : 1);
   }

@@ -256,5 +256,13 @@ export function representationProblem(field: string, sent: unknown, got: unknown
     return typeof got === "string" && !got.includes(" ") && compactKey(got) === compactKey(String(sent)) ? undefined : `${said}: property_type comes back in a compact form without spaces`;
   }
   if (typeof sent === "number") return isNumericStringOf(got, sent) ? undefined : `${said}: numbers come back as numeric strings`;
-  return compareSent(PROPERTY_SAMENESS[field] ?? "text", sent, got) === "different" ? said : undefined;
+  const kind = PROPERTY_SAMENESS[field] ?? "text";
+  // The same text in Unicode's canonical form, without surrounding spaces, is the value sent: a service may
+  // normalise text it stores (NFC, trimming), which the document neither asks for nor forbids.
+  if (kind === "text" && typeof sent === "string" && typeof got === "string" && sameText(sent, got)) return undefined;
+  return compareSent(kind, sent, got) === "different" ? said : undefined;
+}
+
+function sameText(sent: string, got: string): boolean {
+  return sent.normalize("NFC").trim() === got.normalize("NFC").trim();
 }
