@@ -67,7 +67,7 @@ if (report.interrupted) {
 }
 
 async function runAgainstService(command: ServiceCommand): Promise<RunReport> {
-  if (!command.quiet) progress(`Running the contract scenario against ${command.baseUrl}${command.strict ? " (strict)" : ""}`);
+  if (!command.quiet) progress(`Running the contract scenario against ${command.baseUrl}${command.strict ? " (strict)" : ""}${command.fuzz ? `, then ${command.fuzz} generated cases per operation` : ""}`);
   // Ctrl-C stops the run; it still deletes what it created. A second Ctrl-C stops at once.
   // One Ctrl-C can arrive more than once: from the terminal to the whole process group, and relayed by npm (or
   // by tsx, running the sources). Only a signal a second or more after the first is a second Ctrl-C.
@@ -97,6 +97,8 @@ async function runAgainstService(command: ServiceCommand): Promise<RunReport> {
     strict: command.strict,
     timeoutMs: command.timeoutMs,
     ...(command.runId ? { runId: command.runId } : {}),
+    ...(command.fuzz ? { fuzz: command.fuzz } : {}),
+    ...(command.seed !== undefined ? { seed: command.seed } : {}),
     ...(command.quiet ? {} : { onEvent: createProgressPrinter(progress) }),
     contract,
     ...(profile ? { profile } : {}),

@@ -32,6 +32,10 @@ export interface ServiceCommand extends ReportOptions {
   fresh?: { apiKey: string; token: string; seats?: number };
   skipSeatChecks: boolean;
   showCredentials: boolean;
+  /** `--fuzz <n>`: generated cases per operation that takes input. */
+  fuzz?: number;
+  /** `--seed <s>`: the seed of the generated cases. */
+  seed?: number;
 }
 
 /** A recording of traffic, checked exchange by exchange. */
@@ -84,6 +88,11 @@ Options:
                        fields), for property-listing-mock --profile; with --recording, what the recording shows
   --profile <file>     also hold the service to a service profile: every difference fails profile_conformance,
                        naming the observation and when it was recorded (env CONTRACT_PROFILE)
+  --fuzz <n>           after the scenario, n generated cases per operation that takes input (endpoints 1-5),
+                       valid and invalid, from the documented constraints (1 to 10000); each kind of failure is
+                       shrunk (at most 100 more requests) and reported once, with its curl line
+  --seed <s>           the seed of the generated cases (an integer, --seed=-5 if negative; default random);
+                       every report prints it, and the same seed sends the same cases again
   --quiet              no progress lines on standard error
   --version            print the kit's version
   --help               show this help
@@ -124,6 +133,8 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
         "show-credentials": { type: "boolean" },
         "write-profile": { type: "string" },
         profile: { type: "string" },
+        fuzz: { type: "string" },
+        seed: { type: "string" },
         quiet: { type: "boolean" },
         version: { type: "boolean" },
         help: { type: "boolean" },
@@ -146,7 +157,7 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
 
   if (values.recording !== undefined) {
     if (values.recording === "") return { kind: "error", message: "--recording needs a file name" };
-    const sending = (["public-base-url", "api-key", "token", "timeout", "run-id", "other-api-key", "other-token", "fresh-api-key", "fresh-token", "fresh-seats", "skip-seat-checks", "show-credentials"] as const).filter((name) => values[name] !== undefined);
+    const sending = (["public-base-url", "api-key", "token", "timeout", "run-id", "other-api-key", "other-token", "fresh-api-key", "fresh-token", "fresh-seats", "skip-seat-checks", "show-credentials", "fuzz", "seed"] as const).filter((name) => values[name] !== undefined);
     if (sending.length > 0) return { kind: "error", message: `${sending.map((name) => `--${name}`).join(", ")} ${sending.length === 1 ? "is" : "are"} for a run against a service, not for --recording (a recording carries its own requests)` };
     const baseUrl = values["base-url"];
     if (baseUrl !== undefined && !isHttpUrl(baseUrl)) return { kind: "error", message: `--base-url must be an http(s) address, got ${baseUrl}` };
@@ -171,6 +182,14 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
     kind: "service", baseUrl, apiKey, token, timeoutMs: Number(timeoutText), skipSeatChecks: values["skip-seat-checks"] ?? false, showCredentials: values["show-credentials"] ?? false, ...report,
   };
   if (values["run-id"]) command.runId = values["run-id"];
+  if (values.fuzz !== undefined) {
+    if (!/^[0-9]+$/.test(values.fuzz) || Number(values.fuzz) < 1 || Number(values.fuzz) > 10_000) return { kind: "error", message: `--fuzz must be a number of cases from 1 to 10000, got ${values.fuzz}` };
+    command.fuzz = Number(values.fuzz);
+  }
+  if (values.seed !== undefined) {
+    if (!/^-?[0-9]+$/.test(values.seed) || Math.abs(Number(values.seed)) > 2 ** 31 - 1) return { kind: "error", message: `--seed must be an integer from -2147483647 to 2147483647, got ${values.seed}` };
+    command.seed = Number(values.seed);
+  }
   const publicBaseUrl = values["public-base-url"] ?? env.CONTRACT_PUBLIC_BASE_URL;
   if (publicBaseUrl !== undefined) {
     if (!isHttpUrl(publicBaseUrl)) return { kind: "error", message: `--public-base-url must be an http(s) address, got ${publicBaseUrl}` };

@@ -4,6 +4,7 @@
  * (issue 13: 115 MiB in 262 packages, when Prism, faker and a TypeScript loader came along), must run no install
  * script, and must be enough to run the mock, its docs page, its raw routes (json-server's router, issue 22), the
  * contract runner and the library from the built JavaScript. The optional peers (Prism, faker) are not installed.
+ * fast-check (with pure-rand, some 1.8 MiB) is a dependency since the runner generates cases with it (issue 21).
  * Slow the first time (an npm install, from the warm cache); later runs of an unchanged package reuse it.
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -75,6 +76,10 @@ describe("npm install <the packed kit> --omit=dev", () => {
     expect(Object.keys(kit.dependencies)).not.toContain("express");
     const dependents = Object.entries(lock).filter(([, entry]) => entry.dependencies?.express !== undefined).map(([path]) => path.replace(/^(.*\/)?node_modules\//, ""));
     expect(dependents).toEqual(["json-server"]);
+  });
+
+  it("brings fast-check and its one dependency, pure-rand: the runner's generated phase (--fuzz) needs them at run time", () => {
+    expect(installedNames()).toEqual(expect.arrayContaining(["fast-check", "pure-rand"]));
   });
 
   it("runs no install script of any package it brings", () => {

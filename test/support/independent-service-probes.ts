@@ -86,6 +86,10 @@ const roundTrip = (edit: Record<string, string>): Probe => async (api) => {
   await api.ok("PUT", `/property/${nid}`, edit);
   expect(await api.property(nid)).toMatchObject(edit);
 };
+/** A create whose values must come back as sent (and must not crash the service). */
+const roundTripOnCreate = (values: Record<string, string>): Probe => async (api) => {
+  expect(await api.property(await api.createProperty(values))).toMatchObject(values);
+};
 const refusedOnCreate = (change: Record<string, unknown>, omit?: string): Probe => async (api) => {
   const body: Record<string, unknown> = { ...VALID_PROPERTY, ...change };
   if (omit !== undefined) delete body[omit];
@@ -365,6 +369,34 @@ export const PROBES: Record<string, Probe> = {
   },
   "agent-name-first-only": async (api) => {
     expect((await api.agent(await api.createAgent({ agent_first_name: "Dana", agent_last_name: "Whitfield" }))).name).toBe("Dana Whitfield");
+  },
+  // Found only by generated input (issue 21).
+  "crash-on-fraction-in-integer": refusedOnCreate({ bedrooms: 2.5 }),
+  "crash-on-non-ascii-street": roundTripOnCreate({ street: "12 Straße der Einheit, Zürich 🏠" }),
+  "crash-on-long-city": roundTripOnCreate({ city: "Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch ".repeat(3).trim() }),
+  "crash-on-negative-year-built": async (api) => {
+    expect(await api.property(await api.createProperty({ year_built: -500 }))).toMatchObject({ year_built: "-500" });
+  },
+  "accepts-number-for-string": async (api) => {
+    expect(isRefused((await api.call("POST", "/property", { ...VALID_PROPERTY, zip: 62701 })).status)).toBe(true);
+    expect(isRefused((await api.call("PUT", `/property/${await api.createProperty()}`, { city: 7 })).status)).toBe(true);
+  },
+  "edit-accepts-template-outside-catalogue": async (api) => {
+    const nid = await api.createProperty({ template: "kit" });
+    expect(isRefused((await api.call("PUT", `/property/${nid}`, { template: "not-a-template" })).status)).toBe(true);
+    expect((await api.property(nid)).template).toBe("kit");
+  },
+  "nid-parsed-leniently": async (api) => {
+    const nid = await api.createProperty({ title: "Kept" });
+    expect(isRefused((await api.call("GET", `/property/${nid}abc`)).status)).toBe(true);
+    expect(isRefused((await api.call("PUT", `/property/${nid}.5`, { title: "Changed" })).status)).toBe(true);
+    expect((await api.property(nid)).title).toBe("Kept");
+  },
+  "create-refused-after-insert": async (api) => {
+    const listed = async () => (await api.ok("GET", `/properties/${api.account.uid}`)).length;
+    const before = await listed();
+    expect(isRefused((await api.call("POST", "/property", { ...VALID_PROPERTY, bedrooms: 2.5 })).status)).toBe(true);
+    expect(await listed()).toBe(before);
   },
 };
 

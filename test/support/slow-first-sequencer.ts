@@ -20,6 +20,7 @@ export const SLOW_FILES = [
   "test/e2e/package-consumer.test.ts",
   "test/e2e/contract-cli.test.ts",
   "test/contract/runner.test.ts",
+  "test/contract/fuzz-phase.test.ts",
   "test/mock/fuzz.test.ts",
   "test/prism/prism-dynamic.test.ts",
 ];

@@ -1,9 +1,10 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import { createContract, type Contract } from "../create-contract.ts";
 import { compareWithProfile } from "../profile/compare-profile.ts";
 import { ProfileObserver } from "../profile/profile-observer.ts";
 import type { ServiceProfile } from "../profile/service-profile.ts";
 import { SCENARIO_CHECKS } from "./checks.ts";
+import type { FuzzSummary } from "./fuzz/run-fuzz-phase.ts";
 import { createExchanger } from "./http-exchange.ts";
 import { preflight } from "./preflight.ts";
 import { RunContext, RunInterrupted, type Credentials } from "./run-context.ts";
@@ -51,6 +52,10 @@ export interface RunOptions {
   profile?: ServiceProfile;
   /** Record what the service does where the document is silent (`--write-profile`): the outcome carries the profile. */
   recordProfile?: boolean;
+  /** `--fuzz <n>`: after the scenario, n generated cases per operation that takes input (fuzz/run-fuzz-phase.ts). */
+  fuzz?: number;
+  /** The seed of the generated cases (`--seed`); drawn at random unless given, and printed in every report. */
+  seed?: number;
 }
 
 /** A finished run, or why it could not give a verdict (nothing answers, or a usage mistake). */
@@ -79,6 +84,9 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   // Compiled before the first request: compiling blocks the event loop for a while, long enough for a server to
   // close an idle keep-alive connection under fetch's feet (ECONNRESET on the next request).
   const contract = options.contract ?? createContract();
+  // Likewise the generated phase (fast-check), loaded only when asked for: loading it between the scenario's last
+  // request and the phase's first left the connection idle long enough, on a busy machine, to be closed under it.
+  const fuzzPhase = options.fuzz ? (await import("./fuzz/run-fuzz-phase.ts")).runFuzzPhase : undefined;
   const closedContract = options.closedContract ?? createContract({ closed: true });
   const problem = await preflight(exchange, options.baseUrl, accounts, { needFreshEmpty: !options.skipSeatChecks });
   if (problem) return problem;
@@ -103,6 +111,8 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   let clash: string | undefined;
   let interrupted = false;
   let leftBehind: string[] = [];
+  const seed = options.seed ?? randomInt(2 ** 31 - 1);
+  let fuzz: FuzzSummary | undefined;
   try {
     ({ clash } = await runScenario(ctx, { tag, seats: { skip: options.skipSeatChecks ?? false, ...(options.fresh?.seats !== undefined ? { seats: options.fresh.seats } : {}) } }));
     if (observer) await profileSteps(ctx, { tag });
@@ -111,6 +121,13 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
         if (status === "skipped") ctx.skip("profile_conformance", step, message);
         else ctx.check("profile_conformance", { step: `${step} (profile: ${point})`, passed: status === "passed", tier: "profile", message });
       }
+    }
+    if (fuzzPhase && options.fuzz && !ctx.lostContact) {
+      fuzz = await fuzzPhase(
+        ctx,
+        { exchange, baseUrl: options.baseUrl, credentials: accounts.primary, revealCredentials: options.revealCredentials ?? false, contract, closedContract, strict: options.strict ?? false, emit: options.onEvent ?? (() => {}), ...(options.signal ? { signal: options.signal } : {}) },
+        { cases: options.fuzz, seed },
+      );
     }
   } catch (error) {
     if (!(error instanceof RunInterrupted)) throw error;
@@ -121,6 +138,8 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   }
   const checks = options.profile ? [...SCENARIO_CHECKS, "profile_conformance" as const] : SCENARIO_CHECKS;
   const report = ctx.report({ baseUrl: options.baseUrl, startedAt: started, finishedAt: now(), checks, leftBehind, runId, interrupted, ...(clash ? { clash } : {}) });
+  report.seed = seed;
+  if (fuzz) report.fuzz = fuzz;
   if (!observer || !options.recordProfile) return { kind: "report", report };
   return { kind: "report", report, profile: observer.profile({ recordedAt: new Date(started).toISOString(), baseUrl: options.baseUrl }) };
 }

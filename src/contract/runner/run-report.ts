@@ -1,5 +1,6 @@
 import type { ContractViolation, Tier } from "../contract-violation.ts";
 import type { CheckName } from "./checks.ts";
+import type { FuzzSummary } from "./fuzz/run-fuzz-phase.ts";
 
 /** How one evaluation of a check ended. A warning is a failed check that rests only on our assumptions. */
 export type CheckStatus = "passed" | "failed" | "warning" | "skipped";
@@ -83,9 +84,13 @@ export interface RunReport {
   interrupted?: boolean;
   /** Set when another client changed the records a check depends on while it ran (two runs at once on one account). */
   clash?: string;
+  /** The seed of the run's generated cases (`--seed` repeats them); set on every run against a service. */
+  seed?: number;
+  /** What the generated phase (`--fuzz`) sent, per operation. */
+  fuzz?: FuzzSummary;
 }
 
 /** What the runner tells a reporter while it runs. */
 export type RunEvent =
-  | { kind: "step"; step: string; operation: string; request: ExchangeSummary; durationMs: number; results: CheckResult[] }
+  | { kind: "step"; step: string; operation: string; request: ExchangeSummary; durationMs: number; results: CheckResult[]; /** Many generated requests, not one: no status to show. */ generated?: true }
   | { kind: "check"; result: CheckResult };

@@ -74,25 +74,40 @@ function templateOnCreateError(value: string, faults: Faults): string | undefine
   return `template "${value}" cannot be chosen on create`;
 }
 
+/** A JSON number where a string is documented, taken as its text by the variant that accepts one. */
+function lenient(value: unknown, faults: Faults): unknown {
+  return typeof value === "number" && faults.on("accepts-number-for-string") ? String(value) : value;
+}
+
+/** The crashes of the variants that break on a class of input (a bug, answered 500 by the HTTP layer). */
+function crashes(name: string, value: string, faults: Faults): void {
+  if (name === "street" && faults.on("crash-on-non-ascii-street") && /[^\u0000-\u007f]/.test(value)) throw new Error("street is not ASCII");
+  if (name === "city" && faults.on("crash-on-long-city") && [...value].length > 100) throw new Error("city overflows its column");
+}
+
 /** Endpoint 3: the required fields, the integer fields and the case-sensitive enums. */
 export function readCreate(body: unknown, faults: Faults): PropertyInput {
   if (!isObject(body)) return { ok: false, error: "body must be a JSON object" };
   const values = new Map<string, string>();
   for (const field of REQUIRED) {
-    const value = body[field];
+    const value = lenient(body[field], faults);
     const excused = (field === "zip" && faults.on("accepts-missing-zip")) || (field === "street" && faults.on("accepts-missing-street"));
     if (value === undefined && excused) continue;
     if (typeof value !== "string" || value.trim() === "") return { ok: false, error: `${field} is required` };
   }
-  for (const [name, value] of Object.entries(body)) {
+  for (const [name, given] of Object.entries(body)) {
     const integerField = CREATE_INTEGERS[name];
     if (integerField !== undefined) {
-      if (typeof value !== "number" || !Number.isInteger(value)) return { ok: false, error: `${name} must be an integer` };
-      values.set(integerField, String(value));
+      if (faults.on("crash-on-fraction-in-integer") && typeof given === "number" && !Number.isInteger(given)) throw new Error(`cannot store ${given} in an integer column`);
+      if (typeof given !== "number" || !Number.isInteger(given)) return { ok: false, error: `${name} must be an integer` };
+      if (faults.on("crash-on-negative-year-built") && integerField === "year_built" && given < 0) throw new Error("year out of range");
+      values.set(integerField, String(given));
       continue;
     }
     if (!(SETTABLE_FIELDS as readonly string[]).includes(name)) continue; // unknown names are ignored
+    const value = lenient(given, faults);
     if (typeof value !== "string") return { ok: false, error: `${name} must be a string` };
+    crashes(name, value, faults);
     const error =
       name === "state" ? stateError(value, faults)
       : name === "garage" ? garageOnCreateError(value, faults)
@@ -123,10 +138,12 @@ const EDIT_IGNORED: Array<[Parameters<Faults["on"]>[0], string[]]> = [
 export function readEdit(body: unknown, faults: Faults): PropertyInput {
   if (!isObject(body)) return { ok: false, error: "body must be a JSON object" };
   const values = new Map<string, string>();
-  for (const [given, value] of Object.entries(body)) {
+  for (const [given, sent] of Object.entries(body)) {
     const name = given === "square feet" ? "square_feet" : given;
     if (!(SETTABLE_FIELDS as readonly string[]).includes(name)) continue;
+    const value = lenient(sent, faults);
     if (typeof value !== "string") return { ok: false, error: `${given} must be a string on edit` };
+    crashes(name, value, faults);
     const error =
       (REQUIRED as readonly string[]).includes(name) && value.trim() === "" ? `${name} cannot be emptied`
       : name === "state" ? stateError(value, faults, true)
@@ -134,7 +151,7 @@ export function readEdit(body: unknown, faults: Faults): PropertyInput {
       : name === "garage" && !(GARAGE_VALUES as readonly string[]).includes(value) && !/^\d+$/.test(value) ? "garage must be Attached, Detached, None or a count"
       : name === "property_type" && faults.chooses("edit-takes-retrieve-forms") && !PROPERTY_TYPES.some((t) => compact(t) === value) ? "property_type must be a compact type on edit"
       : name === "property_type" && !PROPERTY_TYPES.some((t) => t === value || compact(t) === value) ? "property_type must be one of the documented types"
-      : name === "template" && !(CATALOGUE_NAMES as readonly string[]).includes(value) ? `template "${value}" is not in the catalogue`
+      : name === "template" && !(CATALOGUE_NAMES as readonly string[]).includes(value) && !faults.on("edit-accepts-template-outside-catalogue") ? `template "${value}" is not in the catalogue`
       : NUMERIC_FIELDS.has(name) && !/^\d+(\.\d+)?$/.test(value) ? `${name} must be numeric`
       : undefined;
     if (error !== undefined) return { ok: false, error };

@@ -3,7 +3,8 @@ import type { RunReport } from "../run-report.ts";
 
 /**
  * The report as JUnit XML for CI: one test suite per check, one test case per evaluation. A warning is a
- * passing test case whose output says why it warned (JUnit has no warning outcome).
+ * passing test case whose output says why it warned (JUnit has no warning outcome). The seed of the run's
+ * generated cases is a property of every suite.
  */
 export function renderJunitReport(report: RunReport): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
@@ -17,6 +18,11 @@ export function renderJunitReport(report: RunReport): string {
     const failures = results.filter((result) => result.status === "failed").length;
     const skipped = results.filter((result) => result.status === "skipped").length;
     lines.push(`  <testsuite name="${check}" tests="${results.length}" failures="${failures}" skipped="${skipped}">`);
+    if (report.seed !== undefined) {
+      lines.push("    <properties>", `      <property name="seed" value="${report.seed}"/>`);
+      if (report.fuzz) lines.push(`      <property name="fuzz" value="${report.fuzz.casesPerOperation}"/>`);
+      lines.push("    </properties>");
+    }
     for (const result of results) {
       const name = `${result.step}${result.operation ? ` (${result.operation})` : ""}`;
       const request = result.request ? `${result.request.method} ${result.request.path}${result.request.status === undefined ? "" : ` → ${result.request.status}`}` : "";

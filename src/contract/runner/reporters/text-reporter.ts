@@ -13,7 +13,7 @@ export function createProgressPrinter(write: (line: string) => void): (event: Ru
     }
     const worst = event.results.some((result) => result.status === "failed") ? "failed" : event.results.some((result) => result.status === "warning") ? "warning" : "passed";
     const status = event.request.status === undefined ? "no answer" : String(event.request.status);
-    write(`  ${MARK[worst]} ${event.step}  ${event.request.method} ${event.request.path} → ${status} (${event.durationMs} ms)`);
+    write(`  ${MARK[worst]} ${event.step}  ${event.request.method} ${event.request.path}${event.generated ? "" : ` → ${status}`} (${event.durationMs} ms)`);
     for (const result of event.results) {
       if (result.status === "failed" || result.status === "warning") write(`    ${MARK[result.status]} ${result.check}: ${firstLine(result.message)}`);
     }
@@ -80,11 +80,22 @@ export function renderTextReport(report: RunReport): string {
       if (result.request?.curl && result.status !== "skipped") lines.push(`     ${result.request.curl}`);
     });
   };
+  if (report.fuzz) {
+    lines.push("", `Generated cases (--fuzz ${report.fuzz.casesPerOperation})`);
+    const width = Math.max(...Object.keys(report.fuzz.operations).map((name) => name.length));
+    for (const [name, entry] of Object.entries(report.fuzz.operations)) {
+      const shrinks = entry.shrinks > 0 ? `, ${entry.shrinks} of them to shrink failures` : "";
+      lines.push(`  ${name.padEnd(width)}  ${entry.skipped ? `skipped: ${entry.skipped}` : `${entry.cases} sent (${entry.valid} valid, ${entry.invalid} invalid${shrinks}), ${plural(entry.reads, "read")} to check them`}`);
+    }
+  }
+
   section("Failures", failures);
   section("Warnings (rest on the contract's assumptions; --strict makes them failures)", warnings);
   section("Skipped", skipped);
   if (report.leftBehind.length > 0) lines.push("", `Left behind (${report.leftBehind.length}):`, ...report.leftBehind.map((entry) => `  ${entry}`));
-  if (report.runId) lines.push("", `Run id ${report.runId}: its records carry it in their emails, titles and external ids.`);
+  if (report.runId !== undefined || report.seed !== undefined) lines.push("");
+  if (report.runId) lines.push(`Run id ${report.runId}: its records carry it in their emails, titles and external ids.`);
+  if (report.seed !== undefined) lines.push(`Seed ${report.seed}: --seed ${report.seed} sends the same generated cases again.`);
 
   const verdict = report.interrupted ? "Run INTERRUPTED, no verdict" : report.clash ? "No verdict (another client used the account)" : report.result === "passed" ? "Contract HOLDS" : "Contract BROKEN";
   const counts = `${plural(failures.length, "failure")}, ${plural(warnings.length, "warning")}`;

@@ -1,0 +1,248 @@
+import fc from "fast-check";
+import type { Contract } from "../../create-contract.ts";
+import type { CheckName } from "../checks.ts";
+import { curlCommand, type CurlHeader } from "../curl-command.ts";
+import type { Exchanger } from "../http-exchange.ts";
+import { RunInterrupted, type Credentials, type RunContext } from "../run-context.ts";
+import type { CheckResult, ExchangeSummary, RunEvent } from "../run-report.ts";
+import { caseArbitrary } from "./case-arbitraries.ts";
+import { CaseRunner, type CaseOutcome, type Finding } from "./case-runner.ts";
+import { describeCase, type FuzzCase } from "./fuzz-case.ts";
+import { readInputModel, type InputOperation } from "./input-model.ts";
+
+/** What `--fuzz` and `--seed` ask for. */
+export interface FuzzOptions {
+  /** Generated cases per operation that takes input. */
+  cases: number;
+  /** The seed of every generated case: the same seed against the same service sends the same requests. */
+  seed: number;
+}
+
+/** What the generated phase did, per operation. */
+export interface FuzzOperationSummary {
+  /** Cases sent (valid and invalid), shrinking included. */
+  cases: number;
+  valid: number;
+  invalid: number;
+  /** Requests sent to shrink failures (part of `cases`). */
+  shrinks: number;
+  /** Retrieves and lists that checked what a case did. */
+  reads: number;
+  /** Why no case was sent, when none was. */
+  skipped?: string;
+}
+
+/** What a report says of the generated phase. */
+export interface FuzzSummary {
+  casesPerOperation: number;
+  operations: Record<string, FuzzOperationSummary>;
+}
+
+/** Collaborators of the phase: the run's ledger, and how to reach the service as the primary account. */
+export interface FuzzPhaseDeps {
+  exchange: Exchanger;
+  baseUrl: string;
+  credentials: Credentials;
+  revealCredentials: boolean;
+  contract: Contract;
+  closedContract: Contract;
+  strict: boolean;
+  emit: (event: RunEvent) => void;
+  signal?: AbortSignal;
+}
+
+/** Shrinking one failure sends at most this many requests (and never more than the cases asked for). */
+const SHRINK_TRIES = 100;
+
+/** A create body with the required fields only: the phase's first create, whose property edits aim at. */
+const FIRST_CREATE = { street: "1 Generated Case Way", city: "Austin", state: "TX", zip: "78701" };
+
+/** The order of the operations: create first, since edits and reads aim at the property it makes. */
+const ORDER = ["createProperty", "editProperty", "retrieveProperty", "retrievePropertyByExternalId", "listUserProperties"];
+
+/**
+ * The generated phase (`--fuzz <n>`): n cases per operation whose input the document describes, built with
+ * fast-check from the contract's documented constraints (see input-model.ts and case-arbitraries.ts). Each
+ * kind of finding is reported once, with the smallest request that still shows it: a failure is shrunk by
+ * fast-check (the failing run replayed by its seed and path), within SHRINK_TRIES requests. Properties it
+ * creates are listed as left behind: the service has no delete for them. It creates no agent or document.
+ */
+export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options: FuzzOptions): Promise<FuzzSummary> {
+  const seen = new Set<string>();
+  const runner = new CaseRunner({
+    exchange: deps.exchange,
+    headers: { "content-type": "application/json", accept: "application/json", "API-KEY": deps.credentials.apiKey, TOKEN: deps.credentials.token },
+    contract: deps.contract,
+    closedContract: deps.closedContract,
+    strict: deps.strict,
+    created: (nid) => {
+      if (seen.has(nid)) return;
+      seen.add(nid);
+      ctx.properties.push(`property ${nid}, made by a generated case`);
+    },
+  });
+  const summary: FuzzSummary = { casesPerOperation: options.cases, operations: {} };
+  const model = readInputModel(deps.contract).sort((a, b) => rank(a.id) - rank(b.id));
+  let lostContact: string | undefined;
+  for (const [index, operation] of model.entries()) {
+    const entry: FuzzOperationSummary = { cases: 0, valid: 0, invalid: 0, shrinks: 0, reads: 0 };
+    summary.operations[operation.id] = entry;
+    if (lostContact) {
+      skip(ctx, deps, operation, entry, lostContact);
+      continue;
+    }
+    const started = performance.now();
+    const findings = new Map<string, { finding: Finding; fuzzCase: FuzzCase; index: number }>();
+    let budget = options.cases;
+    const tally = (fuzzCase: FuzzCase, outcome: CaseOutcome) => {
+      entry.cases += outcome.sent;
+      entry.reads += outcome.reads;
+      if (fuzzCase.broken) entry.invalid += 1;
+      else entry.valid += 1;
+      ctx.exchanges += outcome.sent + outcome.reads;
+      if (outcome.noAnswer) lostContact ??= outcome.noAnswer;
+    };
+    let runs = 0;
+    const explore = async (fuzzCase: FuzzCase) => {
+      const at = runs++;
+      if (budget <= 0 || lostContact || deps.signal?.aborted) return true;
+      budget -= 1;
+      const outcome = await runner.run(operation, fuzzCase);
+      tally(fuzzCase, outcome);
+      for (const finding of outcome.findings) if (!findings.has(finding.kind)) findings.set(finding.kind, { finding, fuzzCase, index: at });
+      return true;
+    };
+
+    if (operation.id === "createProperty") {
+      // The first create is fixed (the required fields only): the property every edit aims at. It is one of the n.
+      const first: FuzzCase = { operation: operation.id, params: {}, body: { ...FIRST_CREATE } };
+      budget -= 1;
+      const outcome = await runner.run(operation, first);
+      tally(first, outcome);
+      for (const finding of outcome.findings) if (!findings.has(finding.kind)) findings.set(finding.kind, { finding, fuzzCase: first, index: -1 });
+      if (outcome.created?.record) {
+        const reads = await runner.aim(outcome.created.nid, outcome.created.record);
+        entry.reads += reads;
+        ctx.exchanges += reads;
+      }
+    }
+    const arbitrary = caseArbitrary(operation, runner.state);
+    if (!arbitrary) {
+      skip(ctx, deps, operation, entry, "the generated phase could not create its property, which every edit aims at");
+      continue;
+    }
+    const seed = operationSeed(options.seed, index);
+    await fc.check(fc.asyncProperty(arbitrary, explore), { seed, numRuns: budget });
+    if (deps.signal?.aborted) throw new RunInterrupted();
+
+    // Each kind of failure, shrunk: fast-check replays the run that found it (seed and path) and shrinks its case.
+    const results: CheckResult[] = [];
+    for (const { finding, fuzzCase, index: at } of [...findings.values()].sort((a, b) => a.index - b.index)) {
+      let smallest = { finding, fuzzCase };
+      if (finding.tier === "fact" && at >= 0 && !lostContact) {
+        let tries = Math.min(SHRINK_TRIES, options.cases);
+        let first = true;
+        await fc.check(
+          fc.asyncProperty(arbitrary, async (candidate) => {
+            // The replayed case itself is known to fail; sending it again would only spend a request.
+            if (first) {
+              first = false;
+              return false;
+            }
+            // Out of tries: answering "still fails" without sending lets fast-check run down its shrink tree in a
+            // few hundred cheap steps and stop, where "passes" would walk every remaining candidate (seconds of CPU,
+            // long enough for the service to close an idle connection). `smallest` keeps the last real failure.
+            if (tries <= 0 || lostContact || deps.signal?.aborted) return false;
+            tries -= 1;
+            const outcome = await runner.run(operation, candidate);
+            tally(candidate, outcome);
+            entry.shrinks += outcome.sent;
+            const same = outcome.findings.find((found) => found.kind === finding.kind);
+            if (!same) return true;
+            smallest = { finding: same, fuzzCase: candidate };
+            return false;
+          }),
+          { seed, numRuns: options.cases, path: String(at) },
+        );
+        if (deps.signal?.aborted) throw new RunInterrupted();
+      }
+      // A warning about the answer's shape that the scenario already gave for this operation and status says nothing new.
+      if (finding.tier !== "fact" && finding.ofAnswer && repeats(ctx, finding)) continue;
+      results.push(record(ctx, deps, operation, smallest.finding, smallest.fuzzCase));
+    }
+    for (const check of exercised(operation, entry)) {
+      if (results.some((result) => result.check === check && result.status !== "passed")) continue;
+      results.push(ctx.record(check, "fact", true, `generated cases of ${operation.id}`, { operation: operation.id, section: operation.section }));
+    }
+    deps.emit({
+      kind: "step",
+      step: `generated: ${entry.cases} cases (${entry.valid} valid, ${entry.invalid} invalid${entry.shrinks ? `, ${entry.shrinks} to shrink` : ""}) and ${entry.reads} reads`,
+      operation: operation.id,
+      request: { method: operation.method, path: operation.pathTemplate },
+      durationMs: Math.round(performance.now() - started),
+      results,
+      generated: true,
+    });
+  }
+  if (lostContact) {
+    ctx.lostContact ??= lostContact;
+    ctx.record("not_a_server_error", "fact", false, "generated cases", { message: lostContact });
+  }
+  return summary;
+}
+
+function repeats(ctx: RunContext, finding: Finding): boolean {
+  return ctx.results.some((result) => result.check === finding.check && result.status !== "passed" && result.operation === finding.operation && result.request?.status === finding.exchange.status);
+}
+
+function rank(id: string): number {
+  const at = ORDER.indexOf(id);
+  return at === -1 ? ORDER.length : at;
+}
+
+/** One seed per operation, drawn from the run's seed, so that each operation's cases do not depend on another's. */
+function operationSeed(seed: number, index: number): number {
+  return (seed + Math.imul(index, 0x9e3779b1)) | 0;
+}
+
+/** The checks an operation's cases evaluate, each recorded as passed once when none of its cases failed it. */
+function exercised(operation: InputOperation, entry: FuzzOperationSummary): CheckName[] {
+  const checks: CheckName[] = ["not_a_server_error"];
+  if (entry.invalid > 0) checks.push("negative_data_rejection");
+  if (operation.id === "createProperty" && entry.valid > 0) checks.push("create_round_trip");
+  if (operation.id === "editProperty" && entry.valid > 0) checks.push("edit_visible");
+  return checks;
+}
+
+/** Records a finding in the run's report, with the request behind it as a curl line. */
+function record(ctx: RunContext, deps: FuzzPhaseDeps, operation: InputOperation, finding: Finding, fuzzCase: FuzzCase): CheckResult {
+  const { exchange } = finding;
+  const request: ExchangeSummary = { method: exchange.method, path: exchange.path, status: exchange.status, curl: curlOf(deps, exchange.method, exchange.path, exchange.requestBody) };
+  if (exchange.requestBody !== undefined) request.body = exchange.requestBody;
+  const step = `generated ${describeCase(fuzzCase)} case of ${operation.id}${finding.operation === operation.id ? "" : `, then ${finding.operation}`}`;
+  return ctx.record(finding.check, finding.tier, false, step, {
+    operation: finding.operation,
+    request,
+    message: finding.message,
+    section: finding.section,
+    ...(finding.expected !== undefined ? { expected: finding.expected } : {}),
+    ...(finding.actual !== undefined ? { actual: finding.actual } : {}),
+  });
+}
+
+function skip(ctx: RunContext, deps: FuzzPhaseDeps, operation: InputOperation, entry: FuzzOperationSummary, reason: string): void {
+  entry.skipped = reason;
+  deps.emit({ kind: "check", result: ctx.skipped("not_a_server_error", `generated cases of ${operation.id}`, reason, operation.id) });
+}
+
+/** The curl line of a generated request, the credentials as environment variables unless revealed. */
+function curlOf(deps: FuzzPhaseDeps, method: string, path: string, body: unknown): string {
+  const headers: CurlHeader[] = [
+    { name: "content-type", value: "application/json" },
+    { name: "accept", value: "application/json" },
+    { name: "API-KEY", value: deps.credentials.apiKey, masked: "${CONTRACT_API_KEY}" },
+    { name: "TOKEN", value: deps.credentials.token, masked: "${CONTRACT_TOKEN}" },
+  ];
+  return curlCommand({ method, url: `${deps.baseUrl.replace(/\/+$/, "")}${path}`, headers, body, reveal: deps.revealCredentials });
+}
+

@@ -1,0 +1,135 @@
+/**
+ * The generated phase of the contract runner (`--fuzz <n>`, issue 21): bounded (the mock's own journal counts what
+ * it was sent), repeatable (the same seed sends the same requests), reported (the seed in every report; a failure
+ * once per kind, shrunk, with a curl line that still fails), and through the CLI as a user runs it. Fairness and
+ * sharpness against the independent implementation live in independent.test.ts.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { createContract } from "../../src/contract/create-contract.ts";
+import { renderJsonReport } from "../../src/contract/runner/reporters/json-reporter.ts";
+import { renderJunitReport } from "../../src/contract/runner/reporters/junit-reporter.ts";
+import { renderTextReport } from "../../src/contract/runner/reporters/text-reporter.ts";
+import { runContract, type RunOptions } from "../../src/contract/runner/run-contract.ts";
+import type { RunReport } from "../../src/contract/runner/run-report.ts";
+import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
+import { startIndependentService } from "../support/independent-service/index.ts";
+import { startProcess } from "../support/start-process.ts";
+
+const contract = createContract();
+const closedContract = createContract({ closed: true });
+const started: MockServer[] = [];
+afterAll(async () => {
+  for (const mock of started.splice(0)) await mock.close();
+});
+
+/** A fresh mock that keeps every request in its journal. */
+async function freshMock(): Promise<{ mock: MockServer; url: string }> {
+  const mock = createMockServer({ contract: closedContract, log: () => {}, journalSize: 5000 });
+  started.push(mock);
+  const { url } = await mock.listen(0);
+  return { mock, url };
+}
+
+/** One run against a fresh mock, with the run's names fixed so that two runs send the same bytes. */
+async function runOnMock(options: Partial<RunOptions>): Promise<{ report: RunReport; mock: MockServer; url: string }> {
+  const { mock, url } = await freshMock();
+  const outcome = await runContract({
+    baseUrl: url, apiKey: "fuzz-key", token: "t1", other: { apiKey: "fuzz-other", token: "t2" }, fresh: { apiKey: "fuzz-fresh", token: "t3", seats: 10 },
+    contract, closedContract, timeoutMs: 5000, runId: "fuzz", nonce: "abcdef", ...options,
+  });
+  if (outcome.kind !== "report") throw new Error(outcome.message);
+  return { report: outcome.report, mock, url };
+}
+
+describe("--fuzz 100 against the mock", () => {
+  let scenarioOnly: number;
+  let withFuzz: Awaited<ReturnType<typeof runOnMock>>;
+  let again: Awaited<ReturnType<typeof runOnMock>>;
+
+  it("passes with no failure and no warning: every generated case is answered as the document says", async () => {
+    const plain = await runOnMock({ seed: 7 });
+    scenarioOnly = plain.mock.requests().length;
+    withFuzz = await runOnMock({ seed: 7, fuzz: 100 });
+    expect(withFuzz.report.results.filter((result) => result.status !== "passed")).toEqual([]);
+    expect(Object.keys(withFuzz.report.fuzz!.operations)).toEqual(["createProperty", "editProperty", "retrieveProperty", "retrievePropertyByExternalId", "listUserProperties"]);
+  }, 120_000);
+
+  it("sends no more than the cases asked for per operation, plus one read per case that checks it", () => {
+    const operations = Object.values(withFuzz.report.fuzz!.operations);
+    const cases = operations.reduce((sum, entry) => sum + entry.cases, 0);
+    const reads = operations.reduce((sum, entry) => sum + entry.reads, 0);
+    for (const entry of operations) {
+      expect(entry.cases).toBe(100);
+      expect(entry.valid + entry.invalid).toBe(100);
+      expect(entry.valid, "valid and invalid cases both").toBeGreaterThan(20);
+    }
+    // Reads: a retrieve after each accepted write, a list or retrieve after each refused one, and the first list.
+    expect(reads).toBeLessThanOrEqual(200 + 1);
+    // Counted by the mock itself, not by the runner: the phase added exactly its cases and reads.
+    expect(withFuzz.mock.requests().length - scenarioOnly).toBe(cases + reads);
+  });
+
+  it("sends the same requests again with the same seed, and other ones with another", async () => {
+    again = await runOnMock({ seed: 7, fuzz: 100 });
+    const sent = (mock: MockServer) => mock.requests().map((entry) => `${entry.method} ${entry.path} ${JSON.stringify(entry.body)}`);
+    expect(sent(again.mock)).toEqual(sent(withFuzz.mock));
+    const other = await runOnMock({ seed: 8, fuzz: 5 });
+    const phase = (mock: MockServer) => sent(mock).slice(scenarioOnly);
+    expect(phase(other.mock)).not.toEqual(phase(withFuzz.mock).slice(0, phase(other.mock).length));
+  }, 120_000);
+
+  it("prints the seed in every report: text, JSON and JUnit", () => {
+    const { report } = withFuzz;
+    expect(report.seed).toBe(7);
+    expect(renderTextReport(report)).toContain("Seed 7: --seed 7 sends the same generated cases again.");
+    expect(renderTextReport(report)).toMatch(/Generated cases \(--fuzz 100\)\n {2}createProperty +100 sent \(\d+ valid, \d+ invalid\), \d+ reads to check them/);
+    expect(JSON.parse(renderJsonReport(report))).toMatchObject({ seed: 7, fuzz: { casesPerOperation: 100 } });
+    expect(renderJunitReport(report)).toContain('<property name="seed" value="7"/>');
+  });
+
+  it("lists the properties its cases made as left behind (the service has no delete)", () => {
+    const made = withFuzz.report.leftBehind.filter((entry) => entry.includes("made by a generated case"));
+    expect(made.length).toBeGreaterThan(20);
+    expect(made.every((entry) => /^property \d+, made by a generated case/.test(entry))).toBe(true);
+  });
+});
+
+describe("a failure of a generated case", () => {
+  it("is reported once per kind, shrunk to a request that still fails, with its curl line", async () => {
+    const service = await startIndependentService({ variant: "crash-on-fraction-in-integer" });
+    try {
+      const { primary } = service.accounts;
+      const outcome = await runContract({ baseUrl: service.url, apiKey: primary.apiKey, token: primary.token, skipSeatChecks: true, contract, closedContract, timeoutMs: 5000, seed: 3, fuzz: 40 });
+      if (outcome.kind !== "report") throw new Error(outcome.message);
+      const failures = outcome.report.results.filter((result) => result.status === "failed");
+      expect(failures.map((failure) => `${failure.check} ${failure.operation}`)).toEqual(["not_a_server_error createProperty"]);
+      const [failure] = failures;
+      expect(failure!.step).toMatch(/^generated invalid: a fraction where an integer is documented \(.+\) case of createProperty$/);
+      expect(failure!.section).toBe("4");
+      const body = failure!.request!.body as Record<string, unknown>;
+      expect(Object.values(body).filter((value) => typeof value === "number" && !Number.isInteger(value))).toHaveLength(1);
+      expect(failure!.request!.curl).toContain(`--data-raw '${JSON.stringify(body).replace(/'/g, "'\\''")}'`);
+      expect(outcome.report.fuzz!.operations.createProperty!.shrinks).toBeLessThanOrEqual(40);
+      const replayed = await fetch(`${service.url}${failure!.request!.path}`, {
+        method: "POST", headers: { "API-KEY": primary.apiKey, TOKEN: primary.token, "content-type": "application/json" }, body: JSON.stringify(body),
+      });
+      expect(replayed.status).toBe(500);
+    } finally {
+      await service.close();
+    }
+  }, 120_000);
+});
+
+describe("the CLI", () => {
+  it("runs the phase with --fuzz and --seed, and refuses a count that is not one", async () => {
+    const { url } = await freshMock();
+    const run = startProcess("node", ["dist/cli/contract.js", "--base-url", url, "--api-key", "cli-fuzz", "--token", "t", "--skip-seat-checks", "--fuzz", "3", "--seed=-12", "--reporter", "json", "--quiet"]);
+    expect(await run.exited, run.output()).toBe(0);
+    const report = JSON.parse(run.output().slice(run.output().indexOf("{"))) as RunReport;
+    expect(report.seed).toBe(-12);
+    expect(report.fuzz!.operations.createProperty!.cases).toBe(3);
+    const refused = startProcess("node", ["dist/cli/contract.js", "--base-url", url, "--api-key", "k", "--token", "t", "--fuzz", "0"]);
+    expect(await refused.exited).toBe(2);
+    expect(refused.output()).toContain("--fuzz must be a number of cases from 1 to 10000, got 0");
+  }, 120_000);
+});
