@@ -110,11 +110,14 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
   // Each resource's extra fields, encoded once: they are spliced into the encoded answer, since spreading a
   // property's fifty fields into a new object and encoding that costs a GET several times as much.
   const extras: Record<string, string> = {};
+  /** `,<the extra fields>}`: what replaces an encoded record's closing brace. */
+  const tails: Record<string, string> = {};
   const extraNames = new Set<string>();
   for (const resource of Object.keys(RESOURCES) as ResourceName[]) {
     const fields = observations[`extra_fields.${resource}`]?.fields ?? {};
     extras[resource] = JSON.stringify(Object.fromEntries(Object.entries(fields).map(([field, { types, example }]) => [field, example !== null || types.length === 1 ? example : VALUE_OF[types.find((type) => type !== "null")!]]))).slice(1, -1);
     for (const field of Object.keys(fields)) extraNames.add(field);
+    tails[resource] = `,${extras[resource]}}`;
   }
   const successMedia = observations["media_type.success"]?.value[0];
   const agentsNewestFirst = observations["order.agent_list"]?.value === "descending";
@@ -124,7 +127,8 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
   const templateOrder = observations["order.template_catalogue"]?.value;
   const templateExtras = extras.template ? (JSON.parse(`{${extras.template}}`) as Record<string, unknown>) : {};
 
-  const success = (body: unknown): Reply => (successMedia ? { ...okReply(body), mediaType: successMedia } : okReply(body));
+  // A literal of one shape rather than a spread of okReply's: this runs on every successful answer
+  const success = (body: unknown): Reply => (successMedia ? { status: 200, contentType: "application/json", body, mediaType: successMedia } : okReply(body));
   return {
     refuse(failure, operationId, instance, headers) {
       const point = errorPointOf(failure, operationId);
@@ -152,7 +156,7 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
         if (extra === "") return success(shown);
         // A retrieved property comes already encoded (encode-retrieved-property.ts): its text, not parsed again
         const text = shown instanceof JsonBytes ? (typeof shown.encoded === "string" ? shown.encoded : shown.encoded.toString("utf8")) : JSON.stringify(shown);
-        return success(new JsonBytes(text === "{}" ? `{${extra}}` : `${text.slice(0, -1)},${extra}}`));
+        return success(new JsonBytes(text === "{}" ? `{${extra}}` : text.slice(0, -1) + tails[resource]));
       }
       if (operationId === "listAgentCards") return success(agentList(value as Record<string, unknown>, agentsNewestFirst, emptyAgents, extras.agent_list_entry!));
       return success(value);
