@@ -378,6 +378,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
       autologinUrl: (token) => `${baseUrl ?? listeningAt ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`}/autologin/${token}`,
       newestFirst: playback.newestFirst,
       ...(playback.derived ? { derived: playback.derived } : {}),
+      ...(playback.sharedExternalIds ? { sharedExternalIds: true } : {}),
     }),
     agents: new AgentService(store),
     documents: new DocumentService({ store, now: options.now ?? Date.now }),

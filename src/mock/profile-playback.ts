@@ -29,6 +29,8 @@ export interface Playback {
   readonly newestFirst: boolean;
   /** What an edit does to derived fields (`derived.edit_property`), when the profile saw a choice the mock can make. */
   readonly derived: { title: "kept" | "follows-street"; website_url: "as-edited" | "from-subdomain" | "kept" } | undefined;
+  /** Whether a property may take the external id another one has (`external_id.duplicate`: accepted). */
+  readonly sharedExternalIds: boolean;
 }
 
 /** The mock's own answers: the problem catalogue and the services' values, unchanged. */
@@ -40,6 +42,7 @@ export const OWN_ANSWERS: Playback = {
   seats: undefined,
   newestFirst: false,
   derived: undefined,
+  sharedExternalIds: false,
 };
 
 /** The error point of a failure of the mock: which situation of a profile it is. */
@@ -63,6 +66,8 @@ export function errorPointOf(failure: Failure, operationId: string | undefined):
       return "error.seats";
     case "unknownPropertyReference":
       return "error.unknown_property_reference";
+    case "externalIdInUse":
+      return "error.external_id_in_use";
     default:
       return undefined;
   }
@@ -167,6 +172,7 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
     seats: observations["seats.fresh"]?.value,
     newestFirst: observations["order.property_list"]?.value === "descending",
     derived: derivedOf(observations["derived.edit_property"]?.value),
+    sharedExternalIds: observations["external_id.duplicate"]?.value === "accepted",
   };
 }
 

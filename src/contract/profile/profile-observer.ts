@@ -97,6 +97,8 @@ export class ProfileObserver {
   observe(answer: ObservedAnswer): void {
     const { exchange } = answer;
     const refused = exchange.status < 200 || exchange.status >= 300;
+    // The external id of another property: refused (an error point, below) or taken, which is a choice too.
+    if (answer.point === "error.external_id_in_use") this.#value("external_id.duplicate", refused ? "refused" : "accepted", answer);
     if (refused) {
       const point = answer.point ?? errorPointOf(answer);
       if (point?.startsWith("error.")) this.#error(point, answer);
@@ -168,7 +170,7 @@ export class ProfileObserver {
     else if (!seen.value.includes(contentType)) seen.value = [...seen.value, contentType].sort();
   }
 
-  #value<K extends "seats.fresh" | "encoding.empty_agent_list" | "order.property_list" | "order.agent_list" | "order.social_links" | "order.template_catalogue" | "derived.edit_property">(key: K, value: NonNullable<Observations[K]>["value"], answer: ObservedAnswer): void {
+  #value<K extends "seats.fresh" | "encoding.empty_agent_list" | "order.property_list" | "order.agent_list" | "order.social_links" | "order.template_catalogue" | "derived.edit_property" | "external_id.duplicate">(key: K, value: NonNullable<Observations[K]>["value"], answer: ObservedAnswer): void {
     if (this.#observations[key] !== undefined) return;
     (this.#observations as unknown as Record<string, ValueObservation<unknown>>)[key] = { ...this.#provenance(answer), value };
   }

@@ -56,6 +56,8 @@ export interface DerivedOnEdit {
   title: "kept" | "follows-street" | "other";
   website_url: "as-edited" | "from-subdomain" | "kept" | "other";
 }
+/** Whether a second property of an account may take the external id another one has (section 4.1 is silent). */
+export type DuplicateExternalId = "refused" | "accepted";
 /** The JSON types an undocumented field can have. */
 export type JsonType = "string" | "integer" | "number" | "boolean" | "null" | "object" | "array";
 
@@ -74,6 +76,7 @@ export const ERROR_POINTS = {
   "error.agent_exists.update": "an agent updated to an email that belongs to another agent",
   "error.seats": "an agent created on an account whose seats are full (section 7, Not Enough Agent Seats)",
   "error.unknown_property_reference": "a document whose property_reference is no property of the account",
+  "error.external_id_in_use": "a property edited to the external id another property of the account has (when the service refuses it)",
 } as const;
 export type ErrorPoint = keyof typeof ERROR_POINTS;
 
@@ -112,6 +115,7 @@ export interface Observations {
   "extra_fields.template"?: FieldsObservation<ExtraField>;
   "order.template_catalogue"?: ValueObservation<string[]>;
   "derived.edit_property"?: ValueObservation<DerivedOnEdit>;
+  "external_id.duplicate"?: ValueObservation<DuplicateExternalId>;
 }
 
 /** The points other than errors, by key, with what they say. */
@@ -133,6 +137,7 @@ export const VALUE_POINTS = {
   "extra_fields.template_catalogue": "fields the template catalogue answers beside templates (section 4.4)",
   "extra_fields.template": "fields each template entry carries beyond title, machine_name and access_level (section 2.4)",
   "derived.edit_property": "what an edit of street, subdomain and website_url does to title and website_url: kept, derived, or as edited",
+  "external_id.duplicate": "whether a property edited to the external id another property of the account has is refused (error.external_id_in_use) or accepted",
   "order.template_catalogue": "the machine names of the template catalogue in the order it lists them (section 4.5: ordering not shown)",
 } as const;
 

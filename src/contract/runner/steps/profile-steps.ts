@@ -26,11 +26,24 @@ async function derivedOnEdit(ctx: RunContext, names: RunNames, property: string,
 }
 
 /**
+ * An external id another property of the account has, given to a second one by an edit (endpoint 4 sets it):
+ * the document does not say whether external ids are unique (section 4.1), so the service may refuse it (how,
+ * is an error point) or take it.
+ */
+async function externalIdInUse(ctx: RunContext, names: RunNames, property: string, body: Record<string, string>): Promise<void> {
+  const externalId = `profile-ext-${names.tag}`.toLowerCase();
+  if (!record(await ctx.call("give the profiled property an external id", "editProperty", property, { body: { external_id: externalId }, expect: "success" }))) return;
+  const second = record(await ctx.call("create a second property, to give it the same external id", "createProperty", `${API}/property`, { body: { ...body, street: `5 Second Profile Way ${names.tag}` }, expect: "success" }));
+  if (typeof second?.nid !== "string") return;
+  await ctx.call("give the second property the external id of the first", "editProperty", `${API}/property/${second.nid}`, { body: { external_id: externalId }, expect: "any", point: "error.external_id_in_use" });
+}
+
+/**
  * Only when a service profile is recorded or compared (`--write-profile`, `--profile`): requests that provoke
  * the situations the scenario does not, so that the profile holds what the service answers there. The empty
  * agent list of the fresh account, the never-set fields of a property created with the required fields only,
  * a retrieve without content-type, a body as text/plain, a record that does not exist and another account's,
- * a document of no property, an unknown route, a create without its trailing slash, a wrong method.
+ * a document of no property, the external id of another property, an unknown route, a create without its trailing slash, a wrong method.
  */
 export async function profileSteps(ctx: RunContext, names: RunNames): Promise<void> {
   if (ctx.has("fresh")) {
@@ -45,6 +58,7 @@ export async function profileSteps(ctx: RunContext, names: RunNames): Promise<vo
     // The run has made properties by now, so the user's list has at least two to tell its order by.
     if (typeof retrieved?.uid === "string") await ctx.call("list the user's properties, to see their order", "listUserProperties", `${API}/properties/${retrieved.uid}`, { expect: "success", point: "order.property_list" });
     if (retrieved) await derivedOnEdit(ctx, names, property, retrieved);
+    await externalIdInUse(ctx, names, property, body);
     await ctx.call("retrieve the property without a content-type header", "retrieveProperty", property, { expect: "any", contentType: null, point: "error.content_type.missing" });
     if (ctx.has("other")) await ctx.call("retrieve the property as another account", "retrieveProperty", property, { as: "other", expect: "any", point: "error.foreign_record" });
     await ctx.probe("delete the property, a method its path does not take", "DELETE", property, { point: "error.method_not_allowed" });

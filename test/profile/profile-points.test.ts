@@ -1,0 +1,78 @@
+/**
+ * Issue 20, points a run profiles beyond the error situations of the scenario: an external id another property
+ * has. Each is recorded from one implementation and held against another that answers otherwise, where
+ * profile_conformance names the point and when it was recorded. In-process, as closed-loop.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createContract } from "../../src/contract/create-contract.ts";
+import type { ServiceProfile } from "../../src/contract/profile/service-profile.ts";
+import { runContract } from "../../src/contract/runner/run-contract.ts";
+import type { RunReport } from "../../src/contract/runner/run-report.ts";
+import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
+import { startIndependentService, type IndependentService } from "../support/independent-service/index.ts";
+
+const contract = createContract();
+const closedContract = createContract({ closed: true });
+
+type Accounts = { apiKey: string; token: string; other: { apiKey: string; token: string }; fresh: { apiKey: string; token: string; seats?: number } };
+
+async function run(baseUrl: string, accounts: Accounts, extra: { profile?: ServiceProfile; recordProfile?: boolean; runId: string }) {
+  const outcome = await runContract({ baseUrl, ...accounts, contract, closedContract, timeoutMs: 20_000, ...extra });
+  if (outcome.kind !== "report") throw new Error(outcome.message);
+  return outcome;
+}
+
+const serviceAccounts = (service: IndependentService): Accounts => ({
+  apiKey: service.accounts.primary.apiKey, token: service.accounts.primary.token, other: service.accounts.other, fresh: { ...service.accounts.fresh, seats: service.accounts.fresh.agentSeats },
+});
+let freshKeys = 0;
+const mockAccounts = (): Accounts => {
+  freshKeys += 1;
+  return { apiKey: "demo-key", token: "demo-token", other: { apiKey: "broker-key", token: "broker-token" }, fresh: { apiKey: `points-fresh-${freshKeys}`, token: "points-fresh-token", seats: 3 } };
+};
+const drift = (report: RunReport, point: string) => report.results.filter((result) => result.check === "profile_conformance" && result.status === "failed" && result.step.endsWith(`(profile: ${point})`)).map((result) => result.message);
+
+describe("points profiled beyond the scenario's errors", () => {
+  let service: IndependentService;
+  let mock: MockServer;
+  let mockUrl: string;
+  let fromMock: ServiceProfile;
+  let fromService: ServiceProfile;
+
+  beforeAll(async () => {
+    service = await startIndependentService();
+    mock = createMockServer({ quiet: true, agentSeats: 3 });
+    mockUrl = (await mock.listen(0, "127.0.0.1")).url;
+    fromMock = (await run(mockUrl, mockAccounts(), { recordProfile: true, runId: "points-mock" })).profile!;
+    fromService = (await run(service.url, serviceAccounts(service), { recordProfile: true, runId: "points-service" })).profile!;
+  }, 90_000);
+  afterAll(async () => {
+    await mock?.close();
+    await service?.close();
+  });
+
+  it("records an external id in use: the mock's refusal as an error point, the independent service's acceptance", () => {
+    expect(fromMock.observations["external_id.duplicate"]).toMatchObject({ value: "refused", step: "give the second property the external id of the first", runId: "points-mock" });
+    expect(fromMock.observations["error.external_id_in_use"]).toMatchObject({
+      statuses: [409], mediaTypes: ["application/problem+json; charset=utf-8"],
+      example: { title: "External Id Already In Use", status: 409, detail: expect.stringContaining("already belongs to property") },
+      schema: { type: "object", required: expect.arrayContaining(["type", "title", "status", "detail"]) },
+    });
+    expect(fromService.observations["external_id.duplicate"]?.value).toBe("accepted");
+    expect(fromService.observations["error.external_id_in_use"]).toBeUndefined();
+  });
+
+  it("catches drift on an external id in use, both ways", async () => {
+    const againstService = await run(service.url, serviceAccounts(service), { profile: fromMock, runId: "points-drift-1" });
+    expect(drift(againstService.report, "external_id.duplicate")).toEqual([expect.stringMatching(/^external_id\.duplicate differs from the profile \(recorded by "give the second property the external id of the first" at \S+ in run points-mock\): "accepted", the profile recorded "refused"$/)]);
+    const againstMock = await run(mockUrl, mockAccounts(), { profile: fromService, runId: "points-drift-2" });
+    expect(drift(againstMock.report, "external_id.duplicate")).toEqual([expect.stringContaining('"refused", the profile recorded "accepted"')]);
+  }, 90_000);
+
+  it("catches a refusal answered otherwise than recorded", async () => {
+    const otherRefusal = structuredClone(fromMock);
+    otherRefusal.observations["error.external_id_in_use"] = { ...otherRefusal.observations["error.external_id_in_use"]!, statuses: [422], mediaTypes: ["application/json"], schema: { type: "object", required: ["message"], properties: { message: { type: "string" } } }, example: { message: "in use" } };
+    const outcome = await run(mockUrl, mockAccounts(), { profile: otherRefusal, runId: "points-drift-3" });
+    expect(drift(outcome.report, "error.external_id_in_use")).toEqual([expect.stringMatching(/^error\.external_id_in_use differs from the profile .*: answered 409, the profile recorded 422; answered as "application\/problem\+json; charset=utf-8", the profile recorded "application\/json"; a body does not have the recorded shape: the body lacks message/)]);
+  }, 90_000);
+});
