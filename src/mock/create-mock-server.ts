@@ -380,7 +380,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
       ...(playback.derived ? { derived: playback.derived } : {}),
       ...(playback.sharedExternalIds ? { sharedExternalIds: true } : {}),
     }),
-    agents: new AgentService(store),
+    agents: new AgentService(store, playback.agentNeverSet ? { neverSet: playback.agentNeverSet } : {}),
     documents: new DocumentService({ store, now: options.now ?? Date.now }),
   };
 

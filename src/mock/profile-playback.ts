@@ -8,10 +8,11 @@
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import type { ContractViolation } from "../contract/contract-violation.ts";
 import { compileBodySchema } from "../contract/profile/read-service-profile.ts";
-import { RESOURCES, type DerivedOnEdit, type ErrorObservation, type JsonType, type ResourceName, type ServiceProfile } from "../contract/profile/service-profile.ts";
+import { RESOURCES, type UnsetRepresentation, type DerivedOnEdit, type ErrorObservation, type JsonType, type ResourceName, type ServiceProfile } from "../contract/profile/service-profile.ts";
 import { JsonBytes } from "./json-bytes.ts";
 import { okReply, problemReply, type Reply } from "./http/reply.ts";
 import { toProblemBody, type Failure } from "./problems.ts";
+import { agentDefaults } from "./services/agent-service.ts";
 
 /** How the mock answers; {@link createProfilePlayback} builds it from a profile, or the mock's own without one. */
 export interface Playback {
@@ -29,6 +30,8 @@ export interface Playback {
   readonly newestFirst: boolean;
   /** What an edit does to derived fields (`derived.edit_property`), when the profile saw a choice the mock can make. */
   readonly derived: { title: "kept" | "follows-street"; website_url: "as-edited" | "from-subdomain" | "kept" } | undefined;
+  /** What an agent created without them stores for the fields the profile shows null or empty (`unset.agent`). */
+  readonly agentNeverSet: Record<string, null | "" | unknown[]> | undefined;
   /** Whether a property may take the external id another one has (`external_id.duplicate`: accepted). */
   readonly sharedExternalIds: boolean;
 }
@@ -43,6 +46,7 @@ export const OWN_ANSWERS: Playback = {
   newestFirst: false,
   derived: undefined,
   sharedExternalIds: false,
+  agentNeverSet: undefined,
 };
 
 /** The error point of a failure of the mock: which situation of a profile it is. */
@@ -129,6 +133,8 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
   const templateOrder = observations["order.template_catalogue"]?.value;
   const templateExtras = extras.template ? (JSON.parse(`{${extras.template}}`) as Record<string, unknown>) : {};
 
+  const nullAgentFields = new Set(Object.entries(observations["unset.agent"]?.fields ?? {}).filter(([, shown]) => shown === "null").map(([field]) => `/${field}`));
+
   const success = (body: unknown): Reply => (successMedia ? { ...okReply(body), mediaType: successMedia } : okReply(body));
   return {
     refuse(failure, operationId, instance, headers) {
@@ -168,12 +174,26 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
       if (played.validate(reply.body)) return { shaped: true };
       return { shaped: true, problem: `the answer does not have the profile's body shape: ${played.validate.errors?.[0]?.instancePath || "/"} ${played.validate.errors?.[0]?.message ?? ""}` };
     },
-    allowed: (violations) => violations.filter((violation) => !(violation.rule === "unevaluatedProperties" && extraNames.has(violation.pointer.split("/").pop()!))),
+    // The profile's undocumented fields, and the agent fields it says come back null (section 2.2 allows it; our reading expects a string).
+    allowed: (violations) => violations.filter((violation) => !(violation.rule === "unevaluatedProperties" && extraNames.has(violation.pointer.split("/").pop()!)) && !(violation.tier === "assumption" && violation.operation === "retrieveAgentCard" && nullAgentFields.has(violation.pointer))),
     seats: observations["seats.fresh"]?.value,
     newestFirst: observations["order.property_list"]?.value === "descending",
     derived: derivedOf(observations["derived.edit_property"]?.value),
     sharedExternalIds: observations["external_id.duplicate"]?.value === "accepted",
+    agentNeverSet: agentNeverSetOf(observations["unset.agent"]?.fields),
   };
+}
+
+/**
+ * What the agent service stores for a field a create does not set, where the profile says the service shows
+ * such a field null or empty ("value" keeps the mock's own default, agent-service.ts).
+ */
+function agentNeverSetOf(fields: Record<string, UnsetRepresentation> | undefined): Record<string, null | "" | unknown[]> | undefined {
+  const defaults = agentDefaults(1) as Record<string, unknown>;
+  const stored = Object.entries(fields ?? {})
+    .filter(([field, shown]) => field in defaults && (shown === "null" || shown === "empty"))
+    .map(([field, shown]) => [field, shown === "null" ? null : Array.isArray(defaults[field]) ? [] : ""] as const);
+  return stored.length === 0 ? undefined : Object.fromEntries(stored);
 }
 
 /** The profile's derivations, when the mock can make both ("other" it cannot, and keeps its own). */

@@ -144,6 +144,19 @@ describe("the mock playing a profile", () => {
       "entry /observations/error.not_found: status 200 is not a refusal (section 4: 200 is the success status of every endpoint)",
       "entry /observations/extra_fields.agent: email is a documented field of AgentCard, its type is the document's",
     ]);
+    const agentFields = { ...PROFILE, observations: { ...PROFILE.observations, "unset.agent": { ...provenance, fields: { notes: "null" as const, id: "null" as const, email: "absent" as const, website: "empty" as const, social_media_links: "empty" as const, age: "null" as const } } } };
+    let agentRefused: unknown;
+    try {
+      createMockServer({ fixtures: tinyFixtures(), profile: agentFields });
+    } catch (error) {
+      agentRefused = error;
+    }
+    expect((agentRefused as ProfileRefused).problems).toEqual([
+      "entry /observations/unset.agent: id comes back null, but section 2.2 types it without null",
+      "entry /observations/unset.agent: email comes back absent, but section 2.2 lists it among the fields of every agent card",
+      "entry /observations/unset.agent: website comes back empty, but section 2.2 types it so that an empty value is not one",
+      "entry /observations/unset.agent: age is not a field of an agent card (section 2.2)",
+    ]);
     expect(() => createMockServer({ fixtures: tinyFixtures(), profile: "" })).toThrow('createMockServer: "profile" must be a profile file\'s path or a profile object, got "".');
   });
 });

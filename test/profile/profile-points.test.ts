@@ -1,8 +1,11 @@
 /**
  * Issue 20, points a run profiles beyond the error situations of the scenario: an external id another property
- * has. Each is recorded from one implementation and held against another that answers otherwise, where
+ * has; the never-set fields of an agent. Each is recorded from one implementation and held against another that answers otherwise, where
  * profile_conformance names the point and when it was recorded. In-process, as closed-loop.test.ts.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContract } from "../../src/contract/create-contract.ts";
 import type { ServiceProfile } from "../../src/contract/profile/service-profile.ts";
@@ -12,6 +15,8 @@ import { createMockServer, type MockServer } from "../../src/mock/create-mock-se
 import { startIndependentService, type IndependentService } from "../support/independent-service/index.ts";
 
 const contract = createContract();
+const folder = mkdtempSync(join(tmpdir(), "profile-points-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
 const closedContract = createContract({ closed: true });
 
 type Accounts = { apiKey: string; token: string; other: { apiKey: string; token: string }; fresh: { apiKey: string; token: string; seats?: number } };
@@ -74,5 +79,41 @@ describe("points profiled beyond the scenario's errors", () => {
     otherRefusal.observations["error.external_id_in_use"] = { ...otherRefusal.observations["error.external_id_in_use"]!, statuses: [422], mediaTypes: ["application/json"], schema: { type: "object", required: ["message"], properties: { message: { type: "string" } } }, example: { message: "in use" } };
     const outcome = await run(mockUrl, mockAccounts(), { profile: otherRefusal, runId: "points-drift-3" });
     expect(drift(outcome.report, "error.external_id_in_use")).toEqual([expect.stringMatching(/^error\.external_id_in_use differs from the profile .*: answered 409, the profile recorded 422; answered as "application\/problem\+json; charset=utf-8", the profile recorded "application\/json"; a body does not have the recorded shape: the body lacks message/)]);
+  }, 90_000);
+
+  it("records how an agent's never-set fields come back: the mock's defaults, the independent service's nulls", () => {
+    expect(fromMock.observations["unset.agent"]).toMatchObject({
+      step: "retrieve the agent created with its names and email only, to profile",
+      fields: { phone: "empty", company: "empty", professional_title: "empty", license: "null", website: "value", social_media_links: "empty", card_type: "value", agency_profile: "value", headshot_url: "value", notes: "null" },
+    });
+    const fields = fromService.observations["unset.agent"]!.fields;
+    expect(Object.keys(fields).sort()).toEqual(["agency_profile", "card_type", "company", "headshot_url", "license", "notes", "phone", "professional_title", "social_media_links", "website"]);
+    expect(new Set(Object.values(fields))).toEqual(new Set(["null"]));
+  });
+
+  it("the mock plays the service's never-set agent fields back, and drift on them fails", async () => {
+    const db = join(folder, "agents.json");
+    let playing = createMockServer({ quiet: true, agentSeats: 3, profile: fromService, validateResponses: true, contract: closedContract, db });
+    let url = (await playing.listen(0, "127.0.0.1")).url;
+    try {
+      const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
+      const given = { agent_first_name: "Nul", agent_last_name: "Fields", email: "nul.fields@points.example", phone: "(512) 555-0100", card_type: "broker" };
+      const nid = ((await (await fetch(`${url}/api/v1/object/agent_card/`, { method: "POST", headers, body: JSON.stringify(given) })).json()) as { nid: string }).nid;
+      const card = (await (await fetch(`${url}/api/v1/object/agent_card/${nid}`, { method: "POST", headers })).json()) as Record<string, unknown>;
+      expect(card).toMatchObject({ phone: "(512) 555-0100", card_type: "broker", company: null, professional_title: null, license: null, website: null, social_media_links: null, agency_profile: null, headshot_url: null, notes: null });
+      expect(playing.violations).toEqual([]);
+      // Kept as answered across a restart (--db).
+      await playing.close();
+      playing = createMockServer({ quiet: true, agentSeats: 3, profile: fromService, validateResponses: true, contract: closedContract, db });
+      url = (await playing.listen(0, "127.0.0.1")).url;
+      expect(await (await fetch(`${url}/api/v1/object/agent_card/${nid}`, { method: "POST", headers })).json()).toEqual(card);
+      const againstMock = await run(url, mockAccounts(), { profile: fromService, runId: "points-agent-1" });
+      expect(drift(againstMock.report, "unset.agent")).toEqual([]);
+      expect(againstMock.report.results.find((result) => result.step.endsWith("(profile: unset.agent)"))?.status).toBe("passed");
+    } finally {
+      await playing.close();
+    }
+    const againstPlain = await run(mockUrl, mockAccounts(), { profile: fromService, runId: "points-agent-2" });
+    expect(drift(againstPlain.report, "unset.agent")).toEqual([expect.stringMatching(/^unset\.agent differs from the profile \(recorded by "retrieve the agent created with its names and email only, to profile" at \S+ in run points-service\): phone is "empty", recorded "null"; company is "empty", recorded "null"/)]);
   }, 90_000);
 });

@@ -32,7 +32,7 @@ export interface ObservedAnswer {
   refusal?: string;
   /** The point this answer is a probe of, when the step says so. */
   point?: string;
-  /** For `unset.property`: the fields the create did not send. */
+  /** For `unset.property` and `unset.agent`: the fields the create did not send. */
   unsetFields?: readonly string[];
   /** A value the step worked out for its point (`derived.edit_property`). */
   value?: unknown;
@@ -138,7 +138,7 @@ export class ProfileObserver {
     const resource = answer.operationId ? ANSWERED[answer.operationId] : undefined;
     if (resource === "agent_list_entry" && isObject(body)) for (const entry of Object.values(body)) if (isObject(entry)) this.#extraFields(resource, entry, answer);
     if (resource && resource !== "agent_list_entry" && isObject(body)) this.#extraFields(resource, body, answer);
-    if (answer.point === "unset.property" && answer.unsetFields && isObject(body)) this.#unset(answer.unsetFields, body, answer);
+    if ((answer.point === "unset.property" || answer.point === "unset.agent") && answer.unsetFields && isObject(body)) this.#unset(answer.point, answer.unsetFields, body, answer);
     if (answer.point === "derived.edit_property" && answer.value !== undefined) this.#value("derived.edit_property", answer.value as DerivedOnEdit, answer);
   }
 
@@ -205,14 +205,14 @@ export class ProfileObserver {
     }
   }
 
-  #unset(fields: readonly string[], body: Record<string, unknown>, answer: ObservedAnswer): void {
-    if (this.#observations["unset.property"]) return;
+  #unset(key: "unset.property" | "unset.agent", fields: readonly string[], body: Record<string, unknown>, answer: ObservedAnswer): void {
+    if (this.#observations[key]) return;
     const shown: Record<string, UnsetRepresentation> = {};
     for (const field of fields) {
       const value = body[field];
       shown[field] = !(field in body) ? "absent" : value === null ? "null" : value === "" || (Array.isArray(value) && value.length === 0) ? "empty" : "value";
     }
-    this.#observations["unset.property"] = { ...this.#provenance(answer), fields: shown };
+    this.#observations[key] = { ...this.#provenance(answer), fields: shown };
   }
 }
 

@@ -104,6 +104,7 @@ export interface Observations {
   "encoding.empty_agent_list"?: ValueObservation<"{}" | "[]">;
   "seats.fresh"?: ValueObservation<number>;
   "unset.property"?: FieldsObservation<UnsetRepresentation>;
+  "unset.agent"?: FieldsObservation<UnsetRepresentation>;
   "extra_fields.property"?: FieldsObservation<ExtraField>;
   "extra_fields.agent"?: FieldsObservation<ExtraField>;
   "extra_fields.document"?: FieldsObservation<ExtraField>;
@@ -127,6 +128,7 @@ export const VALUE_POINTS = {
   "encoding.empty_agent_list": "how an account without agents is listed (endpoint 10): {} or []",
   "seats.fresh": "the agent seats of an account without agents (section 8 does not state the limit)",
   "unset.property": "how each optional field of a property created without it comes back",
+  "unset.agent": "how each optional field of an agent created with its first name, last name and email only comes back: null, empty, absent, or a value of the service's",
   "extra_fields.property": "fields a retrieved property carries beyond section 2.1, with their JSON types",
   "extra_fields.agent": "fields a retrieved agent card carries beyond section 2.2, with their JSON types",
   "extra_fields.document": "fields a retrieved document carries beyond section 2.3, with their JSON types",
