@@ -379,6 +379,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
       newestFirst: playback.newestFirst,
       ...(playback.derived ? { derived: playback.derived } : {}),
       ...(playback.sharedExternalIds ? { sharedExternalIds: true } : {}),
+      ...(playback.listItemExtra ? { listItemExtra: playback.listItemExtra } : {}),
     }),
     agents: new AgentService(store, playback.agentNeverSet ? { neverSet: playback.agentNeverSet } : {}),
     documents: new DocumentService({ store, now: options.now ?? Date.now }),

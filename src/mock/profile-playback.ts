@@ -32,6 +32,8 @@ export interface Playback {
   readonly derived: { title: "kept" | "follows-street"; website_url: "as-edited" | "from-subdomain" | "kept" } | undefined;
   /** What an agent created without them stores for the fields the profile shows null or empty (`unset.agent`). */
   readonly agentNeverSet: Record<string, null | "" | unknown[]> | undefined;
+  /** The undocumented fields of each item of a user's property list, encoded as members (`"a":1,"b":""`), or "". */
+  readonly listItemExtra: string;
   /** Whether a property may take the external id another one has (`external_id.duplicate`: accepted). */
   readonly sharedExternalIds: boolean;
 }
@@ -47,6 +49,7 @@ export const OWN_ANSWERS: Playback = {
   derived: undefined,
   sharedExternalIds: false,
   agentNeverSet: undefined,
+  listItemExtra: "",
 };
 
 /** The error point of a failure of the mock: which situation of a profile it is. */
@@ -181,6 +184,7 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
     derived: derivedOf(observations["derived.edit_property"]?.value),
     sharedExternalIds: observations["external_id.duplicate"]?.value === "accepted",
     agentNeverSet: agentNeverSetOf(observations["unset.agent"]?.fields),
+    listItemExtra: extras.property_list_item!,
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Issue 20, points a run profiles beyond the error situations of the scenario: an external id another property
- * has; the never-set fields of an agent. Each is recorded from one implementation and held against another that answers otherwise, where
+ * has; the never-set fields of an agent; the undocumented fields of the property list's items. Each is recorded from one implementation and held against another that answers otherwise, where
  * profile_conformance names the point and when it was recorded. In-process, as closed-loop.test.ts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -115,5 +115,29 @@ describe("points profiled beyond the scenario's errors", () => {
     }
     const againstPlain = await run(mockUrl, mockAccounts(), { profile: fromService, runId: "points-agent-2" });
     expect(drift(againstPlain.report, "unset.agent")).toEqual([expect.stringMatching(/^unset\.agent differs from the profile \(recorded by "retrieve the agent created with its names and email only, to profile" at \S+ in run points-service\): phone is "empty", recorded "null"; company is "empty", recorded "null"/)]);
+  }, 90_000);
+
+  it("records the undocumented fields of the property list's items, plays them back, and catches their drift", async () => {
+    expect(fromService.observations["extra_fields.property_list_item"]).toMatchObject({
+      step: expect.any(String), runId: "points-service", fields: { changed: { types: ["integer"], example: expect.any(Number) } },
+    });
+    expect(fromMock.observations["extra_fields.property_list_item"]).toBeUndefined();
+    const playing = createMockServer({ quiet: true, agentSeats: 3, profile: fromService, validateResponses: true, contract: closedContract });
+    const url = (await playing.listen(0, "127.0.0.1")).url;
+    try {
+      const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
+      const created = (await (await fetch(`${url}/api/v1/object/property`, { method: "POST", headers, body: JSON.stringify({ street: "9 List Item Row", city: "Austin", state: "TX", zip: "78701" }) })).json()) as { nid: string };
+      const { uid } = (await (await fetch(`${url}/api/v1/object/property/${created.nid}`, { headers })).json()) as { uid: string };
+      const items = (await (await fetch(`${url}/api/v1/object/properties/${uid}`, { headers })).json()) as Array<Record<string, unknown>>;
+      expect(items.length).toBeGreaterThan(1);
+      for (const item of items) expect(item).toEqual({ nid: expect.any(String), published: expect.any(String), title: expect.anything(), external_id: item.external_id, changed: fromService.observations["extra_fields.property_list_item"]!.fields.changed!.example });
+      expect(playing.violations).toEqual([]);
+      const againstPlaying = await run(url, mockAccounts(), { profile: fromService, runId: "points-list-1" });
+      expect(againstPlaying.report.results.find((result) => result.step.endsWith("(profile: extra_fields.property_list_item)"))?.status).toBe("passed");
+    } finally {
+      await playing.close();
+    }
+    const againstPlain = await run(mockUrl, mockAccounts(), { profile: fromService, runId: "points-list-2" });
+    expect(drift(againstPlain.report, "extra_fields.property_list_item")).toEqual([expect.stringMatching(/^extra_fields\.property_list_item differs from the profile \(recorded by ".+" at \S+ in run points-service\): changed is gone \(recorded \{"types":\["integer"\],"example":\d+\}\)$/)]);
   }, 90_000);
 });

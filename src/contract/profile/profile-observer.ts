@@ -64,6 +64,8 @@ const ANSWERED: Record<string, ResourceName> = {
 export class ProfileObserver {
   readonly #observations: Observations = {};
   readonly #bodies = new Map<string, unknown[]>();
+  /** The first step whose answer showed each resource, extra fields or not. */
+  readonly #reached = new Map<string, string>();
   readonly #documented: Record<ResourceName, Set<string>>;
   readonly #runId: string;
   readonly #now: () => number;
@@ -83,6 +85,11 @@ export class ProfileObserver {
   /** The bodies seen at an error point (at most 20), to hold against a profile's shape. */
   bodiesAt(point: string): readonly unknown[] {
     return this.#bodies.get(point) ?? [];
+  }
+
+  /** The step that first saw the resource of an `extra_fields.` point, when the run saw one (with extra fields or without). */
+  stepReaching(point: string): string | undefined {
+    return this.#reached.get(point);
   }
 
   /** The profile of what was seen. */
@@ -113,7 +120,10 @@ export class ProfileObserver {
     const body = exchange.body;
     switch (answer.operationId) {
       case "listUserProperties":
-        if (Array.isArray(body)) this.#order("order.property_list", body.map((item) => (item as { nid?: unknown } | null)?.nid), answer);
+        if (Array.isArray(body)) {
+          this.#order("order.property_list", body.map((item) => (item as { nid?: unknown } | null)?.nid), answer);
+          for (const item of body) if (isObject(item)) this.#extraFields("property_list_item", item, answer);
+        }
         break;
       case "listAgentCards":
         if ((Array.isArray(body) && body.length === 0) || (isObject(body) && Object.keys(body).length === 0)) {
@@ -187,6 +197,7 @@ export class ProfileObserver {
 
   #extraFields(resource: ResourceName, body: Record<string, unknown>, answer: ObservedAnswer): void {
     const key = `extra_fields.${resource}` as const;
+    if (!this.#reached.has(key)) this.#reached.set(key, answer.step);
     const extra = Object.keys(body).filter((field) => !this.#documented[resource].has(field));
     let seen = this.#observations[key];
     if (!seen) {

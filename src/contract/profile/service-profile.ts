@@ -86,6 +86,7 @@ export const RESOURCES = {
   agent: "AgentCard",
   document: "Document",
   agent_list_entry: "AgentCardListEntry",
+  property_list_item: "PropertyListItem",
   property_write: "PropertyWriteResult",
   agent_write: "StringNidResult",
   document_write: "IntegerNidResult",
@@ -109,6 +110,7 @@ export interface Observations {
   "extra_fields.agent"?: FieldsObservation<ExtraField>;
   "extra_fields.document"?: FieldsObservation<ExtraField>;
   "extra_fields.agent_list_entry"?: FieldsObservation<ExtraField>;
+  "extra_fields.property_list_item"?: FieldsObservation<ExtraField>;
   "extra_fields.property_write"?: FieldsObservation<ExtraField>;
   "extra_fields.agent_write"?: FieldsObservation<ExtraField>;
   "extra_fields.document_write"?: FieldsObservation<ExtraField>;
@@ -133,6 +135,7 @@ export const VALUE_POINTS = {
   "extra_fields.agent": "fields a retrieved agent card carries beyond section 2.2, with their JSON types",
   "extra_fields.document": "fields a retrieved document carries beyond section 2.3, with their JSON types",
   "extra_fields.agent_list_entry": "fields each value of the agent list carries beyond email and nid (section 4.2)",
+  "extra_fields.property_list_item": "fields each item of a user's property list carries beyond nid, published, title and external_id (section 2.1)",
   "extra_fields.property_write": "fields a property create or edit answers beyond nid and uri (section 4.1)",
   "extra_fields.agent_write": "fields an agent create or update answers beyond nid (section 4.2)",
   "extra_fields.document_write": "fields a document create or update answers beyond nid (section 4.3)",

@@ -35,6 +35,8 @@ export interface PropertyServiceDeps {
    * choice; section 4.1 is silent): then the external lookup finds the property that took it last.
    */
   sharedExternalIds?: boolean;
+  /** Undocumented fields each list item carries (a service profile's), encoded as JSON object members. */
+  listItemExtra?: string;
 }
 
 /** Properties (section 4.1, endpoints 1 to 5): each account sees and changes only its own. */
@@ -44,7 +46,7 @@ export class PropertyService {
 
   constructor(deps: PropertyServiceDeps) {
     this.#deps = deps;
-    this.#lists = new EncodedPropertyLists(deps.store, deps.newestFirst);
+    this.#lists = new EncodedPropertyLists(deps.store, deps.newestFirst, deps.listItemExtra);
   }
 
   /** Endpoint 1, already encoded (encode-retrieved-property.ts): what the API answers. */
