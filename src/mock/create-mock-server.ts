@@ -427,7 +427,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     steering: createSteeringRoutes(requestJournal, faults),
     reset,
     store,
-    raw: new RawRecordService(store, createRawRecordValidator(contract.document)),
+    raw: new RawRecordService(store, createRawRecordValidator(contract.document, Object.keys(playback.agentNeverSet ?? {}).filter((field) => playback.agentNeverSet![field] === null))),
     tokens,
     contract,
     ...(durability ? { durability } : {}),

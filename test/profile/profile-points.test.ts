@@ -102,6 +102,10 @@ describe("points profiled beyond the scenario's errors", () => {
       const card = (await (await fetch(`${url}/api/v1/object/agent_card/${nid}`, { method: "POST", headers })).json()) as Record<string, unknown>;
       expect(card).toMatchObject({ phone: "(512) 555-0100", card_type: "broker", company: null, professional_title: null, license: null, website: null, social_media_links: null, agency_profile: null, headshot_url: null, notes: null });
       expect(playing.violations).toEqual([]);
+      // The stored card, nulls and all, can be written back raw.
+      const stored = (await (await fetch(`${url}/__db/agents/${nid}`)).json()) as Record<string, unknown>;
+      expect(stored).toMatchObject({ company: null, social_media_links: null });
+      expect((await fetch(`${url}/__db/agents/${nid}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(stored) })).status).toBe(200);
       // Kept as answered across a restart (--db).
       await playing.close();
       playing = createMockServer({ quiet: true, agentSeats: 3, profile: fromService, validateResponses: true, contract: closedContract, db });
