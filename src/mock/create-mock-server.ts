@@ -378,8 +378,10 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
       autologinUrl: (token) => `${baseUrl ?? listeningAt ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`}/autologin/${token}`,
       newestFirst: playback.newestFirst,
       ...(playback.derived ? { derived: playback.derived } : {}),
+      ...(playback.sharedExternalIds ? { sharedExternalIds: true } : {}),
+      ...(playback.listItemExtra ? { listItemExtra: playback.listItemExtra } : {}),
     }),
-    agents: new AgentService(store),
+    agents: new AgentService(store, playback.agentNeverSet ? { neverSet: playback.agentNeverSet } : {}),
     documents: new DocumentService({ store, now: options.now ?? Date.now }),
   };
 
@@ -425,7 +427,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     steering: createSteeringRoutes(requestJournal, faults),
     reset,
     store,
-    raw: new RawRecordService(store, createRawRecordValidator(contract.document)),
+    raw: new RawRecordService(store, createRawRecordValidator(contract.document, Object.keys(playback.agentNeverSet ?? {}).filter((field) => playback.agentNeverSet![field] === null))),
     tokens,
     contract,
     ...(durability ? { durability } : {}),

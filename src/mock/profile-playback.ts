@@ -8,10 +8,11 @@
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import type { ContractViolation } from "../contract/contract-violation.ts";
 import { compileBodySchema } from "../contract/profile/read-service-profile.ts";
-import { RESOURCES, type DerivedOnEdit, type ErrorObservation, type JsonType, type ResourceName, type ServiceProfile } from "../contract/profile/service-profile.ts";
+import { RESOURCES, type UnsetRepresentation, type DerivedOnEdit, type ErrorObservation, type JsonType, type ResourceName, type ServiceProfile } from "../contract/profile/service-profile.ts";
 import { JsonBytes } from "./json-bytes.ts";
 import { okReply, problemReply, type Reply } from "./http/reply.ts";
 import { toProblemBody, type Failure } from "./problems.ts";
+import { agentDefaults } from "./services/agent-service.ts";
 
 /** How the mock answers; {@link createProfilePlayback} builds it from a profile, or the mock's own without one. */
 export interface Playback {
@@ -29,6 +30,12 @@ export interface Playback {
   readonly newestFirst: boolean;
   /** What an edit does to derived fields (`derived.edit_property`), when the profile saw a choice the mock can make. */
   readonly derived: { title: "kept" | "follows-street"; website_url: "as-edited" | "from-subdomain" | "kept" } | undefined;
+  /** What an agent created without them stores for the fields the profile shows null or empty (`unset.agent`). */
+  readonly agentNeverSet: Record<string, null | "" | unknown[]> | undefined;
+  /** The undocumented fields of each item of a user's property list, encoded as members (`"a":1,"b":""`), or "". */
+  readonly listItemExtra: string;
+  /** Whether a property may take the external id another one has (`external_id.duplicate`: accepted). */
+  readonly sharedExternalIds: boolean;
 }
 
 /** The mock's own answers: the problem catalogue and the services' values, unchanged. */
@@ -40,6 +47,9 @@ export const OWN_ANSWERS: Playback = {
   seats: undefined,
   newestFirst: false,
   derived: undefined,
+  sharedExternalIds: false,
+  agentNeverSet: undefined,
+  listItemExtra: "",
 };
 
 /** The error point of a failure of the mock: which situation of a profile it is. */
@@ -63,6 +73,8 @@ export function errorPointOf(failure: Failure, operationId: string | undefined):
       return "error.seats";
     case "unknownPropertyReference":
       return "error.unknown_property_reference";
+    case "externalIdInUse":
+      return "error.external_id_in_use";
     default:
       return undefined;
   }
@@ -127,6 +139,8 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
   const templateOrder = observations["order.template_catalogue"]?.value;
   const templateExtras = extras.template ? (JSON.parse(`{${extras.template}}`) as Record<string, unknown>) : {};
 
+  const nullAgentFields = new Set(Object.entries(observations["unset.agent"]?.fields ?? {}).filter(([, shown]) => shown === "null").map(([field]) => `/${field}`));
+
   // A literal of one shape rather than a spread of okReply's: this runs on every successful answer
   const success = (body: unknown): Reply => (successMedia ? { status: 200, contentType: "application/json", body, mediaType: successMedia } : okReply(body));
   return {
@@ -167,11 +181,27 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
       if (played.validate(reply.body)) return { shaped: true };
       return { shaped: true, problem: `the answer does not have the profile's body shape: ${played.validate.errors?.[0]?.instancePath || "/"} ${played.validate.errors?.[0]?.message ?? ""}` };
     },
-    allowed: (violations) => violations.filter((violation) => !(violation.rule === "unevaluatedProperties" && extraNames.has(violation.pointer.split("/").pop()!))),
+    // The profile's undocumented fields, and the agent fields it says come back null (section 2.2 allows it; our reading expects a string).
+    allowed: (violations) => violations.filter((violation) => !(violation.rule === "unevaluatedProperties" && extraNames.has(violation.pointer.split("/").pop()!)) && !(violation.tier === "assumption" && violation.operation === "retrieveAgentCard" && nullAgentFields.has(violation.pointer))),
     seats: observations["seats.fresh"]?.value,
     newestFirst: observations["order.property_list"]?.value === "descending",
     derived: derivedOf(observations["derived.edit_property"]?.value),
+    sharedExternalIds: observations["external_id.duplicate"]?.value === "accepted",
+    agentNeverSet: agentNeverSetOf(observations["unset.agent"]?.fields),
+    listItemExtra: extras.property_list_item!,
   };
+}
+
+/**
+ * What the agent service stores for a field a create does not set, where the profile says the service shows
+ * such a field null or empty ("value" keeps the mock's own default, agent-service.ts).
+ */
+function agentNeverSetOf(fields: Record<string, UnsetRepresentation> | undefined): Record<string, null | "" | unknown[]> | undefined {
+  const defaults = agentDefaults(1) as Record<string, unknown>;
+  const stored = Object.entries(fields ?? {})
+    .filter(([field, shown]) => field in defaults && (shown === "null" || shown === "empty"))
+    .map(([field, shown]) => [field, shown === "null" ? null : Array.isArray(defaults[field]) ? [] : ""] as const);
+  return stored.length === 0 ? undefined : Object.fromEntries(stored);
 }
 
 /** The profile's derivations, when the mock can make both ("other" it cannot, and keeps its own). */

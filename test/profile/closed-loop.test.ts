@@ -67,7 +67,7 @@ describe.each(UNDER_TEST)("the closed loop with %s", (name) => {
     const points = Object.keys(profile.observations);
     const expected = (["error.validation", "error.unauthorized.missing", "error.unauthorized.wrong", "error.not_found", "error.foreign_record", "error.no_route",
       "error.method_not_allowed", "error.content_type.missing", "error.content_type.wrong", "error.seats", "error.unknown_property_reference", "media_type.success",
-      "order.property_list", "order.template_catalogue", "derived.edit_property", "encoding.empty_agent_list", "seats.fresh", "unset.property"]);
+      "order.property_list", "order.template_catalogue", "derived.edit_property", "external_id.duplicate", "encoding.empty_agent_list", "seats.fresh", "unset.property"]);
     expect(expected.filter((point) => !points.includes(point))).toEqual([]);
   });
 

@@ -78,6 +78,9 @@ describe("record, play back, catch drift, through the programs", () => {
     expect(profile.observations["error.unauthorized.wrong"]).toMatchObject({ statuses: [403], mediaTypes: ["application/json; charset=utf-8"], example: { error: expect.any(String), kind: "auth" } });
     expect(profile.observations["order.agent_list"]?.value).toBe("descending");
     expect(profile.observations["seats.fresh"]?.value).toBe(service.accounts.fresh.agentSeats);
+    expect(profile.observations["external_id.duplicate"]?.value).toBe("accepted");
+    expect(profile.observations["unset.agent"]?.fields).toMatchObject({ phone: "null", website: "null", card_type: "null", social_media_links: "null" });
+    expect(profile.observations["extra_fields.property_list_item"]?.fields).toEqual({ changed: { types: ["integer"], example: expect.any(Number) } });
   });
 
   it("the mock started with it names the profile in its banner and /healthz, and answers errors as the service did", async () => {
@@ -108,6 +111,11 @@ describe("record, play back, catch drift, through the programs", () => {
     expect(run.output).toMatch(/profile_conformance \[profile[^\]]*\]: .*\(profile: error\.unauthorized\.wrong\)/);
     expect(run.output).toContain('error.unauthorized.wrong differs from the profile (recorded by "');
     expect(run.output).toMatch(/in run staging-1\): answered 401, the profile recorded 403; answered as "application\/problem\+json; charset=utf-8", the profile recorded "application\/json; charset=utf-8"/);
+    // An agent's never-set fields: the service's null, the mock's own empty string; the list items' extra field gone.
+    expect(run.output).toMatch(/unset\.agent differs from the profile \(recorded by "retrieve the agent created with its names and email only, to profile" at [^)]+ in run staging-1\): agency_profile is "value", recorded "null"; .*phone is "empty", recorded "null"/);
+    expect(run.output).toMatch(/extra_fields\.property_list_item differs from the profile \(recorded by "[^"]+" at [^)]+ in run staging-1\): changed is gone/);
+    // The service took a second property's external id; the mock without the profile refuses it.
+    expect(run.output).toMatch(/external_id\.duplicate differs from the profile \(recorded by "give the second property the external id of the first" at [^)]+ in run staging-1\): "refused", the profile recorded "accepted"/);
   }, 60_000);
 
   it("without --profile a run has no profile check", async () => {
@@ -121,7 +129,7 @@ describe("record, play back, catch drift, through the programs", () => {
   it("--recording --write-profile profiles what a recording shows, and --profile holds a recording to it", async () => {
     const { primary } = service.accounts;
     const exchanges = [];
-    for (const probe of errorProbes(primary, service.accounts.other).filter((each) => !each.path.includes("{nid}"))) {
+    for (const probe of errorProbes(primary, service.accounts.other).filter((each) => !each.path.includes("{nid"))) {
       const response = await fetch(`${service.url}${probe.path}`, { method: probe.method, headers: probe.headers, ...(probe.body ? { body: probe.body } : {}) });
       const text = await response.text();
       exchanges.push({

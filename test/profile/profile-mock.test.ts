@@ -87,6 +87,30 @@ describe("the mock playing a profile", () => {
     expect(mock.violations).toEqual([]);
   });
 
+  it("answers an external id in use as the profile says: the service's refusal, or taken", async () => {
+    const property = JSON.stringify({ street: "1 External Way", city: "Austin", state: "TX", zip: "78701" });
+    const twoProperties = async (url: string) => {
+      const nids: string[] = [];
+      for (let index = 0; index < 2; index++) nids.push(((await (await fetch(`${url}/api/v1/object/property`, { method: "POST", headers: DEMO, body: property })).json()) as { nid: string }).nid);
+      const label = (nid: string) => fetch(`${url}/api/v1/object/property/${nid}`, { method: "PUT", headers: DEMO, body: JSON.stringify({ external_id: "crm-7" }) });
+      expect((await label(nids[0]!)).status).toBe(200);
+      return { nids, second: await label(nids[1]!) };
+    };
+    const refusing = await start({ profile: { ...PROFILE, observations: { ...PROFILE.observations, "error.external_id_in_use": error(400, { error: "in use", code: "EXTERNAL_ID" }), "external_id.duplicate": { ...provenance, value: "refused" } } } });
+    const refused = await twoProperties(refusing.url);
+    expect([refused.second.status, refused.second.headers.get("content-type"), await refused.second.json()]).toEqual([400, "application/json; charset=utf-8", { error: expect.stringContaining('The external id "crm-7" already belongs to property'), code: "EXTERNAL_ID" }]);
+    const byExternal = async (url: string) => ((await (await fetch(`${url}/api/v1/object/external-property/crm-7`, { headers: DEMO })).json()) as { nid: string }).nid;
+    expect(await byExternal(refusing.url)).toBe(refused.nids[0]);
+    const taking = await start({ profile: { ...PROFILE, observations: { ...PROFILE.observations, "external_id.duplicate": { ...provenance, value: "accepted" } } } });
+    const taken = await twoProperties(taking.url);
+    expect(taken.second.status).toBe(200);
+    // The external lookup finds the property that took the id last; once it lets the id go, the other one.
+    expect(await byExternal(taking.url)).toBe(taken.nids[1]);
+    await fetch(`${taking.url}/api/v1/object/property/${taken.nids[1]}`, { method: "PUT", headers: DEMO, body: JSON.stringify({ external_id: "" }) });
+    expect(await byExternal(taking.url)).toBe(taken.nids[0]);
+    expect([refusing.mock.violations, taking.mock.violations]).toEqual([[], []]);
+  });
+
   it("keeps the request journal and honours injected faults", async () => {
     const { mock, url } = await start();
     await fetch(`${url}/api/v1/object/property/1001`, { headers: { ...DEMO, TOKEN: "wrong" } });
@@ -119,6 +143,19 @@ describe("the mock playing a profile", () => {
     expect((refused as ProfileRefused).problems).toEqual([
       "entry /observations/error.not_found: status 200 is not a refusal (section 4: 200 is the success status of every endpoint)",
       "entry /observations/extra_fields.agent: email is a documented field of AgentCard, its type is the document's",
+    ]);
+    const agentFields = { ...PROFILE, observations: { ...PROFILE.observations, "unset.agent": { ...provenance, fields: { notes: "null" as const, id: "null" as const, email: "absent" as const, website: "empty" as const, social_media_links: "empty" as const, age: "null" as const } } } };
+    let agentRefused: unknown;
+    try {
+      createMockServer({ fixtures: tinyFixtures(), profile: agentFields });
+    } catch (error) {
+      agentRefused = error;
+    }
+    expect((agentRefused as ProfileRefused).problems).toEqual([
+      "entry /observations/unset.agent: id comes back null, but section 2.2 types it without null",
+      "entry /observations/unset.agent: email comes back absent, but section 2.2 lists it among the fields of every agent card",
+      "entry /observations/unset.agent: website comes back empty, but section 2.2 types it so that an empty value is not one",
+      "entry /observations/unset.agent: age is not a field of an agent card (section 2.2)",
     ]);
     expect(() => createMockServer({ fixtures: tinyFixtures(), profile: "" })).toThrow('createMockServer: "profile" must be a profile file\'s path or a profile object, got "".');
   });

@@ -17,6 +17,8 @@ export interface Probe {
   headers: Record<string, string>;
   /** A request to run first whose answer the probe's path needs (the nid of a new property). */
   needsProperty?: boolean;
+  /** Requests sent first (their answers not compared), as the probe's account; `{nid}` and `{nid2}` as in paths. */
+  before?: Array<{ method: string; path: string; body: string }>;
 }
 
 export interface ProbeAnswer {
@@ -29,7 +31,10 @@ export interface ProbeAnswer {
 const API = "/api/v1/object";
 const PROPERTY = JSON.stringify({ street: "5 Probe Street", city: "Austin", state: "TX", zip: "78701" });
 
-/** The probes, for an account and another one. `{nid}` in a path is a property the account creates first. */
+/**
+ * The probes, for an account and another one. `{nid}` in a path or body is a property the account creates first,
+ * `{nid2}` a second one.
+ */
 export function errorProbes(account: ProbeAccount, other: ProbeAccount): Probe[] {
   const json = { "content-type": "application/json", "API-KEY": account.apiKey, TOKEN: account.token };
   return [
@@ -43,6 +48,14 @@ export function errorProbes(account: ProbeAccount, other: ProbeAccount): Probe[]
     { name: "an unknown route", method: "GET", path: `${API}/nowhere`, headers: json },
     { name: "no trailing slash", method: "POST", path: `${API}/agent_card`, headers: json, body: JSON.stringify({ agent_first_name: "A", agent_last_name: "B", email: "probe@probe.example" }) },
     { name: "a wrong method", method: "DELETE", path: `${API}/property/{nid}`, headers: json },
+    {
+      name: "an external id in use",
+      method: "PUT",
+      path: `${API}/property/{nid2}`,
+      headers: json,
+      body: JSON.stringify({ external_id: "probe-{nid}" }),
+      before: [{ method: "PUT", path: `${API}/property/{nid}`, body: JSON.stringify({ external_id: "probe-{nid}" }) }],
+    },
     { name: "an unknown property reference", method: "POST", path: `${API}/document/`, headers: json, body: JSON.stringify({ title: "Probe", property_reference: 2147483647, file_url: "https://files.probe.example/x.pdf" }) },
   ];
 }
@@ -50,11 +63,14 @@ export function errorProbes(account: ProbeAccount, other: ProbeAccount): Probe[]
 /** Sends every probe in turn (after creating the property they aim at) and gives back what each answered. */
 export async function probeAll(baseUrl: string, probes: Probe[]): Promise<ProbeAnswer[]> {
   const owner = probes[0]!.headers;
-  const created = await fetch(`${baseUrl}${API}/property`, { method: "POST", headers: owner, body: PROPERTY });
-  const nid = ((await created.json()) as { nid: string }).nid;
+  const create = async () => ((await (await fetch(`${baseUrl}${API}/property`, { method: "POST", headers: owner, body: PROPERTY })).json()) as { nid: string }).nid;
+  const nid = await create();
+  const nid2 = await create();
+  const fill = (text: string) => text.replaceAll("{nid2}", nid2).replaceAll("{nid}", nid);
   const answers: ProbeAnswer[] = [];
   for (const probe of probes) {
-    const response = await fetch(`${baseUrl}${probe.path.replace("{nid}", nid)}`, { method: probe.method, headers: probe.headers, ...(probe.body === undefined ? {} : { body: probe.body }) });
+    for (const first of probe.before ?? []) await (await fetch(`${baseUrl}${fill(first.path)}`, { method: first.method, headers: owner, body: fill(first.body) })).arrayBuffer();
+    const response = await fetch(`${baseUrl}${fill(probe.path)}`, { method: probe.method, headers: probe.headers, ...(probe.body === undefined ? {} : { body: fill(probe.body) }) });
     const text = await response.text();
     let body: unknown = text;
     try {

@@ -29,7 +29,9 @@ export function compareWithProfile(profile: ServiceProfile, observer: ProfileObs
   for (const point of POINT_KEYS) {
     const was = recorded[point] as (Provenance & Record<string, unknown>) | undefined;
     if (!was) continue;
-    const now = seen[point] as (Provenance & Record<string, unknown>) | undefined;
+    // A resource seen without any undocumented field is seen: every field the profile recorded is gone.
+    const reached = point.startsWith("extra_fields.") ? observer.stepReaching(point) : undefined;
+    const now = (seen[point] ?? (reached !== undefined ? { step: reached, fields: {} } : undefined)) as (Provenance & Record<string, unknown>) | undefined;
     const when = `recorded by "${was.step}" at ${was.observedAt} in run ${was.runId}`;
     if (!now) {
       results.push({ point, status: "skipped", step: `profile: ${point}`, message: `this run did not reach ${point} (${when})` });

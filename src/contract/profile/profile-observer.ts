@@ -32,7 +32,7 @@ export interface ObservedAnswer {
   refusal?: string;
   /** The point this answer is a probe of, when the step says so. */
   point?: string;
-  /** For `unset.property`: the fields the create did not send. */
+  /** For `unset.property` and `unset.agent`: the fields the create did not send. */
   unsetFields?: readonly string[];
   /** A value the step worked out for its point (`derived.edit_property`). */
   value?: unknown;
@@ -64,6 +64,8 @@ const ANSWERED: Record<string, ResourceName> = {
 export class ProfileObserver {
   readonly #observations: Observations = {};
   readonly #bodies = new Map<string, unknown[]>();
+  /** The first step whose answer showed each resource, extra fields or not. */
+  readonly #reached = new Map<string, string>();
   readonly #documented: Record<ResourceName, Set<string>>;
   readonly #runId: string;
   readonly #now: () => number;
@@ -85,6 +87,11 @@ export class ProfileObserver {
     return this.#bodies.get(point) ?? [];
   }
 
+  /** The step that first saw the resource of an `extra_fields.` point, when the run saw one (with extra fields or without). */
+  stepReaching(point: string): string | undefined {
+    return this.#reached.get(point);
+  }
+
   /** The profile of what was seen. */
   profile(about: { recordedAt: string; baseUrl?: string; recording?: string }): ServiceProfile {
     const profile: ServiceProfile = { profileVersion: PROFILE_VERSION, runId: this.#runId, recordedAt: about.recordedAt, observations: this.#observations };
@@ -97,6 +104,8 @@ export class ProfileObserver {
   observe(answer: ObservedAnswer): void {
     const { exchange } = answer;
     const refused = exchange.status < 200 || exchange.status >= 300;
+    // The external id of another property: refused (an error point, below) or taken, which is a choice too.
+    if (answer.point === "error.external_id_in_use") this.#value("external_id.duplicate", refused ? "refused" : "accepted", answer);
     if (refused) {
       const point = answer.point ?? errorPointOf(answer);
       if (point?.startsWith("error.")) this.#error(point, answer);
@@ -111,7 +120,10 @@ export class ProfileObserver {
     const body = exchange.body;
     switch (answer.operationId) {
       case "listUserProperties":
-        if (Array.isArray(body)) this.#order("order.property_list", body.map((item) => (item as { nid?: unknown } | null)?.nid), answer);
+        if (Array.isArray(body)) {
+          this.#order("order.property_list", body.map((item) => (item as { nid?: unknown } | null)?.nid), answer);
+          for (const item of body) if (isObject(item)) this.#extraFields("property_list_item", item, answer);
+        }
         break;
       case "listAgentCards":
         if ((Array.isArray(body) && body.length === 0) || (isObject(body) && Object.keys(body).length === 0)) {
@@ -136,7 +148,7 @@ export class ProfileObserver {
     const resource = answer.operationId ? ANSWERED[answer.operationId] : undefined;
     if (resource === "agent_list_entry" && isObject(body)) for (const entry of Object.values(body)) if (isObject(entry)) this.#extraFields(resource, entry, answer);
     if (resource && resource !== "agent_list_entry" && isObject(body)) this.#extraFields(resource, body, answer);
-    if (answer.point === "unset.property" && answer.unsetFields && isObject(body)) this.#unset(answer.unsetFields, body, answer);
+    if ((answer.point === "unset.property" || answer.point === "unset.agent") && answer.unsetFields && isObject(body)) this.#unset(answer.point, answer.unsetFields, body, answer);
     if (answer.point === "derived.edit_property" && answer.value !== undefined) this.#value("derived.edit_property", answer.value as DerivedOnEdit, answer);
   }
 
@@ -168,7 +180,7 @@ export class ProfileObserver {
     else if (!seen.value.includes(contentType)) seen.value = [...seen.value, contentType].sort();
   }
 
-  #value<K extends "seats.fresh" | "encoding.empty_agent_list" | "order.property_list" | "order.agent_list" | "order.social_links" | "order.template_catalogue" | "derived.edit_property">(key: K, value: NonNullable<Observations[K]>["value"], answer: ObservedAnswer): void {
+  #value<K extends "seats.fresh" | "encoding.empty_agent_list" | "order.property_list" | "order.agent_list" | "order.social_links" | "order.template_catalogue" | "derived.edit_property" | "external_id.duplicate">(key: K, value: NonNullable<Observations[K]>["value"], answer: ObservedAnswer): void {
     if (this.#observations[key] !== undefined) return;
     (this.#observations as unknown as Record<string, ValueObservation<unknown>>)[key] = { ...this.#provenance(answer), value };
   }
@@ -185,6 +197,7 @@ export class ProfileObserver {
 
   #extraFields(resource: ResourceName, body: Record<string, unknown>, answer: ObservedAnswer): void {
     const key = `extra_fields.${resource}` as const;
+    if (!this.#reached.has(key)) this.#reached.set(key, answer.step);
     const extra = Object.keys(body).filter((field) => !this.#documented[resource].has(field));
     let seen = this.#observations[key];
     if (!seen) {
@@ -203,14 +216,14 @@ export class ProfileObserver {
     }
   }
 
-  #unset(fields: readonly string[], body: Record<string, unknown>, answer: ObservedAnswer): void {
-    if (this.#observations["unset.property"]) return;
+  #unset(key: "unset.property" | "unset.agent", fields: readonly string[], body: Record<string, unknown>, answer: ObservedAnswer): void {
+    if (this.#observations[key]) return;
     const shown: Record<string, UnsetRepresentation> = {};
     for (const field of fields) {
       const value = body[field];
       shown[field] = !(field in body) ? "absent" : value === null ? "null" : value === "" || (Array.isArray(value) && value.length === 0) ? "empty" : "value";
     }
-    this.#observations["unset.property"] = { ...this.#provenance(answer), fields: shown };
+    this.#observations[key] = { ...this.#provenance(answer), fields: shown };
   }
 }
 

@@ -48,7 +48,7 @@ export function documentedFieldsOf(document: OpenApiDocument): Record<ResourceNa
  * Reads a profile from its file's text or as an object, all or nothing: the text must be JSON, of this format's
  * version, valid against `spec/service-profile.schema.json` (no unknown key), and must contradict no documented
  * fact (an error answered with a success status or a media type that is not JSON, a field of section 2.1 that
- * is not null when never set, a documented field listed as undocumented, a named error of section 7 whose body
+ * is not null when never set, an agent field never set that its documented type rules out, a documented field listed as undocumented, a named error of section 7 whose body
  * does not name it). Every problem names its entry.
  */
 export function readServiceProfile(source: string | unknown, document: OpenApiDocument): ProfileReading {
@@ -124,6 +124,10 @@ function contradictions(profile: ServiceProfile, document: OpenApiDocument): str
     if (!documented.property.has(field)) problems.push(`entry /observations/unset.property: ${field} is not a field of a property (section 2.1)`);
     else if (shown !== "null") problems.push(`entry /observations/unset.property: ${field} comes back ${shown}, but section 2.1 says absent values come back as null`);
   }
+  for (const [field, shown] of Object.entries(profile.observations["unset.agent"]?.fields ?? {})) {
+    const wrong = agentUnsetContradiction(document, field, shown);
+    if (wrong) problems.push(`entry /observations/unset.agent: ${wrong}`);
+  }
   for (const resource of Object.keys(RESOURCES) as ResourceName[]) {
     const key = `extra_fields.${resource}` as const;
     for (const field of Object.keys(profile.observations[key]?.fields ?? {})) {
@@ -131,4 +135,37 @@ function contradictions(profile: ServiceProfile, document: OpenApiDocument): str
     }
   }
   return problems;
+}
+
+/** A schema without the parts our assumptions cover: what the interface document itself says. */
+function factsOnly(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(factsOnly);
+  if (schema === null || typeof schema !== "object") return schema;
+  if ("x-assumption" in schema) return {};
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, factsOnly(value)]));
+}
+
+let agentFacts: { document: OpenApiDocument; validate: (field: string, value: unknown) => boolean; required: Set<string> } | undefined;
+
+/**
+ * What section 2.2 rules out of a never-set agent field's representation: a field the card does not have, a
+ * field of the table absent, null or empty where the field's documented type leaves it no room (the parts our
+ * assumptions add, a string where the document allows null, do not count).
+ */
+function agentUnsetContradiction(document: OpenApiDocument, field: string, shown: string): string | undefined {
+  if (agentFacts?.document !== document) {
+    const components = factsOnly(document.components ?? {}) as { schemas?: Record<string, { required?: string[] }> };
+    const ajv = profileAjv();
+    ajv.addSchema({ $id: "urn:property-listing:facts", components });
+    agentFacts = {
+      document,
+      validate: (name, value) => ajv.validate(`urn:property-listing:facts#/components/schemas/AgentCard/properties/${name}`, value) as boolean,
+      required: new Set(components.schemas?.AgentCard?.required ?? []),
+    };
+  }
+  if (!documentedFieldsOf(document).agent.has(field)) return `${field} is not a field of an agent card (section 2.2)`;
+  if (shown === "absent" && agentFacts.required.has(field)) return `${field} comes back absent, but section 2.2 lists it among the fields of every agent card`;
+  if (shown === "null" && !agentFacts.validate(field, null)) return `${field} comes back null, but section 2.2 types it without null`;
+  if (shown === "empty" && !agentFacts.validate(field, "") && !agentFacts.validate(field, [])) return `${field} comes back empty, but section 2.2 types it so that an empty value is not one`;
+  return undefined;
 }

@@ -56,6 +56,8 @@ export interface DerivedOnEdit {
   title: "kept" | "follows-street" | "other";
   website_url: "as-edited" | "from-subdomain" | "kept" | "other";
 }
+/** Whether a second property of an account may take the external id another one has (section 4.1 is silent). */
+export type DuplicateExternalId = "refused" | "accepted";
 /** The JSON types an undocumented field can have. */
 export type JsonType = "string" | "integer" | "number" | "boolean" | "null" | "object" | "array";
 
@@ -74,6 +76,7 @@ export const ERROR_POINTS = {
   "error.agent_exists.update": "an agent updated to an email that belongs to another agent",
   "error.seats": "an agent created on an account whose seats are full (section 7, Not Enough Agent Seats)",
   "error.unknown_property_reference": "a document whose property_reference is no property of the account",
+  "error.external_id_in_use": "a property edited to the external id another property of the account has (when the service refuses it)",
 } as const;
 export type ErrorPoint = keyof typeof ERROR_POINTS;
 
@@ -83,6 +86,7 @@ export const RESOURCES = {
   agent: "AgentCard",
   document: "Document",
   agent_list_entry: "AgentCardListEntry",
+  property_list_item: "PropertyListItem",
   property_write: "PropertyWriteResult",
   agent_write: "StringNidResult",
   document_write: "IntegerNidResult",
@@ -101,10 +105,12 @@ export interface Observations {
   "encoding.empty_agent_list"?: ValueObservation<"{}" | "[]">;
   "seats.fresh"?: ValueObservation<number>;
   "unset.property"?: FieldsObservation<UnsetRepresentation>;
+  "unset.agent"?: FieldsObservation<UnsetRepresentation>;
   "extra_fields.property"?: FieldsObservation<ExtraField>;
   "extra_fields.agent"?: FieldsObservation<ExtraField>;
   "extra_fields.document"?: FieldsObservation<ExtraField>;
   "extra_fields.agent_list_entry"?: FieldsObservation<ExtraField>;
+  "extra_fields.property_list_item"?: FieldsObservation<ExtraField>;
   "extra_fields.property_write"?: FieldsObservation<ExtraField>;
   "extra_fields.agent_write"?: FieldsObservation<ExtraField>;
   "extra_fields.document_write"?: FieldsObservation<ExtraField>;
@@ -112,6 +118,7 @@ export interface Observations {
   "extra_fields.template"?: FieldsObservation<ExtraField>;
   "order.template_catalogue"?: ValueObservation<string[]>;
   "derived.edit_property"?: ValueObservation<DerivedOnEdit>;
+  "external_id.duplicate"?: ValueObservation<DuplicateExternalId>;
 }
 
 /** The points other than errors, by key, with what they say. */
@@ -123,16 +130,19 @@ export const VALUE_POINTS = {
   "encoding.empty_agent_list": "how an account without agents is listed (endpoint 10): {} or []",
   "seats.fresh": "the agent seats of an account without agents (section 8 does not state the limit)",
   "unset.property": "how each optional field of a property created without it comes back",
+  "unset.agent": "how each optional field of an agent created with its first name, last name and email only comes back: null, empty, absent, or a value of the service's",
   "extra_fields.property": "fields a retrieved property carries beyond section 2.1, with their JSON types",
   "extra_fields.agent": "fields a retrieved agent card carries beyond section 2.2, with their JSON types",
   "extra_fields.document": "fields a retrieved document carries beyond section 2.3, with their JSON types",
   "extra_fields.agent_list_entry": "fields each value of the agent list carries beyond email and nid (section 4.2)",
+  "extra_fields.property_list_item": "fields each item of a user's property list carries beyond nid, published, title and external_id (section 2.1)",
   "extra_fields.property_write": "fields a property create or edit answers beyond nid and uri (section 4.1)",
   "extra_fields.agent_write": "fields an agent create or update answers beyond nid (section 4.2)",
   "extra_fields.document_write": "fields a document create or update answers beyond nid (section 4.3)",
   "extra_fields.template_catalogue": "fields the template catalogue answers beside templates (section 4.4)",
   "extra_fields.template": "fields each template entry carries beyond title, machine_name and access_level (section 2.4)",
   "derived.edit_property": "what an edit of street, subdomain and website_url does to title and website_url: kept, derived, or as edited",
+  "external_id.duplicate": "whether a property edited to the external id another property of the account has is refused (error.external_id_in_use) or accepted",
   "order.template_catalogue": "the machine names of the template catalogue in the order it lists them (section 4.5: ordering not shown)",
 } as const;
 

@@ -24,7 +24,10 @@ export async function preflight(exchange: Exchanger, baseUrl: string, accounts: 
       return { kind: "usage", message: `${OPTIONS[account]} must be another account's, with its own API-KEY and TOKEN: the ${account} account's ${credentials.apiKey === primary.apiKey ? "API-KEY" : "TOKEN"} is the same as yours.` };
     }
   }
-  const catalogue = await get("template_base", primary);
+  let catalogue = await get("template_base", primary);
+  // A connection the service closed while idle (its keep-alive timeout) may be reset under the first request of
+  // a run that follows another in the same process; that GET is sent once more on a new connection.
+  if (!catalogue.ok && /ECONNRESET|socket hang up|other side closed/i.test(catalogue.failure.reason)) catalogue = await get("template_base", primary);
   if (!catalogue.ok) return { kind: "unreachable", message: `Cannot reach ${baseUrl}: ${catalogue.failure.reason}.` };
   if (catalogue.exchange.status === 404) {
     const agents = await get("agent_cards", primary);

@@ -11,15 +11,40 @@ type Schemas = components["schemas"];
 export const AGENT_PLACEHOLDER_BASE = "https://agents.property-listing.example";
 
 /**
+ * What the mock stores for each optional field of an agent the create body does not set. A service profile's
+ * `unset.agent` shows a field that still holds it as the profiled service shows a field never set.
+ */
+export function agentDefaults(id: number): Pick<AgentRecord, "phone" | "company" | "professional_title" | "license" | "website" | "social_media_links" | "card_type" | "agency_profile" | "headshot_url" | "notes"> {
+  return {
+    phone: "",
+    company: "",
+    professional_title: "",
+    license: null,
+    website: `${AGENT_PLACEHOLDER_BASE}/${id}`,
+    social_media_links: [],
+    card_type: "agent",
+    agency_profile: "0",
+    headshot_url: `${AGENT_PLACEHOLDER_BASE}/${id}/headshot.jpg`,
+    notes: null,
+  };
+}
+
+/**
  * Agent cards (section 4.2, endpoints 6 to 10) and their two rules (section 7): an email belongs to one agent
  * of the account (compared without regard to case), and an account has a limited number of agent seats.
  * Every rule is checked and applied in one synchronous step, so concurrent requests cannot both pass it.
  */
 export class AgentService {
   readonly #store: MockStore;
+  readonly #neverSet: Record<string, unknown>;
 
-  constructor(store: MockStore) {
+  /**
+   * @param options.neverSet what to store, instead of the defaults of {@link agentDefaults}, for fields a create
+   *   does not set: null or empty, as a service profile says the service shows them (section 2.2 is silent).
+   */
+  constructor(store: MockStore, options: { neverSet?: Record<string, null | "" | unknown[]> } = {}) {
     this.#store = store;
+    this.#neverSet = options.neverSet ?? {};
   }
 
   /** Endpoint 6. */
@@ -39,6 +64,7 @@ export class AgentService {
       );
     }
     const id = store.nextId();
+    const defaults = { ...agentDefaults(id), ...this.#neverSet } as ReturnType<typeof agentDefaults>;
     const agent: AgentRecord = {
       id,
       uid: account.id,
@@ -46,16 +72,16 @@ export class AgentService {
       agent_first_name: body.agent_first_name,
       agent_last_name: body.agent_last_name,
       email: body.email,
-      phone: body.phone ?? "",
-      company: body.company ?? "",
-      professional_title: body.professional_title ?? "",
-      license: body.license ?? null,
-      website: body.website ?? `${AGENT_PLACEHOLDER_BASE}/${id}`,
-      social_media_links: body.social_media_links ?? [],
-      card_type: body.card_type ?? "agent",
-      agency_profile: body.agency_profile ?? "0",
-      headshot_url: body.headshot_url ?? `${AGENT_PLACEHOLDER_BASE}/${id}/headshot.jpg`,
-      notes: body.notes ?? null,
+      phone: body.phone ?? defaults.phone,
+      company: body.company ?? defaults.company,
+      professional_title: body.professional_title ?? defaults.professional_title,
+      license: body.license ?? defaults.license,
+      website: body.website ?? defaults.website,
+      social_media_links: body.social_media_links ?? defaults.social_media_links,
+      card_type: body.card_type ?? defaults.card_type,
+      agency_profile: body.agency_profile ?? defaults.agency_profile,
+      headshot_url: body.headshot_url ?? defaults.headshot_url,
+      notes: body.notes ?? defaults.notes,
     };
     store.addAgent(agent);
     return success({ nid: String(id) });

@@ -21,9 +21,15 @@ export class EncodedPropertyLists {
   readonly #answers = new Map<number, JsonBytes>();
   readonly #newestFirst: boolean;
 
-  /** @param newestFirst list a user's properties newest first (a service profile's order), not in the order they were added. */
-  constructor(store: MockStore, newestFirst = false) {
+  readonly #extra: string;
+
+  /**
+   * @param newestFirst list a user's properties newest first (a service profile's order), not in the order they were added.
+   * @param extra undocumented fields every item carries (a service profile's), encoded as JSON object members.
+   */
+  constructor(store: MockStore, newestFirst = false, extra = "") {
     this.#newestFirst = newestFirst;
+    this.#extra = extra;
     store.onChange((change) => {
       if (change.kind === "reset") this.#items.clear();
       else if (change.collection === "properties") this.#items.delete(change.kind === "put" ? change.record.id : change.id);
@@ -44,10 +50,15 @@ export class EncodedPropertyLists {
     for (let index = 0; index < properties.length; index++) {
       const property = properties[index]!;
       let encoded = this.#items.get(property.id);
-      if (encoded === undefined) this.#items.set(property.id, (encoded = JSON.stringify(projectListItem(property))));
+      if (encoded === undefined) this.#items.set(property.id, (encoded = this.#encodeItem(property)));
       items[index] = encoded;
     }
     if (this.#newestFirst) items.reverse();
     return new JsonBytes(Buffer.from(`[${items.join(",")}]`));
+  }
+
+  #encodeItem(property: PropertyRecord): string {
+    const item = JSON.stringify(projectListItem(property));
+    return this.#extra === "" ? item : `${item.slice(0, -1)},${this.#extra}}`;
   }
 }

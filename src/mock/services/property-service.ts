@@ -30,6 +30,13 @@ export interface PropertyServiceDeps {
    * default), derived from the subdomain whatever was sent (`from-subdomain`), or left as it was (`kept`).
    */
   derived?: { title: "kept" | "follows-street"; website_url: "as-edited" | "from-subdomain" | "kept" };
+  /**
+   * Whether a property may take the external id another property of the account has (a service profile's
+   * choice; section 4.1 is silent): then the external lookup finds the property that took it last.
+   */
+  sharedExternalIds?: boolean;
+  /** Undocumented fields each list item carries (a service profile's), encoded as JSON object members. */
+  listItemExtra?: string;
 }
 
 /** Properties (section 4.1, endpoints 1 to 5): each account sees and changes only its own. */
@@ -39,7 +46,7 @@ export class PropertyService {
 
   constructor(deps: PropertyServiceDeps) {
     this.#deps = deps;
-    this.#lists = new EncodedPropertyLists(deps.store, deps.newestFirst);
+    this.#lists = new EncodedPropertyLists(deps.store, deps.newestFirst, deps.listItemExtra);
   }
 
   /** Endpoint 1, already encoded (encode-retrieved-property.ts): what the API answers. */
@@ -62,7 +69,7 @@ export class PropertyService {
    */
   create(account: AccountRecord, body: Schemas["PropertyCreate"]): Outcome<Schemas["PropertyWriteResult"]> {
     const { store } = this.#deps;
-    if (body.external_id !== undefined) {
+    if (body.external_id !== undefined && !this.#deps.sharedExternalIds) {
       const holder = store.propertyByExternalId(account.id, body.external_id);
       if (holder) return externalIdTaken(body.external_id, holder.id);
     }
@@ -128,7 +135,7 @@ export class PropertyService {
     if (garage !== undefined) changes.garage = isGarageType(garage) ? GARAGE_COUNT[garage] : garage;
     if (property_type !== undefined) changes.property_type = compactPropertyType(property_type);
     if (external_id !== undefined) {
-      const holder = external_id === "" ? undefined : store.propertyByExternalId(account.id, external_id);
+      const holder = external_id === "" || this.#deps.sharedExternalIds ? undefined : store.propertyByExternalId(account.id, external_id);
       if (holder && holder.id !== property.id) return externalIdTaken(external_id, holder.id);
       changes.external_id = external_id === "" ? null : external_id;
     }

@@ -24,8 +24,9 @@ export type RawRecordValidator = (collection: CollectionName, value: unknown) =>
  * keeps, so a record that had to be cut is invalid in the copy too.
  *
  * @param document the spec whose answer schemas the stored records follow; `spec/openapi.yaml` by default.
+ * @param nullAgentFields agent fields a stored card may hold null in (a service profile's, stored-record-schemas.ts).
  */
-export function createRawRecordValidator(document?: OpenApiDocument): RawRecordValidator & { warm(): void } {
+export function createRawRecordValidator(document?: OpenApiDocument, nullAgentFields: readonly string[] = []): RawRecordValidator & { warm(): void } {
   let compiled: Map<CollectionName, ValidateFunction> | undefined;
   let explain: ((validate: ValidateFunction) => FieldError[]) | undefined;
 
@@ -34,7 +35,7 @@ export function createRawRecordValidator(document?: OpenApiDocument): RawRecordV
     const source = document ?? loadSpec();
     // Only the component schemas are needed; the document was checked against the meta-schema by the contract.
     const closed = closeSchemas({ openapi: source.openapi, info: source.info, paths: {}, components: { schemas: source.components?.schemas ?? {} } });
-    const schemas = storedRecordSchemas(closed);
+    const schemas = storedRecordSchemas(closed, nullAgentFields);
     const ajv = createAjv(closed, { validateSchema: false });
     const explainer = createSchemaExplainer(closed, (pointer) => ajv.getSchema(`${SPEC_ID}#${pointer}`));
     explain = (validate) => explainer.explain(validate).map((finding) => ({ in: "body", pointer: finding.pointer, detail: finding.message }));

@@ -299,9 +299,10 @@ export class MockStore {
   }
 
   updateProperty(property: PropertyRecord, changes: Partial<PropertyRecord>): PropertyRecord {
-    this.#unindexExternalId(property);
+    const relabelled = changes.external_id !== undefined && changes.external_id !== property.external_id;
+    if (relabelled) this.#unindexExternalId(property);
     assignFields(property, changes);
-    if (property.external_id !== null) this.#propertiesByExternalId.set(ownedKey(property.uid, property.external_id), property.id);
+    if (relabelled && property.external_id !== null) this.#propertiesByExternalId.set(ownedKey(property.uid, property.external_id), property.id);
     this.#changed({ kind: "put", collection: "properties", record: property });
     return property;
   }
@@ -490,7 +491,11 @@ export class MockStore {
   #unindexExternalId(property: PropertyRecord): void {
     if (property.external_id === null) return;
     const key = ownedKey(property.uid, property.external_id);
-    if (this.#propertiesByExternalId.get(key) === property.id) this.#propertiesByExternalId.delete(key);
+    if (this.#propertiesByExternalId.get(key) !== property.id) return;
+    // Another property with the same external id (a profile may allow it) is found by it from now on.
+    const other = this.propertiesOf(property.uid).find((candidate) => candidate.id !== property.id && candidate.external_id === property.external_id);
+    if (other) this.#propertiesByExternalId.set(key, other.id);
+    else this.#propertiesByExternalId.delete(key);
   }
 
   #indexAgent(agent: AgentRecord): void {

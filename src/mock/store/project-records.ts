@@ -27,7 +27,8 @@ export function projectListItem(record: PropertyRecord): Schemas["PropertyListIt
 /** A retrieved agent card (endpoint 6); social links come ordered by their weight (section 2.2). */
 export function projectAgent(record: AgentRecord): Schemas["AgentCard"] {
   const { id, uid: _uid, social_media_links, ...fields } = record;
-  return { id: String(id), ...fields, social_media_links: orderByWeight(social_media_links) };
+  // null only where a service profile says a never-set field comes back null (agent-service.ts).
+  return { id: String(id), ...fields, social_media_links: social_media_links === null ? social_media_links : orderByWeight(social_media_links) };
 }
 
 /** A retrieved document (endpoint 13). */

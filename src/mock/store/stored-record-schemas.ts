@@ -34,8 +34,15 @@ function closedRecord(collection: CollectionName, properties: Record<string, obj
   return { $id: `${STORED_RECORD_ID}/${collection}`, type: "object", additionalProperties: false, required: Object.keys(properties), properties };
 }
 
-/** The schema of each collection's stored records. */
-export function storedRecordSchemas(document: OpenApiDocument): Record<CollectionName, SchemaObject> {
+/**
+ * The schema of each collection's stored records.
+ *
+ * @param nullAgentFields agent fields a stored card may hold null in: those a service profile says come back
+ *   null when never set (agent-service.ts stores them so), which section 2.2 allows and our reading does not.
+ */
+export function storedRecordSchemas(document: OpenApiDocument, nullAgentFields: readonly string[] = []): Record<CollectionName, SchemaObject> {
+  const agentFields: Record<string, object> = fieldsOf(document, "AgentCard", ["id"]);
+  for (const field of nullAgentFields) if (agentFields[field]) agentFields[field] = { anyOf: [agentFields[field], { type: "null" }] };
   return {
     accounts: closedRecord("accounts", {
       id: ID,
@@ -56,9 +63,11 @@ export function storedRecordSchemas(document: OpenApiDocument): Record<Collectio
     agents: closedRecord("agents", {
       id: ID,
       uid: ID,
-      ...fieldsOf(document, "AgentCard", ["id"]),
+      ...agentFields,
       // The API takes at most 50 links (AgentCardCreate); a stored card keeps no more.
-      social_media_links: { type: "array", maxItems: 50, items: ref("/components/schemas/SocialMediaLink") },
+      social_media_links: nullAgentFields.includes("social_media_links")
+        ? { anyOf: [{ type: "array", maxItems: 50, items: ref("/components/schemas/SocialMediaLink") }, { type: "null" }] }
+        : { type: "array", maxItems: 50, items: ref("/components/schemas/SocialMediaLink") },
     }),
     documents: closedRecord("documents", {
       id: ID,
