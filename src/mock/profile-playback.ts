@@ -8,7 +8,7 @@
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import type { ContractViolation } from "../contract/contract-violation.ts";
 import { compileBodySchema } from "../contract/profile/read-service-profile.ts";
-import { RESOURCES, type UnsetRepresentation, type DerivedOnEdit, type ErrorObservation, type JsonType, type ResourceName, type ServiceProfile } from "../contract/profile/service-profile.ts";
+import { RESOURCE_OF_ANSWER, RESOURCES, type UnsetRepresentation, type DerivedOnEdit, type ErrorObservation, type JsonType, type ResourceName, type ServiceProfile } from "../contract/profile/service-profile.ts";
 import { JsonBytes } from "./json-bytes.ts";
 import { okReply, problemReply, type Reply } from "./http/reply.ts";
 import { toProblemBody, type Failure } from "./problems.ts";
@@ -87,20 +87,8 @@ const NAMED_VALUES = ["Agent Already Exists", "Not Enough Agent Seats"];
 /** A value of a JSON type, for an undocumented field a profile saw. */
 const VALUE_OF: Record<JsonType, unknown> = { string: "", integer: 0, number: 0, boolean: false, null: null, object: {}, array: [] };
 
-/** The resources whose retrieve answers carry a profile's undocumented fields, by operation. */
-const RESOURCE_OF: Record<string, ResourceName> = {
-  retrieveProperty: "property",
-  retrievePropertyByExternalId: "property",
-  retrieveAgentCard: "agent",
-  retrieveDocument: "document",
-  createProperty: "property_write",
-  editProperty: "property_write",
-  createAgentCard: "agent_write",
-  updateAgentCard: "agent_write",
-  createDocument: "document_write",
-  updateDocument: "document_write",
-  retrieveTemplateCatalogue: "template_catalogue",
-};
+/** The operations whose answer is one resource, by resource (the agent list, a map of them, is played apart). */
+const RESOURCE_OF: Record<string, ResourceName> = Object.fromEntries(Object.entries(RESOURCE_OF_ANSWER).filter(([, resource]) => resource !== "agent_list_entry"));
 
 interface PlayedError {
   status: number;

@@ -7,34 +7,20 @@
  * In-process for the whole matrix; test/profile/profile-cli.test.ts goes through the programs as processes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContract } from "../../src/contract/create-contract.ts";
 import { inferJsonSchema } from "../../src/contract/profile/infer-json-schema.ts";
 import type { ServiceProfile } from "../../src/contract/profile/service-profile.ts";
-import { runContract } from "../../src/contract/runner/run-contract.ts";
 import type { RunReport } from "../../src/contract/runner/run-report.ts";
 import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
 import { LEGITIMATE_VARIANTS, startIndependentService, type IndependentService } from "../support/independent-service/index.ts";
 import { errorProbes, probeAll, type ProbeAnswer } from "../support/error-probes.ts";
+import { closedContract, run, serviceAccounts, type Accounts } from "../support/profile-runs.ts";
 
-const contract = createContract();
-const closedContract = createContract({ closed: true });
 /** The plain instance, then every legitimate variant. */
 const UNDER_TEST = ["plain", ...LEGITIMATE_VARIANTS.map((variant) => variant.name)];
 /** The variant each profile is held against for (c): one whose errors all differ (every refusal 400, another body). */
 const otherThan = (name: string) => (name === "errors-all-400-list-body" ? "plain" : "errors-all-400-list-body");
 const start = (name: string) => startIndependentService(name === "plain" ? {} : { variant: name });
 
-type Accounts = { apiKey: string; token: string; other: { apiKey: string; token: string }; fresh: { apiKey: string; token: string; seats?: number } };
-
-async function run(baseUrl: string, accounts: Accounts, extra: { profile?: ServiceProfile; recordProfile?: boolean; runId: string }) {
-  const outcome = await runContract({ baseUrl, ...accounts, contract, closedContract, timeoutMs: 20_000, ...extra });
-  if (outcome.kind !== "report") throw new Error(outcome.message);
-  return outcome;
-}
-
-const serviceAccounts = (service: IndependentService): Accounts => ({
-  apiKey: service.accounts.primary.apiKey, token: service.accounts.primary.token, other: service.accounts.other, fresh: { ...service.accounts.fresh, seats: service.accounts.fresh.agentSeats },
-});
 let freshKeys = 0;
 const mockAccounts = (profile: ServiceProfile): Accounts => {
   freshKeys += 1;
@@ -57,7 +43,7 @@ describe.each(UNDER_TEST)("the closed loop with %s", (name) => {
     profile = recorded.profile!;
     mock = createMockServer({ profile, validateResponses: true, contract: closedContract, quiet: true });
     mockUrl = (await mock.listen(0, "127.0.0.1")).url;
-  }, 60_000);
+  });
   afterAll(async () => {
     await mock?.close();
     await service?.close();
@@ -78,13 +64,13 @@ describe.each(UNDER_TEST)("the closed loop with %s", (name) => {
     expect(mock.violations).toEqual([]);
     const againstService = await run(service.url, serviceAccounts(service), { profile, runId: `again-${name}` });
     expect(failures(againstService.report)).toEqual([]);
-  }, 60_000);
+  });
 
   it("(b) a fixed set of error probes gets the same status, media type and body shape from the mock as from V", async () => {
     const fromService = await probeAll(service.url, errorProbes(service.accounts.primary, service.accounts.other));
     const fromMock = await probeAll(mockUrl, errorProbes({ apiKey: "demo-key", token: "demo-token" }, { apiKey: "broker-key", token: "broker-token" }));
     expect(fromMock.map(shape)).toEqual(fromService.map(shape));
-  }, 30_000);
+  });
 
   it("(c) the profile fails against another variant, profile_conformance naming the observation and when it was recorded", async () => {
     const other = await start(otherThan(name));
@@ -98,5 +84,5 @@ describe.each(UNDER_TEST)("the closed loop with %s", (name) => {
     } finally {
       await other.close();
     }
-  }, 60_000);
+  });
 });

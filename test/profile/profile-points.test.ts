@@ -7,29 +7,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContract } from "../../src/contract/create-contract.ts";
 import type { ServiceProfile } from "../../src/contract/profile/service-profile.ts";
-import { runContract } from "../../src/contract/runner/run-contract.ts";
 import type { RunReport } from "../../src/contract/runner/run-report.ts";
 import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
+import { closedContract, run, serviceAccounts, type Accounts } from "../support/profile-runs.ts";
 import { startIndependentService, type IndependentService } from "../support/independent-service/index.ts";
 
-const contract = createContract();
 const folder = mkdtempSync(join(tmpdir(), "profile-points-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
-const closedContract = createContract({ closed: true });
 
-type Accounts = { apiKey: string; token: string; other: { apiKey: string; token: string }; fresh: { apiKey: string; token: string; seats?: number } };
-
-async function run(baseUrl: string, accounts: Accounts, extra: { profile?: ServiceProfile; recordProfile?: boolean; runId: string }) {
-  const outcome = await runContract({ baseUrl, ...accounts, contract, closedContract, timeoutMs: 20_000, ...extra });
-  if (outcome.kind !== "report") throw new Error(outcome.message);
-  return outcome;
-}
-
-const serviceAccounts = (service: IndependentService): Accounts => ({
-  apiKey: service.accounts.primary.apiKey, token: service.accounts.primary.token, other: service.accounts.other, fresh: { ...service.accounts.fresh, seats: service.accounts.fresh.agentSeats },
-});
 let freshKeys = 0;
 const mockAccounts = (): Accounts => {
   freshKeys += 1;
@@ -50,7 +36,7 @@ describe("points profiled beyond the scenario's errors", () => {
     mockUrl = (await mock.listen(0, "127.0.0.1")).url;
     fromMock = (await run(mockUrl, mockAccounts(), { recordProfile: true, runId: "points-mock" })).profile!;
     fromService = (await run(service.url, serviceAccounts(service), { recordProfile: true, runId: "points-service" })).profile!;
-  }, 90_000);
+  });
   afterAll(async () => {
     await mock?.close();
     await service?.close();
@@ -72,14 +58,14 @@ describe("points profiled beyond the scenario's errors", () => {
     expect(drift(againstService.report, "external_id.duplicate")).toEqual([expect.stringMatching(/^external_id\.duplicate differs from the profile \(recorded by "give the second property the external id of the first" at \S+ in run points-mock\): "accepted", the profile recorded "refused"$/)]);
     const againstMock = await run(mockUrl, mockAccounts(), { profile: fromService, runId: "points-drift-2" });
     expect(drift(againstMock.report, "external_id.duplicate")).toEqual([expect.stringContaining('"refused", the profile recorded "accepted"')]);
-  }, 90_000);
+  });
 
   it("catches a refusal answered otherwise than recorded", async () => {
     const otherRefusal = structuredClone(fromMock);
     otherRefusal.observations["error.external_id_in_use"] = { ...otherRefusal.observations["error.external_id_in_use"]!, statuses: [422], mediaTypes: ["application/json"], schema: { type: "object", required: ["message"], properties: { message: { type: "string" } } }, example: { message: "in use" } };
     const outcome = await run(mockUrl, mockAccounts(), { profile: otherRefusal, runId: "points-drift-3" });
     expect(drift(outcome.report, "error.external_id_in_use")).toEqual([expect.stringMatching(/^error\.external_id_in_use differs from the profile .*: answered 409, the profile recorded 422; answered as "application\/problem\+json; charset=utf-8", the profile recorded "application\/json"; a body does not have the recorded shape: the body lacks message/)]);
-  }, 90_000);
+  });
 
   it("records how an agent's never-set fields come back: the mock's defaults, the independent service's nulls", () => {
     expect(fromMock.observations["unset.agent"]).toMatchObject({
@@ -119,7 +105,7 @@ describe("points profiled beyond the scenario's errors", () => {
     }
     const againstPlain = await run(mockUrl, mockAccounts(), { profile: fromService, runId: "points-agent-2" });
     expect(drift(againstPlain.report, "unset.agent")).toEqual([expect.stringMatching(/^unset\.agent differs from the profile \(recorded by "retrieve the agent created with its names and email only, to profile" at \S+ in run points-service\): phone is "empty", recorded "null"; company is "empty", recorded "null"/)]);
-  }, 90_000);
+  });
 
   it("records the undocumented fields of the property list's items, plays them back, and catches their drift", async () => {
     expect(fromService.observations["extra_fields.property_list_item"]).toMatchObject({
@@ -143,5 +129,5 @@ describe("points profiled beyond the scenario's errors", () => {
     }
     const againstPlain = await run(mockUrl, mockAccounts(), { profile: fromService, runId: "points-list-2" });
     expect(drift(againstPlain.report, "extra_fields.property_list_item")).toEqual([expect.stringMatching(/^extra_fields\.property_list_item differs from the profile \(recorded by ".+" at \S+ in run points-service\): changed is gone \(recorded \{"types":\["integer"\],"example":\d+\}\)$/)]);
-  }, 90_000);
+  });
 });

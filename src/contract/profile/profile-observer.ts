@@ -4,6 +4,7 @@ import { inferJsonSchema, jsonTypeOf, mergeJsonSchemas } from "./infer-json-sche
 import { documentedFieldsOf } from "./read-service-profile.ts";
 import {
   PROFILE_VERSION,
+  RESOURCE_OF_ANSWER,
   type DerivedOnEdit,
   type ErrorObservation,
   type ExtraField,
@@ -38,22 +39,6 @@ export interface ObservedAnswer {
   value?: unknown;
   exchange: Exchange;
 }
-
-/** The operations whose 200 answer is a resource (or a map of them: the agent list's values), by resource. */
-const ANSWERED: Record<string, ResourceName> = {
-  retrieveProperty: "property",
-  retrievePropertyByExternalId: "property",
-  retrieveAgentCard: "agent",
-  retrieveDocument: "document",
-  listAgentCards: "agent_list_entry",
-  createProperty: "property_write",
-  editProperty: "property_write",
-  createAgentCard: "agent_write",
-  updateAgentCard: "agent_write",
-  createDocument: "document_write",
-  updateDocument: "document_write",
-  retrieveTemplateCatalogue: "template_catalogue",
-};
 
 /**
  * Collects, from the answers of a run (or a recording), what the service did at every point where the contract
@@ -145,7 +130,7 @@ export class ProfileObserver {
         break;
       }
     }
-    const resource = answer.operationId ? ANSWERED[answer.operationId] : undefined;
+    const resource = answer.operationId ? RESOURCE_OF_ANSWER[answer.operationId] : undefined;
     if (resource === "agent_list_entry" && isObject(body)) for (const entry of Object.values(body)) if (isObject(entry)) this.#extraFields(resource, entry, answer);
     if (resource && resource !== "agent_list_entry" && isObject(body)) this.#extraFields(resource, body, answer);
     if ((answer.point === "unset.property" || answer.point === "unset.agent") && answer.unsetFields && isObject(body)) this.#unset(answer.point, answer.unsetFields, body, answer);

@@ -95,6 +95,22 @@ export const RESOURCES = {
 } as const;
 export type ResourceName = keyof typeof RESOURCES;
 
+/** The operations whose 200 answer is a resource (or a map of them: the agent list's values), by resource. */
+export const RESOURCE_OF_ANSWER: Record<string, ResourceName> = {
+  retrieveProperty: "property",
+  retrievePropertyByExternalId: "property",
+  retrieveAgentCard: "agent",
+  retrieveDocument: "document",
+  listAgentCards: "agent_list_entry",
+  createProperty: "property_write",
+  editProperty: "property_write",
+  createAgentCard: "agent_write",
+  updateAgentCard: "agent_write",
+  createDocument: "document_write",
+  updateDocument: "document_write",
+  retrieveTemplateCatalogue: "template_catalogue",
+};
+
 /** Every observation a profile can hold, by key. */
 export interface Observations {
   [point: `error.${string}`]: ErrorObservation;
