@@ -11,6 +11,7 @@ import { PROSE_FACTS, SPEC_FACTS, type FactCoverage } from "../../src/contract/r
 import { runContract } from "../../src/contract/runner/run-contract.ts";
 import type { RunReport } from "../../src/contract/runner/run-report.ts";
 import { startIndependentService } from "../support/independent-service/index.ts";
+import { HANG_MS } from "../support/deadlines.ts";
 
 const contract = createContract();
 const closedContract = createContract({ closed: true });
@@ -36,14 +37,14 @@ describe("the fact table", () => {
       const { primary, other, fresh } = service.accounts;
       const outcome = await runContract({
         baseUrl: service.url, apiKey: primary.apiKey, token: primary.token, other, fresh: { ...fresh, seats: fresh.agentSeats },
-        contract, closedContract, timeoutMs: 5000, runId: "fact-table",
+        contract, closedContract, timeoutMs: HANG_MS, runId: "fact-table",
       });
       if (outcome.kind !== "report") throw new Error(outcome.message);
       report = outcome.report;
     } finally {
       await service.close();
     }
-  }, 60_000);
+  });
 
   it("has every check in the README's check table", () => {
     const readme = readFileSync("README.md", "utf8");

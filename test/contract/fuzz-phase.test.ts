@@ -14,6 +14,7 @@ import type { RunReport } from "../../src/contract/runner/run-report.ts";
 import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
 import { startIndependentService } from "../support/independent-service/index.ts";
 import { startProcess } from "../support/start-process.ts";
+import { HANG_MS } from "../support/deadlines.ts";
 
 const contract = createContract();
 const closedContract = createContract({ closed: true });
@@ -35,7 +36,7 @@ async function runOnMock(options: Partial<RunOptions>): Promise<{ report: RunRep
   const { mock, url } = await freshMock();
   const outcome = await runContract({
     baseUrl: url, apiKey: "fuzz-key", token: "t1", other: { apiKey: "fuzz-other", token: "t2" }, fresh: { apiKey: "fuzz-fresh", token: "t3", seats: 10 },
-    contract, closedContract, timeoutMs: 5000, runId: "fuzz", nonce: "abcdef", ...options,
+    contract, closedContract, timeoutMs: HANG_MS, runId: "fuzz", nonce: "abcdef", ...options,
   });
   if (outcome.kind !== "report") throw new Error(outcome.message);
   return { report: outcome.report, mock, url };
@@ -52,7 +53,7 @@ describe("--fuzz 100 against the mock", () => {
     withFuzz = await runOnMock({ seed: 7, fuzz: 100 });
     expect(withFuzz.report.results.filter((result) => result.status !== "passed")).toEqual([]);
     expect(Object.keys(withFuzz.report.fuzz!.operations)).toEqual(["createProperty", "editProperty", "retrieveProperty", "retrievePropertyByExternalId", "listUserProperties"]);
-  }, 120_000);
+  });
 
   it("sends no more than the cases asked for per operation, plus one read per case that checks it", () => {
     const operations = Object.values(withFuzz.report.fuzz!.operations);
@@ -76,7 +77,7 @@ describe("--fuzz 100 against the mock", () => {
     const other = await runOnMock({ seed: 8, fuzz: 5 });
     const phase = (mock: MockServer) => sent(mock).slice(scenarioOnly);
     expect(phase(other.mock)).not.toEqual(phase(withFuzz.mock).slice(0, phase(other.mock).length));
-  }, 120_000);
+  });
 
   it("prints the seed in every report: text, JSON and JUnit", () => {
     const { report } = withFuzz;
@@ -99,7 +100,7 @@ describe("a failure of a generated case", () => {
     const service = await startIndependentService({ variant: "crash-on-fraction-in-integer" });
     try {
       const { primary } = service.accounts;
-      const outcome = await runContract({ baseUrl: service.url, apiKey: primary.apiKey, token: primary.token, skipSeatChecks: true, contract, closedContract, timeoutMs: 5000, seed: 3, fuzz: 40 });
+      const outcome = await runContract({ baseUrl: service.url, apiKey: primary.apiKey, token: primary.token, skipSeatChecks: true, contract, closedContract, timeoutMs: HANG_MS, seed: 3, fuzz: 40 });
       if (outcome.kind !== "report") throw new Error(outcome.message);
       const failures = outcome.report.results.filter((result) => result.status === "failed");
       expect(failures.map((failure) => `${failure.check} ${failure.operation}`)).toEqual(["not_a_server_error createProperty"]);
@@ -117,7 +118,7 @@ describe("a failure of a generated case", () => {
     } finally {
       await service.close();
     }
-  }, 120_000);
+  });
 });
 
 describe("the CLI", () => {
@@ -131,5 +132,5 @@ describe("the CLI", () => {
     const refused = startProcess("node", ["dist/cli/contract.js", "--base-url", url, "--api-key", "k", "--token", "t", "--fuzz", "0"]);
     expect(await refused.exited).toBe(2);
     expect(refused.output()).toContain("--fuzz must be a number of cases from 1 to 10000, got 0");
-  }, 120_000);
+  });
 });

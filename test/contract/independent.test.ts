@@ -14,6 +14,7 @@ import { runContract } from "../../src/contract/runner/run-contract.ts";
 import type { RunReport } from "../../src/contract/runner/run-report.ts";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
 import { LEGITIMATE_VARIANTS, startIndependentService, VARIANTS, type IndependentService, type Variant } from "../support/independent-service/index.ts";
+import { HANG_MS } from "../support/deadlines.ts";
 
 const contract = createContract();
 const closedContract = createContract({ closed: true });
@@ -32,7 +33,7 @@ async function runAgainst(variant?: string, fuzz?: number): Promise<RunReport> {
     const { primary, other, fresh } = service.accounts;
     const outcome = await runContract({
       baseUrl: service.url, apiKey: primary.apiKey, token: primary.token, other, fresh: { ...fresh, seats: fresh.agentSeats },
-      contract, closedContract, timeoutMs: 5000, runId: variant ?? "conforming", seed: SEED, ...(fuzz ? { fuzz } : {}),
+      contract, closedContract, timeoutMs: HANG_MS, runId: variant ?? "conforming", seed: SEED, ...(fuzz ? { fuzz } : {}),
     });
     if (outcome.kind !== "report") throw new Error(outcome.message);
     return outcome.report;
@@ -45,7 +46,7 @@ describe("the independent implementation, unbroken", () => {
   let report: RunReport;
   beforeAll(async () => {
     report = await runAgainst();
-  }, 60_000);
+  });
 
   it("passes with no failure at the fact tier, and nothing skipped", () => {
     expect(report.results.filter((result) => result.status === "failed" || result.status === "skipped")).toEqual([]);
@@ -72,7 +73,7 @@ describe("the independent implementation, unbroken, with --fuzz 100", () => {
     for (const entry of Object.values(report.fuzz!.operations)) expect(entry.cases).toBe(100);
     // It refuses some values the document allows (a negative count on edit): warnings of the assumption tier.
     expect(report.results.some((result) => result.status === "warning" && result.step.startsWith("generated valid case"))).toBe(true);
-  }, 120_000);
+  });
 });
 
 describe("every legitimate variant, taking a choice the document leaves open", () => {
@@ -96,7 +97,7 @@ describe("every legitimate variant, taking a choice the document leaves open", (
     const failures = report.results.filter((result) => result.status === "failed").map((result) => `${result.check} (${result.step}): ${result.message}`);
     expect(failures, `${variant.choice} (${variant.justification})`).toEqual([]);
     expect(report.result).toBe("passed");
-  }, 60_000);
+  });
 });
 
 describe("the sweep of every value a create accepts (section 4.1 endpoint 3)", () => {
@@ -117,7 +118,7 @@ describe("the sweep of every value a create accepts (section 4.1 endpoint 3)", (
     for (const garage of GARAGE) expect(created.filter((step) => step.includes(`garage ${garage},`)).length, garage).toBeGreaterThanOrEqual(3);
     for (const type of TYPES) expect(created.filter((step) => step.includes(`property_type ${type},`)), type).toHaveLength(1);
     for (const template of TEMPLATES) expect(facts.some((step) => step.endsWith(`template ${template}`)), template).toBe(true);
-  }, 60_000);
+  });
 });
 
 describe("the mock, held to the same runs", () => {
@@ -131,11 +132,11 @@ describe("the mock, held to the same runs", () => {
   it("passes with no failure, no warning and nothing skipped", async () => {
     const outcome = await runContract({
       baseUrl: url, apiKey: "independent-test", token: "t1", other: { apiKey: "independent-test-other", token: "t2" }, fresh: { apiKey: "independent-test-fresh", token: "t3", seats: 10 },
-      contract, closedContract, timeoutMs: 5000,
+      contract, closedContract, timeoutMs: HANG_MS,
     });
     if (outcome.kind !== "report") throw new Error(outcome.message);
     expect(outcome.report.results.filter((result) => result.status !== "passed")).toEqual([]);
-  }, 60_000);
+  });
 });
 
 describe("every variant that breaks one documented rule", () => {
@@ -146,7 +147,7 @@ describe("every variant that breaks one documented rule", () => {
   it.each(VARIANTS.filter((variant) => !variant.needsFuzz).map((variant) => [variant.name, variant] as const))("%s: is caught, with a failure that cites its section", async (_name, variant) => {
     const report = await runAgainst(variant.name);
     expectCaught(report, variant);
-  }, 60_000);
+  });
 });
 
 /** The run failed, and every failure cites a section and says why. */
@@ -173,5 +174,5 @@ describe("every variant that only generated input reveals (issue 21)", () => {
     const report = await runAgainst(variant.name, 100);
     expectCaught(report, variant);
     expect(report.results.filter((result) => result.status === "failed").every((result) => result.step.startsWith("generated "))).toBe(true);
-  }, 120_000);
+  });
 });

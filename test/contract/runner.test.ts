@@ -10,6 +10,7 @@ import { createMockServer } from "../../src/mock/create-mock-server.ts";
 import { createContract } from "../../src/contract/create-contract.ts";
 import { startBreakingProxy, type Breakage } from "../support/breaking-proxy.ts";
 import { sharedContract } from "../support/mock-harness.ts";
+import { HANG_MS } from "../support/deadlines.ts";
 
 const contract = createContract();
 const closedContract = sharedContract();
@@ -26,7 +27,7 @@ const run = async (baseUrl: string, options: Partial<RunOptions> = {}): Promise<
   const id = (accounts += 1);
   const outcome = await runContract({
     baseUrl, apiKey: `runner-${id}`, token: `token-${id}`, other: { apiKey: `runner-${id}-other`, token: `other-${id}` }, fresh: { apiKey: `runner-${id}-fresh`, token: `fresh-${id}` },
-    contract, closedContract, timeoutMs: 5000, ...options,
+    contract, closedContract, timeoutMs: HANG_MS, ...options,
   });
   if (outcome.kind !== "report") throw new Error(outcome.message);
   return outcome.report;

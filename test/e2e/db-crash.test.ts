@@ -203,5 +203,5 @@ describe("--db under SIGKILL, raw writes", () => {
     expect(rawCreated.size + rawRemoved.size).toBeGreaterThan(30);
     process.signal("SIGTERM");
     expect(await process.exited).toBe(0);
-  }, 120_000);
+  });
 });

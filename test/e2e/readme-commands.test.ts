@@ -16,6 +16,7 @@ import { createHarRecorder } from "../support/har-recorder.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { onPort, README_PRISM, README_PRISM_TESTS, readmeCommands } from "../support/readme-commands.ts";
 import { freePort, PACKAGE_ROOT, startProcess, type StartedProcess } from "../support/start-process.ts";
+import { HANG_MS } from "../support/deadlines.ts";
 
 const README = readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8");
 const DEMO = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
@@ -68,7 +69,7 @@ async function sh(line: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: nu
 async function serves(line: string, address: string): Promise<void> {
   const process = startProcess("sh", ["-c", `exec ${line}`]);
   started.push(process);
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + HANG_MS;
   for (;;) {
     const answer = await fetch(address, { headers: DEMO }).catch(() => undefined);
     if (answer) return void (await answer.body?.cancel());

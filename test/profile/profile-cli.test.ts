@@ -58,7 +58,7 @@ describe("record, play back, catch drift, through the programs", () => {
     ]);
     profile = JSON.parse(readFileSync(file("service.profile.json"), "utf8")) as ServiceProfile;
     [profiled, plain] = await Promise.all([startMock(["--profile", file("service.profile.json"), "--validate-responses"]), startMock([])]);
-  }, 60_000);
+  });
   afterAll(async () => {
     for (const started of [profiled, plain]) {
       started?.process.signal("SIGTERM");
@@ -103,7 +103,7 @@ describe("record, play back, catch drift, through the programs", () => {
     const report = readReport("against-mock.json");
     expect(report.summary.profile_conformance).toEqual({ passed: Object.keys(profile.observations).length, failed: 0, warning: 0, skipped: 0 });
     expect(profiled.process.output()).not.toContain("CONTRACT VIOLATION");
-  }, 60_000);
+  });
 
   it("--profile fails the mock without the profile, every difference naming its observation and when it was recorded", async () => {
     const run = await program("contract", ["--base-url", plain.url, ...mockAccounts("cli-fresh-2"), "--profile", file("service.profile.json")]);
@@ -116,7 +116,7 @@ describe("record, play back, catch drift, through the programs", () => {
     expect(run.output).toMatch(/extra_fields\.property_list_item differs from the profile \(recorded by "[^"]+" at [^)]+ in run staging-1\): changed is gone/);
     // The service took a second property's external id; the mock without the profile refuses it.
     expect(run.output).toMatch(/external_id\.duplicate differs from the profile \(recorded by "give the second property the external id of the first" at [^)]+ in run staging-1\): "refused", the profile recorded "accepted"/);
-  }, 60_000);
+  });
 
   it("without --profile a run has no profile check", async () => {
     const run = await program("contract", ["--base-url", plain.url, ...mockAccounts("cli-fresh-3"), "--reporter", "json", "--output", file("plain.json")]);
@@ -124,7 +124,7 @@ describe("record, play back, catch drift, through the programs", () => {
     const report = readReport("plain.json");
     expect(Object.keys(report.summary)).not.toContain("profile_conformance");
     expect(report.results.some((result) => result.step.includes("to profile"))).toBe(false);
-  }, 60_000);
+  });
 
   it("--recording --write-profile profiles what a recording shows, and --profile holds a recording to it", async () => {
     const { primary } = service.accounts;
@@ -148,7 +148,7 @@ describe("record, play back, catch drift, through the programs", () => {
     const held = await program("contract", ["--recording", file("traffic.json"), "--profile", file("service.profile.json"), "--reporter", "json", "--output", file("recording-held.json"), "--quiet"]);
     expect(readReport("recording-held.json").summary.profile_conformance).toMatchObject({ failed: 0 });
     expect(held.code).toBe(made.code);
-  }, 60_000);
+  });
 });
 
 describe("a profile that cannot be used whole is refused at start, naming the entry", () => {
