@@ -1,5 +1,6 @@
-import { COLLECTIONS, type AccountRecord, type AgentRecord, type CollectionName, type Database, type DocumentRecord, type PropertyRecord } from "./records.ts";
+import { COLLECTIONS, type AccountRecord, type AgentRecord, type CollectionName, type Database, type DocumentRecord, type PropertyRecord, type StoredRecord } from "./records.ts";
 import type { StateChange } from "./state-change.ts";
+import { StoreIndexes } from "./store-indexes.ts";
 
 /** The first nid the sequence hands out on an empty state (seeded records start at 1001). */
 const FIRST_NID = 1001;
@@ -10,8 +11,7 @@ const FIRST_NID = 1001;
  */
 export const SEQUENCE_FEED_LIMIT = 2 ** 52;
 
-/** A record of any collection, as the raw routes see it. */
-export type StoredRecord = Database[CollectionName][number];
+export type { StoredRecord } from "./records.ts";
 
 /** What holds the state: `SharedState` in the mock (json-server's lowdb instance, `router.db`, has the same shape). */
 export interface StateHolder<State> {
@@ -21,7 +21,7 @@ export interface StateHolder<State> {
 
 /**
  * The mock's state, held by a `StateHolder` (so `/__db` serves and edits the same records) and indexed so
- * that no lookup scans a collection: by id, by owner, by external id, by agent email, by property.
+ * that no lookup scans a collection (store-indexes.ts).
  * Every change goes through this class, which keeps the indexes right and tells its listeners.
  * Removing a record moves the last record of its array into its place, so the raw arrays under `/__db` are in
  * insertion order except where a record was removed; the API's lists follow the indexes, in insertion order.
@@ -31,16 +31,7 @@ export class MockStore {
   readonly #seed: () => Database;
   readonly #listeners = new Set<(change: StateChange) => void>();
   readonly #resetListeners = new Set<() => void>();
-  #accountsById = new Map<number, AccountRecord>();
-  #accountsByKey = new Map<string, AccountRecord>();
-  #properties = new Map<number, PropertyRecord>();
-  #propertiesByOwner = new Map<number, Set<number>>();
-  #propertiesByExternalId = new Map<string, number>();
-  #agents = new Map<number, AgentRecord>();
-  #agentsByOwner = new Map<number, Set<number>>();
-  #agentsByEmail = new Map<string, number>();
-  #documents = new Map<number, DocumentRecord>();
-  #documentsByProperty = new Map<number, Set<number>>();
+  #indexes = new StoreIndexes();
   /**
    * Where each record sits in its collection's array, so removing one does not search the array. Built on the
    * first removal or raw write after an index (most runs never remove; building it costs a start at 100,000
@@ -105,36 +96,26 @@ export class MockStore {
   reindex(): void {
     const state = this.state;
     for (const name of COLLECTIONS) state[name] ??= [];
-    this.#accountsById = new Map();
-    this.#accountsByKey = new Map();
-    this.#properties = new Map();
-    this.#propertiesByOwner = new Map();
-    this.#propertiesByExternalId = new Map();
-    this.#agents = new Map();
-    this.#agentsByOwner = new Map();
-    this.#agentsByEmail = new Map();
-    this.#documents = new Map();
-    this.#documentsByProperty = new Map();
+    const indexes = (this.#indexes = new StoreIndexes());
     this.#positionMap = undefined;
     // Only the records' own ids and the nids of their nested tours and videos feed the sequences; ids beyond
     // 2^53-1 never reach the store (raw writes are validated), so the sequences stay exact integers.
     let maxId = FIRST_NID - 1;
     let maxUid = 0;
     for (const account of state.accounts) {
-      this.#accountsById.set(account.id, account);
-      this.#accountsByKey.set(account.apiKey, account);
+      indexes.indexAccount(account);
       maxUid = largerId(maxUid, account.id);
     }
     for (const property of state.properties) {
-      this.#indexProperty(property);
+      indexes.indexProperty(property);
       maxId = largerNestedId(largerId(maxId, property.id), property);
     }
     for (const agent of state.agents) {
-      this.#indexAgent(agent);
+      indexes.indexAgent(agent);
       maxId = largerId(maxId, agent.id);
     }
     for (const document of state.documents) {
-      this.#indexDocument(document);
+      indexes.indexDocument(document);
       maxId = largerId(maxId, document.id);
     }
     this.#nextId = Math.max(this.#nextId, maxId + 1);
@@ -148,16 +129,7 @@ export class MockStore {
 
   /** The record of a collection with this id (an account's id is its uid). */
   record(collection: CollectionName, id: number): StoredRecord | undefined {
-    switch (collection) {
-      case "accounts":
-        return this.#accountsById.get(id);
-      case "properties":
-        return this.#properties.get(id);
-      case "agents":
-        return this.#agents.get(id);
-      case "documents":
-        return this.#documents.get(id);
-    }
+    return this.#indexes.record(collection, id);
   }
 
   /**
@@ -176,11 +148,11 @@ export class MockStore {
         this.#positionMap?.delete(existing);
         this.#positionMap?.set(record, at);
       } else this.#append(records, record);
-      this.#unindex(collection, existing, record);
+      this.#indexes.unindex(collection, existing, record);
     } else {
       this.#append(records, record);
     }
-    this.#index(collection, record);
+    this.#indexes.index(collection, record);
     if (collection === "accounts") this.#nextUid = Math.max(this.#nextUid, largerId(this.#nextUid - 1, record.id) + 1);
     else {
       const max = largerId(this.#nextId - 1, record.id);
@@ -193,7 +165,7 @@ export class MockStore {
   removeRaw(collection: CollectionName, record: StoredRecord): void {
     if (this.record(collection, record.id) !== record) return;
     this.#remove(this.state[collection] as StoredRecord[], record);
-    this.#unindex(collection, record, undefined);
+    this.#indexes.unindex(collection, record, undefined);
     this.#changed({ kind: "remove", collection, id: record.id });
   }
 
@@ -231,7 +203,7 @@ export class MockStore {
 
   /** A fresh uid for an account: larger than every uid below {@link SEQUENCE_FEED_LIMIT}, and free. */
   nextUid(): number {
-    while (this.#accountsById.has(this.#nextUid)) this.#nextUid += 1;
+    while (this.#indexes.accountsById.has(this.#nextUid)) this.#nextUid += 1;
     return exact(this.#nextUid++);
   }
 
@@ -240,7 +212,8 @@ export class MockStore {
    * and documents share one sequence, as nodes of one service do.
    */
   nextId(): number {
-    while (this.#properties.has(this.#nextId) || this.#agents.has(this.#nextId) || this.#documents.has(this.#nextId)) this.#nextId += 1;
+    const { properties, agents, documents } = this.#indexes;
+    while (properties.has(this.#nextId) || agents.has(this.#nextId) || documents.has(this.#nextId)) this.#nextId += 1;
     return exact(this.#nextId++);
   }
 
@@ -258,20 +231,19 @@ export class MockStore {
   // Accounts
 
   accountByKey(apiKey: string): AccountRecord | undefined {
-    return this.#accountsByKey.get(apiKey);
+    return this.#indexes.accountByKey(apiKey);
   }
 
   /** How many accounts there are. */
   accountCount(): number {
-    return this.#accountsById.size;
+    return this.#indexes.accountsById.size;
   }
 
   /** Opens an account with the next free uid. */
   addAccount(fields: Omit<AccountRecord, "id">): AccountRecord {
     const account: AccountRecord = { id: this.nextUid(), ...fields };
     this.#append(this.state.accounts, account);
-    this.#accountsById.set(account.id, account);
-    this.#accountsByKey.set(account.apiKey, account);
+    this.#indexes.indexAccount(account);
     this.#changed({ kind: "put", collection: "accounts", record: account });
     return account;
   }
@@ -279,30 +251,29 @@ export class MockStore {
   // Properties
 
   property(id: number): PropertyRecord | undefined {
-    return this.#properties.get(id);
+    return this.#indexes.properties.get(id);
   }
 
   propertiesOf(uid: number): PropertyRecord[] {
-    return recordsOf(this.#propertiesByOwner.get(uid), this.#properties);
+    return this.#indexes.propertiesOf(uid);
   }
 
   propertyByExternalId(uid: number, externalId: string): PropertyRecord | undefined {
-    const id = this.#propertiesByExternalId.get(ownedKey(uid, externalId));
-    return id === undefined ? undefined : this.#properties.get(id);
+    return this.#indexes.propertyByExternalId(uid, externalId);
   }
 
   addProperty(property: PropertyRecord): PropertyRecord {
     this.#append(this.state.properties, property);
-    this.#indexProperty(property);
+    this.#indexes.indexProperty(property);
     this.#changed({ kind: "put", collection: "properties", record: property });
     return property;
   }
 
   updateProperty(property: PropertyRecord, changes: Partial<PropertyRecord>): PropertyRecord {
     const relabelled = changes.external_id !== undefined && changes.external_id !== property.external_id;
-    if (relabelled) this.#unindexExternalId(property);
+    if (relabelled) this.#indexes.unindexExternalId(property);
     assignFields(property, changes);
-    if (relabelled && property.external_id !== null) this.#propertiesByExternalId.set(ownedKey(property.uid, property.external_id), property.id);
+    if (relabelled) this.#indexes.indexExternalId(property);
     this.#changed({ kind: "put", collection: "properties", record: property });
     return property;
   }
@@ -310,75 +281,71 @@ export class MockStore {
   // Agents
 
   agent(id: number): AgentRecord | undefined {
-    return this.#agents.get(id);
+    return this.#indexes.agents.get(id);
   }
 
   agentsOf(uid: number): AgentRecord[] {
-    return recordsOf(this.#agentsByOwner.get(uid), this.#agents);
+    return this.#indexes.agentsOf(uid);
   }
 
   agentCountOf(uid: number): number {
-    return this.#agentsByOwner.get(uid)?.size ?? 0;
+    return this.#indexes.agentCountOf(uid);
   }
 
   /** The account's agent with this email, compared without regard to case. */
   agentByEmail(uid: number, email: string): AgentRecord | undefined {
-    const id = this.#agentsByEmail.get(ownedKey(uid, email.toLowerCase()));
-    return id === undefined ? undefined : this.#agents.get(id);
+    return this.#indexes.agentByEmail(uid, email);
   }
 
   addAgent(agent: AgentRecord): AgentRecord {
     this.#append(this.state.agents, agent);
-    this.#indexAgent(agent);
+    this.#indexes.indexAgent(agent);
     this.#changed({ kind: "put", collection: "agents", record: agent });
     return agent;
   }
 
   updateAgent(agent: AgentRecord, changes: Partial<AgentRecord>): AgentRecord {
-    this.#agentsByEmail.delete(ownedKey(agent.uid, agent.email.toLowerCase()));
+    this.#indexes.unindexEmail(agent);
     assignFields(agent, changes);
-    this.#agentsByEmail.set(ownedKey(agent.uid, agent.email.toLowerCase()), agent.id);
+    this.#indexes.indexEmail(agent);
     this.#changed({ kind: "put", collection: "agents", record: agent });
     return agent;
   }
 
   removeAgent(agent: AgentRecord): void {
     this.#remove(this.state.agents, agent);
-    this.#agents.delete(agent.id);
-    this.#agentsByOwner.get(agent.uid)?.delete(agent.id);
-    this.#agentsByEmail.delete(ownedKey(agent.uid, agent.email.toLowerCase()));
+    this.#indexes.unindex("agents", agent, undefined);
     this.#changed({ kind: "remove", collection: "agents", id: agent.id });
   }
 
   // Documents
 
   document(id: number): DocumentRecord | undefined {
-    return this.#documents.get(id);
+    return this.#indexes.documents.get(id);
   }
 
   documentsOfProperty(propertyId: number): DocumentRecord[] {
-    return recordsOf(this.#documentsByProperty.get(propertyId), this.#documents);
+    return this.#indexes.documentsOfProperty(propertyId);
   }
 
   addDocument(document: DocumentRecord): DocumentRecord {
     this.#append(this.state.documents, document);
-    this.#indexDocument(document);
+    this.#indexes.indexDocument(document);
     this.#changed({ kind: "put", collection: "documents", record: document });
     return document;
   }
 
   updateDocument(document: DocumentRecord, changes: Partial<DocumentRecord>): DocumentRecord {
-    this.#documentsByProperty.get(document.property_reference)?.delete(document.id);
+    this.#indexes.unindexFromProperty(document);
     assignFields(document, changes);
-    addTo(this.#documentsByProperty, document.property_reference, document.id);
+    this.#indexes.indexToProperty(document);
     this.#changed({ kind: "put", collection: "documents", record: document });
     return document;
   }
 
   removeDocument(document: DocumentRecord): void {
     this.#remove(this.state.documents, document);
-    this.#documents.delete(document.id);
-    this.#documentsByProperty.get(document.property_reference)?.delete(document.id);
+    this.#indexes.unindex("documents", document, undefined);
     this.#changed({ kind: "remove", collection: "documents", id: document.id });
   }
 
@@ -411,104 +378,6 @@ export class MockStore {
     positions.delete(record);
   }
 
-  /** Indexes a record a raw write put. */
-  #index(collection: CollectionName, record: StoredRecord): void {
-    switch (collection) {
-      case "accounts": {
-        const account = record as AccountRecord;
-        this.#accountsById.set(account.id, account);
-        this.#accountsByKey.set(account.apiKey, account);
-        return;
-      }
-      case "properties":
-        return this.#indexProperty(record as PropertyRecord);
-      case "agents":
-        return this.#indexAgent(record as AgentRecord);
-      case "documents":
-        return this.#indexDocument(record as DocumentRecord);
-    }
-  }
-
-  /**
-   * Takes a record out of the indexes. With `next` (the record replacing it, same id) the owner and property sets
-   * keep the id when the owner or property stays. An email or external id that another record of the account
-   * also holds (raw writes skip the rules) is indexed to that record, as a reindex would.
-   */
-  #unindex(collection: CollectionName, record: StoredRecord, next: StoredRecord | undefined): void {
-    switch (collection) {
-      case "accounts": {
-        const account = record as AccountRecord;
-        if (this.#accountsById.get(account.id) === account) this.#accountsById.delete(account.id);
-        if (this.#accountsByKey.get(account.apiKey) === account) this.#accountsByKey.delete(account.apiKey);
-        return;
-      }
-      case "properties": {
-        const property = record as PropertyRecord;
-        if (property.external_id !== null && property.external_id !== undefined) {
-          const key = ownedKey(property.uid, property.external_id);
-          if (this.#propertiesByExternalId.get(key) === property.id) {
-            const other = this.propertiesOf(property.uid).find((candidate) => candidate.id !== property.id && candidate.external_id === property.external_id);
-            if (other) this.#propertiesByExternalId.set(key, other.id);
-            else this.#propertiesByExternalId.delete(key);
-          }
-        }
-        this.#properties.delete(property.id);
-        if ((next as PropertyRecord | undefined)?.uid !== property.uid) this.#propertiesByOwner.get(property.uid)?.delete(property.id);
-        return;
-      }
-      case "agents": {
-        const agent = record as AgentRecord;
-        if (typeof agent.email === "string") {
-          const email = agent.email.toLowerCase();
-          const key = ownedKey(agent.uid, email);
-          if (this.#agentsByEmail.get(key) === agent.id) {
-            const other = this.agentsOf(agent.uid).find((candidate) => candidate.id !== agent.id && candidate.email.toLowerCase() === email);
-            if (other) this.#agentsByEmail.set(key, other.id);
-            else this.#agentsByEmail.delete(key);
-          }
-        }
-        this.#agents.delete(agent.id);
-        if ((next as AgentRecord | undefined)?.uid !== agent.uid) this.#agentsByOwner.get(agent.uid)?.delete(agent.id);
-        return;
-      }
-      case "documents": {
-        const document = record as DocumentRecord;
-        this.#documents.delete(document.id);
-        if ((next as DocumentRecord | undefined)?.property_reference !== document.property_reference) this.#documentsByProperty.get(document.property_reference)?.delete(document.id);
-        return;
-      }
-    }
-  }
-
-  #indexProperty(property: PropertyRecord): void {
-    this.#properties.set(property.id, property);
-    addTo(this.#propertiesByOwner, property.uid, property.id);
-    if (property.external_id !== null && property.external_id !== undefined) {
-      this.#propertiesByExternalId.set(ownedKey(property.uid, property.external_id), property.id);
-    }
-  }
-
-  #unindexExternalId(property: PropertyRecord): void {
-    if (property.external_id === null) return;
-    const key = ownedKey(property.uid, property.external_id);
-    if (this.#propertiesByExternalId.get(key) !== property.id) return;
-    // Another property with the same external id (a profile may allow it) is found by it from now on.
-    const other = this.propertiesOf(property.uid).find((candidate) => candidate.id !== property.id && candidate.external_id === property.external_id);
-    if (other) this.#propertiesByExternalId.set(key, other.id);
-    else this.#propertiesByExternalId.delete(key);
-  }
-
-  #indexAgent(agent: AgentRecord): void {
-    this.#agents.set(agent.id, agent);
-    addTo(this.#agentsByOwner, agent.uid, agent.id);
-    if (typeof agent.email === "string") this.#agentsByEmail.set(ownedKey(agent.uid, agent.email.toLowerCase()), agent.id);
-  }
-
-  #indexDocument(document: DocumentRecord): void {
-    this.#documents.set(document.id, document);
-    addTo(this.#documentsByProperty, document.property_reference, document.id);
-  }
-
   #changed(change: StateChange): void {
     this.#version += 1;
     for (const listener of this.#listeners) listener(change);
@@ -537,25 +406,6 @@ function assignFields<T extends object>(record: T, changes: Partial<T>): void {
     if (FORBIDDEN_KEYS.has(key)) continue;
     (record as Record<string, unknown>)[key] = (changes as Record<string, unknown>)[key];
   }
-}
-
-function ownedKey(uid: number, value: string): string {
-  return `${uid}\u0000${value}`;
-}
-
-/** The records of these ids, in the ids' order (one array, no intermediate copy: a user may own 80,000). */
-function recordsOf<T>(ids: ReadonlySet<number> | undefined, byId: ReadonlyMap<number, T>): T[] {
-  if (!ids) return [];
-  const records = new Array<T>(ids.size);
-  let index = 0;
-  for (const id of ids) records[index++] = byId.get(id)!;
-  return records;
-}
-
-function addTo(index: Map<number, Set<number>>, key: number, id: number): void {
-  let ids = index.get(key);
-  if (!ids) index.set(key, (ids = new Set()));
-  ids.add(id);
 }
 
 /**

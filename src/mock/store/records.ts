@@ -59,3 +59,6 @@ export interface Database {
 /** The collections of a {@link Database}, in the order they are written. */
 export const COLLECTIONS = ["accounts", "properties", "agents", "documents"] as const;
 export type CollectionName = (typeof COLLECTIONS)[number];
+
+/** A record of any collection, as the raw routes see it. */
+export type StoredRecord = Database[CollectionName][number];
