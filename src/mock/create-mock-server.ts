@@ -7,7 +7,7 @@ import { createAdminGuard } from "./http/admin-guard.ts";
 import type { ApiInterceptor } from "./http/api-interceptor.ts";
 import { createApp } from "./http/create-app.ts";
 import { formatRequestLog } from "./http/request-log-line.ts";
-import { LOG_FORMATS, messageLine, type LogFormat, type LogLevel } from "./log-line.ts";
+import { messageLine, type LogLevel } from "./log-line.ts";
 import { DEFAULT_FIXTURES_PATH, loadFixtures } from "./load-fixtures.ts";
 import { createOperationHandlers } from "./operation-handlers.ts";
 import { AccountService, DEFAULT_MAX_ACCOUNTS } from "./services/account-service.ts";
@@ -16,255 +16,45 @@ import { AutologinTokens } from "./services/autologin-tokens.ts";
 import { DocumentService } from "./services/document-service.ts";
 import { createDocumentedAnswers } from "./services/documented-answers.ts";
 import { FaultRules } from "./services/fault-rules.ts";
-import { parseLatency, type Latency } from "./services/latency.ts";
-import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE, RequestJournal, type JournalEntry, type JournalFilter } from "./services/request-journal.ts";
+import { DEFAULT_JOURNAL_SIZE, RequestJournal, type JournalEntry, type JournalFilter } from "./services/request-journal.ts";
 import { journalRequests } from "./http/journal-interceptor.ts";
 import { steerRequests } from "./http/steering-interceptor.ts";
 import { createSteeringRoutes } from "./http/steering-routes.ts";
 import { PropertyService } from "./services/property-service.ts";
-import { readAccountsFile } from "./read-accounts-file.ts";
 import { createDurabilityInterceptor, type Durability } from "./http/when-saved.ts";
 import { readServiceProfile, readServiceProfileFile } from "../contract/profile/read-service-profile.ts";
 import type { ServiceProfile } from "../contract/profile/service-profile.ts";
 import { createProfilePlayback } from "./profile-playback.ts";
 import { loadState, type LoadedState } from "./store/load-state.ts";
 import { stateFilesOf, StateFileError } from "./store/state-files.ts";
-import { DEFAULT_COMPACT_AFTER_BYTES, StateJournal, type JournalIo, type SyncMode } from "./store/state-journal.ts";
+import { DEFAULT_COMPACT_AFTER_BYTES, StateJournal } from "./store/state-journal.ts";
 import { RawRecordService } from "./services/raw-records.ts";
 import { createRawRecordValidator } from "./store/create-raw-record-validator.ts";
 import { MockStore } from "./store/mock-store.ts";
 import { SharedState } from "./store/shared-state.ts";
 import type { AccountRecord, Database } from "./store/records.ts";
 
-/** The address the mock listens on unless told otherwise. */
-export const DEFAULT_PORT = 4010;
-export const DEFAULT_HOST = "127.0.0.1";
-/** Agent seats of an account unless configured (section 8 does not state the limit). */
-export const DEFAULT_AGENT_SEATS = 10;
-export { DEFAULT_MAX_ACCOUNTS };
-/** Largest request body, in bytes (section 8 does not state one). */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+import {
+  DEFAULT_AGENT_SEATS,
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  ProfileRefused,
+  resolveMockServerOptions,
+  type AccountConfig,
+  type MockServerOptions,
+} from "./mock-server-options.ts";
 
-/** An account the mock admits when it runs with configured accounts only. */
-export interface AccountConfig {
-  apiKey: string;
-  token: string;
-  /** The account's user id; give the uid of seeded data to reach it. Defaults to the next free uid. */
-  uid?: number;
-  agentSeats?: number;
-  name?: string;
-}
-
-/**
- * Options of {@link createMockServer}; every one has a default. The names are the command line's flags
- * camel-cased (`--db` is `db`, `--validate-responses` is `validateResponses`), plus a few only a program can
- * pass (`contract`, `log`, `now`, `bodyLimit`). An unknown name is refused, so a misspelt option cannot
- * silently leave the mock running with its default.
- */
-export interface MockServerOptions {
-  /** Where `listen()` listens unless given a port (`--port`); 0 picks a free port. */
-  port?: number;
-  /** Where `listen()` listens unless given a host (`--host`). */
-  host?: string;
-  /** The public base address used in the auto-login `uri` (`--base-url`); defaults to the address the mock listens on. */
-  baseUrl?: string;
-  /**
-   * Keep the state in this JSON file across restarts (`--db`); it is seeded from the fixtures when it does not
-   * exist. Without it the state lives in memory.
-   */
-  db?: string;
-  /** With `db` (`--db-sync`): `"fsync"` (default) answers a change once it is synced to disk, `"none"` without waiting. */
-  dbSync?: SyncMode;
-  /** With `db` (`--db-compact-after`): the journal size, in bytes, past which it is compacted into the snapshot. */
-  dbCompactAfter?: number;
-  /**
-   * What start and `reset` restore (`--fixtures`): a fixtures file, read at start and again on `reset` (so the
-   * mock holds no second copy of a large seed), or the state itself (the mock works on a copy). Defaults to
-   * `fixtures/db.json`.
-   */
-  fixtures?: string | Database;
-  /**
-   * Admit only these accounts (`--accounts`), instead of the seeded ones and instead of opening accounts on
-   * first use: the list, or a JSON file holding it.
-   */
-  accounts?: AccountConfig[] | string;
-  /** Agent seats of accounts opened on first use (`--agent-seats`). */
-  agentSeats?: number;
-  /**
-   * No account is opened on first use once the mock holds this many accounts (default 10,000): every new API
-   * key a client invents costs memory. A new key beyond it answers 401 saying so.
-   */
-  maxAccounts?: number;
-  /**
-   * Host names or addresses (no port) the admin routes answer to besides `localhost`, the loopback addresses,
-   * the host of `baseUrl` and the address the mock listens on (`--allowed-hosts`); `.example.test` admits a
-   * name and all its subdomains. Any other `Host` is refused (DNS rebinding).
-   */
-  allowedHosts?: string[];
-  /** When set, the admin routes require `Authorization: Bearer <adminToken>` (`--admin-token`). */
-  adminToken?: string;
-  /** Check every answer against the contract (`--validate-responses`); a mismatch answers 500 and is recorded in `violations`. */
-  validateResponses?: boolean;
-  /** No request log (`--quiet`), even when `log` is given. */
-  quiet?: boolean;
-  /** Told of every answered request, and of contract violations. The library logs nothing without it. */
-  log?: (line: string) => void;
-  /**
-   * What `log` is told (`--log-format`): `"text"` (default), a line for people per request, or `"json"`, one JSON
-   * object per line in pino's shape (`level`, `time`, `pid`, `hostname`, `msg`; a request's `req`, `res` and
-   * `responseTime`), for log tooling.
-   */
-  logFormat?: LogFormat;
-  /** Largest request body accepted, in bytes. */
-  bodyLimit?: number;
-  /** The clock, in milliseconds (documents' `created` and `changed`, the request log's timestamps). */
-  now?: () => number;
-  /** API requests the request journal keeps (`--journal-size`; `GET /__admin/requests`, `mock.requests()`); 0 keeps none. */
-  journalSize?: number;
-  /**
-   * A delay added to every API answer (`--latency`): milliseconds, a range as the flag writes it (`"100-400"`,
-   * uniformly random), or `{ min, max }`.
-   */
-  latency?: number | string | Latency;
-  /** Draws the latency; `Math.random` unless a test wants it fixed. */
-  random?: () => number;
-  /** A compiled contract to reuse (compiling takes a few hundred milliseconds). */
-  contract?: Contract;
-  /** With `db`: the journal's write and sync, injectable so a test can hold them up or make them fail. */
-  journalIo?: JournalIo;
-  /** The secret auto-login tokens are signed with; random unless given (and kept in the `db` state). */
-  autologinSecret?: string;
-  /**
-   * A service profile (`--profile`): a file written by `property-listing-contract --write-profile`, or its object.
-   * The mock then answers as that service was seen to where the document is silent (error statuses, media
-   * types and bodies, list orders, the fresh account's seats unless `agentSeats` is given, undocumented
-   * fields). A profile that is not valid, or contradicts the document, throws a {@link ProfileRefused}.
-   */
-  profile?: string | ServiceProfile;
-  /** @deprecated The former name of `db`. */
-  dbFile?: string;
-  /** @deprecated The former name of `fixtures` given as a file. */
-  fixturesFile?: string;
-}
-
-/**
- * Every option name, checked against {@link MockServerOptions} by the compiler: adding an option to the
- * interface without adding it here (or the reverse) does not build.
- */
-const OPTION_NAMES = {
-  port: true,
-  host: true,
-  baseUrl: true,
-  db: true,
-  fixtures: true,
-  dbSync: true,
-  dbCompactAfter: true,
-  accounts: true,
-  agentSeats: true,
-  maxAccounts: true,
-  allowedHosts: true,
-  adminToken: true,
-  validateResponses: true,
-  quiet: true,
-  log: true,
-  logFormat: true,
-  bodyLimit: true,
-  now: true,
-  contract: true,
-  journalIo: true,
-  autologinSecret: true,
-  journalSize: true,
-  latency: true,
-  random: true,
-  profile: true,
-  dbFile: true,
-  fixturesFile: true,
-} as const satisfies Record<keyof MockServerOptions, true>;
-
-/** The former option names and the names that replace them. */
-const ALIASES = { dbFile: "db", fixturesFile: "fixtures" } as const;
-
-/** The options with the aliases folded in and the accounts file read; what the mock is built from. */
-interface ResolvedOptions extends Omit<MockServerOptions, "dbFile" | "fixturesFile" | "accounts" | "latency"> {
-  accounts?: AccountConfig[];
-  latency?: Latency;
-}
-
-/**
- * Checks the options' names (and the types of the ones whose mistakes would go unnoticed), folds the former
- * names into the current ones, and reads an accounts file. A mistake is a bug of the calling program, so it
- * throws a TypeError that names the option.
- */
-export function resolveMockServerOptions(options: MockServerOptions): ResolvedOptions {
-  if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    throw new TypeError(`createMockServer takes an object of options, got ${options === null ? "null" : typeof options}.`);
-  }
-  const known = Object.keys(OPTION_NAMES);
-  for (const name of Object.keys(options)) {
-    if (!Object.hasOwn(OPTION_NAMES, name)) {
-      const near = known.find((candidate) => candidate.toLowerCase() === name.toLowerCase().replace(/[-_]/g, ""));
-      throw new TypeError(
-        `createMockServer: unknown option "${name}"${near ? ` (did you mean "${near}"?)` : ""}. The options are ${known.filter((option) => !(option in ALIASES)).join(", ")}.`,
-      );
-    }
-  }
-  const { dbFile, fixturesFile, accounts, latency, ...rest } = options;
-  const resolved: ResolvedOptions = { ...rest };
-  if (latency !== undefined) {
-    const read = typeof latency === "object" && latency !== null ? checkLatency(latency) : parseLatency(String(latency));
-    if (typeof read === "string") throw new TypeError(`createMockServer: ${read.replace("--latency", '"latency"')}`);
-    resolved.latency = read;
-  }
-  if (resolved.journalSize !== undefined && !(Number.isInteger(resolved.journalSize) && resolved.journalSize >= 0 && resolved.journalSize <= MAX_JOURNAL_SIZE)) {
-    throw new TypeError(`createMockServer: "journalSize" must be a whole number from 0 to ${MAX_JOURNAL_SIZE}, got ${JSON.stringify(resolved.journalSize)}.`);
-  }
-  for (const [alias, name] of Object.entries(ALIASES) as Array<[keyof typeof ALIASES, "db" | "fixtures"]>) {
-    const value = alias === "dbFile" ? dbFile : fixturesFile;
-    if (value === undefined) continue;
-    if (options[name] !== undefined && options[name] !== value) {
-      throw new TypeError(`createMockServer: "${alias}" is the former name of "${name}"; give one of them, not both.`);
-    }
-    resolved[name] = value;
-  }
-  if (resolved.logFormat !== undefined && !LOG_FORMATS.includes(resolved.logFormat)) {
-    throw new TypeError(`createMockServer: "logFormat" must be ${LOG_FORMATS.map((format) => JSON.stringify(format)).join(" or ")}, got ${JSON.stringify(resolved.logFormat)}.`);
-  }
-  for (const name of ["db", "host", "baseUrl", "adminToken"] as const) {
-    if (resolved[name] !== undefined && (typeof resolved[name] !== "string" || resolved[name] === "")) {
-      throw new TypeError(`createMockServer: "${name}" must be a non-empty string, got ${JSON.stringify(resolved[name])}.`);
-    }
-  }
-  if (resolved.fixtures !== undefined && (resolved.fixtures === "" || (typeof resolved.fixtures !== "string" && (typeof resolved.fixtures !== "object" || resolved.fixtures === null)))) {
-    throw new TypeError(`createMockServer: "fixtures" must be a file path or a state object, got ${JSON.stringify(resolved.fixtures)}.`);
-  }
-  if (resolved.profile !== undefined && (resolved.profile === "" || resolved.profile === null || (typeof resolved.profile !== "string" && typeof resolved.profile !== "object"))) {
-    throw new TypeError(`createMockServer: "profile" must be a profile file's path or a profile object, got ${JSON.stringify(resolved.profile)}.`);
-  }
-  if (typeof accounts === "string") {
-    const read = readAccountsFile(accounts);
-    if (typeof read === "string") throw new TypeError(`createMockServer: ${read}`);
-    resolved.accounts = read;
-  } else if (accounts !== undefined) {
-    resolved.accounts = accounts;
-  }
-  return resolved;
-}
-
-/** A service profile that cannot be used: not JSON, another version, unknown keys, or contradicting the document. */
-export class ProfileRefused extends Error {
-  constructor(
-    readonly source: string,
-    readonly problems: string[],
-  ) {
-    super(`The service profile ${source} is refused (a profile is used whole or not at all):\n  ${problems.join("\n  ")}`);
-    this.name = "ProfileRefused";
-  }
-}
-
-/** A latency given as `{ min, max }`, checked as the flag's text would be. */
-function checkLatency(latency: Latency): Latency | string {
-  return typeof latency.min === "number" && typeof latency.max === "number" ? parseLatency(`${latency.min}-${latency.max}`) : `--latency must be { min, max } in milliseconds, got ${JSON.stringify(latency)}`;
-}
+export {
+  DEFAULT_AGENT_SEATS,
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_HOST,
+  DEFAULT_MAX_ACCOUNTS,
+  DEFAULT_PORT,
+  ProfileRefused,
+  type AccountConfig,
+  type MockServerOptions,
+} from "./mock-server-options.ts";
 
 /** Where a started mock listens. */
 export interface Listening {

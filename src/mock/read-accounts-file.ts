@@ -1,5 +1,14 @@
 import { readFileSync } from "node:fs";
-import type { AccountConfig } from "./create-mock-server.ts";
+
+/** An account the mock admits when it runs with configured accounts only. */
+export interface AccountConfig {
+  apiKey: string;
+  token: string;
+  /** The account's user id; give the uid of seeded data to reach it. Defaults to the next free uid. */
+  uid?: number;
+  agentSeats?: number;
+  name?: string;
+}
 
 /**
  * Reads an accounts file (`--accounts`, or the `accounts` option given as a path): a non-empty JSON array of
