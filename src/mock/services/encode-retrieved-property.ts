@@ -1,5 +1,5 @@
 import { JsonBytes } from "../json-bytes.ts";
-import { projectProperty } from "../store/project-records.ts";
+import { projectFloorplans, projectProperty } from "../store/project-records.ts";
 import type { DocumentRecord, PropertyRecord } from "../store/records.ts";
 
 /**
@@ -29,17 +29,7 @@ export function encodeRetrievedProperty(record: PropertyRecord, documents: Itera
     !Object.hasOwn(record, "floorplans")
   ) {
     const fields = text.slice(head.length, text.length - tail.length);
-    return new JsonBytes(`{"nid":${JSON.stringify(String(record.id))},"uid":${JSON.stringify(String(record.uid))},${fields},"floorplans":${JSON.stringify(floorplansOf(documents))}}`);
+    return new JsonBytes(`{"nid":${JSON.stringify(String(record.id))},"uid":${JSON.stringify(String(record.uid))},${fields},"floorplans":${JSON.stringify(projectFloorplans(documents))}}`);
   }
   return new JsonBytes(JSON.stringify(projectProperty(record, documents)));
-}
-
-/** The `floorplans` member as {@link projectProperty} builds it. */
-function floorplansOf(documents: Iterable<DocumentRecord>): Record<string, { nid: string; title: string; floorplan_url: string }> {
-  const floorplans: Record<string, { nid: string; title: string; floorplan_url: string }> = {};
-  for (const document of documents) {
-    if (!document.is_floorplan) continue;
-    floorplans[String(document.id)] = { nid: String(document.id), title: document.title, floorplan_url: document.file_url };
-  }
-  return floorplans;
 }

@@ -11,12 +11,17 @@ type Schemas = components["schemas"];
 /** A retrieved property (endpoints 1 and 2), with the floorplans among the given documents of the property. */
 export function projectProperty(record: PropertyRecord, documents: Iterable<DocumentRecord>): Schemas["Property"] {
   const { id, uid, published: _published, ...fields } = record;
+  return { nid: String(id), uid: String(uid), ...fields, floorplans: projectFloorplans(documents) };
+}
+
+/** A property's `floorplans` (section 2.1): its floorplan documents, keyed by nid. */
+export function projectFloorplans(documents: Iterable<DocumentRecord>): Schemas["Property"]["floorplans"] {
   const floorplans: Schemas["Property"]["floorplans"] = {};
   for (const document of documents) {
     if (!document.is_floorplan) continue;
     floorplans[String(document.id)] = { nid: String(document.id), title: document.title, floorplan_url: document.file_url };
   }
-  return { nid: String(id), uid: String(uid), ...fields, floorplans };
+  return floorplans;
 }
 
 /** An entry of the list-by-user answer (endpoint 5). */
