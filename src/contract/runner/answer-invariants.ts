@@ -9,6 +9,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { CheckName } from "./checks.ts";
 import type { Exchange } from "./http-exchange.ts";
+import { show } from "./steps/step-support.ts";
 
 /** One verdict on one answer. */
 export interface InvariantResult {
@@ -19,7 +20,6 @@ export interface InvariantResult {
 }
 
 type Json = Record<string, unknown>;
-const show = (value: unknown) => (value === undefined ? "missing" : JSON.stringify(value));
 /** A URL with its scheme and host in lower case and a default port left out, as URL parsing writes it; other text unchanged. */
 function normalised(url: string): string {
   try {

@@ -3,6 +3,7 @@ import { timingSafeEqual } from "node:crypto";
 import { mediaTypeOf } from "../../contract/create-contract.ts";
 import type { Failure } from "../problems.ts";
 import { hostnameOf, isHostAllowed } from "./allowed-hosts.ts";
+import { clip } from "../clip.ts";
 
 /** What the admin guard knows of the mock's configuration, read once by the CLI. */
 export interface AdminGuardOptions {
@@ -67,7 +68,7 @@ export function checkAdminRequest(request: { method: string; headers: IncomingHt
   if (origin !== undefined && !isOwnOrigin(origin, host, options.baseOrigin)) {
     return {
       problem: "forbidden",
-      detail: `The admin routes refuse requests from web pages of other origins (this one came from ${clip(origin)}): a page the developer has open must not reset or rewrite the mock. Call them from the mock's own origin, or from a client that sends no Origin (curl, a test).`,
+      detail: `The admin routes refuse requests from web pages of other origins (this one came from ${clip(origin, 200)}): a page the developer has open must not reset or rewrite the mock. Call them from the mock's own origin, or from a client that sends no Origin (curl, a test).`,
     };
   }
   if (options.token && !bearerMatches(headers.authorization, options.token)) {
@@ -77,7 +78,7 @@ export function checkAdminRequest(request: { method: string; headers: IncomingHt
   if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && sendsBody(headers)) {
     const media = mediaTypeOf(headers["content-type"]);
     if (media !== "application/json") {
-      return { problem: "unsupportedMediaType", detail: `Admin routes take application/json bodies only, not ${media ? clip(media) : "a body without a content-type"}.` };
+      return { problem: "unsupportedMediaType", detail: `Admin routes take application/json bodies only, not ${media ? clip(media, 200) : "a body without a content-type"}.` };
     }
   }
   return undefined;
@@ -109,8 +110,4 @@ function bearerMatches(authorization: string | undefined, token: Buffer): boolea
 
 function isWildcard(host: string): boolean {
   return host === "0.0.0.0" || host === "::" || host === "";
-}
-
-function clip(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }

@@ -1,6 +1,7 @@
 import { failure, success, type Outcome } from "../problems.ts";
 import { MAX_DELAY_MS } from "../services/delay-limit.ts";
 import type { CollectionName } from "../store/records.ts";
+import { clip } from "../clip.ts";
 
 /** The query of a `/__db` request as json-server's router reads it (`req.query`): text, or a list of texts. */
 export type RawQuery = Record<string, string | string[]>;
@@ -112,14 +113,10 @@ function escapeRegExp(text: string): string {
 
 function unrelated(option: string, name: string, collection: CollectionName, table: Partial<Record<CollectionName, readonly string[]>>): string {
   const related = Object.entries(table).map(([from, names]) => `${option}=${names!.join(",")} on ${from}`);
-  return `${clip(name)} does not relate to ${collection}; the records relate by property_reference (${related.join("; ")}), and to their account by uid (filter with ?uid=)`;
+  return `${clip(name, 100)} does not relate to ${collection}; the records relate by property_reference (${related.join("; ")}), and to their account by uid (filter with ?uid=)`;
 }
 
 function badQuery(key: string, detail: string): Outcome<never> {
-  const name = key === "" ? "The query" : `The query parameter ${clip(key)}`;
-  return failure("invalidRequest", `${name} ${detail}.`, [{ in: "query", pointer: `/${clip(key)}`, detail }]);
-}
-
-function clip(text: string): string {
-  return text.length > 100 ? `${text.slice(0, 99)}…` : text;
+  const name = key === "" ? "The query" : `The query parameter ${clip(key, 100)}`;
+  return failure("invalidRequest", `${name} ${detail}.`, [{ in: "query", pointer: `/${clip(key, 100)}`, detail }]);
 }

@@ -9,6 +9,7 @@ import { rawQuery, type RawQuery } from "./raw-records-query.ts";
 import { createRawRecordsRouter, type RawRecordsRouter, type RawRequest } from "./raw-records-router.ts";
 import { problemReply, send, type Reply } from "./reply.ts";
 import type { Durability } from "./when-saved.ts";
+import { clip } from "../clip.ts";
 
 /** Collaborators of {@link createRawRecordsRoute}. */
 export interface RawRecordsRouteDeps {
@@ -80,7 +81,7 @@ async function prepare(request: IncomingMessage, path: string, deps: RawRecordsR
     discardBody(request);
     return problemReply(failed, path, headers);
   };
-  const notAllowed = (allowed: string) => refuse({ problem: "methodNotAllowed", detail: `${request.method} is not a method of ${clip(path)}; it allows ${allowed}.` }, { Allow: allowed });
+  const notAllowed = (allowed: string) => refuse({ problem: "methodNotAllowed", detail: `${request.method} is not a method of ${clip(path, 100)}; it allows ${allowed}.` }, { Allow: allowed });
   if (segments.length === 0 || segments.length > 3 || segments.some((segment) => segment === null || segment === "")) {
     return refuse({ problem: "notFound", detail: PLACES });
   }
@@ -90,13 +91,13 @@ async function prepare(request: IncomingMessage, path: string, deps: RawRecordsR
     return handOver(request, { query: emptyQuery(), body: {} }, path, false);
   }
   const collection = collectionNamed(first!);
-  if (!collection) return refuse({ problem: "notFound", detail: `No collection ${clip(first!)} under /__db; there are ${COLLECTIONS.join(", ")}. ${PLACES}` });
+  if (!collection) return refuse({ problem: "notFound", detail: `No collection ${clip(first!, 100)} under /__db; there are ${COLLECTIONS.join(", ")}. ${PLACES}` });
   const size = (name: CollectionName) => deps.store.records(name).length;
 
   if (nested !== undefined) {
     const children = collectionNamed(nested);
     const field = children && NESTED[collection]?.[children];
-    if (!children || !field) return refuse({ problem: "notFound", detail: `${clip(nested)} are not records of ${collection}. ${PLACES}` });
+    if (!children || !field) return refuse({ problem: "notFound", detail: `${clip(nested, 100)} are not records of ${collection}. ${PLACES}` });
     if (method === "GET") {
       const query = rawQuery(search, { collection: children, list: true, size });
       if (!query.ok) return refuse(query.failure);
@@ -182,8 +183,4 @@ function decodeSegment(segment: string): string | null {
   } catch {
     return null;
   }
-}
-
-function clip(text: string): string {
-  return text.length > 100 ? `${text.slice(0, 99)}…` : text;
 }

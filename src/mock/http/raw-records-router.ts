@@ -7,6 +7,7 @@ import type { MockStore } from "../store/mock-store.ts";
 import { COLLECTIONS, type CollectionName, type Database } from "../store/records.ts";
 import { okReply, problemReply, send } from "./reply.ts";
 import { whenSaved, type Durability } from "./when-saved.ts";
+import { clip } from "../clip.ts";
 
 /** Collaborators of {@link createRawRecordsRouter}. */
 export interface RawRecordsRouterDeps {
@@ -123,7 +124,7 @@ export async function createRawRecordsRouter(deps: RawRecordsRouterDeps): Promis
       return;
     }
     if (response.statusCode === 404) {
-      send(response, problemReply({ problem: "notFound", detail: `No record at ${clip(context.instance)}: ids are positive whole numbers in plain decimal, up to 9007199254740991.` }, context.instance));
+      send(response, problemReply({ problem: "notFound", detail: `No record at ${clip(context.instance, 100)}: ids are positive whole numbers in plain decimal, up to 9007199254740991.` }, context.instance));
       return;
     }
     const data: unknown = response.locals.data;
@@ -169,7 +170,7 @@ export async function createRawRecordsRouter(deps: RawRecordsRouterDeps): Promis
     contexts.set(request, context);
     listener(request, response, (error) => {
       if (error) log(`Internal error on ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
-      if (!response.headersSent) send(response, problemReply({ problem: "notFound", detail: `Nothing at ${request.method} ${clip(context.instance)}.` }, context.instance));
+      if (!response.headersSent) send(response, problemReply({ problem: "notFound", detail: `Nothing at ${request.method} ${clip(context.instance, 100)}.` }, context.instance));
     });
   };
 }
@@ -177,8 +178,4 @@ export async function createRawRecordsRouter(deps: RawRecordsRouterDeps): Promis
 /** The store's collections themselves (the arrays, not copies), in an object of their own. */
 function collectionsOf(store: MockStore): Database {
   return Object.fromEntries(COLLECTIONS.map((name) => [name, store.records(name)])) as unknown as Database;
-}
-
-function clip(text: string): string {
-  return text.length > 100 ? `${text.slice(0, 99)}…` : text;
 }

@@ -4,6 +4,7 @@ import type { MockStore, StoredRecord } from "../store/mock-store.ts";
 import { COLLECTIONS, type CollectionName } from "../store/records.ts";
 import { MAX_CHECKED_KEYS } from "../validation/bound-for-validation.ts";
 import { capFieldErrors } from "../validation/cap-field-errors.ts";
+import { clip } from "../clip.ts";
 
 const CANONICAL_ID = /^[1-9][0-9]*$/;
 
@@ -82,7 +83,7 @@ export class RawRecordService {
 
   #existing(collection: CollectionName, id: unknown): Outcome<StoredRecord> {
     const record = this.find(collection, id);
-    const shown = typeof id === "string" ? clip(id) : String(id);
+    const shown = typeof id === "string" ? clip(id, 100) : String(id);
     return record ? success(record) : failure("notFound", `No record ${collection}/${shown}: ids are positive whole numbers in plain decimal, up to 9007199254740991.`);
   }
 
@@ -121,8 +122,4 @@ function invalidRecord(collection: CollectionName, errors: FieldError[], atLeast
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-function clip(text: string): string {
-  return text.length > 100 ? `${text.slice(0, 99)}…` : text;
 }

@@ -1,4 +1,5 @@
 import type { FieldError } from "../problems.ts";
+import { clip } from "../clip.ts";
 
 /** Errors listed in one answer; the rest are counted. */
 export const MAX_LISTED_ERRORS = 50;
@@ -19,13 +20,9 @@ export interface CappedFieldErrors {
  * @param atLeast the errors were found in a bounded copy of the body, so there may be more.
  */
 export function capFieldErrors(all: readonly FieldError[], subject: string, atLeast = false): CappedFieldErrors {
-  const errors = all.slice(0, MAX_LISTED_ERRORS).map((error) => ({ ...error, pointer: clip(error.pointer), detail: clip(error.detail) }));
+  const errors = all.slice(0, MAX_LISTED_ERRORS).map((error) => ({ ...error, pointer: clip(error.pointer, MAX_ERROR_TEXT), detail: clip(error.detail, MAX_ERROR_TEXT) }));
   const total = all.length;
   const count = `${atLeast ? "at least " : ""}${total} ${total === 1 ? "place" : "places"}`;
   const listed = total > errors.length ? `; the first ${errors.length} are listed` : "";
   return { errors, detail: `${subject} in ${count}${listed}.` };
-}
-
-function clip(text: string): string {
-  return text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT - 1)}…` : text;
 }
