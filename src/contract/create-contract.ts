@@ -2,7 +2,7 @@ import type { ValidateFunction } from "ajv";
 import { closeSchemas } from "./close-schemas.ts";
 import { compileValidators } from "./compile-validators.ts";
 import { UNCITED_RULE, type ContractResult, type ContractViolation, type ExchangePart, type Tier } from "./contract-violation.ts";
-import { createOperationTable, type Operation, type OperationMatch } from "./operation-table.ts";
+import { createOperationTable, type Operation, type OperationFound, type OperationMatch } from "./operation-table.ts";
 import { loadPrebuiltSpec } from "./prebuilt-contract.ts";
 import { createSchemaExplainer } from "./schema-explainer.ts";
 import { validatorPointers } from "./validator-pointers.ts";
@@ -19,6 +19,11 @@ export interface RequestExchange {
   path: string;
   headers?: HeaderBag;
   body?: unknown;
+  /**
+   * The operation the request line was matched to, when the caller matched it already with this contract's
+   * `match` (the mock, which matched it to route the request): the path is not matched a second time.
+   */
+  route?: OperationFound;
 }
 
 /** A response to check against the contract, with the request line it answered. */
@@ -116,9 +121,8 @@ export function createContract(options: ContractOptions = {}): Contract {
   }
 
   const validateRequest = (request: RequestExchange): RequestResult => {
-    const found = table.match(request.method, request.path);
-    const routeLabel = `${request.method.toUpperCase()} ${request.path.split("?")[0]}`;
-    if (found.kind !== "operation") return routeFailure(found, routeLabel, "request");
+    const found = request.route ?? table.match(request.method, request.path);
+    if (found.kind !== "operation") return routeFailure(found, `${request.method.toUpperCase()} ${request.path.split("?")[0]}`, "request");
     const { operation, pathParams: rawParams } = found;
     const entry = compiled.get(operation.id)!;
     const errors: ContractViolation[] = [];
@@ -289,9 +293,15 @@ function violation(
 export function normalizeHeaders(headers: HeaderBag | undefined): Map<string, string> {
   const result = new Map<string, string>();
   if (!headers) return result;
-  const entries: Iterable<[string, unknown]> =
-    typeof Headers !== "undefined" && headers instanceof Headers ? headers.entries() : Object.entries(headers);
-  for (const [name, value] of entries) {
+  if (typeof Headers !== "undefined" && headers instanceof Headers) {
+    for (const [name, value] of headers.entries()) result.set(name.toLowerCase(), value);
+    return result;
+  }
+  // A plain record (Node's headers of every request the mock checks): its own keys, without an array of entries.
+  const record = headers as Exclude<HeaderBag, Headers>;
+  for (const name in record) {
+    if (!Object.hasOwn(record, name)) continue;
+    const value = record[name];
     const first = Array.isArray(value) ? value[0] : value;
     if (first !== undefined && first !== null) result.set(name.toLowerCase(), String(first));
   }

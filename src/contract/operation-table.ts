@@ -49,9 +49,16 @@ export interface Operation {
   requiredContentType: string | undefined;
 }
 
+/** A request line matched to an operation, with its path parameters as sent (percent-decoded). */
+export interface OperationFound {
+  kind: "operation";
+  operation: Operation;
+  pathParams: Record<string, string>;
+}
+
 /** The result of matching a concrete request line against the operations. */
 export type OperationMatch =
-  | { kind: "operation"; operation: Operation; pathParams: Record<string, string> }
+  | OperationFound
   | { kind: "method-not-allowed"; allowed: string[] }
   | { kind: "no-route" };
 
@@ -158,24 +165,28 @@ function parseTemplate(template: string): PathEntry["segments"] {
 
 function matchSegments(entry: PathEntry, rawSegments: string[]): Record<string, string> | undefined {
   if (entry.segments.length !== rawSegments.length) return undefined;
-  const params: Record<string, string> = {};
+  // The literal segments first, so that the entries a path does not match cost no allocation.
   for (let index = 0; index < rawSegments.length; index += 1) {
     const segment = entry.segments[index]!;
     const raw = rawSegments[index]!;
-    if ("literal" in segment) {
-      if (segment.literal !== raw) return undefined;
-      continue;
-    }
-    if (raw === "") return undefined;
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(raw);
-    } catch {
-      decoded = raw; // a malformed escape is kept as sent; the parameter's schema judges it
-    }
-    params[segment.param] = decoded;
+    if ("literal" in segment ? segment.literal !== raw : raw === "") return undefined;
+  }
+  const params: Record<string, string> = {};
+  for (let index = 0; index < rawSegments.length; index += 1) {
+    const segment = entry.segments[index]!;
+    if ("literal" in segment) continue;
+    const raw = rawSegments[index]!;
+    params[segment.param] = raw.includes("%") ? decodeSegment(raw) : raw; // nothing to decode without an escape
   }
   return params;
+}
+
+function decodeSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw; // a malformed escape is kept as sent; the parameter's schema judges it
+  }
 }
 
 function indexed<T>(values: T[] | undefined, pointer: string): Array<{ value: T; pointer: string }> {

@@ -1,6 +1,6 @@
 /** The compiled contract's public surface: matching concrete paths, and the shapes of what it validates. */
 import { describe, expect, it } from "vitest";
-import { createContract } from "../../src/contract/create-contract.ts";
+import { createContract, normalizeHeaders } from "../../src/contract/create-contract.ts";
 
 const contract = createContract();
 
@@ -43,6 +43,24 @@ describe("validateRequest and validateResponse", () => {
     const record = { "api-key": "k", token: "t", "Content-Type": "application/json; charset=utf-8" };
     expect(contract.validateRequest({ method: "POST", path: "/api/v1/object/property", headers: record, body }).valid).toBe(true);
     expect(contract.validateRequest({ method: "POST", path: "/api/v1/object/property", headers: new Headers(record), body }).valid).toBe(true);
+  });
+
+  it("reads a record's own headers only, the first of repeated values, the last of names differing in case", () => {
+    const inherited = Object.assign(Object.create({ "api-key": "from the prototype" }) as Record<string, unknown>, { token: ["t", "t2"], "content-type": "text/plain", "Content-Type": "application/json" });
+    const result = contract.validateRequest({ method: "GET", path: "/api/v1/object/property/1", headers: inherited as Record<string, string> });
+    expect(result.errors.map((error) => error.location)).toEqual(["request.header/API-KEY"]);
+    expect(normalizeHeaders({ token: ["t", "t2"], "x-count": 3 } as Record<string, string | string[] | number>)).toEqual(new Map([["token", "t"], ["x-count", "3"]]));
+  });
+
+  it("takes the route the caller matched instead of matching the path again", () => {
+    const headers = { "API-KEY": "k", TOKEN: "t", "content-type": "application/json" };
+    const route = contract.match("GET", "/api/v1/object/properties/9");
+    if (route.kind !== "operation") throw new Error("no route");
+    expect(contract.validateRequest({ method: "GET", path: "/api/v1/object/properties/9", headers, route })).toEqual(
+      contract.validateRequest({ method: "GET", path: "/api/v1/object/properties/9", headers }),
+    );
+    // The given route's parameters are the ones checked, whatever the path says
+    expect(contract.validateRequest({ method: "GET", path: "/api/v1/object/properties/7", headers, route })).toMatchObject({ valid: true, pathParams: { uid: 9 } });
   });
 
   it("converts integer path parameters explicitly, and reports what does not convert", () => {

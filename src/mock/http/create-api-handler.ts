@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Contract } from "../../contract/create-contract.ts";
-import type { Operation } from "../../contract/operation-table.ts";
+import type { OperationFound } from "../../contract/operation-table.ts";
 import { mediaTypeOf } from "../../contract/create-contract.ts";
 import type { ContractViolation } from "../../contract/contract-violation.ts";
 import { formatViolation } from "../../contract/contract-violation.ts";
@@ -59,13 +59,14 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       return { reply: refuse({ problem: "methodNotAllowed", detail }, call, { Allow: found.allowed.join(", ") }), routed: false };
     }
     call.operationId = found.operation.id;
-    const reply = await respondToOperation(call, found.operation, found.pathParams);
+    const reply = await respondToOperation(call, found);
     return reply && { reply, routed: true };
   };
 
   /** Authenticates, reads and validates a request to a matched operation, then runs it; undefined if the client left. */
-  const respondToOperation = async (call: ApiCall, operation: Operation, rawParams: Record<string, string>): Promise<Reply | undefined> => {
+  const respondToOperation = async (call: ApiCall, route: OperationFound): Promise<Reply | undefined> => {
     const { request, path } = call;
+    const { operation, pathParams: rawParams } = route;
     const auth = deps.accounts.authenticate(header(request, "api-key"), header(request, "token"));
     if (!auth.ok) {
       discardBody(request);
@@ -103,7 +104,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       const errors: FieldError[] = [{ in: "body", pointer: bounded.pointer, detail: bounded.detail }];
       return refuse({ problem: "invalidRequest", ...capFieldErrors(errors, "The request breaks the contract") }, call);
     }
-    const check = contract.validateRequest({ method: call.method, path, headers: request.headers, body: bounded.value });
+    const check = contract.validateRequest({ method: call.method, path, headers: request.headers, body: bounded.value, route });
     if (!check.valid) {
       const errors: FieldError[] = check.errors.map((violation) => ({
         in: violation.part === "path" ? "path" : violation.part === "header" ? "header" : "body",

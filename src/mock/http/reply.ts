@@ -34,12 +34,18 @@ export function problemSent(response: ServerResponse): ProblemBody | undefined {
   return sentProblems.get(response);
 }
 
+/** The content-type header of each media type the mock answers with. */
+const WITH_CHARSET: Record<Reply["contentType"], string> = {
+  "application/json": "application/json; charset=utf-8",
+  "application/problem+json": "application/problem+json; charset=utf-8",
+};
+
 /** Writes a reply. */
 export function send(response: ServerResponse, reply: Reply): void {
   if (reply.contentType === "application/problem+json") sentProblems.set(response, reply.body as ProblemBody);
   else if (reply.logged) sentProblems.set(response, reply.logged);
   response.statusCode = reply.status;
-  for (const [name, value] of Object.entries(reply.headers ?? {})) response.setHeader(name, value);
-  response.setHeader("content-type", reply.mediaType ?? `${reply.contentType}; charset=utf-8`);
+  if (reply.headers) for (const [name, value] of Object.entries(reply.headers)) response.setHeader(name, value);
+  response.setHeader("content-type", reply.mediaType ?? WITH_CHARSET[reply.contentType]);
   response.end(reply.body instanceof JsonBytes ? reply.body.encoded : JSON.stringify(reply.body));
 }
