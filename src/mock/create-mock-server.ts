@@ -243,6 +243,8 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   });
 
   let server: Server | undefined;
+  /** Stops the encoding of every property's retrieve answer ahead of its first GET, which listening starts. */
+  let stopEncoding: (() => void) | undefined;
   return {
     app,
     store,
@@ -262,11 +264,14 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
           const address = started.address() as AddressInfo;
           listeningAt = `http://${displayHost(host)}:${address.port}`;
           listeningHost = host;
+          stopEncoding = services.properties.encodeAhead();
           resolve({ url: listeningAt, port: address.port, host });
         });
       });
     },
     async close() {
+      stopEncoding?.();
+      stopEncoding = undefined;
       const running = server;
       server = undefined;
       if (running) {

@@ -5,7 +5,7 @@ import type { MockStore } from "../store/mock-store.ts";
 import type { AccountRecord, PropertyRecord } from "../store/records.ts";
 import type { AutologinTokens } from "./autologin-tokens.ts";
 import { EncodedPropertyLists } from "./encoded-property-lists.ts";
-import { encodeRetrievedProperty } from "./encode-retrieved-property.ts";
+import { EncodedRetrievals } from "./encoded-retrievals.ts";
 import { ownedBy } from "./owned-by.ts";
 
 type Schemas = components["schemas"];
@@ -43,24 +43,34 @@ export interface PropertyServiceDeps {
 export class PropertyService {
   readonly #deps: PropertyServiceDeps;
   readonly #lists: EncodedPropertyLists;
+  readonly #retrievals: EncodedRetrievals;
 
   constructor(deps: PropertyServiceDeps) {
     this.#deps = deps;
     this.#lists = new EncodedPropertyLists(deps.store, deps.newestFirst, deps.listItemExtra);
+    this.#retrievals = new EncodedRetrievals(deps.store);
   }
 
-  /** Endpoint 1, already encoded (encode-retrieved-property.ts): what the API answers. */
+  /**
+   * Encodes every property's retrieve answer ahead of its first GET, between requests (encoded-retrievals.ts);
+   * returns the function that stops it. The server starts it once it listens.
+   */
+  encodeAhead(): () => void {
+    return this.#retrievals.encodeAll();
+  }
+
+  /** Endpoint 1, already encoded (encoded-retrievals.ts): what the API answers. */
   retrieveJson(account: AccountRecord, nid: number): Outcome<JsonBytes> {
     const property = this.#own(account, nid);
     if (!property) return foreign(failure("notFound", `No property with nid ${nid}.`), this.#deps.store.property(nid) !== undefined);
-    return success(encodeRetrievedProperty(property, this.#deps.store.documentsOfProperty(property.id)));
+    return success(this.#retrievals.answerFor(property));
   }
 
   /** Endpoint 2, already encoded. */
   retrieveByExternalIdJson(account: AccountRecord, externalId: string): Outcome<JsonBytes> {
     const property = this.#deps.store.propertyByExternalId(account.id, externalId);
     if (!property) return failure("notFound", `No property with the external id ${JSON.stringify(externalId)}.`);
-    return success(encodeRetrievedProperty(property, this.#deps.store.documentsOfProperty(property.id)));
+    return success(this.#retrievals.answerFor(property));
   }
 
   /**
