@@ -203,3 +203,21 @@ export async function freePort(): Promise<number> {
 }
 
 const PORTS = { from: 10_000, to: 20_000 };
+
+/**
+ * Waits until a started server has finished what it does by itself after its first answer (the mock encodes
+ * every property's answer between requests then): until its CPU time grows by less than a millisecond in each of
+ * three windows of 100 ms in a row, at most `deadlineMs`. Answers the time it waited.
+ */
+export async function settled(server: RunningServer, deadlineMs = 60_000): Promise<number> {
+  const started = performance.now();
+  let quiet = 0;
+  let before = server.cpuMs();
+  while (quiet < 3 && performance.now() - started < deadlineMs) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = server.cpuMs();
+    quiet = now - before < 1 ? quiet + 1 : 0;
+    before = now;
+  }
+  return performance.now() - started;
+}

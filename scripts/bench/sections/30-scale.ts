@@ -10,7 +10,7 @@ import { bytes, count, micros, ms, perSecond, ratio, ratioOf, seconds, table, UN
 import type { HttpFigure } from "../http-figure.ts";
 import { summarise } from "../load-client.ts";
 import { measureInterleaved, type ServerFigure } from "../measure-servers.ts";
-import { startServer, startServers, type RunningServer } from "../processes.ts";
+import { settled, startServer, startServers, type RunningServer } from "../processes.ts";
 import { API, ScenarioPlan } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
 import { mockBin } from "../servers.ts";
@@ -37,6 +37,12 @@ export interface ScaleFigures {
    */
   ownStartupMs: number | null;
   rssAfterStartBytes: number;
+  /**
+   * Resident memory once the bin has done what it does by itself after its first answer (encoding every
+   * property's retrieve answer, between requests), and how long after the first answer that took.
+   */
+  rssSettledBytes: number;
+  settledAfterMs: number;
   http: HttpFigure[];
   listByUser: { items: number; answers: number; firstMs: number; medianMs: number; peakRssBytes: number; responseBytes: number };
   /** Retrieve by nid at this size and on the default fixtures, interleaved, three processes on each side (goal 2c). */
@@ -76,6 +82,9 @@ export const section: BenchSection<ScaleFigures> = {
       const readAndParseMs = median(floors);
       const ownStartupMs = median(ownWork) > 0 ? median(ownWork) : null;
       const rssAfterStartBytes = large.rssBytes();
+      progress("scale: waiting until the bin has encoded every property's answer…");
+      const settledAfterMs = await settled(large);
+      const rssSettledBytes = large.rssBytes();
 
       const plan = new ScenarioPlan(fixtures, settings);
       const http: HttpFigure[] = [];
@@ -140,6 +149,8 @@ export const section: BenchSection<ScaleFigures> = {
         readAndParseMs,
         ownStartupMs,
         rssAfterStartBytes,
+        rssSettledBytes,
+        settledAfterMs,
         http,
         listByUser: { items, answers: times.length, firstMs: times[0]!, medianMs: median(times), peakRssBytes, responseBytes },
         storeSize: { large: largeFigure!, small: smallFigure!, throughputRatio, cpuRatio: quotient(largeFigure!.cpuMicrosPerRequest, smallFigure!.cpuMicrosPerRequest) },
@@ -171,6 +182,7 @@ export const section: BenchSection<ScaleFigures> = {
             ["node alone reading and parsing the same file (spawn to exit), each just before a start", ms(readAndParseMs)],
             ["the mock's own start-up work (each start less the parse before it)", ownStartupMs === null ? UNMEASURED : ms(ownStartupMs)],
             ["resident memory right after start", bytes(rssAfterStartBytes)],
+            [`resident memory once every property's answer is encoded (${ms(settledAfterMs)} after the first answer)`, bytes(rssSettledBytes)],
             [`list by user (${count(items)} items, ${bytes(responseBytes)}), median of ${times.length} answers one at a time`, ms(figures.listByUser.medianMs)],
             ["  the first of them (every item encoded)", ms(figures.listByUser.firstMs)],
             ["peak resident memory while answering them", peakReset ? bytes(peakRssBytes) : "not measurable (clear_refs refused)"],

@@ -8,13 +8,17 @@ import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createMockServer, type MockServer } from "../../../src/mock/create-mock-server.ts";
 import { writeSnapshot } from "../../../src/mock/store/state-snapshot.ts";
-import { bytes, count, ms, table } from "../format.ts";
+import { bytes, count, ms, table, UNMEASURED } from "../format.ts";
 import type { BenchSection } from "../section.ts";
 
 export interface PersistenceFigures {
   properties: number;
   writeMs: number;
-  longestPauseMs: number;
+  /**
+   * The longest the event loop could not turn during the write; `null` when the write ended before the
+   * monitor's first tick (a small state on an idle machine), never a 0 that would read as "no pause".
+   */
+  longestPauseMs: number | null;
   fileBytes: number;
   megabytesPerSecond: number;
 }
@@ -37,7 +41,7 @@ export const section: BenchSection<PersistenceFigures> = {
         ["figure", "value"],
         [
           [`write the state (${count(figures.properties)} properties) to a file`, ms(figures.writeMs)],
-          ["longest event-loop pause during the write (a request waits at most this long)", ms(figures.longestPauseMs)],
+          ["longest event-loop pause during the write (a request waits at most this long)", figures.longestPauseMs === null ? `${UNMEASURED} (the write ended within the monitor's ${PAUSE_RESOLUTION_MS} ms)` : ms(figures.longestPauseMs)],
           ["file size", bytes(figures.fileBytes)],
           ["write rate", `${figures.megabytesPerSecond.toFixed(1)} MB/s`],
         ],
@@ -48,19 +52,22 @@ export const section: BenchSection<PersistenceFigures> = {
   },
 };
 
+/** How often the event-loop monitor samples during the write, in milliseconds. */
+const PAUSE_RESOLUTION_MS = 5;
+
 async function measurePersistence(mock: MockServer): Promise<PersistenceFigures> {
   const directory = mkdtempSync(join(tmpdir(), "plk-bench-"));
   try {
     const file = join(directory, "db.json");
     // The longest time the event loop could not turn during the write: how long a request could wait behind it.
-    const pauses = monitorEventLoopDelay({ resolution: 5 });
+    const pauses = monitorEventLoopDelay({ resolution: PAUSE_RESOLUTION_MS });
     pauses.enable();
     const started = performance.now();
     await writeSnapshot(file, mock.store.state, () => ({ seq: 0, nextId: 1, nextUid: 1, autologin: { secret: "bench", issued: 0 } }));
     const writeMs = performance.now() - started;
     pauses.disable();
     const fileBytes = statSync(file).size;
-    return { properties: mock.store.counts().properties, writeMs, longestPauseMs: pauses.max / 1e6, fileBytes, megabytesPerSecond: fileBytes / 1e6 / (writeMs / 1000) };
+    return { properties: mock.store.counts().properties, writeMs, longestPauseMs: pauses.count > 0 && pauses.max > 0 ? pauses.max / 1e6 : null, fileBytes, megabytesPerSecond: fileBytes / 1e6 / (writeMs / 1000) };
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
