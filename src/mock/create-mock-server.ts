@@ -170,6 +170,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
       ...(playback.derived ? { derived: playback.derived } : {}),
       ...(playback.sharedExternalIds ? { sharedExternalIds: true } : {}),
       ...(playback.listItemExtra ? { listItemExtra: playback.listItemExtra } : {}),
+      ...(playback.propertyExtra ? { propertyExtra: playback.propertyExtra } : {}),
     }),
     agents: new AgentService(store, playback.agentNeverSet ? { neverSet: playback.agentNeverSet } : {}),
     documents: new DocumentService({ store, now: options.now ?? Date.now }),

@@ -34,6 +34,11 @@ export interface Playback {
   readonly agentNeverSet: Record<string, null | "" | unknown[]> | undefined;
   /** The undocumented fields of each item of a user's property list, encoded as members (`"a":1,"b":""`), or "". */
   readonly listItemExtra: string;
+  /**
+   * The undocumented fields of a retrieved property, encoded as members, or "": spliced in where the property's
+   * answer is encoded and kept (encoded-retrievals.ts), once, rather than into every answer sent.
+   */
+  readonly propertyExtra: string;
   /** Whether a property may take the external id another one has (`external_id.duplicate`: accepted). */
   readonly sharedExternalIds: boolean;
 }
@@ -50,6 +55,7 @@ export const OWN_ANSWERS: Playback = {
   sharedExternalIds: false,
   agentNeverSet: undefined,
   listItemExtra: "",
+  propertyExtra: "",
 };
 
 /** The error point of a failure of the mock: which situation of a profile it is. */
@@ -88,7 +94,9 @@ const NAMED_VALUES = ["Agent Already Exists", "Not Enough Agent Seats"];
 const VALUE_OF: Record<JsonType, unknown> = { string: "", integer: 0, number: 0, boolean: false, null: null, object: {}, array: [] };
 
 /** The operations whose answer is one resource, by resource (the agent list, a map of them, is played apart). */
-const RESOURCE_OF: Record<string, ResourceName> = Object.fromEntries(Object.entries(RESOURCE_OF_ANSWER).filter(([, resource]) => resource !== "agent_list_entry"));
+// The answers `succeed` shapes: an agent list's entries and a retrieved property get their extra fields where
+// they are encoded (listAgentCards below, encoded-retrievals.ts).
+const RESOURCE_OF: Record<string, ResourceName> = Object.fromEntries(Object.entries(RESOURCE_OF_ANSWER).filter(([, resource]) => resource !== "agent_list_entry" && resource !== "property"));
 
 interface PlayedError {
   status: number;
@@ -156,7 +164,6 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
         const shown = linksHeaviestFirst && Array.isArray(record.social_media_links) ? { ...record, social_media_links: [...record.social_media_links].reverse() } : record;
         const extra = extras[resource]!;
         if (extra === "") return success(shown);
-        // A retrieved property comes already encoded (encode-retrieved-property.ts): its text, not parsed again
         const text = shown instanceof JsonBytes ? (typeof shown.encoded === "string" ? shown.encoded : shown.encoded.toString("utf8")) : JSON.stringify(shown);
         return success(new JsonBytes(text === "{}" ? `{${extra}}` : text.slice(0, -1) + tails[resource]));
       }
@@ -177,6 +184,7 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
     sharedExternalIds: observations["external_id.duplicate"]?.value === "accepted",
     agentNeverSet: agentNeverSetOf(observations["unset.agent"]?.fields),
     listItemExtra: extras.property_list_item!,
+    propertyExtra: extras.property!,
   };
 }
 

@@ -27,6 +27,7 @@ const PROFILE: ServiceProfile = {
     "error.agent_exists.create": error(409, { error: "Agent Already Exists", kind: "agent" }),
     "media_type.success": { ...provenance, value: ["application/json"] },
     "extra_fields.agent": { ...provenance, fields: { created: { types: ["integer"], example: 1767225600 } } },
+    "extra_fields.property": { ...provenance, fields: { listing_score: { types: ["integer"], example: 7 }, flags: { types: ["array"], example: ["a"] } } },
     "order.agent_list": { ...provenance, value: "descending" },
     "seats.fresh": { ...provenance, value: 2 },
   },
@@ -60,6 +61,30 @@ describe("the mock playing a profile", () => {
     const tooLarge = await fetch(`${url}/api/v1/object/property`, { method: "POST", headers: DEMO, body: "x".repeat(1024 * 1024 + 1) });
     expect([tooLarge.status, tooLarge.headers.get("content-type")]).toEqual([413, "application/problem+json; charset=utf-8"]);
     expect(mock.store.counts()).toEqual(before);
+    expect(mock.violations).toEqual([]);
+  });
+
+  it("answers a retrieved property with the profile's undocumented fields, by nid and by external id, after an edit too", async () => {
+    const { mock, url } = await start();
+    const plain = createMockServer({ fixtures: tinyFixtures(), quiet: true });
+    started.push(plain);
+    const plainUrl = (await plain.listen(0, "127.0.0.1")).url;
+    const text = async (base: string, path: string) => {
+      const answer = await fetch(`${base}/api/v1/object/${path}`, { headers: DEMO });
+      expect([answer.status, answer.headers.get("content-type")]).toEqual([200, base === url ? "application/json" : "application/json; charset=utf-8"]);
+      return answer.text();
+    };
+    // The mock's own answer, its last brace replaced by the profile's fields: the same bytes, twice (the second kept)
+    for (const path of ["property/1001", "external-property/crm-1001", "property/1001"]) {
+      expect(await text(url, path)).toBe(`${(await text(plainUrl, path)).slice(0, -1)},"listing_score":7,"flags":["a"]}`);
+    }
+    for (const base of [url, plainUrl]) {
+      const edited = await fetch(`${base}/api/v1/object/property/1001`, { method: "PUT", headers: DEMO, body: JSON.stringify({ title: "Oak bungalow, edited" }) });
+      expect(edited.status).toBe(200);
+    }
+    const after = await text(url, "external-property/crm-1001");
+    expect(JSON.parse(after)).toMatchObject({ nid: "1001", title: "Oak bungalow, edited", listing_score: 7, flags: ["a"] });
+    expect(after).toBe(`${(await text(plainUrl, "external-property/crm-1001")).slice(0, -1)},"listing_score":7,"flags":["a"]}`);
     expect(mock.violations).toEqual([]);
   });
 

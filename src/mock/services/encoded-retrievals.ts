@@ -29,8 +29,12 @@ export class EncodedRetrievals {
   #ahead = false;
   #slice: NodeJS.Immediate | undefined;
 
-  constructor(store: MockStore) {
+  readonly #extra: string;
+
+  /** @param extra undocumented fields every answer carries (a service profile's), encoded as JSON object members. */
+  constructor(store: MockStore, extra = "") {
     this.#store = store;
+    this.#extra = extra;
     store.onChange((change) => {
       if (change.kind === "reset") {
         this.#answers.clear();
@@ -76,7 +80,9 @@ export class EncodedRetrievals {
   #encode(property: PropertyRecord): JsonBytes {
     const documents = this.#store.documentsOfProperty(property.id);
     const encoded = encodeRetrievedProperty(property, documents).encoded;
-    const answer = new JsonBytes(typeof encoded === "string" ? Buffer.from(encoded) : encoded);
+    const text = typeof encoded === "string" ? encoded : encoded.toString("utf8");
+    // Kept as bytes: half the memory of a text with a character beyond Latin-1, and written as they are.
+    const answer = new JsonBytes(Buffer.from(this.#extra === "" ? text : `${text.slice(0, -1)},${this.#extra}}`));
     this.#answers.set(property.id, answer);
     for (const document of documents) if (document.is_floorplan) this.#floorplanOf.set(document.id, property.id);
     return answer;

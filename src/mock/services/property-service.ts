@@ -37,6 +37,8 @@ export interface PropertyServiceDeps {
   sharedExternalIds?: boolean;
   /** Undocumented fields each list item carries (a service profile's), encoded as JSON object members. */
   listItemExtra?: string;
+  /** Undocumented fields a retrieved property carries (a service profile's), encoded as JSON object members. */
+  propertyExtra?: string;
 }
 
 /** Properties (section 4.1, endpoints 1 to 5): each account sees and changes only its own. */
@@ -48,7 +50,7 @@ export class PropertyService {
   constructor(deps: PropertyServiceDeps) {
     this.#deps = deps;
     this.#lists = new EncodedPropertyLists(deps.store, deps.newestFirst, deps.listItemExtra);
-    this.#retrievals = new EncodedRetrievals(deps.store);
+    this.#retrievals = new EncodedRetrievals(deps.store, deps.propertyExtra);
   }
 
   /**
