@@ -65,6 +65,15 @@ export function renderSection(report: BenchReport): string {
       "",
     );
   }
+  const scale = report.scale as { properties: number; rssAfterStartBytes: number; rssSettledBytes: number; storeSize: { cpuRatio: number | null }; storeSizeOneProcess: { cpuRatio: number | null } } | undefined;
+  if (scale) {
+    lines.push(
+      `At ${scale.properties.toLocaleString("en-US")} properties the bin's resident memory is ${bytes(scale.rssAfterStartBytes)} right after start (goal 4a) and ` +
+        `${bytes(scale.rssSettledBytes)} once it has encoded every property's answer, between requests; a GET there costs ` +
+        `${ratioOf(scale.storeSize.cpuRatio, 1)} the CPU of one on the default fixtures (three processes each; one each: ${ratioOf(scale.storeSizeOneProcess.cpuRatio, 1)}).`,
+      "",
+    );
+  }
   if (report.goals.length > 0) {
     lines.push(row(["goal", "measured", "target", ""]), row(["---", "---:", "---:", "---"]));
     for (const goal of report.goals) lines.push(row([`${goal.id}. ${goal.name}`, goal.measured, goal.target, verdict(goal, "**FAIL**")]));
