@@ -13,8 +13,9 @@ import { startServers, type RunningServer, type ServerCommand } from "../process
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
 
-const ROUNDS = 6;
-const PROCESSES = 3;
+/** Processes on each side, taking the runs in turn, as in the request log's section (25-request-log.ts). */
+const PROCESSES = 5;
+const ROUNDS = 2 * PROCESSES;
 const NID = 1001; // a property of the demo account in fixtures/db.json
 
 export interface ProfileFigures {
