@@ -10,8 +10,8 @@ const SLICE_MS = 4;
  * The retrieve answers (endpoints 1 and 2), each property's encoded once and kept until the property or one of
  * its floorplans changes. Retrieving a property is the mock's most common answer, and encoding it cost a fifth
  * of the CPU of such a GET (issue 23); at 100,000 properties it cost more, as the record encoded was rarely in
- * the processor's cache, so a GET cost more the larger the store. A kept answer is one string read from start to
- * end.
+ * the processor's cache, so a GET cost more the larger the store. A kept answer is one run of bytes, written as
+ * it is.
  *
  * Answers are kept by property id and dropped on the store's change events, which every change emits (a service
  * write, a raw write through `/__db`, a reset): a property's own change drops its answer; a document put or
@@ -70,11 +70,6 @@ export class EncodedRetrievals {
       this.#ahead = false;
       this.#stop();
     };
-  }
-
-  /** How many properties have their answer kept. */
-  get size(): number {
-    return this.#answers.size;
   }
 
   #encode(property: PropertyRecord): JsonBytes {
