@@ -124,7 +124,8 @@ export async function startServer(command: ServerCommand, deadlineMs = 60_000): 
       throw new Error(`${command.name} did not answer within ${deadlineMs} ms:\n${stderr}`);
     }
     try {
-      const answer = await fetch(url + command.readyPath, { headers: command.readyHeaders ?? {} });
+      // Each attempt bounded, so that a connection that never answers cannot take the whole deadline.
+      const answer = await fetch(url + command.readyPath, { headers: command.readyHeaders ?? {}, signal: AbortSignal.timeout(5_000) });
       await answer.arrayBuffer();
       break;
     } catch {
