@@ -8,7 +8,7 @@ import { DEFAULT_FIXTURES_PATH } from "../../../src/mock/load-fixtures.ts";
 import { FIXTURE_ACCOUNTS } from "../../../src/fixtures/generate-fixtures.ts";
 import { bytes, count, micros, ms, percent, perSecond, ratio, ratioOf, table, UNMEASURED } from "../format.ts";
 import { measureInterleaved, WARM_UP_REQUESTS, type Contender, type ServerFigure } from "../measure-servers.ts";
-import { startServer, startServers, type RunningServer, type ServerCommand } from "../processes.ts";
+import { startGroups, startServer, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
 import { bareServer, jsonServer, mockBin, npmStart, prism } from "../servers.ts";
@@ -78,8 +78,7 @@ export const section: BenchSection<PeersFigures> = {
       });
       const validating = await startServer(mockBin({ validateResponses: true }));
       running.push(validating);
-      const mockReplicas = await startServers(mockBin(), MOCK_PROCESSES - 1, running);
-      const validatingReplicas = await startServers(mockBin({ validateResponses: true }), MOCK_PROCESSES - 1, running);
+      const [mockReplicas, validatingReplicas] = (await startGroups([mockBin(), mockBin({ validateResponses: true })], MOCK_PROCESSES - 1, running)) as [RunningServer[], RunningServer[]];
       const json = await startServer(jsonServer(fixtures));
       running.push(json);
       const bare = await startServer(bareServer({ status: 200, headers, body }));

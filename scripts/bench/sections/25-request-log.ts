@@ -6,7 +6,7 @@
  */
 import { count, micros, perSecond, ratio, table } from "../format.ts";
 import { measureInterleaved, WARM_UP_REQUESTS } from "../measure-servers.ts";
-import { startServers, type RunningServer } from "../processes.ts";
+import { startGroups, type RunningServer } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection } from "../section.ts";
 import { mockBin } from "../servers.ts";
@@ -35,9 +35,8 @@ export const section: BenchSection<RequestLogFigures> = {
     const failures: string[] = [];
     const running: RunningServer[] = [];
     try {
-      progress("log: starting the mock with --quiet and logging, three processes each…");
-      const quiet = await startServers(mockBin({ name: "mock --quiet" }), PROCESSES, running);
-      const logging = await startServers(mockBin({ name: "mock, request log on", log: true }), PROCESSES, running);
+      progress(`log: starting the mock with --quiet and logging, ${PROCESSES} processes each…`);
+      const [quiet, logging] = (await startGroups([mockBin({ name: "mock --quiet" }), mockBin({ name: "mock, request log on", log: true })], PROCESSES, running)) as [RunningServer[], RunningServer[]];
       const jobs = Math.max(1, Math.ceil(settings.requests / ROUNDS));
       const step = { method: "GET" as const, path: `${API}/property/${NID}`, expect: 200 };
       const scenario = repeatedRequest("GET property/{nid}", step, jobs);

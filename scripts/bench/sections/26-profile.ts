@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { count, micros, percent, perSecond, ratio, ratioOf, table } from "../format.ts";
 import { measureInterleaved, type Contender, type ServerFigure } from "../measure-servers.ts";
-import { startServers, type RunningServer, type ServerCommand } from "../processes.ts";
+import { startGroups, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
 
@@ -61,8 +61,9 @@ export const section: BenchSection<ProfileFigures> = {
     const running: RunningServer[] = [];
     try {
       progress("profile: starting the mock with and without --profile…");
-      const [plain, ...plainReplicas] = await startServers(mock("mock (bin)"), PROCESSES, running);
-      const [profiled, ...profiledReplicas] = await startServers(mock("mock --profile", file), PROCESSES, running);
+      const [plainGroup, profiledGroup] = (await startGroups([mock("mock (bin)"), mock("mock --profile", file)], PROCESSES, running)) as [RunningServer[], RunningServer[]];
+      const [plain, ...plainReplicas] = plainGroup;
+      const [profiled, ...profiledReplicas] = profiledGroup;
       const jobs = Math.max(1, Math.ceil(settings.requests / ROUNDS));
       const step = { method: "GET" as const, path: `${API}/property/${NID}`, expect: 200 };
       const contenders: Contender[] = [

@@ -10,7 +10,7 @@ import { bytes, count, micros, ms, perSecond, ratio, ratioOf, seconds, table, UN
 import type { HttpFigure } from "../http-figure.ts";
 import { summarise } from "../load-client.ts";
 import { measureInterleaved, type ServerFigure } from "../measure-servers.ts";
-import { settled, startServer, startServers, type RunningServer } from "../processes.ts";
+import { settled, startGroups, startServer, startServers, type RunningServer } from "../processes.ts";
 import { API, ScenarioPlan } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
 import { mockBin } from "../servers.ts";
@@ -113,8 +113,11 @@ export const section: BenchSection<ScaleFigures> = {
       progress("scale: retrieve by nid at this size and on the default fixtures, interleaved…");
       // Three processes on each side, taking the runs in turn: two processes of the same program differ by up
       // to ±8 % here (measure-servers.ts), and the true ratio is close to the bound.
-      const larges = [large, ...(await startServers(mockBin({ fixtures: file }), SCALE_PROCESSES - 1, running, 120_000))];
-      const smalls = await startServers(mockBin({ fixtures: DEFAULT_FIXTURES_PATH, name: "mock, default fixtures" }), SCALE_PROCESSES, running);
+      // The two sides' new processes started in turn (processes.ts, startGroups), the default fixtures' first.
+      const smallCommand = mockBin({ fixtures: DEFAULT_FIXTURES_PATH, name: "mock, default fixtures" });
+      const [firstSmalls, largeReplicas] = (await startGroups([smallCommand, mockBin({ fixtures: file })], SCALE_PROCESSES - 1, running, 120_000)) as [RunningServer[], RunningServer[]];
+      const larges = [large, ...largeReplicas];
+      const smalls = [...firstSmalls, ...(await startServers(smallCommand, 1, running))];
       const smallFixtures = JSON.parse(readFileSync(DEFAULT_FIXTURES_PATH, "utf8")) as Database;
       const rounds = 2 * larges.length;
       const share = Math.max(1, Math.ceil(settings.requests / rounds));
