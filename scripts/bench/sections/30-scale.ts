@@ -131,12 +131,13 @@ export const section: BenchSection<ScaleFigures> = {
         failures,
       );
       const throughputRatio = largeFigure!.requestsPerSecond / smallFigure!.requestsPerSecond;
-      // Issue 23 states its goal for one process on each side: the first of each, in runs of their own.
+      // Issue 23 states its goal for one process on each side, in runs of their own: the first two started in turn,
+      // alike (not the process that ran the scenarios above, whose state holds 10,000 more properties).
       progress("scale: retrieve by nid, one process on each side, interleaved…");
       const [largeAlone, smallAlone] = await measureInterleaved(
         load,
         [
-          { server: large, scenario: { ...plan.retrieveByNid(share), storeProperties: fixtures.properties.length } },
+          { server: larges[1] ?? large, scenario: { ...plan.retrieveByNid(share), storeProperties: fixtures.properties.length } },
           { server: smalls[0]!, scenario: { ...new ScenarioPlan(smallFixtures, settings).retrieveByNid(share), storeProperties: smallFixtures.properties.length } },
         ],
         rounds,
