@@ -80,7 +80,7 @@ describe("a retrieved property's bytes", () => {
     fc.assert(
       fc.property(record, documents, (property, docs) => {
         const typed = docs as unknown as DocumentRecord[];
-        expect(encodeRetrievedProperty(property, typed).encoded).toBe(expected(property as unknown as Record<string, unknown>, typed));
+        expect(encodeRetrievedProperty(property, typed)).toBe(expected(property as unknown as Record<string, unknown>, typed));
       }),
       { numRuns: 500 },
     );

@@ -1,4 +1,3 @@
-import { JsonBytes } from "../json-bytes.ts";
 import { projectFloorplans, projectProperty } from "../store/project-records.ts";
 import type { DocumentRecord, PropertyRecord } from "../store/records.ts";
 
@@ -14,8 +13,9 @@ import type { DocumentRecord, PropertyRecord } from "../store/records.ts";
  * every seeded one; a suffix `,"published":"1"}` can only be the last member, as a quote inside a string is
  * escaped); any other record, one holding its own `nid` or `floorplans`, say, is projected as before.
  * test/mock/encode-retrieved-property.test.ts compares both on every seeded property and on generated ones.
+ * The text is what encoded-retrievals.ts keeps, as bytes.
  */
-export function encodeRetrievedProperty(record: PropertyRecord, documents: Iterable<DocumentRecord>): JsonBytes {
+export function encodeRetrievedProperty(record: PropertyRecord, documents: Iterable<DocumentRecord>): string {
   const text = JSON.stringify(record);
   const head = `{"id":${record.id},"uid":${record.uid},`;
   const published = JSON.stringify(record.published) as string | undefined;
@@ -29,7 +29,7 @@ export function encodeRetrievedProperty(record: PropertyRecord, documents: Itera
     !Object.hasOwn(record, "floorplans")
   ) {
     const fields = text.slice(head.length, text.length - tail.length);
-    return new JsonBytes(`{"nid":${JSON.stringify(String(record.id))},"uid":${JSON.stringify(String(record.uid))},${fields},"floorplans":${JSON.stringify(projectFloorplans(documents))}}`);
+    return `{"nid":${JSON.stringify(String(record.id))},"uid":${JSON.stringify(String(record.uid))},${fields},"floorplans":${JSON.stringify(projectFloorplans(documents))}}`;
   }
-  return new JsonBytes(JSON.stringify(projectProperty(record, documents)));
+  return JSON.stringify(projectProperty(record, documents));
 }

@@ -74,8 +74,7 @@ export class EncodedRetrievals {
 
   #encode(property: PropertyRecord): JsonBytes {
     const documents = this.#store.documentsOfProperty(property.id);
-    const encoded = encodeRetrievedProperty(property, documents).encoded;
-    const text = typeof encoded === "string" ? encoded : encoded.toString("utf8");
+    const text = encodeRetrievedProperty(property, documents);
     // Kept as bytes: half the memory of a text with a character beyond Latin-1, and written as they are.
     const answer = new JsonBytes(Buffer.from(this.#extra === "" ? text : `${text.slice(0, -1)},${this.#extra}}`));
     this.#answers.set(property.id, answer);
