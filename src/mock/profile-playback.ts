@@ -10,6 +10,7 @@ import type { ContractViolation } from "../contract/contract-violation.ts";
 import { compileBodySchema } from "../contract/profile/read-service-profile.ts";
 import { RESOURCE_OF_ANSWER, RESOURCES, type UnsetRepresentation, type DerivedOnEdit, type ErrorObservation, type JsonType, type ResourceName, type ServiceProfile } from "../contract/profile/service-profile.ts";
 import { JsonBytes } from "./json-bytes.ts";
+import { withMembers } from "./with-members.ts";
 import { okReply, problemReply, type Reply } from "./http/reply.ts";
 import { toProblemBody, type Failure } from "./problems.ts";
 import { agentDefaults } from "./services/agent-service.ts";
@@ -118,14 +119,11 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
   // Each resource's extra fields, encoded once: they are spliced into the encoded answer, since spreading a
   // property's fifty fields into a new object and encoding that costs a GET several times as much.
   const extras: Record<string, string> = {};
-  /** `,<the extra fields>}`: what replaces an encoded record's closing brace. */
-  const tails: Record<string, string> = {};
   const extraNames = new Set<string>();
   for (const resource of Object.keys(RESOURCES) as ResourceName[]) {
     const fields = observations[`extra_fields.${resource}`]?.fields ?? {};
     extras[resource] = JSON.stringify(Object.fromEntries(Object.entries(fields).map(([field, { types, example }]) => [field, example !== null || types.length === 1 ? example : VALUE_OF[types.find((type) => type !== "null")!]]))).slice(1, -1);
     for (const field of Object.keys(fields)) extraNames.add(field);
-    tails[resource] = `,${extras[resource]}}`;
   }
   const successMedia = observations["media_type.success"]?.value[0];
   const agentsNewestFirst = observations["order.agent_list"]?.value === "descending";
@@ -165,7 +163,7 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
         const extra = extras[resource]!;
         if (extra === "") return success(shown);
         const text = shown instanceof JsonBytes ? (typeof shown.encoded === "string" ? shown.encoded : shown.encoded.toString("utf8")) : JSON.stringify(shown);
-        return success(new JsonBytes(text === "{}" ? `{${extra}}` : text.slice(0, -1) + tails[resource]));
+        return success(new JsonBytes(withMembers(text, extra)));
       }
       if (operationId === "listAgentCards") return success(agentList(value as Record<string, unknown>, agentsNewestFirst, emptyAgents, extras.agent_list_entry!));
       return success(value);
@@ -244,6 +242,6 @@ function agentList(list: Record<string, unknown>, newestFirst: boolean, empty: "
   if (keys.length === 0) return empty === "[]" ? [] : {};
   if (!newestFirst && extra === "") return list;
   if (newestFirst) keys.reverse();
-  const entry = (value: unknown) => (extra === "" ? JSON.stringify(value) : `${JSON.stringify(value).slice(0, -1)},${extra}}`);
+  const entry = (value: unknown) => withMembers(JSON.stringify(value), extra);
   return new JsonBytes(`{${keys.map((key) => `${JSON.stringify(key)}:${entry(list[key])}`).join(",")}}`);
 }

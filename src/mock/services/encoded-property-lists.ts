@@ -2,6 +2,7 @@ import { JsonBytes } from "../json-bytes.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import { projectListItem } from "../store/project-records.ts";
 import type { PropertyRecord } from "../store/records.ts";
+import { withMembers } from "../with-members.ts";
 
 /**
  * The list-by-user answers (endpoint 5), encoded once and kept until a property changes. A user's whole list is
@@ -58,7 +59,6 @@ export class EncodedPropertyLists {
   }
 
   #encodeItem(property: PropertyRecord): string {
-    const item = JSON.stringify(projectListItem(property));
-    return this.#extra === "" ? item : `${item.slice(0, -1)},${this.#extra}}`;
+    return withMembers(JSON.stringify(projectListItem(property)), this.#extra);
   }
 }
