@@ -40,6 +40,14 @@ export const MEASURABLE_CPU_MS = 50 * cpuClock.resolutionMs;
 /** Requests each process answers, unmeasured, before its figures are taken (fewer in a short run). */
 export const WARM_UP_REQUESTS = 5_000;
 
+/**
+ * Processes a side of a comparison between two groups of one program (goals 2d, 20a, 23a), started in turn and
+ * taking the runs in turn, two runs each: two processes of one program differ by up to ±8 % in throughput here,
+ * and a group of three by up to ±15 % at equal CPU per request (2d read -14 % to +21 % over a day's runs with
+ * three each, at 0.85-1.07× the CPU per request); five narrow it, they do not remove it.
+ */
+export const GROUP_PROCESSES = 5;
+
 export async function measureInterleaved(load: LoadClient, contenders: readonly Contender[], rounds: number, failures: string[]): Promise<ServerFigure[]> {
   const processes = (contender: Contender) => [contender.server, ...(contender.replicas ?? [])];
   // Unmeasured runs of each process first, at least WARM_UP_REQUESTS: a server just started spends its first

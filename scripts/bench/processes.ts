@@ -163,13 +163,7 @@ export async function startServer(command: ServerCommand, deadlineMs = 60_000): 
  * (so that the caller's cleanup stops it even if a later one fails to start).
  */
 export async function startServers(command: ServerCommand, count: number, running: RunningServer[], deadlineMs?: number): Promise<RunningServer[]> {
-  const started: RunningServer[] = [];
-  for (let index = 0; index < count; index++) {
-    const server = await startServer(command, deadlineMs);
-    running.push(server);
-    started.push(server);
-  }
-  return started;
+  return (await startGroups([command], count, running, deadlineMs))[0]!;
 }
 
 /**

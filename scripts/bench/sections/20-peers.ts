@@ -7,7 +7,7 @@
 import { DEFAULT_FIXTURES_PATH } from "../../../src/mock/load-fixtures.ts";
 import { FIXTURE_ACCOUNTS } from "../../../src/fixtures/generate-fixtures.ts";
 import { bytes, count, micros, ms, percent, perSecond, ratio, ratioOf, table, UNMEASURED } from "../format.ts";
-import { measureInterleaved, WARM_UP_REQUESTS, type Contender, type ServerFigure } from "../measure-servers.ts";
+import { GROUP_PROCESSES, measureInterleaved, WARM_UP_REQUESTS, type Contender, type ServerFigure } from "../measure-servers.ts";
 import { startGroups, startServer, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
@@ -29,11 +29,9 @@ export interface PeersFigures {
 
 /**
  * Processes of the mock, and of the mock with --validate-responses, that the rounds go to in turn: goal 2d
- * compares the two, whose true difference is small, and two processes of the same program differ by up to
- * ±8 % here (measure-servers.ts), a group of three by up to ±15 % in throughput at equal CPU per request
- * (2d read -14 % to +21 % over a day's runs with three each, at 0.85-1.07× the CPU per request).
+ * compares the two, whose true difference is small (measure-servers.ts).
  */
-const MOCK_PROCESSES = 5;
+const MOCK_PROCESSES = GROUP_PROCESSES;
 /**
  * Runs of each server, interleaved: more and shorter runs spread a change of the machine's load over every
  * server; two for each process of the mock.

@@ -5,7 +5,7 @@
  * throughput of --quiet when every line was its own write).
  */
 import { count, micros, perSecond, ratio, table } from "../format.ts";
-import { measureInterleaved, WARM_UP_REQUESTS } from "../measure-servers.ts";
+import { GROUP_PROCESSES, measureInterleaved, WARM_UP_REQUESTS } from "../measure-servers.ts";
 import { startGroups, type RunningServer } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection } from "../section.ts";
@@ -20,12 +20,8 @@ export interface RequestLogFigures {
   throughputRatio: number;
 }
 
-/**
- * Processes on each side, taking the runs in turn: two processes of one program differ by up to ±8 % here, and a
- * group's throughput by up to ±15 % at equal CPU per request (where the scheduler puts it beside the load client);
- * five each halve what three left of that in the ratio.
- */
-const PROCESSES = 5;
+/** Processes on each side (measure-servers.ts). */
+const PROCESSES = GROUP_PROCESSES;
 const ROUNDS = 2 * PROCESSES;
 const NID = 1001; // a property of the demo account in fixtures/db.json
 

@@ -8,13 +8,13 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { count, micros, percent, perSecond, ratio, ratioOf, table } from "../format.ts";
-import { measureInterleaved, type Contender, type ServerFigure } from "../measure-servers.ts";
+import { GROUP_PROCESSES, measureInterleaved, type Contender, type ServerFigure } from "../measure-servers.ts";
 import { startGroups, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
 
-/** Processes on each side, taking the runs in turn, as in the request log's section (25-request-log.ts). */
-const PROCESSES = 5;
+/** Processes on each side (measure-servers.ts). */
+const PROCESSES = GROUP_PROCESSES;
 const ROUNDS = 2 * PROCESSES;
 const NID = 1001; // a property of the demo account in fixtures/db.json
 
