@@ -11,7 +11,7 @@ import { contractFormats } from "../contract/contract-formats.ts";
 const require = createRequire(import.meta.url);
 
 /** SHA-256 of the spec/openapi.yaml these validators were generated from. */
-export const SPEC_SHA256: string = "f4ae5ffa5b21dcfe33d2d209734953a05fe23faa98164dc905ed4d28c5c6b0a2";
+export const SPEC_SHA256: string = "0389f66e4988e94c4ae15fb77e5325540d9a105f8643d44075c874bbcd27badf";
 
 /** Validators of the document as written; `at` resolves a JSON pointer in the contract's copy of it. */
 export function createOpenValidators(at: (pointer: string) => unknown): Record<string, ValidateFunction> {
