@@ -1,8 +1,8 @@
 /**
  * Issue 30, item 6: the spec in every client generator a frontend team is likely to pick. Each generator runs as
  * a user runs it (its own program, on spec/openapi.yaml, into a folder of a temporary project); the code it writes
- * is compiled by this package's TypeScript under `--strict`, all four in one compiler run. Three of the generated
- * fetch clients then call the four GETs of endpoints 1, 2, 5 and 15 on a started mock, given the credentials and
+ * is compiled by this package's TypeScript under `--strict`, all four in one compiler run. Each generated fetch
+ * client then calls the four GETs of endpoints 1, 2, 5 and 15 on a started mock, given the credentials and
  * nothing else: no client sends the content-type section 5 requires there, and each gets 200.
  *
  * The generators are devDependencies pinned to exact versions (package.json); none reaches the network.
@@ -96,6 +96,11 @@ describe("a generated client against the mock, with credentials and no other hea
   let url = "";
   beforeAll(async () => {
     url = (await mock.listen(0, "127.0.0.1")).url;
+    // orval's fetch client calls relative URLs unless its configuration gives a base URL, as a user's does outside
+    // a browser: generated once more, with the mock's.
+    const config = { plk: { input: SPEC, output: { target: join(project, "orval-runtime", "api.ts"), client: "fetch", baseUrl: url } } };
+    writeFileSync(join(project, "orval.config.cjs"), `module.exports = ${JSON.stringify(config)};\n`);
+    await run(bin("orval"), ["--config", join(project, "orval.config.cjs")], { cwd: project, encoding: "utf8" });
   });
   afterAll(() => mock.close());
 
@@ -141,6 +146,21 @@ describe("a generated client against the mock, with credentials and no other hea
       byExternalId: [200, (await PropertiesService.retrievePropertyByExternalId("crm-1001")).nid],
       list: [200, (await PropertiesService.listUserProperties(1)).length],
       templates: [200, (await TemplatesService.retrieveTemplateCatalogue()).templates.length],
+    });
+  });
+
+  it("orval's (with the mock as its configuration's base URL): each call's RequestInit carries the credentials", async () => {
+    const api = await import(join(project, "orval-runtime", "api.ts"));
+    const init = { headers: { ...DEMO } };
+    const property = await api.retrieveProperty(1001, init);
+    const byExternalId = await api.retrievePropertyByExternalId("crm-1001", init);
+    const list = await api.listUserProperties(1, init);
+    const templates = await api.retrieveTemplateCatalogue(init);
+    expectAll200({
+      property: [property.status, property.data.nid],
+      byExternalId: [byExternalId.status, byExternalId.data.nid],
+      list: [list.status, list.data.length],
+      templates: [templates.status, templates.data.templates.length],
     });
   });
 
