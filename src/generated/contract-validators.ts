@@ -11,7 +11,7 @@ import { contractFormats } from "../contract/contract-formats.ts";
 const require = createRequire(import.meta.url);
 
 /** SHA-256 of the spec/openapi.yaml these validators were generated from. */
-export const SPEC_SHA256: string = "a601425672cdf382df15ef0a827591ec2472a47583355c861b38a40c622248e9";
+export const SPEC_SHA256: string = "0389f66e4988e94c4ae15fb77e5325540d9a105f8643d44075c874bbcd27badf";
 
 /** Validators of the document as written; `at` resolves a JSON pointer in the contract's copy of it. */
 export function createOpenValidators(at: (pointer: string) => unknown): Record<string, ValidateFunction> {
@@ -2593,7 +2593,127 @@ validate22.evaluated = {"props":{"nid":true,"uid":true,"street":true,"premise":t
 exports["/components/responses/InvalidRequest/content/application~1problem+json/schema"] = validate29;
 const schema75 = at("/components/schemas/Problem");
 const schema76 = at("/components/schemas/ProblemFieldError");
+const schema77 = at("/components/schemas/ProblemFieldLocation");
 const formats10 = /^(?:\/(?:[^~/]|~0|~1)*)*$/;
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate30.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.in === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'",schema:schema76.required,parentSchema:schema76,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.pointer === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'",schema:schema76.required,parentSchema:schema76,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.detail === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema76.required,parentSchema:schema76,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.in !== undefined){
+let data0 = data.in;
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/in",schemaPath:"#/components/schemas/ProblemFieldLocation/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.type,parentSchema:schema77,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!(((data0 === "body") || (data0 === "path")) || (data0 === "header"))){
+const err4 = {instancePath:instancePath+"/in",schemaPath:"#/components/schemas/ProblemFieldLocation/enum",keyword:"enum",params:{allowedValues: schema77.enum},message:"must be equal to one of the allowed values",schema:schema77.enum,parentSchema:schema77,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.pointer !== undefined){
+let data1 = data.pointer;
+if(typeof data1 === "string"){
+if(!(formats10.test(data1))){
+const err5 = {instancePath:instancePath+"/pointer",schemaPath:"#/properties/pointer/format",keyword:"format",params:{format: "json-pointer"},message:"must match format \""+"json-pointer"+"\"",schema:"json-pointer",parentSchema:schema76.properties.pointer,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/pointer",schemaPath:"#/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.pointer.type,parentSchema:schema76.properties.pointer,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.detail !== undefined){
+let data2 = data.detail;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.detail.type,parentSchema:schema76.properties.detail,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate30.errors = vErrors;
+return errors === 0;
+}
+validate30.evaluated = {"props":{"in":true,"pointer":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2750,10 +2870,14 @@ let data5 = data.errors;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.in === undefined){
-const err12 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+if(!(validate30(data5[i0], {instancePath:instancePath+"/errors/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2762,119 +2886,15 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data6.pointer === undefined){
-const err13 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err13];
 }
 else {
 vErrors.push(err13);
-}
-errors++;
-}
-if(data6.detail === undefined){
-const err14 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data6.in !== undefined){
-let data7 = data6.in;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.in.type,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(!(((data7 === "body") || (data7 === "path")) || (data7 === "header"))){
-const err16 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/enum",keyword:"enum",params:{allowedValues: schema76.properties.in.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.in.enum,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data6.pointer !== undefined){
-let data8 = data6.pointer;
-if(typeof data8 === "string"){
-if(!(formats10.test(data8))){
-const err17 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/format",keyword:"format",params:{format: "json-pointer"},message:"must match format \""+"json-pointer"+"\"",schema:"json-pointer",parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.pointer.type,parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data6.detail !== undefined){
-let data9 = data6.detail;
-if(typeof data9 !== "string"){
-const err19 = {instancePath:instancePath+"/errors/" + i0+"/detail",schemaPath:"#/components/schemas/ProblemFieldError/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.detail.type,parentSchema:schema76.properties.detail,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
 }
 errors++;
 }
@@ -2883,593 +2903,7 @@ return errors === 0;
 }
 validate29.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/responses/Unauthorized/content/application~1problem+json/schema"] = validate30;
-
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate30.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.title === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.detail === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 === "string"){
-if(!(formats0(data0))){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema75.properties.type,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.type.type,parentSchema:schema75.properties.type,data:data0};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.title !== undefined){
-let data1 = data.title;
-if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.title.type,parentSchema:schema75.properties.title,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema75.properties.status.type,parentSchema:schema75.properties.status,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 599 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema75.properties.status,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data2 < 400 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema75.properties.status,data:data2};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-if(data.detail !== undefined){
-let data3 = data.detail;
-if(typeof data3 !== "string"){
-const err10 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.detail.type,parentSchema:schema75.properties.detail,data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.instance !== undefined){
-let data4 = data.instance;
-if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/instance",schemaPath:"#/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.instance.type,parentSchema:schema75.properties.instance,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.errors !== undefined){
-let data5 = data.errors;
-if(Array.isArray(data5)){
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.in === undefined){
-const err12 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data6.pointer === undefined){
-const err13 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data6.detail === undefined){
-const err14 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data6.in !== undefined){
-let data7 = data6.in;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.in.type,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(!(((data7 === "body") || (data7 === "path")) || (data7 === "header"))){
-const err16 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/enum",keyword:"enum",params:{allowedValues: schema76.properties.in.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.in.enum,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data6.pointer !== undefined){
-let data8 = data6.pointer;
-if(typeof data8 === "string"){
-if(!(formats10.test(data8))){
-const err17 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/format",keyword:"format",params:{format: "json-pointer"},message:"must match format \""+"json-pointer"+"\"",schema:"json-pointer",parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.pointer.type,parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data6.detail !== undefined){
-let data9 = data6.detail;
-if(typeof data9 !== "string"){
-const err19 = {instancePath:instancePath+"/errors/" + i0+"/detail",schemaPath:"#/components/schemas/ProblemFieldError/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.detail.type,parentSchema:schema76.properties.detail,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-validate30.errors = vErrors;
-return errors === 0;
-}
-validate30.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/responses/NotFound/content/application~1problem+json/schema"] = validate31;
-
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.title === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.detail === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 === "string"){
-if(!(formats0(data0))){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema75.properties.type,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.type.type,parentSchema:schema75.properties.type,data:data0};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.title !== undefined){
-let data1 = data.title;
-if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.title.type,parentSchema:schema75.properties.title,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema75.properties.status.type,parentSchema:schema75.properties.status,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 599 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema75.properties.status,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data2 < 400 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema75.properties.status,data:data2};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-if(data.detail !== undefined){
-let data3 = data.detail;
-if(typeof data3 !== "string"){
-const err10 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.detail.type,parentSchema:schema75.properties.detail,data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.instance !== undefined){
-let data4 = data.instance;
-if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/instance",schemaPath:"#/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.instance.type,parentSchema:schema75.properties.instance,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.errors !== undefined){
-let data5 = data.errors;
-if(Array.isArray(data5)){
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.in === undefined){
-const err12 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data6.pointer === undefined){
-const err13 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data6.detail === undefined){
-const err14 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data6.in !== undefined){
-let data7 = data6.in;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.in.type,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(!(((data7 === "body") || (data7 === "path")) || (data7 === "header"))){
-const err16 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/enum",keyword:"enum",params:{allowedValues: schema76.properties.in.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.in.enum,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data6.pointer !== undefined){
-let data8 = data6.pointer;
-if(typeof data8 === "string"){
-if(!(formats10.test(data8))){
-const err17 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/format",keyword:"format",params:{format: "json-pointer"},message:"must match format \""+"json-pointer"+"\"",schema:"json-pointer",parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.pointer.type,parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data6.detail !== undefined){
-let data9 = data6.detail;
-if(typeof data9 !== "string"){
-const err19 = {instancePath:instancePath+"/errors/" + i0+"/detail",schemaPath:"#/components/schemas/ProblemFieldError/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.detail.type,parentSchema:schema76.properties.detail,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-validate31.errors = vErrors;
-return errors === 0;
-}
-validate31.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
-
-exports["/paths/~1api~1v1~1object~1property~1{nid}/put/requestBody/content/application~1json/schema"] = validate32;
-const schema81 = at("/components/schemas/PropertyEdit");
-const schema88 = at("/components/schemas/GarageType");
-const schema91 = at("/components/schemas/PropertyType");
-const schema93 = at("/components/schemas/CreatableTemplate");
-const func3 = Object.prototype.hasOwnProperty;
-const pattern33 = new RegExp("^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$", "u");
+exports["/components/responses/Unauthorized/content/application~1problem+json/schema"] = validate32;
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3482,8 +2916,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/allOf/0/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema81.allOf[0],data};
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3492,11 +2926,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-if(!(func3.call(schema81.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema81,data};
+if(data.title === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3505,12 +2936,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-if(data.street !== undefined){
-let data0 = data.street;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/street",schemaPath:"#/properties/street/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema81.properties.street,data:data0};
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3519,9 +2946,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-else {
-const err3 = {instancePath:instancePath+"/street",schemaPath:"#/properties/street/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.street.type,parentSchema:schema81.properties.street,data:data0};
+if(data.detail === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3530,11 +2956,11 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.premise !== undefined){
-let data1 = data.premise;
-if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/premise",schemaPath:"#/properties/premise/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.premise.type,parentSchema:schema81.properties.premise,data:data1};
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 === "string"){
+if(!(formats0(data0))){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema75.properties.type,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3544,11 +2970,8 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.city !== undefined){
-let data2 = data.city;
-if(typeof data2 === "string"){
-if(func1(data2) < 1){
-const err5 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema81.properties.city,data:data2};
+else {
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.type.type,parentSchema:schema75.properties.type,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3558,8 +2981,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.city.type,parentSchema:schema81.properties.city,data:data2};
+if(data.title !== undefined){
+let data1 = data.title;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.title.type,parentSchema:schema75.properties.title,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3569,11 +2994,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.state !== undefined){
-let data3 = data.state;
-if(typeof data3 === "string"){
-if(func1(data3) > 2){
-const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/maxLength",keyword:"maxLength",params:{limit: 2},message:"must NOT have more than 2 characters",schema:2,parentSchema:schema81.properties.state,data:data3};
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema75.properties.status.type,parentSchema:schema75.properties.status,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3582,8 +3006,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(func1(data3) < 2){
-const err8 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/minLength",keyword:"minLength",params:{limit: 2},message:"must NOT have fewer than 2 characters",schema:2,parentSchema:schema81.properties.state,data:data3};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 599 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema75.properties.status,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3592,9 +3017,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-else {
-const err9 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.state.type,parentSchema:schema81.properties.state,data:data3};
+if(data2 < 400 || isNaN(data2)){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema75.properties.status,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3604,11 +3028,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.zip !== undefined){
-let data4 = data.zip;
-if(typeof data4 === "string"){
-if(func1(data4) < 1){
-const err10 = {instancePath:instancePath+"/zip",schemaPath:"#/properties/zip/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema81.properties.zip,data:data4};
+}
+if(data.detail !== undefined){
+let data3 = data.detail;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.detail.type,parentSchema:schema75.properties.detail,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3618,8 +3042,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/zip",schemaPath:"#/properties/zip/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.zip.type,parentSchema:schema81.properties.zip,data:data4};
+if(data.instance !== undefined){
+let data4 = data.instance;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/instance",schemaPath:"#/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.instance.type,parentSchema:schema75.properties.instance,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3629,10 +3055,19 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.country !== undefined){
-let data5 = data.country;
-if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.country.type,parentSchema:schema81.properties.country,data:data5};
+if(data.errors !== undefined){
+let data5 = data.errors;
+if(Array.isArray(data5)){
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate30(data5[i0], {instancePath:instancePath+"/errors/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3642,10 +3077,9 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.title !== undefined){
-let data6 = data.title;
-if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.title.type,parentSchema:schema81.properties.title,data:data6};
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3654,825 +3088,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data.description !== undefined){
-let data7 = data.description;
-if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.description.type,parentSchema:schema81.properties.description,data:data7};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.amenities !== undefined){
-let data8 = data.amenities;
-if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/amenities",schemaPath:"#/properties/amenities/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.amenities.type,parentSchema:schema81.properties.amenities,data:data8};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.list_price !== undefined){
-let data9 = data.list_price;
-if(typeof data9 === "string"){
-if(!pattern6.test(data9)){
-const err16 = {instancePath:instancePath+"/list_price",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data9};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/list_price",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data9};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.display_price !== undefined){
-let data10 = data.display_price;
-if(typeof data10 !== "string"){
-const err18 = {instancePath:instancePath+"/display_price",schemaPath:"#/properties/display_price/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.display_price.type,parentSchema:schema81.properties.display_price,data:data10};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.square_feet !== undefined){
-let data11 = data.square_feet;
-if(typeof data11 === "string"){
-if(!pattern6.test(data11)){
-const err19 = {instancePath:instancePath+"/square_feet",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data11};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/square_feet",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data11};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.lot_size !== undefined){
-let data12 = data.lot_size;
-if(typeof data12 !== "string"){
-const err21 = {instancePath:instancePath+"/lot_size",schemaPath:"#/properties/lot_size/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.lot_size.type,parentSchema:schema81.properties.lot_size,data:data12};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.lot_size_units !== undefined){
-let data13 = data.lot_size_units;
-if(typeof data13 !== "string"){
-const err22 = {instancePath:instancePath+"/lot_size_units",schemaPath:"#/properties/lot_size_units/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.lot_size_units.type,parentSchema:schema81.properties.lot_size_units,data:data13};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data.stories !== undefined){
-let data14 = data.stories;
-if(typeof data14 === "string"){
-if(!pattern6.test(data14)){
-const err23 = {instancePath:instancePath+"/stories",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data14};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/stories",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data14};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data.bedrooms !== undefined){
-let data15 = data.bedrooms;
-if(typeof data15 === "string"){
-if(!pattern6.test(data15)){
-const err25 = {instancePath:instancePath+"/bedrooms",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data15};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/bedrooms",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data15};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data.baths !== undefined){
-let data16 = data.baths;
-if(typeof data16 === "string"){
-if(!pattern6.test(data16)){
-const err27 = {instancePath:instancePath+"/baths",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data16};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/baths",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data16};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data.half_baths !== undefined){
-let data17 = data.half_baths;
-if(typeof data17 === "string"){
-if(!pattern6.test(data17)){
-const err29 = {instancePath:instancePath+"/half_baths",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data17};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/half_baths",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data17};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-if(data.garage !== undefined){
-let data18 = data.garage;
-const _errs46 = errors;
-let valid8 = false;
-const _errs47 = errors;
-if(typeof data18 !== "string"){
-const err31 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/GarageType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.type,parentSchema:schema88,data:data18};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if(!(((data18 === "Attached") || (data18 === "Detached")) || (data18 === "None"))){
-const err32 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/GarageType/enum",keyword:"enum",params:{allowedValues: schema88.enum},message:"must be equal to one of the allowed values",schema:schema88.enum,parentSchema:schema88,data:data18};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-var _valid0 = _errs47 === errors;
-valid8 = valid8 || _valid0;
-const _errs50 = errors;
-if(typeof data18 === "string"){
-if(!pattern6.test(data18)){
-const err33 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data18};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data18};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-var _valid0 = _errs50 === errors;
-valid8 = valid8 || _valid0;
-if(!valid8){
-const err35 = {instancePath:instancePath+"/garage",schemaPath:"#/properties/garage/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema81.properties.garage.anyOf,parentSchema:schema81.properties.garage,data:data18};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-else {
-errors = _errs46;
-if(vErrors !== null){
-if(_errs46){
-vErrors.length = _errs46;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.parking_spaces !== undefined){
-let data19 = data.parking_spaces;
-if(typeof data19 === "string"){
-if(!pattern6.test(data19)){
-const err36 = {instancePath:instancePath+"/parking_spaces",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data19};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/parking_spaces",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data19};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-if(data.listing_status !== undefined){
-let data20 = data.listing_status;
-if(typeof data20 !== "string"){
-const err38 = {instancePath:instancePath+"/listing_status",schemaPath:"#/properties/listing_status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.listing_status.type,parentSchema:schema81.properties.listing_status,data:data20};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-if(data.property_type !== undefined){
-let data21 = data.property_type;
-const _errs59 = errors;
-let valid12 = false;
-const _errs60 = errors;
-if(typeof data21 !== "string"){
-const err39 = {instancePath:instancePath+"/property_type",schemaPath:"#/components/schemas/PropertyType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data21};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if(!((((((((((((data21 === "Single Family") || (data21 === "Duplex")) || (data21 === "Triplex")) || (data21 === "Quad-Plex")) || (data21 === "Condo")) || (data21 === "Co-op")) || (data21 === "Mobile Home")) || (data21 === "Multi Family")) || (data21 === "Timeshare")) || (data21 === "Town House")) || (data21 === "Miscellaneous")) || (data21 === "Residential Land"))){
-const err40 = {instancePath:instancePath+"/property_type",schemaPath:"#/components/schemas/PropertyType/enum",keyword:"enum",params:{allowedValues: schema91.enum},message:"must be equal to one of the allowed values",schema:schema91.enum,parentSchema:schema91,data:data21};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-var _valid1 = _errs60 === errors;
-valid12 = valid12 || _valid1;
-const _errs63 = errors;
-if(typeof data21 !== "string"){
-const err41 = {instancePath:instancePath+"/property_type",schemaPath:"#/properties/property_type/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.property_type.anyOf[1].type,parentSchema:schema81.properties.property_type.anyOf[1],data:data21};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-if(!(((((data21 === "SingleFamily") || (data21 === "MobileHome")) || (data21 === "MultiFamily")) || (data21 === "TownHouse")) || (data21 === "ResidentialLand"))){
-const err42 = {instancePath:instancePath+"/property_type",schemaPath:"#/properties/property_type/anyOf/1/enum",keyword:"enum",params:{allowedValues: schema81.properties.property_type.anyOf[1].enum},message:"must be equal to one of the allowed values",schema:schema81.properties.property_type.anyOf[1].enum,parentSchema:schema81.properties.property_type.anyOf[1],data:data21};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-var _valid1 = _errs63 === errors;
-valid12 = valid12 || _valid1;
-if(!valid12){
-const err43 = {instancePath:instancePath+"/property_type",schemaPath:"#/properties/property_type/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema81.properties.property_type.anyOf,parentSchema:schema81.properties.property_type,data:data21};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-else {
-errors = _errs59;
-if(vErrors !== null){
-if(_errs59){
-vErrors.length = _errs59;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.year_built !== undefined){
-let data22 = data.year_built;
-if(typeof data22 === "string"){
-if(!pattern6.test(data22)){
-const err44 = {instancePath:instancePath+"/year_built",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data22};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/year_built",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data22};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-}
-if(data.subdomain !== undefined){
-let data23 = data.subdomain;
-if(typeof data23 === "string"){
-if(!pattern33.test(data23)){
-const err46 = {instancePath:instancePath+"/subdomain",schemaPath:"#/properties/subdomain/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",parentSchema:schema81.properties.subdomain,data:data23};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-}
-else {
-const err47 = {instancePath:instancePath+"/subdomain",schemaPath:"#/properties/subdomain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.subdomain.type,parentSchema:schema81.properties.subdomain,data:data23};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-}
-if(data.custom_domain !== undefined){
-let data24 = data.custom_domain;
-if(typeof data24 !== "string"){
-const err48 = {instancePath:instancePath+"/custom_domain",schemaPath:"#/properties/custom_domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.custom_domain.type,parentSchema:schema81.properties.custom_domain,data:data24};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-}
-if(data.mls_id !== undefined){
-let data25 = data.mls_id;
-if(typeof data25 !== "string"){
-const err49 = {instancePath:instancePath+"/mls_id",schemaPath:"#/properties/mls_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.mls_id.type,parentSchema:schema81.properties.mls_id,data:data25};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-if(data.template !== undefined){
-let data26 = data.template;
-if(typeof data26 !== "string"){
-const err50 = {instancePath:instancePath+"/template",schemaPath:"#/components/schemas/CreatableTemplate/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.type,parentSchema:schema93,data:data26};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-if(!(((((((((((((((((((((data26 === "mak") || (data26 === "kit")) || (data26 === "mot")) || (data26 === "lnd")) || (data26 === "karr")) || (data26 === "stak")) || (data26 === "north")) || (data26 === "icon")) || (data26 === "lux")) || (data26 === "ryne")) || (data26 === "dax")) || (data26 === "bren")) || (data26 === "eko")) || (data26 === "rubik_v2")) || (data26 === "arlo")) || (data26 === "pipeline")) || (data26 === "cobi")) || (data26 === "focal")) || (data26 === "rubik")) || (data26 === "air")) || (data26 === "saren"))){
-const err51 = {instancePath:instancePath+"/template",schemaPath:"#/components/schemas/CreatableTemplate/enum",keyword:"enum",params:{allowedValues: schema93.enum},message:"must be equal to one of the allowed values",schema:schema93.enum,parentSchema:schema93,data:data26};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-}
-if(data.api_author !== undefined){
-let data27 = data.api_author;
-if(typeof data27 !== "string"){
-const err52 = {instancePath:instancePath+"/api_author",schemaPath:"#/properties/api_author/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.api_author.type,parentSchema:schema81.properties.api_author,data:data27};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-}
-if(data.main_image !== undefined){
-let data28 = data.main_image;
-if(typeof data28 === "string"){
-if(!pattern4.test(data28)){
-const err53 = {instancePath:instancePath+"/main_image",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data28};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-else {
-const err54 = {instancePath:instancePath+"/main_image",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data28};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-}
-if(data.edit_access !== undefined){
-let data29 = data.edit_access;
-if(typeof data29 === "string"){
-if(!pattern4.test(data29)){
-const err55 = {instancePath:instancePath+"/edit_access",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data29};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-}
-else {
-const err56 = {instancePath:instancePath+"/edit_access",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data29};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-}
-if(data.show_on_property !== undefined){
-let data30 = data.show_on_property;
-if(typeof data30 === "string"){
-if(!pattern4.test(data30)){
-const err57 = {instancePath:instancePath+"/show_on_property",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data30};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-}
-else {
-const err58 = {instancePath:instancePath+"/show_on_property",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data30};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-if(data.logo !== undefined){
-let data31 = data.logo;
-if(typeof data31 === "string"){
-if(!pattern4.test(data31)){
-const err59 = {instancePath:instancePath+"/logo",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data31};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-else {
-const err60 = {instancePath:instancePath+"/logo",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data31};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-if(data.external_id !== undefined){
-let data32 = data.external_id;
-if(typeof data32 !== "string"){
-const err61 = {instancePath:instancePath+"/external_id",schemaPath:"#/properties/external_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.external_id.type,parentSchema:schema81.properties.external_id,data:data32};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-}
-if(data.skip_zlookup !== undefined){
-let data33 = data.skip_zlookup;
-if(typeof data33 !== "string"){
-const err62 = {instancePath:instancePath+"/skip_zlookup",schemaPath:"#/properties/skip_zlookup/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.skip_zlookup.type,parentSchema:schema81.properties.skip_zlookup,data:data33};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-}
-if(data.intent !== undefined){
-let data34 = data.intent;
-if(typeof data34 !== "string"){
-const err63 = {instancePath:instancePath+"/intent",schemaPath:"#/properties/intent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.intent.type,parentSchema:schema81.properties.intent,data:data34};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-}
-if(data.sns_id !== undefined){
-let data35 = data.sns_id;
-if(typeof data35 !== "string"){
-const err64 = {instancePath:instancePath+"/sns_id",schemaPath:"#/properties/sns_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.sns_id.type,parentSchema:schema81.properties.sns_id,data:data35};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-}
-if(data.listtrack_property_id !== undefined){
-let data36 = data.listtrack_property_id;
-if(typeof data36 !== "string"){
-const err65 = {instancePath:instancePath+"/listtrack_property_id",schemaPath:"#/properties/listtrack_property_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.listtrack_property_id.type,parentSchema:schema81.properties.listtrack_property_id,data:data36};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-}
-if(data.website_url !== undefined){
-let data37 = data.website_url;
-if(typeof data37 === "string"){
-if(!(formats0(data37))){
-const err66 = {instancePath:instancePath+"/website_url",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data37};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-}
-else {
-const err67 = {instancePath:instancePath+"/website_url",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data37};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-}
-}
-else {
-const err68 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema81.type,parentSchema:schema81,data};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
 validate32.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1property~1{nid}/put/responses/200/content/application~1json/schema"] = validate33;
-const schema99 = at("/components/schemas/PropertyWriteResult");
-
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate33.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema99.required,parentSchema:schema99,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.uri === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema99.required,parentSchema:schema99,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.nid !== undefined){
-let data0 = data.nid;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err2 = {instancePath:instancePath+"/nid",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/nid",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.uri !== undefined){
-let data1 = data.uri;
-if(typeof data1 === "string"){
-if(!(formats0(data1))){
-const err4 = {instancePath:instancePath+"/uri",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/uri",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema99.type,parentSchema:schema99,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate33.errors = vErrors;
-return errors === 0;
-}
-validate33.evaluated = {"props":{"nid":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/responses/ExternalIdInUse/content/application~1problem+json/schema"] = validate34;
+exports["/components/responses/NotFound/content/application~1problem+json/schema"] = validate34;
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4629,10 +3250,14 @@ let data5 = data.errors;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.in === undefined){
-const err12 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+if(!(validate30(data5[i0], {instancePath:instancePath+"/errors/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4641,119 +3266,15 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data6.pointer === undefined){
-const err13 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err13];
 }
 else {
 vErrors.push(err13);
-}
-errors++;
-}
-if(data6.detail === undefined){
-const err14 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data6.in !== undefined){
-let data7 = data6.in;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.in.type,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(!(((data7 === "body") || (data7 === "path")) || (data7 === "header"))){
-const err16 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/enum",keyword:"enum",params:{allowedValues: schema76.properties.in.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.in.enum,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data6.pointer !== undefined){
-let data8 = data6.pointer;
-if(typeof data8 === "string"){
-if(!(formats10.test(data8))){
-const err17 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/format",keyword:"format",params:{format: "json-pointer"},message:"must match format \""+"json-pointer"+"\"",schema:"json-pointer",parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.pointer.type,parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data6.detail !== undefined){
-let data9 = data6.detail;
-if(typeof data9 !== "string"){
-const err19 = {instancePath:instancePath+"/errors/" + i0+"/detail",schemaPath:"#/components/schemas/ProblemFieldError/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.detail.type,parentSchema:schema76.properties.detail,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
 }
 errors++;
 }
@@ -4762,297 +3283,13 @@ return errors === 0;
 }
 validate34.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/responses/PayloadTooLarge/content/application~1problem+json/schema"] = validate35;
-
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate35.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.title === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.detail === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 === "string"){
-if(!(formats0(data0))){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema75.properties.type,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.type.type,parentSchema:schema75.properties.type,data:data0};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.title !== undefined){
-let data1 = data.title;
-if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.title.type,parentSchema:schema75.properties.title,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema75.properties.status.type,parentSchema:schema75.properties.status,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 599 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema75.properties.status,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data2 < 400 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema75.properties.status,data:data2};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-if(data.detail !== undefined){
-let data3 = data.detail;
-if(typeof data3 !== "string"){
-const err10 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.detail.type,parentSchema:schema75.properties.detail,data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.instance !== undefined){
-let data4 = data.instance;
-if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/instance",schemaPath:"#/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.instance.type,parentSchema:schema75.properties.instance,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.errors !== undefined){
-let data5 = data.errors;
-if(Array.isArray(data5)){
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.in === undefined){
-const err12 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data6.pointer === undefined){
-const err13 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data6.detail === undefined){
-const err14 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data6.in !== undefined){
-let data7 = data6.in;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.in.type,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(!(((data7 === "body") || (data7 === "path")) || (data7 === "header"))){
-const err16 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/enum",keyword:"enum",params:{allowedValues: schema76.properties.in.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.in.enum,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data6.pointer !== undefined){
-let data8 = data6.pointer;
-if(typeof data8 === "string"){
-if(!(formats10.test(data8))){
-const err17 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/format",keyword:"format",params:{format: "json-pointer"},message:"must match format \""+"json-pointer"+"\"",schema:"json-pointer",parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.pointer.type,parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data6.detail !== undefined){
-let data9 = data6.detail;
-if(typeof data9 !== "string"){
-const err19 = {instancePath:instancePath+"/errors/" + i0+"/detail",schemaPath:"#/components/schemas/ProblemFieldError/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.detail.type,parentSchema:schema76.properties.detail,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-validate35.errors = vErrors;
-return errors === 0;
-}
-validate35.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/responses/UnsupportedMediaType/content/application~1problem+json/schema"] = validate36;
+exports["/paths/~1api~1v1~1object~1property~1{nid}/put/requestBody/content/application~1json/schema"] = validate36;
+const schema80 = at("/components/schemas/PropertyEdit");
+const schema87 = at("/components/schemas/GarageType");
+const schema90 = at("/components/schemas/PropertyType");
+const schema92 = at("/components/schemas/CreatableTemplate");
+const func3 = Object.prototype.hasOwnProperty;
+const pattern33 = new RegExp("^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$", "u");
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5065,6 +3302,1009 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(Object.keys(data).length < 1){
+const err0 = {instancePath,schemaPath:"#/allOf/0/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema80.allOf[0],data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func3.call(schema80.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema80,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.street !== undefined){
+let data0 = data.street;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err2 = {instancePath:instancePath+"/street",schemaPath:"#/properties/street/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema80.properties.street,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/street",schemaPath:"#/properties/street/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.street.type,parentSchema:schema80.properties.street,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.premise !== undefined){
+let data1 = data.premise;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/premise",schemaPath:"#/properties/premise/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.premise.type,parentSchema:schema80.properties.premise,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.city !== undefined){
+let data2 = data.city;
+if(typeof data2 === "string"){
+if(func1(data2) < 1){
+const err5 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema80.properties.city,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.city.type,parentSchema:schema80.properties.city,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.state !== undefined){
+let data3 = data.state;
+if(typeof data3 === "string"){
+if(func1(data3) > 2){
+const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/maxLength",keyword:"maxLength",params:{limit: 2},message:"must NOT have more than 2 characters",schema:2,parentSchema:schema80.properties.state,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(func1(data3) < 2){
+const err8 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/minLength",keyword:"minLength",params:{limit: 2},message:"must NOT have fewer than 2 characters",schema:2,parentSchema:schema80.properties.state,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.state.type,parentSchema:schema80.properties.state,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.zip !== undefined){
+let data4 = data.zip;
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err10 = {instancePath:instancePath+"/zip",schemaPath:"#/properties/zip/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema80.properties.zip,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/zip",schemaPath:"#/properties/zip/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.zip.type,parentSchema:schema80.properties.zip,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.country !== undefined){
+let data5 = data.country;
+if(typeof data5 !== "string"){
+const err12 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.country.type,parentSchema:schema80.properties.country,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data6 = data.title;
+if(typeof data6 !== "string"){
+const err13 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.title.type,parentSchema:schema80.properties.title,data:data6};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data7 = data.description;
+if(typeof data7 !== "string"){
+const err14 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.description.type,parentSchema:schema80.properties.description,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.amenities !== undefined){
+let data8 = data.amenities;
+if(typeof data8 !== "string"){
+const err15 = {instancePath:instancePath+"/amenities",schemaPath:"#/properties/amenities/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.amenities.type,parentSchema:schema80.properties.amenities,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.list_price !== undefined){
+let data9 = data.list_price;
+if(typeof data9 === "string"){
+if(!pattern6.test(data9)){
+const err16 = {instancePath:instancePath+"/list_price",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data9};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/list_price",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data9};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.display_price !== undefined){
+let data10 = data.display_price;
+if(typeof data10 !== "string"){
+const err18 = {instancePath:instancePath+"/display_price",schemaPath:"#/properties/display_price/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.display_price.type,parentSchema:schema80.properties.display_price,data:data10};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.square_feet !== undefined){
+let data11 = data.square_feet;
+if(typeof data11 === "string"){
+if(!pattern6.test(data11)){
+const err19 = {instancePath:instancePath+"/square_feet",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data11};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/square_feet",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data11};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.lot_size !== undefined){
+let data12 = data.lot_size;
+if(typeof data12 !== "string"){
+const err21 = {instancePath:instancePath+"/lot_size",schemaPath:"#/properties/lot_size/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.lot_size.type,parentSchema:schema80.properties.lot_size,data:data12};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.lot_size_units !== undefined){
+let data13 = data.lot_size_units;
+if(typeof data13 !== "string"){
+const err22 = {instancePath:instancePath+"/lot_size_units",schemaPath:"#/properties/lot_size_units/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.lot_size_units.type,parentSchema:schema80.properties.lot_size_units,data:data13};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.stories !== undefined){
+let data14 = data.stories;
+if(typeof data14 === "string"){
+if(!pattern6.test(data14)){
+const err23 = {instancePath:instancePath+"/stories",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data14};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/stories",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data14};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.bedrooms !== undefined){
+let data15 = data.bedrooms;
+if(typeof data15 === "string"){
+if(!pattern6.test(data15)){
+const err25 = {instancePath:instancePath+"/bedrooms",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data15};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/bedrooms",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data15};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.baths !== undefined){
+let data16 = data.baths;
+if(typeof data16 === "string"){
+if(!pattern6.test(data16)){
+const err27 = {instancePath:instancePath+"/baths",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data16};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/baths",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data16};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.half_baths !== undefined){
+let data17 = data.half_baths;
+if(typeof data17 === "string"){
+if(!pattern6.test(data17)){
+const err29 = {instancePath:instancePath+"/half_baths",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data17};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/half_baths",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data17};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.garage !== undefined){
+let data18 = data.garage;
+const _errs46 = errors;
+let valid8 = false;
+const _errs47 = errors;
+if(typeof data18 !== "string"){
+const err31 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/GarageType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.type,parentSchema:schema87,data:data18};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(!(((data18 === "Attached") || (data18 === "Detached")) || (data18 === "None"))){
+const err32 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/GarageType/enum",keyword:"enum",params:{allowedValues: schema87.enum},message:"must be equal to one of the allowed values",schema:schema87.enum,parentSchema:schema87,data:data18};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+var _valid0 = _errs47 === errors;
+valid8 = valid8 || _valid0;
+const _errs50 = errors;
+if(typeof data18 === "string"){
+if(!pattern6.test(data18)){
+const err33 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data18};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data18};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+var _valid0 = _errs50 === errors;
+valid8 = valid8 || _valid0;
+if(!valid8){
+const err35 = {instancePath:instancePath+"/garage",schemaPath:"#/properties/garage/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema80.properties.garage.anyOf,parentSchema:schema80.properties.garage,data:data18};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+else {
+errors = _errs46;
+if(vErrors !== null){
+if(_errs46){
+vErrors.length = _errs46;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.parking_spaces !== undefined){
+let data19 = data.parking_spaces;
+if(typeof data19 === "string"){
+if(!pattern6.test(data19)){
+const err36 = {instancePath:instancePath+"/parking_spaces",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data19};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/parking_spaces",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data19};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.listing_status !== undefined){
+let data20 = data.listing_status;
+if(typeof data20 !== "string"){
+const err38 = {instancePath:instancePath+"/listing_status",schemaPath:"#/properties/listing_status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.listing_status.type,parentSchema:schema80.properties.listing_status,data:data20};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.property_type !== undefined){
+let data21 = data.property_type;
+const _errs59 = errors;
+let valid12 = false;
+const _errs60 = errors;
+if(typeof data21 !== "string"){
+const err39 = {instancePath:instancePath+"/property_type",schemaPath:"#/components/schemas/PropertyType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema90.type,parentSchema:schema90,data:data21};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(!((((((((((((data21 === "Single Family") || (data21 === "Duplex")) || (data21 === "Triplex")) || (data21 === "Quad-Plex")) || (data21 === "Condo")) || (data21 === "Co-op")) || (data21 === "Mobile Home")) || (data21 === "Multi Family")) || (data21 === "Timeshare")) || (data21 === "Town House")) || (data21 === "Miscellaneous")) || (data21 === "Residential Land"))){
+const err40 = {instancePath:instancePath+"/property_type",schemaPath:"#/components/schemas/PropertyType/enum",keyword:"enum",params:{allowedValues: schema90.enum},message:"must be equal to one of the allowed values",schema:schema90.enum,parentSchema:schema90,data:data21};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+var _valid1 = _errs60 === errors;
+valid12 = valid12 || _valid1;
+const _errs63 = errors;
+if(typeof data21 !== "string"){
+const err41 = {instancePath:instancePath+"/property_type",schemaPath:"#/properties/property_type/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.property_type.anyOf[1].type,parentSchema:schema80.properties.property_type.anyOf[1],data:data21};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(!(((((data21 === "SingleFamily") || (data21 === "MobileHome")) || (data21 === "MultiFamily")) || (data21 === "TownHouse")) || (data21 === "ResidentialLand"))){
+const err42 = {instancePath:instancePath+"/property_type",schemaPath:"#/properties/property_type/anyOf/1/enum",keyword:"enum",params:{allowedValues: schema80.properties.property_type.anyOf[1].enum},message:"must be equal to one of the allowed values",schema:schema80.properties.property_type.anyOf[1].enum,parentSchema:schema80.properties.property_type.anyOf[1],data:data21};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+var _valid1 = _errs63 === errors;
+valid12 = valid12 || _valid1;
+if(!valid12){
+const err43 = {instancePath:instancePath+"/property_type",schemaPath:"#/properties/property_type/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema80.properties.property_type.anyOf,parentSchema:schema80.properties.property_type,data:data21};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+else {
+errors = _errs59;
+if(vErrors !== null){
+if(_errs59){
+vErrors.length = _errs59;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.year_built !== undefined){
+let data22 = data.year_built;
+if(typeof data22 === "string"){
+if(!pattern6.test(data22)){
+const err44 = {instancePath:instancePath+"/year_built",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data22};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/year_built",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data22};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.subdomain !== undefined){
+let data23 = data.subdomain;
+if(typeof data23 === "string"){
+if(!pattern33.test(data23)){
+const err46 = {instancePath:instancePath+"/subdomain",schemaPath:"#/properties/subdomain/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",parentSchema:schema80.properties.subdomain,data:data23};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/subdomain",schemaPath:"#/properties/subdomain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.subdomain.type,parentSchema:schema80.properties.subdomain,data:data23};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.custom_domain !== undefined){
+let data24 = data.custom_domain;
+if(typeof data24 !== "string"){
+const err48 = {instancePath:instancePath+"/custom_domain",schemaPath:"#/properties/custom_domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.custom_domain.type,parentSchema:schema80.properties.custom_domain,data:data24};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data.mls_id !== undefined){
+let data25 = data.mls_id;
+if(typeof data25 !== "string"){
+const err49 = {instancePath:instancePath+"/mls_id",schemaPath:"#/properties/mls_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.mls_id.type,parentSchema:schema80.properties.mls_id,data:data25};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.template !== undefined){
+let data26 = data.template;
+if(typeof data26 !== "string"){
+const err50 = {instancePath:instancePath+"/template",schemaPath:"#/components/schemas/CreatableTemplate/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data26};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(!(((((((((((((((((((((data26 === "mak") || (data26 === "kit")) || (data26 === "mot")) || (data26 === "lnd")) || (data26 === "karr")) || (data26 === "stak")) || (data26 === "north")) || (data26 === "icon")) || (data26 === "lux")) || (data26 === "ryne")) || (data26 === "dax")) || (data26 === "bren")) || (data26 === "eko")) || (data26 === "rubik_v2")) || (data26 === "arlo")) || (data26 === "pipeline")) || (data26 === "cobi")) || (data26 === "focal")) || (data26 === "rubik")) || (data26 === "air")) || (data26 === "saren"))){
+const err51 = {instancePath:instancePath+"/template",schemaPath:"#/components/schemas/CreatableTemplate/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values",schema:schema92.enum,parentSchema:schema92,data:data26};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data.api_author !== undefined){
+let data27 = data.api_author;
+if(typeof data27 !== "string"){
+const err52 = {instancePath:instancePath+"/api_author",schemaPath:"#/properties/api_author/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.api_author.type,parentSchema:schema80.properties.api_author,data:data27};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data.main_image !== undefined){
+let data28 = data.main_image;
+if(typeof data28 === "string"){
+if(!pattern4.test(data28)){
+const err53 = {instancePath:instancePath+"/main_image",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data28};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/main_image",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data28};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data.edit_access !== undefined){
+let data29 = data.edit_access;
+if(typeof data29 === "string"){
+if(!pattern4.test(data29)){
+const err55 = {instancePath:instancePath+"/edit_access",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data29};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/edit_access",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data29};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data.show_on_property !== undefined){
+let data30 = data.show_on_property;
+if(typeof data30 === "string"){
+if(!pattern4.test(data30)){
+const err57 = {instancePath:instancePath+"/show_on_property",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data30};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/show_on_property",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data30};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data.logo !== undefined){
+let data31 = data.logo;
+if(typeof data31 === "string"){
+if(!pattern4.test(data31)){
+const err59 = {instancePath:instancePath+"/logo",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data31};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/logo",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data31};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data.external_id !== undefined){
+let data32 = data.external_id;
+if(typeof data32 !== "string"){
+const err61 = {instancePath:instancePath+"/external_id",schemaPath:"#/properties/external_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.external_id.type,parentSchema:schema80.properties.external_id,data:data32};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data.skip_zlookup !== undefined){
+let data33 = data.skip_zlookup;
+if(typeof data33 !== "string"){
+const err62 = {instancePath:instancePath+"/skip_zlookup",schemaPath:"#/properties/skip_zlookup/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.skip_zlookup.type,parentSchema:schema80.properties.skip_zlookup,data:data33};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data.intent !== undefined){
+let data34 = data.intent;
+if(typeof data34 !== "string"){
+const err63 = {instancePath:instancePath+"/intent",schemaPath:"#/properties/intent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.intent.type,parentSchema:schema80.properties.intent,data:data34};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data.sns_id !== undefined){
+let data35 = data.sns_id;
+if(typeof data35 !== "string"){
+const err64 = {instancePath:instancePath+"/sns_id",schemaPath:"#/properties/sns_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.sns_id.type,parentSchema:schema80.properties.sns_id,data:data35};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+if(data.listtrack_property_id !== undefined){
+let data36 = data.listtrack_property_id;
+if(typeof data36 !== "string"){
+const err65 = {instancePath:instancePath+"/listtrack_property_id",schemaPath:"#/properties/listtrack_property_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.listtrack_property_id.type,parentSchema:schema80.properties.listtrack_property_id,data:data36};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data.website_url !== undefined){
+let data37 = data.website_url;
+if(typeof data37 === "string"){
+if(!(formats0(data37))){
+const err66 = {instancePath:instancePath+"/website_url",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data37};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/website_url",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data37};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+else {
+const err68 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.type,parentSchema:schema80,data};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+validate36.errors = vErrors;
+return errors === 0;
+}
+validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+exports["/paths/~1api~1v1~1object~1property~1{nid}/put/responses/200/content/application~1json/schema"] = validate37;
+const schema98 = at("/components/schemas/PropertyWriteResult");
+
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate37.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.nid === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema98.required,parentSchema:schema98,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.uri === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema98.required,parentSchema:schema98,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.nid !== undefined){
+let data0 = data.nid;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err2 = {instancePath:instancePath+"/nid",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/nid",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.uri !== undefined){
+let data1 = data.uri;
+if(typeof data1 === "string"){
+if(!(formats0(data1))){
+const err4 = {instancePath:instancePath+"/uri",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/uri",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema98.type,parentSchema:schema98,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate37.errors = vErrors;
+return errors === 0;
+}
+validate37.evaluated = {"props":{"nid":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/responses/ExternalIdInUse/content/application~1problem+json/schema"] = validate38;
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate38.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
@@ -5209,10 +4449,14 @@ let data5 = data.errors;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.in === undefined){
-const err12 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+if(!(validate30(data5[i0], {instancePath:instancePath+"/errors/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5221,8 +4465,10 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data6.pointer === undefined){
-const err13 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5231,124 +4477,398 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data6.detail === undefined){
-const err14 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data6.in !== undefined){
-let data7 = data6.in;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.in.type,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(!(((data7 === "body") || (data7 === "path")) || (data7 === "header"))){
-const err16 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/enum",keyword:"enum",params:{allowedValues: schema76.properties.in.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.in.enum,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data6.pointer !== undefined){
-let data8 = data6.pointer;
-if(typeof data8 === "string"){
-if(!(formats10.test(data8))){
-const err17 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/format",keyword:"format",params:{format: "json-pointer"},message:"must match format \""+"json-pointer"+"\"",schema:"json-pointer",parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.pointer.type,parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data6.detail !== undefined){
-let data9 = data6.detail;
-if(typeof data9 !== "string"){
-const err19 = {instancePath:instancePath+"/errors/" + i0+"/detail",schemaPath:"#/components/schemas/ProblemFieldError/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.detail.type,parentSchema:schema76.properties.detail,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-validate36.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1external-property~1{external-id}/get/parameters/0/schema"] = validate37;
-const schema108 = at("/paths/~1api~1v1~1object~1external-property~1{external-id}/get/parameters/0/schema");
+exports["/components/responses/PayloadTooLarge/content/application~1problem+json/schema"] = validate40;
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate40.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.title === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.detail === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 === "string"){
+if(!(formats0(data0))){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema75.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.type.type,parentSchema:schema75.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data1 = data.title;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.title.type,parentSchema:schema75.properties.title,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema75.properties.status.type,parentSchema:schema75.properties.status,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 599 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema75.properties.status,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data2 < 400 || isNaN(data2)){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema75.properties.status,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.detail !== undefined){
+let data3 = data.detail;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.detail.type,parentSchema:schema75.properties.detail,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.instance !== undefined){
+let data4 = data.instance;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/instance",schemaPath:"#/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.instance.type,parentSchema:schema75.properties.instance,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.errors !== undefined){
+let data5 = data.errors;
+if(Array.isArray(data5)){
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate30(data5[i0], {instancePath:instancePath+"/errors/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate40.errors = vErrors;
+return errors === 0;
+}
+validate40.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/responses/UnsupportedMediaType/content/application~1problem+json/schema"] = validate42;
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate42.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.title === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.detail === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 === "string"){
+if(!(formats0(data0))){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema75.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.type.type,parentSchema:schema75.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data1 = data.title;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.title.type,parentSchema:schema75.properties.title,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema75.properties.status.type,parentSchema:schema75.properties.status,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 599 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema75.properties.status,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data2 < 400 || isNaN(data2)){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema75.properties.status,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.detail !== undefined){
+let data3 = data.detail;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.detail.type,parentSchema:schema75.properties.detail,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.instance !== undefined){
+let data4 = data.instance;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/instance",schemaPath:"#/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.instance.type,parentSchema:schema75.properties.instance,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.errors !== undefined){
+let data5 = data.errors;
+if(Array.isArray(data5)){
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate30(data5[i0], {instancePath:instancePath+"/errors/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate42.errors = vErrors;
+return errors === 0;
+}
+validate42.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
+
+exports["/paths/~1api~1v1~1object~1external-property~1{external-id}/get/parameters/0/schema"] = validate44;
+const schema104 = at("/paths/~1api~1v1~1object~1external-property~1{external-id}/get/parameters/0/schema");
+
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5357,7 +4877,7 @@ evaluated0.items = undefined;
 }
 if(typeof data === "string"){
 if(func1(data) < 1){
-const err0 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema108,data};
+const err0 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema104,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5368,7 +4888,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.type,parentSchema:schema108,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.type,parentSchema:schema104,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5377,17 +4897,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1external-property~1{external-id}/get/responses/200/content/application~1json/schema"] = validate38;
+exports["/paths/~1api~1v1~1object~1external-property~1{external-id}/get/responses/200/content/application~1json/schema"] = validate45;
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate45.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7569,18 +7089,18 @@ vErrors.push(err159);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":{"nid":true,"uid":true,"street":true,"premise":true,"city":true,"state":true,"zip":true,"country":true,"title":true,"description":true,"amenities":true,"list_price":true,"display_price":true,"square_feet":true,"lot_size":true,"lot_size_units":true,"stories":true,"bedrooms":true,"baths":true,"half_baths":true,"garage":true,"parking_spaces":true,"listing_status":true,"property_type":true,"year_built":true,"open_houses":true,"subdomain":true,"custom_domain":true,"mls_id":true,"template":true,"api_author":true,"main_image":true,"edit_access":true,"show_on_property":true,"logo":true,"external_id":true,"skip_zlookup":true,"intent":true,"sns_id":true,"listtrack_property_id":true,"website_url":true,"virtual_tours":true,"property_videos":true,"floorplans":true},"dynamicProps":false,"dynamicItems":false};
+validate45.evaluated = {"props":{"nid":true,"uid":true,"street":true,"premise":true,"city":true,"state":true,"zip":true,"country":true,"title":true,"description":true,"amenities":true,"list_price":true,"display_price":true,"square_feet":true,"lot_size":true,"lot_size_units":true,"stories":true,"bedrooms":true,"baths":true,"half_baths":true,"garage":true,"parking_spaces":true,"listing_status":true,"property_type":true,"year_built":true,"open_houses":true,"subdomain":true,"custom_domain":true,"mls_id":true,"template":true,"api_author":true,"main_image":true,"edit_access":true,"show_on_property":true,"logo":true,"external_id":true,"skip_zlookup":true,"intent":true,"sns_id":true,"listtrack_property_id":true,"website_url":true,"virtual_tours":true,"property_videos":true,"floorplans":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1property/post/requestBody/content/application~1json/schema"] = validate42;
-const schema144 = at("/components/schemas/PropertyCreate");
+exports["/paths/~1api~1v1~1object~1property/post/requestBody/content/application~1json/schema"] = validate49;
+const schema140 = at("/components/schemas/PropertyCreate");
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate49.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7589,7 +7109,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.street === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "street"},message:"must have required property '"+"street"+"'",schema:schema144.required,parentSchema:schema144,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "street"},message:"must have required property '"+"street"+"'",schema:schema140.required,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7599,7 +7119,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.city === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'",schema:schema144.required,parentSchema:schema144,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'",schema:schema140.required,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7609,7 +7129,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.state === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'",schema:schema144.required,parentSchema:schema144,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'",schema:schema140.required,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7619,7 +7139,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.zip === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "zip"},message:"must have required property '"+"zip"+"'",schema:schema144.required,parentSchema:schema144,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "zip"},message:"must have required property '"+"zip"+"'",schema:schema140.required,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7629,8 +7149,8 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func3.call(schema144.properties, key0))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema144,data};
+if(!(func3.call(schema140.properties, key0))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -7644,7 +7164,7 @@ if(data.street !== undefined){
 let data0 = data.street;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err5 = {instancePath:instancePath+"/street",schemaPath:"#/properties/street/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema144.properties.street,data:data0};
+const err5 = {instancePath:instancePath+"/street",schemaPath:"#/properties/street/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema140.properties.street,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -7655,7 +7175,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/street",schemaPath:"#/properties/street/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.properties.street.type,parentSchema:schema144.properties.street,data:data0};
+const err6 = {instancePath:instancePath+"/street",schemaPath:"#/properties/street/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema140.properties.street.type,parentSchema:schema140.properties.street,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -7669,7 +7189,7 @@ if(data.city !== undefined){
 let data1 = data.city;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err7 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema144.properties.city,data:data1};
+const err7 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema140.properties.city,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -7680,7 +7200,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.properties.city.type,parentSchema:schema144.properties.city,data:data1};
+const err8 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema140.properties.city.type,parentSchema:schema140.properties.city,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -7694,7 +7214,7 @@ if(data.state !== undefined){
 let data2 = data.state;
 if(typeof data2 === "string"){
 if(func1(data2) > 2){
-const err9 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/maxLength",keyword:"maxLength",params:{limit: 2},message:"must NOT have more than 2 characters",schema:2,parentSchema:schema144.properties.state,data:data2};
+const err9 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/maxLength",keyword:"maxLength",params:{limit: 2},message:"must NOT have more than 2 characters",schema:2,parentSchema:schema140.properties.state,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -7704,7 +7224,7 @@ vErrors.push(err9);
 errors++;
 }
 if(func1(data2) < 2){
-const err10 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/minLength",keyword:"minLength",params:{limit: 2},message:"must NOT have fewer than 2 characters",schema:2,parentSchema:schema144.properties.state,data:data2};
+const err10 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/minLength",keyword:"minLength",params:{limit: 2},message:"must NOT have fewer than 2 characters",schema:2,parentSchema:schema140.properties.state,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -7715,7 +7235,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.properties.state.type,parentSchema:schema144.properties.state,data:data2};
+const err11 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema140.properties.state.type,parentSchema:schema140.properties.state,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7729,7 +7249,7 @@ if(data.zip !== undefined){
 let data3 = data.zip;
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-const err12 = {instancePath:instancePath+"/zip",schemaPath:"#/properties/zip/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema144.properties.zip,data:data3};
+const err12 = {instancePath:instancePath+"/zip",schemaPath:"#/properties/zip/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema140.properties.zip,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -7740,7 +7260,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/zip",schemaPath:"#/properties/zip/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.properties.zip.type,parentSchema:schema144.properties.zip,data:data3};
+const err13 = {instancePath:instancePath+"/zip",schemaPath:"#/properties/zip/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema140.properties.zip.type,parentSchema:schema140.properties.zip,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7753,7 +7273,7 @@ errors++;
 if(data["square feet"] !== undefined){
 let data4 = data["square feet"];
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err14 = {instancePath:instancePath+"/square feet",schemaPath:"#/properties/square%20feet/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema144.properties["square feet"].type,parentSchema:schema144.properties["square feet"],data:data4};
+const err14 = {instancePath:instancePath+"/square feet",schemaPath:"#/properties/square%20feet/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema140.properties["square feet"].type,parentSchema:schema140.properties["square feet"],data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -7766,7 +7286,7 @@ errors++;
 if(data.bedrooms !== undefined){
 let data5 = data.bedrooms;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err15 = {instancePath:instancePath+"/bedrooms",schemaPath:"#/properties/bedrooms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema144.properties.bedrooms.type,parentSchema:schema144.properties.bedrooms,data:data5};
+const err15 = {instancePath:instancePath+"/bedrooms",schemaPath:"#/properties/bedrooms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema140.properties.bedrooms.type,parentSchema:schema140.properties.bedrooms,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -7779,7 +7299,7 @@ errors++;
 if(data.baths !== undefined){
 let data6 = data.baths;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err16 = {instancePath:instancePath+"/baths",schemaPath:"#/properties/baths/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema144.properties.baths.type,parentSchema:schema144.properties.baths,data:data6};
+const err16 = {instancePath:instancePath+"/baths",schemaPath:"#/properties/baths/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema140.properties.baths.type,parentSchema:schema140.properties.baths,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -7792,7 +7312,7 @@ errors++;
 if(data.list_price !== undefined){
 let data7 = data.list_price;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err17 = {instancePath:instancePath+"/list_price",schemaPath:"#/properties/list_price/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema144.properties.list_price.type,parentSchema:schema144.properties.list_price,data:data7};
+const err17 = {instancePath:instancePath+"/list_price",schemaPath:"#/properties/list_price/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema140.properties.list_price.type,parentSchema:schema140.properties.list_price,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -7805,7 +7325,7 @@ errors++;
 if(data.garage !== undefined){
 let data8 = data.garage;
 if(typeof data8 !== "string"){
-const err18 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/GarageType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.type,parentSchema:schema88,data:data8};
+const err18 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/GarageType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.type,parentSchema:schema87,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -7815,7 +7335,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!(((data8 === "Attached") || (data8 === "Detached")) || (data8 === "None"))){
-const err19 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/GarageType/enum",keyword:"enum",params:{allowedValues: schema88.enum},message:"must be equal to one of the allowed values",schema:schema88.enum,parentSchema:schema88,data:data8};
+const err19 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/GarageType/enum",keyword:"enum",params:{allowedValues: schema87.enum},message:"must be equal to one of the allowed values",schema:schema87.enum,parentSchema:schema87,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -7828,7 +7348,7 @@ errors++;
 if(data.stories !== undefined){
 let data9 = data.stories;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err20 = {instancePath:instancePath+"/stories",schemaPath:"#/properties/stories/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema144.properties.stories.type,parentSchema:schema144.properties.stories,data:data9};
+const err20 = {instancePath:instancePath+"/stories",schemaPath:"#/properties/stories/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema140.properties.stories.type,parentSchema:schema140.properties.stories,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -7841,7 +7361,7 @@ errors++;
 if(data.lot_size !== undefined){
 let data10 = data.lot_size;
 if(typeof data10 !== "string"){
-const err21 = {instancePath:instancePath+"/lot_size",schemaPath:"#/properties/lot_size/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.properties.lot_size.type,parentSchema:schema144.properties.lot_size,data:data10};
+const err21 = {instancePath:instancePath+"/lot_size",schemaPath:"#/properties/lot_size/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema140.properties.lot_size.type,parentSchema:schema140.properties.lot_size,data:data10};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -7854,7 +7374,7 @@ errors++;
 if(data.parking_spaces !== undefined){
 let data11 = data.parking_spaces;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err22 = {instancePath:instancePath+"/parking_spaces",schemaPath:"#/properties/parking_spaces/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema144.properties.parking_spaces.type,parentSchema:schema144.properties.parking_spaces,data:data11};
+const err22 = {instancePath:instancePath+"/parking_spaces",schemaPath:"#/properties/parking_spaces/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema140.properties.parking_spaces.type,parentSchema:schema140.properties.parking_spaces,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -7867,7 +7387,7 @@ errors++;
 if(data.description !== undefined){
 let data12 = data.description;
 if(typeof data12 !== "string"){
-const err23 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.properties.description.type,parentSchema:schema144.properties.description,data:data12};
+const err23 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema140.properties.description.type,parentSchema:schema140.properties.description,data:data12};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -7880,7 +7400,7 @@ errors++;
 if(data.property_type !== undefined){
 let data13 = data.property_type;
 if(typeof data13 !== "string"){
-const err24 = {instancePath:instancePath+"/property_type",schemaPath:"#/components/schemas/PropertyType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data13};
+const err24 = {instancePath:instancePath+"/property_type",schemaPath:"#/components/schemas/PropertyType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema90.type,parentSchema:schema90,data:data13};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -7890,7 +7410,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!((((((((((((data13 === "Single Family") || (data13 === "Duplex")) || (data13 === "Triplex")) || (data13 === "Quad-Plex")) || (data13 === "Condo")) || (data13 === "Co-op")) || (data13 === "Mobile Home")) || (data13 === "Multi Family")) || (data13 === "Timeshare")) || (data13 === "Town House")) || (data13 === "Miscellaneous")) || (data13 === "Residential Land"))){
-const err25 = {instancePath:instancePath+"/property_type",schemaPath:"#/components/schemas/PropertyType/enum",keyword:"enum",params:{allowedValues: schema91.enum},message:"must be equal to one of the allowed values",schema:schema91.enum,parentSchema:schema91,data:data13};
+const err25 = {instancePath:instancePath+"/property_type",schemaPath:"#/components/schemas/PropertyType/enum",keyword:"enum",params:{allowedValues: schema90.enum},message:"must be equal to one of the allowed values",schema:schema90.enum,parentSchema:schema90,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -7903,7 +7423,7 @@ errors++;
 if(data.year_built !== undefined){
 let data14 = data.year_built;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err26 = {instancePath:instancePath+"/year_built",schemaPath:"#/properties/year_built/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema144.properties.year_built.type,parentSchema:schema144.properties.year_built,data:data14};
+const err26 = {instancePath:instancePath+"/year_built",schemaPath:"#/properties/year_built/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema140.properties.year_built.type,parentSchema:schema140.properties.year_built,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -7916,7 +7436,7 @@ errors++;
 if(data.template !== undefined){
 let data15 = data.template;
 if(typeof data15 !== "string"){
-const err27 = {instancePath:instancePath+"/template",schemaPath:"#/components/schemas/CreatableTemplate/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.type,parentSchema:schema93,data:data15};
+const err27 = {instancePath:instancePath+"/template",schemaPath:"#/components/schemas/CreatableTemplate/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data15};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -7926,7 +7446,7 @@ vErrors.push(err27);
 errors++;
 }
 if(!(((((((((((((((((((((data15 === "mak") || (data15 === "kit")) || (data15 === "mot")) || (data15 === "lnd")) || (data15 === "karr")) || (data15 === "stak")) || (data15 === "north")) || (data15 === "icon")) || (data15 === "lux")) || (data15 === "ryne")) || (data15 === "dax")) || (data15 === "bren")) || (data15 === "eko")) || (data15 === "rubik_v2")) || (data15 === "arlo")) || (data15 === "pipeline")) || (data15 === "cobi")) || (data15 === "focal")) || (data15 === "rubik")) || (data15 === "air")) || (data15 === "saren"))){
-const err28 = {instancePath:instancePath+"/template",schemaPath:"#/components/schemas/CreatableTemplate/enum",keyword:"enum",params:{allowedValues: schema93.enum},message:"must be equal to one of the allowed values",schema:schema93.enum,parentSchema:schema93,data:data15};
+const err28 = {instancePath:instancePath+"/template",schemaPath:"#/components/schemas/CreatableTemplate/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values",schema:schema92.enum,parentSchema:schema92,data:data15};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -7940,7 +7460,7 @@ if(data.external_id !== undefined){
 let data16 = data.external_id;
 if(typeof data16 === "string"){
 if(func1(data16) < 1){
-const err29 = {instancePath:instancePath+"/external_id",schemaPath:"#/properties/external_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema144.properties.external_id,data:data16};
+const err29 = {instancePath:instancePath+"/external_id",schemaPath:"#/properties/external_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema140.properties.external_id,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -7951,7 +7471,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/external_id",schemaPath:"#/properties/external_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.properties.external_id.type,parentSchema:schema144.properties.external_id,data:data16};
+const err30 = {instancePath:instancePath+"/external_id",schemaPath:"#/properties/external_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema140.properties.external_id.type,parentSchema:schema140.properties.external_id,data:data16};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -7963,7 +7483,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema144.type,parentSchema:schema144,data};
+const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema140.type,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -7972,17 +7492,17 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate42.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1property/post/responses/200/content/application~1json/schema"] = validate43;
+exports["/paths/~1api~1v1~1object~1property/post/responses/200/content/application~1json/schema"] = validate50;
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
+const evaluated0 = validate50.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7991,7 +7511,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema99.required,parentSchema:schema99,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema98.required,parentSchema:schema98,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8001,7 +7521,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.uri === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema99.required,parentSchema:schema99,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema98.required,parentSchema:schema98,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8062,7 +7582,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema99.type,parentSchema:schema99,data};
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema98.type,parentSchema:schema98,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8071,18 +7591,18 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate43.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":{"nid":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate50.evaluated = {"props":{"nid":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1properties~1{uid}/get/parameters/0/schema"] = validate44;
-const schema151 = at("/paths/~1api~1v1~1object~1properties~1{uid}/get/parameters/0/schema");
+exports["/paths/~1api~1v1~1object~1properties~1{uid}/get/parameters/0/schema"] = validate51;
+const schema147 = at("/paths/~1api~1v1~1object~1properties~1{uid}/get/parameters/0/schema");
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate44.evaluated;
+const evaluated0 = validate51.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8090,7 +7610,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema151.type,parentSchema:schema151,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema147.type,parentSchema:schema147,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8099,19 +7619,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate44.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
-validate44.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate51.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1properties~1{uid}/get/responses/200/content/application~1json/schema"] = validate45;
-const schema152 = at("/paths/~1api~1v1~1object~1properties~1{uid}/get/responses/200/content/application~1json/schema");
-const schema153 = at("/components/schemas/PropertyListItem");
+exports["/paths/~1api~1v1~1object~1properties~1{uid}/get/responses/200/content/application~1json/schema"] = validate52;
+const schema148 = at("/paths/~1api~1v1~1object~1properties~1{uid}/get/responses/200/content/application~1json/schema");
+const schema149 = at("/components/schemas/PropertyListItem");
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
+const evaluated0 = validate53.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8120,7 +7640,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema153.required,parentSchema:schema153,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema149.required,parentSchema:schema149,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8130,7 +7650,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.published === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "published"},message:"must have required property '"+"published"+"'",schema:schema153.required,parentSchema:schema153,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "published"},message:"must have required property '"+"published"+"'",schema:schema149.required,parentSchema:schema149,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8140,7 +7660,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.title === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema153.required,parentSchema:schema153,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema149.required,parentSchema:schema149,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8150,7 +7670,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.external_id === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "external_id"},message:"must have required property '"+"external_id"+"'",schema:schema153.required,parentSchema:schema153,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "external_id"},message:"must have required property '"+"external_id"+"'",schema:schema149.required,parentSchema:schema149,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8187,7 +7707,7 @@ errors++;
 if(data.published !== undefined){
 let data1 = data.published;
 if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/published",schemaPath:"#/properties/published/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema153.properties.published.type,parentSchema:schema153.properties.published,data:data1};
+const err6 = {instancePath:instancePath+"/published",schemaPath:"#/properties/published/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema149.properties.published.type,parentSchema:schema149.properties.published,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8197,7 +7717,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!((data1 === "0") || (data1 === "1"))){
-const err7 = {instancePath:instancePath+"/published",schemaPath:"#/properties/published/allOf/0/enum",keyword:"enum",params:{allowedValues: schema153.properties.published.allOf[0].enum},message:"must be equal to one of the allowed values",schema:schema153.properties.published.allOf[0].enum,parentSchema:schema153.properties.published.allOf[0],data:data1};
+const err7 = {instancePath:instancePath+"/published",schemaPath:"#/properties/published/allOf/0/enum",keyword:"enum",params:{allowedValues: schema149.properties.published.allOf[0].enum},message:"must be equal to one of the allowed values",schema:schema149.properties.published.allOf[0].enum,parentSchema:schema149.properties.published.allOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8210,7 +7730,7 @@ errors++;
 if(data.title !== undefined){
 let data2 = data.title;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema153.properties.title.type},message:"must be string,null",schema:schema153.properties.title.type,parentSchema:schema153.properties.title,data:data2};
+const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema149.properties.title.type},message:"must be string,null",schema:schema149.properties.title.type,parentSchema:schema149.properties.title,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8223,7 +7743,7 @@ errors++;
 if(data.external_id !== undefined){
 let data3 = data.external_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/external_id",schemaPath:"#/properties/external_id/type",keyword:"type",params:{type: schema153.properties.external_id.type},message:"must be string,null",schema:schema153.properties.external_id.type,parentSchema:schema153.properties.external_id,data:data3};
+const err9 = {instancePath:instancePath+"/external_id",schemaPath:"#/properties/external_id/type",keyword:"type",params:{type: schema149.properties.external_id.type},message:"must be string,null",schema:schema149.properties.external_id.type,parentSchema:schema149.properties.external_id,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8235,7 +7755,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema153.type,parentSchema:schema153,data};
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema149.type,parentSchema:schema149,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8244,16 +7764,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate46.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"props":{"nid":true,"published":true,"title":true,"external_id":true},"dynamicProps":false,"dynamicItems":false};
+validate53.evaluated = {"props":{"nid":true,"published":true,"title":true,"external_id":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
+const evaluated0 = validate52.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8263,14 +7783,14 @@ evaluated0.items = undefined;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate46(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+if(!(validate53(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema152.type,parentSchema:schema152,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema148.type,parentSchema:schema148,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8279,18 +7799,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate52.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/parameters/AgentNid/schema"] = validate48;
-const schema155 = at("/components/parameters/AgentNid/schema");
+exports["/components/parameters/AgentNid/schema"] = validate55;
+const schema151 = at("/components/parameters/AgentNid/schema");
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate48.evaluated;
+const evaluated0 = validate55.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8298,7 +7818,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema155.type,parentSchema:schema155,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema151.type,parentSchema:schema151,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8307,21 +7827,21 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate48.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
-validate48.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/put/requestBody/content/application~1json/schema"] = validate49;
-const schema156 = at("/components/schemas/AgentCardUpdate");
-const formats40 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-const schema158 = at("/components/schemas/SocialMediaLinkInput");
+exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/put/requestBody/content/application~1json/schema"] = validate56;
+const schema152 = at("/components/schemas/AgentCardUpdate");
+const formats30 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const schema154 = at("/components/schemas/SocialMediaLinkInput");
 const pattern60 = new RegExp("^-?[0-9]+$", "u");
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
+const evaluated0 = validate57.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8330,7 +7850,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.service === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema158.required,parentSchema:schema158,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema154.required,parentSchema:schema154,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8340,7 +7860,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.url === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema158.required,parentSchema:schema158,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema154.required,parentSchema:schema154,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8350,7 +7870,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.weight === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema158.required,parentSchema:schema158,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema154.required,parentSchema:schema154,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8361,7 +7881,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "service") || (key0 === "url")) || (key0 === "weight"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema158,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema154,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8375,7 +7895,7 @@ if(data.service !== undefined){
 let data0 = data.service;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema158.properties.service,data:data0};
+const err4 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema154.properties.service,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8386,7 +7906,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema158.properties.service.type,parentSchema:schema158.properties.service,data:data0};
+const err5 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema154.properties.service.type,parentSchema:schema154.properties.service,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8425,7 +7945,7 @@ if(data.weight !== undefined){
 let data2 = data.weight;
 if(typeof data2 === "string"){
 if(!pattern60.test(data2)){
-const err8 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema158.properties.weight,data:data2};
+const err8 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema154.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8436,7 +7956,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema158.properties.weight.type,parentSchema:schema158.properties.weight,data:data2};
+const err9 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema154.properties.weight.type,parentSchema:schema154.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8448,7 +7968,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.type,parentSchema:schema158,data};
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema154.type,parentSchema:schema154,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8457,16 +7977,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate50.errors = vErrors;
+validate57.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
+const evaluated0 = validate56.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8475,7 +7995,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema156,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema152,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8485,8 +8005,8 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func3.call(schema156.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema156,data};
+if(!(func3.call(schema152.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema152,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8500,7 +8020,7 @@ if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema156.properties.name,data:data0};
+const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema152.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8511,7 +8031,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.properties.name.type,parentSchema:schema156.properties.name,data:data0};
+const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.name.type,parentSchema:schema152.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8525,7 +8045,7 @@ if(data.agent_first_name !== undefined){
 let data1 = data.agent_first_name;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err4 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema156.properties.agent_first_name,data:data1};
+const err4 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema152.properties.agent_first_name,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8536,7 +8056,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.properties.agent_first_name.type,parentSchema:schema156.properties.agent_first_name,data:data1};
+const err5 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.agent_first_name.type,parentSchema:schema152.properties.agent_first_name,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8550,7 +8070,7 @@ if(data.agent_last_name !== undefined){
 let data2 = data.agent_last_name;
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err6 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema156.properties.agent_last_name,data:data2};
+const err6 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema152.properties.agent_last_name,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8561,7 +8081,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.properties.agent_last_name.type,parentSchema:schema156.properties.agent_last_name,data:data2};
+const err7 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.agent_last_name.type,parentSchema:schema152.properties.agent_last_name,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8574,8 +8094,8 @@ errors++;
 if(data.email !== undefined){
 let data3 = data.email;
 if(typeof data3 === "string"){
-if(!(formats40.test(data3))){
-const err8 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema156.properties.email,data:data3};
+if(!(formats30.test(data3))){
+const err8 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema152.properties.email,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8586,7 +8106,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.properties.email.type,parentSchema:schema156.properties.email,data:data3};
+const err9 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.email.type,parentSchema:schema152.properties.email,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8599,7 +8119,7 @@ errors++;
 if(data.phone !== undefined){
 let data4 = data.phone;
 if(typeof data4 !== "string"){
-const err10 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.properties.phone.type,parentSchema:schema156.properties.phone,data:data4};
+const err10 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.phone.type,parentSchema:schema152.properties.phone,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8612,7 +8132,7 @@ errors++;
 if(data.company !== undefined){
 let data5 = data.company;
 if(typeof data5 !== "string"){
-const err11 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.properties.company.type,parentSchema:schema156.properties.company,data:data5};
+const err11 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.company.type,parentSchema:schema152.properties.company,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8625,7 +8145,7 @@ errors++;
 if(data.professional_title !== undefined){
 let data6 = data.professional_title;
 if(typeof data6 !== "string"){
-const err12 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.properties.professional_title.type,parentSchema:schema156.properties.professional_title,data:data6};
+const err12 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.professional_title.type,parentSchema:schema152.properties.professional_title,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8638,7 +8158,7 @@ errors++;
 if(data.license !== undefined){
 let data7 = data.license;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err13 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema156.properties.license.type},message:"must be string,null",schema:schema156.properties.license.type,parentSchema:schema156.properties.license,data:data7};
+const err13 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema152.properties.license.type},message:"must be string,null",schema:schema152.properties.license.type,parentSchema:schema152.properties.license,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8677,7 +8197,7 @@ if(data.social_media_links !== undefined){
 let data9 = data.social_media_links;
 if(Array.isArray(data9)){
 if(data9.length > 50){
-const err16 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema156.properties.social_media_links,data:data9};
+const err16 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema152.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -8688,14 +8208,14 @@ errors++;
 }
 const len0 = data9.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate50(data9[i0], {instancePath:instancePath+"/social_media_links/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+if(!(validate57(data9[i0], {instancePath:instancePath+"/social_media_links/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema156.properties.social_media_links.type,parentSchema:schema156.properties.social_media_links,data:data9};
+const err17 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema152.properties.social_media_links.type,parentSchema:schema152.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -8709,7 +8229,7 @@ if(data.card_type !== undefined){
 let data11 = data.card_type;
 if(typeof data11 === "string"){
 if(func1(data11) < 1){
-const err18 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema156.properties.card_type,data:data11};
+const err18 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema152.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -8720,7 +8240,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.properties.card_type.type,parentSchema:schema156.properties.card_type,data:data11};
+const err19 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.card_type.type,parentSchema:schema152.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -8783,7 +8303,7 @@ errors++;
 if(data.notes !== undefined){
 let data14 = data.notes;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err24 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema156.properties.notes.type},message:"must be string,null",schema:schema156.properties.notes.type,parentSchema:schema156.properties.notes,data:data14};
+const err24 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema152.properties.notes.type},message:"must be string,null",schema:schema152.properties.notes.type,parentSchema:schema152.properties.notes,data:data14};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -8795,7 +8315,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema156.type,parentSchema:schema156,data};
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema152.type,parentSchema:schema152,data};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -8804,18 +8324,18 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate49.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/put/responses/200/content/application~1json/schema"] = validate52;
-const schema162 = at("/components/schemas/StringNidResult");
+exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/put/responses/200/content/application~1json/schema"] = validate59;
+const schema158 = at("/components/schemas/StringNidResult");
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
+const evaluated0 = validate59.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8824,7 +8344,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema158.required,parentSchema:schema158,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8860,7 +8380,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema162.type,parentSchema:schema162,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.type,parentSchema:schema158,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8869,18 +8389,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate52.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"nid":true},"dynamicProps":false,"dynamicItems":false};
+validate59.evaluated = {"props":{"nid":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/responses/AgentAlreadyExists/content/application~1problem+json/schema"] = validate53;
-const schema164 = at("/components/responses/AgentAlreadyExists/content/application~1problem+json/schema");
+exports["/components/responses/AgentAlreadyExists/content/application~1problem+json/schema"] = validate60;
+const schema160 = at("/components/responses/AgentAlreadyExists/content/application~1problem+json/schema");
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate61.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9032,10 +8552,14 @@ let data5 = data.errors;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.in === undefined){
-const err12 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+if(!(validate30(data5[i0], {instancePath:instancePath+"/errors/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9044,8 +8568,10 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data6.pointer === undefined){
-const err13 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9054,137 +8580,31 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data6.detail === undefined){
-const err14 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data6.in !== undefined){
-let data7 = data6.in;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.in.type,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(!(((data7 === "body") || (data7 === "path")) || (data7 === "header"))){
-const err16 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/enum",keyword:"enum",params:{allowedValues: schema76.properties.in.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.in.enum,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data6.pointer !== undefined){
-let data8 = data6.pointer;
-if(typeof data8 === "string"){
-if(!(formats10.test(data8))){
-const err17 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/format",keyword:"format",params:{format: "json-pointer"},message:"must match format \""+"json-pointer"+"\"",schema:"json-pointer",parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.pointer.type,parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data6.detail !== undefined){
-let data9 = data6.detail;
-if(typeof data9 !== "string"){
-const err19 = {instancePath:instancePath+"/errors/" + i0+"/detail",schemaPath:"#/components/schemas/ProblemFieldError/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.detail.type,parentSchema:schema76.properties.detail,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-validate54.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
+validate61.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate60.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate54(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined){
 let data0 = data.title;
 if("Agent Already Exists" !== data0){
-const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Agent Already Exists"},message:"must be equal to constant",schema:"Agent Already Exists",parentSchema:schema164.allOf[1].properties.title,data:data0};
+const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Agent Already Exists"},message:"must be equal to constant",schema:"Agent Already Exists",parentSchema:schema160.allOf[1].properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9196,7 +8616,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data};
+const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema160.allOf[1].type,parentSchema:schema160.allOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9205,20 +8625,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate53.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"title":true,"type":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
+validate60.evaluated = {"props":{"title":true,"type":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/post/responses/200/content/application~1json/schema"] = validate56;
-const schema167 = at("/components/schemas/AgentCard");
-const schema169 = at("/components/schemas/AgentText");
-const schema176 = at("/components/schemas/AgentUrl");
+exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/post/responses/200/content/application~1json/schema"] = validate64;
+const schema162 = at("/components/schemas/AgentCard");
+const schema164 = at("/components/schemas/AgentText");
+const schema171 = at("/components/schemas/AgentUrl");
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate65.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9254,7 +8674,7 @@ var _valid0 = _errs2 === errors;
 valid1 = valid1 || _valid0;
 const _errs5 = errors;
 if(data !== null){
-const err2 = {instancePath,schemaPath:"#/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema176.allOf[0].anyOf[1].type,parentSchema:schema176.allOf[0].anyOf[1],data};
+const err2 = {instancePath,schemaPath:"#/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema171.allOf[0].anyOf[1].type,parentSchema:schema171.allOf[0].anyOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9266,7 +8686,7 @@ errors++;
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
-const err3 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema176.allOf[0].anyOf,parentSchema:schema176.allOf[0],data};
+const err3 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema171.allOf[0].anyOf,parentSchema:schema171.allOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9287,7 +8707,7 @@ vErrors = null;
 }
 }
 if(typeof data !== "string"){
-const err4 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema176.allOf[1].type,parentSchema:schema176.allOf[1],data};
+const err4 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.allOf[1].type,parentSchema:schema171.allOf[1],data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9296,17 +8716,17 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate65.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema178 = at("/components/schemas/SocialMediaLink");
+const schema173 = at("/components/schemas/SocialMediaLink");
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate67.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9315,7 +8735,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.service === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema178.required,parentSchema:schema178,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema173.required,parentSchema:schema173,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9325,7 +8745,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.url === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema178.required,parentSchema:schema178,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema173.required,parentSchema:schema173,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9335,7 +8755,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.weight === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema178.required,parentSchema:schema178,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema173.required,parentSchema:schema173,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9347,7 +8767,7 @@ errors++;
 if(data.service !== undefined){
 let data0 = data.service;
 if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.service.type,parentSchema:schema178.properties.service,data:data0};
+const err3 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema173.properties.service.type,parentSchema:schema173.properties.service,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9386,7 +8806,7 @@ if(data.weight !== undefined){
 let data2 = data.weight;
 if(typeof data2 === "string"){
 if(!pattern60.test(data2)){
-const err6 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema178.properties.weight,data:data2};
+const err6 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema173.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -9397,7 +8817,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.weight.type,parentSchema:schema178.properties.weight,data:data2};
+const err7 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema173.properties.weight.type,parentSchema:schema173.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9409,7 +8829,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema178.type,parentSchema:schema178,data};
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema173.type,parentSchema:schema173,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -9418,16 +8838,16 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":{"service":true,"url":true,"weight":true},"dynamicProps":false,"dynamicItems":false};
+validate67.evaluated = {"props":{"service":true,"url":true,"weight":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate64.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9436,7 +8856,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9446,7 +8866,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9456,7 +8876,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.agent_first_name === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9466,7 +8886,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.agent_last_name === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9476,7 +8896,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.email === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9486,7 +8906,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.phone === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "phone"},message:"must have required property '"+"phone"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "phone"},message:"must have required property '"+"phone"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -9496,7 +8916,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.company === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "company"},message:"must have required property '"+"company"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "company"},message:"must have required property '"+"company"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -9506,7 +8926,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.professional_title === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "professional_title"},message:"must have required property '"+"professional_title"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "professional_title"},message:"must have required property '"+"professional_title"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9516,7 +8936,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.license === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "license"},message:"must have required property '"+"license"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "license"},message:"must have required property '"+"license"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -9526,7 +8946,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.website === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "website"},message:"must have required property '"+"website"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "website"},message:"must have required property '"+"website"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -9536,7 +8956,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data.social_media_links === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "social_media_links"},message:"must have required property '"+"social_media_links"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "social_media_links"},message:"must have required property '"+"social_media_links"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -9546,7 +8966,7 @@ vErrors.push(err10);
 errors++;
 }
 if(data.card_type === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "card_type"},message:"must have required property '"+"card_type"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "card_type"},message:"must have required property '"+"card_type"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9556,7 +8976,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data.agency_profile === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agency_profile"},message:"must have required property '"+"agency_profile"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agency_profile"},message:"must have required property '"+"agency_profile"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9566,7 +8986,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data.headshot_url === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "headshot_url"},message:"must have required property '"+"headshot_url"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "headshot_url"},message:"must have required property '"+"headshot_url"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9576,7 +8996,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data.notes === undefined){
-const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "notes"},message:"must have required property '"+"notes"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "notes"},message:"must have required property '"+"notes"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -9613,7 +9033,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err17 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data1};
+const err17 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -9623,7 +9043,7 @@ vErrors.push(err17);
 errors++;
 }
 if(typeof data1 !== "string"){
-const err18 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data1};
+const err18 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -9636,7 +9056,7 @@ errors++;
 if(data.agent_first_name !== undefined){
 let data2 = data.agent_first_name;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err19 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data2};
+const err19 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9646,7 +9066,7 @@ vErrors.push(err19);
 errors++;
 }
 if(typeof data2 !== "string"){
-const err20 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data2};
+const err20 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -9659,7 +9079,7 @@ errors++;
 if(data.agent_last_name !== undefined){
 let data3 = data.agent_last_name;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err21 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data3};
+const err21 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9669,7 +9089,7 @@ vErrors.push(err21);
 errors++;
 }
 if(typeof data3 !== "string"){
-const err22 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data3};
+const err22 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data3};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -9682,7 +9102,7 @@ errors++;
 if(data.email !== undefined){
 let data4 = data.email;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err23 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data4};
+const err23 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data4};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9692,7 +9112,7 @@ vErrors.push(err23);
 errors++;
 }
 if(typeof data4 !== "string"){
-const err24 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data4};
+const err24 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -9705,7 +9125,7 @@ errors++;
 if(data.phone !== undefined){
 let data5 = data.phone;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err25 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data5};
+const err25 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data5};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -9715,7 +9135,7 @@ vErrors.push(err25);
 errors++;
 }
 if(typeof data5 !== "string"){
-const err26 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data5};
+const err26 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data5};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -9728,7 +9148,7 @@ errors++;
 if(data.company !== undefined){
 let data6 = data.company;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err27 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data6};
+const err27 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data6};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -9738,7 +9158,7 @@ vErrors.push(err27);
 errors++;
 }
 if(typeof data6 !== "string"){
-const err28 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data6};
+const err28 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data6};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -9751,7 +9171,7 @@ errors++;
 if(data.professional_title !== undefined){
 let data7 = data.professional_title;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err29 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data7};
+const err29 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9761,7 +9181,7 @@ vErrors.push(err29);
 errors++;
 }
 if(typeof data7 !== "string"){
-const err30 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data7};
+const err30 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data7};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -9774,7 +9194,7 @@ errors++;
 if(data.license !== undefined){
 let data8 = data.license;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err31 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema167.properties.license.type},message:"must be string,null",schema:schema167.properties.license.type,parentSchema:schema167.properties.license,data:data8};
+const err31 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema162.properties.license.type},message:"must be string,null",schema:schema162.properties.license.type,parentSchema:schema162.properties.license,data:data8};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -9785,15 +9205,15 @@ errors++;
 }
 }
 if(data.website !== undefined){
-if(!(validate57(data.website, {instancePath:instancePath+"/website",parentData:data,parentDataProperty:"website",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+if(!(validate65(data.website, {instancePath:instancePath+"/website",parentData:data,parentDataProperty:"website",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
 errors = vErrors.length;
 }
 }
 if(data.social_media_links !== undefined){
 let data10 = data.social_media_links;
 if((!(Array.isArray(data10))) && (data10 !== null)){
-const err32 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/0/type",keyword:"type",params:{type: schema167.properties.social_media_links.allOf[0].type},message:"must be array,null",schema:schema167.properties.social_media_links.allOf[0].type,parentSchema:schema167.properties.social_media_links.allOf[0],data:data10};
+const err32 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/0/type",keyword:"type",params:{type: schema162.properties.social_media_links.allOf[0].type},message:"must be array,null",schema:schema162.properties.social_media_links.allOf[0].type,parentSchema:schema162.properties.social_media_links.allOf[0],data:data10};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -9805,8 +9225,8 @@ errors++;
 if(Array.isArray(data10)){
 const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate59(data10[i0], {instancePath:instancePath+"/social_media_links/" + i0,parentData:data10,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate67(data10[i0], {instancePath:instancePath+"/social_media_links/" + i0,parentData:data10,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
 errors = vErrors.length;
 }
 }
@@ -9814,14 +9234,14 @@ errors = vErrors.length;
 if(Array.isArray(data10)){
 const len1 = data10.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate59(data10[i1], {instancePath:instancePath+"/social_media_links/" + i1,parentData:data10,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate67(data10[i1], {instancePath:instancePath+"/social_media_links/" + i1,parentData:data10,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema167.properties.social_media_links.allOf[1].type,parentSchema:schema167.properties.social_media_links.allOf[1],data:data10};
+const err33 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema162.properties.social_media_links.allOf[1].type,parentSchema:schema162.properties.social_media_links.allOf[1],data:data10};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -9834,7 +9254,7 @@ errors++;
 if(data.card_type !== undefined){
 let data13 = data.card_type;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err34 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data13};
+const err34 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data13};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -9844,7 +9264,7 @@ vErrors.push(err34);
 errors++;
 }
 if(typeof data13 !== "string"){
-const err35 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data13};
+const err35 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data13};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -9885,7 +9305,7 @@ var _valid0 = _errs65 === errors;
 valid24 = valid24 || _valid0;
 const _errs68 = errors;
 if(data14 !== null){
-const err38 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema167.properties.agency_profile.allOf[0].anyOf[1].type,parentSchema:schema167.properties.agency_profile.allOf[0].anyOf[1],data:data14};
+const err38 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema162.properties.agency_profile.allOf[0].anyOf[1].type,parentSchema:schema162.properties.agency_profile.allOf[0].anyOf[1],data:data14};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -9897,7 +9317,7 @@ errors++;
 var _valid0 = _errs68 === errors;
 valid24 = valid24 || _valid0;
 if(!valid24){
-const err39 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema167.properties.agency_profile.allOf[0].anyOf,parentSchema:schema167.properties.agency_profile.allOf[0],data:data14};
+const err39 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema162.properties.agency_profile.allOf[0].anyOf,parentSchema:schema162.properties.agency_profile.allOf[0],data:data14};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -9918,7 +9338,7 @@ vErrors = null;
 }
 }
 if(typeof data14 !== "string"){
-const err40 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.agency_profile.allOf[1].type,parentSchema:schema167.properties.agency_profile.allOf[1],data:data14};
+const err40 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema162.properties.agency_profile.allOf[1].type,parentSchema:schema162.properties.agency_profile.allOf[1],data:data14};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -9929,15 +9349,15 @@ errors++;
 }
 }
 if(data.headshot_url !== undefined){
-if(!(validate57(data.headshot_url, {instancePath:instancePath+"/headshot_url",parentData:data,parentDataProperty:"headshot_url",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+if(!(validate65(data.headshot_url, {instancePath:instancePath+"/headshot_url",parentData:data,parentDataProperty:"headshot_url",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
 errors = vErrors.length;
 }
 }
 if(data.notes !== undefined){
 let data16 = data.notes;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err41 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema167.properties.notes.type},message:"must be string,null",schema:schema167.properties.notes.type,parentSchema:schema167.properties.notes,data:data16};
+const err41 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema162.properties.notes.type},message:"must be string,null",schema:schema162.properties.notes.type,parentSchema:schema162.properties.notes,data:data16};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -9949,7 +9369,7 @@ errors++;
 }
 }
 else {
-const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema167.type,parentSchema:schema167,data};
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema162.type,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -9958,18 +9378,18 @@ vErrors.push(err42);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":{"id":true,"name":true,"agent_first_name":true,"agent_last_name":true,"email":true,"phone":true,"company":true,"professional_title":true,"license":true,"website":true,"social_media_links":true,"card_type":true,"agency_profile":true,"headshot_url":true,"notes":true},"dynamicProps":false,"dynamicItems":false};
+validate64.evaluated = {"props":{"id":true,"name":true,"agent_first_name":true,"agent_last_name":true,"email":true,"phone":true,"company":true,"professional_title":true,"license":true,"website":true,"social_media_links":true,"card_type":true,"agency_profile":true,"headshot_url":true,"notes":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/delete/responses/200/content/application~1json/schema"] = validate63;
-const schema182 = at("/components/schemas/DeleteResult");
+exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/delete/responses/200/content/application~1json/schema"] = validate71;
+const schema177 = at("/components/schemas/DeleteResult");
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate71.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9978,7 +9398,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 1){
-const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema182.allOf[0],data};
+const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema177.allOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9990,8 +9410,8 @@ errors++;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
-if(true !== data0){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema182.allOf[0].items,data:data0};
+if(typeof data0 !== "boolean"){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema177.allOf[0].items.type,parentSchema:schema177.allOf[0].items,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10002,14 +9422,8 @@ errors++;
 }
 }
 }
-if(Array.isArray(data)){
-const _errs3 = errors;
-const len1 = data.length;
-for(let i1=0; i1<len1; i1++){
-let data1 = data[i1];
-const _errs4 = errors;
-if(true !== data1){
-const err2 = {instancePath:instancePath+"/" + i1,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema182.contains,data:data1};
+else {
+const err2 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema177.allOf[0].type,parentSchema:schema177.allOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10018,13 +9432,12 @@ vErrors.push(err2);
 }
 errors++;
 }
-var valid3 = _errs4 === errors;
-if(valid3){
-break;
-}
-}
-if(!valid3){
-const err3 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema182.contains,parentSchema:schema182,data};
+if(Array.isArray(data)){
+const len1 = data.length;
+for(let i1=0; i1<len1; i1++){
+let data1 = data[i1];
+if(typeof data1 !== "boolean"){
+const err3 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema177.items.type,parentSchema:schema177.items,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10033,20 +9446,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-else {
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema182.type,parentSchema:schema182,data};
+if(true !== data1){
+const err4 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema177.items,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10055,18 +9456,71 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate63.errors = vErrors;
+}
+const _errs7 = errors;
+const len2 = data.length;
+for(let i2=0; i2<len2; i2++){
+let data2 = data[i2];
+const _errs8 = errors;
+if(true !== data2){
+const err5 = {instancePath:instancePath+"/" + i2,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema177.contains,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid5 = _errs8 === errors;
+if(valid5){
+break;
+}
+}
+if(!valid5){
+const err6 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema177.contains,parentSchema:schema177,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema177.type,parentSchema:schema177,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate71.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate71.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_card~1/post/requestBody/content/application~1json/schema"] = validate64;
-const schema183 = at("/components/schemas/AgentCardCreate");
+exports["/paths/~1api~1v1~1object~1agent_card~1/post/requestBody/content/application~1json/schema"] = validate72;
+const schema178 = at("/components/schemas/AgentCardCreate");
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
+const evaluated0 = validate72.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10075,7 +9529,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.agent_first_name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema183.required,parentSchema:schema183,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema178.required,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10085,7 +9539,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.agent_last_name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema183.required,parentSchema:schema183,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema178.required,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10095,7 +9549,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.email === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema183.required,parentSchema:schema183,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema178.required,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10105,8 +9559,8 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func3.call(schema183.properties, key0))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema183,data};
+if(!(func3.call(schema178.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10120,7 +9574,7 @@ if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema183.properties.name,data:data0};
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema178.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10131,7 +9585,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.name.type,parentSchema:schema183.properties.name,data:data0};
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.name.type,parentSchema:schema178.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10145,7 +9599,7 @@ if(data.agent_first_name !== undefined){
 let data1 = data.agent_first_name;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err6 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema183.properties.agent_first_name,data:data1};
+const err6 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema178.properties.agent_first_name,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10156,7 +9610,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.agent_first_name.type,parentSchema:schema183.properties.agent_first_name,data:data1};
+const err7 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.agent_first_name.type,parentSchema:schema178.properties.agent_first_name,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10170,7 +9624,7 @@ if(data.agent_last_name !== undefined){
 let data2 = data.agent_last_name;
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err8 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema183.properties.agent_last_name,data:data2};
+const err8 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema178.properties.agent_last_name,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10181,7 +9635,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.agent_last_name.type,parentSchema:schema183.properties.agent_last_name,data:data2};
+const err9 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.agent_last_name.type,parentSchema:schema178.properties.agent_last_name,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10194,8 +9648,8 @@ errors++;
 if(data.email !== undefined){
 let data3 = data.email;
 if(typeof data3 === "string"){
-if(!(formats40.test(data3))){
-const err10 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema183.properties.email,data:data3};
+if(!(formats30.test(data3))){
+const err10 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema178.properties.email,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10206,7 +9660,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.email.type,parentSchema:schema183.properties.email,data:data3};
+const err11 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.email.type,parentSchema:schema178.properties.email,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10219,7 +9673,7 @@ errors++;
 if(data.phone !== undefined){
 let data4 = data.phone;
 if(typeof data4 !== "string"){
-const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.phone.type,parentSchema:schema183.properties.phone,data:data4};
+const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.phone.type,parentSchema:schema178.properties.phone,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10232,7 +9686,7 @@ errors++;
 if(data.company !== undefined){
 let data5 = data.company;
 if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.company.type,parentSchema:schema183.properties.company,data:data5};
+const err13 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.company.type,parentSchema:schema178.properties.company,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10245,7 +9699,7 @@ errors++;
 if(data.professional_title !== undefined){
 let data6 = data.professional_title;
 if(typeof data6 !== "string"){
-const err14 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.professional_title.type,parentSchema:schema183.properties.professional_title,data:data6};
+const err14 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.professional_title.type,parentSchema:schema178.properties.professional_title,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -10258,7 +9712,7 @@ errors++;
 if(data.license !== undefined){
 let data7 = data.license;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err15 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema183.properties.license.type},message:"must be string,null",schema:schema183.properties.license.type,parentSchema:schema183.properties.license,data:data7};
+const err15 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema178.properties.license.type},message:"must be string,null",schema:schema178.properties.license.type,parentSchema:schema178.properties.license,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -10297,7 +9751,7 @@ if(data.social_media_links !== undefined){
 let data9 = data.social_media_links;
 if(Array.isArray(data9)){
 if(data9.length > 50){
-const err18 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema183.properties.social_media_links,data:data9};
+const err18 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema178.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -10308,14 +9762,14 @@ errors++;
 }
 const len0 = data9.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate50(data9[i0], {instancePath:instancePath+"/social_media_links/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+if(!(validate57(data9[i0], {instancePath:instancePath+"/social_media_links/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema183.properties.social_media_links.type,parentSchema:schema183.properties.social_media_links,data:data9};
+const err19 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema178.properties.social_media_links.type,parentSchema:schema178.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -10329,7 +9783,7 @@ if(data.card_type !== undefined){
 let data11 = data.card_type;
 if(typeof data11 === "string"){
 if(func1(data11) < 1){
-const err20 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema183.properties.card_type,data:data11};
+const err20 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema178.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -10340,7 +9794,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.card_type.type,parentSchema:schema183.properties.card_type,data:data11};
+const err21 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.card_type.type,parentSchema:schema178.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -10403,7 +9857,7 @@ errors++;
 if(data.notes !== undefined){
 let data14 = data.notes;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err26 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema183.properties.notes.type},message:"must be string,null",schema:schema183.properties.notes.type,parentSchema:schema183.properties.notes,data:data14};
+const err26 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema178.properties.notes.type},message:"must be string,null",schema:schema178.properties.notes.type,parentSchema:schema178.properties.notes,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -10415,7 +9869,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema183.type,parentSchema:schema183,data};
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema178.type,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -10424,17 +9878,17 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate64.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_card~1/post/responses/200/content/application~1json/schema"] = validate66;
+exports["/paths/~1api~1v1~1object~1agent_card~1/post/responses/200/content/application~1json/schema"] = validate74;
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate74.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10443,7 +9897,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema158.required,parentSchema:schema158,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10479,7 +9933,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema162.type,parentSchema:schema162,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.type,parentSchema:schema158,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10488,33 +9942,33 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate66.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"props":{"nid":true},"dynamicProps":false,"dynamicItems":false};
+validate74.evaluated = {"props":{"nid":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema"] = validate67;
-const schema189 = at("/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema");
+exports["/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema"] = validate75;
+const schema184 = at("/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema");
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
+const evaluated0 = validate75.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate54(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined){
 let data0 = data.title;
 if("Not Enough Agent Seats" !== data0){
-const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Not Enough Agent Seats"},message:"must be equal to constant",schema:"Not Enough Agent Seats",parentSchema:schema189.allOf[1].properties.title,data:data0};
+const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Not Enough Agent Seats"},message:"must be equal to constant",schema:"Not Enough Agent Seats",parentSchema:schema184.allOf[1].properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10526,7 +9980,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema189.allOf[1].type,parentSchema:schema189.allOf[1],data};
+const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema184.allOf[1].type,parentSchema:schema184.allOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10535,19 +9989,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate67.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"props":{"title":true,"type":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
+validate75.evaluated = {"props":{"title":true,"type":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_cards/get/responses/200/content/application~1json/schema"] = validate69;
-const schema190 = at("/components/schemas/AgentCardList");
-const schema191 = at("/components/schemas/AgentCardListEntry");
+exports["/paths/~1api~1v1~1object~1agent_cards/get/responses/200/content/application~1json/schema"] = validate77;
+const schema185 = at("/components/schemas/AgentCardList");
+const schema186 = at("/components/schemas/AgentCardListEntry");
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate77.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10562,7 +10016,7 @@ for(const key0 in data){
 const _errs3 = errors;
 if(typeof key0 === "string"){
 if(!pattern4.test(key0)){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema190.anyOf[0].propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema185.anyOf[0].propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10573,7 +10027,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema190.anyOf[0].propertyNames.type,parentSchema:schema190.anyOf[0].propertyNames,data:key0,propertyName:key0};
+const err1 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema185.anyOf[0].propertyNames.type,parentSchema:schema185.anyOf[0].propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10584,7 +10038,7 @@ errors++;
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
-const err2 = {instancePath,schemaPath:"#/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema190.anyOf[0].propertyNames,parentSchema:schema190.anyOf[0],data};
+const err2 = {instancePath,schemaPath:"#/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema185.anyOf[0].propertyNames,parentSchema:schema185.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10598,7 +10052,7 @@ for(const key1 in data){
 let data0 = data[key1];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.email === undefined){
-const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema191.required,parentSchema:schema191,data:data0};
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema186.required,parentSchema:schema186,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10608,7 +10062,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data0.nid === undefined){
-const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema191.required,parentSchema:schema191,data:data0};
+const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema186.required,parentSchema:schema186,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10620,7 +10074,7 @@ errors++;
 if(data0.email !== undefined){
 let data1 = data0.email;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.email.type,parentSchema:schema191.properties.email,data:data1};
+const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.email.type,parentSchema:schema186.properties.email,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10634,7 +10088,7 @@ if(data0.nid !== undefined){
 let data2 = data0.nid;
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema191.properties.nid,data:data2};
+const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema186.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10645,7 +10099,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.nid.type,parentSchema:schema191.properties.nid,data:data2};
+const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.nid.type,parentSchema:schema186.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10657,7 +10111,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema191.type,parentSchema:schema191,data:data0};
+const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema186.type,parentSchema:schema186,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10669,7 +10123,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema190.anyOf[0].type,parentSchema:schema190.anyOf[0],data};
+const err9 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema185.anyOf[0].type,parentSchema:schema185.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10686,7 +10140,7 @@ var props0 = true;
 const _errs13 = errors;
 if(Array.isArray(data)){
 if(data.length > 0){
-const err10 = {instancePath,schemaPath:"#/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema190.anyOf[1],data};
+const err10 = {instancePath,schemaPath:"#/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema185.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10697,7 +10151,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema190.anyOf[1].type,parentSchema:schema190.anyOf[1],data};
+const err11 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema185.anyOf[1].type,parentSchema:schema185.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10712,7 +10166,7 @@ if(_valid0){
 var items0 = true;
 }
 if(!valid0){
-const err12 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema190.anyOf,parentSchema:schema190,data};
+const err12 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema185.anyOf,parentSchema:schema185,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10732,20 +10186,20 @@ vErrors = null;
 }
 }
 }
-validate69.errors = vErrors;
+validate77.errors = vErrors;
 evaluated0.props = props0;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate69.evaluated = {"dynamicProps":true,"dynamicItems":true};
+validate77.evaluated = {"dynamicProps":true,"dynamicItems":true};
 
-exports["/paths/~1api~1v1~1object~1document~1/post/requestBody/content/application~1json/schema"] = validate70;
-const schema192 = at("/components/schemas/DocumentCreate");
+exports["/paths/~1api~1v1~1object~1document~1/post/requestBody/content/application~1json/schema"] = validate78;
+const schema187 = at("/components/schemas/DocumentCreate");
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate70.evaluated;
+const evaluated0 = validate78.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10754,7 +10208,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema187.required,parentSchema:schema187,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10764,7 +10218,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.property_reference === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema187.required,parentSchema:schema187,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10774,7 +10228,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.file_url === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema187.required,parentSchema:schema187,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10785,7 +10239,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "title") || (key0 === "property_reference")) || (key0 === "file_url")) || (key0 === "visible")) || (key0 === "category")) || (key0 === "is_floorplan")) || (key0 === "Show_on_unbranded"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema192,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema187,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10799,7 +10253,7 @@ if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema192.properties.title,data:data0};
+const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema187.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10810,7 +10264,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.title.type,parentSchema:schema192.properties.title,data:data0};
+const err5 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema187.properties.title.type,parentSchema:schema187.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10823,7 +10277,7 @@ errors++;
 if(data.property_reference !== undefined){
 let data1 = data.property_reference;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err6 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema192.properties.property_reference.type,parentSchema:schema192.properties.property_reference,data:data1};
+const err6 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema187.properties.property_reference.type,parentSchema:schema187.properties.property_reference,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10861,7 +10315,7 @@ errors++;
 if(data.visible !== undefined){
 let data3 = data.visible;
 if(typeof data3 !== "boolean"){
-const err9 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.visible.type,parentSchema:schema192.properties.visible,data:data3};
+const err9 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema187.properties.visible.type,parentSchema:schema187.properties.visible,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10875,7 +10329,7 @@ if(data.category !== undefined){
 let data4 = data.category;
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
-const err10 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema192.properties.category,data:data4};
+const err10 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema187.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10886,7 +10340,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.category.type,parentSchema:schema192.properties.category,data:data4};
+const err11 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema187.properties.category.type,parentSchema:schema187.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10899,7 +10353,7 @@ errors++;
 if(data.is_floorplan !== undefined){
 let data5 = data.is_floorplan;
 if(typeof data5 !== "boolean"){
-const err12 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.is_floorplan.type,parentSchema:schema192.properties.is_floorplan,data:data5};
+const err12 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema187.properties.is_floorplan.type,parentSchema:schema187.properties.is_floorplan,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10912,7 +10366,7 @@ errors++;
 if(data.Show_on_unbranded !== undefined){
 let data6 = data.Show_on_unbranded;
 if(typeof data6 !== "boolean"){
-const err13 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.Show_on_unbranded.type,parentSchema:schema192.properties.Show_on_unbranded,data:data6};
+const err13 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema187.properties.Show_on_unbranded.type,parentSchema:schema187.properties.Show_on_unbranded,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10924,7 +10378,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema192.type,parentSchema:schema192,data};
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema187.type,parentSchema:schema187,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -10933,18 +10387,18 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate70.errors = vErrors;
+validate78.errors = vErrors;
 return errors === 0;
 }
-validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1/post/responses/200/content/application~1json/schema"] = validate71;
-const schema194 = at("/components/schemas/IntegerNidResult");
+exports["/paths/~1api~1v1~1object~1document~1/post/responses/200/content/application~1json/schema"] = validate79;
+const schema189 = at("/components/schemas/IntegerNidResult");
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
+const evaluated0 = validate79.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10953,7 +10407,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema194.required,parentSchema:schema194,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema189.required,parentSchema:schema189,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10965,7 +10419,7 @@ errors++;
 if(data.nid !== undefined){
 let data0 = data.nid;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/nid",schemaPath:"#/properties/nid/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema194.properties.nid.type,parentSchema:schema194.properties.nid,data:data0};
+const err1 = {instancePath:instancePath+"/nid",schemaPath:"#/properties/nid/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema189.properties.nid.type,parentSchema:schema189.properties.nid,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10977,7 +10431,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema194.type,parentSchema:schema194,data};
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema189.type,parentSchema:schema189,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10986,17 +10440,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate71.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":{"nid":true},"dynamicProps":false,"dynamicItems":false};
+validate79.evaluated = {"props":{"nid":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/responses/UnknownPropertyReference/content/application~1problem+json/schema"] = validate72;
+exports["/components/responses/UnknownPropertyReference/content/application~1problem+json/schema"] = validate80;
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate80.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11148,10 +10602,14 @@ let data5 = data.errors;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.in === undefined){
-const err12 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+if(!(validate30(data5[i0], {instancePath:instancePath+"/errors/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11160,8 +10618,10 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data6.pointer === undefined){
-const err13 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11170,124 +10630,18 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data6.detail === undefined){
-const err14 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data6.in !== undefined){
-let data7 = data6.in;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.in.type,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(!(((data7 === "body") || (data7 === "path")) || (data7 === "header"))){
-const err16 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/enum",keyword:"enum",params:{allowedValues: schema76.properties.in.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.in.enum,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data6.pointer !== undefined){
-let data8 = data6.pointer;
-if(typeof data8 === "string"){
-if(!(formats10.test(data8))){
-const err17 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/format",keyword:"format",params:{format: "json-pointer"},message:"must match format \""+"json-pointer"+"\"",schema:"json-pointer",parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.pointer.type,parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data6.detail !== undefined){
-let data9 = data6.detail;
-if(typeof data9 !== "string"){
-const err19 = {instancePath:instancePath+"/errors/" + i0+"/detail",schemaPath:"#/components/schemas/ProblemFieldError/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.detail.type,parentSchema:schema76.properties.detail,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-validate72.errors = vErrors;
+validate80.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
+validate80.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/parameters/DocumentNid/schema"] = validate73;
-const schema197 = at("/components/parameters/DocumentNid/schema");
+exports["/components/parameters/DocumentNid/schema"] = validate82;
+const schema191 = at("/components/parameters/DocumentNid/schema");
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate82.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11295,7 +10649,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema197.type,parentSchema:schema197,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema191.type,parentSchema:schema191,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11304,18 +10658,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate73.errors = vErrors;
+validate82.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate82.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1{nid}/get/responses/200/content/application~1json/schema"] = validate74;
-const schema198 = at("/components/schemas/Document");
+exports["/paths/~1api~1v1~1object~1document~1{nid}/get/responses/200/content/application~1json/schema"] = validate83;
+const schema192 = at("/components/schemas/Document");
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate83.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11324,7 +10678,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11334,7 +10688,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.created === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11344,7 +10698,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.changed === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changed"},message:"must have required property '"+"changed"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changed"},message:"must have required property '"+"changed"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11354,7 +10708,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.title === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11364,7 +10718,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.property_reference === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11374,7 +10728,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.file_url === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11384,7 +10738,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.visible === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "visible"},message:"must have required property '"+"visible"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "visible"},message:"must have required property '"+"visible"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11394,7 +10748,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.category === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11404,7 +10758,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.is_floorplan === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_floorplan"},message:"must have required property '"+"is_floorplan"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_floorplan"},message:"must have required property '"+"is_floorplan"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11414,7 +10768,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.Show_on_unbranded === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Show_on_unbranded"},message:"must have required property '"+"Show_on_unbranded"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Show_on_unbranded"},message:"must have required property '"+"Show_on_unbranded"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11451,7 +10805,7 @@ errors++;
 if(data.created !== undefined){
 let data1 = data.created;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err12 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema198.properties.created.type,parentSchema:schema198.properties.created,data:data1};
+const err12 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema192.properties.created.type,parentSchema:schema192.properties.created,data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11464,7 +10818,7 @@ errors++;
 if(data.changed !== undefined){
 let data2 = data.changed;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err13 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema198.properties.changed.type,parentSchema:schema198.properties.changed,data:data2};
+const err13 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema192.properties.changed.type,parentSchema:schema192.properties.changed,data:data2};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11477,7 +10831,7 @@ errors++;
 if(data.title !== undefined){
 let data3 = data.title;
 if(typeof data3 !== "string"){
-const err14 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.title.type,parentSchema:schema198.properties.title,data:data3};
+const err14 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.title.type,parentSchema:schema192.properties.title,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11490,7 +10844,7 @@ errors++;
 if(data.property_reference !== undefined){
 let data4 = data.property_reference;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err15 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema198.properties.property_reference.type,parentSchema:schema198.properties.property_reference,data:data4};
+const err15 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema192.properties.property_reference.type,parentSchema:schema192.properties.property_reference,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11528,7 +10882,7 @@ errors++;
 if(data.visible !== undefined){
 let data6 = data.visible;
 if(typeof data6 !== "boolean"){
-const err18 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema198.properties.visible.type,parentSchema:schema198.properties.visible,data:data6};
+const err18 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.visible.type,parentSchema:schema192.properties.visible,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11541,7 +10895,7 @@ errors++;
 if(data.category !== undefined){
 let data7 = data.category;
 if(typeof data7 !== "string"){
-const err19 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.category.type,parentSchema:schema198.properties.category,data:data7};
+const err19 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.category.type,parentSchema:schema192.properties.category,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11554,7 +10908,7 @@ errors++;
 if(data.is_floorplan !== undefined){
 let data8 = data.is_floorplan;
 if(typeof data8 !== "boolean"){
-const err20 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema198.properties.is_floorplan.type,parentSchema:schema198.properties.is_floorplan,data:data8};
+const err20 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.is_floorplan.type,parentSchema:schema192.properties.is_floorplan,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11567,7 +10921,7 @@ errors++;
 if(data.Show_on_unbranded !== undefined){
 let data9 = data.Show_on_unbranded;
 if(typeof data9 !== "boolean"){
-const err21 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema198.properties.Show_on_unbranded.type,parentSchema:schema198.properties.Show_on_unbranded,data:data9};
+const err21 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.Show_on_unbranded.type,parentSchema:schema192.properties.Show_on_unbranded,data:data9};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -11579,7 +10933,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema198.type,parentSchema:schema198,data};
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema192.type,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -11588,18 +10942,18 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate74.errors = vErrors;
+validate83.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":{"nid":true,"created":true,"changed":true,"title":true,"property_reference":true,"file_url":true,"visible":true,"category":true,"is_floorplan":true,"Show_on_unbranded":true},"dynamicProps":false,"dynamicItems":false};
+validate83.evaluated = {"props":{"nid":true,"created":true,"changed":true,"title":true,"property_reference":true,"file_url":true,"visible":true,"category":true,"is_floorplan":true,"Show_on_unbranded":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1{nid}/put/requestBody/content/application~1json/schema"] = validate75;
-const schema201 = at("/components/schemas/DocumentUpdate");
+exports["/paths/~1api~1v1~1object~1document~1{nid}/put/requestBody/content/application~1json/schema"] = validate84;
+const schema195 = at("/components/schemas/DocumentUpdate");
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
+const evaluated0 = validate84.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11608,7 +10962,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema201,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema195,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11619,7 +10973,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "title") || (key0 === "property_reference")) || (key0 === "file_url")) || (key0 === "visible")) || (key0 === "category")) || (key0 === "is_floorplan")) || (key0 === "Show_on_unbranded"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema201,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema195,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11633,7 +10987,7 @@ if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema201.properties.title,data:data0};
+const err2 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema195.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11644,7 +10998,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.title.type,parentSchema:schema201.properties.title,data:data0};
+const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema195.properties.title.type,parentSchema:schema195.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11657,7 +11011,7 @@ errors++;
 if(data.property_reference !== undefined){
 let data1 = data.property_reference;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err4 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema201.properties.property_reference.type,parentSchema:schema201.properties.property_reference,data:data1};
+const err4 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema195.properties.property_reference.type,parentSchema:schema195.properties.property_reference,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11695,7 +11049,7 @@ errors++;
 if(data.visible !== undefined){
 let data3 = data.visible;
 if(typeof data3 !== "boolean"){
-const err7 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema201.properties.visible.type,parentSchema:schema201.properties.visible,data:data3};
+const err7 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema195.properties.visible.type,parentSchema:schema195.properties.visible,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11709,7 +11063,7 @@ if(data.category !== undefined){
 let data4 = data.category;
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
-const err8 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema201.properties.category,data:data4};
+const err8 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema195.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11720,7 +11074,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.category.type,parentSchema:schema201.properties.category,data:data4};
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema195.properties.category.type,parentSchema:schema195.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11733,7 +11087,7 @@ errors++;
 if(data.is_floorplan !== undefined){
 let data5 = data.is_floorplan;
 if(typeof data5 !== "boolean"){
-const err10 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema201.properties.is_floorplan.type,parentSchema:schema201.properties.is_floorplan,data:data5};
+const err10 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema195.properties.is_floorplan.type,parentSchema:schema195.properties.is_floorplan,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11746,7 +11100,7 @@ errors++;
 if(data.Show_on_unbranded !== undefined){
 let data6 = data.Show_on_unbranded;
 if(typeof data6 !== "boolean"){
-const err11 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema201.properties.Show_on_unbranded.type,parentSchema:schema201.properties.Show_on_unbranded,data:data6};
+const err11 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema195.properties.Show_on_unbranded.type,parentSchema:schema195.properties.Show_on_unbranded,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11758,7 +11112,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema201.type,parentSchema:schema201,data};
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema195.type,parentSchema:schema195,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11767,17 +11121,17 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate75.errors = vErrors;
+validate84.errors = vErrors;
 return errors === 0;
 }
-validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate84.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1{nid}/put/responses/200/content/application~1json/schema"] = validate76;
+exports["/paths/~1api~1v1~1object~1document~1{nid}/put/responses/200/content/application~1json/schema"] = validate85;
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate76.evaluated;
+const evaluated0 = validate85.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11786,7 +11140,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema158.required,parentSchema:schema158,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11822,7 +11176,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema162.type,parentSchema:schema162,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.type,parentSchema:schema158,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11831,17 +11185,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate76.errors = vErrors;
+validate85.errors = vErrors;
 return errors === 0;
 }
-validate76.evaluated = {"props":{"nid":true},"dynamicProps":false,"dynamicItems":false};
+validate85.evaluated = {"props":{"nid":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1{nid}/delete/responses/200/content/application~1json/schema"] = validate77;
+exports["/paths/~1api~1v1~1object~1document~1{nid}/delete/responses/200/content/application~1json/schema"] = validate86;
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
+const evaluated0 = validate86.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11850,7 +11204,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 1){
-const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema182.allOf[0],data};
+const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema177.allOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11862,8 +11216,8 @@ errors++;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
-if(true !== data0){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema182.allOf[0].items,data:data0};
+if(typeof data0 !== "boolean"){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema177.allOf[0].items.type,parentSchema:schema177.allOf[0].items,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11874,14 +11228,8 @@ errors++;
 }
 }
 }
-if(Array.isArray(data)){
-const _errs3 = errors;
-const len1 = data.length;
-for(let i1=0; i1<len1; i1++){
-let data1 = data[i1];
-const _errs4 = errors;
-if(true !== data1){
-const err2 = {instancePath:instancePath+"/" + i1,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema182.contains,data:data1};
+else {
+const err2 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema177.allOf[0].type,parentSchema:schema177.allOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11890,13 +11238,12 @@ vErrors.push(err2);
 }
 errors++;
 }
-var valid3 = _errs4 === errors;
-if(valid3){
-break;
-}
-}
-if(!valid3){
-const err3 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema182.contains,parentSchema:schema182,data};
+if(Array.isArray(data)){
+const len1 = data.length;
+for(let i1=0; i1<len1; i1++){
+let data1 = data[i1];
+if(typeof data1 !== "boolean"){
+const err3 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema177.items.type,parentSchema:schema177.items,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11905,20 +11252,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-else {
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema182.type,parentSchema:schema182,data};
+if(true !== data1){
+const err4 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema177.items,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11927,20 +11262,73 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate77.errors = vErrors;
+}
+const _errs7 = errors;
+const len2 = data.length;
+for(let i2=0; i2<len2; i2++){
+let data2 = data[i2];
+const _errs8 = errors;
+if(true !== data2){
+const err5 = {instancePath:instancePath+"/" + i2,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema177.contains,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid5 = _errs8 === errors;
+if(valid5){
+break;
+}
+}
+if(!valid5){
+const err6 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema177.contains,parentSchema:schema177,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema177.type,parentSchema:schema177,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate86.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate86.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1template_base/get/responses/200/content/application~1json/schema"] = validate78;
-const schema206 = at("/components/schemas/TemplateCatalogue");
-const schema207 = at("/components/schemas/TemplateEntry");
-const schema209 = at("/components/schemas/AccessLevel");
+exports["/paths/~1api~1v1~1object~1template_base/get/responses/200/content/application~1json/schema"] = validate87;
+const schema200 = at("/components/schemas/TemplateCatalogue");
+const schema201 = at("/components/schemas/TemplateEntry");
+const schema203 = at("/components/schemas/AccessLevel");
 
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate79.evaluated;
+const evaluated0 = validate88.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11994,7 +11382,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.access_level !== undefined){
 let data1 = data.access_level;
 if("pro" !== data1){
-const err2 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/0/then/properties/access_level/const",keyword:"const",params:{allowedValue: "pro"},message:"must be equal to constant",schema:"pro",parentSchema:schema207.allOf[0].then.properties.access_level,data:data1};
+const err2 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/0/then/properties/access_level/const",keyword:"const",params:{allowedValue: "pro"},message:"must be equal to constant",schema:"pro",parentSchema:schema201.allOf[0].then.properties.access_level,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12014,7 +11402,7 @@ props0.machine_name = true;
 }
 }
 if(!valid1){
-const err3 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema207.allOf[0].if,parentSchema:schema207.allOf[0],data};
+const err3 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema201.allOf[0].if,parentSchema:schema201.allOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12069,7 +11457,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.access_level !== undefined){
 let data3 = data.access_level;
 if("exclusive" !== data3){
-const err6 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/1/then/properties/access_level/const",keyword:"const",params:{allowedValue: "exclusive"},message:"must be equal to constant",schema:"exclusive",parentSchema:schema207.allOf[1].then.properties.access_level,data:data3};
+const err6 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/1/then/properties/access_level/const",keyword:"const",params:{allowedValue: "exclusive"},message:"must be equal to constant",schema:"exclusive",parentSchema:schema201.allOf[1].then.properties.access_level,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12089,7 +11477,7 @@ props1.machine_name = true;
 }
 }
 if(!valid4){
-const err7 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema207.allOf[1].if,parentSchema:schema207.allOf[1],data};
+const err7 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema201.allOf[1].if,parentSchema:schema201.allOf[1],data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12154,7 +11542,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.access_level !== undefined){
 let data5 = data.access_level;
 if("standard" !== data5){
-const err10 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/2/then/properties/access_level/const",keyword:"const",params:{allowedValue: "standard"},message:"must be equal to constant",schema:"standard",parentSchema:schema207.allOf[2].then.properties.access_level,data:data5};
+const err10 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/2/then/properties/access_level/const",keyword:"const",params:{allowedValue: "standard"},message:"must be equal to constant",schema:"standard",parentSchema:schema201.allOf[2].then.properties.access_level,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12174,7 +11562,7 @@ props2.machine_name = true;
 }
 }
 if(!valid7){
-const err11 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema207.allOf[2].if,parentSchema:schema207.allOf[2],data};
+const err11 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema201.allOf[2].if,parentSchema:schema201.allOf[2],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12194,7 +11582,7 @@ Object.assign(props0, props2);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema201.required,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12204,7 +11592,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data.machine_name === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "machine_name"},message:"must have required property '"+"machine_name"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "machine_name"},message:"must have required property '"+"machine_name"+"'",schema:schema201.required,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12214,7 +11602,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data.access_level === undefined){
-const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "access_level"},message:"must have required property '"+"access_level"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "access_level"},message:"must have required property '"+"access_level"+"'",schema:schema201.required,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12232,7 +11620,7 @@ props0.access_level = true;
 if(data.title !== undefined){
 let data6 = data.title;
 if(typeof data6 !== "string"){
-const err15 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.title.type,parentSchema:schema207.properties.title,data:data6};
+const err15 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.title.type,parentSchema:schema201.properties.title,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -12268,7 +11656,7 @@ errors++;
 if(data.access_level !== undefined){
 let data8 = data.access_level;
 if(typeof data8 !== "string"){
-const err18 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.type,parentSchema:schema209,data:data8};
+const err18 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema203.type,parentSchema:schema203,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -12278,7 +11666,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!(((data8 === "standard") || (data8 === "pro")) || (data8 === "exclusive"))){
-const err19 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/enum",keyword:"enum",params:{allowedValues: schema209.enum},message:"must be equal to one of the allowed values",schema:schema209.enum,parentSchema:schema209,data:data8};
+const err19 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/enum",keyword:"enum",params:{allowedValues: schema203.enum},message:"must be equal to one of the allowed values",schema:schema203.enum,parentSchema:schema203,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -12290,7 +11678,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.type,parentSchema:schema207,data};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema201.type,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -12299,17 +11687,17 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate79.errors = vErrors;
+validate88.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate79.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate88.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate78.evaluated;
+const evaluated0 = validate87.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12318,7 +11706,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.templates === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'",schema:schema206.required,parentSchema:schema206,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'",schema:schema200.required,parentSchema:schema200,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12332,14 +11720,14 @@ let data0 = data.templates;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate79(data0[i0], {instancePath:instancePath+"/templates/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+if(!(validate88(data0[i0], {instancePath:instancePath+"/templates/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.templates.type,parentSchema:schema206.properties.templates,data:data0};
+const err1 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema200.properties.templates.type,parentSchema:schema200.properties.templates,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12351,7 +11739,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.type,parentSchema:schema206,data};
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema200.type,parentSchema:schema200,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12360,18 +11748,205 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate78.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"props":{"templates":true},"dynamicProps":false,"dynamicItems":false};
+validate87.evaluated = {"props":{"templates":true},"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/description/anyOf/0"] = validate81;
-const schema210 = at("/components/schemas/Property/properties/description/anyOf/0");
+exports["/components/schemas/Property/properties/description/anyOf/0"] = validate90;
+const schema204 = at("/components/schemas/Property/properties/description/anyOf/0");
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate81.evaluated;
+const evaluated0 = validate90.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.type,parentSchema:schema204,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate90.errors = vErrors;
+return errors === 0;
+}
+validate90.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/description/anyOf/1"] = validate91;
+
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate91.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate91.errors = vErrors;
+return errors === 0;
+}
+validate91.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/list_price/anyOf/0"] = validate92;
+
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate92.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate92.errors = vErrors;
+return errors === 0;
+}
+validate92.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/list_price/anyOf/1"] = validate93;
+
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate93.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate93.errors = vErrors;
+return errors === 0;
+}
+validate93.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/square_feet/anyOf/0"] = validate94;
+
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate94.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate94.errors = vErrors;
+return errors === 0;
+}
+validate94.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/square_feet/anyOf/1"] = validate95;
+
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate95.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate95.errors = vErrors;
+return errors === 0;
+}
+validate95.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/lot_size/anyOf/0"] = validate96;
+const schema210 = at("/components/schemas/Property/properties/lot_size/anyOf/0");
+
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate96.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12388,490 +11963,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate81.errors = vErrors;
-return errors === 0;
-}
-validate81.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/description/anyOf/1"] = validate82;
-
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate82.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate82.errors = vErrors;
-return errors === 0;
-}
-validate82.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/list_price/anyOf/0"] = validate83;
-
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate83.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate83.errors = vErrors;
-return errors === 0;
-}
-validate83.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/list_price/anyOf/1"] = validate84;
-
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate84.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate84.errors = vErrors;
-return errors === 0;
-}
-validate84.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/square_feet/anyOf/0"] = validate85;
-
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate85.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate85.errors = vErrors;
-return errors === 0;
-}
-validate85.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/square_feet/anyOf/1"] = validate86;
-
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate86.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate86.errors = vErrors;
-return errors === 0;
-}
-validate86.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/lot_size/anyOf/0"] = validate87;
-const schema216 = at("/components/schemas/Property/properties/lot_size/anyOf/0");
-
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate87.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema216.type,parentSchema:schema216,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate87.errors = vErrors;
-return errors === 0;
-}
-validate87.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/lot_size/anyOf/1"] = validate88;
-
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate88.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate88.errors = vErrors;
-return errors === 0;
-}
-validate88.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/stories/anyOf/0"] = validate89;
-
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate89.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate89.errors = vErrors;
-return errors === 0;
-}
-validate89.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/stories/anyOf/1"] = validate90;
-
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate90.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate90.errors = vErrors;
-return errors === 0;
-}
-validate90.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/bedrooms/anyOf/0"] = validate91;
-
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate91.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate91.errors = vErrors;
-return errors === 0;
-}
-validate91.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/bedrooms/anyOf/1"] = validate92;
-
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate92.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate92.errors = vErrors;
-return errors === 0;
-}
-validate92.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/baths/anyOf/0"] = validate93;
-
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate93.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate93.errors = vErrors;
-return errors === 0;
-}
-validate93.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/baths/anyOf/1"] = validate94;
-
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate94.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate94.errors = vErrors;
-return errors === 0;
-}
-validate94.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/half_baths/anyOf/0"] = validate95;
-
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate95.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate95.errors = vErrors;
-return errors === 0;
-}
-validate95.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/half_baths/anyOf/1"] = validate96;
-
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate96.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
 validate96.errors = vErrors;
 return errors === 0;
 }
 validate96.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/garage/anyOf/0"] = validate97;
+exports["/components/schemas/Property/properties/lot_size/anyOf/1"] = validate97;
 
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12883,9 +11980,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12894,23 +11990,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
 validate97.errors = vErrors;
 return errors === 0;
 }
 validate97.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/garage/anyOf/1"] = validate98;
+exports["/components/schemas/Property/properties/stories/anyOf/0"] = validate98;
 
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12922,8 +12007,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(typeof data === "string"){
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12932,12 +12018,23 @@ vErrors.push(err0);
 }
 errors++;
 }
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
 validate98.errors = vErrors;
 return errors === 0;
 }
 validate98.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/0"] = validate99;
+exports["/components/schemas/Property/properties/stories/anyOf/1"] = validate99;
 
 function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12949,9 +12046,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12960,24 +12056,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
 validate99.errors = vErrors;
 return errors === 0;
 }
 validate99.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1"] = validate100;
-const schema229 = at("/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1");
+exports["/components/schemas/Property/properties/bedrooms/anyOf/0"] = validate100;
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12989,37 +12073,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema229.type,parentSchema:schema229,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate100.errors = vErrors;
-return errors === 0;
-}
-validate100.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/property_type/anyOf/0"] = validate101;
-const schema230 = at("/components/schemas/Property/properties/property_type/anyOf/0");
-
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate101.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data === "string"){
-if(!pattern14.test(data)){
-const err0 = {instancePath,schemaPath:"#/allOf/0/pattern",keyword:"pattern",params:{pattern: "^[^ ]+$"},message:"must match pattern \""+"^[^ ]+$"+"\"",schema:"^[^ ]+$",parentSchema:schema230.allOf[0],data};
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13030,7 +12086,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema230.allOf[0].type,parentSchema:schema230.allOf[0],data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13039,37 +12095,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(typeof data !== "string"){
-const err2 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema230.allOf[1].type,parentSchema:schema230.allOf[1],data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(!((((((((((((data === "SingleFamily") || (data === "Duplex")) || (data === "Triplex")) || (data === "Quad-Plex")) || (data === "Condo")) || (data === "Co-op")) || (data === "MobileHome")) || (data === "MultiFamily")) || (data === "Timeshare")) || (data === "TownHouse")) || (data === "Miscellaneous")) || (data === "ResidentialLand"))){
-const err3 = {instancePath,schemaPath:"#/allOf/1/enum",keyword:"enum",params:{allowedValues: schema230.allOf[1].enum},message:"must be equal to one of the allowed values",schema:schema230.allOf[1].enum,parentSchema:schema230.allOf[1],data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate101.errors = vErrors;
+validate100.errors = vErrors;
 return errors === 0;
 }
-validate101.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate100.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/property_type/anyOf/1"] = validate102;
+exports["/components/schemas/Property/properties/bedrooms/anyOf/1"] = validate101;
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate102.evaluated;
+const evaluated0 = validate101.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13086,17 +12122,17 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate102.errors = vErrors;
+validate101.errors = vErrors;
 return errors === 0;
 }
-validate102.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate101.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/year_built/anyOf/0"] = validate103;
+exports["/components/schemas/Property/properties/baths/anyOf/0"] = validate102;
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate103.evaluated;
+const evaluated0 = validate102.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13125,17 +12161,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate103.errors = vErrors;
+validate102.errors = vErrors;
 return errors === 0;
 }
-validate103.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate102.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/year_built/anyOf/1"] = validate104;
+exports["/components/schemas/Property/properties/baths/anyOf/1"] = validate103;
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate104.evaluated;
+const evaluated0 = validate103.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13152,17 +12188,369 @@ vErrors.push(err0);
 }
 errors++;
 }
+validate103.errors = vErrors;
+return errors === 0;
+}
+validate103.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/half_baths/anyOf/0"] = validate104;
+
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate104.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
 validate104.errors = vErrors;
 return errors === 0;
 }
 validate104.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/template/anyOf/0"] = validate105;
+exports["/components/schemas/Property/properties/half_baths/anyOf/1"] = validate105;
 
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate105.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate105.errors = vErrors;
+return errors === 0;
+}
+validate105.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/garage/anyOf/0"] = validate106;
+
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate106.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate106.errors = vErrors;
+return errors === 0;
+}
+validate106.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/garage/anyOf/1"] = validate107;
+
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate107.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate107.errors = vErrors;
+return errors === 0;
+}
+validate107.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/0"] = validate108;
+
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate108.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate108.errors = vErrors;
+return errors === 0;
+}
+validate108.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1"] = validate109;
+const schema223 = at("/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1");
+
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate109.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema223.type,parentSchema:schema223,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate109.errors = vErrors;
+return errors === 0;
+}
+validate109.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/property_type/anyOf/0"] = validate110;
+const schema224 = at("/components/schemas/Property/properties/property_type/anyOf/0");
+
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate110.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern14.test(data)){
+const err0 = {instancePath,schemaPath:"#/allOf/0/pattern",keyword:"pattern",params:{pattern: "^[^ ]+$"},message:"must match pattern \""+"^[^ ]+$"+"\"",schema:"^[^ ]+$",parentSchema:schema224.allOf[0],data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema224.allOf[0].type,parentSchema:schema224.allOf[0],data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(typeof data !== "string"){
+const err2 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema224.allOf[1].type,parentSchema:schema224.allOf[1],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!((((((((((((data === "SingleFamily") || (data === "Duplex")) || (data === "Triplex")) || (data === "Quad-Plex")) || (data === "Condo")) || (data === "Co-op")) || (data === "MobileHome")) || (data === "MultiFamily")) || (data === "Timeshare")) || (data === "TownHouse")) || (data === "Miscellaneous")) || (data === "ResidentialLand"))){
+const err3 = {instancePath,schemaPath:"#/allOf/1/enum",keyword:"enum",params:{allowedValues: schema224.allOf[1].enum},message:"must be equal to one of the allowed values",schema:schema224.allOf[1].enum,parentSchema:schema224.allOf[1],data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate110.errors = vErrors;
+return errors === 0;
+}
+validate110.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/property_type/anyOf/1"] = validate111;
+
+function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate111.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate111.errors = vErrors;
+return errors === 0;
+}
+validate111.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/year_built/anyOf/0"] = validate112;
+
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate112.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate112.errors = vErrors;
+return errors === 0;
+}
+validate112.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/year_built/anyOf/1"] = validate113;
+
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate113.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate113.errors = vErrors;
+return errors === 0;
+}
+validate113.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/template/anyOf/0"] = validate114;
+
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate114.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13189,308 +12577,308 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate105.errors = vErrors;
-return errors === 0;
-}
-validate105.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/template/anyOf/1"] = validate106;
-
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate106.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate106.errors = vErrors;
-return errors === 0;
-}
-validate106.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/main_image/anyOf/0"] = validate107;
-
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate107.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern4.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate107.errors = vErrors;
-return errors === 0;
-}
-validate107.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/main_image/anyOf/1"] = validate108;
-
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate108.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate108.errors = vErrors;
-return errors === 0;
-}
-validate108.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/edit_access/anyOf/0"] = validate109;
-
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate109.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern4.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate109.errors = vErrors;
-return errors === 0;
-}
-validate109.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/edit_access/anyOf/1"] = validate110;
-
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate110.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate110.errors = vErrors;
-return errors === 0;
-}
-validate110.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/show_on_property/anyOf/0"] = validate111;
-
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate111.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern4.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate111.errors = vErrors;
-return errors === 0;
-}
-validate111.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/show_on_property/anyOf/1"] = validate112;
-
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate112.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate112.errors = vErrors;
-return errors === 0;
-}
-validate112.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/logo/anyOf/0"] = validate113;
-
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate113.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern4.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate113.errors = vErrors;
-return errors === 0;
-}
-validate113.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/logo/anyOf/1"] = validate114;
-
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate114.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
 validate114.errors = vErrors;
 return errors === 0;
 }
 validate114.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/website_url/anyOf/0"] = validate115;
+exports["/components/schemas/Property/properties/template/anyOf/1"] = validate115;
 
 function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate115.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate115.errors = vErrors;
+return errors === 0;
+}
+validate115.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/main_image/anyOf/0"] = validate116;
+
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate116.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate116.errors = vErrors;
+return errors === 0;
+}
+validate116.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/main_image/anyOf/1"] = validate117;
+
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate117.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate117.errors = vErrors;
+return errors === 0;
+}
+validate117.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/edit_access/anyOf/0"] = validate118;
+
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate118.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate118.errors = vErrors;
+return errors === 0;
+}
+validate118.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/edit_access/anyOf/1"] = validate119;
+
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate119.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate119.errors = vErrors;
+return errors === 0;
+}
+validate119.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/show_on_property/anyOf/0"] = validate120;
+
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate120.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate120.errors = vErrors;
+return errors === 0;
+}
+validate120.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/show_on_property/anyOf/1"] = validate121;
+
+function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate121.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate121.errors = vErrors;
+return errors === 0;
+}
+validate121.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/logo/anyOf/0"] = validate122;
+
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate122.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate122.errors = vErrors;
+return errors === 0;
+}
+validate122.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/logo/anyOf/1"] = validate123;
+
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate123.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate123.errors = vErrors;
+return errors === 0;
+}
+validate123.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/website_url/anyOf/0"] = validate124;
+
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate124.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13519,17 +12907,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate115.errors = vErrors;
+validate124.errors = vErrors;
 return errors === 0;
 }
-validate115.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate124.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/website_url/anyOf/1"] = validate116;
+exports["/components/schemas/Property/properties/website_url/anyOf/1"] = validate125;
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
+const evaluated0 = validate125.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13546,18 +12934,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate116.errors = vErrors;
+validate125.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate125.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/virtual_tours/anyOf/0"] = validate117;
-const schema246 = at("/components/schemas/Property/properties/virtual_tours/anyOf/0");
+exports["/components/schemas/Property/properties/virtual_tours/anyOf/0"] = validate126;
+const schema240 = at("/components/schemas/Property/properties/virtual_tours/anyOf/0");
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate117.evaluated;
+const evaluated0 = validate126.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13569,7 +12957,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern4.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema246.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema240.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13580,7 +12968,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.propertyNames.type,parentSchema:schema246.propertyNames,data:key0,propertyName:key0};
+const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema240.propertyNames.type,parentSchema:schema240.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13591,7 +12979,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema246.propertyNames,parentSchema:schema246,data};
+const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema240.propertyNames,parentSchema:schema240,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13609,7 +12997,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema240.type,parentSchema:schema240,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13618,18 +13006,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate117.errors = vErrors;
+validate126.errors = vErrors;
 return errors === 0;
 }
-validate117.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate126.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/virtual_tours/anyOf/1"] = validate119;
-const schema247 = at("/components/schemas/Property/properties/virtual_tours/anyOf/1");
+exports["/components/schemas/Property/properties/virtual_tours/anyOf/1"] = validate128;
+const schema241 = at("/components/schemas/Property/properties/virtual_tours/anyOf/1");
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate119.evaluated;
+const evaluated0 = validate128.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13638,7 +13026,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 0){
-const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema247,data};
+const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema241,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13649,7 +13037,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema247.type,parentSchema:schema247,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema241.type,parentSchema:schema241,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13658,17 +13046,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate119.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
-validate119.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate128.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/PropertyEdit/properties/garage/anyOf/0"] = validate120;
+exports["/components/schemas/PropertyEdit/properties/garage/anyOf/0"] = validate129;
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate120.evaluated;
+const evaluated0 = validate129.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13676,7 +13064,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.type,parentSchema:schema88,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.type,parentSchema:schema87,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13686,7 +13074,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "Attached") || (data === "Detached")) || (data === "None"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema88.enum},message:"must be equal to one of the allowed values",schema:schema88.enum,parentSchema:schema88,data};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema87.enum},message:"must be equal to one of the allowed values",schema:schema87.enum,parentSchema:schema87,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13695,17 +13083,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate120.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
-validate120.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate129.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/PropertyEdit/properties/garage/anyOf/1"] = validate121;
+exports["/components/schemas/PropertyEdit/properties/garage/anyOf/1"] = validate130;
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate121.evaluated;
+const evaluated0 = validate130.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13734,17 +13122,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate121.errors = vErrors;
+validate130.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate130.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/PropertyEdit/properties/property_type/anyOf/0"] = validate122;
+exports["/components/schemas/PropertyEdit/properties/property_type/anyOf/0"] = validate131;
 
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate122.evaluated;
+const evaluated0 = validate131.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13752,7 +13140,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema90.type,parentSchema:schema90,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13762,7 +13150,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((((((data === "Single Family") || (data === "Duplex")) || (data === "Triplex")) || (data === "Quad-Plex")) || (data === "Condo")) || (data === "Co-op")) || (data === "Mobile Home")) || (data === "Multi Family")) || (data === "Timeshare")) || (data === "Town House")) || (data === "Miscellaneous")) || (data === "Residential Land"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema91.enum},message:"must be equal to one of the allowed values",schema:schema91.enum,parentSchema:schema91,data};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema90.enum},message:"must be equal to one of the allowed values",schema:schema90.enum,parentSchema:schema90,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13771,18 +13159,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate122.errors = vErrors;
+validate131.errors = vErrors;
 return errors === 0;
 }
-validate122.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate131.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/PropertyEdit/properties/property_type/anyOf/1"] = validate123;
-const schema251 = at("/components/schemas/PropertyEdit/properties/property_type/anyOf/1");
+exports["/components/schemas/PropertyEdit/properties/property_type/anyOf/1"] = validate132;
+const schema245 = at("/components/schemas/PropertyEdit/properties/property_type/anyOf/1");
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate123.evaluated;
+const evaluated0 = validate132.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13790,7 +13178,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema251.type,parentSchema:schema251,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema245.type,parentSchema:schema245,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13800,7 +13188,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "SingleFamily") || (data === "MobileHome")) || (data === "MultiFamily")) || (data === "TownHouse")) || (data === "ResidentialLand"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema251.enum},message:"must be equal to one of the allowed values",schema:schema251.enum,parentSchema:schema251,data};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema245.enum},message:"must be equal to one of the allowed values",schema:schema245.enum,parentSchema:schema245,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13809,17 +13197,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate123.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
-validate123.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate132.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/0"] = validate124;
+exports["/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/0"] = validate133;
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate124.evaluated;
+const evaluated0 = validate133.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13848,18 +13236,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate124.errors = vErrors;
+validate133.errors = vErrors;
 return errors === 0;
 }
-validate124.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate133.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/1"] = validate125;
-const schema253 = at("/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/1");
+exports["/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/1"] = validate134;
+const schema247 = at("/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/1");
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate125.evaluated;
+const evaluated0 = validate134.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13867,7 +13255,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema253.type,parentSchema:schema253,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema247.type,parentSchema:schema247,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13876,17 +13264,17 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate125.errors = vErrors;
+validate134.errors = vErrors;
 return errors === 0;
 }
-validate125.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate134.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/AgentUrl/allOf/0/anyOf/0"] = validate126;
+exports["/components/schemas/AgentUrl/allOf/0/anyOf/0"] = validate135;
 
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate126.evaluated;
+const evaluated0 = validate135.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13915,18 +13303,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate126.errors = vErrors;
+validate135.errors = vErrors;
 return errors === 0;
 }
-validate126.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate135.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/AgentUrl/allOf/0/anyOf/1"] = validate127;
-const schema255 = at("/components/schemas/AgentUrl/allOf/0/anyOf/1");
+exports["/components/schemas/AgentUrl/allOf/0/anyOf/1"] = validate136;
+const schema249 = at("/components/schemas/AgentUrl/allOf/0/anyOf/1");
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate127.evaluated;
+const evaluated0 = validate136.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13934,7 +13322,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema255.type,parentSchema:schema255,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema249.type,parentSchema:schema249,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13943,18 +13331,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate127.errors = vErrors;
+validate136.errors = vErrors;
 return errors === 0;
 }
-validate127.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate136.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/AgentCardList/anyOf/0"] = validate128;
-const schema256 = at("/components/schemas/AgentCardList/anyOf/0");
+exports["/components/schemas/AgentCardList/anyOf/0"] = validate137;
+const schema250 = at("/components/schemas/AgentCardList/anyOf/0");
 
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate128.evaluated;
+const evaluated0 = validate137.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13966,7 +13354,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern4.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema256.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema250.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13977,7 +13365,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.propertyNames.type,parentSchema:schema256.propertyNames,data:key0,propertyName:key0};
+const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.propertyNames.type,parentSchema:schema250.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13988,7 +13376,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema256.propertyNames,parentSchema:schema256,data};
+const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema250.propertyNames,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -14002,7 +13390,7 @@ for(const key1 in data){
 let data0 = data[key1];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.email === undefined){
-const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema191.required,parentSchema:schema191,data:data0};
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema186.required,parentSchema:schema186,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -14012,7 +13400,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data0.nid === undefined){
-const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema191.required,parentSchema:schema191,data:data0};
+const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema186.required,parentSchema:schema186,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -14024,7 +13412,7 @@ errors++;
 if(data0.email !== undefined){
 let data1 = data0.email;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.email.type,parentSchema:schema191.properties.email,data:data1};
+const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.email.type,parentSchema:schema186.properties.email,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -14038,7 +13426,7 @@ if(data0.nid !== undefined){
 let data2 = data0.nid;
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema191.properties.nid,data:data2};
+const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema186.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -14049,7 +13437,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.nid.type,parentSchema:schema191.properties.nid,data:data2};
+const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.nid.type,parentSchema:schema186.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -14061,7 +13449,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema191.type,parentSchema:schema191,data:data0};
+const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema186.type,parentSchema:schema186,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -14073,7 +13461,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema256.type,parentSchema:schema256,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema250.type,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -14082,18 +13470,18 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate128.errors = vErrors;
+validate137.errors = vErrors;
 return errors === 0;
 }
-validate128.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate137.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/AgentCardList/anyOf/1"] = validate129;
-const schema258 = at("/components/schemas/AgentCardList/anyOf/1");
+exports["/components/schemas/AgentCardList/anyOf/1"] = validate138;
+const schema252 = at("/components/schemas/AgentCardList/anyOf/1");
 
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate129.evaluated;
+const evaluated0 = validate138.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14102,7 +13490,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 0){
-const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema258,data};
+const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema252,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -14113,7 +13501,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema258.type,parentSchema:schema258,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema252.type,parentSchema:schema252,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -14122,10 +13510,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate129.errors = vErrors;
+validate138.errors = vErrors;
 return errors === 0;
 }
-validate129.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate138.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 return exports;
 }
@@ -16758,7 +16146,139 @@ validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 exports["/components/responses/InvalidRequest/content/application~1problem+json/schema"] = validate29;
 const schema75 = at("/components/schemas/Problem");
 const schema76 = at("/components/schemas/ProblemFieldError");
+const schema77 = at("/components/schemas/ProblemFieldLocation");
 const formats10 = /^(?:\/(?:[^~/]|~0|~1)*)*$/;
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate30.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.in === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'",schema:schema76.required,parentSchema:schema76,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.pointer === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'",schema:schema76.required,parentSchema:schema76,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.detail === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema76.required,parentSchema:schema76,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.in !== undefined){
+let data0 = data.in;
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/in",schemaPath:"#/components/schemas/ProblemFieldLocation/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.type,parentSchema:schema77,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!(((data0 === "body") || (data0 === "path")) || (data0 === "header"))){
+const err4 = {instancePath:instancePath+"/in",schemaPath:"#/components/schemas/ProblemFieldLocation/enum",keyword:"enum",params:{allowedValues: schema77.enum},message:"must be equal to one of the allowed values",schema:schema77.enum,parentSchema:schema77,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.pointer !== undefined){
+let data1 = data.pointer;
+if(typeof data1 === "string"){
+if(!(formats10.test(data1))){
+const err5 = {instancePath:instancePath+"/pointer",schemaPath:"#/properties/pointer/format",keyword:"format",params:{format: "json-pointer"},message:"must match format \""+"json-pointer"+"\"",schema:"json-pointer",parentSchema:schema76.properties.pointer,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/pointer",schemaPath:"#/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.pointer.type,parentSchema:schema76.properties.pointer,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.detail !== undefined){
+let data2 = data.detail;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.detail.type,parentSchema:schema76.properties.detail,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+for(const key0 in data){
+if(((key0 !== "in") && (key0 !== "pointer")) && (key0 !== "detail")){
+const err8 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema76,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate30.errors = vErrors;
+return errors === 0;
+}
+validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16915,10 +16435,14 @@ let data5 = data.errors;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.in === undefined){
-const err12 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+if(!(validate30(data5[i0], {instancePath:instancePath+"/errors/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -16927,8 +16451,10 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data6.pointer === undefined){
-const err13 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+}
+for(const key0 in data){
+if((((((key0 !== "type") && (key0 !== "title")) && (key0 !== "status")) && (key0 !== "detail")) && (key0 !== "instance")) && (key0 !== "errors")){
+const err13 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -16937,133 +16463,15 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data6.detail === undefined){
-const err14 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 vErrors.push(err14);
-}
-errors++;
-}
-if(data6.in !== undefined){
-let data7 = data6.in;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.in.type,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(!(((data7 === "body") || (data7 === "path")) || (data7 === "header"))){
-const err16 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/enum",keyword:"enum",params:{allowedValues: schema76.properties.in.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.in.enum,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data6.pointer !== undefined){
-let data8 = data6.pointer;
-if(typeof data8 === "string"){
-if(!(formats10.test(data8))){
-const err17 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/format",keyword:"format",params:{format: "json-pointer"},message:"must match format \""+"json-pointer"+"\"",schema:"json-pointer",parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.pointer.type,parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data6.detail !== undefined){
-let data9 = data6.detail;
-if(typeof data9 !== "string"){
-const err19 = {instancePath:instancePath+"/errors/" + i0+"/detail",schemaPath:"#/components/schemas/ProblemFieldError/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.detail.type,parentSchema:schema76.properties.detail,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-for(const key0 in data6){
-if(((key0 !== "in") && (key0 !== "pointer")) && (key0 !== "detail")){
-const err20 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-for(const key1 in data){
-if((((((key1 !== "type") && (key1 !== "title")) && (key1 !== "status")) && (key1 !== "detail")) && (key1 !== "instance")) && (key1 !== "errors")){
-const err23 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
 }
 errors++;
 }
@@ -17072,641 +16480,7 @@ return errors === 0;
 }
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/responses/Unauthorized/content/application~1problem+json/schema"] = validate30;
-
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate30.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.title === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.detail === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 === "string"){
-if(!(formats0(data0))){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema75.properties.type,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.type.type,parentSchema:schema75.properties.type,data:data0};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.title !== undefined){
-let data1 = data.title;
-if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.title.type,parentSchema:schema75.properties.title,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema75.properties.status.type,parentSchema:schema75.properties.status,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 599 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema75.properties.status,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data2 < 400 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema75.properties.status,data:data2};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-if(data.detail !== undefined){
-let data3 = data.detail;
-if(typeof data3 !== "string"){
-const err10 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.detail.type,parentSchema:schema75.properties.detail,data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.instance !== undefined){
-let data4 = data.instance;
-if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/instance",schemaPath:"#/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.instance.type,parentSchema:schema75.properties.instance,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.errors !== undefined){
-let data5 = data.errors;
-if(Array.isArray(data5)){
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.in === undefined){
-const err12 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data6.pointer === undefined){
-const err13 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data6.detail === undefined){
-const err14 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data6.in !== undefined){
-let data7 = data6.in;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.in.type,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(!(((data7 === "body") || (data7 === "path")) || (data7 === "header"))){
-const err16 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/enum",keyword:"enum",params:{allowedValues: schema76.properties.in.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.in.enum,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data6.pointer !== undefined){
-let data8 = data6.pointer;
-if(typeof data8 === "string"){
-if(!(formats10.test(data8))){
-const err17 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/format",keyword:"format",params:{format: "json-pointer"},message:"must match format \""+"json-pointer"+"\"",schema:"json-pointer",parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.pointer.type,parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data6.detail !== undefined){
-let data9 = data6.detail;
-if(typeof data9 !== "string"){
-const err19 = {instancePath:instancePath+"/errors/" + i0+"/detail",schemaPath:"#/components/schemas/ProblemFieldError/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.detail.type,parentSchema:schema76.properties.detail,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-for(const key0 in data6){
-if(((key0 !== "in") && (key0 !== "pointer")) && (key0 !== "detail")){
-const err20 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-for(const key1 in data){
-if((((((key1 !== "type") && (key1 !== "title")) && (key1 !== "status")) && (key1 !== "detail")) && (key1 !== "instance")) && (key1 !== "errors")){
-const err23 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-validate30.errors = vErrors;
-return errors === 0;
-}
-validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/responses/NotFound/content/application~1problem+json/schema"] = validate31;
-
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.title === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.detail === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 === "string"){
-if(!(formats0(data0))){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema75.properties.type,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.type.type,parentSchema:schema75.properties.type,data:data0};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.title !== undefined){
-let data1 = data.title;
-if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.title.type,parentSchema:schema75.properties.title,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema75.properties.status.type,parentSchema:schema75.properties.status,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 599 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema75.properties.status,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data2 < 400 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema75.properties.status,data:data2};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-if(data.detail !== undefined){
-let data3 = data.detail;
-if(typeof data3 !== "string"){
-const err10 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.detail.type,parentSchema:schema75.properties.detail,data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.instance !== undefined){
-let data4 = data.instance;
-if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/instance",schemaPath:"#/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.instance.type,parentSchema:schema75.properties.instance,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.errors !== undefined){
-let data5 = data.errors;
-if(Array.isArray(data5)){
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.in === undefined){
-const err12 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data6.pointer === undefined){
-const err13 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data6.detail === undefined){
-const err14 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data6.in !== undefined){
-let data7 = data6.in;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.in.type,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(!(((data7 === "body") || (data7 === "path")) || (data7 === "header"))){
-const err16 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/enum",keyword:"enum",params:{allowedValues: schema76.properties.in.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.in.enum,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data6.pointer !== undefined){
-let data8 = data6.pointer;
-if(typeof data8 === "string"){
-if(!(formats10.test(data8))){
-const err17 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/format",keyword:"format",params:{format: "json-pointer"},message:"must match format \""+"json-pointer"+"\"",schema:"json-pointer",parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.pointer.type,parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data6.detail !== undefined){
-let data9 = data6.detail;
-if(typeof data9 !== "string"){
-const err19 = {instancePath:instancePath+"/errors/" + i0+"/detail",schemaPath:"#/components/schemas/ProblemFieldError/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.detail.type,parentSchema:schema76.properties.detail,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-for(const key0 in data6){
-if(((key0 !== "in") && (key0 !== "pointer")) && (key0 !== "detail")){
-const err20 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-for(const key1 in data){
-if((((((key1 !== "type") && (key1 !== "title")) && (key1 !== "status")) && (key1 !== "detail")) && (key1 !== "instance")) && (key1 !== "errors")){
-const err23 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-validate31.errors = vErrors;
-return errors === 0;
-}
-validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-exports["/paths/~1api~1v1~1object~1property~1{nid}/put/requestBody/content/application~1json/schema"] = validate32;
-const schema81 = at("/components/schemas/PropertyEdit");
-const schema88 = at("/components/schemas/GarageType");
-const schema91 = at("/components/schemas/PropertyType");
-const schema93 = at("/components/schemas/CreatableTemplate");
-const func3 = Object.prototype.hasOwnProperty;
-const pattern33 = new RegExp("^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$", "u");
+exports["/components/responses/Unauthorized/content/application~1problem+json/schema"] = validate32;
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17719,8 +16493,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/allOf/0/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema81.allOf[0],data};
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -17729,11 +16503,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-if(!(func3.call(schema81.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema81,data};
+if(data.title === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17742,12 +16513,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-if(data.street !== undefined){
-let data0 = data.street;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/street",schemaPath:"#/properties/street/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema81.properties.street,data:data0};
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -17756,9 +16523,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-else {
-const err3 = {instancePath:instancePath+"/street",schemaPath:"#/properties/street/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.street.type,parentSchema:schema81.properties.street,data:data0};
+if(data.detail === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -17767,11 +16533,11 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.premise !== undefined){
-let data1 = data.premise;
-if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/premise",schemaPath:"#/properties/premise/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.premise.type,parentSchema:schema81.properties.premise,data:data1};
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 === "string"){
+if(!(formats0(data0))){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema75.properties.type,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -17781,11 +16547,8 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.city !== undefined){
-let data2 = data.city;
-if(typeof data2 === "string"){
-if(func1(data2) < 1){
-const err5 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema81.properties.city,data:data2};
+else {
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.type.type,parentSchema:schema75.properties.type,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -17795,8 +16558,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.city.type,parentSchema:schema81.properties.city,data:data2};
+if(data.title !== undefined){
+let data1 = data.title;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.title.type,parentSchema:schema75.properties.title,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -17806,11 +16571,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.state !== undefined){
-let data3 = data.state;
-if(typeof data3 === "string"){
-if(func1(data3) > 2){
-const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/maxLength",keyword:"maxLength",params:{limit: 2},message:"must NOT have more than 2 characters",schema:2,parentSchema:schema81.properties.state,data:data3};
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema75.properties.status.type,parentSchema:schema75.properties.status,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -17819,8 +16583,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(func1(data3) < 2){
-const err8 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/minLength",keyword:"minLength",params:{limit: 2},message:"must NOT have fewer than 2 characters",schema:2,parentSchema:schema81.properties.state,data:data3};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 599 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema75.properties.status,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -17829,9 +16594,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-else {
-const err9 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.state.type,parentSchema:schema81.properties.state,data:data3};
+if(data2 < 400 || isNaN(data2)){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema75.properties.status,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -17841,11 +16605,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.zip !== undefined){
-let data4 = data.zip;
-if(typeof data4 === "string"){
-if(func1(data4) < 1){
-const err10 = {instancePath:instancePath+"/zip",schemaPath:"#/properties/zip/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema81.properties.zip,data:data4};
+}
+if(data.detail !== undefined){
+let data3 = data.detail;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.detail.type,parentSchema:schema75.properties.detail,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -17855,8 +16619,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/zip",schemaPath:"#/properties/zip/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.zip.type,parentSchema:schema81.properties.zip,data:data4};
+if(data.instance !== undefined){
+let data4 = data.instance;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/instance",schemaPath:"#/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.instance.type,parentSchema:schema75.properties.instance,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -17866,10 +16632,19 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.country !== undefined){
-let data5 = data.country;
-if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.country.type,parentSchema:schema81.properties.country,data:data5};
+if(data.errors !== undefined){
+let data5 = data.errors;
+if(Array.isArray(data5)){
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate30(data5[i0], {instancePath:instancePath+"/errors/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -17879,10 +16654,9 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.title !== undefined){
-let data6 = data.title;
-if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.title.type,parentSchema:schema81.properties.title,data:data6};
+for(const key0 in data){
+if((((((key0 !== "type") && (key0 !== "title")) && (key0 !== "status")) && (key0 !== "detail")) && (key0 !== "instance")) && (key0 !== "errors")){
+const err13 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -17892,10 +16666,9 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.description !== undefined){
-let data7 = data.description;
-if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.description.type,parentSchema:schema81.properties.description,data:data7};
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -17904,824 +16677,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.amenities !== undefined){
-let data8 = data.amenities;
-if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/amenities",schemaPath:"#/properties/amenities/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.amenities.type,parentSchema:schema81.properties.amenities,data:data8};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.list_price !== undefined){
-let data9 = data.list_price;
-if(typeof data9 === "string"){
-if(!pattern6.test(data9)){
-const err16 = {instancePath:instancePath+"/list_price",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data9};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/list_price",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data9};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.display_price !== undefined){
-let data10 = data.display_price;
-if(typeof data10 !== "string"){
-const err18 = {instancePath:instancePath+"/display_price",schemaPath:"#/properties/display_price/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.display_price.type,parentSchema:schema81.properties.display_price,data:data10};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.square_feet !== undefined){
-let data11 = data.square_feet;
-if(typeof data11 === "string"){
-if(!pattern6.test(data11)){
-const err19 = {instancePath:instancePath+"/square_feet",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data11};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/square_feet",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data11};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.lot_size !== undefined){
-let data12 = data.lot_size;
-if(typeof data12 !== "string"){
-const err21 = {instancePath:instancePath+"/lot_size",schemaPath:"#/properties/lot_size/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.lot_size.type,parentSchema:schema81.properties.lot_size,data:data12};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.lot_size_units !== undefined){
-let data13 = data.lot_size_units;
-if(typeof data13 !== "string"){
-const err22 = {instancePath:instancePath+"/lot_size_units",schemaPath:"#/properties/lot_size_units/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.lot_size_units.type,parentSchema:schema81.properties.lot_size_units,data:data13};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data.stories !== undefined){
-let data14 = data.stories;
-if(typeof data14 === "string"){
-if(!pattern6.test(data14)){
-const err23 = {instancePath:instancePath+"/stories",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data14};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/stories",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data14};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data.bedrooms !== undefined){
-let data15 = data.bedrooms;
-if(typeof data15 === "string"){
-if(!pattern6.test(data15)){
-const err25 = {instancePath:instancePath+"/bedrooms",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data15};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/bedrooms",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data15};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data.baths !== undefined){
-let data16 = data.baths;
-if(typeof data16 === "string"){
-if(!pattern6.test(data16)){
-const err27 = {instancePath:instancePath+"/baths",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data16};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/baths",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data16};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data.half_baths !== undefined){
-let data17 = data.half_baths;
-if(typeof data17 === "string"){
-if(!pattern6.test(data17)){
-const err29 = {instancePath:instancePath+"/half_baths",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data17};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/half_baths",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data17};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-if(data.garage !== undefined){
-let data18 = data.garage;
-const _errs46 = errors;
-let valid8 = false;
-const _errs47 = errors;
-if(typeof data18 !== "string"){
-const err31 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/GarageType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.type,parentSchema:schema88,data:data18};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if(!(((data18 === "Attached") || (data18 === "Detached")) || (data18 === "None"))){
-const err32 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/GarageType/enum",keyword:"enum",params:{allowedValues: schema88.enum},message:"must be equal to one of the allowed values",schema:schema88.enum,parentSchema:schema88,data:data18};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-var _valid0 = _errs47 === errors;
-valid8 = valid8 || _valid0;
-const _errs50 = errors;
-if(typeof data18 === "string"){
-if(!pattern6.test(data18)){
-const err33 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data18};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data18};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-var _valid0 = _errs50 === errors;
-valid8 = valid8 || _valid0;
-if(!valid8){
-const err35 = {instancePath:instancePath+"/garage",schemaPath:"#/properties/garage/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema81.properties.garage.anyOf,parentSchema:schema81.properties.garage,data:data18};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-else {
-errors = _errs46;
-if(vErrors !== null){
-if(_errs46){
-vErrors.length = _errs46;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.parking_spaces !== undefined){
-let data19 = data.parking_spaces;
-if(typeof data19 === "string"){
-if(!pattern6.test(data19)){
-const err36 = {instancePath:instancePath+"/parking_spaces",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data19};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/parking_spaces",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data19};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-if(data.listing_status !== undefined){
-let data20 = data.listing_status;
-if(typeof data20 !== "string"){
-const err38 = {instancePath:instancePath+"/listing_status",schemaPath:"#/properties/listing_status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.listing_status.type,parentSchema:schema81.properties.listing_status,data:data20};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-if(data.property_type !== undefined){
-let data21 = data.property_type;
-const _errs59 = errors;
-let valid12 = false;
-const _errs60 = errors;
-if(typeof data21 !== "string"){
-const err39 = {instancePath:instancePath+"/property_type",schemaPath:"#/components/schemas/PropertyType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data21};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if(!((((((((((((data21 === "Single Family") || (data21 === "Duplex")) || (data21 === "Triplex")) || (data21 === "Quad-Plex")) || (data21 === "Condo")) || (data21 === "Co-op")) || (data21 === "Mobile Home")) || (data21 === "Multi Family")) || (data21 === "Timeshare")) || (data21 === "Town House")) || (data21 === "Miscellaneous")) || (data21 === "Residential Land"))){
-const err40 = {instancePath:instancePath+"/property_type",schemaPath:"#/components/schemas/PropertyType/enum",keyword:"enum",params:{allowedValues: schema91.enum},message:"must be equal to one of the allowed values",schema:schema91.enum,parentSchema:schema91,data:data21};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-var _valid1 = _errs60 === errors;
-valid12 = valid12 || _valid1;
-const _errs63 = errors;
-if(typeof data21 !== "string"){
-const err41 = {instancePath:instancePath+"/property_type",schemaPath:"#/properties/property_type/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.property_type.anyOf[1].type,parentSchema:schema81.properties.property_type.anyOf[1],data:data21};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-if(!(((((data21 === "SingleFamily") || (data21 === "MobileHome")) || (data21 === "MultiFamily")) || (data21 === "TownHouse")) || (data21 === "ResidentialLand"))){
-const err42 = {instancePath:instancePath+"/property_type",schemaPath:"#/properties/property_type/anyOf/1/enum",keyword:"enum",params:{allowedValues: schema81.properties.property_type.anyOf[1].enum},message:"must be equal to one of the allowed values",schema:schema81.properties.property_type.anyOf[1].enum,parentSchema:schema81.properties.property_type.anyOf[1],data:data21};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-var _valid1 = _errs63 === errors;
-valid12 = valid12 || _valid1;
-if(!valid12){
-const err43 = {instancePath:instancePath+"/property_type",schemaPath:"#/properties/property_type/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema81.properties.property_type.anyOf,parentSchema:schema81.properties.property_type,data:data21};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-else {
-errors = _errs59;
-if(vErrors !== null){
-if(_errs59){
-vErrors.length = _errs59;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.year_built !== undefined){
-let data22 = data.year_built;
-if(typeof data22 === "string"){
-if(!pattern6.test(data22)){
-const err44 = {instancePath:instancePath+"/year_built",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data22};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/year_built",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data22};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-}
-if(data.subdomain !== undefined){
-let data23 = data.subdomain;
-if(typeof data23 === "string"){
-if(!pattern33.test(data23)){
-const err46 = {instancePath:instancePath+"/subdomain",schemaPath:"#/properties/subdomain/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",parentSchema:schema81.properties.subdomain,data:data23};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-}
-else {
-const err47 = {instancePath:instancePath+"/subdomain",schemaPath:"#/properties/subdomain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.subdomain.type,parentSchema:schema81.properties.subdomain,data:data23};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-}
-if(data.custom_domain !== undefined){
-let data24 = data.custom_domain;
-if(typeof data24 !== "string"){
-const err48 = {instancePath:instancePath+"/custom_domain",schemaPath:"#/properties/custom_domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.custom_domain.type,parentSchema:schema81.properties.custom_domain,data:data24};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-}
-if(data.mls_id !== undefined){
-let data25 = data.mls_id;
-if(typeof data25 !== "string"){
-const err49 = {instancePath:instancePath+"/mls_id",schemaPath:"#/properties/mls_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.mls_id.type,parentSchema:schema81.properties.mls_id,data:data25};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-if(data.template !== undefined){
-let data26 = data.template;
-if(typeof data26 !== "string"){
-const err50 = {instancePath:instancePath+"/template",schemaPath:"#/components/schemas/CreatableTemplate/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.type,parentSchema:schema93,data:data26};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-if(!(((((((((((((((((((((data26 === "mak") || (data26 === "kit")) || (data26 === "mot")) || (data26 === "lnd")) || (data26 === "karr")) || (data26 === "stak")) || (data26 === "north")) || (data26 === "icon")) || (data26 === "lux")) || (data26 === "ryne")) || (data26 === "dax")) || (data26 === "bren")) || (data26 === "eko")) || (data26 === "rubik_v2")) || (data26 === "arlo")) || (data26 === "pipeline")) || (data26 === "cobi")) || (data26 === "focal")) || (data26 === "rubik")) || (data26 === "air")) || (data26 === "saren"))){
-const err51 = {instancePath:instancePath+"/template",schemaPath:"#/components/schemas/CreatableTemplate/enum",keyword:"enum",params:{allowedValues: schema93.enum},message:"must be equal to one of the allowed values",schema:schema93.enum,parentSchema:schema93,data:data26};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-}
-if(data.api_author !== undefined){
-let data27 = data.api_author;
-if(typeof data27 !== "string"){
-const err52 = {instancePath:instancePath+"/api_author",schemaPath:"#/properties/api_author/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.api_author.type,parentSchema:schema81.properties.api_author,data:data27};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-}
-if(data.main_image !== undefined){
-let data28 = data.main_image;
-if(typeof data28 === "string"){
-if(!pattern4.test(data28)){
-const err53 = {instancePath:instancePath+"/main_image",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data28};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-else {
-const err54 = {instancePath:instancePath+"/main_image",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data28};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-}
-if(data.edit_access !== undefined){
-let data29 = data.edit_access;
-if(typeof data29 === "string"){
-if(!pattern4.test(data29)){
-const err55 = {instancePath:instancePath+"/edit_access",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data29};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-}
-else {
-const err56 = {instancePath:instancePath+"/edit_access",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data29};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-}
-if(data.show_on_property !== undefined){
-let data30 = data.show_on_property;
-if(typeof data30 === "string"){
-if(!pattern4.test(data30)){
-const err57 = {instancePath:instancePath+"/show_on_property",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data30};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-}
-else {
-const err58 = {instancePath:instancePath+"/show_on_property",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data30};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-if(data.logo !== undefined){
-let data31 = data.logo;
-if(typeof data31 === "string"){
-if(!pattern4.test(data31)){
-const err59 = {instancePath:instancePath+"/logo",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data31};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-else {
-const err60 = {instancePath:instancePath+"/logo",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data31};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-if(data.external_id !== undefined){
-let data32 = data.external_id;
-if(typeof data32 !== "string"){
-const err61 = {instancePath:instancePath+"/external_id",schemaPath:"#/properties/external_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.external_id.type,parentSchema:schema81.properties.external_id,data:data32};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-}
-if(data.skip_zlookup !== undefined){
-let data33 = data.skip_zlookup;
-if(typeof data33 !== "string"){
-const err62 = {instancePath:instancePath+"/skip_zlookup",schemaPath:"#/properties/skip_zlookup/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.skip_zlookup.type,parentSchema:schema81.properties.skip_zlookup,data:data33};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-}
-if(data.intent !== undefined){
-let data34 = data.intent;
-if(typeof data34 !== "string"){
-const err63 = {instancePath:instancePath+"/intent",schemaPath:"#/properties/intent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.intent.type,parentSchema:schema81.properties.intent,data:data34};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-}
-if(data.sns_id !== undefined){
-let data35 = data.sns_id;
-if(typeof data35 !== "string"){
-const err64 = {instancePath:instancePath+"/sns_id",schemaPath:"#/properties/sns_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.sns_id.type,parentSchema:schema81.properties.sns_id,data:data35};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-}
-if(data.listtrack_property_id !== undefined){
-let data36 = data.listtrack_property_id;
-if(typeof data36 !== "string"){
-const err65 = {instancePath:instancePath+"/listtrack_property_id",schemaPath:"#/properties/listtrack_property_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.listtrack_property_id.type,parentSchema:schema81.properties.listtrack_property_id,data:data36};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-}
-if(data.website_url !== undefined){
-let data37 = data.website_url;
-if(typeof data37 === "string"){
-if(!(formats0(data37))){
-const err66 = {instancePath:instancePath+"/website_url",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data37};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-}
-else {
-const err67 = {instancePath:instancePath+"/website_url",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data37};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-}
-}
-else {
-const err68 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema81.type,parentSchema:schema81,data};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
 validate32.errors = vErrors;
 return errors === 0;
 }
 validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1property~1{nid}/put/responses/200/content/application~1json/schema"] = validate33;
-const schema99 = at("/components/schemas/PropertyWriteResult");
-
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate33.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema99.required,parentSchema:schema99,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.uri === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema99.required,parentSchema:schema99,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.nid !== undefined){
-let data0 = data.nid;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err2 = {instancePath:instancePath+"/nid",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/nid",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.uri !== undefined){
-let data1 = data.uri;
-if(typeof data1 === "string"){
-if(!(formats0(data1))){
-const err4 = {instancePath:instancePath+"/uri",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/uri",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-for(const key0 in data){
-if((key0 !== "nid") && (key0 !== "uri")){
-const err6 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema99,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema99.type,parentSchema:schema99,data};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-validate33.errors = vErrors;
-return errors === 0;
-}
-validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/responses/ExternalIdInUse/content/application~1problem+json/schema"] = validate34;
+exports["/components/responses/NotFound/content/application~1problem+json/schema"] = validate34;
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18878,10 +16839,14 @@ let data5 = data.errors;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.in === undefined){
-const err12 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+if(!(validate30(data5[i0], {instancePath:instancePath+"/errors/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -18890,8 +16855,10 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data6.pointer === undefined){
-const err13 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+}
+for(const key0 in data){
+if((((((key0 !== "type") && (key0 !== "title")) && (key0 !== "status")) && (key0 !== "detail")) && (key0 !== "instance")) && (key0 !== "errors")){
+const err13 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -18900,133 +16867,15 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data6.detail === undefined){
-const err14 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 vErrors.push(err14);
-}
-errors++;
-}
-if(data6.in !== undefined){
-let data7 = data6.in;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.in.type,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(!(((data7 === "body") || (data7 === "path")) || (data7 === "header"))){
-const err16 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/enum",keyword:"enum",params:{allowedValues: schema76.properties.in.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.in.enum,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data6.pointer !== undefined){
-let data8 = data6.pointer;
-if(typeof data8 === "string"){
-if(!(formats10.test(data8))){
-const err17 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/format",keyword:"format",params:{format: "json-pointer"},message:"must match format \""+"json-pointer"+"\"",schema:"json-pointer",parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.pointer.type,parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data6.detail !== undefined){
-let data9 = data6.detail;
-if(typeof data9 !== "string"){
-const err19 = {instancePath:instancePath+"/errors/" + i0+"/detail",schemaPath:"#/components/schemas/ProblemFieldError/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.detail.type,parentSchema:schema76.properties.detail,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-for(const key0 in data6){
-if(((key0 !== "in") && (key0 !== "pointer")) && (key0 !== "detail")){
-const err20 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-for(const key1 in data){
-if((((((key1 !== "type") && (key1 !== "title")) && (key1 !== "status")) && (key1 !== "detail")) && (key1 !== "instance")) && (key1 !== "errors")){
-const err23 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
 }
 errors++;
 }
@@ -19035,321 +16884,13 @@ return errors === 0;
 }
 validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/responses/PayloadTooLarge/content/application~1problem+json/schema"] = validate35;
-
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate35.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.title === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.detail === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema75.required,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 === "string"){
-if(!(formats0(data0))){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema75.properties.type,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.type.type,parentSchema:schema75.properties.type,data:data0};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.title !== undefined){
-let data1 = data.title;
-if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.title.type,parentSchema:schema75.properties.title,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema75.properties.status.type,parentSchema:schema75.properties.status,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 599 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema75.properties.status,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data2 < 400 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema75.properties.status,data:data2};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-if(data.detail !== undefined){
-let data3 = data.detail;
-if(typeof data3 !== "string"){
-const err10 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.detail.type,parentSchema:schema75.properties.detail,data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.instance !== undefined){
-let data4 = data.instance;
-if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/instance",schemaPath:"#/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.instance.type,parentSchema:schema75.properties.instance,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.errors !== undefined){
-let data5 = data.errors;
-if(Array.isArray(data5)){
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.in === undefined){
-const err12 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data6.pointer === undefined){
-const err13 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data6.detail === undefined){
-const err14 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data6.in !== undefined){
-let data7 = data6.in;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.in.type,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(!(((data7 === "body") || (data7 === "path")) || (data7 === "header"))){
-const err16 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/enum",keyword:"enum",params:{allowedValues: schema76.properties.in.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.in.enum,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data6.pointer !== undefined){
-let data8 = data6.pointer;
-if(typeof data8 === "string"){
-if(!(formats10.test(data8))){
-const err17 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/format",keyword:"format",params:{format: "json-pointer"},message:"must match format \""+"json-pointer"+"\"",schema:"json-pointer",parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.pointer.type,parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data6.detail !== undefined){
-let data9 = data6.detail;
-if(typeof data9 !== "string"){
-const err19 = {instancePath:instancePath+"/errors/" + i0+"/detail",schemaPath:"#/components/schemas/ProblemFieldError/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.detail.type,parentSchema:schema76.properties.detail,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-for(const key0 in data6){
-if(((key0 !== "in") && (key0 !== "pointer")) && (key0 !== "detail")){
-const err20 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-for(const key1 in data){
-if((((((key1 !== "type") && (key1 !== "title")) && (key1 !== "status")) && (key1 !== "detail")) && (key1 !== "instance")) && (key1 !== "errors")){
-const err23 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-validate35.errors = vErrors;
-return errors === 0;
-}
-validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/responses/UnsupportedMediaType/content/application~1problem+json/schema"] = validate36;
+exports["/paths/~1api~1v1~1object~1property~1{nid}/put/requestBody/content/application~1json/schema"] = validate36;
+const schema80 = at("/components/schemas/PropertyEdit");
+const schema87 = at("/components/schemas/GarageType");
+const schema90 = at("/components/schemas/PropertyType");
+const schema92 = at("/components/schemas/CreatableTemplate");
+const func3 = Object.prototype.hasOwnProperty;
+const pattern33 = new RegExp("^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$", "u");
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19362,6 +16903,1021 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(Object.keys(data).length < 1){
+const err0 = {instancePath,schemaPath:"#/allOf/0/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema80.allOf[0],data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func3.call(schema80.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema80,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.street !== undefined){
+let data0 = data.street;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err2 = {instancePath:instancePath+"/street",schemaPath:"#/properties/street/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema80.properties.street,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/street",schemaPath:"#/properties/street/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.street.type,parentSchema:schema80.properties.street,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.premise !== undefined){
+let data1 = data.premise;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/premise",schemaPath:"#/properties/premise/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.premise.type,parentSchema:schema80.properties.premise,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.city !== undefined){
+let data2 = data.city;
+if(typeof data2 === "string"){
+if(func1(data2) < 1){
+const err5 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema80.properties.city,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.city.type,parentSchema:schema80.properties.city,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.state !== undefined){
+let data3 = data.state;
+if(typeof data3 === "string"){
+if(func1(data3) > 2){
+const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/maxLength",keyword:"maxLength",params:{limit: 2},message:"must NOT have more than 2 characters",schema:2,parentSchema:schema80.properties.state,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(func1(data3) < 2){
+const err8 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/minLength",keyword:"minLength",params:{limit: 2},message:"must NOT have fewer than 2 characters",schema:2,parentSchema:schema80.properties.state,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.state.type,parentSchema:schema80.properties.state,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.zip !== undefined){
+let data4 = data.zip;
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err10 = {instancePath:instancePath+"/zip",schemaPath:"#/properties/zip/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema80.properties.zip,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/zip",schemaPath:"#/properties/zip/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.zip.type,parentSchema:schema80.properties.zip,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.country !== undefined){
+let data5 = data.country;
+if(typeof data5 !== "string"){
+const err12 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.country.type,parentSchema:schema80.properties.country,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data6 = data.title;
+if(typeof data6 !== "string"){
+const err13 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.title.type,parentSchema:schema80.properties.title,data:data6};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data7 = data.description;
+if(typeof data7 !== "string"){
+const err14 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.description.type,parentSchema:schema80.properties.description,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.amenities !== undefined){
+let data8 = data.amenities;
+if(typeof data8 !== "string"){
+const err15 = {instancePath:instancePath+"/amenities",schemaPath:"#/properties/amenities/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.amenities.type,parentSchema:schema80.properties.amenities,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.list_price !== undefined){
+let data9 = data.list_price;
+if(typeof data9 === "string"){
+if(!pattern6.test(data9)){
+const err16 = {instancePath:instancePath+"/list_price",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data9};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/list_price",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data9};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.display_price !== undefined){
+let data10 = data.display_price;
+if(typeof data10 !== "string"){
+const err18 = {instancePath:instancePath+"/display_price",schemaPath:"#/properties/display_price/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.display_price.type,parentSchema:schema80.properties.display_price,data:data10};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.square_feet !== undefined){
+let data11 = data.square_feet;
+if(typeof data11 === "string"){
+if(!pattern6.test(data11)){
+const err19 = {instancePath:instancePath+"/square_feet",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data11};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/square_feet",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data11};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.lot_size !== undefined){
+let data12 = data.lot_size;
+if(typeof data12 !== "string"){
+const err21 = {instancePath:instancePath+"/lot_size",schemaPath:"#/properties/lot_size/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.lot_size.type,parentSchema:schema80.properties.lot_size,data:data12};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.lot_size_units !== undefined){
+let data13 = data.lot_size_units;
+if(typeof data13 !== "string"){
+const err22 = {instancePath:instancePath+"/lot_size_units",schemaPath:"#/properties/lot_size_units/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.lot_size_units.type,parentSchema:schema80.properties.lot_size_units,data:data13};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.stories !== undefined){
+let data14 = data.stories;
+if(typeof data14 === "string"){
+if(!pattern6.test(data14)){
+const err23 = {instancePath:instancePath+"/stories",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data14};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/stories",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data14};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.bedrooms !== undefined){
+let data15 = data.bedrooms;
+if(typeof data15 === "string"){
+if(!pattern6.test(data15)){
+const err25 = {instancePath:instancePath+"/bedrooms",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data15};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/bedrooms",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data15};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.baths !== undefined){
+let data16 = data.baths;
+if(typeof data16 === "string"){
+if(!pattern6.test(data16)){
+const err27 = {instancePath:instancePath+"/baths",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data16};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/baths",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data16};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.half_baths !== undefined){
+let data17 = data.half_baths;
+if(typeof data17 === "string"){
+if(!pattern6.test(data17)){
+const err29 = {instancePath:instancePath+"/half_baths",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data17};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/half_baths",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data17};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.garage !== undefined){
+let data18 = data.garage;
+const _errs46 = errors;
+let valid8 = false;
+const _errs47 = errors;
+if(typeof data18 !== "string"){
+const err31 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/GarageType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.type,parentSchema:schema87,data:data18};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(!(((data18 === "Attached") || (data18 === "Detached")) || (data18 === "None"))){
+const err32 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/GarageType/enum",keyword:"enum",params:{allowedValues: schema87.enum},message:"must be equal to one of the allowed values",schema:schema87.enum,parentSchema:schema87,data:data18};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+var _valid0 = _errs47 === errors;
+valid8 = valid8 || _valid0;
+const _errs50 = errors;
+if(typeof data18 === "string"){
+if(!pattern6.test(data18)){
+const err33 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data18};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data18};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+var _valid0 = _errs50 === errors;
+valid8 = valid8 || _valid0;
+if(!valid8){
+const err35 = {instancePath:instancePath+"/garage",schemaPath:"#/properties/garage/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema80.properties.garage.anyOf,parentSchema:schema80.properties.garage,data:data18};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+else {
+errors = _errs46;
+if(vErrors !== null){
+if(_errs46){
+vErrors.length = _errs46;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.parking_spaces !== undefined){
+let data19 = data.parking_spaces;
+if(typeof data19 === "string"){
+if(!pattern6.test(data19)){
+const err36 = {instancePath:instancePath+"/parking_spaces",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data19};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/parking_spaces",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data19};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.listing_status !== undefined){
+let data20 = data.listing_status;
+if(typeof data20 !== "string"){
+const err38 = {instancePath:instancePath+"/listing_status",schemaPath:"#/properties/listing_status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.listing_status.type,parentSchema:schema80.properties.listing_status,data:data20};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.property_type !== undefined){
+let data21 = data.property_type;
+const _errs59 = errors;
+let valid12 = false;
+const _errs60 = errors;
+if(typeof data21 !== "string"){
+const err39 = {instancePath:instancePath+"/property_type",schemaPath:"#/components/schemas/PropertyType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema90.type,parentSchema:schema90,data:data21};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(!((((((((((((data21 === "Single Family") || (data21 === "Duplex")) || (data21 === "Triplex")) || (data21 === "Quad-Plex")) || (data21 === "Condo")) || (data21 === "Co-op")) || (data21 === "Mobile Home")) || (data21 === "Multi Family")) || (data21 === "Timeshare")) || (data21 === "Town House")) || (data21 === "Miscellaneous")) || (data21 === "Residential Land"))){
+const err40 = {instancePath:instancePath+"/property_type",schemaPath:"#/components/schemas/PropertyType/enum",keyword:"enum",params:{allowedValues: schema90.enum},message:"must be equal to one of the allowed values",schema:schema90.enum,parentSchema:schema90,data:data21};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+var _valid1 = _errs60 === errors;
+valid12 = valid12 || _valid1;
+const _errs63 = errors;
+if(typeof data21 !== "string"){
+const err41 = {instancePath:instancePath+"/property_type",schemaPath:"#/properties/property_type/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.property_type.anyOf[1].type,parentSchema:schema80.properties.property_type.anyOf[1],data:data21};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(!(((((data21 === "SingleFamily") || (data21 === "MobileHome")) || (data21 === "MultiFamily")) || (data21 === "TownHouse")) || (data21 === "ResidentialLand"))){
+const err42 = {instancePath:instancePath+"/property_type",schemaPath:"#/properties/property_type/anyOf/1/enum",keyword:"enum",params:{allowedValues: schema80.properties.property_type.anyOf[1].enum},message:"must be equal to one of the allowed values",schema:schema80.properties.property_type.anyOf[1].enum,parentSchema:schema80.properties.property_type.anyOf[1],data:data21};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+var _valid1 = _errs63 === errors;
+valid12 = valid12 || _valid1;
+if(!valid12){
+const err43 = {instancePath:instancePath+"/property_type",schemaPath:"#/properties/property_type/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema80.properties.property_type.anyOf,parentSchema:schema80.properties.property_type,data:data21};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+else {
+errors = _errs59;
+if(vErrors !== null){
+if(_errs59){
+vErrors.length = _errs59;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.year_built !== undefined){
+let data22 = data.year_built;
+if(typeof data22 === "string"){
+if(!pattern6.test(data22)){
+const err44 = {instancePath:instancePath+"/year_built",schemaPath:"#/components/schemas/NumericString/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data:data22};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/year_built",schemaPath:"#/components/schemas/NumericString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data22};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.subdomain !== undefined){
+let data23 = data.subdomain;
+if(typeof data23 === "string"){
+if(!pattern33.test(data23)){
+const err46 = {instancePath:instancePath+"/subdomain",schemaPath:"#/properties/subdomain/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",parentSchema:schema80.properties.subdomain,data:data23};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/subdomain",schemaPath:"#/properties/subdomain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.subdomain.type,parentSchema:schema80.properties.subdomain,data:data23};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.custom_domain !== undefined){
+let data24 = data.custom_domain;
+if(typeof data24 !== "string"){
+const err48 = {instancePath:instancePath+"/custom_domain",schemaPath:"#/properties/custom_domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.custom_domain.type,parentSchema:schema80.properties.custom_domain,data:data24};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data.mls_id !== undefined){
+let data25 = data.mls_id;
+if(typeof data25 !== "string"){
+const err49 = {instancePath:instancePath+"/mls_id",schemaPath:"#/properties/mls_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.mls_id.type,parentSchema:schema80.properties.mls_id,data:data25};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.template !== undefined){
+let data26 = data.template;
+if(typeof data26 !== "string"){
+const err50 = {instancePath:instancePath+"/template",schemaPath:"#/components/schemas/CreatableTemplate/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data26};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(!(((((((((((((((((((((data26 === "mak") || (data26 === "kit")) || (data26 === "mot")) || (data26 === "lnd")) || (data26 === "karr")) || (data26 === "stak")) || (data26 === "north")) || (data26 === "icon")) || (data26 === "lux")) || (data26 === "ryne")) || (data26 === "dax")) || (data26 === "bren")) || (data26 === "eko")) || (data26 === "rubik_v2")) || (data26 === "arlo")) || (data26 === "pipeline")) || (data26 === "cobi")) || (data26 === "focal")) || (data26 === "rubik")) || (data26 === "air")) || (data26 === "saren"))){
+const err51 = {instancePath:instancePath+"/template",schemaPath:"#/components/schemas/CreatableTemplate/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values",schema:schema92.enum,parentSchema:schema92,data:data26};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data.api_author !== undefined){
+let data27 = data.api_author;
+if(typeof data27 !== "string"){
+const err52 = {instancePath:instancePath+"/api_author",schemaPath:"#/properties/api_author/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.api_author.type,parentSchema:schema80.properties.api_author,data:data27};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data.main_image !== undefined){
+let data28 = data.main_image;
+if(typeof data28 === "string"){
+if(!pattern4.test(data28)){
+const err53 = {instancePath:instancePath+"/main_image",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data28};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/main_image",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data28};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data.edit_access !== undefined){
+let data29 = data.edit_access;
+if(typeof data29 === "string"){
+if(!pattern4.test(data29)){
+const err55 = {instancePath:instancePath+"/edit_access",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data29};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/edit_access",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data29};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data.show_on_property !== undefined){
+let data30 = data.show_on_property;
+if(typeof data30 === "string"){
+if(!pattern4.test(data30)){
+const err57 = {instancePath:instancePath+"/show_on_property",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data30};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/show_on_property",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data30};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data.logo !== undefined){
+let data31 = data.logo;
+if(typeof data31 === "string"){
+if(!pattern4.test(data31)){
+const err59 = {instancePath:instancePath+"/logo",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data31};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/logo",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data31};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data.external_id !== undefined){
+let data32 = data.external_id;
+if(typeof data32 !== "string"){
+const err61 = {instancePath:instancePath+"/external_id",schemaPath:"#/properties/external_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.external_id.type,parentSchema:schema80.properties.external_id,data:data32};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data.skip_zlookup !== undefined){
+let data33 = data.skip_zlookup;
+if(typeof data33 !== "string"){
+const err62 = {instancePath:instancePath+"/skip_zlookup",schemaPath:"#/properties/skip_zlookup/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.skip_zlookup.type,parentSchema:schema80.properties.skip_zlookup,data:data33};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data.intent !== undefined){
+let data34 = data.intent;
+if(typeof data34 !== "string"){
+const err63 = {instancePath:instancePath+"/intent",schemaPath:"#/properties/intent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.intent.type,parentSchema:schema80.properties.intent,data:data34};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data.sns_id !== undefined){
+let data35 = data.sns_id;
+if(typeof data35 !== "string"){
+const err64 = {instancePath:instancePath+"/sns_id",schemaPath:"#/properties/sns_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.sns_id.type,parentSchema:schema80.properties.sns_id,data:data35};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+if(data.listtrack_property_id !== undefined){
+let data36 = data.listtrack_property_id;
+if(typeof data36 !== "string"){
+const err65 = {instancePath:instancePath+"/listtrack_property_id",schemaPath:"#/properties/listtrack_property_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.listtrack_property_id.type,parentSchema:schema80.properties.listtrack_property_id,data:data36};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data.website_url !== undefined){
+let data37 = data.website_url;
+if(typeof data37 === "string"){
+if(!(formats0(data37))){
+const err66 = {instancePath:instancePath+"/website_url",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data37};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/website_url",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data37};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+else {
+const err68 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.type,parentSchema:schema80,data};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+validate36.errors = vErrors;
+return errors === 0;
+}
+validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+exports["/paths/~1api~1v1~1object~1property~1{nid}/put/responses/200/content/application~1json/schema"] = validate37;
+const schema98 = at("/components/schemas/PropertyWriteResult");
+
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate37.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.nid === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema98.required,parentSchema:schema98,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.uri === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema98.required,parentSchema:schema98,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.nid !== undefined){
+let data0 = data.nid;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err2 = {instancePath:instancePath+"/nid",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/nid",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.uri !== undefined){
+let data1 = data.uri;
+if(typeof data1 === "string"){
+if(!(formats0(data1))){
+const err4 = {instancePath:instancePath+"/uri",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/uri",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+for(const key0 in data){
+if((key0 !== "nid") && (key0 !== "uri")){
+const err6 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema98,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema98.type,parentSchema:schema98,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate37.errors = vErrors;
+return errors === 0;
+}
+validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/responses/ExternalIdInUse/content/application~1problem+json/schema"] = validate38;
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate38.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
@@ -19506,10 +18062,14 @@ let data5 = data.errors;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.in === undefined){
-const err12 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+if(!(validate30(data5[i0], {instancePath:instancePath+"/errors/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -19518,8 +18078,10 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data6.pointer === undefined){
-const err13 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+}
+for(const key0 in data){
+if((((((key0 !== "type") && (key0 !== "title")) && (key0 !== "status")) && (key0 !== "detail")) && (key0 !== "instance")) && (key0 !== "errors")){
+const err13 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -19528,8 +18090,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data6.detail === undefined){
-const err14 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -19538,138 +18102,422 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data6.in !== undefined){
-let data7 = data6.in;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.in.type,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(!(((data7 === "body") || (data7 === "path")) || (data7 === "header"))){
-const err16 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/enum",keyword:"enum",params:{allowedValues: schema76.properties.in.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.in.enum,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data6.pointer !== undefined){
-let data8 = data6.pointer;
-if(typeof data8 === "string"){
-if(!(formats10.test(data8))){
-const err17 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/format",keyword:"format",params:{format: "json-pointer"},message:"must match format \""+"json-pointer"+"\"",schema:"json-pointer",parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.pointer.type,parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data6.detail !== undefined){
-let data9 = data6.detail;
-if(typeof data9 !== "string"){
-const err19 = {instancePath:instancePath+"/errors/" + i0+"/detail",schemaPath:"#/components/schemas/ProblemFieldError/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.detail.type,parentSchema:schema76.properties.detail,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-for(const key0 in data6){
-if(((key0 !== "in") && (key0 !== "pointer")) && (key0 !== "detail")){
-const err20 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-for(const key1 in data){
-if((((((key1 !== "type") && (key1 !== "title")) && (key1 !== "status")) && (key1 !== "detail")) && (key1 !== "instance")) && (key1 !== "errors")){
-const err23 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-validate36.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1external-property~1{external-id}/get/parameters/0/schema"] = validate37;
-const schema108 = at("/paths/~1api~1v1~1object~1external-property~1{external-id}/get/parameters/0/schema");
+exports["/components/responses/PayloadTooLarge/content/application~1problem+json/schema"] = validate40;
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate40.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.title === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.detail === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 === "string"){
+if(!(formats0(data0))){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema75.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.type.type,parentSchema:schema75.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data1 = data.title;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.title.type,parentSchema:schema75.properties.title,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema75.properties.status.type,parentSchema:schema75.properties.status,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 599 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema75.properties.status,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data2 < 400 || isNaN(data2)){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema75.properties.status,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.detail !== undefined){
+let data3 = data.detail;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.detail.type,parentSchema:schema75.properties.detail,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.instance !== undefined){
+let data4 = data.instance;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/instance",schemaPath:"#/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.instance.type,parentSchema:schema75.properties.instance,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.errors !== undefined){
+let data5 = data.errors;
+if(Array.isArray(data5)){
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate30(data5[i0], {instancePath:instancePath+"/errors/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+for(const key0 in data){
+if((((((key0 !== "type") && (key0 !== "title")) && (key0 !== "status")) && (key0 !== "detail")) && (key0 !== "instance")) && (key0 !== "errors")){
+const err13 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+validate40.errors = vErrors;
+return errors === 0;
+}
+validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/responses/UnsupportedMediaType/content/application~1problem+json/schema"] = validate42;
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate42.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.title === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.detail === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 === "string"){
+if(!(formats0(data0))){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema75.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.type.type,parentSchema:schema75.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data1 = data.title;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.title.type,parentSchema:schema75.properties.title,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema75.properties.status.type,parentSchema:schema75.properties.status,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 599 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema75.properties.status,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data2 < 400 || isNaN(data2)){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema75.properties.status,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.detail !== undefined){
+let data3 = data.detail;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.detail.type,parentSchema:schema75.properties.detail,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.instance !== undefined){
+let data4 = data.instance;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/instance",schemaPath:"#/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.instance.type,parentSchema:schema75.properties.instance,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.errors !== undefined){
+let data5 = data.errors;
+if(Array.isArray(data5)){
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate30(data5[i0], {instancePath:instancePath+"/errors/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+for(const key0 in data){
+if((((((key0 !== "type") && (key0 !== "title")) && (key0 !== "status")) && (key0 !== "detail")) && (key0 !== "instance")) && (key0 !== "errors")){
+const err13 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+validate42.errors = vErrors;
+return errors === 0;
+}
+validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+exports["/paths/~1api~1v1~1object~1external-property~1{external-id}/get/parameters/0/schema"] = validate44;
+const schema104 = at("/paths/~1api~1v1~1object~1external-property~1{external-id}/get/parameters/0/schema");
+
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19678,7 +18526,7 @@ evaluated0.items = undefined;
 }
 if(typeof data === "string"){
 if(func1(data) < 1){
-const err0 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema108,data};
+const err0 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema104,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -19689,7 +18537,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.type,parentSchema:schema108,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.type,parentSchema:schema104,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19698,17 +18546,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1external-property~1{external-id}/get/responses/200/content/application~1json/schema"] = validate38;
+exports["/paths/~1api~1v1~1object~1external-property~1{external-id}/get/responses/200/content/application~1json/schema"] = validate45;
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate45.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21902,18 +20750,18 @@ vErrors.push(err160);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1property/post/requestBody/content/application~1json/schema"] = validate42;
-const schema144 = at("/components/schemas/PropertyCreate");
+exports["/paths/~1api~1v1~1object~1property/post/requestBody/content/application~1json/schema"] = validate49;
+const schema140 = at("/components/schemas/PropertyCreate");
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate49.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21922,7 +20770,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.street === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "street"},message:"must have required property '"+"street"+"'",schema:schema144.required,parentSchema:schema144,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "street"},message:"must have required property '"+"street"+"'",schema:schema140.required,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21932,7 +20780,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.city === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'",schema:schema144.required,parentSchema:schema144,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'",schema:schema140.required,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21942,7 +20790,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.state === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'",schema:schema144.required,parentSchema:schema144,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'",schema:schema140.required,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -21952,7 +20800,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.zip === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "zip"},message:"must have required property '"+"zip"+"'",schema:schema144.required,parentSchema:schema144,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "zip"},message:"must have required property '"+"zip"+"'",schema:schema140.required,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -21962,8 +20810,8 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func3.call(schema144.properties, key0))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema144,data};
+if(!(func3.call(schema140.properties, key0))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -21977,7 +20825,7 @@ if(data.street !== undefined){
 let data0 = data.street;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err5 = {instancePath:instancePath+"/street",schemaPath:"#/properties/street/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema144.properties.street,data:data0};
+const err5 = {instancePath:instancePath+"/street",schemaPath:"#/properties/street/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema140.properties.street,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -21988,7 +20836,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/street",schemaPath:"#/properties/street/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.properties.street.type,parentSchema:schema144.properties.street,data:data0};
+const err6 = {instancePath:instancePath+"/street",schemaPath:"#/properties/street/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema140.properties.street.type,parentSchema:schema140.properties.street,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -22002,7 +20850,7 @@ if(data.city !== undefined){
 let data1 = data.city;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err7 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema144.properties.city,data:data1};
+const err7 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema140.properties.city,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -22013,7 +20861,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.properties.city.type,parentSchema:schema144.properties.city,data:data1};
+const err8 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema140.properties.city.type,parentSchema:schema140.properties.city,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -22027,7 +20875,7 @@ if(data.state !== undefined){
 let data2 = data.state;
 if(typeof data2 === "string"){
 if(func1(data2) > 2){
-const err9 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/maxLength",keyword:"maxLength",params:{limit: 2},message:"must NOT have more than 2 characters",schema:2,parentSchema:schema144.properties.state,data:data2};
+const err9 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/maxLength",keyword:"maxLength",params:{limit: 2},message:"must NOT have more than 2 characters",schema:2,parentSchema:schema140.properties.state,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -22037,7 +20885,7 @@ vErrors.push(err9);
 errors++;
 }
 if(func1(data2) < 2){
-const err10 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/minLength",keyword:"minLength",params:{limit: 2},message:"must NOT have fewer than 2 characters",schema:2,parentSchema:schema144.properties.state,data:data2};
+const err10 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/minLength",keyword:"minLength",params:{limit: 2},message:"must NOT have fewer than 2 characters",schema:2,parentSchema:schema140.properties.state,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -22048,7 +20896,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.properties.state.type,parentSchema:schema144.properties.state,data:data2};
+const err11 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema140.properties.state.type,parentSchema:schema140.properties.state,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -22062,7 +20910,7 @@ if(data.zip !== undefined){
 let data3 = data.zip;
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-const err12 = {instancePath:instancePath+"/zip",schemaPath:"#/properties/zip/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema144.properties.zip,data:data3};
+const err12 = {instancePath:instancePath+"/zip",schemaPath:"#/properties/zip/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema140.properties.zip,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -22073,7 +20921,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/zip",schemaPath:"#/properties/zip/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.properties.zip.type,parentSchema:schema144.properties.zip,data:data3};
+const err13 = {instancePath:instancePath+"/zip",schemaPath:"#/properties/zip/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema140.properties.zip.type,parentSchema:schema140.properties.zip,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -22086,7 +20934,7 @@ errors++;
 if(data["square feet"] !== undefined){
 let data4 = data["square feet"];
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err14 = {instancePath:instancePath+"/square feet",schemaPath:"#/properties/square%20feet/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema144.properties["square feet"].type,parentSchema:schema144.properties["square feet"],data:data4};
+const err14 = {instancePath:instancePath+"/square feet",schemaPath:"#/properties/square%20feet/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema140.properties["square feet"].type,parentSchema:schema140.properties["square feet"],data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -22099,7 +20947,7 @@ errors++;
 if(data.bedrooms !== undefined){
 let data5 = data.bedrooms;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err15 = {instancePath:instancePath+"/bedrooms",schemaPath:"#/properties/bedrooms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema144.properties.bedrooms.type,parentSchema:schema144.properties.bedrooms,data:data5};
+const err15 = {instancePath:instancePath+"/bedrooms",schemaPath:"#/properties/bedrooms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema140.properties.bedrooms.type,parentSchema:schema140.properties.bedrooms,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -22112,7 +20960,7 @@ errors++;
 if(data.baths !== undefined){
 let data6 = data.baths;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err16 = {instancePath:instancePath+"/baths",schemaPath:"#/properties/baths/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema144.properties.baths.type,parentSchema:schema144.properties.baths,data:data6};
+const err16 = {instancePath:instancePath+"/baths",schemaPath:"#/properties/baths/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema140.properties.baths.type,parentSchema:schema140.properties.baths,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -22125,7 +20973,7 @@ errors++;
 if(data.list_price !== undefined){
 let data7 = data.list_price;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err17 = {instancePath:instancePath+"/list_price",schemaPath:"#/properties/list_price/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema144.properties.list_price.type,parentSchema:schema144.properties.list_price,data:data7};
+const err17 = {instancePath:instancePath+"/list_price",schemaPath:"#/properties/list_price/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema140.properties.list_price.type,parentSchema:schema140.properties.list_price,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -22138,7 +20986,7 @@ errors++;
 if(data.garage !== undefined){
 let data8 = data.garage;
 if(typeof data8 !== "string"){
-const err18 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/GarageType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.type,parentSchema:schema88,data:data8};
+const err18 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/GarageType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.type,parentSchema:schema87,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -22148,7 +20996,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!(((data8 === "Attached") || (data8 === "Detached")) || (data8 === "None"))){
-const err19 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/GarageType/enum",keyword:"enum",params:{allowedValues: schema88.enum},message:"must be equal to one of the allowed values",schema:schema88.enum,parentSchema:schema88,data:data8};
+const err19 = {instancePath:instancePath+"/garage",schemaPath:"#/components/schemas/GarageType/enum",keyword:"enum",params:{allowedValues: schema87.enum},message:"must be equal to one of the allowed values",schema:schema87.enum,parentSchema:schema87,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -22161,7 +21009,7 @@ errors++;
 if(data.stories !== undefined){
 let data9 = data.stories;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err20 = {instancePath:instancePath+"/stories",schemaPath:"#/properties/stories/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema144.properties.stories.type,parentSchema:schema144.properties.stories,data:data9};
+const err20 = {instancePath:instancePath+"/stories",schemaPath:"#/properties/stories/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema140.properties.stories.type,parentSchema:schema140.properties.stories,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -22174,7 +21022,7 @@ errors++;
 if(data.lot_size !== undefined){
 let data10 = data.lot_size;
 if(typeof data10 !== "string"){
-const err21 = {instancePath:instancePath+"/lot_size",schemaPath:"#/properties/lot_size/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.properties.lot_size.type,parentSchema:schema144.properties.lot_size,data:data10};
+const err21 = {instancePath:instancePath+"/lot_size",schemaPath:"#/properties/lot_size/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema140.properties.lot_size.type,parentSchema:schema140.properties.lot_size,data:data10};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -22187,7 +21035,7 @@ errors++;
 if(data.parking_spaces !== undefined){
 let data11 = data.parking_spaces;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err22 = {instancePath:instancePath+"/parking_spaces",schemaPath:"#/properties/parking_spaces/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema144.properties.parking_spaces.type,parentSchema:schema144.properties.parking_spaces,data:data11};
+const err22 = {instancePath:instancePath+"/parking_spaces",schemaPath:"#/properties/parking_spaces/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema140.properties.parking_spaces.type,parentSchema:schema140.properties.parking_spaces,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -22200,7 +21048,7 @@ errors++;
 if(data.description !== undefined){
 let data12 = data.description;
 if(typeof data12 !== "string"){
-const err23 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.properties.description.type,parentSchema:schema144.properties.description,data:data12};
+const err23 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema140.properties.description.type,parentSchema:schema140.properties.description,data:data12};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -22213,7 +21061,7 @@ errors++;
 if(data.property_type !== undefined){
 let data13 = data.property_type;
 if(typeof data13 !== "string"){
-const err24 = {instancePath:instancePath+"/property_type",schemaPath:"#/components/schemas/PropertyType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data13};
+const err24 = {instancePath:instancePath+"/property_type",schemaPath:"#/components/schemas/PropertyType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema90.type,parentSchema:schema90,data:data13};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -22223,7 +21071,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!((((((((((((data13 === "Single Family") || (data13 === "Duplex")) || (data13 === "Triplex")) || (data13 === "Quad-Plex")) || (data13 === "Condo")) || (data13 === "Co-op")) || (data13 === "Mobile Home")) || (data13 === "Multi Family")) || (data13 === "Timeshare")) || (data13 === "Town House")) || (data13 === "Miscellaneous")) || (data13 === "Residential Land"))){
-const err25 = {instancePath:instancePath+"/property_type",schemaPath:"#/components/schemas/PropertyType/enum",keyword:"enum",params:{allowedValues: schema91.enum},message:"must be equal to one of the allowed values",schema:schema91.enum,parentSchema:schema91,data:data13};
+const err25 = {instancePath:instancePath+"/property_type",schemaPath:"#/components/schemas/PropertyType/enum",keyword:"enum",params:{allowedValues: schema90.enum},message:"must be equal to one of the allowed values",schema:schema90.enum,parentSchema:schema90,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -22236,7 +21084,7 @@ errors++;
 if(data.year_built !== undefined){
 let data14 = data.year_built;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err26 = {instancePath:instancePath+"/year_built",schemaPath:"#/properties/year_built/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema144.properties.year_built.type,parentSchema:schema144.properties.year_built,data:data14};
+const err26 = {instancePath:instancePath+"/year_built",schemaPath:"#/properties/year_built/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema140.properties.year_built.type,parentSchema:schema140.properties.year_built,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -22249,7 +21097,7 @@ errors++;
 if(data.template !== undefined){
 let data15 = data.template;
 if(typeof data15 !== "string"){
-const err27 = {instancePath:instancePath+"/template",schemaPath:"#/components/schemas/CreatableTemplate/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.type,parentSchema:schema93,data:data15};
+const err27 = {instancePath:instancePath+"/template",schemaPath:"#/components/schemas/CreatableTemplate/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data15};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -22259,7 +21107,7 @@ vErrors.push(err27);
 errors++;
 }
 if(!(((((((((((((((((((((data15 === "mak") || (data15 === "kit")) || (data15 === "mot")) || (data15 === "lnd")) || (data15 === "karr")) || (data15 === "stak")) || (data15 === "north")) || (data15 === "icon")) || (data15 === "lux")) || (data15 === "ryne")) || (data15 === "dax")) || (data15 === "bren")) || (data15 === "eko")) || (data15 === "rubik_v2")) || (data15 === "arlo")) || (data15 === "pipeline")) || (data15 === "cobi")) || (data15 === "focal")) || (data15 === "rubik")) || (data15 === "air")) || (data15 === "saren"))){
-const err28 = {instancePath:instancePath+"/template",schemaPath:"#/components/schemas/CreatableTemplate/enum",keyword:"enum",params:{allowedValues: schema93.enum},message:"must be equal to one of the allowed values",schema:schema93.enum,parentSchema:schema93,data:data15};
+const err28 = {instancePath:instancePath+"/template",schemaPath:"#/components/schemas/CreatableTemplate/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values",schema:schema92.enum,parentSchema:schema92,data:data15};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -22273,7 +21121,7 @@ if(data.external_id !== undefined){
 let data16 = data.external_id;
 if(typeof data16 === "string"){
 if(func1(data16) < 1){
-const err29 = {instancePath:instancePath+"/external_id",schemaPath:"#/properties/external_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema144.properties.external_id,data:data16};
+const err29 = {instancePath:instancePath+"/external_id",schemaPath:"#/properties/external_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema140.properties.external_id,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -22284,7 +21132,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/external_id",schemaPath:"#/properties/external_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.properties.external_id.type,parentSchema:schema144.properties.external_id,data:data16};
+const err30 = {instancePath:instancePath+"/external_id",schemaPath:"#/properties/external_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema140.properties.external_id.type,parentSchema:schema140.properties.external_id,data:data16};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -22296,7 +21144,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema144.type,parentSchema:schema144,data};
+const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema140.type,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -22305,17 +21153,17 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate42.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1property/post/responses/200/content/application~1json/schema"] = validate43;
+exports["/paths/~1api~1v1~1object~1property/post/responses/200/content/application~1json/schema"] = validate50;
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
+const evaluated0 = validate50.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22324,7 +21172,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema99.required,parentSchema:schema99,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema98.required,parentSchema:schema98,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22334,7 +21182,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.uri === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema99.required,parentSchema:schema99,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema98.required,parentSchema:schema98,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -22395,7 +21243,7 @@ errors++;
 }
 for(const key0 in data){
 if((key0 !== "nid") && (key0 !== "uri")){
-const err6 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema99,data};
+const err6 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema98,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -22407,7 +21255,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema99.type,parentSchema:schema99,data};
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema98.type,parentSchema:schema98,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -22416,18 +21264,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate43.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1properties~1{uid}/get/parameters/0/schema"] = validate44;
-const schema151 = at("/paths/~1api~1v1~1object~1properties~1{uid}/get/parameters/0/schema");
+exports["/paths/~1api~1v1~1object~1properties~1{uid}/get/parameters/0/schema"] = validate51;
+const schema147 = at("/paths/~1api~1v1~1object~1properties~1{uid}/get/parameters/0/schema");
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate44.evaluated;
+const evaluated0 = validate51.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22435,7 +21283,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema151.type,parentSchema:schema151,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema147.type,parentSchema:schema147,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22444,19 +21292,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate44.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
-validate44.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate51.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1properties~1{uid}/get/responses/200/content/application~1json/schema"] = validate45;
-const schema152 = at("/paths/~1api~1v1~1object~1properties~1{uid}/get/responses/200/content/application~1json/schema");
-const schema153 = at("/components/schemas/PropertyListItem");
+exports["/paths/~1api~1v1~1object~1properties~1{uid}/get/responses/200/content/application~1json/schema"] = validate52;
+const schema148 = at("/paths/~1api~1v1~1object~1properties~1{uid}/get/responses/200/content/application~1json/schema");
+const schema149 = at("/components/schemas/PropertyListItem");
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
+const evaluated0 = validate53.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22465,7 +21313,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema153.required,parentSchema:schema153,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema149.required,parentSchema:schema149,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22475,7 +21323,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.published === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "published"},message:"must have required property '"+"published"+"'",schema:schema153.required,parentSchema:schema153,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "published"},message:"must have required property '"+"published"+"'",schema:schema149.required,parentSchema:schema149,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -22485,7 +21333,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.title === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema153.required,parentSchema:schema153,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema149.required,parentSchema:schema149,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -22495,7 +21343,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.external_id === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "external_id"},message:"must have required property '"+"external_id"+"'",schema:schema153.required,parentSchema:schema153,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "external_id"},message:"must have required property '"+"external_id"+"'",schema:schema149.required,parentSchema:schema149,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -22532,7 +21380,7 @@ errors++;
 if(data.published !== undefined){
 let data1 = data.published;
 if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/published",schemaPath:"#/properties/published/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema153.properties.published.type,parentSchema:schema153.properties.published,data:data1};
+const err6 = {instancePath:instancePath+"/published",schemaPath:"#/properties/published/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema149.properties.published.type,parentSchema:schema149.properties.published,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -22542,7 +21390,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!((data1 === "0") || (data1 === "1"))){
-const err7 = {instancePath:instancePath+"/published",schemaPath:"#/properties/published/allOf/0/enum",keyword:"enum",params:{allowedValues: schema153.properties.published.allOf[0].enum},message:"must be equal to one of the allowed values",schema:schema153.properties.published.allOf[0].enum,parentSchema:schema153.properties.published.allOf[0],data:data1};
+const err7 = {instancePath:instancePath+"/published",schemaPath:"#/properties/published/allOf/0/enum",keyword:"enum",params:{allowedValues: schema149.properties.published.allOf[0].enum},message:"must be equal to one of the allowed values",schema:schema149.properties.published.allOf[0].enum,parentSchema:schema149.properties.published.allOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -22555,7 +21403,7 @@ errors++;
 if(data.title !== undefined){
 let data2 = data.title;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema153.properties.title.type},message:"must be string,null",schema:schema153.properties.title.type,parentSchema:schema153.properties.title,data:data2};
+const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema149.properties.title.type},message:"must be string,null",schema:schema149.properties.title.type,parentSchema:schema149.properties.title,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -22568,7 +21416,7 @@ errors++;
 if(data.external_id !== undefined){
 let data3 = data.external_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/external_id",schemaPath:"#/properties/external_id/type",keyword:"type",params:{type: schema153.properties.external_id.type},message:"must be string,null",schema:schema153.properties.external_id.type,parentSchema:schema153.properties.external_id,data:data3};
+const err9 = {instancePath:instancePath+"/external_id",schemaPath:"#/properties/external_id/type",keyword:"type",params:{type: schema149.properties.external_id.type},message:"must be string,null",schema:schema149.properties.external_id.type,parentSchema:schema149.properties.external_id,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -22580,7 +21428,7 @@ errors++;
 }
 for(const key0 in data){
 if((((key0 !== "nid") && (key0 !== "published")) && (key0 !== "title")) && (key0 !== "external_id")){
-const err10 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema153,data};
+const err10 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema149,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -22592,7 +21440,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema153.type,parentSchema:schema153,data};
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema149.type,parentSchema:schema149,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -22601,16 +21449,16 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate46.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
+const evaluated0 = validate52.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22620,14 +21468,14 @@ evaluated0.items = undefined;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate46(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+if(!(validate53(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema152.type,parentSchema:schema152,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema148.type,parentSchema:schema148,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22636,18 +21484,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate52.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/parameters/AgentNid/schema"] = validate48;
-const schema155 = at("/components/parameters/AgentNid/schema");
+exports["/components/parameters/AgentNid/schema"] = validate55;
+const schema151 = at("/components/parameters/AgentNid/schema");
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate48.evaluated;
+const evaluated0 = validate55.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22655,7 +21503,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema155.type,parentSchema:schema155,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema151.type,parentSchema:schema151,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22664,21 +21512,21 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate48.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
-validate48.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/put/requestBody/content/application~1json/schema"] = validate49;
-const schema156 = at("/components/schemas/AgentCardUpdate");
-const formats40 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-const schema158 = at("/components/schemas/SocialMediaLinkInput");
+exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/put/requestBody/content/application~1json/schema"] = validate56;
+const schema152 = at("/components/schemas/AgentCardUpdate");
+const formats30 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const schema154 = at("/components/schemas/SocialMediaLinkInput");
 const pattern60 = new RegExp("^-?[0-9]+$", "u");
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
+const evaluated0 = validate57.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22687,7 +21535,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.service === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema158.required,parentSchema:schema158,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema154.required,parentSchema:schema154,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22697,7 +21545,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.url === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema158.required,parentSchema:schema158,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema154.required,parentSchema:schema154,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -22707,7 +21555,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.weight === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema158.required,parentSchema:schema158,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema154.required,parentSchema:schema154,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -22718,7 +21566,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "service") || (key0 === "url")) || (key0 === "weight"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema158,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema154,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -22732,7 +21580,7 @@ if(data.service !== undefined){
 let data0 = data.service;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema158.properties.service,data:data0};
+const err4 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema154.properties.service,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -22743,7 +21591,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema158.properties.service.type,parentSchema:schema158.properties.service,data:data0};
+const err5 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema154.properties.service.type,parentSchema:schema154.properties.service,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -22782,7 +21630,7 @@ if(data.weight !== undefined){
 let data2 = data.weight;
 if(typeof data2 === "string"){
 if(!pattern60.test(data2)){
-const err8 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema158.properties.weight,data:data2};
+const err8 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema154.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -22793,7 +21641,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema158.properties.weight.type,parentSchema:schema158.properties.weight,data:data2};
+const err9 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema154.properties.weight.type,parentSchema:schema154.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -22805,7 +21653,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.type,parentSchema:schema158,data};
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema154.type,parentSchema:schema154,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -22814,16 +21662,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate50.errors = vErrors;
+validate57.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
+const evaluated0 = validate56.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22832,7 +21680,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema156,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema152,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22842,8 +21690,8 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func3.call(schema156.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema156,data};
+if(!(func3.call(schema152.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema152,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -22857,7 +21705,7 @@ if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema156.properties.name,data:data0};
+const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema152.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -22868,7 +21716,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.properties.name.type,parentSchema:schema156.properties.name,data:data0};
+const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.name.type,parentSchema:schema152.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -22882,7 +21730,7 @@ if(data.agent_first_name !== undefined){
 let data1 = data.agent_first_name;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err4 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema156.properties.agent_first_name,data:data1};
+const err4 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema152.properties.agent_first_name,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -22893,7 +21741,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.properties.agent_first_name.type,parentSchema:schema156.properties.agent_first_name,data:data1};
+const err5 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.agent_first_name.type,parentSchema:schema152.properties.agent_first_name,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -22907,7 +21755,7 @@ if(data.agent_last_name !== undefined){
 let data2 = data.agent_last_name;
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err6 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema156.properties.agent_last_name,data:data2};
+const err6 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema152.properties.agent_last_name,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -22918,7 +21766,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.properties.agent_last_name.type,parentSchema:schema156.properties.agent_last_name,data:data2};
+const err7 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.agent_last_name.type,parentSchema:schema152.properties.agent_last_name,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -22931,8 +21779,8 @@ errors++;
 if(data.email !== undefined){
 let data3 = data.email;
 if(typeof data3 === "string"){
-if(!(formats40.test(data3))){
-const err8 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema156.properties.email,data:data3};
+if(!(formats30.test(data3))){
+const err8 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema152.properties.email,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -22943,7 +21791,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.properties.email.type,parentSchema:schema156.properties.email,data:data3};
+const err9 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.email.type,parentSchema:schema152.properties.email,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -22956,7 +21804,7 @@ errors++;
 if(data.phone !== undefined){
 let data4 = data.phone;
 if(typeof data4 !== "string"){
-const err10 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.properties.phone.type,parentSchema:schema156.properties.phone,data:data4};
+const err10 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.phone.type,parentSchema:schema152.properties.phone,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -22969,7 +21817,7 @@ errors++;
 if(data.company !== undefined){
 let data5 = data.company;
 if(typeof data5 !== "string"){
-const err11 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.properties.company.type,parentSchema:schema156.properties.company,data:data5};
+const err11 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.company.type,parentSchema:schema152.properties.company,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -22982,7 +21830,7 @@ errors++;
 if(data.professional_title !== undefined){
 let data6 = data.professional_title;
 if(typeof data6 !== "string"){
-const err12 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.properties.professional_title.type,parentSchema:schema156.properties.professional_title,data:data6};
+const err12 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.professional_title.type,parentSchema:schema152.properties.professional_title,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -22995,7 +21843,7 @@ errors++;
 if(data.license !== undefined){
 let data7 = data.license;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err13 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema156.properties.license.type},message:"must be string,null",schema:schema156.properties.license.type,parentSchema:schema156.properties.license,data:data7};
+const err13 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema152.properties.license.type},message:"must be string,null",schema:schema152.properties.license.type,parentSchema:schema152.properties.license,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -23034,7 +21882,7 @@ if(data.social_media_links !== undefined){
 let data9 = data.social_media_links;
 if(Array.isArray(data9)){
 if(data9.length > 50){
-const err16 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema156.properties.social_media_links,data:data9};
+const err16 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema152.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -23045,14 +21893,14 @@ errors++;
 }
 const len0 = data9.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate50(data9[i0], {instancePath:instancePath+"/social_media_links/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+if(!(validate57(data9[i0], {instancePath:instancePath+"/social_media_links/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema156.properties.social_media_links.type,parentSchema:schema156.properties.social_media_links,data:data9};
+const err17 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema152.properties.social_media_links.type,parentSchema:schema152.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -23066,7 +21914,7 @@ if(data.card_type !== undefined){
 let data11 = data.card_type;
 if(typeof data11 === "string"){
 if(func1(data11) < 1){
-const err18 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema156.properties.card_type,data:data11};
+const err18 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema152.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -23077,7 +21925,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.properties.card_type.type,parentSchema:schema156.properties.card_type,data:data11};
+const err19 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.card_type.type,parentSchema:schema152.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -23140,7 +21988,7 @@ errors++;
 if(data.notes !== undefined){
 let data14 = data.notes;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err24 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema156.properties.notes.type},message:"must be string,null",schema:schema156.properties.notes.type,parentSchema:schema156.properties.notes,data:data14};
+const err24 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema152.properties.notes.type},message:"must be string,null",schema:schema152.properties.notes.type,parentSchema:schema152.properties.notes,data:data14};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -23152,7 +22000,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema156.type,parentSchema:schema156,data};
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema152.type,parentSchema:schema152,data};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -23161,18 +22009,18 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate49.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/put/responses/200/content/application~1json/schema"] = validate52;
-const schema162 = at("/components/schemas/StringNidResult");
+exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/put/responses/200/content/application~1json/schema"] = validate59;
+const schema158 = at("/components/schemas/StringNidResult");
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
+const evaluated0 = validate59.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23181,7 +22029,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema158.required,parentSchema:schema158,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23217,7 +22065,7 @@ errors++;
 }
 for(const key0 in data){
 if(key0 !== "nid"){
-const err3 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema162,data};
+const err3 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema158,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -23229,7 +22077,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema162.type,parentSchema:schema162,data};
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.type,parentSchema:schema158,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -23238,18 +22086,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate52.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/responses/AgentAlreadyExists/content/application~1problem+json/schema"] = validate53;
-const schema164 = at("/components/responses/AgentAlreadyExists/content/application~1problem+json/schema");
+exports["/components/responses/AgentAlreadyExists/content/application~1problem+json/schema"] = validate60;
+const schema160 = at("/components/responses/AgentAlreadyExists/content/application~1problem+json/schema");
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate61.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23401,10 +22249,14 @@ let data5 = data.errors;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.in === undefined){
-const err12 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+if(!(validate30(data5[i0], {instancePath:instancePath+"/errors/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -23413,8 +22265,10 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data6.pointer === undefined){
-const err13 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+}
+for(const key0 in data){
+if((((((key0 !== "type") && (key0 !== "title")) && (key0 !== "status")) && (key0 !== "detail")) && (key0 !== "instance")) && (key0 !== "errors")){
+const err13 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -23423,8 +22277,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data6.detail === undefined){
-const err14 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -23433,151 +22289,31 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data6.in !== undefined){
-let data7 = data6.in;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.in.type,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(!(((data7 === "body") || (data7 === "path")) || (data7 === "header"))){
-const err16 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/enum",keyword:"enum",params:{allowedValues: schema76.properties.in.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.in.enum,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data6.pointer !== undefined){
-let data8 = data6.pointer;
-if(typeof data8 === "string"){
-if(!(formats10.test(data8))){
-const err17 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/format",keyword:"format",params:{format: "json-pointer"},message:"must match format \""+"json-pointer"+"\"",schema:"json-pointer",parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.pointer.type,parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data6.detail !== undefined){
-let data9 = data6.detail;
-if(typeof data9 !== "string"){
-const err19 = {instancePath:instancePath+"/errors/" + i0+"/detail",schemaPath:"#/components/schemas/ProblemFieldError/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.detail.type,parentSchema:schema76.properties.detail,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-for(const key0 in data6){
-if(((key0 !== "in") && (key0 !== "pointer")) && (key0 !== "detail")){
-const err20 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-for(const key1 in data){
-if((((((key1 !== "type") && (key1 !== "title")) && (key1 !== "status")) && (key1 !== "detail")) && (key1 !== "instance")) && (key1 !== "errors")){
-const err23 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-validate54.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate60.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate54(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined){
 let data0 = data.title;
 if("Agent Already Exists" !== data0){
-const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Agent Already Exists"},message:"must be equal to constant",schema:"Agent Already Exists",parentSchema:schema164.allOf[1].properties.title,data:data0};
+const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Agent Already Exists"},message:"must be equal to constant",schema:"Agent Already Exists",parentSchema:schema160.allOf[1].properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23589,7 +22325,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data};
+const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema160.allOf[1].type,parentSchema:schema160.allOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -23598,20 +22334,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate53.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/post/responses/200/content/application~1json/schema"] = validate56;
-const schema167 = at("/components/schemas/AgentCard");
-const schema169 = at("/components/schemas/AgentText");
-const schema176 = at("/components/schemas/AgentUrl");
+exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/post/responses/200/content/application~1json/schema"] = validate64;
+const schema162 = at("/components/schemas/AgentCard");
+const schema164 = at("/components/schemas/AgentText");
+const schema171 = at("/components/schemas/AgentUrl");
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate65.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23647,7 +22383,7 @@ var _valid0 = _errs2 === errors;
 valid1 = valid1 || _valid0;
 const _errs5 = errors;
 if(data !== null){
-const err2 = {instancePath,schemaPath:"#/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema176.allOf[0].anyOf[1].type,parentSchema:schema176.allOf[0].anyOf[1],data};
+const err2 = {instancePath,schemaPath:"#/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema171.allOf[0].anyOf[1].type,parentSchema:schema171.allOf[0].anyOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -23659,7 +22395,7 @@ errors++;
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
-const err3 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema176.allOf[0].anyOf,parentSchema:schema176.allOf[0],data};
+const err3 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema171.allOf[0].anyOf,parentSchema:schema171.allOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -23680,7 +22416,7 @@ vErrors = null;
 }
 }
 if(typeof data !== "string"){
-const err4 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema176.allOf[1].type,parentSchema:schema176.allOf[1],data};
+const err4 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.allOf[1].type,parentSchema:schema171.allOf[1],data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -23689,17 +22425,17 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate65.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema178 = at("/components/schemas/SocialMediaLink");
+const schema173 = at("/components/schemas/SocialMediaLink");
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate67.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23708,7 +22444,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.service === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema178.required,parentSchema:schema178,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema173.required,parentSchema:schema173,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23718,7 +22454,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.url === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema178.required,parentSchema:schema178,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema173.required,parentSchema:schema173,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -23728,7 +22464,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.weight === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema178.required,parentSchema:schema178,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema173.required,parentSchema:schema173,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -23740,7 +22476,7 @@ errors++;
 if(data.service !== undefined){
 let data0 = data.service;
 if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.service.type,parentSchema:schema178.properties.service,data:data0};
+const err3 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema173.properties.service.type,parentSchema:schema173.properties.service,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -23779,7 +22515,7 @@ if(data.weight !== undefined){
 let data2 = data.weight;
 if(typeof data2 === "string"){
 if(!pattern60.test(data2)){
-const err6 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema178.properties.weight,data:data2};
+const err6 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema173.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -23790,7 +22526,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.weight.type,parentSchema:schema178.properties.weight,data:data2};
+const err7 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema173.properties.weight.type,parentSchema:schema173.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -23802,7 +22538,7 @@ errors++;
 }
 for(const key0 in data){
 if(((key0 !== "service") && (key0 !== "url")) && (key0 !== "weight")){
-const err8 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema178,data};
+const err8 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema173,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -23814,7 +22550,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema178.type,parentSchema:schema178,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema173.type,parentSchema:schema173,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -23823,16 +22559,16 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate64.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23841,7 +22577,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23851,7 +22587,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -23861,7 +22597,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.agent_first_name === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -23871,7 +22607,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.agent_last_name === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -23881,7 +22617,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.email === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -23891,7 +22627,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.phone === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "phone"},message:"must have required property '"+"phone"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "phone"},message:"must have required property '"+"phone"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -23901,7 +22637,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.company === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "company"},message:"must have required property '"+"company"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "company"},message:"must have required property '"+"company"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -23911,7 +22647,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.professional_title === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "professional_title"},message:"must have required property '"+"professional_title"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "professional_title"},message:"must have required property '"+"professional_title"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -23921,7 +22657,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.license === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "license"},message:"must have required property '"+"license"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "license"},message:"must have required property '"+"license"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -23931,7 +22667,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.website === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "website"},message:"must have required property '"+"website"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "website"},message:"must have required property '"+"website"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -23941,7 +22677,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data.social_media_links === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "social_media_links"},message:"must have required property '"+"social_media_links"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "social_media_links"},message:"must have required property '"+"social_media_links"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -23951,7 +22687,7 @@ vErrors.push(err10);
 errors++;
 }
 if(data.card_type === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "card_type"},message:"must have required property '"+"card_type"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "card_type"},message:"must have required property '"+"card_type"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -23961,7 +22697,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data.agency_profile === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agency_profile"},message:"must have required property '"+"agency_profile"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agency_profile"},message:"must have required property '"+"agency_profile"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -23971,7 +22707,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data.headshot_url === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "headshot_url"},message:"must have required property '"+"headshot_url"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "headshot_url"},message:"must have required property '"+"headshot_url"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -23981,7 +22717,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data.notes === undefined){
-const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "notes"},message:"must have required property '"+"notes"+"'",schema:schema167.required,parentSchema:schema167,data};
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "notes"},message:"must have required property '"+"notes"+"'",schema:schema162.required,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -24018,7 +22754,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err17 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data1};
+const err17 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -24028,7 +22764,7 @@ vErrors.push(err17);
 errors++;
 }
 if(typeof data1 !== "string"){
-const err18 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data1};
+const err18 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -24041,7 +22777,7 @@ errors++;
 if(data.agent_first_name !== undefined){
 let data2 = data.agent_first_name;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err19 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data2};
+const err19 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -24051,7 +22787,7 @@ vErrors.push(err19);
 errors++;
 }
 if(typeof data2 !== "string"){
-const err20 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data2};
+const err20 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -24064,7 +22800,7 @@ errors++;
 if(data.agent_last_name !== undefined){
 let data3 = data.agent_last_name;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err21 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data3};
+const err21 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -24074,7 +22810,7 @@ vErrors.push(err21);
 errors++;
 }
 if(typeof data3 !== "string"){
-const err22 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data3};
+const err22 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data3};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -24087,7 +22823,7 @@ errors++;
 if(data.email !== undefined){
 let data4 = data.email;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err23 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data4};
+const err23 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data4};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -24097,7 +22833,7 @@ vErrors.push(err23);
 errors++;
 }
 if(typeof data4 !== "string"){
-const err24 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data4};
+const err24 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -24110,7 +22846,7 @@ errors++;
 if(data.phone !== undefined){
 let data5 = data.phone;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err25 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data5};
+const err25 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data5};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -24120,7 +22856,7 @@ vErrors.push(err25);
 errors++;
 }
 if(typeof data5 !== "string"){
-const err26 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data5};
+const err26 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data5};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -24133,7 +22869,7 @@ errors++;
 if(data.company !== undefined){
 let data6 = data.company;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err27 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data6};
+const err27 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data6};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -24143,7 +22879,7 @@ vErrors.push(err27);
 errors++;
 }
 if(typeof data6 !== "string"){
-const err28 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data6};
+const err28 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data6};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -24156,7 +22892,7 @@ errors++;
 if(data.professional_title !== undefined){
 let data7 = data.professional_title;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err29 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data7};
+const err29 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -24166,7 +22902,7 @@ vErrors.push(err29);
 errors++;
 }
 if(typeof data7 !== "string"){
-const err30 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data7};
+const err30 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data7};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -24179,7 +22915,7 @@ errors++;
 if(data.license !== undefined){
 let data8 = data.license;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err31 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema167.properties.license.type},message:"must be string,null",schema:schema167.properties.license.type,parentSchema:schema167.properties.license,data:data8};
+const err31 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema162.properties.license.type},message:"must be string,null",schema:schema162.properties.license.type,parentSchema:schema162.properties.license,data:data8};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -24190,15 +22926,15 @@ errors++;
 }
 }
 if(data.website !== undefined){
-if(!(validate57(data.website, {instancePath:instancePath+"/website",parentData:data,parentDataProperty:"website",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+if(!(validate65(data.website, {instancePath:instancePath+"/website",parentData:data,parentDataProperty:"website",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
 errors = vErrors.length;
 }
 }
 if(data.social_media_links !== undefined){
 let data10 = data.social_media_links;
 if((!(Array.isArray(data10))) && (data10 !== null)){
-const err32 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/0/type",keyword:"type",params:{type: schema167.properties.social_media_links.allOf[0].type},message:"must be array,null",schema:schema167.properties.social_media_links.allOf[0].type,parentSchema:schema167.properties.social_media_links.allOf[0],data:data10};
+const err32 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/0/type",keyword:"type",params:{type: schema162.properties.social_media_links.allOf[0].type},message:"must be array,null",schema:schema162.properties.social_media_links.allOf[0].type,parentSchema:schema162.properties.social_media_links.allOf[0],data:data10};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -24210,8 +22946,8 @@ errors++;
 if(Array.isArray(data10)){
 const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate59(data10[i0], {instancePath:instancePath+"/social_media_links/" + i0,parentData:data10,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate67(data10[i0], {instancePath:instancePath+"/social_media_links/" + i0,parentData:data10,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
 errors = vErrors.length;
 }
 }
@@ -24219,14 +22955,14 @@ errors = vErrors.length;
 if(Array.isArray(data10)){
 const len1 = data10.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate59(data10[i1], {instancePath:instancePath+"/social_media_links/" + i1,parentData:data10,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate67(data10[i1], {instancePath:instancePath+"/social_media_links/" + i1,parentData:data10,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema167.properties.social_media_links.allOf[1].type,parentSchema:schema167.properties.social_media_links.allOf[1],data:data10};
+const err33 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema162.properties.social_media_links.allOf[1].type,parentSchema:schema162.properties.social_media_links.allOf[1],data:data10};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -24239,7 +22975,7 @@ errors++;
 if(data.card_type !== undefined){
 let data13 = data.card_type;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err34 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema169.allOf[0].type},message:"must be string,null",schema:schema169.allOf[0].type,parentSchema:schema169.allOf[0],data:data13};
+const err34 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data13};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -24249,7 +22985,7 @@ vErrors.push(err34);
 errors++;
 }
 if(typeof data13 !== "string"){
-const err35 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.allOf[1].type,parentSchema:schema169.allOf[1],data:data13};
+const err35 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data13};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -24290,7 +23026,7 @@ var _valid0 = _errs65 === errors;
 valid24 = valid24 || _valid0;
 const _errs68 = errors;
 if(data14 !== null){
-const err38 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema167.properties.agency_profile.allOf[0].anyOf[1].type,parentSchema:schema167.properties.agency_profile.allOf[0].anyOf[1],data:data14};
+const err38 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema162.properties.agency_profile.allOf[0].anyOf[1].type,parentSchema:schema162.properties.agency_profile.allOf[0].anyOf[1],data:data14};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -24302,7 +23038,7 @@ errors++;
 var _valid0 = _errs68 === errors;
 valid24 = valid24 || _valid0;
 if(!valid24){
-const err39 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema167.properties.agency_profile.allOf[0].anyOf,parentSchema:schema167.properties.agency_profile.allOf[0],data:data14};
+const err39 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema162.properties.agency_profile.allOf[0].anyOf,parentSchema:schema162.properties.agency_profile.allOf[0],data:data14};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -24323,7 +23059,7 @@ vErrors = null;
 }
 }
 if(typeof data14 !== "string"){
-const err40 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.agency_profile.allOf[1].type,parentSchema:schema167.properties.agency_profile.allOf[1],data:data14};
+const err40 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema162.properties.agency_profile.allOf[1].type,parentSchema:schema162.properties.agency_profile.allOf[1],data:data14};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -24334,15 +23070,15 @@ errors++;
 }
 }
 if(data.headshot_url !== undefined){
-if(!(validate57(data.headshot_url, {instancePath:instancePath+"/headshot_url",parentData:data,parentDataProperty:"headshot_url",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+if(!(validate65(data.headshot_url, {instancePath:instancePath+"/headshot_url",parentData:data,parentDataProperty:"headshot_url",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
 errors = vErrors.length;
 }
 }
 if(data.notes !== undefined){
 let data16 = data.notes;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err41 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema167.properties.notes.type},message:"must be string,null",schema:schema167.properties.notes.type,parentSchema:schema167.properties.notes,data:data16};
+const err41 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema162.properties.notes.type},message:"must be string,null",schema:schema162.properties.notes.type,parentSchema:schema162.properties.notes,data:data16};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -24354,7 +23090,7 @@ errors++;
 }
 for(const key0 in data){
 if(((((((((((((((key0 !== "id") && (key0 !== "name")) && (key0 !== "agent_first_name")) && (key0 !== "agent_last_name")) && (key0 !== "email")) && (key0 !== "phone")) && (key0 !== "company")) && (key0 !== "professional_title")) && (key0 !== "license")) && (key0 !== "website")) && (key0 !== "social_media_links")) && (key0 !== "card_type")) && (key0 !== "agency_profile")) && (key0 !== "headshot_url")) && (key0 !== "notes")){
-const err42 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema167,data};
+const err42 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -24366,7 +23102,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema167.type,parentSchema:schema167,data};
+const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema162.type,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -24375,18 +23111,18 @@ vErrors.push(err43);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/delete/responses/200/content/application~1json/schema"] = validate63;
-const schema182 = at("/components/schemas/DeleteResult");
+exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/delete/responses/200/content/application~1json/schema"] = validate71;
+const schema177 = at("/components/schemas/DeleteResult");
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate71.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24395,7 +23131,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 1){
-const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema182.allOf[0],data};
+const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema177.allOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24407,8 +23143,8 @@ errors++;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
-if(true !== data0){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema182.allOf[0].items,data:data0};
+if(typeof data0 !== "boolean"){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema177.allOf[0].items.type,parentSchema:schema177.allOf[0].items,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24419,14 +23155,8 @@ errors++;
 }
 }
 }
-if(Array.isArray(data)){
-const _errs3 = errors;
-const len1 = data.length;
-for(let i1=0; i1<len1; i1++){
-let data1 = data[i1];
-const _errs4 = errors;
-if(true !== data1){
-const err2 = {instancePath:instancePath+"/" + i1,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema182.contains,data:data1};
+else {
+const err2 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema177.allOf[0].type,parentSchema:schema177.allOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -24435,13 +23165,12 @@ vErrors.push(err2);
 }
 errors++;
 }
-var valid3 = _errs4 === errors;
-if(valid3){
-break;
-}
-}
-if(!valid3){
-const err3 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema182.contains,parentSchema:schema182,data};
+if(Array.isArray(data)){
+const len1 = data.length;
+for(let i1=0; i1<len1; i1++){
+let data1 = data[i1];
+if(typeof data1 !== "boolean"){
+const err3 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema177.items.type,parentSchema:schema177.items,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -24450,20 +23179,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-else {
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema182.type,parentSchema:schema182,data};
+if(true !== data1){
+const err4 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema177.items,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -24472,18 +23189,71 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate63.errors = vErrors;
+}
+const _errs7 = errors;
+const len2 = data.length;
+for(let i2=0; i2<len2; i2++){
+let data2 = data[i2];
+const _errs8 = errors;
+if(true !== data2){
+const err5 = {instancePath:instancePath+"/" + i2,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema177.contains,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid5 = _errs8 === errors;
+if(valid5){
+break;
+}
+}
+if(!valid5){
+const err6 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema177.contains,parentSchema:schema177,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema177.type,parentSchema:schema177,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate71.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate71.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_card~1/post/requestBody/content/application~1json/schema"] = validate64;
-const schema183 = at("/components/schemas/AgentCardCreate");
+exports["/paths/~1api~1v1~1object~1agent_card~1/post/requestBody/content/application~1json/schema"] = validate72;
+const schema178 = at("/components/schemas/AgentCardCreate");
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
+const evaluated0 = validate72.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24492,7 +23262,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.agent_first_name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema183.required,parentSchema:schema183,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema178.required,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24502,7 +23272,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.agent_last_name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema183.required,parentSchema:schema183,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema178.required,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24512,7 +23282,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.email === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema183.required,parentSchema:schema183,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema178.required,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -24522,8 +23292,8 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func3.call(schema183.properties, key0))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema183,data};
+if(!(func3.call(schema178.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -24537,7 +23307,7 @@ if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema183.properties.name,data:data0};
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema178.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -24548,7 +23318,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.name.type,parentSchema:schema183.properties.name,data:data0};
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.name.type,parentSchema:schema178.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -24562,7 +23332,7 @@ if(data.agent_first_name !== undefined){
 let data1 = data.agent_first_name;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err6 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema183.properties.agent_first_name,data:data1};
+const err6 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema178.properties.agent_first_name,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -24573,7 +23343,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.agent_first_name.type,parentSchema:schema183.properties.agent_first_name,data:data1};
+const err7 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.agent_first_name.type,parentSchema:schema178.properties.agent_first_name,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -24587,7 +23357,7 @@ if(data.agent_last_name !== undefined){
 let data2 = data.agent_last_name;
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err8 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema183.properties.agent_last_name,data:data2};
+const err8 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema178.properties.agent_last_name,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -24598,7 +23368,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.agent_last_name.type,parentSchema:schema183.properties.agent_last_name,data:data2};
+const err9 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.agent_last_name.type,parentSchema:schema178.properties.agent_last_name,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -24611,8 +23381,8 @@ errors++;
 if(data.email !== undefined){
 let data3 = data.email;
 if(typeof data3 === "string"){
-if(!(formats40.test(data3))){
-const err10 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema183.properties.email,data:data3};
+if(!(formats30.test(data3))){
+const err10 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema178.properties.email,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -24623,7 +23393,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.email.type,parentSchema:schema183.properties.email,data:data3};
+const err11 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.email.type,parentSchema:schema178.properties.email,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -24636,7 +23406,7 @@ errors++;
 if(data.phone !== undefined){
 let data4 = data.phone;
 if(typeof data4 !== "string"){
-const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.phone.type,parentSchema:schema183.properties.phone,data:data4};
+const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.phone.type,parentSchema:schema178.properties.phone,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -24649,7 +23419,7 @@ errors++;
 if(data.company !== undefined){
 let data5 = data.company;
 if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.company.type,parentSchema:schema183.properties.company,data:data5};
+const err13 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.company.type,parentSchema:schema178.properties.company,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -24662,7 +23432,7 @@ errors++;
 if(data.professional_title !== undefined){
 let data6 = data.professional_title;
 if(typeof data6 !== "string"){
-const err14 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.professional_title.type,parentSchema:schema183.properties.professional_title,data:data6};
+const err14 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.professional_title.type,parentSchema:schema178.properties.professional_title,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -24675,7 +23445,7 @@ errors++;
 if(data.license !== undefined){
 let data7 = data.license;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err15 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema183.properties.license.type},message:"must be string,null",schema:schema183.properties.license.type,parentSchema:schema183.properties.license,data:data7};
+const err15 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema178.properties.license.type},message:"must be string,null",schema:schema178.properties.license.type,parentSchema:schema178.properties.license,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -24714,7 +23484,7 @@ if(data.social_media_links !== undefined){
 let data9 = data.social_media_links;
 if(Array.isArray(data9)){
 if(data9.length > 50){
-const err18 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema183.properties.social_media_links,data:data9};
+const err18 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema178.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -24725,14 +23495,14 @@ errors++;
 }
 const len0 = data9.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate50(data9[i0], {instancePath:instancePath+"/social_media_links/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+if(!(validate57(data9[i0], {instancePath:instancePath+"/social_media_links/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema183.properties.social_media_links.type,parentSchema:schema183.properties.social_media_links,data:data9};
+const err19 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema178.properties.social_media_links.type,parentSchema:schema178.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -24746,7 +23516,7 @@ if(data.card_type !== undefined){
 let data11 = data.card_type;
 if(typeof data11 === "string"){
 if(func1(data11) < 1){
-const err20 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema183.properties.card_type,data:data11};
+const err20 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema178.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -24757,7 +23527,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.card_type.type,parentSchema:schema183.properties.card_type,data:data11};
+const err21 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.card_type.type,parentSchema:schema178.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -24820,7 +23590,7 @@ errors++;
 if(data.notes !== undefined){
 let data14 = data.notes;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err26 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema183.properties.notes.type},message:"must be string,null",schema:schema183.properties.notes.type,parentSchema:schema183.properties.notes,data:data14};
+const err26 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema178.properties.notes.type},message:"must be string,null",schema:schema178.properties.notes.type,parentSchema:schema178.properties.notes,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -24832,7 +23602,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema183.type,parentSchema:schema183,data};
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema178.type,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -24841,17 +23611,17 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate64.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_card~1/post/responses/200/content/application~1json/schema"] = validate66;
+exports["/paths/~1api~1v1~1object~1agent_card~1/post/responses/200/content/application~1json/schema"] = validate74;
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate74.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24860,7 +23630,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema158.required,parentSchema:schema158,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24896,7 +23666,7 @@ errors++;
 }
 for(const key0 in data){
 if(key0 !== "nid"){
-const err3 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema162,data};
+const err3 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema158,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -24908,7 +23678,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema162.type,parentSchema:schema162,data};
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.type,parentSchema:schema158,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -24917,33 +23687,33 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate66.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema"] = validate67;
-const schema189 = at("/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema");
+exports["/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema"] = validate75;
+const schema184 = at("/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema");
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
+const evaluated0 = validate75.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate54(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined){
 let data0 = data.title;
 if("Not Enough Agent Seats" !== data0){
-const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Not Enough Agent Seats"},message:"must be equal to constant",schema:"Not Enough Agent Seats",parentSchema:schema189.allOf[1].properties.title,data:data0};
+const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Not Enough Agent Seats"},message:"must be equal to constant",schema:"Not Enough Agent Seats",parentSchema:schema184.allOf[1].properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24955,7 +23725,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema189.allOf[1].type,parentSchema:schema189.allOf[1],data};
+const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema184.allOf[1].type,parentSchema:schema184.allOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24964,19 +23734,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate67.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1agent_cards/get/responses/200/content/application~1json/schema"] = validate69;
-const schema190 = at("/components/schemas/AgentCardList");
-const schema191 = at("/components/schemas/AgentCardListEntry");
+exports["/paths/~1api~1v1~1object~1agent_cards/get/responses/200/content/application~1json/schema"] = validate77;
+const schema185 = at("/components/schemas/AgentCardList");
+const schema186 = at("/components/schemas/AgentCardListEntry");
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate77.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24991,7 +23761,7 @@ for(const key0 in data){
 const _errs3 = errors;
 if(typeof key0 === "string"){
 if(!pattern4.test(key0)){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema190.anyOf[0].propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema185.anyOf[0].propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25002,7 +23772,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema190.anyOf[0].propertyNames.type,parentSchema:schema190.anyOf[0].propertyNames,data:key0,propertyName:key0};
+const err1 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema185.anyOf[0].propertyNames.type,parentSchema:schema185.anyOf[0].propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25013,7 +23783,7 @@ errors++;
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
-const err2 = {instancePath,schemaPath:"#/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema190.anyOf[0].propertyNames,parentSchema:schema190.anyOf[0],data};
+const err2 = {instancePath,schemaPath:"#/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema185.anyOf[0].propertyNames,parentSchema:schema185.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -25027,7 +23797,7 @@ for(const key1 in data){
 let data0 = data[key1];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.email === undefined){
-const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema191.required,parentSchema:schema191,data:data0};
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema186.required,parentSchema:schema186,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -25037,7 +23807,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data0.nid === undefined){
-const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema191.required,parentSchema:schema191,data:data0};
+const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema186.required,parentSchema:schema186,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -25049,7 +23819,7 @@ errors++;
 if(data0.email !== undefined){
 let data1 = data0.email;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.email.type,parentSchema:schema191.properties.email,data:data1};
+const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.email.type,parentSchema:schema186.properties.email,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -25063,7 +23833,7 @@ if(data0.nid !== undefined){
 let data2 = data0.nid;
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema191.properties.nid,data:data2};
+const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema186.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -25074,7 +23844,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.nid.type,parentSchema:schema191.properties.nid,data:data2};
+const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.nid.type,parentSchema:schema186.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -25086,7 +23856,7 @@ errors++;
 }
 for(const key2 in data0){
 if((key2 !== "email") && (key2 !== "nid")){
-const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key2},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema191,data:data0};
+const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key2},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema186,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -25098,7 +23868,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema191.type,parentSchema:schema191,data:data0};
+const err9 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema186.type,parentSchema:schema186,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -25110,7 +23880,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema190.anyOf[0].type,parentSchema:schema190.anyOf[0],data};
+const err10 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema185.anyOf[0].type,parentSchema:schema185.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -25127,7 +23897,7 @@ var props0 = true;
 const _errs14 = errors;
 if(Array.isArray(data)){
 if(data.length > 0){
-const err11 = {instancePath,schemaPath:"#/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema190.anyOf[1],data};
+const err11 = {instancePath,schemaPath:"#/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema185.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -25138,7 +23908,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema190.anyOf[1].type,parentSchema:schema190.anyOf[1],data};
+const err12 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema185.anyOf[1].type,parentSchema:schema185.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -25153,7 +23923,7 @@ if(_valid0){
 var items0 = true;
 }
 if(!valid0){
-const err13 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema190.anyOf,parentSchema:schema190,data};
+const err13 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema185.anyOf,parentSchema:schema185,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -25173,20 +23943,20 @@ vErrors = null;
 }
 }
 }
-validate69.errors = vErrors;
+validate77.errors = vErrors;
 evaluated0.props = props0;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate69.evaluated = {"dynamicProps":true,"dynamicItems":true};
+validate77.evaluated = {"dynamicProps":true,"dynamicItems":true};
 
-exports["/paths/~1api~1v1~1object~1document~1/post/requestBody/content/application~1json/schema"] = validate70;
-const schema192 = at("/components/schemas/DocumentCreate");
+exports["/paths/~1api~1v1~1object~1document~1/post/requestBody/content/application~1json/schema"] = validate78;
+const schema187 = at("/components/schemas/DocumentCreate");
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate70.evaluated;
+const evaluated0 = validate78.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25195,7 +23965,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema187.required,parentSchema:schema187,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25205,7 +23975,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.property_reference === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema187.required,parentSchema:schema187,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25215,7 +23985,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.file_url === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema187.required,parentSchema:schema187,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -25226,7 +23996,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "title") || (key0 === "property_reference")) || (key0 === "file_url")) || (key0 === "visible")) || (key0 === "category")) || (key0 === "is_floorplan")) || (key0 === "Show_on_unbranded"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema192,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema187,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -25240,7 +24010,7 @@ if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema192.properties.title,data:data0};
+const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema187.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -25251,7 +24021,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.title.type,parentSchema:schema192.properties.title,data:data0};
+const err5 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema187.properties.title.type,parentSchema:schema187.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -25264,7 +24034,7 @@ errors++;
 if(data.property_reference !== undefined){
 let data1 = data.property_reference;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err6 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema192.properties.property_reference.type,parentSchema:schema192.properties.property_reference,data:data1};
+const err6 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema187.properties.property_reference.type,parentSchema:schema187.properties.property_reference,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -25302,7 +24072,7 @@ errors++;
 if(data.visible !== undefined){
 let data3 = data.visible;
 if(typeof data3 !== "boolean"){
-const err9 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.visible.type,parentSchema:schema192.properties.visible,data:data3};
+const err9 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema187.properties.visible.type,parentSchema:schema187.properties.visible,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -25316,7 +24086,7 @@ if(data.category !== undefined){
 let data4 = data.category;
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
-const err10 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema192.properties.category,data:data4};
+const err10 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema187.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -25327,7 +24097,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.category.type,parentSchema:schema192.properties.category,data:data4};
+const err11 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema187.properties.category.type,parentSchema:schema187.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -25340,7 +24110,7 @@ errors++;
 if(data.is_floorplan !== undefined){
 let data5 = data.is_floorplan;
 if(typeof data5 !== "boolean"){
-const err12 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.is_floorplan.type,parentSchema:schema192.properties.is_floorplan,data:data5};
+const err12 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema187.properties.is_floorplan.type,parentSchema:schema187.properties.is_floorplan,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -25353,7 +24123,7 @@ errors++;
 if(data.Show_on_unbranded !== undefined){
 let data6 = data.Show_on_unbranded;
 if(typeof data6 !== "boolean"){
-const err13 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.Show_on_unbranded.type,parentSchema:schema192.properties.Show_on_unbranded,data:data6};
+const err13 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema187.properties.Show_on_unbranded.type,parentSchema:schema187.properties.Show_on_unbranded,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -25365,7 +24135,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema192.type,parentSchema:schema192,data};
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema187.type,parentSchema:schema187,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -25374,18 +24144,18 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate70.errors = vErrors;
+validate78.errors = vErrors;
 return errors === 0;
 }
-validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1/post/responses/200/content/application~1json/schema"] = validate71;
-const schema194 = at("/components/schemas/IntegerNidResult");
+exports["/paths/~1api~1v1~1object~1document~1/post/responses/200/content/application~1json/schema"] = validate79;
+const schema189 = at("/components/schemas/IntegerNidResult");
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
+const evaluated0 = validate79.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25394,7 +24164,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema194.required,parentSchema:schema194,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema189.required,parentSchema:schema189,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25406,7 +24176,7 @@ errors++;
 if(data.nid !== undefined){
 let data0 = data.nid;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/nid",schemaPath:"#/properties/nid/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema194.properties.nid.type,parentSchema:schema194.properties.nid,data:data0};
+const err1 = {instancePath:instancePath+"/nid",schemaPath:"#/properties/nid/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema189.properties.nid.type,parentSchema:schema189.properties.nid,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25418,7 +24188,7 @@ errors++;
 }
 for(const key0 in data){
 if(key0 !== "nid"){
-const err2 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema194,data};
+const err2 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema189,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -25430,7 +24200,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema194.type,parentSchema:schema194,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema189.type,parentSchema:schema189,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -25439,17 +24209,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate71.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/responses/UnknownPropertyReference/content/application~1problem+json/schema"] = validate72;
+exports["/components/responses/UnknownPropertyReference/content/application~1problem+json/schema"] = validate80;
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate80.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25601,10 +24371,14 @@ let data5 = data.errors;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.in === undefined){
-const err12 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+if(!(validate30(data5[i0], {instancePath:instancePath+"/errors/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -25613,8 +24387,10 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data6.pointer === undefined){
-const err13 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+}
+for(const key0 in data){
+if((((((key0 !== "type") && (key0 !== "title")) && (key0 !== "status")) && (key0 !== "detail")) && (key0 !== "instance")) && (key0 !== "errors")){
+const err13 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -25623,8 +24399,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data6.detail === undefined){
-const err14 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -25633,138 +24411,18 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data6.in !== undefined){
-let data7 = data6.in;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.in.type,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(!(((data7 === "body") || (data7 === "path")) || (data7 === "header"))){
-const err16 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"#/components/schemas/ProblemFieldError/properties/in/enum",keyword:"enum",params:{allowedValues: schema76.properties.in.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.in.enum,parentSchema:schema76.properties.in,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data6.pointer !== undefined){
-let data8 = data6.pointer;
-if(typeof data8 === "string"){
-if(!(formats10.test(data8))){
-const err17 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/format",keyword:"format",params:{format: "json-pointer"},message:"must match format \""+"json-pointer"+"\"",schema:"json-pointer",parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/components/schemas/ProblemFieldError/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.pointer.type,parentSchema:schema76.properties.pointer,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data6.detail !== undefined){
-let data9 = data6.detail;
-if(typeof data9 !== "string"){
-const err19 = {instancePath:instancePath+"/errors/" + i0+"/detail",schemaPath:"#/components/schemas/ProblemFieldError/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.detail.type,parentSchema:schema76.properties.detail,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-for(const key0 in data6){
-if(((key0 !== "in") && (key0 !== "pointer")) && (key0 !== "detail")){
-const err20 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"#/components/schemas/ProblemFieldError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data6};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.errors.type,parentSchema:schema75.properties.errors,data:data5};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-for(const key1 in data){
-if((((((key1 !== "type") && (key1 !== "title")) && (key1 !== "status")) && (key1 !== "detail")) && (key1 !== "instance")) && (key1 !== "errors")){
-const err23 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-validate72.errors = vErrors;
+validate80.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/parameters/DocumentNid/schema"] = validate73;
-const schema197 = at("/components/parameters/DocumentNid/schema");
+exports["/components/parameters/DocumentNid/schema"] = validate82;
+const schema191 = at("/components/parameters/DocumentNid/schema");
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate82.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25772,7 +24430,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema197.type,parentSchema:schema197,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema191.type,parentSchema:schema191,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25781,18 +24439,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate73.errors = vErrors;
+validate82.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate82.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1{nid}/get/responses/200/content/application~1json/schema"] = validate74;
-const schema198 = at("/components/schemas/Document");
+exports["/paths/~1api~1v1~1object~1document~1{nid}/get/responses/200/content/application~1json/schema"] = validate83;
+const schema192 = at("/components/schemas/Document");
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate83.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25801,7 +24459,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25811,7 +24469,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.created === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25821,7 +24479,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.changed === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changed"},message:"must have required property '"+"changed"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changed"},message:"must have required property '"+"changed"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -25831,7 +24489,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.title === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -25841,7 +24499,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.property_reference === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -25851,7 +24509,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.file_url === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -25861,7 +24519,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.visible === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "visible"},message:"must have required property '"+"visible"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "visible"},message:"must have required property '"+"visible"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -25871,7 +24529,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.category === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -25881,7 +24539,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.is_floorplan === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_floorplan"},message:"must have required property '"+"is_floorplan"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_floorplan"},message:"must have required property '"+"is_floorplan"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -25891,7 +24549,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.Show_on_unbranded === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Show_on_unbranded"},message:"must have required property '"+"Show_on_unbranded"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Show_on_unbranded"},message:"must have required property '"+"Show_on_unbranded"+"'",schema:schema192.required,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -25928,7 +24586,7 @@ errors++;
 if(data.created !== undefined){
 let data1 = data.created;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err12 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema198.properties.created.type,parentSchema:schema198.properties.created,data:data1};
+const err12 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema192.properties.created.type,parentSchema:schema192.properties.created,data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -25941,7 +24599,7 @@ errors++;
 if(data.changed !== undefined){
 let data2 = data.changed;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err13 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema198.properties.changed.type,parentSchema:schema198.properties.changed,data:data2};
+const err13 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema192.properties.changed.type,parentSchema:schema192.properties.changed,data:data2};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -25954,7 +24612,7 @@ errors++;
 if(data.title !== undefined){
 let data3 = data.title;
 if(typeof data3 !== "string"){
-const err14 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.title.type,parentSchema:schema198.properties.title,data:data3};
+const err14 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.title.type,parentSchema:schema192.properties.title,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -25967,7 +24625,7 @@ errors++;
 if(data.property_reference !== undefined){
 let data4 = data.property_reference;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err15 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema198.properties.property_reference.type,parentSchema:schema198.properties.property_reference,data:data4};
+const err15 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema192.properties.property_reference.type,parentSchema:schema192.properties.property_reference,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -26005,7 +24663,7 @@ errors++;
 if(data.visible !== undefined){
 let data6 = data.visible;
 if(typeof data6 !== "boolean"){
-const err18 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema198.properties.visible.type,parentSchema:schema198.properties.visible,data:data6};
+const err18 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.visible.type,parentSchema:schema192.properties.visible,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -26018,7 +24676,7 @@ errors++;
 if(data.category !== undefined){
 let data7 = data.category;
 if(typeof data7 !== "string"){
-const err19 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.category.type,parentSchema:schema198.properties.category,data:data7};
+const err19 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.category.type,parentSchema:schema192.properties.category,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -26031,7 +24689,7 @@ errors++;
 if(data.is_floorplan !== undefined){
 let data8 = data.is_floorplan;
 if(typeof data8 !== "boolean"){
-const err20 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema198.properties.is_floorplan.type,parentSchema:schema198.properties.is_floorplan,data:data8};
+const err20 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.is_floorplan.type,parentSchema:schema192.properties.is_floorplan,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -26044,7 +24702,7 @@ errors++;
 if(data.Show_on_unbranded !== undefined){
 let data9 = data.Show_on_unbranded;
 if(typeof data9 !== "boolean"){
-const err21 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema198.properties.Show_on_unbranded.type,parentSchema:schema198.properties.Show_on_unbranded,data:data9};
+const err21 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.Show_on_unbranded.type,parentSchema:schema192.properties.Show_on_unbranded,data:data9};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -26056,7 +24714,7 @@ errors++;
 }
 for(const key0 in data){
 if((((((((((key0 !== "nid") && (key0 !== "created")) && (key0 !== "changed")) && (key0 !== "title")) && (key0 !== "property_reference")) && (key0 !== "file_url")) && (key0 !== "visible")) && (key0 !== "category")) && (key0 !== "is_floorplan")) && (key0 !== "Show_on_unbranded")){
-const err22 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema198,data};
+const err22 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -26068,7 +24726,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema198.type,parentSchema:schema198,data};
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema192.type,parentSchema:schema192,data};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -26077,18 +24735,18 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate74.errors = vErrors;
+validate83.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate83.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1{nid}/put/requestBody/content/application~1json/schema"] = validate75;
-const schema201 = at("/components/schemas/DocumentUpdate");
+exports["/paths/~1api~1v1~1object~1document~1{nid}/put/requestBody/content/application~1json/schema"] = validate84;
+const schema195 = at("/components/schemas/DocumentUpdate");
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
+const evaluated0 = validate84.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26097,7 +24755,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema201,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema195,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26108,7 +24766,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "title") || (key0 === "property_reference")) || (key0 === "file_url")) || (key0 === "visible")) || (key0 === "category")) || (key0 === "is_floorplan")) || (key0 === "Show_on_unbranded"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema201,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema195,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26122,7 +24780,7 @@ if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema201.properties.title,data:data0};
+const err2 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema195.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -26133,7 +24791,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.title.type,parentSchema:schema201.properties.title,data:data0};
+const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema195.properties.title.type,parentSchema:schema195.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -26146,7 +24804,7 @@ errors++;
 if(data.property_reference !== undefined){
 let data1 = data.property_reference;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err4 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema201.properties.property_reference.type,parentSchema:schema201.properties.property_reference,data:data1};
+const err4 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema195.properties.property_reference.type,parentSchema:schema195.properties.property_reference,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -26184,7 +24842,7 @@ errors++;
 if(data.visible !== undefined){
 let data3 = data.visible;
 if(typeof data3 !== "boolean"){
-const err7 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema201.properties.visible.type,parentSchema:schema201.properties.visible,data:data3};
+const err7 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema195.properties.visible.type,parentSchema:schema195.properties.visible,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -26198,7 +24856,7 @@ if(data.category !== undefined){
 let data4 = data.category;
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
-const err8 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema201.properties.category,data:data4};
+const err8 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema195.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -26209,7 +24867,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.category.type,parentSchema:schema201.properties.category,data:data4};
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema195.properties.category.type,parentSchema:schema195.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -26222,7 +24880,7 @@ errors++;
 if(data.is_floorplan !== undefined){
 let data5 = data.is_floorplan;
 if(typeof data5 !== "boolean"){
-const err10 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema201.properties.is_floorplan.type,parentSchema:schema201.properties.is_floorplan,data:data5};
+const err10 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema195.properties.is_floorplan.type,parentSchema:schema195.properties.is_floorplan,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -26235,7 +24893,7 @@ errors++;
 if(data.Show_on_unbranded !== undefined){
 let data6 = data.Show_on_unbranded;
 if(typeof data6 !== "boolean"){
-const err11 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema201.properties.Show_on_unbranded.type,parentSchema:schema201.properties.Show_on_unbranded,data:data6};
+const err11 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema195.properties.Show_on_unbranded.type,parentSchema:schema195.properties.Show_on_unbranded,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -26247,7 +24905,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema201.type,parentSchema:schema201,data};
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema195.type,parentSchema:schema195,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -26256,17 +24914,17 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate75.errors = vErrors;
+validate84.errors = vErrors;
 return errors === 0;
 }
-validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate84.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1{nid}/put/responses/200/content/application~1json/schema"] = validate76;
+exports["/paths/~1api~1v1~1object~1document~1{nid}/put/responses/200/content/application~1json/schema"] = validate85;
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate76.evaluated;
+const evaluated0 = validate85.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26275,7 +24933,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema158.required,parentSchema:schema158,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26311,7 +24969,7 @@ errors++;
 }
 for(const key0 in data){
 if(key0 !== "nid"){
-const err3 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema162,data};
+const err3 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema158,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -26323,7 +24981,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema162.type,parentSchema:schema162,data};
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.type,parentSchema:schema158,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -26332,17 +24990,17 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate76.errors = vErrors;
+validate85.errors = vErrors;
 return errors === 0;
 }
-validate76.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate85.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1document~1{nid}/delete/responses/200/content/application~1json/schema"] = validate77;
+exports["/paths/~1api~1v1~1object~1document~1{nid}/delete/responses/200/content/application~1json/schema"] = validate86;
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
+const evaluated0 = validate86.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26351,7 +25009,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 1){
-const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema182.allOf[0],data};
+const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema177.allOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26363,8 +25021,8 @@ errors++;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
-if(true !== data0){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema182.allOf[0].items,data:data0};
+if(typeof data0 !== "boolean"){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema177.allOf[0].items.type,parentSchema:schema177.allOf[0].items,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26375,14 +25033,8 @@ errors++;
 }
 }
 }
-if(Array.isArray(data)){
-const _errs3 = errors;
-const len1 = data.length;
-for(let i1=0; i1<len1; i1++){
-let data1 = data[i1];
-const _errs4 = errors;
-if(true !== data1){
-const err2 = {instancePath:instancePath+"/" + i1,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema182.contains,data:data1};
+else {
+const err2 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema177.allOf[0].type,parentSchema:schema177.allOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -26391,13 +25043,12 @@ vErrors.push(err2);
 }
 errors++;
 }
-var valid3 = _errs4 === errors;
-if(valid3){
-break;
-}
-}
-if(!valid3){
-const err3 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema182.contains,parentSchema:schema182,data};
+if(Array.isArray(data)){
+const len1 = data.length;
+for(let i1=0; i1<len1; i1++){
+let data1 = data[i1];
+if(typeof data1 !== "boolean"){
+const err3 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema177.items.type,parentSchema:schema177.items,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -26406,20 +25057,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-else {
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema182.type,parentSchema:schema182,data};
+if(true !== data1){
+const err4 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema177.items,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -26428,20 +25067,73 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate77.errors = vErrors;
+}
+const _errs7 = errors;
+const len2 = data.length;
+for(let i2=0; i2<len2; i2++){
+let data2 = data[i2];
+const _errs8 = errors;
+if(true !== data2){
+const err5 = {instancePath:instancePath+"/" + i2,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema177.contains,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid5 = _errs8 === errors;
+if(valid5){
+break;
+}
+}
+if(!valid5){
+const err6 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema177.contains,parentSchema:schema177,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema177.type,parentSchema:schema177,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate86.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate86.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/paths/~1api~1v1~1object~1template_base/get/responses/200/content/application~1json/schema"] = validate78;
-const schema206 = at("/components/schemas/TemplateCatalogue");
-const schema207 = at("/components/schemas/TemplateEntry");
-const schema209 = at("/components/schemas/AccessLevel");
+exports["/paths/~1api~1v1~1object~1template_base/get/responses/200/content/application~1json/schema"] = validate87;
+const schema200 = at("/components/schemas/TemplateCatalogue");
+const schema201 = at("/components/schemas/TemplateEntry");
+const schema203 = at("/components/schemas/AccessLevel");
 
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate79.evaluated;
+const evaluated0 = validate88.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26495,7 +25187,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.access_level !== undefined){
 let data1 = data.access_level;
 if("pro" !== data1){
-const err2 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/0/then/properties/access_level/const",keyword:"const",params:{allowedValue: "pro"},message:"must be equal to constant",schema:"pro",parentSchema:schema207.allOf[0].then.properties.access_level,data:data1};
+const err2 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/0/then/properties/access_level/const",keyword:"const",params:{allowedValue: "pro"},message:"must be equal to constant",schema:"pro",parentSchema:schema201.allOf[0].then.properties.access_level,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -26515,7 +25207,7 @@ props0.machine_name = true;
 }
 }
 if(!valid1){
-const err3 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema207.allOf[0].if,parentSchema:schema207.allOf[0],data};
+const err3 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema201.allOf[0].if,parentSchema:schema201.allOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -26570,7 +25262,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.access_level !== undefined){
 let data3 = data.access_level;
 if("exclusive" !== data3){
-const err6 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/1/then/properties/access_level/const",keyword:"const",params:{allowedValue: "exclusive"},message:"must be equal to constant",schema:"exclusive",parentSchema:schema207.allOf[1].then.properties.access_level,data:data3};
+const err6 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/1/then/properties/access_level/const",keyword:"const",params:{allowedValue: "exclusive"},message:"must be equal to constant",schema:"exclusive",parentSchema:schema201.allOf[1].then.properties.access_level,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -26590,7 +25282,7 @@ props1.machine_name = true;
 }
 }
 if(!valid4){
-const err7 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema207.allOf[1].if,parentSchema:schema207.allOf[1],data};
+const err7 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema201.allOf[1].if,parentSchema:schema201.allOf[1],data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -26655,7 +25347,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.access_level !== undefined){
 let data5 = data.access_level;
 if("standard" !== data5){
-const err10 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/2/then/properties/access_level/const",keyword:"const",params:{allowedValue: "standard"},message:"must be equal to constant",schema:"standard",parentSchema:schema207.allOf[2].then.properties.access_level,data:data5};
+const err10 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/2/then/properties/access_level/const",keyword:"const",params:{allowedValue: "standard"},message:"must be equal to constant",schema:"standard",parentSchema:schema201.allOf[2].then.properties.access_level,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -26675,7 +25367,7 @@ props2.machine_name = true;
 }
 }
 if(!valid7){
-const err11 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema207.allOf[2].if,parentSchema:schema207.allOf[2],data};
+const err11 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema201.allOf[2].if,parentSchema:schema201.allOf[2],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -26695,7 +25387,7 @@ Object.assign(props0, props2);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema201.required,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -26705,7 +25397,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data.machine_name === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "machine_name"},message:"must have required property '"+"machine_name"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "machine_name"},message:"must have required property '"+"machine_name"+"'",schema:schema201.required,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -26715,7 +25407,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data.access_level === undefined){
-const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "access_level"},message:"must have required property '"+"access_level"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "access_level"},message:"must have required property '"+"access_level"+"'",schema:schema201.required,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -26733,7 +25425,7 @@ props0.access_level = true;
 if(data.title !== undefined){
 let data6 = data.title;
 if(typeof data6 !== "string"){
-const err15 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.title.type,parentSchema:schema207.properties.title,data:data6};
+const err15 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.title.type,parentSchema:schema201.properties.title,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -26769,7 +25461,7 @@ errors++;
 if(data.access_level !== undefined){
 let data8 = data.access_level;
 if(typeof data8 !== "string"){
-const err18 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.type,parentSchema:schema209,data:data8};
+const err18 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema203.type,parentSchema:schema203,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -26779,7 +25471,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!(((data8 === "standard") || (data8 === "pro")) || (data8 === "exclusive"))){
-const err19 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/enum",keyword:"enum",params:{allowedValues: schema209.enum},message:"must be equal to one of the allowed values",schema:schema209.enum,parentSchema:schema209,data:data8};
+const err19 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/enum",keyword:"enum",params:{allowedValues: schema203.enum},message:"must be equal to one of the allowed values",schema:schema203.enum,parentSchema:schema203,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -26792,7 +25484,7 @@ errors++;
 if(props0 !== true){
 for(const key0 in data){
 if(!props0 || !props0[key0]){
-const err20 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema207,data};
+const err20 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -26805,7 +25497,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.type,parentSchema:schema207,data};
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema201.type,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -26814,16 +25506,16 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate79.errors = vErrors;
+validate88.errors = vErrors;
 return errors === 0;
 }
-validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate78.evaluated;
+const evaluated0 = validate87.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26832,7 +25524,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.templates === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'",schema:schema206.required,parentSchema:schema206,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'",schema:schema200.required,parentSchema:schema200,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26846,14 +25538,14 @@ let data0 = data.templates;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate79(data0[i0], {instancePath:instancePath+"/templates/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+if(!(validate88(data0[i0], {instancePath:instancePath+"/templates/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.templates.type,parentSchema:schema206.properties.templates,data:data0};
+const err1 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema200.properties.templates.type,parentSchema:schema200.properties.templates,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26865,7 +25557,7 @@ errors++;
 }
 for(const key0 in data){
 if(key0 !== "templates"){
-const err2 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema206,data};
+const err2 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema200,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -26877,7 +25569,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.type,parentSchema:schema206,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema200.type,parentSchema:schema200,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -26886,18 +25578,205 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate78.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/description/anyOf/0"] = validate81;
-const schema210 = at("/components/schemas/Property/properties/description/anyOf/0");
+exports["/components/schemas/Property/properties/description/anyOf/0"] = validate90;
+const schema204 = at("/components/schemas/Property/properties/description/anyOf/0");
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate81.evaluated;
+const evaluated0 = validate90.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.type,parentSchema:schema204,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate90.errors = vErrors;
+return errors === 0;
+}
+validate90.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/description/anyOf/1"] = validate91;
+
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate91.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate91.errors = vErrors;
+return errors === 0;
+}
+validate91.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/list_price/anyOf/0"] = validate92;
+
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate92.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate92.errors = vErrors;
+return errors === 0;
+}
+validate92.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/list_price/anyOf/1"] = validate93;
+
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate93.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate93.errors = vErrors;
+return errors === 0;
+}
+validate93.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/square_feet/anyOf/0"] = validate94;
+
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate94.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate94.errors = vErrors;
+return errors === 0;
+}
+validate94.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/square_feet/anyOf/1"] = validate95;
+
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate95.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate95.errors = vErrors;
+return errors === 0;
+}
+validate95.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/lot_size/anyOf/0"] = validate96;
+const schema210 = at("/components/schemas/Property/properties/lot_size/anyOf/0");
+
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate96.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26914,490 +25793,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate81.errors = vErrors;
-return errors === 0;
-}
-validate81.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/description/anyOf/1"] = validate82;
-
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate82.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate82.errors = vErrors;
-return errors === 0;
-}
-validate82.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/list_price/anyOf/0"] = validate83;
-
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate83.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate83.errors = vErrors;
-return errors === 0;
-}
-validate83.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/list_price/anyOf/1"] = validate84;
-
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate84.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate84.errors = vErrors;
-return errors === 0;
-}
-validate84.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/square_feet/anyOf/0"] = validate85;
-
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate85.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate85.errors = vErrors;
-return errors === 0;
-}
-validate85.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/square_feet/anyOf/1"] = validate86;
-
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate86.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate86.errors = vErrors;
-return errors === 0;
-}
-validate86.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/lot_size/anyOf/0"] = validate87;
-const schema216 = at("/components/schemas/Property/properties/lot_size/anyOf/0");
-
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate87.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema216.type,parentSchema:schema216,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate87.errors = vErrors;
-return errors === 0;
-}
-validate87.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/lot_size/anyOf/1"] = validate88;
-
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate88.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate88.errors = vErrors;
-return errors === 0;
-}
-validate88.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/stories/anyOf/0"] = validate89;
-
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate89.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate89.errors = vErrors;
-return errors === 0;
-}
-validate89.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/stories/anyOf/1"] = validate90;
-
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate90.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate90.errors = vErrors;
-return errors === 0;
-}
-validate90.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/bedrooms/anyOf/0"] = validate91;
-
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate91.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate91.errors = vErrors;
-return errors === 0;
-}
-validate91.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/bedrooms/anyOf/1"] = validate92;
-
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate92.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate92.errors = vErrors;
-return errors === 0;
-}
-validate92.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/baths/anyOf/0"] = validate93;
-
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate93.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate93.errors = vErrors;
-return errors === 0;
-}
-validate93.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/baths/anyOf/1"] = validate94;
-
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate94.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate94.errors = vErrors;
-return errors === 0;
-}
-validate94.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/half_baths/anyOf/0"] = validate95;
-
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate95.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate95.errors = vErrors;
-return errors === 0;
-}
-validate95.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/half_baths/anyOf/1"] = validate96;
-
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate96.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
 validate96.errors = vErrors;
 return errors === 0;
 }
 validate96.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/garage/anyOf/0"] = validate97;
+exports["/components/schemas/Property/properties/lot_size/anyOf/1"] = validate97;
 
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27409,9 +25810,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27420,23 +25820,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
 validate97.errors = vErrors;
 return errors === 0;
 }
 validate97.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/garage/anyOf/1"] = validate98;
+exports["/components/schemas/Property/properties/stories/anyOf/0"] = validate98;
 
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27448,8 +25837,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(typeof data === "string"){
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27458,12 +25848,23 @@ vErrors.push(err0);
 }
 errors++;
 }
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
 validate98.errors = vErrors;
 return errors === 0;
 }
 validate98.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/0"] = validate99;
+exports["/components/schemas/Property/properties/stories/anyOf/1"] = validate99;
 
 function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27475,9 +25876,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27486,24 +25886,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
 validate99.errors = vErrors;
 return errors === 0;
 }
 validate99.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1"] = validate100;
-const schema229 = at("/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1");
+exports["/components/schemas/Property/properties/bedrooms/anyOf/0"] = validate100;
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27515,37 +25903,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema229.type,parentSchema:schema229,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate100.errors = vErrors;
-return errors === 0;
-}
-validate100.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/property_type/anyOf/0"] = validate101;
-const schema230 = at("/components/schemas/Property/properties/property_type/anyOf/0");
-
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate101.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data === "string"){
-if(!pattern14.test(data)){
-const err0 = {instancePath,schemaPath:"#/allOf/0/pattern",keyword:"pattern",params:{pattern: "^[^ ]+$"},message:"must match pattern \""+"^[^ ]+$"+"\"",schema:"^[^ ]+$",parentSchema:schema230.allOf[0],data};
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27556,7 +25916,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema230.allOf[0].type,parentSchema:schema230.allOf[0],data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27565,37 +25925,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(typeof data !== "string"){
-const err2 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema230.allOf[1].type,parentSchema:schema230.allOf[1],data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(!((((((((((((data === "SingleFamily") || (data === "Duplex")) || (data === "Triplex")) || (data === "Quad-Plex")) || (data === "Condo")) || (data === "Co-op")) || (data === "MobileHome")) || (data === "MultiFamily")) || (data === "Timeshare")) || (data === "TownHouse")) || (data === "Miscellaneous")) || (data === "ResidentialLand"))){
-const err3 = {instancePath,schemaPath:"#/allOf/1/enum",keyword:"enum",params:{allowedValues: schema230.allOf[1].enum},message:"must be equal to one of the allowed values",schema:schema230.allOf[1].enum,parentSchema:schema230.allOf[1],data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate101.errors = vErrors;
+validate100.errors = vErrors;
 return errors === 0;
 }
-validate101.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate100.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/property_type/anyOf/1"] = validate102;
+exports["/components/schemas/Property/properties/bedrooms/anyOf/1"] = validate101;
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate102.evaluated;
+const evaluated0 = validate101.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27612,17 +25952,17 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate102.errors = vErrors;
+validate101.errors = vErrors;
 return errors === 0;
 }
-validate102.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate101.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/year_built/anyOf/0"] = validate103;
+exports["/components/schemas/Property/properties/baths/anyOf/0"] = validate102;
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate103.evaluated;
+const evaluated0 = validate102.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27651,17 +25991,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate103.errors = vErrors;
+validate102.errors = vErrors;
 return errors === 0;
 }
-validate103.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate102.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/year_built/anyOf/1"] = validate104;
+exports["/components/schemas/Property/properties/baths/anyOf/1"] = validate103;
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate104.evaluated;
+const evaluated0 = validate103.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27678,17 +26018,369 @@ vErrors.push(err0);
 }
 errors++;
 }
+validate103.errors = vErrors;
+return errors === 0;
+}
+validate103.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/half_baths/anyOf/0"] = validate104;
+
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate104.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
 validate104.errors = vErrors;
 return errors === 0;
 }
 validate104.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/template/anyOf/0"] = validate105;
+exports["/components/schemas/Property/properties/half_baths/anyOf/1"] = validate105;
 
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate105.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate105.errors = vErrors;
+return errors === 0;
+}
+validate105.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/garage/anyOf/0"] = validate106;
+
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate106.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate106.errors = vErrors;
+return errors === 0;
+}
+validate106.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/garage/anyOf/1"] = validate107;
+
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate107.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate107.errors = vErrors;
+return errors === 0;
+}
+validate107.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/0"] = validate108;
+
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate108.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate108.errors = vErrors;
+return errors === 0;
+}
+validate108.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1"] = validate109;
+const schema223 = at("/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1");
+
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate109.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema223.type,parentSchema:schema223,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate109.errors = vErrors;
+return errors === 0;
+}
+validate109.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/property_type/anyOf/0"] = validate110;
+const schema224 = at("/components/schemas/Property/properties/property_type/anyOf/0");
+
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate110.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern14.test(data)){
+const err0 = {instancePath,schemaPath:"#/allOf/0/pattern",keyword:"pattern",params:{pattern: "^[^ ]+$"},message:"must match pattern \""+"^[^ ]+$"+"\"",schema:"^[^ ]+$",parentSchema:schema224.allOf[0],data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema224.allOf[0].type,parentSchema:schema224.allOf[0],data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(typeof data !== "string"){
+const err2 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema224.allOf[1].type,parentSchema:schema224.allOf[1],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!((((((((((((data === "SingleFamily") || (data === "Duplex")) || (data === "Triplex")) || (data === "Quad-Plex")) || (data === "Condo")) || (data === "Co-op")) || (data === "MobileHome")) || (data === "MultiFamily")) || (data === "Timeshare")) || (data === "TownHouse")) || (data === "Miscellaneous")) || (data === "ResidentialLand"))){
+const err3 = {instancePath,schemaPath:"#/allOf/1/enum",keyword:"enum",params:{allowedValues: schema224.allOf[1].enum},message:"must be equal to one of the allowed values",schema:schema224.allOf[1].enum,parentSchema:schema224.allOf[1],data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate110.errors = vErrors;
+return errors === 0;
+}
+validate110.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/property_type/anyOf/1"] = validate111;
+
+function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate111.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate111.errors = vErrors;
+return errors === 0;
+}
+validate111.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/year_built/anyOf/0"] = validate112;
+
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate112.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern6.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]+)?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]+)?$"+"\"",schema:"^-?[0-9]+(\\.[0-9]+)?$",parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate112.errors = vErrors;
+return errors === 0;
+}
+validate112.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/year_built/anyOf/1"] = validate113;
+
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate113.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate113.errors = vErrors;
+return errors === 0;
+}
+validate113.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/template/anyOf/0"] = validate114;
+
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate114.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27715,308 +26407,308 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate105.errors = vErrors;
-return errors === 0;
-}
-validate105.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/template/anyOf/1"] = validate106;
-
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate106.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate106.errors = vErrors;
-return errors === 0;
-}
-validate106.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/main_image/anyOf/0"] = validate107;
-
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate107.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern4.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate107.errors = vErrors;
-return errors === 0;
-}
-validate107.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/main_image/anyOf/1"] = validate108;
-
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate108.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate108.errors = vErrors;
-return errors === 0;
-}
-validate108.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/edit_access/anyOf/0"] = validate109;
-
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate109.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern4.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate109.errors = vErrors;
-return errors === 0;
-}
-validate109.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/edit_access/anyOf/1"] = validate110;
-
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate110.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate110.errors = vErrors;
-return errors === 0;
-}
-validate110.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/show_on_property/anyOf/0"] = validate111;
-
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate111.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern4.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate111.errors = vErrors;
-return errors === 0;
-}
-validate111.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/show_on_property/anyOf/1"] = validate112;
-
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate112.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate112.errors = vErrors;
-return errors === 0;
-}
-validate112.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/logo/anyOf/0"] = validate113;
-
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate113.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern4.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate113.errors = vErrors;
-return errors === 0;
-}
-validate113.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-exports["/components/schemas/Property/properties/logo/anyOf/1"] = validate114;
-
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate114.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
 validate114.errors = vErrors;
 return errors === 0;
 }
 validate114.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/website_url/anyOf/0"] = validate115;
+exports["/components/schemas/Property/properties/template/anyOf/1"] = validate115;
 
 function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate115.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate115.errors = vErrors;
+return errors === 0;
+}
+validate115.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/main_image/anyOf/0"] = validate116;
+
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate116.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate116.errors = vErrors;
+return errors === 0;
+}
+validate116.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/main_image/anyOf/1"] = validate117;
+
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate117.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate117.errors = vErrors;
+return errors === 0;
+}
+validate117.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/edit_access/anyOf/0"] = validate118;
+
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate118.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate118.errors = vErrors;
+return errors === 0;
+}
+validate118.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/edit_access/anyOf/1"] = validate119;
+
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate119.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate119.errors = vErrors;
+return errors === 0;
+}
+validate119.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/show_on_property/anyOf/0"] = validate120;
+
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate120.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate120.errors = vErrors;
+return errors === 0;
+}
+validate120.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/show_on_property/anyOf/1"] = validate121;
+
+function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate121.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate121.errors = vErrors;
+return errors === 0;
+}
+validate121.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/logo/anyOf/0"] = validate122;
+
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate122.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate122.errors = vErrors;
+return errors === 0;
+}
+validate122.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/logo/anyOf/1"] = validate123;
+
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate123.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate123.errors = vErrors;
+return errors === 0;
+}
+validate123.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+exports["/components/schemas/Property/properties/website_url/anyOf/0"] = validate124;
+
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate124.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28045,17 +26737,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate115.errors = vErrors;
+validate124.errors = vErrors;
 return errors === 0;
 }
-validate115.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate124.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/website_url/anyOf/1"] = validate116;
+exports["/components/schemas/Property/properties/website_url/anyOf/1"] = validate125;
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
+const evaluated0 = validate125.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28072,18 +26764,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate116.errors = vErrors;
+validate125.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate125.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/virtual_tours/anyOf/0"] = validate117;
-const schema246 = at("/components/schemas/Property/properties/virtual_tours/anyOf/0");
+exports["/components/schemas/Property/properties/virtual_tours/anyOf/0"] = validate126;
+const schema240 = at("/components/schemas/Property/properties/virtual_tours/anyOf/0");
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate117.evaluated;
+const evaluated0 = validate126.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28095,7 +26787,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern4.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema246.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema240.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -28106,7 +26798,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.propertyNames.type,parentSchema:schema246.propertyNames,data:key0,propertyName:key0};
+const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema240.propertyNames.type,parentSchema:schema240.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -28117,7 +26809,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema246.propertyNames,parentSchema:schema246,data};
+const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema240.propertyNames,parentSchema:schema240,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -28135,7 +26827,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema240.type,parentSchema:schema240,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -28144,18 +26836,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate117.errors = vErrors;
+validate126.errors = vErrors;
 return errors === 0;
 }
-validate117.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate126.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/Property/properties/virtual_tours/anyOf/1"] = validate119;
-const schema247 = at("/components/schemas/Property/properties/virtual_tours/anyOf/1");
+exports["/components/schemas/Property/properties/virtual_tours/anyOf/1"] = validate128;
+const schema241 = at("/components/schemas/Property/properties/virtual_tours/anyOf/1");
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate119.evaluated;
+const evaluated0 = validate128.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28164,7 +26856,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 0){
-const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema247,data};
+const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema241,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -28175,7 +26867,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema247.type,parentSchema:schema247,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema241.type,parentSchema:schema241,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -28184,17 +26876,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate119.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
-validate119.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate128.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/PropertyEdit/properties/garage/anyOf/0"] = validate120;
+exports["/components/schemas/PropertyEdit/properties/garage/anyOf/0"] = validate129;
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate120.evaluated;
+const evaluated0 = validate129.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28202,7 +26894,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.type,parentSchema:schema88,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.type,parentSchema:schema87,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -28212,7 +26904,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "Attached") || (data === "Detached")) || (data === "None"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema88.enum},message:"must be equal to one of the allowed values",schema:schema88.enum,parentSchema:schema88,data};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema87.enum},message:"must be equal to one of the allowed values",schema:schema87.enum,parentSchema:schema87,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -28221,17 +26913,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate120.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
-validate120.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate129.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/PropertyEdit/properties/garage/anyOf/1"] = validate121;
+exports["/components/schemas/PropertyEdit/properties/garage/anyOf/1"] = validate130;
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate121.evaluated;
+const evaluated0 = validate130.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28260,17 +26952,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate121.errors = vErrors;
+validate130.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate130.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/PropertyEdit/properties/property_type/anyOf/0"] = validate122;
+exports["/components/schemas/PropertyEdit/properties/property_type/anyOf/0"] = validate131;
 
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate122.evaluated;
+const evaluated0 = validate131.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28278,7 +26970,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema90.type,parentSchema:schema90,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -28288,7 +26980,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((((((data === "Single Family") || (data === "Duplex")) || (data === "Triplex")) || (data === "Quad-Plex")) || (data === "Condo")) || (data === "Co-op")) || (data === "Mobile Home")) || (data === "Multi Family")) || (data === "Timeshare")) || (data === "Town House")) || (data === "Miscellaneous")) || (data === "Residential Land"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema91.enum},message:"must be equal to one of the allowed values",schema:schema91.enum,parentSchema:schema91,data};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema90.enum},message:"must be equal to one of the allowed values",schema:schema90.enum,parentSchema:schema90,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -28297,18 +26989,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate122.errors = vErrors;
+validate131.errors = vErrors;
 return errors === 0;
 }
-validate122.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate131.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/PropertyEdit/properties/property_type/anyOf/1"] = validate123;
-const schema251 = at("/components/schemas/PropertyEdit/properties/property_type/anyOf/1");
+exports["/components/schemas/PropertyEdit/properties/property_type/anyOf/1"] = validate132;
+const schema245 = at("/components/schemas/PropertyEdit/properties/property_type/anyOf/1");
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate123.evaluated;
+const evaluated0 = validate132.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28316,7 +27008,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema251.type,parentSchema:schema251,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema245.type,parentSchema:schema245,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -28326,7 +27018,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "SingleFamily") || (data === "MobileHome")) || (data === "MultiFamily")) || (data === "TownHouse")) || (data === "ResidentialLand"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema251.enum},message:"must be equal to one of the allowed values",schema:schema251.enum,parentSchema:schema251,data};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema245.enum},message:"must be equal to one of the allowed values",schema:schema245.enum,parentSchema:schema245,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -28335,17 +27027,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate123.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
-validate123.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate132.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/0"] = validate124;
+exports["/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/0"] = validate133;
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate124.evaluated;
+const evaluated0 = validate133.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28374,18 +27066,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate124.errors = vErrors;
+validate133.errors = vErrors;
 return errors === 0;
 }
-validate124.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate133.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/1"] = validate125;
-const schema253 = at("/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/1");
+exports["/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/1"] = validate134;
+const schema247 = at("/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/1");
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate125.evaluated;
+const evaluated0 = validate134.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28393,7 +27085,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema253.type,parentSchema:schema253,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema247.type,parentSchema:schema247,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -28402,17 +27094,17 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate125.errors = vErrors;
+validate134.errors = vErrors;
 return errors === 0;
 }
-validate125.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate134.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/AgentUrl/allOf/0/anyOf/0"] = validate126;
+exports["/components/schemas/AgentUrl/allOf/0/anyOf/0"] = validate135;
 
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate126.evaluated;
+const evaluated0 = validate135.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28441,18 +27133,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate126.errors = vErrors;
+validate135.errors = vErrors;
 return errors === 0;
 }
-validate126.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate135.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/AgentUrl/allOf/0/anyOf/1"] = validate127;
-const schema255 = at("/components/schemas/AgentUrl/allOf/0/anyOf/1");
+exports["/components/schemas/AgentUrl/allOf/0/anyOf/1"] = validate136;
+const schema249 = at("/components/schemas/AgentUrl/allOf/0/anyOf/1");
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate127.evaluated;
+const evaluated0 = validate136.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28460,7 +27152,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema255.type,parentSchema:schema255,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema249.type,parentSchema:schema249,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -28469,18 +27161,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate127.errors = vErrors;
+validate136.errors = vErrors;
 return errors === 0;
 }
-validate127.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate136.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/AgentCardList/anyOf/0"] = validate128;
-const schema256 = at("/components/schemas/AgentCardList/anyOf/0");
+exports["/components/schemas/AgentCardList/anyOf/0"] = validate137;
+const schema250 = at("/components/schemas/AgentCardList/anyOf/0");
 
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate128.evaluated;
+const evaluated0 = validate137.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28492,7 +27184,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern4.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema256.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema250.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -28503,7 +27195,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.propertyNames.type,parentSchema:schema256.propertyNames,data:key0,propertyName:key0};
+const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.propertyNames.type,parentSchema:schema250.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -28514,7 +27206,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema256.propertyNames,parentSchema:schema256,data};
+const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema250.propertyNames,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -28528,7 +27220,7 @@ for(const key1 in data){
 let data0 = data[key1];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.email === undefined){
-const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema191.required,parentSchema:schema191,data:data0};
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema186.required,parentSchema:schema186,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -28538,7 +27230,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data0.nid === undefined){
-const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema191.required,parentSchema:schema191,data:data0};
+const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema186.required,parentSchema:schema186,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -28550,7 +27242,7 @@ errors++;
 if(data0.email !== undefined){
 let data1 = data0.email;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.email.type,parentSchema:schema191.properties.email,data:data1};
+const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.email.type,parentSchema:schema186.properties.email,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -28564,7 +27256,7 @@ if(data0.nid !== undefined){
 let data2 = data0.nid;
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema191.properties.nid,data:data2};
+const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema186.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -28575,7 +27267,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.nid.type,parentSchema:schema191.properties.nid,data:data2};
+const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.nid.type,parentSchema:schema186.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -28587,7 +27279,7 @@ errors++;
 }
 for(const key2 in data0){
 if((key2 !== "email") && (key2 !== "nid")){
-const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key2},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema191,data:data0};
+const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key2},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema186,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -28599,7 +27291,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema191.type,parentSchema:schema191,data:data0};
+const err9 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema186.type,parentSchema:schema186,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -28611,7 +27303,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema256.type,parentSchema:schema256,data};
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema250.type,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -28620,18 +27312,18 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate128.errors = vErrors;
+validate137.errors = vErrors;
 return errors === 0;
 }
-validate128.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate137.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["/components/schemas/AgentCardList/anyOf/1"] = validate129;
-const schema258 = at("/components/schemas/AgentCardList/anyOf/1");
+exports["/components/schemas/AgentCardList/anyOf/1"] = validate138;
+const schema252 = at("/components/schemas/AgentCardList/anyOf/1");
 
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate129.evaluated;
+const evaluated0 = validate138.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28640,7 +27332,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 0){
-const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema258,data};
+const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema252,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -28651,7 +27343,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema258.type,parentSchema:schema258,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema252.type,parentSchema:schema252,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -28660,10 +27352,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate129.errors = vErrors;
+validate138.errors = vErrors;
 return errors === 0;
 }
-validate129.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate138.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 return exports;
 }

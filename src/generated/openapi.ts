@@ -646,7 +646,7 @@ export interface components {
             nid: number;
         };
         /** @description A list containing the boolean `true` (endpoints 9 and 14). */
-        DeleteResult: unknown[] & unknown;
+        DeleteResult: true[] & boolean[];
         /** @description RFC 9457 problem details, answered with `application/problem+json` for every error. */
         Problem: {
             /**
@@ -666,11 +666,7 @@ export interface components {
         };
         /** @description One offending field of an invalid request. */
         ProblemFieldError: {
-            /**
-             * @description The part of the request the field is in.
-             * @enum {string}
-             */
-            in: "body" | "path" | "header";
+            in: components["schemas"]["ProblemFieldLocation"];
             /**
              * Format: json-pointer
              * @description A JSON pointer (RFC 6901) to the field within that part, for example `/street` or `/social_media_links/0/url`.
@@ -679,6 +675,11 @@ export interface components {
             /** @description Which rule the field breaks. */
             detail: string;
         };
+        /**
+         * @description The part of the request an offending field is in.
+         * @enum {string}
+         */
+        ProblemFieldLocation: "body" | "path" | "header";
     };
     responses: {
         /**

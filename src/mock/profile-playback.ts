@@ -42,6 +42,12 @@ export interface Playback {
   readonly propertyExtra: string;
   /** Whether a property may take the external id another one has (`external_id.duplicate`: accepted). */
   readonly sharedExternalIds: boolean;
+  /**
+   * Whether a request without a body that leaves out the content-type section 5 requires is refused: only when a
+   * profile saw the service refuse one (`error.content_type.missing`). The mock's own choice answers it
+   * (body-less-content-type.ts).
+   */
+  readonly refusesMissingContentType: boolean;
 }
 
 /** The mock's own answers: the problem catalogue and the services' values, unchanged. */
@@ -54,6 +60,7 @@ export const OWN_ANSWERS: Playback = {
   newestFirst: false,
   derived: undefined,
   sharedExternalIds: false,
+  refusesMissingContentType: false,
   agentNeverSet: undefined,
   listItemExtra: "",
   propertyExtra: "",
@@ -180,6 +187,7 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
     newestFirst: observations["order.property_list"]?.value === "descending",
     derived: derivedOf(observations["derived.edit_property"]?.value),
     sharedExternalIds: observations["external_id.duplicate"]?.value === "accepted",
+    refusesMissingContentType: errors.has("error.content_type.missing"),
     agentNeverSet: agentNeverSetOf(observations["unset.agent"]?.fields),
     listItemExtra: extras.property_list_item!,
     propertyExtra: extras.property!,

@@ -28,7 +28,7 @@ describe("npm test's static checks", () => {
     expect(code, output).toBe(0);
   });
 
-  it("npm run lint: the spec passes Redocly's lint and the OpenAPI 3.1 schema", { timeout: TIMEOUT_MS }, async () => {
+  it("npm run lint: the spec passes Redocly's lint, Spectral's spectral:oas rules with no error, and the OpenAPI 3.1 schema", { timeout: TIMEOUT_MS }, async () => {
     const { code, output } = await npmRun("lint");
     expect(code, output).toBe(0);
   });

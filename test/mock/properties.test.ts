@@ -217,9 +217,9 @@ describe("path parameters and headers", () => {
     expect(body.errors).toEqual([{ in: "path", pointer: "/nid", detail: 'must be integer, got string "12abc"' }]);
   });
 
-  it("requires content-type: application/json on the property and template endpoints, as documented", async () => {
+  it("refuses a content-type other than the application/json the property and template endpoints require (a missing one: body-less-content-type.test.ts)", async () => {
     const request = (await import("supertest")).default;
-    const { body } = await request(mock.app).get("/api/v1/object/property/1001").set({ "API-KEY": "demo-key", TOKEN: "demo-token" }).expect(400);
+    const { body } = await request(mock.app).get("/api/v1/object/property/1001").set({ "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "text/plain" }).expect(400);
     expect(body.errors).toEqual([{ in: "header", pointer: "/content-type", detail: expect.stringContaining("application/json") }]);
   });
 });
