@@ -4,6 +4,7 @@ import { createContract, type Contract } from "../contract/create-contract.ts";
 import type { ContractViolation } from "../contract/contract-violation.ts";
 import { formatViolation } from "../contract/contract-violation.ts";
 import { createAdminGuard } from "./http/admin-guard.ts";
+import { clientOrigin } from "./http/allowed-hosts.ts";
 import type { ApiInterceptor } from "./http/api-interceptor.ts";
 import { createApp } from "./http/create-app.ts";
 import { formatRequestLog } from "./http/request-log-line.ts";
@@ -155,6 +156,14 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   }
   let baseUrl = options.baseUrl?.replace(/\/+$/, "");
   let listeningAt: string | undefined;
+  let listeningHost: string | undefined;
+  const configuredHosts = (options.allowedHosts ?? []).map((host) => host.toLowerCase());
+  /** The hosts the mock answers to by name (as the admin guard admits them): the loopback, the listed ones, its own address. */
+  const admittedHosts = (): readonly string[] =>
+    listeningHost && !isWildcard(listeningHost) ? [...configuredHosts, listeningHost.replace(/^\[|\]$/g, "").toLowerCase()] : configuredHosts;
+  /** `--base-url` when given; else the address the client used, if the mock admits its host; else where it listens. */
+  const autologinBase = (host: string | undefined): string =>
+    baseUrl ?? clientOrigin(host, admittedHosts()) ?? listeningAt ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;
 
   const services = {
     accounts: new AccountService(store, {
@@ -165,7 +174,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     properties: new PropertyService({
       store,
       tokens,
-      autologinUrl: (token) => `${baseUrl ?? listeningAt ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`}/autologin/${token}`,
+      autologinUrl: (token, host) => `${autologinBase(host)}/autologin/${token}`,
       newestFirst: playback.newestFirst,
       ...(playback.derived ? { derived: playback.derived } : {}),
       ...(playback.sharedExternalIds ? { sharedExternalIds: true } : {}),
@@ -178,7 +187,6 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
 
   // The two seams of the HTTP layer (src/mock/README.md): the guard every admin request passes first, and the
   // interceptors every API request passes through (a journal, fault rules, latency), outermost first.
-  let listeningHost: string | undefined;
   const adminGuard = createAdminGuard({
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     ...(baseUrl ? { baseUrl } : {}),
@@ -298,9 +306,14 @@ function readProfileOption(profile: string | ServiceProfile, contract: Contract)
   return { profile: read.profile, about: { source, runId: read.profile.runId, recordedAt: read.profile.recordedAt } };
 }
 
+/** Whether a listening address is every interface's. */
+function isWildcard(host: string): boolean {
+  return host === "0.0.0.0" || host === "::" || host === "";
+}
+
 /** A host a client can reach: a wildcard address is reached through the loopback. */
 function displayHost(host: string): string {
-  if (host === "0.0.0.0" || host === "::" || host === "") return DEFAULT_HOST;
+  if (isWildcard(host)) return DEFAULT_HOST;
   return host.includes(":") ? `[${host}]` : host;
 }
 
