@@ -91,7 +91,11 @@ export interface MockServer {
    * filtered by method and exact path. `expect(mock).toHaveReceived(...)` reads them.
    */
   requests(filter?: JournalFilter): JournalEntry[];
-  /** The fault rules of this mock, as `POST /__admin/faults` adds them (`mock.faults.add(rule)` validates alike). */
+  /**
+   * The fault rules of this mock, as `POST /__admin/faults` adds them: `mock.faults.add(rule)` validates alike
+   * (a rule that can match no operation is refused) and answers the rule with its id, `mock.faults.remove(id)`
+   * removes that rule alone (`DELETE /__admin/faults/{id}`), `mock.faults.clear()` every one.
+   */
   readonly faults: FaultRules;
 }
 
@@ -194,7 +198,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     listenHost: () => listeningHost,
   });
   const requestJournal = new RequestJournal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
-  const faults = new FaultRules();
+  const faults = new FaultRules(contract.operations);
   const documented = createDocumentedAnswers(contract);
   const apiInterceptors: ApiInterceptor[] = [
     ...(requestJournal.capacity > 0 ? [journalRequests(requestJournal)] : []),

@@ -26,6 +26,8 @@ export interface AdminRoutesDeps {
   durability?: Durability;
 }
 
+const FAULT_PREFIX = "/__admin/faults/";
+
 /** Answers one request whose path starts with `/__admin` or `/__db`. */
 export type AdminRoutes = (request: IncomingMessage, response: ServerResponse, path: string) => void;
 
@@ -90,6 +92,11 @@ export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
       discardBody(request);
       if (request.method === "GET") deps.steering.listFaults(request, response);
       else deps.steering.clearFaults(request, response);
+      return;
+    }
+    if (path.startsWith(FAULT_PREFIX) && path.length > FAULT_PREFIX.length && !path.includes("/", FAULT_PREFIX.length) && request.method === "DELETE") {
+      discardBody(request);
+      deps.steering.removeFault(request, response, path.slice(FAULT_PREFIX.length));
       return;
     }
     discardBody(request);
