@@ -33,6 +33,8 @@ import { RawRecordService } from "./services/raw-records.ts";
 import { createRawRecordValidator } from "./store/create-raw-record-validator.ts";
 import { MockStore } from "./store/mock-store.ts";
 import { SharedState } from "./store/shared-state.ts";
+import { chooseState, type ChosenState } from "./store/choose-state.ts";
+import { success, type Failure, type Outcome } from "./problems.ts";
 import type { AccountRecord, Database } from "./store/records.ts";
 
 import {
@@ -41,6 +43,7 @@ import {
   DEFAULT_HOST,
   DEFAULT_PORT,
   ProfileRefused,
+  StateRefused,
   resolveMockServerOptions,
   type AccountConfig,
   type MockServerOptions,
@@ -53,9 +56,11 @@ export {
   DEFAULT_MAX_ACCOUNTS,
   DEFAULT_PORT,
   ProfileRefused,
+  StateRefused,
   type AccountConfig,
   type MockServerOptions,
 } from "./mock-server-options.ts";
+export { NAMED_STATES, STATE_NAMES } from "./store/named-states.ts";
 
 /** Where a started mock listens. */
 export interface Listening {
@@ -80,8 +85,19 @@ export interface MockServer {
   close(): Promise<void>;
   /** Why the mock is unhealthy (changes cannot be saved), or undefined. */
   problem(): string | undefined;
-  /** Puts the seeded state back, removes every fault rule and empties the request journal. */
+  /** Puts the start state back (the `state` option's, else the fixtures), removes every fault rule and empties the request journal. */
   reset(): void;
+  /**
+   * A reset to another state, for one test (`POST /__admin/state`): a shipped state's name (`"empty-account"`,
+   * `"seats-full"`, `"many-properties"`, `"fixtures"`) or a state's records (`{ accounts, properties, agents,
+   * documents }`, what `GET /__db/db` answers). The records are replaced, the nid sequence starts again after
+   * theirs, fault rules and the request journal are emptied; `reset()` later goes back to the start state.
+   * Throws a {@link StateRefused}, changing nothing, for an unknown name or records that are not right.
+   *
+   * @example
+   * beforeEach(() => mock.useState("seats-full"));
+   */
+  useState(state: string | object): void;
   /** The `db` file the state was read from at start, or undefined when the mock started from its fixtures. */
   readonly restoredFrom: string | undefined;
   /** The service profile it plays back: where it came from, its run and when it was recorded. */
@@ -111,9 +127,19 @@ export interface MockServer {
  */
 export function createMockServer(given: MockServerOptions = {}): MockServer {
   const options = resolveMockServerOptions(given);
+  const contract = options.contract ?? createContract({ closed: true });
+  const profiled = options.profile === undefined ? undefined : readProfileOption(options.profile, contract);
+  const playback = createProfilePlayback(profiled?.profile);
+  const validateRecord = createRawRecordValidator(contract.document, Object.keys(playback.agentNeverSet ?? {}).filter((field) => playback.agentNeverSet![field] === null));
   const fixtures = options.fixtures ?? DEFAULT_FIXTURES_PATH;
-  const seed = (): Database =>
+  const fixturesSeed = (): Database =>
     withConfiguredAccounts(typeof fixtures === "string" ? loadFixtures(fixtures) : structuredClone(fixtures), options.accounts);
+  /** A state a test names or gives (`state`, `POST /__admin/state`, `useState`): what builds it, or why it is refused. */
+  const resolveState = (state: unknown) =>
+    chooseState(state, { fixtures: fixturesSeed, validate: validateRecord, finish: (records) => withConfiguredAccounts(records, options.accounts) });
+  const startState = options.state === undefined ? undefined : chosenOrThrow(resolveState(options.state), typeof options.state === "string" ? options.state : "(given as an object)");
+  /** What start and `reset` restore: the start state, else the fixtures. */
+  const seed = startState?.build ?? fixturesSeed;
   const files = options.db === undefined ? undefined : stateFilesOf(options.db);
   const loaded: LoadedState | undefined = files && loadState(files, seed, () => options.autologinSecret ?? AutologinTokens.newSecret());
   const logFormat = options.logFormat ?? "text";
@@ -128,9 +154,6 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   const state = new SharedState<Database>(loaded ? withConfiguredAccounts(loaded.state, options.accounts) : seed());
   const store = new MockStore(state, seed);
   if (loaded) store.advanceSequences(loaded.meta);
-  const contract = options.contract ?? createContract({ closed: true });
-  const profiled = options.profile === undefined ? undefined : readProfileOption(options.profile, contract);
-  const playback = createProfilePlayback(profiled?.profile);
   const tokens = new AutologinTokens({
     secret: loaded?.meta.autologin.secret ?? options.autologinSecret ?? AutologinTokens.newSecret(),
     issued: loaded?.meta.autologin.issued ?? 0,
@@ -221,6 +244,18 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     store.reset();
     faults.clear();
     requestJournal.clear();
+    currentState = startState?.name ?? "fixtures";
+  };
+  let currentState = startState?.name ?? "fixtures";
+  /** `POST /__admin/state` and `mock.useState()`: a reset to another state, or nothing changed and why. */
+  const useState = (state: unknown): Outcome<{ name: string }> => {
+    const chosen = resolveState(state);
+    if (!chosen.ok) return chosen;
+    store.replace(chosen.value.build());
+    faults.clear();
+    requestJournal.clear();
+    currentState = chosen.value.name;
+    return success({ name: chosen.value.name });
   };
 
   const violations: MockServer["violations"] = [];
@@ -229,8 +264,9 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     apiInterceptors,
     steering: createSteeringRoutes(requestJournal, faults),
     reset,
+    states: { use: useState, current: () => currentState },
     store,
-    raw: new RawRecordService(store, createRawRecordValidator(contract.document, Object.keys(playback.agentNeverSet ?? {}).filter((field) => playback.agentNeverSet![field] === null))),
+    raw: new RawRecordService(store, validateRecord),
     tokens,
     contract,
     ...(durability ? { durability } : {}),
@@ -297,9 +333,24 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     },
     problem: () => journal?.problem,
     reset,
+    useState(state) {
+      const used = useState(state);
+      if (!used.ok) throw new StateRefused(typeof state === "string" ? JSON.stringify(state) : "(given as an object)", refusalLines(used.failure));
+    },
     requests: (filter) => requestJournal.entries(filter),
     faults,
   };
+}
+
+/** A chosen state, or the refusal thrown as a {@link StateRefused} (the `state` option at start). */
+function chosenOrThrow(chosen: Outcome<ChosenState>, source: string): ChosenState {
+  if (!chosen.ok) throw new StateRefused(source, refusalLines(chosen.failure));
+  return chosen.value;
+}
+
+/** A refusal as lines for people: its detail, then each offending place. */
+function refusalLines(failure: Failure): string[] {
+  return [failure.detail, ...(failure.errors ?? []).map((error) => `${error.pointer || "(the state)"} ${error.detail}`)];
 }
 
 /** The profile option read and checked, all or nothing, with what names it. */

@@ -95,7 +95,8 @@ describe("reset", () => {
       const account = (await request(mock.app).get("/__db/accounts?apiKey=fresh-key").expect(200)).body as unknown[];
       await api("get", "/agent_cards", { "API-KEY": "fresh-key", TOKEN: "t" }).expect(200);
       const opened = (await request(mock.app).get("/__db/accounts?apiKey=fresh-key").expect(200)).body as Array<{ id: number }>;
-      return { property, document, before: account.length, uid: opened[0]!.id };
+      // The uri's address is the one each request used (supertest listens on a new port for each): only its path, the token, must repeat.
+      return { property: { ...property, uri: new URL(property.uri).pathname }, document, before: account.length, uid: opened[0]!.id };
     };
     const first = await run();
     await request(mock.app).post("/__admin/reset").expect(200);
