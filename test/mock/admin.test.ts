@@ -106,7 +106,7 @@ describe("reset", () => {
 
 describe("a new account's uid", () => {
   const fresh = { "API-KEY": "uid-key", TOKEN: "uid-token" };
-  it("is the uid of the properties it creates, and listing by it finds them (README: Accounts and credentials)", async () => {
+  it("is the uid of the properties it creates, and listing by it finds them (docs/mock.md: Accounts and credentials)", async () => {
     const { nid } = (await api("post", "/property", fresh).send(address).expect(200)).body as { nid: string };
     const { uid } = (await api("get", `/property/${nid}`, fresh).expect(200)).body as { uid: string };
     expect(uid).not.toBe("1");

@@ -117,6 +117,16 @@ describe("a state of one's own", () => {
     expect(mock.faults.list()).toHaveLength(1);
   });
 
+  it("is refused when a property and an agent card share a nid (nids are one sequence), naming the second", async () => {
+    const mock = newMock();
+    const records = (await request(mock.app).get("/__db/db")).body;
+    const [property] = records.properties;
+    const [agent] = records.agents;
+    const state = { accounts: records.accounts, properties: [property], agents: [{ ...agent, id: property.id }] };
+    const { body } = await useState(mock, state).expect(400);
+    expect(body.errors).toEqual([{ in: "body", pointer: "/state/agents/0/id", detail: expect.stringContaining("nids are one sequence") }]);
+  });
+
   it("refuses a body that is not {\"state\": ...}, and a form, without changing anything", async () => {
     const mock = newMock();
     await request(mock.app).post("/__admin/state").send({ name: "seats-full" }).expect(400);

@@ -58,8 +58,9 @@ export function checkState(value: unknown, validate: RawRecordValidator): Outcom
     }
   }
   if (errors.length > 0) {
-    const more = errors.length >= MAX_ERRORS ? ` (the first ${MAX_ERRORS} shown)` : "";
-    return failure("invalidState", `The state is refused, nothing was changed: ${errors.length === 1 ? "1 place is" : `${errors.length} places are`} wrong${more}.`, errors.slice(0, MAX_ERRORS));
+    // The check stops once it has found enough to show: past them there may be more.
+    const count = errors.length >= MAX_ERRORS ? `at least ${MAX_ERRORS} places are wrong (the first ${MAX_ERRORS} shown)` : errors.length === 1 ? "1 place is wrong" : `${errors.length} places are wrong`;
+    return failure("invalidState", `The state is refused, nothing was changed: ${count}.`, errors.slice(0, MAX_ERRORS));
   }
   return success(state);
 }
