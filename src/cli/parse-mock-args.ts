@@ -41,7 +41,9 @@ export interface MockCommand {
 export const MOCK_USAGE = `Usage: property-listing-mock [options]
        (in a clone of this repository: npm start -- [options])
 
-Serves a stateful mock of the Property Listing Service.
+Serves a stateful mock of the Property Listing Service. Once started, /docs
+(http://127.0.0.1:${DEFAULT_PORT}/docs) lists every operation to try out in a browser; the manual is
+docs/mock.md in the package, and docs/setting-up-a-test.md for tests.
 
 Options:
   --port <n>             port to listen on (env PORT; default ${DEFAULT_PORT})
@@ -83,7 +85,7 @@ Options:
   --version              print the kit's version
   --help                 show this help
 
-Setting up a test (docs/setting-up-a-test.md; the API reference is served at /docs):
+Setting up a test (docs/setting-up-a-test.md):
   GET /__admin/requests[?method=POST&path=/api/v1/object/property]   the request journal; DELETE empties it
   Prefer: code=<status>, delay=<ms>   on an API request: answer that status (changing nothing), wait first
   POST /__admin/faults {"method"?, "path", "status"?, "delay"?, "drop"?, "times"?}   GET lists, DELETE clears;

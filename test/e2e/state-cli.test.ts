@@ -1,12 +1,13 @@
 /**
  * A state to start from, as a user starts the mock (issue 29): `--state <name>` and `MOCK_STATE=<file>`, with the
- * banner saying which, and a state file that is not right stopping the start with what is wrong (exit 2).
+ * banner saying which, and a state file that is not right stopping the start with what is wrong (exit 2); and the
+ * banner and --help naming /docs and the manual.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
+import { PACKAGE_ROOT, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
 
 const started: StartedProcess[] = [];
 afterEach(async () => {
@@ -31,6 +32,17 @@ const tempFile = (name: string, content: string) => {
   writeFileSync(file, content);
   return file;
 };
+
+describe("where to read on (issue 29: /docs named in the banner and --help)", () => {
+  it("--help names /docs and the manual's pages, each of which ships", async () => {
+    const help = startProcess(process.execPath, ["dist/cli/mock.js", "--help"]);
+    started.push(help);
+    expect(await help.exited).toBe(0);
+    expect(help.output()).toMatch(/\/docs\s+\(http:\/\/127\.0\.0\.1:4010\/docs\)/);
+    for (const page of help.output().match(/docs\/[a-z-]+\.md/g) ?? []) expect(existsSync(join(PACKAGE_ROOT, page)), page).toBe(true);
+    expect(help.output()).toContain("docs/setting-up-a-test.md");
+  });
+});
 
 describe("--state and MOCK_STATE", () => {
   it("--state seats-full: the banner names it, the next agent card answers 402, and a reset comes back to it", async () => {
