@@ -155,6 +155,15 @@ describe("in the library", () => {
     expect(mock.store.counts()).toMatchObject({ agents: 3 });
   });
 
+  it("with configured accounts, a shipped state is made for the first of them (seats-full fills its own seats)", async () => {
+    const mock = newMock({ accounts: [{ apiKey: "ci-key", token: "ci-token", agentSeats: 3 }], state: "seats-full" });
+    const ci = { ...DEMO, "API-KEY": "ci-key", TOKEN: "ci-token" };
+    expect(Object.keys((await api(mock, "get", "/agent_cards", ci).expect(200)).body)).toHaveLength(3);
+    await api(mock, "post", "/agent_card/", ci).send(agent("x@harbor.example")).expect(402);
+    mock.useState("seats-full");
+    await api(mock, "post", "/agent_card/", ci).send(agent("x@harbor.example")).expect(402);
+  });
+
   it("refuses a start state that is not right, before anything starts", () => {
     expect(() => createMockServer({ contract: sharedContract(), state: { accounts: [{ id: 0 }] } })).toThrow(StateRefused);
   });

@@ -12,11 +12,11 @@ export interface ChosenState {
 
 /** What {@link chooseState} builds with. */
 export interface ChooseStateDeps {
-  /** A fresh copy of the fixtures the shipped states are made from. */
+  /** A fresh copy of the fixtures the shipped states are made from, already finished (configured accounts in place). */
   fixtures: () => Database;
   /** The check of one record against its collection's stored shape (the raw routes' check). */
   validate: RawRecordValidator;
-  /** What the mock does to every state it holds (configured accounts in place of the state's). */
+  /** What the mock does to a state given as records (configured accounts in place of the state's). */
   finish: (state: Database) => Database;
 }
 
@@ -31,7 +31,8 @@ export function chooseState(given: unknown, deps: ChooseStateDeps): Outcome<Chos
     if (!named) {
       return failure("invalidState", `No state is named ${JSON.stringify(given.slice(0, 100))}; the shipped states are ${STATE_NAMES.join(", ")}, and a state of your own is given as its records.`);
     }
-    return success({ name: given, build: () => deps.finish(named.build(deps.fixtures())) });
+    // Made from fixtures already finished: finishing twice would number configured accounts without a uid anew.
+    return success({ name: given, build: () => named.build(deps.fixtures()) });
   }
   const checked = checkState(given, deps.validate);
   if (!checked.ok) return checked;
