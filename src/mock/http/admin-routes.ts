@@ -59,7 +59,7 @@ export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
     ...(deps.log ? { log: deps.log } : {}),
   });
 
-  const state = createStateRoute({ states: deps.states, store, ...(deps.durability ? { durability: deps.durability } : {}) });
+  const state = createStateRoute({ states: deps.states, store, ...(deps.durability ? { durability: deps.durability } : {}), ...(deps.log ? { log: deps.log } : {}) });
 
   return (request, response, path) => {
     const refused = deps.guard(request, path);

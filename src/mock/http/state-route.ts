@@ -23,6 +23,8 @@ export interface StateRouteDeps {
   states: StateControl;
   store: MockStore;
   durability?: Durability;
+  /** Told of an unexpected error (a bug), with its stack. */
+  log?: (line: string) => void;
 }
 
 /**
@@ -68,7 +70,8 @@ export function createStateRoute(deps: StateRouteDeps): (request: IncomingMessag
   return (request, response) => {
     if (request.method === "POST") {
       load(request, response).catch((error: unknown) => {
-        if (!response.headersSent) send(response, problemReply({ problem: "internalError", detail: `The mock failed on this request; this is a bug of the mock. ${(error as Error).message}` }, PATH));
+        (deps.log ?? console.error)(`Internal error on POST ${PATH}: ${(error as Error).stack ?? String(error)}`);
+        if (!response.headersSent) send(response, problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, PATH));
       });
       return;
     }
