@@ -24,7 +24,7 @@ import type { Database } from "../../src/mock/store/records.ts";
 import { table } from "./format.ts";
 import { startLoadClient } from "./load-client.ts";
 import { cpuClock } from "./processes.ts";
-import { updateReadme } from "./readme.ts";
+import { updatePerformancePage } from "./performance-page.ts";
 import { verdict, type BenchContext, type BenchSection, type Goal } from "./section.ts";
 import { parseBenchArgs, USAGE, type BenchSettings } from "./settings.ts";
 
@@ -143,7 +143,7 @@ async function main(args: readonly string[]): Promise<number> {
   const json = JSON.stringify(report, null, 2);
   console.log(settings.json ? json : text.join("\n"));
   if (settings.jsonFile) writeFileSync(settings.jsonFile, `${json}\n`);
-  if (settings.updateReadme) process.stderr.write(`${updateReadme(report)}\n`);
+  if (settings.updateDocs) process.stderr.write(`${updatePerformancePage(report)}\n`);
   if (report.failures.length > 0) {
     console.error(`bench: ${report.failures.length} failure(s); see FAILURES.`);
     return 1;

@@ -19,8 +19,8 @@ export interface BenchSettings {
   json: boolean;
   /** Also write the JSON object to this file, whatever is printed (a CI job keeps the figures and shows the tables). */
   jsonFile?: string;
-  /** Rewrite the README's performance section from this run's figures. */
-  updateReadme: boolean;
+  /** Rewrite the generated part of docs/performance.md from this run's figures. */
+  updateDocs: boolean;
   /** Leave Prism out (it takes seconds to start and a core while it runs). */
   skipPrism: boolean;
   /** An older build's `dist/cli/mock.js`, measured beside the current one in the side-by-side table. */
@@ -41,7 +41,7 @@ const SMALL_STORE = 1_000;
 
 export const USAGE = `Usage: npm run bench -- [--properties N] [--requests N] [--soak N] [--starts N] [--quick] [--json]
                        [--json-file FILE] [--only a,b] [--no-prism] [--baseline path/to/dist/cli/mock.js]
-                       [--update-readme]
+                       [--update-docs]
 
   --properties N   properties in the large store, a positive integer (default ${DEFAULTS.properties})
   --requests N     measured requests per HTTP scenario, a positive integer (default ${DEFAULTS.requests})
@@ -52,7 +52,7 @@ export const USAGE = `Usage: npm run bench -- [--properties N] [--requests N] [-
   --only a,b       run only these sections (contract, peers, log, scale, persistence, soak, durability)
   --no-prism       leave Prism out of the side-by-side table
   --baseline FILE  also measure an older build of the mock (its dist/cli/mock.js) in the side-by-side table
-  --update-readme  rewrite the README's performance section from this run
+  --update-docs    rewrite the generated part of docs/performance.md from this run
   --json           print the figures as one JSON object instead of tables
   --json-file FILE also write that JSON object to FILE (the tables are still printed without --json)
   --help           show this text`;
@@ -76,7 +76,7 @@ export function parseBenchArgs(args: readonly string[]): ArgsResult {
         json: { type: "boolean" },
         "json-file": { type: "string" },
         "no-prism": { type: "boolean" },
-        "update-readme": { type: "boolean" },
+        "update-docs": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -108,7 +108,7 @@ export function parseBenchArgs(args: readonly string[]): ArgsResult {
       quick,
       json: values.json === true,
       ...(typeof values["json-file"] === "string" ? { jsonFile: values["json-file"] } : {}),
-      updateReadme: values["update-readme"] === true,
+      updateDocs: values["update-docs"] === true,
       skipPrism: values["no-prism"] === true,
       ...(typeof values.baseline === "string" ? { baseline: values.baseline } : {}),
       only: typeof values.only === "string" ? values.only.split(",").map((name) => name.trim()).filter(Boolean) : [],

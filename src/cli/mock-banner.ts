@@ -28,12 +28,15 @@ export function mockBanner(mock: Pick<MockServer, "store" | "restoredFrom"> & Pa
   lines.push(
     mock.restoredFrom
       ? `  Restored     ${records}, read from ${mock.restoredFrom}`
-      : `  Seeded       ${records} (${command.fixturesFile ?? "fixtures/db.json"})`,
+      : command.state !== undefined
+        ? `  Seeded       ${records} (state ${command.stateFile ?? String(command.state)}; POST ${url}/__admin/state changes it)`
+        : `  Seeded       ${records} (${command.fixturesFile ?? "fixtures/db.json"})`,
     `  State        ${stateLine(command)}`,
     ...(mock.profile ? [`  Profile      ${mock.profile.source}: answers as run ${mock.profile.runId} (recorded ${mock.profile.recordedAt}) saw the service answer where the document is silent`] : []),
     `  Raw records  ${url}/__db/properties   reset: POST ${url}/__admin/reset   health: ${url}/healthz`,
     `  Spec         ${url}/openapi.yaml${command.validateResponses ? "   answers checked against it" : ""}`,
-    `  Steering     requests: ${url}/__admin/requests   faults: POST ${url}/__admin/faults   Prefer: code=503, delay=250${latencyNote(command)}`,
+    `  Docs         ${url}/docs   (the API, to try out in a browser; setting up a test: docs/setting-up-a-test.md)`,
+    `  Steering     requests: ${url}/__admin/requests   faults: POST ${url}/__admin/faults   states: ${url}/__admin/state   Prefer: code=503, delay=250${latencyNote(command)}`,
   );
   return lines.join("\n");
 }

@@ -36,6 +36,7 @@ let mock;
 try {
   mock = createMockServer({
     fixtures: command.fixturesFile ?? DEFAULT_FIXTURES_PATH,
+    ...(command.state !== undefined ? { state: command.state } : {}),
     ...(command.dbFile ? { db: command.dbFile, dbSync: command.dbSync, dbCompactAfter: command.dbCompactAfterBytes } : {}),
     ...(command.baseUrl ? { baseUrl: command.baseUrl } : {}),
     ...(command.accounts ? { accounts: command.accounts } : {}),

@@ -1,6 +1,8 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_AGENT_SEATS, DEFAULT_HOST, DEFAULT_MAX_ACCOUNTS, DEFAULT_PORT, type AccountConfig } from "../mock/create-mock-server.ts";
 import { readAccountsFile } from "../mock/read-accounts-file.ts";
+import { STATE_NAMES } from "../mock/store/named-states.ts";
+import { readStateOption } from "./read-state-option.ts";
 import { DEFAULT_COMPACT_AFTER_BYTES, type SyncMode } from "../mock/store/state-journal.ts";
 import { parseLatency, type Latency } from "../mock/services/latency.ts";
 import { LOG_FORMATS, type LogFormat } from "../mock/log-line.ts";
@@ -15,6 +17,10 @@ export interface MockCommand {
   dbSync: SyncMode;
   dbCompactAfterBytes: number;
   fixturesFile?: string;
+  /** The state to start from (`--state`, `MOCK_STATE`): a shipped state's name, or a file's records. */
+  state?: string | object;
+  /** The file `--state` named, when it named one. */
+  stateFile?: string;
   accounts?: AccountConfig[];
   accountsFile?: string;
   agentSeats: number;
@@ -35,13 +41,16 @@ export interface MockCommand {
 export const MOCK_USAGE = `Usage: property-listing-mock [options]
        (in a clone of this repository: npm start -- [options])
 
-Serves a stateful mock of the Property Listing Service.
+Serves a stateful mock of the Property Listing Service. Once started, /docs
+(http://127.0.0.1:${DEFAULT_PORT}/docs) lists every operation to try out in a browser; the manual is
+docs/mock.md in the package, and docs/setting-up-a-test.md for tests.
 
 Options:
   --port <n>             port to listen on (env PORT; default ${DEFAULT_PORT})
   --host <address>       address to listen on (env HOST; default ${DEFAULT_HOST}; 0.0.0.0 in containers)
   --base-url <url>       public base address used in the auto-login uri (env BASE_URL;
-                         default: the address the mock listens on)
+                         default: the address the client used, when the mock answers to its host,
+                         else the address the mock listens on)
   --db <file.json>       keep the state in this file across restarts (env MOCK_DB; default: in memory);
                          every change goes to <file.json>.journal first and is answered once synced
   --db-sync <mode>       fsync (default): a 2xx to a write means it is on disk, even after kill -9 or a
@@ -50,6 +59,9 @@ Options:
   --db-compact-after <bytes>
                          fold the journal into <file.json> once it is this long (default ${DEFAULT_COMPACT_AFTER_BYTES})
   --fixtures <file.json> seed from this file instead of fixtures/db.json
+  --state <name|file>    start from (and reset to) a shipped state: ${STATE_NAMES.join(", ")};
+                         or a file of your own records, as GET /__db/db answers (env MOCK_STATE).
+                         POST /__admin/state {"state": ...} changes it during a run
   --accounts <file.json> admit only these accounts: [{"apiKey","token","uid"?,"agentSeats"?}]
   --agent-seats <n>      agent seats of accounts opened on first use (default ${DEFAULT_AGENT_SEATS}, or the
                          profile's fresh account's seats)
@@ -73,11 +85,14 @@ Options:
   --version              print the kit's version
   --help                 show this help
 
-Steering, for tests (see the README, "Steering the mock from tests"):
+Setting up a test (docs/setting-up-a-test.md):
   GET /__admin/requests[?method=POST&path=/api/v1/object/property]   the request journal; DELETE empties it
   Prefer: code=<status>, delay=<ms>   on an API request: answer that status (changing nothing), wait first
-  POST /__admin/faults {"method"?, "path", "status"?, "delay"?, "drop"?, "times"?}   GET lists, DELETE clears
-  POST /__admin/reset                 seeded state back, no fault rules, empty journal
+  POST /__admin/faults {"method"?, "path", "status"?, "delay"?, "drop"?, "times"?}   GET lists, DELETE clears;
+                                      path as the spec writes it (/api/v1/object/property/{nid}) or ending in *;
+                                      DELETE /__admin/faults/<id> removes one rule
+  POST /__admin/state {"state": "seats-full"}   reset to a shipped state, or {"state": {<records>}}; GET lists
+  POST /__admin/reset                 start state back, no fault rules, empty journal
 
   curl -s 'http://127.0.0.1:${DEFAULT_PORT}/__admin/requests?method=POST'
   curl -i -H 'API-KEY: demo-key' -H 'TOKEN: demo-token' -H 'Prefer: code=503, delay=500' \\
@@ -108,6 +123,7 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
         "db-sync": { type: "string" },
         "db-compact-after": { type: "string" },
         fixtures: { type: "string" },
+        state: { type: "string" },
         accounts: { type: "string" },
         "agent-seats": { type: "string" },
         "max-accounts": { type: "string" },
@@ -186,6 +202,13 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
   const dbFile = values.db ?? env.MOCK_DB;
   if (dbFile) command.dbFile = dbFile;
   if (values.fixtures) command.fixturesFile = values.fixtures;
+  const stateText = values.state ?? env.MOCK_STATE;
+  if (stateText !== undefined) {
+    const read = readStateOption(stateText);
+    if (typeof read === "string") return { kind: "error", message: read };
+    command.state = read.state;
+    if (read.file) command.stateFile = read.file;
+  }
   if (values.accounts) {
     const accounts = readAccountsFile(values.accounts);
     if (typeof accounts === "string") return { kind: "error", message: accounts };

@@ -4,6 +4,7 @@ import { createContract, type Contract } from "../contract/create-contract.ts";
 import type { ContractViolation } from "../contract/contract-violation.ts";
 import { formatViolation } from "../contract/contract-violation.ts";
 import { createAdminGuard } from "./http/admin-guard.ts";
+import { clientOrigin } from "./http/allowed-hosts.ts";
 import type { ApiInterceptor } from "./http/api-interceptor.ts";
 import { createApp } from "./http/create-app.ts";
 import { formatRequestLog } from "./http/request-log-line.ts";
@@ -32,6 +33,8 @@ import { RawRecordService } from "./services/raw-records.ts";
 import { createRawRecordValidator } from "./store/create-raw-record-validator.ts";
 import { MockStore } from "./store/mock-store.ts";
 import { SharedState } from "./store/shared-state.ts";
+import { chooseState, type ChosenState } from "./store/choose-state.ts";
+import { success, type Failure, type Outcome } from "./problems.ts";
 import type { AccountRecord, Database } from "./store/records.ts";
 
 import {
@@ -40,6 +43,7 @@ import {
   DEFAULT_HOST,
   DEFAULT_PORT,
   ProfileRefused,
+  StateRefused,
   resolveMockServerOptions,
   type AccountConfig,
   type MockServerOptions,
@@ -52,9 +56,11 @@ export {
   DEFAULT_MAX_ACCOUNTS,
   DEFAULT_PORT,
   ProfileRefused,
+  StateRefused,
   type AccountConfig,
   type MockServerOptions,
 } from "./mock-server-options.ts";
+export { NAMED_STATES, STATE_NAMES } from "./store/named-states.ts";
 
 /** Where a started mock listens. */
 export interface Listening {
@@ -79,8 +85,19 @@ export interface MockServer {
   close(): Promise<void>;
   /** Why the mock is unhealthy (changes cannot be saved), or undefined. */
   problem(): string | undefined;
-  /** Puts the seeded state back, removes every fault rule and empties the request journal. */
+  /** Puts the start state back (the `state` option's, else the fixtures), removes every fault rule and empties the request journal. */
   reset(): void;
+  /**
+   * A reset to another state, for one test (`POST /__admin/state`): a shipped state's name (`"empty-account"`,
+   * `"seats-full"`, `"many-properties"`, `"fixtures"`) or a state's records (`{ accounts, properties, agents,
+   * documents }`, what `GET /__db/db` answers). The records are replaced, the nid sequence starts again after
+   * theirs, fault rules and the request journal are emptied; `reset()` later goes back to the start state.
+   * Throws a {@link StateRefused}, changing nothing, for an unknown name or records that are not right.
+   *
+   * @example
+   * beforeEach(() => mock.useState("seats-full"));
+   */
+  useState(state: string | object): void;
   /** The `db` file the state was read from at start, or undefined when the mock started from its fixtures. */
   readonly restoredFrom: string | undefined;
   /** The service profile it plays back: where it came from, its run and when it was recorded. */
@@ -90,7 +107,11 @@ export interface MockServer {
    * filtered by method and exact path. `expect(mock).toHaveReceived(...)` reads them.
    */
   requests(filter?: JournalFilter): JournalEntry[];
-  /** The fault rules of this mock, as `POST /__admin/faults` adds them (`mock.faults.add(rule)` validates alike). */
+  /**
+   * The fault rules of this mock, as `POST /__admin/faults` adds them: `mock.faults.add(rule)` validates alike
+   * (a rule that can match no operation is refused) and answers the rule with its id, `mock.faults.remove(id)`
+   * removes that rule alone (`DELETE /__admin/faults/{id}`), `mock.faults.clear()` every one.
+   */
   readonly faults: FaultRules;
 }
 
@@ -106,9 +127,19 @@ export interface MockServer {
  */
 export function createMockServer(given: MockServerOptions = {}): MockServer {
   const options = resolveMockServerOptions(given);
+  const contract = options.contract ?? createContract({ closed: true });
+  const profiled = options.profile === undefined ? undefined : readProfileOption(options.profile, contract);
+  const playback = createProfilePlayback(profiled?.profile);
+  const validateRecord = createRawRecordValidator(contract.document, Object.keys(playback.agentNeverSet ?? {}).filter((field) => playback.agentNeverSet![field] === null));
   const fixtures = options.fixtures ?? DEFAULT_FIXTURES_PATH;
-  const seed = (): Database =>
+  const fixturesSeed = (): Database =>
     withConfiguredAccounts(typeof fixtures === "string" ? loadFixtures(fixtures) : structuredClone(fixtures), options.accounts);
+  /** A state a test names or gives (`state`, `POST /__admin/state`, `useState`): what builds it, or why it is refused. */
+  const resolveState = (state: unknown) =>
+    chooseState(state, { fixtures: fixturesSeed, validate: validateRecord, finish: (records) => withConfiguredAccounts(records, options.accounts) });
+  const startState = options.state === undefined ? undefined : chosenOrThrow(resolveState(options.state), typeof options.state === "string" ? options.state : "(given as an object)");
+  /** What start and `reset` restore: the start state, else the fixtures. */
+  const seed = startState?.build ?? fixturesSeed;
   const files = options.db === undefined ? undefined : stateFilesOf(options.db);
   const loaded: LoadedState | undefined = files && loadState(files, seed, () => options.autologinSecret ?? AutologinTokens.newSecret());
   const logFormat = options.logFormat ?? "text";
@@ -123,9 +154,6 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   const state = new SharedState<Database>(loaded ? withConfiguredAccounts(loaded.state, options.accounts) : seed());
   const store = new MockStore(state, seed);
   if (loaded) store.advanceSequences(loaded.meta);
-  const contract = options.contract ?? createContract({ closed: true });
-  const profiled = options.profile === undefined ? undefined : readProfileOption(options.profile, contract);
-  const playback = createProfilePlayback(profiled?.profile);
   const tokens = new AutologinTokens({
     secret: loaded?.meta.autologin.secret ?? options.autologinSecret ?? AutologinTokens.newSecret(),
     issued: loaded?.meta.autologin.issued ?? 0,
@@ -155,6 +183,14 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   }
   let baseUrl = options.baseUrl?.replace(/\/+$/, "");
   let listeningAt: string | undefined;
+  let listeningHost: string | undefined;
+  const configuredHosts = (options.allowedHosts ?? []).map((host) => host.toLowerCase());
+  /** The hosts the mock answers to by name (as the admin guard admits them): the loopback, the listed ones, its own address. */
+  const admittedHosts = (): readonly string[] =>
+    listeningHost && !isWildcard(listeningHost) ? [...configuredHosts, listeningHost.replace(/^\[|\]$/g, "").toLowerCase()] : configuredHosts;
+  /** `--base-url` when given; else the address the client used, if the mock admits its host; else where it listens. */
+  const autologinBase = (host: string | undefined): string =>
+    baseUrl ?? clientOrigin(host, admittedHosts()) ?? listeningAt ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;
 
   const services = {
     accounts: new AccountService(store, {
@@ -165,7 +201,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     properties: new PropertyService({
       store,
       tokens,
-      autologinUrl: (token) => `${baseUrl ?? listeningAt ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`}/autologin/${token}`,
+      autologinUrl: (token, host) => `${autologinBase(host)}/autologin/${token}`,
       newestFirst: playback.newestFirst,
       ...(playback.derived ? { derived: playback.derived } : {}),
       ...(playback.sharedExternalIds ? { sharedExternalIds: true } : {}),
@@ -178,7 +214,6 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
 
   // The two seams of the HTTP layer (src/mock/README.md): the guard every admin request passes first, and the
   // interceptors every API request passes through (a journal, fault rules, latency), outermost first.
-  let listeningHost: string | undefined;
   const adminGuard = createAdminGuard({
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     ...(baseUrl ? { baseUrl } : {}),
@@ -186,7 +221,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     listenHost: () => listeningHost,
   });
   const requestJournal = new RequestJournal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
-  const faults = new FaultRules();
+  const faults = new FaultRules(contract.operations);
   const documented = createDocumentedAnswers(contract);
   const apiInterceptors: ApiInterceptor[] = [
     ...(requestJournal.capacity > 0 ? [journalRequests(requestJournal)] : []),
@@ -209,6 +244,18 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     store.reset();
     faults.clear();
     requestJournal.clear();
+    currentState = startState?.name ?? "fixtures";
+  };
+  let currentState = startState?.name ?? "fixtures";
+  /** `POST /__admin/state` and `mock.useState()`: a reset to another state, or nothing changed and why. */
+  const useState = (state: unknown): Outcome<{ name: string }> => {
+    const chosen = resolveState(state);
+    if (!chosen.ok) return chosen;
+    store.replace(chosen.value.build());
+    faults.clear();
+    requestJournal.clear();
+    currentState = chosen.value.name;
+    return success({ name: chosen.value.name });
   };
 
   const violations: MockServer["violations"] = [];
@@ -217,8 +264,9 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     apiInterceptors,
     steering: createSteeringRoutes(requestJournal, faults),
     reset,
+    states: { use: useState, current: () => currentState },
     store,
-    raw: new RawRecordService(store, createRawRecordValidator(contract.document, Object.keys(playback.agentNeverSet ?? {}).filter((field) => playback.agentNeverSet![field] === null))),
+    raw: new RawRecordService(store, validateRecord),
     tokens,
     contract,
     ...(durability ? { durability } : {}),
@@ -285,9 +333,24 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     },
     problem: () => journal?.problem,
     reset,
+    useState(state) {
+      const used = useState(state);
+      if (!used.ok) throw new StateRefused(typeof state === "string" ? JSON.stringify(state) : "(given as an object)", refusalLines(used.failure));
+    },
     requests: (filter) => requestJournal.entries(filter),
     faults,
   };
+}
+
+/** A chosen state, or the refusal thrown as a {@link StateRefused} (the `state` option at start). */
+function chosenOrThrow(chosen: Outcome<ChosenState>, source: string): ChosenState {
+  if (!chosen.ok) throw new StateRefused(source, refusalLines(chosen.failure));
+  return chosen.value;
+}
+
+/** A refusal as lines for people: its detail, then each offending place. */
+function refusalLines(failure: Failure): string[] {
+  return [failure.detail, ...(failure.errors ?? []).map((error) => `${error.pointer || "(the state)"} ${error.detail}`)];
 }
 
 /** The profile option read and checked, all or nothing, with what names it. */
@@ -298,9 +361,14 @@ function readProfileOption(profile: string | ServiceProfile, contract: Contract)
   return { profile: read.profile, about: { source, runId: read.profile.runId, recordedAt: read.profile.recordedAt } };
 }
 
+/** Whether a listening address is every interface's. */
+function isWildcard(host: string): boolean {
+  return host === "0.0.0.0" || host === "::" || host === "";
+}
+
 /** A host a client can reach: a wildcard address is reached through the loopback. */
 function displayHost(host: string): string {
-  if (host === "0.0.0.0" || host === "::" || host === "") return DEFAULT_HOST;
+  if (isWildcard(host)) return DEFAULT_HOST;
   return host.includes(":") ? `[${host}]` : host;
 }
 

@@ -34,7 +34,10 @@ export interface MockServerOptions {
   port?: number;
   /** Where `listen()` listens unless given a host (`--host`). */
   host?: string;
-  /** The public base address used in the auto-login `uri` (`--base-url`); defaults to the address the mock listens on. */
+  /**
+   * The public base address used in the auto-login `uri` (`--base-url`). Without it the `uri` starts with the
+   * address the client used (its `Host`), when the mock answers to that host, else with where the mock listens.
+   */
   baseUrl?: string;
   /**
    * Keep the state in this JSON file across restarts (`--db`); it is seeded from the fixtures when it does not
@@ -51,6 +54,14 @@ export interface MockServerOptions {
    * `fixtures/db.json`.
    */
   fixtures?: string | Database;
+  /**
+   * The state to start from, and to go back to on `reset` (`--state`): the name of a shipped state
+   * (`"empty-account"`, `"seats-full"`, `"many-properties"`, `"fixtures"`; each built from the fixtures), or a
+   * state's records as a plain object (`{ accounts, properties, agents, documents }`, what `GET /__db/db`
+   * answers), checked record by record. A state that is refused throws a {@link StateRefused}. `mock.useState()`
+   * changes it during a run.
+   */
+  state?: string | object;
   /**
    * Admit only these accounts (`--accounts`), instead of the seeded ones and instead of opening accounts on
    * first use: the list, or a JSON file holding it.
@@ -125,6 +136,7 @@ const OPTION_NAMES = {
   baseUrl: true,
   db: true,
   fixtures: true,
+  state: true,
   dbSync: true,
   dbCompactAfter: true,
   accounts: true,
@@ -205,6 +217,9 @@ export function resolveMockServerOptions(options: MockServerOptions): ResolvedOp
   if (resolved.fixtures !== undefined && (resolved.fixtures === "" || (typeof resolved.fixtures !== "string" && (typeof resolved.fixtures !== "object" || resolved.fixtures === null)))) {
     throw new TypeError(`createMockServer: "fixtures" must be a file path or a state object, got ${JSON.stringify(resolved.fixtures)}.`);
   }
+  if (resolved.state !== undefined && (resolved.state === "" || resolved.state === null || (typeof resolved.state !== "string" && typeof resolved.state !== "object"))) {
+    throw new TypeError(`createMockServer: "state" must be a shipped state's name or a state object, got ${JSON.stringify(resolved.state)}.`);
+  }
   if (resolved.profile !== undefined && (resolved.profile === "" || resolved.profile === null || (typeof resolved.profile !== "string" && typeof resolved.profile !== "object"))) {
     throw new TypeError(`createMockServer: "profile" must be a profile file's path or a profile object, got ${JSON.stringify(resolved.profile)}.`);
   }
@@ -226,6 +241,17 @@ export class ProfileRefused extends Error {
   ) {
     super(`The service profile ${source} is refused (a profile is used whole or not at all):\n  ${problems.join("\n  ")}`);
     this.name = "ProfileRefused";
+  }
+}
+
+/** A state that cannot be used (`state`, `mock.useState()`): an unknown name, or records that are not right. */
+export class StateRefused extends Error {
+  constructor(
+    readonly source: string,
+    readonly problems: string[],
+  ) {
+    super(`The state ${source} is refused, nothing was changed:\n  ${problems.join("\n  ")}`);
+    this.name = "StateRefused";
   }
 }
 

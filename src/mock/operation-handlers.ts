@@ -25,6 +25,8 @@ export interface OperationInput {
   params: Record<string, unknown>;
   /** The JSON body, valid against the operation's request schema. */
   body: unknown;
+  /** The `Host` header as the client sent it: the address an auto-login `uri` is built on when no base URL is set. */
+  host?: string | undefined;
 }
 
 export type OperationHandler = (input: OperationInput) => Outcome<unknown>;
@@ -41,8 +43,8 @@ export function createOperationHandlers({ properties, agents, documents }: Servi
   return {
     retrieveProperty: ({ account, params }) => properties.retrieveJson(account, nid(params)),
     retrievePropertyByExternalId: ({ account, params }) => properties.retrieveByExternalIdJson(account, params["external-id"] as string),
-    createProperty: ({ account, body }) => properties.create(account, body as Schemas["PropertyCreate"]),
-    editProperty: ({ account, params, body }) => properties.edit(account, nid(params), body as Schemas["PropertyEdit"]),
+    createProperty: ({ account, body, host }) => properties.create(account, body as Schemas["PropertyCreate"], host),
+    editProperty: ({ account, params, body, host }) => properties.edit(account, nid(params), body as Schemas["PropertyEdit"], host),
     listUserProperties: ({ account, params }) => properties.listByUserJson(account, params.uid as number),
     retrieveAgentCard: ({ account, params }) => agents.retrieve(account, nid(params)),
     createAgentCard: ({ account, body }) => agents.create(account, body as Schemas["AgentCardCreate"]),

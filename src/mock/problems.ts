@@ -39,6 +39,8 @@ export const PROBLEMS = {
   invalidFaultRule: problem("invalid-fault-rule", "Invalid Fault Rule", 400),
   /** `POST /__admin/faults` when the mock already holds as many rules as it keeps. */
   tooManyFaultRules: problem("too-many-fault-rules", "Too Many Fault Rules", 409),
+  /** `POST /__admin/state` with a state that is not a shipped name or a valid set of records. */
+  invalidState: problem("invalid-state", "Invalid State", 400),
   /** `GET /__admin/requests` with a filter it does not know. */
   invalidJournalFilter: problem("invalid-journal-filter", "Invalid Request Journal Filter", 400),
   /**

@@ -1,4 +1,7 @@
 /** The mock's command line: the options of the hardening issue, read once, with their environment variables. */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MOCK_USAGE, parseMockArgs } from "../../src/cli/parse-mock-args.ts";
 
@@ -47,5 +50,25 @@ describe("--log-format", () => {
     expect(run(["--log-format", "json"]).logFormat).toBe("json");
     expect(parseMockArgs(["--log-format", "pino"], {})).toEqual({ kind: "error", message: "--log-format must be text or json, got pino" });
     expect(MOCK_USAGE).toContain("--log-format <format>");
+  });
+});
+
+describe("--state", () => {
+  it("takes a shipped state's name from the flag before MOCK_STATE, and reads a file's records at the edge", () => {
+    expect(run([]).state).toBeUndefined();
+    expect(run([], { MOCK_STATE: "seats-full" }).state).toBe("seats-full");
+    expect(run(["--state", "empty-account"], { MOCK_STATE: "seats-full" }).state).toBe("empty-account");
+    const file = join(mkdtempSync(join(tmpdir(), "plk-state-arg-")), "state.json");
+    writeFileSync(file, JSON.stringify({ accounts: [] }));
+    expect(run(["--state", file])).toMatchObject({ state: { accounts: [] }, stateFile: file });
+    expect(MOCK_USAGE).toContain("--state <name|file>");
+  });
+
+  it("refuses an empty value, a missing file, a file that is not a JSON object", () => {
+    expect(parseMockArgs(["--state", ""], {}).kind).toBe("error");
+    expect(parseMockArgs(["--state", "/nonexistent/state.json"], {})).toEqual({ kind: "error", message: expect.stringContaining("is neither a shipped state") });
+    const file = join(mkdtempSync(join(tmpdir(), "plk-state-arg-")), "list.json");
+    writeFileSync(file, "[]");
+    expect(parseMockArgs(["--state", file], {})).toEqual({ kind: "error", message: expect.stringContaining("must hold a JSON object") });
   });
 });

@@ -216,6 +216,14 @@ describe("a service behind another address (section 4.1: the uri is {base_url}/<
   });
 });
 
+describe("the mock reached by another of its names (issue 29: the uri carries the address the client used)", () => {
+  it("holds autologin_uri at http://localhost:<port> with no base URL given to the mock", async () => {
+    const report = await run(mockUrl.replace("127.0.0.1", "localhost"));
+    expect(report.results.filter((result) => result.status === "failed")).toEqual([]);
+    expect(report.results.filter((result) => result.check === "autologin_uri" && result.status === "passed").length).toBeGreaterThan(2);
+  });
+});
+
 describe("a service that stops answering", () => {
   it("fails not_a_server_error at the request after which it went silent, and skips the rest", async () => {
     let crashed = false;

@@ -105,8 +105,8 @@ describe("Dockerfile", () => {
     expect(mock.output()).toContain("SIGTERM: stopping");
   });
 
-  it("is what the README's example of options after the command repeats", () => {
-    const readme = readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8");
+  it("is what the example of options after the command repeats (docs/mock.md, In Docker)", () => {
+    const readme = readFileSync(join(PACKAGE_ROOT, "docs", "mock.md"), "utf8");
     const examples = [...readme.matchAll(/`command: (\[[^\]`]*\])`/g)].map((match) => JSON.parse(match[1]!) as string[]);
     expect(examples.length).toBeGreaterThan(0);
     for (const example of examples) expect(example.slice(0, cmd.length)).toEqual(cmd);

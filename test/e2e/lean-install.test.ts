@@ -1,5 +1,5 @@
 /**
- * The kit as a consumer installs it: `npm pack`, then `npm install <the archive> --omit=dev` in an empty project
+ * The kit as a consumer installs it: `npm pack`, then `npm install --save-dev <the archive>` in an empty project
  * (test/support/consumer-install.ts, shared with package-consumer.test.ts). What that brings must stay small
  * (issue 13: 115 MiB in 262 packages, when Prism, faker and a TypeScript loader came along), must run no install
  * script, and must be enough to run the mock, its docs page, its raw routes (json-server's router, issue 22), the
@@ -49,7 +49,7 @@ afterAll(async () => {
 /** `node_modules/a/node_modules/@b/c` → `@b/c`: the name of each installed package, wherever npm nested it. */
 const installedNames = () => Object.keys(lock).map((path) => path.replace(/^(.*\/)?node_modules\//, ""));
 
-describe("npm install <the packed kit> --omit=dev", () => {
+describe("npm install --save-dev <the packed kit>, as the README installs it", () => {
   it(`takes at most ${LIMIT_MIB} MiB`, () => {
     const kib = Number(execFileSync("du", ["-sk", join(installed.project, "node_modules")], { encoding: "utf8" }).split("\t")[0]);
     console.log(`lean install: ${(kib / 1024).toFixed(1)} MiB on disk in ${Object.keys(lock).length} packages`);

@@ -1,5 +1,6 @@
 /**
- * Every command of the README's `sh` blocks, and every route its tables give as an example, runs as shown:
+ * Every command of the `sh` blocks of the README and of the manual's pages (docs/), and every route the admin
+ * routes table gives as an example, runs as shown:
  * the commands with only the addresses and file names a test must choose put in (the mock's address for
  * 127.0.0.1:4010 or a staging service, a free port, a recording in a temporary folder). A command that no
  * rule below knows fails the test, so a new one cannot go untested; the few that cannot run here say why, and
@@ -14,11 +15,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
 import { createHarRecorder } from "../support/har-recorder.ts";
 import { sharedContract } from "../support/mock-harness.ts";
-import { onPort, README_PRISM, README_PRISM_TESTS, readmeCommands } from "../support/readme-commands.ts";
+import { onPort, README_PRISM, README_PRISM_TESTS, readmeCommands, userDocs } from "../support/readme-commands.ts";
+import { consumerInstall } from "../support/consumer-install.ts";
 import { freePort, PACKAGE_ROOT, startProcess, type StartedProcess } from "../support/start-process.ts";
 import { HANG_MS } from "../support/deadlines.ts";
 
-const README = readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8");
+const README = userDocs();
 const DEMO = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
 
 const commands = readmeCommands();
@@ -29,7 +31,11 @@ const NOT_RUN: Array<[RegExp, string]> = [
   ...Object.entries(README_PRISM).map(([key, pattern]): [RegExp, string] => [pattern, `run by ${README_PRISM_TESTS[key as keyof typeof README_PRISM]}`]),
   [/^npm ci && npm start$/, "npm ci would reinstall the tree this suite runs from; npm start is run by test/e2e/npm-start.test.ts"],
   [/^npm test$/, "the suite itself"],
-  [/^docker (build|run) /, "no container engine on this machine; test/docker/docker-files.test.ts replays the image without one"],
+  [/^docker (build|run|compose) /, "no container engine on this machine; test/docker/docker-files.test.ts replays the image without one"],
+  // The install into a project: test/support/consumer-install.ts runs these two lines of the README (packing into a
+  // temporary folder, installing in an empty project there), for test/e2e/package-consumer.test.ts and the npx line below.
+  [/^npm pack$/, "run by test/support/consumer-install.ts"],
+  [/^npm install --save-dev \.\.\/property-listing-kit\/property-listing-kit-[0-9.]+\.tgz$/, "run by test/support/consumer-install.ts"],
 ];
 
 const mock = createMockServer({ contract: sharedContract(), validateResponses: true });
@@ -65,9 +71,9 @@ async function sh(line: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: nu
   return { code, output: process.output() };
 }
 
-/** Starts a server command, waits until it answers at `address`, and stops it. */
-async function serves(line: string, address: string): Promise<void> {
-  const process = startProcess("sh", ["-c", `exec ${line}`]);
+/** Starts a server command (in `cwd`, the repository unless given), waits until it answers at `address`, and stops it. */
+async function serves(line: string, address: string, cwd?: string): Promise<void> {
+  const process = startProcess("sh", ["-c", `${cwd ? `cd '${cwd}' && ` : ""}exec ${line}`]);
   started.push(process);
   const deadline = Date.now() + HANG_MS;
   for (;;) {
@@ -83,7 +89,7 @@ const RULES: Array<{ pattern: RegExp; run: (line: string) => Promise<void> }> = 
   {
     // The steering examples answer an object, or a status asked for on purpose, not a list; the fault rules they
     // add are removed after each, so that no later command meets them.
-    pattern: /^curl (?=.*http:\/\/127\.0\.0\.1:4010\/)(?=.*(\/__admin\/(requests|faults)|Prefer: ))/,
+    pattern: /^curl (?=.*http:\/\/127\.0\.0\.1:4010\/)(?=.*(\/__admin\/(requests|faults|state)|Prefer: ))/,
     run: async (line) => {
       try {
         const { code, output } = await sh(`${line.replaceAll("http://127.0.0.1:4010", url)} --silent --show-error`);
@@ -93,10 +99,14 @@ const RULES: Array<{ pattern: RegExp; run: (line: string) => Promise<void> }> = 
           expect(output).toMatch(new RegExp(`^HTTP/1\\.1 ${asked} `));
           expect(output).toMatch(/^preference-applied: code=/im);
         } else if (line.includes("/__admin/requests")) expect(JSON.parse(output)).toEqual({ requests: expect.any(Array) });
+        else if (line.includes("/__admin/state") && line.includes("-X POST")) expect(JSON.parse(output)).toEqual(expect.objectContaining({ status: "state", state: expect.any(String) }));
+        else if (line.includes("/__admin/state")) expect(JSON.parse(output)).toEqual({ current: expect.any(String), states: expect.any(Array) });
         else if (line.includes("-X POST")) expect(JSON.parse(output)).toEqual(expect.objectContaining({ path: expect.any(String) }));
         else expect(JSON.parse(output)).toEqual({ faults: expect.any(Array) });
       } finally {
         await fetch(`${url}/__admin/faults`, { method: "DELETE" }).then((answer) => answer.body?.cancel());
+        // A state loaded by an example is undone, so that the later commands meet the fixtures.
+        if (line.includes("/__admin/state")) await fetch(`${url}/__admin/reset`, { method: "POST" }).then((answer) => answer.body?.cancel());
       }
     },
   },
@@ -105,7 +115,9 @@ const RULES: Array<{ pattern: RegExp; run: (line: string) => Promise<void> }> = 
     run: async (line) => {
       const { code, output } = await sh(`${line.replace("http://127.0.0.1:4010", url)} --fail --silent --show-error`);
       expect(code, output).toBe(0);
-      expect(JSON.parse(output)).toEqual(expect.any(Array));
+      // The whole state (a state of one's own is made from it), or a list.
+      if (line.endsWith("/__db/db")) expect(JSON.parse(output)).toEqual(expect.objectContaining({ accounts: expect.any(Array), properties: expect.any(Array) }));
+      else expect(JSON.parse(output)).toEqual(expect.any(Array));
     },
   },
   {
@@ -127,9 +139,31 @@ const RULES: Array<{ pattern: RegExp; run: (line: string) => Promise<void> }> = 
   {
     pattern: /^npm run contract -- --base-url https:\/\/staging\.example\.com /,
     run: async (line) => {
-      const { code, output } = await sh(line.replace("https://staging.example.com", url), { API_KEY: "demo-key", API_TOKEN: "demo-token" });
+      const junit = line.includes("--output contract.xml");
+      const shown = line.replace("https://staging.example.com", url).replace("--output contract.xml", `--output ${join(dir, "contract.xml")}`);
+      const { code, output } = await sh(shown, { API_KEY: "demo-key", API_TOKEN: "demo-token" });
       expect(code, output).toBe(0);
-      expect(output).toContain("Contract HOLDS");
+      if (junit) expect(readFileSync(join(dir, "contract.xml"), "utf8")).toMatch(/<testsuites[^>]*failures="0"/);
+      else expect(output).toContain("Contract HOLDS");
+    },
+  },
+  {
+    // Setting up a test: the mock started from a shipped state, which it then names.
+    pattern: /^npm start -- --state [a-z-]+$/,
+    run: async (line) => {
+      const port = await freePort();
+      await serves(onPort(line, port), `http://127.0.0.1:${port}/healthz`);
+      const answer = await fetch(`http://127.0.0.1:${port}/__admin/state`);
+      expect(((await answer.json()) as { current: string }).current).toBe(line.split(" ").at(-1));
+    },
+  },
+  {
+    // The frontend recipe: the mock's program as the install into a project links it (test/support/consumer-install.ts).
+    pattern: /^npx property-listing-mock$/,
+    run: async (line) => {
+      const { project } = await consumerInstall();
+      const port = await freePort();
+      await serves(`${line} --port ${port}`, `http://127.0.0.1:${port}/api/v1/object/template_base`, project);
     },
   },
   {
@@ -152,7 +186,7 @@ const RULES: Array<{ pattern: RegExp; run: (line: string) => Promise<void> }> = 
   },
 ];
 
-describe("the README's commands", () => {
+describe("the commands of the README and docs/", () => {
   it("run by a Prism test are each started there with the README's line", () => {
     for (const [key, file] of Object.entries(README_PRISM_TESTS)) {
       expect(readFileSync(join(PACKAGE_ROOT, file), "utf8"), file).toContain(`readmeCommand(README_PRISM.${key})`);
@@ -173,9 +207,11 @@ describe("the README's commands", () => {
   }
 });
 
-describe("the README's route examples", () => {
-  it("answer 200 from the mock, each one shown in the admin routes table", async () => {
-    const table = README.slice(README.indexOf("### Admin routes"), README.indexOf("###", README.indexOf("### Admin routes") + 5));
+describe("the route examples of the admin routes table", () => {
+  it("answer 200 from the mock, each one shown in the admin routes table (docs/mock.md)", async () => {
+    const at = README.search(/^#+ Admin routes/m);
+    expect(at).toBeGreaterThan(-1);
+    const table = README.slice(at, README.indexOf("\n#", at + 5));
     const firstCells = table.split("\n").filter((row) => row.startsWith("| `")).map((row) => row.split(" | ")[0]!);
     const routes = firstCells.flatMap((cell) => [...cell.matchAll(/`(?:(GET|POST) )?(\/[^`\s]*)`/g)].map((match) => ({ method: match[1] ?? "GET", path: match[2]! })));
     expect(routes.map((route) => route.path)).toEqual(expect.arrayContaining(["/healthz", "/__db/properties", "/__admin/reset"]));

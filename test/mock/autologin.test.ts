@@ -39,3 +39,40 @@ describe("auto-login tokens", () => {
     expect(issued.map((token) => tokens.propertyOf(token))).toEqual([undefined, 1002, 1003, 1004]);
   });
 });
+
+/** The `uri` of a create sent with this `Host` header, and of an edit of the same property. */
+async function urisFor(mock: ReturnType<typeof createMockServer>, host: string): Promise<string[]> {
+  const created = (await request(mock.app).post("/api/v1/object/property").set(headers).set("Host", host).send(address).expect(200)).body as { nid: string; uri: string };
+  const edited = (await request(mock.app).put(`/api/v1/object/property/${created.nid}`).set(headers).set("Host", host).send({ title: "Edited" }).expect(200)).body as { uri: string };
+  return [created.uri, edited.uri].map((uri) => uri.replace(/\/autologin\/.*$/, ""));
+}
+
+describe("the auto-login uri's address (section 4.1: {base_url}/<autologin_path>/<ACCESS_TOKEN>)", () => {
+  it("is the address the client used when no base URL is set and the mock answers to that host", async () => {
+    const mock = newMock();
+    expect(await urisFor(mock, "localhost:4321")).toEqual(["http://localhost:4321", "http://localhost:4321"]);
+    expect(await urisFor(mock, "127.0.0.1:5000")).toEqual(["http://127.0.0.1:5000", "http://127.0.0.1:5000"]);
+    expect(await urisFor(mock, "[::1]:6000")).toEqual(["http://[::1]:6000", "http://[::1]:6000"]);
+    expect(await urisFor(mock, "LocalHost")).toEqual(["http://localhost", "http://localhost"]);
+  });
+
+  it("is a listed host's address (--allowed-hosts), and never a host the mock does not answer to", async () => {
+    const mock = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), allowedHosts: ["mock.internal"] });
+    const { url } = await mock.listen(0, "127.0.0.1");
+    try {
+      expect(await urisFor(mock, "mock.internal:4010")).toEqual(["http://mock.internal:4010", "http://mock.internal:4010"]);
+      // A name a rebinding page reached the mock through, a malformed header or port: the mock's own address.
+      for (const host of ["attacker.example:4010", "localhost:99999", "local host", "mock.internal.evil.example"]) {
+        expect(await urisFor(mock, host), host).toEqual([url, url]);
+      }
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("is the base URL whenever one is set, whatever host the client used", async () => {
+    const mock = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), baseUrl: "https://mock.example:8443/" });
+    expect(await urisFor(mock, "localhost:4321")).toEqual(["https://mock.example:8443", "https://mock.example:8443"]);
+  });
+});
+

@@ -87,3 +87,55 @@ describe("FaultRules.take", () => {
     expect(rules.list()).toEqual([]);
   });
 });
+
+describe("FaultRules with the contract's operations", () => {
+  const routes = [
+    { method: "GET", pathTemplate: "/api/v1/object/property/{nid}" },
+    { method: "PUT", pathTemplate: "/api/v1/object/property/{nid}" },
+    { method: "POST", pathTemplate: "/api/v1/object/property" },
+    { method: "POST", pathTemplate: "/api/v1/object/agent_card/" },
+    { method: "GET", pathTemplate: "/api/v1/object/agent_card/{nid}" },
+  ];
+
+  it.each([
+    ["/api/v1/object/property/{nid}", ["/api/v1/object/property/1", "/api/v1/object/property/x"], ["/api/v1/object/property", "/api/v1/object/property/", "/api/v1/object/property/1/2"]],
+    ["/api/v1/object/property/{id}", ["/api/v1/object/property/1"], ["/api/v1/object/property"]],
+    ["/api/v1/object/property/1001", ["/api/v1/object/property/1001"], ["/api/v1/object/property/10011"]],
+    ["/api/v1/object/agent_card/*", ["/api/v1/object/agent_card/", "/api/v1/object/agent_card/5"], ["/api/v1/object/agent_cards"]],
+    ["/api/v1/object/prop*", ["/api/v1/object/property", "/api/v1/object/property/7"], ["/api/v1/object/agent_card/"]],
+    ["/api/v1/object/property/{nid}*", ["/api/v1/object/property/1", "/api/v1/object/property/1/x"], ["/api/v1/object/property/"]],
+    ["/api/*", ["/api/v1/object/property"], ["/healthz"]],
+  ])("accepts %s and matches its paths only", (path, matched, unmatched) => {
+    const rules = new FaultRules(routes);
+    expect(rules.add({ path, status: 503 }).ok).toBe(true);
+    for (const hit of matched) expect(rules.take("GET", hit), hit).toEqual({ id: 1, status: 503 });
+    for (const miss of unmatched) expect(rules.take("GET", miss), miss).toBeUndefined();
+  });
+
+  it.each([
+    [{ path: "/api/v1/object/property/1/2", status: 503 }, "/path"],
+    [{ path: "/api/v1/object/agent_cards", status: 503 }, "/path"],
+    [{ path: "/api/v1/object/property/", status: 503 }, "/path"],
+    [{ path: "/api/v1/object/agent_card/{nid}/*", status: 503 }, "/path"],
+    [{ path: "/api/v1/*/property", status: 503 }, "/path"],
+    [{ path: "/api/v1/object/property/{nid", status: 503 }, "/path"],
+    [{ method: "DELETE", path: "/api/v1/object/property/{nid}", status: 503 }, "/method"],
+    [{ method: "GET", path: "/api/v1/object/property", status: 503 }, "/method"],
+  ])("refuses %j, which can match no operation, naming %s", (input, pointer) => {
+    const rules = new FaultRules(routes);
+    const result = rules.add(input);
+    expect(!result.ok && result.failure.errors?.map((error) => error.pointer)).toEqual([pointer]);
+    expect(rules.list()).toEqual([]);
+  });
+
+  it("removes one rule by id, and only that one", () => {
+    const rules = new FaultRules(routes);
+    rules.add({ path: "/api/v1/object/property", status: 501 });
+    rules.add({ path: "/api/v1/object/property", status: 502 });
+    expect(rules.remove(1)).toEqual({ id: 1, path: "/api/v1/object/property", status: 501 });
+    expect(rules.remove(1)).toBeUndefined();
+    expect(rules.list().map((rule) => rule.id)).toEqual([2]);
+    expect(rules.take("POST", "/api/v1/object/property")).toEqual({ id: 2, status: 502 });
+  });
+});
+

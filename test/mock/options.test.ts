@@ -1,5 +1,5 @@
 /**
- * The library's options are the command line's flags camel-cased (README: "In your own tests"), the former
+ * The library's options are the command line's flags camel-cased (docs/mock.md: "In your own tests"), the former
  * names still work, and a name the mock does not know is refused instead of leaving it on its defaults.
  */
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -112,7 +112,7 @@ describe("an option the mock does not know", () => {
 });
 
 describe("every flag of the command line", () => {
-  it("has an option of the same name, camel-cased (README: In your own tests)", () => {
+  it("has an option of the same name, camel-cased (docs/mock.md: In your own tests)", () => {
     const flags = [...MOCK_USAGE.matchAll(/^ {2}--([a-z][a-z-]*)/gm)].map((match) => match[1]!).filter((flag) => flag !== "help" && flag !== "version");
     expect(flags).toEqual(expect.arrayContaining(["port", "db", "fixtures", "accounts", "validate-responses", "quiet"]));
     const missing = flags

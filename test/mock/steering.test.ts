@@ -284,11 +284,60 @@ describe("POST /__admin/faults", () => {
   });
 
   it(`keeps at most ${MAX_FAULT_RULES} rules: beyond, 409`, async () => {
-    for (let index = 0; index < MAX_FAULT_RULES; index++) mock.faults.add({ path: `/p${index}`, status: 500 });
+    for (let index = 0; index < MAX_FAULT_RULES; index++) expect(mock.faults.add({ path: `${PROPERTY}/${1001 + index}`, status: 500 }).ok).toBe(true);
     const { body } = await addFault({ path: PROPERTY, status: 503 }).expect(409);
     expect(body.title).toBe("Too Many Fault Rules");
     await admin().delete("/__admin/faults").expect(200, { faults: [] });
     await addFault({ path: PROPERTY, status: 503 }).expect(201);
+  });
+
+  it("matches every path of a template as the spec writes it, and every path after a final *", async () => {
+    const { body: template } = await addFault({ method: "GET", path: `${PROPERTY}/{nid}`, status: 503 }).expect(201);
+    const { body: prefix } = await addFault({ path: "/api/v1/object/agent_card/*", status: 502 }).expect(201);
+    await api("get", "/property/1001").expect(503);
+    await api("get", "/property/999999").expect(503);
+    await api("get", "/property").expect(405); // not a path of the template
+    await api("put", "/property/1001").send({ title: "Kept" }).expect(200); // another method
+    await api("get", "/agent_card/2001").expect(502);
+    await api("post", "/agent_card/").send({}).expect(502);
+    await api("get", "/agent_cards").expect(200); // agent_cards does not start with agent_card/
+    expect(mock.requests().filter((entry) => entry.fault).map((entry) => [entry.path, entry.fault!.rule!.id])).toEqual([
+      [`${PROPERTY}/1001`, template.id],
+      [`${PROPERTY}/999999`, template.id],
+      ["/api/v1/object/agent_card/2001", prefix.id],
+      ["/api/v1/object/agent_card/", prefix.id],
+    ]);
+  });
+
+  it.each([
+    [{ path: "/api/v1/object/propertee/{nid}", status: 503 }, "/path", "matches no operation of the contract"],
+    [{ path: "/healthz", status: 503 }, "/path", "matches no operation of the contract"],
+    [{ path: "/api/v1/object/property/1001/more", status: 503 }, "/path", "matches no operation of the contract"],
+    [{ path: "/api/v2/*", status: 503 }, "/path", "matches no operation of the contract"],
+    [{ path: "/api/v1/object/property/*/edit", status: 503 }, "/path", "only at its end"],
+    [{ path: "/api/v1/object/property/nid-{nid}", status: 503 }, "/path", "a {parameter} is a whole segment"],
+    [{ method: "DELETE", path: PROPERTY, status: 503 }, "/method", "no operation at the paths this rule matches takes DELETE"],
+    [{ method: "PATCH", path: "/api/v1/object/*", status: 503 }, "/method", "takes PATCH"],
+  ])("refuses %j, which could never apply, with a 400 saying why at %s", async (rule, pointer, why) => {
+    const { body } = await addFault(rule).expect(400);
+    expect(body).toMatchObject({ title: "Invalid Fault Rule", errors: [{ in: "body", pointer, detail: expect.stringContaining(why) }] });
+    expect((await admin().get("/__admin/faults")).body.faults).toEqual([]);
+  });
+
+  it("removes one rule by its id (DELETE /__admin/faults/{id}), leaving the others; an unknown id is a 404", async () => {
+    const ids: number[] = [];
+    for (const status of [501, 502, 503]) ids.push((await addFault({ path: PROPERTY, method: "POST", status }).expect(201)).body.id);
+    const { body } = await admin().delete(`/__admin/faults/${ids[0]}`).expect(200);
+    expect(body).toEqual({ removed: { id: ids[0], method: "POST", path: PROPERTY, status: 501 }, faults: [expect.objectContaining({ id: ids[1] }), expect.objectContaining({ id: ids[2] })] });
+    await api("post", "/property").send(address).expect(502);
+    for (const unknown of [String(ids[0]), "999", "0", "abc", "1e2"]) {
+      const { body: problem } = await admin().delete(`/__admin/faults/${unknown}`).expect(404);
+      expect(problem).toMatchObject({ title: "Not Found", detail: expect.stringContaining("GET /__admin/faults") });
+    }
+    expect((await admin().get("/__admin/faults")).body.faults.map((rule: { id: number }) => rule.id)).toEqual([ids[1], ids[2]]);
+    expect(mock.faults.remove(ids[1]!)).toMatchObject({ id: ids[1], status: 502 }); // the library, alike
+    expect(mock.faults.remove(ids[1]!)).toBeUndefined();
+    await api("post", "/property").send(address).expect(503);
   });
 
   it("is cleared by POST /__admin/reset", async () => {

@@ -1,8 +1,11 @@
 /**
  * The kit as a consumer installs it, made once and shared by the tests that need it (test/e2e/lean-install.test.ts,
- * test/e2e/package-consumer.test.ts): `npm pack` of this clone (dist/ as the run's global set-up built it), then
- * `npm install <the archive> --omit=dev` in an empty project in the system's temporary folder, outside the clone, so
- * that nothing the install lacks can be found in the clone's own node_modules.
+ * test/e2e/package-consumer.test.ts, the frontend recipe in test/e2e/readme-commands.test.ts): the README's two
+ * install lines, "Install it into your project", as a user runs them. `npm pack` in this clone (into a temporary
+ * folder, and without its scripts: dist/ is what the run's global set-up built, and a rebuild would rewrite the
+ * files other tests run), then `npm install --save-dev <the archive>` in an empty project in the system's
+ * temporary folder, outside the clone, so that nothing the install lacks can be found in the clone's own
+ * node_modules. The archive's name must be the one the README installs.
  *
  * The install is kept under the archive's SHA-256 (npm pack writes the same bytes for the same files), so the test
  * files of one run, running at once, and later runs of an unchanged package pay for one install: the first to come
@@ -16,6 +19,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
+import { readmeCommand } from "./readme-commands.ts";
 import { PACKAGE_ROOT } from "./start-process.ts";
 
 /** What the tests get: the consumer's project folder (its node_modules installed) and what the archive holds. */
@@ -29,7 +33,7 @@ export interface ConsumerInstall {
 }
 
 /** Changes whenever the way of installing changes, so that an install made the old way is not reused. */
-const RECIPE = "npm install <archive> --omit=dev --prefer-offline --no-audit --no-fund, v1";
+const RECIPE = "the README's npm pack, npm install --save-dev <archive> --prefer-offline --no-audit --no-fund, v2";
 const PREFIX = "plk-installed-kit-";
 const UNUSED_FOR_MS = 60 * 60_000;
 /** An install under way takes at most this long; a lock older than this was left by a run that died. */
@@ -44,12 +48,17 @@ export function consumerInstall(): Promise<ConsumerInstall> {
 }
 
 async function install(): Promise<ConsumerInstall> {
+  const pack = readmeCommand(/^npm pack\b/).split(" ");
+  const installLine = readmeCommand(/^npm install --save-dev /);
+  const shown = /^npm install --save-dev \.\.\/property-listing-kit\/(\S+\.tgz)$/.exec(installLine)?.[1];
+  if (!shown) throw new Error(`The README's install line is not npm install --save-dev ../property-listing-kit/<archive>: ${installLine}`);
   const packing = mkdtempSync(join(tmpdir(), "plk-pack-"));
   try {
     const [packed] = JSON.parse(
-      execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", packing], { cwd: PACKAGE_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: withoutNpmVariables() }),
+      execFileSync("npm", [...pack.slice(1), "--json", "--ignore-scripts", "--pack-destination", packing], { cwd: PACKAGE_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: withoutNpmVariables() }),
     ) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const archiveName = packed!.filename;
+    if (archiveName !== shown) throw new Error(`The README installs ${shown}, but npm pack writes ${archiveName}: the README's install line must name it.`);
     const digest = createHash("sha256").update(readFileSync(join(packing, archiveName))).update(RECIPE).digest("hex").slice(0, 16);
     const project = join(tmpdir(), `${PREFIX}${digest}`);
     const result = { project, archive: join(project, archiveName), files: packed!.files.map((file) => file.path) };
@@ -78,7 +87,7 @@ async function install(): Promise<ConsumerInstall> {
         renameSync(join(packing, archiveName), join(partial, archiveName));
         writeFileSync(join(partial, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
         // From npm's cache where it can (this machine's is warm); no audit or funding calls.
-        const installed = spawnSync("npm", ["install", join(partial, archiveName), "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund"], {
+        const installed = spawnSync("npm", ["install", "--save-dev", join(partial, archiveName), "--prefer-offline", "--no-audit", "--no-fund"], {
           cwd: partial,
           encoding: "utf8",
           env: withoutNpmVariables(),

@@ -1,15 +1,22 @@
 /**
- * The README's shell commands as a reader copies them, for the tests that run them: test/e2e/readme-commands.test.ts
- * runs every one, except the Prism commands that a Prism test starts instead (`README_PRISM`), so that each Prism
- * command starts Prism once in the suite, where what it serves is checked in depth.
+ * The shell commands of the README and of the manual's pages under docs/, as a reader copies them, for the tests
+ * that run them: test/e2e/readme-commands.test.ts runs every one, except the Prism commands that a Prism test
+ * starts instead (`README_PRISM`), so that each Prism command starts Prism once in the suite, where what it serves
+ * is checked in depth, and the install commands that test/support/consumer-install.ts runs.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "./start-process.ts";
 
-/** Each line of each `sh` block of the README, comments off, continued lines joined. */
+/** The README, then each page of docs/ in name order: what a user reads, as one text. */
+export function userDocs(): string {
+  const pages = readdirSync(join(PACKAGE_ROOT, "docs")).filter((name) => name.endsWith(".md")).sort();
+  return [join(PACKAGE_ROOT, "README.md"), ...pages.map((name) => join(PACKAGE_ROOT, "docs", name))].map((path) => readFileSync(path, "utf8")).join("\n");
+}
+
+/** Each line of each `sh` block of the README and docs/, comments off, continued lines joined. */
 export function readmeCommands(): string[] {
-  const readme = readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8");
+  const readme = userDocs();
   return [...readme.matchAll(/```(?:sh|bash)\n([\s\S]*?)```/g)].flatMap((block) =>
     block[1]!
       .replace(/\\\n\s*/g, "")
@@ -19,10 +26,10 @@ export function readmeCommands(): string[] {
   );
 }
 
-/** The one README command that matches; a test that runs it fails when the README no longer has it. */
+/** The one command of the README and docs/ that matches; a test that runs it fails when they no longer have it. */
 export function readmeCommand(pattern: RegExp): string {
   const found = readmeCommands().filter((line) => pattern.test(line));
-  if (found.length !== 1) throw new Error(`README.md has ${found.length} commands matching ${pattern}, not one: ${JSON.stringify(found)}`);
+  if (found.length !== 1) throw new Error(`README.md and docs/ have ${found.length} commands matching ${pattern}, not one: ${JSON.stringify(found)}`);
   return found[0]!;
 }
 

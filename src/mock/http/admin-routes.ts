@@ -7,6 +7,7 @@ import { createRawRecordsRoute } from "./raw-records-route.ts";
 import { okReply, problemReply, send } from "./reply.ts";
 import { whenSaved, type Durability } from "./when-saved.ts";
 import type { SteeringRoutes } from "./steering-routes.ts";
+import { createStateRoute, type StateControl } from "./state-route.ts";
 
 /** Collaborators of the admin routes. */
 export interface AdminRoutesDeps {
@@ -20,11 +21,15 @@ export interface AdminRoutesDeps {
   steering: SteeringRoutes;
   /** What `POST /__admin/reset` does: the seeded state back, no fault rules, an empty journal. */
   reset: () => void;
+  /** `/__admin/state`: a reset to a named or given state. */
+  states: StateControl;
   /** Told of an unexpected error (a bug) on a raw route. */
   log?: (line: string) => void;
   /** With `--db`: a reset or raw write is answered once it is on disk. */
   durability?: Durability;
 }
+
+const FAULT_PREFIX = "/__admin/faults/";
 
 /** Answers one request whose path starts with `/__admin` or `/__db`. */
 export type AdminRoutes = (request: IncomingMessage, response: ServerResponse, path: string) => void;
@@ -37,7 +42,7 @@ export function isAdminPath(path: string): boolean {
 /**
  * Routes for tests and people, not part of the service: the raw records under `/__db` (json-server 0.17's router
  * over the store's records, for example `GET /__db/properties?uid=1`, `POST /__db/agents`; raw-records-route.ts),
- * `POST /__admin/reset`, and the request journal and fault rules of issue 12 (`/__admin/requests`,
+ * `POST /__admin/reset`, `/__admin/state` (a reset to a named or given state, state-route.ts), and the request journal and fault rules of issue 12 (`/__admin/requests`,
  * `/__admin/faults`, in steering-routes.ts). A raw write skips every rule of the service but goes through the
  * store, so that with `--db` it is journalled and answered once on disk, like a reset or any change through the API.
  *
@@ -53,6 +58,8 @@ export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
     ...(deps.durability ? { durability: deps.durability } : {}),
     ...(deps.log ? { log: deps.log } : {}),
   });
+
+  const state = createStateRoute({ states: deps.states, store, ...(deps.durability ? { durability: deps.durability } : {}), ...(deps.log ? { log: deps.log } : {}) });
 
   return (request, response, path) => {
     const refused = deps.guard(request, path);
@@ -73,6 +80,10 @@ export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
       void whenSaved(deps.durability, before, okReply({ status: "reset", counts: store.counts() }), path).then(({ reply }) => send(response, reply));
       return;
     }
+    if (path === "/__admin/state") {
+      state(request, response);
+      return;
+    }
     if (path === "/__admin/requests" && (request.method === "GET" || request.method === "DELETE")) {
       discardBody(request);
       if (request.method === "GET") deps.steering.listRequests(request, response, request.url ?? path);
@@ -90,6 +101,11 @@ export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
       discardBody(request);
       if (request.method === "GET") deps.steering.listFaults(request, response);
       else deps.steering.clearFaults(request, response);
+      return;
+    }
+    if (path.startsWith(FAULT_PREFIX) && path.length > FAULT_PREFIX.length && !path.includes("/", FAULT_PREFIX.length) && request.method === "DELETE") {
+      discardBody(request);
+      deps.steering.removeFault(request, response, path.slice(FAULT_PREFIX.length));
       return;
     }
     discardBody(request);

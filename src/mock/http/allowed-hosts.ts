@@ -37,3 +37,19 @@ export function hostnameOf(hostHeader: string | undefined): string | undefined {
   const match = /^([a-z0-9.-]+)(?::[0-9]*)?$/.exec(host);
   return match?.[1];
 }
+
+/**
+ * The origin a client reached the mock at, from its `Host` header (`http://localhost:4010`), when that host is one
+ * {@link isHostAllowed} admits; undefined otherwise (an unknown name, a malformed header or port). The auto-login
+ * `uri` starts with it when no `--base-url` is given, so that a client gets back the address it used; a name a
+ * rebinding page reached the mock through is never echoed back.
+ */
+export function clientOrigin(hostHeader: string | undefined, allowed: readonly string[]): string | undefined {
+  const host = hostHeader?.trim().toLowerCase();
+  if (!host || !isHostAllowed(host, allowed)) return undefined;
+  const port = /:([0-9]{1,5})$/.exec(host.startsWith("[") ? host.slice(host.indexOf("]")) : host)?.[1];
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65_535)) return undefined;
+  const hostname = hostnameOf(host)!;
+  const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
+  return `http://${shown}${port === undefined ? "" : `:${Number(port)}`}`;
+}

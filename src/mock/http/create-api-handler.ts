@@ -118,7 +118,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     const unknownId = nonCanonicalId(operation, rawParams);
     if (unknownId) return refuse({ problem: "notFound", detail: nonCanonicalIdDetail(unknownId) }, call);
 
-    const outcome = deps.handlers[operation.id as OperationId]({ account: auth.value, params: check.pathParams ?? {}, body });
+    const outcome = deps.handlers[operation.id as OperationId]({ account: auth.value, params: check.pathParams ?? {}, body, host: request.headers.host });
     return outcome.ok ? playback.succeed(operation.id, outcome.value) : refuse(outcome.failure, call);
   };
 

@@ -7,6 +7,7 @@ import type { MockStore } from "../store/mock-store.ts";
 import type { AdminGuard } from "./admin-guard.ts";
 import { createAdminRoutes, isAdminPath } from "./admin-routes.ts";
 import type { SteeringRoutes } from "./steering-routes.ts";
+import type { StateControl } from "./state-route.ts";
 import { wrapApiHandler, type ApiCall, type ApiInterceptor } from "./api-interceptor.ts";
 import { createApiHandler, type ApiHandlerDeps } from "./create-api-handler.ts";
 import { applyCors } from "./cors.ts";
@@ -31,6 +32,8 @@ export interface AppDeps extends ApiHandlerDeps {
   steering: SteeringRoutes;
   /** What `POST /__admin/reset` does: the seeded state back, no fault rules, an empty journal. */
   reset: () => void;
+  /** `/__admin/state`: a reset to a named or given state. */
+  states: StateControl;
   /** Told of every request once it is answered, in `formatRequest`'s words (`requestLogLine` unless given). */
   log?: (line: string) => void;
   formatRequest?: (request: LoggedRequest) => string;
@@ -63,7 +66,7 @@ export function createApp(deps: AppDeps): RequestListener {
   const reportError = deps.reportError ?? log ?? console.error;
   const api = wrapApiHandler(createApiHandler(deps), deps.apiInterceptors);
   const docs = createDocsPages(deps.docsCredentials ?? (() => undefined));
-  const admin = createAdminRoutes({ store, raw: deps.raw, bodyLimit: deps.bodyLimit, guard: deps.adminGuard, steering: deps.steering, reset: deps.reset, log: reportError, ...(durability ? { durability } : {}) });
+  const admin = createAdminRoutes({ store, raw: deps.raw, bodyLimit: deps.bodyLimit, guard: deps.adminGuard, steering: deps.steering, reset: deps.reset, states: deps.states, log: reportError, ...(durability ? { durability } : {}) });
 
   let specYaml: string | undefined; // built on the first request for it: most runs never ask
   const pages = new Map<string, Page>([
@@ -85,7 +88,7 @@ export function createApp(deps: AppDeps): RequestListener {
             spec: { yaml: "/openapi.yaml", json: "/openapi.json" },
             health: "/healthz",
             docs: DOCS_PATH,
-            admin: { raw: "/__db", reset: "POST /__admin/reset", requests: "/__admin/requests", faults: "/__admin/faults" },
+            admin: { raw: "/__db", reset: "POST /__admin/reset", state: "/__admin/state", requests: "/__admin/requests", faults: "/__admin/faults" },
           }),
         ),
     ],

@@ -7,7 +7,7 @@ import { problemReply, send } from "./reply.ts";
 /** Where the API reference is served; not under `/__admin` or `/__db`, so the admin guard does not apply. */
 export const DOCS_PATH = "/docs";
 
-/** Demo credentials filled in for "Try it out" (the seeded demo account, README: Accounts and credentials). */
+/** Demo credentials filled in for "Try it out" (the seeded demo account, docs/mock.md: Accounts and credentials). */
 export interface DocsCredentials {
   apiKey: string;
   token: string;

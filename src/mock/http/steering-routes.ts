@@ -15,11 +15,13 @@ export interface SteeringRoutes {
   addFault(request: IncomingMessage, response: ServerResponse): Promise<void>;
   listFaults(request: IncomingMessage, response: ServerResponse): void;
   clearFaults(request: IncomingMessage, response: ServerResponse): void;
+  /** `DELETE /__admin/faults/{id}`: `id` is the path's last segment, as sent. */
+  removeFault(request: IncomingMessage, response: ServerResponse, id: string): void;
 }
 
 /**
  * The admin side of issue 12: the request journal (`GET`/`DELETE /__admin/requests`, WireMock's model) and the
- * fault rules (`POST`/`GET`/`DELETE /__admin/faults`). Rule bodies are small; JSON only is the admin guard's rule.
+ * fault rules (`POST`/`GET`/`DELETE /__admin/faults`, `DELETE /__admin/faults/{id}`). Rule bodies are small; JSON only is the admin guard's rule.
  */
 export function createSteeringRoutes(journal: RequestJournal, faults: FaultRules): SteeringRoutes {
   return {
@@ -62,6 +64,16 @@ export function createSteeringRoutes(journal: RequestJournal, faults: FaultRules
     clearFaults(_request, response) {
       faults.clear();
       send(response, okReply({ faults: [] }));
+    },
+    removeFault(_request, response, id) {
+      const instance = `/__admin/faults/${id}`;
+      const removed = /^[1-9][0-9]{0,14}$/.test(id) ? faults.remove(Number(id)) : undefined;
+      if (!removed) {
+        const shown = JSON.stringify(id.slice(0, 100));
+        send(response, problemReply({ problem: "notFound", detail: `No fault rule has the id ${shown} (a rule used up its times is gone); GET /__admin/faults lists the rules and their ids.` }, instance));
+        return;
+      }
+      send(response, okReply({ removed, faults: faults.list() }));
     },
   };
 }

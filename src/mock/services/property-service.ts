@@ -20,8 +20,11 @@ const GARAGE_COUNT: Record<Schemas["GarageType"], string> = { Attached: "1", Det
 export interface PropertyServiceDeps {
   store: MockStore;
   tokens: AutologinTokens;
-  /** The auto-login address for a token: `{base_url}/autologin/<token>`. */
-  autologinUrl: (token: string) => string;
+  /**
+   * The auto-login address for a token: `{base_url}/autologin/<token>`, where the base is the configured one, or
+   * else the address the client used (`host`, its `Host` header) when the mock admits that host.
+   */
+  autologinUrl: (token: string, host?: string) => string;
   /** List a user's properties newest first (a service profile's order); in the order they were added otherwise. */
   newestFirst?: boolean;
   /**
@@ -79,7 +82,7 @@ export class PropertyService {
    * Endpoint 3. Numbers sent as integers are kept as numeric strings; fields the body does not set are null
    * where the record has nothing to say (section 2.1) and take a sensible default where every property has one.
    */
-  create(account: AccountRecord, body: Schemas["PropertyCreate"]): Outcome<Schemas["PropertyWriteResult"]> {
+  create(account: AccountRecord, body: Schemas["PropertyCreate"], host?: string): Outcome<Schemas["PropertyWriteResult"]> {
     const { store } = this.#deps;
     if (body.external_id !== undefined && !this.#deps.sharedExternalIds) {
       const holder = store.propertyByExternalId(account.id, body.external_id);
@@ -134,11 +137,11 @@ export class PropertyService {
       published: "1",
     };
     store.addProperty(record);
-    return success(this.#writeResult(record));
+    return success(this.#writeResult(record, host));
   }
 
   /** Endpoint 4: changes only the fields the body names. An empty `external_id` removes the external id. */
-  edit(account: AccountRecord, nid: number, body: Schemas["PropertyEdit"]): Outcome<Schemas["PropertyWriteResult"]> {
+  edit(account: AccountRecord, nid: number, body: Schemas["PropertyEdit"], host?: string): Outcome<Schemas["PropertyWriteResult"]> {
     const { store } = this.#deps;
     const property = this.#own(account, nid);
     if (!property) return foreign(failure("notFound", `No property with nid ${nid}.`), this.#deps.store.property(nid) !== undefined);
@@ -157,7 +160,7 @@ export class PropertyService {
     if (derived.website_url === "from-subdomain") changes.website_url = siteUrl(plain.subdomain ?? property.subdomain);
     if (derived.website_url === "kept") delete changes.website_url;
     store.updateProperty(property, changes);
-    return success(this.#writeResult(property));
+    return success(this.#writeResult(property, host));
   }
 
   /**
@@ -173,8 +176,8 @@ export class PropertyService {
     return ownedBy(this.#deps.store.property(nid), account);
   }
 
-  #writeResult(property: PropertyRecord): Schemas["PropertyWriteResult"] {
-    return { nid: String(property.id), uri: this.#deps.autologinUrl(this.#deps.tokens.issue(property.id)) };
+  #writeResult(property: PropertyRecord, host: string | undefined): Schemas["PropertyWriteResult"] {
+    return { nid: String(property.id), uri: this.#deps.autologinUrl(this.#deps.tokens.issue(property.id), host) };
   }
 }
 

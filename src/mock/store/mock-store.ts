@@ -86,6 +86,29 @@ export class MockStore {
     this.#changed({ kind: "reset" });
   }
 
+  /**
+   * Puts another state in place of the current one (a named state or a test's own, `POST /__admin/state`): as a
+   * reset does, but with these records instead of the seed's. The sequences start again after the state's highest
+   * ids, and the reset listeners run. The change is told as a reset followed by the removal of every seeded record
+   * the state does not hold and the put of every record it holds, so that a `--db` journal replays it exactly.
+   * The seed itself stays: a later `reset` goes back to it.
+   */
+  replace(database: Database): void {
+    const seeded = this.#listeners.size > 0 ? this.#seed() : undefined;
+    this.#db.setState(database);
+    this.#nextId = 1;
+    this.#nextUid = 1;
+    this.reindex();
+    for (const listener of this.#resetListeners) listener();
+    this.#changed({ kind: "reset" });
+    if (!seeded) return;
+    for (const collection of COLLECTIONS) {
+      const kept = new Set(database[collection].map((record) => record.id));
+      for (const record of seeded[collection]) if (!kept.has(record.id)) this.#changed({ kind: "remove", collection, id: record.id });
+      for (const record of database[collection]) this.#changed({ kind: "put", collection, record });
+    }
+  }
+
   /** Calls `listener` after every reset (what is derived from the state and kept beside it is dropped then). */
   onReset(listener: () => void): () => void {
     this.#resetListeners.add(listener);

@@ -1,27 +1,28 @@
 /**
- * `npm run bench -- --update-readme`: rewrites the README's performance section (between the markers
+ * `npm run bench -- --update-docs`: rewrites the generated part of docs/performance.md (between the markers
  * `<!-- bench:start -->` and `<!-- bench:end -->`) from a run's figures: the machine, the side-by-side table
- * with the peers, and the goals with their measured ratios.
+ * with the peers, and the figures of the goals. The page is for the kit's users: it shows what was measured,
+ * not the goals' ids, bounds or verdicts, which the bench prints for the team.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { bytes, micros, ms, perSecond, ratio, ratioOf } from "./format.ts";
 import type { BenchReport } from "./main.ts";
 import type { ServerFigure } from "./measure-servers.ts";
-import { verdict } from "./section.ts";
+import type { Goal } from "./section.ts";
 
-const README = fileURLToPath(new URL("../../README.md", import.meta.url));
+const PAGE = fileURLToPath(new URL("../../docs/performance.md", import.meta.url));
 const START = "<!-- bench:start -->";
 const END = "<!-- bench:end -->";
 
 /** Rewrites the section; returns what it did, for stderr. */
-export function updateReadme(report: BenchReport): string {
-  const text = readFileSync(README, "utf8");
+export function updatePerformancePage(report: BenchReport): string {
+  const text = readFileSync(PAGE, "utf8");
   const start = text.indexOf(START);
   const end = text.indexOf(END);
-  if (start < 0 || end < start) return `README.md has no ${START} … ${END} section; nothing rewritten.`;
-  writeFileSync(README, text.slice(0, start + START.length) + "\n" + renderSection(report) + text.slice(end));
-  return "README.md: performance section rewritten from this run.";
+  if (start < 0 || end < start) return `docs/performance.md has no ${START} … ${END} section; nothing rewritten.`;
+  writeFileSync(PAGE, text.slice(0, start + START.length) + "\n" + renderSection(report) + text.slice(end));
+  return "docs/performance.md: generated section rewritten from this run.";
 }
 
 function row(cells: string[]): string {
@@ -68,16 +69,21 @@ export function renderSection(report: BenchReport): string {
   const scale = report.scale as { properties: number; rssAfterStartBytes: number; rssSettledBytes: number; storeSize: { cpuRatio: number | null }; storeSizeOneProcess: { cpuRatio: number | null } } | undefined;
   if (scale) {
     lines.push(
-      `At ${scale.properties.toLocaleString("en-US")} properties the bin's resident memory is ${bytes(scale.rssAfterStartBytes)} right after start (goal 4a) and ` +
+      `At ${scale.properties.toLocaleString("en-US")} properties the bin's resident memory is ${bytes(scale.rssAfterStartBytes)} right after start and ` +
         `${bytes(scale.rssSettledBytes)} once it has encoded every property's answer, between requests; a GET there costs ` +
         `${ratioOf(scale.storeSize.cpuRatio, 1)} the CPU of one on the default fixtures (three processes each; one each: ${ratioOf(scale.storeSizeOneProcess.cpuRatio, 1)}).`,
       "",
     );
   }
-  if (report.goals.length > 0) {
-    lines.push(row(["goal", "measured", "target", ""]), row(["---", "---:", "---:", "---"]));
-    for (const goal of report.goals) lines.push(row([`${goal.id}. ${goal.name}`, goal.measured, goal.target, verdict(goal, "**FAIL**")]));
-    lines.push("");
-  }
+  lines.push(...renderFigures(report.goals));
   return lines.join("\n");
+}
+
+/**
+ * The goals' figures as a table for users: what was measured and the figure, in the bench's order; a figure the
+ * run could not take says so. No id, bound or verdict: those are the team's, in the bench's own output.
+ */
+export function renderFigures(goals: ReadonlyArray<Pick<Goal, "name" | "measured" | "unmeasured">>): string[] {
+  if (goals.length === 0) return [];
+  return [row(["measured", "figure"]), row(["---", "---:"]), ...goals.map((goal) => row([goal.name, goal.unmeasured ? "not measured" : goal.measured])), ""];
 }

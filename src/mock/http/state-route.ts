@@ -1,0 +1,85 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Outcome } from "../problems.ts";
+import { NAMED_STATES } from "../store/named-states.ts";
+import type { MockStore } from "../store/mock-store.ts";
+import { discardBody, parseJson, readBody } from "./read-body.ts";
+import { okReply, problemReply, send } from "./reply.ts";
+import { whenSaved, type Durability } from "./when-saved.ts";
+
+/** A state's records can be far larger than a fault rule; bounded all the same (the check is per record). */
+export const STATE_BODY_LIMIT = 16 * 1024 * 1024;
+const PATH = "/__admin/state";
+
+/** What the state route asks of the mock. */
+export interface StateControl {
+  /** A reset to this state (a shipped name or records), or why it is refused. */
+  use(state: unknown): Outcome<{ name: string }>;
+  /** The name of the state the mock was last set to (a shipped name, or `"given"`). */
+  current(): string;
+}
+
+/** Collaborators of {@link createStateRoute}. */
+export interface StateRouteDeps {
+  states: StateControl;
+  store: MockStore;
+  durability?: Durability;
+  /** Told of an unexpected error (a bug), with its stack. */
+  log?: (line: string) => void;
+}
+
+/**
+ * `/__admin/state`, for setting up a test (issue 29): `GET` names the state in use and lists the shipped ones;
+ * `POST {"state": "seats-full"}` or `POST {"state": {accounts, properties, agents, documents}}` resets the mock to
+ * that state (fault rules and the journal emptied too), answered once saved with `--db`. A refused state is a
+ * 400 listing every offending place, each under `/state`, and changes nothing.
+ */
+export function createStateRoute(deps: StateRouteDeps): (request: IncomingMessage, response: ServerResponse) => void {
+  const answerList = () => ({
+    current: deps.states.current(),
+    states: Object.entries(NAMED_STATES).map(([name, state]) => ({ name, description: state.description })),
+  });
+  const load = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const read = await readBody(request, STATE_BODY_LIMIT);
+    if (read.kind === "aborted") return;
+    if (read.kind === "too-large") {
+      send(response, problemReply({ problem: "payloadTooLarge", detail: `A state must be under ${STATE_BODY_LIMIT} bytes; start the mock with --state <file> for a larger one.` }, PATH, { Connection: "close" }));
+      return;
+    }
+    const parsed = read.kind === "empty" ? { ok: false as const, reason: 'The body is empty; send {"state": "<name>"} or {"state": {<records>}}.' } : parseJson(read.bytes);
+    if (!parsed.ok) {
+      send(response, problemReply({ problem: "malformedJson", detail: parsed.reason }, PATH));
+      return;
+    }
+    const body = parsed.value as Record<string, unknown> | null;
+    const extra = body !== null && typeof body === "object" && !Array.isArray(body) ? Object.keys(body).filter((key) => key !== "state") : [];
+    if (body === null || typeof body !== "object" || Array.isArray(body) || !("state" in body) || extra.length > 0) {
+      const errors = extra.length > 0 ? extra.slice(0, 20).map((key) => ({ in: "body" as const, pointer: `/${key.slice(0, 100).replace(/~/g, "~0").replace(/\//g, "~1")}`, detail: "is not a field of this route (state)" })) : [{ in: "body" as const, pointer: "/state", detail: "is required" }];
+      send(response, problemReply({ problem: "invalidState", detail: 'Send {"state": "<a shipped name>"} or {"state": {"accounts": [...], "properties": [...], "agents": [...], "documents": [...]}}; GET /__admin/state lists the names.', errors }, PATH));
+      return;
+    }
+    const before = deps.durability?.version();
+    const used = deps.states.use(body.state);
+    if (!used.ok) {
+      const errors = used.failure.errors?.map((error) => ({ ...error, pointer: `/state${error.pointer}` }));
+      send(response, problemReply({ ...used.failure, ...(errors ? { errors } : {}) }, PATH));
+      return;
+    }
+    const { reply } = await whenSaved(deps.durability, before, okReply({ status: "state", state: used.value.name, counts: deps.store.counts() }), PATH);
+    send(response, reply);
+  };
+  return (request, response) => {
+    if (request.method === "POST") {
+      load(request, response).catch((error: unknown) => {
+        (deps.log ?? console.error)(`Internal error on POST ${PATH}: ${(error as Error).stack ?? String(error)}`);
+        if (!response.headersSent) send(response, problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, PATH));
+      });
+      return;
+    }
+    discardBody(request);
+    if (request.method === "GET" || request.method === "HEAD") {
+      send(response, okReply(answerList()));
+      return;
+    }
+    send(response, problemReply({ problem: "methodNotAllowed", detail: `${request.method} is not a method of ${PATH}; it allows GET, HEAD, POST.` }, PATH, { Allow: "GET, HEAD, POST" }));
+  };
+}
