@@ -13,6 +13,8 @@ interface ReportOptions {
   profile?: string;
   reporter: ReporterName;
   output?: string;
+  /** Also write the JSON report to this file, whatever the reporter (`--json-report`). */
+  jsonReport?: string;
   quiet: boolean;
 }
 
@@ -69,7 +71,10 @@ Options:
   --recording <file>   check this recording instead of running the scenario
   --strict             fail on checks that rest on the contract's assumptions too (error statuses, problem+json)
   --reporter <name>    text (default), junit or json
-  --output <file>      write the report to this file instead of standard output
+  --output <file>      write the report to this file instead of standard output (with junit or json and no
+                       --output, standard output holds the report alone: progress goes to standard error)
+  --json-report <file> also write the JSON report to this file, whatever --reporter is: the full list of
+                       records left behind, retried and unanswered requests (env CONTRACT_JSON_REPORT)
   --other-api-key <key>, --other-token <token>
                        a second account (env CONTRACT_OTHER_API_KEY, CONTRACT_OTHER_TOKEN): its TOKEN is sent
                        with your API-KEY, which must be refused; without it those probes are skipped
@@ -79,7 +84,8 @@ Options:
   --fresh-seats <n>    the fresh account's seat limit, when you know it (env CONTRACT_FRESH_SEATS)
   --skip-seat-checks   do not fill agent seats (for a production account); reported as skipped
   --show-credentials   print credentials in the curl lines of failures (default: as $CONTRACT_… variables)
-  --timeout <ms>       how long to wait for each answer (default 10000)
+  --timeout <ms>       how long to wait for each answer (default 10000; env CONTRACT_TIMEOUT): a later answer
+                       fails that request, and what rested on it is skipped
   --run-id <id>        part of the emails and external ids the run creates (default: from the clock); a random
                        suffix keeps runs with the same id apart
   --write-profile <file>
@@ -122,6 +128,7 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
         strict: { type: "boolean" },
         reporter: { type: "string" },
         output: { type: "string" },
+        "json-report": { type: "string" },
         timeout: { type: "string" },
         "run-id": { type: "string" },
         "other-api-key": { type: "string" },
@@ -152,6 +159,9 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
   if (!(REPORTERS as readonly string[]).includes(reporter)) return { kind: "error", message: `--reporter must be one of ${REPORTERS.join(", ")}, got ${reporter}` };
   const report: ReportOptions = { strict: values.strict ?? false, reporter: reporter as ReporterName, quiet: values.quiet ?? false };
   if (values.output) report.output = values.output;
+  const jsonReport = values["json-report"] ?? env.CONTRACT_JSON_REPORT;
+  if (jsonReport === "") return { kind: "error", message: "--json-report needs a file name" };
+  if (jsonReport) report.jsonReport = jsonReport;
   if (values["write-profile"]) report.writeProfile = values["write-profile"];
   if (profile) report.profile = profile;
 
@@ -173,7 +183,7 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
   if (!isHttpUrl(baseUrl)) return { kind: "error", message: `--base-url must be an http(s) address, got ${baseUrl}` };
   if (!apiKey) return { kind: "error", message: "--api-key is required (or CONTRACT_API_KEY)" };
   if (!token) return { kind: "error", message: "--token is required (or CONTRACT_TOKEN)" };
-  const timeoutText = values.timeout ?? "10000";
+  const timeoutText = values.timeout ?? env.CONTRACT_TIMEOUT ?? "10000";
   if (!/^[0-9]+$/.test(timeoutText) || Number(timeoutText) < 1) return { kind: "error", message: `--timeout must be a positive number of milliseconds, got ${timeoutText}` };
   if (values["run-id"] !== undefined && !/^[A-Za-z0-9-]{1,40}$/.test(values["run-id"])) {
     return { kind: "error", message: "--run-id may hold letters, digits and dashes, at most 40" };

@@ -1,8 +1,15 @@
-import type { Exchanger } from "./http-exchange.ts";
+import type { Exchange, Exchanger } from "./http-exchange.ts";
 import type { AccountName, Credentials } from "./run-context.ts";
 
 /** Why a run cannot give a verdict: nothing answers, or the run was set up wrongly (exit 2, not BROKEN). */
 export type PreflightProblem = { kind: "unreachable" | "usage"; message: string };
+
+/** An answer the preflight got: the run holds it to the contract like any other (a 5xx there fails too). */
+export interface PreflightAnswer {
+  step: string;
+  operation: "retrieveTemplateCatalogue" | "listAgentCards";
+  exchange: Exchange;
+}
 
 const API = "/api/v1/object";
 const OPTIONS: Record<AccountName, string> = { primary: "--api-key and --token", other: "--other-api-key and --other-token", fresh: "--fresh-api-key and --fresh-token" };
@@ -13,9 +20,18 @@ const OPTIONS: Record<AccountName, string> = { primary: "--api-key and --token",
  * credentials the service refuses everywhere, an address that does not answer or fails TLS, and a "fresh"
  * account that already has agents (another run on it, or one stopped before it cleaned up).
  */
-export async function preflight(exchange: Exchanger, baseUrl: string, accounts: Partial<Record<AccountName, Credentials>>, { needFreshEmpty }: { needFreshEmpty: boolean }): Promise<PreflightProblem | undefined> {
-  const get = (path: string, credentials: Credentials) =>
-    exchange({ method: "GET", path: `${API}/${path}`, headers: { "content-type": "application/json", accept: "application/json", "API-KEY": credentials.apiKey, TOKEN: credentials.token } });
+export async function preflight(
+  exchange: Exchanger,
+  baseUrl: string,
+  accounts: Partial<Record<AccountName, Credentials>>,
+  { needFreshEmpty, answers }: { needFreshEmpty: boolean; /** Every answer the preflight gets is added here. */ answers: PreflightAnswer[] },
+): Promise<PreflightProblem | undefined> {
+  const get = async (path: "template_base" | "agent_cards", credentials: Credentials) => {
+    const sent = await exchange({ method: "GET", path: `${API}/${path}`, headers: { "content-type": "application/json", accept: "application/json", "API-KEY": credentials.apiKey, TOKEN: credentials.token } });
+    const account = (Object.keys(accounts) as AccountName[]).find((name) => accounts[name] === credentials) ?? "primary";
+    if (sent.ok) answers.push({ step: `preflight: GET ${API}/${path} as the ${account} account`, operation: path === "template_base" ? "retrieveTemplateCatalogue" : "listAgentCards", exchange: sent.exchange });
+    return sent;
+  };
 
   const primary = accounts.primary!;
   for (const account of ["other", "fresh"] as const) {
