@@ -98,7 +98,9 @@ export function createExchanger({ baseUrl, timeoutMs, fetch = globalThis.fetch, 
       path,
       requestHeaders: headers,
       status: response.status,
-      headers: response.headers,
+      // A fetch other than the global one (undici's own, through a proxy) has a Headers class of its own: copied
+      // into the global one, which the contract knows.
+      headers: response.headers instanceof Headers ? response.headers : new Headers([...(response.headers as unknown as Iterable<[string, string]>)]),
       body: undefined,
       text,
       durationMs: Math.round(performance.now() - started),
@@ -134,7 +136,9 @@ function describeNetworkError(error: unknown, timeoutMs: number): { kind: NoAnsw
   if (cause?.code === "ENOTFOUND" || cause?.code === "EAI_AGAIN") return { kind: "unreachable", reason: `the host name does not resolve (${cause.message ?? cause.code})` };
   // A proxy that refuses the tunnel (CONNECT answered 403, 407, 502...) or cannot be reached.
   if (/proxy/i.test(cause?.message ?? "") || (cause?.code ?? "").startsWith("UND_ERR_") && /proxy/i.test(failure.message)) {
-    return { kind: "unreachable", reason: `the proxy failed: ${cause?.message ?? failure.message} (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)` };
+    const detail = cause?.message ?? failure.message;
+    const hint = /407/.test(detail) ? "; give its user and password in its address, http://user:password@host:port" : "";
+    return { kind: "unreachable", reason: `the proxy failed: ${detail} (HTTP_PROXY, HTTPS_PROXY, NO_PROXY${hint})` };
   }
   return { kind: "network", reason: cause?.message ?? failure.message };
 }

@@ -45,6 +45,10 @@ export async function preflight(
   // a run that follows another in the same process; that GET is sent once more on a new connection.
   if (!catalogue.ok && /ECONNRESET|socket hang up|other side closed/i.test(catalogue.failure.reason)) catalogue = await get("template_base", primary);
   if (!catalogue.ok) return { kind: "unreachable", message: `Cannot reach ${baseUrl}: ${catalogue.failure.reason}.` };
+  // 407 is a proxy's answer, not the service's (RFC 9110 15.5.8): no verdict on the service can follow.
+  if (catalogue.exchange.status === 407) {
+    return { kind: "usage", message: `A proxy between the runner and ${baseUrl} asks for credentials (407 Proxy Authentication Required): give them in its address, HTTP_PROXY or HTTPS_PROXY=http://user:password@host:port.` };
+  }
   if (catalogue.exchange.status === 404) {
     const agents = await get("agent_cards", primary);
     if (agents.ok && agents.exchange.status === 404) return { kind: "usage", message: wrongBase(baseUrl) };
