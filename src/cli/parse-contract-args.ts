@@ -159,7 +159,7 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
   if (!(REPORTERS as readonly string[]).includes(reporter)) return { kind: "error", message: `--reporter must be one of ${REPORTERS.join(", ")}, got ${reporter}` };
   const report: ReportOptions = { strict: values.strict ?? false, reporter: reporter as ReporterName, quiet: values.quiet ?? false };
   if (values.output) report.output = values.output;
-  const jsonReport = values["json-report"] ?? env.CONTRACT_JSON_REPORT;
+  const jsonReport = values["json-report"] ?? (env.CONTRACT_JSON_REPORT || undefined);
   if (jsonReport === "") return { kind: "error", message: "--json-report needs a file name" };
   if (jsonReport) report.jsonReport = jsonReport;
   if (values["write-profile"]) report.writeProfile = values["write-profile"];
@@ -183,7 +183,7 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
   if (!isHttpUrl(baseUrl)) return { kind: "error", message: `--base-url must be an http(s) address, got ${baseUrl}` };
   if (!apiKey) return { kind: "error", message: "--api-key is required (or CONTRACT_API_KEY)" };
   if (!token) return { kind: "error", message: "--token is required (or CONTRACT_TOKEN)" };
-  const timeoutText = values.timeout ?? env.CONTRACT_TIMEOUT ?? "10000";
+  const timeoutText = values.timeout ?? (env.CONTRACT_TIMEOUT || "10000");
   if (!/^[0-9]+$/.test(timeoutText) || Number(timeoutText) < 1) return { kind: "error", message: `--timeout must be a positive number of milliseconds, got ${timeoutText}` };
   if (values["run-id"] !== undefined && !/^[A-Za-z0-9-]{1,40}$/.test(values["run-id"])) {
     return { kind: "error", message: "--run-id may hold letters, digits and dashes, at most 40" };

@@ -8,6 +8,7 @@ import type { FuzzSummary } from "./fuzz/run-fuzz-phase.ts";
 import { createExchanger } from "./http-exchange.ts";
 import { preflight, type PreflightAnswer } from "./preflight.ts";
 import { proxiedFetch, usesProxy, type ProxySettings } from "./proxy-settings.ts";
+import { secretRedactor, type Secret } from "./redact-secrets.ts";
 import { DEFAULT_RETRY_LIMITS, withRetries, type RetryBudget, type RetryLimits } from "./retry-policy.ts";
 import { RunContext, RunInterrupted, type Credentials } from "./run-context.ts";
 import type { RunEvent, RunReport } from "./run-report.ts";
@@ -104,6 +105,15 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   const problem = await preflight(exchange, options.baseUrl, accounts, { needFreshEmpty: !options.skipSeatChecks, answers: preflightAnswers });
   if (problem) return problem;
 
+  // No secret reaches a report or a progress line unless --show-credentials: a service may echo one in an answer.
+  const secrets: Secret[] = [];
+  for (const [account, names] of [["primary", "CONTRACT"], ["other", "CONTRACT_OTHER"], ["fresh", "CONTRACT_FRESH"]] as const) {
+    const own = accounts[account];
+    if (own) secrets.push({ value: own.apiKey, shownAs: `\${${names}_API_KEY}` }, { value: own.token, shownAs: `\${${names}_TOKEN}` });
+  }
+  const redact = options.revealCredentials ? <T>(value: T) => value : secretRedactor(secrets);
+  const onEvent = options.onEvent;
+  const emit = onEvent ? (event: RunEvent) => onEvent(redact(event)) : () => {};
   const runId = options.runId ?? started.toString(36);
   const observer = options.profile || options.recordProfile ? new ProfileObserver({ runId, document: contract.document, now }) : undefined;
   const ctx = new RunContext({
@@ -117,7 +127,7 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
     contract,
     closedContract,
     strict: options.strict ?? false,
-    emit: options.onEvent ?? (() => {}),
+    emit,
     ...(observer ? { observe: (answer) => observer.observe(answer) } : {}),
   });
   // The preflight's answers are answers of the service like any other: a 5xx there fails the run too.
@@ -145,7 +155,7 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
     if (fuzzPhase && options.fuzz && !ctx.lostContact) {
       fuzz = await fuzzPhase(
         ctx,
-        { exchange, baseUrl: options.baseUrl, credentials: accounts.primary, revealCredentials: options.revealCredentials ?? false, contract, closedContract, strict: options.strict ?? false, emit: options.onEvent ?? (() => {}), ...(options.signal ? { signal: options.signal } : {}) },
+        { exchange, baseUrl: options.baseUrl, credentials: accounts.primary, revealCredentials: options.revealCredentials ?? false, contract, closedContract, strict: options.strict ?? false, emit, ...(options.signal ? { signal: options.signal } : {}) },
         { cases: options.fuzz, seed },
       );
     }
@@ -157,11 +167,12 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
     leftBehind = await ctx.cleanUp();
   }
   const checks = options.profile ? [...SCENARIO_CHECKS, "profile_conformance" as const] : SCENARIO_CHECKS;
-  const report = ctx.report({ baseUrl: options.baseUrl, startedAt: started, finishedAt: now(), checks, leftBehind, runId, interrupted, ...(clash ? { clash } : {}) });
-  report.seed = seed;
-  if (ctx.retried.length > 0) report.retried = ctx.retried;
-  if (ctx.unanswered.length > 0) report.unanswered = ctx.unanswered;
-  if (fuzz) report.fuzz = fuzz;
+  const full = ctx.report({ baseUrl: options.baseUrl, startedAt: started, finishedAt: now(), checks, leftBehind, runId, interrupted, ...(clash ? { clash } : {}) });
+  full.seed = seed;
+  if (ctx.retried.length > 0) full.retried = ctx.retried;
+  if (ctx.unanswered.length > 0) full.unanswered = ctx.unanswered;
+  const report = redact(full);
+  if (fuzz) report.fuzz = redact(fuzz);
   if (!observer || !options.recordProfile) return { kind: "report", report };
   return { kind: "report", report, profile: observer.profile({ recordedAt: new Date(started).toISOString(), baseUrl: options.baseUrl }) };
 }
