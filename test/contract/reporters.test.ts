@@ -137,6 +137,29 @@ describe("a failing run of many checks", () => {
   });
 });
 
+describe("requests sent again or left unanswered", () => {
+  it("says which were sent again after Retry-After, how long the run waited, and which got no answer", () => {
+    const text = renderTextReport({
+      ...report,
+      retried: [
+        { step: "list the agents", method: "GET", path: "/api/v1/object/agent_cards", answers: [{ status: 503, retryAfter: "1" }], waitedMs: 1000, finalStatus: 200 },
+        { step: "retrieve the property", method: "GET", path: "/api/v1/object/property/7", answers: [], waitedMs: 0, finalStatus: 429, gaveUp: "a wait of 40 s would pass the run's 30 s of waiting (1 s spent)" },
+      ],
+      unanswered: [{ step: "retrieve the floorplan", method: "GET", path: "/api/v1/object/document/9", reason: "no answer within 10000 ms (--timeout)" }],
+    });
+    expect(text).toContain(
+      [
+        "Sent again after Retry-After (2 requests, 1.0 s waited in all)",
+        "  GET /api/v1/object/agent_cards (list the agents): 503 Retry-After: 1; then 200",
+        "  GET /api/v1/object/property/7 (retrieve the property): no retry; then 429; not waited for again: a wait of 40 s would pass the run's 30 s of waiting (1 s spent)",
+        "",
+        "No answer (1 request; each failed once, what rested on it is skipped)",
+        "  GET /api/v1/object/document/9 (retrieve the floorplan): no answer within 10000 ms (--timeout)",
+      ].join("\n"),
+    );
+  });
+});
+
 describe("JSON", () => {
   it("is the whole report", () => {
     expect(JSON.parse(renderJsonReport(report))).toEqual(report);

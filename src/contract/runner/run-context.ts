@@ -189,9 +189,10 @@ export class RunContext extends CheckLedger {
     const repeatable = REPEATABLE_OPERATIONS[operationId]?.repeat ?? false;
     const sent = await this.#run.exchange({ method: operation.method, path, headers: Object.fromEntries(headers.map(({ name, value }) => [name, value])), body: options.body, repeatable });
     if (this.#run.signal?.aborted) throw new RunInterrupted();
-    this.exchanges += 1;
-    const before = this.results.length;
     const retried = sent.ok ? sent.exchange.retried : sent.failure.retried;
+    // Every request sent counts, those sent again after Retry-After too.
+    this.exchanges += 1 + (retried?.answers.length ?? 0);
+    const before = this.results.length;
     if (retried) this.noteRetry(step, operation.method, path, retried, sent.ok ? sent.exchange.status : undefined);
 
     if (!sent.ok) {

@@ -132,7 +132,7 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   });
   // The preflight's answers are answers of the service like any other: a 5xx there fails the run too.
   for (const { step, operation, exchange: answer } of preflightAnswers) {
-    ctx.exchanges += 1;
+    ctx.exchanges += 1 + (answer.retried?.answers.length ?? 0);
     const request = { method: answer.method, path: answer.path, status: answer.status };
     ctx.checkAnswer(step, { operation, request }, answer);
     if (answer.retried) ctx.noteRetry(step, answer.method, answer.path, answer.retried, answer.status);
