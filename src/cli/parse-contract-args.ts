@@ -181,6 +181,8 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
   const token = values.token ?? env.CONTRACT_TOKEN;
   if (!baseUrl) return { kind: "error", message: "--base-url is required (or CONTRACT_BASE_URL), unless --recording is given" };
   if (!isHttpUrl(baseUrl)) return { kind: "error", message: `--base-url must be an http(s) address, got ${baseUrl}` };
+  // fetch refuses an address with credentials in it, and a log would show them: the service takes API-KEY and TOKEN (section 5).
+  if (new URL(baseUrl).username || new URL(baseUrl).password) return { kind: "error", message: "--base-url must not hold a user or password (user:password@): the service authenticates by API-KEY and TOKEN (section 5)" };
   if (!apiKey) return { kind: "error", message: "--api-key is required (or CONTRACT_API_KEY)" };
   if (!token) return { kind: "error", message: "--token is required (or CONTRACT_TOKEN)" };
   const timeoutText = values.timeout ?? (env.CONTRACT_TIMEOUT || "10000");

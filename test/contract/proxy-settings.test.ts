@@ -1,6 +1,6 @@
 /** Which requests go through a proxy, read as curl reads HTTP_PROXY, HTTPS_PROXY, ALL_PROXY and NO_PROXY. */
 import { describe, expect, it } from "vitest";
-import { bypassesProxy, proxyFor, readProxySettings, shownProxy } from "../../src/contract/runner/proxy-settings.ts";
+import { bypassesProxy, proxyFor, readProxySettings, shownAddress } from "../../src/contract/runner/proxy-settings.ts";
 
 describe("readProxySettings", () => {
   it("reads each variable in lower case first, then upper case; ALL_PROXY for a scheme without its own; a bare host:port is http://", () => {
@@ -18,7 +18,7 @@ describe("readProxySettings", () => {
   });
 
   it("never shows the proxy's password", () => {
-    expect(shownProxy("http://ci:s3cret@proxy.corp:3128")).toBe("http://***@proxy.corp:3128");
+    expect(shownAddress("http://ci:s3cret@proxy.corp:3128")).toBe("http://***@proxy.corp:3128");
   });
 });
 

@@ -31,8 +31,8 @@ export function usesProxy(settings: ProxySettings): boolean {
   return settings.httpProxy !== undefined || settings.httpsProxy !== undefined;
 }
 
-/** A proxy address without its user and password, for a progress line. */
-export function shownProxy(address: string): string {
+/** An address (a proxy's, a service's) without its user and password, for a progress line. */
+export function shownAddress(address: string): string {
   try {
     const url = new URL(address);
     if (url.username || url.password) {

@@ -111,6 +111,9 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
     const own = accounts[account];
     if (own) secrets.push({ value: own.apiKey, shownAs: `\${${names}_API_KEY}` }, { value: own.token, shownAs: `\${${names}_TOKEN}` });
   }
+  // A password in the base address (https://user:password@host) is a secret too.
+  const password = new URL(options.baseUrl).password;
+  if (password) secrets.push({ value: password, shownAs: "***" }, { value: decodeURIComponent(password), shownAs: "***" });
   const redact = options.revealCredentials ? <T>(value: T) => value : secretRedactor(secrets);
   const onEvent = options.onEvent;
   const emit = onEvent ? (event: RunEvent) => onEvent(redact(event)) : () => {};
