@@ -103,6 +103,22 @@ describe("an answer later than --timeout", () => {
   });
 });
 
+describe("the very first request answered late", () => {
+  it("fails that request, and the run goes on: a late answer is no sign of a wrong address", async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const { report } = await runThrough(onNth(1, () => true, () => held.then(() => "hang-up" as const)));
+      expect(failed(report).map(line)).toEqual([
+        "not_a_server_error: preflight: GET /api/v1/object/template_base as the primary account: GET /api/v1/object/template_base got no answer: no answer within 15000 ms (--timeout)",
+      ]);
+      expect(report.summary.template_catalogue!.passed).toBe(1);
+    } finally {
+      release();
+    }
+  }, 2 * TIMEOUT_MS + 120_000);
+});
+
 describe("a 503 or 429 with Retry-After", () => {
   it("to a GET, once: waited for, sent again, and the run holds; the report says which request and how long", async () => {
     const { report, waits } = await runThrough(onNth(1, (request) => request.method === "GET" && request.path === "/api/v1/object/agent_cards", () => busy({ "retry-after": "1" })), { runId: "retry-once" });

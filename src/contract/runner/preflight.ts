@@ -1,4 +1,4 @@
-import type { Exchange, Exchanger } from "./http-exchange.ts";
+import type { Exchange, Exchanger, NoAnswer } from "./http-exchange.ts";
 import type { AccountName, Credentials } from "./run-context.ts";
 
 /** Why a run cannot give a verdict: nothing answers, or the run was set up wrongly (exit 2, not BROKEN). */
@@ -24,12 +24,21 @@ export async function preflight(
   exchange: Exchanger,
   baseUrl: string,
   accounts: Partial<Record<AccountName, Credentials>>,
-  { needFreshEmpty, answers }: { needFreshEmpty: boolean; /** Every answer the preflight gets is added here. */ answers: PreflightAnswer[] },
+  { needFreshEmpty, answers, late }: {
+    needFreshEmpty: boolean;
+    /** Every answer the preflight gets is added here. */
+    answers: PreflightAnswer[];
+    /** Every request that got no answer within the limit: it fails on its own, and the run goes on (a late answer is no sign of a wrong address). */
+    late: Array<{ step: string; operation: PreflightAnswer["operation"]; failure: NoAnswer }>;
+  },
 ): Promise<PreflightProblem | undefined> {
   const get = async (path: "template_base" | "agent_cards", credentials: Credentials) => {
     const sent = await exchange({ method: "GET", path: `${API}/${path}`, headers: { "content-type": "application/json", accept: "application/json", "API-KEY": credentials.apiKey, TOKEN: credentials.token } });
     const account = (Object.keys(accounts) as AccountName[]).find((name) => accounts[name] === credentials) ?? "primary";
-    if (sent.ok) answers.push({ step: `preflight: GET ${API}/${path} as the ${account} account`, operation: path === "template_base" ? "retrieveTemplateCatalogue" : "listAgentCards", exchange: sent.exchange });
+    const step = `preflight: GET ${API}/${path} as the ${account} account`;
+    const operation = path === "template_base" ? "retrieveTemplateCatalogue" : "listAgentCards";
+    if (sent.ok) answers.push({ step, operation, exchange: sent.exchange });
+    else if (sent.failure.kind === "timeout") late.push({ step, operation, failure: sent.failure });
     return sent;
   };
 
@@ -44,12 +53,12 @@ export async function preflight(
   // A connection the service closed while idle (its keep-alive timeout) may be reset under the first request of
   // a run that follows another in the same process; that GET is sent once more on a new connection.
   if (!catalogue.ok && /ECONNRESET|socket hang up|other side closed/i.test(catalogue.failure.reason)) catalogue = await get("template_base", primary);
-  if (!catalogue.ok) return { kind: "unreachable", message: `Cannot reach ${baseUrl}: ${catalogue.failure.reason}.` };
+  if (!catalogue.ok && catalogue.failure.kind !== "timeout") return { kind: "unreachable", message: `Cannot reach ${baseUrl}: ${catalogue.failure.reason}.` };
   // 407 is a proxy's answer, not the service's (RFC 9110 15.5.8): no verdict on the service can follow.
-  if (catalogue.exchange.status === 407) {
+  if (catalogue.ok && catalogue.exchange.status === 407) {
     return { kind: "usage", message: `A proxy between the runner and ${baseUrl} asks for credentials (407 Proxy Authentication Required): give them in its address, HTTP_PROXY or HTTPS_PROXY=http://user:password@host:port.` };
   }
-  if (catalogue.exchange.status === 404) {
+  if (catalogue.ok && catalogue.exchange.status === 404) {
     const agents = await get("agent_cards", primary);
     if (agents.ok && agents.exchange.status === 404) return { kind: "usage", message: wrongBase(baseUrl) };
   }
@@ -57,6 +66,7 @@ export async function preflight(
     const credentials = accounts[account];
     if (!credentials) continue;
     const first = account === "primary" ? catalogue : await get("template_base", credentials);
+    if (!first.ok && first.failure.kind === "timeout") continue;
     if (!first.ok) return { kind: "unreachable", message: `Cannot reach ${baseUrl}: ${first.failure.reason}.` };
     if (first.exchange.status < 400 || first.exchange.status >= 500 || first.exchange.status === 404) continue;
     const second = await get("agent_cards", credentials);

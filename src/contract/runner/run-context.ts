@@ -334,6 +334,13 @@ export class RunContext extends CheckLedger {
     }
   }
 
+  /** A request of the preflight that got no answer within the limit: it fails like any other. */
+  unansweredPreflight(step: string, operation: string, failure: NoAnswer): void {
+    this.exchanges += 1;
+    this.#noAnswer(step, operation, { method: failure.method, path: failure.path }, failure);
+    this.#unansweredInARow = 0;
+  }
+
   /** Records that a request was sent again after a 429 or 503 with Retry-After, for the report. */
   noteRetry(step: string, method: string, path: string, retried: Retried, status: number | undefined): void {
     const entry: RetriedRequest = { step, method, path, answers: retried.answers, waitedMs: retried.waitedMs };

@@ -102,7 +102,8 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   const fuzzPhase = options.fuzz ? (await import("./fuzz/run-fuzz-phase.ts")).runFuzzPhase : undefined;
   const closedContract = options.closedContract ?? createContract({ closed: true });
   const preflightAnswers: PreflightAnswer[] = [];
-  const problem = await preflight(exchange, options.baseUrl, accounts, { needFreshEmpty: !options.skipSeatChecks, answers: preflightAnswers });
+  const preflightLate: Parameters<typeof preflight>[3]["late"] = [];
+  const problem = await preflight(exchange, options.baseUrl, accounts, { needFreshEmpty: !options.skipSeatChecks, answers: preflightAnswers, late: preflightLate });
   if (problem) return problem;
 
   // No secret reaches a report or a progress line unless --show-credentials: a service may echo one in an answer.
@@ -140,6 +141,7 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
     ctx.checkAnswer(step, { operation, request }, answer);
     if (answer.retried) ctx.noteRetry(step, answer.method, answer.path, answer.retried, answer.status);
   }
+  for (const { step, operation, failure } of preflightLate) ctx.unansweredPreflight(step, operation, failure);
   const tag = `${runId}-${options.nonce ?? randomBytes(4).toString("hex").slice(0, 6)}`;
   let clash: string | undefined;
   let interrupted = false;
