@@ -11,6 +11,7 @@ import { runContract, type RunOptions } from "../../src/contract/runner/run-cont
 import type { CheckResult, RunReport } from "../../src/contract/runner/run-report.ts";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
 import { startBreakingProxy, type Breakage, type ForwardedRequest, type ProxiedResponse } from "../support/breaking-proxy.ts";
+import { startIndependentService } from "../support/independent-service/index.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 
 const contract = createContract();
@@ -177,5 +178,38 @@ describe("a 5xx without Retry-After", () => {
     expect(failed(report).filter((result) => result.check === "not_a_server_error").map(line)).toEqual([
       "not_a_server_error: preflight: GET /api/v1/object/template_base as the primary account: answered 503: {\"error\":\"busy\"}",
     ]);
+  });
+});
+
+describe("the independent implementation, busy once on every operation safe to repeat", () => {
+  it("is waited for on each, and holds: no failure, every wait in the report", async () => {
+    const service = await startIndependentService();
+    const creates = /^POST \/api\/v1\/object\/(property|agent_card\/|document\/)$/;
+    const seen = new Set<string>();
+    const proxy = await startBreakingProxy(service.url, {
+      request: (request) => {
+        const kind = `${request.method} ${request.path.replace(/\/(property|agent_card|document)\/[^/]+$/, "/$1/:id").replace(/\/external-property\/.*$/, "/external-property/:id").replace(/\/properties\/.*$/, "/properties/:uid")}`;
+        if (creates.test(`${request.method} ${request.path}`) || seen.has(kind)) return undefined;
+        seen.add(kind);
+        return busy({ "retry-after": "1" });
+      },
+    });
+    const waits: number[] = [];
+    try {
+      const { primary, other, fresh } = service.accounts;
+      const outcome = await runContract({
+        baseUrl: proxy.url, publicBaseUrl: service.url, apiKey: primary.apiKey, token: primary.token, other, fresh: { ...fresh, seats: fresh.agentSeats },
+        contract, closedContract, timeoutMs: TIMEOUT_MS, sleep: async (ms) => void waits.push(ms),
+      });
+      if (outcome.kind !== "report") throw new Error(outcome.message);
+      expect(failed(outcome.report).map(line)).toEqual([]);
+      // The twelve operations safe to repeat (every GET, PUT and DELETE, and the POST that retrieves an agent card).
+      expect(seen.size).toBe(12);
+      expect(outcome.report.retried!.map((entry) => `${entry.method} ${entry.finalStatus}`).sort()).toEqual([...seen].map((kind) => `${kind.split(" ")[0]} 200`).sort());
+      expect(waits).toEqual(Array.from({ length: 12 }, () => 1000));
+    } finally {
+      await proxy.close();
+      await service.close();
+    }
   });
 });
