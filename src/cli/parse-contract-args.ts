@@ -53,7 +53,9 @@ export type ContractCommand = ServiceCommand | RecordingCommand;
 
 export const CONTRACT_USAGE = `Usage: property-listing-contract --base-url <url> --api-key <key> --token <token> [options]
        property-listing-contract --recording <file.har> [--base-url <url>] [options]
-       (in a clone of this repository: npm run contract -- followed by the same options)
+       (in a clone of this repository: npx --no -- property-listing-contract followed by the same options;
+       in CI give the credentials as CONTRACT_API_KEY and CONTRACT_TOKEN, never on the command line:
+       docs/runner-in-ci.md)
 
 Runs the contract scenario against an implementation of the Property Listing Service (the mock or the real
 service), or checks recorded traffic (a HAR file, or a JSON list of { request, response } exchanges), and

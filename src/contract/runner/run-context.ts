@@ -288,7 +288,7 @@ export class RunContext extends CheckLedger {
   /** Records a check about a step's answer that the scenario evaluates itself, and tells the reporter. */
   check(check: CheckName, options: StepCheck): void {
     const { step, passed, message, exchange, operation, tier = "fact", section, expected, actual } = options;
-    const missing = this.missing([...("exchange" in options ? [exchange] : []), ...(options.needs ?? [])]);
+    const missing = this.missing([...("exchange" in options ? [exchange] : []), ...(options.needs ?? [])], step);
     if (missing) {
       this.skip(check, step, missing, operation);
       return;
@@ -311,9 +311,9 @@ export class RunContext extends CheckLedger {
    * Why something resting on these answers cannot be judged: one of them never came. The request named is the
    * one of that step when the run knows it, else the latest that went unanswered.
    */
-  missing(needs: Needs | undefined): string | undefined {
+  missing(needs: Needs | undefined, step?: string): string | undefined {
     if (!needs || !needs.some((answer) => answer === undefined)) return undefined;
-    const latest = this.unanswered.at(-1);
+    const latest = this.unanswered.findLast((entry) => entry.step === step) ?? this.unanswered.at(-1);
     if (!latest) return undefined;
     return `rests on the answer to ${latest.method} ${latest.path} ("${latest.step}"), which never came: ${latest.reason}`;
   }
