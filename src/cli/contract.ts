@@ -15,6 +15,7 @@ import { readRecording } from "../contract/recording/read-recording.ts";
 import { renderJsonReport } from "../contract/runner/reporters/json-reporter.ts";
 import { renderJunitReport } from "../contract/runner/reporters/junit-reporter.ts";
 import { createProgressPrinter, renderTextReport } from "../contract/runner/reporters/text-reporter.ts";
+import { readProxySettings, shownAddress, usesProxy } from "../contract/runner/proxy-settings.ts";
 import { runContract } from "../contract/runner/run-contract.ts";
 import type { RunReport } from "../contract/runner/run-report.ts";
 import { CONTRACT_USAGE, parseContractArgs, type RecordingCommand, type ReporterName, type ServiceCommand } from "./parse-contract-args.ts";
@@ -47,8 +48,10 @@ if (command.writeProfile && recorded && !report.interrupted) {
   progress(`Service profile written to ${command.writeProfile} (${Object.keys(recorded.observations).length} observations)`);
 }
 
-const renderers: Record<ReporterName, (report: RunReport) => string> = { text: renderTextReport, junit: renderJunitReport, json: renderJsonReport };
+const textOptions = command.jsonReport ? { jsonReport: command.jsonReport } : {};
+const renderers: Record<ReporterName, (report: RunReport) => string> = { text: (report) => renderTextReport(report, textOptions), junit: renderJunitReport, json: renderJsonReport };
 const rendered = renderers[command.reporter](report);
+if (command.jsonReport) writeFileSync(command.jsonReport, renderJsonReport(report));
 if (command.output) {
   writeFileSync(command.output, rendered);
   const failures = report.results.filter((result) => result.status === "failed").length;
@@ -67,10 +70,16 @@ if (report.interrupted) {
 }
 
 async function runAgainstService(command: ServiceCommand): Promise<RunReport> {
-  if (!command.quiet) progress(`Running the contract scenario against ${command.baseUrl}${command.strict ? " (strict)" : ""}${command.fuzz ? `, then ${command.fuzz} generated cases per operation` : ""}`);
+  if (!command.quiet) progress(`Running the contract scenario against ${shownAddress(command.baseUrl)}${command.strict ? " (strict)" : ""}${command.fuzz ? `, then ${command.fuzz} generated cases per operation` : ""}`);
   // Ctrl-C stops the run; it still deletes what it created. A second Ctrl-C stops at once.
   // One Ctrl-C can arrive more than once: from the terminal to the whole process group, and relayed by npm (or
   // by tsx, running the sources). Only a signal a second or more after the first is a second Ctrl-C.
+  // The proxies, read once here as curl reads them (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY, either case).
+  const proxy = readProxySettings(process.env);
+  if (usesProxy(proxy) && !command.quiet) {
+    const through = [proxy.httpProxy && `http:// through ${shownAddress(proxy.httpProxy)}`, proxy.httpsProxy && `https:// through ${shownAddress(proxy.httpsProxy)}`].filter(Boolean).join(", ");
+    progress(`Proxies: ${through}${proxy.noProxy ? `; directly: ${proxy.noProxy}` : ""}`);
+  }
   const interrupt = new AbortController();
   let firstSignal = 0;
   const onSignal = () => {
@@ -96,6 +105,7 @@ async function runAgainstService(command: ServiceCommand): Promise<RunReport> {
     token: command.token,
     strict: command.strict,
     timeoutMs: command.timeoutMs,
+    proxy,
     ...(command.runId ? { runId: command.runId } : {}),
     ...(command.fuzz ? { fuzz: command.fuzz } : {}),
     ...(command.seed !== undefined ? { seed: command.seed } : {}),

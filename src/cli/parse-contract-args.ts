@@ -13,6 +13,8 @@ interface ReportOptions {
   profile?: string;
   reporter: ReporterName;
   output?: string;
+  /** Also write the JSON report to this file, whatever the reporter (`--json-report`). */
+  jsonReport?: string;
   quiet: boolean;
 }
 
@@ -51,7 +53,9 @@ export type ContractCommand = ServiceCommand | RecordingCommand;
 
 export const CONTRACT_USAGE = `Usage: property-listing-contract --base-url <url> --api-key <key> --token <token> [options]
        property-listing-contract --recording <file.har> [--base-url <url>] [options]
-       (in a clone of this repository: npm run contract -- followed by the same options)
+       (in a clone of this repository: npx --no -- property-listing-contract followed by the same options;
+       in CI give the credentials as CONTRACT_API_KEY and CONTRACT_TOKEN, never on the command line:
+       docs/runner-in-ci.md)
 
 Runs the contract scenario against an implementation of the Property Listing Service (the mock or the real
 service), or checks recorded traffic (a HAR file, or a JSON list of { request, response } exchanges), and
@@ -69,7 +73,10 @@ Options:
   --recording <file>   check this recording instead of running the scenario
   --strict             fail on checks that rest on the contract's assumptions too (error statuses, problem+json)
   --reporter <name>    text (default), junit or json
-  --output <file>      write the report to this file instead of standard output
+  --output <file>      write the report to this file instead of standard output (with junit or json and no
+                       --output, standard output holds the report alone: progress goes to standard error)
+  --json-report <file> also write the JSON report to this file, whatever --reporter is: the full list of
+                       records left behind, retried and unanswered requests (env CONTRACT_JSON_REPORT)
   --other-api-key <key>, --other-token <token>
                        a second account (env CONTRACT_OTHER_API_KEY, CONTRACT_OTHER_TOKEN): its TOKEN is sent
                        with your API-KEY, which must be refused; without it those probes are skipped
@@ -79,7 +86,8 @@ Options:
   --fresh-seats <n>    the fresh account's seat limit, when you know it (env CONTRACT_FRESH_SEATS)
   --skip-seat-checks   do not fill agent seats (for a production account); reported as skipped
   --show-credentials   print credentials in the curl lines of failures (default: as $CONTRACT_… variables)
-  --timeout <ms>       how long to wait for each answer (default 10000)
+  --timeout <ms>       how long to wait for each answer (default 10000; env CONTRACT_TIMEOUT): a later answer
+                       fails that request, and what rested on it is skipped
   --run-id <id>        part of the emails and external ids the run creates (default: from the clock); a random
                        suffix keeps runs with the same id apart
   --write-profile <file>
@@ -122,6 +130,7 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
         strict: { type: "boolean" },
         reporter: { type: "string" },
         output: { type: "string" },
+        "json-report": { type: "string" },
         timeout: { type: "string" },
         "run-id": { type: "string" },
         "other-api-key": { type: "string" },
@@ -152,6 +161,9 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
   if (!(REPORTERS as readonly string[]).includes(reporter)) return { kind: "error", message: `--reporter must be one of ${REPORTERS.join(", ")}, got ${reporter}` };
   const report: ReportOptions = { strict: values.strict ?? false, reporter: reporter as ReporterName, quiet: values.quiet ?? false };
   if (values.output) report.output = values.output;
+  const jsonReport = values["json-report"] ?? (env.CONTRACT_JSON_REPORT || undefined);
+  if (jsonReport === "") return { kind: "error", message: "--json-report needs a file name" };
+  if (jsonReport) report.jsonReport = jsonReport;
   if (values["write-profile"]) report.writeProfile = values["write-profile"];
   if (profile) report.profile = profile;
 
@@ -171,9 +183,11 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
   const token = values.token ?? env.CONTRACT_TOKEN;
   if (!baseUrl) return { kind: "error", message: "--base-url is required (or CONTRACT_BASE_URL), unless --recording is given" };
   if (!isHttpUrl(baseUrl)) return { kind: "error", message: `--base-url must be an http(s) address, got ${baseUrl}` };
+  // fetch refuses an address with credentials in it, and a log would show them: the service takes API-KEY and TOKEN (section 5).
+  if (new URL(baseUrl).username || new URL(baseUrl).password) return { kind: "error", message: "--base-url must not hold a user or password (user:password@): the service authenticates by API-KEY and TOKEN (section 5)" };
   if (!apiKey) return { kind: "error", message: "--api-key is required (or CONTRACT_API_KEY)" };
   if (!token) return { kind: "error", message: "--token is required (or CONTRACT_TOKEN)" };
-  const timeoutText = values.timeout ?? "10000";
+  const timeoutText = values.timeout ?? (env.CONTRACT_TIMEOUT || "10000");
   if (!/^[0-9]+$/.test(timeoutText) || Number(timeoutText) < 1) return { kind: "error", message: `--timeout must be a positive number of milliseconds, got ${timeoutText}` };
   if (values["run-id"] !== undefined && !/^[A-Za-z0-9-]{1,40}$/.test(values["run-id"])) {
     return { kind: "error", message: "--run-id may hold letters, digits and dashes, at most 40" };

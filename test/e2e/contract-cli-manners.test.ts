@@ -103,7 +103,8 @@ describe("a failure can be replayed", () => {
     try {
       const { code, output } = await contract(["--base-url", proxy.url, "--api-key", "manners-secret-key", "--token", "manners-secret-token", "--quiet"]);
       expect(code).toBe(1);
-      expect(output).toMatch(/1\. response_schema_conformance \[fact, section 2\.1\]: create a property with every documented field \(createProperty\)/);
+      // One entry for the one broken answer, naming every check it failed (the nid also breaks the uri's form).
+      expect(output).toMatch(/1\. response_schema_conformance(, [a-z_]+)* \[fact, section 2\.1\]: create a property with every documented field \(createProperty\)/);
       expect(output).toContain("createProperty response.body/nid: must be string, got integer 1 [type]");
       expect(output).not.toContain("manners-secret");
       const line = output.split("\n").map((text) => text.trim()).find((text) => text.startsWith(`curl -X POST '${proxy.url}/api/v1/object/property'`));
@@ -136,7 +137,7 @@ describe("clean-up", () => {
     try {
       const { code, output } = await contract(["--base-url", proxy.url, "--api-key", "manners-6", "--token", "t", "--quiet"]);
       expect(code).toBe(1);
-      expect(output).toMatch(/Left behind \(\d+\):\n {2}property \d+ \(the service has no operation to delete a property\)/);
+      expect(output).toMatch(/Left behind: \d+ records\n {2}\d+ properties: the service has no operation to delete a property/);
       expect(output).toMatch(/ {2}agent \d+ of the primary account \(DELETE \/api\/v1\/object\/agent_card\/\d+ answered 500\)/);
       // The documents were deleted; the agents are what the report says is left.
       expect((await agentsOf("manners-6", "t")).length).toBe((output.match(/ {2}agent \d+ of the primary account/g) ?? []).length);

@@ -24,6 +24,11 @@ const README = userDocs();
 const DEMO = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
 
 const commands = readmeCommands();
+/** The CI variables the README's runner commands take their credentials from: every account, each its own. */
+const CREDENTIALS = {
+  CONTRACT_API_KEY: "demo-key", CONTRACT_TOKEN: "demo-token", CONTRACT_OTHER_API_KEY: "readme-other", CONTRACT_OTHER_TOKEN: "readme-other-token",
+  CONTRACT_FRESH_API_KEY: `readme-fresh-${process.pid}`, CONTRACT_FRESH_TOKEN: "readme-fresh-token",
+};
 
 /** Commands that cannot run inside the test suite, or run in another test, and why. Everything else runs. */
 const NOT_RUN: Array<[RegExp, string]> = [
@@ -131,17 +136,18 @@ const RULES: Array<{ pattern: RegExp; run: (line: string) => Promise<void> }> = 
         await serves(onPort(shown, port), `http://127.0.0.1:${port}/healthz`);
         return;
       }
-      const { code, output } = await sh(shown.replace("https://staging.example.com", url), { API_KEY: "demo-key", API_TOKEN: "demo-token" });
+      const { code, output } = await sh(shown.replace("https://staging.example.com", url), CREDENTIALS);
       expect(code, output).toBe(0);
       expect(output).toContain(line.includes("--write-profile") ? "Service profile written to" : "Holding the service to the profile");
     },
   },
   {
-    pattern: /^npm run contract -- --base-url https:\/\/staging\.example\.com /,
+    // The runner's bin as CI runs it, the credentials in the environment (docs/runner-in-ci.md).
+    pattern: /^npx --no -- property-listing-contract --base-url https:\/\/staging\.example\.com(\s|$)/,
     run: async (line) => {
       const junit = line.includes("--output contract.xml");
       const shown = line.replace("https://staging.example.com", url).replace("--output contract.xml", `--output ${join(dir, "contract.xml")}`);
-      const { code, output } = await sh(shown, { API_KEY: "demo-key", API_TOKEN: "demo-token" });
+      const { code, output } = await sh(shown, CREDENTIALS);
       expect(code, output).toBe(0);
       if (junit) expect(readFileSync(join(dir, "contract.xml"), "utf8")).toMatch(/<testsuites[^>]*failures="0"/);
       else expect(output).toContain("Contract HOLDS");

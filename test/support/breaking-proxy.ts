@@ -17,12 +17,17 @@ export interface ProxiedResponse {
   contentType: string;
   /** The parsed JSON body (undefined when not JSON); a breakage may replace it. */
   body: unknown;
+  /** More headers to answer with (Retry-After, say). */
+  headers?: Record<string, string>;
 }
 
 /** One way to break the contract: change the request on its way in, the response on its way out, or both. */
 export interface Breakage {
-  /** Changes the request before it is forwarded; answer a response here to not forward it at all. */
-  request?(request: ForwardedRequest): ProxiedResponse | "hang-up" | void;
+  /**
+   * Changes the request before it is forwarded; answer a response here to not forward it at all. A promise holds
+   * the request until it settles (an answer that comes late, or never until the test releases it).
+   */
+  request?(request: ForwardedRequest): ProxiedResponse | "hang-up" | void | Promise<ProxiedResponse | "hang-up" | void>;
   /** Changes the answer before it is sent back. */
   response?(request: ForwardedRequest, response: ProxiedResponse): ProxiedResponse | void;
 }
@@ -35,7 +40,8 @@ export async function startBreakingProxy(target: string, breakage: Breakage): Pr
       headers: flatHeaders(incoming),
       body: await readAll(incoming),
     };
-    const early = breakage.request?.(request);
+    const early = await breakage.request?.(request);
+    if (incoming.socket.destroyed) return;
     if (early === "hang-up") {
       outgoing.socket?.destroy();
       return;
@@ -56,6 +62,7 @@ export async function startBreakingProxy(target: string, breakage: Breakage): Pr
     response = breakage.response?.(request, response) ?? response;
     outgoing.statusCode = response.status;
     outgoing.setHeader("content-type", response.contentType);
+    for (const [name, value] of Object.entries(response.headers ?? {})) outgoing.setHeader(name, value);
     outgoing.end(typeof response.body === "string" ? response.body : JSON.stringify(response.body));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -85,6 +85,17 @@ export class AnswerInvariants {
     }
   }
 
+  /**
+   * A request on one of the run's records got no answer: whether it took effect is unknown, so the rules that
+   * hold the record to what the run knows of it stop until an answer tells again (a delete that may or may not
+   * have happened, an edit whose title may or may not show).
+   */
+  forget(account: string, operationId: string, path: string): void {
+    const nid = decodeURIComponent(path.split("/").pop() ?? "");
+    if (operationId === "deleteAgentCard" || operationId === "updateAgentCard") this.#mapOf(this.#agents, account).delete(nid);
+    if (operationId === "editProperty" && this.#mapOf(this.#properties, account).has(nid)) this.#mapOf(this.#properties, account).set(nid, { title: undefined, external_id: undefined });
+  }
+
   #mapOf<T>(maps: Map<string, Map<string, T>>, account: string): Map<string, T> {
     let map = maps.get(account);
     if (!map) maps.set(account, (map = new Map()));

@@ -15,13 +15,34 @@ export interface Exchange {
   /** Why a body announced as JSON could not be parsed. */
   jsonError?: string;
   durationMs: number;
+  /** Set when a 429 or 503 with Retry-After was waited for and the request sent again (retry-policy.ts). */
+  retried?: Retried;
 }
+
+/** The answers a request was sent again after, and how long the runner waited for them. */
+export interface Retried {
+  /** One per answer sent again after: its status and Retry-After header as given. */
+  answers: Array<{ status: number; retryAfter: string }>;
+  waitedMs: number;
+  /** Why the last answer was not waited for again, when it too asked for a wait: `3 retries`, `the run's 30 s`. */
+  gaveUp?: string;
+}
+
+/**
+ * Why a request got no answer: `timeout` (none within the limit), `interrupted` (Ctrl-C), `unreachable`
+ * (nothing listening, a name that does not resolve, TLS refused: the service is not there at all), `network`
+ * (a reset connection and the like).
+ */
+export type NoAnswerKind = "timeout" | "interrupted" | "unreachable" | "network";
 
 /** A request that got no answer: nothing listening, a reset connection, or a timeout. */
 export interface NoAnswer {
   method: string;
   path: string;
   reason: string;
+  kind: NoAnswerKind;
+  /** Set when earlier answers to the same request asked for a wait (429/503 with Retry-After). */
+  retried?: Retried;
 }
 
 export type ExchangeResult = { ok: true; exchange: Exchange } | { ok: false; failure: NoAnswer };
@@ -37,8 +58,21 @@ export interface ExchangerOptions {
   signal?: AbortSignal;
 }
 
+/** One request to the service under test, relative to its base address. */
+export interface ExchangeRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: unknown;
+  /**
+   * Whether the request may be sent again after a 429 or 503 with Retry-After (retry-policy.ts). By the method
+   * when not given: GET, HEAD, OPTIONS, PUT and DELETE are idempotent (RFC 9110, 9.2.2), POST is not.
+   */
+  repeatable?: boolean;
+}
+
 /** Sends requests to the service under test, relative to its base address. */
-export type Exchanger = (request: { method: string; path: string; headers: Record<string, string>; body?: unknown }) => Promise<ExchangeResult>;
+export type Exchanger = (request: ExchangeRequest) => Promise<ExchangeResult>;
 
 export function createExchanger({ baseUrl, timeoutMs, fetch = globalThis.fetch, signal }: ExchangerOptions): Exchanger {
   const base = baseUrl.replace(/\/+$/, "");
@@ -56,14 +90,17 @@ export function createExchanger({ baseUrl, timeoutMs, fetch = globalThis.fetch, 
       });
       text = await response.text();
     } catch (error) {
-      return { ok: false, failure: { method, path, reason: describeNetworkError(error, timeoutMs) } };
+      const { kind, reason } = describeNetworkError(error, timeoutMs);
+      return { ok: false, failure: { method, path, reason, kind } };
     }
     const exchange: Exchange = {
       method,
       path,
       requestHeaders: headers,
       status: response.status,
-      headers: response.headers,
+      // A fetch other than the global one (undici's own, through a proxy) has a Headers class of its own: copied
+      // into the global one, which the contract knows.
+      headers: response.headers instanceof Headers ? response.headers : new Headers([...(response.headers as unknown as Iterable<[string, string]>)]),
       body: undefined,
       text,
       durationMs: Math.round(performance.now() - started),
@@ -84,15 +121,24 @@ export function createExchanger({ baseUrl, timeoutMs, fetch = globalThis.fetch, 
 /** Error codes of Node's TLS layer: the address answers, but not with a connection the runner can trust. */
 const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|EPROTO)/;
 
-function describeNetworkError(error: unknown, timeoutMs: number): string {
+function describeNetworkError(error: unknown, timeoutMs: number): { kind: NoAnswerKind; reason: string } {
   const failure = error as Error & { cause?: { code?: string; message?: string } };
-  if (failure.name === "TimeoutError") return `no answer within ${timeoutMs} ms`;
-  if (failure.name === "AbortError") return "the run was interrupted";
+  if (failure.name === "TimeoutError") return { kind: "timeout", reason: `no answer within ${timeoutMs} ms (--timeout)` };
+  if (failure.name === "AbortError") return { kind: "interrupted", reason: "the run was interrupted" };
   const cause = failure.cause;
   if (cause?.code && TLS_CODES.test(cause.code)) {
-    return `TLS failed (${cause.code}: ${cause.message ?? "no detail"}); check that the address is https only where the service speaks TLS, and that its certificate is trusted (NODE_EXTRA_CA_CERTS names extra CA certificates)`;
+    return {
+      kind: "unreachable",
+      reason: `TLS failed (${cause.code}: ${cause.message ?? "no detail"}); check that the address is https only where the service speaks TLS, and that its certificate is trusted (NODE_EXTRA_CA_CERTS names extra CA certificates)`,
+    };
   }
-  if (cause?.code === "ECONNREFUSED") return `nothing is listening there (${cause.message ?? "connection refused"})`;
-  if (cause?.code === "ENOTFOUND" || cause?.code === "EAI_AGAIN") return `the host name does not resolve (${cause.message ?? cause.code})`;
-  return cause?.message ?? failure.message;
+  if (cause?.code === "ECONNREFUSED") return { kind: "unreachable", reason: `nothing is listening there (${cause.message ?? "connection refused"})` };
+  if (cause?.code === "ENOTFOUND" || cause?.code === "EAI_AGAIN") return { kind: "unreachable", reason: `the host name does not resolve (${cause.message ?? cause.code})` };
+  // A proxy that refuses the tunnel (CONNECT answered 403, 407, 502...) or cannot be reached.
+  if (/proxy/i.test(cause?.message ?? "") || (cause?.code ?? "").startsWith("UND_ERR_") && /proxy/i.test(failure.message)) {
+    const detail = cause?.message ?? failure.message;
+    const hint = /407/.test(detail) ? "; give its user and password in its address, http://user:password@host:port" : "";
+    return { kind: "unreachable", reason: `the proxy failed: ${detail} (HTTP_PROXY, HTTPS_PROXY, NO_PROXY${hint})` };
+  }
+  return { kind: "network", reason: cause?.message ?? failure.message };
 }

@@ -1,8 +1,15 @@
-import type { Exchanger } from "./http-exchange.ts";
+import type { Exchange, Exchanger, NoAnswer } from "./http-exchange.ts";
 import type { AccountName, Credentials } from "./run-context.ts";
 
 /** Why a run cannot give a verdict: nothing answers, or the run was set up wrongly (exit 2, not BROKEN). */
 export type PreflightProblem = { kind: "unreachable" | "usage"; message: string };
+
+/** An answer the preflight got: the run holds it to the contract like any other (a 5xx there fails too). */
+export interface PreflightAnswer {
+  step: string;
+  operation: "retrieveTemplateCatalogue" | "listAgentCards";
+  exchange: Exchange;
+}
 
 const API = "/api/v1/object";
 const OPTIONS: Record<AccountName, string> = { primary: "--api-key and --token", other: "--other-api-key and --other-token", fresh: "--fresh-api-key and --fresh-token" };
@@ -13,9 +20,27 @@ const OPTIONS: Record<AccountName, string> = { primary: "--api-key and --token",
  * credentials the service refuses everywhere, an address that does not answer or fails TLS, and a "fresh"
  * account that already has agents (another run on it, or one stopped before it cleaned up).
  */
-export async function preflight(exchange: Exchanger, baseUrl: string, accounts: Partial<Record<AccountName, Credentials>>, { needFreshEmpty }: { needFreshEmpty: boolean }): Promise<PreflightProblem | undefined> {
-  const get = (path: string, credentials: Credentials) =>
-    exchange({ method: "GET", path: `${API}/${path}`, headers: { "content-type": "application/json", accept: "application/json", "API-KEY": credentials.apiKey, TOKEN: credentials.token } });
+export async function preflight(
+  exchange: Exchanger,
+  baseUrl: string,
+  accounts: Partial<Record<AccountName, Credentials>>,
+  { needFreshEmpty, answers, late }: {
+    needFreshEmpty: boolean;
+    /** Every answer the preflight gets is added here. */
+    answers: PreflightAnswer[];
+    /** Every request that got no answer within the limit: it fails on its own, and the run goes on (a late answer is no sign of a wrong address). */
+    late: Array<{ step: string; operation: PreflightAnswer["operation"]; failure: NoAnswer }>;
+  },
+): Promise<PreflightProblem | undefined> {
+  const get = async (path: "template_base" | "agent_cards", credentials: Credentials) => {
+    const sent = await exchange({ method: "GET", path: `${API}/${path}`, headers: { "content-type": "application/json", accept: "application/json", "API-KEY": credentials.apiKey, TOKEN: credentials.token } });
+    const account = (Object.keys(accounts) as AccountName[]).find((name) => accounts[name] === credentials) ?? "primary";
+    const step = `preflight: GET ${API}/${path} as the ${account} account`;
+    const operation = path === "template_base" ? "retrieveTemplateCatalogue" : "listAgentCards";
+    if (sent.ok) answers.push({ step, operation, exchange: sent.exchange });
+    else if (sent.failure.kind === "timeout") late.push({ step, operation, failure: sent.failure });
+    return sent;
+  };
 
   const primary = accounts.primary!;
   for (const account of ["other", "fresh"] as const) {
@@ -28,8 +53,12 @@ export async function preflight(exchange: Exchanger, baseUrl: string, accounts: 
   // A connection the service closed while idle (its keep-alive timeout) may be reset under the first request of
   // a run that follows another in the same process; that GET is sent once more on a new connection.
   if (!catalogue.ok && /ECONNRESET|socket hang up|other side closed/i.test(catalogue.failure.reason)) catalogue = await get("template_base", primary);
-  if (!catalogue.ok) return { kind: "unreachable", message: `Cannot reach ${baseUrl}: ${catalogue.failure.reason}.` };
-  if (catalogue.exchange.status === 404) {
+  if (!catalogue.ok && catalogue.failure.kind !== "timeout") return { kind: "unreachable", message: `Cannot reach ${baseUrl}: ${catalogue.failure.reason}.` };
+  // 407 is a proxy's answer, not the service's (RFC 9110 15.5.8): no verdict on the service can follow.
+  if (catalogue.ok && catalogue.exchange.status === 407) {
+    return { kind: "usage", message: `A proxy between the runner and ${baseUrl} asks for credentials (407 Proxy Authentication Required): give them in its address, HTTP_PROXY or HTTPS_PROXY=http://user:password@host:port.` };
+  }
+  if (catalogue.ok && catalogue.exchange.status === 404) {
     const agents = await get("agent_cards", primary);
     if (agents.ok && agents.exchange.status === 404) return { kind: "usage", message: wrongBase(baseUrl) };
   }
@@ -37,6 +66,7 @@ export async function preflight(exchange: Exchanger, baseUrl: string, accounts: 
     const credentials = accounts[account];
     if (!credentials) continue;
     const first = account === "primary" ? catalogue : await get("template_base", credentials);
+    if (!first.ok && first.failure.kind === "timeout") continue;
     if (!first.ok) return { kind: "unreachable", message: `Cannot reach ${baseUrl}: ${first.failure.reason}.` };
     if (first.exchange.status < 400 || first.exchange.status >= 500 || first.exchange.status === 404) continue;
     const second = await get("agent_cards", credentials);

@@ -3,9 +3,10 @@ import { AnswerInvariants } from "./answer-invariants.ts";
 import { CheckLedger, excerpt, type CheckLedgerDeps } from "./check-ledger.ts";
 import type { CheckName } from "./checks.ts";
 import { curlCommand, type CurlHeader } from "./curl-command.ts";
-import type { Exchange, Exchanger } from "./http-exchange.ts";
+import type { Exchange, Exchanger, NoAnswer, Retried } from "./http-exchange.ts";
 import type { ObservedAnswer } from "../profile/profile-observer.ts";
-import type { ExchangeSummary } from "./run-report.ts";
+import { REPEATABLE_OPERATIONS } from "./retry-policy.ts";
+import type { ExchangeSummary, RetriedRequest, UnansweredRequest } from "./run-report.ts";
 
 /** The credentials of one account: the `API-KEY` and `TOKEN` headers (section 5). */
 export interface Credentials {
@@ -50,7 +51,19 @@ export interface CallOptions {
   unsetFields?: readonly string[];
   /** A value the step worked out for its point, for the profile observer. */
   observed?: unknown;
+  /**
+   * Earlier answers this request's expectation rests on (the delete before a retrieve that must be refused): when
+   * one never came, the request is not sent and its checks are skipped with the reason (see {@link Needs}).
+   */
+  needs?: Needs;
 }
+
+/**
+ * The answers a check or a call rests on, as `ctx.call` gave them: an `undefined` among them is a request that
+ * got no answer, so what rests on it cannot be judged and is skipped with the reason, never failed. The answer a
+ * check is about (`exchange`) is one of them when the key is given.
+ */
+export type Needs = ReadonlyArray<Exchange | undefined>;
 
 /** A check a step evaluates itself. */
 export interface StepCheck {
@@ -63,6 +76,8 @@ export interface StepCheck {
   section?: string;
   expected?: string;
   actual?: string;
+  /** Earlier answers the check rests on besides `exchange` (see {@link Needs}). */
+  needs?: Needs;
 }
 
 /** Collaborators of a run. */
@@ -98,6 +113,8 @@ export class RunInterrupted extends Error {
 }
 
 const API = "/api/v1/object";
+/** Requests in a row without an answer after which the run stops sending: the service is gone, not slow once. */
+const UNANSWERED_IN_A_ROW = 3;
 const VARIABLES: Record<AccountName, { key: string; token: string }> = {
   primary: { key: "CONTRACT_API_KEY", token: "CONTRACT_TOKEN" },
   other: { key: "CONTRACT_OTHER_API_KEY", token: "CONTRACT_OTHER_TOKEN" },
@@ -118,6 +135,13 @@ interface CreatedRecord {
 export class RunContext extends CheckLedger {
   /** Set once the service stops answering; every later step is skipped. */
   lostContact: string | undefined;
+  /** Requests that got no answer: each failed once, and what rested on it was skipped. */
+  readonly unanswered: UnansweredRequest[] = [];
+  /** Requests sent again after a 429 or 503 with Retry-After, and how long each waited. */
+  readonly retried: RetriedRequest[] = [];
+  /** Creates that got no answer: the service may have made a record the run cannot name, nor delete. */
+  readonly unknownCreates: string[] = [];
+  #unansweredInARow = 0;
   /** Properties the run created: the service has no operation to delete them. */
   readonly properties: string[] = [];
   readonly #created = new Map<string, CreatedRecord>();
@@ -156,18 +180,29 @@ export class RunContext extends CheckLedger {
       this.skip("not_a_server_error", step, `skipped: ${this.lostContact}`, operationId, request);
       return undefined;
     }
+    const missing = this.missing(options.needs);
+    if (missing) {
+      this.skip(typeof options.expect === "object" ? options.expect.refusal : "status_code_conformance", step, `not sent: ${missing}`, operationId, request);
+      return undefined;
+    }
 
-    const sent = await this.#run.exchange({ method: operation.method, path, headers: Object.fromEntries(headers.map(({ name, value }) => [name, value])), body: options.body });
+    const repeatable = REPEATABLE_OPERATIONS[operationId]?.repeat ?? false;
+    const sent = await this.#run.exchange({ method: operation.method, path, headers: Object.fromEntries(headers.map(({ name, value }) => [name, value])), body: options.body, repeatable });
     if (this.#run.signal?.aborted) throw new RunInterrupted();
-    this.exchanges += 1;
+    const retried = sent.ok ? sent.exchange.retried : sent.failure.retried;
+    // Every request sent counts, those sent again after Retry-After too.
+    this.exchanges += 1 + (retried?.answers.length ?? 0);
     const before = this.results.length;
+    if (retried) this.noteRetry(step, operation.method, path, retried, sent.ok ? sent.exchange.status : undefined);
 
     if (!sent.ok) {
-      this.lostContact = `the service stopped answering at ${operation.method} ${path}: ${sent.failure.reason}`;
-      this.record("not_a_server_error", "fact", false, step, { operation: operationId, request, message: this.lostContact });
+      this.#noAnswer(step, operationId, request, sent.failure);
+      if (operationId.startsWith("create")) this.unknownCreates.push(`perhaps a record of the create at "${step}" (${operation.method} ${path} got no answer: the service may have made it)`);
+      this.#invariants.forget(account, operationId, path);
       this.deps.emit({ kind: "step", step, operation: operationId, request, durationMs: 0, results: this.results.slice(before) });
       return undefined;
     }
+    this.#unansweredInARow = 0;
     const exchange = sent.exchange;
     request.status = exchange.status;
     this.#track(operationId, path, exchange, account, credentials);
@@ -223,9 +258,9 @@ export class RunContext extends CheckLedger {
     const before = this.results.length;
     const operation = `${method} ${path}`;
     if (!sent.ok) {
-      this.lostContact = `the service stopped answering at ${method} ${path}: ${sent.failure.reason}`;
-      this.record("not_a_server_error", "fact", false, step, { operation, request, message: this.lostContact });
+      this.#noAnswer(step, operation, request, sent.failure);
     } else {
+      this.#unansweredInARow = 0;
       request.status = sent.exchange.status;
       this.record("not_a_server_error", "fact", sent.exchange.status < 500, step, { operation, request, message: `answered ${sent.exchange.status}: ${excerpt(sent.exchange.text)}` });
       this.#observe(step, undefined, "primary", "valid", { expect: "any", point: options.point }, sent.exchange);
@@ -251,7 +286,13 @@ export class RunContext extends CheckLedger {
   }
 
   /** Records a check about a step's answer that the scenario evaluates itself, and tells the reporter. */
-  check(check: CheckName, { step, passed, message, exchange, operation, tier = "fact", section, expected, actual }: StepCheck): void {
+  check(check: CheckName, options: StepCheck): void {
+    const { step, passed, message, exchange, operation, tier = "fact", section, expected, actual } = options;
+    const missing = this.missing([...("exchange" in options ? [exchange] : []), ...(options.needs ?? [])], step);
+    if (missing) {
+      this.skip(check, step, missing, operation);
+      return;
+    }
     const request: ExchangeSummary | undefined = exchange ? { method: exchange.method, path: exchange.path, status: exchange.status } : undefined;
     if (request && exchange?.requestBody !== undefined) request.body = exchange.requestBody;
     if (request && exchange) request.curl = this.#curlOf(exchange);
@@ -267,11 +308,53 @@ export class RunContext extends CheckLedger {
   }
 
   /**
+   * Why something resting on these answers cannot be judged: one of them never came. The request named is the
+   * one of that step when the run knows it, else the latest that went unanswered.
+   */
+  missing(needs: Needs | undefined, step?: string): string | undefined {
+    if (!needs || !needs.some((answer) => answer === undefined)) return undefined;
+    const latest = this.unanswered.findLast((entry) => entry.step === step) ?? this.unanswered.at(-1);
+    if (!latest) return undefined;
+    return `rests on the answer to ${latest.method} ${latest.path} ("${latest.step}"), which never came: ${latest.reason}`;
+  }
+
+  /**
+   * A request without an answer fails that one request (not_a_server_error: the request, the limit, no answer);
+   * the run goes on, and whatever rested on the answer is skipped. Unreachable (nothing listening, TLS refused),
+   * or three in a row: the service is gone, and every later step is skipped.
+   */
+  #noAnswer(step: string, operation: string, request: ExchangeSummary, failure: NoAnswer): void {
+    if (failure.kind === "interrupted") throw new RunInterrupted();
+    this.#unansweredInARow += 1;
+    this.unanswered.push({ step, method: failure.method, path: failure.path, reason: failure.reason });
+    const message = `${failure.method} ${failure.path} got no answer: ${failure.reason}`;
+    this.record("not_a_server_error", "fact", false, step, { operation, request, message });
+    if (failure.kind === "unreachable" || this.#unansweredInARow >= UNANSWERED_IN_A_ROW) {
+      this.lostContact = `the service stopped answering at ${failure.method} ${failure.path}: ${failure.reason}${failure.kind === "unreachable" ? "" : ` (${UNANSWERED_IN_A_ROW} requests in a row without an answer)`}`;
+    }
+  }
+
+  /** A request of the preflight that got no answer within the limit: it fails like any other. */
+  unansweredPreflight(step: string, operation: string, failure: NoAnswer): void {
+    this.exchanges += 1;
+    this.#noAnswer(step, operation, { method: failure.method, path: failure.path }, failure);
+    this.#unansweredInARow = 0;
+  }
+
+  /** Records that a request was sent again after a 429 or 503 with Retry-After, for the report. */
+  noteRetry(step: string, method: string, path: string, retried: Retried, status: number | undefined): void {
+    const entry: RetriedRequest = { step, method, path, answers: retried.answers, waitedMs: retried.waitedMs };
+    if (status !== undefined) entry.finalStatus = status;
+    if (retried.gaveUp) entry.gaveUp = retried.gaveUp;
+    this.retried.push(entry);
+  }
+
+  /**
    * Deletes every agent and document the run created and has not deleted yet, with the credentials of the
    * account it was created under, and returns what is left behind and why. Runs after an interruption too.
    */
   async cleanUp(): Promise<string[]> {
-    const leftBehind = this.properties.map((entry) => `${entry} (the service has no operation to delete a property)`);
+    const leftBehind = [...this.properties.map((entry) => `${entry} (the service has no operation to delete a property)`), ...this.unknownCreates];
     for (const record of this.#created.values()) {
       const path = record.kind === "agent" ? `${API}/agent_card/${record.nid}` : `${API}/document/${record.nid}`;
       const headers = Object.fromEntries(this.#headers(record.as, "valid").map(({ name, value }) => [name, value]));

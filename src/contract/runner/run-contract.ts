@@ -6,7 +6,10 @@ import type { ServiceProfile } from "../profile/service-profile.ts";
 import { SCENARIO_CHECKS } from "./checks.ts";
 import type { FuzzSummary } from "./fuzz/run-fuzz-phase.ts";
 import { createExchanger } from "./http-exchange.ts";
-import { preflight } from "./preflight.ts";
+import { preflight, type PreflightAnswer } from "./preflight.ts";
+import { proxiedFetch, usesProxy, type ProxySettings } from "./proxy-settings.ts";
+import { secretRedactor, type Secret } from "./redact-secrets.ts";
+import { DEFAULT_RETRY_LIMITS, withRetries, type RetryBudget, type RetryLimits } from "./retry-policy.ts";
 import { RunContext, RunInterrupted, type Credentials } from "./run-context.ts";
 import type { RunEvent, RunReport } from "./run-report.ts";
 import { runScenario } from "./scenario.ts";
@@ -41,8 +44,14 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Told of each step and check while the run goes on. */
   onEvent?: (event: RunEvent) => void;
+  /** The proxies to go through (`readProxySettings(process.env)`: HTTP_PROXY, HTTPS_PROXY, NO_PROXY); none by default. */
+  proxy?: ProxySettings;
+  /** How often and how long to wait for a 429 or 503 with Retry-After: 3 times per request, 30 s per run by default. */
+  retryLimits?: RetryLimits;
   /** Injectable collaborators. */
   fetch?: typeof globalThis.fetch;
+  /** Waits between a 429 or 503 with Retry-After and the next try; a timer by default. */
+  sleep?: (ms: number) => Promise<void>;
   contract?: Contract;
   closedContract?: Contract;
   now?: () => number;
@@ -74,9 +83,13 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   const now = options.now ?? Date.now;
   const started = now();
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const fetchOption = options.fetch ? { fetch: options.fetch } : {};
-  const exchange = createExchanger({ baseUrl: options.baseUrl, timeoutMs, ...fetchOption, ...(options.signal ? { signal: options.signal } : {}) });
-  const cleanupExchange = createExchanger({ baseUrl: options.baseUrl, timeoutMs, ...fetchOption });
+  const fetch = options.fetch ?? (options.proxy && usesProxy(options.proxy) ? await proxiedFetch(options.proxy) : undefined);
+  const fetchOption = fetch ? { fetch } : {};
+  // One budget of waiting for the whole run, clean-up included (retry-policy.ts).
+  const budget: RetryBudget = { limits: options.retryLimits ?? DEFAULT_RETRY_LIMITS, waitedMs: 0 };
+  const retrying = { budget, now, sleep: options.sleep ?? ((ms: number) => interruptibleSleep(ms, options.signal)) };
+  const exchange = withRetries(createExchanger({ baseUrl: options.baseUrl, timeoutMs, ...fetchOption, ...(options.signal ? { signal: options.signal } : {}) }), retrying);
+  const cleanupExchange = withRetries(createExchanger({ baseUrl: options.baseUrl, timeoutMs, ...fetchOption }), { ...retrying, sleep: options.sleep ?? ((ms: number) => interruptibleSleep(ms, undefined)) });
   const accounts: { primary: Credentials; other?: Credentials; fresh?: Credentials } = { primary: { apiKey: options.apiKey, token: options.token } };
   if (options.other) accounts.other = { apiKey: options.other.apiKey, token: options.other.token };
   if (options.fresh) accounts.fresh = { apiKey: options.fresh.apiKey, token: options.fresh.token };
@@ -88,9 +101,23 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   // request and the phase's first left the connection idle long enough, on a busy machine, to be closed under it.
   const fuzzPhase = options.fuzz ? (await import("./fuzz/run-fuzz-phase.ts")).runFuzzPhase : undefined;
   const closedContract = options.closedContract ?? createContract({ closed: true });
-  const problem = await preflight(exchange, options.baseUrl, accounts, { needFreshEmpty: !options.skipSeatChecks });
+  const preflightAnswers: PreflightAnswer[] = [];
+  const preflightLate: Parameters<typeof preflight>[3]["late"] = [];
+  const problem = await preflight(exchange, options.baseUrl, accounts, { needFreshEmpty: !options.skipSeatChecks, answers: preflightAnswers, late: preflightLate });
   if (problem) return problem;
 
+  // No secret reaches a report or a progress line unless --show-credentials: a service may echo one in an answer.
+  const secrets: Secret[] = [];
+  for (const [account, names] of [["primary", "CONTRACT"], ["other", "CONTRACT_OTHER"], ["fresh", "CONTRACT_FRESH"]] as const) {
+    const own = accounts[account];
+    if (own) secrets.push({ value: own.apiKey, shownAs: `\${${names}_API_KEY}` }, { value: own.token, shownAs: `\${${names}_TOKEN}` });
+  }
+  // A password in the base address (https://user:password@host) is a secret too.
+  const password = new URL(options.baseUrl).password;
+  if (password) secrets.push({ value: password, shownAs: "***" }, { value: decodeURIComponent(password), shownAs: "***" });
+  const redact = options.revealCredentials ? <T>(value: T) => value : secretRedactor(secrets);
+  const onEvent = options.onEvent;
+  const emit = onEvent ? (event: RunEvent) => onEvent(redact(event)) : () => {};
   const runId = options.runId ?? started.toString(36);
   const observer = options.profile || options.recordProfile ? new ProfileObserver({ runId, document: contract.document, now }) : undefined;
   const ctx = new RunContext({
@@ -104,9 +131,17 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
     contract,
     closedContract,
     strict: options.strict ?? false,
-    emit: options.onEvent ?? (() => {}),
+    emit,
     ...(observer ? { observe: (answer) => observer.observe(answer) } : {}),
   });
+  // The preflight's answers are answers of the service like any other: a 5xx there fails the run too.
+  for (const { step, operation, exchange: answer } of preflightAnswers) {
+    ctx.exchanges += 1 + (answer.retried?.answers.length ?? 0);
+    const request = { method: answer.method, path: answer.path, status: answer.status };
+    ctx.checkAnswer(step, { operation, request }, answer);
+    if (answer.retried) ctx.noteRetry(step, answer.method, answer.path, answer.retried, answer.status);
+  }
+  for (const { step, operation, failure } of preflightLate) ctx.unansweredPreflight(step, operation, failure);
   const tag = `${runId}-${options.nonce ?? randomBytes(4).toString("hex").slice(0, 6)}`;
   let clash: string | undefined;
   let interrupted = false;
@@ -125,7 +160,7 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
     if (fuzzPhase && options.fuzz && !ctx.lostContact) {
       fuzz = await fuzzPhase(
         ctx,
-        { exchange, baseUrl: options.baseUrl, credentials: accounts.primary, revealCredentials: options.revealCredentials ?? false, contract, closedContract, strict: options.strict ?? false, emit: options.onEvent ?? (() => {}), ...(options.signal ? { signal: options.signal } : {}) },
+        { exchange, baseUrl: options.baseUrl, credentials: accounts.primary, revealCredentials: options.revealCredentials ?? false, contract, closedContract, strict: options.strict ?? false, emit, ...(options.signal ? { signal: options.signal } : {}) },
         { cases: options.fuzz, seed },
       );
     }
@@ -137,9 +172,26 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
     leftBehind = await ctx.cleanUp();
   }
   const checks = options.profile ? [...SCENARIO_CHECKS, "profile_conformance" as const] : SCENARIO_CHECKS;
-  const report = ctx.report({ baseUrl: options.baseUrl, startedAt: started, finishedAt: now(), checks, leftBehind, runId, interrupted, ...(clash ? { clash } : {}) });
-  report.seed = seed;
-  if (fuzz) report.fuzz = fuzz;
+  const full = ctx.report({ baseUrl: options.baseUrl, startedAt: started, finishedAt: now(), checks, leftBehind, runId, interrupted, ...(clash ? { clash } : {}) });
+  full.seed = seed;
+  if (ctx.retried.length > 0) full.retried = ctx.retried;
+  if (ctx.unanswered.length > 0) full.unanswered = ctx.unanswered;
+  const report = redact(full);
+  if (fuzz) report.fuzz = redact(fuzz);
   if (!observer || !options.recordProfile) return { kind: "report", report };
   return { kind: "report", report, profile: observer.profile({ recordedAt: new Date(started).toISOString(), baseUrl: options.baseUrl }) };
+}
+
+/** A wait that ends early when the run is interrupted (the next request then sees the signal). */
+function interruptibleSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }

@@ -36,6 +36,29 @@ export interface CheckResult {
   violations?: ContractViolation[];
 }
 
+/** A request that got no answer within the limit (or at all): it failed once, and what rested on it was skipped. */
+export interface UnansweredRequest {
+  step: string;
+  method: string;
+  path: string;
+  reason: string;
+}
+
+/** A request the runner sent again after a 429 or 503 with Retry-After. */
+export interface RetriedRequest {
+  step: string;
+  method: string;
+  path: string;
+  /** The answers that asked for a wait, each with its Retry-After as given. */
+  answers: Array<{ status: number; retryAfter: string }>;
+  /** What the runner waited for this request, in all. */
+  waitedMs: number;
+  /** The status of the answer judged in the end; absent when the last try got no answer. */
+  finalStatus?: number;
+  /** Why the runner stopped waiting while the service still asked for it: the request's 3 tries, or the run's 30 s. */
+  gaveUp?: string;
+}
+
 /** Per operation: whether it ran, and which statuses it answered and documents. */
 export interface OperationCoverage {
   statuses: number[];
@@ -78,6 +101,10 @@ export interface RunReport {
   exchanges: number;
   /** Records the run created and could not delete (properties have no delete operation), and why. */
   leftBehind: string[];
+  /** Requests sent again after a 429 or 503 with Retry-After (at most 3 times each, 30 s per run). */
+  retried?: RetriedRequest[];
+  /** Requests that got no answer within --timeout. */
+  unanswered?: UnansweredRequest[];
   /** The run's id, part of every email and external id it creates. */
   runId?: string;
   /** Set when the run was stopped (Ctrl-C) before its end: the checks listed are those that ran. */

@@ -1,10 +1,12 @@
 import { CHECKS } from "../checks.ts";
-import type { RunReport } from "../run-report.ts";
+import type { CheckResult, RunReport } from "../run-report.ts";
 
 /**
  * The report as JUnit XML for CI: one test suite per check, one test case per evaluation. A warning is a
  * passing test case whose output says why it warned (JUnit has no warning outcome). The seed of the run's
- * generated cases is a property of every suite.
+ * generated cases is a property of every suite. Every test case has its own (classname, name): CI systems merge
+ * or drop cases that share both, so the name carries the request, and a number when one step evaluates the same
+ * check on the same request more than once.
  */
 export function renderJunitReport(report: RunReport): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
@@ -12,6 +14,7 @@ export function renderJunitReport(report: RunReport): string {
   lines.push(
     `<testsuites name="Property Listing Service contract" tests="${report.results.length}" failures="${count("failed")}" skipped="${count("skipped")}" time="${seconds(report.durationMs)}" timestamp="${escape(report.startedAt)}">`,
   );
+  const names = uniqueNames(report);
   for (const check of Object.keys(CHECKS)) {
     const results = report.results.filter((result) => result.check === check);
     if (results.length === 0) continue;
@@ -24,7 +27,7 @@ export function renderJunitReport(report: RunReport): string {
       lines.push("    </properties>");
     }
     for (const result of results) {
-      const name = `${result.step}${result.operation ? ` (${result.operation})` : ""}`;
+      const name = names.get(result)!;
       const request = result.request ? `${result.request.method} ${result.request.path}${result.request.status === undefined ? "" : ` → ${result.request.status}`}` : "";
       const details = [request, result.message ?? ""].filter(Boolean).join("\n");
       lines.push(`    <testcase classname="contract.${check}" name="${escape(name)}">`);
@@ -37,6 +40,21 @@ export function renderJunitReport(report: RunReport): string {
   }
   lines.push("</testsuites>", "");
   return lines.join("\n");
+}
+
+/** Each result's test case name, unique within its check: the step, the operation, the request, then `#2`, `#3`… */
+function uniqueNames(report: RunReport): Map<CheckResult, string> {
+  const names = new Map<CheckResult, string>();
+  const seen = new Map<string, number>();
+  for (const result of report.results) {
+    const request = result.request ? ` ${result.request.method} ${result.request.path}` : "";
+    const base = `${result.step}${result.operation ? ` (${result.operation}${request})` : request ? ` (${request.trim()})` : ""}`;
+    const key = `${result.check}\u0000${base}`;
+    const count = (seen.get(key) ?? 0) + 1;
+    seen.set(key, count);
+    names.set(result, count === 1 ? base : `${base} #${count}`);
+  }
+  return names;
 }
 
 function escape(text: string): string {

@@ -20,8 +20,18 @@ export function createProgressPrinter(write: (line: string) => void): (event: Ru
   };
 }
 
-/** The report for people: checks, coverage, every failure and warning with the request behind it. */
-export function renderTextReport(report: RunReport): string {
+/** Where the JSON report of the same run is, for the pointer to the full list of records left behind. */
+export interface TextReportOptions {
+  /** The file the JSON report is written to (`--json-report`), when it is. */
+  jsonReport?: string;
+}
+
+/**
+ * The report for people: checks, coverage, every failure and warning with the request behind it, one entry per
+ * cause (the checks one answer failed together: a 503 fails not_a_server_error and status_code_conformance), the
+ * requests retried or unanswered, and the records left behind as counts, the full list being in the JSON report.
+ */
+export function renderTextReport(report: RunReport, options: TextReportOptions = {}): string {
   const lines: string[] = [];
   const failures = report.results.filter((result) => result.status === "failed");
   const warnings = report.results.filter((result) => result.status === "warning");
@@ -65,19 +75,25 @@ export function renderTextReport(report: RunReport): string {
 
   const section = (title: string, results: CheckResult[]) => {
     if (results.length === 0) return;
-    lines.push("", `${title} (${results.length})`);
-    results.forEach((result, index) => {
-      const cited = result.section ? `, ${citeSection(result.section)}` : "";
-      lines.push(`  ${index + 1}. ${result.check} [${result.tier}${cited}]: ${result.step}${result.operation ? ` (${result.operation})` : ""}`);
-      if (result.request) {
-        const status = result.request.status === undefined ? "" : ` → ${result.request.status}`;
-        lines.push(`     ${result.request.method} ${result.request.path}${status}`);
-        if (result.request.body !== undefined) lines.push(`     body ${truncate(JSON.stringify(result.request.body), 160)}`);
+    const causes = byCause(results);
+    lines.push("", `${title} (${causes.length}${causes.length === results.length ? "" : `, from ${plural(results.length, "check")}`})`);
+    causes.forEach((group, index) => {
+      const first = group[0]!;
+      const checks = [...new Set(group.map((result) => result.check))].join(", ");
+      const cited = first.section ? `, ${citeSection(first.section)}` : "";
+      lines.push(`  ${index + 1}. ${checks} [${first.tier}${cited}]: ${first.step}${first.operation ? ` (${first.operation})` : ""}`);
+      if (first.request) {
+        const status = first.request.status === undefined ? "" : ` → ${first.request.status}`;
+        lines.push(`     ${first.request.method} ${first.request.path}${status}`);
+        if (first.request.body !== undefined) lines.push(`     body ${truncate(JSON.stringify(first.request.body), 160)}`);
       }
-      for (const line of (result.message ?? "").split("\n")) if (line) lines.push(`     ${line}`);
-      if (result.expected !== undefined) lines.push(`     expected: ${truncate(result.expected, 300)}`);
-      if (result.actual !== undefined) lines.push(`     actual:   ${truncate(result.actual.replace(/\s+/g, " "), 300)}`);
-      if (result.request?.curl && result.status !== "skipped") lines.push(`     ${result.request.curl}`);
+      const messages = new Set<string>();
+      for (const result of group) for (const line of (result.message ?? "").split("\n")) if (line) messages.add(line);
+      for (const line of messages) lines.push(`     ${line}`);
+      const compared = group.find((result) => result.expected !== undefined || result.actual !== undefined);
+      if (compared?.expected !== undefined) lines.push(`     expected: ${truncate(compared.expected, 300)}`);
+      if (compared?.actual !== undefined) lines.push(`     actual:   ${truncate(compared.actual.replace(/\s+/g, " "), 300)}`);
+      if (first.request?.curl && first.status !== "skipped") lines.push(`     ${first.request.curl}`);
     });
   };
   if (report.fuzz) {
@@ -92,13 +108,14 @@ export function renderTextReport(report: RunReport): string {
   section("Failures", failures);
   section("Warnings (rest on the contract's assumptions; --strict makes them failures)", warnings);
   section("Skipped", skipped);
-  if (report.leftBehind.length > 0) lines.push("", `Left behind (${report.leftBehind.length}):`, ...report.leftBehind.map((entry) => `  ${entry}`));
+  waits(lines, report);
+  leftBehind(lines, report, options.jsonReport);
   if (report.runId !== undefined || report.seed !== undefined) lines.push("");
   if (report.runId) lines.push(`Run id ${report.runId}: its records carry it in their emails, titles and external ids.`);
   if (report.seed !== undefined) lines.push(`Seed ${report.seed}: --seed ${report.seed} sends the same generated cases again.`);
 
   const verdict = report.interrupted ? "Run INTERRUPTED, no verdict" : report.clash ? "No verdict (another client used the account)" : report.result === "passed" ? "Contract HOLDS" : "Contract BROKEN";
-  const counts = `${plural(failures.length, "failure")}, ${plural(warnings.length, "warning")}`;
+  const counts = `${plural(byCause(failures).length, "failure")}, ${plural(byCause(warnings).length, "warning")}`;
   const seconds = `${(report.durationMs / 1000).toFixed(1)} s`;
   lines.push(
     "",
@@ -107,6 +124,53 @@ export function renderTextReport(report: RunReport): string {
       : `${verdict} against ${report.baseUrl}: ${counts}, ${plural(report.exchanges, "request")} in ${seconds}`,
   );
   return `${lines.join("\n")}\n`;
+}
+
+/** Results grouped by what caused them: the same step and the same answer (request and status). Order kept. */
+function byCause(results: CheckResult[]): CheckResult[][] {
+  const groups = new Map<string, CheckResult[]>();
+  for (const result of results) {
+    const request = result.request ? `${result.request.method} ${result.request.path} ${result.request.status ?? "-"}` : "";
+    const key = `${result.step}\u0000${result.operation ?? ""}\u0000${request}\u0000${result.status}`;
+    const group = groups.get(key);
+    if (group) group.push(result);
+    else groups.set(key, [result]);
+  }
+  return [...groups.values()];
+}
+
+/** The requests sent again after a 429 or 503 with Retry-After, and those without an answer. */
+function waits(lines: string[], report: RunReport): void {
+  const retried = report.retried ?? [];
+  if (retried.length > 0) {
+    const waited = retried.reduce((sum, entry) => sum + entry.waitedMs, 0);
+    lines.push("", `Sent again after Retry-After (${plural(retried.length, "request")}, ${(waited / 1000).toFixed(1)} s waited in all)`);
+    for (const entry of retried) {
+      const asked = entry.answers.map((answer) => `${answer.status} Retry-After: ${answer.retryAfter}`).join(", ");
+      const end = entry.finalStatus === undefined ? "then no answer" : `then ${entry.finalStatus}`;
+      lines.push(`  ${entry.method} ${entry.path} (${entry.step}): ${asked || "no retry"}; ${end}${entry.gaveUp ? `; not waited for again: ${entry.gaveUp}` : ""}`);
+    }
+  }
+  const unanswered = report.unanswered ?? [];
+  if (unanswered.length > 0) {
+    lines.push("", `No answer (${plural(unanswered.length, "request")}; each failed once, what rested on it is skipped)`);
+    for (const entry of unanswered) lines.push(`  ${entry.method} ${entry.path} (${entry.step}): ${entry.reason}`);
+  }
+}
+
+/**
+ * The records left behind as counts by kind and reason, with the few that need a hand (an agent or a document
+ * whose delete failed) by name; the full list is in the JSON report (`leftBehind`).
+ */
+function leftBehind(lines: string[], report: RunReport, jsonReport: string | undefined): void {
+  if (report.leftBehind.length === 0) return;
+  const properties = report.leftBehind.filter((entry) => /^property \S+ \(the service has no operation to delete a property\)$/.test(entry));
+  const others = report.leftBehind.filter((entry) => !properties.includes(entry));
+  lines.push("", `Left behind: ${plural(report.leftBehind.length, "record")}`);
+  if (properties.length > 0) lines.push(`  ${plural(properties.length, "property", "properties")}: the service has no operation to delete a property`);
+  for (const entry of others.slice(0, 10)) lines.push(`  ${entry}`);
+  if (others.length > 10) lines.push(`  and ${others.length - 10} more`);
+  lines.push(`  The full list is in the JSON report, under "leftBehind" (${jsonReport ?? "--json-report <file>, or --reporter json"}).`);
 }
 
 function plural(count: number, one: string, many = `${one}s`): string {

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Exchange } from "../http-exchange.ts";
-import type { AccountName, RunContext } from "../run-context.ts";
+import type { AccountName, Needs, RunContext } from "../run-context.ts";
 import { documented } from "./property-steps.ts";
 import { AGENT_SAMENESS, compareFields, normalUrl } from "./sent-value.ts";
 import { API, record, refused, show, type Json, type RunNames } from "./step-support.ts";
@@ -175,25 +175,26 @@ export async function agentSteps(ctx: RunContext, names: RunNames): Promise<void
   const newEmail = `agent-${names.tag}-updated@contract-run.example`.toLowerCase();
   const update = fullUpdate(names.tag, newEmail);
   step = "update every field of the agent";
-  const updated = record(await ctx.call(step, "updateAgentCard", `${API}/agent_card/${nid}`, { body: update, expect: "success" }));
+  const updateAnswer = await ctx.call(step, "updateAgentCard", `${API}/agent_card/${nid}`, { body: update, expect: "success" });
+  const updated = record(updateAnswer);
   if (updated) ctx.check("edit_visible", { step, passed: updated.nid === nid, operation: "updateAgentCard", section: "4.2", message: `the update answered nid ${show(updated.nid)}`, expected: show(nid), actual: show(updated.nid) });
   step = "retrieve the updated agent";
-  const after = await ctx.call(step, "retrieveAgentCard", `${API}/agent_card/${nid}`, { expect: "success" });
+  const after = await ctx.call(step, "retrieveAgentCard", `${API}/agent_card/${nid}`, { expect: "success", needs: [updateAnswer] });
   if (record(after)) checkAgent(ctx, step, after!, record(after)!, update, "edit_visible");
 
-  if (second.kind === "created") await duplicateOnUpdate(ctx, second.nid, newEmail);
+  if (second.kind === "created") await duplicateOnUpdate(ctx, second.nid, newEmail, [updateAnswer]);
   else ctx.skip("duplicate_agent_rejected", "update the second agent to the first agent's email", "the account has no seat for a second agent");
   await weightNearMiss(ctx, names);
 
-  await ctx.call("delete the agent", "deleteAgentCard", `${API}/agent_card/${nid}`, { expect: "success" });
-  await ctx.call("retrieve the deleted agent", "retrieveAgentCard", `${API}/agent_card/${nid}`, { expect: { refusal: "use_after_free", section: "4.2", rule: "the agent was deleted" } });
+  const deleted = await ctx.call("delete the agent", "deleteAgentCard", `${API}/agent_card/${nid}`, { expect: "success" });
+  await ctx.call("retrieve the deleted agent", "retrieveAgentCard", `${API}/agent_card/${nid}`, { expect: { refusal: "use_after_free", section: "4.2", rule: "the agent was deleted" }, needs: [deleted] });
   step = "list the agents without the deleted one";
-  const relisted = await ctx.call(step, "listAgentCards", `${API}/agent_cards`, { expect: "success" });
+  const relisted = await ctx.call(step, "listAgentCards", `${API}/agent_cards`, { expect: "success", needs: [deleted] });
   const remaining = record(relisted);
   if (remaining) ctx.check("use_after_free", { step, passed: !(nid in remaining), exchange: relisted, operation: "listAgentCards", section: "4.2", message: `the deleted agent ${nid} is still listed` });
 
   step = "create an agent with the deleted agent's email";
-  const again = await ctx.call(step, "createAgentCard", `${API}/agent_card/`, { body: { agent_first_name: "Again", agent_last_name: names.tag, email: newEmail }, expect: "any" });
+  const again = await ctx.call(step, "createAgentCard", `${API}/agent_card/`, { body: { agent_first_name: "Again", agent_last_name: names.tag, email: newEmail }, expect: "any", needs: [updateAnswer, deleted] });
   ctx.check("duplicate_agent_rejected", { step, passed: again?.status === 200, exchange: again, operation: "createAgentCard", section: "7", message: "the email of a deleted agent is still refused: it no longer belongs to an agent", expected: "200", actual: again ? `${again.status} ${again.text.slice(0, 200)}` : "no answer" });
   const againNid = record(again)?.nid;
   if (typeof againNid === "string") await ctx.call("delete the agent with the reused email", "deleteAgentCard", `${API}/agent_card/${againNid}`, { expect: "success" });
@@ -258,19 +259,21 @@ function checkAgent(ctx: RunContext, step: string, exchange: Exchange, card: Jso
 }
 
 /** Section 2.2: an email is unique among agents, also when an update would give an agent another's email. */
-async function duplicateOnUpdate(ctx: RunContext, second: string, taken: string): Promise<void> {
+async function duplicateOnUpdate(ctx: RunContext, second: string, taken: string, needs: Needs): Promise<void> {
   const step = "update the second agent to the first agent's email";
-  const answer = await ctx.call(step, "updateAgentCard", `${API}/agent_card/${second}`, { body: { email: taken }, expect: { refusal: "duplicate_agent_rejected", section: "2.2", rule: "the email belongs to another agent" } });
+  const answer = await ctx.call(step, "updateAgentCard", `${API}/agent_card/${second}`, { body: { email: taken }, expect: { refusal: "duplicate_agent_rejected", section: "2.2", rule: "the email belongs to another agent" }, needs });
   if (refused(answer)) {
     ctx.check("duplicate_agent_rejected", { step, passed: answer!.text.includes(EXISTS), exchange: answer, operation: "updateAgentCard", tier: "assumption",
       message: "the refusal does not name Agent Already Exists (section 7 names it for a create; we expect it for an update too)" });
   }
   await ctx.call("update the second agent to the first agent's email, its domain in capitals", "updateAgentCard", `${API}/agent_card/${second}`, {
     body: { email: sameAddress(taken) },
+    needs,
     expect: { refusal: "duplicate_agent_rejected", section: "2.2", rule: "the same address (domains are case-insensitive, RFC 5321 section 2.4) belongs to another agent" },
   });
   await ctx.call("update the second agent to the first agent's email in upper case", "updateAgentCard", `${API}/agent_card/${second}`, {
     body: { email: taken.toUpperCase() },
+    needs,
     expect: { refusal: "duplicate_agent_rejected", tier: "assumption", rule: "we compare emails without regard to case" },
   });
   await ctx.call("delete the second agent", "deleteAgentCard", `${API}/agent_card/${second}`, { expect: "success" });

@@ -19,7 +19,7 @@ const MODES: Array<[Exclude<CredentialMode, "valid">, string]> = [
  * aim at the probe records, so a service that ignores credentials loses nothing else.
  */
 export async function authSteps(ctx: RunContext, names: RunNames, properties: PropertyState | undefined): Promise<void> {
-  if (!properties?.uid) {
+  if (!properties) {
     ctx.skip("ignored_auth", "probe every operation with broken credentials", "the run has no property of its own to aim the probes at");
     return;
   }
@@ -39,7 +39,7 @@ export async function authSteps(ctx: RunContext, names: RunNames, properties: Pr
     ["retrievePropertyByExternalId", `${API}/external-property/${encodeURIComponent(externalId)}`],
     ["createProperty", `${API}/property`, PROPERTY],
     ["editProperty", `${API}/property/${property}`, { premise: "Probe" }],
-    ["listUserProperties", `${API}/properties/${uid}`],
+    ["listUserProperties", uid && `${API}/properties/${uid}`],
     ["retrieveAgentCard", agentNid && `${API}/agent_card/${agentNid}`],
     ["createAgentCard", `${API}/agent_card/`, { agent_first_name: "Unauthorized", agent_last_name: names.tag, email: `unauthorized-${names.tag}@contract-run.example`.toLowerCase() }],
     ["updateAgentCard", agentNid && `${API}/agent_card/${agentNid}`, { notes: "probe" }],

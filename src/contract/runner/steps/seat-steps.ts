@@ -49,7 +49,11 @@ export async function seatSteps(ctx: RunContext, names: RunNames, options: SeatO
       body: { agent_first_name: "Seat", agent_last_name: `${index + 1} ${names.tag}`, email },
       expect: "any",
     });
-    if (!answer) return {};
+    if (!answer) {
+      // How many seats were taken is unknown: the limit cannot be judged (the agents made are deleted by the clean-up).
+      ctx.skip("agent_seat_limit", step, ctx.missing([answer]) ?? "the create got no answer");
+      return {};
+    }
     const nid = record(answer)?.nid;
     if (answer.status === 200 && typeof nid === "string") {
       ours.push({ nid, email });
@@ -109,9 +113,10 @@ export async function seatSteps(ctx: RunContext, names: RunNames, options: SeatO
 
     // A deleted agent frees its seat and its email: one create shows both.
     const freed = ours.shift()!;
-    await ctx.call("delete an agent of the full account", "deleteAgentCard", `${API}/agent_card/${freed.nid}`, { as: "fresh", expect: "success" });
+    const deleted = await ctx.call("delete an agent of the full account", "deleteAgentCard", `${API}/agent_card/${freed.nid}`, { as: "fresh", expect: "success" });
     const again = await ctx.call("create an agent with the deleted agent's email on the freed seat", "createAgentCard", `${API}/agent_card/`, {
       as: "fresh",
+      needs: [deleted],
       body: { agent_first_name: "Seat", agent_last_name: `again ${names.tag}`, email: freed.email },
       expect: "any",
     });

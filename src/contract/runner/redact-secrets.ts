@@ -1,0 +1,32 @@
+/** One secret of a run and what a report shows in its place: `${CONTRACT_API_KEY}`. */
+export interface Secret {
+  value: string;
+  shownAs: string;
+}
+
+/**
+ * Secrets shorter than this are not looked for: a one-letter demo token would turn every report into noise, and
+ * no real API key or token is that short.
+ */
+export const SHORTEST_SECRET = 4;
+
+/**
+ * A function that copies a value (a report, a progress event) with every secret in its strings replaced by its
+ * variable name. The curl lines already name the variables; this catches the rest: a service that echoes the
+ * API-KEY in an error body, a message quoting a header. Longer secrets first, so that one holding another is
+ * replaced whole.
+ */
+export function secretRedactor(secrets: Secret[]): <T>(value: T) => T {
+  const ordered = secrets.filter((secret) => secret.value.length >= SHORTEST_SECRET).sort((a, b) => b.value.length - a.value.length);
+  if (ordered.length === 0) return (value) => value;
+  const scrub = (text: string) => ordered.reduce((result, secret) => result.split(secret.value).join(secret.shownAs), text);
+  const walk = (value: unknown): unknown => {
+    if (typeof value === "string") return scrub(value);
+    if (Array.isArray(value)) return value.map(walk);
+    if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+      return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, walk(entry)]));
+    }
+    return value;
+  };
+  return <T>(value: T) => walk(value) as T;
+}

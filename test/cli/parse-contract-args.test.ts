@@ -1,0 +1,39 @@
+/** The runner's command line and environment as CI gives them (issue 28): credentials and settings from CONTRACT_*. */
+import { describe, expect, it } from "vitest";
+import { parseContractArgs } from "../../src/cli/parse-contract-args.ts";
+
+const ENV = { CONTRACT_BASE_URL: "https://staging.example.com", CONTRACT_API_KEY: "key-1234", CONTRACT_TOKEN: "token-1234" };
+const command = (argv: string[], env: NodeJS.ProcessEnv = ENV) => {
+  const parsed = parseContractArgs(argv, env);
+  if (parsed.kind !== "run") throw new Error(JSON.stringify(parsed));
+  return parsed.command;
+};
+
+describe("parseContractArgs in CI", () => {
+  it("takes everything from the environment, the command line naming no secret", () => {
+    expect(command(["--reporter", "junit", "--output", "contract.xml"], { ...ENV, CONTRACT_TIMEOUT: "30000", CONTRACT_JSON_REPORT: "contract.json", CONTRACT_OTHER_API_KEY: "other-1234", CONTRACT_OTHER_TOKEN: "other-token" })).toMatchObject({
+      kind: "service", baseUrl: "https://staging.example.com", apiKey: "key-1234", token: "token-1234", timeoutMs: 30000, reporter: "junit", output: "contract.xml", jsonReport: "contract.json",
+      other: { apiKey: "other-1234", token: "other-token" },
+    });
+  });
+
+  it("counts an empty variable as unset (a workflow naming a secret the repository does not define)", () => {
+    const parsed = command([], { ...ENV, CONTRACT_TIMEOUT: "", CONTRACT_JSON_REPORT: "", CONTRACT_OTHER_API_KEY: "", CONTRACT_OTHER_TOKEN: "", CONTRACT_FRESH_API_KEY: "", CONTRACT_FRESH_TOKEN: "" });
+    expect(parsed).toMatchObject({ timeoutMs: 10000 });
+    expect(parsed).not.toHaveProperty("jsonReport");
+    expect(parsed).not.toHaveProperty("other");
+    expect(parsed).not.toHaveProperty("fresh");
+  });
+
+  it("gives the command line the last word, and --json-report with a recording too", () => {
+    expect(command(["--timeout", "500", "--json-report", "a.json"], { ...ENV, CONTRACT_TIMEOUT: "30000" })).toMatchObject({ timeoutMs: 500, jsonReport: "a.json" });
+    expect(command(["--recording", "t.har", "--json-report", "r.json"], {})).toMatchObject({ kind: "recording", jsonReport: "r.json" });
+  });
+
+  it("refuses a base address holding a user or password, without repeating it", () => {
+    const parsed = parseContractArgs([], { ...ENV, CONTRACT_BASE_URL: "https://ci:hunter2-secret@staging.example.com" });
+    expect(parsed.kind).toBe("error");
+    expect(JSON.stringify(parsed)).toContain("must not hold a user or password");
+    expect(JSON.stringify(parsed)).not.toContain("hunter2-secret");
+  });
+});
