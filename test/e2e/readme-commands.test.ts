@@ -36,6 +36,7 @@ const NOT_RUN: Array<[RegExp, string]> = [
   ...Object.entries(README_PRISM).map(([key, pattern]): [RegExp, string] => [pattern, `run by ${README_PRISM_TESTS[key as keyof typeof README_PRISM]}`]),
   [/^npm ci && npm start$/, "npm ci would reinstall the tree this suite runs from; npm start is run by test/e2e/npm-start.test.ts"],
   [/^npm test$/, "the suite itself"],
+  [/^npx --no -- property-listing-contract --reporter junit --output contract\.xml --json-report contract\.json$/, "the nightly CI example: test/e2e/ci-example.test.ts runs it as written, with fake secrets in the environment"],
   [/^docker (build|run|compose) /, "no container engine on this machine; test/docker/docker-files.test.ts replays the image without one"],
   // The install into a project: test/support/consumer-install.ts runs these two lines of the README (packing into a
   // temporary folder, installing in an empty project there), for test/e2e/package-consumer.test.ts and the npx line below.
