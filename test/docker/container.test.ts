@@ -5,6 +5,8 @@
  * a read-only root with every capability dropped; the compose example passing; serving the load of many GETs under
  * a memory limit. Runs where an engine answers (test/support/docker.ts); in CI it must.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HANG_MS } from "../support/deadlines.ts";
 import { containerState, DEMO_HEADERS, docker, DOCKER_AVAILABLE, kitImage, NO_DOCKER, publishedUrl, run, uniqueName, waitForDockerHealthy } from "../support/docker.ts";
@@ -55,6 +57,17 @@ describe("the image, run by a Docker engine", () => {
     expect(/^Uid:\s+(\d+)\s+(\d+)/m.exec(status)?.slice(1, 3)).toEqual(["1000", "1000"]);
     expect(/^Gid:\s+(\d+)/m.exec(status)?.[1]).toBe("1000");
     expect(await docker("exec", id, "cat", "/proc/1/comm")).toBe("node");
+  });
+
+  it("holds package.json's runtime dependencies and the built JavaScript, with no dev dependency, optional peer or source", async ({ skip }) => {
+    skip(!DOCKER_AVAILABLE, NO_DOCKER);
+    const listing = await docker("run", "--rm", "--entrypoint", "sh", image, "-c", "ls -A /app; echo --; ls -A /app/node_modules; echo --; ls /app/dist/docs-assets");
+    const [app, modules, assets] = listing.split("\n--\n").map((part) => part.split("\n"));
+    expect(app!.sort()).toEqual(["dist", "fixtures", "node_modules", "package-lock.json", "package.json", "spec"]);
+    const { dependencies } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(modules).toEqual(expect.arrayContaining(Object.keys(dependencies)));
+    for (const absent of ["vitest", "tsx", "esbuild", "typescript", "swagger-ui-dist", "@scarf", "testcontainers", "@stoplight", "@faker-js"]) expect(modules, absent).not.toContain(absent);
+    expect(assets).toContain("swagger-ui-bundle.js");
   });
 
   it("stops by itself with exit code 0 on `docker stop` within 5 s (past them Docker would kill it: 137)", async ({ skip }) => {
