@@ -60,6 +60,8 @@ if existing=$(docker image inspect --format "{{ index .Config.Labels \"$label\" 
   fi
   echo "stand-in-base: $image is a stand-in of another key ($existing): making it again"
 fi
+# The stand-in this one replaces, removed once the name has moved (unless images built on it still hold it).
+replaced=$(docker image inspect --format '{{.Id}}' "$image" 2>/dev/null || true)
 
 started=$(date +%s)
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/plk-stand-in.XXXXXX")
@@ -126,6 +128,8 @@ tar -C "$rootfs" -c . | docker import \
   --change 'ENTRYPOINT ["docker-entrypoint.sh"]' \
   --change 'CMD ["node"]' \
   - "$image" >/dev/null
+
+if [ -n "$replaced" ]; then docker rmi "$replaced" >/dev/null 2>&1 || true; fi
 
 # The stand-in runs the Node the tag names, and npm, as the user node.
 said=$(docker run --rm --user node "$image" sh -c 'node --version && npm --version && id -u')
