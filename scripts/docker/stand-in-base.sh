@@ -15,9 +15,12 @@
 # script, the npm version, the mirror, the registry, the CA bundle) is used as it is. An image of that name without the
 # label is taken for the official one (pulled or loaded earlier) and left alone.
 #
-#   scripts/docker/stand-in-base.sh [Dockerfile]     # default: the repository's Dockerfile
+#   scripts/docker/stand-in-base.sh [Dockerfile]          # default: the repository's Dockerfile
+#   scripts/docker/stand-in-base.sh --plan [Dockerfile]   # only print what it would make, touching nothing
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
+plan=""
+if [ "${1:-}" = "--plan" ]; then plan=1; shift; fi
 dockerfile="${1:-$root/Dockerfile}"
 npm_spec="${STAND_IN_NPM:-10}"
 label=org.property-listing-kit.stand-in
@@ -49,6 +52,10 @@ ca_bundle=/etc/ssl/certs/ca-certificates.crt
 [ -f "$ca_bundle" ] || { echo "stand-in-base: $ca_bundle is missing" >&2; exit 1; }
 
 key=$( { echo "$image $npm_spec $mirror $registry"; cat "$0" "$ca_bundle"; } | sha256sum | cut -c1-16)
+if [ -n "$plan" ]; then
+  printf 'image=%s\nrelease=%s\nnode=%s\nnpm=%s\nmirror=%s\nregistry=%s\nkey=%s\n' "$image" "$release" "$node_version" "$npm_spec" "$mirror" "$registry" "$key"
+  exit 0
+fi
 if existing=$(docker image inspect --format "{{ index .Config.Labels \"$label\" }}" "$image" 2>/dev/null); then
   if [ "$existing" = "$key" ]; then
     echo "stand-in-base: $image is the stand-in made earlier (key $key)"
