@@ -13,9 +13,7 @@ import { PACKAGE_ROOT } from "../support/start-process.ts";
 // Before testcontainers is loaded: no reaper image can be pulled on a machine that reaches no registry.
 process.env.TESTCONTAINERS_RYUK_DISABLED ??= "true";
 const { PropertyListingMockContainer, DEMO_CREDENTIALS } = await import("../../src/testcontainers.ts");
-type Started = Awaited<ReturnType<InstanceType<typeof PropertyListingMockContainer>["start"]>>;
-
-const started: Started[] = [];
+const started: Array<{ stop(): Promise<unknown> }> = [];
 const images: string[] = [];
 let image = "";
 
@@ -28,7 +26,7 @@ afterAll(async () => {
   for (const tag of images.splice(0)) await run("docker", ["rmi", "-f", tag]);
 });
 
-async function start(container: InstanceType<typeof PropertyListingMockContainer>): Promise<Started> {
+async function start<Started extends { stop(): Promise<unknown> }>(container: { start(): Promise<Started> }): Promise<Started> {
   const running = await container.start();
   started.push(running);
   return running;
@@ -50,7 +48,9 @@ const PROFILE = {
 describe("PropertyListingMockContainer (property-listing-kit/testcontainers)", () => {
   it("starts from an image name, healthy, and answers the base URL and the demo credentials that the API takes", async ({ skip }) => {
     skip(!DOCKER_AVAILABLE, NO_DOCKER);
-    const mock = await start(new PropertyListingMockContainer(image));
+    // As a user imports it: the package's export, the built JavaScript.
+    const exported = await import("property-listing-kit/testcontainers");
+    const mock = await start(new exported.PropertyListingMockContainer(image));
     expect(mock.getBaseUrl()).toMatch(/^http:\/\/[^/]+:\d+$/);
     expect(mock.getCredentials()).toEqual(DEMO_CREDENTIALS);
     expect(mock.getHeaders()).toEqual(DEMO_HEADERS);
