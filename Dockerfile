@@ -3,12 +3,15 @@
 # COPY (from the build context or, with --from, from an earlier stage's folder) and RUN steps in order, then the
 # last stage's CMD and HEALTHCHECK on the host. Keep the instructions in the forms that test parses: JSON arrays
 # for CMD and HEALTHCHECK, one path or more per COPY, RUN steps that are npm, node or npx commands (or the few it
-# knows to touch only the image outside /app).
+# knows to touch only the image outside /app). test/docker/container.test.ts builds it and runs the image on a Docker
+# engine.
 #
 # Node 20.20.2: the release this repository is tested on, within package.json's ">=20.19"; an exact version,
 # so that a rebuild does not change Node under the mock. Debian bookworm slim: glibc, on which the build stage's
 # prebuilt binaries (esbuild, under tsx) run, and no compiler or curl we do not need. Add the digest
-# (node:20.20.2-bookworm-slim@sha256:...) when rebuilds must be byte-for-byte the same.
+# (node:20.20.2-bookworm-slim@sha256:...) when rebuilds must be byte-for-byte the same. Where no image registry is
+# reachable (this repository's CI), scripts/docker/stand-in-base.sh makes a local stand-in of the same Debian release
+# and Node version under this name, read from the FROM line, and this file builds on it unchanged.
 
 # Stage 1: compile the mock to JavaScript (dist/), with every dependency, dev ones included.
 FROM node:20.20.2-bookworm-slim AS build
@@ -18,7 +21,8 @@ WORKDIR /app
 # Dependencies first, so that editing the mock does not reinstall them. --ignore-scripts: the package's own
 # prepare would build before the sources are here (the build is the step below), and no dependency needs its
 # install script: esbuild's only checks its binary, which comes in the @esbuild/<platform> package all the same,
-# and @scarf/scarf's (under swagger-ui-dist) only sends install analytics.
+# @scarf/scarf's (under swagger-ui-dist) only sends install analytics, and those of ssh2 and cpu-features (under
+# testcontainers, which the build does not use) only compile optional native add-ons.
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 
@@ -30,8 +34,11 @@ COPY scripts/copy-docs-assets.ts scripts/bundle-bin.ts ./scripts/
 COPY src ./src
 RUN npm run build
 
-# Stage 2: what runs. The runtime dependencies only (ajv, ajv-formats, yaml), the built JavaScript, and what it
-# reads: package.json (ESM, the version), the contract, the seed data. No TypeScript, no loader, no sources.
+# Stage 2: what runs. The runtime dependencies only, package.json's six: ajv and ajv-formats (the contract's
+# validators), yaml (the contract's document), json-server (the raw records under /__db), which the mock uses, and
+# fast-check and undici (its proxy agent, loaded only when HTTP(S)_PROXY is set), which only the contract runner
+# uses; then the built JavaScript, and what it reads: package.json (ESM, the version), the contract, the seed data.
+# No TypeScript, no loader, no sources, no optional peer.
 FROM node:20.20.2-bookworm-slim
 
 WORKDIR /app

@@ -75,6 +75,14 @@ export function renderSection(report: BenchReport): string {
       "",
     );
   }
+  const container = report.container as { imageBytes?: number; baseImage?: string; baseImageBytes?: number; baseIsStandIn?: boolean } | undefined;
+  if (container?.imageBytes !== undefined && container.baseImageBytes !== undefined) {
+    lines.push(
+      `The Docker image is ${bytes(container.imageBytes)}, of which ${bytes(container.imageBytes - container.baseImageBytes)} are the kit's own layers, built on ` +
+        `${container.baseIsStandIn ? `a stand-in for \`${container.baseImage}\` (CI reaches no registry: docs/docker.md)` : `\`${container.baseImage}\``}.`,
+      "",
+    );
+  }
   lines.push(...renderFigures(report.goals));
   return lines.join("\n");
 }

@@ -3,7 +3,8 @@
  * commands run on the host as written, the paths they copy exist and reach the build context, the compose file
  * agrees with the image, and the image's file set, replayed stage by stage as the Dockerfile builds it (the build
  * stage compiles, the last stage installs the runtime dependencies and copies the built JavaScript from it), serves
- * the mock. Building and running the image itself needs an engine and is not done here.
+ * the mock. Building and running the image itself needs an engine: test/docker/container.test.ts does it where one
+ * answers, and the replay here then gives way to it.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
@@ -13,6 +14,7 @@ import { basename, join, relative } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { HANG_MS } from "../support/deadlines.ts";
+import { DOCKER_AVAILABLE } from "../support/docker.ts";
 import { freePort, PACKAGE_ROOT, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
 import { readDockerignore } from "./dockerignore.ts";
 import { execForm, only, readCopy, readDockerfile, readEnv, readHealthcheck, readStages, stageNamed, type DockerCopy, type DockerStage } from "./read-dockerfile.ts";
@@ -103,6 +105,16 @@ describe("Dockerfile", () => {
     // keeps a hung process from hanging the suite; how long the stop took depends on the machine's load.
     expect(await withDeadline(mock.exited, 60_000)).toBe(0);
     expect(mock.output()).toContain("SIGTERM: stopping");
+  });
+
+  it("names in its comments the runtime dependencies package.json has, which the last stage's install brings", () => {
+    const text = readFileSync(join(PACKAGE_ROOT, "Dockerfile"), "utf8");
+    const comment = /^# Stage 2:[^\n]*(?:\n#[^\n]*)*/m.exec(text)?.[0] ?? "";
+    const { dependencies } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    const names = Object.keys(dependencies);
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) expect(comment, `the comment of the last stage names ${name}`).toMatch(new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")}\\b`));
+    expect(comment).toContain(`package.json's ${["", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"][names.length] ?? names.length}`);
   });
 
   it("is what the example of options after the command repeats (docs/mock.md, In Docker)", () => {
@@ -203,7 +215,8 @@ describe("docker-compose.yml", () => {
 describe("the image's file set", () => {
   it(
     "replayed stage by stage, each in a folder of its own (the build stage compiles; the last installs the runtime dependencies and copies dist/ from it), serves the mock from the built JavaScript",
-    async () => {
+    async ({ skip }) => {
+      skip(DOCKER_AVAILABLE, "a Docker engine answers: test/docker/container.test.ts builds the image itself and checks its files");
       const root = mkdtempSync(join(tmpdir(), "plk-image-"));
       temporary.push(root);
       // Each stage's file system is a folder of its own, so a COPY --from reads only what that stage made.

@@ -11,9 +11,13 @@ import type { TestSequencer, TestSpecification, Vitest } from "vitest/node";
  * were listed). A file missing from the list only starts later; a listed file that is gone is ignored.
  */
 export const SLOW_FILES = [
+  // Builds nothing in CI (the image is built before the suite) but waits on containers for a minute or two, with
+  // little CPU of its own: started first, it overlaps the files that need the cores.
+  "test/docker/container.test.ts",
   "test/contract/independent.test.ts",
   "test/profile/closed-loop.test.ts",
   "test/bench/bench.test.ts",
+  "test/docker/testcontainers.test.ts",
   "test/meta/static-checks.test.ts",
   "test/docker/docker-files.test.ts",
   "test/e2e/contract-cli-manners.test.ts",
