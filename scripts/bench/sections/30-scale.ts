@@ -50,8 +50,9 @@ export interface ScaleFigures {
   rssSettledBytes: number;
   settledAfterMs: number;
   /**
-   * Resident memory once the bin is quiet again after the HTTP scenarios below (retrieves of every kind among
-   * the properties, creates, a warm-up): what it keeps of the answers it was asked for (goal 32.1).
+   * Resident memory once the bin is quiet again after the retrieve scenarios below (a warm-up, by nid and by
+   * external id among account 1's properties, the template catalogue), before the creates add to the store: what
+   * it keeps of the answers it was asked for (goal 32.1).
    */
   rssSettledAfterLoadBytes: number;
   http: HttpFigure[];
@@ -112,16 +113,20 @@ export const section: BenchSection<ScaleFigures> = {
       const plan = new ScenarioPlan(fixtures, settings);
       const http: HttpFigure[] = [];
       await load.run(large.url, plan.warmUp());
+      let rssSettledAfterLoadBytes = 0;
       for (const scenario of [plan.retrieveByNid(), plan.retrieveByExternalId(), plan.templateCatalogue(), plan.createProperty(), plan.createDeleteAgentPair()]) {
+        if (scenario.name === "create property") {
+          // The store's size still the fixtures' (the creates add thousands of properties).
+          progress("scale: waiting until the bin is quiet after the retrieves…");
+          await settled(large);
+          rssSettledAfterLoadBytes = large.rssBytes();
+        }
         progress(`scale: ${scenario.name}…`);
         scenario.storeProperties = fixtures.properties.length;
         const run = await load.run(large.url, scenario);
         failures.push(...run.failureSamples);
         http.push(summarise(scenario, [run]));
       }
-      progress("scale: waiting until the bin is quiet after the scenarios…");
-      await settled(large);
-      const rssSettledAfterLoadBytes = large.rssBytes();
 
       // The largest answer, one at a time, with the peak of memory it takes (the peak counter reset first).
       progress("scale: list by user, one request at a time…");
@@ -199,7 +204,7 @@ export const section: BenchSection<ScaleFigures> = {
       const rssSettledMost = Math.max(rssSettledBytes, rssSettledAfterLoadBytes);
       const startRatio = startupMs / defaultStartupMs;
       const goals: Goal[] = [
-        { id: "32.1a", name: `resident memory at ${count(figures.properties)} properties, settled (after start, and after the scenarios)`, measured: bytes(rssSettledMost), target: "≤ 300 MiB", pass: mib(rssSettledMost) <= 300 },
+        { id: "32.1a", name: `resident memory at ${count(figures.properties)} properties, settled (after start, and after the retrieves)`, measured: bytes(rssSettledMost), target: "≤ 300 MiB", pass: mib(rssSettledMost) <= 300 },
         { id: "32.1b", name: `throughput at ${count(figures.properties)} properties / default fixtures (2c's figure)`, measured: ratio(throughputRatio), target: "≥ 0.95×", pass: throughputRatio >= 0.95 },
         cpuGoal("32.1c", `CPU per GET at ${count(figures.properties)} properties / bare node:http (same bytes)`, figures.bareCpuRatio, 1.3),
         { id: "32.2a", name: `start to first 200 at ${count(figures.properties)} properties, median of ${starts}`, measured: seconds(startupMs), target: "≤ 1.50 s", pass: startupMs <= 1_500 },
@@ -230,7 +235,7 @@ export const section: BenchSection<ScaleFigures> = {
             ["the mock's own start-up work (each start less the parse before it)", ownStartupMs === null ? UNMEASURED : ms(ownStartupMs)],
             ["resident memory right after start", bytes(rssAfterStartBytes)],
             [`resident memory once quiet after start (${ms(settledAfterMs)} after the first answer)`, bytes(rssSettledBytes)],
-            ["resident memory once quiet after the HTTP scenarios below", bytes(rssSettledAfterLoadBytes)],
+            ["resident memory once quiet after the retrieves below (before the creates)", bytes(rssSettledAfterLoadBytes)],
             [`list by user (${count(items)} items, ${bytes(responseBytes)}), median of ${times.length} answers one at a time`, ms(figures.listByUser.medianMs)],
             ["  the first of them (every item encoded)", ms(figures.listByUser.firstMs)],
             ["peak resident memory while answering them", peakReset ? bytes(peakRssBytes) : "not measurable (clear_refs refused)"],
