@@ -2,7 +2,8 @@
  * 2. The mock at scale: the bin started on a fixtures file of `--properties` properties (100,000 by default), as
  * a process. Its start-up and resident memory right after start, the main operations over HTTP, the peak memory
  * and the time of the largest answer (account 1's whole list, 80 % of the properties), and retrieve-by-nid
- * against the same bin on the default fixtures, interleaved. Goals 2c and 4.
+ * against the same bin on the default fixtures and a bare node:http answering the same bytes, interleaved; the bin
+ * on the default fixtures is started in turn with the large starts. Goals 2c, 4, 23b, 32.1 and 32.2.
  */
 import { DEFAULT_FIXTURES_PATH } from "../../../src/mock/load-fixtures.ts";
 import { FIXTURE_ACCOUNTS } from "../../../src/fixtures/generate-fixtures.ts";
