@@ -602,3 +602,42 @@ describe("answers encoded ahead of time, on a few thousand properties", () => {
     expect(edited.filter((id) => afterAll.get(id) !== afterEdits.get(id))).toEqual([]);
   });
 });
+
+// --validate-responses remembers the kept answers that passed its check by identity (checked-answers.ts): a kept
+// answer GET again is the same answer and is not checked again; an edited property's new answer is checked once.
+describe("kept answers under --validate-responses", () => {
+  it("are checked once each, not on every GET, and again once after a change", async () => {
+    const contract = sharedContract();
+    const checkedOperations: string[] = [];
+    const counting = { ...contract, validateResponse: (response: Parameters<typeof contract.validateResponse>[0]) => {
+      checkedOperations.push(`${response.method} ${response.path} ${response.status}`);
+      return contract.validateResponse(response);
+    } };
+    const mock = createMockServer({ fixtures: seed(), validateResponses: true, contract: counting, log: () => {} });
+    try {
+      const { url } = await mock.listen(0, "127.0.0.1");
+      const get = async (nid: number) => {
+        const response = await fetch(`${url}/api/v1/object/property/${nid}`, { headers: { ...DEMO, "content-type": "application/json" } });
+        const text = await response.text();
+        expect(response.status, text).toBe(200);
+        return text;
+      };
+      const checksOf = (nid: number) => checkedOperations.filter((line) => line === `GET /api/v1/object/property/${nid} 200`).length;
+      const first = await get(1001);
+      for (let index = 0; index < 5; index++) expect(await get(1001)).toBe(first);
+      expect(checksOf(1001)).toBe(1);
+      await get(1005);
+      await get(1005);
+      expect(checksOf(1005)).toBe(1);
+      const edit = await fetch(`${url}/api/v1/object/property/1001`, { method: "PUT", headers: { ...DEMO, "content-type": "application/json" }, body: JSON.stringify({ title: "Checked again" }) });
+      expect(edit.status).toBe(200);
+      const edited = await get(1001);
+      expect(edited).not.toBe(first);
+      expect(await get(1001)).toBe(edited);
+      expect(checksOf(1001)).toBe(2);
+      expect(mock.violations).toEqual([]);
+    } finally {
+      await mock.close();
+    }
+  });
+});

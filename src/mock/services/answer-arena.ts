@@ -16,8 +16,15 @@ const FREE = -1;
  * a slab's live bytes fall below half of it, its live answers are copied to the newest slab and the slab is let
  * go, so dead bytes never take more than about half of the slabs before the newest.
  */
-export class AnswerArena {
+export class AnswerArena<Answer> {
+  readonly #wrap: (bytes: Buffer) => Answer;
   readonly #slots = new Map<number, number>();
+  /**
+   * The answer object handed out for each slot, made on its first `get` and handed out again until the answer is
+   * deleted or moved: a caller may remember an answer by identity (`--validate-responses` remembers the answers
+   * that passed its check so), and only answers asked for take an object.
+   */
+  #handedOut: Array<Answer | undefined> = [];
   readonly #freeSlots: number[] = [];
   #slabOf = new Int32Array(1024).fill(FREE);
   #offsetOf = new Uint32Array(1024);
@@ -30,21 +37,33 @@ export class AnswerArena {
   #current = -1;
   #filled = 0;
 
+  /** @param wrap makes the object handed out for an answer's bytes (a view of its slab). */
+  constructor(wrap: (bytes: Buffer) => Answer) {
+    this.#wrap = wrap;
+  }
+
   /** Whether an answer is kept under this key. */
   has(key: number): boolean {
     return this.#slots.has(key);
   }
 
-  /** The bytes kept under this key, as a view of its slab (not a copy), or undefined. */
-  get(key: number): Buffer | undefined {
+  /**
+   * What is kept under this key, wrapping a view of its bytes (not a copy), or undefined: the same object each
+   * time until it is deleted or moved.
+   */
+  get(key: number): Answer | undefined {
     const slot = this.#slots.get(key);
     if (slot === undefined) return undefined;
-    const offset = this.#offsetOf[slot]!;
-    return this.#slabs[this.#slabOf[slot]!]!.subarray(offset, offset + this.#lengthOf[slot]!);
+    let answer = this.#handedOut[slot];
+    if (answer === undefined) {
+      const offset = this.#offsetOf[slot]!;
+      answer = this.#handedOut[slot] = this.#wrap(this.#slabs[this.#slabOf[slot]!]!.subarray(offset, offset + this.#lengthOf[slot]!));
+    }
+    return answer;
   }
 
-  /** Keeps the UTF-8 encoding of `text` under `key` (in place of what was kept under it) and returns its view. */
-  set(key: number, text: string): Buffer {
+  /** Keeps the UTF-8 encoding of `text` under `key`, in place of what was kept under it. */
+  set(key: number, text: string): void {
     this.delete(key);
     const length = Buffer.byteLength(text);
     const { slab, offset } = this.#room(length);
@@ -55,7 +74,6 @@ export class AnswerArena {
     this.#lengthOf[slot] = length;
     this.#live[slab]! += length;
     this.#slots.set(key, slot);
-    return this.#slabs[slab]!.subarray(offset, offset + length);
   }
 
   /** Drops what is kept under `key`, if anything. */
@@ -66,6 +84,7 @@ export class AnswerArena {
     const slab = this.#slabOf[slot]!;
     this.#live[slab]! -= this.#lengthOf[slot]!;
     this.#slabOf[slot] = FREE;
+    this.#handedOut[slot] = undefined;
     this.#freeSlots.push(slot);
     if (slab !== this.#current && this.#live[slab]! < this.#slabs[slab]!.length * RELOCATE_BELOW) this.#relocate(slab);
   }
@@ -75,6 +94,7 @@ export class AnswerArena {
     this.#slots.clear();
     this.#freeSlots.length = 0;
     this.#slabOf.fill(FREE);
+    this.#handedOut = [];
     this.#slabs = [];
     this.#live = [];
     this.#current = -1;
@@ -115,6 +135,8 @@ export class AnswerArena {
       this.#slabOf[slot] = to.slab;
       this.#offsetOf[slot] = to.offset;
       this.#live[to.slab]! += length;
+      // A new object on its next `get`: the one handed out keeps the old slab alive only while it is in use.
+      this.#handedOut[slot] = undefined;
     }
     // Views handed out before keep the old buffer alive as long as they need it.
     this.#slabs[slab] = undefined;

@@ -28,7 +28,7 @@ const SLICE_MS = 4;
 export class EncodedRetrievals {
   readonly #store: MockStore;
   /** The kept answers by property id, as bytes in a few large buffers (answer-arena.ts). */
-  readonly #answers = new AnswerArena();
+  readonly #answers = new AnswerArena((bytes) => new JsonBytes(bytes));
   /** The property whose kept answer lists each floorplan document. */
   readonly #floorplanOf = new Map<number, number>();
   /** Whether {@link encodeAll} runs, to start again after a reset; the pending slice. */
@@ -63,7 +63,9 @@ export class EncodedRetrievals {
   /** The retrieve answer of a property of the store: the kept one, or encoded now and kept. */
   answerFor(property: PropertyRecord): JsonBytes {
     const kept = this.#answers.get(property.id);
-    return kept === undefined ? this.#encode(property) : new JsonBytes(kept);
+    if (kept !== undefined) return kept;
+    this.#encode(property);
+    return this.#answers.get(property.id)!;
   }
 
   /**
@@ -79,13 +81,13 @@ export class EncodedRetrievals {
     };
   }
 
-  #encode(property: PropertyRecord): JsonBytes {
+  /** Encodes a property's answer and keeps it (the object handed out for it is made only when it is asked for). */
+  #encode(property: PropertyRecord): void {
     const documents = this.#store.documentsOfProperty(property.id);
     const text = encodeRetrievedProperty(property, documents);
     // Kept as bytes: half the memory of a text with a character beyond Latin-1, and written as they are.
-    const answer = this.#answers.set(property.id, withMembers(text, this.#extra));
+    this.#answers.set(property.id, withMembers(text, this.#extra));
     for (const document of documents) if (document.is_floorplan) this.#floorplanOf.set(document.id, property.id);
-    return new JsonBytes(answer);
   }
 
   #start(): void {
