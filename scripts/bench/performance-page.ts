@@ -10,6 +10,8 @@ import { bytes, micros, ms, perSecond, ratio, ratioOf } from "./format.ts";
 import type { BenchReport } from "./main.ts";
 import type { ServerFigure } from "./measure-servers.ts";
 import type { Goal } from "./section.ts";
+import type { GrowthFigures } from "./sections/35-growth.ts";
+import type { ScaleFigures } from "./sections/30-scale.ts";
 
 const PAGE = fileURLToPath(new URL("../../docs/performance.md", import.meta.url));
 const START = "<!-- bench:start -->";
@@ -66,12 +68,38 @@ export function renderSection(report: BenchReport): string {
       "",
     );
   }
-  const scale = report.scale as { properties: number; rssAfterStartBytes: number; rssSettledBytes: number; storeSize: { cpuRatio: number | null }; storeSizeOneProcess: { cpuRatio: number | null } } | undefined;
+  const scale = report.scale as ScaleFigures | undefined;
   if (scale) {
     lines.push(
-      `At ${scale.properties.toLocaleString("en-US")} properties the bin's resident memory is ${bytes(scale.rssAfterStartBytes)} right after start and ` +
-        `${bytes(scale.rssSettledBytes)} once it has encoded every property's answer, between requests; a GET there costs ` +
-        `${ratioOf(scale.storeSize.cpuRatio, 1)} the CPU of one on the default fixtures (three processes each; one each: ${ratioOf(scale.storeSizeOneProcess.cpuRatio, 1)}).`,
+      `At ${scale.properties.toLocaleString("en-US")} properties the bin's resident memory is ${bytes(scale.rssAfterStartBytes)} right after start (goal 4a), ` +
+        `${bytes(scale.rssSettledBytes)} once quiet after start and ${bytes(scale.rssSettledAfterLoadBytes)} once quiet after the retrieve scenarios; a GET there costs ` +
+        `${ratioOf(scale.storeSize.cpuRatio, 1)} the CPU of one on the default fixtures (three processes each; one each: ${ratioOf(scale.storeSizeOneProcess.cpuRatio, 1)}) ` +
+        `and ${ratioOf(scale.bareCpuRatio, 1)} that of bare node:http answering the same bytes. It starts in ${ms(scale.startupMs)} (spawn to first 200), ` +
+        `${ratio(scale.startupMs / scale.defaultStartupMs)} the ${ms(scale.defaultStartupMs)} of a start on the default fixtures in turn with it; node alone reads and parses the same file in ${ms(scale.readAndParseMs)}.`,
+      "",
+    );
+  }
+  const growth = report.growth as GrowthFigures | undefined;
+  if (growth) {
+    lines.push(
+      "Memory as the store grows (the bin on seeded fixtures of each size, one at a time; resident memory once quiet after start, and after a GET of each of account 1's properties):",
+      "",
+      row(["properties", "fixtures file", "one property's JSON", "start-up", "RSS after start", "RSS after a GET of each", "bytes per property", "× its JSON"]),
+      row(["---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]),
+      ...growth.points.map((point) =>
+        row([
+          point.properties.toLocaleString("en-US"),
+          bytes(point.fixturesFileBytes),
+          bytes(point.propertyJsonBytes),
+          ms(point.startupMs),
+          bytes(point.rssSettledBytes),
+          bytes(point.rssAfterGetsBytes),
+          point.bytesPerProperty === null ? "" : `${Math.round(point.bytesPerProperty).toLocaleString("en-US")} B`,
+          point.bytesPerProperty === null ? "" : ratio(point.bytesPerProperty / point.propertyJsonBytes),
+        ]),
+      ),
+      "",
+      "Bytes per property: the larger resident figure less the smallest store's, per property more than it holds.",
       "",
     );
   }

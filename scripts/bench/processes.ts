@@ -32,6 +32,8 @@ export interface RunningServer {
   pid: number;
   /** Milliseconds from spawn to the first answer. */
   startupMs: number;
+  /** The HTTP status of that first answer (a start is timed to the first answer of any status). */
+  readyStatus: number;
   /**
    * CPU time of the process so far, in milliseconds: the run time of each of its threads from the scheduler, to
    * the microsecond, where the kernel keeps it; else user + system time in clock ticks (10 ms). See {@link cpuClock}.
@@ -117,6 +119,7 @@ export async function startServer(command: ServerCommand, deadlineMs = 60_000): 
   child.stdout!.on("data", () => {}); // read, so a chatty server never blocks on a full pipe
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = `http://127.0.0.1:${port}`;
+  let readyStatus: number;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${command.name} exited before answering:\n${stderr}`);
     if (performance.now() - started > deadlineMs) {
@@ -127,6 +130,7 @@ export async function startServer(command: ServerCommand, deadlineMs = 60_000): 
       // Each attempt bounded, so that a connection that never answers cannot take the whole deadline.
       const answer = await fetch(url + command.readyPath, { headers: command.readyHeaders ?? {}, signal: AbortSignal.timeout(5_000) });
       await answer.arrayBuffer();
+      readyStatus = answer.status;
       break;
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 2));
@@ -140,6 +144,7 @@ export async function startServer(command: ServerCommand, deadlineMs = 60_000): 
     url,
     pid,
     startupMs,
+    readyStatus,
     cpuMs: () => cpuClock.read(pid),
     rssBytes: () => status("VmRSS:"),
     peakRssBytes: () => status("VmHWM:"),

@@ -1,6 +1,7 @@
 /** The programs the bench starts as processes: the mock (its bin and `npm start`) and its peers. */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { FIXTURE_ACCOUNTS } from "../../src/fixtures/generate-fixtures.ts";
 import type { ServerCommand } from "./processes.ts";
 
 const at = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
@@ -71,3 +72,21 @@ export function bareServer(answer: { status: number; headers: Record<string, str
   };
 }
 
+
+/**
+ * What a server answers to one GET with the demo account's credentials, as bare node:http is to answer it: its
+ * status, its headers less the per-connection ones, and its body. Throws unless it is a 200.
+ */
+export async function sampleAnswer(url: string, path: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const sample = await fetch(url + path, { headers: DEMO_CREDENTIALS });
+  const body = await sample.text();
+  if (sample.status !== 200) throw new Error(`The mock answered ${sample.status} to GET ${path}: ${body.slice(0, 200)}`);
+  const headers: Record<string, string> = {};
+  sample.headers.forEach((value, name) => {
+    if (!["date", "connection", "keep-alive", "transfer-encoding"].includes(name)) headers[name] = value;
+  });
+  return { status: 200, headers, body };
+}
+
+/** The demo account's credentials, as the scenarios send them. */
+export const DEMO_CREDENTIALS: Readonly<Record<string, string>> = { "API-KEY": FIXTURE_ACCOUNTS[0]!.apiKey, TOKEN: FIXTURE_ACCOUNTS[0]!.token, "content-type": "application/json" };

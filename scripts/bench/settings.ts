@@ -25,6 +25,8 @@ export interface BenchSettings {
   skipPrism: boolean;
   /** An older build's `dist/cli/mock.js`, measured beside the current one in the side-by-side table. */
   baseline?: string;
+  /** The store sizes of the memory-growth section (issue 32, item 5), in properties. */
+  growthSizes: number[];
   /** Only the sections whose key is listed (all when empty). */
   only: string[];
   /** Timed rounds of a validation figure, each `roundMs` long, after `warmupMs` of warm-up. */
@@ -34,14 +36,14 @@ export interface BenchSettings {
   compileRounds: number;
 }
 
-const DEFAULTS = { properties: 100_000, requests: 10_000, soakRequests: 1_000_000, starts: 5, rounds: 5, roundMs: 100, warmupMs: 100, compileRounds: 3 };
-const QUICK = { properties: 2_000, requests: 300, soakRequests: 3_000, starts: 2, rounds: 3, roundMs: 10, warmupMs: 10, compileRounds: 1 };
+const DEFAULTS = { growthSizes: [30, 10_000, 100_000, 300_000], properties: 100_000, requests: 10_000, soakRequests: 1_000_000, starts: 5, rounds: 5, roundMs: 100, warmupMs: 100, compileRounds: 3 };
+const QUICK = { growthSizes: [30, 500, 2_000], properties: 2_000, requests: 300, soakRequests: 3_000, starts: 2, rounds: 3, roundMs: 10, warmupMs: 10, compileRounds: 1 };
 const CONCURRENCY = 16;
 const SMALL_STORE = 1_000;
 
 export const USAGE = `Usage: npm run bench -- [--properties N] [--requests N] [--soak N] [--starts N] [--quick] [--json]
                        [--json-file FILE] [--only a,b] [--no-prism] [--baseline path/to/dist/cli/mock.js]
-                       [--update-docs]
+                       [--growth-sizes a,b] [--update-docs]
 
   --properties N   properties in the large store, a positive integer (default ${DEFAULTS.properties})
   --requests N     measured requests per HTTP scenario, a positive integer (default ${DEFAULTS.requests})
@@ -49,7 +51,10 @@ export const USAGE = `Usage: npm run bench -- [--properties N] [--requests N] [-
   --starts N       starts per program for the start-up figures, a positive integer (default ${DEFAULTS.starts})
   --quick          small counts and short rounds, for a smoke test (${QUICK.properties} properties, ${QUICK.requests} requests,
                    a soak of ${QUICK.soakRequests})
-  --only a,b       run only these sections (contract, peers, log, scale, persistence, soak, durability, container)
+  --only a,b       run only these sections (contract, peers, log, profile, scale, growth, persistence, soak,
+                   durability, container)
+  --growth-sizes a,b  store sizes of the memory-growth section, in properties (default
+                   ${DEFAULTS.growthSizes.join(",")}; --quick ${QUICK.growthSizes.join(",")})
   --no-prism       leave Prism out of the side-by-side table
   --baseline FILE  also measure an older build of the mock (its dist/cli/mock.js) in the side-by-side table
   --update-docs    rewrite the generated part of docs/performance.md from this run
@@ -71,6 +76,7 @@ export function parseBenchArgs(args: readonly string[]): ArgsResult {
         soak: { type: "string" },
         starts: { type: "string" },
         only: { type: "string" },
+        "growth-sizes": { type: "string" },
         baseline: { type: "string" },
         quick: { type: "boolean" },
         json: { type: "boolean" },
@@ -94,6 +100,14 @@ export function parseBenchArgs(args: readonly string[]): ArgsResult {
     if (typeof value === "string") return { ok: false, message: value };
     numbers[flag] = value;
   }
+  let growthSizes = base.growthSizes;
+  if (typeof values["growth-sizes"] === "string") {
+    const sizes = values["growth-sizes"].split(",").map((size) => positiveInteger("--growth-sizes", size.trim(), 0));
+    const bad = sizes.find((size) => typeof size === "string");
+    if (bad !== undefined) return { ok: false, message: bad as string };
+    if (sizes.length < 2) return { ok: false, message: "--growth-sizes needs at least two sizes" };
+    growthSizes = sizes as number[];
+  }
   return {
     ok: true,
     help: values.help === true,
@@ -111,6 +125,7 @@ export function parseBenchArgs(args: readonly string[]): ArgsResult {
       updateDocs: values["update-docs"] === true,
       skipPrism: values["no-prism"] === true,
       ...(typeof values.baseline === "string" ? { baseline: values.baseline } : {}),
+      growthSizes,
       only: typeof values.only === "string" ? values.only.split(",").map((name) => name.trim()).filter(Boolean) : [],
       rounds: base.rounds,
       roundMs: base.roundMs,

@@ -59,10 +59,10 @@ function checkHttpFigure(figure: HttpFigure): void {
 
 /** The smallest counts that still measure something in every section: --quick's are 2,000 / 300 / 3,000. */
 const SMALL = { properties: 300, requests: 40, soak: 400 };
-const SMALL_ARGS = ["--properties", String(SMALL.properties), "--requests", String(SMALL.requests), "--soak", String(SMALL.soak)];
+const SMALL_ARGS = ["--properties", String(SMALL.properties), "--requests", String(SMALL.requests), "--soak", String(SMALL.soak), "--growth-sizes", "30,100,300"];
 
 /** The container section (7) sets its goals only where a Docker engine answers. */
-const GOALS = ["1", "2a", "2b", "2c", "2d", "3a", "3b", "4a", "4b", "4c", "4d", "5", "11a", "11b", "11c", "11d", "20a", "23a", "23b", "23c", ...(DOCKER_AVAILABLE ? ["32d1", "32d2"] : [])];
+const GOALS = ["1", "2a", "2b", "2c", "2d", "3a", "3b", "4a", "4b", "4c", "4d", "5", "11a", "11b", "11c", "11d", "20a", "23a", "23b", "23c", "32.1a", "32.1b", "32.1c", "32.2a", "32.2b", "32.3a", "32.3b", ...(DOCKER_AVAILABLE ? ["32.4a", "32.4b"] : [])];
 
 describe("npm run bench", () => {
   // One run through the npm script for the two tests of this block: the tables on stdout, the same figures as JSON
@@ -116,6 +116,17 @@ describe("npm run bench", () => {
       // ("too small to measure"), never a 0 that would read as "no pause"
       if (report.persistence.longestPauseMs !== null) positive(report.persistence.longestPauseMs, "persistence: longestPauseMs");
       positive(report.scale.rssSettledBytes, "scale: rssSettledBytes");
+      for (const key of ["rssSettledAfterLoadBytes", "defaultStartupMs", "bareCpuRatio"]) positive(report.scale[key], `scale: ${key}`);
+      checkHttpFigure(report.scale.bare);
+
+      // Memory growth with the store's size (issue 32, item 5): each size asked for, bytes per property beyond the first
+      const { points } = report.growth;
+      expect(points.map((point: { properties: number }) => point.properties)).toEqual([30, 100, 300]);
+      for (const point of points) {
+        for (const key of ["fixturesFileBytes", "propertyJsonBytes", "startupMs", "rssSettledBytes", "rssAfterGetsBytes"]) positive(point[key], `growth ${point.properties}: ${key}`);
+      }
+      expect(points[0].bytesPerProperty).toBeNull();
+      for (const point of points.slice(1)) expect(Number.isFinite(point.bytesPerProperty), `growth ${point.properties}: bytesPerProperty`).toBe(true);
       expect(report.soak.requests).toBe(SMALL.soak);
       expect(report.soak.rssBytes).toHaveLength(10);
       expect(Number.isFinite(report.soak.growthPercent)).toBe(true);
@@ -150,7 +161,7 @@ describe("npm run bench", () => {
       for (const key of ["fsyncRatio", "noneRatio"]) positive(durability.creates[key], `creates: ${key}`);
       expect(durability.reads.properties).toBe(SMALL.properties);
       for (const key of ["editsPerSecond", "editsAcknowledged", "throughputRatio"]) positive(durability.reads[key], `reads: ${key}`);
-      for (const key of ["peakRssBytes", "rssAfterEditsBytes"]) positive(durability.memory[key], `memory: ${key}`);
+      for (const key of ["peakRssBytes", "rssAfterEditsBytes", "peakWhileEditingBytes"]) positive(durability.memory[key], `memory: ${key}`);
       for (const key of ["firstStartMs", "journalBytes", "withJournalMs", "snapshotOnlyMs", "inMemoryMs", "snapshotBytes"]) positive(durability.startUp[key], `start-up: ${key}`);
       expect(durability.startUp.journalChanges).toBe(200);
       expect(Number.isFinite(durability.compaction.ms) && durability.compaction.ms >= 0).toBe(true);
@@ -190,6 +201,8 @@ describe("npm run bench", () => {
       [["--soak", "-1"], "--soak"],
       [["--bogus"], "--bogus"],
       [["--json-file", ""], "--json-file needs a file name"],
+      [["--growth-sizes", "30,many"], '--growth-sizes must be a positive integer, got "many"'],
+      [["--growth-sizes", "30"], "--growth-sizes needs at least two sizes"],
     ];
     // As a process once: any argument the parser refuses ends there with its message and the usage on stderr,
     // nothing on stdout, and exit code 2...

@@ -37,7 +37,7 @@ const NOT_RUN: Array<[RegExp, string]> = [
   [/^npm ci && npm start$/, "npm ci would reinstall the tree this suite runs from; npm start is run by test/e2e/npm-start.test.ts"],
   [/^npm test$/, "the suite itself"],
   [/^npx --no -- property-listing-contract --reporter junit --output contract\.xml --json-report contract\.json$/, "the nightly CI example: test/e2e/ci-example.test.ts runs it as written, with fake secrets in the environment"],
-  [/^docker (build|run|compose) /, "no container engine on this machine; test/docker/docker-files.test.ts replays the image without one"],
+  [/^docker (build|run|compose|volume) /, "test/docker/container.test.ts builds the image and runs it under a real engine (CI starts one); without an engine, test/docker/docker-files.test.ts replays it"],
   // The install into a project: test/support/consumer-install.ts runs these two lines of the README (packing into a
   // temporary folder, installing in an empty project there), for test/e2e/package-consumer.test.ts and the npx line below.
   [/^npm pack$/, "run by test/support/consumer-install.ts"],

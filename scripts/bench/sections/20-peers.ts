@@ -5,13 +5,12 @@
  * bytes. Start-up is timed from spawn to the first answer, `npm start` included. Goals 1, 2a, 2b, 2d, 3.
  */
 import { DEFAULT_FIXTURES_PATH } from "../../../src/mock/load-fixtures.ts";
-import { FIXTURE_ACCOUNTS } from "../../../src/fixtures/generate-fixtures.ts";
 import { bytes, count, micros, ms, percent, perSecond, ratio, ratioOf, table, UNMEASURED } from "../format.ts";
 import { GROUP_PROCESSES, measureInterleaved, WARM_UP_REQUESTS, type Contender, type ServerFigure } from "../measure-servers.ts";
 import { startGroups, startServer, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
-import { bareServer, jsonServer, mockBin, npmStart, prism } from "../servers.ts";
+import { bareServer, jsonServer, mockBin, npmStart, prism, sampleAnswer } from "../servers.ts";
 import { median } from "../stats.ts";
 
 interface StartFigure {
@@ -65,21 +64,14 @@ export const section: BenchSection<PeersFigures> = {
       progress("peers: starting the servers…");
       const mock = await startServer(mockBin());
       running.push(mock);
-      const credentials = { "API-KEY": FIXTURE_ACCOUNTS[0]!.apiKey, TOKEN: FIXTURE_ACCOUNTS[0]!.token, "content-type": "application/json" };
       const path = `${API}/property/${NID}`;
-      const sample = await fetch(mock.url + path, { headers: credentials });
-      const body = await sample.text();
-      if (sample.status !== 200) throw new Error(`The mock answered ${sample.status} to GET ${path}: ${body.slice(0, 200)}`);
-      const headers: Record<string, string> = {};
-      sample.headers.forEach((value, name) => {
-        if (!["date", "connection", "keep-alive", "transfer-encoding"].includes(name)) headers[name] = value;
-      });
+      const answer = await sampleAnswer(mock.url, path);
       const validating = await startServer(mockBin({ validateResponses: true }));
       running.push(validating);
       const [mockReplicas, validatingReplicas] = (await startGroups([mockBin(), mockBin({ validateResponses: true })], MOCK_PROCESSES - 1, running)) as [RunningServer[], RunningServer[]];
       const json = await startServer(jsonServer(fixtures));
       running.push(json);
-      const bare = await startServer(bareServer({ status: 200, headers, body }));
+      const bare = await startServer(bareServer(answer));
       running.push(bare);
       const baseline = settings.baseline ? await startServer(mockBin({ bin: settings.baseline, name: "mock (baseline build)" })) : undefined;
       if (baseline) running.push(baseline);
@@ -104,7 +96,7 @@ export const section: BenchSection<PeersFigures> = {
       const mockFigure = figure(mock.name)!;
       const bareFigure = figure(bare.name)!;
       const lines = [
-        `GET of one property (${body.length} B) with the demo credentials; each server started as a process, ${count(jobs * ROUNDS)} requests`,
+        `GET of one property (${answer.body.length} B) with the demo credentials; each server started as a process, ${count(jobs * ROUNDS)} requests`,
         `each in ${ROUNDS} interleaved runs, after ${count(WARM_UP_REQUESTS)} unmeasured requests to each process, on ${settings.concurrency} keep-alive connections from a separate load process`,
         `(the mock and the mock with --validate-responses: ${MOCK_PROCESSES} processes each, taking the runs in turn). CPU is the server`,
         `process's user + system time per request; start-up is spawn to first answer, median of ${settings.starts} starts.`,

@@ -2,7 +2,8 @@
  * 2. The mock at scale: the bin started on a fixtures file of `--properties` properties (100,000 by default), as
  * a process. Its start-up and resident memory right after start, the main operations over HTTP, the peak memory
  * and the time of the largest answer (account 1's whole list, 80 % of the properties), and retrieve-by-nid
- * against the same bin on the default fixtures, interleaved. Goals 2c and 4.
+ * against the same bin on the default fixtures and a bare node:http answering the same bytes, interleaved; the bin
+ * on the default fixtures is started in turn with the large starts. Goals 2c, 4, 23b, 32.1 and 32.2.
  */
 import { DEFAULT_FIXTURES_PATH } from "../../../src/mock/load-fixtures.ts";
 import { FIXTURE_ACCOUNTS } from "../../../src/fixtures/generate-fixtures.ts";
@@ -13,7 +14,7 @@ import { measureInterleaved, type ServerFigure } from "../measure-servers.ts";
 import { settled, startGroups, startServer, startServers, type RunningServer } from "../processes.ts";
 import { API, ScenarioPlan } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
-import { mockBin } from "../servers.ts";
+import { bareServer, DEMO_CREDENTIALS, mockBin, sampleAnswer } from "../servers.ts";
 import { median } from "../stats.ts";
 import { spawnSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
@@ -36,6 +37,12 @@ export interface ScaleFigures {
    * is not above zero: on small fixtures and a busy machine, smaller than the noise of the two measures.
    */
   ownStartupMs: number | null;
+  /**
+   * The bin on the default fixtures, spawn to first answer, started in turn with the large store's starts (median):
+   * the peer of goal 32.2's ratio. The mock's first answer (`/healthz`) is a 200 when its state is loaded, and
+   * each start's status is checked.
+   */
+  defaultStartupMs: number;
   rssAfterStartBytes: number;
   /**
    * Resident memory once the bin has done what it does by itself after its first answer (encoding every
@@ -43,10 +50,22 @@ export interface ScaleFigures {
    */
   rssSettledBytes: number;
   settledAfterMs: number;
+  /**
+   * Resident memory once the bin is quiet again after the retrieve scenarios below (a warm-up, by nid and by
+   * external id among account 1's properties, the template catalogue), before the creates add to the store: what
+   * it keeps of the answers it was asked for (goal 32.1).
+   */
+  rssSettledAfterLoadBytes: number;
   http: HttpFigure[];
   listByUser: { items: number; answers: number; firstMs: number; medianMs: number; peakRssBytes: number; responseBytes: number };
   /** Retrieve by nid at this size and on the default fixtures, interleaved, three processes on each side (goal 2c). */
   storeSize: { large: ServerFigure; small: ServerFigure; throughputRatio: number; cpuRatio: number | null };
+  /**
+   * A bare node:http server answering the bytes the mock answers for one property of this store, measured in
+   * turn with the two sides above (goal 32.1: CPU per GET at this size against bare node:http's).
+   */
+  bare: ServerFigure;
+  bareCpuRatio: number | null;
   /** The same, one process on each side, as issue 23 measured it (goal 23b). */
   storeSizeOneProcess: { large: ServerFigure; small: ServerFigure; throughputRatio: number; cpuRatio: number | null };
 }
@@ -67,18 +86,24 @@ export const section: BenchSection<ScaleFigures> = {
       const starts = settings.quick ? 1 : 3;
       const floors: number[] = [];
       const startups: number[] = [];
+      const defaultStartups: number[] = [];
       const ownWork: number[] = [];
       for (let turn = 0; turn < starts; turn++) {
-        progress(`scale: node reading and parsing the file alone, then the bin starting on it (${turn + 1} of ${starts})…`);
+        progress(`scale: node reading and parsing the file alone, the bin on the default fixtures, then on the file (${turn + 1} of ${starts})…`);
         floors.push(readAndParse(file));
         await running.pop()?.stop();
+        const small = await startServer(mockBin({ fixtures: DEFAULT_FIXTURES_PATH, name: "mock, default fixtures" }), 120_000);
+        await small.stop();
+        defaultStartups.push(small.startupMs);
         const started = await startServer(mockBin({ fixtures: file }), 120_000);
         running.push(started);
         startups.push(started.startupMs);
         ownWork.push(started.startupMs - floors.at(-1)!);
+        for (const server of [small, started]) if (server.readyStatus !== 200) failures.push(`${server.name} answered its first /healthz with ${server.readyStatus}, not 200`);
       }
       const large = running[0]!;
       const startupMs = median(startups);
+      const defaultStartupMs = median(defaultStartups);
       const readAndParseMs = median(floors);
       const ownStartupMs = median(ownWork) > 0 ? median(ownWork) : null;
       const rssAfterStartBytes = large.rssBytes();
@@ -89,7 +114,14 @@ export const section: BenchSection<ScaleFigures> = {
       const plan = new ScenarioPlan(fixtures, settings);
       const http: HttpFigure[] = [];
       await load.run(large.url, plan.warmUp());
+      let rssSettledAfterLoadBytes = 0;
       for (const scenario of [plan.retrieveByNid(), plan.retrieveByExternalId(), plan.templateCatalogue(), plan.createProperty(), plan.createDeleteAgentPair()]) {
+        if (scenario.name === "create property") {
+          // The store's size still the fixtures' (the creates add thousands of properties).
+          progress("scale: waiting until the bin is quiet after the retrieves…");
+          await settled(large);
+          rssSettledAfterLoadBytes = large.rssBytes();
+        }
         progress(`scale: ${scenario.name}…`);
         scenario.storeProperties = fixtures.properties.length;
         const run = await load.run(large.url, scenario);
@@ -100,7 +132,7 @@ export const section: BenchSection<ScaleFigures> = {
       // The largest answer, one at a time, with the peak of memory it takes (the peak counter reset first).
       progress("scale: list by user, one request at a time…");
       const items = fixtures.properties.filter((property) => property.uid === FIXTURE_ACCOUNTS[0]!.id).length;
-      const headers = { "API-KEY": FIXTURE_ACCOUNTS[0]!.apiKey, TOKEN: FIXTURE_ACCOUNTS[0]!.token, "content-type": "application/json" };
+      const headers = { ...DEMO_CREDENTIALS };
       const peakReset = large.resetPeak();
       // From a process of its own: this one holds the whole fixtures, and its collections of them, not the mock's
       // work, would be timed. The first answer after start is encoded; later ones are kept until a change.
@@ -121,11 +153,16 @@ export const section: BenchSection<ScaleFigures> = {
       const smallFixtures = JSON.parse(readFileSync(DEFAULT_FIXTURES_PATH, "utf8")) as Database;
       const rounds = 2 * larges.length;
       const share = Math.max(1, Math.ceil(settings.requests / rounds));
-      const [largeFigure, smallFigure] = await measureInterleaved(
+      // Property 0 is account 1's (generate-fixtures.ts).
+      const bare = await startServer(bareServer(await sampleAnswer(large.url, `${API}/property/${fixtures.properties[0]!.id}`)));
+      running.push(bare);
+      const [largeFigure, smallFigure, bareFigure] = await measureInterleaved(
         load,
         [
           { server: large, replicas: larges.slice(1), scenario: { ...plan.retrieveByNid(share), storeProperties: fixtures.properties.length } },
           { server: smalls[0]!, replicas: smalls.slice(1), scenario: { ...new ScenarioPlan(smallFixtures, settings).retrieveByNid(share), storeProperties: smallFixtures.properties.length } },
+          // Every round the same request (bare node:http answers the same bytes to any path).
+          { server: bare, scenario: { ...plan.retrieveByNid(share), storeProperties: fixtures.properties.length } },
         ],
         rounds,
         failures,
@@ -150,18 +187,29 @@ export const section: BenchSection<ScaleFigures> = {
         documents: fixtures.documents.length,
         fixturesFileBytes: statSync(file).size,
         startupMs,
+        defaultStartupMs,
         readAndParseMs,
         ownStartupMs,
         rssAfterStartBytes,
         rssSettledBytes,
         settledAfterMs,
+        rssSettledAfterLoadBytes,
         http,
         listByUser: { items, answers: times.length, firstMs: times[0]!, medianMs: median(times), peakRssBytes, responseBytes },
         storeSize: { large: largeFigure!, small: smallFigure!, throughputRatio, cpuRatio: quotient(largeFigure!.cpuMicrosPerRequest, smallFigure!.cpuMicrosPerRequest) },
+        bare: bareFigure!,
+        bareCpuRatio: quotient(largeFigure!.cpuMicrosPerRequest, bareFigure!.cpuMicrosPerRequest),
         storeSizeOneProcess: { large: largeAlone!, small: smallAlone!, throughputRatio: oneProcessRatio, cpuRatio: quotient(largeAlone!.cpuMicrosPerRequest, smallAlone!.cpuMicrosPerRequest) },
       };
       const mib = (value: number) => value / 1024 / 1024;
+      const rssSettledMost = Math.max(rssSettledBytes, rssSettledAfterLoadBytes);
+      const startRatio = startupMs / defaultStartupMs;
       const goals: Goal[] = [
+        { id: "32.1a", name: `resident memory at ${count(figures.properties)} properties, settled (after start, and after the retrieves)`, measured: bytes(rssSettledMost), target: "≤ 300 MiB", pass: mib(rssSettledMost) <= 300 },
+        { id: "32.1b", name: `throughput at ${count(figures.properties)} properties / default fixtures (2c's figure)`, measured: ratio(throughputRatio), target: "≥ 0.95×", pass: throughputRatio >= 0.95 },
+        cpuGoal("32.1c", `CPU per GET at ${count(figures.properties)} properties / bare node:http (same bytes)`, figures.bareCpuRatio, 1.3),
+        { id: "32.2a", name: `start to first 200 at ${count(figures.properties)} properties, median of ${starts}`, measured: seconds(startupMs), target: "≤ 1.50 s", pass: startupMs <= 1_500 },
+        { id: "32.2b", name: `start to first 200 at ${count(figures.properties)} properties / on the default fixtures (${ms(defaultStartupMs)})`, measured: ratio(startRatio), target: "≤ 8.00×", pass: startRatio <= 8 },
         { id: "2c", name: `throughput at ${count(figures.properties)} properties / default fixtures`, measured: ratio(throughputRatio), target: "≥ 0.95×", pass: throughputRatio >= 0.95 },
         { id: "23b", name: `throughput at ${count(figures.properties)} properties / default fixtures, one process each`, measured: ratio(oneProcessRatio), target: "≥ 0.95×", pass: oneProcessRatio >= 0.95 },
         { id: "4a", name: `resident memory right after start, ${count(figures.properties)} properties`, measured: bytes(rssAfterStartBytes), target: "≤ 400 MiB", pass: mib(rssAfterStartBytes) <= 400 },
@@ -183,10 +231,12 @@ export const section: BenchSection<ScaleFigures> = {
           ["figure", "value"],
           [
             [`start-up (spawn to first answer), median of ${starts}`, ms(startupMs)],
+            [`the bin on the default fixtures, started in turn with it, median of ${starts}`, ms(defaultStartupMs)],
             ["node alone reading and parsing the same file (spawn to exit), each just before a start", ms(readAndParseMs)],
             ["the mock's own start-up work (each start less the parse before it)", ownStartupMs === null ? UNMEASURED : ms(ownStartupMs)],
             ["resident memory right after start", bytes(rssAfterStartBytes)],
-            [`resident memory once every property's answer is encoded (${ms(settledAfterMs)} after the first answer)`, bytes(rssSettledBytes)],
+            [`resident memory once quiet after start (${ms(settledAfterMs)} after the first answer)`, bytes(rssSettledBytes)],
+            ["resident memory once quiet after the retrieves below (before the creates)", bytes(rssSettledAfterLoadBytes)],
             [`list by user (${count(items)} items, ${bytes(responseBytes)}), median of ${times.length} answers one at a time`, ms(figures.listByUser.medianMs)],
             ["  the first of them (every item encoded)", ms(figures.listByUser.firstMs)],
             ["peak resident memory while answering them", peakReset ? bytes(peakRssBytes) : "not measurable (clear_refs refused)"],
@@ -202,6 +252,8 @@ export const section: BenchSection<ScaleFigures> = {
           `${perSecond(smallFigure!.requestsPerSecond)} req/s on the default fixtures (${count(smallFixtures.properties.length)}): ${ratio(throughputRatio)} (1.00× = a lookup does not depend on the store's size);`,
         `CPU per request ${micros(largeFigure!.cpuMicrosPerRequest)} against ${micros(smallFigure!.cpuMicrosPerRequest)} (${ratioOf(largeFigure!.cpuMicrosPerRequest, smallFigure!.cpuMicrosPerRequest)}). One process on each side, in runs of their own: ` +
           `${ratio(oneProcessRatio)} in throughput, ${ratioOf(largeAlone!.cpuMicrosPerRequest, smallAlone!.cpuMicrosPerRequest)} in CPU per request.`,
+        `Bare node:http answering the same bytes, in the same rounds: ${perSecond(bareFigure!.requestsPerSecond)} req/s, CPU per request ${micros(bareFigure!.cpuMicrosPerRequest)} ` +
+          `(the mock at ${count(figures.properties)} properties: ${ratioOf(largeFigure!.cpuMicrosPerRequest, bareFigure!.cpuMicrosPerRequest)}).`,
       ];
       return { figures, lines, goals, failures };
     } finally {
@@ -272,4 +324,10 @@ export function httpTable(figures: readonly HttpFigure[]): string[] {
 /** `a / b`, or null when either was too small to measure. */
 function quotient(a: number | null, b: number | null): number | null {
   return a === null || b === null || b === 0 ? null : a / b;
+}
+
+/** A bound on a CPU ratio, NOT MEASURED when either side used too little CPU for its clock. */
+function cpuGoal(id: string, name: string, value: number | null, bound: number): Goal {
+  if (value === null) return { id, name, measured: UNMEASURED, target: `≤ ${ratio(bound)}`, pass: false, unmeasured: true };
+  return { id, name, measured: ratio(value), target: `≤ ${ratio(bound)}`, pass: value <= bound };
 }

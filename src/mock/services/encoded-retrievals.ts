@@ -1,4 +1,5 @@
 import { JsonBytes } from "../json-bytes.ts";
+import { AnswerArena } from "./answer-arena.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import type { DocumentRecord, PropertyRecord } from "../store/records.ts";
 import { withMembers } from "../with-members.ts";
@@ -19,11 +20,15 @@ const SLICE_MS = 4;
  * removed drops the answer of the property it is a floorplan of now and of the one it was a floorplan of in a
  * kept answer. {@link encodeAll} encodes every property ahead of time, in slices of a few milliseconds between
  * requests, so that no GET waits for an encoding, whatever the size of the store. At most one answer per
- * property is kept: the answers never outgrow the state (about the size of its properties' JSON).
+ * property is kept, and the answers are kept side by side in large buffers ({@link AnswerArena}), where dropped
+ * ones take at most about as much again: the answers never outgrow about twice the size of the properties' JSON.
+ * At 100,000 properties the arena took 30 MiB less than one buffer per answer (430 against 460 MiB resident once
+ * every answer was encoded, two A/B pairs of the bin).
  */
 export class EncodedRetrievals {
   readonly #store: MockStore;
-  readonly #answers = new Map<number, JsonBytes>();
+  /** The kept answers by property id, as bytes in a few large buffers (answer-arena.ts). */
+  readonly #answers = new AnswerArena((bytes) => new JsonBytes(bytes));
   /** The property whose kept answer lists each floorplan document. */
   readonly #floorplanOf = new Map<number, number>();
   /** Whether {@link encodeAll} runs, to start again after a reset; the pending slice. */
@@ -57,7 +62,10 @@ export class EncodedRetrievals {
 
   /** The retrieve answer of a property of the store: the kept one, or encoded now and kept. */
   answerFor(property: PropertyRecord): JsonBytes {
-    return this.#answers.get(property.id) ?? this.#encode(property);
+    const kept = this.#answers.get(property.id);
+    if (kept !== undefined) return kept;
+    this.#encode(property);
+    return this.#answers.get(property.id)!;
   }
 
   /**
@@ -73,14 +81,13 @@ export class EncodedRetrievals {
     };
   }
 
-  #encode(property: PropertyRecord): JsonBytes {
+  /** Encodes a property's answer and keeps it (the object handed out for it is made only when it is asked for). */
+  #encode(property: PropertyRecord): void {
     const documents = this.#store.documentsOfProperty(property.id);
     const text = encodeRetrievedProperty(property, documents);
     // Kept as bytes: half the memory of a text with a character beyond Latin-1, and written as they are.
-    const answer = new JsonBytes(Buffer.from(withMembers(text, this.#extra)));
-    this.#answers.set(property.id, answer);
+    this.#answers.set(property.id, withMembers(text, this.#extra));
     for (const document of documents) if (document.is_floorplan) this.#floorplanOf.set(document.id, property.id);
-    return answer;
   }
 
   #start(): void {
