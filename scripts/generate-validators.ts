@@ -52,12 +52,12 @@ export const OPENAPI_DOCUMENT_JSON: string = ${JSON.stringify(JSON.stringify(doc
 const validatorsSource =
   HEADER("AJV's standalone code of every validator of the contract.") +
   `// @ts-nocheck -- AJV's generated JavaScript
-import { createRequire } from "node:module";
 import type { ValidateFunction } from "ajv";
 import { contractFormats } from "../contract/contract-formats.ts";
+import { ucs2length } from "../contract/ucs2length.ts";
 
-// The validators call AJV's small runtime helpers through require, and check formats with contractFormats.
-const require = createRequire(import.meta.url);
+// No require and no Node module: the validators run in the browser module too. AJV's one runtime helper they
+// call (ucs2length) is imported as a module of the kit, and formats are checked with contractFormats.
 
 /** SHA-256 of the spec/openapi.yaml these validators were generated from. */
 export const SPEC_SHA256: string = ${JSON.stringify(sha256)};
@@ -82,7 +82,10 @@ function factory(name: string, reading: string, validated: OpenApiDocument): str
     const place = name.value && typeof name.value.ref === "object" && name.value.ref !== null ? places.get(name.value.ref) : undefined;
     if (place !== undefined) name.value!.code = _`at(${place})`;
   }
-  const code = standaloneCode(ajv, refs);
+  const code = standaloneCode(ajv, refs).replaceAll('require("ajv/dist/runtime/ucs2length").default', "ucs2length");
+  const required = /require\(("[^"]*")\)/.exec(code);
+  // Another runtime helper would need a module here too (and a browser bundle would miss it): stop rather than emit it.
+  if (required) throw new Error(`The validators would require ${required[1]}: import it as ucs2length is imported.`);
   return `/** Validators of ${reading}; \`at\` resolves a JSON pointer in the contract's copy of it. */
 export function ${name}(at: (pointer: string) => unknown): Record<string, ValidateFunction> {
 const exports = {};

@@ -1,7 +1,6 @@
-import type { IncomingMessage } from "node:http";
-import type { Contract } from "../../contract/create-contract.ts";
+import type { Contract } from "../../contract/build-contract.ts";
 import type { OperationFound } from "../../contract/operation-table.ts";
-import { mediaTypeOf } from "../../contract/create-contract.ts";
+import { mediaTypeOf } from "../../contract/build-contract.ts";
 import type { ContractViolation } from "../../contract/contract-violation.ts";
 import { formatViolation } from "../../contract/contract-violation.ts";
 import type { AccountService } from "../services/account-service.ts";
@@ -11,6 +10,7 @@ import { boundForValidation } from "../validation/bound-for-validation.ts";
 import { capFieldErrors } from "../validation/cap-field-errors.ts";
 import { CheckedAnswers } from "../validation/checked-answers.ts";
 import type { ApiCall, ApiHandler } from "./api-interceptor.ts";
+import type { MockRequest } from "./mock-request.ts";
 import { nonCanonicalId, nonCanonicalIdDetail } from "./non-canonical-id.ts";
 import { JsonBytes } from "../json-bytes.ts";
 import { discardBody, parseJson, readBody } from "./read-body.ts";
@@ -180,7 +180,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
   };
 }
 
-function header(request: IncomingMessage, name: string): string | undefined {
+function header(request: MockRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }

@@ -1,4 +1,4 @@
-import { JsonBytes } from "../json-bytes.ts";
+import { JsonBytes, utf8Bytes } from "../json-bytes.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import type { DocumentRecord, PropertyRecord } from "../store/records.ts";
 import { withMembers } from "../with-members.ts";
@@ -77,7 +77,7 @@ export class EncodedRetrievals {
     const documents = this.#store.documentsOfProperty(property.id);
     const text = encodeRetrievedProperty(property, documents);
     // Kept as bytes: half the memory of a text with a character beyond Latin-1, and written as they are.
-    const answer = new JsonBytes(Buffer.from(withMembers(text, this.#extra)));
+    const answer = new JsonBytes(utf8Bytes(withMembers(text, this.#extra)));
     this.#answers.set(property.id, answer);
     for (const document of documents) if (document.is_floorplan) this.#floorplanOf.set(document.id, property.id);
     return answer;
