@@ -1,0 +1,53 @@
+/**
+ * esbuild bundles for the browser, as a frontend's bundler makes them: platform `browser`, ESM, minified, and
+ * any import of a Node builtin (`node:fs`, `fs`, `crypto`…) an error naming who imports it, rather than a stub.
+ */
+import { builtinModules } from "node:module";
+import { gzipSync } from "node:zlib";
+import { build, type Plugin } from "esbuild";
+import { relative } from "node:path";
+import { PACKAGE_ROOT } from "./start-process.ts";
+
+const BUILTINS = new Set(builtinModules);
+
+/** Refuses every Node builtin, with the importer's name. */
+const noNodeBuiltins: Plugin = {
+  name: "no-node-builtins",
+  setup(builder) {
+    builder.onResolve({ filter: /.*/ }, (args) => {
+      const name = args.path.startsWith("node:") ? args.path : BUILTINS.has(args.path.split("/")[0]!) ? args.path : undefined;
+      return name === undefined ? undefined : { errors: [{ text: `Node builtin "${name}" imported by ${relative(PACKAGE_ROOT, args.importer)}` }] };
+    });
+  },
+};
+
+/** What a bundle gave: its code and sizes, or the errors that stopped it. */
+export type BrowserBundle = { ok: true; code: string; bytes: number; gzipBytes: number; inputs: string[] } | { ok: false; errors: string[] };
+
+/**
+ * Bundles `entry` (a path in this package) for the browser. `external` stays an import (msw, which the page's
+ * own bundle brings); `format` is ESM unless an IIFE is wanted (`globalName` then names what it exports).
+ */
+export async function bundleForBrowser(entry: string, options: { external?: string[]; format?: "esm" | "iife"; globalName?: string; minify?: boolean } = {}): Promise<BrowserBundle> {
+  try {
+    const result = await build({
+      entryPoints: [entry],
+      absWorkingDir: PACKAGE_ROOT,
+      bundle: true,
+      platform: "browser",
+      format: options.format ?? "esm",
+      ...(options.globalName ? { globalName: options.globalName } : {}),
+      minify: options.minify ?? true,
+      write: false,
+      external: options.external ?? [],
+      metafile: true,
+      logLevel: "silent",
+      plugins: [noNodeBuiltins],
+    });
+    const code = result.outputFiles[0]!.contents;
+    return { ok: true, code: new TextDecoder().decode(code), bytes: code.length, gzipBytes: gzipSync(code, { level: 9 }).length, inputs: Object.keys(result.metafile.inputs) };
+  } catch (error) {
+    const errors = (error as { errors?: Array<{ text: string }> }).errors;
+    return { ok: false, errors: errors ? errors.map((found) => found.text) : [String(error)] };
+  }
+}
