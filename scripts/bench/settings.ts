@@ -49,7 +49,7 @@ export const USAGE = `Usage: npm run bench -- [--properties N] [--requests N] [-
   --starts N       starts per program for the start-up figures, a positive integer (default ${DEFAULTS.starts})
   --quick          small counts and short rounds, for a smoke test (${QUICK.properties} properties, ${QUICK.requests} requests,
                    a soak of ${QUICK.soakRequests})
-  --only a,b       run only these sections (contract, peers, log, scale, persistence, soak, durability)
+  --only a,b       run only these sections (contract, peers, log, profile, scale, persistence, soak, durability, msw)
   --no-prism       leave Prism out of the side-by-side table
   --baseline FILE  also measure an older build of the mock (its dist/cli/mock.js) in the side-by-side table
   --update-readme  rewrite the README's performance section from this run

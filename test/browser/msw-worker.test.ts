@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundleForBrowser } from "../support/browser-bundle.ts";
+import { bundleForBrowser } from "../../scripts/browser-bundle.ts";
 import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromium.ts";
 
 const WHY = `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an error)`;
@@ -54,8 +54,8 @@ describe(`MSW's worker with the kit's handlers in Chromium (needs ${CHROMIUM})`,
     skip(!CHROMIUM_AVAILABLE, WHY);
     const tab = await browser.newPage();
     await tab.goto(`${origin}/`);
-    await tab.waitForFunction(() => "results" in window, undefined, { timeout: 60_000 });
-    const results = (await tab.evaluate(() => (window as unknown as { results: Record<string, unknown> }).results)) as Record<string, any>;
+    await tab.waitForFunction(() => "results" in globalThis, undefined, { timeout: 60_000 });
+    const results = (await tab.evaluate(() => (globalThis as unknown as { results: Record<string, unknown> }).results)) as Record<string, any>;
     expect(results.error).toBeUndefined();
     const seeded = results.listed[1] as number;
     expect(results).toEqual({

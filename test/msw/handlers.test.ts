@@ -73,7 +73,7 @@ describe("createMockHandlers under setupServer", () => {
   it("answers 400 to a bad body and 401 without credentials, as problem+json", async () => {
     const bad = await fetch(`${A}/api/v1/object/property`, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify({ street: 5 }) });
     expect([bad.status, bad.headers.get("content-type")]).toEqual([400, "application/problem+json; charset=utf-8"]);
-    expect((await bad.json()).errors.length).toBeGreaterThan(0);
+    expect(((await bad.json()) as { errors: unknown[] }).errors.length).toBeGreaterThan(0);
     const anonymous = await fetch(`${A}/api/v1/object/properties/1`, { headers: { "content-type": "application/json" } });
     expect(anonymous.status).toBe(401);
   });
@@ -93,7 +93,7 @@ describe("createMockHandlers under setupServer", () => {
     expect((await fetch("http://accounts.mock.test/api/v1/object/properties/1", { headers: JSON_HEADERS })).status).toBe(401);
     const agent = { agent_first_name: "Ann", agent_last_name: "Agent", email: "ann@example.test" };
     const noSeat = await fetch("http://accounts.mock.test/api/v1/object/agent_card/", { method: "POST", headers, body: JSON.stringify(agent) });
-    expect([noSeat.status, (await noSeat.json()).title]).toEqual([402, "Not Enough Agent Seats"]);
+    expect([noSeat.status, ((await noSeat.json()) as { title: string }).title]).toEqual([402, "Not Enough Agent Seats"]);
   });
 
   it("checks its own answers with validateResponses and keeps the violations (none)", async () => {

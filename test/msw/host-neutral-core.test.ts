@@ -1,13 +1,13 @@
 /**
  * Issue 30, item 1: the whole mock answers a plain request value with a plain reply, with no `node:` import and no
  * Node-only package in its module graph. esbuild bundles it for the browser platform with every Node builtin
- * refused (test/support/browser-bundle.ts), and the bundle then runs in a context that has the web's globals only
+ * refused (scripts/browser-bundle.ts), and the bundle then runs in a context that has the web's globals only
  * (no process, Buffer or require), answering a create, a retrieve, a 400 and a 401.
  */
 import { createContext, runInContext } from "node:vm";
 import { webcrypto } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { bundleForBrowser } from "../support/browser-bundle.ts";
+import { bundleForBrowser } from "../../scripts/browser-bundle.ts";
 
 const DEMO = { "api-key": "demo-key", token: "demo-token" };
 const VALID_PROPERTY = { street: "1 Main St", city: "Springfield", state: "IL", zip: "62701" };

@@ -6,6 +6,8 @@
 import { setupWorker } from "msw/browser";
 import { createMockHandlers } from "../../../src/msw.ts";
 
+/** The page's window (the project's TypeScript has no DOM library). */
+const page = globalThis as unknown as { navigator: { serviceWorker: { controller: object | null } }; results?: unknown };
 const mock = createMockHandlers({ validateResponses: true });
 const worker = setupWorker(...mock.handlers);
 const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
@@ -43,11 +45,11 @@ async function run() {
     listedAfterReset: [listedAfterReset.status, listedAfterReset.body.length],
     retrievedAfterReset: retrievedAfterReset.status,
     violations: mock.violations.length,
-    controlled: navigator.serviceWorker.controller !== null,
+    controlled: page.navigator.serviceWorker.controller !== null,
   };
 }
 
 run().then(
-  (results) => Object.assign(window, { results }),
-  (error: unknown) => Object.assign(window, { results: { error: String((error as Error).stack ?? error) } }),
+  (results) => Object.assign(page, { results }),
+  (error: unknown) => Object.assign(page, { results: { error: String((error as Error).stack ?? error) } }),
 );

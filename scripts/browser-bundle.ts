@@ -1,12 +1,16 @@
 /**
- * esbuild bundles for the browser, as a frontend's bundler makes them: platform `browser`, ESM, minified, and
+ * esbuild bundles for the browser (the bench's size of the browser module, and the tests that bundle the core
+ * and a page), as a frontend's bundler makes them: platform `browser`, ESM, minified, and
  * any import of a Node builtin (`node:fs`, `fs`, `crypto`…) an error naming who imports it, rather than a stub.
  */
 import { builtinModules } from "node:module";
 import { gzipSync } from "node:zlib";
 import { build, type Plugin } from "esbuild";
 import { relative } from "node:path";
-import { PACKAGE_ROOT } from "./start-process.ts";
+import { fileURLToPath } from "node:url";
+
+/** The package's root: entries are paths in it. */
+const PACKAGE_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 const BUILTINS = new Set(builtinModules);
 
