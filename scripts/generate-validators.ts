@@ -33,6 +33,8 @@ const HEADER = (what: string) => `/**
 `;
 
 const documentTarget = fileURLToPath(new URL("../src/generated/openapi-document.ts", import.meta.url));
+const profileSchemaTarget = fileURLToPath(new URL("../src/generated/service-profile-schema.ts", import.meta.url));
+const profileSchemaPath = fileURLToPath(new URL("../spec/service-profile.schema.json", import.meta.url));
 const validatorsTarget = fileURLToPath(new URL("../src/generated/contract-validators.ts", import.meta.url));
 
 const yaml = readFileSync(DEFAULT_SPEC_PATH);
@@ -47,6 +49,14 @@ export const SPEC_SHA256: string = ${JSON.stringify(sha256)};
 
 /** The document as JSON text (JSON.parse reads it several times faster than a JavaScript literal). */
 export const OPENAPI_DOCUMENT_JSON: string = ${JSON.stringify(JSON.stringify(document))};
+`;
+
+// The published schema of a service profile, for hosts that read no file (the browser module).
+const profileSchemaSource =
+  HEADER("spec/service-profile.schema.json as a module, for hosts that read no file (the browser module).") +
+  `
+/** The JSON Schema of a service profile, as JSON text. */
+export const SERVICE_PROFILE_SCHEMA_JSON: string = ${JSON.stringify(JSON.stringify(JSON.parse(readFileSync(profileSchemaPath, "utf8"))))};
 `;
 
 const validatorsSource =
@@ -96,9 +106,9 @@ return exports;
 }
 
 if (process.argv.includes("--check")) {
-  const stale = [documentTarget, validatorsTarget].filter((target, index) => {
+  const stale = [documentTarget, validatorsTarget, profileSchemaTarget].filter((target, index) => {
     try {
-      return readFileSync(target, "utf8") !== [documentSource, validatorsSource][index];
+      return readFileSync(target, "utf8") !== [documentSource, validatorsSource, profileSchemaSource][index];
     } catch {
       return true;
     }
@@ -107,10 +117,11 @@ if (process.argv.includes("--check")) {
     console.error(`Not up to date with spec/openapi.yaml: ${stale.join(", ")}; run \`npm run generate\`.`);
     process.exitCode = 1;
   } else {
-    console.log("src/generated/openapi-document.ts and contract-validators.ts are up to date.");
+    console.log("src/generated/openapi-document.ts, contract-validators.ts and service-profile-schema.ts are up to date.");
   }
 } else {
   writeFileSync(documentTarget, documentSource);
   writeFileSync(validatorsTarget, validatorsSource);
-  console.log(`wrote ${documentTarget}\nwrote ${validatorsTarget}`);
+  writeFileSync(profileSchemaTarget, profileSchemaSource);
+  console.log(`wrote ${documentTarget}\nwrote ${validatorsTarget}\nwrote ${profileSchemaTarget}`);
 }

@@ -10,6 +10,9 @@
  * await setupWorker(...mock.handlers).start();
  */
 export { createMockHandlers, type MockHandlers, type MockHandlersOptions, type LoadedPlayback } from "./hosts/msw/create-mock-handlers.ts";
+export { loadProfilePlayback } from "./hosts/msw/load-profile-playback.ts";
+export { ProfileRefused } from "./mock/profile-refused.ts";
+export type { ServiceProfile } from "./contract/profile/service-profile.ts";
 export type { AccountConfig } from "./mock/account-config.ts";
 export type { Database } from "./mock/store/records.ts";
 export type { JournalEntry, JournalFilter } from "./mock/services/request-journal.ts";

@@ -16,6 +16,7 @@ import type { Database } from "./store/records.ts";
 import type { JournalIo, SyncMode } from "./store/state-journal.ts";
 
 export { DEFAULT_MAX_ACCOUNTS };
+export { ProfileRefused } from "./profile-refused.ts";
 
 /**
  * Options of {@link createMockServer}; every one has a default. The names are the command line's flags
@@ -212,16 +213,6 @@ export function resolveMockServerOptions(options: MockServerOptions): ResolvedOp
   return resolved;
 }
 
-/** A service profile that cannot be used: not JSON, another version, unknown keys, or contradicting the document. */
-export class ProfileRefused extends Error {
-  constructor(
-    readonly source: string,
-    readonly problems: string[],
-  ) {
-    super(`The service profile ${source} is refused (a profile is used whole or not at all):\n  ${problems.join("\n  ")}`);
-    this.name = "ProfileRefused";
-  }
-}
 
 /** A latency given as `{ min, max }`, checked as the flag's text would be. */
 function checkLatency(latency: Latency): Latency | string {

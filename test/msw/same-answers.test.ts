@@ -10,7 +10,8 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runContract } from "../../src/contract/runner/run-contract.ts";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
-import { createMockHandlers } from "../../src/msw.ts";
+import type { ServiceProfile } from "../../src/contract/profile/service-profile.ts";
+import { createMockHandlers, loadProfilePlayback, ProfileRefused } from "../../src/msw.ts";
 import { operationRequests } from "../support/operation-requests.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO, OTHER, tinyFixtures } from "../support/tiny-fixtures.ts";
@@ -23,13 +24,43 @@ const runnerHandlers = createMockHandlers({ baseUrl: "http://runner.mock.test", 
 const msw = setupServer(...handlers.handlers, ...runnerHandlers.handlers);
 let serverUrl = "";
 
+// A service profile that changes every kind of answer it can (test/profile/profile-mock.test.ts has its like).
+const provenance = { step: "a step", observedAt: "2026-01-02T03:04:05.000Z", runId: "r1" };
+const error = (status: number, example: Record<string, string>) => ({
+  ...provenance, statuses: [status], mediaTypes: ["application/json; charset=utf-8"], example,
+  schema: { type: "object", properties: Object.fromEntries(Object.keys(example).map((key) => [key, { type: "string" }])), required: Object.keys(example) },
+});
+const PROFILE: ServiceProfile = {
+  profileVersion: 1, runId: "r1", recordedAt: "2026-01-02T03:04:05.000Z",
+  observations: {
+    "error.validation": error(422, { error: "invalid", kind: "validation" }),
+    "error.unauthorized.missing": error(403, { error: "no credentials", kind: "auth" }),
+    "error.unauthorized.wrong": error(403, { error: "bad credentials", kind: "auth" }),
+    "error.not_found": error(404, { message: "not here" }),
+    "error.agent_exists.create": error(409, { error: "Agent Already Exists", kind: "agent" }),
+    "media_type.success": { ...provenance, value: ["application/json"] },
+    "extra_fields.agent": { ...provenance, fields: { created: { types: ["integer"], example: 1767225600 } } },
+    "extra_fields.property": { ...provenance, fields: { listing_score: { types: ["integer"], example: 7 }, flags: { types: ["array"], example: ["a"] } } },
+    "order.agent_list": { ...provenance, value: "descending" },
+    "seats.fresh": { ...provenance, value: 2 },
+  },
+};
+const PROFILED = "http://profiled.mock.test";
+const profiledServer = createMockServer({ ...SAME, baseUrl: PROFILED, contract: sharedContract(), validateResponses: true, profile: PROFILE, quiet: true });
+let profiledUrl = "";
+let profiledHandlers: ReturnType<typeof createMockHandlers>;
+
 beforeAll(async () => {
   ({ url: serverUrl } = await server.listen(0));
+  ({ url: profiledUrl } = await profiledServer.listen(0));
+  profiledHandlers = createMockHandlers({ ...SAME, baseUrl: PROFILED, validateResponses: true, playback: await loadProfilePlayback(PROFILE) });
+  msw.use(...profiledHandlers.handlers);
   msw.listen({ onUnhandledRequest: "bypass" }); // the server's own port is reached through the network
 });
 afterAll(async () => {
   msw.close();
   await server.close();
+  await profiledServer.close();
 });
 
 interface Sample {
@@ -97,16 +128,21 @@ async function send(origin: string, sample: Sample): Promise<{ status: number; c
   return { status: response.status, contentType: response.headers.get("content-type"), body: Buffer.from(await response.arrayBuffer()).toString("base64") };
 }
 
+/** Sends every sample to both, one after the other; the statuses met. */
+async function compare(serverOrigin: string, handlersOrigin: string): Promise<Set<number>> {
+  const statuses = new Set<number>();
+  for (const sample of samples()) {
+    const fromServer = await send(serverOrigin, sample);
+    const fromHandlers = await send(handlersOrigin, sample);
+    expect(fromHandlers, sample.name).toEqual(fromServer);
+    statuses.add(fromServer.status);
+  }
+  return statuses;
+}
+
 describe("the same answers from the Node server and the handlers under setupServer", () => {
   it("answers every sample, success and error, with the same status, content-type and body bytes", { timeout: 120_000 }, async () => {
-    const all = samples();
-    const statuses = new Set<number>();
-    for (const sample of all) {
-      const fromServer = await send(serverUrl, sample);
-      const fromHandlers = await send(BASE, sample);
-      expect(fromHandlers, sample.name).toEqual(fromServer);
-      statuses.add(fromServer.status);
-    }
+    const statuses = await compare(serverUrl, BASE);
     // The samples reach every kind of answer (else comparing them proves little), the auto-login page included.
     expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 201, 400, 401, 402, 404, 405, 409, 413, 415, 418, 422, 503]));
     const created = await send(serverUrl, { name: "", method: "POST", path: `${API}/property`, headers: { ...DEMO, ...JSON_TYPE }, body: JSON.stringify({ street: "1 Main St", city: "Springfield", state: "IL", zip: "62701" }) });
@@ -117,6 +153,20 @@ describe("the same answers from the Node server and the handlers under setupServ
     expect(signedIn[0]!.status).toBe(200);
     expect(signedIn[1]).toEqual(signedIn[0]);
     expect([server.violations, handlers.violations]).toEqual([[], []]);
+  });
+
+  it("plays a service profile as the server plays it: the same answers to every sample", { timeout: 120_000 }, async () => {
+    const statuses = await compare(profiledUrl, PROFILED);
+    expect([...statuses]).toEqual(expect.arrayContaining([403, 422]));
+    expect([profiledServer.violations, profiledHandlers.violations]).toEqual([[], []]);
+  });
+
+  it("refuses a profile the document contradicts, whole, naming the entry", async () => {
+    const broken = { ...PROFILE, observations: { ...PROFILE.observations, "error.not_found": error(200, { message: "fine" }) } };
+    const refused = await loadProfilePlayback(broken).catch((thrown: unknown) => thrown);
+    expect(refused).toBeInstanceOf(ProfileRefused);
+    expect((refused as ProfileRefused).problems).toEqual([expect.stringMatching(/^entry \/observations\/error\.not_found: status 200 is not a refusal/)]);
+    await expect(loadProfilePlayback("{not json")).rejects.toThrow(/not JSON/);
   });
 
   it("passes the contract runner run in-process against the handlers", { timeout: 300_000 }, async () => {
