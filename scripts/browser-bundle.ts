@@ -55,3 +55,36 @@ export async function bundleForBrowser(entry: string, options: { external?: stri
     return { ok: false, errors: errors ? errors.map((found) => found.text) : [String(error)] };
   }
 }
+
+/**
+ * The same bundle split as Vite's and Rollup's builds split it: what a page loads at once (the entry and the chunks
+ * it imports statically) and what it loads only on a dynamic `import()` (reading a service profile loads AJV),
+ * each gzipped. Undefined when it does not bundle.
+ */
+export async function splitBundleSizes(entry: string, external: string[] = []): Promise<{ initialGzipBytes: number; lazyGzipBytes: number } | undefined> {
+  try {
+    const result = await build({
+      entryPoints: [entry], absWorkingDir: PACKAGE_ROOT, bundle: true, splitting: true, outdir: "split-out", platform: "browser", format: "esm",
+      minify: true, write: false, external, metafile: true, logLevel: "silent", plugins: [noNodeBuiltins],
+    });
+    const sizes = new Map(result.outputFiles.map((file) => [relative(PACKAGE_ROOT, file.path), gzipSync(file.contents, { level: 9 }).length]));
+    const outputs = result.metafile.outputs;
+    const initial = new Set<string>();
+    const visit = (name: string) => {
+      if (initial.has(name)) return;
+      initial.add(name);
+      for (const imported of outputs[name]?.imports ?? []) if (imported.kind === "import-statement" && !imported.external) visit(imported.path);
+    };
+    visit(Object.keys(outputs).find((name) => outputs[name]!.entryPoint !== undefined)!);
+    let initialGzipBytes = 0;
+    let lazyGzipBytes = 0;
+    for (const [name, size] of sizes) {
+      if (!name.endsWith(".js")) continue;
+      if (initial.has(name)) initialGzipBytes += size;
+      else lazyGzipBytes += size;
+    }
+    return { initialGzipBytes, lazyGzipBytes };
+  } catch {
+    return undefined;
+  }
+}
