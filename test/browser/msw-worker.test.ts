@@ -78,4 +78,20 @@ describe(`MSW's worker with the kit's handlers in Chromium (needs ${CHROMIUM})`,
     expect(reached.filter((line) => !/^GET \/(app\.js|mockServiceWorker\.js|favicon\.ico)?$/.test(line))).toEqual([]);
     expect(reached).toContain("GET /mockServiceWorker.js");
   });
+
+  it("keeps the state across a reload when asked to (persist: sessionStorage), and reset() clears what is kept", { timeout: 120_000 }, async ({ skip }) => {
+    skip(!CHROMIUM_AVAILABLE, WHY);
+    const tab = await browser.newPage();
+    const loaded = async () => {
+      await tab.waitForFunction(() => "results" in globalThis, undefined, { timeout: 60_000 });
+      return tab.evaluate(() => (globalThis as unknown as { results: unknown }).results);
+    };
+    await tab.goto(`${origin}/?persist`);
+    expect(await loaded()).toEqual({ load: 1, created: 200 });
+    await tab.reload();
+    expect(await loaded()).toEqual({ load: 2, retrieved: [200, "2 Kept Lane"] });
+    await tab.reload();
+    expect(await loaded()).toEqual({ load: 3, retrieved: [404, null] });
+    expect(reached.filter((line) => line.includes("/api/"))).toEqual([]);
+  });
 });

@@ -113,6 +113,28 @@ describe("createMockHandlers under setupServer", () => {
     expect((await fetch("http://elsewhere.test/api/v1/object/template_base")).status).toBe(299);
   });
 
+  it("keeps its state in a storage when asked (persist), for the next handler set on the same key, and starts from the seed on anything else", async () => {
+    const saved = new Map<string, string>();
+    const storage = { getItem: (key: string) => saved.get(key) ?? null, setItem: (key: string, value: string) => void saved.set(key, value), removeItem: (key: string) => void saved.delete(key) };
+    const keep = createMockHandlers({ baseUrl: "http://kept.mock.test", persist: storage, persistKey: "kept" });
+    server.use(...keep.handlers);
+    const created = await json(await fetch("http://kept.mock.test/api/v1/object/property", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(NEW_PROPERTY) }));
+    expect(saved.has("kept")).toBe(true);
+
+    const reloaded = createMockHandlers({ baseUrl: "http://kept.mock.test", persist: storage, persistKey: "kept" });
+    server.resetHandlers(...reloaded.handlers);
+    expect((await json(await fetch(`http://kept.mock.test/api/v1/object/property/${created.body.nid}`, { headers: JSON_HEADERS }))).body.street).toBe("1 Main St");
+    const next = await json(await fetch("http://kept.mock.test/api/v1/object/property", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(NEW_PROPERTY) }));
+    expect(Number(next.body.nid)).toBe(Number(created.body.nid) + 1); // the id sequence is kept too
+
+    saved.set("kept", "{not a state");
+    const fresh = createMockHandlers({ baseUrl: "http://kept.mock.test", persist: storage, persistKey: "kept" });
+    server.resetHandlers(...fresh.handlers);
+    expect((await fetch(`http://kept.mock.test/api/v1/object/property/${created.body.nid}`, { headers: JSON_HEADERS })).status).toBe(404);
+    server.resetHandlers();
+    expect(() => createMockHandlers({ persist: "sessionStorage" })).toThrow(/does not have/);
+  });
+
   it("refuses unknown options and wrong values when it is made, naming them", () => {
     expect(() => createMockHandlers({ baseURL: "x" } as never)).toThrow(/unknown option "baseURL"/);
     expect(() => createMockHandlers({ baseUrl: "localhost:4010" })).toThrow(/"baseUrl" must be an .*http\(s\) URL/);

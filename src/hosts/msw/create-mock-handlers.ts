@@ -12,6 +12,7 @@ import { MAX_JOURNAL_SIZE, type JournalEntry, type JournalFilter } from "../../m
 import type { MockStore } from "../../mock/store/mock-store.ts";
 import type { Database } from "../../mock/store/records.ts";
 import { mockRequestOf, responseOf } from "../fetch/fetch-exchange.ts";
+import { storagePersistence, type KeyValueStorage } from "./storage-persistence.ts";
 
 /** Options of {@link createMockHandlers}: the server's own where they make sense in a browser. */
 export interface MockHandlersOptions {
@@ -52,6 +53,13 @@ export interface MockHandlersOptions {
   playback?: LoadedPlayback;
   /** Told of a contract violation of the mock or a bug met on a request; `console.error` by default. */
   log?: (line: string) => void;
+  /**
+   * Keep the state across a reload of the page (opt-in): in the page's `sessionStorage` or `localStorage`, or in
+   * any object with `getItem`, `setItem` and `removeItem`. `reset()` brings back the seed there too.
+   */
+  persist?: "sessionStorage" | "localStorage" | KeyValueStorage;
+  /** The storage key of the kept state; one per base URL by default. */
+  persistKey?: string;
 }
 
 /** A service profile made ready for playback (`loadProfilePlayback`). */
@@ -78,7 +86,7 @@ export interface MockHandlers {
   readonly baseUrl: string | undefined;
 }
 
-const OPTION_NAMES = new Set<string>(["baseUrl", "fixtures", "accounts", "agentSeats", "maxAccounts", "validateResponses", "latency", "random", "journalSize", "bodyLimit", "now", "autologinSecret", "adminToken", "playback", "log"]);
+const OPTION_NAMES = new Set<string>(["baseUrl", "fixtures", "accounts", "agentSeats", "maxAccounts", "validateResponses", "latency", "random", "journalSize", "bodyLimit", "now", "autologinSecret", "adminToken", "playback", "log", "persist", "persistKey"]);
 
 /** The paths of the mock: only these are answered, so that the page's own files and other calls go on. */
 const MOCK_PATHS = /^\/(?:api(?:\/|$)|__admin(?:\/|$)|__db(?:\/|$)|healthz$|openapi\.json$|autologin\/)/;
@@ -105,9 +113,11 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
   // Compiled once for all handler sets: the contract holds no state.
   const contract = (sharedContract ??= builtInContract({ closed: true }));
   const log = given.log ?? ((line: string) => console.error(line));
+  const storage = storageOf(given.persist);
   const core = createMockCore({
     contract,
     seed,
+    ...(storage ? { persistence: storagePersistence(storage, given.persistKey ?? `property-listing-kit/msw ${base.origin ?? "*"}${base.prefix}`) } : {}),
     ...(given.accounts ? { accounts: given.accounts } : {}),
     ...(given.agentSeats !== undefined ? { agentSeats: given.agentSeats } : {}),
     ...(given.maxAccounts !== undefined ? { maxAccounts: given.maxAccounts } : {}),
@@ -172,6 +182,18 @@ function checkOptions(options: MockHandlersOptions): Omit<MockHandlersOptions, "
   }
   if (options.fixtures !== undefined && (typeof options.fixtures !== "object" || options.fixtures === null)) throw new TypeError('createMockHandlers: "fixtures" must be a state object (a Database).');
   return checked;
+}
+
+/** The storage `persist` names, or undefined without it. */
+function storageOf(persist: MockHandlersOptions["persist"]): KeyValueStorage | undefined {
+  if (persist === undefined) return undefined;
+  if (typeof persist === "object" && persist !== null && typeof persist.getItem === "function") return persist;
+  if (persist === "sessionStorage" || persist === "localStorage") {
+    const storage = (globalThis as Record<string, unknown>)[persist] as KeyValueStorage | undefined;
+    if (!storage) throw new TypeError(`createMockHandlers: "persist" is ${persist}, which this host does not have (a browser page has it).`);
+    return storage;
+  }
+  throw new TypeError('createMockHandlers: "persist" must be "sessionStorage", "localStorage" or an object with getItem, setItem and removeItem.');
 }
 
 /** The origin and path prefix the handlers answer; no origin means any (outside a browser, without baseUrl). */

@@ -7,8 +7,15 @@ import { setupWorker } from "msw/browser";
 import { createMockHandlers } from "../../../src/msw.ts";
 
 /** The page's window (the project's TypeScript has no DOM library). */
-const page = globalThis as unknown as { navigator: { serviceWorker: { controller: object | null } }; results?: unknown };
-const mock = createMockHandlers({ validateResponses: true });
+const page = globalThis as unknown as {
+  navigator: { serviceWorker: { controller: object | null } };
+  location: { search: string };
+  sessionStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void };
+  results?: unknown;
+};
+// `?persist`: the state is kept in sessionStorage across reloads (runKept below).
+const kept = page.location.search.includes("persist");
+const mock = createMockHandlers({ validateResponses: true, ...(kept ? { persist: "sessionStorage" as const } : {}) });
 const worker = setupWorker(...mock.handlers);
 const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
 const agent = { agent_first_name: "Page", agent_last_name: "Agent", email: "page.agent@harbor.example" };
@@ -49,7 +56,22 @@ async function run() {
   };
 }
 
-run().then(
+/** Across reloads: the first load creates a property, the second finds it and resets, the third finds the seed. */
+async function runKept() {
+  await worker.start({ serviceWorker: { url: "/mockServiceWorker.js" }, onUnhandledRequest: "bypass", quiet: true });
+  const load = Number(page.sessionStorage.getItem("test-load") ?? "0") + 1;
+  page.sessionStorage.setItem("test-load", String(load));
+  if (load === 1) {
+    const created = await call("POST", "/api/v1/object/property", { street: "2 Kept Lane", city: "Austin", state: "TX", zip: "78701" });
+    page.sessionStorage.setItem("test-nid", String(created.body.nid));
+    return { load, created: created.status };
+  }
+  const retrieved = await call("GET", `/api/v1/object/property/${page.sessionStorage.getItem("test-nid")}`);
+  if (load === 2) mock.reset();
+  return { load, retrieved: [retrieved.status, retrieved.body.street ?? null] };
+}
+
+(kept ? runKept() : run()).then(
   (results) => Object.assign(page, { results }),
   (error: unknown) => Object.assign(page, { results: { error: String((error as Error).stack ?? error) } }),
 );
