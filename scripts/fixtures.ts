@@ -5,6 +5,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { defaultFixturesModule } from "../src/fixtures/default-fixtures-module.ts";
 import { generateFixtures } from "../src/fixtures/generate-fixtures.ts";
 import { FIXTURES_USAGE, parseFixtureArgs } from "../src/fixtures/parse-fixture-args.ts";
 
@@ -22,7 +24,12 @@ function main(args: readonly string[]): number {
   const db = generateFixtures({ seed, properties });
   const target = resolve(out);
   mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, JSON.stringify(db, null, 2) + "\n");
+  const text = JSON.stringify(db, null, 2) + "\n";
+  writeFileSync(target, text);
+  // The committed fixtures also ship as a module, for the browser module (it reads no file).
+  if (target === fileURLToPath(new URL("../fixtures/db.json", import.meta.url))) {
+    writeFileSync(fileURLToPath(new URL("../src/generated/default-fixtures.ts", import.meta.url)), defaultFixturesModule(text));
+  }
   console.log(
     `wrote ${out}: ${db.accounts.length} accounts, ${db.properties.length} properties, ` +
       `${db.agents.length} agents, ${db.documents.length} documents (seed ${seed})`,

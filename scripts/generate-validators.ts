@@ -33,6 +33,8 @@ const HEADER = (what: string) => `/**
 `;
 
 const documentTarget = fileURLToPath(new URL("../src/generated/openapi-document.ts", import.meta.url));
+const profileSchemaTarget = fileURLToPath(new URL("../src/generated/service-profile-schema.ts", import.meta.url));
+const profileSchemaPath = fileURLToPath(new URL("../spec/service-profile.schema.json", import.meta.url));
 const validatorsTarget = fileURLToPath(new URL("../src/generated/contract-validators.ts", import.meta.url));
 
 const yaml = readFileSync(DEFAULT_SPEC_PATH);
@@ -49,15 +51,23 @@ export const SPEC_SHA256: string = ${JSON.stringify(sha256)};
 export const OPENAPI_DOCUMENT_JSON: string = ${JSON.stringify(JSON.stringify(document))};
 `;
 
+// The published schema of a service profile, for hosts that read no file (the browser module).
+const profileSchemaSource =
+  HEADER("spec/service-profile.schema.json as a module, for hosts that read no file (the browser module).") +
+  `
+/** The JSON Schema of a service profile, as JSON text. */
+export const SERVICE_PROFILE_SCHEMA_JSON: string = ${JSON.stringify(JSON.stringify(JSON.parse(readFileSync(profileSchemaPath, "utf8"))))};
+`;
+
 const validatorsSource =
   HEADER("AJV's standalone code of every validator of the contract.") +
   `// @ts-nocheck -- AJV's generated JavaScript
-import { createRequire } from "node:module";
 import type { ValidateFunction } from "ajv";
 import { contractFormats } from "../contract/contract-formats.ts";
+import { ucs2length } from "../contract/ucs2length.ts";
 
-// The validators call AJV's small runtime helpers through require, and check formats with contractFormats.
-const require = createRequire(import.meta.url);
+// No require and no Node module: the validators run in the browser module too. AJV's one runtime helper they
+// call (ucs2length) is imported as a module of the kit, and formats are checked with contractFormats.
 
 /** SHA-256 of the spec/openapi.yaml these validators were generated from. */
 export const SPEC_SHA256: string = ${JSON.stringify(sha256)};
@@ -82,7 +92,10 @@ function factory(name: string, reading: string, validated: OpenApiDocument): str
     const place = name.value && typeof name.value.ref === "object" && name.value.ref !== null ? places.get(name.value.ref) : undefined;
     if (place !== undefined) name.value!.code = _`at(${place})`;
   }
-  const code = standaloneCode(ajv, refs);
+  const code = standaloneCode(ajv, refs).replaceAll('require("ajv/dist/runtime/ucs2length").default', "ucs2length");
+  const required = /require\(("[^"]*")\)/.exec(code);
+  // Another runtime helper would need a module here too (and a browser bundle would miss it): stop rather than emit it.
+  if (required) throw new Error(`The validators would require ${required[1]}: import it as ucs2length is imported.`);
   return `/** Validators of ${reading}; \`at\` resolves a JSON pointer in the contract's copy of it. */
 export function ${name}(at: (pointer: string) => unknown): Record<string, ValidateFunction> {
 const exports = {};
@@ -93,9 +106,9 @@ return exports;
 }
 
 if (process.argv.includes("--check")) {
-  const stale = [documentTarget, validatorsTarget].filter((target, index) => {
+  const stale = [documentTarget, validatorsTarget, profileSchemaTarget].filter((target, index) => {
     try {
-      return readFileSync(target, "utf8") !== [documentSource, validatorsSource][index];
+      return readFileSync(target, "utf8") !== [documentSource, validatorsSource, profileSchemaSource][index];
     } catch {
       return true;
     }
@@ -104,10 +117,11 @@ if (process.argv.includes("--check")) {
     console.error(`Not up to date with spec/openapi.yaml: ${stale.join(", ")}; run \`npm run generate\`.`);
     process.exitCode = 1;
   } else {
-    console.log("src/generated/openapi-document.ts and contract-validators.ts are up to date.");
+    console.log("src/generated/openapi-document.ts, contract-validators.ts and service-profile-schema.ts are up to date.");
   }
 } else {
   writeFileSync(documentTarget, documentSource);
   writeFileSync(validatorsTarget, validatorsSource);
-  console.log(`wrote ${documentTarget}\nwrote ${validatorsTarget}`);
+  writeFileSync(profileSchemaTarget, profileSchemaSource);
+  console.log(`wrote ${documentTarget}\nwrote ${validatorsTarget}\nwrote ${profileSchemaTarget}`);
 }

@@ -1,7 +1,4 @@
-import { createRequire } from "node:module";
-
-const require = createRequire(import.meta.url);
-const { fullFormats } = require("ajv-formats/dist/formats.js") as typeof import("ajv-formats/dist/formats.js");
+import { fullFormats } from "ajv-formats/dist/formats.js";
 
 /** ajv-formats' `uri` check: RFC 3986's whole grammar as one regular expression (IPv6 hosts, queries, fragments). */
 const fullUri = fullFormats.uri as (value: string) => boolean;

@@ -3,12 +3,12 @@
  * Do not make direct changes to the file: edit the spec and run `npm run generate`.
  */
 // @ts-nocheck -- AJV's generated JavaScript
-import { createRequire } from "node:module";
 import type { ValidateFunction } from "ajv";
 import { contractFormats } from "../contract/contract-formats.ts";
+import { ucs2length } from "../contract/ucs2length.ts";
 
-// The validators call AJV's small runtime helpers through require, and check formats with contractFormats.
-const require = createRequire(import.meta.url);
+// No require and no Node module: the validators run in the browser module too. AJV's one runtime helper they
+// call (ucs2length) is imported as a module of the kit, and formats are checked with contractFormats.
 
 /** SHA-256 of the spec/openapi.yaml these validators were generated from. */
 export const SPEC_SHA256: string = "0389f66e4988e94c4ae15fb77e5325540d9a105f8643d44075c874bbcd27badf";
@@ -55,7 +55,7 @@ const schema66 = at("/components/schemas/HttpUrl");
 const pattern4 = new RegExp("^[0-9]+$", "u");
 const pattern6 = new RegExp("^-?[0-9]+(\\.[0-9]+)?$", "u");
 const pattern14 = new RegExp("^[^ ]+$", "u");
-const func1 = require("ajv/dist/runtime/ucs2length").default;
+const func1 = ucs2length;
 const formats0 = contractFormats.uri;
 const schema68 = at("/components/schemas/VirtualTour");
 
@@ -13560,7 +13560,7 @@ const schema66 = at("/components/schemas/HttpUrl");
 const pattern4 = new RegExp("^[0-9]+$", "u");
 const pattern6 = new RegExp("^-?[0-9]+(\\.[0-9]+)?$", "u");
 const pattern14 = new RegExp("^[^ ]+$", "u");
-const func1 = require("ajv/dist/runtime/ucs2length").default;
+const func1 = ucs2length;
 const formats0 = contractFormats.uri;
 const schema68 = at("/components/schemas/VirtualTour");
 

@@ -2,50 +2,33 @@ import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createContract, type Contract } from "../contract/create-contract.ts";
 import type { ContractViolation } from "../contract/contract-violation.ts";
-import { formatViolation } from "../contract/contract-violation.ts";
-import { createAdminGuard } from "./http/admin-guard.ts";
-import { clientOrigin } from "./http/allowed-hosts.ts";
-import type { ApiInterceptor } from "./http/api-interceptor.ts";
+import { compileBodySchema, readServiceProfile, readServiceProfileFile } from "../contract/profile/read-service-profile.ts";
+import type { ServiceProfile } from "../contract/profile/service-profile.ts";
+import { createMockCore, withConfiguredAccounts } from "./create-mock-core.ts";
 import { createApp } from "./http/create-app.ts";
+import { DOCS_PATH } from "./http/docs-pages.ts";
 import { formatRequestLog } from "./http/request-log-line.ts";
 import { messageLine, type LogLevel } from "./log-line.ts";
 import { DEFAULT_FIXTURES_PATH, loadFixtures } from "./load-fixtures.ts";
-import { createOperationHandlers } from "./operation-handlers.ts";
-import { AccountService, DEFAULT_MAX_ACCOUNTS } from "./services/account-service.ts";
-import { AgentService } from "./services/agent-service.ts";
-import { AutologinTokens } from "./services/autologin-tokens.ts";
-import { DocumentService } from "./services/document-service.ts";
-import { createDocumentedAnswers } from "./services/documented-answers.ts";
-import { FaultRules } from "./services/fault-rules.ts";
-import { DEFAULT_JOURNAL_SIZE, RequestJournal, type JournalEntry, type JournalFilter } from "./services/request-journal.ts";
-import { journalRequests } from "./http/journal-interceptor.ts";
-import { steerRequests } from "./http/steering-interceptor.ts";
-import { createSteeringRoutes } from "./http/steering-routes.ts";
-import { PropertyService } from "./services/property-service.ts";
-import { createDurabilityInterceptor, type Durability } from "./http/when-saved.ts";
-import { readServiceProfile, readServiceProfileFile } from "../contract/profile/read-service-profile.ts";
-import type { ServiceProfile } from "../contract/profile/service-profile.ts";
 import { createProfilePlayback } from "./profile-playback.ts";
-import { loadState, type LoadedState } from "./store/load-state.ts";
-import { stateFilesOf, StateFileError } from "./store/state-files.ts";
-import { DEFAULT_COMPACT_AFTER_BYTES, StateJournal } from "./store/state-journal.ts";
+import { AutologinTokens } from "./services/autologin-tokens.ts";
+import type { FaultRules } from "./services/fault-rules.ts";
+import type { JournalEntry, JournalFilter } from "./services/request-journal.ts";
 import { RawRecordService } from "./services/raw-records.ts";
 import { createRawRecordValidator } from "./store/create-raw-record-validator.ts";
-import { MockStore } from "./store/mock-store.ts";
-import { SharedState } from "./store/shared-state.ts";
+import { filePersistence } from "./store/file-persistence.ts";
+import type { MockStore } from "./store/mock-store.ts";
+import type { Database } from "./store/records.ts";
 import { chooseState, type ChosenState } from "./store/choose-state.ts";
-import { success, type Failure, type Outcome } from "./problems.ts";
-import type { AccountRecord, Database } from "./store/records.ts";
+import type { Failure, Outcome } from "./problems.ts";
 
 import {
-  DEFAULT_AGENT_SEATS,
   DEFAULT_BODY_LIMIT,
   DEFAULT_HOST,
   DEFAULT_PORT,
   ProfileRefused,
   StateRefused,
   resolveMockServerOptions,
-  type AccountConfig,
   type MockServerOptions,
 } from "./mock-server-options.ts";
 
@@ -107,11 +90,7 @@ export interface MockServer {
    * filtered by method and exact path. `expect(mock).toHaveReceived(...)` reads them.
    */
   requests(filter?: JournalFilter): JournalEntry[];
-  /**
-   * The fault rules of this mock, as `POST /__admin/faults` adds them: `mock.faults.add(rule)` validates alike
-   * (a rule that can match no operation is refused) and answers the rule with its id, `mock.faults.remove(id)`
-   * removes that rule alone (`DELETE /__admin/faults/{id}`), `mock.faults.clear()` every one.
-   */
+  /** The fault rules of this mock, as `POST /__admin/faults` adds them (`mock.faults.add(rule)` validates alike). */
   readonly faults: FaultRules;
 }
 
@@ -129,7 +108,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   const options = resolveMockServerOptions(given);
   const contract = options.contract ?? createContract({ closed: true });
   const profiled = options.profile === undefined ? undefined : readProfileOption(options.profile, contract);
-  const playback = createProfilePlayback(profiled?.profile);
+  const playback = createProfilePlayback(profiled?.profile, compileBodySchema);
   const validateRecord = createRawRecordValidator(contract.document, Object.keys(playback.agentNeverSet ?? {}).filter((field) => playback.agentNeverSet![field] === null));
   const fixtures = options.fixtures ?? DEFAULT_FIXTURES_PATH;
   const fixturesSeed = (): Database =>
@@ -140,8 +119,6 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   const startState = options.state === undefined ? undefined : chosenOrThrow(resolveState(options.state), typeof options.state === "string" ? options.state : "(given as an object)");
   /** What start and `reset` restore: the start state, else the fixtures. */
   const seed = startState?.build ?? fixturesSeed;
-  const files = options.db === undefined ? undefined : stateFilesOf(options.db);
-  const loaded: LoadedState | undefined = files && loadState(files, seed, () => options.autologinSecret ?? AutologinTokens.newSecret());
   const logFormat = options.logFormat ?? "text";
   const clock = options.now ?? Date.now;
   /** A message for `log` in its format, or for stderr as it is when there is no `log`. */
@@ -149,139 +126,57 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     if (options.log) options.log(messageLine(logFormat, level, text, clock()));
     else fallback?.(text);
   };
-  for (const note of loaded?.notes ?? []) tell("info", note);
-  // A restart with --accounts admits the configured accounts, not the ones the file was written with.
-  const state = new SharedState<Database>(loaded ? withConfiguredAccounts(loaded.state, options.accounts) : seed());
-  const store = new MockStore(state, seed);
-  if (loaded) store.advanceSequences(loaded.meta);
-  const tokens = new AutologinTokens({
-    secret: loaded?.meta.autologin.secret ?? options.autologinSecret ?? AutologinTokens.newSecret(),
-    issued: loaded?.meta.autologin.issued ?? 0,
-  });
-  store.onReset(() => tokens.clear());
-  const journal = files && loaded && openJournal(files, loaded);
-  const durability: Durability | undefined = journal && { version: () => store.version, saved: () => journal.saved(), problem: () => journal.problem };
-
-  /** The journal every change goes through before it is answered; a place it cannot be opened stops the start. */
-  function openJournal(stateFiles: NonNullable<typeof files>, state: LoadedState): StateJournal {
-    try {
-      const opened = new StateJournal({
-        files: stateFiles,
-        seq: state.meta.seq,
-        sync: options.dbSync ?? "fsync",
-        compactAfterBytes: options.dbCompactAfter ?? DEFAULT_COMPACT_AFTER_BYTES,
-        state: () => store.state,
-        meta: () => ({ ...store.sequences(), autologin: { secret: tokens.secret, issued: tokens.issued } }),
-        log: (line, level) => tell(level, line, console.error),
-        ...(options.journalIo ? { io: options.journalIo } : {}),
-      });
-      store.onChange((change) => opened.append(change));
-      return opened;
-    } catch (error) {
-      throw new StateFileError(`Cannot use --db ${stateFiles.snapshot}: ${(error as Error).message}`);
-    }
-  }
-  let baseUrl = options.baseUrl?.replace(/\/+$/, "");
+  // The Node host's persistence port: the --db files, read back now (a place that cannot be used stops the start).
+  const persistence =
+    options.db === undefined
+      ? undefined
+      : filePersistence(
+          { db: options.db, ...(options.dbSync ? { sync: options.dbSync } : {}), ...(options.dbCompactAfter !== undefined ? { compactAfter: options.dbCompactAfter } : {}), ...(options.journalIo ? { io: options.journalIo } : {}) },
+          seed,
+          () => options.autologinSecret ?? AutologinTokens.newSecret(),
+        );
+  for (const note of persistence?.restored?.notes ?? []) tell("info", note);
   let listeningAt: string | undefined;
   let listeningHost: string | undefined;
-  const configuredHosts = (options.allowedHosts ?? []).map((host) => host.toLowerCase());
-  /** The hosts the mock answers to by name (as the admin guard admits them): the loopback, the listed ones, its own address. */
-  const admittedHosts = (): readonly string[] =>
-    listeningHost && !isWildcard(listeningHost) ? [...configuredHosts, listeningHost.replace(/^\[|\]$/g, "").toLowerCase()] : configuredHosts;
-  /** `--base-url` when given; else the address the client used, if the mock admits its host; else where it listens. */
-  const autologinBase = (host: string | undefined): string =>
-    baseUrl ?? clientOrigin(host, admittedHosts()) ?? listeningAt ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;
 
-  const services = {
-    accounts: new AccountService(store, {
-      openOnFirstUse: options.accounts === undefined,
-      defaultAgentSeats: options.agentSeats ?? playback.seats ?? DEFAULT_AGENT_SEATS,
-      maxAccounts: options.maxAccounts ?? DEFAULT_MAX_ACCOUNTS,
-    }),
-    properties: new PropertyService({
-      store,
-      tokens,
-      autologinUrl: (token, host) => `${autologinBase(host)}/autologin/${token}`,
-      newestFirst: playback.newestFirst,
-      ...(playback.derived ? { derived: playback.derived } : {}),
-      ...(playback.sharedExternalIds ? { sharedExternalIds: true } : {}),
-      ...(playback.listItemExtra ? { listItemExtra: playback.listItemExtra } : {}),
-      ...(playback.propertyExtra ? { propertyExtra: playback.propertyExtra } : {}),
-    }),
-    agents: new AgentService(store, playback.agentNeverSet ? { neverSet: playback.agentNeverSet } : {}),
-    documents: new DocumentService({ store, now: options.now ?? Date.now }),
-  };
-
-  // The two seams of the HTTP layer (src/mock/README.md): the guard every admin request passes first, and the
-  // interceptors every API request passes through (a journal, fault rules, latency), outermost first.
-  const adminGuard = createAdminGuard({
+  const core = createMockCore({
+    contract,
+    seed,
+    seedName: startState?.name ?? "fixtures",
+    chooseState: resolveState,
+    ...(persistence ? { persistence } : {}),
+    ...(options.accounts ? { accounts: options.accounts } : {}),
+    ...(options.agentSeats !== undefined ? { agentSeats: options.agentSeats } : {}),
+    ...(options.maxAccounts !== undefined ? { maxAccounts: options.maxAccounts } : {}),
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    defaultBaseUrl: () => listeningAt ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`,
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
-    ...(baseUrl ? { baseUrl } : {}),
     ...(options.adminToken !== undefined ? { adminToken: options.adminToken } : {}),
     listenHost: () => listeningHost,
-  });
-  const requestJournal = new RequestJournal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
-  const faults = new FaultRules(contract.operations);
-  const documented = createDocumentedAnswers(contract);
-  const apiInterceptors: ApiInterceptor[] = [
-    ...(requestJournal.capacity > 0 ? [journalRequests(requestJournal)] : []),
-    steerRequests({
-      faults,
-      latency: options.latency,
-      ...(options.random ? { random: options.random } : {}),
-      documented,
-      operationOf: (method, path) => {
-        const found = contract.match(method, path);
-        return found.kind === "operation" ? found.operation.id : undefined;
-      },
-      bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    }),
-  ];
-  // Innermost, so that whatever runs around it (a delay, a fault) sees the answer only once the change is saved.
-  if (durability) apiInterceptors.push(createDurabilityInterceptor(durability));
-  /** `mock.reset()` and `POST /__admin/reset`: the seeded state back, no fault rules, an empty journal. */
-  const reset = () => {
-    store.reset();
-    faults.clear();
-    requestJournal.clear();
-    currentState = startState?.name ?? "fixtures";
-  };
-  let currentState = startState?.name ?? "fixtures";
-  /** `POST /__admin/state` and `mock.useState()`: a reset to another state, or nothing changed and why. */
-  const useState = (state: unknown): Outcome<{ name: string }> => {
-    const chosen = resolveState(state);
-    if (!chosen.ok) return chosen;
-    store.replace(chosen.value.build());
-    faults.clear();
-    requestJournal.clear();
-    currentState = chosen.value.name;
-    return success({ name: chosen.value.name });
-  };
-
-  const violations: MockServer["violations"] = [];
-  const app = createApp({
-    adminGuard,
-    apiInterceptors,
-    steering: createSteeringRoutes(requestJournal, faults),
-    reset,
-    states: { use: useState, current: () => currentState },
-    store,
-    raw: new RawRecordService(store, validateRecord),
-    tokens,
-    contract,
-    ...(durability ? { durability } : {}),
-    accounts: services.accounts,
-    handlers: createOperationHandlers(services),
+    validateResponses: options.validateResponses ?? false,
+    ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.journalSize !== undefined ? { journalSize: options.journalSize } : {}),
+    ...(options.latency ? { latency: options.latency } : {}),
+    ...(options.random ? { random: options.random } : {}),
+    ...(options.autologinSecret !== undefined ? { autologinSecret: options.autologinSecret } : {}),
     playback,
     ...(profiled ? { profile: profiled.about } : {}),
-    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    validateResponses: options.validateResponses ?? false,
-    onViolation: (errors, request) => {
-      violations.push({ request, errors });
-      tell("error", `CONTRACT VIOLATION by the mock on ${request}:\n  ${errors.map(formatViolation).join("\n  ")}`, console.error);
-    },
-    ...(options.log && !options.quiet ? { log: options.log, formatRequest: formatRequestLog(logFormat) } : {}),
+    tell: (level, text) => tell(level, text, console.error),
     // A bug met on a request goes where the request log goes, in its format (stderr with --quiet, as before).
+    reportError: (text: string) => (options.log && !options.quiet ? tell("error", text) : console.error(text)),
+    docsPath: DOCS_PATH,
+  });
+  const { store } = core;
+  const app = createApp({
+    answer: core.answer,
+    store,
+    raw: new RawRecordService(store, validateRecord),
+    contract,
+    adminGuard: core.adminGuard,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    ...(core.durability ? { durability: core.durability } : {}),
+    ...(options.log && !options.quiet ? { log: options.log, formatRequest: formatRequestLog(logFormat) } : {}),
     reportError: (text: string) => (options.log && !options.quiet ? tell("error", text) : console.error(text)),
     ...(options.now ? { now: options.now } : {}),
     // The demo account's credentials, never a configured account's: the page is open to whoever reaches the mock.
@@ -297,8 +192,8 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   return {
     app,
     store,
-    violations,
-    restoredFrom: loaded?.restored ? options.db : undefined,
+    violations: core.violations,
+    restoredFrom: core.restored ? options.db : undefined,
     profile: profiled?.about,
     listen(port = options.port ?? DEFAULT_PORT, host = options.host ?? DEFAULT_HOST) {
       if (server) return Promise.reject(new Error("The mock is already listening."));
@@ -313,7 +208,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
           const address = started.address() as AddressInfo;
           listeningAt = `http://${displayHost(host)}:${address.port}`;
           listeningHost = host;
-          stopEncoding = services.properties.encodeAhead();
+          stopEncoding = core.encodeAhead();
           resolve({ url: listeningAt, port: address.port, host });
         });
       });
@@ -329,16 +224,16 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
           running.closeAllConnections();
         });
       }
-      await journal?.close();
+      await core.close();
     },
-    problem: () => journal?.problem,
-    reset,
+    problem: () => core.problem(),
+    reset: core.reset,
     useState(state) {
-      const used = useState(state);
+      const used = core.useState(state);
       if (!used.ok) throw new StateRefused(typeof state === "string" ? JSON.stringify(state) : "(given as an object)", refusalLines(used.failure));
     },
-    requests: (filter) => requestJournal.entries(filter),
-    faults,
+    requests: (filter) => core.requests(filter),
+    faults: core.faults,
   };
 }
 
@@ -361,27 +256,8 @@ function readProfileOption(profile: string | ServiceProfile, contract: Contract)
   return { profile: read.profile, about: { source, runId: read.profile.runId, recordedAt: read.profile.recordedAt } };
 }
 
-/** Whether a listening address is every interface's. */
-function isWildcard(host: string): boolean {
-  return host === "0.0.0.0" || host === "::" || host === "";
-}
-
 /** A host a client can reach: a wildcard address is reached through the loopback. */
 function displayHost(host: string): string {
-  if (isWildcard(host)) return DEFAULT_HOST;
+  if (host === "0.0.0.0" || host === "::" || host === "") return DEFAULT_HOST;
   return host.includes(":") ? `[${host}]` : host;
-}
-
-/** The fixtures with their accounts replaced by the configured ones, when there are any. */
-function withConfiguredAccounts(fixtures: Database, accounts: AccountConfig[] | undefined): Database {
-  if (!accounts) return fixtures;
-  let nextUid = Math.max(0, ...accounts.map((account) => account.uid ?? 0), ...fixtures.accounts.map((account) => account.id)) + 1;
-  const configured: AccountRecord[] = accounts.map((account) => ({
-    id: account.uid ?? nextUid++,
-    apiKey: account.apiKey,
-    token: account.token,
-    agentSeats: account.agentSeats ?? DEFAULT_AGENT_SEATS,
-    name: account.name ?? `Configured account ${account.apiKey}`,
-  }));
-  return { ...fixtures, accounts: configured };
 }

@@ -9,19 +9,14 @@ import { readAccountsFile, type AccountConfig } from "./read-accounts-file.ts";
 
 export type { AccountConfig };
 import { DEFAULT_MAX_ACCOUNTS } from "./services/account-service.ts";
+export { DEFAULT_AGENT_SEATS, DEFAULT_BODY_LIMIT, DEFAULT_HOST, DEFAULT_PORT } from "./defaults.ts";
 import { parseLatency, type Latency } from "./services/latency.ts";
 import { MAX_JOURNAL_SIZE } from "./services/request-journal.ts";
 import type { Database } from "./store/records.ts";
 import type { JournalIo, SyncMode } from "./store/state-journal.ts";
 
-/** The address the mock listens on unless told otherwise. */
-export const DEFAULT_PORT = 4010;
-export const DEFAULT_HOST = "127.0.0.1";
-/** Agent seats of an account unless configured (section 8 does not state the limit). */
-export const DEFAULT_AGENT_SEATS = 10;
 export { DEFAULT_MAX_ACCOUNTS };
-/** Largest request body, in bytes (section 8 does not state one). */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export { ProfileRefused } from "./profile-refused.ts";
 
 /**
  * Options of {@link createMockServer}; every one has a default. The names are the command line's flags
@@ -233,16 +228,6 @@ export function resolveMockServerOptions(options: MockServerOptions): ResolvedOp
   return resolved;
 }
 
-/** A service profile that cannot be used: not JSON, another version, unknown keys, or contradicting the document. */
-export class ProfileRefused extends Error {
-  constructor(
-    readonly source: string,
-    readonly problems: string[],
-  ) {
-    super(`The service profile ${source} is refused (a profile is used whole or not at all):\n  ${problems.join("\n  ")}`);
-    this.name = "ProfileRefused";
-  }
-}
 
 /** A state that cannot be used (`state`, `mock.useState()`): an unknown name, or records that are not right. */
 export class StateRefused extends Error {

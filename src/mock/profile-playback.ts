@@ -7,13 +7,18 @@
  */
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import type { ContractViolation } from "../contract/contract-violation.ts";
-import { compileBodySchema } from "../contract/profile/read-service-profile.ts";
-import { RESOURCE_OF_ANSWER, RESOURCES, type UnsetRepresentation, type DerivedOnEdit, type ErrorObservation, type JsonType, type ResourceName, type ServiceProfile } from "../contract/profile/service-profile.ts";
+import { RESOURCE_OF_ANSWER, RESOURCES, type UnsetRepresentation, type DerivedOnEdit, type ErrorObservation, type JsonType, type ResourceName, type ServiceProfile, type InferredSchema } from "../contract/profile/service-profile.ts";
 import { JsonBytes } from "./json-bytes.ts";
 import { withMembers } from "./with-members.ts";
 import { okReply, problemReply, type Reply } from "./http/reply.ts";
 import { toProblemBody, type Failure } from "./problems.ts";
 import { agentDefaults } from "./services/agent-service.ts";
+
+/**
+ * Compiles the body shape of a profile's error entry (`compileBodySchema` of read-service-profile.ts, which
+ * AJV compiles): given by the host, so that this module loads no compiler where no profile is played back.
+ */
+export type BodySchemaCompiler = (schema: InferredSchema) => ValidateFunction;
 
 /** How the mock answers; {@link createProfilePlayback} builds it from a profile, or the mock's own without one. */
 export interface Playback {
@@ -114,7 +119,7 @@ interface PlayedError {
 }
 
 /** The playback of a profile read and checked by `readServiceProfile` (a profile is used whole, never in part). */
-export function createProfilePlayback(profile: ServiceProfile | undefined): Playback {
+export function createProfilePlayback(profile: ServiceProfile | undefined, compileBodySchema: BodySchemaCompiler): Playback {
   if (!profile) return OWN_ANSWERS;
   const observations = profile.observations;
   const errors = new Map<string, PlayedError>();
@@ -169,7 +174,7 @@ export function createProfilePlayback(profile: ServiceProfile | undefined): Play
         const shown = linksHeaviestFirst && Array.isArray(record.social_media_links) ? { ...record, social_media_links: [...record.social_media_links].reverse() } : record;
         const extra = extras[resource]!;
         if (extra === "") return success(shown);
-        const text = shown instanceof JsonBytes ? (typeof shown.encoded === "string" ? shown.encoded : shown.encoded.toString("utf8")) : JSON.stringify(shown);
+        const text = shown instanceof JsonBytes ? shown.text() : JSON.stringify(shown);
         return success(new JsonBytes(withMembers(text, extra)));
       }
       if (operationId === "listAgentCards") return success(agentList(value as Record<string, unknown>, agentsNewestFirst, emptyAgents, extras.agent_list_entry!));

@@ -2,14 +2,13 @@
  * The seam around the API handler: interceptors run outermost first, see the call before and the final reply
  * after, and may answer without the handler.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { wrapApiHandler, type ApiCall, type ApiInterceptor } from "../../src/mock/http/api-interceptor.ts";
+import { plainRequest } from "../../src/mock/http/mock-request.ts";
 import { okReply, problemReply, type Reply } from "../../src/mock/http/reply.ts";
 
 const call = (): ApiCall => ({
-  request: {} as IncomingMessage,
-  response: {} as ServerResponse,
+  request: plainRequest({ method: "GET", url: "/api/v1/object/template_base?x=1" }),
   method: "GET",
   url: "/api/v1/object/template_base?x=1",
   path: "/api/v1/object/template_base",

@@ -1,6 +1,5 @@
-import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
-import { timingSafeEqual } from "node:crypto";
-import { mediaTypeOf } from "../../contract/create-contract.ts";
+import { mediaTypeOf } from "../../contract/build-contract.ts";
+import type { MockRequest, RequestHeaders } from "./mock-request.ts";
 import type { Failure } from "../problems.ts";
 import { hostnameOf, isHostAllowed } from "./allowed-hosts.ts";
 import { clip } from "../clip.ts";
@@ -15,6 +14,12 @@ export interface AdminGuardOptions {
   adminToken?: string;
   /** The address the mock listens on, once it does: admitted like Vite admits `server.host`. */
   listenHost?: () => string | undefined;
+  /**
+   * The host hands over requests from inside the process that made them (MSW's handlers): no page of another name
+   * or origin can reach such a mock through the network, so `Host` and `Origin` are not checked (rules 1 and 2).
+   * The other rules hold.
+   */
+  inProcess?: boolean;
 }
 
 /**
@@ -22,26 +27,31 @@ export interface AdminGuardOptions {
  * handler: `undefined` lets it through, a {@link Failure} refuses it with that problem (and the handler never
  * runs, so a refused request changes nothing). It runs before the body is read; a refused body is discarded.
  */
-export type AdminGuard = (request: IncomingMessage, path: string) => Failure | undefined;
+export type AdminGuard = (request: MockRequest, path: string) => Failure | undefined;
 
 /** The one guard in front of the admin routes (`admin-routes.ts` calls it first, for every admin request). */
 export function createAdminGuard(options: AdminGuardOptions = {}): AdminGuard {
   const base = options.baseUrl ? new URL(options.baseUrl) : undefined;
   const configured = [...(options.allowedHosts ?? []), ...(base ? [hostnameOf(base.host) ?? base.hostname] : [])].map((host) => host.toLowerCase());
-  const token = options.adminToken === undefined ? undefined : Buffer.from(options.adminToken);
+  const token = options.adminToken;
   return (request) => {
     const listening = options.listenHost?.();
     const allowedHosts = listening && !isWildcard(listening) ? [...configured, listening.replace(/^\[|\]$/g, "").toLowerCase()] : configured;
-    return checkAdminRequest({ method: request.method ?? "GET", headers: request.headers }, { allowedHosts, ...(base ? { baseOrigin: base.origin } : {}), ...(token ? { token } : {}) });
+    return checkAdminRequest({ method: request.method, headers: request.headers }, { allowedHosts, ...(options.inProcess ? { inProcess: true } : {}), ...(base ? { baseOrigin: base.origin } : {}), ...(token ? { token } : {}) });
   };
 }
 
 /** What {@link checkAdminRequest} compares a request with. */
 export interface AdminCheckOptions {
   allowedHosts: readonly string[];
+  /**
+   * The requests come from inside the process (MSW): any `Host` and any `Origin` is admitted, since neither DNS
+   * rebinding nor a page of another origin can reach such a mock (rules 1 and 2).
+   */
+  inProcess?: boolean;
   /** The origin of `--base-url`, which counts as the mock's own. */
   baseOrigin?: string;
-  token?: Buffer;
+  token?: string;
 }
 
 /**
@@ -54,29 +64,29 @@ export interface AdminCheckOptions {
  * 4. A write's body must be `application/json`: the form encodings and `text/plain` a page can send without a
  *    CORS preflight get 415.
  */
-export function checkAdminRequest(request: { method: string; headers: IncomingHttpHeaders }, options: AdminCheckOptions): Failure | undefined {
+export function checkAdminRequest(request: { method: string; headers: RequestHeaders }, options: AdminCheckOptions): Failure | undefined {
   const { headers } = request;
-  const host = headers.host;
-  if (!isHostAllowed(host, options.allowedHosts)) {
+  const host = first(headers.host);
+  if (!options.inProcess && !isHostAllowed(host, options.allowedHosts)) {
     const name = hostnameOf(host);
     return {
       problem: "forbidden",
       detail: `The admin routes do not answer to the host ${JSON.stringify(name ?? host ?? "")}: a page of a name pointed at this machine must not reach them (DNS rebinding). If the mock is meant to be reached under that name, start it with --allowed-hosts ${name ?? "<host>"} (env ALLOWED_HOSTS).`,
     };
   }
-  const origin = headers.origin;
-  if (origin !== undefined && !isOwnOrigin(origin, host, options.baseOrigin)) {
+  const origin = first(headers.origin);
+  if (origin !== undefined && !options.inProcess && !isOwnOrigin(origin, host, options.baseOrigin)) {
     return {
       problem: "forbidden",
       detail: `The admin routes refuse requests from web pages of other origins (this one came from ${clip(origin, 200)}): a page the developer has open must not reset or rewrite the mock. Call them from the mock's own origin, or from a client that sends no Origin (curl, a test).`,
     };
   }
-  if (options.token && !bearerMatches(headers.authorization, options.token)) {
+  if (options.token && !bearerMatches(first(headers.authorization), options.token)) {
     return { problem: "unauthorized", detail: "The admin routes of this mock require Authorization: Bearer <the --admin-token it was started with>." };
   }
   const method = request.method.toUpperCase();
   if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && sendsBody(headers)) {
-    const media = mediaTypeOf(headers["content-type"]);
+    const media = mediaTypeOf(first(headers["content-type"]));
     if (media !== "application/json") {
       return { problem: "unsupportedMediaType", detail: `Admin routes take application/json bodies only, not ${media ? clip(media, 200) : "a body without a content-type"}.` };
     }
@@ -97,15 +107,29 @@ function isOwnOrigin(origin: string, host: string | undefined, baseOrigin: strin
 }
 
 /** A body is coming when it is announced: a content-type, a length above zero, or chunked transfer. */
-function sendsBody(headers: IncomingHttpHeaders): boolean {
-  return headers["content-type"] !== undefined || Number(headers["content-length"] ?? 0) > 0 || headers["transfer-encoding"] !== undefined;
+function sendsBody(headers: RequestHeaders): boolean {
+  return headers["content-type"] !== undefined || Number(first(headers["content-length"]) ?? 0) > 0 || headers["transfer-encoding"] !== undefined;
 }
 
-function bearerMatches(authorization: string | undefined, token: Buffer): boolean {
+function bearerMatches(authorization: string | undefined, token: string): boolean {
   const match = /^Bearer[ ]+(.+)$/i.exec(authorization?.trim() ?? "");
-  if (!match) return false;
-  const given = Buffer.from(match[1]!);
-  return given.length === token.length && timingSafeEqual(given, token);
+  return match !== null && sameInConstantTime(match[1]!, token);
+}
+
+const utf8 = new TextEncoder();
+
+/** Whether two strings are equal, comparing every byte whatever the first difference (as `timingSafeEqual`). */
+function sameInConstantTime(given: string, expected: string): boolean {
+  const a = utf8.encode(given);
+  const b = utf8.encode(expected);
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let index = 0; index < a.length; index += 1) difference |= a[index]! ^ b[index]!;
+  return difference === 0;
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 function isWildcard(host: string): boolean {

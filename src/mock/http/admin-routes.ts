@@ -1,10 +1,8 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
-import type { RawRecordService } from "../services/raw-records.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import type { AdminGuard } from "./admin-guard.ts";
+import type { MockRequest } from "./mock-request.ts";
 import { discardBody } from "./read-body.ts";
-import { createRawRecordsRoute } from "./raw-records-route.ts";
-import { okReply, problemReply, send } from "./reply.ts";
+import { okReply, problemReply, type Reply } from "./reply.ts";
 import { whenSaved, type Durability } from "./when-saved.ts";
 import type { SteeringRoutes } from "./steering-routes.ts";
 import { createStateRoute, type StateControl } from "./state-route.ts";
@@ -12,9 +10,6 @@ import { createStateRoute, type StateControl } from "./state-route.ts";
 /** Collaborators of the admin routes. */
 export interface AdminRoutesDeps {
   store: MockStore;
-  raw: RawRecordService;
-  /** Largest request body accepted, in bytes. */
-  bodyLimit: number;
   /** Runs first for every admin request; a failure it returns is the answer. */
   guard: AdminGuard;
   /** `/__admin/requests` (the request journal) and `/__admin/faults` (fault rules). */
@@ -23,16 +18,31 @@ export interface AdminRoutesDeps {
   reset: () => void;
   /** `/__admin/state`: a reset to a named or given state. */
   states: StateControl;
-  /** Told of an unexpected error (a bug) on a raw route. */
-  log?: (line: string) => void;
   /** With `--db`: a reset or raw write is answered once it is on disk. */
   durability?: Durability;
 }
 
 const FAULT_PREFIX = "/__admin/faults/";
 
-/** Answers one request whose path starts with `/__admin` or `/__db`. */
-export type AdminRoutes = (request: IncomingMessage, response: ServerResponse, path: string) => void;
+/**
+ * Answers one request whose path starts with `/__admin` or `/__db`; undefined when the client left before its
+ * body was read. `/__db` is the host's (json-server, Node only): where no host serves it, it is a 404 saying so.
+ */
+export type AdminRoutes = (request: MockRequest, path: string) => Promise<Reply | undefined>;
+
+/** The admin guard's refusal of a request, as its answer; undefined lets the request through. */
+export function adminRefusal(guard: AdminGuard, request: MockRequest, path: string): Reply | undefined {
+  const refused = guard(request, path);
+  if (!refused) return undefined;
+  discardBody(request);
+  // RFC 9110 §11.6.1: a 401 names the scheme that would be accepted.
+  return problemReply(refused, path, refused.problem === "unauthorized" ? { "WWW-Authenticate": 'Bearer realm="property-listing-mock admin"' } : undefined);
+}
+
+/** Whether a path is one of the raw records' (`/__db`, served by json-server where Node runs it). */
+export function isRawRecordsPath(path: string): boolean {
+  return path === "/__db" || path.startsWith("/__db/");
+}
 
 /** Whether a path belongs to the admin surface, which {@link createAdminRoutes} answers behind its guard. */
 export function isAdminPath(path: string): boolean {
@@ -40,75 +50,49 @@ export function isAdminPath(path: string): boolean {
 }
 
 /**
- * Routes for tests and people, not part of the service: the raw records under `/__db` (json-server 0.17's router
- * over the store's records, for example `GET /__db/properties?uid=1`, `POST /__db/agents`; raw-records-route.ts),
- * `POST /__admin/reset`, `/__admin/state` (a reset to a named or given state, state-route.ts), and the request journal and fault rules of issue 12 (`/__admin/requests`,
- * `/__admin/faults`, in steering-routes.ts). A raw write skips every rule of the service but goes through the
- * store, so that with `--db` it is journalled and answered once on disk, like a reset or any change through the API.
+ * Routes for tests and people, not part of the service: `POST /__admin/reset`, `/__admin/state` (a reset to a named or given state, state-route.ts), and the request journal and
+ * fault rules of issue 12 (`/__admin/requests`, `/__admin/faults`, in steering-routes.ts). The raw records under
+ * `/__db` are json-server 0.17's router over the store's records (raw-records-route.ts), which only the Node host
+ * can run: it serves them before this answers; in any other host `/__db` is a 404 that says where they are.
  *
  * The single entry point of the admin surface: every request under `/__admin` or `/__db` passes `deps.guard`
  * before any handler runs.
  */
 export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
   const { store } = deps;
-  const rawRecords = createRawRecordsRoute({
-    store,
-    raw: deps.raw,
-    bodyLimit: deps.bodyLimit,
-    ...(deps.durability ? { durability: deps.durability } : {}),
-    ...(deps.log ? { log: deps.log } : {}),
-  });
-
-  const state = createStateRoute({ states: deps.states, store, ...(deps.durability ? { durability: deps.durability } : {}), ...(deps.log ? { log: deps.log } : {}) });
-
-  return (request, response, path) => {
-    const refused = deps.guard(request, path);
-    if (refused) {
+  const state = createStateRoute({ states: deps.states, store, ...(deps.durability ? { durability: deps.durability } : {}) });
+  return async (request, path) => {
+    const refused = adminRefusal(deps.guard, request, path);
+    if (refused) return refused;
+    const method = request.method;
+    if (isRawRecordsPath(path)) {
       discardBody(request);
-      // RFC 9110 §11.6.1: a 401 names the scheme that would be accepted.
-      send(response, problemReply(refused, path, refused.problem === "unauthorized" ? { "WWW-Authenticate": 'Bearer realm="property-listing-mock admin"' } : undefined));
-      return;
+      return problemReply(
+        { problem: "notFound", detail: "The raw records (/__db) are served by json-server, which runs only where the mock runs as a Node server; here, read the state through the API, or reset it with POST /__admin/reset." },
+        path,
+      );
     }
-    if (path === "/__db" || path.startsWith("/__db/")) {
-      rawRecords(request, response, path);
-      return;
-    }
-    if (path === "/__admin/reset" && request.method === "POST") {
+    if (path === "/__admin/reset" && method === "POST") {
       discardBody(request);
       const before = deps.durability?.version();
       deps.reset();
-      void whenSaved(deps.durability, before, okReply({ status: "reset", counts: store.counts() }), path).then(({ reply }) => send(response, reply));
-      return;
+      return (await whenSaved(deps.durability, before, okReply({ status: "reset", counts: store.counts() }), path)).reply;
     }
-    if (path === "/__admin/state") {
-      state(request, response);
-      return;
-    }
-    if (path === "/__admin/requests" && (request.method === "GET" || request.method === "DELETE")) {
+    if (path === "/__admin/state") return state(request);
+    if (path === "/__admin/requests" && (method === "GET" || method === "DELETE")) {
       discardBody(request);
-      if (request.method === "GET") deps.steering.listRequests(request, response, request.url ?? path);
-      else deps.steering.clearRequests(request, response);
-      return;
+      return method === "GET" ? deps.steering.listRequests(request.url) : deps.steering.clearRequests();
     }
-    if (path === "/__admin/faults" && (request.method === "GET" || request.method === "DELETE" || request.method === "POST")) {
-      if (request.method === "POST") {
-        deps.steering.addFault(request, response).catch((error: unknown) => {
-          (deps.log ?? console.error)(`Internal error on POST ${path}: ${(error as Error).stack ?? String(error)}`);
-          if (!response.headersSent) send(response, problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, path));
-        });
-        return;
-      }
+    if (path === "/__admin/faults" && (method === "GET" || method === "DELETE" || method === "POST")) {
+      if (method === "POST") return deps.steering.addFault(request);
       discardBody(request);
-      if (request.method === "GET") deps.steering.listFaults(request, response);
-      else deps.steering.clearFaults(request, response);
-      return;
+      return method === "GET" ? deps.steering.listFaults() : deps.steering.clearFaults();
     }
-    if (path.startsWith(FAULT_PREFIX) && path.length > FAULT_PREFIX.length && !path.includes("/", FAULT_PREFIX.length) && request.method === "DELETE") {
+    if (path.startsWith(FAULT_PREFIX) && path.length > FAULT_PREFIX.length && !path.includes("/", FAULT_PREFIX.length) && method === "DELETE") {
       discardBody(request);
-      deps.steering.removeFault(request, response, path.slice(FAULT_PREFIX.length));
-      return;
+      return deps.steering.removeFault(path.slice(FAULT_PREFIX.length));
     }
     discardBody(request);
-    send(response, problemReply({ problem: "notFound", detail: `Nothing at ${request.method} ${path}. The API lives under /api/v1/object/.` }, path));
+    return problemReply({ problem: "notFound", detail: `Nothing at ${method} ${path}. The API lives under /api/v1/object/.` }, path);
   };
 }

@@ -1,5 +1,3 @@
-import { isIP } from "node:net";
-
 /**
  * Whether a `Host` header names a host the admin routes answer to (DNS rebinding: a page of a name its
  * owner points at 127.0.0.1 is same-origin with that name, so only the `Host` header tells the mock that the
@@ -32,7 +30,7 @@ export function hostnameOf(hostHeader: string | undefined): string | undefined {
     const end = host.indexOf("]");
     if (end < 0 || !/^(?::[0-9]*)?$/.test(host.slice(end + 1))) return undefined;
     const address = host.slice(1, end);
-    return isIP(address) === 6 ? address : undefined;
+    return isIpv6(address) ? address : undefined;
   }
   const match = /^([a-z0-9.-]+)(?::[0-9]*)?$/.exec(host);
   return match?.[1];
@@ -52,4 +50,26 @@ export function clientOrigin(hostHeader: string | undefined, allowed: readonly s
   const hostname = hostnameOf(host)!;
   const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
   return `http://${shown}${port === undefined ? "" : `:${Number(port)}`}`;
+}
+
+/**
+ * Whether text is an IPv6 address (RFC 4291 §2.2: eight groups, `::` once for a run of zero groups, an IPv4
+ * tail), as `node:net`'s `isIP(text) === 6` says for the addresses a `Host` header carries (no zone).
+ */
+function isIpv6(text: string): boolean {
+  let groups = text;
+  let tail = 0;
+  const lastColon = text.lastIndexOf(":");
+  if (text.includes(".", lastColon)) {
+    const ipv4 = text.slice(lastColon + 1).split(".");
+    if (ipv4.length !== 4 || !ipv4.every((part) => /^(?:0|[1-9][0-9]{0,2})$/.test(part) && Number(part) <= 255)) return false;
+    groups = `${text.slice(0, lastColon + 1)}0`;
+    tail = 1; // the IPv4 tail stands for two groups; "0" above took one place
+  }
+  const halves = groups.split("::");
+  if (halves.length > 2) return false;
+  const parts = halves.map((half) => (half === "" ? [] : half.split(":")));
+  if (!parts.every((list) => list.every((group) => /^[0-9a-f]{1,4}$/i.test(group)))) return false;
+  const count = parts.reduce((sum, list) => sum + list.length, 0) + tail;
+  return halves.length === 2 ? count <= 7 : count === 8;
 }

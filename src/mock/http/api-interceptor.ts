@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { MockRequest } from "./mock-request.ts";
 import type { AppliedFaults } from "../services/request-journal.ts";
 import type { Reply } from "./reply.ts";
 
@@ -7,12 +7,8 @@ import type { Reply } from "./reply.ts";
  * fills in what it learns (the operation, the parsed body) so that an interceptor can read it afterwards.
  */
 export interface ApiCall {
-  readonly request: IncomingMessage;
-  /**
-   * The response the reply will be written to. An interceptor that answers by itself (a fault that drops the
-   * connection, a slow trickle) uses it and then resolves `undefined`, so the listener writes nothing more.
-   */
-  readonly response: ServerResponse;
+  /** The request as the host delivered it (mock-request.ts). */
+  readonly request: MockRequest;
   readonly method: string;
   /** The request target as sent: path and query (`/api/v1/object/property/42?x=1`). */
   readonly url: string;
@@ -25,14 +21,19 @@ export interface ApiCall {
   /** The parsed JSON body, once the API handler has read and parsed it (undefined when there was none). */
   body?: unknown;
   /** The body bytes as received, whoever read them (the handler, or an interceptor answering by itself). */
-  rawBody?: Buffer;
+  rawBody?: Uint8Array;
   /** What the steering interceptor did to this call on purpose, for the request journal. */
   fault?: AppliedFaults;
+  /**
+   * Set by an interceptor that answers nothing on purpose (a fault rule that drops the connection): the host
+   * then ends the exchange without an answer (Node closes the socket, MSW gives a network error).
+   */
+  dropped?: boolean;
 }
 
 /**
- * Answers an API call. `undefined` means nothing is to be written: the client left, or whoever resolved it
- * answered on `call.response` by itself.
+ * Answers an API call. `undefined` means nothing is to be written: the client left, or an interceptor dropped
+ * the exchange (`call.dropped`).
  */
 export type ApiHandler = (call: ApiCall) => Promise<Reply | undefined>;
 
@@ -41,8 +42,8 @@ export type ApiHandler = (call: ApiCall) => Promise<Reply | undefined>;
  * (status, headers and body, validated when `validateResponses` is on), and may:
  * - observe: `const reply = await next(); record(call, reply); return reply;` (a request journal);
  * - delay: `await sleep(ms); return next();` (latency injection);
- * - short-circuit: return its own reply without calling `next` (fault rules), or answer on `call.response` and
- *   return `undefined`;
+ * - short-circuit: return its own reply without calling `next` (fault rules), or set `call.dropped` and return
+ *   `undefined`;
  * - replace the reply `next` gave.
  * It must not throw for an expected condition: an exception is a bug and answers 500 `internalError`.
  */

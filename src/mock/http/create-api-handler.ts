@@ -1,7 +1,6 @@
-import type { IncomingMessage } from "node:http";
-import type { Contract } from "../../contract/create-contract.ts";
+import type { Contract } from "../../contract/build-contract.ts";
 import type { OperationFound } from "../../contract/operation-table.ts";
-import { mediaTypeOf } from "../../contract/create-contract.ts";
+import { mediaTypeOf } from "../../contract/build-contract.ts";
 import type { ContractViolation } from "../../contract/contract-violation.ts";
 import { formatViolation } from "../../contract/contract-violation.ts";
 import type { AccountService } from "../services/account-service.ts";
@@ -12,6 +11,7 @@ import { withBodyLessContentType } from "../validation/body-less-content-type.ts
 import { capFieldErrors } from "../validation/cap-field-errors.ts";
 import { CheckedAnswers } from "../validation/checked-answers.ts";
 import type { ApiCall, ApiHandler } from "./api-interceptor.ts";
+import type { MockRequest } from "./mock-request.ts";
 import { nonCanonicalId, nonCanonicalIdDetail } from "./non-canonical-id.ts";
 import { JsonBytes } from "../json-bytes.ts";
 import { discardBody, parseJson, readBody } from "./read-body.ts";
@@ -118,7 +118,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     const unknownId = nonCanonicalId(operation, rawParams);
     if (unknownId) return refuse({ problem: "notFound", detail: nonCanonicalIdDetail(unknownId) }, call);
 
-    const outcome = deps.handlers[operation.id as OperationId]({ account: auth.value, params: check.pathParams ?? {}, body, host: request.headers.host });
+    const outcome = deps.handlers[operation.id as OperationId]({ account: auth.value, params: check.pathParams ?? {}, body, host: typeof request.headers.host === "string" ? request.headers.host : undefined });
     return outcome.ok ? playback.succeed(operation.id, outcome.value) : refuse(outcome.failure, call);
   };
 
@@ -182,7 +182,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
   };
 }
 
-function header(request: IncomingMessage, name: string): string | undefined {
+function header(request: MockRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }

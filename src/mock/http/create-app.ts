@@ -1,39 +1,32 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import type { Contract } from "../../contract/create-contract.ts";
-import type { AutologinTokens } from "../services/autologin-tokens.ts";
 import type { RawRecordService } from "../services/raw-records.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import type { AdminGuard } from "./admin-guard.ts";
-import { createAdminRoutes, isAdminPath } from "./admin-routes.ts";
-import type { SteeringRoutes } from "./steering-routes.ts";
-import type { StateControl } from "./state-route.ts";
-import { wrapApiHandler, type ApiCall, type ApiInterceptor } from "./api-interceptor.ts";
-import { createApiHandler, type ApiHandlerDeps } from "./create-api-handler.ts";
+import { adminRefusal, isAdminPath, isRawRecordsPath } from "./admin-routes.ts";
+import type { AnswerRequest } from "./answer-requests.ts";
 import { applyCors } from "./cors.ts";
-import { createDocsPages, DOCS_PATH, type DocsCredentials } from "./docs-pages.ts";
-import { discardBody } from "./read-body.ts";
-import { okReply, problemReply, send } from "./reply.ts";
+import { createDocsPages, type DocsCredentials } from "./docs-pages.ts";
+import { NodeRequest } from "./node-request.ts";
+import { createRawRecordsRoute } from "./raw-records-route.ts";
+import { problemReply, textReply } from "./reply.ts";
 import { logWhenFinished } from "./request-log.ts";
 import type { LoggedRequest } from "./request-log-line.ts";
+import { send } from "./send-reply.ts";
 import type { Durability } from "./when-saved.ts";
 
-/** Everything the HTTP layer wires together. */
-export interface AppDeps extends ApiHandlerDeps {
+/** What the Node host adds to the core (answer-requests.ts). */
+export interface AppDeps {
+  /** The mock's core: every request it does not keep to itself goes there. */
+  answer: AnswerRequest;
   store: MockStore;
   raw: RawRecordService;
-  tokens: AutologinTokens;
   contract: Contract;
-  /** Runs before every handler of the admin surface (`/__admin`, `/__db`). */
+  /** The admin guard, which `/__db` passes before json-server sees a request. */
   adminGuard: AdminGuard;
-  /** Around the API handler, outermost first: they see every API request and its final reply. */
-  apiInterceptors?: readonly ApiInterceptor[];
-  /** The request journal and fault rules of the admin surface (`/__admin/requests`, `/__admin/faults`). */
-  steering: SteeringRoutes;
-  /** What `POST /__admin/reset` does: the seeded state back, no fault rules, an empty journal. */
-  reset: () => void;
-  /** `/__admin/state`: a reset to a named or given state. */
-  states: StateControl;
+  /** Largest request body accepted, in bytes. */
+  bodyLimit: number;
   /** Told of every request once it is answered, in `formatRequest`'s words (`requestLogLine` unless given). */
   log?: (line: string) => void;
   formatRequest?: (request: LoggedRequest) => string;
@@ -41,9 +34,7 @@ export interface AppDeps extends ApiHandlerDeps {
   reportError?: (text: string) => void;
   /** The clock of the log's timestamps, in milliseconds. */
   now?: () => number;
-  /** The service profile in use (`--profile`), named by `/healthz`. */
-  profile?: { source: string; runId: string; recordedAt: string };
-  /** With `--db`: answers to changes wait until they are on disk, and /healthz says when they cannot be. */
+  /** With `--db`: raw writes are answered once on disk. */
   durability?: Durability;
   /** The credentials `/docs` fills in for "Try it out", if any (none when accounts are configured). */
   docsCredentials?: () => DocsCredentials | undefined;
@@ -52,72 +43,21 @@ export interface AppDeps extends ApiHandlerDeps {
 // The YAML serializer is loaded on the first request for /openapi.yaml rather than at every start.
 const require = createRequire(import.meta.url);
 
-type Page = (request: IncomingMessage, response: ServerResponse) => void;
-
 /**
- * The mock's HTTP entry: a plain `node:http` request listener (also what `supertest(mock.app)` drives).
- * It routes by path with no framework in between: CORS and its preflight first, then `/api/...` to the API
- * handler (through the interceptors), `/__admin...` and `/__db...` to the admin routes (through the admin
- * guard), a few fixed pages, and a 404 problem for anything else. Paths are exact and case-sensitive.
- * It holds no logic of the service; that is in the services.
+ * The Node host of the mock: a plain `node:http` request listener (also what `supertest(mock.app)` drives). It
+ * gives the core (answer-requests.ts) each request as a {@link NodeRequest} and writes the reply it gets, and
+ * keeps to itself what only a Node server does: CORS and its preflight, the request log, the API reference
+ * under `/docs` (files of the package), `/openapi.yaml`, and json-server's raw records under `/__db` (behind the
+ * core's admin guard). A fault that drops the connection destroys the socket.
  */
 export function createApp(deps: AppDeps): RequestListener {
-  const { store, contract, log, durability } = deps;
+  const { contract, log } = deps;
   const reportError = deps.reportError ?? log ?? console.error;
-  const api = wrapApiHandler(createApiHandler(deps), deps.apiInterceptors);
   const docs = createDocsPages(deps.docsCredentials ?? (() => undefined));
-  const admin = createAdminRoutes({ store, raw: deps.raw, bodyLimit: deps.bodyLimit, guard: deps.adminGuard, steering: deps.steering, reset: deps.reset, states: deps.states, log: reportError, ...(durability ? { durability } : {}) });
-
+  const rawRecords = createRawRecordsRoute({ store: deps.store, raw: deps.raw, bodyLimit: deps.bodyLimit, log: reportError, ...(deps.durability ? { durability: deps.durability } : {}) });
   let specYaml: string | undefined; // built on the first request for it: most runs never ask
-  const pages = new Map<string, Page>([
-    [
-      "/healthz",
-      (_request, response) => {
-        const problem = durability?.problem();
-        send(response, problem ? problemReply({ problem: "stateNotSaved", detail: problem }, "/healthz") : okReply(deps.profile ? { status: "ok", counts: store.counts(), profile: deps.profile } : { status: "ok", counts: store.counts() }));
-      },
-    ],
-    [
-      "/",
-      (_request, response) =>
-        send(
-          response,
-          okReply({
-            service: "Property Listing Service mock",
-            api: "/api/v1/object/",
-            spec: { yaml: "/openapi.yaml", json: "/openapi.json" },
-            health: "/healthz",
-            docs: DOCS_PATH,
-            admin: { raw: "/__db", reset: "POST /__admin/reset", state: "/__admin/state", requests: "/__admin/requests", faults: "/__admin/faults" },
-          }),
-        ),
-    ],
-    [
-      "/openapi.yaml",
-      (_request, response) => {
-        specYaml ??= (require("yaml") as typeof import("yaml")).stringify(contract.document);
-        response.setHeader("content-type", "application/yaml; charset=utf-8");
-        response.end(specYaml);
-      },
-    ],
-    ["/openapi.json", (_request, response) => send(response, okReply(contract.document))],
-  ]);
 
-  const autologin = (request: IncomingMessage, response: ServerResponse, path: string): void => {
-    const propertyId = deps.tokens.propertyOf(decodeSegment(path.slice(AUTOLOGIN.length)) ?? "");
-    const property = propertyId === undefined ? undefined : store.property(propertyId);
-    if (!property) {
-      send(response, problemReply({ problem: "notFound", detail: "This auto-login address is not known to the mock." }, path));
-      return;
-    }
-    response.setHeader("content-type", "text/html; charset=utf-8");
-    response.end(
-      `<!doctype html><title>Signed in</title><p>Signed in to property ${property.id} (${escapeHtml(property.title)}).</p>` +
-        `<p>Its site: <a href="${escapeHtml(property.website_url)}">${escapeHtml(property.website_url)}</a></p>`,
-    );
-  };
-
-  /** A bug of the mock: logged with its stack, answered 500 if nothing was sent yet. */
+  /** A bug of the mock in this host: logged with its stack, answered 500 if nothing was sent yet. */
   const internalError = (request: IncomingMessage, response: ServerResponse, path: string, error: unknown): void => {
     reportError(`Internal error on ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
     if (response.headersSent) {
@@ -127,6 +67,28 @@ export function createApp(deps: AppDeps): RequestListener {
     send(response, problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, path));
   };
 
+  /** What this host answers by itself; false hands the request to the core. */
+  const ownPage = (request: IncomingMessage, response: ServerResponse, path: string): boolean => {
+    const method = request.method;
+    if (isRawRecordsPath(path)) {
+      const refused = adminRefusal(deps.adminGuard, new NodeRequest(request, response), path);
+      if (refused) send(response, refused);
+      else rawRecords(request, response, path);
+      return true;
+    }
+    if (method !== "GET" && method !== "HEAD") return false;
+    if (path === "/openapi.yaml") {
+      request.resume();
+      specYaml ??= (require("yaml") as typeof import("yaml")).stringify(contract.document);
+      send(response, textReply("application/yaml", specYaml));
+      return true;
+    }
+    if (docs(request, response, path)) {
+      request.resume();
+      return true;
+    }
+    return false;
+  };
 
   return (request, response) => {
     const receivedAt = performance.now();
@@ -137,58 +99,18 @@ export function createApp(deps: AppDeps): RequestListener {
     // The admin surface gets no CORS at all, preflight included: no page of another origin may read or
     // write it (its guard refuses such pages outright).
     if (!isAdminPath(path) && applyCors(request, response)) return;
-    const method = request.method ?? "GET";
     try {
-      if (path.startsWith("/api/") || path === "/api") {
-        const call: ApiCall = { request, response, method, url, path, receivedAt };
-        api(call).then(
-          (reply) => {
-            if (reply) send(response, reply);
-          },
-          (error: unknown) => internalError(request, response, path, error),
-        );
-        return;
-      }
-      if (isAdminPath(path)) {
-        admin(request, response, path);
-        return;
-      }
-      if (method === "GET" || method === "HEAD") {
-        const page = pages.get(path);
-        if (page) {
-          discardBody(request);
-          page(request, response);
-          return;
-        }
-        if (docs(request, response, path)) {
-          discardBody(request);
-          return;
-        }
-        if (path.startsWith(AUTOLOGIN) && path.length > AUTOLOGIN.length && !path.includes("/", AUTOLOGIN.length)) {
-          discardBody(request);
-          autologin(request, response, path);
-          return;
-        }
-      }
-      discardBody(request);
-      send(response, problemReply({ problem: "notFound", detail: `Nothing at ${method} ${path}. The API lives under /api/v1/object/.` }, path));
+      if (ownPage(request, response, path)) return;
     } catch (error) {
       internalError(request, response, path, error);
+      return;
     }
+    deps.answer(new NodeRequest(request, response), receivedAt).then(
+      (answer) => {
+        if (answer?.dropped) request.socket.destroy();
+        else if (answer) send(response, answer.reply);
+      },
+      (error: unknown) => internalError(request, response, path, error),
+    );
   };
-}
-
-const AUTOLOGIN = "/autologin/";
-
-/** A percent-decoded path segment, or undefined when its escapes are not valid UTF-8. */
-function decodeSegment(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }

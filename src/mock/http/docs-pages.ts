@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { DOCS_ASSET_DIR, DOCS_ASSETS } from "./docs-assets.ts";
-import { problemReply, send } from "./reply.ts";
+import { problemReply } from "./reply.ts";
+import { send } from "./send-reply.ts";
 
 /** Where the API reference is served; not under `/__admin` or `/__db`, so the admin guard does not apply. */
 export const DOCS_PATH = "/docs";

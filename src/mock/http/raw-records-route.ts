@@ -1,13 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { mediaTypeOf } from "../../contract/create-contract.ts";
+import { mediaTypeOf } from "../../contract/build-contract.ts";
 import type { Failure } from "../problems.ts";
 import { collectionNamed, type RawRecordService } from "../services/raw-records.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import { COLLECTIONS, type CollectionName } from "../store/records.ts";
-import { discardBody, parseJson, readBody } from "./read-body.ts";
+import { parseJson } from "./read-body.ts";
+import { readNodeBody as readBody } from "./node-request.ts";
 import { rawQuery, type RawQuery } from "./raw-records-query.ts";
 import { createRawRecordsRouter, type RawRecordsRouter, type RawRequest } from "./raw-records-router.ts";
-import { problemReply, send, type Reply } from "./reply.ts";
+import { problemReply, type Reply } from "./reply.ts";
+import { send } from "./send-reply.ts";
 import type { Durability } from "./when-saved.ts";
 import { clip } from "../clip.ts";
 
@@ -183,4 +185,9 @@ function decodeSegment(segment: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** Discards a body json-server is not given, without buffering it. */
+function discardBody(request: IncomingMessage): void {
+  request.resume();
 }

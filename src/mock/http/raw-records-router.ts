@@ -5,7 +5,8 @@ import type { Failure } from "../problems.ts";
 import type { RawRecordService } from "../services/raw-records.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import { COLLECTIONS, type CollectionName, type Database } from "../store/records.ts";
-import { okReply, problemReply, send } from "./reply.ts";
+import { okReply, problemReply } from "./reply.ts";
+import { send } from "./send-reply.ts";
 import { whenSaved, type Durability } from "./when-saved.ts";
 import { clip } from "../clip.ts";
 

@@ -1,58 +1,25 @@
 import { MAX_DEPTH } from "../validation/bound-for-validation.ts";
-import type { IncomingMessage } from "node:http";
+import type { BodyRead, MockRequest } from "./mock-request.ts";
 
-/** What reading a request body gave. */
-export type BodyRead =
-  | { kind: "empty" }
-  | { kind: "bytes"; bytes: Buffer }
-  | { kind: "too-large" }
-  | { kind: "aborted" };
+export type { BodyRead };
 
 /**
- * Reads a request body into memory, up to `limit` bytes. A larger body is not buffered: reading stops, the rest
- * is discarded, and the caller answers 413.
+ * Reads a request body into memory, up to `limit` bytes, however the host delivers it (mock-request.ts). A larger
+ * body is not buffered: reading stops, the rest is discarded, and the caller answers 413.
  */
-export function readBody(request: IncomingMessage, limit: number): Promise<BodyRead> {
-  const declared = Number(request.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) {
-    request.resume();
-    return Promise.resolve({ kind: "too-large" });
-  }
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const settle = (result: BodyRead) => {
-      if (settled) return;
-      settled = true;
-      request.off("data", onData);
-      resolve(result);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        settle({ kind: "too-large" });
-        request.resume();
-        return;
-      }
-      chunks.push(chunk);
-    };
-    request.on("data", onData);
-    request.on("end", () => settle(size === 0 ? { kind: "empty" } : { kind: "bytes", bytes: Buffer.concat(chunks, size) }));
-    request.on("error", () => settle({ kind: "aborted" }));
-    request.on("aborted", () => settle({ kind: "aborted" }));
-  });
+export function readBody(request: MockRequest, limit: number): Promise<BodyRead> {
+  return request.readBody(limit);
 }
 
 /** Discards a body the operation does not take, without buffering it. */
-export function discardBody(request: IncomingMessage): void {
-  request.resume();
+export function discardBody(request: MockRequest): void {
+  request.discardBody();
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Parses a JSON body; a failure is a value carrying what is wrong with it (`tooDeep`: it nests past {@link MAX_DEPTH}). */
-export function parseJson(bytes: Buffer): { ok: true; value: unknown } | { ok: false; reason: string; tooDeep?: true } {
+export function parseJson(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false; reason: string; tooDeep?: true } {
   let text: string;
   try {
     text = utf8.decode(bytes);

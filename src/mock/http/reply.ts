@@ -1,12 +1,11 @@
-import type { ServerResponse } from "node:http";
 import { JsonBytes } from "../json-bytes.ts";
 import { toProblemBody, type Failure, type ProblemBody } from "../problems.ts";
 
 /** A response the mock is about to send, before it is written (so it can be checked against the contract). */
 export interface Reply {
   status: number;
-  contentType: "application/json" | "application/problem+json";
-  /** A value to encode, or a {@link JsonBytes} already encoded. */
+  contentType: "application/json" | "application/problem+json" | "text/html" | "application/yaml";
+  /** A value to encode, or a {@link JsonBytes} already encoded (a text page: its text). */
   body: unknown;
   headers?: Record<string, string>;
   /** The content-type header as a service profile recorded it, sent as it is (`application/json` and its charset otherwise). */
@@ -26,26 +25,30 @@ export function problemReply(failed: Failure, instance?: string, headers?: Recor
   return { status: body.status, contentType: "application/problem+json", body, ...(headers ? { headers } : {}) };
 }
 
-/** The problems sent, by response, for the request log (which sees the response, not the reply). */
-const sentProblems = new WeakMap<ServerResponse, ProblemBody>();
-
-/** The problem+json body a response was sent with, if it was one. */
-export function problemSent(response: ServerResponse): ProblemBody | undefined {
-  return sentProblems.get(response);
-}
-
 /** The content-type header of each media type the mock answers with. */
 const WITH_CHARSET: Record<Reply["contentType"], string> = {
   "application/json": "application/json; charset=utf-8",
   "application/problem+json": "application/problem+json; charset=utf-8",
+  "text/html": "text/html; charset=utf-8",
+  "application/yaml": "application/yaml; charset=utf-8",
 };
 
-/** Writes a reply. */
-export function send(response: ServerResponse, reply: Reply): void {
-  if (reply.contentType === "application/problem+json") sentProblems.set(response, reply.body as ProblemBody);
-  else if (reply.logged) sentProblems.set(response, reply.logged);
-  response.statusCode = reply.status;
-  if (reply.headers) for (const [name, value] of Object.entries(reply.headers)) response.setHeader(name, value);
-  response.setHeader("content-type", reply.mediaType ?? WITH_CHARSET[reply.contentType]);
-  response.end(reply.body instanceof JsonBytes ? reply.body.encoded : JSON.stringify(reply.body));
+/** A page that is text, not JSON (the auto-login page, the spec as YAML). */
+export function textReply(contentType: "text/html" | "application/yaml", text: string): Reply {
+  return { status: 200, contentType, body: text };
+}
+
+/** The content-type header a reply is sent with. */
+export function contentTypeOf(reply: Reply): string {
+  return reply.mediaType ?? WITH_CHARSET[reply.contentType];
+}
+
+/** The bytes (or text) a reply's body is sent as: the same in every host. */
+export function bodyOf(reply: Reply): string | Uint8Array {
+  if (reply.body instanceof JsonBytes) return reply.body.encoded;
+  return isText(reply) ? String(reply.body) : JSON.stringify(reply.body);
+}
+
+function isText(reply: Reply): boolean {
+  return reply.contentType === "text/html" || reply.contentType === "application/yaml";
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { problemSent } from "./reply.ts";
+import { problemSent } from "./send-reply.ts";
 import { requestLogLine, type LoggedRequest } from "./request-log-line.ts";
 
 /** What the log needs of a request once its answer is written. */

@@ -1,9 +1,9 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Outcome } from "../problems.ts";
 import { NAMED_STATES } from "../store/named-states.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import { discardBody, parseJson, readBody } from "./read-body.ts";
-import { okReply, problemReply, send } from "./reply.ts";
+import type { MockRequest } from "./mock-request.ts";
+import { okReply, problemReply, type Reply } from "./reply.ts";
 import { whenSaved, type Durability } from "./when-saved.ts";
 
 /** A state's records can be far larger than a fault rule; bounded all the same (the check is per record). */
@@ -23,8 +23,6 @@ export interface StateRouteDeps {
   states: StateControl;
   store: MockStore;
   durability?: Durability;
-  /** Told of an unexpected error (a bug), with its stack. */
-  log?: (line: string) => void;
 }
 
 /**
@@ -33,53 +31,37 @@ export interface StateRouteDeps {
  * that state (fault rules and the journal emptied too), answered once saved with `--db`. A refused state is a
  * 400 listing every offending place, each under `/state`, and changes nothing.
  */
-export function createStateRoute(deps: StateRouteDeps): (request: IncomingMessage, response: ServerResponse) => void {
+export function createStateRoute(deps: StateRouteDeps): (request: MockRequest) => Promise<Reply | undefined> {
   const answerList = () => ({
     current: deps.states.current(),
     states: Object.entries(NAMED_STATES).map(([name, state]) => ({ name, description: state.description })),
   });
-  const load = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  const load = async (request: MockRequest): Promise<Reply | undefined> => {
     const read = await readBody(request, STATE_BODY_LIMIT);
-    if (read.kind === "aborted") return;
+    if (read.kind === "aborted") return undefined;
     if (read.kind === "too-large") {
-      send(response, problemReply({ problem: "payloadTooLarge", detail: `A state must be under ${STATE_BODY_LIMIT} bytes; start the mock with --state <file> for a larger one.` }, PATH, { Connection: "close" }));
-      return;
+      return problemReply({ problem: "payloadTooLarge", detail: `A state must be under ${STATE_BODY_LIMIT} bytes; start the mock with --state <file> for a larger one.` }, PATH, { Connection: "close" });
     }
     const parsed = read.kind === "empty" ? { ok: false as const, reason: 'The body is empty; send {"state": "<name>"} or {"state": {<records>}}.' } : parseJson(read.bytes);
-    if (!parsed.ok) {
-      send(response, problemReply({ problem: "malformedJson", detail: parsed.reason }, PATH));
-      return;
-    }
+    if (!parsed.ok) return problemReply({ problem: "malformedJson", detail: parsed.reason }, PATH);
     const body = parsed.value as Record<string, unknown> | null;
     const extra = body !== null && typeof body === "object" && !Array.isArray(body) ? Object.keys(body).filter((key) => key !== "state") : [];
     if (body === null || typeof body !== "object" || Array.isArray(body) || !("state" in body) || extra.length > 0) {
       const errors = extra.length > 0 ? extra.slice(0, 20).map((key) => ({ in: "body" as const, pointer: `/${key.slice(0, 100).replace(/~/g, "~0").replace(/\//g, "~1")}`, detail: "is not a field of this route (state)" })) : [{ in: "body" as const, pointer: "/state", detail: "is required" }];
-      send(response, problemReply({ problem: "invalidState", detail: 'Send {"state": "<a shipped name>"} or {"state": {"accounts": [...], "properties": [...], "agents": [...], "documents": [...]}}; GET /__admin/state lists the names.', errors }, PATH));
-      return;
+      return problemReply({ problem: "invalidState", detail: 'Send {"state": "<a shipped name>"} or {"state": {"accounts": [...], "properties": [...], "agents": [...], "documents": [...]}}; GET /__admin/state lists the names.', errors }, PATH);
     }
     const before = deps.durability?.version();
     const used = deps.states.use(body.state);
     if (!used.ok) {
       const errors = used.failure.errors?.map((error) => ({ ...error, pointer: `/state${error.pointer}` }));
-      send(response, problemReply({ ...used.failure, ...(errors ? { errors } : {}) }, PATH));
-      return;
+      return problemReply({ ...used.failure, ...(errors ? { errors } : {}) }, PATH);
     }
-    const { reply } = await whenSaved(deps.durability, before, okReply({ status: "state", state: used.value.name, counts: deps.store.counts() }), PATH);
-    send(response, reply);
+    return (await whenSaved(deps.durability, before, okReply({ status: "state", state: used.value.name, counts: deps.store.counts() }), PATH)).reply;
   };
-  return (request, response) => {
-    if (request.method === "POST") {
-      load(request, response).catch((error: unknown) => {
-        (deps.log ?? console.error)(`Internal error on POST ${PATH}: ${(error as Error).stack ?? String(error)}`);
-        if (!response.headersSent) send(response, problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, PATH));
-      });
-      return;
-    }
+  return async (request) => {
+    if (request.method === "POST") return load(request);
     discardBody(request);
-    if (request.method === "GET" || request.method === "HEAD") {
-      send(response, okReply(answerList()));
-      return;
-    }
-    send(response, problemReply({ problem: "methodNotAllowed", detail: `${request.method} is not a method of ${PATH}; it allows GET, HEAD, POST.` }, PATH, { Allow: "GET, HEAD, POST" }));
+    if (request.method === "GET" || request.method === "HEAD") return okReply(answerList());
+    return problemReply({ problem: "methodNotAllowed", detail: `${request.method} is not a method of ${PATH}; it allows GET, HEAD, POST.` }, PATH, { Allow: "GET, HEAD, POST" });
   };
 }

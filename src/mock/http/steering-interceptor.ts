@@ -1,4 +1,3 @@
-import type { ServerResponse } from "node:http";
 import { MAX_DELAY_MS } from "../services/delay-limit.ts";
 import type { DocumentedAnswer } from "../services/documented-answers.ts";
 import type { FaultRules } from "../services/fault-rules.ts";
@@ -7,6 +6,7 @@ import { parsePrefer, preferenceApplied, type Preferences } from "../services/pa
 import type { Outcome } from "../problems.ts";
 import type { AppliedFaults } from "../services/request-journal.ts";
 import type { ApiCall, ApiInterceptor } from "./api-interceptor.ts";
+import type { MockRequest } from "./mock-request.ts";
 import { readBody } from "./read-body.ts";
 import { problemReply, type Reply } from "./reply.ts";
 
@@ -37,7 +37,8 @@ export interface SteeringDeps {
 export function steerRequests(deps: SteeringDeps): ApiInterceptor {
   const random = deps.random ?? Math.random;
   return async (call, next) => {
-    const header = call.request.headers.prefer;
+    const given = call.request.headers.prefer;
+    const header = Array.isArray(given) ? given.join(", ") : given;
     const preferred = header === undefined ? NO_PREFERENCES : parsePrefer(header);
     if (!preferred.ok) {
       await readForJournal(call, deps.bodyLimit);
@@ -55,11 +56,11 @@ export function steerRequests(deps: SteeringDeps): ApiInterceptor {
     call.fault = applied;
 
     const delay = Math.min(MAX_DELAY_MS, latency + (prefer.delay ?? 0) + (rule?.delay ?? 0));
-    if (delay > 0 && !(await wait(delay, call.response))) return undefined;
+    if (delay > 0 && !(await wait(delay, call.request))) return undefined;
 
     if (rule?.drop) {
       await readForJournal(call, deps.bodyLimit);
-      call.request.socket.destroy();
+      call.dropped = true;
       return undefined;
     }
     const status = rule?.status ?? prefer.code;
@@ -81,17 +82,18 @@ export function steerRequests(deps: SteeringDeps): ApiInterceptor {
 }
 
 /** Waits, unless the client leaves first; true when the call should still be answered. */
-function wait(ms: number, response: ServerResponse): Promise<boolean> {
+function wait(ms: number, request: MockRequest): Promise<boolean> {
   return new Promise((resolve) => {
-    const left = () => {
+    let gone = false;
+    const timer = setTimeout(() => {
+      stop?.();
+      resolve(!gone);
+    }, ms);
+    const stop = request.onLeave?.(() => {
+      gone = true;
       clearTimeout(timer);
       resolve(false);
-    };
-    const timer = setTimeout(() => {
-      response.off("close", left);
-      resolve(!response.destroyed);
-    }, ms);
-    response.once("close", left);
+    });
   });
 }
 

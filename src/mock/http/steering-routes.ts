@@ -1,22 +1,23 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { MockRequest } from "./mock-request.ts";
 import type { FaultRules } from "../services/fault-rules.ts";
 import type { JournalFilter, RequestJournal } from "../services/request-journal.ts";
 import { parseJson, readBody } from "./read-body.ts";
-import { okReply, problemReply, send } from "./reply.ts";
+import { okReply, problemReply, type Reply } from "./reply.ts";
 
 /** A fault rule is a few fields; a body larger than this is not one. */
 const RULE_BODY_LIMIT = 16 * 1024;
 const FILTERS = new Set(["method", "path"]);
 
-/** The handlers of `/__admin/requests` and `/__admin/faults`; plain Node handlers, mounted by the admin routes. */
+/** The handlers of `/__admin/requests` and `/__admin/faults`, mounted by the admin routes: each gives its reply. */
 export interface SteeringRoutes {
-  listRequests(request: IncomingMessage, response: ServerResponse, url: string): void;
-  clearRequests(request: IncomingMessage, response: ServerResponse): void;
-  addFault(request: IncomingMessage, response: ServerResponse): Promise<void>;
-  listFaults(request: IncomingMessage, response: ServerResponse): void;
-  clearFaults(request: IncomingMessage, response: ServerResponse): void;
+  listRequests(url: string): Reply;
+  clearRequests(): Reply;
+  /** Undefined when the client left before its body was read. */
+  addFault(request: MockRequest): Promise<Reply | undefined>;
+  listFaults(): Reply;
+  clearFaults(): Reply;
   /** `DELETE /__admin/faults/{id}`: `id` is the path's last segment, as sent. */
-  removeFault(request: IncomingMessage, response: ServerResponse, id: string): void;
+  removeFault(id: string): Reply;
 }
 
 /**
@@ -25,58 +26,48 @@ export interface SteeringRoutes {
  */
 export function createSteeringRoutes(journal: RequestJournal, faults: FaultRules): SteeringRoutes {
   return {
-    listRequests(_request, response, url) {
+    listRequests(url) {
       const filter = readFilter(url);
-      if ("problem" in filter) {
-        send(response, problemReply(filter, "/__admin/requests"));
-        return;
-      }
-      send(response, okReply({ requests: journal.entries(filter) }));
+      if ("problem" in filter) return problemReply(filter, "/__admin/requests");
+      return okReply({ requests: journal.entries(filter) });
     },
-    clearRequests(_request, response) {
+    clearRequests() {
       journal.clear();
-      send(response, okReply({ requests: [] }));
+      return okReply({ requests: [] });
     },
-    async addFault(request, response) {
+    async addFault(request) {
       const instance = "/__admin/faults";
       // JSON only (415 otherwise) is the admin guard's rule for every admin write, checked before this runs.
       const read = await readBody(request, RULE_BODY_LIMIT);
-      if (read.kind === "aborted") return;
+      if (read.kind === "aborted") return undefined;
       if (read.kind === "too-large") {
-        send(response, problemReply({ problem: "payloadTooLarge", detail: `A fault rule must be under ${RULE_BODY_LIMIT} bytes.` }, instance, { Connection: "close" }));
-        return;
+        return problemReply({ problem: "payloadTooLarge", detail: `A fault rule must be under ${RULE_BODY_LIMIT} bytes.` }, instance, { Connection: "close" });
       }
       const parsed = read.kind === "empty" ? { ok: false as const, reason: "The body is empty; send a fault rule." } : parseJson(read.bytes);
-      if (!parsed.ok) {
-        send(response, problemReply({ problem: "malformedJson", detail: parsed.reason }, instance));
-        return;
-      }
+      if (!parsed.ok) return problemReply({ problem: "malformedJson", detail: parsed.reason }, instance);
       const added = faults.add(parsed.value);
-      if (!added.ok) {
-        send(response, problemReply(added.failure, instance));
-        return;
-      }
-      send(response, { ...okReply(added.value), status: 201 });
+      if (!added.ok) return problemReply(added.failure, instance);
+      return { ...okReply(added.value), status: 201 };
     },
-    listFaults(_request, response) {
-      send(response, okReply({ faults: faults.list() }));
+    listFaults() {
+      return okReply({ faults: faults.list() });
     },
-    clearFaults(_request, response) {
+    clearFaults() {
       faults.clear();
-      send(response, okReply({ faults: [] }));
+      return okReply({ faults: [] });
     },
-    removeFault(_request, response, id) {
+    removeFault(id) {
       const instance = `/__admin/faults/${id}`;
       const removed = /^[1-9][0-9]{0,14}$/.test(id) ? faults.remove(Number(id)) : undefined;
       if (!removed) {
         const shown = JSON.stringify(id.slice(0, 100));
-        send(response, problemReply({ problem: "notFound", detail: `No fault rule has the id ${shown} (a rule used up its times is gone); GET /__admin/faults lists the rules and their ids.` }, instance));
-        return;
+        return problemReply({ problem: "notFound", detail: `No fault rule has the id ${shown} (a rule used up its times is gone); GET /__admin/faults lists the rules and their ids.` }, instance);
       }
-      send(response, okReply({ removed, faults: faults.list() }));
+      return okReply({ removed, faults: faults.list() });
     },
   };
 }
+
 
 /** The journal filter from the query; an unknown or repeated parameter is refused rather than ignored. */
 function readFilter(url: string): JournalFilter | { problem: "invalidJournalFilter"; detail: string; errors: Array<{ in: "query"; pointer: string; detail: string }> } {

@@ -1,3 +1,5 @@
+const utf8Encoder = new TextEncoder();
+
 /** Bytes of one slab: answers are appended to the newest until it is full, then a new one is started. */
 const SLAB_BYTES = 1 << 20;
 /** A slab whose live answers take less than this share of it has them moved to the newest slab and is let go. */
@@ -7,7 +9,7 @@ const FREE = -1;
 
 /**
  * Encoded answers, each under a number, kept in a few large buffers (slabs of 1 MiB) instead of one buffer each:
- * at 100,000 properties one buffer per answer cost a `Buffer` and a wrapper object each on the heap, and left
+ * at 100,000 properties one buffer per answer cost a buffer and a wrapper object each on the heap, and left
  * the 8 KiB pools they were cut from held by any answer still alive in them. An answer's place is three numbers
  * in typed arrays.
  *
@@ -17,7 +19,7 @@ const FREE = -1;
  * go, so dead bytes never take more than about half of the slabs before the newest.
  */
 export class AnswerArena<Answer> {
-  readonly #wrap: (bytes: Buffer) => Answer;
+  readonly #wrap: (bytes: Uint8Array) => Answer;
   readonly #slots = new Map<number, number>();
   /**
    * The answer object handed out for each slot, made on its first `get` and handed out again until the answer is
@@ -30,7 +32,7 @@ export class AnswerArena<Answer> {
   #offsetOf = new Uint32Array(1024);
   #lengthOf = new Uint32Array(1024);
   /** The slabs; a slab let go leaves `undefined`. */
-  #slabs: Array<Buffer | undefined> = [];
+  #slabs: Array<Uint8Array | undefined> = [];
   /** Live bytes of each slab. */
   #live: number[] = [];
   /** The slab appended to, and how far it is filled. */
@@ -38,7 +40,7 @@ export class AnswerArena<Answer> {
   #filled = 0;
 
   /** @param wrap makes the object handed out for an answer's bytes (a view of its slab). */
-  constructor(wrap: (bytes: Buffer) => Answer) {
+  constructor(wrap: (bytes: Uint8Array) => Answer) {
     this.#wrap = wrap;
   }
 
@@ -65,9 +67,7 @@ export class AnswerArena<Answer> {
   /** Keeps the UTF-8 encoding of `text` under `key`, in place of what was kept under it. */
   set(key: number, text: string): void {
     this.delete(key);
-    const length = Buffer.byteLength(text);
-    const { slab, offset } = this.#room(length);
-    this.#slabs[slab]!.write(text, offset, length, "utf8");
+    const { slab, offset, length } = this.#write(text);
     const slot = this.#freeSlots.pop() ?? this.#newSlot();
     this.#slabOf[slot] = slab;
     this.#offsetOf[slot] = offset;
@@ -101,6 +101,28 @@ export class AnswerArena<Answer> {
     this.#filled = 0;
   }
 
+  /**
+   * Writes the UTF-8 encoding of `text` into the rest of the newest slab, or, when it does not fit there, into a new
+   * slab (one of its own if it could exceed a slab: a UTF-16 unit takes at most three bytes). Host-neutral: no
+   * `Buffer`, and no second pass to measure the text first.
+   */
+  #write(text: string): { slab: number; offset: number; length: number } {
+    if (this.#current >= 0) {
+      const slab = this.#slabs[this.#current]!;
+      const { read, written } = utf8Encoder.encodeInto(text, slab.subarray(this.#filled));
+      if (read === text.length) {
+        const offset = this.#filled;
+        this.#filled += written;
+        return { slab: this.#current, offset, length: written };
+      }
+    }
+    const slab = this.#addSlab(new Uint8Array(Math.max(SLAB_BYTES, text.length * 3)));
+    const { written } = utf8Encoder.encodeInto(text, this.#slabs[slab]!);
+    this.#current = slab;
+    this.#filled = written;
+    return { slab, offset: 0, length: written };
+  }
+
   /** Where `length` bytes go: the rest of the newest slab, a new slab, or one of their own if they exceed a slab. */
   #room(length: number): { slab: number; offset: number } {
     if (this.#current >= 0 && this.#filled + length <= this.#slabs[this.#current]!.length) {
@@ -108,13 +130,13 @@ export class AnswerArena<Answer> {
       this.#filled += length;
       return { slab: this.#current, offset };
     }
-    const slab = this.#addSlab(Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, length)));
+    const slab = this.#addSlab(new Uint8Array(Math.max(SLAB_BYTES, length)));
     this.#current = slab;
     this.#filled = length;
     return { slab, offset: 0 };
   }
 
-  #addSlab(buffer: Buffer): number {
+  #addSlab(buffer: Uint8Array): number {
     // A let-go slab's place is taken again, so the list does not grow with churn.
     let slab = this.#slabs.indexOf(undefined);
     if (slab < 0) slab = this.#slabs.length;
@@ -131,7 +153,7 @@ export class AnswerArena<Answer> {
       const offset = this.#offsetOf[slot]!;
       const length = this.#lengthOf[slot]!;
       const to = this.#room(length);
-      from.copy(this.#slabs[to.slab]!, to.offset, offset, offset + length);
+      this.#slabs[to.slab]!.set(from.subarray(offset, offset + length), to.offset);
       this.#slabOf[slot] = to.slab;
       this.#offsetOf[slot] = to.offset;
       this.#live[to.slab]! += length;

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { hmacSha256, toHex } from "./hmac-sha256.ts";
 
 /** How many tokens stay valid: each new one expires the oldest beyond this number. */
 export const DEFAULT_LIVE_TOKENS = 10_000;
@@ -32,7 +32,7 @@ export class AutologinTokens {
 
   /** A fresh random secret (256 bits, hex). */
   static newSecret(): string {
-    return randomBytes(32).toString("hex");
+    return toHex(globalThis.crypto.getRandomValues(new Uint8Array(32)));
   }
 
   /** The signing secret, to keep with the state. */
@@ -48,7 +48,7 @@ export class AutologinTokens {
   /** A new token that signs in to the property. */
   issue(propertyId: number): string {
     this.#issued += 1;
-    return `${this.#issued}-${propertyId}-${this.#sign(this.#issued, propertyId).toString("hex")}`;
+    return `${this.#issued}-${propertyId}-${this.#sign(this.#issued, propertyId)}`;
   }
 
   /**
@@ -66,10 +66,19 @@ export class AutologinTokens {
     const serial = Number(match[1]);
     const propertyId = Number(match[2]);
     if (serial > this.#issued || serial <= this.#issued - this.#live) return undefined;
-    return timingSafeEqual(Buffer.from(match[3]!, "hex"), this.#sign(serial, propertyId)) ? propertyId : undefined;
+    return sameInConstantTime(match[3]!, this.#sign(serial, propertyId)) ? propertyId : undefined;
   }
 
-  #sign(serial: number, propertyId: number): Buffer {
-    return createHmac("sha256", this.#secret).update(`${serial}:${propertyId}`).digest().subarray(0, 16);
+  /** The signature of a token: the first 16 bytes of the HMAC-SHA-256 of `<serial>:<nid>`, in hex. */
+  #sign(serial: number, propertyId: number): string {
+    return toHex(hmacSha256(this.#secret, `${serial}:${propertyId}`).subarray(0, 16));
   }
+}
+
+/** Whether two hex strings of one length are equal, looking at every character whatever the first difference. */
+function sameInConstantTime(given: string, expected: string): boolean {
+  if (given.length !== expected.length) return false;
+  let difference = 0;
+  for (let index = 0; index < given.length; index += 1) difference |= given.charCodeAt(index) ^ expected.charCodeAt(index);
+  return difference === 0;
 }

@@ -1,4 +1,4 @@
-import { JsonBytes } from "../json-bytes.ts";
+import { JsonBytes, utf8Bytes } from "../json-bytes.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import { projectListItem } from "../store/project-records.ts";
 import type { PropertyRecord } from "../store/records.ts";
@@ -55,7 +55,7 @@ export class EncodedPropertyLists {
       items[index] = encoded;
     }
     if (this.#newestFirst) items.reverse();
-    return new JsonBytes(Buffer.from(`[${items.join(",")}]`));
+    return new JsonBytes(utf8Bytes(`[${items.join(",")}]`));
   }
 
   #encodeItem(property: PropertyRecord): string {

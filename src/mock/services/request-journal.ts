@@ -1,4 +1,4 @@
-import { isJsonMediaType } from "../../contract/create-contract.ts";
+import { isJsonMediaType } from "../../contract/build-contract.ts";
 import type { AppliedRule } from "./fault-rules.ts";
 import type { Preferences } from "./parse-prefer.ts";
 
@@ -62,7 +62,7 @@ export interface ArrivingRequest {
 /** The handle the HTTP layer fills in as one request is answered. */
 export interface JournalRecord {
   /** The body bytes the mock read, and their content-type. */
-  body(bytes: Buffer, contentType: string | undefined): void;
+  body(bytes: Uint8Array, contentType: string | undefined): void;
   /** What was done to the request on purpose. */
   fault(applied: AppliedFaults): void;
   /** The answer's status, or `null` when there was none. Only the first call counts. */
@@ -81,7 +81,7 @@ class Slot implements JournalRecord {
   readonly url: string;
   /** The request's own header object, kept by reference: Node builds a fresh one per request and never changes it. */
   readonly headers: Record<string, string | string[] | undefined>;
-  bytes: Buffer | undefined = undefined;
+  bytes: Uint8Array | undefined = undefined;
   bodySize = 0;
   contentType: string | undefined = undefined;
   readonly arrived: number;
@@ -103,12 +103,12 @@ class Slot implements JournalRecord {
     this.size = this.url.length + headerBytes(request.headers);
   }
 
-  body(bytes: Buffer, contentType: string | undefined): void {
+  body(bytes: Uint8Array, contentType: string | undefined): void {
     if (this.bytes !== undefined) return;
     this.bodySize = bytes.length;
     // A short body is kept as the very buffer the mock read (nobody writes to it); a long one as a copy of its
     // start, so the journal never holds a large buffer alive.
-    this.bytes = bytes.length <= MAX_JOURNAL_BODY_BYTES ? bytes : Buffer.from(bytes.subarray(0, MAX_JOURNAL_BODY_BYTES));
+    this.bytes = bytes.length <= MAX_JOURNAL_BODY_BYTES ? bytes : new Uint8Array(bytes.subarray(0, MAX_JOURNAL_BODY_BYTES));
     this.contentType = contentType;
     if (!this.evicted) this.#journal.grow(this, this.bytes.length);
   }

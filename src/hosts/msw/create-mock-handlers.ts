@@ -1,0 +1,251 @@
+import { http, type HttpHandler } from "msw";
+import type { Contract } from "../../contract/build-contract.ts";
+import { builtInContract } from "../../contract/built-in-contract.ts";
+import type { ContractViolation } from "../../contract/contract-violation.ts";
+import { DEFAULT_FIXTURES_JSON } from "../../generated/default-fixtures.ts";
+import { checkAccountConfigs, type AccountConfig } from "../../mock/account-config.ts";
+import { createMockCore, withConfiguredAccounts } from "../../mock/create-mock-core.ts";
+import type { Playback } from "../../mock/profile-playback.ts";
+import type { FaultRules } from "../../mock/services/fault-rules.ts";
+import { parseLatency, type Latency } from "../../mock/services/latency.ts";
+import { MAX_JOURNAL_SIZE, type JournalEntry, type JournalFilter } from "../../mock/services/request-journal.ts";
+import type { MockStore } from "../../mock/store/mock-store.ts";
+import type { Database } from "../../mock/store/records.ts";
+import type { ChosenState } from "../../mock/store/choose-state.ts";
+import { namedState, STATE_NAMES } from "../../mock/store/named-states.ts";
+import { failure, success, type Outcome } from "../../mock/problems.ts";
+import { mockRequestOf, responseOf } from "../fetch/fetch-exchange.ts";
+import { storagePersistence, type KeyValueStorage } from "./storage-persistence.ts";
+
+/** Options of {@link createMockHandlers}: the server's own where they make sense in a browser. */
+export interface MockHandlersOptions {
+  /**
+   * The origin the handlers answer (and, with a path, the prefix the mock's paths follow): `http://localhost:4010`,
+   * `https://api.example.test/mock`. By default the page's origin in a browser, and any origin elsewhere (Node).
+   * Auto-login links start with it (`http://localhost` when it is any origin).
+   */
+  baseUrl?: string;
+  /** The state to start from (a `Database` object); the shipped fixtures by default. */
+  fixtures?: Database;
+  /**
+   * A shipped state to start from, made from the fixtures: `"empty-account"`, `"seats-full"`, `"many-properties"`
+   * or `"fixtures"` (docs/setting-up-a-test.md). `reset()` comes back to it.
+   */
+  state?: string;
+  /** The only accounts admitted (`--accounts`); without them the demo accounts and any new key opens an account. */
+  accounts?: AccountConfig[];
+  /** Agent seats of an account that does not say (`--agent-seats`); 10 by default. */
+  agentSeats?: number;
+  /** Most accounts opened on first use (`--max-accounts`). */
+  maxAccounts?: number;
+  /** Check every answer against the contract; a mismatch answers 500 and is kept in `violations`. */
+  validateResponses?: boolean;
+  /** Added to every API answer: milliseconds (200), a range ("100-400") or `{ min, max }`. */
+  latency?: number | string | Latency;
+  /** Draws the latency; `Math.random` by default. */
+  random?: () => number;
+  /** How many API requests the journal keeps (0 keeps none); 1000 by default. */
+  journalSize?: number;
+  /** Largest request body accepted, in bytes; 1 MiB by default. */
+  bodyLimit?: number;
+  /** The clock of document uploads, in milliseconds. */
+  now?: () => number;
+  /** The secret auto-login tokens are signed with; random unless given (give one for the same links every run). */
+  autologinSecret?: string;
+  /** Admin requests must carry `Authorization: Bearer <adminToken>`. */
+  adminToken?: string;
+  /**
+   * A service profile to play back, as read and checked by `loadProfilePlayback` of `property-listing-kit/msw`
+   * (profiles need a schema compiler, which this module leaves out so that it stays small).
+   */
+  playback?: LoadedPlayback;
+  /** Told of a contract violation of the mock or a bug met on a request; `console.error` by default. */
+  log?: (line: string) => void;
+  /**
+   * Keep the state across a reload of the page (opt-in): in the page's `sessionStorage` or `localStorage`, or in
+   * any object with `getItem`, `setItem` and `removeItem`. `reset()` brings back the seed there too.
+   */
+  persist?: "sessionStorage" | "localStorage" | KeyValueStorage;
+  /** The storage key of the kept state; one per base URL by default. */
+  persistKey?: string;
+}
+
+/** A service profile made ready for playback (`loadProfilePlayback`). */
+export interface LoadedPlayback {
+  playback: Playback;
+  about: { source: string; runId: string; recordedAt: string };
+}
+
+/** A handler set: MSW's handlers and the mock behind them. */
+export interface MockHandlers {
+  /** For `setupWorker(...handlers)` (msw/browser) and `setupServer(...handlers)` (msw/node). */
+  readonly handlers: HttpHandler[];
+  /** Puts the seeded state back, removes every fault rule and empties the request journal. */
+  reset(): void;
+  /**
+   * A reset to a shipped state for one test (`POST /__admin/state` does the same): fault rules and the journal
+   * emptied too; `reset()` later goes back to the start state. Throws a `TypeError` for an unknown name. A state of
+   * your own records is the `fixtures` option here (checking records takes the Node server's schema compiler).
+   *
+   * @example
+   * beforeEach(() => mock.useState("seats-full"));
+   */
+  useState(name: string): void;
+  /** The API requests received, oldest first, optionally filtered: `expect(mock).toHaveReceived(...)` reads them. */
+  requests(filter?: JournalFilter): JournalEntry[];
+  /** The fault rules (`POST /__admin/faults` adds them too). */
+  readonly faults: FaultRules;
+  /** Answers that broke the contract (with `validateResponses`). */
+  readonly violations: Array<{ request: string; errors: ContractViolation[] }>;
+  /** The records, for a test that looks at the state itself (what `/__db` gives where the Node server runs). */
+  readonly store: MockStore;
+  /** The origin (and prefix) the handlers answer, or undefined for any origin. */
+  readonly baseUrl: string | undefined;
+}
+
+const OPTION_NAMES = new Set<string>(["baseUrl", "fixtures", "state", "accounts", "agentSeats", "maxAccounts", "validateResponses", "latency", "random", "journalSize", "bodyLimit", "now", "autologinSecret", "adminToken", "playback", "log", "persist", "persistKey"]);
+
+/** The paths of the mock: only these are answered, so that the page's own files and other calls go on. */
+const MOCK_PATHS = /^\/(?:api(?:\/|$)|__admin(?:\/|$)|__db(?:\/|$)|healthz$|openapi\.json$|autologin\/)/;
+
+let sharedContract: Contract | undefined;
+
+/**
+ * The stateful, validating mock as MSW request handlers, answering as the Node server does (the same core). Each
+ * call makes a handler set with its own state, seeded from the shipped fixtures (no faker at run time).
+ *
+ * @example
+ * // Node (vitest, jest): the handlers answer in-process
+ * import { setupServer } from "msw/node";
+ * import { createMockHandlers } from "property-listing-kit/msw";
+ * const mock = createMockHandlers({ baseUrl: "http://localhost:4010" });
+ * const server = setupServer(...mock.handlers);
+ * server.listen(); afterEach(() => mock.reset()); afterAll(() => server.close());
+ */
+export function createMockHandlers(options: MockHandlersOptions = {}): MockHandlers {
+  const given = checkOptions(options);
+  const base = baseOf(given.baseUrl);
+  const fixtures = given.fixtures;
+  const fixturesSeed = (): Database => withConfiguredAccounts(fixtures ? structuredClone(fixtures) : (JSON.parse(DEFAULT_FIXTURES_JSON) as Database), given.accounts);
+  /** Shipped states by name; records are refused here (no schema compiler in this module). */
+  const chooseState = (state: unknown): Outcome<ChosenState> => {
+    if (typeof state !== "string") {
+      return failure("invalidState", "These MSW handlers take a shipped state's name; give a state of your own records as the fixtures option of createMockHandlers (the Node server checks records sent here).");
+    }
+    const named = namedState(state);
+    if (!named) return failure("invalidState", `No state is named ${JSON.stringify(state.slice(0, 100))}; the shipped states are ${STATE_NAMES.join(", ")}.`);
+    return success({ name: state, build: () => named.build(fixturesSeed()) });
+  };
+  const startState = given.state === undefined ? undefined : chooseState(given.state);
+  if (startState && !startState.ok) throw new TypeError(`createMockHandlers: "state": ${startState.failure.detail}`);
+  const seed = startState?.value.build ?? fixturesSeed;
+  // Compiled once for all handler sets: the contract holds no state.
+  const contract = (sharedContract ??= builtInContract({ closed: true }));
+  const log = given.log ?? ((line: string) => console.error(line));
+  const storage = storageOf(given.persist);
+  const core = createMockCore({
+    contract,
+    seed,
+    seedName: startState?.value.name ?? "fixtures",
+    chooseState,
+    ...(storage ? { persistence: storagePersistence(storage, given.persistKey ?? `property-listing-kit/msw ${base.origin ?? "*"}${base.prefix}`) } : {}),
+    ...(given.accounts ? { accounts: given.accounts } : {}),
+    ...(given.agentSeats !== undefined ? { agentSeats: given.agentSeats } : {}),
+    ...(given.maxAccounts !== undefined ? { maxAccounts: given.maxAccounts } : {}),
+    ...(base.origin ? { baseUrl: `${base.origin}${base.prefix}` } : {}),
+    defaultBaseUrl: () => "http://localhost",
+    ...(given.adminToken !== undefined ? { adminToken: given.adminToken } : {}),
+    inProcess: true,
+    validateResponses: given.validateResponses ?? false,
+    ...(given.bodyLimit !== undefined ? { bodyLimit: given.bodyLimit } : {}),
+    ...(given.now ? { now: given.now } : {}),
+    ...(given.journalSize !== undefined ? { journalSize: given.journalSize } : {}),
+    ...(given.latency !== undefined ? { latency: given.latency } : {}),
+    ...(given.random ? { random: given.random } : {}),
+    ...(given.autologinSecret !== undefined ? { autologinSecret: given.autologinSecret } : {}),
+    ...(given.playback ? { playback: given.playback.playback, profile: given.playback.about } : {}),
+    tell: (_level, text) => log(text),
+    reportError: log,
+  });
+
+  const pattern = base.origin ? new RegExp(`^${escapeRegExp(base.origin + base.prefix)}/`) : /^[a-z][a-z0-9+.-]*:\/\/[^/]+\//i;
+  const handler = http.all(pattern, async ({ request }) => {
+    const url = new URL(request.url);
+    const path = url.pathname.slice(base.prefix.length);
+    if (!MOCK_PATHS.test(path)) return undefined; // not the mock's: the next handler, or the network
+    return responseOf(await core.answer(mockRequestOf(request, path, url.search)));
+  });
+
+  return {
+    handlers: [handler],
+    reset: core.reset,
+    useState(name) {
+      const used = core.useState(name);
+      if (!used.ok) throw new TypeError(`useState: ${used.failure.detail}`);
+    },
+    requests: (filter) => core.requests(filter),
+    faults: core.faults,
+    violations: core.violations,
+    store: core.store,
+    baseUrl: base.origin ? `${base.origin}${base.prefix}` : undefined,
+  };
+}
+
+/** The options checked once, at the edge: an unknown name or a wrong value is a `TypeError` saying which. */
+function checkOptions(options: MockHandlersOptions): Omit<MockHandlersOptions, "latency"> & { latency?: Latency } {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new TypeError("createMockHandlers takes an object of options.");
+  for (const name of Object.keys(options)) {
+    if (!OPTION_NAMES.has(name)) throw new TypeError(`createMockHandlers: unknown option "${name}". The options are ${[...OPTION_NAMES].join(", ")}.`);
+  }
+  const { latency, ...rest } = options;
+  const checked: Omit<MockHandlersOptions, "latency"> & { latency?: Latency } = { ...rest };
+  if (latency !== undefined) {
+    const read = typeof latency === "object" && latency !== null ? parseLatency(`${latency.min}-${latency.max}`) : parseLatency(String(latency));
+    if (typeof read === "string") throw new TypeError(`createMockHandlers: ${read.replace("--latency", '"latency"')}`);
+    checked.latency = read;
+  }
+  if (options.accounts !== undefined) {
+    const accounts = checkAccountConfigs(options.accounts, "accounts");
+    if (typeof accounts === "string") throw new TypeError(`createMockHandlers: ${accounts}`);
+  }
+  if (options.journalSize !== undefined && !(Number.isInteger(options.journalSize) && options.journalSize >= 0 && options.journalSize <= MAX_JOURNAL_SIZE)) {
+    throw new TypeError(`createMockHandlers: "journalSize" must be a whole number from 0 to ${MAX_JOURNAL_SIZE}.`);
+  }
+  for (const name of ["agentSeats", "maxAccounts", "bodyLimit"] as const) {
+    const value = options[name];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 0)) throw new TypeError(`createMockHandlers: "${name}" must be a whole number, got ${JSON.stringify(value)}.`);
+  }
+  if (options.fixtures !== undefined && (typeof options.fixtures !== "object" || options.fixtures === null)) throw new TypeError('createMockHandlers: "fixtures" must be a state object (a Database).');
+  return checked;
+}
+
+/** The storage `persist` names, or undefined without it. */
+function storageOf(persist: MockHandlersOptions["persist"]): KeyValueStorage | undefined {
+  if (persist === undefined) return undefined;
+  if (typeof persist === "object" && persist !== null && typeof persist.getItem === "function") return persist;
+  if (persist === "sessionStorage" || persist === "localStorage") {
+    const storage = (globalThis as Record<string, unknown>)[persist] as KeyValueStorage | undefined;
+    if (!storage) throw new TypeError(`createMockHandlers: "persist" is ${persist}, which this host does not have (a browser page has it).`);
+    return storage;
+  }
+  throw new TypeError('createMockHandlers: "persist" must be "sessionStorage", "localStorage" or an object with getItem, setItem and removeItem.');
+}
+
+/** The origin and path prefix the handlers answer; no origin means any (outside a browser, without baseUrl). */
+function baseOf(baseUrl: string | undefined): { origin: string | undefined; prefix: string } {
+  const page = (globalThis as { location?: { origin?: string } }).location?.origin;
+  const given = baseUrl ?? (page && page !== "null" ? page : undefined);
+  if (given === undefined) return { origin: undefined, prefix: "" };
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    throw new TypeError(`createMockHandlers: "baseUrl" must be an absolute http(s) URL such as http://localhost:4010, got ${JSON.stringify(given)}.`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`createMockHandlers: "baseUrl" must be an http(s) URL, got ${JSON.stringify(given)}.`);
+  return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, "") };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,0 +1,281 @@
+import type { Contract } from "../contract/build-contract.ts";
+import { formatViolation, type ContractViolation } from "../contract/contract-violation.ts";
+import { DEFAULT_AGENT_SEATS, DEFAULT_BODY_LIMIT } from "./defaults.ts";
+import { createAdminGuard } from "./http/admin-guard.ts";
+import { clientOrigin } from "./http/allowed-hosts.ts";
+import type { ApiInterceptor } from "./http/api-interceptor.ts";
+import { createRequestAnswerer, type AnswerRequest } from "./http/answer-requests.ts";
+import { journalRequests } from "./http/journal-interceptor.ts";
+import { steerRequests } from "./http/steering-interceptor.ts";
+import { createSteeringRoutes } from "./http/steering-routes.ts";
+import { createDurabilityInterceptor, type Durability } from "./http/when-saved.ts";
+import type { LogLevel } from "./log-line.ts";
+import { createOperationHandlers } from "./operation-handlers.ts";
+import { OWN_ANSWERS, type Playback } from "./profile-playback.ts";
+import type { AccountConfig } from "./account-config.ts";
+import { AccountService, DEFAULT_MAX_ACCOUNTS } from "./services/account-service.ts";
+import { AgentService } from "./services/agent-service.ts";
+import { AutologinTokens } from "./services/autologin-tokens.ts";
+import { DocumentService } from "./services/document-service.ts";
+import { createDocumentedAnswers } from "./services/documented-answers.ts";
+import { FaultRules } from "./services/fault-rules.ts";
+import type { Latency } from "./services/latency.ts";
+import { PropertyService } from "./services/property-service.ts";
+import { DEFAULT_JOURNAL_SIZE, RequestJournal, type JournalEntry, type JournalFilter } from "./services/request-journal.ts";
+import { MockStore } from "./store/mock-store.ts";
+import type { ChosenState } from "./store/choose-state.ts";
+import { failure, success, type Outcome } from "./problems.ts";
+import type { AccountRecord, Database } from "./store/records.ts";
+import { SharedState } from "./store/shared-state.ts";
+import type { PersistenceJournal, StatePersistence } from "./store/state-persistence.ts";
+
+/** What the core is built from: the contract, the seed, and the options every host shares, already read. */
+export interface MockCoreOptions {
+  /** The contract the mock routes, validates and checks its answers with (closed, as the mock reads it). */
+  contract: Contract;
+  /** The seeded state: the fixtures, with the configured accounts when there are (see {@link withConfiguredAccounts}). */
+  seed: () => Database;
+  /** The name of the state `seed` builds (a shipped state's, `"given"`, or `"fixtures"`, the default). */
+  seedName?: string;
+  /**
+   * A state a test names or gives (`POST /__admin/state`, `useState`): what builds it, or why it is refused
+   * (store/choose-state.ts). Without, only the seed's state can be used.
+   */
+  chooseState?: (state: unknown) => Outcome<ChosenState>;
+  /** Where the state outlives the mock; in memory only without. */
+  persistence?: StatePersistence;
+  /** Configured accounts: with them, no account opens on first use. */
+  accounts?: AccountConfig[];
+  agentSeats?: number;
+  maxAccounts?: number;
+  /** The public base address (auto-login links, the admin guard's own origin). */
+  baseUrl?: string;
+  /** Where links point when there is no `baseUrl` (the Node host: where it listens). */
+  defaultBaseUrl?: () => string;
+  allowedHosts?: readonly string[];
+  adminToken?: string;
+  /** The address the host listens on, once it does, for the admin guard. */
+  listenHost?: () => string | undefined;
+  /** The host delivers requests from inside the process (MSW): the admin guard does not check `Host`. */
+  inProcess?: boolean;
+  validateResponses?: boolean;
+  bodyLimit?: number;
+  now?: () => number;
+  journalSize?: number;
+  latency?: Latency;
+  random?: () => number;
+  autologinSecret?: string;
+  /** How failures and successes are answered (a service profile's way); the mock's own without. */
+  playback?: Playback;
+  /** The profile played back, named by `/healthz`. */
+  profile?: { source: string; runId: string; recordedAt: string };
+  /** Told of what a person should know: a contract violation of the mock, a state that cannot be saved. */
+  tell: (level: LogLevel, text: string) => void;
+  /** Told of a bug met on a request (its stack). */
+  reportError: (text: string) => void;
+  /** Where the host serves the API reference, for the index page; none when it serves none. */
+  docsPath?: string;
+}
+
+/** The host-neutral mock: one function of a request, and what a test or a host does with the mock besides. */
+export interface MockCore {
+  /** Answers one request (mock-request.ts): what a host calls for every request. */
+  readonly answer: AnswerRequest;
+  readonly store: MockStore;
+  readonly tokens: AutologinTokens;
+  readonly contract: Contract;
+  readonly playback: Playback;
+  /** Answers that broke the contract (with `validateResponses`). */
+  readonly violations: Array<{ request: string; errors: ContractViolation[] }>;
+  readonly faults: FaultRules;
+  readonly adminGuard: ReturnType<typeof createAdminGuard>;
+  /** With a persistence port: when changes are saved. */
+  readonly durability: Durability | undefined;
+  /** The state read back by the persistence port at start, if any. */
+  readonly restored: boolean;
+  /** Puts the seeded state back, removes every fault rule and empties the request journal. */
+  reset(): void;
+  /** A reset to another state (a shipped name or records): fault rules and the journal emptied too; or why not. */
+  useState(state: unknown): Outcome<{ name: string }>;
+  /** The name of the state the mock was last set to. */
+  currentState(): string;
+  /** The API requests received, oldest first, optionally filtered. */
+  requests(filter?: JournalFilter): JournalEntry[];
+  /** Starts encoding every property's retrieve answer ahead of its first GET; the function returned stops it. */
+  encodeAhead(): () => void;
+  /** Why changes cannot be saved, or undefined. */
+  problem(): string | undefined;
+  /** Saves what is pending (the persistence port's journal). */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the mock's core: the store holding the seeded (or restored) state, the services with the rules of the
+ * service, the interceptors (journal, faults, latency, durability), the admin surface, and the router in front
+ * of them. It imports no `node:` module and no Node-only package: the Node server (create-mock-server.ts) and
+ * MSW's handlers (src/hosts/msw) are adapters over {@link MockCore.answer}.
+ */
+export function createMockCore(options: MockCoreOptions): MockCore {
+  const { contract, seed } = options;
+  const loaded = options.persistence?.restored;
+  // A restart with --accounts admits the configured accounts, not the ones the file was written with.
+  const state = new SharedState<Database>(loaded ? withConfiguredAccounts(loaded.state, options.accounts) : seed());
+  const store = new MockStore(state, seed);
+  if (loaded) store.advanceSequences(loaded.meta);
+  const playback = options.playback ?? OWN_ANSWERS;
+  const tokens = new AutologinTokens({
+    secret: loaded?.meta.autologin.secret ?? options.autologinSecret ?? AutologinTokens.newSecret(),
+    issued: loaded?.meta.autologin.issued ?? 0,
+  });
+  store.onReset(() => tokens.clear());
+  let journal: PersistenceJournal | undefined;
+  if (options.persistence) {
+    const opened = options.persistence.open({
+      state: () => store.state,
+      meta: () => ({ ...store.sequences(), autologin: { secret: tokens.secret, issued: tokens.issued } }),
+      log: (line, level) => options.tell(level, line),
+    });
+    store.onChange((change) => opened.append(change));
+    journal = opened;
+  }
+  const durability: Durability | undefined = journal && { version: () => store.version, saved: () => journal.saved(), problem: () => journal.problem };
+  const baseUrl = options.baseUrl?.replace(/\/+$/, "");
+  const configuredHosts = (options.allowedHosts ?? []).map((host) => host.toLowerCase());
+  /** The hosts the mock answers to by name (as the admin guard admits them): the loopback, the listed ones, its own address. */
+  const admittedHosts = (): readonly string[] => {
+    const listening = options.listenHost?.();
+    return listening && !isWildcard(listening) ? [...configuredHosts, listening.replace(/^\[|\]$/g, "").toLowerCase()] : configuredHosts;
+  };
+  /** The base URL when given; else the address the client used, if the mock admits its host; else the host's default. */
+  const autologinBase = (host: string | undefined): string => baseUrl ?? clientOrigin(host, admittedHosts()) ?? options.defaultBaseUrl?.() ?? "";
+
+  const services = {
+    accounts: new AccountService(store, {
+      openOnFirstUse: options.accounts === undefined,
+      defaultAgentSeats: options.agentSeats ?? playback.seats ?? DEFAULT_AGENT_SEATS,
+      maxAccounts: options.maxAccounts ?? DEFAULT_MAX_ACCOUNTS,
+    }),
+    properties: new PropertyService({
+      store,
+      tokens,
+      autologinUrl: (token, host) => `${autologinBase(host)}/autologin/${token}`,
+      newestFirst: playback.newestFirst,
+      ...(playback.derived ? { derived: playback.derived } : {}),
+      ...(playback.sharedExternalIds ? { sharedExternalIds: true } : {}),
+      ...(playback.listItemExtra ? { listItemExtra: playback.listItemExtra } : {}),
+      ...(playback.propertyExtra ? { propertyExtra: playback.propertyExtra } : {}),
+    }),
+    agents: new AgentService(store, playback.agentNeverSet ? { neverSet: playback.agentNeverSet } : {}),
+    documents: new DocumentService({ store, now: options.now ?? Date.now }),
+  };
+
+  // The two seams of the HTTP layer (src/mock/README.md): the guard every admin request passes first, and the
+  // interceptors every API request passes through (a journal, fault rules, latency), outermost first.
+  const adminGuard = createAdminGuard({
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(options.adminToken !== undefined ? { adminToken: options.adminToken } : {}),
+    ...(options.listenHost ? { listenHost: options.listenHost } : {}),
+    ...(options.inProcess ? { inProcess: true } : {}),
+  });
+  const requestJournal = new RequestJournal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
+  const faults = new FaultRules(contract.operations);
+  const documented = createDocumentedAnswers(contract);
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const apiInterceptors: ApiInterceptor[] = [
+    ...(requestJournal.capacity > 0 ? [journalRequests(requestJournal)] : []),
+    steerRequests({
+      faults,
+      latency: options.latency,
+      ...(options.random ? { random: options.random } : {}),
+      documented,
+      operationOf: (method, path) => {
+        const found = contract.match(method, path);
+        return found.kind === "operation" ? found.operation.id : undefined;
+      },
+      bodyLimit,
+    }),
+  ];
+  // Innermost, so that whatever runs around it (a delay, a fault) sees the answer only once the change is saved.
+  if (durability) apiInterceptors.push(createDurabilityInterceptor(durability));
+  let currentState = options.seedName ?? "fixtures";
+  const reset = () => {
+    store.reset();
+    faults.clear();
+    requestJournal.clear();
+    currentState = options.seedName ?? "fixtures";
+  };
+  const useState = (given: unknown): Outcome<{ name: string }> => {
+    const chosen = options.chooseState?.(given) ?? failure("invalidState", "This mock was built without named states.");
+    if (!chosen.ok) return chosen;
+    store.replace(chosen.value.build());
+    faults.clear();
+    requestJournal.clear();
+    currentState = chosen.value.name;
+    return success({ name: chosen.value.name });
+  };
+
+  const violations: MockCore["violations"] = [];
+  const answer = createRequestAnswerer({
+    adminGuard,
+    apiInterceptors,
+    steering: createSteeringRoutes(requestJournal, faults),
+    reset,
+    states: { use: useState, current: () => currentState },
+    store,
+    tokens,
+    contract,
+    ...(durability ? { durability } : {}),
+    accounts: services.accounts,
+    handlers: createOperationHandlers(services),
+    playback,
+    ...(options.profile ? { profile: options.profile } : {}),
+    bodyLimit,
+    validateResponses: options.validateResponses ?? false,
+    onViolation: (errors, request) => {
+      violations.push({ request, errors });
+      options.tell("error", `CONTRACT VIOLATION by the mock on ${request}:\n  ${errors.map(formatViolation).join("\n  ")}`);
+    },
+    reportError: options.reportError,
+    ...(options.docsPath ? { docsPath: options.docsPath } : {}),
+  });
+
+  return {
+    answer,
+    store,
+    tokens,
+    contract,
+    playback,
+    violations,
+    faults,
+    adminGuard,
+    durability,
+    restored: loaded?.restored ?? false,
+    reset,
+    useState,
+    currentState: () => currentState,
+    requests: (filter) => requestJournal.entries(filter),
+    encodeAhead: () => services.properties.encodeAhead(),
+    problem: () => journal?.problem,
+    close: async () => journal?.close(),
+  };
+}
+
+/** The fixtures with their accounts replaced by the configured ones, when there are any. */
+export function withConfiguredAccounts(fixtures: Database, accounts: AccountConfig[] | undefined): Database {
+  if (!accounts) return fixtures;
+  let nextUid = Math.max(0, ...accounts.map((account) => account.uid ?? 0), ...fixtures.accounts.map((account) => account.id)) + 1;
+  const configured: AccountRecord[] = accounts.map((account) => ({
+    id: account.uid ?? nextUid++,
+    apiKey: account.apiKey,
+    token: account.token,
+    agentSeats: account.agentSeats ?? DEFAULT_AGENT_SEATS,
+    name: account.name ?? `Configured account ${account.apiKey}`,
+  }));
+  return { ...fixtures, accounts: configured };
+}
+
+/** An address that listens on every interface: no name of its own to admit. */
+function isWildcard(host: string): boolean {
+  return host === "0.0.0.0" || host === "::" || host === "";
+}

@@ -1,0 +1,45 @@
+import type { LogLevel } from "../log-line.ts";
+import type { Database } from "./records.ts";
+import type { StateChange } from "./state-change.ts";
+import type { SaveResult } from "./state-journal.ts";
+import type { StateMeta } from "./state-snapshot.ts";
+
+/** A state read back at start (the `--db` files, on the Node side). */
+export interface PersistedState {
+  state: Database;
+  meta: StateMeta;
+  /** What reading it did that a person may want to know. */
+  notes: string[];
+  /** The state was read back (false: there was none, and it is the seed). */
+  restored: boolean;
+}
+
+/** What a persistence port may read of the mock, as it is now, to save it. */
+export interface PersistedAccess {
+  state(): Database;
+  meta(): Omit<StateMeta, "seq">;
+  log(line: string, level: LogLevel): void;
+}
+
+/** The journal of changes a persistence port keeps once the mock runs. */
+export interface PersistenceJournal {
+  /** Takes one change, as the store makes it. */
+  append(change: StateChange): void;
+  /** Resolves once every change so far is saved; undefined when there is nothing to wait for. */
+  saved(): Promise<SaveResult> | undefined;
+  /** Why changes cannot be saved right now, or undefined while they can. */
+  readonly problem: string | undefined;
+  /** Saves what is pending and lets go. */
+  close(): Promise<void>;
+}
+
+/**
+ * Where the mock's state outlives it: the port the core is given, knowing no file system. The Node host's is
+ * file-backed (`--db`: a snapshot and a journal, file-persistence.ts); without one the state lives in memory.
+ */
+export interface StatePersistence {
+  /** The state saved before, read at start; undefined starts from the seed. */
+  readonly restored: PersistedState | undefined;
+  /** Opens the journal every change goes through before it is answered. */
+  open(access: PersistedAccess): PersistenceJournal;
+}

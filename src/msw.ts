@@ -1,0 +1,19 @@
+/**
+ * `property-listing-kit/msw`: the stateful, validating mock of the Property Listing Service as MSW request
+ * handlers, for `setupWorker` (the browser's service worker) and `setupServer` (vitest, jest, Playwright's
+ * Node side). msw is an optional peer dependency (MSW 2 or 3), never bundled.
+ *
+ * @example
+ * import { setupWorker } from "msw/browser";
+ * import { createMockHandlers } from "property-listing-kit/msw";
+ * const mock = createMockHandlers();
+ * await setupWorker(...mock.handlers).start();
+ */
+export { createMockHandlers, type MockHandlers, type MockHandlersOptions, type LoadedPlayback } from "./hosts/msw/create-mock-handlers.ts";
+export { loadProfilePlayback } from "./hosts/msw/load-profile-playback.ts";
+export { ProfileRefused } from "./mock/profile-refused.ts";
+export type { ServiceProfile } from "./contract/profile/service-profile.ts";
+export type { AccountConfig } from "./mock/account-config.ts";
+export type { Database } from "./mock/store/records.ts";
+export type { JournalEntry, JournalFilter } from "./mock/services/request-journal.ts";
+export type { FaultRule } from "./mock/services/fault-rules.ts";

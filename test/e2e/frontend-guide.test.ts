@@ -1,0 +1,82 @@
+/**
+ * docs/frontend.md's code, run as a frontend project runs it: the vitest set-up and test of the guide in a project
+ * of their own (vitest, msw, jsdom and the kit resolved as a consumer resolves them, through the kit's exports
+ * and its built dist/), in the `node` environment and in `jsdom`; and its typed client under setupServer. A
+ * changed export or option breaks them.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../support/start-process.ts";
+
+/** The fenced block marked `<!-- example: NAME ... -->` in docs/frontend.md. */
+function guideExample(name: string): string {
+  const guide = readFileSync(join(PACKAGE_ROOT, "docs", "frontend.md"), "utf8");
+  const match = new RegExp(`<!-- example: ${name}\\b[^>]*-->\\n\`\`\`[a-z]*\\n([\\s\\S]*?)\\n\`\`\`\\n`).exec(guide);
+  if (!match) throw new Error(`docs/frontend.md has no block marked <!-- example: ${name} -->`);
+  return match[1]!;
+}
+
+/** The app code the guide's test imports (`../src/api`): a create through fetch, as the guide describes it. */
+const API = `export async function createListing(address: Record<string, string>) {
+  const response = await fetch("http://localhost:4010/api/v1/object/property", {
+    method: "POST",
+    headers: { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" },
+    body: JSON.stringify(address),
+  });
+  if (!response.ok) throw new Error(\`create answered \${response.status}\`);
+  return response.json();
+}
+`;
+
+let project = "";
+beforeAll(() => {
+  project = mkdtempSync(join(tmpdir(), "plk-frontend-guide-"));
+  mkdirSync(join(project, "node_modules"));
+  for (const name of ["vitest", "msw", "jsdom", "openapi-fetch", "openapi-typescript-helpers"]) symlinkSync(join(PACKAGE_ROOT, "node_modules", name), join(project, "node_modules", name), "dir");
+  symlinkSync(PACKAGE_ROOT, join(project, "node_modules", "property-listing-kit"), "dir");
+  if (!existsSync(join(PACKAGE_ROOT, "dist", "msw.js"))) execFileSync("npm", ["run", "--silent", "build"], { cwd: PACKAGE_ROOT, stdio: "pipe" });
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "frontend", type: "module", private: true }));
+  mkdirSync(join(project, "test"));
+  mkdirSync(join(project, "src"));
+  writeFileSync(join(project, "test", "setup.ts"), guideExample("frontend-vitest-setup"));
+  writeFileSync(join(project, "test", "listing.test.ts"), guideExample("frontend-vitest-test"));
+  writeFileSync(join(project, "src", "api.ts"), API);
+  writeFileSync(join(project, "client.ts"), `${guideExample("frontend-generated-client")}\nif (data?.street !== "1 Main St") throw new Error("the client read " + JSON.stringify(data));\nconsole.log("client ok", data.street);\n`);
+});
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+/** The guide's vitest files, run by vitest in the project, in one environment. */
+function runVitest(environment: "node" | "jsdom") {
+  writeFileSync(join(project, "vitest.config.ts"), `export default { test: { environment: ${JSON.stringify(environment)}, setupFiles: ["./test/setup.ts"], include: ["test/**/*.test.ts"] } };\n`);
+  return spawnSync(process.execPath, [join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--root", project], { cwd: project, encoding: "utf8", timeout: 120_000, env: { ...process.env, CI: "1" } });
+}
+
+describe("docs/frontend.md's examples", () => {
+  for (const environment of ["node", "jsdom"] as const) {
+    it(`runs the vitest set-up and test in the ${environment} environment`, { timeout: 150_000 }, () => {
+      const run = runVitest(environment);
+      expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+      expect(run.stdout).toMatch(/1 passed/);
+    });
+  }
+
+  it("fails the guide's test when the mock received no such request (the example can fail)", { timeout: 150_000 }, () => {
+    writeFileSync(join(project, "src", "api.ts"), API.replace("JSON.stringify(address)", 'JSON.stringify({ ...address, street: "2 Other St" })'));
+    try {
+      const run = runVitest("node");
+      expect(run.status).not.toBe(0);
+      expect(run.stdout + run.stderr).toMatch(/toHaveReceived|Expected the mock to have received/);
+    } finally {
+      writeFileSync(join(project, "src", "api.ts"), API);
+    }
+  });
+
+  it("runs the typed client against the handlers", { timeout: 60_000 }, () => {
+    const run = spawnSync(process.execPath, [join(PACKAGE_ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "client.ts"], { cwd: project, encoding: "utf8", timeout: 50_000 });
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout).toContain("client ok 1 Main St");
+  });
+});
