@@ -26,7 +26,9 @@ const bin = (name: string) => join(PACKAGE_ROOT, "node_modules", ".bin", name);
 /** Each generator's program and arguments for a spec and an output folder: its fetch client, defaults otherwise. */
 const GENERATORS: Record<string, { program: string; args: (spec: string, out: string) => string[] }> = {
   "hey-api": { program: "openapi-ts", args: (spec, out) => ["-i", spec, "-o", out, "-c", "@hey-api/client-fetch", "--silent", "--no-log-file"] },
-  "openapi-typescript-codegen": { program: "openapi", args: (spec, out) => ["-i", spec, "-o", out, "-c", "fetch"] },
+  // Its bin is named `openapi`, as @redocly/cli's is: which one node_modules/.bin links depends on the install, so
+  // the package's own file.
+  "openapi-typescript-codegen": { program: "../openapi-typescript-codegen/bin/index.js", args: (spec, out) => ["-i", spec, "-o", out, "-c", "fetch"] },
   orval: { program: "orval", args: (spec, out) => ["-i", spec, "-o", join(out, "api.ts"), "--client", "fetch"] },
   "swagger-typescript-api": { program: "swagger-typescript-api", args: (spec, out) => ["generate", "-p", spec, "-o", out, "-n", "api.ts", "--silent"] },
 };

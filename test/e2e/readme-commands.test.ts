@@ -40,6 +40,12 @@ const NOT_RUN: Array<[RegExp, string]> = [
   [/^docker (build|run|compose|volume) /, "test/docker/container.test.ts builds the image and runs it under a real engine (CI starts one); without an engine, test/docker/docker-files.test.ts replays it"],
   // The install into a project: test/support/consumer-install.ts runs these two lines of the README (packing into a
   // temporary folder, installing in an empty project there), for test/e2e/package-consumer.test.ts and the npx line below.
+  [/^npm install --save-dev msw$/, "test/e2e/msw-versions.test.ts installs msw beside the packed kit (MSW 2, and MSW 3 where Node allows it)"],
+  [/^npx msw init public\/ --save$/, "MSW's own command, writing its worker script into a Vite app's public folder; test/browser/msw-worker.test.ts serves that script from msw's package"],
+  [/^npm run build$/, "run before every test run by test/support/build-once.ts"],
+  [/^npm run bench -- --only (growth|scale) /, "a section of the bench at full size takes minutes and gigabytes; test/bench/bench.test.ts runs every section with small counts"],
+  [/^scripts\/docker\/stand-in-base\.sh\b/, "needs root, debootstrap and an engine: .ci/run runs it, test/docker/stand-in-base.test.ts checks what it plans from the Dockerfile"],
+  [/^DOCKER_BUILDKIT=0 docker build /, ".ci/run builds the image so, and test/docker/container.test.ts runs it"],
   [/^npm pack$/, "run by test/support/consumer-install.ts"],
   [/^npm install --save-dev \.\.\/property-listing-kit\/property-listing-kit-[0-9.]+\.tgz$/, "run by test/support/consumer-install.ts"],
 ];

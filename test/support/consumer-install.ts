@@ -49,7 +49,7 @@ export function consumerInstall(): Promise<ConsumerInstall> {
 
 async function install(): Promise<ConsumerInstall> {
   const pack = readmeCommand(/^npm pack\b/).split(" ");
-  const installLine = readmeCommand(/^npm install --save-dev /);
+  const installLine = readmeCommand(/^npm install --save-dev \.\.\/property-listing-kit\//);
   const shown = /^npm install --save-dev \.\.\/property-listing-kit\/(\S+\.tgz)$/.exec(installLine)?.[1];
   if (!shown) throw new Error(`The README's install line is not npm install --save-dev ../property-listing-kit/<archive>: ${installLine}`);
   const packing = mkdtempSync(join(tmpdir(), "plk-pack-"));

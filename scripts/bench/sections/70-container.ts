@@ -93,7 +93,7 @@ export const section: BenchSection<ContainerFigures> = {
     const informative = await underLimit(context, image, 512, large, context.largeFixtures(), context.largeFixturesFile(), [], `--max-old-space-size=${heapMiB}`);
     const figures: ContainerFigures = { image, imageBytes, baseImage, baseImageBytes, baseIsStandIn, buildMs, limited: [...limited, informative] };
     const goals: Goal[] = limited.map((run, index) => ({
-      id: `32d${index + 1}`,
+      id: `32.4${"ab"[index]}`,
       name: `the bench's GET load (${count(run.requests)} requests) in a container with --memory ${run.limitBytes / MiB}m on ${run.fixtures}, answered, the mock not killed`,
       measured: outcome(run),
       target: `≤ ${run.limitBytes / MiB} MiB, 0 failed`,
