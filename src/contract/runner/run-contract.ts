@@ -91,9 +91,13 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   const problem = await preflight(exchange, options.baseUrl, accounts, { needFreshEmpty: !options.skipSeatChecks });
   if (problem) return problem;
 
-  const runId = options.runId ?? started.toString(36);
+  const seed = options.seed ?? randomInt(2 ** 31 - 1);
+  // The run's id: the start time and the seed, so that a property left on the service leads back to its run's report.
+  const runId = options.runId ?? `${started.toString(36)}-s${seed}`;
   const observer = options.profile || options.recordProfile ? new ProfileObserver({ runId, document: contract.document, now }) : undefined;
+  const tag = `${runId}-${options.nonce ?? randomBytes(4).toString("hex").slice(0, 6)}`;
   const ctx = new RunContext({
+    tag,
     exchange,
     cleanupExchange,
     baseUrl: options.baseUrl,
@@ -107,11 +111,10 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
     emit: options.onEvent ?? (() => {}),
     ...(observer ? { observe: (answer) => observer.observe(answer) } : {}),
   });
-  const tag = `${runId}-${options.nonce ?? randomBytes(4).toString("hex").slice(0, 6)}`;
+
   let clash: string | undefined;
   let interrupted = false;
   let leftBehind: string[] = [];
-  const seed = options.seed ?? randomInt(2 ** 31 - 1);
   let fuzz: FuzzSummary | undefined;
   try {
     ({ clash } = await runScenario(ctx, { tag, seats: { skip: options.skipSeatChecks ?? false, ...(options.fresh?.seats !== undefined ? { seats: options.fresh.seats } : {}) } }));
@@ -139,6 +142,14 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   const checks = options.profile ? [...SCENARIO_CHECKS, "profile_conformance" as const] : SCENARIO_CHECKS;
   const report = ctx.report({ baseUrl: options.baseUrl, startedAt: started, finishedAt: now(), checks, leftBehind, runId, interrupted, ...(clash ? { clash } : {}) });
   report.seed = seed;
+  report.runTag = tag;
+  report.created = ctx.properties.map((property) => ({
+    kind: "property" as const,
+    nid: property.nid,
+    by: property.by,
+    ...(property.label && "title" in property.label ? { title: property.label.title, externalId: property.label.externalId } : {}),
+    ...(property.label && "failed" in property.label ? { notLabelled: property.label.failed } : {}),
+  }));
   if (fuzz) report.fuzz = fuzz;
   if (!observer || !options.recordProfile) return { kind: "report", report };
   return { kind: "report", report, profile: observer.profile({ recordedAt: new Date(started).toISOString(), baseUrl: options.baseUrl }) };
