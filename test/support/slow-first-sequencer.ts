@@ -11,6 +11,7 @@ import type { TestSequencer, TestSpecification, Vitest } from "vitest/node";
  * were listed). A file missing from the list only starts later; a listed file that is gone is ignored.
  */
 export const SLOW_FILES = [
+  "test/contract/independent-seeds.test.ts",
   "test/contract/independent.test.ts",
   "test/profile/closed-loop.test.ts",
   "test/bench/bench.test.ts",

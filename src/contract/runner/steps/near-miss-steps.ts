@@ -138,9 +138,10 @@ async function ruledOutEdit(ctx: RunContext, vocabulary: PropertyVocabulary, ste
   judgeTaken(ctx, vocabulary, { step, retrieveStep, answer, after, sent: body, fields: Object.keys(body), before, section, rule });
 }
 
-/** A refusal of a request the document rules out: a fact that holds (a 5xx is failed by not_a_server_error). */
+/** A refusal of a request the document rules out: as right as taking it. A 5xx is not_a_server_error's failure. */
 function judgeRefusal(ctx: RunContext, step: string, answer: Exchange, section: string, rule: string): void {
-  ctx.check("negative_data_rejection", { step, passed: answer.status < 500, exchange: answer, section, message: `the request breaks a documented rule (${rule}) and was answered ${answer.status}` });
+  if (answer.status >= 500) return;
+  ctx.check("negative_data_rejection", { step, passed: true, exchange: answer, section, message: `the request breaks a documented rule (${rule}) and was refused with ${answer.status}` });
 }
 
 /** What a taken request is judged by: the property a retrieve shows after it, and how the field it broke was kept. */
