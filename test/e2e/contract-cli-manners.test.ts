@@ -136,7 +136,7 @@ describe("clean-up", () => {
     try {
       const { code, output } = await contract(["--base-url", proxy.url, "--api-key", "manners-6", "--token", "t", "--quiet"]);
       expect(code).toBe(1);
-      expect(output).toMatch(/Left behind \(\d+\):\n {2}property \d+ \(the service has no operation to delete a property\)/);
+      expect(output).toMatch(/Left behind \(\d+\):\n {2}property \d+, made by the step "[^"]+", titled "Contract Run [^"]+" with external id contract-\S+ \(the service has no operation to delete a property\)/);
       expect(output).toMatch(/ {2}agent \d+ of the primary account \(DELETE \/api\/v1\/object\/agent_card\/\d+ answered 500\)/);
       // The documents were deleted; the agents are what the report says is left.
       expect((await agentsOf("manners-6", "t")).length).toBe((output.match(/ {2}agent \d+ of the primary account/g) ?? []).length);

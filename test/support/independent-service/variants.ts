@@ -122,7 +122,8 @@ const LIST = [
   { name: "crash-on-negative-year-built", rule: "year_built is an integer, of any sign: a negative one is stored, not answered 500", section: "4.1 endpoint 3", needsFuzz: true },
   { name: "number-for-string-kept-as-number", rule: "all scalar values come back as JSON strings: a JSON number a create or edit takes in a string field is answered as that number", section: "2.1", needsFuzz: true },
   { name: "edit-accepts-template-outside-catalogue", rule: "template is a machine name of the catalogue, also when edit changes it", section: "2.1", needsFuzz: true },
-  { name: "create-refused-after-insert", rule: "a create that breaks a documented rule is refused and makes no property (the required fields of a refused body are not kept)", section: "4.1 endpoint 3", needsFuzz: true },
+  // Caught by the scenario since its near misses list the user's properties before and after (issue 28).
+  { name: "create-refused-after-insert", rule: "a create that breaks a documented rule and is refused makes no property (the required fields of a refused body are not kept)", section: "4.1 endpoint 3" },
 ] as const satisfies readonly Variant[];
 
 /** Name of a variant, checked by the compiler wherever the service asks whether it is running one. */

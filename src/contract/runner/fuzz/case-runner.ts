@@ -112,12 +112,11 @@ export class CaseRunner {
   }
 
   async run(operation: InputOperation, fuzzCase: FuzzCase): Promise<CaseOutcome> {
-    if (operation.id === "createProperty" && this.state.nid !== undefined) {
+    if (operation.id === "createProperty") {
       const { propertyLimit, edit } = this.#deps;
       // Half the properties the phase may make go to valid creates, the rest to creates the document rules out that
       // a lenient service takes; past them a valid create is judged as an edit of the phase's own property.
-      if (!fuzzCase.broken && this.#made.size >= Math.ceil(propertyLimit / 2)) {
-        if (!edit) return { findings: [], sent: 0, reads: 0, notSent: true };
+      if (!fuzzCase.broken && this.#made.size >= Math.ceil(propertyLimit / 2) && edit && this.state.nid !== undefined) {
         const outcome = await this.run(edit, { operation: edit.id, params: { nid: this.state.nid }, body: asEditBody(fuzzCase.body ?? {}) });
         return { ...outcome, asEdit: true };
       }
