@@ -89,6 +89,15 @@ describe("--fuzz 100 against the mock", () => {
     expect(renderJunitReport(report)).toContain('<property name="seed" value="7"/>');
   });
 
+  it("sends an edit no integer where the create table types the same field integer: that type is no other type, so neither valid nor invalid", () => {
+    const integersOnCreate = ["square_feet", "bedrooms", "baths", "list_price", "stories", "parking_spaces", "year_built"];
+    const edits = withFuzz.mock.requests().filter((entry) => entry.method === "PUT" && /\/property\//.test(entry.path) && entry.body !== null && typeof entry.body === "object");
+    const bodies = edits.map((entry) => entry.body as Record<string, unknown>);
+    expect(bodies.filter((body) => integersOnCreate.some((field) => Number.isInteger(body[field])))).toEqual([]);
+    // A number in a field no table types as a number is still another type, and sent as an invalid case.
+    expect(bodies.some((body) => Object.entries(body).some(([field, value]) => !integersOnCreate.includes(field) && typeof value === "number"))).toBe(true);
+  });
+
   it("makes at most one property per 20 cases, judges the other valid creates as edits, and lists what it made as left behind, labelled", () => {
     const { fuzz, leftBehind, created } = withFuzz.report;
     expect(fuzz!.properties.limit).toBe(5);
