@@ -121,6 +121,12 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
       if (outcome.asEdit) entry.asEdits = (entry.asEdits ?? 0) + 1;
       if (outcome.noAnswer) lostContact ??= outcome.noAnswer;
     };
+    // The first finding of each kind, unless a later one of the same kind breaks a fact where it broke only an
+    // assumption: an answer whose schema fails a marked assumption must not hide the next one failing a fact.
+    const keep = (finding: Finding, fuzzCase: FuzzCase, index: number) => {
+      const known = findings.get(finding.kind);
+      if (!known || (known.finding.tier !== "fact" && finding.tier === "fact")) findings.set(finding.kind, { finding, fuzzCase, index });
+    };
     let runs = 0;
     const explore = async (fuzzCase: FuzzCase) => {
       const at = runs++;
@@ -128,7 +134,7 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
       budget -= 1;
       const outcome = await runner.run(operation, fuzzCase);
       tally(fuzzCase, outcome);
-      for (const finding of outcome.findings) if (!findings.has(finding.kind)) findings.set(finding.kind, { finding, fuzzCase, index: at });
+      for (const finding of outcome.findings) keep(finding, fuzzCase, at);
       return true;
     };
 
@@ -138,7 +144,7 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
       budget -= 1;
       const outcome = await runner.run(operation, first);
       tally(first, outcome);
-      for (const finding of outcome.findings) if (!findings.has(finding.kind)) findings.set(finding.kind, { finding, fuzzCase: first, index: -1 });
+      for (const finding of outcome.findings) keep(finding, first, -1);
       if (outcome.created?.record) {
         const reads = await runner.aim(outcome.created.nid, outcome.created.record);
         entry.reads += reads;
