@@ -66,8 +66,9 @@ describe("--fuzz 100 against the mock", () => {
     }
     // Reads: a retrieve after each accepted write, a list or retrieve after each refused one, and the first list.
     expect(reads).toBeLessThanOrEqual(200 + 1);
-    // Counted by the mock itself, not by the runner: the phase added exactly its cases and reads.
-    expect(withFuzz.mock.requests().length - scenarioOnly).toBe(cases + reads);
+    // Counted by the mock itself, not by the runner: the phase added exactly its cases and reads, and the edit that
+    // labels each property it made at the run's end.
+    expect(withFuzz.mock.requests().length - scenarioOnly).toBe(cases + reads + withFuzz.report.fuzz!.properties.created);
   });
 
   it("sends the same requests again with the same seed, and other ones with another", async () => {
@@ -88,10 +89,29 @@ describe("--fuzz 100 against the mock", () => {
     expect(renderJunitReport(report)).toContain('<property name="seed" value="7"/>');
   });
 
-  it("lists the properties its cases made as left behind (the service has no delete)", () => {
-    const made = withFuzz.report.leftBehind.filter((entry) => entry.includes("made by a generated case"));
-    expect(made.length).toBeGreaterThan(20);
-    expect(made.every((entry) => /^property \d+, made by a generated case/.test(entry))).toBe(true);
+  it("sends an edit no integer where the create table types the same field integer: that type is no other type, so neither valid nor invalid", () => {
+    const integersOnCreate = ["square_feet", "bedrooms", "baths", "list_price", "stories", "parking_spaces", "year_built"];
+    const edits = withFuzz.mock.requests().filter((entry) => entry.method === "PUT" && /\/property\//.test(entry.path) && entry.body !== null && typeof entry.body === "object");
+    const bodies = edits.map((entry) => entry.body as Record<string, unknown>);
+    expect(bodies.filter((body) => integersOnCreate.some((field) => Number.isInteger(body[field])))).toEqual([]);
+    // A number in a field no table types as a number is still another type, and sent as an invalid case.
+    expect(bodies.some((body) => Object.entries(body).some(([field, value]) => !integersOnCreate.includes(field) && typeof value === "number"))).toBe(true);
+  });
+
+  it("makes at most one property per 20 cases, judges the other valid creates as edits, and lists what it made as left behind, labelled", () => {
+    const { fuzz, leftBehind, created } = withFuzz.report;
+    expect(fuzz!.properties.limit).toBe(5);
+    const made = leftBehind.filter((entry) => entry.includes("made by a generated case"));
+    expect(made.length).toBe(fuzz!.properties.created);
+    expect(made.length).toBeGreaterThan(0);
+    expect(made.length).toBeLessThanOrEqual(5);
+    expect(made.every((entry) => /^property \d+, made by a generated case, titled "Contract Run fuzz-abcdef \(\d+\)" with external id contract-fuzz-abcdef-\d+ /.test(entry))).toBe(true);
+    expect(created!.filter((record) => record.by === "made by a generated case")).toHaveLength(made.length);
+    // The mock refuses every create the document rules out, so none goes unsent; the valid ones past the limit went as edits.
+    expect(fuzz!.operations.createProperty!.notSent).toBeUndefined();
+    expect(fuzz!.operations.createProperty!.asEdits).toBeGreaterThan(20);
+    const creates = withFuzz.mock.requests().slice(scenarioOnly).filter((entry) => entry.method === "POST" && entry.path === "/api/v1/object/property");
+    expect(creates.length).toBeGreaterThan(20); // the cases the document rules out, each refused
   });
 });
 
@@ -128,7 +148,11 @@ describe("the CLI", () => {
     expect(await run.exited, run.output()).toBe(0);
     const report = JSON.parse(run.output().slice(run.output().indexOf("{"))) as RunReport;
     expect(report.seed).toBe(-12);
-    expect(report.fuzz!.operations.createProperty!.cases).toBe(3);
+    // Three cases of create may make one property (one per 20 cases): the first; a valid one after it goes as an edit,
+    // and one the document rules out is counted and not sent.
+    const create = report.fuzz!.operations.createProperty!;
+    expect(create.cases + (create.notSent ?? 0)).toBe(3);
+    expect(report.fuzz!.properties).toEqual({ limit: 1, created: 1 });
     const refused = startProcess("node", ["dist/cli/contract.js", "--base-url", url, "--api-key", "k", "--token", "t", "--fuzz", "0"]);
     expect(await refused.exited).toBe(2);
     expect(refused.output()).toContain("--fuzz must be a number of cases from 1 to 10000, got 0");

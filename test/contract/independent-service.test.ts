@@ -80,7 +80,10 @@ describe("the conforming independent service, endpoint by endpoint", () => {
     expect(answer.nid).toBe(nid);
     expect(answer.uri.startsWith(`${service.url}/`)).toBe(true);
     expect(await api.property(nid)).toMatchObject(changes);
-    expect((await api.call("PUT", `/property/${nid}`, { bedrooms: 4 })).status).toBe(422);
+    // The create table's integer for the same field is taken (as its numeric string); a number elsewhere is not.
+    expect((await api.call("PUT", `/property/${nid}`, { bedrooms: 4 })).status).toBe(200);
+    expect((await api.property(nid)).bedrooms).toBe("4");
+    expect((await api.call("PUT", `/property/${nid}`, { edit_access: 4 })).status).toBe(422);
     expect((await api.call("PUT", `/property/${nid}`, { state: "WAS" })).status).toBe(422);
   });
 
@@ -198,6 +201,35 @@ describe("the conforming independent service, endpoint by endpoint", () => {
 
   it("refuses an unknown variant name", async () => {
     await expect(startIndependentService({ variant: "no-such-variant" })).rejects.toThrow(/unknown variant/);
+  });
+});
+
+describe("both ends of the reading of input (issue 28): each refuses or takes, and what it takes keeps 2.1's facts", () => {
+  it("edit-refuses-numbers: an edit takes strings only, even the create table's integer", async () => {
+    const service = await startIndependentService({ variant: "edit-refuses-numbers" });
+    try {
+      const api = new Client(service);
+      const nid = await api.createProperty({ bedrooms: 3 });
+      expect(isRefused((await api.call("PUT", `/property/${nid}`, { bedrooms: 4 })).status)).toBe(true);
+      expect(isRefused((await api.call("PUT", `/property/${nid}`, { title: 7 })).status)).toBe(true);
+      expect((await api.property(nid)).bedrooms).toBe("3");
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("lenient-types: neighbouring types taken and stored in the documented form; derived, read-only and unknown edit fields ignored", async () => {
+    const service = await startIndependentService({ variant: "lenient-types" });
+    try {
+      const api = new Client(service);
+      const nid = await api.createProperty({ zip: 62701, bedrooms: "3", garage: "attached", property_type: "single family", template: "syd" });
+      expect(await api.property(nid)).toMatchObject({ zip: "62701", bedrooms: "3", garage: expect.stringMatching(/^[0-9]+$/), property_type: "SingleFamily", template: "syd" });
+      await api.ok("PUT", `/property/${nid}`, { edit_access: 4, title: 12.5, website_url: "https://elsewhere.example/", nid: "1", uid: "2", no_such_field: "x" });
+      expect(await api.property(nid)).toMatchObject({ nid, uid: String(api.account.uid), edit_access: "4", title: "12.5", website_url: null });
+      expect(isRefused((await api.call("PUT", `/property/${nid}`, { edit_access: 0.5 })).status)).toBe(true);
+    } finally {
+      await service.close();
+    }
   });
 });
 

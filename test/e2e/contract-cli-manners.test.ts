@@ -137,7 +137,7 @@ describe("clean-up", () => {
     try {
       const { code, output } = await contract(["--base-url", proxy.url, "--api-key", "manners-6", "--token", "t", "--quiet"]);
       expect(code).toBe(1);
-      expect(output).toMatch(/Left behind: \d+ records\n {2}\d+ properties: the service has no operation to delete a property/);
+      expect(output).toMatch(/Left behind: \d+ records\n {2}\d+ properties: the service has no operation to delete a property; their titles and external ids carry this run's tag, \S+/);
       expect(output).toMatch(/ {2}agent \d+ of the primary account \(DELETE \/api\/v1\/object\/agent_card\/\d+ answered 500\)/);
       // The documents were deleted; the agents are what the report says is left.
       expect((await agentsOf("manners-6", "t")).length).toBe((output.match(/ {2}agent \d+ of the primary account/g) ?? []).length);

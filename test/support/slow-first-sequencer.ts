@@ -14,6 +14,7 @@ export const SLOW_FILES = [
   // Builds nothing in CI (the image is built before the suite) but waits on containers for a minute or two, with
   // little CPU of its own: started first, it overlaps the files that need the cores.
   "test/docker/container.test.ts",
+  "test/contract/independent-seeds.test.ts",
   "test/contract/independent.test.ts",
   "test/profile/closed-loop.test.ts",
   "test/bench/bench.test.ts",

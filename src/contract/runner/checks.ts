@@ -21,7 +21,10 @@ export const CHECKS = {
     meaning: "The answer carries no field the contract does not list (a warning unless --strict: the document lists fields, it does not forbid others).",
     section: "2",
   },
-  negative_data_rejection: { meaning: "A request that breaks a documented constraint (a near miss of a required field, a length or an enum) is refused (not 2xx), and the service keeps working.", section: "4.1" },
+  negative_data_rejection: {
+    meaning: "A request the document rules out (a near miss of a required field, a length or an enum; with --fuzz, any generated case breaking one documented rule) may be refused, which must change nothing, or taken, which must leave a property that keeps every documented fact of 2.1 (a count-like garage, a compact property type of the list, null for what is absent, and what the schema states); that it was taken at all is a warning (an assumption: no sentence of the document says such a request is refused).",
+    section: "4.1",
+  },
   ignored_auth: { meaning: "Every operation, aimed at a record the caller owns, is refused without API-KEY, without TOKEN, with a wrong TOKEN and with another account's TOKEN (section 5).", section: "5" },
   use_after_free: { meaning: "A deleted record can no longer be retrieved or listed.", section: "4.2" },
   ensure_resource_availability: { meaning: "A created record can be retrieved and appears in its list.", section: "4" },

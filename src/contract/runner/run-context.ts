@@ -1,4 +1,5 @@
 import type { Tier } from "../contract-violation.ts";
+import type { Contract } from "../create-contract.ts";
 import { AnswerInvariants } from "./answer-invariants.ts";
 import { CheckLedger, excerpt, type CheckLedgerDeps } from "./check-ledger.ts";
 import type { CheckName } from "./checks.ts";
@@ -95,7 +96,24 @@ export interface RunContextDeps extends CheckLedgerDeps {
   signal?: AbortSignal;
   /** Told of every answer, to record or compare a service profile (`--write-profile`, `--profile`). */
   observe?: (answer: ObservedAnswer) => void;
+  /** The run's tag (`<run id>-<random>`): the title and external id of every property the run leaves say it. */
+  tag?: string;
+  /** How many properties the scenario may create (14 by default); steps that would make more are not sent. */
+  propertyLimit?: number;
 }
+
+/** A property the run created: the service has no operation to delete one, so the run labels it instead. */
+export interface CreatedProperty {
+  nid: string;
+  /** What made it: a step of the scenario, or a generated case. */
+  by: string;
+  account: AccountName;
+  /** The title and external id the run gave it at its end, saying which run made it; or why it could not. */
+  label?: { title: string; externalId: string } | { failed: string };
+}
+
+/** The properties a plain run creates at most: the one with every field, the minimal one, and the sweep's 12. */
+export const SCENARIO_PROPERTY_LIMIT = 14;
 
 /** The headers with another content-type, or none (`null`); unchanged when `contentType` is undefined. */
 function withContentType(headers: CurlHeader[], contentType: string | null | undefined): CurlHeader[] {
@@ -142,8 +160,10 @@ export class RunContext extends CheckLedger {
   /** Creates that got no answer: the service may have made a record the run cannot name, nor delete. */
   readonly unknownCreates: string[] = [];
   #unansweredInARow = 0;
-  /** Properties the run created: the service has no operation to delete them. */
-  readonly properties: string[] = [];
+  /** Properties the run created, in order: the service has no operation to delete them. */
+  readonly properties: CreatedProperty[] = [];
+  /** How many of them the scenario made; the generated phase keeps its own count. */
+  #scenarioProperties = 0;
   readonly #created = new Map<string, CreatedRecord>();
   readonly #run: RunContextDeps;
   readonly #invariants: AnswerInvariants;
@@ -154,9 +174,26 @@ export class RunContext extends CheckLedger {
     this.#invariants = new AnswerInvariants(deps.publicBaseUrl ?? deps.baseUrl);
   }
 
+  /** How many more properties the scenario may create before it reaches its limit. */
+  propertyRoom(): number {
+    return (this.#run.propertyLimit ?? SCENARIO_PROPERTY_LIMIT) - this.#scenarioProperties;
+  }
+
+  /** Notes a property the run created (once per nid), to label it at the end and list it in the report. */
+  noteProperty(nid: string, by: string, account: AccountName = "primary"): boolean {
+    if (this.properties.some((known) => known.nid === nid)) return false;
+    this.properties.push({ nid, by, account });
+    return true;
+  }
+
   /** Whether the run has credentials for this account. */
   has(account: AccountName): boolean {
     return this.#run.accounts[account] !== undefined;
+  }
+
+  /** The contract the run holds answers to. */
+  get contract(): Contract {
+    return this.deps.contract;
   }
 
   /** The operation of the contract with this id. */
@@ -205,7 +242,7 @@ export class RunContext extends CheckLedger {
     this.#unansweredInARow = 0;
     const exchange = sent.exchange;
     request.status = exchange.status;
-    this.#track(operationId, path, exchange, account, credentials);
+    this.#track(step, operationId, path, exchange, account, credentials);
     const context = { operation: operationId, request };
     this.checkAnswer(step, context, exchange);
     this.#observe(step, operationId, account, credentials, options, exchange);
@@ -354,7 +391,12 @@ export class RunContext extends CheckLedger {
    * account it was created under, and returns what is left behind and why. Runs after an interruption too.
    */
   async cleanUp(): Promise<string[]> {
-    const leftBehind = [...this.properties.map((entry) => `${entry} (the service has no operation to delete a property)`), ...this.unknownCreates];
+    await this.#labelProperties();
+    const leftBehind = this.properties.map((property) => {
+      const label = property.label && "title" in property.label ? `, titled ${JSON.stringify(property.label.title)} with external id ${property.label.externalId}` : property.label ? `, not labelled (${property.label.failed})` : "";
+      return `property ${property.nid}, ${property.by}${label} (the service has no operation to delete a property)`;
+    });
+    leftBehind.push(...this.unknownCreates);
     for (const record of this.#created.values()) {
       const path = record.kind === "agent" ? `${API}/agent_card/${record.nid}` : `${API}/document/${record.nid}`;
       const headers = Object.fromEntries(this.#headers(record.as, "valid").map(({ name, value }) => [name, value]));
@@ -367,15 +409,39 @@ export class RunContext extends CheckLedger {
     return leftBehind;
   }
 
+  /**
+   * Gives every property the run created a title and an external id that say which run made it (section 4.1,
+   * endpoint 4: an edit takes any field of 2.1 with a string value), so that whoever finds one on the account
+   * knows where it came from: `Contract Run <tag> (k)` and `contract-<tag>-k`, one external id per property. A
+   * property is labelled at the end, after every check that reads its title or external id, and whatever a
+   * generated case wrote there before. Not when the service stopped answering: each edit would wait for nothing.
+   */
+  async #labelProperties(): Promise<void> {
+    const tag = this.#run.tag;
+    if (!tag) return;
+    for (const [index, property] of this.properties.entries()) {
+      if (property.label) continue;
+      if (this.lostContact) {
+        property.label = { failed: "the service stopped answering before the run could label it" };
+        continue;
+      }
+      const label = { title: `Contract Run ${tag} (${index + 1})`, externalId: `contract-${tag}-${index + 1}` };
+      const headers = Object.fromEntries(this.#headers(property.account, "valid").map(({ name, value }) => [name, value]));
+      const sent = await this.#run.cleanupExchange({ method: "PUT", path: `${API}/property/${encodeURIComponent(property.nid)}`, headers, body: { title: label.title, external_id: label.externalId } });
+      this.exchanges += 1;
+      property.label = sent.ok && sent.exchange.status === 200 ? label : { failed: sent.ok ? `the edit answered ${sent.exchange.status}` : `the edit got no answer: ${sent.failure.reason}` };
+    }
+  }
+
   /** Keeps the list of created records current from the answers: what a create made, what a delete removed. */
-  #track(operationId: string, path: string, exchange: Exchange, account: AccountName, credentials: CredentialMode): void {
+  #track(step: string, operationId: string, path: string, exchange: Exchange, account: AccountName, credentials: CredentialMode): void {
     if (exchange.status !== 200) return;
     const body = exchange.body as { nid?: unknown } | undefined;
     const nid = body !== null && typeof body === "object" && (typeof body.nid === "string" || typeof body.nid === "number") ? String(body.nid) : undefined;
     const how = credentials === "valid" ? "" : ` (created with ${credentials} credentials)`;
     // A record created with broken credentials belongs to whichever account the service chose; the account's
     // own credentials are the best guess for deleting it.
-    if (operationId === "createProperty" && nid) this.properties.push(`property ${nid}${how}`);
+    if (operationId === "createProperty" && nid && this.noteProperty(nid, `made by the step "${step}"${how}`, account)) this.#scenarioProperties += 1;
     if (operationId === "createAgentCard" && nid) this.#created.set(`agent:${nid}`, { kind: "agent", nid, as: account });
     if (operationId === "createDocument" && nid) this.#created.set(`document:${nid}`, { kind: "document", nid, as: account });
     const deleted = path.split("/").pop() ?? "";

@@ -118,9 +118,13 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   const redact = options.revealCredentials ? <T>(value: T) => value : secretRedactor(secrets);
   const onEvent = options.onEvent;
   const emit = onEvent ? (event: RunEvent) => onEvent(redact(event)) : () => {};
-  const runId = options.runId ?? started.toString(36);
+  const seed = options.seed ?? randomInt(2 ** 31 - 1);
+  // The run's id: the start time and the seed, so that a property left on the service leads back to its run's report.
+  const runId = options.runId ?? `${started.toString(36)}-s${seed}`;
   const observer = options.profile || options.recordProfile ? new ProfileObserver({ runId, document: contract.document, now }) : undefined;
+  const tag = `${runId}-${options.nonce ?? randomBytes(4).toString("hex").slice(0, 6)}`;
   const ctx = new RunContext({
+    tag,
     exchange,
     cleanupExchange,
     baseUrl: options.baseUrl,
@@ -142,11 +146,9 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
     if (answer.retried) ctx.noteRetry(step, answer.method, answer.path, answer.retried, answer.status);
   }
   for (const { step, operation, failure } of preflightLate) ctx.unansweredPreflight(step, operation, failure);
-  const tag = `${runId}-${options.nonce ?? randomBytes(4).toString("hex").slice(0, 6)}`;
   let clash: string | undefined;
   let interrupted = false;
   let leftBehind: string[] = [];
-  const seed = options.seed ?? randomInt(2 ** 31 - 1);
   let fuzz: FuzzSummary | undefined;
   try {
     ({ clash } = await runScenario(ctx, { tag, seats: { skip: options.skipSeatChecks ?? false, ...(options.fresh?.seats !== undefined ? { seats: options.fresh.seats } : {}) } }));
@@ -174,6 +176,14 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   const checks = options.profile ? [...SCENARIO_CHECKS, "profile_conformance" as const] : SCENARIO_CHECKS;
   const full = ctx.report({ baseUrl: options.baseUrl, startedAt: started, finishedAt: now(), checks, leftBehind, runId, interrupted, ...(clash ? { clash } : {}) });
   full.seed = seed;
+  full.runTag = tag;
+  full.created = ctx.properties.map((property) => ({
+    kind: "property" as const,
+    nid: property.nid,
+    by: property.by,
+    ...(property.label && "title" in property.label ? { title: property.label.title, externalId: property.label.externalId } : {}),
+    ...(property.label && "failed" in property.label ? { notLabelled: property.label.failed } : {}),
+  }));
   if (ctx.retried.length > 0) full.retried = ctx.retried;
   if (ctx.unanswered.length > 0) full.unanswered = ctx.unanswered;
   const report = redact(full);

@@ -83,6 +83,21 @@ export interface RecordingScope {
   otherTraffic: number;
 }
 
+/**
+ * A property the run created and left on the service (section 4 gives properties no delete), with the title and
+ * external id the run gave it to say which run made it, or why it could not.
+ */
+export interface CreatedRecord {
+  kind: "property";
+  nid: string;
+  /** What made it: `made by the step "…"`, or `made by a generated case`. */
+  by: string;
+  title?: string;
+  externalId?: string;
+  /** Why the run could not label it (the edit was refused, or the service stopped answering). */
+  notLabelled?: string;
+}
+
 /** Everything a run found. */
 export interface RunReport {
   /** The implementation the scenario ran against; for a recording, the base URL given to select its exchanges, or "". */
@@ -107,6 +122,13 @@ export interface RunReport {
   unanswered?: UnansweredRequest[];
   /** The run's id, part of every email and external id it creates. */
   runId?: string;
+  /**
+   * The run's tag, `<run id>-<random>`: every property the run leaves carries it in its title
+   * (`Contract Run <tag> (k)`) and external id (`contract-<tag>-k`), and every email it creates holds it.
+   */
+  runTag?: string;
+  /** Every property the run created and left behind, with its label: the full list behind `leftBehind`'s count. */
+  created?: CreatedRecord[];
   /** Set when the run was stopped (Ctrl-C) before its end: the checks listed are those that ran. */
   interrupted?: boolean;
   /** Set when another client changed the records a check depends on while it ran (two runs at once on one account). */

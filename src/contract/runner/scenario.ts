@@ -24,7 +24,7 @@ export async function runScenario(ctx: RunContext, options: ScenarioOptions): Pr
   if (properties) await documentSteps(ctx, options, properties);
   else ctx.skip("floorplan_on_property", "floorplan steps", "the property could not be created");
   await agentSteps(ctx, options);
-  await nearMissSteps(ctx, properties?.nid);
+  await nearMissSteps(ctx, properties);
   await authSteps(ctx, options, properties);
   return seatSteps(ctx, options, options.seats);
 }

@@ -120,6 +120,21 @@ const LIST = [
     choice: "an edit takes garage only as a count and property_type only in its compact form (the forms retrieve shows), refusing the create's words",
     justification: "4.1 endpoint 4: field names 'each with a string value'; which values of garage and property_type an edit takes is not shown",
   },
+  {
+    name: "edit-refuses-numbers",
+    choice: "an edit takes strings only: a JSON number is refused in every field, also an integer where the create table types the field integer (the plain instance takes that integer)",
+    justification: "4.1 endpoint 4: 'each with a string value'; the document nowhere says a refused request is wrong, nor that an edit takes the create's types",
+  },
+  {
+    name: "lenient-types",
+    choice: "neighbouring types taken and stored in the documented form: a number where a string is documented as its text, a numeric string where an integer is documented as that number, garage and property_type in any case or compact form as the listed value, syd and intra on create; an edit ignores website_url (derived from the subdomain), nid, uid and unknown fields",
+    justification: "7: errors of the property operations are not shown, and no sentence says invalid input is refused; 2.1 fixes what is stored (string scalars, a count-like garage, a compact property type, a template of 2.4), which holds",
+  },
+  {
+    name: "nid-parsed-leniently",
+    choice: "the nid of endpoints 1 and 4 is read by its leading digits: 12abc and 12.5 name property 12",
+    justification: "4.1: the nid is an integer, and errors of these operations are not shown (7); what is answered is a property of 2.1 and an edit of it keeps every fact",
+  },
 ] as const satisfies readonly LegitimateVariant[];
 
 /** Name of a legitimate variant, checked by the compiler wherever the service asks whether it takes one. */

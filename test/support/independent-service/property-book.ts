@@ -19,6 +19,8 @@ interface PropertyRecord {
   revisions: number;
   /** Fields shown as stored, without their documented representation (variant garage-detached-word-on-create). */
   verbatim: Set<string>;
+  /** Fields answered as a JSON number, as they were sent (variant number-for-string-kept-as-number). */
+  numbers: Set<string>;
 }
 
 /** One entry of a property's `floorplans` (2.1). */
@@ -76,7 +78,7 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
   const records: PropertyRecord[] = [];
 
   const find = (caller: Account, given: string): PropertyRecord | Reply => {
-    const nid = faults.on("nid-parsed-leniently") && /^\d/.test(given) ? String(Number.parseInt(given, 10)) : given;
+    const nid = faults.chooses("nid-parsed-leniently") && /^\d/.test(given) ? String(Number.parseInt(given, 10)) : given;
     if (!/^\d{1,15}$/.test(nid)) return malformed("nid must be an integer");
     const record = records.find((r) => r.nid === Number(nid));
     if (record !== undefined && record.uid !== caller.uid && faults.chooses("foreign-records-403")) return denied(`property ${nid} is not yours`);
@@ -100,6 +102,10 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
         continue;
       }
       const text = value as string;
+      if (record.numbers.has(field)) {
+        out[field] = Number(text);
+        continue;
+      }
       if (record.verbatim.has(field)) {
         out[field] = text;
         continue;
@@ -147,7 +153,7 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
     const given = body as Record<string, unknown>;
     const values = new Map<string, string>();
     for (const field of ["street", "city", "state", "zip"]) if (typeof given[field] === "string") values.set(field, given[field]);
-    if (values.size === 4) records.push({ nid: nids.next(), uid: caller.uid, values, seeded: false, changed: now(), revisions: 1, verbatim: new Set() });
+    if (values.size === 4) records.push({ nid: nids.next(), uid: caller.uid, values, seeded: false, changed: now(), revisions: 1, verbatim: new Set(), numbers: new Set() });
   };
 
   return {
@@ -169,7 +175,7 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
         if (faults.on("create-refused-after-insert")) storeBeforeChecking(caller, body);
         return invalid(input.error);
       }
-      const record: PropertyRecord = { nid: nids.next(), uid: caller.uid, values: input.values, seeded: false, changed: now(), revisions: 1, verbatim: new Set() };
+      const record: PropertyRecord = { nid: nids.next(), uid: caller.uid, values: input.values, seeded: false, changed: now(), revisions: 1, verbatim: input.verbatim, numbers: input.numbers };
       if (faults.on("garage-detached-word-on-create") && input.values.get("garage") === "Detached") record.verbatim.add("garage");
       records.push(record);
       return ok(
@@ -187,6 +193,8 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
       for (const [field, value] of input.values) {
         record.values.set(field, value);
         record.verbatim.delete(field);
+        if (input.numbers.has(field)) record.numbers.add(field);
+        else record.numbers.delete(field);
       }
       record.changed = now();
       record.revisions += 1;
@@ -214,7 +222,7 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
     },
 
     seed(owner, values) {
-      const record: PropertyRecord = { nid: nids.next(), uid: owner.uid, values: new Map(Object.entries(values)), seeded: true, changed: now(), revisions: 1, verbatim: new Set() };
+      const record: PropertyRecord = { nid: nids.next(), uid: owner.uid, values: new Map(Object.entries(values)), seeded: true, changed: now(), revisions: 1, verbatim: new Set(), numbers: new Set() };
       records.push(record);
       return record.nid;
     },

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import type { BrokenRule, FuzzCase } from "./fuzz-case.ts";
-import type { InputField, InputOperation } from "./input-model.ts";
+import type { FieldKind, InputField, InputOperation } from "./input-model.ts";
 
 /** The records of the run that generated cases aim at: its own property and its owner. */
 export interface FuzzTarget {
@@ -72,11 +72,26 @@ function validValue(field: InputField): fc.Arbitrary<unknown> {
   }
 }
 
-/** A value of another JSON type than the field's (never null: a reading may take null as "no value"). */
+/** The JSON type of a kind's values: a number for an integer, a string for every other kind. */
+const jsonType = (kind: FieldKind): "number" | "string" => (kind.type === "integer" ? "number" : "string");
+
+/** The kinds the document gives a field: its own, and those of the same field in another operation's body. */
+const kindsOf = (field: InputField): FieldKind[] => [field.kind, ...(field.also ?? [])];
+
+/**
+ * A value of another JSON type than any the document gives the field (never null: a reading may take null as
+ * "no value"). The type the document gives the same field elsewhere is none: an integer for the edit's
+ * square_feet, which the create table types integer, or a string for the create's.
+ */
 function wrongType(field: InputField): fc.Arbitrary<unknown> {
-  const structured = fc.oneof(fc.boolean(), fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }), fc.dictionary(letters(LETTERS, 1, 3), fc.string({ maxLength: 3 }), { maxKeys: 2 }));
+  const documented = new Set(kindsOf(field).map(jsonType));
+  const options: Array<fc.WeightedArbitrary<unknown>> = [
+    { weight: 1, arbitrary: fc.oneof(fc.boolean(), fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }), fc.dictionary(letters(LETTERS, 1, 3), fc.string({ maxLength: 3 }), { maxKeys: 2 })) },
+  ];
+  if (!documented.has("string")) options.push({ weight: 1, arbitrary: text(0) });
   // A number where a string is documented is the likeliest slip of a client, and the one a lenient service takes.
-  return field.kind.type === "integer" ? fc.oneof(text(0), structured) : fc.oneof({ weight: 3, arbitrary: anyInteger }, { weight: 1, arbitrary: fraction }, { weight: 1, arbitrary: structured });
+  if (!documented.has("number")) options.push({ weight: 3, arbitrary: anyInteger }, { weight: 1, arbitrary: fraction });
+  return fc.oneof(...options);
 }
 
 /** A value outside a list, near the listed ones (case, spacing) or anywhere. */
@@ -161,7 +176,7 @@ export function caseArbitrary(operation: InputOperation, target: FuzzTarget): fc
     );
   }
   invalid.push(withField(body, fields, wrongType).map(broken("wrong-type")));
-  const integers = fields.filter((field) => field.kind.type === "integer");
+  const integers = fields.filter((field) => kindsOf(field).some((kind) => kind.type === "integer"));
   if (integers.length > 0) invalid.push(withField(body, integers, () => fraction).map(broken("fraction")));
   // On create the documented lists are the body's own; on edit, the values 2.1 shows (the template names of 2.4).
   const listed = fields.flatMap((field) => {
@@ -180,9 +195,10 @@ export function caseArbitrary(operation: InputOperation, target: FuzzTarget): fc
       }).map(broken("length", isEdit ? "2.1" : section)),
     );
   }
+  // A value a retrieve could not show as the numeric string 2.1 gives the field: text where a number is documented.
+  const numeric = fields.filter((field) => kindsOf(field).some((kind) => kind.type === "numeric" || kind.type === "id") && field.shownAs?.type === "numeric");
+  if (numeric.length > 0) invalid.push(withField(body, numeric, () => letters(NOT_NUMERIC, 1, 8)).map(broken("not-numeric", "2.1")));
   if (isEdit) {
-    const numeric = fields.filter((field) => (field.kind.type === "numeric" || field.kind.type === "id") && field.shownAs?.type === "numeric");
-    if (numeric.length > 0) invalid.push(withField(body, numeric, () => letters(NOT_NUMERIC, 1, 8)).map(broken("not-numeric", "2.1")));
     const parameter = integerParam;
     invalid.push(
       fc.tuple(oneField, notInteger(target.nid)).map(([value, nid]): FuzzCase => ({ operation: id, params: { [parameter.name]: nid }, body: value, broken: { rule: "path-not-integer", field: parameter.name, section } })),

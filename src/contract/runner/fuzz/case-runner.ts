@@ -6,7 +6,8 @@ import type { Exchange, Exchanger } from "../http-exchange.ts";
 import { compareSent, PROPERTY_SAMENESS } from "../steps/sent-value.ts";
 import { compactKey, isNumericStringOf, show, type Json } from "../steps/step-support.ts";
 import { describeCase, type FuzzCase } from "./fuzz-case.ts";
-import type { InputOperation } from "./input-model.ts";
+import { propertyFieldName, type InputOperation } from "./input-model.ts";
+import { brokenFacts, describeKept, type PropertyVocabulary } from "../taken-request.ts";
 
 /** Something a case showed that is not as the contract says: a failure, or a warning of the assumption tier. */
 export interface Finding {
@@ -45,6 +46,15 @@ export interface CaseRunnerDeps {
   strict: boolean;
   /** Told of every property a case created: the service cannot delete one, so the report lists it. */
   created: (nid: string) => void;
+  /**
+   * How many properties the phase may create (one per 20 cases asked for): a valid create past half of them is
+   * sent as an edit of the phase's own property, and any create past all of them is not sent.
+   */
+  propertyLimit: number;
+  /** The edit operation, which a valid create past the limit becomes. */
+  edit?: InputOperation;
+  /** The lists 2.1 holds a stored property to. */
+  vocabulary: PropertyVocabulary;
 }
 
 /** The outcome of one case: what it found, how many requests it sent, and whether the service still answers. */
@@ -56,6 +66,10 @@ export interface CaseOutcome {
   noAnswer?: string;
   /** A property the case created, with what a retrieve showed. */
   created?: { nid: string; record?: Json };
+  /** A valid create the phase sent as an edit of its own property, since it had made the properties it may. */
+  asEdit?: true;
+  /** A create the phase did not send, since it had made the properties it may and the service might take it. */
+  notSent?: true;
 }
 
 const API = "/api/v1/object";
@@ -63,17 +77,25 @@ const API = "/api/v1/object";
 /** How fetch reports a connection reset under a request. */
 const STALE_CONNECTION = /ECONNRESET|other side closed|socket hang up/i;
 
-/** Path fields of a property (2.1) that the edit body names differently: the create's "square feet". */
-const RETRIEVED_AS: Record<string, string> = { "square feet": "square_feet" };
+/**
+ * A valid create body as the edit of the same fields (section 4.1, endpoint 4: property field names, each with a
+ * string value): the create's "square feet" as `square_feet`, an integer as its numeric string.
+ */
+function asEditBody(body: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).map(([field, value]) => [propertyFieldName(field), typeof value === "number" ? String(value) : value]));
+}
 
 /**
  * Runs generated cases against the service and holds each answer to the contract and to what the document says
  * a request of that kind must do: a valid case is never answered 5xx, and a 2xx to it shows on retrieve in the
  * documented representation (a 4xx is a warning: a service may limit what the document leaves open); an invalid
- * case is refused, never with 5xx, and changes nothing.
+ * case is never answered 5xx, refused it changes nothing, and taken it leaves a property that keeps every fact of
+ * 2.1 (that it was taken at all is a warning: the document nowhere says such a request is refused).
  */
 export class CaseRunner {
   readonly state: FuzzState = {};
+  /** The properties the phase's cases made. */
+  #made = new Set<string>();
   readonly #deps: CaseRunnerDeps;
   /** Holds answers against the contract; its results are read per case, then dropped. */
   readonly ledger: CheckLedger;
@@ -83,7 +105,23 @@ export class CaseRunner {
     this.ledger = new CheckLedger({ contract: deps.contract, closedContract: deps.closedContract, strict: deps.strict, emit: () => {} });
   }
 
+  /** Notes a property a case made: once each, for the report and the limit. */
+  #created(nid: string): void {
+    this.#made.add(nid);
+    this.#deps.created(nid);
+  }
+
   async run(operation: InputOperation, fuzzCase: FuzzCase): Promise<CaseOutcome> {
+    if (operation.id === "createProperty") {
+      const { propertyLimit, edit } = this.#deps;
+      // Half the properties the phase may make go to valid creates, the rest to creates the document rules out that
+      // a lenient service takes; past them a valid create is judged as an edit of the phase's own property.
+      if (!fuzzCase.broken && this.#made.size >= Math.ceil(propertyLimit / 2) && edit && this.state.nid !== undefined) {
+        const outcome = await this.run(edit, { operation: edit.id, params: { nid: this.state.nid }, body: asEditBody(fuzzCase.body ?? {}) });
+        return { ...outcome, asEdit: true };
+      }
+      if (this.#made.size >= propertyLimit) return { findings: [], sent: 0, reads: 0, notSent: true };
+    }
     const outcome: CaseOutcome = { findings: [], sent: 0, reads: 0 };
     const path = pathOf(operation, fuzzCase.params);
     const exchange = await this.#send(outcome, operation.id, operation.method, path, fuzzCase.body, false);
@@ -103,14 +141,21 @@ export class CaseRunner {
     const accepted = status >= 200 && status < 300;
     if (fuzzCase.broken) {
       const { section } = fuzzCase.broken;
-      if (accepted) {
-        finding(kindOfCase, "negative_data_rejection", `the generated request breaks a documented rule (${describeCase(fuzzCase).replace(/^invalid: /, "")}) and was accepted`, {
-          section, expected: "a refusal (any status but 2xx)", actual: `${status} ${excerpt(exchange.text)}`,
+      const rule = describeCase(fuzzCase).replace(/^invalid: /, "");
+      if (!accepted) {
+        // A refusal is a fact in what it did: nothing (a 5xx was found above).
+        if (operation.method === "GET") return outcome;
+        const changed = await this.#changes(outcome, operation.id, exchange);
+        if (changed) finding(`${kindOfCase}:changed`, "negative_data_rejection", `the service refused the generated request (${rule}) with ${status}, yet ${changed}`, { section });
+        return outcome;
+      }
+      // Taken: judged by what the service then answers and stores. The answer was held to the contract already.
+      const taken = operation.method === "GET" ? `taken (${status})` : await this.#judgeTaken(outcome, operation.id, fuzzCase, exchange, finding);
+      if (taken !== undefined) {
+        finding(`${kindOfCase}:taken`, "negative_data_rejection", `the generated request breaks a documented rule (${rule}) and was ${taken}: we expect a refusal, which the document does not require`, {
+          tier: "assumption", section, expected: "a refusal (any status but 2xx)", actual: `${status} ${excerpt(exchange.text)}`,
         });
       }
-      if (operation.method === "GET") return outcome;
-      const changed = await this.#changes(outcome, operation.id, exchange);
-      if (changed && !accepted) finding(`${kindOfCase}:changed`, "negative_data_rejection", `the service refused the generated request (${describeCase(fuzzCase).replace(/^invalid: /, "")}) with ${status}, yet ${changed}`, { section });
       return outcome;
     }
     if (operation.method === "GET") return outcome; // a record the generated id does not name is not found: any 4xx will do
@@ -126,7 +171,7 @@ export class CaseRunner {
     if (operation.id === "createProperty") {
       const nid = recordOf(exchange)?.nid;
       if (typeof nid !== "string" && typeof nid !== "number") return outcome;
-      this.#deps.created(String(nid));
+      this.#created(String(nid));
       outcome.created = { nid: String(nid) };
       const retrieved = await this.#retrieve(outcome, String(nid));
       if (!retrieved) {
@@ -135,7 +180,7 @@ export class CaseRunner {
       }
       outcome.created.record = retrieved;
       for (const [field, sent] of Object.entries(body)) {
-        const name = RETRIEVED_AS[field] ?? field;
+        const name = propertyFieldName(field);
         const problem = representationProblem(name, sent, retrieved[name], "create");
         if (problem) finding(`valid:${name}`, "create_round_trip", `${problem} (section 2.1)`, { section: "2.1", expected: show(sent), actual: show(retrieved[name]) });
       }
@@ -158,6 +203,40 @@ export class CaseRunner {
     return outcome;
   }
 
+  /**
+   * A generated request the document rules out that the service took: the property it made or edited, retrieved,
+   * must keep every fact of 2.1 its schema does not state (each broken fact a finding with its section); says how
+   * the field it broke was kept, or undefined when the property could not be retrieved (that is the finding).
+   */
+  async #judgeTaken(outcome: CaseOutcome, operationId: string, fuzzCase: FuzzCase, exchange: Exchange, finding: (kind: string, check: CheckName, message: string, extra?: Partial<Finding>) => void): Promise<string | undefined> {
+    const kind = fuzzCase.broken!.rule;
+    let nid = this.state.nid;
+    let before: Json | undefined = this.state.current;
+    if (operationId === "createProperty") {
+      const made = recordOf(exchange)?.nid;
+      if (typeof made !== "string" && typeof made !== "number") return `taken (${exchange.status}) with no nid`;
+      nid = String(made);
+      before = undefined;
+      this.#created(nid);
+      this.state.listed?.add(nid);
+    }
+    if (nid === undefined) return `taken (${exchange.status})`;
+    const after = await this.#retrieve(outcome, nid);
+    if (!after) {
+      finding(`${kind}:not-found`, "ensure_resource_availability", `the service took a generated request (${exchange.status}), and property ${nid} cannot be retrieved after it`, { section: "4.1" });
+      return undefined;
+    }
+    if (operationId !== "createProperty") this.state.current = after;
+    const body = fuzzCase.body ?? {};
+    const sentEmpty = new Set(Object.entries(body).filter(([, value]) => value === "").map(([field]) => propertyFieldName(field)));
+    for (const fact of brokenFacts(after, this.#deps.vocabulary, sentEmpty)) {
+      finding(`${kind}:fact:${fact.fact}`, "negative_data_rejection", `the service took a generated request the document rules out (${describeCase(fuzzCase).replace(/^invalid: /, "")}) and then breaks a documented fact: ${fact.fact} (section ${fact.section}): ${fact.message}`, { section: fact.section });
+    }
+    const field = fuzzCase.broken!.field;
+    const name = propertyFieldName(field);
+    return describeKept(field, body[field], after[name], before?.[name]);
+  }
+
   /** Takes a property the phase created as the one edits aim at, and lists its owner's properties. Returns the reads. */
   async aim(nid: string, record: Json): Promise<number> {
     this.state.nid = nid;
@@ -175,7 +254,7 @@ export class CaseRunner {
     if (operationId === "createProperty") {
       const created = recordOf(exchange)?.nid;
       if (exchange.status >= 200 && exchange.status < 300 && (typeof created === "string" || typeof created === "number")) {
-        this.#deps.created(String(created));
+        this.#created(String(created));
         this.state.listed?.add(String(created));
       }
       if (!this.state.uid || !this.state.listed) return undefined;
@@ -183,7 +262,7 @@ export class CaseRunner {
       if (listed?.status !== 200 || !Array.isArray(listed.body)) return undefined;
       const nids = (listed.body as Json[]).map((entry) => String(entry?.nid));
       const added = nids.filter((nid) => !this.state.listed!.has(nid));
-      for (const nid of added) this.#deps.created(nid);
+      for (const nid of added) this.#created(nid);
       this.state.listed = new Set(nids);
       return added.length > 0 ? `property ${added.join(", ")} appeared in the user's list` : undefined;
     }

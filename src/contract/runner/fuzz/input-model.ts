@@ -23,6 +23,13 @@ export interface InputField {
    * numeric strings): an edit to anything else cannot come back as documented, so it must be refused.
    */
   shownAs?: { type: "enum"; values: string[] } | { type: "numeric" };
+  /**
+   * The kinds the document gives the same field in another operation's body (the create table's integer for the
+   * edit's `square_feet`, the edit's numeric string for the create's `square feet`). A value of one of them is no
+   * "other type": the generated phase sends it neither as a valid case nor as an invalid one, since the document
+   * gives both and says which one each operation takes only in its own table.
+   */
+  also?: FieldKind[];
 }
 
 /** A path parameter the document types. */
@@ -75,12 +82,33 @@ export function readInputModel(contract: Contract): InputOperation[] {
         const kind = kindOf(document, fieldSchema);
         if (!kind) return [];
         const field: InputField = { name, required: required.has(name), kind };
-        const shownAs = shownKind(document, shown[name]);
+        const shownAs = shownKind(document, shown[propertyFieldName(name)]);
         if (shownAs) field.shownAs = shownAs;
         return [field];
       });
     }
     operations.push(entry);
+  }
+  return withTypesGivenElsewhere(operations);
+}
+
+/** Section 4.1 spells one create field with a space ("square feet"); 2.1 and the edit name it `square_feet`. */
+const SAME_FIELD: Readonly<Record<string, string>> = { "square feet": "square_feet" };
+
+/** A field's name as 2.1 spells it, so that a create field and an edit field of the same property field meet. */
+export function propertyFieldName(name: string): string {
+  return SAME_FIELD[name] ?? name;
+}
+
+/** Each body field with the kinds the same field has in the other operations' bodies, where they differ. */
+function withTypesGivenElsewhere(operations: InputOperation[]): InputOperation[] {
+  const fields = operations.flatMap((operation) => (operation.body ?? []).map((field) => ({ operation, field })));
+  for (const { operation, field } of fields) {
+    const others = fields
+      .filter((other) => other.operation !== operation && propertyFieldName(other.field.name) === propertyFieldName(field.name))
+      .map((other) => other.field.kind)
+      .filter((kind) => kind.type !== field.kind.type);
+    if (others.length > 0) field.also = others;
   }
   return operations;
 }

@@ -9,6 +9,7 @@ import { caseArbitrary } from "./case-arbitraries.ts";
 import { CaseRunner, type CaseOutcome, type Finding } from "./case-runner.ts";
 import { describeCase, type FuzzCase } from "./fuzz-case.ts";
 import { readInputModel, type InputOperation } from "./input-model.ts";
+import { propertyVocabulary } from "../taken-request.ts";
 
 /** What `--fuzz` and `--seed` ask for. */
 export interface FuzzOptions {
@@ -28,6 +29,10 @@ export interface FuzzOperationSummary {
   shrinks: number;
   /** Retrieves and lists that checked what a case did. */
   reads: number;
+  /** Valid creates sent as edits of the phase's own property, since the phase had made the properties it may. */
+  asEdits?: number;
+  /** Creates not sent, since the phase had made the properties it may and the service takes creates it rules out. */
+  notSent?: number;
   /** Why no case was sent, when none was. */
   skipped?: string;
 }
@@ -35,6 +40,8 @@ export interface FuzzOperationSummary {
 /** What a report says of the generated phase. */
 export interface FuzzSummary {
   casesPerOperation: number;
+  /** The properties the phase may create (one per 20 cases asked for), and those it did. */
+  properties: { limit: number; created: number };
   operations: Record<string, FuzzOperationSummary>;
 }
 
@@ -51,6 +58,14 @@ export interface FuzzPhaseDeps {
   signal?: AbortSignal;
 }
 
+/**
+ * The phase creates at most one property per this many cases asked for: the service has no delete, and every
+ * property it makes stays published on the account (issue 28). Valid creates past half of them are judged as edits
+ * of the phase's own property, the same fields as the document's edit takes them; creates past all of them that
+ * the service might take (it took some the document rules out) are counted and not sent.
+ */
+export const CASES_PER_PROPERTY = 20;
+
 /** Shrinking one failure sends at most this many requests (and never more than the cases asked for). */
 const SHRINK_TRIES = 100;
 
@@ -64,25 +79,27 @@ const ORDER = ["createProperty", "editProperty", "retrieveProperty", "retrievePr
  * The generated phase (`--fuzz <n>`): n cases per operation whose input the document describes, built with
  * fast-check from the contract's documented constraints (see input-model.ts and case-arbitraries.ts). Each
  * kind of finding is reported once, with the smallest request that still shows it: a failure is shrunk by
- * fast-check (the failing run replayed by its seed and path), within SHRINK_TRIES requests. Properties it
- * creates are listed as left behind: the service has no delete for them. It creates no agent or document.
+ * fast-check (the failing run replayed by its seed and path), within SHRINK_TRIES requests. It creates at most
+ * one property per CASES_PER_PROPERTY cases, each listed as left behind (the service has no delete for them, and
+ * the run labels them at its end). It creates no agent or document.
  */
 export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options: FuzzOptions): Promise<FuzzSummary> {
-  const seen = new Set<string>();
+  const model = readInputModel(deps.contract).sort((a, b) => rank(a.id) - rank(b.id));
+  const summary: FuzzSummary = { casesPerOperation: options.cases, properties: { limit: Math.ceil(options.cases / CASES_PER_PROPERTY), created: 0 }, operations: {} };
+  const edit = model.find((operation) => operation.id === "editProperty");
   const runner = new CaseRunner({
+    propertyLimit: summary.properties.limit,
+    ...(edit ? { edit } : {}),
+    vocabulary: propertyVocabulary(deps.contract),
     exchange: deps.exchange,
     headers: { "content-type": "application/json", accept: "application/json", "API-KEY": deps.credentials.apiKey, TOKEN: deps.credentials.token },
     contract: deps.contract,
     closedContract: deps.closedContract,
     strict: deps.strict,
     created: (nid) => {
-      if (seen.has(nid)) return;
-      seen.add(nid);
-      ctx.properties.push(`property ${nid}, made by a generated case`);
+      if (ctx.noteProperty(nid, "made by a generated case")) summary.properties.created += 1;
     },
   });
-  const summary: FuzzSummary = { casesPerOperation: options.cases, operations: {} };
-  const model = readInputModel(deps.contract).sort((a, b) => rank(a.id) - rank(b.id));
   let lostContact: string | undefined;
   for (const [index, operation] of model.entries()) {
     const entry: FuzzOperationSummary = { cases: 0, valid: 0, invalid: 0, shrinks: 0, reads: 0 };
@@ -97,10 +114,18 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
     const tally = (fuzzCase: FuzzCase, outcome: CaseOutcome) => {
       entry.cases += outcome.sent;
       entry.reads += outcome.reads;
-      if (fuzzCase.broken) entry.invalid += 1;
+      if (outcome.notSent) entry.notSent = (entry.notSent ?? 0) + 1;
+      else if (fuzzCase.broken) entry.invalid += 1;
       else entry.valid += 1;
       ctx.exchanges += outcome.sent + outcome.reads;
+      if (outcome.asEdit) entry.asEdits = (entry.asEdits ?? 0) + 1;
       if (outcome.noAnswer) lostContact ??= outcome.noAnswer;
+    };
+    // The first finding of each kind, unless a later one of the same kind breaks a fact where it broke only an
+    // assumption: an answer whose schema fails a marked assumption must not hide the next one failing a fact.
+    const keep = (finding: Finding, fuzzCase: FuzzCase, index: number) => {
+      const known = findings.get(finding.kind);
+      if (!known || (known.finding.tier !== "fact" && finding.tier === "fact")) findings.set(finding.kind, { finding, fuzzCase, index });
     };
     let runs = 0;
     const explore = async (fuzzCase: FuzzCase) => {
@@ -109,7 +134,7 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
       budget -= 1;
       const outcome = await runner.run(operation, fuzzCase);
       tally(fuzzCase, outcome);
-      for (const finding of outcome.findings) if (!findings.has(finding.kind)) findings.set(finding.kind, { finding, fuzzCase, index: at });
+      for (const finding of outcome.findings) keep(finding, fuzzCase, at);
       return true;
     };
 
@@ -119,7 +144,7 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
       budget -= 1;
       const outcome = await runner.run(operation, first);
       tally(first, outcome);
-      for (const finding of outcome.findings) if (!findings.has(finding.kind)) findings.set(finding.kind, { finding, fuzzCase: first, index: -1 });
+      for (const finding of outcome.findings) keep(finding, first, -1);
       if (outcome.created?.record) {
         const reads = await runner.aim(outcome.created.nid, outcome.created.record);
         entry.reads += reads;

@@ -164,10 +164,13 @@ function waits(lines: string[], report: RunReport): void {
  */
 function leftBehind(lines: string[], report: RunReport, jsonReport: string | undefined): void {
   if (report.leftBehind.length === 0) return;
-  const properties = report.leftBehind.filter((entry) => /^property \S+ \(the service has no operation to delete a property\)$/.test(entry));
+  const properties = report.leftBehind.filter((entry) => /^property \S+\b.* \(the service has no operation to delete a property\)$/.test(entry));
   const others = report.leftBehind.filter((entry) => !properties.includes(entry));
   lines.push("", `Left behind: ${plural(report.leftBehind.length, "record")}`);
-  if (properties.length > 0) lines.push(`  ${plural(properties.length, "property", "properties")}: the service has no operation to delete a property`);
+  if (properties.length > 0) {
+    const labelled = report.runTag ? `; their titles and external ids carry this run's tag, ${report.runTag}` : "";
+    lines.push(`  ${plural(properties.length, "property", "properties")}: the service has no operation to delete a property${labelled}`);
+  }
   for (const entry of others.slice(0, 10)) lines.push(`  ${entry}`);
   if (others.length > 10) lines.push(`  and ${others.length - 10} more`);
   lines.push(`  The full list is in the JSON report, under "leftBehind" (${jsonReport ?? "--json-report <file>, or --reporter json"}).`);

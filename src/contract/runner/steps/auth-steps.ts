@@ -62,6 +62,11 @@ export async function authSteps(ctx: RunContext, names: RunNames, properties: Pr
     const tier = operation.securityAssumption ? "assumption" : "fact";
     for (const [credentials, label] of MODES) {
       if (credentials === "other-token" && !ctx.has("other")) continue;
+      // A create the service takes makes a property: the run leaves no more than its limit.
+      if (operationId === "createProperty" && ctx.propertyRoom() <= 0) {
+        ctx.skip("ignored_auth", `${operationId} ${label}`, "not sent: the run has made the properties it may leave, and a create the service takes would leave one more", operationId);
+        continue;
+      }
       await ctx.call(`${operationId} ${label}`, operationId, path, { body, credentials, expect: { refusal: "ignored_auth", tier, section: "5", rule: `${label}, on a record the caller owns` } });
     }
   }
