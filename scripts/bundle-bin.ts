@@ -18,3 +18,10 @@ await build({
   packages: "external",
   logLevel: "warning",
 });
+
+// The package's programs are run as files (`npx property-listing-contract` in this clone runs dist/cli/contract.js
+// itself): executable whatever wrote them. npm sets the bit when it installs the package, but not after a
+// `npm run build` of a clean dist/.
+import { chmodSync, readFileSync } from "node:fs";
+const { bin } = JSON.parse(readFileSync("package.json", "utf8")) as { bin: Record<string, string> };
+for (const file of Object.values(bin)) chmodSync(file, 0o755);

@@ -378,6 +378,20 @@ export class RunContext extends CheckLedger {
     this.#unansweredInARow = 0;
   }
 
+  /**
+   * A request of the generated phase that got no answer: it fails `not_a_server_error` once, as any request of the
+   * scenario does; true when the service seems gone (unreachable, or several requests in a row without an answer).
+   */
+  unansweredGenerated(operation: string, failure: NoAnswer): boolean {
+    this.#noAnswer("generated cases", operation, { method: failure.method, path: failure.path }, failure);
+    return this.lostContact !== undefined;
+  }
+
+  /** An answer in the generated phase: "several in a row without an answer" starts again. */
+  answeredGenerated(): void {
+    this.#unansweredInARow = 0;
+  }
+
   /** Records that a request was sent again after a 429 or 503 with Retry-After, for the report. */
   noteRetry(step: string, method: string, path: string, retried: Retried, status: number | undefined): void {
     const entry: RetriedRequest = { step, method, path, answers: retried.answers, waitedMs: retried.waitedMs };

@@ -1,6 +1,7 @@
 import type { Contract } from "../../create-contract.ts";
 import type { Tier } from "../../contract-violation.ts";
 import { CheckLedger, excerpt } from "../check-ledger.ts";
+import type { NoAnswer } from "../http-exchange.ts";
 import type { CheckName } from "../checks.ts";
 import type { Exchange, Exchanger } from "../http-exchange.ts";
 import { compareSent, PROPERTY_SAMENESS } from "../steps/sent-value.ts";
@@ -55,6 +56,15 @@ export interface CaseRunnerDeps {
   edit?: InputOperation;
   /** The lists 2.1 holds a stored property to. */
   vocabulary: PropertyVocabulary;
+  /**
+   * Told of a request that got no answer (later than the timeout, a reset connection): it fails that request's
+   * check, and the case is dropped with what rested on it. True when the service seems gone (it is unreachable, or
+   * several requests in a row got no answer): the phase then stops. Without it, any request without an answer
+   * ends the phase.
+   */
+  unanswered?: (operationId: string, failure: NoAnswer) => boolean;
+  /** Told of every answer, so that "several in a row" counts only requests without one. */
+  answered?: () => void;
 }
 
 /** The outcome of one case: what it found, how many requests it sent, and whether the service still answers. */
@@ -64,6 +74,11 @@ export interface CaseOutcome {
   sent: number;
   reads: number;
   noAnswer?: string;
+  /**
+   * Set when a request of the case got no answer: how many findings the case had made before it. What came after
+   * rested on an answer that never came, so it is dropped, never reported as a failure of the service.
+   */
+  unansweredAfter?: number;
   /** A property the case created, with what a retrieve showed. */
   created?: { nid: string; record?: Json };
   /** A valid create the phase sent as an edit of its own property, since it had made the properties it may. */
@@ -282,7 +297,7 @@ export class CaseRunner {
   }
 
   async #send(outcome: CaseOutcome, operationId: string, method: string, path: string, body: unknown, read: boolean): Promise<Exchange | undefined> {
-    if (outcome.noAnswer) return undefined;
+    if (outcome.noAnswer || outcome.unansweredAfter !== undefined) return undefined;
     // A copy: fast-check may reuse a generated value while it shrinks, and the report must show what was sent.
     const copy: unknown = body === undefined ? undefined : JSON.parse(JSON.stringify(body));
     const request = { method, path, headers: this.#deps.headers, ...(copy === undefined ? {} : { body: copy }) };
@@ -294,9 +309,16 @@ export class CaseRunner {
     if (read) outcome.reads += 1;
     else outcome.sent += 1;
     if (!sent.ok) {
+      const { unanswered } = this.#deps;
+      if (unanswered && sent.failure.kind !== "interrupted") {
+        outcome.unansweredAfter = outcome.findings.length;
+        if (unanswered(operationId, sent.failure)) outcome.noAnswer = `the service stopped answering at ${method} ${path}: ${sent.failure.reason}`;
+        return undefined;
+      }
       outcome.noAnswer = `the service stopped answering at ${method} ${path}: ${sent.failure.reason}`;
       return undefined;
     }
+    this.#deps.answered?.();
     const exchange = sent.exchange;
     const from = this.ledger.results.length;
     this.ledger.checkAnswer("generated", { operation: operationId, request: { method, path, status: exchange.status } }, exchange);

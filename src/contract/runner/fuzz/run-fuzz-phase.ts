@@ -35,6 +35,8 @@ export interface FuzzOperationSummary {
   notSent?: number;
   /** Why no case was sent, when none was. */
   skipped?: string;
+  /** Cases dropped since a request of theirs got no answer (each such request fails not_a_server_error once). */
+  unanswered?: number;
 }
 
 /** What a report says of the generated phase. */
@@ -99,6 +101,8 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
     created: (nid) => {
       if (ctx.noteProperty(nid, "made by a generated case")) summary.properties.created += 1;
     },
+    unanswered: (operationId, failure) => ctx.unansweredGenerated(operationId, failure),
+    answered: () => ctx.answeredGenerated(),
   });
   let lostContact: string | undefined;
   for (const [index, operation] of model.entries()) {
@@ -120,6 +124,10 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
       ctx.exchanges += outcome.sent + outcome.reads;
       if (outcome.asEdit) entry.asEdits = (entry.asEdits ?? 0) + 1;
       if (outcome.noAnswer) lostContact ??= outcome.noAnswer;
+      if (outcome.unansweredAfter !== undefined) {
+        entry.unanswered = (entry.unanswered ?? 0) + 1;
+        outcome.findings.length = outcome.unansweredAfter;
+      }
     };
     // The first finding of each kind, unless a later one of the same kind breaks a fact where it broke only an
     // assumption: an answer whose schema fails a marked assumption must not hide the next one failing a fact.
@@ -209,8 +217,8 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
       generated: true,
     });
   }
-  if (lostContact) {
-    ctx.lostContact ??= lostContact;
+  if (lostContact && !ctx.lostContact) {
+    ctx.lostContact = lostContact;
     ctx.record("not_a_server_error", "fact", false, "generated cases", { message: lostContact });
   }
   return summary;

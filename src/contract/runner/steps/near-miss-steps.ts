@@ -121,7 +121,8 @@ function oneValue(body: Json): Json | undefined {
 /** An edit the document rules out, sent to a property of the run, then judged by what a retrieve shows. */
 async function ruledOutEdit(ctx: RunContext, vocabulary: PropertyVocabulary, step: string, nid: string, body: Json, section: string, rule: string): Promise<void> {
   const path = `${API}/property/${encodeURIComponent(nid)}`;
-  const before = record(await ctx.call(`${step}: retrieve the property first`, "retrieveProperty", path, { expect: "success" }));
+  const firstAnswer = await ctx.call(`${step}: retrieve the property first`, "retrieveProperty", path, { expect: "success" });
+  const before = record(firstAnswer);
   const answer = await ctx.call(step, "editProperty", path, { body, expect: "any", point: "error.validation" });
   if (!answer) return;
   const retrieveStep = `${step}: retrieve the property after`;
@@ -129,6 +130,9 @@ async function ruledOutEdit(ctx: RunContext, vocabulary: PropertyVocabulary, ste
   if (refused(answer)) {
     judgeRefusal(ctx, step, answer, section, rule);
     const now = record(after);
+    // A retrieve without an answer judges nothing: what rested on it is skipped, with the request that never came.
+    const unanswered = ctx.missing([firstAnswer, after], after === undefined ? retrieveStep : `${step}: retrieve the property first`);
+    if (unanswered) ctx.skip("negative_data_rejection", retrieveStep, unanswered, "retrieveProperty");
     if (!before || !now) return;
     const moved = PROPERTY_FIELDS.filter((field) => !isDeepStrictEqual(before[field], now[field]));
     ctx.check("negative_data_rejection", { step: retrieveStep, passed: moved.length === 0, exchange: after, operation: "retrieveProperty", section: "4.1",
@@ -166,6 +170,12 @@ interface Taken {
  */
 function judgeTaken(ctx: RunContext, vocabulary: PropertyVocabulary, taken: Taken): void {
   const property = record(taken.after);
+  const unanswered = ctx.missing([taken.after], taken.retrieveStep);
+  if (unanswered) {
+    // The request was taken, and the retrieve that would show what it left never answered: judged no further.
+    ctx.skip("negative_data_rejection", taken.retrieveStep, unanswered, "retrieveProperty");
+    return;
+  }
   if (!property) {
     ctx.check("ensure_resource_availability", { step: taken.retrieveStep, passed: false, exchange: taken.after, operation: "retrieveProperty", section: "4.1",
       message: `the service took the request (${taken.answer.status}), and the property it names cannot be retrieved` });
