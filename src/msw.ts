@@ -11,6 +11,7 @@
  */
 export { createMockHandlers, type MockHandlers, type MockHandlersOptions, type LoadedPlayback } from "./hosts/msw/create-mock-handlers.ts";
 export { loadProfilePlayback } from "./hosts/msw/load-profile-playback.ts";
+export { loadRecordChecker } from "./hosts/msw/load-record-checker.ts";
 export { ProfileRefused } from "./mock/profile-refused.ts";
 export type { ServiceProfile } from "./contract/profile/service-profile.ts";
 export type { AccountConfig } from "./mock/account-config.ts";

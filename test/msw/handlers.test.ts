@@ -8,7 +8,7 @@ import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import "../../src/vitest.ts";
-import { createMockHandlers } from "../../src/msw.ts";
+import { createMockHandlers, loadRecordChecker } from "../../src/msw.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";
 
 const A = "http://a.mock.test";
@@ -179,5 +179,28 @@ describe("named states (issue 29) in the MSW host", () => {
   it("refuses an unknown name, changing nothing", () => {
     expect(() => states.useState("no-such-state")).toThrow(/No state is named "no-such-state"/);
     expect(() => createMockHandlers({ state: "nope" })).toThrow(TypeError);
+  });
+
+  it("takes a state of your own records with checkRecords, checked record by record as on the Node server", async () => {
+    const D = "http://records.mock.test";
+    const own = createMockHandlers({ baseUrl: D, checkRecords: await loadRecordChecker() });
+    const without = createMockHandlers({ baseUrl: D });
+    expect(() => without.useState(tinyFixtures())).toThrow(/checkRecords/);
+    states2.use(...own.handlers);
+    try {
+      const records = tinyFixtures();
+      own.useState(records);
+      const listed = await json(await fetch(`${D}/api/v1/object/properties/1`, { headers: JSON_HEADERS }));
+      expect(listed.status).toBe(200);
+      expect((listed.body as Array<{ nid: string }>).map((item) => item.nid).sort()).toEqual(records.properties.filter((property) => property.uid === 1).map((property) => String(property.id)).sort());
+      // A record that breaks its stored shape: refused, naming the place, and the state is as it was.
+      const broken = { ...records, properties: [{ ...records.properties[0]!, state: 12 }] };
+      expect(() => own.useState(broken)).toThrow(/\/properties\/0\/state/);
+      const admin = await fetch(`${D}/__admin/state`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ state: broken }) });
+      expect(admin.status).toBe(400);
+      expect((await json(await fetch(`${D}/api/v1/object/properties/1`, { headers: JSON_HEADERS }))).body).toEqual(listed.body);
+    } finally {
+      states2.resetHandlers(...states.handlers);
+    }
   });
 });

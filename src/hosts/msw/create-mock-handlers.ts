@@ -11,7 +11,8 @@ import { parseLatency, type Latency } from "../../mock/services/latency.ts";
 import { MAX_JOURNAL_SIZE, type JournalEntry, type JournalFilter } from "../../mock/services/request-journal.ts";
 import type { MockStore } from "../../mock/store/mock-store.ts";
 import type { Database } from "../../mock/store/records.ts";
-import type { ChosenState } from "../../mock/store/choose-state.ts";
+import { chooseState as chooseStateWith, type ChosenState } from "../../mock/store/choose-state.ts";
+import type { RawRecordValidator } from "../../mock/store/raw-record-validator.ts";
 import { namedState, STATE_NAMES } from "../../mock/store/named-states.ts";
 import { failure, success, type Outcome } from "../../mock/problems.ts";
 import { mockRequestOf, responseOf } from "../fetch/fetch-exchange.ts";
@@ -32,6 +33,12 @@ export interface MockHandlersOptions {
    * or `"fixtures"` (docs/setting-up-a-test.md). `reset()` comes back to it.
    */
   state?: string;
+  /**
+   * The check of a state's records, from `await loadRecordChecker()` (it brings a schema compiler): with it,
+   * `useState(records)` and `POST /__admin/state` with records work as on the Node server; without it, a state is a
+   * shipped name, and your own records are the `fixtures` option.
+   */
+  checkRecords?: RawRecordValidator;
   /** The only accounts admitted (`--accounts`); without them the demo accounts and any new key opens an account. */
   accounts?: AccountConfig[];
   /** Agent seats of an account that does not say (`--agent-seats`); 10 by default. */
@@ -84,13 +91,14 @@ export interface MockHandlers {
   reset(): void;
   /**
    * A reset to a shipped state for one test (`POST /__admin/state` does the same): fault rules and the journal
-   * emptied too; `reset()` later goes back to the start state. Throws a `TypeError` for an unknown name. A state of
-   * your own records is the `fixtures` option here (checking records takes the Node server's schema compiler).
+   * emptied too; `reset()` later goes back to the start state. Your own records (`{ accounts, properties, agents,
+   * documents }`) too, given the `checkRecords` option. Throws a `TypeError`, changing nothing, for an unknown
+   * name or records that are not right.
    *
    * @example
    * beforeEach(() => mock.useState("seats-full"));
    */
-  useState(name: string): void;
+  useState(state: string | object): void;
   /** The API requests received, oldest first, optionally filtered: `expect(mock).toHaveReceived(...)` reads them. */
   requests(filter?: JournalFilter): JournalEntry[];
   /** The fault rules (`POST /__admin/faults` adds them too). */
@@ -103,7 +111,7 @@ export interface MockHandlers {
   readonly baseUrl: string | undefined;
 }
 
-const OPTION_NAMES = new Set<string>(["baseUrl", "fixtures", "state", "accounts", "agentSeats", "maxAccounts", "validateResponses", "latency", "random", "journalSize", "bodyLimit", "now", "autologinSecret", "adminToken", "playback", "log", "persist", "persistKey"]);
+const OPTION_NAMES = new Set<string>(["baseUrl", "fixtures", "state", "checkRecords", "accounts", "agentSeats", "maxAccounts", "validateResponses", "latency", "random", "journalSize", "bodyLimit", "now", "autologinSecret", "adminToken", "playback", "log", "persist", "persistKey"]);
 
 /** The paths of the mock: only these are answered, so that the page's own files and other calls go on. */
 const MOCK_PATHS = /^\/(?:api(?:\/|$)|__admin(?:\/|$)|__db(?:\/|$)|healthz$|openapi\.json$|autologin\/)/;
@@ -127,10 +135,12 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
   const base = baseOf(given.baseUrl);
   const fixtures = given.fixtures;
   const fixturesSeed = (): Database => withConfiguredAccounts(fixtures ? structuredClone(fixtures) : (JSON.parse(DEFAULT_FIXTURES_JSON) as Database), given.accounts);
-  /** Shipped states by name; records are refused here (no schema compiler in this module). */
+  /** Shipped states by name, and records when there is a check for them (`checkRecords`). */
+  const checkRecords = given.checkRecords;
   const chooseState = (state: unknown): Outcome<ChosenState> => {
+    if (checkRecords) return chooseStateWith(state, { fixtures: fixturesSeed, validate: checkRecords, finish: (records) => withConfiguredAccounts(records, given.accounts) });
     if (typeof state !== "string") {
-      return failure("invalidState", "These MSW handlers take a shipped state's name; give a state of your own records as the fixtures option of createMockHandlers (the Node server checks records sent here).");
+      return failure("invalidState", "A state of your own records needs the checkRecords option of createMockHandlers (checkRecords: await loadRecordChecker()); without it, give a shipped state's name, or your records as the fixtures option.");
     }
     const named = namedState(state);
     if (!named) return failure("invalidState", `No state is named ${JSON.stringify(state.slice(0, 100))}; the shipped states are ${STATE_NAMES.join(", ")}.`);
@@ -179,9 +189,12 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
   return {
     handlers: [handler],
     reset: core.reset,
-    useState(name) {
-      const used = core.useState(name);
-      if (!used.ok) throw new TypeError(`useState: ${used.failure.detail}`);
+    useState(state) {
+      const used = core.useState(state);
+      if (!used.ok) {
+        const places = (used.failure.errors ?? []).map((error) => `\n  ${error.pointer || "(the state)"} ${error.detail}`).join("");
+        throw new TypeError(`useState: ${used.failure.detail}${places}`);
+      }
     },
     requests: (filter) => core.requests(filter),
     faults: core.faults,

@@ -1,5 +1,5 @@
 import { failure, success, type FieldError, type Outcome } from "../problems.ts";
-import type { RawRecordValidator } from "../store/create-raw-record-validator.ts";
+import type { RawRecordValidator } from "../store/raw-record-validator.ts";
 import type { MockStore, StoredRecord } from "../store/mock-store.ts";
 import { COLLECTIONS, type CollectionName } from "../store/records.ts";
 import { MAX_CHECKED_KEYS } from "../validation/bound-for-validation.ts";

@@ -1,5 +1,5 @@
 import { failure, success, type FieldError, type Outcome } from "../problems.ts";
-import type { RawRecordValidator } from "./create-raw-record-validator.ts";
+import type { RawRecordValidator } from "./raw-record-validator.ts";
 import { COLLECTIONS, type CollectionName, type Database } from "./records.ts";
 
 /** The most offending places a refusal lists; past them it says there are more. */

@@ -1,6 +1,6 @@
 import { failure, success, type Outcome } from "../problems.ts";
 import { checkState } from "./check-state.ts";
-import type { RawRecordValidator } from "./create-raw-record-validator.ts";
+import type { RawRecordValidator } from "./raw-record-validator.ts";
 import { namedState, STATE_NAMES } from "./named-states.ts";
 import type { Database } from "./records.ts";
 

@@ -4,7 +4,7 @@
  * internal `id` and the owner's `uid`. A raw write through `/__db` is checked against these, so that whatever a
  * test prepares, the store, its indexes, the nid sequence and every answer built from it stay sound.
  */
-import { SPEC_ID } from "../../contract/create-ajv.ts";
+import { SPEC_ID } from "../../contract/ajv-with.ts";
 import type { OpenApiDocument, SchemaObject } from "../../spec/openapi-document.ts";
 import type { CollectionName } from "./records.ts";
 
