@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { OpenApiDocument } from "../spec/openapi-document.ts";
-import { createAjvWith, type AjvOptions } from "./ajv-with.ts";
+import { createAjvWith, type AjvOptions, type AjvParts } from "./ajv-with.ts";
 
 export { OPENAPI_VOCABULARY, SPEC_ID, type AjvOptions } from "./ajv-with.ts";
 
@@ -16,13 +16,14 @@ const require = createRequire(import.meta.url);
  * required from this package's dependencies.
  */
 export function createAjv(document: OpenApiDocument, options: AjvOptions = {}): Ajv2020 {
-  return createAjvWith(
-    {
-      Ajv2020: (require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js")).Ajv2020,
-      addFormats: require("ajv-formats") as typeof import("ajv-formats").default,
-      _: (require("ajv") as typeof import("ajv"))._,
-    },
-    document,
-    options,
-  );
+  return createAjvWith(nodeAjvParts(), document, options);
+}
+
+/** AJV's parts from this package's dependencies, required when first asked for. */
+export function nodeAjvParts(): AjvParts {
+  return {
+    Ajv2020: (require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js")).Ajv2020,
+    addFormats: require("ajv-formats") as typeof import("ajv-formats").default,
+    _: (require("ajv") as typeof import("ajv"))._,
+  };
 }

@@ -2,7 +2,7 @@ import type { Contract } from "../contract/build-contract.ts";
 import { formatViolation, type ContractViolation } from "../contract/contract-violation.ts";
 import { DEFAULT_AGENT_SEATS, DEFAULT_BODY_LIMIT } from "./defaults.ts";
 import { createAdminGuard } from "./http/admin-guard.ts";
-import { clientOrigin } from "./http/allowed-hosts.ts";
+import { admittedHosts, clientOrigin } from "./http/allowed-hosts.ts";
 import type { ApiInterceptor } from "./http/api-interceptor.ts";
 import { createRequestAnswerer, type AnswerRequest } from "./http/answer-requests.ts";
 import { journalRequests } from "./http/journal-interceptor.ts";
@@ -141,13 +141,9 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const durability: Durability | undefined = journal && { version: () => store.version, saved: () => journal.saved(), problem: () => journal.problem };
   const baseUrl = options.baseUrl?.replace(/\/+$/, "");
   const configuredHosts = (options.allowedHosts ?? []).map((host) => host.toLowerCase());
-  /** The hosts the mock answers to by name (as the admin guard admits them): the loopback, the listed ones, its own address. */
-  const admittedHosts = (): readonly string[] => {
-    const listening = options.listenHost?.();
-    return listening && !isWildcard(listening) ? [...configuredHosts, listening.replace(/^\[|\]$/g, "").toLowerCase()] : configuredHosts;
-  };
   /** The base URL when given; else the address the client used, if the mock admits its host; else the host's default. */
-  const autologinBase = (host: string | undefined): string => baseUrl ?? clientOrigin(host, admittedHosts()) ?? options.defaultBaseUrl?.() ?? "";
+  const autologinBase = (host: string | undefined): string =>
+    baseUrl ?? clientOrigin(host, admittedHosts(configuredHosts, options.listenHost?.())) ?? options.defaultBaseUrl?.() ?? "";
 
   const services = {
     accounts: new AccountService(store, {
@@ -273,9 +269,4 @@ export function withConfiguredAccounts(fixtures: Database, accounts: AccountConf
     name: account.name ?? `Configured account ${account.apiKey}`,
   }));
   return { ...fixtures, accounts: configured };
-}
-
-/** An address that listens on every interface: no name of its own to admit. */
-function isWildcard(host: string): boolean {
-  return host === "0.0.0.0" || host === "::" || host === "";
 }

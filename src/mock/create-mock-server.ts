@@ -6,6 +6,7 @@ import { compileBodySchema, readServiceProfile, readServiceProfileFile } from ".
 import type { ServiceProfile } from "../contract/profile/service-profile.ts";
 import { createMockCore, withConfiguredAccounts } from "./create-mock-core.ts";
 import { createApp } from "./http/create-app.ts";
+import { isWildcardHost } from "./http/allowed-hosts.ts";
 import { DOCS_PATH } from "./http/docs-pages.ts";
 import { formatRequestLog } from "./http/request-log-line.ts";
 import { messageLine, type LogLevel } from "./log-line.ts";
@@ -20,7 +21,7 @@ import { filePersistence } from "./store/file-persistence.ts";
 import type { MockStore } from "./store/mock-store.ts";
 import type { Database } from "./store/records.ts";
 import { chooseState, type ChosenState } from "./store/choose-state.ts";
-import type { Failure, Outcome } from "./problems.ts";
+import { refusalLines, type Outcome } from "./problems.ts";
 
 import {
   DEFAULT_BODY_LIMIT,
@@ -243,10 +244,6 @@ function chosenOrThrow(chosen: Outcome<ChosenState>, source: string): ChosenStat
   return chosen.value;
 }
 
-/** A refusal as lines for people: its detail, then each offending place. */
-function refusalLines(failure: Failure): string[] {
-  return [failure.detail, ...(failure.errors ?? []).map((error) => `${error.pointer || "(the state)"} ${error.detail}`)];
-}
 
 /** The profile option read and checked, all or nothing, with what names it. */
 function readProfileOption(profile: string | ServiceProfile, contract: Contract): { profile: ServiceProfile; about: { source: string; runId: string; recordedAt: string } } {
@@ -258,6 +255,6 @@ function readProfileOption(profile: string | ServiceProfile, contract: Contract)
 
 /** A host a client can reach: a wildcard address is reached through the loopback. */
 function displayHost(host: string): string {
-  if (host === "0.0.0.0" || host === "::" || host === "") return DEFAULT_HOST;
+  if (isWildcardHost(host)) return DEFAULT_HOST;
   return host.includes(":") ? `[${host}]` : host;
 }

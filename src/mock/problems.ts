@@ -110,3 +110,8 @@ export function toProblemBody(failed: Failure, instance?: string): ProblemBody {
   if (failed.errors) body.errors = failed.errors;
   return body;
 }
+
+/** A refusal as lines for people: its detail, then each offending place (a refused state, at start or per test). */
+export function refusalLines(failure: Failure): string[] {
+  return [failure.detail, ...(failure.errors ?? []).map((error) => `${error.pointer || "(the state)"} ${error.detail}`)];
+}

@@ -13,8 +13,7 @@ import type { MockStore } from "../../mock/store/mock-store.ts";
 import type { Database } from "../../mock/store/records.ts";
 import { chooseState as chooseStateWith, type ChosenState } from "../../mock/store/choose-state.ts";
 import type { RawRecordValidator } from "../../mock/store/raw-record-validator.ts";
-import { namedState, STATE_NAMES } from "../../mock/store/named-states.ts";
-import { failure, success, type Outcome } from "../../mock/problems.ts";
+import { refusalLines, type Outcome } from "../../mock/problems.ts";
 import { mockRequestOf, responseOf } from "../fetch/fetch-exchange.ts";
 import { storagePersistence, type KeyValueStorage } from "./storage-persistence.ts";
 
@@ -137,15 +136,13 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
   const fixturesSeed = (): Database => withConfiguredAccounts(fixtures ? structuredClone(fixtures) : (JSON.parse(DEFAULT_FIXTURES_JSON) as Database), given.accounts);
   /** Shipped states by name, and records when there is a check for them (`checkRecords`). */
   const checkRecords = given.checkRecords;
-  const chooseState = (state: unknown): Outcome<ChosenState> => {
-    if (checkRecords) return chooseStateWith(state, { fixtures: fixturesSeed, validate: checkRecords, finish: (records) => withConfiguredAccounts(records, given.accounts) });
-    if (typeof state !== "string") {
-      return failure("invalidState", "A state of your own records needs the checkRecords option of createMockHandlers (checkRecords: await loadRecordChecker()); without it, give a shipped state's name, or your records as the fixtures option.");
-    }
-    const named = namedState(state);
-    if (!named) return failure("invalidState", `No state is named ${JSON.stringify(state.slice(0, 100))}; the shipped states are ${STATE_NAMES.join(", ")}.`);
-    return success({ name: state, build: () => named.build(fixturesSeed()) });
-  };
+  const chooseState = (state: unknown): Outcome<ChosenState> =>
+    chooseStateWith(state, {
+      fixtures: fixturesSeed,
+      validate: checkRecords,
+      recordsRefused: "A state of your own records needs the checkRecords option of createMockHandlers (checkRecords: await loadRecordChecker()); without it, give a shipped state's name, or your records as the fixtures option.",
+      finish: (records) => withConfiguredAccounts(records, given.accounts),
+    });
   const startState = given.state === undefined ? undefined : chooseState(given.state);
   if (startState && !startState.ok) throw new TypeError(`createMockHandlers: "state": ${startState.failure.detail}`);
   const seed = startState?.value.build ?? fixturesSeed;
@@ -191,10 +188,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     reset: core.reset,
     useState(state) {
       const used = core.useState(state);
-      if (!used.ok) {
-        const places = (used.failure.errors ?? []).map((error) => `\n  ${error.pointer || "(the state)"} ${error.detail}`).join("");
-        throw new TypeError(`useState: ${used.failure.detail}${places}`);
-      }
+      if (!used.ok) throw new TypeError(`useState: ${refusalLines(used.failure).join("\n  ")}`);
     },
     requests: (filter) => core.requests(filter),
     faults: core.faults,

@@ -1,4 +1,5 @@
 import { builtInSpec } from "../../contract/built-in-spec.ts";
+import { importAjvParts } from "./import-ajv.ts";
 import { checkServiceProfile, compileBodySchemaWith, type ProfileTools } from "../../contract/profile/check-service-profile.ts";
 import type { ServiceProfile } from "../../contract/profile/service-profile.ts";
 import { SERVICE_PROFILE_SCHEMA_JSON } from "../../generated/service-profile-schema.ts";
@@ -29,11 +30,9 @@ export async function loadProfilePlayback(profile: ServiceProfile | string, sour
 
 let loading: Promise<ProfileTools> | undefined;
 
-/** AJV and ajv-formats, imported once on first use. */
+/** AJV and ajv-formats (import-ajv.ts), and the profile's schema, made ready once on first use. */
 function profileTools(): Promise<ProfileTools> {
-  loading ??= Promise.all([import("ajv/dist/2020.js"), import("ajv-formats")]).then(([ajvModule, formatsModule]) => {
-    const Ajv2020 = defaultOf(ajvModule) as typeof import("ajv/dist/2020.js").Ajv2020;
-    const addFormats = defaultOf(formatsModule) as typeof import("ajv-formats").default;
+  loading ??= importAjvParts().then(({ Ajv2020, addFormats }) => {
     const schema = JSON.parse(SERVICE_PROFILE_SCHEMA_JSON) as object;
     return {
       newAjv() {
@@ -45,10 +44,4 @@ function profileTools(): Promise<ProfileTools> {
     };
   });
   return loading;
-}
-
-/** A CommonJS module's export as ESM sees it: Node gives `module.exports` as the default, bundlers may nest it once more. */
-function defaultOf(module: { default?: unknown }): unknown {
-  const first = module.default ?? module;
-  return typeof first === "function" ? first : (first as { default?: unknown }).default;
 }

@@ -1,7 +1,7 @@
 import { mediaTypeOf } from "../../contract/build-contract.ts";
 import type { MockRequest, RequestHeaders } from "./mock-request.ts";
 import type { Failure } from "../problems.ts";
-import { hostnameOf, isHostAllowed } from "./allowed-hosts.ts";
+import { admittedHosts, hostnameOf, isHostAllowed } from "./allowed-hosts.ts";
 import { clip } from "../clip.ts";
 
 /** What the admin guard knows of the mock's configuration, read once by the CLI. */
@@ -35,8 +35,7 @@ export function createAdminGuard(options: AdminGuardOptions = {}): AdminGuard {
   const configured = [...(options.allowedHosts ?? []), ...(base ? [hostnameOf(base.host) ?? base.hostname] : [])].map((host) => host.toLowerCase());
   const token = options.adminToken;
   return (request) => {
-    const listening = options.listenHost?.();
-    const allowedHosts = listening && !isWildcard(listening) ? [...configured, listening.replace(/^\[|\]$/g, "").toLowerCase()] : configured;
+    const allowedHosts = admittedHosts(configured, options.listenHost?.());
     return checkAdminRequest({ method: request.method, headers: request.headers }, { allowedHosts, ...(options.inProcess ? { inProcess: true } : {}), ...(base ? { baseOrigin: base.origin } : {}), ...(token ? { token } : {}) });
   };
 }
@@ -132,6 +131,3 @@ function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function isWildcard(host: string): boolean {
-  return host === "0.0.0.0" || host === "::" || host === "";
-}

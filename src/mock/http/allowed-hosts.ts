@@ -22,6 +22,19 @@ export function isHostAllowed(hostHeader: string | undefined, allowed: readonly 
   return false;
 }
 
+/**
+ * The hosts the mock answers to by name: the configured ones, and the address it listens on unless that is a
+ * wildcard (Vite admits `server.host` alike). The admin guard and the auto-login base read the same list.
+ */
+export function admittedHosts(configured: readonly string[], listening: string | undefined): readonly string[] {
+  return listening && !isWildcardHost(listening) ? [...configured, listening.replace(/^\[|\]$/g, "").toLowerCase()] : configured;
+}
+
+/** An address that listens on every interface: it names no host of its own. */
+export function isWildcardHost(host: string): boolean {
+  return host === "0.0.0.0" || host === "::" || host === "";
+}
+
 /** The host name of a `Host` header, lower case, without port or IPv6 brackets; undefined when malformed. */
 export function hostnameOf(hostHeader: string | undefined): string | undefined {
   const host = hostHeader?.trim().toLowerCase();

@@ -14,8 +14,13 @@ export interface ChosenState {
 export interface ChooseStateDeps {
   /** A fresh copy of the fixtures the shipped states are made from, already finished (configured accounts in place). */
   fixtures: () => Database;
-  /** The check of one record against its collection's stored shape (the raw routes' check). */
-  validate: RawRecordValidator;
+  /**
+   * The check of one record against its collection's stored shape (the raw routes' check). Without it, a state
+   * is a shipped name only, and records are refused with `recordsRefused`.
+   */
+  validate: RawRecordValidator | undefined;
+  /** Why records are refused when there is no check for them (what the host offers instead). */
+  recordsRefused?: string;
   /** What the mock does to a state given as records (configured accounts in place of the state's). */
   finish: (state: Database) => Database;
 }
@@ -34,6 +39,7 @@ export function chooseState(given: unknown, deps: ChooseStateDeps): Outcome<Chos
     // Made from fixtures already finished: finishing twice would number configured accounts without a uid anew.
     return success({ name: given, build: () => named.build(deps.fixtures()) });
   }
+  if (!deps.validate) return failure("invalidState", deps.recordsRefused ?? "This mock takes a shipped state's name only.");
   const checked = checkState(given, deps.validate);
   if (!checked.ok) return checked;
   return success({ name: "given", build: () => deps.finish(structuredClone(checked.value)) });
