@@ -5,7 +5,7 @@ import { curlCommand, type CurlHeader } from "../curl-command.ts";
 import type { Exchanger } from "../http-exchange.ts";
 import { RunInterrupted, type Credentials, type RunContext } from "../run-context.ts";
 import type { CheckResult, ExchangeSummary, RunEvent } from "../run-report.ts";
-import { caseArbitrary } from "./case-arbitraries.ts";
+import { caseArbitrary, coverageCases } from "./case-arbitraries.ts";
 import { CaseRunner, type CaseOutcome, type Finding } from "./case-runner.ts";
 import { describeCase, type FuzzCase } from "./fuzz-case.ts";
 import { readInputModel, type InputOperation } from "./input-model.ts";
@@ -159,13 +159,18 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
         ctx.exchanges += reads;
       }
     }
-    const arbitrary = caseArbitrary(operation, runner.state);
+    const seed = operationSeed(options.seed, index);
+    // The cases at the edges of the valid values and one per documented rule and field come first (coverageCases),
+    // each out of its half of the budget; the random cases make up the rest, so that about half of the n stay valid.
+    const half = Math.floor(budget / 2);
+    const coverage = coverageCases(operation, runner.state, seed, { valid: Math.floor((budget - half) / 4), invalid: half });
+    const examples = [...coverage.valid, ...coverage.invalid].map((fuzzCase): [FuzzCase] => [fuzzCase]);
+    const arbitrary = caseArbitrary(operation, runner.state, { valid: budget - half - coverage.valid.length, invalid: half - coverage.invalid.length });
     if (!arbitrary) {
       skip(ctx, deps, operation, entry, "the generated phase could not create its property, which every edit aims at");
       continue;
     }
-    const seed = operationSeed(options.seed, index);
-    await fc.check(fc.asyncProperty(arbitrary, explore), { seed, numRuns: budget });
+    await fc.check(fc.asyncProperty(arbitrary, explore), { seed, numRuns: budget, examples });
     if (deps.signal?.aborted) throw new RunInterrupted();
 
     // Each kind of failure, shrunk: fast-check replays the run that found it (seed and path) and shrinks its case.
@@ -195,7 +200,7 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
             smallest = { finding: same, fuzzCase: candidate };
             return false;
           }),
-          { seed, numRuns: options.cases, path: String(at) },
+          { seed, numRuns: options.cases, path: String(at), examples },
         );
         if (deps.signal?.aborted) throw new RunInterrupted();
       }
