@@ -122,7 +122,9 @@ export function createSchemaExplainer(document: OpenApiDocument, validatorAt: Va
     if (combinator === undefined || index < 0) return inner;
     const branchAssumption = assumptionAt(`${combinator}/${error.keyword}/${index}`);
     const own = assumptionAt(combinator);
-    if (branchAssumption === undefined || branchAssumption === own) return inner;
+    // A combinator that is itself our reading keeps its findings ours, also those of a branch that is a `$ref`
+    // (whose rules sit in a shared schema, with no marker of their own): parking_spaces' numeric string.
+    if (branchAssumption === undefined || branchAssumption === own) return own === undefined ? inner : inner.map((found) => (found.assumption === undefined ? { ...found, assumption: own } : found));
     const section = sectionAt(combinator);
     return inner.map((found) => {
       if (found.assumption !== branchAssumption) return found;
@@ -175,21 +177,44 @@ export function createSchemaExplainer(document: OpenApiDocument, validatorAt: Va
     }
   };
 
+  /** Every schema object a combinator's branches reach (through `$ref` too): where the errors of its branches sit. */
+  const reachedBy = new Map<object, Set<object>>();
+  const reachable = (branches: object): Set<object> => {
+    let reached = reachedBy.get(branches);
+    if (reached) return reached;
+    reached = new Set<object>();
+    const stack: unknown[] = [branches];
+    while (stack.length > 0) {
+      const node = stack.pop();
+      if (node === null || typeof node !== "object" || reached.has(node)) continue;
+      reached.add(node);
+      const ref = (node as SchemaObject).$ref;
+      if (typeof ref === "string" && ref.startsWith("#")) stack.push(resolvePointer(document, ref));
+      for (const value of Object.values(node)) if (value !== null && typeof value === "object") stack.push(value);
+    }
+    reachedBy.set(branches, reached);
+    return reached;
+  };
+
   const explain = (validate: ValidateFunction): SchemaFinding[] => {
-    const out: Array<SchemaFinding & { from: string }> = [];
+    const out: Array<SchemaFinding & { from: string; origin: unknown }> = [];
     for (const error of validate.errors ?? []) {
       if ((error as { propertyName?: string }).propertyName !== undefined) continue; // folded into `propertyNames`
       if (error.keyword === "anyOf" || error.keyword === "oneOf") {
         // AJV reports a failed combinator after the errors of its branches; those are replaced by one explanation.
+        // An error of the same value from a rule beside the combinator (the `type` of a field whose `allOf` holds
+        // it) is not one of them, and stays: a narrower reading failing must not hide the document's rule failing.
         const at = error.instancePath;
-        while (out.length > 0 && isWithin(out[out.length - 1]!.from, at)) out.pop();
-        for (const inner of explainCombinator(error)) out.push({ ...inner, from: at });
+        const branches = error.schema !== null && typeof error.schema === "object" ? reachable(error.schema) : undefined;
+        const ofBranch = (entry: { from: string; origin: unknown }) => isWithin(entry.from, at) && (branches === undefined || entry.origin === undefined || branches.has(entry.origin as object));
+        while (out.length > 0 && ofBranch(out[out.length - 1]!)) out.pop();
+        for (const inner of explainCombinator(error)) out.push({ ...inner, from: at, origin: error.parentSchema });
         continue;
       }
       const explained = explainOne(error);
-      if (explained) out.push({ ...explained, from: error.instancePath });
+      if (explained) out.push({ ...explained, from: error.instancePath, origin: error.parentSchema });
     }
-    return dedupe(out.map(({ from: _from, ...rest }) => rest));
+    return dedupe(out.map(({ from: _from, origin: _origin, ...rest }) => rest));
   };
 
   return { explain, assumptionAt, sectionAt };
