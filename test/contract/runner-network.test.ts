@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContract } from "../../src/contract/create-contract.ts";
+import { renderTextReport } from "../../src/contract/runner/reporters/text-reporter.ts";
 import { runContract, type RunOptions } from "../../src/contract/runner/run-contract.ts";
 import type { CheckResult, RunReport } from "../../src/contract/runner/run-report.ts";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
@@ -166,6 +167,30 @@ describe("a 503 or 429 with Retry-After", () => {
     expect(long.waits).toEqual([20_000]);
     expect(long.report.retried!.every((entry) => entry.finalStatus === 503)).toBe(true);
     expect(long.report.retried!.at(-1)!.gaveUp).toMatch(/^a wait of 20 s would pass the run's 30 s of waiting/);
+  });
+});
+
+describe("a connection closed without an answer (a proxy that drops a request, an idle connection the service closed)", () => {
+  it("to a GET, once: sent again at once, and the run holds; the report says which request and why", async () => {
+    const { report, waits } = await runThrough(onNth(2, isRetrieve, () => "hang-up"));
+    expect(failed(report).map(line)).toEqual([]);
+    expect(report.result).toBe("passed");
+    expect(waits).toEqual([]);
+    expect(report.retried).toEqual([expect.objectContaining({ method: "GET", path: expect.stringMatching(/^\/api\/v1\/object\/property\/\d+$/), answers: [], dropped: expect.any(String), waitedMs: 0, finalStatus: 200 })]);
+    expect(renderTextReport(report)).toMatch(/Sent again after a connection closed without an answer \(1 request, 0\.0 s waited in all\)\n {2}GET \/api\/v1\/object\/property\/\d+ \(.+\): connection closed without an answer \(.+\); then 200/);
+  });
+
+  it("to the same GET twice: judged, that request fails once (no answer) and the run goes on", async () => {
+    let drops = 0;
+    const { report } = await runThrough({ request: (request) => (isRetrieve(request) && (drops += 1) <= 2 ? "hang-up" : undefined) });
+    expect(failed(report).map(line)).toEqual([expect.stringMatching(/^not_a_server_error: retrieve the property: GET \/api\/v1\/object\/property\/\d+ got no answer: /)]);
+    expect(report.summary.edit_visible!.passed).toBeGreaterThan(0);
+  });
+
+  it("to a create: not sent again (the service may have made the property), and that request fails: no answer", async () => {
+    const { report } = await runThrough(onNth(1, (request) => request.method === "POST" && request.path === "/api/v1/object/property", () => "hang-up"), { runId: "dropped-create" });
+    expect(report.retried).toBeUndefined();
+    expect(failed(report).filter((result) => result.check === "not_a_server_error").map(line)).toEqual([expect.stringMatching(/^not_a_server_error: create a property with every documented field: POST \/api\/v1\/object\/property got no answer: /)]);
   });
 });
 

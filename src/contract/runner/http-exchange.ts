@@ -15,7 +15,10 @@ export interface Exchange {
   /** Why a body announced as JSON could not be parsed. */
   jsonError?: string;
   durationMs: number;
-  /** Set when a 429 or 503 with Retry-After was waited for and the request sent again (retry-policy.ts). */
+  /**
+   * Set when the request was sent again (retry-policy.ts): after a 429 or 503 with Retry-After, or once after a
+   * connection that closed without an answer.
+   */
   retried?: Retried;
 }
 
@@ -23,6 +26,8 @@ export interface Exchange {
 export interface Retried {
   /** One per answer sent again after: its status and Retry-After header as given. */
   answers: Array<{ status: number; retryAfter: string }>;
+  /** Set when a try's connection closed without an answer and the request was sent again at once: why it closed. */
+  dropped?: string;
   waitedMs: number;
   /** Why the last answer was not waited for again, when it too asked for a wait: `3 retries`, `the run's 30 s`. */
   gaveUp?: string;

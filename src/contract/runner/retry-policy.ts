@@ -55,15 +55,26 @@ export function retryAfterMs(header: string | null, now: number): number | undef
  * past the run's budget. The answer that is judged is the last one; it carries what was waited for (`retried`),
  * so the report can say which requests were retried and how long the run waited. A 5xx without Retry-After, a
  * request not safe to repeat, or a wait past the budget: the answer is judged as it came.
+ *
+ * A request safe to repeat whose connection closed without an answer (reset, or closed by the other side: what a
+ * kept-alive connection that the service or a proxy closed while idle gives the next request on it, and what a
+ * proxy that drops one request gives) is sent again once, at once, as HTTP lets a client do
+ * (RFC 9110 9.2.2). A second close is judged: no answer. A late answer (the timeout) is not sent again.
  */
 export function withRetries(exchange: Exchanger, { budget, now = Date.now, sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)) }: RetryDeps): Exchanger {
   return async (request: ExchangeRequest): Promise<ExchangeResult> => {
     const repeatable = request.repeatable ?? IDEMPOTENT_METHODS.has(request.method.toUpperCase());
     let retried: Retried | undefined;
-    for (let attempt = 0; ; attempt += 1) {
+    for (;;) {
       const result = await exchange(request);
       if (retried) (result.ok ? result.exchange : result.failure).retried = retried;
+      if (!result.ok && result.failure.kind === "network" && repeatable && retried?.dropped === undefined) {
+        retried ??= { answers: [], waitedMs: 0 };
+        retried.dropped = result.failure.reason;
+        continue;
+      }
       if (!result.ok || !repeatable || !WAIT_STATUSES.has(result.exchange.status)) return result;
+      const attempt = retried?.answers.length ?? 0;
       const answer: Exchange = result.exchange;
       const header = answer.headers.get("retry-after");
       const wait = retryAfterMs(header, now());
@@ -84,6 +95,11 @@ export function withRetries(exchange: Exchanger, { budget, now = Date.now, sleep
       if (wait > 0) await sleep(wait);
     }
   };
+}
+
+/** How many times a request was sent again: once per answer that asked for a wait, once after a dropped connection. */
+export function retriesOf(retried: Retried | undefined): number {
+  return retried ? retried.answers.length + (retried.dropped === undefined ? 0 : 1) : 0;
 }
 
 function seconds(ms: number): string {

@@ -6,7 +6,7 @@ import type { CheckName } from "./checks.ts";
 import { curlCommand, type CurlHeader } from "./curl-command.ts";
 import type { Exchange, Exchanger, NoAnswer, Retried } from "./http-exchange.ts";
 import type { ObservedAnswer } from "../profile/profile-observer.ts";
-import { REPEATABLE_OPERATIONS } from "./retry-policy.ts";
+import { REPEATABLE_OPERATIONS, retriesOf } from "./retry-policy.ts";
 import type { ExchangeSummary, RetriedRequest, UnansweredRequest } from "./run-report.ts";
 
 /** The credentials of one account: the `API-KEY` and `TOKEN` headers (section 5). */
@@ -228,7 +228,7 @@ export class RunContext extends CheckLedger {
     if (this.#run.signal?.aborted) throw new RunInterrupted();
     const retried = sent.ok ? sent.exchange.retried : sent.failure.retried;
     // Every request sent counts, those sent again after Retry-After too.
-    this.exchanges += 1 + (retried?.answers.length ?? 0);
+    this.exchanges += 1 + retriesOf(retried);
     const before = this.results.length;
     if (retried) this.noteRetry(step, operation.method, path, retried, sent.ok ? sent.exchange.status : undefined);
 
@@ -392,9 +392,10 @@ export class RunContext extends CheckLedger {
     this.#unansweredInARow = 0;
   }
 
-  /** Records that a request was sent again after a 429 or 503 with Retry-After, for the report. */
+  /** Records that a request was sent again (after a 429 or 503 with Retry-After, or a dropped connection), for the report. */
   noteRetry(step: string, method: string, path: string, retried: Retried, status: number | undefined): void {
     const entry: RetriedRequest = { step, method, path, answers: retried.answers, waitedMs: retried.waitedMs };
+    if (retried.dropped !== undefined) entry.dropped = retried.dropped;
     if (status !== undefined) entry.finalStatus = status;
     if (retried.gaveUp) entry.gaveUp = retried.gaveUp;
     this.retried.push(entry);

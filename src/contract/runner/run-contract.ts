@@ -9,7 +9,7 @@ import { createExchanger } from "./http-exchange.ts";
 import { preflight, type PreflightAnswer } from "./preflight.ts";
 import { proxiedFetch, usesProxy, type ProxySettings } from "./proxy-settings.ts";
 import { secretRedactor, type Secret } from "./redact-secrets.ts";
-import { DEFAULT_RETRY_LIMITS, withRetries, type RetryBudget, type RetryLimits } from "./retry-policy.ts";
+import { DEFAULT_RETRY_LIMITS, retriesOf, withRetries, type RetryBudget, type RetryLimits } from "./retry-policy.ts";
 import { RunContext, RunInterrupted, type Credentials } from "./run-context.ts";
 import type { RunEvent, RunReport } from "./run-report.ts";
 import { runScenario } from "./scenario.ts";
@@ -140,7 +140,7 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   });
   // The preflight's answers are answers of the service like any other: a 5xx there fails the run too.
   for (const { step, operation, exchange: answer } of preflightAnswers) {
-    ctx.exchanges += 1 + (answer.retried?.answers.length ?? 0);
+    ctx.exchanges += 1 + retriesOf(answer.retried);
     const request = { method: answer.method, path: answer.path, status: answer.status };
     ctx.checkAnswer(step, { operation, request }, answer);
     if (answer.retried) ctx.noteRetry(step, answer.method, answer.path, answer.retried, answer.status);

@@ -51,6 +51,8 @@ export interface RetriedRequest {
   path: string;
   /** The answers that asked for a wait, each with its Retry-After as given. */
   answers: Array<{ status: number; retryAfter: string }>;
+  /** Set when a try's connection closed without an answer and the request was sent again at once: why it closed. */
+  dropped?: string;
   /** What the runner waited for this request, in all. */
   waitedMs: number;
   /** The status of the answer judged in the end; absent when the last try got no answer. */

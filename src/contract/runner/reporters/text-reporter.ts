@@ -139,14 +139,15 @@ function byCause(results: CheckResult[]): CheckResult[][] {
   return [...groups.values()];
 }
 
-/** The requests sent again after a 429 or 503 with Retry-After, and those without an answer. */
+/** The requests sent again (after a 429 or 503 with Retry-After, or a dropped connection), and those without an answer. */
 function waits(lines: string[], report: RunReport): void {
   const retried = report.retried ?? [];
   if (retried.length > 0) {
     const waited = retried.reduce((sum, entry) => sum + entry.waitedMs, 0);
-    lines.push("", `Sent again after Retry-After (${plural(retried.length, "request")}, ${(waited / 1000).toFixed(1)} s waited in all)`);
+    const why = [retried.some((entry) => entry.answers.length > 0) ? "Retry-After" : undefined, retried.some((entry) => entry.dropped !== undefined) ? "a connection closed without an answer" : undefined].filter(Boolean).join(" or ");
+    lines.push("", `Sent again after ${why || "Retry-After"} (${plural(retried.length, "request")}, ${(waited / 1000).toFixed(1)} s waited in all)`);
     for (const entry of retried) {
-      const asked = entry.answers.map((answer) => `${answer.status} Retry-After: ${answer.retryAfter}`).join(", ");
+      const asked = [...(entry.dropped === undefined ? [] : [`connection closed without an answer (${entry.dropped})`]), ...entry.answers.map((answer) => `${answer.status} Retry-After: ${answer.retryAfter}`)].join(", ");
       const end = entry.finalStatus === undefined ? "then no answer" : `then ${entry.finalStatus}`;
       lines.push(`  ${entry.method} ${entry.path} (${entry.step}): ${asked || "no retry"}; ${end}${entry.gaveUp ? `; not waited for again: ${entry.gaveUp}` : ""}`);
     }
