@@ -121,7 +121,7 @@ function validBody(fields: InputField[], atLeastOne: boolean): fc.Arbitrary<Reco
 }
 
 /**
- * The generated cases of one operation, valid and invalid in equal shares: body fields from the constraints the
+ * The random cases of one operation, valid and invalid in the shares given (equal by default): body fields from the constraints the
  * contract reads from the interface document, path parameters from their documented types. Invalid cases break
  * one documented rule each: a missing required field, another JSON type, a fraction for an integer, a value
  * outside a documented list, a state that is not 2 characters, a value 2.1 could not show as a numeric string, a
@@ -169,8 +169,8 @@ export function caseArbitrary(operation: InputOperation, target: FuzzTarget, sha
 
 /**
  * How a write's random cases divide between valid and invalid ones (weights, integers): equally, unless the
- * coverage cases sent first (all invalid) took part of the invalid half, so that an operation's `n` cases stay
- * about half valid.
+ * cases sent first (coverageCases) took part of either half, so that an operation's `n` cases stay about half
+ * valid.
  */
 export interface CaseShare {
   valid: number;
