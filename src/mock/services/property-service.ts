@@ -172,7 +172,7 @@ export class PropertyService {
    */
   listByUserJson(account: AccountRecord, uid: number): Outcome<JsonBytes> {
     if (uid !== account.id) return failure("notFound", `No user with uid ${uid}.`);
-    return success(this.#lists.answerFor(uid, () => this.#deps.store.propertiesOf(uid)));
+    return success(this.#lists.answerFor(uid));
   }
 
   #own(account: AccountRecord, nid: number): PropertyRecord | undefined {

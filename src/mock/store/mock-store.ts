@@ -355,14 +355,17 @@ export class MockStore {
     return this.#properties.ids();
   }
 
-  /** The account's properties to read (list-by-user), in the order they were added: not kept as objects. */
+  /**
+   * The account's properties to read, in the order they were added: not kept as objects (a new one each unless
+   * the property is held as an object).
+   */
   propertiesOf(uid: number): PropertyRecord[] {
-    const ids = this.#indexes.propertyIdsOf(uid);
-    if (!ids) return [];
-    const records = new Array<PropertyRecord>(ids.size);
-    let index = 0;
-    for (const id of ids) records[index++] = this.#properties.peek(id)!;
-    return records;
+    return this.propertyIdsOf(uid).map((id) => this.#properties.peek(id)!);
+  }
+
+  /** The ids of the account's properties, in the order they were added. */
+  propertyIdsOf(uid: number): number[] {
+    return [...(this.#indexes.propertyIdsOf(uid) ?? [])];
   }
 
   propertyByExternalId(uid: number, externalId: string): PropertyRecord | undefined {
