@@ -15,12 +15,17 @@ export interface PropertySource {
   nestedIdAt(index: number): number;
   /** The property's JSON object text (`JSON.parse` of it is the record), or undefined if it was removed since. */
   textAt(index: number): string | undefined;
+  /** The store holds this property otherwise now: what its text is read from may be let go once no text needs it. */
+  forget?(index: number): void;
+  /** Lets go of what the texts are read from: the store that took them holds each property otherwise now. */
+  release?(): void;
 }
 
 const LAZY = Symbol("properties held as text");
 
 interface Lazy {
-  source: PropertySource;
+  /** The source as of now (a store's properties change: each snapshot reads them as they are when it starts). */
+  source: () => PropertySource;
   materialize: () => PropertyRecord[];
 }
 
@@ -34,7 +39,7 @@ type LazyDatabase = Database & { [LAZY]?: Lazy };
  *
  * @param members the state's other members, in the order they are written, `properties` among them (its value unused).
  */
-export function lazyDatabase(members: Record<string, unknown>, source: PropertySource, materialize: () => PropertyRecord[] = () => parseAll(source)): Database {
+export function lazyDatabase(members: Record<string, unknown>, source: () => PropertySource, materialize: () => PropertyRecord[] = () => parseAll(source())): Database {
   const database = {} as LazyDatabase;
   const settle = (array: PropertyRecord[]) => {
     Object.defineProperty(database, "properties", { value: array, writable: true, enumerable: true, configurable: true });
@@ -57,7 +62,7 @@ export function lazyDatabase(members: Record<string, unknown>, source: PropertyS
 
 /** The texts a state's properties are held as, while they are not built as objects; undefined for a plain state. */
 export function propertySourceOf(database: Database): PropertySource | undefined {
-  return Object.hasOwn(database, LAZY) ? (database as LazyDatabase)[LAZY]!.source : undefined;
+  return Object.hasOwn(database, LAZY) ? (database as LazyDatabase)[LAZY]!.source() : undefined;
 }
 
 /** A state with some members replaced, its properties still held as text if they were (a spread would build them). */
@@ -84,14 +89,35 @@ export function parseAll(source: PropertySource): PropertyRecord[] {
 
 const decoder = new TextDecoder();
 
-/** The properties of a state's text as a scan found them: each one's text read from the bytes when asked for. */
-export function scannedProperties(bytes: Uint8Array, spans: PropertySpans): PropertySource {
+/**
+ * The properties of a state's text as a scan found them: each one's text read from its piece when asked for. A
+ * piece is let go once every property in it is held otherwise ({@link PropertySource.forget}).
+ */
+export function scannedProperties(pieces: readonly Uint8Array[], spans: PropertySpans): PropertySource {
+  const held: Array<Uint8Array | undefined> = [...pieces];
+  const remaining = new Array<number>(pieces.length).fill(0);
+  for (let index = 0; index < spans.count; index++) remaining[spans.piece[index]!]! += 1;
+  // Pieces no property lies in (the other members') are let go at once.
+  for (let piece = 0; piece < held.length; piece++) if (remaining[piece] === 0) held[piece] = undefined;
+  let released = false;
   return {
     count: spans.count,
     idAt: (index) => spans.id[index]!,
     uidAt: (index) => spans.uid[index]!,
     externalIdAt: (index) => spans.externalId[index],
     nestedIdAt: (index) => spans.nestedId[index]!,
-    textAt: (index) => decoder.decode(bytes.subarray(spans.start[index], spans.end[index])),
+    textAt: (index) => {
+      const piece = released ? undefined : held[spans.piece[index]!];
+      if (!piece) throw new Error("A state's text was read after the store that took it let it go");
+      return decoder.decode(piece.subarray(spans.start[index], spans.end[index]));
+    },
+    forget: (index) => {
+      const piece = spans.piece[index]!;
+      if (--remaining[piece]! === 0) held[piece] = undefined;
+    },
+    release: () => {
+      released = true;
+      held.length = 0;
+    },
   };
 }

@@ -73,6 +73,7 @@ export class PropertyTable {
     this.#published = new Map();
     this.#positions = undefined;
     this.#arrayPositions = undefined;
+    this.#letSourceGo();
     const source = propertySourceOf(state);
     if (source && uniqueIds(source)) {
       this.#source = source;
@@ -84,12 +85,12 @@ export class PropertyTable {
         this.#inSource.set(id, index);
         each(id, source.uidAt(index), source.externalIdAt(index), undefined, source.nestedIdAt(index));
       }
-      if (source.count === 0) this.#source = undefined;
+      if (source.count === 0) this.#letSourceGo();
       return;
     }
-    this.#source = undefined;
     this.#order = undefined;
     const array = (this.#array = state.properties);
+    source?.release?.();
     for (const record of array) {
       this.#objects.set(record.id, record);
       each(record.id, record.uid, record.external_id ?? undefined, record, 0);
@@ -99,7 +100,7 @@ export class PropertyTable {
   /** The state's `properties` as the store serves it: the array, or one built from this table when it is asked for. */
   stateWith(members: Record<string, unknown>): Database {
     if (this.#array) return { ...members, properties: this.#array } as unknown as Database;
-    return lazyDatabase(members, this.#view(), () => this.toArray());
+    return lazyDatabase(members, () => this.#view(), () => this.toArray());
   }
 
   /** Every property as an object, in order: from now on the table holds the array (`/__db`, a whole state read). */
@@ -111,7 +112,7 @@ export class PropertyTable {
     this.#array = array;
     this.#order = undefined;
     this.#positions = undefined;
-    this.#source = undefined;
+    this.#letSourceGo();
     this.#inSource = new Map();
     this.#published = new Map();
     return array;
@@ -291,7 +292,16 @@ export class PropertyTable {
 
   /** Lets go of the property's text in the source (it is held otherwise now); the source goes with its last text. */
   #forgetText(id: number): void {
-    if (this.#inSource.delete(id) && this.#inSource.size === 0) this.#source = undefined;
+    const index = this.#inSource.get(id);
+    if (index === undefined) return;
+    this.#inSource.delete(id);
+    if (this.#inSource.size === 0) this.#letSourceGo();
+    else this.#source!.forget?.(index);
+  }
+
+  #letSourceGo(): void {
+    this.#source?.release?.();
+    this.#source = undefined;
   }
 
   /** Drops the answer and the text of a property whose record is given anew. */

@@ -11,16 +11,29 @@
  * The caller then parses the text as before, so that such a file is read, or refused, exactly as it was.
  */
 
-/** Where a top-level member's value lies: `bytes.subarray(start, end)` is its JSON text. */
-export interface MemberSpan {
-  key: string;
+/** Consecutive text within one piece: `pieces[piece].subarray(start, end)`. */
+export interface TextRun {
+  piece: number;
   start: number;
   end: number;
 }
 
-/** Each property of `properties`, in order: its object's text, its id, its owner and its external id. */
+/**
+ * Where a top-level member's value lies: the JSON text of a value other than an array (`whole`), or the elements
+ * of an array, as runs of consecutive elements (their texts joined with commas, in brackets, are the array).
+ */
+export interface MemberSpan {
+  key: string;
+  runs: TextRun[];
+  whole?: boolean;
+  /** Where the value begins in the whole text. */
+  position: number;
+}
+
+/** Each property of `properties`, in order: its object's text (in a piece), its id, its owner and its external id. */
 export interface PropertySpans {
   count: number;
+  piece: Uint32Array;
   start: Uint32Array;
   end: Uint32Array;
   id: Float64Array;
@@ -38,8 +51,10 @@ export interface PropertySpans {
 export interface ScannedState {
   members: MemberSpan[];
   properties: PropertySpans;
-  /** Where the value of `properties` begins, to keep it in its place among the members. */
+  /** Where the value of `properties` begins in the text, to keep it in its place among the members. */
   propertiesStart: number;
+  /** The text, in the pieces it was read in (each value, and each property, lies within one of them). */
+  pieces: Uint8Array[];
 }
 
 const QUOTE = 0x22;
@@ -59,53 +74,109 @@ const decoder = new TextDecoder();
 /** The scan gave up: the caller parses the text instead. */
 class GiveUp extends Error {}
 
-/** The structure of a state's JSON text (its UTF-8 bytes), or undefined when it must be parsed as a whole. */
-export function scanStateText(bytes: Uint8Array): ScannedState | undefined {
+/** A state's text read a piece at a time (a file): `read` fills `into` from `position` on, and answers how much it read. */
+export interface TextReader {
+  size: number;
+  read(into: Uint8Array, position: number): number;
+}
+
+/** Bytes from the end of a piece within which an element is checked to end in it before it is scanned. */
+const NEAR_END = 1 << 20;
+
+/** Bytes read at a time: pieces this large are each their own mapping, given back whole once let go. */
+const PIECE_BYTES = 32 << 20;
+
+/**
+ * The structure of a state's JSON text, or undefined when it must be parsed as a whole. A text given as a reader
+ * is read in pieces of 32 MiB ({@link ScannedState.pieces}): what lies across the end of one piece is scanned
+ * again with the next, so that no value, and no property, is split between two pieces.
+ */
+export function scanStateText(text: Uint8Array | TextReader, pieceBytes = PIECE_BYTES): ScannedState | undefined {
+  const reader: TextReader = text instanceof Uint8Array ? { size: text.length, read: (into, position) => copyInto(text, into, position) } : text;
   try {
-    return new Scanner(bytes).state();
+    return new Scanner(reader, pieceBytes).state();
   } catch (error) {
     if (error instanceof GiveUp || error instanceof RangeError) return undefined;
     throw error;
   }
 }
 
-class Scanner {
-  readonly #bytes: Uint8Array;
-  #at = 0;
+function copyInto(text: Uint8Array, into: Uint8Array, position: number): number {
+  const part = text.subarray(position, position + into.length);
+  into.set(part);
+  return part.length;
+}
 
-  constructor(bytes: Uint8Array) {
-    this.#bytes = bytes;
+class Scanner {
+  readonly #reader: TextReader;
+  readonly #pieceBytes: number;
+  readonly #pieces: Uint8Array[] = [];
+  /** The piece scanned, and where in it. */
+  #bytes: Uint8Array = new Uint8Array(0);
+  #at = 0;
+  /** Where the text not read yet begins. */
+  #read = 0;
+
+  constructor(reader: TextReader, pieceBytes: number) {
+    this.#reader = reader;
+    this.#pieceBytes = pieceBytes;
   }
 
   state(): ScannedState {
     const members: MemberSpan[] = [];
     let properties: PropertySpans | undefined;
     let propertiesStart = 0;
-    this.#space();
-    this.#expect(OPEN_BRACE);
-    this.#space();
+    this.#more(0);
+    this.#step(() => {
+      this.#space();
+      this.#expect(OPEN_BRACE);
+      this.#space();
+      this.#peekSome();
+    });
     if (this.#peek() !== CLOSE_BRACE) {
       for (;;) {
-        this.#space();
-        const keyStart = this.#at;
-        this.#string();
-        const key = JSON.parse(decoder.decode(this.#bytes.subarray(keyStart, this.#at))) as string;
-        if (key === "__proto__") throw new GiveUp();
-        this.#space();
-        this.#expect(COLON);
-        this.#space();
-        const start = this.#at;
+        let key = "";
+        let start = 0;
+        let end = 0;
+        let array = false;
+        // A member's key, then its value: an array element by element, any other value to the comma or brace
+        // after it (so that a value cut by the end of a piece is never taken).
+        this.#step(() => {
+          this.#space();
+          const keyStart = this.#at;
+          this.#string();
+          key = JSON.parse(decoder.decode(this.#bytes.subarray(keyStart, this.#at))) as string;
+          if (key === "__proto__") throw new GiveUp();
+          this.#space();
+          this.#expect(COLON);
+          this.#space();
+          start = this.#at;
+          array = this.#peekSome() === OPEN_BRACKET;
+          if (!array) {
+            this.#value(0);
+            end = this.#at;
+            this.#space();
+            this.#peekSome();
+          }
+        });
+        const position = this.#position(start);
+        // A later member of the same name is the one JSON.parse keeps.
+        for (let index = members.length - 1; index >= 0; index--) if (members[index]!.key === key) members.splice(index, 1);
         if (key === "properties") {
-          propertiesStart = start;
+          if (!array) throw new GiveUp();
+          propertiesStart = position;
           properties = this.#properties();
-          // A later "properties" member would win in JSON.parse; an earlier one is forgotten like it.
-          for (let index = members.length - 1; index >= 0; index--) if (members[index]!.key === key) members.splice(index, 1);
-          members.push({ key, start, end: this.#at });
+        } else if (array) {
+          members.push({ key, runs: this.#array(), position });
         } else {
-          this.#value(0);
-          members.push({ key, start, end: this.#at });
+          members.push({ key, runs: [{ piece: this.#pieces.length - 1, start, end }], position, whole: true });
         }
-        this.#space();
+        if (array) {
+          this.#step(() => {
+            this.#space();
+            this.#peekSome();
+          });
+        }
         if (this.#peek() === COMMA) {
           this.#at++;
           continue;
@@ -114,39 +185,197 @@ class Scanner {
       }
     }
     this.#expect(CLOSE_BRACE);
-    this.#space();
+    for (;;) {
+      this.#space();
+      if (this.#at < this.#bytes.length || !this.#more(this.#at)) break;
+    }
     if (this.#at !== this.#bytes.length || !properties) throw new GiveUp();
-    return { members: members.filter((member) => member.key !== "properties"), properties, propertiesStart };
+    return { members, properties, propertiesStart, pieces: this.#pieces };
+  }
+
+  /** An array other than `properties`: its elements, as runs of consecutive elements within one piece each. */
+  #array(): TextRun[] {
+    const runs: TextRun[] = [];
+    let run: TextRun | undefined;
+    this.#elements(() => {
+      const start = this.#at;
+      this.#value(1);
+      return start;
+    }, (start, end) => {
+      const piece = this.#pieces.length - 1;
+      if (run?.piece === piece) run.end = end;
+      else runs.push((run = { piece, start, end }));
+    });
+    return runs;
+  }
+
+  /**
+   * The elements of an array, from its opening bracket to its closing one, each with the comma or bracket after
+   * it in one piece: `scan` scans an element where the scan stands and answers where it began; `found` is told
+   * of each element scanned (where it lies in the current piece).
+   */
+  #elements(scan: () => number, found: (start: number, end: number) => void): void {
+    let done = false;
+    this.#step(() => {
+      this.#expect(OPEN_BRACKET);
+      this.#space();
+      done = this.#peekSome() === CLOSE_BRACKET;
+    });
+    if (done) {
+      this.#at++;
+      return;
+    }
+    let from = this.#at;
+    while (!done) {
+      let start: number;
+      let end: number;
+      // Near the end of the piece, an element cut by it is carried into the next piece before it is scanned: a
+      // scan that fails there throws, and V8 then runs the scan unoptimized for a while (a third of the time of a
+      // start at 100,000 properties, read in five pieces).
+      if (this.#bytes.length - this.#at < NEAR_END && !this.#wholeAhead()) {
+        if (!this.#more(this.#at)) throw new GiveUp();
+        from = 0;
+      }
+      try {
+        this.#space();
+        start = scan();
+        end = this.#at;
+        this.#space();
+        const next = this.#bytes[this.#at++];
+        if (next === CLOSE_BRACKET) done = true;
+        else if (next !== COMMA) throw new GiveUp();
+      } catch (error) {
+        // Cut by the end of the piece: scanned again from the element's start with the next piece.
+        if (!(error instanceof GiveUp || error instanceof RangeError)) throw error;
+        if (!this.#more(from)) throw error;
+        from = 0;
+        continue;
+      }
+      found(start, end);
+      from = this.#at;
+    }
+  }
+
+  /**
+   * Whether the element at the scan's place, and the comma or bracket after it, lie within the piece: strings
+   * and brackets followed, nothing checked (the scan that follows checks it).
+   */
+  #wholeAhead(): boolean {
+    const bytes = this.#bytes;
+    let at = this.#at;
+    let depth = 0;
+    for (;;) {
+      const byte = bytes[at++];
+      if (byte === undefined) return false;
+      if (byte === QUOTE) {
+        for (;;) {
+          const inside = bytes[at++];
+          if (inside === undefined) return false;
+          if (inside === BACKSLASH) at++;
+          else if (inside === QUOTE) break;
+        }
+      } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth++;
+      else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+        if (depth === 0) return true; // the array's closing bracket, after the element
+        depth--;
+      } else if (byte === COMMA && depth === 0) return true;
+    }
   }
 
   /** The `properties` array: each element an object whose first members are `"id":<integer>,"uid":<integer>`. */
   #properties(): PropertySpans {
-    const bytes = this.#bytes;
     let capacity = 1024;
-    let spans: PropertySpans = { count: 0, start: new Uint32Array(capacity), end: new Uint32Array(capacity), id: new Float64Array(capacity), uid: new Float64Array(capacity), externalId: [], nestedId: new Float64Array(capacity) };
-    this.#expect(OPEN_BRACKET);
-    this.#space();
-    if (this.#peek() === CLOSE_BRACKET) {
-      this.#at++;
-      return spans;
-    }
-    for (;;) {
-      this.#space();
-      if (spans.count === capacity) {
-        capacity *= 2;
-        spans = { ...spans, start: grown(spans.start, new Uint32Array(capacity)), end: grown(spans.end, new Uint32Array(capacity)), id: grown(spans.id, new Float64Array(capacity)), uid: grown(spans.uid, new Float64Array(capacity)), nestedId: grown(spans.nestedId, new Float64Array(capacity)) };
-      }
-      const index = spans.count++;
-      spans.start[index] = this.#at;
-      this.#property(spans, index);
-      spans.end[index] = this.#at;
-      this.#space();
-      const next = bytes[this.#at++];
-      if (next === COMMA) continue;
-      if (next === CLOSE_BRACKET) break;
-      throw new GiveUp();
-    }
+    let spans: PropertySpans = {
+      count: 0,
+      piece: new Uint32Array(capacity),
+      start: new Uint32Array(capacity),
+      end: new Uint32Array(capacity),
+      id: new Float64Array(capacity),
+      uid: new Float64Array(capacity),
+      externalId: [],
+      nestedId: new Float64Array(capacity),
+    };
+    this.#elements(
+      () => {
+        if (spans.count === capacity) {
+          capacity *= 2;
+          spans = {
+            ...spans,
+            piece: grown(spans.piece, new Uint32Array(capacity)),
+            start: grown(spans.start, new Uint32Array(capacity)),
+            end: grown(spans.end, new Uint32Array(capacity)),
+            id: grown(spans.id, new Float64Array(capacity)),
+            uid: grown(spans.uid, new Float64Array(capacity)),
+            nestedId: grown(spans.nestedId, new Float64Array(capacity)),
+          };
+        }
+        const start = this.#at;
+        this.#property(spans, spans.count);
+        return start;
+      },
+      (start, end) => {
+        const index = spans.count++;
+        spans.piece[index] = this.#pieces.length - 1;
+        spans.start[index] = start;
+        spans.end[index] = end;
+      },
+    );
     return spans;
+  }
+
+  /**
+   * Runs one step of the scan; when it fails and the text goes on past the piece, it runs again from the same
+   * place on the rest of the piece followed by the next one. A step ends on a character it checked (a comma, a
+   * bracket, a brace), so that a number or a literal cut by the end of a piece is never taken for a whole one.
+   */
+  #step(scan: () => void): void {
+    let from = this.#at;
+    for (;;) {
+      try {
+        scan();
+        return;
+      } catch (error) {
+        if (!(error instanceof GiveUp || error instanceof RangeError)) throw error;
+        if (!this.#more(from)) throw error;
+        // The step begins the new piece.
+        from = 0;
+      }
+    }
+  }
+
+  /** Reads the next piece, after the bytes of this one from `from` on; false at the end of the text. */
+  #more(from: number): boolean {
+    if (this.#read >= this.#reader.size) return false;
+    const carried = this.#bytes.subarray(from);
+    const piece = new Uint8Array(carried.length + Math.min(this.#pieceBytes, this.#reader.size - this.#read));
+    piece.set(carried);
+    for (let filled = carried.length; filled < piece.length; ) {
+      const got = this.#reader.read(piece.subarray(filled), this.#read);
+      if (got <= 0) throw new GiveUp();
+      filled += got;
+      this.#read += got;
+    }
+    // The bytes carried over belong to the new piece; the old one ends where they began.
+    if (this.#pieces.length > 0) this.#pieces[this.#pieces.length - 1] = this.#bytes.subarray(0, from);
+    this.#pieces.push(piece);
+    this.#pieceStart = this.#read - piece.length;
+    this.#bytes = piece;
+    this.#at = 0;
+    return true;
+  }
+
+  /** Where a place of the current piece lies in the whole text. */
+  #position(at: number): number {
+    return this.#pieceStart + at;
+  }
+
+  #pieceStart = 0;
+
+  /** The next byte, which must be there (else the step runs again with more of the text). */
+  #peekSome(): number {
+    const byte = this.#bytes[this.#at];
+    if (byte === undefined) throw new GiveUp();
+    return byte;
   }
 
   /** One property: its first members read as the mock writes them (`{"id":1001,"uid":1,`), the rest scanned. */
@@ -186,11 +415,13 @@ class Scanner {
         this.#expect(COLON);
         this.#space();
         const valueStart = this.#at;
-        this.#value(2);
-        if (isExternalId) externalId = this.#externalId(valueStart);
         // As mock-store.ts reads them: tours in an object (not an array), videos in an object or an array.
-        else if (isTours) tours = this.#bytes[valueStart] === OPEN_BRACE ? largestNid(this.#bytes, valueStart, this.#at) : 0;
-        else if (isVideos) videos = this.#bytes[valueStart] === OPEN_BRACE || this.#bytes[valueStart] === OPEN_BRACKET ? largestNid(this.#bytes, valueStart, this.#at) : 0;
+        if (isTours) tours = this.#nestedNids(false);
+        else if (isVideos) videos = this.#nestedNids(true);
+        else {
+          this.#value(2);
+          if (isExternalId) externalId = this.#externalId(valueStart);
+        }
         this.#space();
         if (this.#peek() !== COMMA) break;
       }
@@ -198,6 +429,76 @@ class Scanner {
     this.#expect(CLOSE_BRACE);
     spans.externalId[index] = externalId;
     spans.nestedId[index] = Math.max(tours, videos);
+  }
+
+  /**
+   * A property's tours or videos, scanned, and the largest `nid` among its members (or elements, for videos) that
+   * are objects: each one's last `nid` member, as `JSON.parse` keeps it, counted when it is a positive integer
+   * below 2^52; 0 for any other value.
+   */
+  #nestedNids(elementsToo: boolean): number {
+    const bytes = this.#bytes;
+    const first = bytes[this.#at];
+    const isObject = first === OPEN_BRACE;
+    if (!isObject && !(elementsToo && first === OPEN_BRACKET)) {
+      this.#value(2);
+      return 0;
+    }
+    const close = isObject ? CLOSE_BRACE : CLOSE_BRACKET;
+    let max = 0;
+    this.#at++;
+    this.#space();
+    if (bytes[this.#at] === close) {
+      this.#at++;
+      return 0;
+    }
+    for (;;) {
+      this.#space();
+      if (isObject) {
+        this.#string();
+        this.#space();
+        this.#expect(COLON);
+        this.#space();
+      }
+      if (bytes[this.#at] === OPEN_BRACE) {
+        const nid = this.#lastNid();
+        if (nid > max && nid < FEED_LIMIT) max = nid;
+      } else this.#value(3);
+      this.#space();
+      const next = bytes[this.#at++];
+      if (next === COMMA) continue;
+      if (next === close) return max;
+      throw new GiveUp();
+    }
+  }
+
+  /** An object, scanned: its last `nid` member if that is a positive integer, else 0. */
+  #lastNid(): number {
+    const bytes = this.#bytes;
+    let nid = 0;
+    this.#at++;
+    this.#space();
+    if (bytes[this.#at] === CLOSE_BRACE) {
+      this.#at++;
+      return 0;
+    }
+    for (;;) {
+      this.#space();
+      const keyStart = this.#at;
+      this.#string();
+      const isNid = this.#at - keyStart === 5 && this.#keyIs(keyStart, '"nid"');
+      this.#space();
+      this.#expect(COLON);
+      this.#space();
+      const valueStart = this.#at;
+      this.#value(4);
+      if (isNid) nid = nidValue(bytes, valueStart, this.#at);
+      this.#space();
+      const next = bytes[this.#at++];
+      if (next === COMMA) continue;
+      if (next === CLOSE_BRACE) return nid;
+      throw new GiveUp();
+    }
   }
 
   /** An external id as the index keys it: a string, or none for null (any other value gives up). */
@@ -344,19 +645,21 @@ class Scanner {
 /** Ids from here on never feed the sequences (mock-store.ts, SEQUENCE_FEED_LIMIT). */
 const FEED_LIMIT = 2 ** 52;
 
-/**
- * The largest `nid` among the members (or elements) of a tours or videos value that are objects: each one's
- * last `nid` member, as `JSON.parse` keeps it, counted when it is a positive integer below 2^52. Rare and
- * small, so parsed.
- */
-function largestNid(bytes: Uint8Array, start: number, end: number): number {
-  const value = JSON.parse(decoder.decode(bytes.subarray(start, end))) as Record<string, { nid?: unknown } | null>;
-  let max = 0;
-  for (const key of Object.keys(value)) {
-    const nid = value[key]?.nid;
-    if (Number.isSafeInteger(nid) && (nid as number) > max && (nid as number) < FEED_LIMIT) max = nid as number;
+/** The value of a `nid` member's text when it is a positive integer that feeds the sequence (as mock-store.ts takes it), else 0. */
+function nidValue(bytes: Uint8Array, start: number, end: number): number {
+  const first = bytes[start]!;
+  if (first !== MINUS && (first < ZERO || first > NINE)) return 0; // a string, a literal, an object: no number
+  let value = 0;
+  for (let at = start; at < end; at++) {
+    const byte = bytes[at]!;
+    if (byte < ZERO || byte > NINE || end - start > 15) {
+      // Not plain digits: the number as JSON.parse reads it (1.5e3 is 1500).
+      const number = Number(decoder.decode(bytes.subarray(start, end)));
+      return Number.isSafeInteger(number) && number > 0 ? number : 0;
+    }
+    value = value * 10 + (byte - ZERO);
   }
-  return max;
+  return value;
 }
 
 function isHexDigit(byte: number | undefined): boolean {

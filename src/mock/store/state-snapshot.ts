@@ -19,6 +19,12 @@ export interface StateMeta {
 
 /** Records serialized between two turns of the event loop while a snapshot is written in the background. */
 const RECORDS_PER_TURN = 500;
+/**
+ * Characters of a chunk past which it is written before its turn's records are all in it: a text of more than
+ * about 128 KiB is made in V8's large-object space, which only a full collection frees, and the chunks of a
+ * snapshot of 100,000 properties (about 650 KiB each) piled up there to 130 MiB while it was written (issue 32).
+ */
+const CHUNK_CHARACTERS = 64 * 1024;
 
 /** The snapshot's text, in chunks of a few hundred records: `{"$meta": …, "accounts": [one record per line …], …}`. */
 function* snapshotChunks(state: Database, meta: () => StateMeta): Generator<string, string> {
@@ -35,7 +41,7 @@ function* snapshotChunks(state: Database, meta: () => StateMeta): Generator<stri
       if (text === undefined) continue;
       chunk += `${written === 0 ? "" : ","}\n    ${text}`;
       written += 1;
-      if ((at + 1) % RECORDS_PER_TURN === 0) {
+      if ((at + 1) % RECORDS_PER_TURN === 0 || chunk.length >= CHUNK_CHARACTERS) {
         yield chunk;
         chunk = "";
       }
