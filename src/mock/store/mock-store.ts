@@ -3,17 +3,13 @@ import { encodeRetrievedParts } from "./encode-retrieved-property.ts";
 import { propertySourceOf } from "./lazy-properties.ts";
 import { PropertyTable, type AnswerEncoder } from "./property-table.ts";
 import type { StateChange } from "./state-change.ts";
+import { exact, largerId, largerNestedId } from "./sequence-ids.ts";
 import { StoreIndexes } from "./store-indexes.ts";
 import type { JsonBytes } from "../json-bytes.ts";
 
 /** The first nid the sequence hands out on an empty state (seeded records start at 1001). */
 const FIRST_NID = 1001;
-/**
- * Ids from here up to 2^53-1 may be written raw but do not move the sequences: a record given the largest
- * exact id must not leave the sequence nowhere to go. Below this limit there are always 2^52 ids left, and the
- * sequences step over any id a raw record already holds.
- */
-export const SEQUENCE_FEED_LIMIT = 2 ** 52;
+export { SEQUENCE_FEED_LIMIT } from "./sequence-ids.ts";
 
 export type { StoredRecord } from "./records.ts";
 
@@ -506,20 +502,6 @@ export class MockStore {
   }
 }
 
-/**
- * The larger of a sequence's maximum and an id. Anything but a positive integer below
- * {@link SEQUENCE_FEED_LIMIT} is ignored, so the sequence can never become NaN, inexact, or run out.
- */
-function largerId(max: number, id: unknown): number {
-  return Number.isSafeInteger(id) && (id as number) > max && (id as number) < SEQUENCE_FEED_LIMIT ? (id as number) : max;
-}
-
-/** A sequence's value, which 2^52 ids of room keep exact; past 2^53-1 it would be a bug of the mock. */
-function exact(id: number): number {
-  if (!Number.isSafeInteger(id)) throw new Error(`The id sequence passed 2^53-1 (${id})`);
-  return id;
-}
-
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
 /** Copies own fields onto a record; keys that could reach a prototype are never written. */
@@ -528,22 +510,4 @@ function assignFields<T extends object>(record: T, changes: Partial<T>): void {
     if (FORBIDDEN_KEYS.has(key)) continue;
     (record as Record<string, unknown>)[key] = (changes as Record<string, unknown>)[key];
   }
-}
-
-/**
- * The larger of a sequence's maximum and the nids of a property's virtual tours and videos, which are nodes of
- * the same sequence: counting them keeps a new record from reusing one. Reference fields (`main_image`, `logo`,
- * `edit_access`, `show_on_property`) name other nodes and never feed the sequence: a value written there must
- * not move it. No array is made: this runs for every property at start-up.
- */
-function largerNestedId(max: number, property: PropertyRecord): number {
-  const tours = property.virtual_tours as unknown;
-  if (tours !== null && typeof tours === "object" && !Array.isArray(tours)) {
-    for (const key of Object.keys(tours)) max = largerId(max, (tours as Record<string, { nid?: unknown } | null>)[key]?.nid);
-  }
-  const videos = property.property_videos as unknown;
-  if (videos !== null && typeof videos === "object") {
-    for (const key of Object.keys(videos)) max = largerId(max, (videos as Record<string, { nid?: unknown } | null>)[key]?.nid);
-  }
-  return max;
 }
