@@ -92,12 +92,11 @@ export class AnswerArena<Answer> {
     return this.#slabs[this.#slabOf[slot]!]!.subarray(offset + this.#partFrom[slot]!, offset + this.#partTo[slot]!);
   }
 
-  /** The first bytes of what is kept under `key` (a view), at most `length` of them. */
-  head(key: number, length: number): Uint8Array | undefined {
+  /** What `read` makes of the bytes kept under `key`, given where they lie in their slab (no view is made), or undefined. */
+  read<T>(key: number, read: (slab: Uint8Array, offset: number, length: number) => T): T | undefined {
     const slot = this.#slots.get(key);
     if (slot === undefined) return undefined;
-    const offset = this.#offsetOf[slot]!;
-    return this.#slabs[this.#slabOf[slot]!]!.subarray(offset, offset + Math.min(length, this.#lengthOf[slot]!));
+    return read(this.#slabs[this.#slabOf[slot]!]!, this.#offsetOf[slot]!, this.#lengthOf[slot]!);
   }
 
   /** Drops what is kept under `key`, if anything. */

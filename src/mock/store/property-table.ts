@@ -163,8 +163,7 @@ export class PropertyTable {
     if (held !== undefined || this.#array) return held?.uid;
     const index = this.#inSource.get(id);
     if (index !== undefined) return this.#source!.uidAt(index);
-    const head = this.#answers.head(id, 64);
-    return head === undefined ? undefined : ownerInAnswer(head);
+    return this.#answers.read(id, ownerInAnswer);
   }
 
   /** The property's retrieve answer: the one kept, or encoded now and kept. */
@@ -346,12 +345,22 @@ export class PropertyTable {
   }
 }
 
-/** The uid of an answer's head, `{"nid":"1001","uid":"7",`. */
-function ownerInAnswer(head: Uint8Array): number | undefined {
-  const text = utf8Decoder.decode(head);
-  const match = /^\{"nid":"[0-9]+","uid":"([0-9]+)",/.exec(text);
-  return match ? Number(match[1]) : undefined;
+/** The uid of an answer's head, `{"nid":"1001","uid":"7",`, read from its bytes (on every GET: no text made). */
+function ownerInAnswer(bytes: Uint8Array, offset: number, length: number): number | undefined {
+  const end = offset + length;
+  let at = offset + NID_PREFIX.length;
+  while (at < end && bytes[at] !== QUOTE) at++;
+  for (let index = 0; index < UID_PREFIX.length; index++) if (bytes[at + index] !== UID_PREFIX.charCodeAt(index)) return undefined;
+  at += UID_PREFIX.length;
+  const start = at;
+  let uid = 0;
+  for (; at < end && bytes[at]! >= 0x30 && bytes[at]! <= 0x39; at++) uid = uid * 10 + (bytes[at]! - 0x30);
+  return at > start && at < end && bytes[at] === QUOTE ? uid : undefined;
 }
+
+const QUOTE = 0x22;
+const NID_PREFIX = '{"nid":"';
+const UID_PREFIX = '","uid":"';
 
 /** The UTF-8 length of `text` from `from` on. */
 function utf8Length(text: string, from: number): number {
