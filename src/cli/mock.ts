@@ -4,7 +4,7 @@
  * builds the mock, prints where it listens, and stops cleanly on SIGINT/SIGTERM.
  */
 import { createMockServer } from "../mock/create-mock-server.ts";
-import { collectGarbage, keepYoungGenerationSmall, LARGE_STORE_PROPERTIES } from "../mock/collect-garbage.ts";
+import { collectGarbage, LARGE_STORE_PROPERTIES } from "../mock/collect-garbage.ts";
 import { DEFAULT_FIXTURES_PATH } from "../mock/load-fixtures.ts";
 import { mockBanner } from "./mock-banner.ts";
 import { StateFileError } from "../mock/store/state-files.ts";
@@ -27,7 +27,6 @@ if (parsed.kind === "error") {
   process.exit(2);
 }
 const { command } = parsed;
-keepYoungGenerationSmall();
 
 // Everything the mock prints on stdout goes through one writer, in order: the request log's lines are gathered
 // for up to 10 ms and written together, and what waits is written on every exit, a crash included (buffered-log.ts).

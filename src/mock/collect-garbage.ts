@@ -23,13 +23,3 @@ export function collectGarbage(): void {
   gc();
   gc();
 }
-
-/**
- * Keeps V8's young generation at its starting size (a semi-space of 1 MiB) instead of letting it grow to 16 MiB
- * each. It grows while a start reads a large state (most objects made then live on), and V8 gives it back only
- * when the process allocates little for seconds: at 100,000 properties it held 32 MiB of the mock's resident
- * memory once the mock was quiet (issue 32). Set once, at the start of the bin, before anything is read.
- */
-export function keepYoungGenerationSmall(): void {
-  setFlagsFromString("--semi-space-growth-factor=1");
-}
