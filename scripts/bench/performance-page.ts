@@ -71,7 +71,7 @@ export function renderSection(report: BenchReport): string {
   const scale = report.scale as ScaleFigures | undefined;
   if (scale) {
     lines.push(
-      `At ${scale.properties.toLocaleString("en-US")} properties the bin's resident memory is ${bytes(scale.rssAfterStartBytes)} right after start (goal 4a), ` +
+      `At ${scale.properties.toLocaleString("en-US")} properties the bin's resident memory is ${bytes(scale.rssAfterStartBytes)} right after start, ` +
         `${bytes(scale.rssSettledBytes)} once quiet after start and ${bytes(scale.rssSettledAfterLoadBytes)} once quiet after the retrieve scenarios; a GET there costs ` +
         `${ratioOf(scale.storeSize.cpuRatio, 1)} the CPU of one on the default fixtures (three processes each; one each: ${ratioOf(scale.storeSizeOneProcess.cpuRatio, 1)}) ` +
         `and ${ratioOf(scale.bareCpuRatio, 1)} that of bare node:http answering the same bytes. It starts in ${ms(scale.startupMs)} (spawn to first 200), ` +

@@ -27,6 +27,7 @@ import type { ChosenState } from "./store/choose-state.ts";
 import { failure, success, type Outcome } from "./problems.ts";
 import type { AccountRecord, Database } from "./store/records.ts";
 import { SharedState } from "./store/shared-state.ts";
+import { withStateMembers } from "./store/lazy-properties.ts";
 import type { PersistenceJournal, StatePersistence } from "./store/state-persistence.ts";
 
 /** What the core is built from: the contract, the seed, and the options every host shares, already read. */
@@ -75,6 +76,11 @@ export interface MockCoreOptions {
   reportError: (text: string) => void;
   /** Where the host serves the API reference, for the index page; none when it serves none. */
   docsPath?: string;
+  /**
+   * Told once every property's answer is encoded ahead of its first GET: the properties are then held as their
+   * answers alone, and what they were read from can be given back (the Node host collects garbage then).
+   */
+  onEncoded?: () => void;
 }
 
 /** The host-neutral mock: one function of a request, and what a test or a host does with the mock besides. */
@@ -160,6 +166,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       ...(playback.sharedExternalIds ? { sharedExternalIds: true } : {}),
       ...(playback.listItemExtra ? { listItemExtra: playback.listItemExtra } : {}),
       ...(playback.propertyExtra ? { propertyExtra: playback.propertyExtra } : {}),
+      ...(options.onEncoded ? { onEncoded: options.onEncoded } : {}),
     }),
     agents: new AgentService(store, playback.agentNeverSet ? { neverSet: playback.agentNeverSet } : {}),
     documents: new DocumentService({ store, now: options.now ?? Date.now }),
@@ -268,5 +275,5 @@ export function withConfiguredAccounts(fixtures: Database, accounts: AccountConf
     agentSeats: account.agentSeats ?? DEFAULT_AGENT_SEATS,
     name: account.name ?? `Configured account ${account.apiKey}`,
   }));
-  return { ...fixtures, accounts: configured };
+  return withStateMembers(fixtures, { accounts: configured });
 }

@@ -6,6 +6,7 @@ import { compileBodySchema, readServiceProfile, readServiceProfileFile } from ".
 import type { ServiceProfile } from "../contract/profile/service-profile.ts";
 import { createMockCore, withConfiguredAccounts } from "./create-mock-core.ts";
 import { createApp } from "./http/create-app.ts";
+import { collectGarbage, LARGE_STORE_PROPERTIES } from "./collect-garbage.ts";
 import { isWildcardHost } from "./http/allowed-hosts.ts";
 import { DOCS_PATH } from "./http/docs-pages.ts";
 import { formatRequestLog } from "./http/request-log-line.ts";
@@ -167,6 +168,10 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     // A bug met on a request goes where the request log goes, in its format (stderr with --quiet, as before).
     reportError: (text: string) => (options.log && !options.quiet ? tell("error", text) : console.error(text)),
     docsPath: DOCS_PATH,
+    // A large store's file, held until every property's answer was encoded from it, is given back at once.
+    onEncoded: () => {
+      if (core.store.counts().properties >= LARGE_STORE_PROPERTIES) collectGarbage();
+    },
   });
   const { store } = core;
   const app = createApp({

@@ -1,16 +1,21 @@
 /**
- * The retrieve answers kept encoded (src/mock/services/encoded-retrievals.ts) are never stale: after every kind of
+ * The retrieve answers kept encoded (src/mock/services/encoded-retrievals.ts, src/mock/store/property-table.ts) are never stale: after every kind of
  * change (an edit through the API, a raw write or removal through /__db, a document created, edited, moved,
  * unmarked or deleted, a reset), the next GET of endpoint 1 or 2 answers byte for byte what is computed afresh
  * from the records as they are now: `JSON.stringify(projectProperty(record, documents))`, with the records read
  * both from the store and from /__db. Each scenario GETs first, so that the answer is kept, then changes, then
  * checks that the new answer differs from the kept one and equals the fresh one. Every scenario runs in process
  * (answers kept from their first GET) and listening (answers encoded ahead of time, in the background); on a few
- * thousand generated properties, changes are made right after `listen`, while that encoding may still run.
+ * thousand generated properties, changes are made right after `listen`, while that encoding may still run. Each
+ * scenario runs too on the fixtures read from a file, where each property is held only as its answer (issue 32);
+ * properties-held-as-answers.test.ts checks the records read back from the answers without /__db.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { RequestListener } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import request from "supertest";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
 import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
 import { projectProperty } from "../../src/mock/store/project-records.ts";
@@ -77,16 +82,24 @@ function floorplanIds(answer: string): string[] {
 const upper = { title: "Upper floor", file_url: "https://files.property-listing.example/upper.pdf", is_floorplan: true, category: "floorplan" };
 
 const MODES = [
-  { mode: "in process (answers kept from their first GET)", listening: false },
-  { mode: "listening (answers encoded ahead of time)", listening: true },
+  { mode: "in process (answers kept from their first GET)", listening: false, fromFile: false },
+  { mode: "listening (answers encoded ahead of time)", listening: true, fromFile: false },
+  // Read from a file, each property is held as its answer, the record read back from it (store/property-table.ts).
+  { mode: "in process, the fixtures read from a file", listening: false, fromFile: true },
+  { mode: "listening, the fixtures read from a file", listening: true, fromFile: true },
 ] as const;
 
-describe.each(MODES)("retrieve answers, $mode", ({ listening }) => {
+const seedDirectory = mkdtempSync(join(tmpdir(), "plk-retrievals-"));
+const seedFile = join(seedDirectory, "fixtures.json");
+writeFileSync(seedFile, JSON.stringify(seed()));
+afterAll(() => rmSync(seedDirectory, { recursive: true, force: true }));
+
+describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
   let mock: MockServer;
   let target: RequestListener | string;
 
   beforeEach(async () => {
-    mock = createMockServer({ fixtures: seed(), validateResponses: true, contract: sharedContract(), log: () => {} });
+    mock = createMockServer({ fixtures: fromFile ? seedFile : seed(), validateResponses: true, contract: sharedContract(), log: () => {} });
     target = listening ? (await mock.listen(0, "127.0.0.1")).url : mock.app;
   });
 

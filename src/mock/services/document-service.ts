@@ -79,7 +79,7 @@ export class DocumentService {
   }
 
   #ownsProperty(account: AccountRecord, propertyId: number): boolean {
-    return ownedBy(this.#deps.store.property(propertyId), account) !== undefined;
+    return this.#deps.store.propertyOwner(propertyId) === account.id;
   }
 
   #seconds(): number {

@@ -21,6 +21,7 @@ export class EncodedPropertyLists {
   readonly #items = new Map<number, string>();
   readonly #answers = new Map<number, JsonBytes>();
   readonly #newestFirst: boolean;
+  readonly #store: MockStore;
 
   readonly #extra: string;
 
@@ -29,6 +30,7 @@ export class EncodedPropertyLists {
    * @param extra undocumented fields every item carries (a service profile's), encoded as JSON object members.
    */
   constructor(store: MockStore, newestFirst = false, extra = "") {
+    this.#store = store;
     this.#newestFirst = newestFirst;
     this.#extra = extra;
     store.onChange((change) => {
@@ -39,19 +41,23 @@ export class EncodedPropertyLists {
     });
   }
 
-  /** The JSON array of the list items of the user's properties; `properties` gives them when nothing is kept. */
-  answerFor(uid: number, properties: () => readonly PropertyRecord[]): JsonBytes {
+  /** The JSON array of the list items of the user's properties. */
+  answerFor(uid: number): JsonBytes {
     let answer = this.#answers.get(uid);
-    if (answer === undefined) this.#answers.set(uid, (answer = this.#encode(properties())));
+    if (answer === undefined) this.#answers.set(uid, (answer = this.#encode(this.#store.propertyIdsOf(uid))));
     return answer;
   }
 
-  #encode(properties: readonly PropertyRecord[]): JsonBytes {
-    const items = new Array<string>(properties.length);
-    for (let index = 0; index < properties.length; index++) {
-      const property = properties[index]!;
-      let encoded = this.#items.get(property.id);
-      if (encoded === undefined) this.#items.set(property.id, (encoded = this.#encodeItem(property)));
+  /**
+   * The answer of these properties. A property whose item is not kept is read one at a time (built from its
+   * answer, store/property-table.ts), so that a list of 80,000 never has them all as objects at once.
+   */
+  #encode(ids: readonly number[]): JsonBytes {
+    const items = new Array<string>(ids.length);
+    for (let index = 0; index < ids.length; index++) {
+      const id = ids[index]!;
+      let encoded = this.#items.get(id);
+      if (encoded === undefined) this.#items.set(id, (encoded = this.#encodeItem(this.#store.peekProperty(id)!)));
       items[index] = encoded;
     }
     if (this.#newestFirst) items.reverse();

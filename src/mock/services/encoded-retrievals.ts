@@ -1,9 +1,8 @@
-import { JsonBytes } from "../json-bytes.ts";
-import { AnswerArena } from "./answer-arena.ts";
+import type { JsonBytes } from "../json-bytes.ts";
+import { encodeRetrievedParts } from "../store/encode-retrieved-property.ts";
 import type { MockStore } from "../store/mock-store.ts";
-import type { DocumentRecord, PropertyRecord } from "../store/records.ts";
+import type { DocumentRecord } from "../store/records.ts";
 import { withMembers } from "../with-members.ts";
-import { encodeRetrievedProperty } from "./encode-retrieved-property.ts";
 
 /** Work of one slice of the encoding ahead of time, in milliseconds: a request waits at most about this long for it. */
 const SLICE_MS = 4;
@@ -15,57 +14,54 @@ const SLICE_MS = 4;
  * the processor's cache, so a GET cost more the larger the store. A kept answer is one run of bytes, written as
  * it is.
  *
- * Answers are kept by property id and dropped on the store's change events, which every change emits (a service
- * write, a raw write through `/__db`, a reset): a property's own change drops its answer; a document put or
- * removed drops the answer of the property it is a floorplan of now and of the one it was a floorplan of in a
- * kept answer. {@link encodeAll} encodes every property ahead of time, in slices of a few milliseconds between
- * requests, so that no GET waits for an encoding, whatever the size of the store. At most one answer per
- * property is kept, and the answers are kept side by side in large buffers ({@link AnswerArena}), where dropped
- * ones take at most about as much again: the answers never outgrow about twice the size of the properties' JSON.
- * At 100,000 properties the arena took 30 MiB less than one buffer per answer (430 against 460 MiB resident once
- * every answer was encoded, two A/B pairs of the bin).
+ * The store keeps the answers (store/property-table.ts): a property's answer is how the store holds it, once
+ * encoded, so that each property is held once (issue 32). This class tells the store how to encode them (with a
+ * service profile's extra members), drops an answer when a floorplan it lists changes (a property's own change
+ * drops its answer in the store), and encodes every property ahead of time, in slices of a few milliseconds
+ * between requests ({@link encodeAll}), so that no GET waits for an encoding, whatever the size of the store.
  */
 export class EncodedRetrievals {
   readonly #store: MockStore;
-  /** The kept answers by property id, as bytes in a few large buffers (answer-arena.ts). */
-  readonly #answers = new AnswerArena((bytes) => new JsonBytes(bytes));
   /** The property whose kept answer lists each floorplan document. */
   readonly #floorplanOf = new Map<number, number>();
   /** Whether {@link encodeAll} runs, to start again after a reset; the pending slice. */
   #ahead = false;
   #slice: NodeJS.Immediate | undefined;
+  /** Told once every property's answer is encoded (the Node host gives the memory of the file read back then). */
+  readonly #onEncoded: (() => void) | undefined;
 
-  readonly #extra: string;
-
-  /** @param extra undocumented fields every answer carries (a service profile's), encoded as JSON object members. */
-  constructor(store: MockStore, extra = "") {
+  /**
+   * @param extra undocumented fields every answer carries (a service profile's), encoded as JSON object members.
+   * @param onEncoded told when the encoding ahead of time has encoded every property.
+   */
+  constructor(store: MockStore, extra = "", onEncoded?: () => void) {
     this.#store = store;
-    this.#extra = extra;
+    this.#onEncoded = onEncoded;
+    store.encodeAnswersWith((record, documents) => {
+      const parts = encodeRetrievedParts(record, documents);
+      for (const document of documents) if (document.is_floorplan) this.#floorplanOf.set(document.id, record.id);
+      // Extra members go before the closing brace: the record's own members stay where the parts say.
+      return extra === "" ? parts : { ...parts, text: withMembers(parts.text, extra) };
+    });
     store.onChange((change) => {
       if (change.kind === "reset") {
-        this.#answers.clear();
         this.#floorplanOf.clear();
         if (this.#ahead) this.#start();
-      } else if (change.collection === "properties") {
-        this.#answers.delete(change.kind === "put" ? change.record.id : change.id);
       } else if (change.collection === "documents") {
         const id = change.kind === "put" ? change.record.id : change.id;
         const listedIn = this.#floorplanOf.get(id);
         if (listedIn !== undefined) {
           this.#floorplanOf.delete(id);
-          this.#answers.delete(listedIn);
+          store.dropPropertyAnswer(listedIn);
         }
-        if (change.kind === "put" && (change.record as DocumentRecord).is_floorplan) this.#answers.delete((change.record as DocumentRecord).property_reference);
+        if (change.kind === "put" && (change.record as DocumentRecord).is_floorplan) store.dropPropertyAnswer((change.record as DocumentRecord).property_reference);
       }
     });
   }
 
   /** The retrieve answer of a property of the store: the kept one, or encoded now and kept. */
-  answerFor(property: PropertyRecord): JsonBytes {
-    const kept = this.#answers.get(property.id);
-    if (kept !== undefined) return kept;
-    this.#encode(property);
-    return this.#answers.get(property.id)!;
+  answerFor(id: number): JsonBytes {
+    return this.#store.propertyAnswer(id)!;
   }
 
   /**
@@ -81,31 +77,24 @@ export class EncodedRetrievals {
     };
   }
 
-  /** Encodes a property's answer and keeps it (the object handed out for it is made only when it is asked for). */
-  #encode(property: PropertyRecord): void {
-    const documents = this.#store.documentsOfProperty(property.id);
-    const text = encodeRetrievedProperty(property, documents);
-    // Kept as bytes: half the memory of a text with a character beyond Latin-1, and written as they are.
-    this.#answers.set(property.id, withMembers(text, this.#extra));
-    for (const document of documents) if (document.is_floorplan) this.#floorplanOf.set(document.id, property.id);
-  }
-
   #start(): void {
     this.#stop();
-    const properties = this.#store.state.properties;
+    const ids = [...this.#store.propertyIds()];
+    const state = this.#store.state;
     let next = 0;
     const work = () => {
       this.#slice = undefined;
-      // The state's array as it is now: a reset replaces it (and starts again), a change may move records in
-      // it; a property missed here is encoded on its first GET, one met twice is kept already.
-      if (this.#store.state.properties !== properties) return;
+      // A reset replaces the state (and starts again); a property added meanwhile is encoded on its first GET,
+      // one removed is skipped.
+      if (this.#store.state !== state) return;
       const until = performance.now() + SLICE_MS;
-      while (next < properties.length) {
-        const property = properties[next++]!;
-        if (!this.#answers.has(property.id) && this.#store.property(property.id) === property) this.#encode(property);
+      while (next < ids.length) {
+        const id = ids[next++]!;
+        if (!this.#store.hasPropertyAnswer(id)) this.#store.encodePropertyAnswer(id);
         if (next % 64 === 0 && performance.now() >= until) break;
       }
-      if (next < properties.length) this.#schedule(work);
+      if (next < ids.length) this.#schedule(work);
+      else this.#onEncoded?.();
     };
     this.#schedule(work);
   }

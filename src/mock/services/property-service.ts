@@ -42,6 +42,8 @@ export interface PropertyServiceDeps {
   listItemExtra?: string;
   /** Undocumented fields a retrieved property carries (a service profile's), encoded as JSON object members. */
   propertyExtra?: string;
+  /** Told once the encoding ahead of time has encoded every property's answer (encoded-retrievals.ts). */
+  onEncoded?: () => void;
 }
 
 /** Properties (section 4.1, endpoints 1 to 5): each account sees and changes only its own. */
@@ -53,7 +55,7 @@ export class PropertyService {
   constructor(deps: PropertyServiceDeps) {
     this.#deps = deps;
     this.#lists = new EncodedPropertyLists(deps.store, deps.newestFirst, deps.listItemExtra);
-    this.#retrievals = new EncodedRetrievals(deps.store, deps.propertyExtra);
+    this.#retrievals = new EncodedRetrievals(deps.store, deps.propertyExtra, deps.onEncoded);
   }
 
   /**
@@ -66,16 +68,17 @@ export class PropertyService {
 
   /** Endpoint 1, already encoded (encoded-retrievals.ts): what the API answers. */
   retrieveJson(account: AccountRecord, nid: number): Outcome<JsonBytes> {
-    const property = this.#own(account, nid);
-    if (!property) return foreign(failure("notFound", `No property with nid ${nid}.`), this.#deps.store.property(nid) !== undefined);
-    return success(this.#retrievals.answerFor(property));
+    // The owner alone, read without building the property: its answer is how the store holds it.
+    const owner = this.#deps.store.propertyOwner(nid);
+    if (owner !== account.id) return foreign(failure("notFound", `No property with nid ${nid}.`), owner !== undefined);
+    return success(this.#retrievals.answerFor(nid));
   }
 
   /** Endpoint 2, already encoded. */
   retrieveByExternalIdJson(account: AccountRecord, externalId: string): Outcome<JsonBytes> {
-    const property = this.#deps.store.propertyByExternalId(account.id, externalId);
-    if (!property) return failure("notFound", `No property with the external id ${JSON.stringify(externalId)}.`);
-    return success(this.#retrievals.answerFor(property));
+    const id = this.#deps.store.propertyIdByExternalId(account.id, externalId);
+    if (id === undefined) return failure("notFound", `No property with the external id ${JSON.stringify(externalId)}.`);
+    return success(this.#retrievals.answerFor(id));
   }
 
   /**
@@ -169,7 +172,7 @@ export class PropertyService {
    */
   listByUserJson(account: AccountRecord, uid: number): Outcome<JsonBytes> {
     if (uid !== account.id) return failure("notFound", `No user with uid ${uid}.`);
-    return success(this.#lists.answerFor(uid, () => this.#deps.store.propertiesOf(uid)));
+    return success(this.#lists.answerFor(uid));
   }
 
   #own(account: AccountRecord, nid: number): PropertyRecord | undefined {

@@ -1,15 +1,15 @@
 import { COLLECTIONS, type AccountRecord, type AgentRecord, type CollectionName, type Database, type DocumentRecord, type PropertyRecord, type StoredRecord } from "./records.ts";
+import { encodeRetrievedParts } from "./encode-retrieved-property.ts";
+import { propertySourceOf } from "./lazy-properties.ts";
+import { PropertyTable, type AnswerEncoder } from "./property-table.ts";
 import type { StateChange } from "./state-change.ts";
+import { exact, largerId, largerNestedId } from "./sequence-ids.ts";
 import { StoreIndexes } from "./store-indexes.ts";
+import type { JsonBytes } from "../json-bytes.ts";
 
 /** The first nid the sequence hands out on an empty state (seeded records start at 1001). */
 const FIRST_NID = 1001;
-/**
- * Ids from here up to 2^53-1 may be written raw but do not move the sequences: a record given the largest
- * exact id must not leave the sequence nowhere to go. Below this limit there are always 2^52 ids left, and the
- * sequences step over any id a raw record already holds.
- */
-export const SEQUENCE_FEED_LIMIT = 2 ** 52;
+export { SEQUENCE_FEED_LIMIT } from "./sequence-ids.ts";
 
 export type { StoredRecord } from "./records.ts";
 
@@ -31,7 +31,14 @@ export class MockStore {
   readonly #seed: () => Database;
   readonly #listeners = new Set<(change: StateChange) => void>();
   readonly #resetListeners = new Set<() => void>();
-  #indexes = new StoreIndexes();
+  /** The properties, each held once: as its encoded answer, as text, or as an object (property-table.ts). */
+  readonly #properties = new PropertyTable(
+    (id) => this.#indexes.documentsOfProperty(id),
+    (record, documents) => encodeRetrievedParts(record, documents),
+  );
+  #indexes = this.#newIndexes();
+  /** The state this store made and serves (its properties the table's). */
+  #served: Database | undefined;
   /**
    * Where each record sits in its collection's array, so removing one does not search the array. Built on the
    * first removal or raw write after an index (most runs never remove; building it costs a start at 100,000
@@ -52,7 +59,10 @@ export class MockStore {
     this.reindex();
   }
 
-  /** The state object itself (`/__db` serves the same object). */
+  /**
+   * The state object itself (`/__db` serves the same object). Its `properties` are built as objects only when
+   * read (lazy-properties.ts): from then on the store holds them as an array, as `/__db` needs.
+   */
   get state(): Database {
     return this.#db.getState();
   }
@@ -117,30 +127,38 @@ export class MockStore {
 
   /** Rebuilds every index from the collections. Runs at start-up, on reset, and on `refresh`. */
   reindex(): void {
-    const state = this.state;
-    for (const name of COLLECTIONS) state[name] ??= [];
-    const indexes = (this.#indexes = new StoreIndexes());
+    const given = this.state;
+    // The store's own state, its properties held by the table: they are built as objects to be indexed anew.
+    if (given === this.#served && propertySourceOf(given)) void given.properties;
+    for (const name of COLLECTIONS) if (name !== "properties" || !Object.hasOwn(given, name)) given[name] ??= [];
+    const indexes = (this.#indexes = this.#newIndexes());
     this.#positionMap = undefined;
     // Only the records' own ids and the nids of their nested tours and videos feed the sequences; ids beyond
     // 2^53-1 never reach the store (raw writes are validated), so the sequences stay exact integers.
     let maxId = FIRST_NID - 1;
     let maxUid = 0;
-    for (const account of state.accounts) {
+    for (const account of given.accounts) {
       indexes.indexAccount(account);
       maxUid = largerId(maxUid, account.id);
     }
-    for (const property of state.properties) {
-      indexes.indexProperty(property);
-      maxId = largerNestedId(largerId(maxId, property.id), property);
-    }
-    for (const agent of state.agents) {
+    this.#properties.load(given, (id, uid, externalId, record, nestedId) => {
+      indexes.indexProperty(id, uid, externalId);
+      maxId = largerId(largerId(maxId, id), nestedId);
+      if (record) maxId = largerNestedId(maxId, record);
+    });
+    for (const agent of given.agents) {
       indexes.indexAgent(agent);
       maxId = largerId(maxId, agent.id);
     }
-    for (const document of state.documents) {
+    for (const document of given.documents) {
       indexes.indexDocument(document);
       maxId = largerId(maxId, document.id);
     }
+    // The state served from now on: its properties are the table's (built as objects only if read).
+    const members: Record<string, unknown> = {};
+    for (const key of Object.keys(given)) members[key] = key === "properties" ? undefined : (given as unknown as Record<string, unknown>)[key];
+    this.#served = this.#properties.stateWith(members);
+    this.#db.setState(this.#served);
     this.#nextId = Math.max(this.#nextId, maxId + 1);
     this.#nextUid = Math.max(this.#nextUid, maxUid + 1);
   }
@@ -152,7 +170,7 @@ export class MockStore {
 
   /** The record of a collection with this id (an account's id is its uid). */
   record(collection: CollectionName, id: number): StoredRecord | undefined {
-    return this.#indexes.record(collection, id);
+    return collection === "properties" ? this.#properties.get(id) : this.#indexes.record(collection as Exclude<CollectionName, "properties">, id);
   }
 
   /**
@@ -162,6 +180,7 @@ export class MockStore {
    * from the next request on (an email it holds is taken, a property it moves changes owners).
    */
   putRaw(collection: CollectionName, record: StoredRecord): void {
+    if (collection === "properties") return this.#putRawProperty(record as PropertyRecord);
     const records = this.state[collection] as StoredRecord[];
     const existing = this.record(collection, record.id);
     if (existing !== undefined) {
@@ -179,15 +198,29 @@ export class MockStore {
     if (collection === "accounts") this.#nextUid = Math.max(this.#nextUid, largerId(this.#nextUid - 1, record.id) + 1);
     else {
       const max = largerId(this.#nextId - 1, record.id);
-      this.#nextId = Math.max(this.#nextId, (collection === "properties" ? largerNestedId(max, record as PropertyRecord) : max) + 1);
+      this.#nextId = Math.max(this.#nextId, max + 1);
     }
     this.#changed({ kind: "put", collection, record });
+  }
+
+  #putRawProperty(record: PropertyRecord): void {
+    const existing = this.#properties.get(record.id);
+    if (existing !== undefined) {
+      if (!this.#properties.replace(existing, record)) this.#properties.append(record);
+      this.#indexes.unindex("properties", existing, record);
+    } else {
+      this.#properties.append(record);
+    }
+    this.#indexes.index("properties", record);
+    this.#nextId = Math.max(this.#nextId, largerNestedId(largerId(this.#nextId - 1, record.id), record) + 1);
+    this.#changed({ kind: "put", collection: "properties", record });
   }
 
   /** A raw removal (`/__db`): removes the record and its index entries, without a scan of the state. */
   removeRaw(collection: CollectionName, record: StoredRecord): void {
     if (this.record(collection, record.id) !== record) return;
-    this.#remove(this.state[collection] as StoredRecord[], record);
+    if (collection === "properties") this.#properties.remove(record as PropertyRecord);
+    else this.#remove(this.state[collection] as StoredRecord[], record);
     this.#indexes.unindex(collection, record, undefined);
     this.#changed({ kind: "remove", collection, id: record.id });
   }
@@ -204,7 +237,7 @@ export class MockStore {
       const key = `${collection}/${id}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const record = (this.state[collection] as Array<{ id: number }>).find((candidate) => candidate.id === id);
+      const record = collection === "properties" ? this.#properties.get(id) : (this.state[collection] as Array<{ id: number }>).find((candidate) => candidate.id === id);
       this.#changed(record ? { kind: "put", collection, record } : { kind: "remove", collection, id });
     }
   }
@@ -235,8 +268,8 @@ export class MockStore {
    * and documents share one sequence, as nodes of one service do.
    */
   nextId(): number {
-    const { properties, agents, documents } = this.#indexes;
-    while (properties.has(this.#nextId) || agents.has(this.#nextId) || documents.has(this.#nextId)) this.#nextId += 1;
+    const { agents, documents } = this.#indexes;
+    while (this.#properties.has(this.#nextId) || agents.has(this.#nextId) || documents.has(this.#nextId)) this.#nextId += 1;
     return exact(this.#nextId++);
   }
 
@@ -245,7 +278,7 @@ export class MockStore {
     const state = this.state;
     return {
       accounts: state.accounts.length,
-      properties: state.properties.length,
+      properties: this.#properties.size,
       agents: state.agents.length,
       documents: state.documents.length,
     };
@@ -273,21 +306,77 @@ export class MockStore {
 
   // Properties
 
+  /** The property as an object to change: the same object until its answer holds it again (property-table.ts). */
   property(id: number): PropertyRecord | undefined {
-    return this.#indexes.properties.get(id);
+    return this.#properties.get(id);
   }
 
+  /** The property as an object to read only (not kept: a new one each time unless it is held as an object). */
+  peekProperty(id: number): PropertyRecord | undefined {
+    return this.#properties.peek(id);
+  }
+
+  /** The uid of the property's owner, without building the property. */
+  propertyOwner(id: number): number | undefined {
+    return this.#properties.ownerOf(id);
+  }
+
+  /** The property's retrieve answer (endpoints 1 and 2), kept encoded; encoded now if it is not. */
+  propertyAnswer(id: number): JsonBytes | undefined {
+    return this.#properties.answer(id);
+  }
+
+  /** Whether the property's answer is kept encoded. */
+  hasPropertyAnswer(id: number): boolean {
+    return this.#properties.hasAnswer(id);
+  }
+
+  /** Encodes the property's answer if it is not kept (ahead of its first GET). */
+  encodePropertyAnswer(id: number): void {
+    this.#properties.encode(id);
+  }
+
+  /** Drops the property's kept answer (a floorplan of it changed); the property stays. */
+  dropPropertyAnswer(id: number): void {
+    this.#properties.dropAnswer(id);
+  }
+
+  /** How answers are encoded (a service profile's extra members); answers kept are dropped. */
+  encodeAnswersWith(encode: AnswerEncoder): void {
+    this.#properties.useEncoder(encode);
+  }
+
+  /** The ids of the properties, in the order `/__db` lists them. */
+  propertyIds(): Iterable<number> {
+    return this.#properties.ids();
+  }
+
+  /**
+   * The account's properties to read, in the order they were added: not kept as objects (a new one each unless
+   * the property is held as an object).
+   */
   propertiesOf(uid: number): PropertyRecord[] {
-    return this.#indexes.propertiesOf(uid);
+    return this.propertyIdsOf(uid).map((id) => this.#properties.peek(id)!);
+  }
+
+  /** The ids of the account's properties, in the order they were added. */
+  propertyIdsOf(uid: number): number[] {
+    return [...(this.#indexes.propertyIdsOf(uid) ?? [])];
   }
 
   propertyByExternalId(uid: number, externalId: string): PropertyRecord | undefined {
-    return this.#indexes.propertyByExternalId(uid, externalId);
+    const id = this.#indexes.propertyIdByExternalId(uid, externalId);
+    return id === undefined ? undefined : this.#properties.get(id);
+  }
+
+  /** The id of the account's property with this external id, without building it. */
+  propertyIdByExternalId(uid: number, externalId: string): number | undefined {
+    return this.#indexes.propertyIdByExternalId(uid, externalId);
   }
 
   addProperty(property: PropertyRecord): PropertyRecord {
-    this.#append(this.state.properties, property);
-    this.#indexes.indexProperty(property);
+    this.#properties.append(property);
+    this.#indexes.indexProperty(property.id, property.uid, property.external_id);
     this.#changed({ kind: "put", collection: "properties", record: property });
     return property;
   }
@@ -296,6 +385,7 @@ export class MockStore {
     const relabelled = changes.external_id !== undefined && changes.external_id !== property.external_id;
     if (relabelled) this.#indexes.unindexExternalId(property);
     assignFields(property, changes);
+    this.#properties.changed(property);
     if (relabelled) this.#indexes.indexExternalId(property);
     this.#changed({ kind: "put", collection: "properties", record: property });
     return property;
@@ -372,6 +462,10 @@ export class MockStore {
     this.#changed({ kind: "remove", collection: "documents", id: document.id });
   }
 
+  #newIndexes(): StoreIndexes {
+    return new StoreIndexes((id) => this.#properties.peek(id)?.external_id);
+  }
+
   #append<T extends object>(records: T[], record: T): void {
     this.#positionMap?.set(record, records.length);
     records.push(record);
@@ -382,6 +476,7 @@ export class MockStore {
     const positions = new Map<object, number>();
     const state = this.state;
     for (const name of COLLECTIONS) {
+      if (name === "properties") continue;
       const records = state[name];
       for (let index = 0; index < records.length; index++) positions.set(records[index]!, index);
     }
@@ -407,20 +502,6 @@ export class MockStore {
   }
 }
 
-/**
- * The larger of a sequence's maximum and an id. Anything but a positive integer below
- * {@link SEQUENCE_FEED_LIMIT} is ignored, so the sequence can never become NaN, inexact, or run out.
- */
-function largerId(max: number, id: unknown): number {
-  return Number.isSafeInteger(id) && (id as number) > max && (id as number) < SEQUENCE_FEED_LIMIT ? (id as number) : max;
-}
-
-/** A sequence's value, which 2^52 ids of room keep exact; past 2^53-1 it would be a bug of the mock. */
-function exact(id: number): number {
-  if (!Number.isSafeInteger(id)) throw new Error(`The id sequence passed 2^53-1 (${id})`);
-  return id;
-}
-
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
 /** Copies own fields onto a record; keys that could reach a prototype are never written. */
@@ -429,22 +510,4 @@ function assignFields<T extends object>(record: T, changes: Partial<T>): void {
     if (FORBIDDEN_KEYS.has(key)) continue;
     (record as Record<string, unknown>)[key] = (changes as Record<string, unknown>)[key];
   }
-}
-
-/**
- * The larger of a sequence's maximum and the nids of a property's virtual tours and videos, which are nodes of
- * the same sequence: counting them keeps a new record from reusing one. Reference fields (`main_image`, `logo`,
- * `edit_access`, `show_on_property`) name other nodes and never feed the sequence: a value written there must
- * not move it. No array is made: this runs for every property at start-up.
- */
-function largerNestedId(max: number, property: PropertyRecord): number {
-  const tours = property.virtual_tours as unknown;
-  if (tours !== null && typeof tours === "object" && !Array.isArray(tours)) {
-    for (const key of Object.keys(tours)) max = largerId(max, (tours as Record<string, { nid?: unknown } | null>)[key]?.nid);
-  }
-  const videos = property.property_videos as unknown;
-  if (videos !== null && typeof videos === "object") {
-    for (const key of Object.keys(videos)) max = largerId(max, (videos as Record<string, { nid?: unknown } | null>)[key]?.nid);
-  }
-  return max;
 }

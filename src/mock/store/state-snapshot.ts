@@ -2,6 +2,7 @@ import { closeSync, existsSync, fsyncSync, openSync, writeSync } from "node:fs";
 import { readTextFile } from "../read-text-file.ts";
 import { open } from "node:fs/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { propertySourceOf } from "./lazy-properties.ts";
 import { COLLECTIONS, type Database } from "./records.ts";
 import { StateFileError } from "./state-files.ts";
 
@@ -18,25 +19,43 @@ export interface StateMeta {
 
 /** Records serialized between two turns of the event loop while a snapshot is written in the background. */
 const RECORDS_PER_TURN = 500;
+/**
+ * Characters of a chunk past which it is written before its turn's records are all in it: a text of more than
+ * about 128 KiB is made in V8's large-object space, which only a full collection frees, and the chunks of a
+ * snapshot of 100,000 properties (about 650 KiB each) piled up there to 130 MiB while it was written (issue 32).
+ */
+const CHUNK_CHARACTERS = 64 * 1024;
 
 /** The snapshot's text, in chunks of a few hundred records: `{"$meta": …, "accounts": [one record per line …], …}`. */
 function* snapshotChunks(state: Database, meta: () => StateMeta): Generator<string, string> {
   // The arrays of this moment: records added later are in the journal after `seq`, which replay adds again.
-  const collections = COLLECTIONS.map((name) => [name, state[name].slice()] as const);
+  // Properties held as text (lazy-properties.ts) are written from their texts, never built as objects.
+  const collections = COLLECTIONS.map((name) => [name, name === "properties" ? (propertySourceOf(state) ?? state[name].slice()) : state[name].slice()] as const);
   let chunk = "{";
   for (const [name, records] of collections) {
     chunk += `\n  ${JSON.stringify(name)}: [`;
-    for (let at = 0; at < records.length; at += 1) {
-      chunk += `${at === 0 ? "" : ","}\n    ${JSON.stringify(records[at])}`;
-      if ((at + 1) % RECORDS_PER_TURN === 0) {
+    let written = 0;
+    const count = "count" in records ? records.count : records.length;
+    for (let at = 0; at < count; at += 1) {
+      const text = "count" in records ? oneLine(records.textAt(at)) : JSON.stringify(records[at]);
+      if (text === undefined) continue;
+      chunk += `${written === 0 ? "" : ","}\n    ${text}`;
+      written += 1;
+      if ((at + 1) % RECORDS_PER_TURN === 0 || chunk.length >= CHUNK_CHARACTERS) {
         yield chunk;
         chunk = "";
       }
     }
-    chunk += records.length === 0 ? "]," : "\n  ],";
+    chunk += written === 0 ? "]," : "\n  ],";
   }
   // The meta comes last, read once every record is written: its sequences then cover every id in the file.
   return `${chunk}\n  "$meta": ${JSON.stringify(meta())}\n}\n`;
+}
+
+/** A record's text on one line, as the snapshot writes each record (a text from a file may span lines). */
+function oneLine(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  return text.includes("\n") || text.includes("\r") ? JSON.stringify(JSON.parse(text)) : text;
 }
 
 /**

@@ -8,9 +8,15 @@ import type { AccountRecord, AgentRecord, CollectionName, DocumentRecord, Proper
 export class StoreIndexes {
   readonly accountsById = new Map<number, AccountRecord>();
   readonly #accountsByKey = new Map<string, AccountRecord>();
-  readonly properties = new Map<number, PropertyRecord>();
+  /** A property's external id, where it has one (the records themselves are in the store's property table). */
+  readonly #externalIdOf: (id: number) => string | null | undefined;
   readonly #propertiesByOwner = new Map<number, Set<number>>();
   readonly #propertiesByExternalId = new Map<string, number>();
+  /**
+   * How many properties hold an external id, for those more than one holds (a raw write, or a profile sharing
+   * them): only then does removing the one found by it look for another, reading the account's properties.
+   */
+  readonly #externalIdHolders = new Map<string, number>();
   readonly agents = new Map<number, AgentRecord>();
   readonly #agentsByOwner = new Map<number, Set<number>>();
   readonly #agentsByEmail = new Map<string, number>();
@@ -21,14 +27,18 @@ export class StoreIndexes {
    */
   readonly #documentsByProperty = new Map<number, number | number[]>();
 
+  /** @param externalIdOf a property's external id, read from the store's property table. */
+  constructor(externalIdOf: (id: number) => string | null | undefined) {
+    this.#externalIdOf = externalIdOf;
+  }
+
   // Lookups
 
-  record(collection: CollectionName, id: number): StoredRecord | undefined {
+  /** A record of any collection but properties (the store's property table holds those). */
+  record(collection: Exclude<CollectionName, "properties">, id: number): StoredRecord | undefined {
     switch (collection) {
       case "accounts":
         return this.accountsById.get(id);
-      case "properties":
-        return this.properties.get(id);
       case "agents":
         return this.agents.get(id);
       case "documents":
@@ -40,13 +50,13 @@ export class StoreIndexes {
     return this.#accountsByKey.get(apiKey);
   }
 
-  propertiesOf(uid: number): PropertyRecord[] {
-    return recordsOf(this.#propertiesByOwner.get(uid), this.properties);
+  /** The ids of the account's properties, in the order they were indexed. */
+  propertyIdsOf(uid: number): ReadonlySet<number> | undefined {
+    return this.#propertiesByOwner.get(uid);
   }
 
-  propertyByExternalId(uid: number, externalId: string): PropertyRecord | undefined {
-    const id = this.#propertiesByExternalId.get(ownedKey(uid, externalId));
-    return id === undefined ? undefined : this.properties.get(id);
+  propertyIdByExternalId(uid: number, externalId: string): number | undefined {
+    return this.#propertiesByExternalId.get(ownedKey(uid, externalId));
   }
 
   agentsOf(uid: number): AgentRecord[] {
@@ -75,7 +85,7 @@ export class StoreIndexes {
       case "accounts":
         return this.indexAccount(record as AccountRecord);
       case "properties":
-        return this.indexProperty(record as PropertyRecord);
+        return this.indexProperty((record as PropertyRecord).id, (record as PropertyRecord).uid, (record as PropertyRecord).external_id);
       case "agents":
         return this.indexAgent(record as AgentRecord);
       case "documents":
@@ -88,12 +98,16 @@ export class StoreIndexes {
     this.#accountsByKey.set(account.apiKey, account);
   }
 
-  indexProperty(property: PropertyRecord): void {
-    this.properties.set(property.id, property);
-    addTo(this.#propertiesByOwner, property.uid, property.id);
-    if (property.external_id !== null && property.external_id !== undefined) {
-      this.#propertiesByExternalId.set(ownedKey(property.uid, property.external_id), property.id);
-    }
+  /** Indexes a property by its owner and its external id (the table holds the record). */
+  indexProperty(id: number, uid: number, externalId: string | null | undefined): void {
+    addTo(this.#propertiesByOwner, uid, id);
+    if (externalId !== null && externalId !== undefined) this.#holdExternalId(ownedKey(uid, externalId), id);
+  }
+
+  #holdExternalId(key: string, id: number): void {
+    const holder = this.#propertiesByExternalId.get(key);
+    if (holder !== undefined && holder !== id) this.#externalIdHolders.set(key, (this.#externalIdHolders.get(key) ?? 1) + 1);
+    this.#propertiesByExternalId.set(key, id);
   }
 
   indexAgent(agent: AgentRecord): void {
@@ -123,7 +137,6 @@ export class StoreIndexes {
       case "properties": {
         const property = record as PropertyRecord;
         if (property.external_id !== null && property.external_id !== undefined) this.unindexExternalId(property);
-        this.properties.delete(property.id);
         if ((next as PropertyRecord | undefined)?.uid !== property.uid) this.#propertiesByOwner.get(property.uid)?.delete(property.id);
         return;
       }
@@ -149,16 +162,31 @@ export class StoreIndexes {
   unindexExternalId(property: PropertyRecord): void {
     if (property.external_id === null || property.external_id === undefined) return;
     const key = ownedKey(property.uid, property.external_id);
+    const holders = this.#externalIdHolders.get(key);
+    if (holders !== undefined) {
+      if (holders > 2) this.#externalIdHolders.set(key, holders - 1);
+      else this.#externalIdHolders.delete(key);
+    }
     if (this.#propertiesByExternalId.get(key) !== property.id) return;
+    if (holders === undefined) {
+      this.#propertiesByExternalId.delete(key);
+      return;
+    }
     // Another property with the same external id (a raw write, or a profile allowing it) is found by it from now on.
-    const other = this.propertiesOf(property.uid).find((candidate) => candidate.id !== property.id && candidate.external_id === property.external_id);
-    if (other) this.#propertiesByExternalId.set(key, other.id);
+    let other: number | undefined;
+    for (const id of this.#propertiesByOwner.get(property.uid) ?? []) {
+      if (id !== property.id && this.#externalIdOf(id) === property.external_id) {
+        other = id;
+        break;
+      }
+    }
+    if (other !== undefined) this.#propertiesByExternalId.set(key, other);
     else this.#propertiesByExternalId.delete(key);
   }
 
   /** After a property's external id changed: it finds the property. */
   indexExternalId(property: PropertyRecord): void {
-    if (property.external_id !== null && property.external_id !== undefined) this.#propertiesByExternalId.set(ownedKey(property.uid, property.external_id), property.id);
+    if (property.external_id !== null && property.external_id !== undefined) this.#holdExternalId(ownedKey(property.uid, property.external_id), property.id);
   }
 
   /** Before an agent's email changes or it goes: another agent of the account with the same one is found by it. */

@@ -31,6 +31,9 @@ export class AnswerArena<Answer> {
   #slabOf = new Int32Array(1024).fill(FREE);
   #offsetOf = new Uint32Array(1024);
   #lengthOf = new Uint32Array(1024);
+  /** A part of each answer its keeper marked (where a property's own members lie in its answer), from its start. */
+  #partFrom = new Uint32Array(1024);
+  #partTo = new Uint32Array(1024);
   /** The slabs; a slab let go leaves `undefined`. */
   #slabs: Array<Uint8Array | undefined> = [];
   /** Live bytes of each slab. */
@@ -64,16 +67,36 @@ export class AnswerArena<Answer> {
     return answer;
   }
 
-  /** Keeps the UTF-8 encoding of `text` under `key`, in place of what was kept under it. */
-  set(key: number, text: string): void {
+  /**
+   * Keeps the UTF-8 encoding of `text` under `key`, in place of what was kept under it, with a part of it marked:
+   * from byte `partFrom` (of a text whose first `partFrom` characters are ASCII) to `tailBytes` before its end.
+   */
+  set(key: number, text: string, partFrom = 0, tailBytes = 0): void {
     this.delete(key);
     const { slab, offset, length } = this.#write(text);
     const slot = this.#freeSlots.pop() ?? this.#newSlot();
     this.#slabOf[slot] = slab;
     this.#offsetOf[slot] = offset;
     this.#lengthOf[slot] = length;
+    this.#partFrom[slot] = partFrom;
+    this.#partTo[slot] = length - tailBytes;
     this.#live[slab]! += length;
     this.#slots.set(key, slot);
+  }
+
+  /** The bytes of the part marked in what is kept under `key` (a view of its slab, not a copy). */
+  part(key: number): Uint8Array | undefined {
+    const slot = this.#slots.get(key);
+    if (slot === undefined) return undefined;
+    const offset = this.#offsetOf[slot]!;
+    return this.#slabs[this.#slabOf[slot]!]!.subarray(offset + this.#partFrom[slot]!, offset + this.#partTo[slot]!);
+  }
+
+  /** What `read` makes of the bytes kept under `key`, given where they lie in their slab (no view is made), or undefined. */
+  read<T>(key: number, read: (slab: Uint8Array, offset: number, length: number) => T): T | undefined {
+    const slot = this.#slots.get(key);
+    if (slot === undefined) return undefined;
+    return read(this.#slabs[this.#slabOf[slot]!]!, this.#offsetOf[slot]!, this.#lengthOf[slot]!);
   }
 
   /** Drops what is kept under `key`, if anything. */
@@ -176,6 +199,8 @@ export class AnswerArena<Answer> {
       this.#slabOf = grow(this.#slabOf, (length) => new Int32Array(length).fill(FREE));
       this.#offsetOf = grow(this.#offsetOf, (length) => new Uint32Array(length));
       this.#lengthOf = grow(this.#lengthOf, (length) => new Uint32Array(length));
+      this.#partFrom = grow(this.#partFrom, (length) => new Uint32Array(length));
+      this.#partTo = grow(this.#partTo, (length) => new Uint32Array(length));
     }
     return slot;
   }

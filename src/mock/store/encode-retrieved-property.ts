@@ -1,5 +1,5 @@
-import { projectFloorplans, projectProperty } from "../store/project-records.ts";
-import type { DocumentRecord, PropertyRecord } from "../store/records.ts";
+import { projectFloorplans, projectProperty } from "./project-records.ts";
+import type { DocumentRecord, PropertyRecord } from "./records.ts";
 
 /**
  * A retrieved property (endpoints 1 and 2) encoded as JSON: byte for byte `JSON.stringify(projectProperty(record,
@@ -16,6 +16,22 @@ import type { DocumentRecord, PropertyRecord } from "../store/records.ts";
  * The text is what encoded-retrievals.ts keeps, as bytes.
  */
 export function encodeRetrievedProperty(record: PropertyRecord, documents: Iterable<DocumentRecord>): string {
+  return encodeRetrievedParts(record, documents).text;
+}
+
+/**
+ * A retrieved property's JSON text, and when it is made from the record's own text (the record laid out as the
+ * mock lays it out), where the record's members lie in it and how the record's text ends: the record's text is
+ * then `{"id":<id>,"uid":<uid>,` + `text.slice(fieldsFrom, fieldsTo)` + `,"published":<published>}`, so that a
+ * store can keep the answer alone and read the record back from it (property-table.ts).
+ */
+export interface RetrievedParts {
+  text: string;
+  record?: { fieldsFrom: number; fieldsTo: number; published: string };
+}
+
+/** {@link encodeRetrievedProperty}, with where the record's own members lie in the answer. */
+export function encodeRetrievedParts(record: PropertyRecord, documents: Iterable<DocumentRecord>): RetrievedParts {
   const text = JSON.stringify(record);
   const head = `{"id":${record.id},"uid":${record.uid},`;
   const published = JSON.stringify(record.published) as string | undefined;
@@ -29,7 +45,11 @@ export function encodeRetrievedProperty(record: PropertyRecord, documents: Itera
     !Object.hasOwn(record, "floorplans")
   ) {
     const fields = text.slice(head.length, text.length - tail.length);
-    return `{"nid":${JSON.stringify(String(record.id))},"uid":${JSON.stringify(String(record.uid))},${fields},"floorplans":${JSON.stringify(projectFloorplans(documents))}}`;
+    const answerHead = `{"nid":${JSON.stringify(String(record.id))},"uid":${JSON.stringify(String(record.uid))},`;
+    return {
+      text: `${answerHead}${fields},"floorplans":${JSON.stringify(projectFloorplans(documents))}}`,
+      record: { fieldsFrom: answerHead.length, fieldsTo: answerHead.length + fields.length, published: published! },
+    };
   }
-  return JSON.stringify(projectProperty(record, documents));
+  return { text: JSON.stringify(projectProperty(record, documents)) };
 }
