@@ -18,7 +18,7 @@ import request from "supertest";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
 import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
-import { projectProperty } from "../../src/mock/store/project-records.ts";
+import { difference, freshAnswer as encode } from "../support/fresh-answer.ts";
 import type { Database, DocumentRecord, PropertyRecord } from "../../src/mock/store/records.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO, OTHER, tinyFixtures } from "../support/tiny-fixtures.ts";
@@ -61,18 +61,6 @@ async function asText(pending: request.Test): Promise<{ status: number; text: st
   return { status: response.status, text: response.body as string };
 }
 
-/** The answer computed afresh from records: what a GET must answer, byte for byte. */
-function encode(record: PropertyRecord, documents: Iterable<DocumentRecord>): string {
-  return JSON.stringify(projectProperty(record, documents));
-}
-
-/** Where two answers first differ, with some context, for a failure's message. */
-function difference(got: string, expected: string): string {
-  let at = 0;
-  while (at < got.length && got[at] === expected[at]) at += 1;
-  const from = Math.max(0, at - 60);
-  return `differs at ${at}: got …${got.slice(from, at + 80)}… expected …${expected.slice(from, at + 80)}…`;
-}
 
 function floorplanIds(answer: string): string[] {
   return Object.keys((JSON.parse(answer) as { floorplans: Record<string, unknown> }).floorplans);

@@ -11,24 +11,12 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
 import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
 import { encodeRetrievedParts } from "../../src/mock/store/encode-retrieved-property.ts";
-import { projectProperty } from "../../src/mock/store/project-records.ts";
-import type { DocumentRecord, PropertyRecord } from "../../src/mock/store/records.ts";
+import { difference, freshAnswer as encode } from "../support/fresh-answer.ts";
+import type { PropertyRecord } from "../../src/mock/store/records.ts";
 import { withMembers } from "../../src/mock/with-members.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO } from "../support/tiny-fixtures.ts";
 
-/** The answer computed afresh from records: what a GET must answer, byte for byte. */
-function encode(record: PropertyRecord, documents: Iterable<DocumentRecord>): string {
-  return JSON.stringify(projectProperty(record, documents));
-}
-
-/** Where two answers first differ, with some context, for a failure's message. */
-function difference(got: string, expected: string): string {
-  let at = 0;
-  while (at < got.length && got[at] === expected[at]) at += 1;
-  const from = Math.max(0, at - 60);
-  return `differs at ${at}: got …${got.slice(from, at + 80)}… expected …${expected.slice(from, at + 80)}…`;
-}
 
 describe("properties held as their answers (fixtures from a file)", () => {
   const PROPERTIES = 3000;
