@@ -10,11 +10,11 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runContract } from "../../src/contract/runner/run-contract.ts";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
-import type { ServiceProfile } from "../../src/contract/profile/service-profile.ts";
 import { createMockHandlers, loadProfilePlayback, ProfileRefused } from "../../src/msw.ts";
 import { operationRequests } from "../support/operation-requests.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO, OTHER, tinyFixtures } from "../support/tiny-fixtures.ts";
+import { error, PROFILE } from "../support/sample-profile.ts";
 
 const BASE = "http://mock.test";
 const SAME = { fixtures: tinyFixtures(), autologinSecret: "same-secret", baseUrl: BASE, now: () => Date.UTC(2026, 0, 2, 3, 4, 5) };
@@ -24,27 +24,6 @@ const runnerHandlers = createMockHandlers({ baseUrl: "http://runner.mock.test", 
 const msw = setupServer(...handlers.handlers, ...runnerHandlers.handlers);
 let serverUrl = "";
 
-// A service profile that changes every kind of answer it can (test/profile/profile-mock.test.ts has its like).
-const provenance = { step: "a step", observedAt: "2026-01-02T03:04:05.000Z", runId: "r1" };
-const error = (status: number, example: Record<string, string>) => ({
-  ...provenance, statuses: [status], mediaTypes: ["application/json; charset=utf-8"], example,
-  schema: { type: "object", properties: Object.fromEntries(Object.keys(example).map((key) => [key, { type: "string" }])), required: Object.keys(example) },
-});
-const PROFILE: ServiceProfile = {
-  profileVersion: 1, runId: "r1", recordedAt: "2026-01-02T03:04:05.000Z",
-  observations: {
-    "error.validation": error(422, { error: "invalid", kind: "validation" }),
-    "error.unauthorized.missing": error(403, { error: "no credentials", kind: "auth" }),
-    "error.unauthorized.wrong": error(403, { error: "bad credentials", kind: "auth" }),
-    "error.not_found": error(404, { message: "not here" }),
-    "error.agent_exists.create": error(409, { error: "Agent Already Exists", kind: "agent" }),
-    "media_type.success": { ...provenance, value: ["application/json"] },
-    "extra_fields.agent": { ...provenance, fields: { created: { types: ["integer"], example: 1767225600 } } },
-    "extra_fields.property": { ...provenance, fields: { listing_score: { types: ["integer"], example: 7 }, flags: { types: ["array"], example: ["a"] } } },
-    "order.agent_list": { ...provenance, value: "descending" },
-    "seats.fresh": { ...provenance, value: 2 },
-  },
-};
 const PROFILED = "http://profiled.mock.test";
 const profiledServer = createMockServer({ ...SAME, baseUrl: PROFILED, contract: sharedContract(), validateResponses: true, profile: PROFILE, quiet: true });
 let profiledUrl = "";
