@@ -6,12 +6,13 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { bytes, micros, ms, perSecond, ratio, ratioOf } from "./format.ts";
+import { bytes, ms, ratio, ratioOf } from "./format.ts";
 import type { BenchReport } from "./main.ts";
 import type { ServerFigure } from "./measure-servers.ts";
 import type { Goal } from "./section.ts";
 import type { GrowthFigures } from "./sections/35-growth.ts";
 import type { ScaleFigures } from "./sections/30-scale.ts";
+import { peerCells } from "./sections/20-peers.ts";
 
 const PAGE = fileURLToPath(new URL("../../docs/performance.md", import.meta.url));
 const START = "<!-- bench:start -->";
@@ -49,20 +50,7 @@ export function renderSection(report: BenchReport): string {
       "",
       row(["server", "start-up", "throughput", "vs mock", "CPU per request", "vs bare node:http", "p50", "p99", "RSS"]),
       row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]),
-      ...peers.servers.map((entry) => {
-        const started = startOf(entry.server);
-        return row([
-          entry.server,
-          started === undefined ? "" : ms(started),
-          `${perSecond(entry.requestsPerSecond)} req/s`,
-          ratio(entry.requestsPerSecond / mock.requestsPerSecond),
-          micros(entry.cpuMicrosPerRequest),
-          ratioOf(entry.cpuMicrosPerRequest, bare.cpuMicrosPerRequest),
-          ms(entry.p50Ms),
-          ms(entry.p99Ms),
-          bytes(entry.rssBytes),
-        ]);
-      }),
+      ...peers.servers.map((entry) => row(peerCells(entry, startOf(entry.server), mock, bare))),
       "",
       `\`npm start\` starts in ${ms(startOf("npm start") ?? Number.NaN)} (npm included), json-server in ${ms(startOf("json-server") ?? Number.NaN)}.`,
       "",

@@ -20,6 +20,24 @@ interface StartFigure {
   allMs: number[];
 }
 
+/**
+ * One server's row of the side-by-side table (the bench's and the performance page's): its start-up, throughput
+ * and the mock's, CPU per request and bare node:http's, latency and memory.
+ */
+export function peerCells(entry: ServerFigure, started: number | undefined, mock: ServerFigure, bare: ServerFigure): string[] {
+  return [
+    entry.server,
+    started === undefined ? "" : ms(started),
+    `${perSecond(entry.requestsPerSecond)} req/s`,
+    ratio(entry.requestsPerSecond / mock.requestsPerSecond),
+    micros(entry.cpuMicrosPerRequest),
+    ratioOf(entry.cpuMicrosPerRequest, bare.cpuMicrosPerRequest),
+    ms(entry.p50Ms),
+    ms(entry.p99Ms),
+    bytes(entry.rssBytes),
+  ];
+}
+
 export interface PeersFigures {
   request: string;
   startup: StartFigure[];
@@ -103,20 +121,7 @@ export const section: BenchSection<PeersFigures> = {
         "",
         ...table(
           ["server", "start-up", "throughput", "vs mock", "CPU/request", "vs bare", "p50", "p99", "RSS after"],
-          servers.map((entry) => {
-            const started = startOf(entry.server);
-            return [
-              entry.server,
-              started === undefined ? "" : ms(started),
-              `${perSecond(entry.requestsPerSecond)} req/s`,
-              ratio(entry.requestsPerSecond / mockFigure.requestsPerSecond),
-              micros(entry.cpuMicrosPerRequest),
-              ratioOf(entry.cpuMicrosPerRequest, bareFigure.cpuMicrosPerRequest),
-              ms(entry.p50Ms),
-              ms(entry.p99Ms),
-              bytes(entry.rssBytes),
-            ];
-          }),
+          servers.map((entry) => peerCells(entry, startOf(entry.server), mockFigure, bareFigure)),
           "lrrrrrrrr",
         ),
         "",
