@@ -225,17 +225,27 @@ const PORTS = { from: 10_000, to: 20_000 };
 /**
  * Waits until a started server has finished what it does by itself after its first answer (the mock encodes
  * every property's answer between requests then): until its CPU time grows by less than a millisecond in each of
- * three windows of 100 ms in a row, at most `deadlineMs`. Answers the time it waited.
+ * three windows of 100 ms in a row, at most `deadlineMs`. A server that does more once it has been idle a while
+ * (the mock's bin gives memory back after `idleWorkAfterMs`: src/cli/reclaim-when-idle.ts) is then left idle that
+ * long, and a tick more, and waited for until quiet again. Answers the time it waited.
  */
-export async function settled(server: RunningServer, deadlineMs = 60_000): Promise<number> {
+export async function settled(server: RunningServer, deadlineMs = 60_000, idleWorkAfterMs = 0): Promise<number> {
   const started = performance.now();
+  await quietFor(server, started + deadlineMs);
+  if (idleWorkAfterMs > 0) {
+    await new Promise((resolve) => setTimeout(resolve, idleWorkAfterMs + 2_500));
+    await quietFor(server, performance.now() + deadlineMs);
+  }
+  return performance.now() - started;
+}
+
+async function quietFor(server: RunningServer, deadline: number): Promise<void> {
   let quiet = 0;
   let before = server.cpuMs();
-  while (quiet < 3 && performance.now() - started < deadlineMs) {
+  while (quiet < 3 && performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const now = server.cpuMs();
     quiet = now - before < 1 ? quiet + 1 : 0;
     before = now;
   }
-  return performance.now() - started;
 }

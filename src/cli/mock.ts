@@ -5,6 +5,7 @@
  */
 import { createMockServer } from "../mock/create-mock-server.ts";
 import { collectGarbage, LARGE_STORE_PROPERTIES } from "../mock/collect-garbage.ts";
+import { reclaimWhenIdle } from "./reclaim-when-idle.ts";
 import { DEFAULT_FIXTURES_PATH } from "../mock/load-fixtures.ts";
 import { mockBanner } from "./mock-banner.ts";
 import { StateFileError } from "../mock/store/state-files.ts";
@@ -77,6 +78,9 @@ try {
 out.line(messageLine(command.logFormat, "info", mockBanner(mock, command, listening), Date.now()));
 out.flush();
 
+// Memory a start or a burst of requests grew is given back once the mock is idle again (reclaim-when-idle.ts).
+const reclaim = reclaimWhenIdle();
+
 /** A stop never takes longer than this, even when the disk does not answer. */
 const STOP_DEADLINE_MS = 4_500;
 
@@ -84,6 +88,7 @@ let stopping = false;
 const stop = (signal: string) => {
   if (stopping) return;
   stopping = true;
+  reclaim.stop();
   out.line(messageLine(command.logFormat, "info", `${signal}: stopping`, Date.now()));
   setTimeout(() => {
     console.error(`Stopped after ${STOP_DEADLINE_MS} ms without finishing: changes not yet written to ${command.dbFile ?? "the state"} are lost.`);

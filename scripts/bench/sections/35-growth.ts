@@ -5,6 +5,7 @@
  * properties (so what it keeps of answers asked for counts); then the bytes each property adds over the smallest
  * store, beside the JSON size of one property (its record, and its share of the fixtures file with its documents).
  */
+import { IDLE_RECLAIM_AFTER_MS } from "../../../src/cli/reclaim-when-idle.ts";
 import { createWriteStream } from "node:fs";
 import { join } from "node:path";
 import { once } from "node:events";
@@ -50,12 +51,12 @@ export const section: BenchSection<GrowthFigures> = {
       const ids = fixtures.properties.filter((property) => property.uid === FIXTURE_ACCOUNTS[0]!.id).map((property) => property.id);
       const server = await startServer(mockBin({ fixtures: file }), 300_000);
       try {
-        await settled(server, 300_000);
+        await settled(server, 300_000, IDLE_RECLAIM_AFTER_MS);
         const rssSettledBytes = server.rssBytes();
         progress(`growth: ${count(size)} properties: a GET of each of account 1's ${count(ids.length)}…`);
         const run = await load.run(server.url, everyProperty(ids, size));
         failures.push(...run.failureSamples);
-        await settled(server, 300_000);
+        await settled(server, 300_000, IDLE_RECLAIM_AFTER_MS);
         points.push({
           properties: size,
           fixturesFileBytes: statSync(file).size,
