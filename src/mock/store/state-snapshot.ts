@@ -3,6 +3,7 @@ import { readTextFile } from "../read-text-file.ts";
 import { open } from "node:fs/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { propertySourceOf } from "./lazy-properties.ts";
+import { firstRecordFault, RecordRefused } from "./record-fault.ts";
 import { COLLECTIONS, type Database } from "./records.ts";
 import { StateFileError } from "./state-files.ts";
 
@@ -105,7 +106,8 @@ export interface ReadSnapshot {
 
 /**
  * Reads a snapshot, or undefined when there is none. A file that is not a state is refused with a message
- * naming the file and the line at fault; the file is left as it is.
+ * naming the file and the line at fault; one holding a record the store cannot hold (record-fault.ts), with a
+ * {@link RecordRefused} naming the record. The file is left as it is.
  */
 export function readSnapshot(path: string): ReadSnapshot | undefined {
   if (!existsSync(path)) return undefined;
@@ -120,6 +122,8 @@ export function readSnapshot(path: string): ReadSnapshot | undefined {
     throw new StateFileError(`${path}${line} is not valid JSON: ${message}`);
   }
   assertDatabase(parsed, path);
+  const fault = firstRecordFault(parsed);
+  if (fault) throw new RecordRefused(path, fault);
   const { $meta, ...state } = parsed as Database & { $meta?: unknown };
   if ($meta !== undefined && !isMeta($meta)) {
     throw new StateFileError(`${path} line ${lineAt(text, text.lastIndexOf('"$meta"'))}: "$meta" is not the meta of a mock state.`);
