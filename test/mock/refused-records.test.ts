@@ -3,7 +3,7 @@
  * and changes nothing: a fixtures file as it is read (scanned, or parsed whole), fixtures given as an object,
  * and a fixtures file read again by `POST /__admin/reset` or a shipped state after it changed on disk (a 409
  * problem, where it was a 500). What the mock held before stays loadable: a record nested 64 levels deep, unknown
- * fields and members. The bin's exit code and line are test/cli/refused-state.test.ts's; raw writes (`/__db`) and
+ * fields and members; and a card with fields of another type than the API writes is served and edited, not a 500. The bin's exit code and line are test/cli/refused-state.test.ts's; raw writes (`/__db`) and
  * `POST /__admin/state` with records already refused such records (raw-records.test.ts, named-states.test.ts).
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -58,6 +58,20 @@ describe("fixtures given as an object", () => {
     ["a document whose id is past 2^53-1", { ...tinyFixtures(), documents: [{ ...tinyFixtures().documents[0]!, id: 2 ** 60 }] }, 'documents[0]: "id" is beyond 2^53-1, where a number is no longer exact'],
   ])("%s: createMockServer throws, naming the record", (_name, fixtures, fault) => {
     expect(() => createMockServer({ fixtures: fixtures as never, contract: sharedContract(), log: () => {} })).toThrow(`The fixtures given as an object holds a record the mock cannot hold, and is refused: ${fault}.`);
+  });
+});
+
+describe("a record the mock holds although the API would not write it", () => {
+  it("an agent card whose email is not a text, or whose links are not a list: retrieved and edited (it was a 500)", async () => {
+    for (const odd of [{ email: null }, { social_media_links: 5 }, { social_media_links: [null, { weight: "1" }] }]) {
+      const fixtures = { ...tinyFixtures(), agents: [{ ...tinyFixtures().agents[0]!, ...odd }] };
+      const mock = createMockServer({ fixtures: fixtures as never, contract: sharedContract(), log: () => {} });
+      mocks.push(mock);
+      const headers = { ...DEMO, "content-type": "application/json" };
+      await request(mock.app).post("/api/v1/object/agent_card/1003").set(headers).expect(200);
+      await request(mock.app).put("/api/v1/object/agent_card/1003").set(headers).send({ email: "new@harbor.example" }).expect(200);
+      expect((await request(mock.app).post("/api/v1/object/agent_card/1003").set(headers).expect(200)).body.email).toBe("new@harbor.example");
+    }
   });
 });
 
