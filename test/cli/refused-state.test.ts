@@ -67,6 +67,11 @@ describe("--db holding a record the mock cannot hold", () => {
     expect(readFileSync(file)).toEqual(before);
   });
 
+  it("a snapshot the scan takes, with a document whose id is not an integer: exit 2, the document named", async () => {
+    const file = tempFile("state.json", stateText({ properties: [propertyNesting(3)], documents: ['{"id":1004,"uid":1}', '{"id":"1005","uid":1}'] }));
+    expectRefusal(await start(["--db", file]), `${file} holds a record the mock cannot hold, and is refused: documents[1]: "id" is not an integer (a string).`);
+  });
+
   it("a journal line, even the last one: exit 2, the journal's line named, the journal left as it is", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "plk-refused-")), "state.json");
     const line = (seq: number, record: string) => `{"s":${seq},"m":{"id":3000,"uid":3,"tok":0},"put":"properties","r":${record}}\n`;
