@@ -3,7 +3,7 @@
  * `npm start`: serves the stateful mock. The edge of the program: it reads argv and the environment once,
  * builds the mock, prints where it listens, and stops cleanly on SIGINT/SIGTERM.
  */
-import { createMockServer } from "../mock/create-mock-server.ts";
+import { createMockServer, StateRefused } from "../mock/create-mock-server.ts";
 import { collectGarbage, LARGE_STORE_PROPERTIES } from "../mock/collect-garbage.ts";
 import { reclaimWhenIdle } from "./reclaim-when-idle.ts";
 import { DEFAULT_FIXTURES_PATH } from "../mock/load-fixtures.ts";
@@ -55,8 +55,10 @@ try {
     ...(command.latency ? { latency: command.latency } : {}),
   });
 } catch (error) {
-  console.error((error as Error).message);
-  // A state that cannot be read or written is not a usage error: exit 1, as for a port in use.
+  // A refused --state file is named as the user gave it (the mock was given its records).
+  console.error(error instanceof StateRefused && command.stateFile ? new StateRefused(command.stateFile, error.problems).message : (error as Error).message);
+  // A state that cannot be read or written is not a usage error: exit 1, as for a port in use. A state refused for
+  // what it holds (a record the mock cannot hold, RecordRefused; records of the wrong shape, StateRefused) is: exit 2.
   process.exit(error instanceof StateFileError ? 1 : 2);
 }
 

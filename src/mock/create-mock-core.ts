@@ -25,6 +25,7 @@ import { DEFAULT_JOURNAL_SIZE, RequestJournal, type JournalEntry, type JournalFi
 import { MockStore } from "./store/mock-store.ts";
 import type { ChosenState } from "./store/choose-state.ts";
 import { failure, success, type Outcome } from "./problems.ts";
+import { RecordRefused } from "./store/record-fault.ts";
 import type { AccountRecord, Database } from "./store/records.ts";
 import { SharedState } from "./store/shared-state.ts";
 import { withStateMembers } from "./store/lazy-properties.ts";
@@ -208,10 +209,15 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     requestJournal.clear();
     currentState = options.seedName ?? "fixtures";
   };
+  /** `POST /__admin/reset`: a reset, or why not (a seed read again that is refused now), nothing changed. */
+  const answerReset = (): Outcome<void> => seedRefused(reset) ?? success(undefined);
   const useState = (given: unknown): Outcome<{ name: string }> => {
     const chosen = options.chooseState?.(given) ?? failure("invalidState", "This mock was built without named states.");
     if (!chosen.ok) return chosen;
-    store.replace(chosen.value.build());
+    let state: Database | undefined;
+    const refused = seedRefused(() => (state = chosen.value.build()));
+    if (refused) return refused;
+    store.replace(state!);
     faults.clear();
     requestJournal.clear();
     currentState = chosen.value.name;
@@ -223,7 +229,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     adminGuard,
     apiInterceptors,
     steering: createSteeringRoutes(requestJournal, faults),
-    reset,
+    reset: answerReset,
     states: { use: useState, current: () => currentState },
     store,
     tokens,
@@ -276,4 +282,19 @@ export function withConfiguredAccounts(fixtures: Database, accounts: AccountConf
     name: account.name ?? `Configured account ${account.apiKey}`,
   }));
   return withStateMembers(fixtures, { accounts: configured });
+}
+
+/**
+ * Runs what builds a seed or a shipped state again (a fixtures file is read again on every reset), and answers
+ * the refusal of a seed that now holds a record the store cannot hold (the file changed since the start) as a
+ * failure, instead of a 500: the state is replaced only once built, so nothing was changed.
+ */
+function seedRefused(build: () => unknown): Outcome<never> | undefined {
+  try {
+    build();
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof RecordRefused)) throw error;
+    return failure("seedRefused", `${error.message} Nothing was changed; mend the file, or start the mock again.`);
+  }
 }

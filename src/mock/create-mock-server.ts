@@ -22,6 +22,7 @@ import { filePersistence } from "./store/file-persistence.ts";
 import type { MockStore } from "./store/mock-store.ts";
 import type { Database } from "./store/records.ts";
 import { chooseState, type ChosenState } from "./store/choose-state.ts";
+import { firstRecordFault, RecordRefused } from "./store/record-fault.ts";
 import { refusalLines, type Outcome } from "./problems.ts";
 
 import {
@@ -113,6 +114,9 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   const playback = createProfilePlayback(profiled?.profile, compileBodySchema);
   const validateRecord = createRawRecordValidator(contract.document, Object.keys(playback.agentNeverSet ?? {}).filter((field) => playback.agentNeverSet![field] === null));
   const fixtures = options.fixtures ?? DEFAULT_FIXTURES_PATH;
+  // Fixtures given as an object are checked once, here, as a file is when it is read (record-fault.ts).
+  const fixturesFault = typeof fixtures === "string" ? undefined : firstRecordFault(fixtures);
+  if (fixturesFault) throw new RecordRefused("The fixtures given as an object", fixturesFault);
   const fixturesSeed = (): Database =>
     withConfiguredAccounts(typeof fixtures === "string" ? loadFixtures(fixtures) : structuredClone(fixtures), options.accounts);
   /** A state a test names or gives (`state`, `POST /__admin/state`, `useState`): what builds it, or why it is refused. */

@@ -41,6 +41,11 @@ export const PROBLEMS = {
   tooManyFaultRules: problem("too-many-fault-rules", "Too Many Fault Rules", 409),
   /** `POST /__admin/state` with a state that is not a shipped name or a valid set of records. */
   invalidState: problem("invalid-state", "Invalid State", 400),
+  /**
+   * `POST /__admin/reset` (or `/__admin/state` with a shipped state made from the fixtures) when the fixtures
+   * file, read again, now holds a record the mock cannot hold: the request is right, the file it reads changed.
+   */
+  seedRefused: problem("seed-refused", "Seed Refused", 409),
   /** `GET /__admin/requests` with a filter it does not know. */
   invalidJournalFilter: problem("invalid-journal-filter", "Invalid Request Journal Filter", 400),
   /**

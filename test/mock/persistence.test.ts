@@ -235,6 +235,12 @@ describe("reading a --db state back", () => {
     expect(readFileSync(file, "utf8")).toContain("{nope}");
   });
 
+  it("refuses a snapshot whose $meta is not right, naming its line, though the scan takes the rest of it", () => {
+    const file = join(tempDir(), "db.json");
+    writeFileSync(file, '{\n  "accounts": [],\n  "properties": [\n    {"id":1001,"uid":1,"title":"x"}\n  ],\n  "agents": [],\n  "documents": [],\n  "$meta": {"seq": -1}\n}\n');
+    expect(() => start(file)).toThrow(`${file} line 8: "$meta" is not the meta of a mock state.`);
+  });
+
   it("compacts the journal into the snapshot past a size, and reads the same state back", async () => {
     const file = join(tempDir(), "db.json");
     const log: string[] = [];

@@ -135,6 +135,20 @@ describe("createMockHandlers under setupServer", () => {
     expect(() => createMockHandlers({ persist: "sessionStorage" })).toThrow(/does not have/);
   });
 
+  it("refuses fixtures holding a record the mock cannot hold when it is made, naming the record, and starts from the seed over such a saved state", async () => {
+    expect(() => createMockHandlers({ fixtures: { ...tinyFixtures(), properties: [[1]] } as never })).toThrow('"fixtures" hold a record the mock cannot hold: properties[0] is an array, not an object.');
+    const deep = JSON.parse(`{"a":${"[".repeat(70)}${"]".repeat(70)}}`) as unknown;
+    expect(() => createMockHandlers({ fixtures: { ...tinyFixtures(), documents: [{ ...tinyFixtures().documents[0]!, deep }] } as never })).toThrow(`documents[0] (id ${tinyFixtures().documents[0]!.id}): nesting deeper than 64 levels`);
+
+    const unheld = { $meta: { seq: 0, nextId: 5000, nextUid: 3, autologin: { secret: "s".repeat(32), issued: 0 } }, state: { ...tinyFixtures(), properties: [...tinyFixtures().properties, [1]] } };
+    const storage = { getItem: () => JSON.stringify(unheld), setItem: () => {}, removeItem: () => {} };
+    const fresh = createMockHandlers({ baseUrl: "http://unheld.mock.test", fixtures: tinyFixtures(), persist: storage });
+    server.resetHandlers(...fresh.handlers);
+    const health = await json(await fetch("http://unheld.mock.test/healthz"));
+    server.resetHandlers();
+    expect(health.body.counts).toEqual({ accounts: 2, properties: 2, agents: 1, documents: 1 });
+  });
+
   it("refuses unknown options and wrong values when it is made, naming them", () => {
     expect(() => createMockHandlers({ baseURL: "x" } as never)).toThrow(/unknown option "baseURL"/);
     expect(() => createMockHandlers({ baseUrl: "localhost:4010" })).toThrow(/"baseUrl" must be an .*http\(s\) URL/);

@@ -10,6 +10,7 @@ import type { FaultRules } from "../../mock/services/fault-rules.ts";
 import { parseLatency, type Latency } from "../../mock/services/latency.ts";
 import { MAX_JOURNAL_SIZE, type JournalEntry, type JournalFilter } from "../../mock/services/request-journal.ts";
 import type { MockStore } from "../../mock/store/mock-store.ts";
+import { describeRecordFault, firstRecordFault } from "../../mock/store/record-fault.ts";
 import type { Database } from "../../mock/store/records.ts";
 import { chooseState as chooseStateWith, type ChosenState } from "../../mock/store/choose-state.ts";
 import type { RawRecordValidator } from "../../mock/store/raw-record-validator.ts";
@@ -133,6 +134,9 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
   const given = checkOptions(options);
   const base = baseOf(given.baseUrl);
   const fixtures = given.fixtures;
+  // Checked once, here: a record the store cannot hold is refused at once, not met when its answer is encoded.
+  const fixturesFault = fixtures ? firstRecordFault(fixtures) : undefined;
+  if (fixturesFault) throw new TypeError(`createMockHandlers: "fixtures" hold a record the mock cannot hold: ${describeRecordFault(fixturesFault)}.`);
   const fixturesSeed = (): Database => withConfiguredAccounts(fixtures ? structuredClone(fixtures) : (JSON.parse(DEFAULT_FIXTURES_JSON) as Database), given.accounts);
   /** Shipped states by name, and records when there is a check for them (`checkRecords`). */
   const checkRecords = given.checkRecords;

@@ -1,3 +1,4 @@
+import { firstRecordFault } from "../../mock/store/record-fault.ts";
 import type { Database } from "../../mock/store/records.ts";
 import type { PersistedState, PersistenceJournal, StatePersistence } from "../../mock/store/state-persistence.ts";
 import type { StateMeta } from "../../mock/store/state-snapshot.ts";
@@ -13,7 +14,8 @@ export interface KeyValueStorage {
  * A persistence port over Web Storage, for a handler set whose state is kept across a reload of the page
  * (`persist: "sessionStorage"`). After the changes of one turn, the whole state and its counters are written
  * under `key` as one JSON text (the default fixtures are some 75 KB); a start reads them back, or starts from the
- * seed when there is nothing, or what is there is not a saved state (it is then replaced on the first change).
+ * seed when there is nothing, or what is there is not a saved state, or holds a record the mock cannot hold (it
+ * is then replaced on the first change).
  * A write that fails (the storage is full) is the port's problem, which `/healthz` reports, and changes stay in
  * memory.
  */
@@ -63,5 +65,7 @@ function read(storage: KeyValueStorage, key: string): PersistedState | undefined
   const meta = saved?.$meta;
   const state = saved?.state;
   if (!meta || !state || typeof meta.autologin?.secret !== "string" || !Array.isArray(state.accounts) || !Array.isArray(state.properties) || !Array.isArray(state.agents) || !Array.isArray(state.documents)) return undefined;
+  // A record the store cannot hold (record-fault.ts) makes it no saved state either: the seed, not a crash later.
+  if (firstRecordFault(state)) return undefined;
   return { state, meta, notes: [], restored: true };
 }

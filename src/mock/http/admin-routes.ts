@@ -1,3 +1,4 @@
+import type { Outcome } from "../problems.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import type { AdminGuard } from "./admin-guard.ts";
 import type { MockRequest } from "./mock-request.ts";
@@ -14,8 +15,8 @@ export interface AdminRoutesDeps {
   guard: AdminGuard;
   /** `/__admin/requests` (the request journal) and `/__admin/faults` (fault rules). */
   steering: SteeringRoutes;
-  /** What `POST /__admin/reset` does: the seeded state back, no fault rules, an empty journal. */
-  reset: () => void;
+  /** What `POST /__admin/reset` does: the seeded state back, no fault rules, an empty journal; or why not, nothing changed. */
+  reset: () => Outcome<void>;
   /** `/__admin/state`: a reset to a named or given state. */
   states: StateControl;
   /** With `--db`: a reset or raw write is answered once it is on disk. */
@@ -75,7 +76,8 @@ export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
     if (path === "/__admin/reset" && method === "POST") {
       discardBody(request);
       const before = deps.durability?.version();
-      deps.reset();
+      const done = deps.reset();
+      if (!done.ok) return problemReply(done.failure, path);
       return (await whenSaved(deps.durability, before, okReply({ status: "reset", counts: store.counts() }), path)).reply;
     }
     if (path === "/__admin/state") return state(request);

@@ -1,4 +1,5 @@
 import type { Contract } from "../../contract/build-contract.ts";
+import type { Outcome } from "../problems.ts";
 import type { AutologinTokens } from "../services/autologin-tokens.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import type { AdminGuard } from "./admin-guard.ts";
@@ -23,8 +24,8 @@ export interface CoreDeps extends ApiHandlerDeps {
   apiInterceptors?: readonly ApiInterceptor[];
   /** The request journal and fault rules of the admin surface (`/__admin/requests`, `/__admin/faults`). */
   steering: SteeringRoutes;
-  /** What `POST /__admin/reset` does: the seeded state back, no fault rules, an empty journal. */
-  reset: () => void;
+  /** What `POST /__admin/reset` does: the seeded state back, no fault rules, an empty journal; or why not. */
+  reset: () => Outcome<void>;
   /** `/__admin/state`: a reset to a named or given state. */
   states: StateControl;
   /** Told of a bug of the mock met on a request (its stack). */

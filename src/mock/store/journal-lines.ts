@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { recordFault, recordProblem, RecordRefused, type RecordFault } from "./record-fault.ts";
 import { COLLECTIONS, type CollectionName } from "./records.ts";
 import type { StateChange } from "./state-change.ts";
 import { StateFileError } from "./state-files.ts";
@@ -61,7 +62,8 @@ export interface ReadJournal {
 
 /**
  * Reads a journal. The last line may be torn (a crash in the middle of an append): it is ignored, since it was
- * never acknowledged. Any other line that is not an entry is refused with the file and the line.
+ * never acknowledged. Any other line that is not an entry is refused with the file and the line; a whole line
+ * that puts a record the store cannot hold (record-fault.ts), wherever it is, with a {@link RecordRefused}.
  */
 export function readJournal(path: string): ReadJournal {
   if (!existsSync(path)) return { entries: [], goodBytes: 0, torn: false };
@@ -74,6 +76,8 @@ export function readJournal(path: string): ReadJournal {
     const last = end === -1 || end === bytes.length - 1;
     const text = bytes.toString("utf8", start, end === -1 ? bytes.length : end);
     const entry = end === -1 ? undefined : parseLine(text);
+    // A line that parsed whole was not cut short: its record is refused, not ignored as a torn line.
+    if (entry !== undefined && typeof entry === "object" && "problem" in entry) throw new RecordRefused(`${path} line ${line}`, entry);
     if (entry === undefined || typeof entry === "string") {
       // A line without its newline was cut short; a last line with one that does not parse was cut short by the disk.
       if (last) return { entries, goodBytes: start, torn: true };
@@ -86,8 +90,8 @@ export function readJournal(path: string): ReadJournal {
   return { entries, goodBytes: start, torn: false };
 }
 
-/** An entry, or what is wrong with the line. */
-function parseLine(text: string): JournalEntry | string {
+/** An entry, or what is wrong with the line, or with the record it puts. */
+function parseLine(text: string): JournalEntry | string | RecordFault {
   let value: Record<string, unknown>;
   try {
     value = JSON.parse(text) as Record<string, unknown>;
@@ -104,6 +108,8 @@ function parseLine(text: string): JournalEntry | string {
   if (isCollection(value.put)) {
     const record = value.r as { id?: unknown } | null;
     if (record === null || typeof record !== "object" || Array.isArray(record) || !isCount(record.id)) return `the record of "put" has no id`;
+    const problem = recordProblem(value.put, record);
+    if (problem !== undefined) return recordFault(value.put, undefined, record, problem);
     return { seq: value.s, sequences, change: { kind: "put", collection: value.put, record: record as { id: number } } };
   }
   if (isCollection(value.remove)) {

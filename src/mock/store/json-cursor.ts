@@ -21,11 +21,22 @@ export const decoder = new TextDecoder();
 /** The scan gave up: the caller parses the text instead. */
 export class GiveUp extends Error {}
 
+/**
+ * A value nested deeper than the scan takes ({@link JsonCursor.depthLimit}): the scan gives up at once, without
+ * reading on (more of the text would not make it shallower), and the caller parses the text and says where.
+ */
+export class TooDeep extends Error {}
+
 /** Checks JSON from a place in its bytes: each method scans one token or value from `at` and moves past it. */
 export class JsonCursor {
   /** The bytes scanned, and where in them. */
   protected bytes: Uint8Array = new Uint8Array(0);
   protected at = 0;
+  /**
+   * The deepest an object or array may lie ({@link value}'s `depth`); deeper throws {@link TooDeep}, so that a
+   * hostile nesting stops the scan instead of overflowing its stack.
+   */
+  protected depthLimit = 1_000;
 
   protected keyIs(start: number, key: string): boolean {
     for (let offset = 0; offset < key.length; offset++) if (this.bytes[start + offset] !== key.charCodeAt(offset)) return false;
@@ -49,13 +60,13 @@ export class JsonCursor {
     return value;
   }
 
-  /** Any JSON value, checked; `depth` is how deep it lies, so that a hostile nesting gives up instead of overflowing. */
+  /** Any JSON value, checked; `depth` is how deep it lies (a record of a state being 1), bounded by {@link depthLimit}. */
   protected value(depth: number): void {
-    if (depth > 1_000) throw new GiveUp();
     const bytes = this.bytes;
     const first = bytes[this.at];
     if (first === QUOTE) return this.string();
     if (first === OPEN_BRACE) {
+      if (depth > this.depthLimit) throw new TooDeep();
       this.at++;
       this.space();
       if (bytes[this.at] === CLOSE_BRACE) {
@@ -77,6 +88,7 @@ export class JsonCursor {
       }
     }
     if (first === OPEN_BRACKET) {
+      if (depth > this.depthLimit) throw new TooDeep();
       this.at++;
       this.space();
       if (bytes[this.at] === CLOSE_BRACKET) {

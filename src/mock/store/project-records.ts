@@ -32,8 +32,9 @@ export function projectListItem(record: PropertyRecord): Schemas["PropertyListIt
 /** A retrieved agent card (endpoint 6); social links come ordered by their weight (section 2.2). */
 export function projectAgent(record: AgentRecord): Schemas["AgentCard"] {
   const { id, uid: _uid, social_media_links, ...fields } = record;
-  // null only where a service profile says a never-set field comes back null (agent-service.ts).
-  return { id: String(id), ...fields, social_media_links: social_media_links === null ? social_media_links : orderByWeight(social_media_links) };
+  // null only where a service profile says a never-set field comes back null (agent-service.ts); anything but an
+  // array (a state file's card may hold anything there) is answered as it is.
+  return { id: String(id), ...fields, social_media_links: Array.isArray(social_media_links) ? orderByWeight(social_media_links) : social_media_links };
 }
 
 /** A retrieved document (endpoint 13). */
@@ -44,5 +45,5 @@ export function projectDocument(record: DocumentRecord): Schemas["Document"] {
 
 /** Social links in ascending order of their integer-like weight; equal weights keep their order. */
 export function orderByWeight<T extends { weight: string }>(links: readonly T[]): T[] {
-  return [...links].sort((a, b) => Number(a.weight) - Number(b.weight));
+  return [...links].sort((a, b) => Number((a as Partial<T> | null)?.weight) - Number((b as Partial<T> | null)?.weight));
 }

@@ -7,7 +7,8 @@
  *
  * The scan checks the whole grammar of JSON (RFC 8259), so a text it accepts is one `JSON.parse` accepts. It
  * gives up (undefined) on anything it does not expect: a text that is not an object, a `properties` that is not
- * an array of objects, a property that does not begin with its `id` and `uid` as plain integers, invalid JSON.
+ * an array of objects, a property that does not begin with its `id` and `uid` as plain integers, a record of a
+ * collection nested deeper than MAX_RECORD_DEPTH (record-fault.ts), invalid JSON.
  * The caller then parses the text as before, so that such a file is read, or refused, exactly as it was.
  */
 
@@ -59,8 +60,10 @@ export interface ScannedState {
 
 
 
-import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, decoder, GiveUp, OPEN_BRACE, OPEN_BRACKET, QUOTE, BACKSLASH } from "./json-cursor.ts";
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, decoder, GiveUp, OPEN_BRACE, OPEN_BRACKET, QUOTE, BACKSLASH, TooDeep } from "./json-cursor.ts";
 import { PropertyCursor } from "./property-cursor.ts";
+import { MAX_RECORD_DEPTH } from "./record-fault.ts";
+import { COLLECTIONS } from "./records.ts";
 
 /** A state's text read a piece at a time (a file): `read` fills `into` from `position` on, and answers how much it read. */
 export interface TextReader {
@@ -84,10 +87,16 @@ export function scanStateText(text: Uint8Array | TextReader, pieceBytes = PIECE_
   try {
     return new Scanner(reader, pieceBytes).state();
   } catch (error) {
-    if (error instanceof GiveUp || error instanceof RangeError) return undefined;
+    if (error instanceof GiveUp || error instanceof TooDeep || error instanceof RangeError) return undefined;
     throw error;
   }
 }
+
+/**
+ * How deep a value may lie within a member other than the four collections (kept as the state's, never a
+ * record): deep enough for anything, shallow enough for the scan's stack.
+ */
+const OTHER_MEMBER_DEPTH = 1_000;
 
 function copyInto(text: Uint8Array, into: Uint8Array, position: number): number {
   const part = text.subarray(position, position + into.length);
@@ -133,6 +142,9 @@ class Scanner extends PropertyCursor {
           this.string();
           key = JSON.parse(decoder.decode(this.bytes.subarray(keyStart, this.at))) as string;
           if (key === "__proto__") throw new GiveUp();
+          // A record nested deeper than the store holds (record-fault.ts) stops the scan as it is met: the file
+          // is then parsed whole, and refused naming the record.
+          this.depthLimit = (COLLECTIONS as readonly string[]).includes(key) ? MAX_RECORD_DEPTH : OTHER_MEMBER_DEPTH;
           this.space();
           this.expect(COLON);
           this.space();

@@ -3,6 +3,8 @@ import { readTextFile } from "../read-text-file.ts";
 import { open } from "node:fs/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { propertySourceOf } from "./lazy-properties.ts";
+import { scanStateFile, scannedDatabase, scannedMember } from "./read-scanned-state.ts";
+import { firstRecordFault, RecordRefused } from "./record-fault.ts";
 import { COLLECTIONS, type Database } from "./records.ts";
 import { StateFileError } from "./state-files.ts";
 
@@ -104,11 +106,15 @@ export interface ReadSnapshot {
 }
 
 /**
- * Reads a snapshot, or undefined when there is none. A file that is not a state is refused with a message
- * naming the file and the line at fault; the file is left as it is.
+ * Reads a snapshot, or undefined when there is none: scanned as a fixtures file is (its properties held as
+ * text, issue 32), else parsed whole. A file that is not a state is refused with a message
+ * naming the file and the line at fault; one holding a record the store cannot hold (record-fault.ts), with a
+ * {@link RecordRefused} naming the record. The file is left as it is.
  */
 export function readSnapshot(path: string): ReadSnapshot | undefined {
   if (!existsSync(path)) return undefined;
+  const scanned = readScannedSnapshot(path);
+  if (scanned) return scanned;
   const text = readTextFile(path);
   let parsed: unknown;
   try {
@@ -120,11 +126,27 @@ export function readSnapshot(path: string): ReadSnapshot | undefined {
     throw new StateFileError(`${path}${line} is not valid JSON: ${message}`);
   }
   assertDatabase(parsed, path);
+  const fault = firstRecordFault(parsed);
+  if (fault) throw new RecordRefused(path, fault);
   const { $meta, ...state } = parsed as Database & { $meta?: unknown };
   if ($meta !== undefined && !isMeta($meta)) {
     throw new StateFileError(`${path} line ${lineAt(text, text.lastIndexOf('"$meta"'))}: "$meta" is not the meta of a mock state.`);
   }
   return { state, meta: $meta };
+}
+
+/**
+ * A snapshot scanned rather than parsed whole, as a fixtures file is (read-scanned-state.ts): its properties held
+ * as text, each record bounded and checked as the scan goes (record-fault.ts). Undefined when the scan does not
+ * take it, or its `$meta` is not right: it is then parsed whole, and refused with the line at fault.
+ */
+function readScannedSnapshot(path: string): ReadSnapshot | undefined {
+  const scanned = scanStateFile(path);
+  if (!scanned) return undefined;
+  const meta = scannedMember(scanned, "$meta");
+  if (meta !== undefined && !isMeta(meta)) return undefined;
+  const state = scannedDatabase({ ...scanned, members: scanned.members.filter((member) => member.key !== "$meta") }, path);
+  return state && { state, meta };
 }
 
 /** Throws unless the value has the four collections of a state. */

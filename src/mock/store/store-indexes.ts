@@ -191,16 +191,19 @@ export class StoreIndexes {
 
   /** Before an agent's email changes or it goes: another agent of the account with the same one is found by it. */
   unindexEmail(agent: AgentRecord): void {
+    // A card of a state file may hold anything there (a state is not checked field by field): only a text is indexed.
+    if (typeof agent.email !== "string") return;
     const email = agent.email.toLowerCase();
     const key = ownedKey(agent.uid, email);
     if (this.#agentsByEmail.get(key) !== agent.id) return;
-    const other = this.agentsOf(agent.uid).find((candidate) => candidate.id !== agent.id && candidate.email.toLowerCase() === email);
+    const other = this.agentsOf(agent.uid).find((candidate) => candidate.id !== agent.id && typeof candidate.email === "string" && candidate.email.toLowerCase() === email);
     if (other) this.#agentsByEmail.set(key, other.id);
     else this.#agentsByEmail.delete(key);
   }
 
   /** After an agent's email changed: it finds the agent. */
   indexEmail(agent: AgentRecord): void {
+    if (typeof agent.email !== "string") return;
     this.#agentsByEmail.set(ownedKey(agent.uid, agent.email.toLowerCase()), agent.id);
   }
 
