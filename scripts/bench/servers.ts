@@ -1,4 +1,5 @@
 /** The programs the bench starts as processes: the mock (its bin and `npm start`) and its peers. */
+import { IDLE_RECLAIM_AFTER_MS } from "../../src/cli/reclaim-when-idle.ts";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { FIXTURE_ACCOUNTS } from "../../src/fixtures/generate-fixtures.ts";
@@ -24,6 +25,15 @@ export function mockBin(options: { fixtures?: string; validateResponses?: boolea
     readyPath: "/healthz",
     spawnsServerItself: true,
   };
+}
+
+/**
+ * How long a bench leaves the mock's bin idle, once quiet, before it reads its settled memory: the bin gives
+ * memory back after that long without work (src/cli/reclaim-when-idle.ts). A `--quick` run, a look at the bench
+ * rather than its figures, does not wait.
+ */
+export function mockIdleWorkAfterMs(settings: { quick: boolean }): number {
+  return settings.quick ? 0 : IDLE_RECLAIM_AFTER_MS;
 }
 
 /** `npm start`, as the README tells a user to run it (npm's own start-up included). */

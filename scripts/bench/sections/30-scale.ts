@@ -5,7 +5,6 @@
  * against the same bin on the default fixtures and a bare node:http answering the same bytes, interleaved; the bin
  * on the default fixtures is started in turn with the large starts. Goals 2c, 4, 23b, 32.1 and 32.2.
  */
-import { IDLE_RECLAIM_AFTER_MS } from "../../../src/cli/reclaim-when-idle.ts";
 import { DEFAULT_FIXTURES_PATH } from "../../../src/mock/load-fixtures.ts";
 import { FIXTURE_ACCOUNTS } from "../../../src/fixtures/generate-fixtures.ts";
 import { bytes, count, micros, ms, perSecond, ratio, ratioOf, seconds, table, UNMEASURED } from "../format.ts";
@@ -15,7 +14,7 @@ import { measureInterleaved, type ServerFigure } from "../measure-servers.ts";
 import { settled, startGroups, startServer, startServers, type RunningServer } from "../processes.ts";
 import { API, ScenarioPlan } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
-import { bareServer, DEMO_CREDENTIALS, mockBin, sampleAnswer } from "../servers.ts";
+import { bareServer, DEMO_CREDENTIALS, mockBin, mockIdleWorkAfterMs, sampleAnswer } from "../servers.ts";
 import { median } from "../stats.ts";
 import { spawnSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
@@ -109,7 +108,7 @@ export const section: BenchSection<ScaleFigures> = {
       const ownStartupMs = median(ownWork) > 0 ? median(ownWork) : null;
       const rssAfterStartBytes = large.rssBytes();
       progress("scale: waiting until the bin has encoded every property's answer…");
-      const settledAfterMs = await settled(large, 60_000, IDLE_RECLAIM_AFTER_MS);
+      const settledAfterMs = await settled(large, 60_000, mockIdleWorkAfterMs(settings));
       const rssSettledBytes = large.rssBytes();
 
       const plan = new ScenarioPlan(fixtures, settings);
@@ -120,7 +119,7 @@ export const section: BenchSection<ScaleFigures> = {
         if (scenario.name === "create property") {
           // The store's size still the fixtures' (the creates add thousands of properties).
           progress("scale: waiting until the bin is quiet after the retrieves…");
-          await settled(large, 60_000, IDLE_RECLAIM_AFTER_MS);
+          await settled(large, 60_000, mockIdleWorkAfterMs(settings));
           rssSettledAfterLoadBytes = large.rssBytes();
         }
         progress(`scale: ${scenario.name}…`);

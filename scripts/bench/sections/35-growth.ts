@@ -5,7 +5,6 @@
  * properties (so what it keeps of answers asked for counts); then the bytes each property adds over the smallest
  * store, beside the JSON size of one property (its record, and its share of the fixtures file with its documents).
  */
-import { IDLE_RECLAIM_AFTER_MS } from "../../../src/cli/reclaim-when-idle.ts";
 import { createWriteStream } from "node:fs";
 import { join } from "node:path";
 import { once } from "node:events";
@@ -15,7 +14,7 @@ import { bytes, count, ms, table } from "../format.ts";
 import { settled, startServer } from "../processes.ts";
 import { API, type Scenario } from "../scenarios.ts";
 import type { BenchSection } from "../section.ts";
-import { mockBin } from "../servers.ts";
+import { mockBin, mockIdleWorkAfterMs } from "../servers.ts";
 import { statSync } from "node:fs";
 
 export interface GrowthPoint {
@@ -51,12 +50,12 @@ export const section: BenchSection<GrowthFigures> = {
       const ids = fixtures.properties.filter((property) => property.uid === FIXTURE_ACCOUNTS[0]!.id).map((property) => property.id);
       const server = await startServer(mockBin({ fixtures: file }), 300_000);
       try {
-        await settled(server, 300_000, IDLE_RECLAIM_AFTER_MS);
+        await settled(server, 300_000, mockIdleWorkAfterMs(settings));
         const rssSettledBytes = server.rssBytes();
         progress(`growth: ${count(size)} properties: a GET of each of account 1's ${count(ids.length)}…`);
         const run = await load.run(server.url, everyProperty(ids, size));
         failures.push(...run.failureSamples);
-        await settled(server, 300_000, IDLE_RECLAIM_AFTER_MS);
+        await settled(server, 300_000, mockIdleWorkAfterMs(settings));
         points.push({
           properties: size,
           fixturesFileBytes: statSync(file).size,
