@@ -80,8 +80,9 @@ try {
 out.line(messageLine(command.logFormat, "info", mockBanner(mock, command, listening), Date.now()));
 out.flush();
 
-// Memory a start or a burst of requests grew is given back once the mock is idle again (reclaim-when-idle.ts).
-const reclaim = reclaimWhenIdle();
+// A large store's memory that a start or a burst of requests grew is given back once the mock is idle again
+// (reclaim-when-idle.ts).
+const reclaim = mock.store.counts().properties >= LARGE_STORE_PROPERTIES ? reclaimWhenIdle() : undefined;
 
 /** A stop never takes longer than this, even when the disk does not answer. */
 const STOP_DEADLINE_MS = 4_500;
@@ -90,7 +91,7 @@ let stopping = false;
 const stop = (signal: string) => {
   if (stopping) return;
   stopping = true;
-  reclaim.stop();
+  reclaim?.stop();
   out.line(messageLine(command.logFormat, "info", `${signal}: stopping`, Date.now()));
   setTimeout(() => {
     console.error(`Stopped after ${STOP_DEADLINE_MS} ms without finishing: changes not yet written to ${command.dbFile ?? "the state"} are lost.`);
