@@ -1,6 +1,6 @@
 /** The compiled contract's public surface: matching concrete paths, and the shapes of what it validates. */
 import { describe, expect, it } from "vitest";
-import { createContract, normalizeHeaders } from "../../src/contract/create-contract.ts";
+import { createContract, headerValue, normalizeHeaders } from "../../src/contract/create-contract.ts";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
 
 const contract = createContract();
@@ -51,6 +51,21 @@ describe("validateRequest and validateResponse", () => {
     const result = contract.validateRequest({ method: "GET", path: "/api/v1/object/property/1", headers: inherited as Record<string, string> });
     expect(result.errors.map((error) => error.location)).toEqual(["request.header/API-KEY"]);
     expect(normalizeHeaders({ token: ["t", "t2"], "x-count": 3 } as Record<string, string | string[] | number>)).toEqual(new Map([["token", "t"], ["x-count", "3"]]));
+  });
+
+  it("reads one header as the normalized map holds it, without building the map", () => {
+    const bags = [
+      { token: ["t", "t2"], "x-count": 3 },
+      { "content-type": "text/plain", "Content-Type": "application/json", "API-KEY": null, "api-key": "k" },
+      { "Api-Key": [], "API-KEY": "second", TOKEN: undefined },
+      Object.assign(Object.create({ token: "inherited" }) as Record<string, unknown>, { "x-count": 0 }),
+      new Headers({ "API-KEY": "k", "Content-Type": "application/json" }),
+      {},
+    ] as Array<Record<string, string | string[] | number | undefined> | Headers>;
+    for (const bag of bags) {
+      const map = normalizeHeaders(bag);
+      for (const name of ["token", "api-key", "content-type", "x-count", "absent"]) expect(headerValue(bag, name), `${name} of ${JSON.stringify(bag)}`).toBe(map.get(name));
+    }
   });
 
   it("takes the route the caller matched instead of matching the path again", () => {

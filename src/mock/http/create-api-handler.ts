@@ -6,6 +6,7 @@ import { formatViolation } from "../../contract/contract-violation.ts";
 import type { AccountService } from "../services/account-service.ts";
 import type { OperationHandler, OperationId } from "../operation-handlers.ts";
 import type { FieldError } from "../problems.ts";
+import type { AccountRecord } from "../store/records.ts";
 import { boundForValidation } from "../validation/bound-for-validation.ts";
 import { withBodyLessContentType } from "../validation/body-less-content-type.ts";
 import { capFieldErrors } from "../validation/cap-field-errors.ts";
@@ -46,8 +47,12 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
   const playback = deps.playback ?? OWN_ANSWERS;
   const refuse = (failure: Failure, call: ApiCall, headers?: Record<string, string>) => playback.refuse(failure, call.operationId, call.path, headers);
 
-  /** The reply to a request, and whether it answers an operation of the contract (only those are checked). */
-  const respond = async (call: ApiCall): Promise<{ reply: Reply; routed: boolean } | undefined> => {
+  /**
+   * The answer to an API call. An operation without a body (every GET) is answered at once, without the promise
+   * and the turn of an async function for each step: that is most requests, and their CPU is a bench goal
+   * (issue 32.1c); an operation with one is answered once its body is read.
+   */
+  const respond = (call: ApiCall): Routed | Promise<Routed> => {
     const { request, path } = call;
     const found = contract.match(call.method, path);
     if (found.kind === "no-route") {
@@ -60,44 +65,51 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       return { reply: refuse({ problem: "methodNotAllowed", detail }, call, { Allow: found.allowed.join(", ") }), routed: false };
     }
     call.operationId = found.operation.id;
-    const reply = await respondToOperation(call, found);
-    return reply && { reply, routed: true };
+    const reply = respondToOperation(call, found);
+    return reply instanceof Promise ? reply.then(routed) : routed(reply);
   };
 
-  /** Authenticates, reads and validates a request to a matched operation, then runs it; undefined if the client left. */
-  const respondToOperation = async (call: ApiCall, route: OperationFound): Promise<Reply | undefined> => {
-    const { request, path } = call;
-    const { operation, pathParams: rawParams } = route;
+  const respondToOperation = (call: ApiCall, route: OperationFound): Reply | undefined | Promise<Reply | undefined> => {
+    const { request } = call;
     const auth = deps.accounts.authenticate(header(request, "api-key"), header(request, "token"));
     if (!auth.ok) {
       discardBody(request);
       return refuse(auth.failure, call);
     }
+    if (route.operation.requestBody) return readAndAnswer(call, route, auth.value);
+    discardBody(request);
+    return answerCall(call, route, auth.value, undefined);
+  };
 
-    let body: unknown;
-    if (operation.requestBody) {
-      const read = await readBody(request, deps.bodyLimit);
-      if (read.kind === "aborted") return undefined;
-      if (read.kind === "too-large") {
-        return refuse({ problem: "payloadTooLarge", detail: `The request body exceeds ${deps.bodyLimit} bytes.` }, call, { Connection: "close" });
-      }
-      if (read.kind === "bytes") {
-        call.rawBody = read.bytes;
-        const media = mediaTypeOf(header(request, "content-type"));
-        if (media !== "application/json") {
-          return refuse({ problem: "unsupportedMediaType", detail: `The body must be sent as application/json, not ${media ?? "without a content-type"}.` }, call);
-        }
-        const parsed = parseJson(read.bytes);
-        if (!parsed.ok) {
-          return refuse({ problem: parsed.tooDeep ? "invalidRequest" : "malformedJson", detail: parsed.reason, errors: [{ in: "body", pointer: "", detail: parsed.reason }] }, call);
-        }
-        body = parsed.value;
-        call.body = body;
-      }
-    } else {
-      discardBody(request);
+  /** An operation with a body: the body read, then answered (or the reading refused). */
+  const readAndAnswer = async (call: ApiCall, route: OperationFound, account: AccountRecord): Promise<Reply | undefined> => {
+    const { request } = call;
+    const read = await readBody(request, deps.bodyLimit);
+    if (read.kind === "aborted") return undefined;
+    if (read.kind === "too-large") {
+      return refuse({ problem: "payloadTooLarge", detail: `The request body exceeds ${deps.bodyLimit} bytes.` }, call, { Connection: "close" });
     }
+    let body: unknown;
+    if (read.kind === "bytes") {
+      call.rawBody = read.bytes;
+      const media = mediaTypeOf(header(request, "content-type"));
+      if (media !== "application/json") {
+        return refuse({ problem: "unsupportedMediaType", detail: `The body must be sent as application/json, not ${media ?? "without a content-type"}.` }, call);
+      }
+      const parsed = parseJson(read.bytes);
+      if (!parsed.ok) {
+        return refuse({ problem: parsed.tooDeep ? "invalidRequest" : "malformedJson", detail: parsed.reason, errors: [{ in: "body", pointer: "", detail: parsed.reason }] }, call);
+      }
+      body = parsed.value;
+      call.body = body;
+    }
+    return answerCall(call, route, account, body);
+  };
 
+  /** A call whose body, if any, is read: checked against the contract, then handled. */
+  const answerCall = (call: ApiCall, route: OperationFound, account: AccountRecord, body: unknown): Reply => {
+    const { request, path } = call;
+    const { operation, pathParams: rawParams } = route;
     // The body is checked in a bounded copy (equal to the body whenever the body can be valid), so that no
     // body under the size limit makes validation slow or its answer large.
     const bounded = boundForValidation(body);
@@ -118,13 +130,15 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     const unknownId = nonCanonicalId(operation, rawParams);
     if (unknownId) return refuse({ problem: "notFound", detail: nonCanonicalIdDetail(unknownId) }, call);
 
-    const outcome = deps.handlers[operation.id as OperationId]({ account: auth.value, params: check.pathParams ?? {}, body, host: typeof request.headers.host === "string" ? request.headers.host : undefined });
+    const outcome = deps.handlers[operation.id as OperationId]({ account, params: check.pathParams ?? {}, body, host: typeof request.headers.host === "string" ? request.headers.host : undefined });
     return outcome.ok ? playback.succeed(operation.id, outcome.value) : refuse(outcome.failure, call);
   };
 
+  const routed = (reply: Reply | undefined): Routed => reply && { reply, routed: true };
+
   const checked = new CheckedAnswers();
-  return async (call) => {
-    const answer = await respond(call);
+  /** The reply to send: as it is, or, with `validateResponses`, once held to the contract. */
+  const checkedReply = (call: ApiCall, answer: Routed): Reply | undefined => {
     if (!answer) return undefined;
     let { reply } = answer;
     if (!deps.validateResponses || !answer.routed) return reply;
@@ -180,7 +194,14 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       call.path,
     );
   };
+  return (call) => {
+    const answer = respond(call);
+    return answer instanceof Promise ? answer.then((routed) => checkedReply(call, routed)) : Promise.resolve(checkedReply(call, answer));
+  };
 }
+
+/** A reply, and whether the call reached an operation (only then is the reply held to the contract); none when the client left. */
+type Routed = { reply: Reply; routed: boolean } | undefined;
 
 function header(request: MockRequest, name: string): string | undefined {
   const value = request.headers[name];

@@ -1,6 +1,6 @@
 import { MAX_DELAY_MS } from "../services/delay-limit.ts";
 import type { DocumentedAnswer } from "../services/documented-answers.ts";
-import type { FaultRules } from "../services/fault-rules.ts";
+import type { AppliedRule, FaultRules } from "../services/fault-rules.ts";
 import { pickLatency, type Latency } from "../services/latency.ts";
 import { parsePrefer, preferenceApplied, type Preferences } from "../services/parse-prefer.ts";
 import type { Outcome } from "../problems.ts";
@@ -36,18 +36,19 @@ export interface SteeringDeps {
  */
 export function steerRequests(deps: SteeringDeps): ApiInterceptor {
   const random = deps.random ?? Math.random;
-  return async (call, next) => {
+  // A call nothing steers (most) goes on at once, without the promise of an async function around the next step.
+  return (call, next) => {
     const given = call.request.headers.prefer;
     const header = Array.isArray(given) ? given.join(", ") : given;
     const preferred = header === undefined ? NO_PREFERENCES : parsePrefer(header);
-    if (!preferred.ok) {
-      await readForJournal(call, deps.bodyLimit);
-      return problemReply(preferred.failure, call.path);
-    }
+    if (!preferred.ok) return readForJournal(call, deps.bodyLimit).then(() => problemReply(preferred.failure, call.path));
     const prefer = preferred.value;
     const rule = deps.faults.take(call.method, call.path);
     if (!rule && !deps.latency && prefer.code === undefined && prefer.delay === undefined) return next();
+    return steer(call, next, prefer, rule);
+  };
 
+  async function steer(call: ApiCall, next: () => Promise<Reply | undefined>, prefer: Preferences, rule: AppliedRule | undefined): Promise<Reply | undefined> {
     const applied: AppliedFaults = {};
     if (rule) applied.rule = rule;
     if (prefer.code !== undefined || prefer.delay !== undefined) applied.prefer = prefer;
@@ -78,7 +79,7 @@ export function steerRequests(deps: SteeringDeps): ApiInterceptor {
     }
     const appliedHeader = preferenceApplied(prefer);
     return reply && appliedHeader ? { ...reply, headers: { ...reply.headers, "Preference-Applied": appliedHeader } } : reply;
-  };
+  }
 }
 
 /** Waits, unless the client leaves first; true when the call should still be answered. */
