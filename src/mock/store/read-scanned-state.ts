@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { lazyDatabase, scannedProperties, type PropertySource } from "./lazy-properties.ts";
-import { recordFault, recordProblem, RecordRefused } from "./record-fault.ts";
+import { firstRecordFault, RecordRefused } from "./record-fault.ts";
 import { COLLECTIONS, type Database } from "./records.ts";
 import { scanStateText, type MemberSpan, type ScannedState, type TextRun } from "./scan-state-text.ts";
 
@@ -40,14 +40,9 @@ export function scannedDatabase(scanned: ScannedState, source = "The state"): Da
   const members: Record<string, unknown> = {};
   for (const member of scanned.members) members[member.key] = parseMember(scanned.pieces, member);
   if (COLLECTIONS.some((name) => name !== "properties" && !Array.isArray(members[name]))) return undefined;
-  for (const collection of COLLECTIONS) {
-    if (collection === "properties") continue;
-    const records = members[collection] as unknown[];
-    for (let index = 0; index < records.length; index++) {
-      const problem = recordProblem(collection, records[index], true);
-      if (problem !== undefined) throw new RecordRefused(source, recordFault(collection, index, records[index], problem));
-    }
-  }
+  // The properties are not among the members (the scan took them); every record's nesting was bounded by the scan.
+  const fault = firstRecordFault(members, COLLECTIONS);
+  if (fault) throw new RecordRefused(source, fault);
   // In the file's order, "properties" where it stood.
   const ordered: Record<string, unknown> = {};
   for (const member of scanned.members) if (member.position < scanned.propertiesStart) ordered[member.key] = members[member.key];
