@@ -210,14 +210,13 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     currentState = options.seedName ?? "fixtures";
   };
   /** `POST /__admin/reset`: a reset, or why not (a seed read again that is refused now), nothing changed. */
-  const answerReset = (): Outcome<void> => seedRefused(reset) ?? success(undefined);
+  const answerReset = (): Outcome<void> => built(reset);
   const useState = (given: unknown): Outcome<{ name: string }> => {
     const chosen = options.chooseState?.(given) ?? failure("invalidState", "This mock was built without named states.");
     if (!chosen.ok) return chosen;
-    let state: Database | undefined;
-    const refused = seedRefused(() => (state = chosen.value.build()));
-    if (refused) return refused;
-    store.replace(state!);
+    const state = built(chosen.value.build);
+    if (!state.ok) return state;
+    store.replace(state.value);
     faults.clear();
     requestJournal.clear();
     currentState = chosen.value.name;
@@ -289,10 +288,9 @@ export function withConfiguredAccounts(fixtures: Database, accounts: AccountConf
  * the refusal of a seed that now holds a record the store cannot hold (the file changed since the start) as a
  * failure, instead of a 500: the state is replaced only once built, so nothing was changed.
  */
-function seedRefused(build: () => unknown): Outcome<never> | undefined {
+function built<T>(build: () => T): Outcome<T> {
   try {
-    build();
-    return undefined;
+    return success(build());
   } catch (error) {
     if (!(error instanceof RecordRefused)) throw error;
     return failure("seedRefused", `${error.message} Nothing was changed; mend the file, or start the mock again.`);
