@@ -1,5 +1,6 @@
 /** The programs the bench starts as processes: the mock (its bin and `npm start`) and its peers. */
 import { IDLE_RECLAIM_AFTER_MS } from "../../src/cli/reclaim-when-idle.ts";
+import { LARGE_STORE_PROPERTIES } from "../../src/mock/collect-garbage.ts";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { FIXTURE_ACCOUNTS } from "../../src/fixtures/generate-fixtures.ts";
@@ -28,12 +29,13 @@ export function mockBin(options: { fixtures?: string; validateResponses?: boolea
 }
 
 /**
- * How long a bench leaves the mock's bin idle, once quiet, before it reads its settled memory: the bin gives
- * memory back after that long without work (src/cli/reclaim-when-idle.ts). A `--quick` run, a look at the bench
- * rather than its figures, does not wait.
+ * How long a bench leaves the mock's bin idle, once quiet, before it reads its settled memory: a bin holding
+ * `properties` of {@link LARGE_STORE_PROPERTIES} or more gives memory back after that long without work
+ * (src/cli/reclaim-when-idle.ts); a smaller one does nothing then, and is not waited for. A `--quick` run, a look
+ * at the bench rather than its figures, does not wait.
  */
-export function mockIdleWorkAfterMs(settings: { quick: boolean }): number {
-  return settings.quick ? 0 : IDLE_RECLAIM_AFTER_MS;
+export function mockIdleWorkAfterMs(settings: { quick: boolean }, properties: number): number {
+  return settings.quick || properties < LARGE_STORE_PROPERTIES ? 0 : IDLE_RECLAIM_AFTER_MS;
 }
 
 /** `npm start`, as the README tells a user to run it (npm's own start-up included). */

@@ -62,7 +62,9 @@ try {
   process.exit(error instanceof StateFileError ? 1 : 2);
 }
 
-if (mock.store.counts().properties >= LARGE_STORE_PROPERTIES) collectGarbage();
+// A large store is worth a collection before the first answer, and memory given back when idle (collect-garbage.ts).
+const largeStore = mock.store.counts().properties >= LARGE_STORE_PROPERTIES;
+if (largeStore) collectGarbage();
 
 let listening;
 try {
@@ -82,7 +84,7 @@ out.flush();
 
 // A large store's memory that a start or a burst of requests grew is given back once the mock is idle again
 // (reclaim-when-idle.ts).
-const reclaim = mock.store.counts().properties >= LARGE_STORE_PROPERTIES ? reclaimWhenIdle() : undefined;
+const reclaim = largeStore ? reclaimWhenIdle() : undefined;
 
 /** A stop never takes longer than this, even when the disk does not answer. */
 const STOP_DEADLINE_MS = 4_500;

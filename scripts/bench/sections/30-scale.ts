@@ -108,7 +108,7 @@ export const section: BenchSection<ScaleFigures> = {
       const ownStartupMs = median(ownWork) > 0 ? median(ownWork) : null;
       const rssAfterStartBytes = large.rssBytes();
       progress("scale: waiting until the bin has encoded every property's answer…");
-      const settledAfterMs = await settled(large, 60_000, mockIdleWorkAfterMs(settings));
+      const settledAfterMs = await settled(large, 60_000, mockIdleWorkAfterMs(settings, fixtures.properties.length));
       const rssSettledBytes = large.rssBytes();
 
       const plan = new ScenarioPlan(fixtures, settings);
@@ -119,7 +119,7 @@ export const section: BenchSection<ScaleFigures> = {
         if (scenario.name === "create property") {
           // The store's size still the fixtures' (the creates add thousands of properties).
           progress("scale: waiting until the bin is quiet after the retrieves…");
-          await settled(large, 60_000, mockIdleWorkAfterMs(settings));
+          await settled(large, 60_000, mockIdleWorkAfterMs(settings, fixtures.properties.length));
           rssSettledAfterLoadBytes = large.rssBytes();
         }
         progress(`scale: ${scenario.name}…`);

@@ -50,12 +50,12 @@ export const section: BenchSection<GrowthFigures> = {
       const ids = fixtures.properties.filter((property) => property.uid === FIXTURE_ACCOUNTS[0]!.id).map((property) => property.id);
       const server = await startServer(mockBin({ fixtures: file }), 300_000);
       try {
-        await settled(server, 300_000, mockIdleWorkAfterMs(settings));
+        await settled(server, 300_000, mockIdleWorkAfterMs(settings, size));
         const rssSettledBytes = server.rssBytes();
         progress(`growth: ${count(size)} properties: a GET of each of account 1's ${count(ids.length)}…`);
         const run = await load.run(server.url, everyProperty(ids, size));
         failures.push(...run.failureSamples);
-        await settled(server, 300_000, mockIdleWorkAfterMs(settings));
+        await settled(server, 300_000, mockIdleWorkAfterMs(settings, size));
         points.push({
           properties: size,
           fixturesFileBytes: statSync(file).size,
