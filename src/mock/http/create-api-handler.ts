@@ -8,7 +8,7 @@ import type { OperationHandler, OperationId } from "../operation-handlers.ts";
 import type { FieldError } from "../problems.ts";
 import type { AccountRecord } from "../store/records.ts";
 import { boundForValidation } from "../validation/bound-for-validation.ts";
-import { withBodyLessContentType } from "../validation/body-less-content-type.ts";
+import { bodyLessContentType } from "../validation/body-less-content-type.ts";
 import { capFieldErrors } from "../validation/cap-field-errors.ts";
 import { CheckedAnswers } from "../validation/checked-answers.ts";
 import type { ApiCall, ApiHandler } from "./api-interceptor.ts";
@@ -117,8 +117,8 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       const errors: FieldError[] = [{ in: "body", pointer: bounded.pointer, detail: bounded.detail }];
       return refuse({ problem: "invalidRequest", ...capFieldErrors(errors, "The request breaks the contract") }, call);
     }
-    const headers = withBodyLessContentType(operation, request.headers, playback.refusesMissingContentType);
-    const check = contract.validateRequest({ method: call.method, path, headers, body: bounded.value, route });
+    const assumedContentType = bodyLessContentType(operation, playback.refusesMissingContentType);
+    const check = contract.validateRequest({ method: call.method, path, headers: request.headers, body: bounded.value, route, assumedContentType });
     if (!check.valid) {
       const errors: FieldError[] = check.errors.map((violation) => ({
         in: violation.part === "path" ? "path" : violation.part === "header" ? "header" : "body",

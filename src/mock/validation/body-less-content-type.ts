@@ -1,11 +1,8 @@
 import type { Operation } from "../../contract/operation-table.ts";
 
-/** Request headers as the HTTP layer gives them (lower-case names; a Node `IncomingMessage`'s are). */
-export type RequestHeaders = Record<string, string | string[] | undefined>;
-
 /**
- * The headers the mock validates a request with: as sent, or, for a request to an operation without a body
- * that sends no content-type at all, with the one the operation requires (`x-required-content-type`).
+ * The content-type the mock reads a request as when it sends none (`RequestExchange.assumedContentType`): for a
+ * request to an operation without a body, the one the operation requires (`x-required-content-type`); else none.
  *
  * Section 5 requires `content-type: application/json` on endpoints 1 to 5 and 15, so also on the four GETs,
  * which carry no body. That stays a documented fact of the contract: `toSatisfyContract`, a recording's check
@@ -16,7 +13,6 @@ export type RequestHeaders = Record<string, string | string[] | undefined>;
  * saw the service refuse it (`refuse` true: `error.content_type.missing`). A content-type that names another
  * media type is sent, and still refused.
  */
-export function withBodyLessContentType(operation: Operation, headers: RequestHeaders, refuse: boolean): RequestHeaders {
-  if (refuse || operation.requestBody || operation.requiredContentType === undefined || headers["content-type"] !== undefined) return headers;
-  return { ...headers, "content-type": operation.requiredContentType };
+export function bodyLessContentType(operation: Operation, refuse: boolean): string | undefined {
+  return refuse || operation.requestBody ? undefined : operation.requiredContentType;
 }
