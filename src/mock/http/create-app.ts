@@ -6,7 +6,7 @@ import type { MockStore } from "../store/mock-store.ts";
 import type { AdminGuard } from "./admin-guard.ts";
 import { adminRefusal, isAdminPath, isRawRecordsPath } from "./admin-routes.ts";
 import type { AnswerRequest } from "./answer-requests.ts";
-import { applyCors } from "./cors.ts";
+import { answerPreflight, CORS_HEADERS } from "./cors.ts";
 import { createDocsPages, type DocsCredentials } from "./docs-pages.ts";
 import { NodeRequest } from "./node-request.ts";
 import { createRawRecordsRoute } from "./raw-records-route.ts";
@@ -58,13 +58,13 @@ export function createApp(deps: AppDeps): RequestListener {
   let specYaml: string | undefined; // built on the first request for it: most runs never ask
 
   /** A bug of the mock in this host: logged with its stack, answered 500 if nothing was sent yet. */
-  const internalError = (request: IncomingMessage, response: ServerResponse, path: string, error: unknown): void => {
+  const internalError = (request: IncomingMessage, response: ServerResponse, path: string, error: unknown, cors: readonly string[] | undefined): void => {
     reportError(`Internal error on ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
     if (response.headersSent) {
       response.destroy();
       return;
     }
-    send(response, problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, path));
+    send(response, problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, path), cors);
   };
 
   /** What this host answers by itself; false hands the request to the core. */
@@ -80,7 +80,7 @@ export function createApp(deps: AppDeps): RequestListener {
     if (path === "/openapi.yaml") {
       request.resume();
       specYaml ??= (require("yaml") as typeof import("yaml")).stringify(contract.document);
-      send(response, textReply("application/yaml", specYaml));
+      send(response, textReply("application/yaml", specYaml), CORS_HEADERS);
       return true;
     }
     if (docs(request, response, path)) {
@@ -98,19 +98,20 @@ export function createApp(deps: AppDeps): RequestListener {
     const path = query === -1 ? url : url.slice(0, query);
     // The admin surface gets no CORS at all, preflight included: no page of another origin may read or
     // write it (its guard refuses such pages outright).
-    if (!isAdminPath(path) && applyCors(request, response)) return;
+    const cors = isAdminPath(path) ? undefined : CORS_HEADERS;
+    if (cors && answerPreflight(request, response)) return;
     try {
       if (ownPage(request, response, path)) return;
     } catch (error) {
-      internalError(request, response, path, error);
+      internalError(request, response, path, error, cors);
       return;
     }
     deps.answer(new NodeRequest(request, response), receivedAt).then(
       (answer) => {
         if (answer?.dropped) request.socket.destroy();
-        else if (answer) send(response, answer.reply);
+        else if (answer) send(response, answer.reply, cors);
       },
-      (error: unknown) => internalError(request, response, path, error),
+      (error: unknown) => internalError(request, response, path, error, cors),
     );
   };
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
+import { setCorsHeaders } from "./cors.ts";
 import { DOCS_ASSET_DIR, DOCS_ASSETS } from "./docs-assets.ts";
 import { problemReply } from "./reply.ts";
 import { send } from "./send-reply.ts";
@@ -44,6 +45,7 @@ export function createDocsPages(
 
   return (request, response, path) => {
     if (path !== DOCS_PATH && !path.startsWith(`${DOCS_PATH}/`)) return false;
+    setCorsHeaders(response);
     const name = path.slice(DOCS_PATH.length + 1);
     if (name === "" || name === "index.html") {
       response.setHeader("content-type", "text/html; charset=utf-8");

@@ -5,17 +5,27 @@ import { bodyOf, contentTypeOf, type Reply } from "./reply.ts";
 /** The problems sent, by response, for the request log (which sees the response, not the reply). */
 const sentProblems = new WeakMap<ServerResponse, ProblemBody>();
 
+const NO_HEADERS: readonly string[] = [];
+
 /** The problem+json body a response was sent with, if it was one. */
 export function problemSent(response: ServerResponse): ProblemBody | undefined {
   return sentProblems.get(response);
 }
 
-/** Writes a reply on a Node response (the Node host's side of reply.ts). */
-export function send(response: ServerResponse, reply: Reply): void {
+/**
+ * Writes a reply on a Node response (the Node host's side of reply.ts), after `headers` (a flat list of names
+ * and values: the CORS headers, cors.ts), in one `writeHead`. Headers a page set on the response before are
+ * kept, and `headers` then left out if the first of them is among those (a page that set the CORS headers itself).
+ */
+export function send(response: ServerResponse, reply: Reply, headers: readonly string[] = NO_HEADERS): void {
   if (reply.contentType === "application/problem+json") sentProblems.set(response, reply.body as ProblemBody);
   else if (reply.logged) sentProblems.set(response, reply.logged);
-  response.statusCode = reply.status;
-  if (reply.headers) for (const [name, value] of Object.entries(reply.headers)) response.setHeader(name, value);
-  response.setHeader("content-type", contentTypeOf(reply));
-  response.end(bodyOf(reply));
+  const list = headers.length > 0 && !response.hasHeader(headers[0]!) ? headers.slice() : [];
+  if (reply.headers) for (const [name, value] of Object.entries(reply.headers)) list.push(name, value);
+  const body = bodyOf(reply);
+  // Given with the head, which Node writes before it sees the body: else it would send the body chunked.
+  const length = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+  list.push("content-type", contentTypeOf(reply), "content-length", String(length));
+  response.writeHead(reply.status, list);
+  response.end(body);
 }
