@@ -26,7 +26,7 @@ describe("wrapApiHandler", () => {
     const seen: string[] = [];
     const tracing = (name: string): ApiInterceptor => async (exchange, next) => {
       seen.push(`${name} before ${exchange.operationId ?? "-"}`);
-      const reply = await next();
+      const reply = await next(exchange);
       seen.push(`${name} after ${exchange.operationId} ${reply?.status}`);
       return reply;
     };
@@ -56,8 +56,24 @@ describe("wrapApiHandler", () => {
     expect((await wrapApiHandler(handler, [fault])(call()))?.status).toBe(404);
     expect(ran).toBe(0);
 
-    const replacing: ApiInterceptor = async (_exchange, next) => ((await next())?.status === 200 ? problemReply({ problem: "internalError", detail: "x" }) : undefined);
+    const replacing: ApiInterceptor = async (exchange, next) => ((await next(exchange))?.status === 200 ? problemReply({ problem: "internalError", detail: "x" }) : undefined);
     expect((await wrapApiHandler(handler, [replacing])(call()))?.status).toBe(500);
     expect(ran).toBe(1);
+  });
+
+  it("answers synchronously when neither the handler nor any interceptor waits, and as a promise when one does", async () => {
+    const handler = (exchange: ApiCall): Reply => {
+      exchange.operationId = "retrieveTemplateCatalogue";
+      return okReply({ templates: [] });
+    };
+    const passing: ApiInterceptor = (exchange, next) => next(exchange);
+    const answer = wrapApiHandler(handler, [passing, passing])(call());
+    expect(answer).not.toBeInstanceOf(Promise);
+    expect((answer as Reply).status).toBe(200);
+
+    const waiting: ApiInterceptor = async (exchange, next) => next(exchange);
+    const later = wrapApiHandler(handler, [passing, waiting])(call());
+    expect(later).toBeInstanceOf(Promise);
+    expect((await later)?.status).toBe(200);
   });
 });

@@ -44,8 +44,12 @@ export interface CoreDeps extends ApiHandlerDeps {
  */
 export type Answer = { reply: Reply; dropped?: undefined } | { dropped: true; reply?: undefined } | undefined;
 
-/** The whole mock as one function of a request: what every host (Node, MSW, a test) calls. */
-export type AnswerRequest = (request: MockRequest, receivedAt?: number) => Promise<Answer>;
+/**
+ * The whole mock as one function of a request: what every host (Node, MSW, a test) calls. The answer comes at
+ * once when nothing on its way waits (most GETs), else as a promise (`api-interceptor.ts`, `ApiAnswer`): a host
+ * awaits it, or, on the Node host's hot path, writes it at once when it is not a promise.
+ */
+export type AnswerRequest = (request: MockRequest, receivedAt?: number) => Answer | Promise<Answer>;
 
 const AUTOLOGIN = "/autologin/";
 
@@ -102,19 +106,28 @@ export function createRequestAnswerer(deps: CoreDeps): AnswerRequest {
     return { reply: problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, path) };
   };
 
-  return async (request, receivedAt = performance.now()) => {
+  /** What the core answers an API call, once the interceptors and the handler have given their reply. */
+  const apiAnswer = (call: ApiCall, reply: Reply | undefined): Answer => (reply ? { reply } : call.dropped ? { dropped: true } : undefined);
+
+  return (request, receivedAt = performance.now()) => {
     const { url, method } = request;
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);
     try {
       if (path.startsWith("/api/") || path === "/api") {
         const call: ApiCall = { request, method, url, path, receivedAt };
-        const reply = await api(call);
-        return reply ? { reply } : call.dropped ? { dropped: true } : undefined;
+        const reply = api(call);
+        if (!(reply instanceof Promise)) return apiAnswer(call, reply);
+        return reply.then(
+          (settled) => apiAnswer(call, settled),
+          (error: unknown) => internalError(request, path, error),
+        );
       }
       if (isAdminPath(path)) {
-        const reply = await admin(request, path);
-        return reply && { reply };
+        return admin(request, path).then(
+          (reply) => reply && { reply },
+          (error: unknown) => internalError(request, path, error),
+        );
       }
       discardBody(request);
       if (method === "GET" || method === "HEAD") {

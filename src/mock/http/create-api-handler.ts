@@ -196,7 +196,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
   };
   return (call) => {
     const answer = respond(call);
-    return answer instanceof Promise ? answer.then((routed) => checkedReply(call, routed)) : Promise.resolve(checkedReply(call, answer));
+    return answer instanceof Promise ? answer.then((routed) => checkedReply(call, routed)) : checkedReply(call, answer);
   };
 }
 

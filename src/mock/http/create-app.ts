@@ -5,7 +5,7 @@ import type { RawRecordService } from "../services/raw-records.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import type { AdminGuard } from "./admin-guard.ts";
 import { adminRefusal, isAdminPath, isRawRecordsPath } from "./admin-routes.ts";
-import type { AnswerRequest } from "./answer-requests.ts";
+import type { Answer, AnswerRequest } from "./answer-requests.ts";
 import { answerPreflight, CORS_HEADERS } from "./cors.ts";
 import { createDocsPages, type DocsCredentials } from "./docs-pages.ts";
 import { NodeRequest } from "./node-request.ts";
@@ -106,12 +106,26 @@ export function createApp(deps: AppDeps): RequestListener {
       internalError(request, response, path, error, cors);
       return;
     }
-    deps.answer(new NodeRequest(request, response), receivedAt).then(
-      (answer) => {
-        if (answer?.dropped) request.socket.destroy();
-        else if (answer) send(response, answer.reply, cors);
-      },
-      (error: unknown) => internalError(request, response, path, error, cors),
-    );
+    let answer: Answer | Promise<Answer>;
+    try {
+      answer = deps.answer(new NodeRequest(request, response), receivedAt);
+    } catch (error) {
+      internalError(request, response, path, error, cors);
+      return;
+    }
+    // Most answers come at once (api-interceptor.ts): written now, without a turn of the microtask queue.
+    if (!(answer instanceof Promise)) write(request, response, answer, cors);
+    else {
+      answer.then(
+        (settled) => write(request, response, settled, cors),
+        (error: unknown) => internalError(request, response, path, error, cors),
+      );
+    }
   };
+}
+
+/** Writes what the core answered: the reply, or nothing on purpose (the socket closed), or nothing (the client left). */
+function write(request: IncomingMessage, response: ServerResponse, answer: Answer, cors: readonly string[] | undefined): void {
+  if (answer?.dropped) request.socket.destroy();
+  else if (answer) send(response, answer.reply, cors);
 }

@@ -1,5 +1,5 @@
-import type { RequestJournal } from "../services/request-journal.ts";
-import type { ApiInterceptor } from "./api-interceptor.ts";
+import type { JournalRecord, RequestJournal } from "../services/request-journal.ts";
+import type { ApiCall, ApiInterceptor } from "./api-interceptor.ts";
 import type { Reply } from "./reply.ts";
 
 /**
@@ -7,37 +7,36 @@ import type { Reply } from "./reply.ts";
  * pending call shows; then its body, what was done to it on purpose, and the status of the final reply
  * (`null` when nothing was answered: the client left, or a fault dropped the connection). It is the outermost
  * interceptor, so it sees the faults and delays of the others. Per call it adds one small object that keeps
- * references; bodies are decoded only when someone reads the journal.
+ * references; bodies are decoded only when someone reads the journal. A call answered synchronously is
+ * recorded synchronously: no promise, no function made for it.
  */
 export function journalRequests(journal: RequestJournal): ApiInterceptor {
   return (call, next) => {
-    const record = journal.begin({ method: call.method, url: call.url, headers: call.request.headers }, call.receivedAt);
-    // What the call left to read once it is over, answered or not (a chain of the promise rather than an async
-    // function around it: one promise less on every call).
-    const over = () => {
-      if (call.rawBody) record.body(call.rawBody, header(call.request.headers["content-type"]));
-      if (call.fault) record.fault(call.fault);
-      record.finish(null); // a bug of the mock threw: there was no reply from here
-    };
-    let replied: Promise<Reply | undefined>;
+    const record = journal.begin(call.request, call.receivedAt);
+    let answer;
     try {
-      replied = next();
+      answer = next(call);
     } catch (error) {
-      over();
+      over(record, call, undefined); // a bug of the mock threw: there was no reply from here
       throw error;
     }
-    return replied.then(
-      (reply) => {
-        record.finish(reply?.status ?? null);
-        over();
-        return reply;
-      },
+    if (!(answer instanceof Promise)) return over(record, call, answer);
+    return answer.then(
+      (reply) => over(record, call, reply),
       (error: unknown) => {
-        over();
+        over(record, call, undefined);
         throw error;
       },
     );
   };
+}
+
+/** Completes a call's record once it is over, answered or not, and passes its reply on. */
+function over(record: JournalRecord, call: ApiCall, reply: Reply | undefined): Reply | undefined {
+  record.finish(reply?.status ?? null);
+  if (call.rawBody) record.body(call.rawBody, header(call.request.headers["content-type"]));
+  if (call.fault) record.fault(call.fault);
+  return reply;
 }
 
 function header(value: string | string[] | undefined): string | undefined {

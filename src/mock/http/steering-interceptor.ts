@@ -5,7 +5,7 @@ import { pickLatency, type Latency } from "../services/latency.ts";
 import { parsePrefer, preferenceApplied, type Preferences } from "../services/parse-prefer.ts";
 import type { Outcome } from "../problems.ts";
 import type { AppliedFaults } from "../services/request-journal.ts";
-import type { ApiCall, ApiInterceptor } from "./api-interceptor.ts";
+import type { ApiCall, ApiHandler, ApiInterceptor } from "./api-interceptor.ts";
 import type { MockRequest } from "./mock-request.ts";
 import { readBody } from "./read-body.ts";
 import { problemReply, type Reply } from "./reply.ts";
@@ -44,11 +44,11 @@ export function steerRequests(deps: SteeringDeps): ApiInterceptor {
     if (!preferred.ok) return readForJournal(call, deps.bodyLimit).then(() => problemReply(preferred.failure, call.path));
     const prefer = preferred.value;
     const rule = deps.faults.take(call.method, call.path);
-    if (!rule && !deps.latency && prefer.code === undefined && prefer.delay === undefined) return next();
+    if (!rule && !deps.latency && prefer.code === undefined && prefer.delay === undefined) return next(call);
     return steer(call, next, prefer, rule);
   };
 
-  async function steer(call: ApiCall, next: () => Promise<Reply | undefined>, prefer: Preferences, rule: AppliedRule | undefined): Promise<Reply | undefined> {
+  async function steer(call: ApiCall, next: ApiHandler, prefer: Preferences, rule: AppliedRule | undefined): Promise<Reply | undefined> {
     const applied: AppliedFaults = {};
     if (rule) applied.rule = rule;
     if (prefer.code !== undefined || prefer.delay !== undefined) applied.prefer = prefer;
@@ -67,7 +67,7 @@ export function steerRequests(deps: SteeringDeps): ApiInterceptor {
     const status = rule?.status ?? prefer.code;
     let reply: Reply | undefined;
     if (status === undefined) {
-      reply = await next();
+      reply = await next(call);
     } else {
       await readForJournal(call, deps.bodyLimit);
       const operationId = rule?.status === undefined ? deps.operationOf(call.method, call.path) : undefined;

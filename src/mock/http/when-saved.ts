@@ -32,7 +32,7 @@ export async function whenSaved(durability: Durability | undefined, before: numb
 export function createDurabilityInterceptor(durability: Durability): ApiInterceptor {
   return async (call, next) => {
     const before = durability.version();
-    const reply = await next();
+    const reply = await next(call);
     return reply && (await whenSaved(durability, before, reply, call.path)).reply;
   };
 }
