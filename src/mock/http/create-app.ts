@@ -67,6 +67,19 @@ export function createApp(deps: AppDeps): RequestListener {
     send(response, problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, path), cors);
   };
 
+  /**
+   * Writes what the core answered: the reply, or nothing on purpose (the socket closed), or nothing (the client
+   * left). A bug met while writing is answered like any other (500, or the socket closed if the head went out).
+   */
+  const deliver = (request: IncomingMessage, response: ServerResponse, path: string, answer: Answer, cors: readonly string[] | undefined): void => {
+    try {
+      if (answer?.dropped) request.socket.destroy();
+      else if (answer) send(response, answer.reply, cors);
+    } catch (error) {
+      internalError(request, response, path, error, cors);
+    }
+  };
+
   /** What this host answers by itself; false hands the request to the core. */
   const ownPage = (request: IncomingMessage, response: ServerResponse, path: string): boolean => {
     const method = request.method;
@@ -114,18 +127,12 @@ export function createApp(deps: AppDeps): RequestListener {
       return;
     }
     // Most answers come at once (api-interceptor.ts): written now, without a turn of the microtask queue.
-    if (!(answer instanceof Promise)) write(request, response, answer, cors);
+    if (!(answer instanceof Promise)) deliver(request, response, path, answer, cors);
     else {
       answer.then(
-        (settled) => write(request, response, settled, cors),
+        (settled) => deliver(request, response, path, settled, cors),
         (error: unknown) => internalError(request, response, path, error, cors),
       );
     }
   };
-}
-
-/** Writes what the core answered: the reply, or nothing on purpose (the socket closed), or nothing (the client left). */
-function write(request: IncomingMessage, response: ServerResponse, answer: Answer, cors: readonly string[] | undefined): void {
-  if (answer?.dropped) request.socket.destroy();
-  else if (answer) send(response, answer.reply, cors);
 }
