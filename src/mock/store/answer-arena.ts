@@ -1,3 +1,5 @@
+import { IdIndex } from "./id-index.ts";
+
 const utf8Encoder = new TextEncoder();
 
 /** Bytes of one slab: answers are appended to the newest until it is full, then a new one is started. */
@@ -20,7 +22,8 @@ const FREE = -1;
  */
 export class AnswerArena<Answer> {
   readonly #wrap: (bytes: Uint8Array) => Answer;
-  readonly #slots = new Map<number, number>();
+  /** Each key's slot (id-index.ts: the keys are property ids). */
+  readonly #slots = new IdIndex();
   /**
    * The answer object handed out for each slot, made on its first `get` and handed out again until the answer is
    * deleted or moved: a caller may remember an answer by identity (`--validate-responses` remembers the answers

@@ -1,5 +1,6 @@
 import { JsonBytes } from "../json-bytes.ts";
 import { AnswerArena } from "./answer-arena.ts";
+import { IdIndex } from "./id-index.ts";
 import type { RetrievedParts } from "./encode-retrieved-property.ts";
 import { lazyDatabase, propertySourceOf, type PropertySource } from "./lazy-properties.ts";
 import type { Database, DocumentRecord, PropertyRecord } from "./records.ts";
@@ -33,7 +34,7 @@ export class PropertyTable {
   /** The properties built as objects, by id; every one of them once an array is asked for. */
   #objects = new Map<number, PropertyRecord>();
   /** The properties still held as text in the source, by id: their index there. */
-  #inSource = new Map<number, number>();
+  #inSource = new IdIndex();
   #source: PropertySource | undefined;
   /** The encoded answers; for a property neither in `#objects` nor in `#inSource`, its only copy. */
   #answers = new AnswerArena((bytes) => new JsonBytes(bytes));
@@ -68,7 +69,7 @@ export class PropertyTable {
    */
   load(state: Database, each: (id: number, uid: number, externalId: string | undefined, record: PropertyRecord | undefined, nestedId: number) => void): void {
     this.#objects = new Map();
-    this.#inSource = new Map();
+    this.#inSource = new IdIndex();
     this.#answers.clear();
     this.#published = new Map();
     this.#positions = undefined;
@@ -113,7 +114,7 @@ export class PropertyTable {
     this.#order = undefined;
     this.#positions = undefined;
     this.#letSourceGo();
-    this.#inSource = new Map();
+    this.#inSource = new IdIndex();
     this.#published = new Map();
     return array;
   }
