@@ -19,6 +19,11 @@ export interface ServerFigure extends HttpFigure {
   cpuMicrosPerRequest: number | null;
   /** Resident set size after the runs, in bytes. */
   rssBytes: number;
+  /**
+   * With replicas: each process's CPU time per request of its own runs (µs, `null` where too little to measure),
+   * the first process first, so that one process far from the others shows beside the group's figure.
+   */
+  cpuMicrosPerProcess?: Array<number | null>;
 }
 
 /** A server and the scenario it is measured with (the same request, in each server's own path). */
@@ -66,14 +71,21 @@ export async function measureInterleaved(load: LoadClient, contenders: readonly 
   const runs = contenders.map(() => [] as LoadRun[]);
   const cpu = contenders.map(() => 0);
   const sent = contenders.map(() => 0);
+  const cpuOf = contenders.map((contender) => processes(contender).map(() => 0));
+  const sentTo = contenders.map((contender) => processes(contender).map(() => 0));
   for (let round = 0; round < rounds; round++) {
     for (const [index, contender] of contenders.entries()) {
       const all = processes(contender);
-      const server = all[round % all.length]!;
+      const which = round % all.length;
+      const server = all[which]!;
       const before = server.cpuMs();
       const run = await load.run(server.url, contender.scenario);
-      cpu[index]! += server.cpuMs() - before;
-      sent[index]! += contender.scenario.jobs.length * (contender.scenario.jobs[0]?.length ?? 1);
+      const spent = server.cpuMs() - before;
+      const requests = contender.scenario.jobs.length * (contender.scenario.jobs[0]?.length ?? 1);
+      cpu[index]! += spent;
+      sent[index]! += requests;
+      cpuOf[index]![which]! += spent;
+      sentTo[index]![which]! += requests;
       runs[index]!.push(run);
       failures.push(...run.failureSamples.map((sample) => `${server.name}: ${sample}`));
     }
@@ -83,5 +95,8 @@ export async function measureInterleaved(load: LoadClient, contenders: readonly 
     server: contender.server.name,
     cpuMicrosPerRequest: cpu[index]! >= MEASURABLE_CPU_MS ? (cpu[index]! * 1000) / sent[index]! : null,
     rssBytes: contender.server.rssBytes(),
+    ...(contender.replicas?.length
+      ? { cpuMicrosPerProcess: cpuOf[index]!.map((spent, which) => (spent >= MEASURABLE_CPU_MS / processes(contender).length ? (spent * 1000) / sentTo[index]![which]! : null)) }
+      : {}),
   }));
 }

@@ -124,6 +124,8 @@ export const section: BenchSection<PeersFigures> = {
           servers.map((entry) => peerCells(entry, startOf(entry.server), mockFigure, bareFigure)),
           "lrrrrrrrr",
         ),
+        // A group's figure is over its processes; one process far from the others shows here.
+        ...servers.flatMap((entry) => (entry.cpuMicrosPerProcess ? [`CPU/request of each process of ${entry.server}: ${entry.cpuMicrosPerProcess.map(micros).join(", ")}`] : [])),
         "",
         ...table(["start-up", "median", "vs json-server", "each start"], startup.map((entry) => [entry.server, ms(entry.medianMs), ratio(entry.medianMs / startOf("json-server")!), `${entry.allMs.map((value) => Math.round(value)).join(", ")} ms`]), "lrrl"),
       ];
