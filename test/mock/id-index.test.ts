@@ -4,21 +4,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { IdIndex } from "../../src/mock/store/id-index.ts";
-
-/** A small deterministic generator (mulberry32), so that a failure repeats. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { createPrng } from "../../scripts/bench/stats.ts";
 
 function heldAgainstMap(seed: number, nextId: (draw: () => number) => number, operations: number): void {
-  const draw = random(seed);
+  const draw = createPrng(seed); // seeded, so that a failure repeats
   const index = new IdIndex();
   const model = new Map<number, number>();
   for (let step = 0; step < operations; step++) {
