@@ -26,6 +26,8 @@ import { MockStore } from "./store/mock-store.ts";
 import type { ChosenState } from "./store/choose-state.ts";
 import { failure, success, type Outcome } from "./problems.ts";
 import { RecordRefused } from "./store/record-fault.ts";
+import { StateFileError } from "./store/state-file-error.ts";
+import { FixturesUnreadable } from "./fixtures-unreadable.ts";
 import type { AccountRecord, Database } from "./store/records.ts";
 import { SharedState } from "./store/shared-state.ts";
 import { withStateMembers } from "./store/lazy-properties.ts";
@@ -285,14 +287,18 @@ export function withConfiguredAccounts(fixtures: Database, accounts: AccountConf
 
 /**
  * Runs what builds a seed or a shipped state again (a fixtures file is read again on every reset), and answers
- * the refusal of a seed that now holds a record the store cannot hold (the file changed since the start) as a
- * failure, instead of a 500: the state is replaced only once built, so nothing was changed.
+ * the refusal of a seed whose file changed since the start as a failure, instead of a 500: gone or no longer
+ * JSON, no longer a state, or holding a record the store cannot hold. The state is replaced only once built, so
+ * nothing was changed.
  */
 function built<T>(build: () => T): Outcome<T> {
   try {
     return success(build());
   } catch (error) {
-    if (!(error instanceof RecordRefused)) throw error;
-    return failure("seedRefused", `${error.message} Nothing was changed; mend the file, or start the mock again.`);
+    if (!SEED_REFUSALS.some((refusal) => error instanceof refusal)) throw error;
+    return failure("seedRefused", `${(error as Error).message} Nothing was changed; mend the file, or start the mock again.`);
   }
 }
+
+/** What reading a seed again may refuse it with (an other exception is a bug of the mock: 500). */
+const SEED_REFUSALS = [RecordRefused, FixturesUnreadable, StateFileError];

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../package-root.ts";
+import { FixturesUnreadable } from "./fixtures-unreadable.ts";
 import { readScannedState } from "./store/read-scanned-state.ts";
 import { firstRecordFault, RecordRefused } from "./store/record-fault.ts";
 import { assertDatabase } from "./store/state-snapshot.ts";
@@ -26,7 +27,7 @@ export function loadFixtures(path: string = DEFAULT_FIXTURES_PATH): Database {
     parsed = JSON.parse(readFileSync(path).toString("utf8"));
   } catch (error) {
     if (error instanceof RecordRefused) throw error;
-    throw new Error(`Cannot read fixtures from ${path}: ${(error as Error).message}`);
+    throw new FixturesUnreadable(`Cannot read fixtures from ${path}: ${(error as Error).message}`);
   }
   assertDatabase(parsed, path);
   const fault = firstRecordFault(parsed);

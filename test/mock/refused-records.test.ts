@@ -6,7 +6,7 @@
  * fields and members; and a card with fields of another type than the API writes is served and edited, not a 500. The bin's exit code and line are test/cli/refused-state.test.ts's; raw writes (`/__db`) and
  * `POST /__admin/state` with records already refused such records (raw-records.test.ts, named-states.test.ts).
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
@@ -101,6 +101,24 @@ describe("a fixtures file read again after it changed on disk", () => {
     expect(answer.body).toMatchObject({ type: `${PROBLEM_BASE}seed-refused`, title: "Seed Refused", status: 409 });
     expect(answer.body.detail).toContain(`The fixtures file ${file} holds a record the mock cannot hold, and is refused: properties[0] (id 1001): nesting deeper than 64 levels.`);
     await expectUnchanged(mock, created);
+  });
+
+  it.each([
+    ["deleted", (file: string) => rmSync(file), "Cannot read fixtures from"],
+    ["no longer JSON", (file: string) => writeFileSync(file, "{ not json"), "Cannot read fixtures from"],
+    ["JSON that is not a state", (file: string) => writeFileSync(file, "[]"), "does not hold a mock state"],
+  ] as const)("POST /__admin/reset on a fixtures file since %s: 409 Seed Refused naming the file, and the state as it was", async (_label, spoil, said) => {
+    const file = tempFile(JSON.stringify(tinyFixtures()));
+    const mock = createMockServer({ fixtures: file, contract: sharedContract(), log: () => {} });
+    mocks.push(mock);
+    const { body } = await request(mock.app).post("/api/v1/object/property").set({ ...DEMO, "content-type": "application/json" }).send({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }).expect(200);
+    spoil(file);
+    const answer = await request(mock.app).post("/__admin/reset").expect(409);
+    expect(answer.body).toMatchObject({ type: `${PROBLEM_BASE}seed-refused`, title: "Seed Refused", status: 409 });
+    expect(answer.body.detail).toContain(file);
+    expect(answer.body.detail).toContain(said);
+    expect(answer.body.detail).toContain("Nothing was changed");
+    await expectUnchanged(mock, body.nid as string);
   });
 
   it("POST /__admin/state with a shipped state made from the fixtures: the same 409, and the state as it was", async () => {

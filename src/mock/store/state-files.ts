@@ -1,5 +1,6 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { StateFileError } from "./state-file-error.ts";
 
 /**
  * The files of a `--db` state, all beside the path given:
@@ -30,10 +31,7 @@ export function stateFilesOf(dbFile: string): StateFiles {
   };
 }
 
-/** A state file that cannot be used: the message names the file (and the line, when one is at fault). */
-export class StateFileError extends Error {
-  override readonly name = "StateFileError";
-}
+export { StateFileError };
 
 /** Creates the directory of the state when it is missing; a message naming the path and the OS error if it cannot. */
 export function ensureDirectory(files: StateFiles): void {
