@@ -251,7 +251,7 @@ export const section: BenchSection<ScaleFigures> = {
         "",
         ...httpTable(http),
         "",
-        `Retrieve by nid, interleaved, ${larges.length} processes on each side taking the runs in turn: ${perSecond(largeFigure!.requestsPerSecond)} req/s at ${count(figures.properties)} properties, ` +
+        `Retrieve by nid, interleaved, ${larges.length} processes on each side taking the runs in turn, ${count(share * rounds)} requests a side: ${perSecond(largeFigure!.requestsPerSecond)} req/s at ${count(figures.properties)} properties, ` +
           `${perSecond(smallFigure!.requestsPerSecond)} req/s on the default fixtures (${count(smallFixtures.properties.length)}): ${ratio(throughputRatio)} (1.00× = a lookup does not depend on the store's size);`,
         `CPU per request ${micros(largeFigure!.cpuMicrosPerRequest)} against ${micros(smallFigure!.cpuMicrosPerRequest)} (${ratioOf(largeFigure!.cpuMicrosPerRequest, smallFigure!.cpuMicrosPerRequest)}). One process on each side, in runs of their own: ` +
           `${ratio(oneProcessRatio)} in throughput, ${ratioOf(largeAlone!.cpuMicrosPerRequest, smallAlone!.cpuMicrosPerRequest)} in CPU per request.`,
