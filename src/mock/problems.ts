@@ -1,6 +1,7 @@
 /**
- * The one catalogue of errors the mock can answer (RFC 9457 problem types). The spec documents each status an
- * operation can answer (components/responses); test/mock/problems.test.ts holds the two together.
+ * The one catalogue of errors the mock can answer (RFC 9457 problem types). The spec shows the problems an
+ * operation answers for a reason of the service (components/responses, each with an example);
+ * test/mock/problems.test.ts holds every one of those examples to an entry here.
  */
 
 /** Base of every problem type URI. */
@@ -103,7 +104,10 @@ export const failure = (problem: ProblemKey, detail: string, errors?: FieldError
   failure: errors ? { problem, detail, errors } : { problem, detail },
 });
 
-/** A failure for a record of another account: answered as one that does not exist, told apart for a service profile. */
+/**
+ * A failure for a record of another account: answered exactly as a record the account does not have (same status,
+ * shape and detail, so nothing tells the two apart), and marked for a service profile, which may answer it otherwise.
+ */
 export const foreign = (outcome: Outcome<never>, isForeign: boolean): Outcome<never> =>
   isForeign && !outcome.ok ? { ok: false, failure: { ...outcome.failure, situation: "foreign-record" } } : outcome;
 

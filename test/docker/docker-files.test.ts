@@ -117,8 +117,8 @@ describe("Dockerfile", () => {
     expect(comment).toContain(`package.json's ${["", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"][names.length] ?? names.length}`);
   });
 
-  it("is what the example of options after the command repeats (docs/mock.md, In Docker)", () => {
-    const readme = readFileSync(join(PACKAGE_ROOT, "docs", "mock.md"), "utf8");
+  it("is what the example of options after the command repeats (docs/docker.md, In an integration suite)", () => {
+    const readme = readFileSync(join(PACKAGE_ROOT, "docs", "docker.md"), "utf8");
     const examples = [...readme.matchAll(/`command: (\[[^\]`]*\])`/g)].map((match) => JSON.parse(match[1]!) as string[]);
     expect(examples.length).toBeGreaterThan(0);
     for (const example of examples) expect(example.slice(0, cmd.length)).toEqual(cmd);

@@ -1,5 +1,5 @@
 /**
- * The typed client of docs/mock.md (openapi-fetch over the types this package exports), as a frontend project would
+ * The typed client of docs/frontend.md (openapi-fetch over the types this package exports), as a frontend project would
  * use it: typechecked strictly, then run against a started mock. A changed export, path or schema breaks it.
  */
 import { execFileSync } from "node:child_process";
@@ -61,7 +61,7 @@ beforeAll(() => {
 });
 const errorsIn = (file: string) => diagnostics.filter((line) => line.startsWith(`${file}(`));
 
-describe("the typed client of docs/mock.md", () => {
+describe("the typed client of docs/frontend.md", () => {
   it("typechecks strictly against the exported types", () => {
     // Every diagnostic is in one of the two broken copies: none in the example, none about the project.
     expect(diagnostics.filter((line) => !line.startsWith("string-nid.ts(") && !line.startsWith("no-slash.ts("))).toEqual([]);

@@ -127,7 +127,7 @@ describe("edit", () => {
   it("answers 404 for an unknown nid and for another account's property, which stays unchanged", async () => {
     await api("put", "/property/999999").send({ city: "Dallas" }).expect(404);
     const foreign = await api("put", "/property/1002").send({ city: "Dallas" }).expect(404);
-    expect(foreign.body).toMatchObject({ title: "Not Found", status: 404, detail: "No property with nid 1002." });
+    expect(foreign.body).toMatchObject({ title: "Not Found", status: 404, detail: "No property with nid 1002 for this account." });
     expect((await api("get", "/property/1002", OTHER).expect(200)).body.city).toBe("Austin");
   });
 });

@@ -66,7 +66,7 @@ describe("the request log with logFormat: \"json\" (--log-format json)", () => {
     expect(json.at(-1)).not.toContain("\n");
     const line = lastJson();
     expect(line).toMatchObject({ level: 40, req: { url: "/api/v1/object/external-property/%22x%0Ay" }, res: { statusCode: 404 } });
-    expect((line.problem as { detail: string }).detail).toBe(String.raw`No property with the external id "\"x\ny".`);
+    expect((line.problem as { detail: string }).detail).toBe(String.raw`No property with the external id "\"x\ny" for this account.`);
   });
 
   it("is refused in any other format, naming the option", () => {

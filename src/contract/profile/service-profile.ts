@@ -67,7 +67,7 @@ export const ERROR_POINTS = {
   "error.unauthorized.missing": "a request without API-KEY, without TOKEN, or without both",
   "error.unauthorized.wrong": "a TOKEN of no account, or another account's TOKEN, with the account's API-KEY",
   "error.not_found": "a record that does not exist (deleted, or never created)",
-  "error.foreign_record": "another account's record (the mock answers it as one that does not exist unless a profile says otherwise)",
+  "error.foreign_record": "another account's record (the mock answers it exactly as a record the account does not have, unless a profile says otherwise)",
   "error.no_route": "a path the service does not have (also a create without its trailing slash)",
   "error.method_not_allowed": "a method the path does not take (DELETE on a property)",
   "error.content_type.missing": "a property retrieved without the required content-type header",

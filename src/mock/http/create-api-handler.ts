@@ -13,6 +13,7 @@ import { capFieldErrors } from "../validation/cap-field-errors.ts";
 import { CheckedAnswers } from "../validation/checked-answers.ts";
 import type { ApiCall, ApiHandler } from "./api-interceptor.ts";
 import type { MockRequest } from "./mock-request.ts";
+import { noRouteHint } from "./no-route-hint.ts";
 import { nonCanonicalId, nonCanonicalIdDetail } from "./non-canonical-id.ts";
 import { JsonBytes } from "../json-bytes.ts";
 import { discardBody, parseJson, readBody } from "./read-body.ts";
@@ -61,7 +62,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     }
     if (found.kind === "method-not-allowed") {
       discardBody(request);
-      const detail = `${call.method} is not an operation of ${path}; it allows ${found.allowed.join(", ")}.`;
+      const detail = `${call.method} is not an operation of ${path}; it allows ${found.allowed.join(", ")}.${noRouteHint(contract, call.method, path)}`;
       return { reply: refuse({ problem: "methodNotAllowed", detail }, call, { Allow: found.allowed.join(", ") }), routed: false };
     }
     call.operationId = found.operation.id;
@@ -208,10 +209,7 @@ function header(request: MockRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Explains a path the contract does not have, pointing at the trailing slash when that is the difference. */
+/** Explains a path the contract does not have, pointing at the path most likely meant (no-route-hint.ts). */
 function noRouteDetail(contract: Contract, method: string, path: string): string {
-  const other = path.endsWith("/") ? path.slice(0, -1) : `${path}/`;
-  const near = contract.match(method, other);
-  const hint = near.kind === "operation" ? ` Did you mean ${method} ${other}? The trailing slash is part of the path.` : "";
-  return `No operation of the Property Listing Service at ${method} ${path}.${hint}`;
+  return `No operation of the Property Listing Service at ${method} ${path}.${noRouteHint(contract, method, path)}`;
 }

@@ -124,7 +124,7 @@ export class AgentService {
 }
 
 function notFound(nid: number): Outcome<never> {
-  return failure("notFound", `No agent card with nid ${nid}.`);
+  return failure("notFound", `No agent card with nid ${nid} for this account.`);
 }
 
 function emailTaken(email: string): Outcome<never> {

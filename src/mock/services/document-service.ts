@@ -88,7 +88,7 @@ export class DocumentService {
 }
 
 function notFound(nid: number): Outcome<never> {
-  return failure("notFound", `No document with nid ${nid}.`);
+  return failure("notFound", `No document with nid ${nid} for this account.`);
 }
 
 function unknownProperty(propertyId: number): Outcome<never> {

@@ -70,14 +70,14 @@ export class PropertyService {
   retrieveJson(account: AccountRecord, nid: number): Outcome<JsonBytes> {
     // The owner alone, read without building the property: its answer is how the store holds it.
     const owner = this.#deps.store.propertyOwner(nid);
-    if (owner !== account.id) return foreign(failure("notFound", `No property with nid ${nid}.`), owner !== undefined);
+    if (owner !== account.id) return foreign(failure("notFound", `No property with nid ${nid} for this account.`), owner !== undefined);
     return success(this.#retrievals.answerFor(nid));
   }
 
   /** Endpoint 2, already encoded. */
   retrieveByExternalIdJson(account: AccountRecord, externalId: string): Outcome<JsonBytes> {
     const id = this.#deps.store.propertyIdByExternalId(account.id, externalId);
-    if (id === undefined) return failure("notFound", `No property with the external id ${JSON.stringify(externalId)}.`);
+    if (id === undefined) return failure("notFound", `No property with the external id ${JSON.stringify(externalId)} for this account.`);
     return success(this.#retrievals.answerFor(id));
   }
 
@@ -147,7 +147,7 @@ export class PropertyService {
   edit(account: AccountRecord, nid: number, body: Schemas["PropertyEdit"], host?: string): Outcome<Schemas["PropertyWriteResult"]> {
     const { store } = this.#deps;
     const property = this.#own(account, nid);
-    if (!property) return foreign(failure("notFound", `No property with nid ${nid}.`), this.#deps.store.property(nid) !== undefined);
+    if (!property) return foreign(failure("notFound", `No property with nid ${nid} for this account.`), this.#deps.store.property(nid) !== undefined);
     const { garage, property_type, external_id, ...plain } = body;
     const changes: Partial<PropertyRecord> = { ...plain };
     if (garage !== undefined) changes.garage = isGarageType(garage) ? GARAGE_COUNT[garage] : garage;
@@ -168,10 +168,13 @@ export class PropertyService {
 
   /**
    * Endpoint 5, already encoded (the list items of the user's properties, kept between answers until a property
-   * changes). Another user's list answers as if the user did not exist.
+   * changes). An account lists only its own properties: any other uid, another account's or none at all, answers
+   * the same 404, which neither claims the user does not exist nor tells whether it does, and names the caller's uid.
    */
   listByUserJson(account: AccountRecord, uid: number): Outcome<JsonBytes> {
-    if (uid !== account.id) return failure("notFound", `No user with uid ${uid}.`);
+    if (uid !== account.id) {
+      return failure("notFound", `No properties of uid ${uid} for this account: an account lists only its own, and this account is uid ${account.id}.`);
+    }
     return success(this.#lists.answerFor(uid));
   }
 
