@@ -44,21 +44,20 @@ async function startMock(db = dbFile): Promise<{ process: StartedProcess; url: s
   return { process, url: url! };
 }
 
-/** Counts the writes answered and tells a waiter once the count reaches its mark: the workers count as they are answered. */
-class Tally {
-  count = 0;
-  #waiting: Array<{ mark: number; resolve: () => void }> = [];
+/** The workers tell it each time they note an answered write; a waiter resolves once its condition holds. */
+class Answers {
+  #waiting: Array<{ holds: () => boolean; resolve: () => void }> = [];
 
-  add(): void {
-    this.count += 1;
-    for (const waiter of this.#waiting.filter((waiter) => this.count >= waiter.mark)) waiter.resolve();
-    this.#waiting = this.#waiting.filter((waiter) => this.count < waiter.mark);
+  told(): void {
+    this.#waiting = this.#waiting.filter((waiter) => {
+      if (!waiter.holds()) return true;
+      waiter.resolve();
+      return false;
+    });
   }
 
-  /** Resolves once `more` writes beyond those counted now have been answered. */
-  more(more: number): Promise<void> {
-    const mark = this.count + more;
-    return new Promise((resolve) => this.#waiting.push({ mark, resolve }));
+  until(holds: () => boolean): Promise<void> {
+    return holds() ? Promise.resolve() : new Promise((resolve) => this.#waiting.push({ holds, resolve }));
   }
 }
 
@@ -79,7 +78,7 @@ function compactionUnderWay(deadlineMs: number): Promise<void> {
 
 /** What the clients were told: the properties they created (nid → street), and each worker's last edit answered. */
 const acknowledged = new Map<number, string>();
-const answered = new Tally();
+const answered = new Answers();
 const lastEdit = new Map<number, { nid: number; version: number }>();
 
 /** One client connection: creates properties, and every third request edits its first one with a higher version. */
@@ -101,7 +100,7 @@ async function worker(url: string, trial: number, index: number, stop: () => boo
         if (response.status === 200) {
           const nid = Number(((await response.json()) as { nid: string }).nid);
           acknowledged.set(nid, street);
-          answered.add();
+          answered.told();
           own ??= nid;
           if (!lastEdit.has(index)) lastEdit.set(index, { nid, version: 0 });
         }
@@ -141,7 +140,8 @@ describe("--db under SIGKILL", () => {
     for (let trial = 0; trial < TRIALS || (killedDuringCompaction === 0 && trial < MAX_TRIALS); trial += 1) {
       let stopped = false;
       // Some writes answered in every trial, however loaded the machine, before the kill can come.
-      const tenMore = answered.more(10);
+      const before = acknowledged.size;
+      const tenMore = answered.until(() => acknowledged.size >= before + 10);
       const workers = Array.from({ length: WORKERS }, (_, index) => worker(url, trial, index, () => stopped));
       await tenMore;
       if (trial % 2 === 0) {
@@ -176,7 +176,7 @@ describe("--db under SIGKILL", () => {
 const rawCreated = new Map<number, string>();
 const rawRemoved = new Set<number>();
 const rawEdits = new Map<number, { id: number; version: number }>();
-const rawAnswered = new Tally();
+const rawAnswered = new Answers();
 
 /** One client of /__db: adds agents, removes one of its own every third step, edits a property every fifth. */
 async function rawWorker(url: string, trial: number, index: number, model: Record<string, unknown>, property: number, stop: () => boolean): Promise<void> {
@@ -195,7 +195,7 @@ async function rawWorker(url: string, trial: number, index: number, model: Recor
         const response = await fetch(`${url}/__db/agents/${id}`, { method: "DELETE" });
         if (response.status === 200) {
           rawRemoved.add(id);
-          rawAnswered.add();
+          rawAnswered.told();
         }
       } else {
         const email = `raw-t${trial}-w${index}-${step}@crash.example`;
@@ -203,7 +203,7 @@ async function rawWorker(url: string, trial: number, index: number, model: Recor
         if (response.status === 201) {
           const { id } = (await response.json()) as { id: number };
           rawCreated.set(id, email);
-          rawAnswered.add();
+          rawAnswered.told();
           own.push(id);
         }
       }
@@ -221,7 +221,8 @@ describe("--db under SIGKILL, raw writes", () => {
     const properties = (await (await fetch(`${url}/__db/properties?_limit=${WORKERS}`)).json()) as Array<{ id: number }>;
     for (let trial = 0; trial < 3; trial += 1) {
       let stopped = false;
-      const tenMore = rawAnswered.more(10);
+      const before = rawCreated.size + rawRemoved.size;
+      const tenMore = rawAnswered.until(() => rawCreated.size + rawRemoved.size >= before + 10);
       const workers = Array.from({ length: WORKERS }, (_, index) => rawWorker(url, trial, index, model, properties[index]!.id, () => stopped));
       await tenMore;
       // Not a wait for a verdict: the kill comes at a random moment on purpose, whatever the process is doing then.
