@@ -1,6 +1,6 @@
 /** The bin's request-log writer (src/cli/buffered-log.ts): lines gathered, in order, and written out at exit. */
 import { EventEmitter } from "node:events";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { BufferedLog } from "../../src/cli/buffered-log.ts";
 
 /** A sink that records each write, and a process that can be told to exit. */
@@ -13,11 +13,18 @@ function setUp() {
 }
 
 describe("BufferedLog", () => {
-  it("gathers lines and writes them together, in order, each ending in a newline", async () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("gathers lines and writes them together, in order, each ending in a newline, 10 ms after the first", () => {
+    vi.useFakeTimers();
     const { writes, log } = setUp();
     for (let index = 0; index < 50; index++) log.line(`line ${index}`);
     expect(writes).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 30)); // the timer is 10 ms; this waits past it
+    vi.advanceTimersByTime(9);
+    expect(writes).toEqual([]);
+    vi.advanceTimersByTime(1);
     expect(writes).toHaveLength(1);
     expect(writes[0]).toBe(Array.from({ length: 50 }, (_, index) => `line ${index}\n`).join(""));
   });

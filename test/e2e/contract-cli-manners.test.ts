@@ -147,14 +147,17 @@ describe("clean-up", () => {
   }, 180_000);
 
   it("on Ctrl-C deletes what the run created, says so, and exits 130", async () => {
-    // Every answer a little late, so the run is surely under way when Ctrl-C comes.
-    const delayed = await startDelayingProxy(url, 30);
+    // Once the agent of "create an agent with every field" is made, every later answer is held until Ctrl-C has
+    // been sent: the run is surely under way when it comes, however fast the machine.
+    const holding = await startHoldingProxy(url, (method, path, body) => method === "POST" && path === "/api/v1/object/agent_card/" && /"email":"agent-[^"]*@contract-run\.example"/.test(body));
     try {
       // The program itself, as the package's bin runs it: npm would end by the signal rather than with the code.
-      const run = startProcess("node", ["dist/cli/contract.js", "--base-url", delayed.url, "--api-key", "manners-7", "--token", "t"]);
+      const run = startProcess("node", ["dist/cli/contract.js", "--base-url", holding.url, "--api-key", "manners-7", "--token", "t"]);
       await run.waitForOutput(/✓ create an agent with every field/);
       expect((await agentsOf("manners-7", "t")).length).toBeGreaterThan(0);
+      await holding.holdingOne; // the next request has come and its answer waits
       run.signal("SIGINT");
+      holding.release(); // the clean-up's deletes go through the proxy too
       const code = await run.exited;
       expect(run.output()).toContain("Interrupted: deleting what the run created");
       expect(run.output()).toContain("Run INTERRUPTED, no verdict");
@@ -162,26 +165,45 @@ describe("clean-up", () => {
       expect(code).toBe(130);
       expect(await agentsOf("manners-7", "t")).toEqual([]);
     } finally {
-      await delayed.close();
+      holding.release();
+      await holding.close();
     }
   }, 180_000);
 });
 
-/** A proxy that holds every answer back for a while. */
-async function startDelayingProxy(target: string, ms: number) {
+/**
+ * A proxy that passes requests through until it has answered one that `holdAfter` picks; from then on it holds
+ * every answer until `release()`. `holdingOne` resolves once an answer is held.
+ */
+async function startHoldingProxy(target: string, holdAfter: (method: string, path: string, body: string) => boolean) {
   const { createServer } = await import("node:http");
+  let holding = false;
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let heldOne: () => void = () => {};
+  const holdingOne = new Promise<void>((resolve) => (heldOne = resolve));
   const server = createServer(async (incoming, outgoing) => {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const held = holding;
     const headers = Object.fromEntries(Object.entries(incoming.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name)).map(([name, value]) => [name, String(value)]));
-    const answer = await fetch(`${target}${incoming.url}`, { method: incoming.method!, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
+    const answer = await fetch(`${target}${incoming.url}`, { method: incoming.method!, headers, ...(chunks.length ? { body } : {}) });
     const text = await answer.text();
-    await new Promise((resolve) => setTimeout(resolve, ms));
+    if (held) {
+      heldOne();
+      await released;
+    } else if (holdAfter(incoming.method!, incoming.url!, body.toString("utf8"))) holding = true;
     outgoing.statusCode = answer.status;
     outgoing.setHeader("content-type", answer.headers.get("content-type") ?? "application/json");
     outgoing.end(text);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    holdingOne,
+    release: () => release(),
+    close: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }),
+  };
 }

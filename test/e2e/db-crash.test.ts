@@ -4,7 +4,7 @@
  * Every acknowledged write must be there, none twice, and no temporary file left behind; raw writes under /__db
  * (served by json-server's router) as much as the API's.
  */
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -44,8 +44,41 @@ async function startMock(db = dbFile): Promise<{ process: StartedProcess; url: s
   return { process, url: url! };
 }
 
+/** The workers tell it each time they note an answered write; a waiter resolves once its condition holds. */
+class Answers {
+  #waiting: Array<{ holds: () => boolean; resolve: () => void }> = [];
+
+  told(): void {
+    this.#waiting = this.#waiting.filter((waiter) => {
+      if (!waiter.holds()) return true;
+      waiter.resolve();
+      return false;
+    });
+  }
+
+  until(holds: () => boolean): Promise<void> {
+    return holds() ? Promise.resolve() : new Promise((resolve) => this.#waiting.push({ holds, resolve }));
+  }
+}
+
+/** Resolves once a compaction is under way (its journal set aside as `.compacting`), or after `deadlineMs` without one. */
+function compactionUnderWay(deadlineMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const watcher = watch(join(dir, "state"));
+    const timer = setTimeout(done, deadlineMs);
+    function done() {
+      clearTimeout(timer);
+      watcher.close();
+      resolve();
+    }
+    watcher.on("change", () => existsSync(`${dbFile}.journal.compacting`) && done());
+    if (existsSync(`${dbFile}.journal.compacting`)) done();
+  });
+}
+
 /** What the clients were told: the properties they created (nid → street), and each worker's last edit answered. */
 const acknowledged = new Map<number, string>();
+const answered = new Answers();
 const lastEdit = new Map<number, { nid: number; version: number }>();
 
 /** One client connection: creates properties, and every third request edits its first one with a higher version. */
@@ -67,6 +100,7 @@ async function worker(url: string, trial: number, index: number, stop: () => boo
         if (response.status === 200) {
           const nid = Number(((await response.json()) as { nid: string }).nid);
           acknowledged.set(nid, street);
+          answered.told();
           own ??= nid;
           if (!lastEdit.has(index)) lastEdit.set(index, { nid, version: 0 });
         }
@@ -105,17 +139,19 @@ describe("--db under SIGKILL", () => {
     let { process, url } = await startMock();
     for (let trial = 0; trial < TRIALS || (killedDuringCompaction === 0 && trial < MAX_TRIALS); trial += 1) {
       let stopped = false;
-      const workers = Array.from({ length: WORKERS }, (_, index) => worker(url, trial, index, () => stopped));
       // Some writes answered in every trial, however loaded the machine, before the kill can come.
       const before = acknowledged.size;
-      while (acknowledged.size < before + 10) await new Promise((resolve) => setTimeout(resolve, 2));
+      const tenMore = answered.until(() => acknowledged.size >= before + 10);
+      const workers = Array.from({ length: WORKERS }, (_, index) => worker(url, trial, index, () => stopped));
+      await tenMore;
       if (trial % 2 === 0) {
+        // Not a wait for a verdict: the kill comes at a random moment on purpose, whatever the process is doing then.
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 400));
       } else {
         // Wait for a compaction to be under way (the workers' writes bring one, later on a busy machine), then kill
         // it at a random point of it.
-        const deadline = Date.now() + 60_000;
-        while (!existsSync(`${dbFile}.journal.compacting`) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
+        await compactionUnderWay(60_000);
+        // Not a wait for a verdict: a random point inside the compaction, on purpose (the loop counts the hits).
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 15));
       }
       process.signal("SIGKILL");
@@ -140,6 +176,7 @@ describe("--db under SIGKILL", () => {
 const rawCreated = new Map<number, string>();
 const rawRemoved = new Set<number>();
 const rawEdits = new Map<number, { id: number; version: number }>();
+const rawAnswered = new Answers();
 
 /** One client of /__db: adds agents, removes one of its own every third step, edits a property every fifth. */
 async function rawWorker(url: string, trial: number, index: number, model: Record<string, unknown>, property: number, stop: () => boolean): Promise<void> {
@@ -156,13 +193,17 @@ async function rawWorker(url: string, trial: number, index: number, model: Recor
         const id = own.shift()!;
         rawCreated.delete(id); // from here on it may or may not be there, until the removal is answered
         const response = await fetch(`${url}/__db/agents/${id}`, { method: "DELETE" });
-        if (response.status === 200) rawRemoved.add(id);
+        if (response.status === 200) {
+          rawRemoved.add(id);
+          rawAnswered.told();
+        }
       } else {
         const email = `raw-t${trial}-w${index}-${step}@crash.example`;
         const response = await fetch(`${url}/__db/agents`, { method: "POST", headers: json, body: JSON.stringify({ ...model, email }) });
         if (response.status === 201) {
           const { id } = (await response.json()) as { id: number };
           rawCreated.set(id, email);
+          rawAnswered.told();
           own.push(id);
         }
       }
@@ -180,9 +221,11 @@ describe("--db under SIGKILL, raw writes", () => {
     const properties = (await (await fetch(`${url}/__db/properties?_limit=${WORKERS}`)).json()) as Array<{ id: number }>;
     for (let trial = 0; trial < 3; trial += 1) {
       let stopped = false;
-      const workers = Array.from({ length: WORKERS }, (_, index) => rawWorker(url, trial, index, model, properties[index]!.id, () => stopped));
       const before = rawCreated.size + rawRemoved.size;
-      while (rawCreated.size + rawRemoved.size < before + 10) await new Promise((resolve) => setTimeout(resolve, 2));
+      const tenMore = rawAnswered.until(() => rawCreated.size + rawRemoved.size >= before + 10);
+      const workers = Array.from({ length: WORKERS }, (_, index) => rawWorker(url, trial, index, model, properties[index]!.id, () => stopped));
+      await tenMore;
+      // Not a wait for a verdict: the kill comes at a random moment on purpose, whatever the process is doing then.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 300));
       process.signal("SIGKILL");
       await process.exited;

@@ -28,6 +28,7 @@ function heldIo() {
   const real = { write: [] as number[], sync: 0 };
   let release: (() => void) | undefined;
   let held = false;
+  const begun: Array<{ count: number; resolve: () => void }> = [];
   const io = {
     failing: undefined as string | undefined,
     hold() {
@@ -38,6 +39,10 @@ function heldIo() {
       release?.();
     },
     calls: real,
+    /** Resolves once `count` syncs in all have begun. */
+    syncsBegun(count: number): Promise<void> {
+      return real.sync >= count ? Promise.resolve() : new Promise((resolve) => begun.push({ count, resolve }));
+    },
     io: {
       async write(fd, bytes, position) {
         if (io.failing) throw new Error(io.failing);
@@ -47,6 +52,7 @@ function heldIo() {
       },
       async datasync() {
         real.sync += 1;
+        for (const waiter of begun.filter((waiter) => real.sync >= waiter.count)) waiter.resolve();
         if (held) await new Promise<void>((resolve) => (release = resolve));
       },
     } satisfies JournalIo,
@@ -109,14 +115,14 @@ describe("a --db state", () => {
       answered = true;
       return response;
     });
-    while (held.calls.sync === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await held.syncsBegun(1);
     expect(journalLines(file).at(-1)).toContain('"street":"Held"');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(answered).toBe(false); // written, but not synced yet: no answer
+    // A read sent now does not wait for anything; its whole round trip ends with the change still unanswered:
+    // written, but not synced yet. (An answer that did not wait for the sync was sent before the sync began.)
+    await request(mock.app).get("/api/v1/object/property/1001").set(headers).expect(200);
+    expect(answered).toBe(false);
     held.let();
     expect((await pending).status).toBe(200);
-    // A read does not wait for anything.
-    await request(mock.app).get("/api/v1/object/property/1001").set(headers).expect(200);
 
     // Nor does a raw write or a reset get an answer before its sync.
     for (const send of [() => request(mock.app).post("/__db/agents").send(rawAgent("held@b.example")), () => request(mock.app).post("/__admin/reset")]) {
@@ -127,8 +133,8 @@ describe("a --db state", () => {
         done = true;
         return response;
       });
-      while (held.calls.sync === syncs) await new Promise((resolve) => setTimeout(resolve, 5));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await held.syncsBegun(syncs + 1);
+      await request(mock.app).get("/api/v1/object/property/1001").set(headers).expect(200);
       expect(done).toBe(false);
       held.let();
       expect((await answer).status).toBeLessThan(300);
@@ -145,10 +151,17 @@ describe("a --db state", () => {
     // then() sends it: supertest waits for it otherwise
     const send = (index: number) => request(mock.app).post("/api/v1/object/property").set(headers).send(address(`Group ${index}`)).then((answer) => answer);
     const first = send(0);
-    while (held.calls.sync === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await held.syncsBegun(1);
     // 39 more while the first one's sync is held: each is made in memory and waits for the disk
+    const made = new Promise<void>((resolve) => {
+      const stop = mock.store.onChange(() => {
+        if (mock.store.counts().properties < before + 40) return;
+        stop();
+        resolve();
+      });
+    });
     const rest = Array.from({ length: 39 }, (_, index) => send(index + 1));
-    while (mock.store.counts().properties < before + 40) await new Promise((resolve) => setTimeout(resolve, 5));
+    await made;
     held.let();
     const answers = await Promise.all([first, ...rest]);
     expect(answers.every((answer) => answer.status === 200)).toBe(true);
@@ -243,12 +256,13 @@ describe("reading a --db state back", () => {
 
   it("compacts the journal into the snapshot past a size, and reads the same state back", async () => {
     const file = join(tempDir(), "db.json");
-    const log: string[] = [];
-    const mock = start(file, { dbCompactAfter: 4_000, log: (line) => log.push(line) });
+    let compacted: () => void = () => {};
+    const firstCompaction = new Promise<void>((resolve) => (compacted = resolve));
+    const mock = start(file, { dbCompactAfter: 4_000, log: (line) => void (line.startsWith("Compacted") && compacted()) });
     for (let index = 0; index < 12; index += 1) {
       await request(mock.app).post("/api/v1/object/property").set(headers).send(address(`C${index}`)).expect(200);
     }
-    while (!log.some((line) => line.startsWith("Compacted"))) await new Promise((resolve) => setTimeout(resolve, 5));
+    await firstCompaction;
     await mock.close();
     const snapshot = readFileSync(file, "utf8");
     expect(snapshot).toContain('"street":"C0"');

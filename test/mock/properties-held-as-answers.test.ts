@@ -16,6 +16,7 @@ import type { PropertyRecord } from "../../src/mock/store/records.ts";
 import { withMembers } from "../../src/mock/with-members.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO } from "../support/tiny-fixtures.ts";
+import { until } from "../support/until.ts";
 
 
 describe("properties held as their answers (fixtures from a file)", () => {
@@ -138,13 +139,24 @@ describe("properties held as their answers (fixtures from a file)", () => {
   it("a --db snapshot written from the texts and answers holds the same state, and a restart reads it back", async () => {
     const dbFile = join(directory, "state", "db.json");
     // Compacted after every change: the snapshots are written from the properties' answers and texts.
-    const first = createMockServer({ fixtures: file, db: dbFile, dbCompactAfter: 1, contract: sharedContract(), log: () => {} });
+    let compactions = 0;
+    const compacted: Array<{ count: number; resolve: () => void }> = [];
+    const log = (line: string) => {
+      if (!line.startsWith("Compacted")) return;
+      compactions += 1;
+      for (const waiter of compacted.filter((waiter) => compactions >= waiter.count)) waiter.resolve();
+    };
+    /** Resolves once `count` compactions in all have ended. */
+    const compactionsEnded = (count: number) => (compactions >= count ? Promise.resolve() : new Promise<void>((resolve) => compacted.push({ count, resolve })));
+    const first = createMockServer({ fixtures: file, db: dbFile, dbCompactAfter: 1, contract: sharedContract(), log });
     started.push(first);
     const { url } = await first.listen(0, "127.0.0.1");
-    await new Promise((resolve) => setTimeout(resolve, 300)); // every answer encoded: the snapshots read them back
+    // Listening encodes every answer ahead of its first GET: the snapshots read them back.
+    await until(() => db.properties.every((property) => first.store.hasPropertyAnswer(property.id)), "every property's answer encoded");
     for (const id of demoIds.slice(0, 30)) {
+      const before = compactions;
       expect((await send(url, "PUT", `/api/v1/object/property/${id}`, { title: `Saved ${id}` })).status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await compactionsEnded(before + 1); // each change is followed by a compaction (it outgrows one byte)
     }
     expect(Object.getOwnPropertyDescriptor(first.store.state, "properties")?.get, "still held as text").toBeDefined();
     await first.close();

@@ -46,14 +46,32 @@ export function startProcess(command: string, args: string[], env: NodeJS.Proces
         // already gone
       }
     },
-    async waitForOutput(pattern, deadlineMs = HANG_MS) {
-      const deadline = Date.now() + deadlineMs;
-      for (;;) {
-        const match = output.match(pattern);
-        if (match) return match;
-        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`No ${pattern} in the output:\n${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+    waitForOutput(pattern, deadlineMs = HANG_MS) {
+      // Looked at on every chunk the process writes (these listeners run after the ones that add it to the
+      // output), and once more when its output has ended.
+      return new Promise<RegExpMatchArray>((resolve, reject) => {
+        const stop = () => {
+          clearTimeout(deadline);
+          child.stdout!.off("data", look);
+          child.stderr!.off("data", look);
+        };
+        const look = () => {
+          const match = output.match(pattern);
+          if (!match) return false;
+          stop();
+          resolve(match);
+          return true;
+        };
+        const fail = () => {
+          stop();
+          reject(new Error(`No ${pattern} in the output:\n${output}`));
+        };
+        const deadline = setTimeout(fail, deadlineMs);
+        if (look()) return;
+        child.stdout!.on("data", look);
+        child.stderr!.on("data", look);
+        void exited.then(() => look() || fail());
+      });
     },
   };
 }
