@@ -18,3 +18,5 @@ export type { AccountConfig } from "./mock/account-config.ts";
 export type { Database } from "./mock/store/records.ts";
 export type { JournalEntry, JournalFilter } from "./mock/services/request-journal.ts";
 export type { FaultRule } from "./mock/services/fault-rules.ts";
+export { MockRefused } from "./mock/mock-refused.ts";
+export type { MockFaults } from "./mock/mock-faults.ts";

@@ -6,7 +6,7 @@ import { DEFAULT_FIXTURES_JSON } from "../../generated/default-fixtures.ts";
 import { checkAccountConfigs, type AccountConfig } from "../../mock/account-config.ts";
 import { createMockCore, withConfiguredAccounts } from "../../mock/create-mock-core.ts";
 import type { Playback } from "../../mock/profile-playback.ts";
-import type { FaultRules } from "../../mock/services/fault-rules.ts";
+import { mockFaults, type MockFaults } from "../../mock/mock-faults.ts";
 import { parseLatency, type Latency } from "../../mock/services/latency.ts";
 import { MAX_JOURNAL_SIZE, type JournalEntry, type JournalFilter } from "../../mock/services/request-journal.ts";
 import type { MockStore } from "../../mock/store/mock-store.ts";
@@ -101,8 +101,8 @@ export interface MockHandlers {
   useState(state: string | object): void;
   /** The API requests received, oldest first, optionally filtered: `expect(mock).toHaveReceived(...)` reads them. */
   requests(filter?: JournalFilter): JournalEntry[];
-  /** The fault rules (`POST /__admin/faults` adds them too). */
-  readonly faults: FaultRules;
+  /** The fault rules (`POST /__admin/faults` adds them too); `faults.add` throws a `MockRefused` where the route refuses. */
+  readonly faults: MockFaults;
   /** Answers that broke the contract (with `validateResponses`). */
   readonly violations: Array<{ request: string; errors: ContractViolation[] }>;
   /** The records, for a test that looks at the state itself (what `/__db` gives where the Node server runs). */
@@ -195,7 +195,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
       if (!used.ok) throw new TypeError(`useState: ${refusalLines(used.failure).join("\n  ")}`);
     },
     requests: (filter) => core.requests(filter),
-    faults: core.faults,
+    faults: mockFaults(core.faults),
     violations: core.violations,
     store: core.store,
     baseUrl: base.origin ? `${base.origin}${base.prefix}` : undefined,
