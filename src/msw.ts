@@ -10,6 +10,7 @@
  * await setupWorker(...mock.handlers).start();
  */
 export { createMockHandlers, type MockHandlers, type MockHandlersOptions, type LoadedPlayback } from "./hosts/msw/create-mock-handlers.ts";
+export type { ObservedNetwork } from "./hosts/msw/override-observer.ts";
 export { loadProfilePlayback } from "./hosts/msw/load-profile-playback.ts";
 export { loadRecordChecker } from "./hosts/msw/load-record-checker.ts";
 export { ProfileRefused } from "./mock/profile-refused.ts";
