@@ -123,6 +123,18 @@ describe("a request a test's own handler answers", () => {
     expect(mock.requests()).toHaveLength(1);
   });
 
+  it("keeps nothing in a journal that keeps nothing (journalSize: 0), and the override still answers", async () => {
+    const silent = createMockHandlers({ baseUrl: "http://silent.mock.test", journalSize: 0 });
+    const stopSilent = silent.observe(server);
+    try {
+      server.use(http.post("http://silent.mock.test/api/v1/object/property", () => HttpResponse.json({ nid: 1 }, { status: 200 })));
+      expect((await fetch("http://silent.mock.test/api/v1/object/property", { method: "POST", headers: HEADERS, body: "{}" })).status).toBe(200);
+      expect(silent.requests()).toEqual([]);
+    } finally {
+      stopSilent();
+    }
+  });
+
   it("says what observe needs when given something else", () => {
     expect(() => mock.observe({} as never)).toThrow("observe takes what setupServer() or setupWorker() returned");
   });

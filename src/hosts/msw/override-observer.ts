@@ -46,6 +46,7 @@ export function createOverrideObserver(options: { journal: RequestJournal; apiPa
   };
 
   const onStart = ({ request, requestId }: { request: Request; requestId: string }) => {
+    if (journal.capacity === 0) return; // a journal that keeps nothing: no body to read either
     let url: URL;
     try {
       url = new URL(request.url);
