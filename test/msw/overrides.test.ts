@@ -135,6 +135,21 @@ describe("a request a test's own handler answers", () => {
     }
   });
 
+  it("holds a bounded number of requests between their start and their answer: a network that never answers cannot grow it", () => {
+    const listeners = new Map<string, (event: any) => void>();
+    const network = { events: { on: (type: string, listener: (event: any) => void) => listeners.set(type, listener), removeListener: (type: string) => listeners.delete(type) } };
+    const bounded = createMockHandlers({ baseUrl: "http://bounded.mock.test" });
+    const stopBounded = bounded.observe(network);
+    const emit = (type: string, event: object) => listeners.get(type)!(event);
+    for (let index = 0; index < 5000; index++) emit("request:start", { requestId: `r${index}`, request: new Request(`http://bounded.mock.test/api/v1/object/properties/${index}`) });
+    emit("request:match", { requestId: "r0" }); // long forgotten: not recorded
+    emit("request:match", { requestId: "r4999" });
+    emit("response:mocked", { requestId: "r4999", response: new Response(null, { status: 204 }) });
+    expect(bounded.requests().map((entry) => [entry.path, entry.status, entry.overridden])).toEqual([["/api/v1/object/properties/4999", 204, true]]);
+    stopBounded();
+    expect(listeners.size).toBe(0);
+  });
+
   it("says what observe needs when given something else", () => {
     expect(() => mock.observe({} as never)).toThrow("observe takes what setupServer() or setupWorker() returned");
   });
