@@ -23,6 +23,8 @@ export { sortedJson } from "./contract/profile/infer-json-schema.ts";
 export { loadFixtures, DEFAULT_FIXTURES_PATH } from "./mock/load-fixtures.ts";
 export { RequestJournal, DEFAULT_JOURNAL_SIZE, type JournalEntry, type JournalFilter, type AppliedFaults } from "./mock/services/request-journal.ts";
 export { FaultRules, MAX_FAULT_RULES, type FaultRule, type FaultRoute } from "./mock/services/fault-rules.ts";
+export { MockRefused } from "./mock/mock-refused.ts";
+export type { MockFaults } from "./mock/mock-faults.ts";
 export { parseLatency, type Latency } from "./mock/services/latency.ts";
 export { parsePrefer, type Preferences } from "./mock/services/parse-prefer.ts";
 export type { Database } from "./mock/store/records.ts";

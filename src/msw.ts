@@ -10,6 +10,7 @@
  * await setupWorker(...mock.handlers).start();
  */
 export { createMockHandlers, type MockHandlers, type MockHandlersOptions, type LoadedPlayback } from "./hosts/msw/create-mock-handlers.ts";
+export type { ObservedNetwork } from "./hosts/msw/override-observer.ts";
 export { loadProfilePlayback } from "./hosts/msw/load-profile-playback.ts";
 export { loadRecordChecker } from "./hosts/msw/load-record-checker.ts";
 export { ProfileRefused } from "./mock/profile-refused.ts";
@@ -18,3 +19,5 @@ export type { AccountConfig } from "./mock/account-config.ts";
 export type { Database } from "./mock/store/records.ts";
 export type { JournalEntry, JournalFilter } from "./mock/services/request-journal.ts";
 export type { FaultRule } from "./mock/services/fault-rules.ts";
+export { MockRefused } from "./mock/mock-refused.ts";
+export type { MockFaults } from "./mock/mock-faults.ts";

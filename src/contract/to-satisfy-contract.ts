@@ -1,5 +1,6 @@
 import { createContract, type Contract, type HeaderBag } from "./create-contract.ts";
 import { formatViolation, type ContractResult, type ContractViolation } from "./contract-violation.ts";
+import { isJournalEntry, journalExchange } from "./journal-entry-exchange.ts";
 
 /** Options of the `toSatisfyContract` matcher. */
 export interface ContractMatcherOptions {
@@ -28,7 +29,9 @@ export function useContract(contract: Contract): void {
  * Holds a request or a response against the contract.
  * - a response: `{ method, path, status, headers, body }` (`url` may stand for `path`), or a supertest response;
  * - a request: `{ method, path, headers, body }`;
- * - both: `{ request: {...}, response: { status, headers, body } }`.
+ * - both: `{ request: {...}, response: { status, headers, body } }`;
+ * - a request journal entry (`mock.requests()[0]`, an entry of `GET /__admin/requests`): the request it records,
+ *   and the answer too when the entry carries one (`response`); its `status` alone is not an answer to judge.
  */
 export function checkAgainstContract(received: unknown, options: ContractMatcherOptions = {}): { label: string; errors: ContractViolation[] } {
   const contract = options.contract ?? (defaultContract ??= createContract());
@@ -70,6 +73,11 @@ interface Normalized {
 function normalize(received: unknown): Normalized[] {
   if (received === null || typeof received !== "object") throw new TypeError("toSatisfyContract expects a request or a response object");
   const value = received as Record<string, unknown>;
+  if (isJournalEntry(value)) {
+    const { request, response } = journalExchange(value);
+    const asked = pathOf(request);
+    return response ? [asked, { method: asked.method, path: asked.path, status: response.status, headers: response.headers, body: response.body }] : [asked];
+  }
   if (value.request && value.response) {
     const request = pathOf(value.request as RequestLike);
     const response = value.response as { status: number; headers?: HeaderBag; body?: unknown };

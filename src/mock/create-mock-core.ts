@@ -110,6 +110,8 @@ export interface MockCore {
   currentState(): string;
   /** The API requests received, oldest first, optionally filtered. */
   requests(filter?: JournalFilter): JournalEntry[];
+  /** The request journal itself, for a host that records requests answered past the core (MSW overrides). */
+  readonly journal: RequestJournal;
   /** Starts encoding every property's retrieve answer ahead of its first GET; the function returned stops it. */
   encodeAhead(): () => void;
   /** Why changes cannot be saved, or undefined. */
@@ -265,6 +267,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     useState,
     currentState: () => currentState,
     requests: (filter) => requestJournal.entries(filter),
+    journal: requestJournal,
     encodeAhead: () => services.properties.encodeAhead(),
     problem: () => journal?.problem,
     close: async () => journal?.close(),

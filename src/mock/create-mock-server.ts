@@ -14,7 +14,7 @@ import { messageLine, type LogLevel } from "./log-line.ts";
 import { DEFAULT_FIXTURES_PATH, loadFixtures } from "./load-fixtures.ts";
 import { createProfilePlayback } from "./profile-playback.ts";
 import { AutologinTokens } from "./services/autologin-tokens.ts";
-import type { FaultRules } from "./services/fault-rules.ts";
+import { mockFaults, type MockFaults } from "./mock-faults.ts";
 import type { JournalEntry, JournalFilter } from "./services/request-journal.ts";
 import { RawRecordService } from "./services/raw-records.ts";
 import { createRawRecordValidator } from "./store/create-raw-record-validator.ts";
@@ -93,8 +93,11 @@ export interface MockServer {
    * filtered by method and exact path. `expect(mock).toHaveReceived(...)` reads them.
    */
   requests(filter?: JournalFilter): JournalEntry[];
-  /** The fault rules of this mock, as `POST /__admin/faults` adds them (`mock.faults.add(rule)` validates alike). */
-  readonly faults: FaultRules;
+  /**
+   * The fault rules of this mock, as `POST /__admin/faults` adds them: `mock.faults.add(rule)` validates alike and
+   * throws a `MockRefused` with the route's message when the route would refuse the rule.
+   */
+  readonly faults: MockFaults;
 }
 
 /**
@@ -243,7 +246,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
       if (!used.ok) throw new StateRefused(typeof state === "string" ? JSON.stringify(state) : "(given as an object)", refusalLines(used.failure));
     },
     requests: (filter) => core.requests(filter),
-    faults: core.faults,
+    faults: mockFaults(core.faults),
   };
 }
 

@@ -13,6 +13,8 @@ export interface ReceivedPattern {
   body?: unknown;
   status?: unknown;
   fault?: unknown;
+  /** `true` for a request a handler of the test's own answered instead of the mock (an MSW override). */
+  overridden?: unknown;
 }
 
 /** `times`: how many requests must match exactly (by default, at least one). */
@@ -111,7 +113,7 @@ function list(shown: JournalEntry[], all: JournalEntry[]): string {
   const limit = 20;
   const lines = shown.slice(-limit).map((entry) => {
     const body = entry.body === null ? "" : `  ${clip(typeof entry.body === "string" ? entry.body : JSON.stringify(entry.body))}`;
-    return `  #${all.indexOf(entry) + 1} ${entry.method} ${entry.path} → ${entry.status ?? "no answer"}${body}`;
+    return `  #${all.indexOf(entry) + 1} ${entry.method} ${entry.path} → ${entry.status ?? "no answer"}${entry.overridden ? " (overridden)" : ""}${body}`;
   });
   if (shown.length > limit) lines.unshift(`  … ${shown.length - limit} earlier not shown`);
   return lines.join("\n");

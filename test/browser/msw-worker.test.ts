@@ -79,6 +79,25 @@ describe(`MSW's worker with the kit's handlers in Chromium (needs ${CHROMIUM})`,
     expect(reached).toContain("GET /mockServiceWorker.js");
   });
 
+  it("reaches the worker with the typed client made before and after worker.start(), and journals an override it answered", { timeout: 120_000 }, async ({ skip }) => {
+    skip(!CHROMIUM_AVAILABLE, WHY);
+    const tab = await browser.newPage();
+    await tab.goto(`${origin}/?client`);
+    await tab.waitForFunction(() => "results" in globalThis, undefined, { timeout: 60_000 });
+    const results = await tab.evaluate(() => (globalThis as unknown as { results: unknown }).results);
+    expect(results).toEqual({
+      early: [200, true],
+      late: [200, true],
+      overridden: [200, {}],
+      journal: [
+        ["GET", "/api/v1/object/properties/1", 200, false, "demo-key", "application/json"],
+        ["GET", "/api/v1/object/properties/1", 200, false, "demo-key", "application/json"],
+        ["GET", "/api/v1/object/agent_cards", 200, true, "demo-key", "application/json"],
+      ],
+    });
+    expect(reached.filter((line) => line.includes("/api/"))).toEqual([]);
+  });
+
   it("keeps the state across a reload when asked to (persist: sessionStorage), and reset() clears what is kept", { timeout: 120_000 }, async ({ skip }) => {
     skip(!CHROMIUM_AVAILABLE, WHY);
     const tab = await browser.newPage();

@@ -2,6 +2,7 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import "../../src/vitest.ts";
+import { checkAgainstContract } from "../../src/contract/to-satisfy-contract.ts";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";
@@ -55,5 +56,36 @@ describe("requests", () => {
   it("says what it needs when given something else", () => {
     expect(() => expect("GET /").toSatisfyContract()).toThrow("toSatisfyContract expects a request or a response object");
     expect(() => expect({ path: "/x" }).toSatisfyContract()).toThrow("toSatisfyContract needs the request's method");
+  });
+});
+
+describe("request journal entries", () => {
+  it("judges an entry as the request it records, not as an answer: a GET without a body passes", async () => {
+    mock.reset();
+    await request(mock.app).get("/api/v1/object/properties/1").set(headers);
+    const [entry] = mock.requests();
+    expect(entry!.body).toBeNull();
+    expect(entry!.status).toBe(200);
+    expect(entry).toSatisfyContract();
+  });
+
+  it("fails an entry whose request broke the contract, naming the request's places, and judges a carried answer too", async () => {
+    mock.reset();
+    await request(mock.app).post("/api/v1/object/property").set(headers).send({ street: 12 });
+    const [entry] = mock.requests();
+    expect(entry!.status).toBe(400);
+    expect(() => expect(entry).toSatisfyContract()).toThrow(/createProperty request\.body\/street: must be string/);
+    const withAnswer = { ...entry!, body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }, response: { status: 200, headers: { "content-type": "application/json" }, body: { nid: 1 } } };
+    expect(() => expect(withAnswer).toSatisfyContract()).toThrow(/createProperty response\.body\/nid/);
+    expect(() => expect(withAnswer).toSatisfyContract()).not.toThrow(/request\.body/);
+  });
+
+  it("judges the query an entry records", async () => {
+    mock.reset();
+    await request(mock.app).get("/api/v1/object/properties/1?page=x").set(headers);
+    const [entry] = mock.requests();
+    expect(entry!.query).toEqual({ page: "x" });
+    const checked = checkAgainstContract(entry);
+    expect(checked.label).toBe("GET /api/v1/object/properties/1?page=x");
   });
 });

@@ -22,7 +22,7 @@ const LIMIT_MIB = 30;
  * and its compiler (the bins run built JavaScript), swagger-ui-dist and its analytics dependency (the build copies
  * the docs page's files into the package), and the compiler.
  */
-const MUST_NOT_BE_INSTALLED = ["@stoplight/prism-cli", "postman-collection", "@faker-js/faker", "testcontainers", "tsx", "esbuild", "typescript", "swagger-ui-dist", "@scarf/scarf"];
+const MUST_NOT_BE_INSTALLED = ["@stoplight/prism-cli", "openapi-fetch", "postman-collection", "@faker-js/faker", "testcontainers", "tsx", "esbuild", "typescript", "swagger-ui-dist", "@scarf/scarf"];
 
 interface LockEntry {
   version?: string;

@@ -52,6 +52,30 @@ console.log(JSON.stringify({ errors: broken.errors.map((error) => error.location
     expect(JSON.parse(output.trim().split("\n").at(-1)!)).toEqual({ errors: ["response.body/nid", "response.body/uri"], result: "passed", recording: ["response.body/1003/email"] });
   });
 
+  it("gives property-listing-kit/client, a typed client that sends the credentials and finds fetch at call time", async () => {
+    const script = join(project, "client.mjs");
+    writeFileSync(
+      script,
+      `import { createMockServer } from "property-listing-kit";
+import { createListingClient } from "property-listing-kit/client";
+const mock = createMockServer();
+const { url } = await mock.listen(0);
+const calls = [];
+const real = globalThis.fetch;
+const api = createListingClient({ baseUrl: url, apiKey: "demo-key", token: "demo-token" });
+// Replaced after the client was made, as MSW's server.listen() replaces it: the client must call this one.
+globalThis.fetch = (request) => (calls.push(request.method), real(request));
+const listed = await api.GET("/api/v1/object/properties/{uid}", { params: { path: { uid: 1 } } });
+const [entry] = mock.requests();
+await mock.close();
+console.log(JSON.stringify({ status: listed.response.status, list: Array.isArray(listed.data), calls, sent: [entry.headers["api-key"], entry.headers.token, entry.headers["content-type"]] }));
+`,
+    );
+    const { code, output } = await run("node", [script]);
+    expect(code, output).toBe(0);
+    expect(JSON.parse(output.trim().split("\n").at(-1)!)).toEqual({ status: 200, list: true, calls: ["GET"], sent: ["demo-key", "demo-token", "application/json"] });
+  });
+
   it("adds toSatisfyContract to the vitest of the project that imports property-listing-kit/vitest", async () => {
     writeFileSync(
       join(project, "client.test.mjs"),
@@ -90,7 +114,7 @@ it("holds recorded traffic against the contract", () => {
   it("ships the built code, the docs page's files with their licence, the spec, the fixtures and the docs, and no test, CI or local file", async () => {
     const { files } = await consumerInstall();
     const docsAssets = [...Object.keys(DOCS_ASSETS), ...DOCS_ASSET_LICENSES].map((name) => `dist/docs-assets/${name}`);
-    for (const required of ["dist/index.js", "dist/index.d.ts", "dist/vitest.js", "dist/cli/mock.js", "dist/cli/contract.js", ...docsAssets, "spec/openapi.yaml", "fixtures/db.json", "docs/assumptions.md", "README.md"]) {
+    for (const required of ["dist/index.js", "dist/index.d.ts", "dist/vitest.js", "dist/client.js", "dist/client.d.ts", "dist/cli/mock.js", "dist/cli/contract.js", ...docsAssets, "spec/openapi.yaml", "fixtures/db.json", "docs/assumptions.md", "README.md"]) {
       expect(files, required).toContain(required);
     }
     const unwanted = /^(test|scripts|node_modules|coverage|scratch|\.ci|\.github)\/|(^|\/)[^/]*\.test\.[cm]?[jt]s(\.map)?$|^(vitest\.config|tsconfig|redocly|docker-compose|Dockerfile|\.dockerignore|\.gitignore)|\.tgz$/;

@@ -43,6 +43,7 @@ const NOT_RUN: Array<[RegExp, string]> = [
   [/^npm install --save-dev msw$/, "test/e2e/msw-versions.test.ts installs msw beside the packed kit (MSW 2, and MSW 3 where Node allows it)"],
   [/^npx msw init public\/ --save$/, "MSW's own command, writing its worker script into a Vite app's public folder; test/browser/msw-worker.test.ts serves that script from msw's package"],
   [/^npm run build$/, "run before every test run by test/support/build-once.ts"],
+  [/^(VITE_MOCK=1 )?npx vite build( && npx vite preview)?$/, "a Vite app's own build (docs/frontend.md): test/e2e/vite-builds.test.ts builds the guide's app both ways, and serves the demo build to Chromium"],
   [/^npm run bench -- --only (growth|scale) /, "a section of the bench at full size takes minutes and gigabytes; test/bench/bench.test.ts runs every section with small counts"],
   [/^scripts\/docker\/stand-in-base\.sh\b/, "needs root, debootstrap and an engine: .ci/run runs it, test/docker/stand-in-base.test.ts checks what it plans from the Dockerfile"],
   [/^DOCKER_BUILDKIT=0 docker build /, ".ci/run builds the image so, and test/docker/container.test.ts runs it"],

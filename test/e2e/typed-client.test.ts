@@ -42,8 +42,18 @@ afterAll(() => mock.close());
  * The example and two copies that break the contract, typechecked together in one compiler run: each file is a
  * module of its own, and the compiler names the file of each error (paths relative to the project).
  */
+/** `property-listing-kit/client`'s client, typed through the package's exports and dist/client.d.ts. */
+const LISTING_CLIENT = `import { createListingClient, type ListingClient } from "property-listing-kit/client";
+const api: ListingClient = createListingClient({ baseUrl: "http://127.0.0.1:4010", apiKey: "demo-key", token: "demo-token" });
+const { data, error } = await api.GET("/api/v1/object/property/{nid}", { params: { path: { nid: 1001 } } });
+const street: string | null | undefined = data?.street;
+const failed: boolean = error !== undefined;
+export { street, failed };
+`;
 const FILES = {
   "client.ts": example,
+  "listing-client.ts": LISTING_CLIENT,
+  "listing-client-string-nid.ts": LISTING_CLIENT.replace("nid: 1001", 'nid: "1001"'),
   "string-nid.ts": example.replace("{ params: { path: { nid } } }", '{ params: { path: { nid: "1031" } } }'),
   "no-slash.ts": example.replace('"/api/v1/object/agent_card/"', '"/api/v1/object/agent_card"'),
 };
@@ -64,12 +74,13 @@ const errorsIn = (file: string) => diagnostics.filter((line) => line.startsWith(
 describe("the typed client of docs/frontend.md", () => {
   it("typechecks strictly against the exported types", () => {
     // Every diagnostic is in one of the two broken copies: none in the example, none about the project.
-    expect(diagnostics.filter((line) => !line.startsWith("string-nid.ts(") && !line.startsWith("no-slash.ts("))).toEqual([]);
+    expect(diagnostics.filter((line) => !line.startsWith("string-nid.ts(") && !line.startsWith("no-slash.ts(") && !line.startsWith("listing-client-string-nid.ts("))).toEqual([]);
   });
 
   it("does not typecheck when it breaks the contract (a string nid in a path, a path without its slash)", () => {
     expect(errorsIn("string-nid.ts").join("\n")).toMatch(/error TS2322/);
     expect(errorsIn("no-slash.ts").join("\n")).toMatch(/error TS2345/);
+    expect(errorsIn("listing-client-string-nid.ts").join("\n")).toMatch(/error TS2322/);
   });
 
   it("runs against a started mock and prints what it created", async () => {

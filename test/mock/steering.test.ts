@@ -284,9 +284,11 @@ describe("POST /__admin/faults", () => {
   });
 
   it(`keeps at most ${MAX_FAULT_RULES} rules: beyond, 409`, async () => {
-    for (let index = 0; index < MAX_FAULT_RULES; index++) expect(mock.faults.add({ path: `${PROPERTY}/${1001 + index}`, status: 500 }).ok).toBe(true);
+    for (let index = 0; index < MAX_FAULT_RULES; index++) expect(mock.faults.add({ path: `${PROPERTY}/${1001 + index}`, status: 500 }).id).toBe(index + 1);
     const { body } = await addFault({ path: PROPERTY, status: 503 }).expect(409);
     expect(body.title).toBe("Too Many Fault Rules");
+    // In-process, the same refusal is thrown with the route's own words.
+    expect(() => mock.faults.add({ path: PROPERTY, status: 503 })).toThrow(body.detail);
     await admin().delete("/__admin/faults").expect(200, { faults: [] });
     await addFault({ path: PROPERTY, status: 503 }).expect(201);
   });

@@ -79,7 +79,7 @@ describe("createMockHandlers under setupServer", () => {
   });
 
   it("plays fault rules: a status, and a dropped connection as a network error", async () => {
-    expect(first.faults.add({ path: "/api/v1/object/template_base", status: 503, times: 1 }).ok).toBe(true);
+    expect(first.faults.add({ path: "/api/v1/object/template_base", status: 503, times: 1 })).toMatchObject({ id: 1, times: 1 });
     expect((await fetch(`${A}/api/v1/object/template_base`, { headers: JSON_HEADERS })).status).toBe(503);
     expect((await fetch(`${A}/api/v1/object/template_base`, { headers: JSON_HEADERS })).status).toBe(200);
     const rule = await fetch(`${A}/__admin/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ path: "/api/v1/object/template_base", drop: true }) });

@@ -6,7 +6,7 @@ import { DEFAULT_FIXTURES_JSON } from "../../generated/default-fixtures.ts";
 import { checkAccountConfigs, type AccountConfig } from "../../mock/account-config.ts";
 import { createMockCore, withConfiguredAccounts } from "../../mock/create-mock-core.ts";
 import type { Playback } from "../../mock/profile-playback.ts";
-import type { FaultRules } from "../../mock/services/fault-rules.ts";
+import { mockFaults, type MockFaults } from "../../mock/mock-faults.ts";
 import { parseLatency, type Latency } from "../../mock/services/latency.ts";
 import { MAX_JOURNAL_SIZE, type JournalEntry, type JournalFilter } from "../../mock/services/request-journal.ts";
 import type { MockStore } from "../../mock/store/mock-store.ts";
@@ -17,6 +17,8 @@ import type { RawRecordValidator } from "../../mock/store/raw-record-validator.t
 import { refusalLines, type Outcome } from "../../mock/problems.ts";
 import { mockRequestOf, responseOf } from "../fetch/fetch-exchange.ts";
 import { storagePersistence, type KeyValueStorage } from "./storage-persistence.ts";
+import { operationUrl } from "./operation-url.ts";
+import { createOverrideObserver, type ObservedNetwork } from "./override-observer.ts";
 
 /** Options of {@link createMockHandlers}: the server's own where they make sense in a browser. */
 export interface MockHandlersOptions {
@@ -101,14 +103,34 @@ export interface MockHandlers {
   useState(state: string | object): void;
   /** The API requests received, oldest first, optionally filtered: `expect(mock).toHaveReceived(...)` reads them. */
   requests(filter?: JournalFilter): JournalEntry[];
-  /** The fault rules (`POST /__admin/faults` adds them too). */
-  readonly faults: FaultRules;
+  /** The fault rules (`POST /__admin/faults` adds them too); `faults.add` throws a `MockRefused` where the route refuses. */
+  readonly faults: MockFaults;
   /** Answers that broke the contract (with `validateResponses`). */
   readonly violations: Array<{ request: string; errors: ContractViolation[] }>;
   /** The records, for a test that looks at the state itself (what `/__db` gives where the Node server runs). */
   readonly store: MockStore;
   /** The origin (and prefix) the handlers answer, or undefined for any origin. */
   readonly baseUrl: string | undefined;
+  /**
+   * One MSW handler for one operation of the contract (its method and path alone), answering as the mock does
+   * from the same state: to compose a set of your own, or to put the mock's answer back after an override.
+   * Throws a `TypeError` naming the operations for an unknown id.
+   *
+   * @example
+   * server.use(mock.handlerFor("listUserProperties"));
+   */
+  handlerFor(operationId: string): HttpHandler;
+  /**
+   * Keeps the API requests your own handlers answer (`server.use(http.get(...))`, which runs before the mock's) in
+   * this mock's journal, marked `overridden: true` with the status they answered, so `requests()`,
+   * `GET /__admin/requests` and `toHaveReceived` still see them. Give it what `setupServer()` or `setupWorker()`
+   * returned; the function returned stops it.
+   *
+   * @example
+   * const server = setupServer(...mock.handlers);
+   * mock.observe(server);
+   */
+  observe(network: ObservedNetwork): () => void;
 }
 
 const OPTION_NAMES = new Set<string>(["baseUrl", "fixtures", "state", "checkRecords", "accounts", "agentSeats", "maxAccounts", "validateResponses", "latency", "random", "journalSize", "bodyLimit", "now", "autologinSecret", "adminToken", "playback", "log", "persist", "persistKey"]);
@@ -180,12 +202,22 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
   });
 
   const pattern = base.origin ? new RegExp(`^${escapeRegExp(base.origin + base.prefix)}/`) : /^[a-z][a-z0-9+.-]*:\/\/[^/]+\//i;
-  const handler = http.all(pattern, async ({ request }) => {
+  const overrides = createOverrideObserver({
+    journal: core.journal,
+    apiPath: (url) => {
+      if (base.origin !== undefined && url.origin !== base.origin) return undefined;
+      if (!url.pathname.startsWith(`${base.prefix}/api/`)) return undefined;
+      return url.pathname.slice(base.prefix.length);
+    },
+  });
+  const resolve = async ({ request, requestId }: { request: Request; requestId: string }) => {
     const url = new URL(request.url);
     const path = url.pathname.slice(base.prefix.length);
     if (!MOCK_PATHS.test(path)) return undefined; // not the mock's: the next handler, or the network
+    overrides.answered(requestId);
     return responseOf(await core.answer(mockRequestOf(request, path, url.search)));
-  });
+  };
+  const handler = http.all(pattern, resolve);
 
   return {
     handlers: [handler],
@@ -195,10 +227,17 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
       if (!used.ok) throw new TypeError(`useState: ${refusalLines(used.failure).join("\n  ")}`);
     },
     requests: (filter) => core.requests(filter),
-    faults: core.faults,
+    faults: mockFaults(core.faults),
     violations: core.violations,
     store: core.store,
     baseUrl: base.origin ? `${base.origin}${base.prefix}` : undefined,
+    handlerFor(operationId) {
+      const operation = contract.operations.find((candidate) => candidate.id === operationId);
+      if (!operation) throw new TypeError(`handlerFor: no operation is called ${JSON.stringify(String(operationId)).slice(0, 100)}. The operations are ${contract.operations.map((candidate) => candidate.id).join(", ")}.`);
+      const method = operation.method.toLowerCase() as "get" | "post" | "put" | "delete" | "patch";
+      return http[method](operationUrl(operation, base), resolve);
+    },
+    observe: (network) => overrides.observe(network),
   };
 }
 

@@ -44,6 +44,11 @@ export interface JournalEntry {
   durationMs: number | null;
   /** What the mock did to this request on purpose, or `null`. */
   fault: AppliedFaults | null;
+  /**
+   * Set when a handler of the test's own answered the request instead of the mock (an MSW override,
+   * `server.use(http.get(...))`, seen by `mock.observe(server)`): `status` is then what that handler answered.
+   */
+  overridden?: true;
 }
 
 /** `GET /__admin/requests?method=POST&path=/api/v1/object/property`: both exact, both optional. */
@@ -89,6 +94,7 @@ class Slot implements JournalRecord {
   status: number | null = null;
   durationMs: number | null = null;
   applied: AppliedFaults | null = null;
+  overridden = false;
   size: number;
   evicted = false;
   readonly #journal: JournalOwner;
@@ -167,9 +173,10 @@ export class RequestJournal {
    * Records a request as it arrives (so entries are in arrival order) and returns the handle to complete it.
    * `started` is when it arrived on the monotonic clock, when the caller already read it.
    */
-  begin(request: ArrivingRequest, started?: number): JournalRecord {
+  begin(request: ArrivingRequest, started?: number, options?: { overridden?: boolean }): JournalRecord {
     if (this.capacity === 0) return NO_RECORD;
     const slot = new Slot(this.#owner, request, this.#now(), started ?? this.#clock());
+    if (options?.overridden) slot.overridden = true;
     this.#push(slot);
     return slot;
   }
@@ -246,6 +253,7 @@ function toEntry(slot: Slot, path: string, query: string): JournalEntry {
     durationMs: slot.durationMs,
     fault: slot.applied === null ? null : structuredClone(slot.applied),
   };
+  if (slot.overridden) entry.overridden = true;
   if (slot.bytes !== undefined && slot.bytes.length > 0) {
     const body = text.decode(slot.bytes);
     if (slot.bodySize > slot.bytes.length) {

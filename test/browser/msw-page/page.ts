@@ -3,18 +3,22 @@
  * with the kit's handlers, then calls the API with its own fetch as a frontend would, and puts what it got on
  * `window.results` for the test to read.
  */
+import { http, HttpResponse } from "msw";
 import { setupWorker } from "msw/browser";
+import { createListingClient } from "../../../src/client.ts";
 import { createMockHandlers } from "../../../src/msw.ts";
 
 /** The page's window (the project's TypeScript has no DOM library). */
 const page = globalThis as unknown as {
   navigator: { serviceWorker: { controller: object | null } };
-  location: { search: string };
+  location: { search: string; origin: string };
   sessionStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void };
   results?: unknown;
 };
 // `?persist`: the state is kept in sessionStorage across reloads (runKept below).
 const kept = page.location.search.includes("persist");
+// `?client`: the typed client, made before and after the worker starts, and an override the journal still sees.
+const typed = page.location.search.includes("client");
 const mock = createMockHandlers({ validateResponses: true, ...(kept ? { persist: "sessionStorage" as const } : {}) });
 const worker = setupWorker(...mock.handlers);
 const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
@@ -71,7 +75,27 @@ async function runKept() {
   return { load, retrieved: [retrieved.status, retrieved.body.street ?? null] };
 }
 
-(kept ? runKept() : run()).then(
+/** The typed client made before `worker.start()` and after it, both answered by the worker; then an override. */
+async function runClient() {
+  const early = createListingClient({ baseUrl: page.location.origin, apiKey: "demo-key", token: "demo-token" });
+  await worker.start({ serviceWorker: { url: "/mockServiceWorker.js" }, onUnhandledRequest: "bypass", quiet: true });
+  const stop = mock.observe(worker);
+  const late = createListingClient({ baseUrl: page.location.origin, apiKey: "demo-key", token: "demo-token" });
+  const fromEarly = await early.GET("/api/v1/object/properties/{uid}", { params: { path: { uid: 1 } } });
+  const fromLate = await late.GET("/api/v1/object/properties/{uid}", { params: { path: { uid: 1 } } });
+  worker.use(http.get("/api/v1/object/agent_cards", () => HttpResponse.json({}, { status: 200 })));
+  const overridden = await late.GET("/api/v1/object/agent_cards");
+  const journal = mock.requests().map((entry) => [entry.method, entry.path, entry.status, entry.overridden ?? false, entry.headers["api-key"], entry.headers["content-type"]]);
+  stop();
+  return {
+    early: [fromEarly.response.status, Array.isArray(fromEarly.data)],
+    late: [fromLate.response.status, Array.isArray(fromLate.data)],
+    overridden: [overridden.response.status, overridden.data],
+    journal,
+  };
+}
+
+(kept ? runKept() : typed ? runClient() : run()).then(
   (results) => Object.assign(page, { results }),
   (error: unknown) => Object.assign(page, { results: { error: String((error as Error).stack ?? error) } }),
 );

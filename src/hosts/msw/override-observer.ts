@@ -1,0 +1,111 @@
+import type { JournalRecord, RequestJournal } from "../../mock/services/request-journal.ts";
+
+/**
+ * What `observe` needs of MSW's `setupServer()` or `setupWorker()`: its life-cycle events, MSW 2's public API
+ * (`server.events.on("request:start", ({ request, requestId }) => ...)`), the same in Node and in a page.
+ */
+export interface ObservedNetwork {
+  events: {
+    on(type: string, listener: (event: any) => void): unknown;
+    removeListener(type: string, listener: (event: any) => void): unknown;
+  };
+}
+
+/** The journal's side of MSW overrides: told which requests the mock answered, it records the others. */
+export interface OverrideObserver {
+  /** The mock's own resolver answers this request: the core journals it. */
+  answered(requestId: string): void;
+  /** Listens to the network's life-cycle events until the function returned is called. */
+  observe(network: ObservedNetwork): () => void;
+}
+
+/** Requests between their start and their answer kept at most: a network that never reports an end cannot grow it. */
+const MAX_OPEN = 1000;
+
+interface Started {
+  request: Request;
+  started: number;
+  /** The body, read from a clone as the request starts, before any handler reads it. */
+  body: Promise<Uint8Array | undefined> | undefined;
+}
+
+/**
+ * Records in the mock's journal the API requests a handler of the test's own answered (MSW's way to override one
+ * operation: `server.use(http.get(...))` runs before the mock's handlers), marked `overridden`, with the status it
+ * answered. MSW emits `request:start` before any handler runs, `request:match` once a handler answered, and
+ * `response:mocked` (or `response:bypass` for a passthrough) with the answer; the mock's resolver says which
+ * requests are its own, so that each request is journaled once.
+ */
+export function createOverrideObserver(options: { journal: RequestJournal; apiPath: (url: URL) => string | undefined }): OverrideObserver {
+  const { journal } = options;
+  const starting = new Map<string, Started>();
+  const open = new Map<string, JournalRecord>();
+  const keep = <T>(map: Map<string, T>, id: string, value: T) => {
+    if (map.size >= MAX_OPEN) map.delete(map.keys().next().value!);
+    map.set(id, value);
+  };
+
+  const onStart = ({ request, requestId }: { request: Request; requestId: string }) => {
+    if (journal.capacity === 0) return; // a journal that keeps nothing: no body to read either
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return;
+    }
+    if (options.apiPath(url) === undefined) return;
+    const body = request.body === null ? undefined : request.clone().arrayBuffer().then((bytes) => new Uint8Array(bytes), () => undefined);
+    keep(starting, requestId, { request, started: performance.now(), body });
+  };
+  const onMatch = ({ requestId }: { requestId: string }) => {
+    const start = starting.get(requestId);
+    if (!start) return; // the mock's own answer, or not a request of the mock
+    starting.delete(requestId);
+    const url = new URL(start.request.url);
+    const headers: Record<string, string> = {};
+    start.request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    headers.host ??= url.host;
+    const record = journal.begin({ method: start.request.method.toUpperCase(), url: `${options.apiPath(url)}${url.search}`, headers }, start.started, { overridden: true });
+    void start.body?.then((bytes) => {
+      if (bytes && bytes.length > 0) record.body(bytes, headers["content-type"]);
+    });
+    keep(open, requestId, record);
+  };
+  const onResponse = ({ requestId, response }: { requestId: string; response: Response }) => {
+    const record = open.get(requestId);
+    if (!record) return;
+    open.delete(requestId);
+    record.finish(response.status);
+  };
+  const onEnd = ({ requestId }: { requestId: string }) => {
+    // Unhandled or passed through without a match: nothing of the mock's to record.
+    starting.delete(requestId);
+  };
+
+  const observed = new WeakSet<object>();
+  return {
+    answered(requestId) {
+      starting.delete(requestId);
+    },
+    observe(network) {
+      const events = network?.events;
+      if (!events || typeof events.on !== "function") throw new TypeError("observe takes what setupServer() or setupWorker() returned (it listens to its events).");
+      if (observed.has(events)) return () => {};
+      observed.add(events);
+      const listeners: Array<[string, (event: any) => void]> = [
+        ["request:start", onStart],
+        ["request:match", onMatch],
+        ["request:end", onEnd],
+        ["response:mocked", onResponse],
+        ["response:bypass", onResponse],
+      ];
+      for (const [type, listener] of listeners) events.on(type, listener);
+      return () => {
+        for (const [type, listener] of listeners) events.removeListener(type, listener);
+        observed.delete(events);
+      };
+    },
+  };
+}
