@@ -65,18 +65,58 @@ export interface JournalRecord {
   body(bytes: Uint8Array, contentType: string | undefined): void;
   /** What was done to the request on purpose. */
   fault(applied: AppliedFaults): void;
+  /** What the call was, once the handler knew: its operation and the uid of the account it authenticated as. */
+  about(operationId: string | undefined, uid: number | undefined): void;
+  /** The answer sent, kept within the journal's budget (the body cut at {@link MAX_JOURNAL_BODY_BYTES}). */
+  answer(answer: JournalAnswer): void;
   /** The answer's status, or `null` when there was none. Only the first call counts. */
   finish(status: number | null): void;
 }
 
-const NO_RECORD: JournalRecord = { body() {}, fault() {}, finish() {} };
+/**
+ * An answer as the journal keeps it: its content-type, the headers the mock set, and its body as sent (bytes or
+ * text), or as the value it was built from (a problem, small: its fields are capped).
+ */
+export interface JournalAnswer {
+  contentType: string;
+  headers: Record<string, string> | undefined;
+  body: Uint8Array | string | object | undefined;
+}
+
+/** A journaled call as its readers see it (the console's live journal): read-only, read at once, never kept. */
+export interface JournaledCall {
+  /** Numbers the calls in arrival order, from 1, across clears. */
+  readonly id: number;
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly bytes: Uint8Array | undefined;
+  readonly bodySize: number;
+  readonly contentType: string | undefined;
+  readonly arrived: number;
+  readonly status: number | null;
+  readonly durationMs: number | null;
+  readonly applied: AppliedFaults | null;
+  readonly operationId: string | undefined;
+  readonly uid: number | undefined;
+  readonly answered: JournalAnswer | undefined;
+  /** Set when the answer's body was longer than the journal keeps: `answered.body` is then the bytes of its start. */
+  readonly answerSize: number | undefined;
+}
+
+/** Told of a call when it arrives, when it is over, and of the journal emptied. */
+export type JournalListener = (event: "arrived" | "answered" | "cleared", call: JournaledCall | undefined) => void;
+
+const NO_RECORD: JournalRecord = { body() {}, fault() {}, about() {}, answer() {}, finish() {} };
+const utf8 = new TextEncoder();
 const text = new TextDecoder("utf-8");
 
 /**
  * One journaled request, and the handle that completes it. A class rather than closures: a request creates one
  * object and no functions (under tsx, each function created also pays esbuild's `__name`).
  */
-class Slot implements JournalRecord {
+class Slot implements JournalRecord, JournaledCall {
+  readonly id: number;
   readonly method: string;
   readonly url: string;
   /** The request's own header object, kept by reference: Node builds a fresh one per request and never changes it. */
@@ -89,12 +129,17 @@ class Slot implements JournalRecord {
   status: number | null = null;
   durationMs: number | null = null;
   applied: AppliedFaults | null = null;
+  operationId: string | undefined = undefined;
+  uid: number | undefined = undefined;
+  answered: JournalAnswer | undefined = undefined;
+  answerSize: number | undefined = undefined;
   size: number;
   evicted = false;
   readonly #journal: JournalOwner;
 
-  constructor(journal: JournalOwner, request: ArrivingRequest, arrived: number, started: number) {
+  constructor(journal: JournalOwner, id: number, request: ArrivingRequest, arrived: number, started: number) {
     this.#journal = journal;
+    this.id = id;
     this.method = request.method ?? "GET";
     this.url = request.url ?? "/";
     this.headers = request.headers;
@@ -117,10 +162,31 @@ class Slot implements JournalRecord {
     this.applied = applied;
   }
 
+  about(operationId: string | undefined, uid: number | undefined): void {
+    this.operationId = operationId;
+    this.uid = uid;
+  }
+
+  answer(answer: JournalAnswer): void {
+    if (this.answered !== undefined) return;
+    let { body } = answer;
+    // Bytes and text are kept as the very value sent (nobody writes to it) up to the cap, a longer one as a copy
+    // of its start; a value (a problem, its fields capped) is measured as the text it is sent as.
+    const size = body === undefined ? 0 : body instanceof Uint8Array ? body.byteLength : typeof body === "string" ? body.length : JSON.stringify(body).length;
+    if (size > MAX_JOURNAL_BODY_BYTES && body !== undefined) {
+      const bytes = body instanceof Uint8Array ? body : utf8.encode(typeof body === "string" ? body.slice(0, MAX_JOURNAL_BODY_BYTES) : JSON.stringify(body).slice(0, MAX_JOURNAL_BODY_BYTES));
+      body = new Uint8Array(bytes.subarray(0, MAX_JOURNAL_BODY_BYTES));
+      this.answerSize = size;
+    }
+    this.answered = body === answer.body ? answer : { ...answer, body };
+    if (!this.evicted) this.#journal.grow(this, Math.min(size, MAX_JOURNAL_BODY_BYTES) + headerBytes(answer.headers ?? {}));
+  }
+
   finish(status: number | null): void {
     if (this.durationMs !== null) return;
     this.status = status;
     this.durationMs = Math.round((this.#journal.clock() - this.started) * 100) / 100;
+    this.#journal.tell("answered", this);
   }
 }
 
@@ -128,6 +194,7 @@ class Slot implements JournalRecord {
 interface JournalOwner {
   grow(slot: Slot, bytes: number): void;
   clock(): number;
+  tell(event: "arrived" | "answered", slot: Slot): void;
 }
 
 /**
@@ -141,6 +208,8 @@ export class RequestJournal {
   #start = 0;
   #count = 0;
   #bytes = 0;
+  #nextId = 1;
+  #listeners: JournalListener[] = [];
   readonly #now: () => number;
   readonly #clock: () => number;
   readonly #owner: JournalOwner = {
@@ -150,6 +219,11 @@ export class RequestJournal {
       this.#trim();
     },
     clock: () => this.#clock(),
+    tell: (event, slot) => {
+      // Nothing but this length check when nobody listens: the GET path pays for no listener it does not have.
+      if (this.#listeners.length === 0) return;
+      for (const listener of this.#listeners) listener(event, slot);
+    },
   };
 
   /**
@@ -169,9 +243,40 @@ export class RequestJournal {
    */
   begin(request: ArrivingRequest, started?: number): JournalRecord {
     if (this.capacity === 0) return NO_RECORD;
-    const slot = new Slot(this.#owner, request, this.#now(), started ?? this.#clock());
+    const slot = new Slot(this.#owner, this.#nextId++, request, this.#now(), started ?? this.#clock());
     this.#push(slot);
+    this.#owner.tell("arrived", slot);
     return slot;
+  }
+
+  /**
+   * Tells `listener` of every call from now on, as it arrives and once it is over (the call itself, to read at
+   * once), and of the journal emptied; the function returned stops it. Listeners run synchronously on the
+   * request's path: they must be quick and must not throw.
+   */
+  subscribe(listener: JournalListener): () => void {
+    this.#listeners = [...this.#listeners, listener];
+    return () => {
+      this.#listeners = this.#listeners.filter((other) => other !== listener);
+    };
+  }
+
+  /** The calls held, oldest first, as they are (for a reader that builds its own view of them). */
+  calls(): JournaledCall[] {
+    const result: JournaledCall[] = [];
+    for (let index = 0; index < this.#count; index++) result.push(this.#slots[(this.#start + index) % this.capacity]!);
+    return result;
+  }
+
+  /** The call with this id, while the journal holds it. */
+  call(id: number): JournaledCall | undefined {
+    if (this.#count === 0) return undefined;
+    const first = this.#slots[this.#start]!.id;
+    // Ids grow by one per call pushed, so a held call's place follows from the oldest one's id.
+    const offset = id - first;
+    if (!Number.isInteger(offset) || offset < 0 || offset >= this.#count) return undefined;
+    const slot = this.#slots[(this.#start + offset) % this.capacity]!;
+    return slot.id === id ? slot : undefined;
   }
 
   /** The entries, oldest first, that pass the filter; each call builds fresh objects the caller may keep. */
@@ -196,6 +301,7 @@ export class RequestJournal {
     this.#start = 0;
     this.#count = 0;
     this.#bytes = 0;
+    for (const listener of this.#listeners) listener("cleared", undefined);
   }
 
   #push(slot: Slot): void {
