@@ -279,7 +279,7 @@
     };
     const status = call.status === null ? "no answer" : String(call.status);
     $("detail-body").replaceChildren(
-      el("h3", {}, `${call.method} ${call.url} `, el("span", { class: `status ${statusClass(call.status)}`, text: status })),
+      ...[el("h3", {}, `${call.method} ${call.url} `, el("span", { class: `status ${statusClass(call.status)}`, text: status })),
       el("p", { class: "note", text: `${call.operationId || "no operation of the contract"} · ${call.durationMs === null ? "pending" : `${call.durationMs} ms`} · ${call.uid === null ? "no account" : `uid ${call.uid}`}${steeredText(call.fault) ? ` · ${steeredText(call.fault)}` : ""}` }),
       call.responseInvalid ? el("p", { class: "badge bad", text: "The mock's answer broke the contract, so it answered 500 in its place (--validate-responses): a bug of the mock." }) : null,
       call.errors && call.errors.length ? el("div", {}, el("h4", { text: "Offending fields" }), el("ul", { class: "fields" }, ...call.errors.map((error) => el("li", {}, el("code", { text: `${error.in || ""} ${error.pointer || "/"}` }), ` ${error.detail}`)))) : null,
@@ -288,6 +288,7 @@
         el("div", {}, el("h4", { text: "Answer headers" }), call.answer ? headerList(call.answer.headers) : el("p", { class: "note", text: "No answer." }), bodyBlock("Answer body", call.answer)),
       ),
       el("div", { class: "curl" }, el("label", { for: "curl", text: "Copy as curl (credentials as $API_KEY and $TOKEN)" }), curl, el("button", { type: "button", onclick: copy, text: "Copy as curl" }), copied),
+      ].filter(Boolean),
     );
     if (!quiet) $("detail-title").scrollIntoView({ block: "nearest" });
   };
@@ -417,8 +418,7 @@
     $("coverage-rows").replaceChildren(
       ...report.operations.map((operation) =>
         el("tr", { class: operation.count ? "hit" : "miss", "data-operation": operation.operationId },
-          el("td", { text: operation.operationId }),
-          el("td", {}, el("code", { text: `${operation.method} ${operation.path}` })),
+          el("td", {}, el("div", { text: operation.operationId }), el("code", { class: "note", text: `${operation.method} ${operation.path}` })),
           el("td", {}, ...operation.responses.map((response) =>
             el("span", {
               class: `chip ${response.count ? "hit" : ""} ${response.documented ? "" : "undocumented"}`,

@@ -59,7 +59,7 @@ describe.runIf(available)(`the console at /__admin/console (needs ${CHROMIUM}; .
     });
     page.on("pageerror", (error) => consoleErrors.push(error.message));
     await page.goto(`${url}/__admin/console`);
-    await expect.poll(() => page.textContent("#connection"), wait).toContain("Live");
+    await page.locator("#connection", { hasText: "Live" }).waitFor(wait);
   }, HANG_MS);
 
   afterAll(async () => {
