@@ -297,9 +297,8 @@
   const showStates = (list) => {
     $("state-current").textContent = list.current;
     const select = $("state-select");
-    const keep = select.value;
     select.replaceChildren(...list.states.map((state) => el("option", { value: state.name, title: state.description, text: state.name })));
-    select.value = keep && list.states.some((state) => state.name === keep) ? keep : list.current;
+    if (list.states.some((state) => state.name === list.current)) select.value = list.current;
   };
   const loadStates = async () => {
     const list = await admin("/__admin/state");

@@ -101,7 +101,7 @@ describe.runIf(available)(`the console at /__admin/console (needs ${CHROMIUM}; .
     expect(curl).not.toMatch(/demo-key|demo-token/);
     await page.getByRole("button", { name: "Copy as curl" }).click();
     await expect.poll(() => detail.textContent(), wait).toContain("Copied");
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(curl);
+    expect(await page.evaluate("navigator.clipboard.readText()")).toBe(curl);
     await screenshot(page, "journal");
   });
 
@@ -142,6 +142,7 @@ describe.runIf(available)(`the console at /__admin/console (needs ${CHROMIUM}; .
     expect((await send(url, "GET", "/property/1001")).status).toBe(503);
     const steered = rowOf("/api/v1/object/property/1001").first();
     await expect.poll(() => steered.locator(".badge.steer").textContent(), wait).toBe("rule 1: 503");
+    expect(await steered.locator(".operation").textContent()).toBe("retrieveProperty");
     await expect.poll(() => page.locator("#fault-list li").count(), wait).toBe(0);
 
     await page.selectOption("#fault-operation", { label: "DELETE /api/v1/object/agent_card/{nid} (deleteAgentCard)" });
