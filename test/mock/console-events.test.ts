@@ -4,9 +4,13 @@
  * and the token never reaches the request log), and the number of consoles is bounded, one that leaves making
  * room for another.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { PassThrough, Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
-import { MAX_CONSOLE_VIEWERS } from "../../src/mock/http/console-events.ts";
+import { createAdminGuard } from "../../src/mock/http/admin-guard.ts";
+import { createConsoleEvents, MAX_CONSOLE_VIEWERS, MAX_VIEWER_BACKLOG } from "../../src/mock/http/console-events.ts";
+import { RequestJournal } from "../../src/mock/services/request-journal.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";
 import { HANG_MS } from "../support/deadlines.ts";
@@ -110,5 +114,50 @@ describe("the live journal (server-sent events)", () => {
     await fetch(`${url}/api/v1/object/template_base`, { headers: { ...DEMO, "content-type": "application/json" } });
     expect(await Promise.all(seen)).toHaveLength(MAX_CONSOLE_VIEWERS);
     for (const viewer of [...viewers, admitted!]) viewer.close();
+  });
+});
+
+describe("a console that reads slower than the mock writes", () => {
+  /** A response whose client reads nothing: every write after the first waits, and its bytes are counted. */
+  function stalledResponse(): ServerResponse & { text: () => string } {
+    const chunks: string[] = [];
+    const writable = new Writable({
+      write(chunk: Buffer, _encoding, _done) {
+        chunks.push(chunk.toString()); // never done: the client does not read
+      },
+    });
+    return Object.assign(writable, { writeHead: () => writable, text: () => chunks.join("") }) as unknown as ServerResponse & { text: () => string };
+  }
+  /** A response whose client reads everything at once. */
+  function readingResponse(): ServerResponse & { text: () => string } {
+    const chunks: string[] = [];
+    const writable = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk.toString());
+        done();
+      },
+    });
+    return Object.assign(writable, { writeHead: () => writable, text: () => chunks.join("") }) as unknown as ServerResponse & { text: () => string };
+  }
+  const request = () => Object.assign(new PassThrough(), { method: "GET", url: "/__admin/events", headers: { host: "127.0.0.1:4010" } }) as unknown as IncomingMessage;
+
+  it(`is let go once ${MAX_VIEWER_BACKLOG} bytes wait for it, while the others go on`, () => {
+    const journal = new RequestJournal(10);
+    const events = createConsoleEvents(journal, createAdminGuard());
+    const slow = stalledResponse();
+    const fast = readingResponse();
+    events(request(), slow);
+    events(request(), fast);
+    let calls = 0;
+    while (!slow.destroyed && calls < 10_000) {
+      journal.begin({ method: "GET", url: `/api/v1/object/property/${calls}`, headers: {} }).finish(200);
+      calls++;
+    }
+    expect(slow.destroyed).toBe(true);
+    expect(slow.writableLength).toBeGreaterThan(MAX_VIEWER_BACKLOG);
+    expect(slow.writableLength).toBeLessThan(MAX_VIEWER_BACKLOG + 4096);
+    journal.begin({ method: "GET", url: "/api/v1/object/template_base", headers: {} }).finish(200);
+    expect(fast.text()).toContain('"url":"/api/v1/object/template_base"');
+    expect(fast.text().split("event: call").length - 1).toBe(calls * 2 + 2);
   });
 });
