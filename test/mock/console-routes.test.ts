@@ -8,7 +8,7 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createContract } from "../../src/contract/create-contract.ts";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
-import { MAX_JOURNAL_BODY_BYTES, RequestJournal } from "../../src/mock/services/request-journal.ts";
+import { JOURNAL_BYTE_BUDGET, MAX_JOURNAL_BODY_BYTES, RequestJournal } from "../../src/mock/services/request-journal.ts";
 import { loadSpec } from "../../src/spec/load-spec.ts";
 import { listAssumptions } from "../../src/spec/list-assumptions.ts";
 import { createHarness, sharedContract } from "../support/mock-harness.ts";
@@ -106,6 +106,20 @@ describe("the journal's subscription", () => {
     const call = journal.call(1)!;
     expect(call.answerSize).toBe(MAX_JOURNAL_BODY_BYTES * 4);
     expect((call.answered!.body as Uint8Array).byteLength).toBe(MAX_JOURNAL_BODY_BYTES);
+  });
+
+  it("lets the oldest calls go once the answers kept reach the journal's byte budget", () => {
+    const journal = new RequestJournal(100_000);
+    const answer = "y".repeat(MAX_JOURNAL_BODY_BYTES);
+    const fit = Math.floor(JOURNAL_BYTE_BUDGET / MAX_JOURNAL_BODY_BYTES);
+    for (let index = 0; index < fit + 500; index++) {
+      const record = journal.begin({ method: "GET", url: "/api/x", headers: {} });
+      record.answer({ contentType: "application/json", headers: undefined, body: answer });
+      record.finish(200);
+    }
+    expect(journal.calls().length).toBeLessThanOrEqual(fit);
+    expect(journal.calls().length).toBeGreaterThan(fit - 100);
+    expect(journal.calls().at(-1)!.id).toBe(fit + 500);
   });
 });
 

@@ -179,7 +179,7 @@ class Slot implements JournalRecord, JournaledCall {
       this.answerSize = size;
     }
     this.answered = body === answer.body ? answer : { ...answer, body };
-    if (!this.evicted) this.#journal.grow(this, Math.min(size, MAX_JOURNAL_BODY_BYTES) + headerBytes(answer.headers ?? {}));
+    if (!this.evicted) this.#journal.grow(this, Math.min(size, MAX_JOURNAL_BODY_BYTES) + (answer.headers ? headerBytes(answer.headers) : 0));
   }
 
   finish(status: number | null): void {
