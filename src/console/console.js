@@ -239,6 +239,8 @@
     for (const tr of $("calls").children) tr.hidden = !matches(calls.get(Number(tr.dataset.id)));
   };
   $("filter").addEventListener("input", refilter);
+  // The journal emptied (DELETE /__admin/requests): every console is told, this one too, by `event: cleared`.
+  $("journal-clear").addEventListener("click", () => admin("/__admin/requests", { method: "DELETE" }));
   $("only-errors").addEventListener("change", refilter);
 
   // ---- one request opened --------------------------------------------------------------------------------

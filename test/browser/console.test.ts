@@ -12,7 +12,9 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createContract } from "../../src/contract/create-contract.ts";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { loadSpec } from "../../src/spec/load-spec.ts";
 import { PACKAGE_ROOT } from "../../src/package-root.ts";
 import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromium.ts";
 import { HANG_MS } from "../support/deadlines.ts";
@@ -166,9 +168,50 @@ describe.runIf(available)(`the console at /__admin/console (needs ${CHROMIUM}; .
     expect((await fetch(`${url}/__admin/latency`).then((answer) => answer.json())) as unknown).toEqual({ latency: null });
   });
 
+  it("clears the requests with its button", async () => {
+    await page.getByRole("button", { name: "Clear requests" }).click();
+    await expect.poll(() => page.locator("#calls tr").count(), wait).toBe(0);
+    expect(mock.requests()).toEqual([]);
+  });
+
   it("asked no other host for anything and logged no error", () => {
     expect(otherHosts).toEqual([]);
     expect(consoleErrors).toEqual([]);
+  });
+});
+
+describe.runIf(available)(`the console shows an answer that failed --validate-responses (needs ${CHROMIUM})`, () => {
+  // A contract whose catalogue answer the mock cannot meet: the mock's answer is a violation, answered 500.
+  const document = structuredClone(loadSpec());
+  document.paths["/api/v1/object/template_base"]!.get!.responses["200"] = {
+    description: "never met",
+    content: { "application/json": { schema: { type: "object", properties: { templates: { type: "array", maxItems: 0 } } } } },
+  };
+  const mock = createMockServer({ fixtures: tinyFixtures(), contract: createContract({ closed: true, document }), validateResponses: true, log: () => {}, quiet: true });
+  let url = "";
+  let browser: Browser;
+
+  beforeAll(async () => {
+    ({ url } = await mock.listen(0));
+    browser = await launchChromium();
+  }, HANG_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await mock.close();
+  });
+
+  it("marks the row and says so when it is opened", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${url}/__admin/console`);
+    await page.locator("#connection", { hasText: "Live" }).waitFor(wait);
+    expect((await send(url, "GET", "/template_base")).status).toBe(500);
+    const row = page.locator("#calls tr.invalid-answer");
+    await row.waitFor(wait);
+    expect(await row.locator(".badge.bad").textContent()).toContain("broke the contract");
+    await row.locator("button.open").click();
+    await expect.poll(() => page.textContent("#detail-body"), wait).toContain("a bug of the mock");
+    await page.close();
   });
 });
 
