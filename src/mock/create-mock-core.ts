@@ -197,9 +197,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const documented = createDocumentedAnswers(contract);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const coverage = new Coverage(contract);
-  requestJournal.subscribe((event, call) => {
-    if (event === "answered") coverage.record(call!.operationId, call!.status);
-  });
+  requestJournal.countAnswers((operationId, status) => coverage.record(operationId, status));
   // Read by the steering interceptor on every call: PUT /__admin/latency changes it for the next one.
   const steering: { latency: Latency | undefined } = { latency: options.latency };
   const latencyControl: LatencyControl = { get: () => steering.latency, set: (latency) => (steering.latency = latency) };

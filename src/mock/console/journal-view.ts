@@ -1,3 +1,5 @@
+import { JsonBytes } from "../json-bytes.ts";
+import { contentTypeOf, type Reply } from "../http/reply.ts";
 import { PROBLEMS, type FieldError } from "../problems.ts";
 import type { AppliedFaults, JournaledCall } from "../services/request-journal.ts";
 
@@ -76,7 +78,8 @@ export function detail(call: JournaledCall): CallDetail {
   }
   let answer: CallDetail["answer"] = null;
   if (call.answered) {
-    const { body, contentType, headers } = call.answered;
+    const { body, headers } = call.answered;
+    const contentType = contentTypeOf(call.answered as Reply);
     answer = { headers: { "content-type": contentType, ...headers }, body: body === undefined ? null : formatted(bodyText(body), contentType) };
     if (call.answerSize !== undefined) {
       answer.bodyTruncated = true;
@@ -101,9 +104,9 @@ export function curlOf(call: JournaledCall): string {
 
 function problemOf(call: JournaledCall): { title?: unknown; type?: unknown; errors?: unknown } | undefined {
   const body = call.answered?.body;
-  if (body === undefined) return undefined;
-  if (!(body instanceof Uint8Array) && typeof body !== "string") return body as { title?: unknown };
-  if (call.answerSize !== undefined || !/json/i.test(call.answered!.contentType)) return undefined;
+  if (body === undefined || body === null) return undefined;
+  if (!(body instanceof Uint8Array) && !(body instanceof JsonBytes) && typeof body !== "string") return body as { title?: unknown };
+  if (call.answerSize !== undefined || !/json/i.test(contentTypeOf(call.answered as Reply))) return undefined;
   try {
     const parsed = JSON.parse(bodyText(body)) as unknown;
     return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as { title?: unknown }) : undefined;
@@ -116,7 +119,8 @@ function isFieldError(value: unknown): value is FieldError {
   return value !== null && typeof value === "object" && typeof (value as FieldError).pointer === "string" && typeof (value as FieldError).detail === "string";
 }
 
-function bodyText(body: Uint8Array | string | object): string {
+function bodyText(body: unknown): string {
+  if (body instanceof JsonBytes) return body.text();
   return body instanceof Uint8Array ? text.decode(body) : typeof body === "string" ? body : JSON.stringify(body);
 }
 

@@ -1,7 +1,7 @@
 import type { JournalRecord, RequestJournal } from "../services/request-journal.ts";
 import type { ApiCall, ApiInterceptor } from "./api-interceptor.ts";
 import { JsonBytes } from "../json-bytes.ts";
-import { contentTypeOf, type Reply } from "./reply.ts";
+import type { Reply } from "./reply.ts";
 
 /**
  * Records every API call in the request journal (issue 12): on arrival, so entries keep arrival order and a
@@ -44,8 +44,7 @@ function over(record: JournalRecord, call: ApiCall, given: Reply | undefined): R
   record.about(call.operationId, call.account);
   if (reply) {
     if (reply.contentType === "application/json" && !(reply.body instanceof JsonBytes) && reply.body !== undefined) reply = { ...reply, body: new JsonBytes(JSON.stringify(reply.body)) };
-    const body = reply.body instanceof JsonBytes ? reply.body.encoded : (reply.body as string | object | undefined);
-    record.answer({ contentType: contentTypeOf(reply), headers: reply.headers, body });
+    record.answer(reply);
   }
   record.finish(reply?.status ?? null);
   return reply;

@@ -1,4 +1,5 @@
 import { isJsonMediaType } from "../../contract/build-contract.ts";
+import { JsonBytes } from "../json-bytes.ts";
 import type { AppliedRule } from "./fault-rules.ts";
 import type { Preferences } from "./parse-prefer.ts";
 
@@ -74,13 +75,17 @@ export interface JournalRecord {
 }
 
 /**
- * An answer as the journal keeps it: its content-type, the headers the mock set, and its body as sent (bytes or
- * text), or as the value it was built from (a problem, small: its fields are capped).
+ * An answer as the journal keeps it: the reply itself (kept by reference: nobody changes a reply once sent), with
+ * its content-type, the headers the mock set, and its body as sent (a {@link JsonBytes}, a text) or as the value
+ * it was built from (a problem, small: its fields are capped); a body longer than the cap is kept as the bytes of
+ * its start.
  */
 export interface JournalAnswer {
   contentType: string;
-  headers: Record<string, string> | undefined;
-  body: Uint8Array | string | object | undefined;
+  /** The content-type header as sent, where it is not the content-type's own (a service profile's). */
+  mediaType?: string | undefined;
+  headers?: Record<string, string> | undefined;
+  body: unknown;
 }
 
 /** A journaled call as its readers see it (the console's live journal): read-only, read at once, never kept. */
@@ -169,16 +174,17 @@ class Slot implements JournalRecord, JournaledCall {
 
   answer(answer: JournalAnswer): void {
     if (this.answered !== undefined) return;
-    let { body } = answer;
-    // Bytes and text are kept as the very value sent (nobody writes to it) up to the cap, a longer one as a copy
-    // of its start; a value (a problem, its fields capped) is measured as the text it is sent as.
-    const size = body === undefined ? 0 : body instanceof Uint8Array ? body.byteLength : typeof body === "string" ? body.length : JSON.stringify(body).length;
-    if (size > MAX_JOURNAL_BODY_BYTES && body !== undefined) {
-      const bytes = body instanceof Uint8Array ? body : utf8.encode(typeof body === "string" ? body.slice(0, MAX_JOURNAL_BODY_BYTES) : JSON.stringify(body).slice(0, MAX_JOURNAL_BODY_BYTES));
-      body = new Uint8Array(bytes.subarray(0, MAX_JOURNAL_BODY_BYTES));
+    // Kept as the very value sent up to the cap (no copy, no allocation: this runs for every call), a longer body
+    // as a copy of its start; a value (a problem, its fields capped) is measured as the text it is sent as.
+    const { body } = answer;
+    const encoded = body instanceof JsonBytes ? body.encoded : body;
+    const size = encoded === undefined ? 0 : encoded instanceof Uint8Array ? encoded.byteLength : typeof encoded === "string" ? encoded.length : JSON.stringify(encoded).length;
+    if (size > MAX_JOURNAL_BODY_BYTES) {
+      const text = encoded instanceof Uint8Array ? undefined : typeof encoded === "string" ? encoded : JSON.stringify(encoded);
+      const bytes = text === undefined ? (encoded as Uint8Array) : utf8.encode(text.slice(0, MAX_JOURNAL_BODY_BYTES));
+      this.answered = { contentType: answer.contentType, mediaType: answer.mediaType, headers: answer.headers, body: new Uint8Array(bytes.subarray(0, MAX_JOURNAL_BODY_BYTES)) };
       this.answerSize = size;
-    }
-    this.answered = body === answer.body ? answer : { ...answer, body };
+    } else this.answered = answer;
     if (!this.evicted) this.#journal.grow(this, Math.min(size, MAX_JOURNAL_BODY_BYTES) + (answer.headers ? headerBytes(answer.headers) : 0));
   }
 
@@ -210,6 +216,7 @@ export class RequestJournal {
   #bytes = 0;
   #nextId = 1;
   #listeners: JournalListener[] = [];
+  #tally: ((operationId: string | undefined, status: number | null) => void) | undefined = undefined;
   readonly #now: () => number;
   readonly #clock: () => number;
   readonly #owner: JournalOwner = {
@@ -220,6 +227,7 @@ export class RequestJournal {
     },
     clock: () => this.#clock(),
     tell: (event, slot) => {
+      if (event === "answered" && this.#tally) this.#tally(slot.operationId, slot.status);
       // Nothing but this length check when nobody listens: the GET path pays for no listener it does not have.
       if (this.#listeners.length === 0) return;
       for (const listener of this.#listeners) listener(event, slot);
@@ -259,6 +267,11 @@ export class RequestJournal {
     return () => {
       this.#listeners = this.#listeners.filter((other) => other !== listener);
     };
+  }
+
+  /** Tells `count` of each call once it is over, by its operation and status alone (coverage): one call, no object. */
+  countAnswers(count: (operationId: string | undefined, status: number | null) => void): void {
+    this.#tally = count;
   }
 
   /** The calls held, oldest first, as they are (for a reader that builds its own view of them). */
