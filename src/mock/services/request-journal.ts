@@ -180,8 +180,8 @@ class Slot implements JournalRecord, JournaledCall {
     const encoded = body instanceof JsonBytes ? body.encoded : body;
     const size = encoded === undefined ? 0 : encoded instanceof Uint8Array ? encoded.byteLength : typeof encoded === "string" ? encoded.length : JSON.stringify(encoded).length;
     if (size > MAX_JOURNAL_BODY_BYTES) {
-      const text = encoded instanceof Uint8Array ? undefined : typeof encoded === "string" ? encoded : JSON.stringify(encoded);
-      const bytes = text === undefined ? (encoded as Uint8Array) : utf8.encode(text.slice(0, MAX_JOURNAL_BODY_BYTES));
+      const whole = encoded instanceof Uint8Array ? undefined : typeof encoded === "string" ? encoded : JSON.stringify(encoded);
+      const bytes = whole === undefined ? (encoded as Uint8Array) : utf8.encode(whole.slice(0, MAX_JOURNAL_BODY_BYTES));
       this.answered = { contentType: answer.contentType, mediaType: answer.mediaType, headers: answer.headers, body: new Uint8Array(bytes.subarray(0, MAX_JOURNAL_BODY_BYTES)) };
       this.answerSize = size;
     } else this.answered = answer;
