@@ -114,7 +114,7 @@ describe.runIf(available)(`the console at /__admin/console (needs ${CHROMIUM}; .
     expect((await send(url, "GET", "/template_base")).status).toBe(200);
     await expect.poll(() => page.textContent("#coverage-summary"), wait).toContain("Operations exercised: 3 of 15");
     expect(await page.locator("#assumptions li").count()).toBeGreaterThan(0);
-    await page.locator("#coverage").screenshot(SCREENSHOTS ? { path: join(IMAGES, "console-coverage.png") } : {});
+    if (SCREENSHOTS) await page.locator("#coverage").screenshot({ path: join(IMAGES, "console-coverage.png") });
   });
 
   it("switches the state and resets the mock, with the journal emptied", async () => {
@@ -172,6 +172,13 @@ describe.runIf(available)(`the console at /__admin/console (needs ${CHROMIUM}; .
     await page.getByRole("button", { name: "Clear requests" }).click();
     await expect.poll(() => page.locator("#calls tr").count(), wait).toBe(0);
     expect(mock.requests()).toEqual([]);
+  });
+
+  it("labels every control it has, for a keyboard or a screen reader", async () => {
+    const unlabelled = await page.evaluate(`[...document.querySelectorAll("input, select, textarea, button")]
+      .filter((control) => !(control.labels && control.labels.length) && !control.getAttribute("aria-label") && !control.textContent.trim())
+      .map((control) => control.outerHTML)`);
+    expect(unlabelled).toEqual([]);
   });
 
   it("asked no other host for anything and logged no error", () => {
