@@ -3,12 +3,14 @@
  * `dist/docs-assets/`, with swagger-ui's LICENSE and NOTICE beside them. The package then ships the copies and
  * swagger-ui-dist stays a dev dependency: installed, it would bring @scarf/scarf, an analytics package with an
  * install script, to every consumer. Starts from an empty folder, so nothing stale is shipped; a file missing
- * from swagger-ui-dist fails the build.
+ * from swagger-ui-dist fails the build. It copies the console's hand-written files (src/console/) into
+ * `dist/console-assets/` too.
  */
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { DOCS_ASSET_DIR, DOCS_ASSET_LICENSES, DOCS_ASSETS } from "../src/mock/http/docs-assets.ts";
+import { CONSOLE_ASSET_DIR, CONSOLE_ASSETS, CONSOLE_SOURCE_DIR } from "../src/mock/http/console-assets.ts";
 
 const manifest = createRequire(import.meta.url).resolve("swagger-ui-dist/package.json");
 const source = dirname(manifest);
@@ -23,3 +25,8 @@ writeFileSync(
   `Copied from swagger-ui-dist ${version} (${license}; see LICENSE and NOTICE) by scripts/copy-docs-assets.ts\n` +
     `during \`npm run build\`, for the mock's API reference at /docs: ${files.join(", ")}.\n`,
 );
+
+// The console's files (/__admin/console), hand-written in src/console/: copied as they are, no build step.
+rmSync(CONSOLE_ASSET_DIR, { recursive: true, force: true });
+mkdirSync(CONSOLE_ASSET_DIR, { recursive: true });
+for (const file of Object.keys(CONSOLE_ASSETS)) copyFileSync(join(CONSOLE_SOURCE_DIR, file), join(CONSOLE_ASSET_DIR, file));

@@ -36,6 +36,7 @@ export function mockBanner(mock: Pick<MockServer, "store" | "restoredFrom"> & Pa
     `  Raw records  ${url}/__db/properties   reset: POST ${url}/__admin/reset   health: ${url}/healthz`,
     `  Spec         ${url}/openapi.yaml${command.validateResponses ? "   answers checked against it" : ""}`,
     `  Docs         ${url}/docs   (the API, to try out in a browser; setting up a test: docs/setting-up-a-test.md)`,
+    `  Console      ${url}/__admin/console   (live requests and answers, coverage, states, faults, latency)`,
     `  Steering     requests: ${url}/__admin/requests   faults: POST ${url}/__admin/faults   states: ${url}/__admin/state   Prefer: code=503, delay=250${latencyNote(command)}`,
   );
   return lines.join("\n");

@@ -42,8 +42,9 @@ export const MOCK_USAGE = `Usage: property-listing-mock [options]
        (in a clone of this repository: npm start -- [options])
 
 Serves a stateful mock of the Property Listing Service. Once started, /docs
-(http://127.0.0.1:${DEFAULT_PORT}/docs) lists every operation to try out in a browser; the manual is
-docs/mock.md in the package, and docs/setting-up-a-test.md for tests.
+(http://127.0.0.1:${DEFAULT_PORT}/docs) lists every operation to try out in a browser, and /__admin/console
+shows the requests it receives and steers it; the manual is docs/mock.md in the package, and
+docs/setting-up-a-test.md for tests.
 
 Options:
   --port <n>             port to listen on (env PORT; default ${DEFAULT_PORT})

@@ -32,6 +32,8 @@ import type { AccountRecord, Database } from "./store/records.ts";
 import { SharedState } from "./store/shared-state.ts";
 import { withStateMembers } from "./store/lazy-properties.ts";
 import type { PersistenceJournal, StatePersistence } from "./store/state-persistence.ts";
+import { createConsoleRoutes, type LatencyControl } from "./console/console-routes.ts";
+import { Coverage } from "./console/coverage.ts";
 
 /** What the core is built from: the contract, the seed, and the options every host shares, already read. */
 export interface MockCoreOptions {
@@ -79,6 +81,8 @@ export interface MockCoreOptions {
   reportError: (text: string) => void;
   /** Where the host serves the API reference, for the index page; none when it serves none. */
   docsPath?: string;
+  /** Where the host serves the console's page, for the index page; none when it serves none. */
+  consolePath?: string;
   /**
    * Told once every property's answer is encoded ahead of its first GET: the properties are then held as their
    * answers alone, and what they were read from can be given back (the Node host collects garbage then).
@@ -110,8 +114,10 @@ export interface MockCore {
   currentState(): string;
   /** The API requests received, oldest first, optionally filtered. */
   requests(filter?: JournalFilter): JournalEntry[];
-  /** The request journal itself, for a host that records requests answered past the core (MSW overrides). */
+  /** The request journal itself, for a host that records requests answered past the core (MSW overrides) or follows it live (the console's server-sent events). */
   readonly journal: RequestJournal;
+  /** Which operations and documented responses the session exercised. */
+  readonly coverage: Coverage;
   /** Starts encoding every property's retrieve answer ahead of its first GET; the function returned stops it. */
   encodeAhead(): () => void;
   /** Why changes cannot be saved, or undefined. */
@@ -190,11 +196,18 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const faults = new FaultRules(contract.operations);
   const documented = createDocumentedAnswers(contract);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const coverage = new Coverage(contract);
+  requestJournal.countAnswers((operationId, status) => coverage.record(operationId, status));
+  // Read by the steering interceptor on every call: PUT /__admin/latency changes it for the next one.
+  const steering: { latency: Latency | undefined } = { latency: options.latency };
+  const latencyControl: LatencyControl = { get: () => steering.latency, set: (latency) => (steering.latency = latency) };
   const apiInterceptors: ApiInterceptor[] = [
     ...(requestJournal.capacity > 0 ? [journalRequests(requestJournal)] : []),
     steerRequests({
       faults,
-      latency: options.latency,
+      get latency() {
+        return steering.latency;
+      },
       ...(options.random ? { random: options.random } : {}),
       documented,
       operationOf: (method, path) => {
@@ -211,6 +224,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     store.reset();
     faults.clear();
     requestJournal.clear();
+    steering.latency = options.latency;
     currentState = options.seedName ?? "fixtures";
   };
   /** `POST /__admin/reset`: a reset, or why not (a seed read again that is refused now), nothing changed. */
@@ -250,6 +264,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     },
     reportError: options.reportError,
     ...(options.docsPath ? { docsPath: options.docsPath } : {}),
+    console: createConsoleRoutes({ journal: requestJournal, coverage, latency: latencyControl }),
+    ...(options.consolePath ? { consolePath: options.consolePath } : {}),
   });
 
   return {
@@ -268,6 +284,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     currentState: () => currentState,
     requests: (filter) => requestJournal.entries(filter),
     journal: requestJournal,
+    coverage,
     encodeAhead: () => services.properties.encodeAhead(),
     problem: () => journal?.problem,
     close: async () => journal?.close(),

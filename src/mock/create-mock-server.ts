@@ -9,6 +9,7 @@ import { createApp } from "./http/create-app.ts";
 import { collectGarbage, LARGE_STORE_PROPERTIES } from "./collect-garbage.ts";
 import { isWildcardHost } from "./http/allowed-hosts.ts";
 import { DOCS_PATH } from "./http/docs-pages.ts";
+import { CONSOLE_PATH } from "./http/console-assets.ts";
 import { formatRequestLog } from "./http/request-log-line.ts";
 import { messageLine, type LogLevel } from "./log-line.ts";
 import { DEFAULT_FIXTURES_PATH, loadFixtures } from "./load-fixtures.ts";
@@ -175,6 +176,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     // A bug met on a request goes where the request log goes, in its format (stderr with --quiet, as before).
     reportError: (text: string) => (options.log && !options.quiet ? tell("error", text) : console.error(text)),
     docsPath: DOCS_PATH,
+    consolePath: CONSOLE_PATH,
     // A large store's file, held until every property's answer was encoded from it, is given back at once.
     onEncoded: () => {
       if (core.store.counts().properties >= LARGE_STORE_PROPERTIES) collectGarbage();
@@ -189,6 +191,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     adminGuard: core.adminGuard,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     ...(core.durability ? { durability: core.durability } : {}),
+    journal: core.journal,
     ...(options.log && !options.quiet ? { log: options.log, formatRequest: formatRequestLog(logFormat) } : {}),
     reportError: (text: string) => (options.log && !options.quiet ? tell("error", text) : console.error(text)),
     ...(options.now ? { now: options.now } : {}),

@@ -47,6 +47,10 @@ export const PROBLEMS = {
    * file, read again, now holds a record the mock cannot hold: the request is right, the file it reads changed.
    */
   seedRefused: problem("seed-refused", "Seed Refused", 409),
+  /** `PUT /__admin/latency` with a latency the mock cannot apply; every offending field is listed. */
+  invalidLatency: problem("invalid-latency", "Invalid Latency", 400),
+  /** `GET /__admin/events` when as many consoles as the mock serves already follow the journal. */
+  tooManyConsoleViewers: problem("too-many-console-viewers", "Too Many Console Viewers", 503),
   /** `GET /__admin/requests` with a filter it does not know. */
   invalidJournalFilter: problem("invalid-journal-filter", "Invalid Request Journal Filter", 400),
   /**

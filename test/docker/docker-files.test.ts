@@ -259,6 +259,7 @@ describe("the image's file set", () => {
       }
       expect(existsSync(join(app, "src")), "no sources in the image").toBe(false);
       expect(existsSync(join(app, "dist", "docs-assets", "swagger-ui-bundle.js")), "the docs page's files, built").toBe(true);
+      expect(existsSync(join(app, "dist", "console-assets", "console.js")), "the console's files, copied by the build").toBe(true);
 
       const port = await freePort();
       const mock = startCmd(app, port);

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { consumerInstall } from "../support/consumer-install.ts";
 import { DOCS_ASSET_LICENSES, DOCS_ASSETS } from "../../src/mock/http/docs-assets.ts";
+import { CONSOLE_ASSETS } from "../../src/mock/http/console-assets.ts";
 import { PACKAGE_ROOT, startProcess } from "../support/start-process.ts";
 
 let project = "";
@@ -113,7 +114,10 @@ it("holds recorded traffic against the contract", () => {
 
   it("ships the built code, the docs page's files with their licence, the spec, the fixtures and the docs, and no test, CI or local file", async () => {
     const { files } = await consumerInstall();
-    const docsAssets = [...Object.keys(DOCS_ASSETS), ...DOCS_ASSET_LICENSES].map((name) => `dist/docs-assets/${name}`);
+    const docsAssets = [
+      ...[...Object.keys(DOCS_ASSETS), ...DOCS_ASSET_LICENSES].map((name) => `dist/docs-assets/${name}`),
+      ...Object.keys(CONSOLE_ASSETS).map((name) => `dist/console-assets/${name}`),
+    ];
     for (const required of ["dist/index.js", "dist/index.d.ts", "dist/vitest.js", "dist/client.js", "dist/client.d.ts", "dist/cli/mock.js", "dist/cli/contract.js", ...docsAssets, "spec/openapi.yaml", "fixtures/db.json", "docs/assumptions.md", "README.md"]) {
       expect(files, required).toContain(required);
     }

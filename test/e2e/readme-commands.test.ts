@@ -240,7 +240,7 @@ describe("the route examples of the admin routes table", () => {
 describe("npm scripts named in the README and docs/", () => {
   it("all exist in package.json", () => {
     const scripts = Object.keys((JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts);
-    const texts = [README, ...readdirSync(join(PACKAGE_ROOT, "docs")).map((name) => readFileSync(join(PACKAGE_ROOT, "docs", name), "utf8"))];
+    const texts = [README, ...readdirSync(join(PACKAGE_ROOT, "docs"), { withFileTypes: true }).filter((entry) => entry.isFile()).map(({ name }) => readFileSync(join(PACKAGE_ROOT, "docs", name), "utf8"))];
     const named = new Set(texts.flatMap((text) => [...text.matchAll(/npm run ([a-z][a-z:-]*)/g)].map((match) => match[1]!)));
     expect(named.size).toBeGreaterThan(3);
     expect([...named].filter((name) => !scripts.includes(name))).toEqual([]);

@@ -7,6 +7,7 @@ import { okReply, problemReply, type Reply } from "./reply.ts";
 import { whenSaved, type Durability } from "./when-saved.ts";
 import type { SteeringRoutes } from "./steering-routes.ts";
 import { createStateRoute, type StateControl } from "./state-route.ts";
+import type { ConsoleRoutes } from "../console/console-routes.ts";
 
 /** Collaborators of the admin routes. */
 export interface AdminRoutesDeps {
@@ -21,6 +22,8 @@ export interface AdminRoutesDeps {
   states: StateControl;
   /** With `--db`: a reset or raw write is answered once it is on disk. */
   durability?: Durability;
+  /** The console's routes (`/__admin/journal`, `/__admin/coverage`, `/__admin/latency`), when there are. */
+  console?: ConsoleRoutes;
 }
 
 const FAULT_PREFIX = "/__admin/faults/";
@@ -94,6 +97,8 @@ export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
       discardBody(request);
       return deps.steering.removeFault(path.slice(FAULT_PREFIX.length));
     }
+    const consoleReply = deps.console?.(request, path);
+    if (consoleReply) return consoleReply;
     discardBody(request);
     return problemReply({ problem: "notFound", detail: `Nothing at ${method} ${path}. The API lives under /api/v1/object/.` }, path);
   };

@@ -12,6 +12,7 @@ import type { MockRequest } from "./mock-request.ts";
 import { discardBody } from "./read-body.ts";
 import { okReply, problemReply, textReply, type Reply } from "./reply.ts";
 import type { Durability } from "./when-saved.ts";
+import type { ConsoleRoutes } from "../console/console-routes.ts";
 
 /** Everything the mock's core wires together. */
 export interface CoreDeps extends ApiHandlerDeps {
@@ -36,6 +37,10 @@ export interface CoreDeps extends ApiHandlerDeps {
   durability?: Durability;
   /** Where the API reference is, for the index page (`/docs`, the Node host's), if the host serves one. */
   docsPath?: string;
+  /** The console's admin routes (journal, coverage, latency). */
+  console?: ConsoleRoutes;
+  /** Where the console's page is, for the index page (`/__admin/console`, the Node host's), if the host serves it. */
+  consolePath?: string;
 }
 
 /**
@@ -64,7 +69,7 @@ const AUTOLOGIN = "/autologin/";
 export function createRequestAnswerer(deps: CoreDeps): AnswerRequest {
   const { store, contract, durability } = deps;
   const api = wrapApiHandler(createApiHandler(deps), deps.apiInterceptors);
-  const admin = createAdminRoutes({ store, guard: deps.adminGuard, steering: deps.steering, reset: deps.reset, states: deps.states, ...(durability ? { durability } : {}) });
+  const admin = createAdminRoutes({ store, guard: deps.adminGuard, steering: deps.steering, reset: deps.reset, states: deps.states, ...(durability ? { durability } : {}), ...(deps.console ? { console: deps.console } : {}) });
 
   const pages = new Map<string, () => Reply>([
     [
@@ -83,6 +88,7 @@ export function createRequestAnswerer(deps: CoreDeps): AnswerRequest {
           spec: deps.docsPath ? { yaml: "/openapi.yaml", json: "/openapi.json" } : { json: "/openapi.json" },
           health: "/healthz",
           ...(deps.docsPath ? { docs: deps.docsPath } : {}),
+          ...(deps.consolePath ? { console: deps.consolePath } : {}),
           admin: { raw: "/__db", reset: "POST /__admin/reset", state: "/__admin/state", requests: "/__admin/requests", faults: "/__admin/faults" },
         }),
     ],

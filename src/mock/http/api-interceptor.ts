@@ -18,6 +18,8 @@ export interface ApiCall {
   readonly receivedAt: number;
   /** The operation the request matched, once the API handler has matched it (undefined for 404/405). */
   operationId?: string;
+  /** The uid of the account the call authenticated as, once the API handler has authenticated it. */
+  account?: number;
   /** The parsed JSON body, once the API handler has read and parsed it (undefined when there was none). */
   body?: unknown;
   /** The body bytes as received, whoever read them (the handler, or an interceptor answering by itself). */

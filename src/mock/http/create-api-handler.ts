@@ -77,6 +77,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       discardBody(request);
       return refuse(auth.failure, call);
     }
+    call.account = auth.value.id;
     if (route.operation.requestBody) return readAndAnswer(call, route, auth.value);
     discardBody(request);
     return answerCall(call, route, auth.value, undefined);

@@ -8,6 +8,9 @@ import { adminRefusal, isAdminPath, isRawRecordsPath } from "./admin-routes.ts";
 import type { Answer, AnswerRequest } from "./answer-requests.ts";
 import { answerPreflight, CORS_HEADERS } from "./cors.ts";
 import { createDocsPages, type DocsCredentials } from "./docs-pages.ts";
+import { createConsolePages } from "./console-pages.ts";
+import { createConsoleEvents, EVENTS_PATH } from "./console-events.ts";
+import type { RequestJournal } from "../services/request-journal.ts";
 import { NodeRequest } from "./node-request.ts";
 import { createRawRecordsRoute } from "./raw-records-route.ts";
 import { problemReply, textReply } from "./reply.ts";
@@ -38,6 +41,8 @@ export interface AppDeps {
   durability?: Durability;
   /** The credentials `/docs` fills in for "Try it out", if any (none when accounts are configured). */
   docsCredentials?: () => DocsCredentials | undefined;
+  /** The request journal, which the console follows live (`/__admin/events`); no console without it. */
+  journal?: RequestJournal;
 }
 
 // The YAML serializer is loaded on the first request for /openapi.yaml rather than at every start.
@@ -55,6 +60,8 @@ export function createApp(deps: AppDeps): RequestListener {
   const reportError = deps.reportError ?? log ?? console.error;
   const docs = createDocsPages(deps.docsCredentials ?? (() => undefined));
   const rawRecords = createRawRecordsRoute({ store: deps.store, raw: deps.raw, bodyLimit: deps.bodyLimit, log: reportError, ...(deps.durability ? { durability: deps.durability } : {}) });
+  const consolePages = deps.journal ? createConsolePages(deps.adminGuard) : undefined;
+  const consoleEvents = deps.journal ? createConsoleEvents(deps.journal, deps.adminGuard) : undefined;
   let specYaml: string | undefined; // built on the first request for it: most runs never ask
 
   /** A bug of the mock in this host: logged with its stack, answered 500 if nothing was sent yet. */
@@ -83,6 +90,11 @@ export function createApp(deps: AppDeps): RequestListener {
   /** What this host answers by itself; false hands the request to the core. */
   const ownPage = (request: IncomingMessage, response: ServerResponse, path: string): boolean => {
     const method = request.method;
+    if (consolePages?.(request, response, path)) return true;
+    if (consoleEvents && path === EVENTS_PATH) {
+      consoleEvents(request, response);
+      return true;
+    }
     if (isRawRecordsPath(path)) {
       const refused = adminRefusal(deps.adminGuard, new NodeRequest(request, response), path);
       if (refused) send(response, refused);

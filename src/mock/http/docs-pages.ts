@@ -84,6 +84,7 @@ const PAGE = `<!doctype html>
 <link rel="stylesheet" href="${DOCS_PATH}/swagger-ui.css">
 </head>
 <body>
+<p style="margin:8px 20px;font-family:sans-serif"><a href="/__admin/console">Open the console</a>: the requests the mock received and its answers, coverage, states, faults and latency.</p>
 <div id="swagger-ui"></div>
 <script src="${DOCS_PATH}/swagger-ui-bundle.js"></script>
 <script src="${DOCS_PATH}/docs-init.js"></script>

@@ -1,5 +1,6 @@
 import type { JournalRecord, RequestJournal } from "../services/request-journal.ts";
 import type { ApiCall, ApiInterceptor } from "./api-interceptor.ts";
+import { JsonBytes } from "../json-bytes.ts";
 import type { Reply } from "./reply.ts";
 
 /**
@@ -31,11 +32,21 @@ export function journalRequests(journal: RequestJournal): ApiInterceptor {
   };
 }
 
-/** Completes a call's record once it is over, answered or not, and passes its reply on. */
-function over(record: JournalRecord, call: ApiCall, reply: Reply | undefined): Reply | undefined {
-  record.finish(reply?.status ?? null);
+/**
+ * Completes a call's record once it is over, answered or not, and passes its reply on: the status last, since
+ * the journal's listeners (the console) are told of the call then. A JSON value is encoded here rather than by
+ * the host, so that the journal keeps the very text sent and nothing is encoded twice.
+ */
+function over(record: JournalRecord, call: ApiCall, given: Reply | undefined): Reply | undefined {
+  let reply = given;
   if (call.rawBody) record.body(call.rawBody, header(call.request.headers["content-type"]));
   if (call.fault) record.fault(call.fault);
+  record.about(call.operationId, call.account);
+  if (reply) {
+    if (reply.contentType === "application/json" && !(reply.body instanceof JsonBytes) && reply.body !== undefined) reply = { ...reply, body: new JsonBytes(JSON.stringify(reply.body)) };
+    record.answer(reply);
+  }
+  record.finish(reply?.status ?? null);
   return reply;
 }
 

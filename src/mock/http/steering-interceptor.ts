@@ -70,7 +70,9 @@ export function steerRequests(deps: SteeringDeps): ApiInterceptor {
       reply = await next(call);
     } else {
       await readForJournal(call, deps.bodyLimit);
-      const operationId = rule?.status === undefined ? deps.operationOf(call.method, call.path) : undefined;
+      // The operation addressed, for the journal and coverage too: an answer of its own, not the handler's.
+      call.operationId ??= deps.operationOf(call.method, call.path);
+      const operationId = rule?.status === undefined ? call.operationId : undefined;
       const answer = operationId === undefined ? undefined : deps.documented(operationId, status);
       const by = rule?.status !== undefined ? `fault rule ${rule.id}` : "the Prefer header";
       reply = answer

@@ -1,4 +1,5 @@
 import { isJsonMediaType } from "../../contract/build-contract.ts";
+import { JsonBytes } from "../json-bytes.ts";
 import type { AppliedRule } from "./fault-rules.ts";
 import type { Preferences } from "./parse-prefer.ts";
 
@@ -70,18 +71,62 @@ export interface JournalRecord {
   body(bytes: Uint8Array, contentType: string | undefined): void;
   /** What was done to the request on purpose. */
   fault(applied: AppliedFaults): void;
+  /** What the call was, once the handler knew: its operation and the uid of the account it authenticated as. */
+  about(operationId: string | undefined, uid: number | undefined): void;
+  /** The answer sent, kept within the journal's budget (the body cut at {@link MAX_JOURNAL_BODY_BYTES}). */
+  answer(answer: JournalAnswer): void;
   /** The answer's status, or `null` when there was none. Only the first call counts. */
   finish(status: number | null): void;
 }
 
-const NO_RECORD: JournalRecord = { body() {}, fault() {}, finish() {} };
+/**
+ * An answer as the journal keeps it: the reply itself (kept by reference: nobody changes a reply once sent), with
+ * its content-type, the headers the mock set, and its body as sent (a {@link JsonBytes}, a text) or as the value
+ * it was built from (a problem, small: its fields are capped); a body longer than the cap is kept as the bytes of
+ * its start.
+ */
+export interface JournalAnswer {
+  contentType: string;
+  /** The content-type header as sent, where it is not the content-type's own (a service profile's). */
+  mediaType?: string | undefined;
+  headers?: Record<string, string> | undefined;
+  body: unknown;
+}
+
+/** A journaled call as its readers see it (the console's live journal): read-only, read at once, never kept. */
+export interface JournaledCall {
+  /** Numbers the calls in arrival order, from 1, across clears. */
+  readonly id: number;
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly bytes: Uint8Array | undefined;
+  readonly bodySize: number;
+  readonly contentType: string | undefined;
+  readonly arrived: number;
+  readonly status: number | null;
+  readonly durationMs: number | null;
+  readonly applied: AppliedFaults | null;
+  readonly operationId: string | undefined;
+  readonly uid: number | undefined;
+  readonly answered: JournalAnswer | undefined;
+  /** Set when the answer's body was longer than the journal keeps: `answered.body` is then the bytes of its start. */
+  readonly answerSize: number | undefined;
+}
+
+/** Told of a call when it arrives, when it is over, and of the journal emptied. */
+export type JournalListener = (event: "arrived" | "answered" | "cleared", call: JournaledCall | undefined) => void;
+
+const NO_RECORD: JournalRecord = { body() {}, fault() {}, about() {}, answer() {}, finish() {} };
+const utf8 = new TextEncoder();
 const text = new TextDecoder("utf-8");
 
 /**
  * One journaled request, and the handle that completes it. A class rather than closures: a request creates one
  * object and no functions (under tsx, each function created also pays esbuild's `__name`).
  */
-class Slot implements JournalRecord {
+class Slot implements JournalRecord, JournaledCall {
+  readonly id: number;
   readonly method: string;
   readonly url: string;
   /** The request's own header object, kept by reference: Node builds a fresh one per request and never changes it. */
@@ -95,12 +140,17 @@ class Slot implements JournalRecord {
   durationMs: number | null = null;
   applied: AppliedFaults | null = null;
   overridden = false;
+  operationId: string | undefined = undefined;
+  uid: number | undefined = undefined;
+  answered: JournalAnswer | undefined = undefined;
+  answerSize: number | undefined = undefined;
   size: number;
   evicted = false;
   readonly #journal: JournalOwner;
 
-  constructor(journal: JournalOwner, request: ArrivingRequest, arrived: number, started: number) {
+  constructor(journal: JournalOwner, id: number, request: ArrivingRequest, arrived: number, started: number) {
     this.#journal = journal;
+    this.id = id;
     this.method = request.method ?? "GET";
     this.url = request.url ?? "/";
     this.headers = request.headers;
@@ -123,10 +173,32 @@ class Slot implements JournalRecord {
     this.applied = applied;
   }
 
+  about(operationId: string | undefined, uid: number | undefined): void {
+    this.operationId = operationId;
+    this.uid = uid;
+  }
+
+  answer(answer: JournalAnswer): void {
+    if (this.answered !== undefined) return;
+    // Kept as the very value sent up to the cap (no copy, no allocation: this runs for every call), a longer body
+    // as a copy of its start; a value (a problem, its fields capped) is measured as the text it is sent as.
+    const { body } = answer;
+    const encoded = body instanceof JsonBytes ? body.encoded : body;
+    const size = encoded === undefined ? 0 : encoded instanceof Uint8Array ? encoded.byteLength : typeof encoded === "string" ? encoded.length : JSON.stringify(encoded).length;
+    if (size > MAX_JOURNAL_BODY_BYTES) {
+      const whole = encoded instanceof Uint8Array ? undefined : typeof encoded === "string" ? encoded : JSON.stringify(encoded);
+      const bytes = whole === undefined ? (encoded as Uint8Array) : utf8.encode(whole.slice(0, MAX_JOURNAL_BODY_BYTES));
+      this.answered = { contentType: answer.contentType, mediaType: answer.mediaType, headers: answer.headers, body: new Uint8Array(bytes.subarray(0, MAX_JOURNAL_BODY_BYTES)) };
+      this.answerSize = size;
+    } else this.answered = answer;
+    if (!this.evicted) this.#journal.grow(this, Math.min(size, MAX_JOURNAL_BODY_BYTES) + (answer.headers ? headerBytes(answer.headers) : 0));
+  }
+
   finish(status: number | null): void {
     if (this.durationMs !== null) return;
     this.status = status;
     this.durationMs = Math.round((this.#journal.clock() - this.started) * 100) / 100;
+    this.#journal.tell("answered", this);
   }
 }
 
@@ -134,6 +206,7 @@ class Slot implements JournalRecord {
 interface JournalOwner {
   grow(slot: Slot, bytes: number): void;
   clock(): number;
+  tell(event: "arrived" | "answered", slot: Slot): void;
 }
 
 /**
@@ -147,6 +220,9 @@ export class RequestJournal {
   #start = 0;
   #count = 0;
   #bytes = 0;
+  #nextId = 1;
+  #listeners: JournalListener[] = [];
+  #tally: ((operationId: string | undefined, status: number | null) => void) | undefined = undefined;
   readonly #now: () => number;
   readonly #clock: () => number;
   readonly #owner: JournalOwner = {
@@ -156,6 +232,12 @@ export class RequestJournal {
       this.#trim();
     },
     clock: () => this.#clock(),
+    tell: (event, slot) => {
+      if (event === "answered" && this.#tally) this.#tally(slot.operationId, slot.status);
+      // Nothing but this length check when nobody listens: the GET path pays for no listener it does not have.
+      if (this.#listeners.length === 0) return;
+      for (const listener of this.#listeners) listener(event, slot);
+    },
   };
 
   /**
@@ -175,10 +257,46 @@ export class RequestJournal {
    */
   begin(request: ArrivingRequest, started?: number, options?: { overridden?: boolean }): JournalRecord {
     if (this.capacity === 0) return NO_RECORD;
-    const slot = new Slot(this.#owner, request, this.#now(), started ?? this.#clock());
+    const slot = new Slot(this.#owner, this.#nextId++, request, this.#now(), started ?? this.#clock());
     if (options?.overridden) slot.overridden = true;
     this.#push(slot);
+    this.#owner.tell("arrived", slot);
     return slot;
+  }
+
+  /**
+   * Tells `listener` of every call from now on, as it arrives and once it is over (the call itself, to read at
+   * once), and of the journal emptied; the function returned stops it. Listeners run synchronously on the
+   * request's path: they must be quick and must not throw.
+   */
+  subscribe(listener: JournalListener): () => void {
+    this.#listeners = [...this.#listeners, listener];
+    return () => {
+      this.#listeners = this.#listeners.filter((other) => other !== listener);
+    };
+  }
+
+  /** Tells `count` of each call once it is over, by its operation and status alone (coverage): one call, no object. */
+  countAnswers(count: (operationId: string | undefined, status: number | null) => void): void {
+    this.#tally = count;
+  }
+
+  /** The calls held, oldest first, as they are (for a reader that builds its own view of them). */
+  calls(): JournaledCall[] {
+    const result: JournaledCall[] = [];
+    for (let index = 0; index < this.#count; index++) result.push(this.#slots[(this.#start + index) % this.capacity]!);
+    return result;
+  }
+
+  /** The call with this id, while the journal holds it. */
+  call(id: number): JournaledCall | undefined {
+    if (this.#count === 0) return undefined;
+    const first = this.#slots[this.#start]!.id;
+    // Ids grow by one per call pushed, so a held call's place follows from the oldest one's id.
+    const offset = id - first;
+    if (!Number.isInteger(offset) || offset < 0 || offset >= this.#count) return undefined;
+    const slot = this.#slots[(this.#start + offset) % this.capacity]!;
+    return slot.id === id ? slot : undefined;
   }
 
   /** The entries, oldest first, that pass the filter; each call builds fresh objects the caller may keep. */
@@ -203,6 +321,7 @@ export class RequestJournal {
     this.#start = 0;
     this.#count = 0;
     this.#bytes = 0;
+    for (const listener of this.#listeners) listener("cleared", undefined);
   }
 
   #push(slot: Slot): void {

@@ -1,0 +1,134 @@
+import type { Contract } from "../../contract/build-contract.ts";
+import { escapeToken, resolvePointer } from "../../spec/json-pointer.ts";
+import { describePlace, listAssumptions } from "../../spec/list-assumptions.ts";
+
+/** One documented (or seen) answer of an operation: its status, how often the session got it, what it rests on. */
+export interface CoveredResponse {
+  status: string;
+  documented: boolean;
+  count: number;
+  /** The `x-assumption` markers of the spec on this response and the schemas it refers to, numbered as docs/assumptions.md: `A12`. */
+  assumptions: string[];
+}
+
+/** One operation of the contract and the answers the session got from it. */
+export interface CoveredOperation {
+  operationId: string;
+  method: string;
+  path: string;
+  count: number;
+  responses: CoveredResponse[];
+}
+
+/** What `GET /__admin/coverage` answers. */
+export interface CoverageReport {
+  operations: CoveredOperation[];
+  totals: { operations: number; exercised: number; responses: number; responsesExercised: number };
+  /**
+   * The assumptions the answers sent rested on: each marker of the spec on a response the mock sent. The place
+   * where a finer basis (a usage recording's fact or assumption per answer) will be put beside it.
+   */
+  assumptions: Array<{ id: string; place: string; text: string; count: number }>;
+}
+
+/** The most statuses outside the documented ones an operation tallies (a status is 100 to 599: bounded anyway). */
+const MAX_UNDOCUMENTED = 50;
+
+/**
+ * Which operations of the contract, and which of their documented responses, the session exercised: a tally by
+ * operation and status, fed by the request journal as each call is over, bounded by the contract's size. It
+ * outlives a reset (a test suite resets between tests; the coverage is the whole session's) and is emptied by
+ * `DELETE /__admin/coverage`. The assumptions of each response are read from the spec once, here.
+ */
+export class Coverage {
+  readonly #operations: Array<{ id: string; method: string; path: string; statuses: string[]; assumptions: Map<string, string[]> }>;
+  readonly #counts = new Map<string, Map<string, number>>();
+  readonly #assumptionText = new Map<string, { place: string; text: string }>();
+
+  constructor(contract: Pick<Contract, "operations" | "document">) {
+    const numbered = new Map<string, string>();
+    listAssumptions(contract.document).forEach(({ pointer, text }, index) => {
+      numbered.set(pointer, `A${index + 1}`);
+      this.#assumptionText.set(`A${index + 1}`, { place: describePlace(pointer), text });
+    });
+    this.#operations = contract.operations.map((operation) => {
+      const statuses = [...operation.responses.keys()];
+      const base = `/paths/${escapeToken(operation.pathTemplate)}/${operation.method.toLowerCase()}/responses`;
+      const assumptions = new Map(statuses.map((status) => [status, markersUnder(contract.document, `${base}/${escapeToken(status)}`, numbered)]));
+      return { id: operation.id, method: operation.method, path: operation.pathTemplate, statuses, assumptions };
+    });
+  }
+
+  /** Counts one answer; a call that matched no operation (404, 405), or was not answered, counts nowhere. */
+  record(operationId: string | undefined, status: number | null): void {
+    if (operationId === undefined || status === null) return;
+    let counts = this.#counts.get(operationId);
+    if (!counts) {
+      if (!this.#operations.some((operation) => operation.id === operationId)) return;
+      counts = new Map();
+      this.#counts.set(operationId, counts);
+    }
+    const key = String(status);
+    const count = counts.get(key);
+    if (count === undefined && counts.size >= MAX_UNDOCUMENTED) return;
+    counts.set(key, (count ?? 0) + 1);
+  }
+
+  /** Forgets every answer counted. */
+  clear(): void {
+    this.#counts.clear();
+  }
+
+  report(): CoverageReport {
+    const used = new Map<string, number>();
+    let exercised = 0;
+    let responses = 0;
+    let responsesExercised = 0;
+    const operations = this.#operations.map((operation): CoveredOperation => {
+      const counts = this.#counts.get(operation.id) ?? new Map<string, number>();
+      const listed: CoveredResponse[] = operation.statuses.map((status) => {
+        const count = counts.get(status) ?? 0;
+        const assumptions = operation.assumptions.get(status) ?? [];
+        responses++;
+        if (count > 0) {
+          responsesExercised++;
+          for (const id of assumptions) used.set(id, (used.get(id) ?? 0) + count);
+        }
+        return { status, documented: true, count, assumptions };
+      });
+      for (const [status, count] of counts) {
+        if (!operation.statuses.includes(status)) listed.push({ status, documented: false, count, assumptions: [] });
+      }
+      const count = [...counts.values()].reduce((sum, value) => sum + value, 0);
+      if (count > 0) exercised++;
+      return { operationId: operation.id, method: operation.method, path: operation.path, count, responses: listed };
+    });
+    const assumptions = [...used]
+      .sort(([a], [b]) => Number(a.slice(1)) - Number(b.slice(1)))
+      .map(([id, count]) => ({ id, ...this.#assumptionText.get(id)!, count }));
+    return { operations, totals: { operations: operations.length, exercised, responses, responsesExercised }, assumptions };
+  }
+}
+
+/** The numbers of the markers on a node and on everything it refers to, each once, in number order. */
+function markersUnder(document: unknown, pointer: string, numbered: Map<string, string>): string[] {
+  const found = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (node: unknown, at: string): void => {
+    if (node === null || typeof node !== "object") return;
+    const marker = numbered.get(at);
+    if (marker) found.add(marker);
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === "string" && ref.startsWith("#/")) {
+      const target = ref.slice(1);
+      if (!seen.has(target)) {
+        seen.add(target);
+        visit(resolvePointer(document, target), target);
+      }
+    }
+    for (const [key, child] of Object.entries(node)) visit(child, `${at}/${escapeToken(key)}`);
+  };
+  seen.add(pointer);
+  visit(resolvePointer(document, pointer), pointer);
+  return [...found].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+}
