@@ -46,6 +46,8 @@ export const PROBLEMS = {
    * file, read again, now holds a record the mock cannot hold: the request is right, the file it reads changed.
    */
   seedRefused: problem("seed-refused", "Seed Refused", 409),
+  /** `POST /__admin/provider-states` (Pact's verifier) with a state the mock does not know or params it cannot use. */
+  invalidProviderState: problem("invalid-provider-state", "Invalid Provider State", 400),
   /** `GET /__admin/requests` with a filter it does not know. */
   invalidJournalFilter: problem("invalid-journal-filter", "Invalid Request Journal Filter", 400),
   /**
