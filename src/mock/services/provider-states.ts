@@ -53,6 +53,7 @@ export class ProviderStates {
    */
   setUp(state: string, params: Record<string, unknown>): Outcome<InjectedValues> {
     if (state === "") return success({});
+    if (!(Object.values(PROVIDER_STATES) as string[]).includes(state)) return unknownState(state);
     const role = params.account ?? "primary";
     if (typeof role !== "string" || !ROLE.test(role)) return refuse("params/account must be an account role of the usage (primary, other, …): letters, digits, - and _, at most 40.");
     const key = params.key;
@@ -98,7 +99,7 @@ export class ProviderStates {
         return made.ok ? success({ [key]: String(made.value.nid), [`${key}_property`]: home.value }) : made;
       }
       default:
-        return refuse(`${JSON.stringify(state.slice(0, 200))} is not a provider state this mock sets up; it knows ${Object.values(PROVIDER_STATES).map((name) => JSON.stringify(name)).join(", ")}.`);
+        return unknownState(state);
     }
   }
 
@@ -192,6 +193,10 @@ function topField(pointer: string, message: string, body: Record<string, unknown
     return Object.hasOwn(body, name) ? name : undefined;
   }
   return Object.keys(body).find((name) => message.includes(`'${name}'`) || message.includes(`"${name}"`) || message.includes(` ${name}`));
+}
+
+function unknownState(state: string): Outcome<never> {
+  return refuse(`${JSON.stringify(state.slice(0, 200))} is not a provider state this mock sets up; it knows ${Object.values(PROVIDER_STATES).map((name) => JSON.stringify(name)).join(", ")} (docs/pact.md).`);
 }
 
 function refuse(detail: string): Outcome<never> {
