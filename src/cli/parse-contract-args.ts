@@ -170,6 +170,8 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
   if (values["write-pact"] !== undefined) {
     if (values["write-pact"] === "") return { kind: "error", message: "--write-pact needs a file name" };
     if (!values.usage) return { kind: "error", message: "--write-pact needs --usage <file>: the usage the pact is written from" };
+    const others = Object.keys(values).filter((name) => !["usage", "write-pact", "quiet"].includes(name));
+    if (others.length > 0) return { kind: "error", message: `--write-pact writes the usage as a pact and sends nothing; it takes --usage (and --quiet) only, not ${others.map((name) => `--${name}`).join(", ")}` };
     return { kind: "run", command: { kind: "pact", usage: values.usage, writePact: values["write-pact"], quiet: values.quiet ?? false } };
   }
   if (values["write-profile"] === "") return { kind: "error", message: "--write-profile needs a file name" };

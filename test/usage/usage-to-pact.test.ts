@@ -101,6 +101,16 @@ describe("usageToPact", () => {
     expect(list.response.matchingRules!.body!["$[*].nid"]!.matchers).toEqual([{ match: "regex", regex: "^[0-9]+$" }]);
   });
 
+  it("keeps a query apart from the path, as Pact does", () => {
+    const withQuery = structuredClone(usage);
+    const retrieve = withQuery.tests[0]!.interactions[1]!;
+    retrieve.request.path += "?fields=title&fields=nid";
+    const written = usageToPact(withQuery, contract).interactions[1]!.request;
+    expect(written.path).toBe(usage.tests[0]!.interactions[1]!.request.path);
+    expect(written.query).toEqual({ fields: ["title", "nid"] });
+    expect(written.generators?.path?.expression).not.toContain("?");
+  });
+
   it("gives the same pact for the same usage", () => {
     expect(JSON.stringify(usageToPact(usage, contract))).toBe(JSON.stringify(pact));
   });
@@ -125,5 +135,8 @@ describe("property-listing-contract --usage --write-pact", () => {
     const alone = await runCli(process.execPath, [CONTRACT_BIN, "--write-pact", pactFile]);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toContain("--write-pact needs --usage <file>");
+    const sending = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", pactFile, "--base-url", "http://127.0.0.1:9"]);
+    expect(sending.code).toBe(2);
+    expect(sending.stderr).toContain("it takes --usage (and --quiet) only, not --base-url");
   });
 });

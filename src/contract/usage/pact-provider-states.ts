@@ -136,8 +136,8 @@ function propertyOfDocument(test: UsageTest, fields: Record<string, unknown>): R
 /** The recorded path with each bound parameter's segment replaced by `${key}`. */
 function pathWithKeys(template: string, path: string, keys: Record<string, string>): string {
   const templateSegments = template.split("/");
-  const segments = path.split("/");
-  if (templateSegments.length !== segments.length) return path;
+  const segments = path.split("?")[0]!.split("/");
+  if (templateSegments.length !== segments.length) return segments.join("/");
   return segments.map((segment, at) => {
     const name = /^\{(.+)\}$/.exec(templateSegments[at]!)?.[1];
     return name !== undefined && keys[name] !== undefined ? `\${${keys[name]}}` : segment;

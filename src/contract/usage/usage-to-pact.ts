@@ -23,6 +23,7 @@ export interface PactInteraction {
   request: {
     method: string;
     path: string;
+    query?: Record<string, string[]>;
     headers?: Record<string, string[]>;
     body?: PactBody;
     generators?: { path?: ProviderStateGenerator; body?: Record<string, ProviderStateGenerator> };
@@ -100,9 +101,14 @@ function pactRequest(interaction: UsageInteraction): PactInteraction["request"] 
   }
   const contentType = request.headers["content-type"];
   if (contentType !== undefined) headers["Content-Type"] = [contentType];
+  // Pact keeps the query apart from the path.
+  const [path, search] = splitQuery(request.path);
+  const query: Record<string, string[]> = {};
+  for (const [name, value] of new URLSearchParams(search)) (query[name] ??= []).push(value);
   return {
     method: request.method.toUpperCase(),
-    path: request.path,
+    path,
+    ...(Object.keys(query).length > 0 ? { query } : {}),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
     ...(request.body === undefined ? {} : { body: { content: request.body, contentType: "application/json", encoded: false as const } }),
   };
@@ -122,6 +128,11 @@ function pactResponse(interaction: UsageInteraction, expected: PactExpectation):
       ...(mediaType !== null ? { header: { "Content-Type": { combine: "AND", matchers: [{ match: "regex", regex: `^${escapeRegex(mediaType)}(\\s*;.*)?$` }] } } } : {}),
     },
   };
+}
+
+function splitQuery(path: string): [string, string] {
+  const at = path.indexOf("?");
+  return at < 0 ? [path, ""] : [path.slice(0, at), path.slice(at + 1)];
 }
 
 function escapeRegex(text: string): string {
