@@ -16,6 +16,9 @@ const CREDENTIALS: Record<string, { "API-KEY": string; TOKEN: string }> = {
   other: { "API-KEY": "broker-key", TOKEN: "broker-token" },
 };
 
+/** The assumption (docs/assumptions.md) an error answer of the mock rests on, by status. */
+const ASSUMED: Record<number, string> = { 400: "A16", 401: "A17", 402: "A20", 404: "A18" };
+
 interface Step {
   operation: string;
   method: "get" | "post" | "put" | "delete";
@@ -43,7 +46,10 @@ async function recordTest(mock: MockServer, name: string, start: UsageTest["star
       request: { method: step.method.toUpperCase(), path: step.path, params: step.params ?? {}, headers: { "content-type": "application/json" }, account, ...(step.body === undefined ? {} : { body: step.body }) },
       response: { status: response.status, mediaType, body: response.body },
       bindings: step.bindings ?? [],
-      basis: { status: { tier: "fact" }, mediaType: { tier: "fact" }, fields: {} },
+      // What the recorder would say: an error's status and problem body are the mock's choices (docs/assumptions.md).
+      basis: response.status >= 400
+        ? { status: { tier: "assumption", ids: [ASSUMED[response.status] ?? "A16"], pointers: [] }, mediaType: { tier: "assumption", ids: [ASSUMED[response.status] ?? "A16"], pointers: [] }, fields: {} }
+        : { status: { tier: "fact" }, mediaType: { tier: "fact" }, fields: {} },
     });
   }
   return { name, start, records, interactions };

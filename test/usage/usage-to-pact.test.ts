@@ -79,6 +79,7 @@ describe("usageToPact", () => {
     const refused = named("agents › shows the seats-full screen › 1 createAgentCard");
     expect(refused.providerStates).toEqual([{ name: PROVIDER_STATES.seatsFull, params: { account: "primary" } }]);
     expect(refused.response.status).toBe(402);
+    expect(refused.comments).toEqual({ testname: "agents › shows the seats-full screen", text: ["status rests on an assumption: A20 (docs/assumptions.md)", "media type rests on an assumption: A20 (docs/assumptions.md)"] });
     expect(refused.response.headers).toEqual({ "Content-Type": ["application/problem+json"] });
     expect(refused.response.matchingRules?.header?.["Content-Type"]?.matchers).toEqual([{ match: "regex", regex: "^application/problem\\+json(\\s*;.*)?$" }]);
   });

@@ -2,7 +2,7 @@ import type { Contract } from "../build-contract.ts";
 import { expectedBody, type PactExpectation, type PactRuleSet } from "./pact-matching-rules.ts";
 import { interactionNeeds, type PactProviderState, type ProviderStateGenerator } from "./pact-provider-states.ts";
 import { demoCredentialsOf } from "./provider-state-names.ts";
-import type { UsageDocument, UsageInteraction } from "./usage-document.ts";
+import type { Basis, UsageDocument, UsageInteraction } from "./usage-document.ts";
 
 /** The provider every pact of this kit is with. */
 export const PACT_PROVIDER = "Property Listing Service";
@@ -19,6 +19,8 @@ export interface PactInteraction {
   type: "Synchronous/HTTP";
   description: string;
   pending: false;
+  /** Pact v4 comments: the consumer's test, and what the answer rests on where the document is silent. */
+  comments: { testname: string; text?: string[] };
   providerStates?: PactProviderState[];
   request: {
     method: string;
@@ -68,6 +70,7 @@ export function usageToPact(usage: UsageDocument, contract: Contract): PactFile 
         type: "Synchronous/HTTP",
         description,
         pending: false,
+        comments: { testname: test.name, ...restsOn(interaction) },
         ...(needs.states.length > 0 ? { providerStates: needs.states } : {}),
         request: pactRequest(interaction),
         response: pactResponse(interaction, expectedBody(contract.document, schemaPointer, interaction.response.body)),
@@ -128,6 +131,17 @@ function pactResponse(interaction: UsageInteraction, expected: PactExpectation):
       ...(mediaType !== null ? { header: { "Content-Type": { combine: "AND", matchers: [{ match: "regex", regex: `^${escapeRegex(mediaType)}(\\s*;.*)?$` }] } } } : {}),
     },
   };
+}
+
+/** The assumptions (docs/assumptions.md) and profile points the answer rests on, one line each, for a person reading the pact. */
+function restsOn(interaction: UsageInteraction): { text?: string[] } {
+  const lines = new Set<string>();
+  const parts: Array<[string, Basis]> = [["status", interaction.basis.status], ["media type", interaction.basis.mediaType], ...Object.entries(interaction.basis.fields).map(([pointer, basis]): [string, Basis] => [`body ${pointer || "(whole)"}`, basis])];
+  for (const [part, basis] of parts) {
+    if (basis.tier === "assumption") lines.add(`${part} rests on an assumption: ${basis.ids.join(", ")} (docs/assumptions.md)`);
+    if (basis.tier === "profile") lines.add(`${part} comes from a service profile: ${basis.point}`);
+  }
+  return lines.size > 0 ? { text: [...lines] } : {};
 }
 
 function splitQuery(path: string): [string, string] {
