@@ -128,6 +128,13 @@ describe("property-listing-contract --usage --write-pact", () => {
     expect(written.stderr).toContain(`Pact written to ${pactFile} (8 interactions of 4 tests)`);
     expect(JSON.parse(readFileSync(pactFile, "utf8"))).toEqual(JSON.parse(JSON.stringify(pact)));
 
+    const cut = { ...usage, truncated: { reason: "max-interactions-per-test", limit: 4, at: { test: usage.tests[1]!.name, interaction: 4 } } };
+    writeFileSync(usageFile, JSON.stringify(cut));
+    const warned = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", pactFile, "--quiet"]);
+    expect(warned.code, warned.stderr).toBe(0);
+    expect(warned.stderr).toContain("Warning: the usage was cut at a recording bound");
+    expect(JSON.parse(readFileSync(pactFile, "utf8")).metadata["property-listing-kit"].truncated).toEqual(cut.truncated);
+
     writeFileSync(usageFile, JSON.stringify({ ...usage, usageVersion: 9 }));
     const refused = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", join(folder, "other.json")]);
     expect(refused.code).toBe(2);

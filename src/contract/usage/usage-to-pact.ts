@@ -43,7 +43,11 @@ export interface PactFile {
   consumer: { name: string };
   provider: { name: string };
   interactions: PactInteraction[];
-  metadata: { pactSpecification: { version: "4.0" }; "property-listing-kit": { usageVersion: number; contract: UsageDocument["contract"] } };
+  metadata: {
+    pactSpecification: { version: "4.0" };
+    /** Where the pact came from; `truncated` when the recording stopped at a bound, so the pact misses calls the client made. */
+    "property-listing-kit": { usageVersion: number; contract: UsageDocument["contract"]; truncated?: UsageDocument["truncated"] };
+  };
 }
 
 /**
@@ -86,7 +90,7 @@ export function usageToPact(usage: UsageDocument, contract: Contract): PactFile 
     consumer: { name: usage.consumer },
     provider: { name: PACT_PROVIDER },
     interactions,
-    metadata: { pactSpecification: { version: "4.0" }, "property-listing-kit": { usageVersion: usage.usageVersion, contract: usage.contract } },
+    metadata: { pactSpecification: { version: "4.0" }, "property-listing-kit": { usageVersion: usage.usageVersion, contract: usage.contract, ...(usage.truncated ? { truncated: usage.truncated } : {}) } },
   };
 }
 

@@ -4,7 +4,7 @@ import { readUsageFile } from "./read-usage-document.ts";
 import { usageToPact } from "./usage-to-pact.ts";
 
 /** What writing a pact gave: how many interactions, or why not (each line naming the file). */
-export type PactWriting = { ok: true; interactions: number; tests: number } | { ok: false; problems: string[] };
+export type PactWriting = { ok: true; interactions: number; tests: number; truncated: boolean } | { ok: false; problems: string[] };
 
 /**
  * `--usage <file> --write-pact <file>`: reads the usage (all or nothing) and writes it as a Pact v4 file, two-space
@@ -19,5 +19,6 @@ export function writePactFile(usageFile: string, pactFile: string, contract: Con
   } catch (error) {
     return { ok: false, problems: [`${pactFile}: cannot write the pact: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`] };
   }
-  return { ok: true, interactions: pact.interactions.length, tests: read.usage.tests.length };
+  const truncated = read.usage.truncated !== undefined || read.usage.tests.some((test) => test.truncated);
+  return { ok: true, interactions: pact.interactions.length, tests: read.usage.tests.length, truncated };
 }
