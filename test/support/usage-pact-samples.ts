@@ -1,9 +1,9 @@
 /**
  * Usage documents for the tests of the Pact writer, built by driving the mock in-process (its shipped fixtures,
  * as the mock process starts) so that every answer is one the mock really gives: a consumer's suite that lists
- * the demo account's properties and retrieves one of its start state, creates a property and edits it by the nid
- * the create answered, adds a document to it, is refused an agent when the seats are full, and sends an invalid
- * request. Until the recorder writes such files, this builder is what writes them; it never keeps a credential.
+ * the demo account's properties and retrieves one of its start state (and one of its agent cards and floorplans),
+ * creates a property and edits it by the nid the create answered, adds a document to it, is refused an agent when
+ * the seats are full, and sends an invalid request. Until the recorder writes such files, this builder is what writes them; it never keeps a credential.
  */
 import request from "supertest";
 import { createContract } from "../../src/contract/create-contract.ts";
@@ -105,6 +105,14 @@ export async function buildSampleUsage(options: SampleOptions = {}): Promise<Usa
     () => ({ operation: "createAgentCard", method: "post", path: "/api/v1/object/agent_card/", body: { agent_first_name: "Ada", agent_last_name: "Byron", email: "ada.byron@agents.example.com" }, ...sendWith }),
   )));
   mock.reset();
+
+  const agent = mock.store.agentsOf(1)[0]!;
+  const floorplan = mock.store.documentsOfProperty(started.id)[0]!;
+  const strip = (record: object) => Object.fromEntries(Object.entries(record).filter(([name]) => name !== "id" && name !== "uid"));
+  tests.push(await recordTest(mock, "cards › opens an agent card and a floorplan of the account", { kind: "named", name: "fixtures" }, inOrder(
+    () => ({ operation: "retrieveAgentCard", method: "post", path: `/api/v1/object/agent_card/${agent.id}`, params: { nid: String(agent.id) }, bindings: [{ at: "/params/nid", from: "start-record", collection: "agents", id: String(agent.id) }], ...sendWith }),
+    () => ({ operation: "retrieveDocument", method: "get", path: `/api/v1/object/document/${floorplan.id}`, params: { nid: String(floorplan.id) }, bindings: [{ at: "/params/nid", from: "start-record", collection: "documents", id: String(floorplan.id) }], ...sendWith }),
+  ), { agents: { [String(agent.id)]: strip(agent) }, documents: { [String(floorplan.id)]: strip(floorplan) }, properties: { [startId]: startFields } }));
 
   tests.push(await recordTest(mock, "properties › shows the errors of an invalid property", { kind: "named", name: "fixtures" }, inOrder(
     () => ({ operation: "createProperty", method: "post", path: "/api/v1/object/property", body: { street: "3 Elm Street", city: "Salem", state: "Massachusetts", zip: "01970" }, ...sendWith }),

@@ -42,6 +42,8 @@ describe("usageToPact", () => {
       "properties › creates a property, edits it and adds a floorplan › 3 createDocument",
       "properties › creates a property, edits it and adds a floorplan › 4 retrieveProperty",
       "agents › shows the seats-full screen › 1 createAgentCard",
+      "cards › opens an agent card and a floorplan of the account › 1 retrieveAgentCard",
+      "cards › opens an agent card and a floorplan of the account › 2 retrieveDocument",
       "properties › shows the errors of an invalid property › 1 createProperty",
     ]);
     for (const interaction of pact.interactions) {
@@ -73,6 +75,16 @@ describe("usageToPact", () => {
     expect(document.request.generators?.body).toEqual({ "$.property_reference": { type: "ProviderState", expression: "${property_of_step_1}", dataType: "INTEGER" } });
     // The create itself needs nothing: it stands alone as the client sent it.
     expect(named("properties › creates a property, edits it and adds a floorplan › 1 createProperty").providerStates).toBeUndefined();
+  });
+
+  it("makes a document of the start state on its property, and an agent card by its fields", () => {
+    const records = usage.tests[3]!.records;
+    const [documentId, document] = Object.entries(records.documents!)[0]!;
+    const retrieve = named("cards › opens an agent card and a floorplan of the account › 2 retrieveDocument");
+    expect(retrieve.providerStates).toEqual([{ name: PROVIDER_STATES.document, params: { key: `document_${documentId}`, account: "primary", fields: document, property: Object.values(records.properties!)[0] } }]);
+    const card = named("cards › opens an agent card and a floorplan of the account › 1 retrieveAgentCard");
+    expect(card.providerStates![0]!.name).toBe(PROVIDER_STATES.agent);
+    expect(card.request.method).toBe("POST");
   });
 
   it("starts a seats-full test from the state that fills the account's seats, and keeps the refusal's status", () => {
@@ -125,7 +137,7 @@ describe("property-listing-contract --usage --write-pact", () => {
     writeFileSync(usageFile, JSON.stringify(usage));
     const written = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", pactFile]);
     expect(written.code, written.stderr).toBe(0);
-    expect(written.stderr).toContain(`Pact written to ${pactFile} (8 interactions of 4 tests)`);
+    expect(written.stderr).toContain(`Pact written to ${pactFile} (10 interactions of 5 tests)`);
     expect(JSON.parse(readFileSync(pactFile, "utf8"))).toEqual(JSON.parse(JSON.stringify(pact)));
 
     const cut = { ...usage, truncated: { reason: "max-interactions-per-test", limit: 4, at: { test: usage.tests[1]!.name, interaction: 4 } } };
