@@ -37,6 +37,14 @@ describe("POST /__admin/provider-states", () => {
     expect((await api("get", `/property/${made.body.p}`)).body.street).toBe("1 Elm St");
   });
 
+  it("gives the services only what the contract accepts: a required field of the wrong type takes its default", async () => {
+    const made = await setUp(PROVIDER_STATES.agent, { key: "a", fields: { email: 42, agent_first_name: ["Ada"], agent_last_name: "Byron", phone: { n: 1 } } });
+    expect(made.status).toBe(200);
+    const card = await api("post", `/agent_card/${made.body.a}`);
+    expect(card.status).toBe(200);
+    expect(card.body).toMatchObject({ email: expect.stringMatching(/@agents\.example\.com$/), agent_first_name: "Provider", agent_last_name: "Byron", phone: expect.any(String) });
+  });
+
   it("answers the account's uid, a document with its property, and reuses an agent card of the same email", async () => {
     expect((await setUp(PROVIDER_STATES.accountUid, { key: "uid_primary", account: "primary" })).body).toEqual({ uid_primary: "1" });
     const document = await setUp(PROVIDER_STATES.document, { key: "plan", fields: { title: "Loft", file_url: "https://files.example.com/loft.pdf", is_floorplan: true }, property: { street: "2 Mill Rd", city: "Derby", state: "CT", zip: "06418" } });

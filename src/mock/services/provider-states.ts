@@ -25,6 +25,8 @@ export const MAX_SEATS_FILLED = 1_000;
 const KEY = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const ROLE = /^[A-Za-z0-9_-]{1,40}$/;
 const MAX_FIELDS = 200;
+/** Passes of leaving out refused fields before a body is given up on. */
+const MAX_PASSES = 50;
 
 const PROPERTY_DEFAULTS = { street: "1 Provider State Road", city: "Springfield", state: "IL", zip: "62701" };
 const DOCUMENT_DEFAULTS = { title: "Provider state document", file_url: "https://files.example.com/provider-state.pdf" };
@@ -94,7 +96,8 @@ export class ProviderStates {
         if (property !== undefined && (!isPlainObject(property) || Object.keys(property).length > MAX_FIELDS)) return refuse(`params/property must be an object of at most ${MAX_FIELDS} fields.`);
         const home = this.#property(account, (property as Record<string, unknown> | undefined) ?? {});
         if (!home.ok) return home;
-        const body = this.#valid("createDocument", "POST", "/api/v1/object/document/", { ...DOCUMENT_DEFAULTS, ...fields, property_reference: Number(home.value) }, account, ["property_reference"]);
+        const body = this.#valid("POST", "/api/v1/object/document/", { ...fields, property_reference: Number(home.value) }, account, { ...DOCUMENT_DEFAULTS, property_reference: Number(home.value) });
+        if (!body) return cannotMake("document");
         const made = this.#deps.services.documents.create(account, body as Schemas["DocumentCreate"]);
         return made.ok ? success({ [key]: String(made.value.nid), [`${key}_property`]: home.value }) : made;
       }
@@ -108,7 +111,8 @@ export class ProviderStates {
     const { properties } = this.#deps.services;
     const given = { ...fields };
     if (typeof given.square_feet === "string" && given["square feet"] === undefined && /^[0-9]{1,9}$/.test(given.square_feet)) given["square feet"] = Number(given.square_feet);
-    const create = this.#valid("createProperty", "POST", "/api/v1/object/property", { ...PROPERTY_DEFAULTS, ...given }, account, Object.keys(PROPERTY_DEFAULTS));
+    const create = this.#valid("POST", "/api/v1/object/property", given, account, PROPERTY_DEFAULTS);
+    if (!create) return cannotMake("property");
     // External ids are the account's own keys: a property that holds this one already is the property asked for.
     if (typeof create.external_id === "string") {
       const held = this.#deps.store.propertyIdByExternalId(account.id, create.external_id);
@@ -119,8 +123,8 @@ export class ProviderStates {
     const nid = made.value.nid;
     const rest = Object.fromEntries(Object.entries(given).filter(([name, value]) => typeof value === "string" && !(name in create) && name !== "external_id"));
     if (Object.keys(rest).length > 0) {
-      const edit = this.#valid("editProperty", "PUT", `/api/v1/object/property/${nid}`, rest, account, []);
-      if (Object.keys(edit).length > 0) properties.edit(account, Number(nid), edit as Schemas["PropertyEdit"]);
+      const edit = this.#valid("PUT", `/api/v1/object/property/${nid}`, rest, account, {});
+      if (edit && Object.keys(edit).length > 0) properties.edit(account, Number(nid), edit as Schemas["PropertyEdit"]);
     }
     return success(nid);
   }
@@ -135,7 +139,8 @@ export class ProviderStates {
       if (held) return success(String(held.nid));
     }
     const defaults = { agent_first_name: "Provider", agent_last_name: "State", email: `provider-state-${account.id}-${(this.#agentsMade += 1)}@agents.example.com` };
-    const body = this.#valid("createAgentCard", "POST", "/api/v1/object/agent_card/", { ...defaults, ...fields }, account, Object.keys(defaults));
+    const body = this.#valid("POST", "/api/v1/object/agent_card/", fields, account, defaults);
+    if (!body) return cannotMake("agent card");
     const made = agents.create(account, body as Schemas["AgentCardCreate"]);
     return made.ok ? success(String(made.value.nid)) : made;
   }
@@ -152,29 +157,31 @@ export class ProviderStates {
   }
 
   /**
-   * The body an operation takes, from the fields given: those it refuses left out, one pass per field named,
-   * except `keep`, which the state needs (the defaults of its required fields stand in for one refused).
+   * The body an operation takes, from the fields given and its `defaults` (which stand in for a required field
+   * missing or refused): a refused field is left out, or its default put back, one pass per field named. Undefined
+   * when no valid body comes of it: the services are only ever given what the contract accepts.
    */
-  #valid(operation: string, method: string, path: string, body: Record<string, unknown>, account: AccountRecord, keep: readonly string[]): Record<string, unknown> {
+  #valid(method: string, path: string, fields: Record<string, unknown>, account: AccountRecord, defaults: Record<string, unknown>): Record<string, unknown> | undefined {
     const { contract } = this.#deps;
     const headers = { "content-type": "application/json", "api-key": account.apiKey, token: account.token };
-    const current = { ...body };
-    for (let pass = 0; pass < 50; pass += 1) {
+    const current: Record<string, unknown> = { ...defaults, ...fields };
+    for (let pass = 0; pass < MAX_PASSES; pass += 1) {
       const result = contract.validateRequest({ method, path, headers, body: current });
       if (result.valid) return current;
       const offending = new Set(result.errors.filter((error) => error.part === "body").map((error) => topField(error.pointer, error.message, current)).filter((name): name is string => name !== undefined));
-      if (offending.size === 0) break;
+      let changed = false;
       for (const name of offending) {
-        if (keep.includes(name)) {
-          const fallback = (operation === "createProperty" ? PROPERTY_DEFAULTS : DOCUMENT_DEFAULTS) as Record<string, unknown>;
-          if (fallback[name] === undefined || current[name] === fallback[name]) return current;
-          current[name] = fallback[name];
-        } else {
+        if (!Object.hasOwn(defaults, name)) {
           delete current[name];
+          changed = true;
+        } else if (current[name] !== defaults[name]) {
+          current[name] = defaults[name];
+          changed = true;
         }
       }
+      if (!changed) return undefined;
     }
-    return current;
+    return undefined;
   }
 
   /** The account a role stands for: the mock's demo credentials of the same role, as the pact sends them. */
@@ -193,6 +200,10 @@ function topField(pointer: string, message: string, body: Record<string, unknown
     return Object.hasOwn(body, name) ? name : undefined;
   }
   return Object.keys(body).find((name) => message.includes(`'${name}'`) || message.includes(`"${name}"`) || message.includes(` ${name}`));
+}
+
+function cannotMake(what: string): Outcome<never> {
+  return refuse(`No ${what} the service accepts comes of params/fields, even with defaults for the fields it requires.`);
 }
 
 function unknownState(state: string): Outcome<never> {
