@@ -51,7 +51,6 @@ export function interactionNeeds(test: UsageTest, index: number, pathTemplate: s
       states.push(state);
     }
   };
-  if (test.start.kind === "named" && test.start.name === "seats-full") addState({ name: PROVIDER_STATES.seatsFull, params: { account } });
   const pathKeys: Record<string, string> = {};
   const bodyGenerators: Record<string, ProviderStateGenerator> = {};
   for (const binding of interaction.bindings) {
@@ -65,6 +64,8 @@ export function interactionNeeds(test: UsageTest, index: number, pathTemplate: s
       bodyGenerators[pactPathOf(binding.at.slice("/body".length))] = { type: "ProviderState", expression: `\${${key}}`, dataType: typeof value === "number" ? "INTEGER" : "STRING" };
     }
   }
+  // Last: the records the interaction needs are made first, then the seats left are filled (an agent card it needs takes one).
+  if (test.start.kind === "named" && test.start.name === "seats-full") addState({ name: PROVIDER_STATES.seatsFull, params: { account } });
   const needs: InteractionNeeds = { states, bodyGenerators };
   if (Object.keys(pathKeys).length > 0) needs.pathExpression = pathWithKeys(pathTemplate, interaction.request.path, pathKeys);
   return needs;

@@ -65,9 +65,9 @@ export class ProviderStates {
     if (!isPlainObject(fields) || Object.keys(fields).length > MAX_FIELDS) return refuse(`params/fields must be an object of at most ${MAX_FIELDS} fields.`);
     const account = this.#account(role);
     if (!account.ok) return account;
-    const made = this.#make(state, account.value, key as string, fields, params.property);
-    if (made.ok) this.#changed = true;
-    return made;
+    // A state refused half-way (a document's property made, the document not) is undone by the teardown all the same.
+    this.#changed = true;
+    return this.#make(state, account.value, key as string, fields, params.property);
   }
 
   /** After an interaction: the mock back to its seeded state, once for all the states the interaction had. */
@@ -133,9 +133,10 @@ export class ProviderStates {
   #agent(account: AccountRecord, fields: Record<string, unknown>): Outcome<string> {
     const { agents } = this.#deps.services;
     const listed = agents.list(account);
-    const email = typeof fields.email === "string" ? fields.email : undefined;
+    const email = typeof fields.email === "string" ? fields.email.toLowerCase() : undefined;
     if (listed.ok && email !== undefined) {
-      const held = Object.values(listed.value as Record<string, { email: string; nid: string }>).find((entry) => entry.email === email);
+      // The mock compares emails without regard to case (docs/assumptions.md).
+      const held = Object.values(listed.value as Record<string, { email: string; nid: string }>).find((entry) => entry.email.toLowerCase() === email);
       if (held) return success(String(held.nid));
     }
     const defaults = { agent_first_name: "Provider", agent_last_name: "State", email: `provider-state-${account.id}-${(this.#agentsMade += 1)}@agents.example.com` };
