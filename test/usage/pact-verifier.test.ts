@@ -4,11 +4,12 @@
  * `POST /__admin/provider-states`; and it fails against a mock that answers otherwise where the consumer rests on
  * an assumption (a service profile whose seat-limit refusal is 403 with `{"error", "message"}`).
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { PROVIDER_STATES } from "../../src/contract/usage/provider-state-names.ts";
 import { CONTRACT_BIN, runCli } from "../support/run-contract-cli.ts";
 import { error, provenance } from "../support/sample-profile.ts";
 import { startProcess, type StartedProcess } from "../support/start-process.ts";
@@ -32,6 +33,7 @@ if (missing && (process.env.REQUIRE_PACT ?? "0") !== "0") throw new Error(missin
 
 let folder: string;
 let pactFile: string;
+let injectedFile: string;
 const started: StartedProcess[] = [];
 
 beforeAll(async () => {
@@ -42,6 +44,21 @@ beforeAll(async () => {
   writeFileSync(usageFile, JSON.stringify(await buildSampleUsage()));
   const written = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", pactFile, "--quiet"]);
   expect(written.code, written.stderr).toBe(0);
+  // The same pact with every id the states inject replaced by one no record has: it holds only if the verifier
+  // really sends the ids the mock's set-up answered (the recorded ones exist on a fresh mock too).
+  const pact = JSON.parse(readFileSync(pactFile, "utf8")) as { interactions: Array<{ description: string; request: { path: string; body?: { content: Record<string, unknown> }; generators?: { path?: unknown; body?: Record<string, unknown> } } }> };
+  let replaced = 0;
+  for (const interaction of pact.interactions) {
+    interaction.description += " (ids injected)";
+    if (interaction.request.generators?.path) {
+      interaction.request.path = interaction.request.path.replace(/\/[0-9]+$/, "/999999");
+      replaced += 1;
+    }
+    if (interaction.request.generators?.body?.["$.property_reference"]) interaction.request.body!.content.property_reference = 999_999;
+  }
+  expect(replaced).toBeGreaterThan(3);
+  injectedFile = join(folder, "injected.json");
+  writeFileSync(injectedFile, JSON.stringify(pact));
 });
 
 afterEach(async () => {
@@ -59,11 +76,11 @@ async function startMock(...args: string[]): Promise<string> {
   return url!;
 }
 
-function verify(url: string): Promise<unknown> {
+function verify(url: string, files = [pactFile]): Promise<unknown> {
   return new Verifier!({
     provider: "Property Listing Service",
     providerBaseUrl: url,
-    pactUrls: [pactFile],
+    pactUrls: files,
     // The mock answers Pact's state change call itself, behind its admin guard.
     providerStatesSetupUrl: `${url}/__admin/provider-states`,
     logLevel: "error",
@@ -73,7 +90,25 @@ function verify(url: string): Promise<unknown> {
 describe("the official Pact verifier", () => {
   it("verifies a written pact against the mock process", async ({ skip }) => {
     skip(!Verifier, missing);
-    await expect(verify(await startMock())).resolves.toBeDefined();
+    await expect(verify(await startMock(), [pactFile, injectedFile])).resolves.toBeDefined();
+  });
+
+  it("verifies it through stateHandlers that forward to a mock started with --admin-token, the token never in the pact", async ({ skip }) => {
+    skip(!Verifier, missing);
+    const adminToken = "adm_5e0b7c2a9f14d3e8b6a1c0f2d4e7b9a3";
+    const url = await startMock("--admin-token", adminToken);
+    const post = async (body: object) => {
+      const answer = await fetch(`${url}/__admin/provider-states`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${adminToken}` }, body: JSON.stringify(body) });
+      if (answer.status !== 200) throw new Error(`the state change answered ${answer.status}: ${await answer.text()}`);
+      return (await answer.json()) as Record<string, string>;
+    };
+    const names = Object.values(PROVIDER_STATES);
+    const stateHandlers = Object.fromEntries(names.map((state) => [state, {
+      setup: (params?: unknown) => post({ state, params: params ?? {}, action: "setup" }),
+      teardown: (params?: unknown) => post({ state, params: params ?? {}, action: "teardown" }),
+    }]));
+    await expect(new Verifier!({ provider: "Property Listing Service", providerBaseUrl: url, pactUrls: [injectedFile], stateHandlers, logLevel: "error" }).verifyProvider()).resolves.toBeDefined();
+    expect(readFileSync(pactFile, "utf8")).not.toContain(adminToken);
   });
 
   it("fails it against a mock whose service answers the seat limit otherwise, naming the interaction", async ({ skip }) => {
