@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PROVIDER_STATES } from "../../src/contract/usage/provider-state-names.ts";
+import { readmeExample } from "../support/readme-examples.ts";
 import { CONTRACT_BIN, runCli } from "../support/run-contract-cli.ts";
 import { error, provenance } from "../support/sample-profile.ts";
 import { startProcess, type StartedProcess } from "../support/start-process.ts";
@@ -97,16 +98,10 @@ describe("the official Pact verifier", () => {
     skip(!Verifier, missing);
     const adminToken = "adm_5e0b7c2a9f14d3e8b6a1c0f2d4e7b9a3";
     const url = await startMock("--admin-token", adminToken);
-    const post = async (body: object) => {
-      const answer = await fetch(`${url}/__admin/provider-states`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${adminToken}` }, body: JSON.stringify(body) });
-      if (answer.status !== 200) throw new Error(`the state change answered ${answer.status}: ${await answer.text()}`);
-      return (await answer.json()) as Record<string, string>;
-    };
-    const names = Object.values(PROVIDER_STATES);
-    const stateHandlers = Object.fromEntries(names.map((state) => [state, {
-      setup: (params?: unknown) => post({ state, params: params ?? {}, action: "setup" }),
-      teardown: (params?: unknown) => post({ state, params: params ?? {}, action: "teardown" }),
-    }]));
+    // The handlers of docs/pact.md, as a reader copies them, on this mock's address and with its token.
+    const example = readmeExample("pact-state-handlers").replaceAll("http://127.0.0.1:4010", url);
+    for (const name of Object.values(PROVIDER_STATES)) expect(example, "docs/pact.md names every state").toContain(JSON.stringify(name));
+    const stateHandlers = new Function("process", "fetch", `${example}\nreturn stateHandlers;`)({ env: { ADMIN_TOKEN: adminToken } }, fetch) as import("@pact-foundation/pact").VerifierOptions["stateHandlers"];
     await expect(new Verifier!({ provider: "Property Listing Service", providerBaseUrl: url, pactUrls: [injectedFile], stateHandlers, logLevel: "error" }).verifyProvider()).resolves.toBeDefined();
     expect(readFileSync(pactFile, "utf8")).not.toContain(adminToken);
   });
