@@ -20,6 +20,7 @@ import { runContract } from "../contract/runner/run-contract.ts";
 import type { RunReport } from "../contract/runner/run-report.ts";
 import { CONTRACT_USAGE, parseContractArgs, type RecordingCommand, type ReporterName, type ServiceCommand } from "./parse-contract-args.ts";
 import { packageVersion } from "./package-version.ts";
+import { writePactFile } from "../contract/usage/write-pact-file.ts";
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 /** A usage error, an unreachable implementation or an unusable recording: the message, and exit code 2. */
@@ -40,6 +41,14 @@ if (parsed.kind === "version") {
 if (parsed.kind === "error") fail(`${parsed.message}\n\n${CONTRACT_USAGE}`);
 const { command } = parsed;
 const contract = createContract();
+if (command.kind === "pact") {
+  const written = writePactFile(command.usage, command.writePact, contract);
+  if (!written.ok) fail(`The usage ${command.usage} is refused:\n  ${written.problems.join("\n  ")}`);
+  if (!command.quiet) progress(`Pact written to ${command.writePact} (${written.interactions} interactions of ${written.tests} tests)`);
+  // A pact missing calls the client makes verifies more than it should: say so even with --quiet.
+  if (written.truncated) progress(`Warning: the usage was cut at a recording bound; the pact lacks the calls past it (see metadata."property-listing-kit".truncated).`);
+  process.exit(0);
+}
 const profile = command.profile === undefined ? undefined : readProfile(command.profile);
 let recorded: ServiceProfile | undefined;
 const report = command.kind === "recording" ? checkRecordingFile(command) : await runAgainstService(command);

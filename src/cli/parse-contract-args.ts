@@ -48,8 +48,16 @@ export interface RecordingCommand extends ReportOptions {
   baseUrl?: string;
 }
 
+/** A consumer's usage written as a Pact v4 file (`--usage <file> --write-pact <file>`); nothing is sent. */
+export interface PactCommand {
+  kind: "pact";
+  usage: string;
+  writePact: string;
+  quiet: boolean;
+}
+
 /** What the contract runner's command line asks for. */
-export type ContractCommand = ServiceCommand | RecordingCommand;
+export type ContractCommand = ServiceCommand | RecordingCommand | PactCommand;
 
 export const CONTRACT_USAGE = `Usage: property-listing-contract --base-url <url> --api-key <key> --token <token> [options]
        property-listing-contract --recording <file.har> [--base-url <url>] [options]
@@ -101,6 +109,9 @@ Options:
                        shrunk (at most 100 more requests) and reported once, with its curl line
   --seed <s>           the seed of the generated cases (an integer, --seed=-5 if negative; default random);
                        every report prints it, and the same seed sends the same cases again
+  --write-pact <file>  with --usage <file>: write the consumer's usage as a Pact specification v4 file (each
+                       test's interactions standalone, provider states for the records and ids they need,
+                       matched by type and pattern, the mock's demo credentials) and exit; docs/pact.md
   --quiet              no progress lines on standard error
   --version            print the kit's version
   --help               show this help
@@ -141,6 +152,8 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
         "skip-seat-checks": { type: "boolean" },
         "show-credentials": { type: "boolean" },
         "write-profile": { type: "string" },
+        usage: { type: "string" },
+        "write-pact": { type: "string" },
         profile: { type: "string" },
         fuzz: { type: "string" },
         seed: { type: "string" },
@@ -154,6 +167,13 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
   }
   if (values.help) return { kind: "help" };
   if (values.version) return { kind: "version" };
+  if (values["write-pact"] !== undefined) {
+    if (values["write-pact"] === "") return { kind: "error", message: "--write-pact needs a file name" };
+    if (!values.usage) return { kind: "error", message: "--write-pact needs --usage <file>: the usage the pact is written from" };
+    const others = Object.keys(values).filter((name) => !["usage", "write-pact", "quiet"].includes(name));
+    if (others.length > 0) return { kind: "error", message: `--write-pact writes the usage as a pact and sends nothing; it takes --usage (and --quiet) only, not ${others.map((name) => `--${name}`).join(", ")}` };
+    return { kind: "run", command: { kind: "pact", usage: values.usage, writePact: values["write-pact"], quiet: values.quiet ?? false } };
+  }
   if (values["write-profile"] === "") return { kind: "error", message: "--write-profile needs a file name" };
   const profile = values.profile ?? env.CONTRACT_PROFILE;
   if (profile === "") return { kind: "error", message: "--profile needs a file name" };

@@ -21,6 +21,7 @@ import { createDocumentedAnswers } from "./services/documented-answers.ts";
 import { FaultRules } from "./services/fault-rules.ts";
 import type { Latency } from "./services/latency.ts";
 import { PropertyService } from "./services/property-service.ts";
+import { ProviderStates } from "./services/provider-states.ts";
 import { DEFAULT_JOURNAL_SIZE, RequestJournal, type JournalEntry, type JournalFilter } from "./services/request-journal.ts";
 import { MockStore } from "./store/mock-store.ts";
 import type { ChosenState } from "./store/choose-state.ts";
@@ -248,6 +249,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     steering: createSteeringRoutes(requestJournal, faults),
     reset: answerReset,
     states: { use: useState, current: () => currentState },
+    providerStates: new ProviderStates({ contract, services, store, reset: answerReset }),
     store,
     tokens,
     contract,

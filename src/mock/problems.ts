@@ -51,6 +51,8 @@ export const PROBLEMS = {
   invalidLatency: problem("invalid-latency", "Invalid Latency", 400),
   /** `GET /__admin/events` when as many consoles as the mock serves already follow the journal. */
   tooManyConsoleViewers: problem("too-many-console-viewers", "Too Many Console Viewers", 503),
+  /** `POST /__admin/provider-states` (Pact's verifier) with a state the mock does not know or params it cannot use. */
+  invalidProviderState: problem("invalid-provider-state", "Invalid Provider State", 400),
   /** `GET /__admin/requests` with a filter it does not know. */
   invalidJournalFilter: problem("invalid-journal-filter", "Invalid Request Journal Filter", 400),
   /**

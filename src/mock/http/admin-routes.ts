@@ -8,6 +8,8 @@ import { whenSaved, type Durability } from "./when-saved.ts";
 import type { SteeringRoutes } from "./steering-routes.ts";
 import { createStateRoute, type StateControl } from "./state-route.ts";
 import type { ConsoleRoutes } from "../console/console-routes.ts";
+import type { ProviderStates } from "../services/provider-states.ts";
+import { createProviderStatesRoute, PROVIDER_STATES_PATH } from "./provider-states-route.ts";
 
 /** Collaborators of the admin routes. */
 export interface AdminRoutesDeps {
@@ -24,6 +26,8 @@ export interface AdminRoutesDeps {
   durability?: Durability;
   /** The console's routes (`/__admin/journal`, `/__admin/coverage`, `/__admin/latency`), when there are. */
   console?: ConsoleRoutes;
+  /** `/__admin/provider-states`: Pact's provider states set up and torn down. */
+  providerStates?: ProviderStates;
 }
 
 const FAULT_PREFIX = "/__admin/faults/";
@@ -65,6 +69,7 @@ export function isAdminPath(path: string): boolean {
 export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
   const { store } = deps;
   const state = createStateRoute({ states: deps.states, store, ...(deps.durability ? { durability: deps.durability } : {}) });
+  const providerStates = deps.providerStates && createProviderStatesRoute({ states: deps.providerStates, ...(deps.durability ? { durability: deps.durability } : {}) });
   return async (request, path) => {
     const refused = adminRefusal(deps.guard, request, path);
     if (refused) return refused;
@@ -84,6 +89,7 @@ export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
       return (await whenSaved(deps.durability, before, okReply({ status: "reset", counts: store.counts() }), path)).reply;
     }
     if (path === "/__admin/state") return state(request);
+    if (path === PROVIDER_STATES_PATH && providerStates) return providerStates(request);
     if (path === "/__admin/requests" && (method === "GET" || method === "DELETE")) {
       discardBody(request);
       return method === "GET" ? deps.steering.listRequests(request.url) : deps.steering.clearRequests();

@@ -5,6 +5,7 @@ import type { MockStore } from "../store/mock-store.ts";
 import type { AdminGuard } from "./admin-guard.ts";
 import { createAdminRoutes, isAdminPath } from "./admin-routes.ts";
 import type { SteeringRoutes } from "./steering-routes.ts";
+import type { ProviderStates } from "../services/provider-states.ts";
 import type { StateControl } from "./state-route.ts";
 import { wrapApiHandler, type ApiCall, type ApiInterceptor } from "./api-interceptor.ts";
 import { createApiHandler, type ApiHandlerDeps } from "./create-api-handler.ts";
@@ -35,6 +36,8 @@ export interface CoreDeps extends ApiHandlerDeps {
   profile?: { source: string; runId: string; recordedAt: string };
   /** With `--db`: answers to changes wait until they are on disk, and /healthz says when they cannot be. */
   durability?: Durability;
+  /** Pact's provider states (`POST /__admin/provider-states`), when the host offers them. */
+  providerStates?: ProviderStates;
   /** Where the API reference is, for the index page (`/docs`, the Node host's), if the host serves one. */
   docsPath?: string;
   /** The console's admin routes (journal, coverage, latency). */
@@ -69,7 +72,7 @@ const AUTOLOGIN = "/autologin/";
 export function createRequestAnswerer(deps: CoreDeps): AnswerRequest {
   const { store, contract, durability } = deps;
   const api = wrapApiHandler(createApiHandler(deps), deps.apiInterceptors);
-  const admin = createAdminRoutes({ store, guard: deps.adminGuard, steering: deps.steering, reset: deps.reset, states: deps.states, ...(durability ? { durability } : {}), ...(deps.console ? { console: deps.console } : {}) });
+  const admin = createAdminRoutes({ store, guard: deps.adminGuard, steering: deps.steering, reset: deps.reset, states: deps.states, ...(durability ? { durability } : {}), ...(deps.console ? { console: deps.console } : {}), ...(deps.providerStates ? { providerStates: deps.providerStates } : {}) });
 
   const pages = new Map<string, () => Reply>([
     [

@@ -1,0 +1,123 @@
+/**
+ * The pact a usage is written as holds for the official verifier (`@pact-foundation/pact`'s `Verifier`, its native
+ * library from the npm package) against the mock process, the mock setting the provider states up through
+ * `POST /__admin/provider-states`; and it fails against a mock that answers otherwise where the consumer rests on
+ * an assumption (a service profile whose seat-limit refusal is 403 with `{"error", "message"}`).
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { PROVIDER_STATES } from "../../src/contract/usage/provider-state-names.ts";
+import { readmeExample } from "../support/readme-examples.ts";
+import { CONTRACT_BIN, runCli } from "../support/run-contract-cli.ts";
+import { error, provenance } from "../support/sample-profile.ts";
+import { startProcess, type StartedProcess } from "../support/start-process.ts";
+import { buildSampleUsage } from "../support/usage-pact-samples.ts";
+
+// The verifier sends no usage statistics from a test.
+process.env.PACT_DO_NOT_TRACK = "true";
+const require = createRequire(import.meta.url);
+
+/** The verifier, or why it cannot run here: its native library did not load. */
+function loadVerifier(): { Verifier?: typeof import("@pact-foundation/pact").Verifier; missing?: string } {
+  try {
+    (require("@pact-foundation/pact-core/dist/ffi") as { getFfiLib: (level: string) => unknown }).getFfiLib("error");
+    return { Verifier: (require("@pact-foundation/pact") as typeof import("@pact-foundation/pact")).Verifier };
+  } catch (cause) {
+    return { missing: `the Pact verifier's native library does not load on this machine (${(cause as Error).message.split("\n")[0]}); REQUIRE_PACT=1 makes this an error` };
+  }
+}
+const { Verifier, missing } = loadVerifier();
+if (missing && (process.env.REQUIRE_PACT ?? "0") !== "0") throw new Error(missing);
+
+let folder: string;
+let pactFile: string;
+let injectedFile: string;
+const started: StartedProcess[] = [];
+
+beforeAll(async () => {
+  if (!Verifier) return;
+  folder = mkdtempSync(join(tmpdir(), "plk-pact-verify-"));
+  const usageFile = join(folder, "usage.json");
+  pactFile = join(folder, "listing-web-property-listing-service.json");
+  writeFileSync(usageFile, JSON.stringify(await buildSampleUsage()));
+  const written = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", pactFile, "--quiet"]);
+  expect(written.code, written.stderr).toBe(0);
+  // The same pact with every id the states inject replaced by one no record has: it holds only if the verifier
+  // really sends the ids the mock's set-up answered (the recorded ones exist on a fresh mock too).
+  const pact = JSON.parse(readFileSync(pactFile, "utf8")) as { interactions: Array<{ description: string; request: { path: string; body?: { content: Record<string, unknown> }; generators?: { path?: unknown; body?: Record<string, unknown> } } }> };
+  let replaced = 0;
+  for (const interaction of pact.interactions) {
+    interaction.description += " (ids injected)";
+    if (interaction.request.generators?.path) {
+      interaction.request.path = interaction.request.path.replace(/\/[0-9]+$/, "/999999");
+      replaced += 1;
+    }
+    if (interaction.request.generators?.body?.["$.property_reference"]) interaction.request.body!.content.property_reference = 999_999;
+  }
+  expect(replaced).toBeGreaterThan(3);
+  injectedFile = join(folder, "injected.json");
+  writeFileSync(injectedFile, JSON.stringify(pact));
+});
+
+afterEach(async () => {
+  for (const mock of started.splice(0)) {
+    mock.signal("SIGTERM");
+    await mock.exited;
+  }
+});
+
+/** The mock as a user starts it; its address once it listens. */
+async function startMock(...args: string[]): Promise<string> {
+  const mock = startProcess(process.execPath, ["dist/cli/mock.js", "--port", "0", "--quiet", ...args]);
+  started.push(mock);
+  const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+  return url!;
+}
+
+function verify(url: string, files = [pactFile]): Promise<unknown> {
+  return new Verifier!({
+    provider: "Property Listing Service",
+    providerBaseUrl: url,
+    pactUrls: files,
+    // The mock answers Pact's state change call itself, behind its admin guard.
+    providerStatesSetupUrl: `${url}/__admin/provider-states`,
+    logLevel: "error",
+  }).verifyProvider();
+}
+
+describe("the official Pact verifier", () => {
+  it("verifies a written pact against the mock process", async ({ skip }) => {
+    skip(!Verifier, missing);
+    await expect(verify(await startMock(), [pactFile, injectedFile])).resolves.toBeDefined();
+  });
+
+  it("verifies it through stateHandlers that forward to a mock started with --admin-token, the token never in the pact", async ({ skip }) => {
+    skip(!Verifier, missing);
+    const adminToken = "adm_5e0b7c2a9f14d3e8b6a1c0f2d4e7b9a3";
+    const url = await startMock("--admin-token", adminToken);
+    // The handlers of docs/pact.md, as a reader copies them, on this mock's address and with its token.
+    const example = readmeExample("pact-state-handlers").replaceAll("http://127.0.0.1:4010", url);
+    for (const name of Object.values(PROVIDER_STATES)) expect(example, "docs/pact.md names every state").toContain(JSON.stringify(name));
+    const stateHandlers = new Function("process", "fetch", `${example}\nreturn stateHandlers;`)({ env: { ADMIN_TOKEN: adminToken } }, fetch) as import("@pact-foundation/pact").VerifierOptions["stateHandlers"];
+    await expect(new Verifier!({ provider: "Property Listing Service", providerBaseUrl: url, pactUrls: [injectedFile], stateHandlers, logLevel: "error" }).verifyProvider()).resolves.toBeDefined();
+    expect(readFileSync(pactFile, "utf8")).not.toContain(adminToken);
+  });
+
+  it("fails it against a mock whose service answers the seat limit otherwise, naming the interaction", async ({ skip }) => {
+    skip(!Verifier, missing);
+    const profileFile = join(folder, "profile.json");
+    writeFileSync(profileFile, JSON.stringify({
+      profileVersion: 1, runId: "r1", recordedAt: provenance.observedAt,
+      observations: { "error.seats": error(403, { error: "Not Enough Agent Seats", message: "Purchase more seats first." }) },
+    }));
+    const failed = await verify(await startMock("--profile", profileFile)).then(() => undefined, (cause: Error) => cause);
+    expect(failed, "the verifier accepted a 403 where the consumer rests on a 402").toBeInstanceOf(Error);
+    // pact-core rejects with the verifier's JSON report: only the interaction that rests on the seat limit fails.
+    const report = JSON.parse((failed as Error).message) as { errors: Array<{ interaction: string; mismatch: { mismatches?: Array<{ type: string; expected?: unknown; actual?: unknown }> } }> };
+    expect(report.errors.map((failure) => failure.interaction)).toEqual([expect.stringContaining("agents › shows the seats-full screen › 1 createAgentCard")]);
+    expect(report.errors[0]!.mismatch.mismatches).toContainEqual(expect.objectContaining({ type: "StatusMismatch", expected: 402, actual: 403 }));
+  });
+});
