@@ -2,7 +2,7 @@
  * The one catalogue of errors the mock can answer (RFC 9457 problem types). The spec holds every entry, with its
  * title and status: a problem an operation answers for a reason of the service as an example of
  * components/responses, one only the mock sends (its admin routes, a test's steering, its own failures) in
- * components/x-mock-problems. test/mock/problems.test.ts holds the two to each other, both ways.
+ * the list x-mock-problems. test/mock/problems.test.ts holds the two to each other, both ways.
  */
 
 /** Base of every problem type URI. */

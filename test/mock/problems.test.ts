@@ -2,8 +2,8 @@
  * The catalogue of problems (src/mock/problems.ts) and the spec hold together, both ways: every problem type the
  * mock can send is in the spec with its title and status, either as an example of a documented error answer
  * (components/responses, which the operations list) or, when only the mock sends it (its admin routes, the
- * steering a test asks for, its own failures), in components/x-mock-problems; and everything the spec shows of a
- * problem is an entry of the catalogue.
+ * steering a test asks for, its own failures), in the list x-mock-problems at the root of the spec; and everything
+ * the spec shows of a problem is an entry of the catalogue.
  */
 import { describe, expect, it } from "vitest";
 import { PROBLEM_BASE, PROBLEMS, type ProblemType } from "../../src/mock/problems.ts";
@@ -14,13 +14,13 @@ interface MockProblem extends ProblemExample { surface: string; when: string }
 type ResponseObject = { content?: Record<string, { examples?: Record<string, { value?: unknown }> }> };
 
 const spec = loadSpec();
-const components = (spec.components ?? {}) as { responses?: Record<string, ResponseObject>; "x-mock-problems"?: { problems?: MockProblem[] } };
+const components = (spec.components ?? {}) as { responses?: Record<string, ResponseObject> };
 const responses = Object.entries(components.responses ?? {});
 /** Each problem example of components/responses, with the response it is an example of. */
 const shown = responses.flatMap(([name, response]) =>
   Object.values(response.content?.["application/problem+json"]?.examples ?? {}).map((example) => [name, example.value as ProblemExample] as const),
 );
-const mockOnly = components["x-mock-problems"]?.problems ?? [];
+const mockOnly = (spec as { "x-mock-problems"?: { problems?: MockProblem[] } })["x-mock-problems"]?.problems ?? [];
 
 const sameEntry = (entry: ProblemType, found: ProblemExample): boolean =>
   entry.type === found.type && entry.title === found.title && entry.status === found.status;
@@ -31,7 +31,7 @@ function whatToAdd(key: string, entry: ProblemType): string {
     `PROBLEMS.${key} (${entry.type}, ${entry.status} ${entry.title}) is in src/mock/problems.ts but not in spec/openapi.yaml. Add it, then run \`npm run generate\`:`,
     `- if an operation of the API answers it for a reason of the service: as an example under components.responses.<Name>.content.application/problem+json.examples`,
     `  (value: { type: ${entry.type}, title: ${entry.title}, status: ${entry.status}, detail: … }) of a response the operations list under status ${entry.status}, or a new such response listed by them;`,
-    `- if only the mock sends it (admin routes, /__db, Prefer or fault rules, its own failure): as an entry of components.x-mock-problems.problems`,
+    `- if only the mock sends it (admin routes, /__db, Prefer or fault rules, its own failure): as an entry of x-mock-problems.problems (at the root of the document)`,
     `  ({ type: ${entry.type}, title: ${entry.title}, status: ${entry.status}, surface: api | admin | api and admin, when: … }).`,
   ].join("\n");
 }
@@ -60,7 +60,7 @@ describe("the problem catalogue and the spec", () => {
     const asMockOnly = mockOnly.some((problem) => sameEntry(entry, problem));
     expect(asExample || asMockOnly, whatToAdd(key, entry)).toBe(true);
     // One place each: a problem an operation answers is the service's, not only the mock's.
-    expect(asExample && asMockOnly, `${entry.type} is both an example of components/responses and in components/x-mock-problems: keep one`).toBe(false);
+    expect(asExample && asMockOnly, `${entry.type} is both an example of components/responses and in x-mock-problems of the spec: keep one`).toBe(false);
   });
 
   it("every problem example is answered under its own status by the operations that list its response", () => {
