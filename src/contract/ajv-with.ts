@@ -29,6 +29,7 @@ export const OPENAPI_VOCABULARY = [
   "discriminator",
   "x-assumption",
   "x-section",
+  "x-mock-problems",
 ] as const;
 
 /** AJV's parts, as a host gives them: Node requires them (create-ajv.ts), a browser module imports them when needed. */

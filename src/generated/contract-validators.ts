@@ -11,7 +11,7 @@ import { ucs2length } from "../contract/ucs2length.ts";
 // call (ucs2length) is imported as a module of the kit, and formats are checked with contractFormats.
 
 /** SHA-256 of the spec/openapi.yaml these validators were generated from. */
-export const SPEC_SHA256: string = "92823e51512a97b7d6c99a76b352f92341310548be631cccea919593e9506b35";
+export const SPEC_SHA256: string = "726ab6356c7f583bd92e4703de06e33de4c00b3171d7e37dd28b043a1e410322";
 
 /** Validators of the document as written; `at` resolves a JSON pointer in the contract's copy of it. */
 export function createOpenValidators(at: (pointer: string) => unknown): Record<string, ValidateFunction> {

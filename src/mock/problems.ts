@@ -1,7 +1,8 @@
 /**
- * The one catalogue of errors the mock can answer (RFC 9457 problem types). The spec shows the problems an
- * operation answers for a reason of the service (components/responses, each with an example);
- * test/mock/problems.test.ts holds every one of those examples to an entry here.
+ * The one catalogue of errors the mock can answer (RFC 9457 problem types). The spec holds every entry, with its
+ * title and status: a problem an operation answers for a reason of the service as an example of
+ * components/responses, one only the mock sends (its admin routes, a test's steering, its own failures) in
+ * the list x-mock-problems. test/mock/problems.test.ts holds the two to each other, both ways.
  */
 
 /** Base of every problem type URI. */

@@ -4,7 +4,7 @@ import { compareWithProfile } from "../profile/compare-profile.ts";
 import { ProfileObserver } from "../profile/profile-observer.ts";
 import type { ServiceProfile } from "../profile/service-profile.ts";
 import { SCENARIO_CHECKS } from "./checks.ts";
-import type { FuzzSummary } from "./fuzz/run-fuzz-phase.ts";
+import type { FuzzSummary } from "./fuzz/fuzz-summary.ts";
 import { createExchanger } from "./http-exchange.ts";
 import { preflight, type PreflightAnswer } from "./preflight.ts";
 import { proxiedFetch, usesProxy, type ProxySettings } from "./proxy-settings.ts";

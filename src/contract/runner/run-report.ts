@@ -1,6 +1,6 @@
 import type { ContractViolation, Tier } from "../contract-violation.ts";
 import type { CheckName } from "./checks.ts";
-import type { FuzzSummary } from "./fuzz/run-fuzz-phase.ts";
+import type { FuzzSummary } from "./fuzz/fuzz-summary.ts";
 
 /** How one evaluation of a check ended. A warning is a failed check that rests only on our assumptions. */
 export type CheckStatus = "passed" | "failed" | "warning" | "skipped";

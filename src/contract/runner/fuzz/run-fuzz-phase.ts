@@ -5,6 +5,7 @@ import { curlCommand, type CurlHeader } from "../curl-command.ts";
 import type { Exchanger } from "../http-exchange.ts";
 import { RunInterrupted, type Credentials, type RunContext } from "../run-context.ts";
 import type { CheckResult, ExchangeSummary, RunEvent } from "../run-report.ts";
+import type { FuzzOperationSummary, FuzzSummary } from "./fuzz-summary.ts";
 import { caseArbitrary, coverageCases } from "./case-arbitraries.ts";
 import { CaseRunner, type CaseOutcome, type Finding } from "./case-runner.ts";
 import { describeCase, type FuzzCase } from "./fuzz-case.ts";
@@ -17,34 +18,6 @@ export interface FuzzOptions {
   cases: number;
   /** The seed of every generated case: the same seed against the same service sends the same requests. */
   seed: number;
-}
-
-/** What the generated phase did, per operation. */
-export interface FuzzOperationSummary {
-  /** Cases sent (valid and invalid), shrinking included. */
-  cases: number;
-  valid: number;
-  invalid: number;
-  /** Requests sent to shrink failures (part of `cases`). */
-  shrinks: number;
-  /** Retrieves and lists that checked what a case did. */
-  reads: number;
-  /** Valid creates sent as edits of the phase's own property, since the phase had made the properties it may. */
-  asEdits?: number;
-  /** Creates not sent, since the phase had made the properties it may and the service takes creates it rules out. */
-  notSent?: number;
-  /** Why no case was sent, when none was. */
-  skipped?: string;
-  /** Cases dropped since a request of theirs got no answer (each such request fails not_a_server_error once). */
-  unanswered?: number;
-}
-
-/** What a report says of the generated phase. */
-export interface FuzzSummary {
-  casesPerOperation: number;
-  /** The properties the phase may create (one per 20 cases asked for), and those it did. */
-  properties: { limit: number; created: number };
-  operations: Record<string, FuzzOperationSummary>;
 }
 
 /** Collaborators of the phase: the run's ledger, and how to reach the service as the primary account. */
