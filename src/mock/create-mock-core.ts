@@ -32,6 +32,9 @@ import type { AccountRecord, Database } from "./store/records.ts";
 import { SharedState } from "./store/shared-state.ts";
 import { withStateMembers } from "./store/lazy-properties.ts";
 import type { PersistenceJournal, StatePersistence } from "./store/state-persistence.ts";
+import { createAnswerBasis } from "./usage/answer-basis.ts";
+import { recordUsage } from "./usage/usage-interceptor.ts";
+import { UsageRecorder, type UsageLimits } from "./usage/usage-recorder.ts";
 
 /** What the core is built from: the contract, the seed, and the options every host shares, already read. */
 export interface MockCoreOptions {
@@ -84,6 +87,8 @@ export interface MockCoreOptions {
    * answers alone, and what they were read from can be given back (the Node host collects garbage then).
    */
   onEncoded?: () => void;
+  /** Record a consumer's usage (usage/usage-recorder.ts): the consumer's name, and bounds other than the defaults. */
+  usage?: { consumer: string; limits?: Partial<UsageLimits> };
 }
 
 /** The host-neutral mock: one function of a request, and what a test or a host does with the mock besides. */
@@ -102,6 +107,8 @@ export interface MockCore {
   readonly durability: Durability | undefined;
   /** The state read back by the persistence port at start, if any. */
   readonly restored: boolean;
+  /** The consumer's usage, when it is recorded (the `usage` option). */
+  readonly usage: UsageRecorder | undefined;
   /** Puts the seeded state back, removes every fault rule and empties the request journal. */
   reset(): void;
   /** A reset to another state (a shipped name or records): fault rules and the journal emptied too; or why not. */
@@ -205,11 +212,25 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   // Innermost, so that whatever runs around it (a delay, a fault) sees the answer only once the change is saved.
   if (durability) apiInterceptors.push(createDurabilityInterceptor(durability));
   let currentState = options.seedName ?? "fixtures";
+  const usage = options.usage && new UsageRecorder({
+    consumer: options.usage.consumer,
+    contract,
+    store,
+    basis: createAnswerBasis(contract, { playing: options.profile !== undefined, agentUnset: new Set(Object.keys(playback.agentNeverSet ?? {})) }),
+    currentState: () => currentState,
+    configured: options.accounts !== undefined,
+    ...(options.profile ? { profile: options.profile } : {}),
+    now: options.now ?? Date.now,
+    ...(options.usage.limits ? { limits: options.usage.limits } : {}),
+  });
+  // Beside the journal, outside the faults: it sees what a test asked for, and leaves those answers out.
+  if (usage) apiInterceptors.splice(requestJournal.capacity > 0 ? 1 : 0, 0, recordUsage(usage));
   const reset = () => {
     store.reset();
     faults.clear();
     requestJournal.clear();
     currentState = options.seedName ?? "fixtures";
+    usage?.stateChanged();
   };
   /** `POST /__admin/reset`: a reset, or why not (a seed read again that is refused now), nothing changed. */
   const answerReset = (): Outcome<void> => built(reset);
@@ -222,6 +243,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     faults.clear();
     requestJournal.clear();
     currentState = chosen.value.name;
+    usage?.stateChanged();
     return success({ name: chosen.value.name });
   };
 
@@ -232,6 +254,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     steering: createSteeringRoutes(requestJournal, faults),
     reset: answerReset,
     states: { use: useState, current: () => currentState },
+    usage,
     store,
     tokens,
     contract,
@@ -261,6 +284,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     adminGuard,
     durability,
     restored: loaded?.restored ?? false,
+    usage,
     reset,
     useState,
     currentState: () => currentState,

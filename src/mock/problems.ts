@@ -46,6 +46,10 @@ export const PROBLEMS = {
    * file, read again, now holds a record the mock cannot hold: the request is right, the file it reads changed.
    */
   seedRefused: problem("seed-refused", "Seed Refused", 409),
+  /** `POST /__admin/usage/tests` with a body that is not `{"name": "<the test's name>"}`. */
+  invalidUsageTest: problem("invalid-usage-test", "Invalid Usage Test", 400),
+  /** `POST /__admin/usage/tests` to a mock that does not record usage (`--record-usage`, the `usage` option). */
+  usageNotRecorded: problem("usage-not-recorded", "Usage Not Recorded", 409),
   /** `GET /__admin/requests` with a filter it does not know. */
   invalidJournalFilter: problem("invalid-journal-filter", "Invalid Request Journal Filter", 400),
   /**

@@ -17,6 +17,9 @@ import type { RawRecordValidator } from "../../mock/store/raw-record-validator.t
 import { refusalLines, type Outcome } from "../../mock/problems.ts";
 import { mockRequestOf, responseOf } from "../fetch/fetch-exchange.ts";
 import { storagePersistence, type KeyValueStorage } from "./storage-persistence.ts";
+import type { UsageControl, UsageLimits } from "../../mock/usage/usage-recorder.ts";
+import { registerUsage } from "../../mock/usage/usage-registry.ts";
+import { checkUsageOption } from "../../mock/usage/check-usage-option.ts";
 
 /** Options of {@link createMockHandlers}: the server's own where they make sense in a browser. */
 export interface MockHandlersOptions {
@@ -75,6 +78,12 @@ export interface MockHandlersOptions {
   persist?: "sessionStorage" | "localStorage" | KeyValueStorage;
   /** The storage key of the kept state; one per base URL by default. */
   persistKey?: string;
+  /**
+   * Record a consumer's usage: each test's requests and answers, and what each answer rests on. `consumer`
+   * names it; `mock.usage.toJSON()` is the document. Tests begin with `mock.usage.beginTest(name)`,
+   * `POST /__admin/usage/tests`, or by themselves under `property-listing-kit/vitest`.
+   */
+  usage?: { consumer: string; limits?: Partial<UsageLimits> };
 }
 
 /** A service profile made ready for playback (`loadProfilePlayback`). */
@@ -109,9 +118,11 @@ export interface MockHandlers {
   readonly store: MockStore;
   /** The origin (and prefix) the handlers answer, or undefined for any origin. */
   readonly baseUrl: string | undefined;
+  /** The consumer's usage, with the `usage` option (undefined without). */
+  readonly usage: UsageControl | undefined;
 }
 
-const OPTION_NAMES = new Set<string>(["baseUrl", "fixtures", "state", "checkRecords", "accounts", "agentSeats", "maxAccounts", "validateResponses", "latency", "random", "journalSize", "bodyLimit", "now", "autologinSecret", "adminToken", "playback", "log", "persist", "persistKey"]);
+const OPTION_NAMES = new Set<string>(["baseUrl", "fixtures", "state", "checkRecords", "accounts", "agentSeats", "maxAccounts", "validateResponses", "latency", "random", "journalSize", "bodyLimit", "now", "autologinSecret", "adminToken", "playback", "log", "persist", "persistKey", "usage"]);
 
 /** The paths of the mock: only these are answered, so that the page's own files and other calls go on. */
 const MOCK_PATHS = /^\/(?:api(?:\/|$)|__admin(?:\/|$)|__db(?:\/|$)|healthz$|openapi\.json$|autologin\/)/;
@@ -177,7 +188,9 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     ...(given.playback ? { playback: given.playback.playback, profile: given.playback.about } : {}),
     tell: (_level, text) => log(text),
     reportError: log,
+    ...(given.usage ? { usage: { consumer: given.usage.consumer, ...(given.usage.limits ? { limits: given.usage.limits } : {}) } } : {}),
   });
+  if (core.usage) registerUsage(core.usage);
 
   const pattern = base.origin ? new RegExp(`^${escapeRegExp(base.origin + base.prefix)}/`) : /^[a-z][a-z0-9+.-]*:\/\/[^/]+\//i;
   const handler = http.all(pattern, async ({ request }) => {
@@ -199,6 +212,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     violations: core.violations,
     store: core.store,
     baseUrl: base.origin ? `${base.origin}${base.prefix}` : undefined,
+    usage: core.usage,
   };
 }
 
@@ -225,6 +239,10 @@ function checkOptions(options: MockHandlersOptions): Omit<MockHandlersOptions, "
   for (const name of ["agentSeats", "maxAccounts", "bodyLimit"] as const) {
     const value = options[name];
     if (value !== undefined && !(Number.isInteger(value) && value >= 0)) throw new TypeError(`createMockHandlers: "${name}" must be a whole number, got ${JSON.stringify(value)}.`);
+  }
+  if (options.usage !== undefined) {
+    checkUsageOption(options.usage, "createMockHandlers");
+    if ((options.usage as { file?: unknown }).file !== undefined) throw new TypeError('createMockHandlers: "usage.file" is the Node server\'s; here, write mock.usage.toJSON() where you want it.');
   }
   if (options.fixtures !== undefined && (typeof options.fixtures !== "object" || options.fixtures === null)) throw new TypeError('createMockHandlers: "fixtures" must be a state object (a Database).');
   return checked;

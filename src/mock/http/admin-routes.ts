@@ -7,6 +7,8 @@ import { okReply, problemReply, type Reply } from "./reply.ts";
 import { whenSaved, type Durability } from "./when-saved.ts";
 import type { SteeringRoutes } from "./steering-routes.ts";
 import { createStateRoute, type StateControl } from "./state-route.ts";
+import { createUsageRoute, USAGE_TESTS_PATH } from "../usage/usage-route.ts";
+import type { UsageControl } from "../usage/usage-recorder.ts";
 
 /** Collaborators of the admin routes. */
 export interface AdminRoutesDeps {
@@ -21,6 +23,8 @@ export interface AdminRoutesDeps {
   states: StateControl;
   /** With `--db`: a reset or raw write is answered once it is on disk. */
   durability?: Durability;
+  /** A consumer's usage, when it is recorded (`/__admin/usage/tests`). */
+  usage?: UsageControl | undefined;
 }
 
 const FAULT_PREFIX = "/__admin/faults/";
@@ -62,6 +66,7 @@ export function isAdminPath(path: string): boolean {
 export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
   const { store } = deps;
   const state = createStateRoute({ states: deps.states, store, ...(deps.durability ? { durability: deps.durability } : {}) });
+  const usageTests = createUsageRoute(deps.usage);
   return async (request, path) => {
     const refused = adminRefusal(deps.guard, request, path);
     if (refused) return refused;
@@ -81,6 +86,7 @@ export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
       return (await whenSaved(deps.durability, before, okReply({ status: "reset", counts: store.counts() }), path)).reply;
     }
     if (path === "/__admin/state") return state(request);
+    if (path === USAGE_TESTS_PATH) return usageTests(request);
     if (path === "/__admin/requests" && (method === "GET" || method === "DELETE")) {
       discardBody(request);
       return method === "GET" ? deps.steering.listRequests(request.url) : deps.steering.clearRequests();

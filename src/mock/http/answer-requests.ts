@@ -12,6 +12,7 @@ import type { MockRequest } from "./mock-request.ts";
 import { discardBody } from "./read-body.ts";
 import { okReply, problemReply, textReply, type Reply } from "./reply.ts";
 import type { Durability } from "./when-saved.ts";
+import type { UsageControl } from "../usage/usage-recorder.ts";
 
 /** Everything the mock's core wires together. */
 export interface CoreDeps extends ApiHandlerDeps {
@@ -36,6 +37,8 @@ export interface CoreDeps extends ApiHandlerDeps {
   durability?: Durability;
   /** Where the API reference is, for the index page (`/docs`, the Node host's), if the host serves one. */
   docsPath?: string;
+  /** A consumer's usage, when it is recorded: `POST /__admin/usage/tests` begins a test. */
+  usage?: UsageControl | undefined;
 }
 
 /**
@@ -64,7 +67,7 @@ const AUTOLOGIN = "/autologin/";
 export function createRequestAnswerer(deps: CoreDeps): AnswerRequest {
   const { store, contract, durability } = deps;
   const api = wrapApiHandler(createApiHandler(deps), deps.apiInterceptors);
-  const admin = createAdminRoutes({ store, guard: deps.adminGuard, steering: deps.steering, reset: deps.reset, states: deps.states, ...(durability ? { durability } : {}) });
+  const admin = createAdminRoutes({ store, guard: deps.adminGuard, steering: deps.steering, reset: deps.reset, states: deps.states, ...(durability ? { durability } : {}), usage: deps.usage });
 
   const pages = new Map<string, () => Reply>([
     [
