@@ -121,16 +121,16 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
   };
 
   /** The ids of marked objects along a chain of `$ref`s (a response object and the component it points to). */
-  const markedAlong = (pointer: string): { pointers: string[]; target: Record<string, unknown> | undefined } => {
+  const markedAlong = (pointer: string): { pointers: string[]; target: Record<string, unknown> | undefined; at: string } => {
     const pointers: string[] = [];
     let at = pointer;
     for (let hop = 0; hop < 8; hop += 1) {
       if (markers.get(at)?.plain) pointers.push(at);
       const node = resolvePointer(document, at) as Record<string, unknown> | undefined;
-      if (!node || typeof node.$ref !== "string") return { pointers, target: node };
+      if (!node || typeof node.$ref !== "string") return { pointers, target: node, at };
       at = node.$ref.replace(/^#/, "");
     }
-    return { pointers, target: undefined };
+    return { pointers, target: undefined, at };
   };
 
   interface ShapeBasis {
@@ -165,10 +165,10 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
       if (!component) return null;
       responsePointer = `/components/responses/${escapeToken(component[0])}`;
     }
-    const { pointers: responseMarks, target } = markedAlong(responsePointer);
+    const { pointers: responseMarks, target, at: responseAt } = markedAlong(responsePointer);
     const media = shape.mediaType ?? "";
     const content = (target?.content ?? {}) as Record<string, unknown>;
-    const schemaHome = media in content ? `${responsePointer}/content/${escapeToken(media)}/schema` : undefined;
+    const schemaHome = media in content ? `${responseAt}/content/${escapeToken(media)}/schema` : undefined;
     const schema = schemaHome;
     const statusMarks = [...responseMarks];
     if (shape.status === 401 && markers.get(operationPointer)?.security) statusMarks.push(operationPointer);
