@@ -39,7 +39,7 @@ async function suite(mock: Mock): Promise<void> {
   mock.useState("seats-full");
   await call(mock, "post", "/agent_card/", { "API-KEY": "demo-key", TOKEN: "demo-token" }).send({ agent_first_name: "Ann", agent_last_name: "Lee", email: "ann@example.com" });
   await request(mock.app).get(`${API}/agent_cards`).set({ "content-type": "application/json" });
-  await call(mock, "get", "/agent_cards", { "API-KEY": SECRET["API-KEY"], TOKEN: OTHER_SECRET.TOKEN });
+  await call(mock, "get", "/agent_cards", { "API-KEY": "demo-key", TOKEN: OTHER_SECRET.TOKEN });
   await call(mock, "get", "/agent_cards", OTHER_SECRET);
 }
 
