@@ -48,7 +48,7 @@ describe("--record-usage", () => {
     const file = join(mkdtempSync(join(tmpdir(), "plk-usage-")), "usage.json");
     const { url, mock } = await startMock(["--record-usage", file, "--consumer", "web-app"]);
     expect((await beginTest(url, "properties > create")).status).toBe(200);
-    const created = await (await fetch(`${url}/api/v1/object/property`, { method: "POST", headers, body: JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }) })).json();
+    const created = (await (await fetch(`${url}/api/v1/object/property`, { method: "POST", headers, body: JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }) })).json()) as { nid: string };
     await fetch(`${url}/api/v1/object/property/${created.nid}`, { headers });
     expect((await beginTest(url, "agents > list")).status).toBe(200);
     // The first test ended when the second began: the file holds it already.

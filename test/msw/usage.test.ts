@@ -29,7 +29,7 @@ describe("recorded through MSW", () => {
 
   it("creates and reads a property", async () => {
     mock.reset();
-    const created = await (await fetch(`${BASE}/api/v1/object/property`, { method: "POST", headers, body: JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }) })).json();
+    const created = (await (await fetch(`${BASE}/api/v1/object/property`, { method: "POST", headers, body: JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }) })).json()) as { nid: string };
     expect((await fetch(`${BASE}/api/v1/object/property/${created.nid}`, { headers })).status).toBe(200);
   });
 
