@@ -1,7 +1,7 @@
 import type { Contract } from "../../contract/build-contract.ts";
 import type { Basis, UsageBasis } from "../../contract/usage/usage-document.ts";
 import { RESOURCE_OF_ANSWER } from "../../contract/profile/service-profile.ts";
-import { escapeToken, resolvePointer } from "../../spec/json-pointer.ts";
+import { escapeToken as escapeAny, resolvePointer } from "../../spec/json-pointer.ts";
 import { listAssumptions } from "../../spec/list-assumptions.ts";
 
 /** At most this many fields of one answer are listed; a field past it rests on what its nearest listed parent rests on. */
@@ -133,6 +133,51 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
     return { pointers, target: undefined, at };
   };
 
+  /**
+   * What a field of one type, reached through these schema nodes under these inherited markers, rests on; and the
+   * steps of its members and items, made once and kept: a body's walk is then a lookup per field.
+   */
+  const makeStep = (schemas: readonly string[], value: unknown, ids: readonly string[], pointers: readonly string[]): Step => {
+    const nodesHere = applying(schemas, value);
+    let ownIds = ids;
+    let ownPointers = pointers;
+    for (const at of nodesHere) {
+      const id = markers.get(at)?.plain;
+      if (id && !ownIds.includes(id)) {
+        ownIds = [...ownIds, id];
+        ownPointers = [...ownPointers, at];
+      }
+    }
+    const children = new Map<string, Step | null>();
+    const items = new Map<string, Step>();
+    return {
+      basis: assumption(ownPointers, idOf, ownIds),
+      child(name, child) {
+        const key = `${typeTag(child)}${name}`;
+        let step = children.get(key);
+        if (step === undefined) {
+          const childSchemas: string[] = [];
+          for (const at of nodesHere) {
+            const node = nodeAt(at);
+            const named = node.properties.get(name);
+            if (named) childSchemas.push(named);
+            else if (node.additional) childSchemas.push(node.additional);
+          }
+          step = childSchemas.length === 0 ? null : makeStep(childSchemas, child, ownIds, ownPointers);
+          // Keys of a map (the agent list's nids) are many: only the named members' steps are kept apart.
+          if (children.size < 256) children.set(key, step);
+        }
+        return step ?? undefined;
+      },
+      item(item) {
+        const tag = typeTag(item);
+        let step = items.get(tag);
+        if (!step) items.set(tag, (step = makeStep(nodesHere.map((at) => nodeAt(at).items).filter((at): at is string => at !== undefined), item, ownIds, ownPointers)));
+        return step;
+      },
+    };
+  };
+
   interface ShapeBasis {
     status: Basis;
     mediaType: Basis;
@@ -140,6 +185,8 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
     inherited: readonly string[];
     inheritedPointers: readonly string[];
     schema: string | undefined;
+    /** The step of the body's root, for a value of its type. */
+    root(value: unknown): Step;
   }
   const shapes = new Map<string, ShapeBasis | null>();
   const shapeOf = (shape: AnswerShape): ShapeBasis | null => {
@@ -175,12 +222,20 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
     if (shape.status === 400 && markers.get(`${operationPointer}/requestBody`)?.plain) statusMarks.push(`${operationPointer}/requestBody`);
     const statusBasis = assumption(statusMarks, idOf);
     const rootMarks = schema ? applying([schema], undefined).filter((pointer) => markers.get(pointer)?.plain && shape.status !== 200) : [];
+    const inherited = statusMarks.map(idOf).filter((id): id is string => id !== undefined);
+    const roots = new Map<string, Step>();
     return {
       status: statusBasis,
       mediaType: shape.status === 200 ? FACT : assumption([...statusMarks, ...rootMarks], idOf),
-      inherited: statusMarks.map(idOf).filter((id): id is string => id !== undefined),
+      inherited,
       inheritedPointers: statusMarks,
       schema,
+      root(value) {
+        const tag = typeTag(value);
+        let step = roots.get(tag);
+        if (!step) roots.set(tag, (step = makeStep(schema ? [schema] : [], value, inherited, statusMarks)));
+        return step;
+      },
     };
   };
 
@@ -203,52 +258,35 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
       if (shape.operationId === "retrieveTemplateCatalogue") return depth === 0 ? "extra_fields.template_catalogue" : depth === 2 ? "extra_fields.template" : undefined;
       return depth === 0 && resource ? `extra_fields.${resource}` : undefined;
     };
-    const walk = (value: unknown, schemas: readonly string[], ids: readonly string[], pointers: readonly string[], pointer: string, depth: number, key: string | undefined): void => {
+    const walk = (value: unknown, step: Step, pointer: string, depth: number, key: string | undefined): void => {
       if (count >= MAX_FIELDS_PER_ANSWER || depth > 32) return;
-      const nodesHere = applying(schemas, value);
-      let ownIds = ids;
-      let ownPointers = pointers;
-      for (const at of nodesHere) {
-        const id = markers.get(at)?.plain;
-        if (id && !ownIds.includes(id)) {
-          ownIds = [...ownIds, id];
-          ownPointers = [...ownPointers, at];
-        }
-      }
-      const isRoot = pointer === "";
-      if (!isRoot || value === null || typeof value !== "object" || Array.isArray(value)) {
+      if (pointer !== "" || value === null || typeof value !== "object" || Array.isArray(value)) {
         count += 1;
         fields[pointer] =
           profiled.playing && value === null && depth === 1 && shape.operationId === "retrieveAgentCard" && key !== undefined && profiled.agentUnset.has(key)
             ? { tier: "profile", point: "unset.agent" }
-            : assumption(ownPointers, idOf, ownIds);
+            : step.basis;
       }
       if (value === null || typeof value !== "object") return;
       if (Array.isArray(value)) {
-        const items = nodesHere.map((at) => nodeAt(at).items).filter((at): at is string => at !== undefined);
-        value.forEach((item, index) => walk(item, items, ownIds, ownPointers, `${pointer}/${index}`, depth + 1, undefined));
+        for (let index = 0; index < value.length; index += 1) walk(value[index], step.item(value[index]), `${pointer}/${index}`, depth + 1, undefined);
         return;
       }
-      for (const [name, child] of Object.entries(value)) {
-        const childSchemas: string[] = [];
-        for (const at of nodesHere) {
-          const node = nodeAt(at);
-          const named = node.properties.get(name);
-          if (named) childSchemas.push(named);
-          else if (node.additional) childSchemas.push(node.additional);
-        }
-        const extra = childSchemas.length === 0 ? extraPoint(depth) : undefined;
-        if (extra) {
-          const point: Basis = { tier: "profile", point: extra };
+      for (const name in value) {
+        const child = (value as Record<string, unknown>)[name];
+        const next = step.child(name, child);
+        if (next === undefined) {
+          const extra = extraPoint(depth);
+          const point: Basis = extra ? { tier: "profile", point: extra } : step.basis;
           listFields(child, `${pointer}/${escapeToken(name)}`, (at) => {
             if (count++ < MAX_FIELDS_PER_ANSWER) fields[at] = point;
           });
           continue;
         }
-        walk(child, childSchemas, ownIds, ownPointers, `${pointer}/${escapeToken(name)}`, depth + 1, name);
+        walk(child, next, `${pointer}/${escapeToken(name)}`, depth + 1, name);
       }
     };
-    walk(body, found.schema ? [found.schema] : [], found.inherited, found.inheritedPointers, "", 0, undefined);
+    walk(body, found.root(body), "", 0, undefined);
     return {
       status: found.status,
       mediaType: shape.profiledMedia ? { tier: "profile", point: "media_type.success" } : found.mediaType,
@@ -256,6 +294,32 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
     };
   };
   return { of, known: (shape) => shape.errorPoint !== undefined || shapeOf(shape) !== null };
+}
+
+/** A field's place in the schema, with what it rests on and the places of its members and items. */
+interface Step {
+  basis: Basis;
+  /** The step of a member (undefined: the schema has no place for it). */
+  child(name: string, value: unknown): Step | undefined;
+  item(value: unknown): Step;
+}
+
+/** A value's JSON type as the schema's branches tell them apart (an empty array apart: a branch may allow only that). */
+function typeTag(value: unknown): string {
+  if (value === null) return "n";
+  if (Array.isArray(value)) return value.length === 0 ? "e" : "a";
+  switch (typeof value) {
+    case "object":
+      return "o";
+    case "string":
+      return "s";
+    case "boolean":
+      return "b";
+    case "number":
+      return Number.isInteger(value) ? "i" : "f";
+    default:
+      return "u";
+  }
 }
 
 /** A basis from marked places: a fact when there are none. */
@@ -299,4 +363,10 @@ function statusOfComponent(response: Record<string, unknown>): number | undefine
     }
   }
   return undefined;
+}
+
+/** A pointer's token: most names need no escape, and this runs for every field of every answer written. */
+function escapeToken(token: string | number): string {
+  const text = String(token);
+  return text.includes("~") || text.includes("/") ? escapeAny(text) : text;
 }

@@ -9,7 +9,7 @@ import type { MockStore } from "../store/mock-store.ts";
 import type { AnswerBasis } from "./answer-basis.ts";
 import { collectionOfPath, type OpenTest, type RecordCollection } from "./recorded-test.ts";
 import { credentialValues, headerValue, recordedHeaders } from "./usage-headers.ts";
-import { writeUsageTest } from "./write-usage-test.ts";
+import { writeUsageTest, type AnswerPiece } from "./write-usage-test.ts";
 
 /** Where recording stops, so that memory stays bounded whatever a suite does. */
 export interface UsageLimits {
@@ -30,6 +30,7 @@ export const UNNAMED_TEST = "(no test named)";
 const MIN_REDACTED_LENGTH = 6;
 const MAX_CREDENTIALS = 1_000;
 const PREFIX_OPENED = "Opened on first use";
+const MAX_PATHS_PER_TEST = 10_000;
 
 /** What the recorder is built from. */
 export interface UsageRecorderDeps {
@@ -75,7 +76,8 @@ export function testNameProblem(name: unknown): string | undefined {
 export class UsageRecorder implements UsageControl {
   readonly #deps: UsageRecorderDeps;
   readonly #limits: UsageLimits;
-  readonly #written: string[] = [];
+  /** Ended tests: written (their JSON line), or waiting to be, which happens when the document is first read. */
+  readonly #written: Array<string | OpenTest> = [];
   #writtenBytes = 0;
   #open: OpenTest | undefined;
   #stopped = false;
@@ -89,6 +91,7 @@ export class UsageRecorder implements UsageControl {
   readonly #stampsFrom: number;
   readonly #listeners: Array<() => void> = [];
   readonly #replacer: (key: string, value: unknown) => unknown;
+  readonly #pieces = new Map<string, AnswerPiece>();
 
   constructor(deps: UsageRecorderDeps) {
     this.#deps = deps;
@@ -131,6 +134,8 @@ export class UsageRecorder implements UsageControl {
     if (this.#stopped) return;
     const test = this.#current();
     if (!test || test.truncated || test.paths.has(call.path)) return;
+    // Paths a test sends are few; a client inventing a new one on every request must not grow the cache past this.
+    if (test.paths.size >= MAX_PATHS_PER_TEST) test.paths.clear();
     const found = this.#deps.contract.match(call.method, call.path);
     if (found.kind !== "operation") return test.paths.set(call.path, null), undefined;
     test.paths.set(call.path, sortedParams(found.pathParams));
@@ -181,7 +186,12 @@ export class UsageRecorder implements UsageControl {
     }
     const apiKey = headerValue(headers, "api-key");
     const token = headerValue(headers, "token");
-    for (const value of credentialValues(headers)) if (value.length >= MIN_REDACTED_LENGTH && this.#credentials.size < MAX_CREDENTIALS) this.#credentials.add(value);
+    for (const value of credentialValues(headers)) {
+      if (value.length < MIN_REDACTED_LENGTH || this.#credentials.has(value) || this.#credentials.size >= MAX_CREDENTIALS) continue;
+      this.#credentials.add(value);
+      // Answers written before may hold it: they are written again.
+      this.#pieces.clear();
+    }
     let account: string | null = null;
     let credentials: "missing" | "wrong" | undefined;
     if (!apiKey || !token) credentials = "missing";
@@ -226,7 +236,14 @@ export class UsageRecorder implements UsageControl {
   }
 
   text(): string {
-    const tests = [...this.#written];
+    for (let at = 0; at < this.#written.length; at += 1) {
+      const test = this.#written[at]!;
+      if (typeof test === "string") continue;
+      const text = this.#write(test);
+      this.#writtenBytes += text.length - test.bytes;
+      this.#written[at] = text;
+    }
+    const tests = [...(this.#written as string[])];
     if (this.#open) tests.push(this.#write(this.#open));
     const head: Omit<UsageDocument, "tests" | "truncated"> = {
       $schema: "https://property-listing.example/schemas/usage.schema.json",
@@ -265,14 +282,13 @@ export class UsageRecorder implements UsageControl {
     const open = this.#open;
     if (!open) return;
     this.#open = undefined;
-    const text = this.#write(open);
-    this.#written.push(text);
-    this.#writtenBytes += text.length;
+    this.#written.push(open);
+    this.#writtenBytes += open.bytes;
     for (const listener of this.#listeners) listener();
   }
 
   #write(test: OpenTest): string {
-    return writeUsageTest(test, { basis: this.#deps.basis, pathOf: (id) => this.#deps.contract.operation(id)?.pathTemplate, replacer: this.#replacer });
+    return writeUsageTest(test, { basis: this.#deps.basis, pathOf: (id) => this.#deps.contract.operation(id)?.pathTemplate, replacer: this.#replacer, pieces: this.#pieces });
   }
 
   #stop(truncation: UsageTruncation): void {

@@ -1,5 +1,5 @@
 import type { Basis, UsageBinding, UsageInteraction, UsageTest } from "../../contract/usage/usage-document.ts";
-import { escapeToken } from "../../spec/json-pointer.ts";
+import { escapeToken as escapeAny } from "../../spec/json-pointer.ts";
 import type { AnswerBasis } from "./answer-basis.ts";
 import { collectionOfPath, type OpenTest, type RecordCollection } from "./recorded-test.ts";
 
@@ -14,7 +14,27 @@ export interface WriteTestDeps {
   pathOf: (operationId: string) => string | undefined;
   /** `JSON.stringify`'s replacer that keeps credentials, auto-login tokens and the clock out. */
   replacer: (key: string, value: unknown) => unknown;
+  /**
+   * Answers already written, by shape and text: a suite reads the same record again and again, and an answer
+   * written once is not parsed, walked and encoded again. The recorder empties it when what the replacer keeps
+   * out changes.
+   */
+  pieces: Map<string, AnswerPiece>;
 }
+
+/** One answer as written: its response and basis as JSON text, and the ids it gives later requests. */
+export interface AnswerPiece {
+  response: string;
+  basis: string;
+  ids: Array<[string, string]>;
+  externals: Array<[string, string]>;
+  /** The nid of a document it made. */
+  made?: string;
+}
+
+/** Answers longer than this are written afresh each time rather than kept. */
+const MAX_PIECE_TEXT = 64 * 1024;
+const MAX_PIECES = 256;
 
 /**
  * A test as one line of JSON: its interactions in order, each with the bindings of its ids (an earlier answer,
@@ -40,7 +60,7 @@ export function writeUsageTest(test: OpenTest, deps: WriteTestDeps): string {
     return undefined;
   };
 
-  const interactions: UsageInteraction[] = [];
+  const interactions: string[] = [];
   test.calls.forEach((call, index) => {
     const bindings: UsageBinding[] = [];
     const collection = collectionOfPath(deps.pathOf(call.operation) ?? "");
@@ -68,31 +88,21 @@ export function writeUsageTest(test: OpenTest, deps: WriteTestDeps): string {
       const binding = bindOne("/body/property_reference", String(reference), "properties");
       if (binding) bindings.push(binding);
     }
-    const body = call.answer === undefined ? null : (JSON.parse(typeof call.answer === "string" ? call.answer : utf8.decode(call.answer)) as unknown);
-    const basis = deps.basis.of({ operationId: call.operation, status: call.status, mediaType: call.mediaType, ...(call.errorPoint ? { errorPoint: call.errorPoint } : {}), ...(call.profiledMedia ? { profiledMedia: true } : {}) }, body) ?? {
-      status: FACT,
-      mediaType: FACT,
-      fields: {},
+    const piece = answerPiece(call, deps);
+    const request: UsageInteraction["request"] = {
+      method: call.method,
+      path: call.path,
+      params: call.params,
+      headers: Object.fromEntries(call.headers),
+      account: call.account,
+      ...(call.credentials ? { credentials: call.credentials } : {}),
+      ...(requestBody === undefined ? {} : { body: requestBody }),
     };
-    interactions.push({
-      operation: call.operation,
-      request: {
-        method: call.method,
-        path: call.path,
-        params: call.params,
-        headers: Object.fromEntries(call.headers),
-        account: call.account,
-        ...(call.credentials ? { credentials: call.credentials } : {}),
-        ...(requestBody === undefined ? {} : { body: requestBody }),
-      },
-      response: { status: call.status, mediaType: call.mediaType, body },
-      bindings,
-      basis,
-    });
-    if (call.status === 200) {
-      indexIds(body, "", index, fromAnswers, externalFromAnswers, 0);
-      if (call.operation === "createDocument" && body !== null && typeof body === "object" && "nid" in body) made.add(String((body as { nid: unknown }).nid));
-    }
+    // Members in the order of UsageInteraction, the answer's parts as written once (answerPiece).
+    interactions.push(`{"operation":${JSON.stringify(call.operation)},"request":${JSON.stringify(request, deps.replacer)},"response":${piece.response},"bindings":${JSON.stringify(bindings)},"basis":${piece.basis}}`);
+    for (const [value, pointer] of piece.ids) if (!fromAnswers.has(value)) fromAnswers.set(value, { interaction: index, pointer });
+    for (const [value, pointer] of piece.externals) if (!externalFromAnswers.has(value)) externalFromAnswers.set(value, { interaction: index, pointer });
+    if (piece.made !== undefined) made.add(piece.made);
   });
 
   const records: UsageTest["records"] = {};
@@ -105,8 +115,35 @@ export function writeUsageTest(test: OpenTest, deps: WriteTestDeps): string {
     }
     (records[collection] ??= {})[id] = sortedKeys(record);
   }
-  const written: UsageTest = { name: test.name, start: test.start, records, interactions, ...(test.truncated ? { truncated: true as const } : {}) };
-  return JSON.stringify(written, deps.replacer);
+  const head: Omit<UsageTest, "interactions" | "truncated"> = { name: test.name, start: test.start, records };
+  const text = JSON.stringify(head, deps.replacer);
+  return `${text.slice(0, -1)},"interactions":[${interactions.join(",")}]${test.truncated ? ',"truncated":true' : ""}}`;
+}
+
+/** An answer's response and basis as written, and the ids it gives: from the kept pieces when written before. */
+function answerPiece(call: OpenTest["calls"][number], deps: WriteTestDeps): AnswerPiece {
+  const text = call.answer === undefined ? undefined : typeof call.answer === "string" ? call.answer : utf8.decode(call.answer);
+  const key = text !== undefined && text.length <= MAX_PIECE_TEXT ? `${call.operation} ${call.status} ${call.mediaType} ${call.errorPoint ?? ""} ${call.profiledMedia ? 1 : 0}\n${text}` : undefined;
+  const kept = key === undefined ? undefined : deps.pieces.get(key);
+  if (kept) return kept;
+  const body = text === undefined ? null : (JSON.parse(text) as unknown);
+  const basis = deps.basis.of({ operationId: call.operation, status: call.status, mediaType: call.mediaType, ...(call.errorPoint ? { errorPoint: call.errorPoint } : {}), ...(call.profiledMedia ? { profiledMedia: true } : {}) }, body) ?? { status: FACT, mediaType: FACT, fields: {} };
+  const ids = new Map<string, { interaction: number; pointer: string }>();
+  const externals = new Map<string, { interaction: number; pointer: string }>();
+  if (call.status === 200) indexIds(body, "", 0, ids, externals, 0);
+  const made = call.status === 200 && call.operation === "createDocument" && body !== null && typeof body === "object" && "nid" in body ? String((body as { nid: unknown }).nid) : undefined;
+  const piece: AnswerPiece = {
+    response: JSON.stringify({ status: call.status, mediaType: call.mediaType, body }, deps.replacer),
+    basis: JSON.stringify(basis),
+    ids: [...ids].map(([value, at]) => [value, at.pointer]),
+    externals: [...externals].map(([value, at]) => [value, at.pointer]),
+    ...(made !== undefined ? { made } : {}),
+  };
+  if (key !== undefined) {
+    if (deps.pieces.size >= MAX_PIECES) deps.pieces.clear();
+    deps.pieces.set(key, piece);
+  }
+  return piece;
 }
 
 const FACT: Basis = { tier: "fact" };
@@ -132,4 +169,10 @@ function byCollectionAndId(a: string, b: string): number {
 /** An object with its members in key order (a record's order is not meaningful). */
 function sortedKeys(record: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.keys(record).sort().map((key) => [key, record[key]]));
+}
+
+/** A pointer's token: most names need no escape, and this runs for every field of every answer written. */
+function escapeToken(token: string | number): string {
+  const text = String(token);
+  return text.includes("~") || text.includes("/") ? escapeAny(text) : text;
 }
