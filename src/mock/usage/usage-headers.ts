@@ -20,6 +20,18 @@ const MAX_HEADERS = 50;
 /** What a header name may be (RFC 9110 token, lower case), as the usage schema says. */
 const HEADER_NAME = /^[a-z0-9!#$%&'*+.^_`|~-]+$/;
 
+/** What a header name is to the usage, decided once per name: kept, a credential, or left out. */
+const KINDS = new Map<string, "kept" | "credential" | "left-out">();
+const MAX_KINDS = 1_000;
+
+function kindOf(name: string): "kept" | "credential" | "left-out" {
+  let kind = KINDS.get(name);
+  if (kind) return kind;
+  kind = CREDENTIAL_HEADERS.has(name) || CREDENTIAL_NAME.test(name) ? "credential" : TRANSPORT_HEADERS.has(name) || !HEADER_NAME.test(name) || TRANSPORT_PREFIXES.some((prefix) => name.startsWith(prefix)) ? "left-out" : "kept";
+  if (KINDS.size < MAX_KINDS) KINDS.set(name, kind);
+  return kind;
+}
+
 /**
  * The headers of a request as the usage records them: lower-case, sorted, without credentials (by name) and
  * without what the transport sets. A credential is recorded as the role of the account it opened, elsewhere.
@@ -28,14 +40,13 @@ export function recordedHeaders(headers: RequestHeaders): Array<[string, string]
   const kept: Array<[string, string]> = [];
   for (const name in headers) {
     if (kept.length >= MAX_HEADERS) break;
-    if (CREDENTIAL_HEADERS.has(name) || TRANSPORT_HEADERS.has(name) || CREDENTIAL_NAME.test(name) || !HEADER_NAME.test(name)) continue;
-    if (TRANSPORT_PREFIXES.some((prefix) => name.startsWith(prefix))) continue;
+    if (kindOf(name) !== "kept") continue;
     const value = headers[name];
     if (value === undefined) continue;
     const text = Array.isArray(value) ? value.join(", ") : value;
     kept.push([name, text.length > MAX_HEADER_VALUE ? text.slice(0, MAX_HEADER_VALUE) : text]);
   }
-  return kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return kept.length < 2 ? kept : kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** The value of a header sent once (the first of several). */
@@ -48,7 +59,7 @@ export function headerValue(headers: RequestHeaders, name: string): string | und
 export function credentialValues(headers: RequestHeaders): string[] {
   const found: string[] = [];
   for (const name in headers) {
-    if (!(CREDENTIAL_HEADERS.has(name) || CREDENTIAL_NAME.test(name))) continue;
+    if (kindOf(name) !== "credential") continue;
     const value = headers[name];
     for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
       found.push(one);
