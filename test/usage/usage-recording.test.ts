@@ -230,3 +230,23 @@ describe("the usage option", () => {
     expect(() => recordingMock().usage!.beginTest("" as string)).toThrow(TypeError);
   });
 });
+
+describe("with a service profile played back", () => {
+  it("says which answers, media types and fields the profile supplied, by its points", async () => {
+    const { PROFILE } = await import("../support/sample-profile.ts");
+    const mock = recordingMock({ profile: PROFILE });
+    mock.usage!.beginTest("profiled");
+    await call(mock, "get", "/property/1001", { "API-KEY": "demo-key", TOKEN: "demo-token" });
+    await request(mock.app).get(`${API}/property/1001`).set({ "content-type": "application/json" });
+    const usage = mock.usage!.toJSON();
+    expectValidUsage(usage);
+    expect(usage.profile).toEqual({ source: "(given as an object)", runId: "r1", recordedAt: "2026-01-02T03:04:05.000Z" });
+    const [read, refused] = usage.tests[0]!.interactions as [UsageInteraction, UsageInteraction];
+    expect(read.basis.mediaType).toEqual({ tier: "profile", point: "media_type.success" });
+    expect(read.basis.fields["/listing_score"]).toEqual({ tier: "profile", point: "extra_fields.property" });
+    expect(read.basis.fields["/street"]).toEqual({ tier: "fact" });
+    expect(refused.response.status).toBe(403);
+    expect(refused.basis.status).toEqual({ tier: "profile", point: "error.unauthorized.missing" });
+    expect(refused.basis.fields["/error"]).toEqual({ tier: "profile", point: "error.unauthorized.missing" });
+  });
+});
