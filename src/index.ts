@@ -28,5 +28,7 @@ export type { MockFaults } from "./mock/mock-faults.ts";
 export { parseLatency, type Latency } from "./mock/services/latency.ts";
 export { parsePrefer, type Preferences } from "./mock/services/parse-prefer.ts";
 export type { Database } from "./mock/store/records.ts";
+export type { UsageControl } from "./mock/usage/usage-recorder.ts";
+export type { UsageOption } from "./mock/usage/check-usage-option.ts";
 export { loadSpec, DEFAULT_SPEC_PATH } from "./spec/load-spec.ts";
 export type { components, operations, paths } from "./generated/openapi.ts";

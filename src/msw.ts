@@ -17,6 +17,7 @@ export { ProfileRefused } from "./mock/profile-refused.ts";
 export type { ServiceProfile } from "./contract/profile/service-profile.ts";
 export type { AccountConfig } from "./mock/account-config.ts";
 export type { Database } from "./mock/store/records.ts";
+export type { UsageControl } from "./mock/usage/usage-recorder.ts";
 export type { JournalEntry, JournalFilter } from "./mock/services/request-journal.ts";
 export type { FaultRule } from "./mock/services/fault-rules.ts";
 export { MockRefused } from "./mock/mock-refused.ts";

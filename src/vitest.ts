@@ -1,6 +1,7 @@
 /**
  * `import "property-listing-kit/vitest"` (or list it in vitest's `setupFiles`) adds the matchers
- * `toSatisfyContract` and `toHaveReceived` to `expect`.
+ * `toSatisfyContract` and `toHaveReceived` to `expect`, and begins each test on every mock of the process that
+ * records a consumer's usage (the `usage` option).
  *
  * @example
  * const response = await request(app).get("/api/v1/object/property/42").set(headers);
@@ -8,11 +9,22 @@
  * expect({ method: "POST", path: "/api/v1/object/property", headers, body }).toSatisfyContract();
  * expect(mock).toHaveReceived({ method: "POST", path: "/api/v1/object/property", body: expect.objectContaining({ street: "1 Main St" }) });
  */
-import { expect } from "vitest";
+import { beforeEach, expect } from "vitest";
 import { toSatisfyContract, type ContractMatcherOptions } from "./contract/to-satisfy-contract.ts";
 import { toHaveReceived, type ReceivedOptions, type ReceivedPattern } from "./mock/to-have-received.ts";
+import { usageInProcess } from "./mock/usage/usage-registry.ts";
 
 expect.extend({ toSatisfyContract, toHaveReceived });
+
+// Each test begins, under its name (`suite > test`), on every mock of this process that records a consumer's
+// usage (the `usage` option of createMockServer and createMockHandlers): before the test's own hooks, so that
+// the state they set is the state the test starts from.
+beforeEach(() => {
+  const mocks = usageInProcess();
+  if (mocks.length === 0) return;
+  const name = expect.getState().currentTestName ?? "(unnamed test)";
+  for (const usage of mocks) usage.beginTest(name);
+});
 
 declare module "vitest" {
   interface Matchers<T = any> {

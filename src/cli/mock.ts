@@ -53,6 +53,7 @@ try {
     log: (line: string) => out.line(line),
     journalSize: command.journalSize,
     ...(command.latency ? { latency: command.latency } : {}),
+    ...(command.recordUsage ? { usage: { consumer: command.recordUsage.consumer, file: command.recordUsage.file } } : {}),
   });
 } catch (error) {
   // A refused --state file is named as the user gave it (the mock was given its records).

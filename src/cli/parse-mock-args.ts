@@ -36,6 +36,8 @@ export interface MockCommand {
   logFormat: LogFormat;
   journalSize: number;
   latency?: Latency;
+  /** Record the consumer's usage in this file (`--record-usage`, `MOCK_RECORD_USAGE`), under this consumer's name. */
+  recordUsage?: { file: string; consumer: string };
 }
 
 export const MOCK_USAGE = `Usage: property-listing-mock [options]
@@ -80,6 +82,10 @@ Options:
   --validate-responses   check every answer against the contract; a mismatch answers 500 and is logged
   --journal-size <n>     API requests kept for GET /__admin/requests (default ${DEFAULT_JOURNAL_SIZE}; 0 keeps none)
   --latency <ms|min-max> delay every API answer: 200, or 100-400 for a random delay in that range
+  --record-usage <file>  record what a consumer's tests do (requests, answers, what each answer rests on)
+                         in this usage file, written as each test ends and on SIGTERM (env MOCK_RECORD_USAGE);
+                         tests begin with POST /__admin/usage/tests {"name": "suite > test"}
+  --consumer <name>      the consumer the usage is of, with --record-usage (env MOCK_CONSUMER)
   --quiet                do not log requests
   --log-format <format>  text (default): a line per request for people; json: one JSON object per
                          line in pino's shape (level, time, msg, req, res, responseTime) for log tooling
@@ -134,6 +140,8 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
         "journal-size": { type: "string" },
         latency: { type: "string" },
         profile: { type: "string" },
+        "record-usage": { type: "string" },
+        consumer: { type: "string" },
         quiet: { type: "boolean" },
         "log-format": { type: "string" },
         help: { type: "boolean" },
@@ -200,6 +208,14 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
   const profile = values.profile ?? env.MOCK_PROFILE;
   if (profile === "") return { kind: "error", message: "--profile needs a file name" };
   if (profile !== undefined) command.profile = profile;
+  const usageFile = values["record-usage"] ?? env.MOCK_RECORD_USAGE;
+  const consumer = values.consumer ?? env.MOCK_CONSUMER;
+  if (usageFile !== undefined || consumer !== undefined) {
+    if (!usageFile) return { kind: "error", message: "--consumer names the consumer of a usage file: give --record-usage <file> too" };
+    if (consumer === undefined) return { kind: "error", message: "--record-usage needs --consumer <name>: the consumer whose usage it records (a Pact file's consumer)" };
+    if (consumer === "" || consumer.length > 200 || /[\u0000-\u001f]/.test(consumer)) return { kind: "error", message: "--consumer must be a name of 1 to 200 characters without control characters" };
+    command.recordUsage = { file: usageFile, consumer };
+  }
   const dbFile = values.db ?? env.MOCK_DB;
   if (dbFile) command.dbFile = dbFile;
   if (values.fixtures) command.fixturesFile = values.fixtures;

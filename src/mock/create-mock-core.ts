@@ -35,6 +35,9 @@ import { withStateMembers } from "./store/lazy-properties.ts";
 import type { PersistenceJournal, StatePersistence } from "./store/state-persistence.ts";
 import { createConsoleRoutes, type LatencyControl } from "./console/console-routes.ts";
 import { Coverage } from "./console/coverage.ts";
+import { createAnswerBasis } from "./usage/answer-basis.ts";
+import { recordUsage } from "./usage/usage-interceptor.ts";
+import { UsageRecorder, type UsageLimits } from "./usage/usage-recorder.ts";
 
 /** What the core is built from: the contract, the seed, and the options every host shares, already read. */
 export interface MockCoreOptions {
@@ -89,6 +92,8 @@ export interface MockCoreOptions {
    * answers alone, and what they were read from can be given back (the Node host collects garbage then).
    */
   onEncoded?: () => void;
+  /** Record a consumer's usage (usage/usage-recorder.ts): the consumer's name, and bounds other than the defaults. */
+  usage?: { consumer: string; limits?: Partial<UsageLimits> };
 }
 
 /** The host-neutral mock: one function of a request, and what a test or a host does with the mock besides. */
@@ -107,6 +112,8 @@ export interface MockCore {
   readonly durability: Durability | undefined;
   /** The state read back by the persistence port at start, if any. */
   readonly restored: boolean;
+  /** The consumer's usage, when it is recorded (the `usage` option). */
+  readonly usage: UsageRecorder | undefined;
   /** Puts the seeded state back, removes every fault rule and empties the request journal. */
   reset(): void;
   /** A reset to another state (a shipped name or records): fault rules and the journal emptied too; or why not. */
@@ -221,12 +228,26 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   // Innermost, so that whatever runs around it (a delay, a fault) sees the answer only once the change is saved.
   if (durability) apiInterceptors.push(createDurabilityInterceptor(durability));
   let currentState = options.seedName ?? "fixtures";
+  const usage = options.usage && new UsageRecorder({
+    consumer: options.usage.consumer,
+    contract,
+    store,
+    basis: createAnswerBasis(contract, { playing: options.profile !== undefined, agentUnset: new Set(Object.keys(playback.agentNeverSet ?? {})) }),
+    currentState: () => currentState,
+    configured: options.accounts !== undefined,
+    ...(options.profile ? { profile: options.profile } : {}),
+    now: options.now ?? Date.now,
+    ...(options.usage.limits ? { limits: options.usage.limits } : {}),
+  });
+  // Beside the journal, outside the faults: it sees what a test asked for, and leaves those answers out.
+  if (usage) apiInterceptors.splice(requestJournal.capacity > 0 ? 1 : 0, 0, recordUsage(usage));
   const reset = () => {
     store.reset();
     faults.clear();
     requestJournal.clear();
     steering.latency = options.latency;
     currentState = options.seedName ?? "fixtures";
+    usage?.stateChanged();
   };
   /** `POST /__admin/reset`: a reset, or why not (a seed read again that is refused now), nothing changed. */
   const answerReset = (): Outcome<void> => built(reset);
@@ -239,6 +260,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     faults.clear();
     requestJournal.clear();
     currentState = chosen.value.name;
+    usage?.stateChanged();
     return success({ name: chosen.value.name });
   };
 
@@ -250,6 +272,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     reset: answerReset,
     states: { use: useState, current: () => currentState },
     providerStates: new ProviderStates({ contract, services, store, reset: answerReset }),
+    usage,
     store,
     tokens,
     contract,
@@ -281,6 +304,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     adminGuard,
     durability,
     restored: loaded?.restored ?? false,
+    usage,
     reset,
     useState,
     currentState: () => currentState,

@@ -25,6 +25,9 @@ import type { Database } from "./store/records.ts";
 import { chooseState, type ChosenState } from "./store/choose-state.ts";
 import { firstRecordFault, RecordRefused } from "./store/record-fault.ts";
 import { refusalLines, type Outcome } from "./problems.ts";
+import type { UsageControl } from "./usage/usage-recorder.ts";
+import { writeUsageFile } from "./usage/usage-file.ts";
+import { registerUsage } from "./usage/usage-registry.ts";
 
 import {
   DEFAULT_BODY_LIMIT,
@@ -99,6 +102,11 @@ export interface MockServer {
    * throws a `MockRefused` with the route's message when the route would refuse the rule.
    */
   readonly faults: MockFaults;
+  /**
+   * The consumer's usage, with the `usage` option (undefined without): `beginTest(name)` names the test that
+   * begins, `toJSON()` is the document.
+   */
+  readonly usage: UsageControl | undefined;
 }
 
 /**
@@ -181,7 +189,10 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     onEncoded: () => {
       if (core.store.counts().properties >= LARGE_STORE_PROPERTIES) collectGarbage();
     },
+    ...(options.usage ? { usage: { consumer: options.usage.consumer, ...(options.usage.limits ? { limits: options.usage.limits } : {}) } } : {}),
   });
+  const usageFile = core.usage && options.usage?.file ? writeUsageFile(core.usage, options.usage.file, (text) => tell("error", text, console.error)) : undefined;
+  const forgetUsage = core.usage ? registerUsage(core.usage) : undefined;
   const { store } = core;
   const app = createApp({
     answer: core.answer,
@@ -240,6 +251,9 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
           running.closeAllConnections();
         });
       }
+      forgetUsage?.();
+      await usageFile?.close();
+      core.usage?.finish();
       await core.close();
     },
     problem: () => core.problem(),
@@ -250,6 +264,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     },
     requests: (filter) => core.requests(filter),
     faults: mockFaults(core.faults),
+    usage: core.usage,
   };
 }
 

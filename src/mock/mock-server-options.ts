@@ -14,6 +14,9 @@ import { parseLatency, type Latency } from "./services/latency.ts";
 import { MAX_JOURNAL_SIZE } from "./services/request-journal.ts";
 import type { Database } from "./store/records.ts";
 import type { JournalIo, SyncMode } from "./store/state-journal.ts";
+import { checkUsageOption, type UsageOption } from "./usage/check-usage-option.ts";
+
+export type { UsageOption };
 
 export { DEFAULT_MAX_ACCOUNTS };
 export { ProfileRefused } from "./profile-refused.ts";
@@ -115,6 +118,13 @@ export interface MockServerOptions {
    * fields). A profile that is not valid, or contradicts the document, throws a {@link ProfileRefused}.
    */
   profile?: string | ServiceProfile;
+  /**
+   * Record a consumer's usage (`--record-usage <file>`, `--consumer <name>`): each test's requests and answers,
+   * and what each answer rests on. `consumer` names it; with `file` the document is written there (as each test
+   * ends, and on close); `mock.usage.toJSON()` gives it in any case. Tests begin with `mock.usage.beginTest(name)`,
+   * `POST /__admin/usage/tests`, or by themselves under `property-listing-kit/vitest`.
+   */
+  usage?: UsageOption;
   /** @deprecated The former name of `db`. */
   dbFile?: string;
   /** @deprecated The former name of `fixtures` given as a file. */
@@ -152,6 +162,7 @@ const OPTION_NAMES = {
   latency: true,
   random: true,
   profile: true,
+  usage: true,
   dbFile: true,
   fixturesFile: true,
 } as const satisfies Record<keyof MockServerOptions, true>;
@@ -218,6 +229,7 @@ export function resolveMockServerOptions(options: MockServerOptions): ResolvedOp
   if (resolved.profile !== undefined && (resolved.profile === "" || resolved.profile === null || (typeof resolved.profile !== "string" && typeof resolved.profile !== "object"))) {
     throw new TypeError(`createMockServer: "profile" must be a profile file's path or a profile object, got ${JSON.stringify(resolved.profile)}.`);
   }
+  if (resolved.usage !== undefined) checkUsageOption(resolved.usage, "createMockServer");
   if (typeof accounts === "string") {
     const read = readAccountsFile(accounts);
     if (typeof read === "string") throw new TypeError(`createMockServer: ${read}`);

@@ -54,6 +54,10 @@ export const PROBLEMS = {
   tooManyConsoleViewers: problem("too-many-console-viewers", "Too Many Console Viewers", 503),
   /** `POST /__admin/provider-states` (Pact's verifier) with a state the mock does not know or params it cannot use. */
   invalidProviderState: problem("invalid-provider-state", "Invalid Provider State", 400),
+  /** `POST /__admin/usage/tests` with a body that is not `{"name": "<the test's name>"}`. */
+  invalidUsageTest: problem("invalid-usage-test", "Invalid Usage Test", 400),
+  /** `POST /__admin/usage/tests` to a mock that does not record usage (`--record-usage`, the `usage` option). */
+  usageNotRecorded: problem("usage-not-recorded", "Usage Not Recorded", 409),
   /** `GET /__admin/requests` with a filter it does not know. */
   invalidJournalFilter: problem("invalid-journal-filter", "Invalid Request Journal Filter", 400),
   /**

@@ -153,7 +153,8 @@ export function createProfilePlayback(profile: ServiceProfile | undefined, compi
     refuse(failure, operationId, instance, headers) {
       const point = errorPointOf(failure, operationId);
       // Another account's record is answered as a missing one when the profile did not see the difference.
-      const played = point === undefined ? undefined : (errors.get(point) ?? (point === "error.foreign_record" ? errors.get("error.not_found") : undefined));
+      const usedPoint = point === undefined ? undefined : errors.has(point) ? point : point === "error.foreign_record" && errors.has("error.not_found") ? "error.not_found" : undefined;
+      const played = usedPoint === undefined ? undefined : errors.get(usedPoint);
       if (!played) return problemReply(failure, instance, headers);
       const reply: Reply = {
         status: played.status,
@@ -161,6 +162,7 @@ export function createProfilePlayback(profile: ServiceProfile | undefined, compi
         mediaType: played.mediaType,
         body: fill(played.example, textOf(failure), played.status, instance),
         logged: toProblemBody(failure, instance),
+        profilePoint: usedPoint!,
         ...(headers ? { headers } : {}),
       };
       profiled.set(reply, played);

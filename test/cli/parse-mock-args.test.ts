@@ -72,3 +72,20 @@ describe("--state", () => {
     expect(parseMockArgs(["--state", file], {})).toEqual({ kind: "error", message: expect.stringContaining("must hold a JSON object") });
   });
 });
+
+describe("--record-usage and --consumer", () => {
+  it("reads them from the flags before MOCK_RECORD_USAGE and MOCK_CONSUMER", () => {
+    expect(run([]).recordUsage).toBeUndefined();
+    expect(run(["--record-usage", "usage.json", "--consumer", "web-app"]).recordUsage).toEqual({ file: "usage.json", consumer: "web-app" });
+    expect(run([], { MOCK_RECORD_USAGE: "u.json", MOCK_CONSUMER: "mobile" }).recordUsage).toEqual({ file: "u.json", consumer: "mobile" });
+    expect(run(["--consumer", "spa"], { MOCK_RECORD_USAGE: "u.json", MOCK_CONSUMER: "mobile" }).recordUsage).toEqual({ file: "u.json", consumer: "spa" });
+    expect(MOCK_USAGE).toContain("--record-usage <file>");
+  });
+
+  it("refuses one without the other, and a consumer's name that cannot be written", () => {
+    expect(parseMockArgs(["--record-usage", "u.json"], {})).toMatchObject({ kind: "error", message: expect.stringContaining("--consumer") });
+    expect(parseMockArgs(["--consumer", "web"], {})).toMatchObject({ kind: "error", message: expect.stringContaining("--record-usage") });
+    expect(parseMockArgs(["--record-usage", "u.json", "--consumer", ""], {}).kind).toBe("error");
+    expect(parseMockArgs(["--record-usage", "u.json", "--consumer", "a\u0001b"], {}).kind).toBe("error");
+  });
+});

@@ -39,7 +39,8 @@ export interface UsageAccount {
 
 /** Why and where recording stopped. */
 export interface UsageTruncation {
-  reason: "max-tests" | "max-interactions-per-test" | "max-bytes";
+  /** `max-accounts`: more accounts than a usage names by role (100). */
+  reason: "max-tests" | "max-interactions-per-test" | "max-bytes" | "max-accounts";
   /** The limit that was reached. */
   limit: number;
   /** The test (and interaction index in it) where the first interaction went unrecorded. */

@@ -19,6 +19,9 @@ import { mockRequestOf, responseOf } from "../fetch/fetch-exchange.ts";
 import { storagePersistence, type KeyValueStorage } from "./storage-persistence.ts";
 import { operationUrl } from "./operation-url.ts";
 import { createOverrideObserver, type ObservedNetwork } from "./override-observer.ts";
+import type { UsageControl, UsageLimits } from "../../mock/usage/usage-recorder.ts";
+import { registerUsage } from "../../mock/usage/usage-registry.ts";
+import { checkUsageOption } from "../../mock/usage/check-usage-option.ts";
 
 /** Options of {@link createMockHandlers}: the server's own where they make sense in a browser. */
 export interface MockHandlersOptions {
@@ -77,6 +80,12 @@ export interface MockHandlersOptions {
   persist?: "sessionStorage" | "localStorage" | KeyValueStorage;
   /** The storage key of the kept state; one per base URL by default. */
   persistKey?: string;
+  /**
+   * Record a consumer's usage: each test's requests and answers, and what each answer rests on. `consumer`
+   * names it; `mock.usage.toJSON()` is the document. Tests begin with `mock.usage.beginTest(name)`,
+   * `POST /__admin/usage/tests`, or by themselves under `property-listing-kit/vitest`.
+   */
+  usage?: { consumer: string; limits?: Partial<UsageLimits> };
 }
 
 /** A service profile made ready for playback (`loadProfilePlayback`). */
@@ -131,9 +140,11 @@ export interface MockHandlers {
    * mock.observe(server);
    */
   observe(network: ObservedNetwork): () => void;
+  /** The consumer's usage, with the `usage` option (undefined without). */
+  readonly usage: UsageControl | undefined;
 }
 
-const OPTION_NAMES = new Set<string>(["baseUrl", "fixtures", "state", "checkRecords", "accounts", "agentSeats", "maxAccounts", "validateResponses", "latency", "random", "journalSize", "bodyLimit", "now", "autologinSecret", "adminToken", "playback", "log", "persist", "persistKey"]);
+const OPTION_NAMES = new Set<string>(["baseUrl", "fixtures", "state", "checkRecords", "accounts", "agentSeats", "maxAccounts", "validateResponses", "latency", "random", "journalSize", "bodyLimit", "now", "autologinSecret", "adminToken", "playback", "log", "persist", "persistKey", "usage"]);
 
 /** The paths of the mock: only these are answered, so that the page's own files and other calls go on. */
 const MOCK_PATHS = /^\/(?:api(?:\/|$)|__admin(?:\/|$)|__db(?:\/|$)|healthz$|openapi\.json$|autologin\/)/;
@@ -199,7 +210,9 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     ...(given.playback ? { playback: given.playback.playback, profile: given.playback.about } : {}),
     tell: (_level, text) => log(text),
     reportError: log,
+    ...(given.usage ? { usage: { consumer: given.usage.consumer, ...(given.usage.limits ? { limits: given.usage.limits } : {}) } } : {}),
   });
+  if (core.usage) registerUsage(core.usage);
 
   const pattern = base.origin ? new RegExp(`^${escapeRegExp(base.origin + base.prefix)}/`) : /^[a-z][a-z0-9+.-]*:\/\/[^/]+\//i;
   const overrides = createOverrideObserver({
@@ -238,6 +251,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
       return http[method](operationUrl(operation, base), resolve);
     },
     observe: (network) => overrides.observe(network),
+    usage: core.usage,
   };
 }
 
@@ -264,6 +278,10 @@ function checkOptions(options: MockHandlersOptions): Omit<MockHandlersOptions, "
   for (const name of ["agentSeats", "maxAccounts", "bodyLimit"] as const) {
     const value = options[name];
     if (value !== undefined && !(Number.isInteger(value) && value >= 0)) throw new TypeError(`createMockHandlers: "${name}" must be a whole number, got ${JSON.stringify(value)}.`);
+  }
+  if (options.usage !== undefined) {
+    checkUsageOption(options.usage, "createMockHandlers");
+    if ((options.usage as { file?: unknown }).file !== undefined) throw new TypeError('createMockHandlers: "usage.file" is the Node server\'s; here, write mock.usage.toJSON() where you want it.');
   }
   if (options.fixtures !== undefined && (typeof options.fixtures !== "object" || options.fixtures === null)) throw new TypeError('createMockHandlers: "fixtures" must be a state object (a Database).');
   return checked;

@@ -10,6 +10,8 @@ import { createStateRoute, type StateControl } from "./state-route.ts";
 import type { ConsoleRoutes } from "../console/console-routes.ts";
 import type { ProviderStates } from "../services/provider-states.ts";
 import { createProviderStatesRoute, PROVIDER_STATES_PATH } from "./provider-states-route.ts";
+import { createUsageRoute, USAGE_TESTS_PATH } from "../usage/usage-route.ts";
+import type { UsageControl } from "../usage/usage-recorder.ts";
 
 /** Collaborators of the admin routes. */
 export interface AdminRoutesDeps {
@@ -28,6 +30,8 @@ export interface AdminRoutesDeps {
   console?: ConsoleRoutes;
   /** `/__admin/provider-states`: Pact's provider states set up and torn down. */
   providerStates?: ProviderStates;
+  /** A consumer's usage, when it is recorded (`/__admin/usage/tests`). */
+  usage?: UsageControl | undefined;
 }
 
 const FAULT_PREFIX = "/__admin/faults/";
@@ -70,6 +74,7 @@ export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
   const { store } = deps;
   const state = createStateRoute({ states: deps.states, store, ...(deps.durability ? { durability: deps.durability } : {}) });
   const providerStates = deps.providerStates && createProviderStatesRoute({ states: deps.providerStates, ...(deps.durability ? { durability: deps.durability } : {}) });
+  const usageTests = createUsageRoute(deps.usage);
   return async (request, path) => {
     const refused = adminRefusal(deps.guard, request, path);
     if (refused) return refused;
@@ -90,6 +95,7 @@ export function createAdminRoutes(deps: AdminRoutesDeps): AdminRoutes {
     }
     if (path === "/__admin/state") return state(request);
     if (path === PROVIDER_STATES_PATH && providerStates) return providerStates(request);
+    if (path === USAGE_TESTS_PATH) return usageTests(request);
     if (path === "/__admin/requests" && (method === "GET" || method === "DELETE")) {
       discardBody(request);
       return method === "GET" ? deps.steering.listRequests(request.url) : deps.steering.clearRequests();

@@ -14,6 +14,7 @@ import { discardBody } from "./read-body.ts";
 import { okReply, problemReply, textReply, type Reply } from "./reply.ts";
 import type { Durability } from "./when-saved.ts";
 import type { ConsoleRoutes } from "../console/console-routes.ts";
+import type { UsageControl } from "../usage/usage-recorder.ts";
 
 /** Everything the mock's core wires together. */
 export interface CoreDeps extends ApiHandlerDeps {
@@ -44,6 +45,8 @@ export interface CoreDeps extends ApiHandlerDeps {
   console?: ConsoleRoutes;
   /** Where the console's page is, for the index page (`/__admin/console`, the Node host's), if the host serves it. */
   consolePath?: string;
+  /** A consumer's usage, when it is recorded: `POST /__admin/usage/tests` begins a test. */
+  usage?: UsageControl | undefined;
 }
 
 /**
@@ -72,7 +75,7 @@ const AUTOLOGIN = "/autologin/";
 export function createRequestAnswerer(deps: CoreDeps): AnswerRequest {
   const { store, contract, durability } = deps;
   const api = wrapApiHandler(createApiHandler(deps), deps.apiInterceptors);
-  const admin = createAdminRoutes({ store, guard: deps.adminGuard, steering: deps.steering, reset: deps.reset, states: deps.states, ...(durability ? { durability } : {}), ...(deps.console ? { console: deps.console } : {}), ...(deps.providerStates ? { providerStates: deps.providerStates } : {}) });
+  const admin = createAdminRoutes({ store, guard: deps.adminGuard, steering: deps.steering, reset: deps.reset, states: deps.states, ...(durability ? { durability } : {}), ...(deps.console ? { console: deps.console } : {}), ...(deps.providerStates ? { providerStates: deps.providerStates } : {}), usage: deps.usage });
 
   const pages = new Map<string, () => Reply>([
     [

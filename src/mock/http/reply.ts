@@ -12,6 +12,8 @@ export interface Reply {
   mediaType?: string;
   /** The problem a reply shaped by a service profile stands for, for the request log. */
   logged?: ProblemBody;
+  /** The service profile's point that shaped this error reply (`error.seats`), for a consumer's usage. */
+  profilePoint?: string;
 }
 
 /** A 200 answer. */

@@ -1,0 +1,73 @@
+/**
+ * A consumer's usage recorded in a real browser: the kit's MSW handlers with `usage: { consumer }` under MSW's
+ * worker in Chromium, tests begun over `POST /__admin/usage/tests` and `usage.beginTest`; the document valid under
+ * the published schema, in order, with its bindings, and without the page's credentials.
+ */
+import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createRequire } from "node:module";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundleForBrowser } from "../../scripts/browser-bundle.ts";
+import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromium.ts";
+import { expectValidUsage } from "../usage/usage-check.ts";
+
+const WHY = `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an error)`;
+const WORKER_SCRIPT = createRequire(import.meta.url).resolve("msw/mockServiceWorker.js");
+
+describe(`a consumer's usage recorded by MSW's worker in Chromium (needs ${CHROMIUM})`, () => {
+  let site: Server;
+  let browser: Browser;
+  let origin = "";
+
+  beforeAll(async () => {
+    if (!CHROMIUM_AVAILABLE) return;
+    const bundle = await bundleForBrowser("test/browser/msw-usage-page/page.ts", { minify: false });
+    if (!bundle.ok) throw new Error(bundle.errors.join("\n"));
+    const files: Record<string, [string, string]> = {
+      "/": ["text/html", '<!doctype html><title>Front end</title><script type="module" src="/app.js"></script>'],
+      "/app.js": ["text/javascript", bundle.code],
+      "/mockServiceWorker.js": ["text/javascript", readFileSync(WORKER_SCRIPT, "utf8")],
+    };
+    site = createServer((request, response) => {
+      const file = files[new URL(request.url ?? "/", "http://x").pathname];
+      response.statusCode = file ? 200 : 404;
+      response.setHeader("content-type", file?.[0] ?? "text/plain");
+      response.end(file?.[1] ?? "not here");
+    });
+    await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+    origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    site?.close();
+  });
+
+  it("records the page's tests in order, valid, without its credentials", { timeout: 120_000 }, async ({ skip }) => {
+    skip(!CHROMIUM_AVAILABLE, WHY);
+    const tab = await browser.newPage();
+    await tab.goto(`${origin}/`);
+    await tab.waitForFunction(() => "results" in globalThis, undefined, { timeout: 60_000 });
+    const results = (await tab.evaluate(() => (globalThis as unknown as { results: unknown }).results)) as { error?: string; begun: number; usage: any };
+    expect(results.error).toBeUndefined();
+    expect(results.begun).toBe(200);
+    const { usage } = results;
+    expectValidUsage(usage);
+    expect(usage.consumer).toBe("browser-app");
+    expect(usage.tests.map((test: { name: string }) => test.name)).toEqual(["page > create and read", "page > agents"]);
+    expect(usage.tests[0].interactions.map((interaction: { operation: string }) => interaction.operation)).toEqual(["createProperty", "retrieveProperty"]);
+    expect(usage.tests[0].interactions[1].bindings).toEqual([{ at: "/params/nid", from: "answer", interaction: 0, pointer: "/nid" }]);
+    expect(usage.tests[1].interactions[0].request.account).toBe("primary");
+    // The browser's own headers (user agent, sec-*, origin, referer) are the transport's, not the client's.
+    const names = Object.keys(usage.tests[0].interactions[0].request.headers);
+    expect(names).toContain("content-type");
+    expect(names.filter((name) => /^(user-agent|origin|referer|host|sec-)/.test(name))).toEqual([]);
+    const text = JSON.stringify(usage);
+    expect(text).not.toContain("page-key-5f1e9a7c");
+    expect(text).not.toContain("page-token-8b2d4c6e");
+    await tab.close();
+  });
+});
