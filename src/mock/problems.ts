@@ -51,7 +51,7 @@ export const PROBLEMS = {
   /** `PUT /__admin/latency` with a latency the mock cannot apply; every offending field is listed. */
   invalidLatency: problem("invalid-latency", "Invalid Latency", 400),
   /** `GET /__admin/events` when as many consoles as the mock serves already follow the journal. */
-  tooManyConsoleViewers: problem("too-many-console-viewers", "Too Many Console Viewers", 503),
+  tooManyConsoleViewers: problem("too-many-console-viewers", "Too Many Console Viewers", 429),
   /** `POST /__admin/provider-states` (Pact's verifier) with a state the mock does not know or params it cannot use. */
   invalidProviderState: problem("invalid-provider-state", "Invalid Provider State", 400),
   /** `POST /__admin/usage/tests` with a body that is not `{"name": "<the test's name>"}`. */

@@ -96,7 +96,7 @@ describe("the live journal (server-sent events)", () => {
       viewers.push(viewer);
     }
     const refused = await fetch(`${url}/__admin/events`, { headers: auth });
-    expect(refused.status).toBe(503);
+    expect(refused.status).toBe(429);
     expect(((await refused.json()) as { type: string }).type).toMatch(/too-many-console-viewers$/);
     viewers.pop()!.close();
     // The mock learns of the closed connection on its own turn: asked again until it has.
