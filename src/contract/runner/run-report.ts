@@ -152,6 +152,8 @@ export interface UsageVerdicts {
   file: string;
   /** `service`: replayed against the service; `profile`: judged against a recorded service profile, nothing sent. */
   against: "service" | "profile";
+  /** With `against: "profile"`: the profile file, its run and when it was recorded. */
+  profile?: string;
   tests: Array<{
     name: string;
     /** `failed`: the consumer rests on something the service does not do, or the service broke a fact. */

@@ -46,7 +46,7 @@ export function recordDifferences(
   const onAssumption = differences.filter((difference) => difference.basis.tier !== "fact");
   const onFact = differences.filter((difference) => difference.basis.tier === "fact");
   const lines = (list: Difference[]) => list.map((difference) => `${difference.what}: the client got ${difference.expected}, ${about.by} ${about.by === "the service" ? "answered" : "says"} ${difference.actual}${difference.basis.tier === "fact" ? "" : ` (rests on ${basisName(difference.basis)})`}`);
-  const ids = [...new Set(onAssumption.map((difference) => basisName(difference.basis)))].join("; ");
+  const ids = [...new Set(onAssumption.flatMap((difference) => (difference.basis.tier === "assumption" && difference.basis.ids.length > 0 ? difference.basis.ids : [basisName(difference.basis)])))].join(", ");
   const results = [
     ledger.record("consumer_assumption", "assumption", onAssumption.length === 0, step, {
       ...common, fails: true,
