@@ -119,6 +119,7 @@ async function runAgainstService(command: ServiceCommand, usage?: { usage: Usage
   const shared = {
     signal: interrupt.signal,
     skipSeatChecks: command.skipSeatChecks,
+    ...(command.publicBaseUrl !== undefined ? { publicBaseUrl: command.publicBaseUrl } : {}),
     revealCredentials: command.showCredentials,
     ...(command.other ? { other: command.other } : {}),
     ...(command.fresh ? { fresh: command.fresh } : {}),

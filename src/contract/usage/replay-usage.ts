@@ -20,6 +20,8 @@ export interface ReplayOptions {
   /** The usage file, for the report. */
   file: string;
   baseUrl: string;
+  /** The address clients reach the service at, when `baseUrl` is another one (the auto-login uri starts with it). */
+  publicBaseUrl?: string;
   apiKey: string;
   token: string;
   /** The account a role `other` acts as. */
@@ -79,7 +81,9 @@ export async function replayUsage(options: ReplayOptions): Promise<RunOutcome> {
   const runId = options.runId ?? `${started.toString(36)}-usage`;
   const tag = `${runId}-${options.nonce ?? randomBytes(4).toString("hex").slice(0, 6)}`;
   const sender = new Sender({ exchange, cleanupExchange, baseUrl: options.baseUrl, accounts, revealCredentials: options.revealCredentials ?? false, ...(options.signal ? { signal: options.signal } : {}) });
-  const ctx = new RunContext({ tag, sender, contract, closedContract, strict: options.strict ?? false, emit, propertyLimit: Number.POSITIVE_INFINITY });
+  const ctx = new RunContext({ tag, sender, contract, closedContract, strict: options.strict ?? false, emit, propertyLimit: Number.POSITIVE_INFINITY,
+    ...(options.publicBaseUrl !== undefined ? { publicBaseUrl: options.publicBaseUrl } : {}),
+  });
   for (const { step, operation, exchange: answer } of answers) {
     ctx.exchanges += 1 + retriesOf(answer.retried);
     ctx.checkAnswer(step, { operation, request: { method: answer.method, path: answer.path, status: answer.status } }, answer);
