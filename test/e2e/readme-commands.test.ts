@@ -36,6 +36,7 @@ const NOT_RUN: Array<[RegExp, string]> = [
   ...Object.entries(README_PRISM).map(([key, pattern]): [RegExp, string] => [pattern, `run by ${README_PRISM_TESTS[key as keyof typeof README_PRISM]}`]),
   [/^npm ci && npm start$/, "npm ci would reinstall the tree this suite runs from; npm start is run by test/e2e/npm-start.test.ts"],
   [/^npm test$/, "the suite itself"],
+  [/^npx property-listing-contract --usage usage\.json (--base-url https:\/\/staging\.example\.com --reporter junit --output consumer\.xml|--profile service-profile\.json)$/, "a usage file is recorded by a consumer's suite: test/e2e/contract-cli-usage.test.ts runs both forms as a process, on a recorded usage"],
   [/^npx --no -- property-listing-contract --reporter junit --output contract\.xml --json-report contract\.json$/, "the nightly CI example: test/e2e/ci-example.test.ts runs it as written, with fake secrets in the environment"],
   [/^docker (build|run|compose|volume) /, "test/docker/container.test.ts builds the image and runs it under a real engine (CI starts one); without an engine, test/docker/docker-files.test.ts replays it"],
   // The install into a project: test/support/consumer-install.ts runs these two lines of the README (packing into a
