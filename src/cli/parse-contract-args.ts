@@ -190,7 +190,10 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
     if (values.usage === "") return { kind: "error", message: "--usage needs a file name" };
     const refused = (["recording", "fuzz", "seed", "write-profile"] as const).filter((name) => values[name] !== undefined);
     if (refused.length > 0) return { kind: "error", message: `${refused.map((name) => `--${name}`).join(", ")} ${refused.length === 1 ? "does" : "do"} not go with --usage` };
-    if (values["base-url"] === undefined && profile) {
+    // Offline when --profile is given without --base-url, or when only CONTRACT_PROFILE names one and no base URL
+    // is set at all; a nightly job with CONTRACT_BASE_URL and CONTRACT_PROFILE replays.
+    const offline = values["base-url"] === undefined && (values.profile !== undefined || (!env.CONTRACT_BASE_URL && profile !== undefined));
+    if (offline) {
       const sending = (["public-base-url", "api-key", "token", "timeout", "run-id", "other-api-key", "other-token", "fresh-api-key", "fresh-token", "fresh-seats", "skip-seat-checks", "show-credentials"] as const).filter((name) => values[name] !== undefined);
       if (sending.length > 0) return { kind: "error", message: `${sending.map((name) => `--${name}`).join(", ")} ${sending.length === 1 ? "is" : "are"} for a replay against a service (--base-url), not for judging a usage against --profile alone` };
       return { kind: "run", command: { kind: "usage", file: values.usage, ...report } };
