@@ -83,7 +83,7 @@ async function runUsage(command: UsageCommand): Promise<RunReport> {
   const interactions = read.usage.tests.reduce((sum, test) => sum + test.interactions.length, 0);
   const what = `${read.usage.tests.length} tests, ${interactions} interactions of ${read.usage.consumer}`;
   if (!command.service) {
-    if (!command.quiet) progress(`Judging the usage ${command.file} (${what}) against the profile ${command.profile}; no request is sent`);
+    if (!command.quiet) progress(`Judging the usage ${command.file} (${what}) against the profile ${command.profile} (run ${profile!.runId}, recorded ${profile!.recordedAt}); no request is sent`);
     const outcome = judgeUsageOffline({ usage: read.usage, file: command.file, profile: profile!, profileFile: command.profile!, strict: command.strict, contract, ...(command.quiet ? {} : { onEvent: createProgressPrinter(progress) }) });
     if (outcome.kind !== "report") return fail(outcome.message);
     return outcome.report;
@@ -165,7 +165,7 @@ async function runAgainstService(command: ServiceCommand, usage?: { usage: Usage
 function readProfile(file: string): ServiceProfile {
   const read = readServiceProfileFile(file, contract.document);
   if (!read.ok) fail(`The service profile ${file} is refused:\n  ${read.problems.join("\n  ")}`);
-  if (!command.quiet) progress(`Holding the service to the profile ${file} (run ${read.profile.runId}, recorded ${read.profile.recordedAt})`);
+  if (!command.quiet && command.kind !== "usage") progress(`Holding the service to the profile ${file} (run ${read.profile.runId}, recorded ${read.profile.recordedAt})`);
   return read.profile;
 }
 

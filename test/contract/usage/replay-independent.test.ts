@@ -20,12 +20,12 @@ beforeAll(async () => {
   usage = await recordSampleUsage(Object.values(SAMPLE_TESTS));
 });
 
-async function replay(variant: string | undefined, document: UsageDocument = usage): Promise<RunReport> {
+async function replay(variant: string | undefined, document: UsageDocument = usage, { withFresh = true } = {}): Promise<RunReport> {
   const service = await startIndependentService(variant ? { variant } : {});
   try {
     const { primary, other, fresh } = service.accounts;
     const outcome = await replayUsage({
-      usage: document, file: "usage.json", baseUrl: service.url, apiKey: primary.apiKey, token: primary.token, other, fresh: { ...fresh, seats: fresh.agentSeats },
+      usage: document, file: "usage.json", baseUrl: service.url, apiKey: primary.apiKey, token: primary.token, other, ...(withFresh ? { fresh: { ...fresh, seats: fresh.agentSeats } } : {}),
       contract, closedContract, timeoutMs: 10_000, runId: "replay", nonce: "abc123",
     });
     if (outcome.kind !== "report") throw new Error(outcome.message);
@@ -76,4 +76,11 @@ describe("a replay against the independent implementation", () => {
     expect(report.leftBehind.filter((entry) => entry.startsWith("agent"))).toEqual([]);
     for (const record of report.created!) expect(record.title).toMatch(/^Contract Run replay-abc123 /);
   });
+
+  it("skips, with the reason, a test that needs an account the run has no credentials for", async () => {
+    const seatsOnly = { ...usage, tests: usage.tests.filter((test) => test.name === SAMPLE_TESTS.seats!.name) };
+    const skipped = await replay(undefined, seatsOnly, { withFresh: false });
+    expect(skipped.usage!.tests[0]).toMatchObject({ result: "skipped", reason: expect.stringContaining("CONTRACT_FRESH_API_KEY") });
+    expect(skipped.result).toBe("passed");
+  }, 60_000);
 });
