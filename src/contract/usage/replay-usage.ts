@@ -131,15 +131,18 @@ async function replayTest(
     if (interaction.request.account) roles.add(interaction.request.account);
     for (const binding of interaction.bindings) if (binding.from === "account-uid") roles.add(binding.account);
   }
+  // The full account of a seats-full start is the fresh one; a usage that names it primary means the same account.
+  const seatsFull = test.start.kind === "named" && test.start.name === "seats-full";
+  const roleOf: Record<string, AccountName> = seatsFull && !roles.has("fresh") ? { ...ROLES, primary: "fresh" } : ROLES;
   for (const role of roles) {
-    const account = ROLES[role];
+    const account = roleOf[role];
     if (!account) return `the test acts as the account ${role}; a replay has the primary, other and fresh accounts only`;
     if (!ctx.has(account)) return `the test acts as the ${role} account: give its credentials (CONTRACT_${role.toUpperCase()}_API_KEY and CONTRACT_${role.toUpperCase()}_TOKEN)`;
   }
   if (ctx.lostContact) return ctx.lostContact;
   let seatAgents: string[] = [];
   try {
-    if (test.start.kind === "named" && test.start.name === "seats-full") {
+    if (seatsFull) {
       if (run.skipSeatChecks) return "it starts with the fresh account's seats full, and --skip-seat-checks forbids filling them";
       if (!ctx.has("fresh")) return "it starts with the fresh account's seats full: give the fresh account (CONTRACT_FRESH_API_KEY and CONTRACT_FRESH_TOKEN)";
       const filled = await fillSeats(ctx, test, run.tag, run.fresh?.seats);
@@ -147,13 +150,13 @@ async function replayTest(
       if (filled.failed) return filled.failed;
     }
     const firstRole = test.interactions.find((interaction) => interaction.bindings.some((binding) => binding.from === "start-record"))?.request.account;
-    const made = await makeStartRecords(ctx, test, ROLES[firstRole ?? "primary"] ?? "primary", run.tag);
+    const made = await makeStartRecords(ctx, test, roleOf[firstRole ?? "primary"] ?? "primary", run.tag);
     if ("failed" in made) return made.failed;
     const rebinding: Rebinding = { start: made.ids, answers: [], uids: new Map(), tag: run.tag, ids: new Map() };
     for (const [key, id] of made.ids) rebinding.ids.set(key.split(":")[1]!, id);
     for (const role of roles) {
       if (!test.interactions.some((interaction) => interaction.bindings.some((binding) => binding.from === "account-uid" && binding.account === role))) continue;
-      const uid = await accountUid(ctx, ROLES[role]!, run.uids);
+      const uid = await accountUid(ctx, roleOf[role]!, run.uids);
       if (!uid) return `the ${role} account's uid could not be learnt from the service`;
       rebinding.uids.set(role, uid);
     }
@@ -167,7 +170,7 @@ async function replayTest(
         continue;
       }
       const request = interaction.request;
-      const as = request.account ? ROLES[request.account]! : "primary";
+      const as = request.account ? roleOf[request.account]! : roleOf.primary!;
       const credentials = request.account ? "valid" : request.credentials === "wrong" ? "wrong-token" : "none";
       const contentType = request.headers["content-type"];
       const answer = await ctx.call(step, interaction.operation, rebound.path, {

@@ -83,4 +83,13 @@ describe("a replay against the independent implementation", () => {
     expect(skipped.usage!.tests[0]).toMatchObject({ result: "skipped", reason: expect.stringContaining("CONTRACT_FRESH_API_KEY") });
     expect(skipped.result).toBe("passed");
   }, 60_000);
+
+  it("takes the full account of a seats-full start as the fresh one, whichever role the usage gave it", async () => {
+    const seats = structuredClone(usage.tests.find((test) => test.name === SAMPLE_TESTS.seats!.name)!);
+    seats.interactions[0]!.request.account = "primary";
+    const report = await replay(undefined, { ...usage, tests: [seats] });
+    const judged = report.results.find((result) => result.check === "consumer_assumption" && result.consumerTest === seats.name)!;
+    expect(judged.request?.status).toBe(402);
+    expect(judged.message).toContain("A20");
+  }, 60_000);
 });
