@@ -98,6 +98,33 @@ describe("--usage --base-url: a replay against the service", () => {
       await proxy.close();
     }
   }, 60_000);
+  it("fails a request answered later than --timeout once, and skips, with the reason, the interactions whose ids rest on it", async () => {
+    let release: (value: "hang-up") => void = () => {};
+    const held = new Promise<"hang-up">((resolve) => (release = resolve));
+    let hung = false;
+    const proxy = await startBreakingProxy(service.url, {
+      request: (request) => {
+        if (hung || request.method !== "POST" || !request.body.includes("12 Consumer Lane")) return undefined;
+        hung = true;
+        return held;
+      },
+    });
+    try {
+      const jsonFile = join(dir, "late.json");
+      const { code, stderr } = await contract(["--usage", factsFile, "--base-url", proxy.url, "--public-base-url", service.url, "--timeout", "1000", "--quiet", "--json-report", jsonFile]);
+      expect(code, stderr).toBe(1);
+      const report = JSON.parse(readFileSync(jsonFile, "utf8")) as RunReport;
+      const name = SAMPLE_TESTS.createEdit!.name;
+      expect(report.unanswered).toEqual([expect.objectContaining({ method: "POST", path: "/api/v1/object/property", reason: expect.stringContaining("no answer within 1000 ms") })]);
+      const skipped = report.results.filter((result) => result.consumerTest === name && result.status === "skipped").map((result) => result.message);
+      expect(skipped).toEqual(expect.arrayContaining([expect.stringContaining("interaction #1 takes /params/nid from the answer to interaction #0")]));
+      expect(report.usage!.tests.find((test) => test.name === name)!.result).toBe("failed");
+      expect(report.usage!.tests.find((test) => test.name === SAMPLE_TESTS.document!.name)!.result).toBe("passed");
+    } finally {
+      release("hang-up");
+      await proxy.close();
+    }
+  }, 60_000);
 });
 
 describe("--usage --profile: judged against a recorded profile, nothing sent", () => {
