@@ -6,7 +6,9 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { PACKAGE_ROOT } from "../../src/package-root.ts";
 import type { Basis, UsageBasis, UsageBinding, UsageDocument, UsageInteraction, UsageTest } from "../../src/contract/usage/usage-document.ts";
 
 const API = "/api/v1/object";
@@ -105,7 +107,7 @@ export async function recordSampleUsage(tests: SampleTest[], consumer = "sample-
       for (const step of test.steps) interactions.push(await send(url, step, interactions));
       recorded.push({ name: test.name, start: test.start ? { kind: "named", name: test.start } : { kind: "named", name: "fixtures" }, records, interactions });
     }
-    const spec = readFileSync("spec/openapi.yaml");
+    const spec = readFileSync(join(PACKAGE_ROOT, "spec", "openapi.yaml"));
     return {
       usageVersion: 1, consumer,
       contract: { title: "Property Listing Service", version: "1", sha256: createHash("sha256").update(spec).digest("hex") },
