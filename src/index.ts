@@ -9,7 +9,11 @@ export { formatViolation, type ContractResult, type ContractViolation, type Tier
 export { checkAgainstContract, useContract, type ContractMatcherOptions } from "./contract/to-satisfy-contract.ts";
 export { runContract, type RunOptions, type RunOutcome } from "./contract/runner/run-contract.ts";
 export { CHECKS, SCENARIO_CHECKS, RECORDING_CHECKS, type CheckName } from "./contract/runner/checks.ts";
+export { USAGE_CHECKS } from "./contract/runner/checks.ts";
+export { replayUsage, type ReplayOptions } from "./contract/usage/replay-usage.ts";
+export { judgeUsageOffline, type OfflineOptions } from "./contract/usage/judge-usage-offline.ts";
 export type { RunReport, CheckResult, CheckStatus, RunEvent, RecordingScope } from "./contract/runner/run-report.ts";
+export type { UsageVerdicts } from "./contract/runner/run-report.ts";
 export { readRecording, type RecordingRead } from "./contract/recording/read-recording.ts";
 export { checkRecording, type RecordingOptions, type RecordingOutcome } from "./contract/recording/check-recording.ts";
 export type { RecordedExchange, RecordedResponse } from "./contract/recording/recorded-exchange.ts";

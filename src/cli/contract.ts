@@ -18,7 +18,11 @@ import { createProgressPrinter, renderTextReport } from "../contract/runner/repo
 import { readProxySettings, shownAddress, usesProxy } from "../contract/runner/proxy-settings.ts";
 import { runContract } from "../contract/runner/run-contract.ts";
 import type { RunReport } from "../contract/runner/run-report.ts";
-import { CONTRACT_USAGE, parseContractArgs, type RecordingCommand, type ReporterName, type ServiceCommand } from "./parse-contract-args.ts";
+import { judgeUsageOffline } from "../contract/usage/judge-usage-offline.ts";
+import { readUsageFile } from "../contract/usage/read-usage-document.ts";
+import { replayUsage } from "../contract/usage/replay-usage.ts";
+import type { UsageDocument } from "../contract/usage/usage-document.ts";
+import { CONTRACT_USAGE, parseContractArgs, type RecordingCommand, type ReporterName, type ServiceCommand, type UsageCommand } from "./parse-contract-args.ts";
 import { packageVersion } from "./package-version.ts";
 import { writePactFile } from "../contract/usage/write-pact-file.ts";
 
@@ -51,7 +55,7 @@ if (command.kind === "pact") {
 }
 const profile = command.profile === undefined ? undefined : readProfile(command.profile);
 let recorded: ServiceProfile | undefined;
-const report = command.kind === "recording" ? checkRecordingFile(command) : await runAgainstService(command);
+const report = command.kind === "recording" ? checkRecordingFile(command) : command.kind === "usage" ? await runUsage(command) : await runAgainstService(command);
 if (command.writeProfile && recorded && !report.interrupted) {
   writeFileSync(command.writeProfile, sortedJson(recorded));
   progress(`Service profile written to ${command.writeProfile} (${Object.keys(recorded.observations).length} observations)`);
@@ -78,8 +82,27 @@ if (report.interrupted) {
   process.exitCode = report.result === "passed" ? 0 : 1;
 }
 
-async function runAgainstService(command: ServiceCommand): Promise<RunReport> {
-  if (!command.quiet) progress(`Running the contract scenario against ${shownAddress(command.baseUrl)}${command.strict ? " (strict)" : ""}${command.fuzz ? `, then ${command.fuzz} generated cases per operation` : ""}`);
+/**
+ * A consumer's usage, read all or nothing (exit 2 naming the file): replayed against the service, or judged
+ * against the profile alone with no request sent.
+ */
+async function runUsage(command: UsageCommand): Promise<RunReport> {
+  const read = readUsageFile(command.file, new Set(contract.operations.map((operation) => operation.id)));
+  if (!read.ok) return fail(`The usage file ${command.file} is refused:\n  ${read.problems.join("\n  ")}`);
+  const interactions = read.usage.tests.reduce((sum, test) => sum + test.interactions.length, 0);
+  const what = `${read.usage.tests.length} tests, ${interactions} interactions of ${read.usage.consumer}`;
+  if (!command.service) {
+    if (!command.quiet) progress(`Judging the usage ${command.file} (${what}) against the profile ${command.profile} (run ${profile!.runId}, recorded ${profile!.recordedAt}); no request is sent`);
+    const outcome = judgeUsageOffline({ usage: read.usage, file: command.file, profile: profile!, profileFile: command.profile!, strict: command.strict, contract, ...(command.quiet ? {} : { onEvent: createProgressPrinter(progress) }) });
+    if (outcome.kind !== "report") return fail(outcome.message);
+    return outcome.report;
+  }
+  return runAgainstService(command.service, { usage: read.usage, file: command.file, what });
+}
+
+async function runAgainstService(command: ServiceCommand, usage?: { usage: UsageDocument; file: string; what: string }): Promise<RunReport> {
+  if (!command.quiet && usage) progress(`Replaying the usage ${usage.file} (${usage.what}) against ${shownAddress(command.baseUrl)}${command.strict ? " (strict)" : ""}`);
+  else if (!command.quiet) progress(`Running the contract scenario against ${shownAddress(command.baseUrl)}${command.strict ? " (strict)" : ""}${command.fuzz ? `, then ${command.fuzz} generated cases per operation` : ""}`);
   // Ctrl-C stops the run; it still deletes what it created. A second Ctrl-C stops at once.
   // One Ctrl-C can arrive more than once: from the terminal to the whole process group, and relayed by npm (or
   // by tsx, running the sources). Only a signal a second or more after the first is a second Ctrl-C.
@@ -102,7 +125,24 @@ async function runAgainstService(command: ServiceCommand): Promise<RunReport> {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  const outcome = await runContract({
+  const shared = {
+    signal: interrupt.signal,
+    skipSeatChecks: command.skipSeatChecks,
+    ...(command.publicBaseUrl !== undefined ? { publicBaseUrl: command.publicBaseUrl } : {}),
+    revealCredentials: command.showCredentials,
+    ...(command.other ? { other: command.other } : {}),
+    ...(command.fresh ? { fresh: command.fresh } : {}),
+    baseUrl: command.baseUrl,
+    apiKey: command.apiKey,
+    token: command.token,
+    strict: command.strict,
+    timeoutMs: command.timeoutMs,
+    proxy,
+    ...(command.runId ? { runId: command.runId } : {}),
+    ...(command.quiet ? {} : { onEvent: createProgressPrinter(progress) }),
+    contract,
+  };
+  const outcome = usage ? await replayUsage({ ...shared, usage: usage.usage, file: usage.file }) : await runContract({
     signal: interrupt.signal,
     skipSeatChecks: command.skipSeatChecks,
     ...(command.publicBaseUrl !== undefined ? { publicBaseUrl: command.publicBaseUrl } : {}),
@@ -134,7 +174,7 @@ async function runAgainstService(command: ServiceCommand): Promise<RunReport> {
 function readProfile(file: string): ServiceProfile {
   const read = readServiceProfileFile(file, contract.document);
   if (!read.ok) fail(`The service profile ${file} is refused:\n  ${read.problems.join("\n  ")}`);
-  if (!command.quiet) progress(`Holding the service to the profile ${file} (run ${read.profile.runId}, recorded ${read.profile.recordedAt})`);
+  if (!command.quiet && command.kind !== "usage") progress(`Holding the service to the profile ${file} (run ${read.profile.runId}, recorded ${read.profile.recordedAt})`);
   return read.profile;
 }
 

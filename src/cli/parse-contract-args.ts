@@ -56,11 +56,23 @@ export interface PactCommand {
   quiet: boolean;
 }
 
+/**
+ * A consumer's usage (`--usage <file>`): replayed against a service (`service`, from `--base-url` and the
+ * credentials as for the scenario), or judged against `--profile` alone, nothing sent (no `service`).
+ */
+export interface UsageCommand extends ReportOptions {
+  kind: "usage";
+  file: string;
+  service?: ServiceCommand;
+}
+
 /** What the contract runner's command line asks for. */
-export type ContractCommand = ServiceCommand | RecordingCommand | PactCommand;
+export type ContractCommand = ServiceCommand | RecordingCommand | UsageCommand | PactCommand;
 
 export const CONTRACT_USAGE = `Usage: property-listing-contract --base-url <url> --api-key <key> --token <token> [options]
        property-listing-contract --recording <file.har> [--base-url <url>] [options]
+       property-listing-contract --usage <usage.json> --base-url <url> [options]
+       property-listing-contract --usage <usage.json> --profile <profile.json> [options]
        (in a clone of this repository: npx --no -- property-listing-contract followed by the same options;
        in CI give the credentials as CONTRACT_API_KEY and CONTRACT_TOKEN, never on the command line:
        docs/runner-in-ci.md)
@@ -79,6 +91,11 @@ Options:
   --api-key <key>      the API-KEY header to send (env CONTRACT_API_KEY)
   --token <token>      the TOKEN header to send (env CONTRACT_TOKEN)
   --recording <file>   check this recording instead of running the scenario
+  --usage <file>       a consumer's usage, as the mock recorded it (--record-usage): with --base-url, replay
+                       each test's interactions in order on the service (ids rebound, start records made first)
+                       and judge what the client would notice; with --profile and no --base-url, judge it
+                       against the service profile alone, sending nothing. A difference on an assumption fails
+                       the consumer (naming the assumption), on a documented fact the service
   --strict             fail on checks that rest on the contract's assumptions too (error statuses, problem+json)
   --reporter <name>    text (default), junit or json
   --output <file>      write the report to this file instead of standard output (with junit or json and no
@@ -119,7 +136,8 @@ Options:
 Exit codes: 0 the contract holds, 1 it does not, 2 usage error (also: every route answers 404 under the base
 URL, the credentials are refused everywhere, the fresh account has agents, another run changed the fresh account
 meanwhile), the implementation cannot be reached (or TLS fails), the recording cannot be read or holds no
-exchange with the service, or the --profile file is refused (not JSON, another version, unknown keys, or it
+exchange with the service, the --usage file is refused (missing, not JSON, another version, an operation the
+contract lacks: the file is named), or the --profile file is refused (not JSON, another version, unknown keys, or it
 contradicts the interface document: every entry at fault is named); 130 interrupted (Ctrl-C), after deleting what the run created.`;
 
 export type ParsedContractArgs = { kind: "run"; command: ContractCommand } | { kind: "help" } | { kind: "version" } | { kind: "error"; message: string };
@@ -138,6 +156,7 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
         "api-key": { type: "string" },
         token: { type: "string" },
         recording: { type: "string" },
+        usage: { type: "string" },
         strict: { type: "boolean" },
         reporter: { type: "string" },
         output: { type: "string" },
@@ -152,7 +171,6 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
         "skip-seat-checks": { type: "boolean" },
         "show-credentials": { type: "boolean" },
         "write-profile": { type: "string" },
-        usage: { type: "string" },
         "write-pact": { type: "string" },
         profile: { type: "string" },
         fuzz: { type: "string" },
@@ -186,6 +204,22 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
   if (jsonReport) report.jsonReport = jsonReport;
   if (values["write-profile"]) report.writeProfile = values["write-profile"];
   if (profile) report.profile = profile;
+
+  if (values.usage !== undefined) {
+    if (values.usage === "") return { kind: "error", message: "--usage needs a file name" };
+    const refused = (["recording", "fuzz", "seed", "write-profile"] as const).filter((name) => values[name] !== undefined);
+    if (refused.length > 0) return { kind: "error", message: `${refused.map((name) => `--${name}`).join(", ")} ${refused.length === 1 ? "does" : "do"} not go with --usage` };
+    // Offline when --profile is given without --base-url, or when only CONTRACT_PROFILE names one and no base URL
+    // is set at all; a nightly job with CONTRACT_BASE_URL and CONTRACT_PROFILE replays.
+    const offline = values["base-url"] === undefined && (values.profile !== undefined || (!env.CONTRACT_BASE_URL && profile !== undefined));
+    if (offline) {
+      const sending = (["public-base-url", "api-key", "token", "timeout", "run-id", "other-api-key", "other-token", "fresh-api-key", "fresh-token", "fresh-seats", "skip-seat-checks", "show-credentials"] as const).filter((name) => values[name] !== undefined);
+      if (sending.length > 0) return { kind: "error", message: `${sending.map((name) => `--${name}`).join(", ")} ${sending.length === 1 ? "is" : "are"} for a replay against a service (--base-url), not for judging a usage against --profile alone` };
+      return { kind: "run", command: { kind: "usage", file: values.usage, ...report } };
+    }
+    if (values["base-url"] !== undefined && values.profile !== undefined) return { kind: "error", message: "--usage takes --base-url (replay against the service) or --profile (judge against a recorded profile, sending nothing), not both" };
+    if (values["base-url"] === undefined && !env.CONTRACT_BASE_URL) return { kind: "error", message: "--usage needs --base-url (or CONTRACT_BASE_URL) to replay against a service, or --profile to judge against a recorded profile" };
+  }
 
   if (values.recording !== undefined) {
     if (values.recording === "") return { kind: "error", message: "--recording needs a file name" };
@@ -244,6 +278,12 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
   }
   if (other) command.other = other;
   if (fresh) command.fresh = seatsText === undefined ? fresh : { ...fresh, seats: Number(seatsText) };
+  if (values.usage !== undefined) {
+    // A replay holds the service to the usage, not to a profile (CONTRACT_PROFILE set for the nightly run).
+    delete command.profile;
+    const { profile: _unused, ...usageReport } = report;
+    return { kind: "run", command: { kind: "usage", file: values.usage, service: command, ...usageReport } };
+  }
   return { kind: "run", command };
 }
 

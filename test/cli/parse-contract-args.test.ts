@@ -37,3 +37,35 @@ describe("parseContractArgs in CI", () => {
     expect(JSON.stringify(parsed)).not.toContain("hunter2-secret");
   });
 });
+
+describe("parseContractArgs with --usage", () => {
+  it("replays against --base-url with the credentials of the environment, and holds the service to the usage, not to CONTRACT_PROFILE", () => {
+    const parsed = command(["--usage", "usage.json", "--base-url", "https://staging.example.com", "--reporter", "junit"], { ...ENV, CONTRACT_PROFILE: "nightly-profile.json", CONTRACT_FRESH_API_KEY: "fresh-1234", CONTRACT_FRESH_TOKEN: "fresh-token" });
+    expect(parsed).toMatchObject({ kind: "usage", file: "usage.json", reporter: "junit", service: { kind: "service", baseUrl: "https://staging.example.com", apiKey: "key-1234", fresh: { apiKey: "fresh-1234" } } });
+    expect(parsed).not.toHaveProperty("profile");
+    expect((parsed as { service: object }).service).not.toHaveProperty("profile");
+  });
+
+  it("judges against --profile alone when no --base-url is given, even with CONTRACT_BASE_URL set, and needs no credential", () => {
+    expect(command(["--usage", "usage.json", "--profile", "profile.json"], { CONTRACT_BASE_URL: "https://staging.example.com" })).toEqual({ kind: "usage", file: "usage.json", profile: "profile.json", strict: false, reporter: "text", quiet: false });
+  });
+
+  it("refuses what does not go with it, saying why", () => {
+    const error = (argv: string[], env: NodeJS.ProcessEnv = ENV) => {
+      const parsed = parseContractArgs(argv, env);
+      return parsed.kind === "error" ? parsed.message : JSON.stringify(parsed);
+    };
+    expect(error(["--usage", "u.json"], {})).toContain("--usage needs --base-url (or CONTRACT_BASE_URL) to replay against a service, or --profile");
+    expect(error(["--usage", "u.json", "--base-url", "https://a.example", "--profile", "p.json"])).toContain("not both");
+    expect(error(["--usage", "u.json", "--profile", "p.json", "--api-key", "k"])).toContain("--api-key is for a replay against a service");
+    expect(error(["--usage", "u.json", "--fuzz", "10"])).toContain("--fuzz does not go with --usage");
+    expect(error(["--usage", ""])).toContain("--usage needs a file name");
+  });
+});
+
+describe("parseContractArgs with --usage in a nightly job", () => {
+  it("replays when CONTRACT_BASE_URL and CONTRACT_PROFILE are both set and no flag chooses", () => {
+    expect(command(["--usage", "usage.json"], { ...ENV, CONTRACT_PROFILE: "profile.json" })).toMatchObject({ kind: "usage", service: { baseUrl: "https://staging.example.com" } });
+    expect(command(["--usage", "usage.json"], { CONTRACT_PROFILE: "profile.json" })).toEqual({ kind: "usage", file: "usage.json", profile: "profile.json", strict: false, reporter: "text", quiet: false });
+  });
+});

@@ -37,6 +37,7 @@ const NOT_RUN: Array<[RegExp, string]> = [
   [/^npm ci && npm start$/, "npm ci would reinstall the tree this suite runs from; npm start is run by test/e2e/npm-start.test.ts"],
   [/^npx property-listing-contract --usage usage\.json --write-pact /, "it needs a recorded usage; test/usage/usage-to-pact.test.ts runs the bin with these options on one"],
   [/^npm test$/, "the suite itself"],
+  [/^npx property-listing-contract --usage usage\.json (--base-url https:\/\/staging\.example\.com --reporter junit --output consumer\.xml|--profile service-profile\.json)$/, "a usage file is recorded by a consumer's suite: test/e2e/contract-cli-usage.test.ts runs both forms as a process, on a recorded usage"],
   [/^npx --no -- property-listing-contract --reporter junit --output contract\.xml --json-report contract\.json$/, "the nightly CI example: test/e2e/ci-example.test.ts runs it as written, with fake secrets in the environment"],
   [/^docker (build|run|compose|volume) /, "test/docker/container.test.ts builds the image and runs it under a real engine (CI starts one); without an engine, test/docker/docker-files.test.ts replays it"],
   // The install into a project: test/support/consumer-install.ts runs these two lines of the README (packing into a

@@ -23,6 +23,10 @@ export interface ResultDetails {
   section?: string;
   expected?: string;
   actual?: string;
+  /** A failure whatever its tier (a consumer that rests on an assumption the service does not keep). */
+  fails?: true;
+  /** The consumer test a result belongs to, when the run replays a consumer's usage. */
+  consumerTest?: string;
 }
 
 /** The operation and request line a check result belongs to. */
@@ -98,10 +102,11 @@ export class CheckLedger {
     step: string,
     details: ResultDetails = {},
   ): CheckResult {
-    const status: CheckStatus = passed ? "passed" : tier === "fact" || tier === "profile" || this.deps.strict ? "failed" : "warning";
+    const status: CheckStatus = passed ? "passed" : tier === "fact" || tier === "profile" || this.deps.strict || details.fails ? "failed" : "warning";
     // Every result cites a section: the step's own, or the check's (checks.ts gives each one).
     const result: CheckResult = { check, status, tier, step, section: details.section ?? CHECKS[check].section };
     if (details.operation) result.operation = details.operation;
+    if (details.consumerTest !== undefined) result.consumerTest = details.consumerTest;
     if (details.request) result.request = details.request;
     if (!passed && details.message) result.message = details.message;
     if (!passed && details.expected !== undefined) result.expected = details.expected;

@@ -61,13 +61,24 @@ export const CHECKS = {
     meaning: "With --profile: at every point the profile recorded (error statuses, media types and body shapes, list orders, seats, never-set and undocumented fields), the service answers as it was seen to; each difference names the observation and when it was recorded.",
     section: "introduction",
   },
+  consumer_assumption: {
+    meaning: "With --usage: where an answer a consumer's client got from the mock rests on an assumption (or a profile), the service answers alike: the status, the media type, every field the client got (present, of the same JSON type), a list's order. A difference is a failure of that consumer, naming the assumption; a value where the document fixes only the type is no difference.",
+    section: "introduction",
+  },
+  consumer_fact: {
+    meaning: "With --usage: where an answer a consumer's client got rests on a documented fact (a status, a field, the error value of section 7), the service answers alike; a difference is a defect of the service.",
+    section: "introduction",
+  },
   request_conformance: { meaning: "A recorded request is one the contract allows: a documented operation and path, the credentials, the content type, valid path parameters and body.", section: "4" },
 } as const satisfies Record<string, CheckDefinition>;
 
 export type CheckName = keyof typeof CHECKS;
 
+/** The checks of a consumer's usage, replayed or judged against a profile, besides those of every answer. */
+export const USAGE_CHECKS: readonly CheckName[] = ["consumer_assumption", "consumer_fact"];
+
 /** The checks of the stateful scenario (the runner writes its own requests, so it does not check them; a profile is compared only when given). */
-export const SCENARIO_CHECKS: readonly CheckName[] = (Object.keys(CHECKS) as CheckName[]).filter((name) => name !== "request_conformance" && name !== "profile_conformance");
+export const SCENARIO_CHECKS: readonly CheckName[] = (Object.keys(CHECKS) as CheckName[]).filter((name) => name !== "request_conformance" && name !== "profile_conformance" && !USAGE_CHECKS.includes(name));
 
 /** The checks a recording of traffic can be held to: each exchange on its own, request and answer. */
 export const RECORDING_CHECKS: readonly CheckName[] = [

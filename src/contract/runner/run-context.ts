@@ -1,99 +1,27 @@
 import type { Tier } from "../contract-violation.ts";
 import type { Contract } from "../create-contract.ts";
 import { AnswerInvariants } from "./answer-invariants.ts";
-import { CheckLedger, excerpt, type CheckLedgerDeps } from "./check-ledger.ts";
+import { CheckLedger, excerpt, type CheckLedgerDeps, type CheckContext, type ResultDetails } from "./check-ledger.ts";
 import type { CheckName } from "./checks.ts";
-import { curlCommand, type CurlHeader } from "./curl-command.ts";
-import type { Exchange, Exchanger, NoAnswer, Retried } from "./http-exchange.ts";
+import type { CallOptions, Needs, StepCheck } from "./step-call.ts";
+import type { Exchange, NoAnswer, Retried } from "./http-exchange.ts";
 import type { ObservedAnswer } from "../profile/profile-observer.ts";
 import { REPEATABLE_OPERATIONS, retriesOf } from "./retry-policy.ts";
-import type { ExchangeSummary, RetriedRequest, UnansweredRequest } from "./run-report.ts";
+import type { CheckResult, ExchangeSummary, RetriedRequest, RunReport, UnansweredRequest } from "./run-report.ts";
+import { RunLeaves, type CreatedProperty } from "./run-leaves.ts";
+import { RunInterrupted, withContentType, type AccountName, type CredentialMode, type Sender } from "./sender.ts";
 
-/** The credentials of one account: the `API-KEY` and `TOKEN` headers (section 5). */
-export interface Credentials {
-  apiKey: string;
-  token: string;
-}
+export { RunInterrupted, type AccountName, type CredentialMode, type Credentials } from "./sender.ts";
+export type { CreatedProperty } from "./run-leaves.ts";
 
-/** The accounts a run may act as: the one it checks, a second one, and one without agents for the seat checks. */
-export type AccountName = "primary" | "other" | "fresh";
-
-/**
- * Which credentials a call sends: the account's own, none, only one of the two headers, the account's key with
- * a TOKEN of no account, or with the other account's TOKEN.
- */
-export type CredentialMode = "valid" | "none" | "no-key" | "no-token" | "wrong-token" | "other-token";
-
-/** The checks that demand a refusal (any status but 2xx). */
-export type RefusalCheck = Extract<CheckName, "negative_data_rejection" | "ignored_auth" | "use_after_free" | "duplicate_agent_rejected" | "agent_seat_limit">;
-
-/** A refusal a step demands: which check, at which tier, citing which section, for breaking which rule. */
-export interface Refusal {
-  refusal: RefusalCheck;
-  tier?: Tier;
-  section?: string;
-  /** The rule the request breaks, for the message: `state is 2 characters`. */
-  rule?: string;
-}
-
-/** What a step sends and expects. */
-export interface CallOptions {
-  body?: unknown;
-  /** The account whose credentials are sent (the primary one by default). */
-  as?: AccountName;
-  credentials?: CredentialMode;
-  /** `success`: the documented 200; a refusal: any status but 2xx; `any`: no expectation. */
-  expect: "success" | Refusal | "any";
-  /** The content-type header to send instead of `application/json`; null sends none (profile probes). */
-  contentType?: string | null;
-  /** The point of a service profile this request probes (`error.not_found`), for the profile observer. */
-  point?: string;
-  /** With `point: "unset.property"`: the fields the property was created without. */
-  unsetFields?: readonly string[];
-  /** A value the step worked out for its point, for the profile observer. */
-  observed?: unknown;
-  /**
-   * Earlier answers this request's expectation rests on (the delete before a retrieve that must be refused): when
-   * one never came, the request is not sent and its checks are skipped with the reason (see {@link Needs}).
-   */
-  needs?: Needs;
-}
-
-/**
- * The answers a check or a call rests on, as `ctx.call` gave them: an `undefined` among them is a request that
- * got no answer, so what rests on it cannot be judged and is skipped with the reason, never failed. The answer a
- * check is about (`exchange`) is one of them when the key is given.
- */
-export type Needs = ReadonlyArray<Exchange | undefined>;
-
-/** A check a step evaluates itself. */
-export interface StepCheck {
-  step: string;
-  passed: boolean;
-  message: string;
-  exchange?: Exchange | undefined;
-  operation?: string;
-  tier?: Tier;
-  section?: string;
-  expected?: string;
-  actual?: string;
-  /** Earlier answers the check rests on besides `exchange` (see {@link Needs}). */
-  needs?: Needs;
-}
+export type { CallOptions, Needs, Refusal, RefusalCheck, StepCheck } from "./step-call.ts";
 
 /** Collaborators of a run. */
 export interface RunContextDeps extends CheckLedgerDeps {
-  /** Sends the scenario's requests; stops at once when the run is interrupted. */
-  exchange: Exchanger;
-  /** Sends the clean-up requests, which must go out even after an interruption. */
-  cleanupExchange: Exchanger;
-  baseUrl: string;
-  accounts: { primary: Credentials; other?: Credentials; fresh?: Credentials };
-  /** Show credentials in curl lines instead of environment variables. */
-  revealCredentials: boolean;
-  /** The address clients reach the service at, when it sits behind another one (the auto-login uri starts with it); `baseUrl` otherwise. */
+  /** Sends every request of the run, with the credentials of the account asked for. */
+  sender: Sender;
+  /** The address clients reach the service at, when it sits behind another one (the auto-login uri starts with it); the sender's base URL otherwise. */
   publicBaseUrl?: string;
-  signal?: AbortSignal;
   /** Told of every answer, to record or compare a service profile (`--write-profile`, `--profile`). */
   observe?: (answer: ObservedAnswer) => void;
   /** The run's tag (`<run id>-<random>`): the title and external id of every property the run leaves say it. */
@@ -102,76 +30,91 @@ export interface RunContextDeps extends CheckLedgerDeps {
   propertyLimit?: number;
 }
 
-/** A property the run created: the service has no operation to delete one, so the run labels it instead. */
-export interface CreatedProperty {
-  nid: string;
-  /** What made it: a step of the scenario, or a generated case. */
-  by: string;
-  account: AccountName;
-  /** The title and external id the run gave it at its end, saying which run made it; or why it could not. */
-  label?: { title: string; externalId: string } | { failed: string };
-}
-
 /** The properties a plain run creates at most: the one with every field, the minimal one, and the sweep's 12. */
 export const SCENARIO_PROPERTY_LIMIT = 14;
 
-/** The headers with another content-type, or none (`null`); unchanged when `contentType` is undefined. */
-function withContentType(headers: CurlHeader[], contentType: string | null | undefined): CurlHeader[] {
-  if (contentType === undefined) return headers;
-  const others = headers.filter((header) => header.name !== "content-type");
-  return contentType === null ? others : [{ name: "content-type", value: contentType }, ...others];
-}
-
-/** Thrown out of a step when the run is interrupted; the run then cleans up and reports what ran. */
-export class RunInterrupted extends Error {
-  constructor() {
-    super("The contract run was interrupted.");
-    this.name = "RunInterrupted";
-  }
-}
-
-const API = "/api/v1/object";
 /** Requests in a row without an answer after which the run stops sending: the service is gone, not slow once. */
 const UNANSWERED_IN_A_ROW = 3;
-const VARIABLES: Record<AccountName, { key: string; token: string }> = {
-  primary: { key: "CONTRACT_API_KEY", token: "CONTRACT_TOKEN" },
-  other: { key: "CONTRACT_OTHER_API_KEY", token: "CONTRACT_OTHER_TOKEN" },
-  fresh: { key: "CONTRACT_FRESH_API_KEY", token: "CONTRACT_FRESH_TOKEN" },
-};
-
-interface CreatedRecord {
-  kind: "agent" | "document";
-  nid: string;
-  as: AccountName;
-}
 
 /**
- * The state of one contract run: it sends each step's request with the credentials asked for, holds the answer
- * against the contract and against what the step expects, records every check with its tier and section, and
- * keeps the list of records the run created, so that {@link RunContext.cleanUp} can delete what is left.
+ * The state of one contract run, by composition: the {@link Sender} sends each step's request with the
+ * credentials asked for, the {@link CheckLedger} records every check with its tier and section, and
+ * {@link RunLeaves} keeps the records the run created, so that {@link RunContext.cleanUp} labels or deletes them.
+ * Between them it holds each answer against the contract and against what the step expects, and keeps the
+ * requests that got no answer, so that what rested on them is skipped with the reason.
  */
-export class RunContext extends CheckLedger {
+export class RunContext {
+  /** The checks of the run. */
+  readonly ledger: CheckLedger;
+  readonly sender: Sender;
+  /** What the run leaves on the service. */
+  readonly leaves = new RunLeaves();
   /** Set once the service stops answering; every later step is skipped. */
   lostContact: string | undefined;
   /** Requests that got no answer: each failed once, and what rested on it was skipped. */
   readonly unanswered: UnansweredRequest[] = [];
   /** Requests sent again after a 429 or 503 with Retry-After, and how long each waited. */
   readonly retried: RetriedRequest[] = [];
-  /** Creates that got no answer: the service may have made a record the run cannot name, nor delete. */
-  readonly unknownCreates: string[] = [];
   #unansweredInARow = 0;
-  /** Properties the run created, in order: the service has no operation to delete them. */
-  readonly properties: CreatedProperty[] = [];
-  /** How many of them the scenario made; the generated phase keeps its own count. */
+  /** How many properties the scenario made; the generated phase keeps its own count. */
   #scenarioProperties = 0;
-  readonly #created = new Map<string, CreatedRecord>();
   readonly #run: RunContextDeps;
   readonly #invariants: AnswerInvariants;
 
   constructor(deps: RunContextDeps) {
-    super(deps);
+    this.ledger = new CheckLedger(deps);
+    this.sender = deps.sender;
     this.#run = deps;
-    this.#invariants = new AnswerInvariants(deps.publicBaseUrl ?? deps.baseUrl);
+    this.#invariants = new AnswerInvariants(deps.publicBaseUrl ?? deps.sender.baseUrl);
+  }
+
+  /** The checks recorded so far. */
+  get results(): CheckResult[] {
+    return this.ledger.results;
+  }
+
+  /** Requests sent to the service, clean-up and those sent again included. */
+  get exchanges(): number {
+    return this.ledger.exchanges;
+  }
+
+  set exchanges(count: number) {
+    this.ledger.exchanges = count;
+  }
+
+  /** Properties the run created, in order: the service has no operation to delete them. */
+  get properties(): CreatedProperty[] {
+    return this.leaves.properties;
+  }
+
+  /** Creates that got no answer: the service may have made a record the run cannot name, nor delete. */
+  get unknownCreates(): string[] {
+    return this.leaves.unknownCreates;
+  }
+
+  /** Records one evaluation of a check (see {@link CheckLedger.record}). */
+  record(check: CheckName, tier: Tier, passed: boolean, step: string, details: ResultDetails = {}): CheckResult {
+    return this.ledger.record(check, tier, passed, step, details);
+  }
+
+  /** Records a check that could not run, and why, and tells the reporter. */
+  skip(check: CheckName, step: string, reason: string, operation?: string, request?: ExchangeSummary): void {
+    this.ledger.skip(check, step, reason, operation, request);
+  }
+
+  /** Records a check that could not run, and why, as part of the step under way. */
+  skipped(check: CheckName, step: string, reason: string, operation?: string, request?: ExchangeSummary): CheckResult {
+    return this.ledger.skipped(check, step, reason, operation, request);
+  }
+
+  /** Holds an answer against the contract (see {@link CheckLedger.checkAnswer}). */
+  checkAnswer(step: string, context: CheckContext, exchange: Exchange): void {
+    this.ledger.checkAnswer(step, context, exchange);
+  }
+
+  /** The report of the run (see {@link CheckLedger.report}). */
+  report(about: Parameters<CheckLedger["report"]>[0]): RunReport {
+    return this.ledger.report(about);
   }
 
   /** How many more properties the scenario may create before it reaches its limit. */
@@ -181,38 +124,36 @@ export class RunContext extends CheckLedger {
 
   /** Notes a property the run created (once per nid), to label it at the end and list it in the report. */
   noteProperty(nid: string, by: string, account: AccountName = "primary"): boolean {
-    if (this.properties.some((known) => known.nid === nid)) return false;
-    this.properties.push({ nid, by, account });
-    return true;
+    return this.leaves.noteProperty(nid, by, account);
   }
 
   /** Whether the run has credentials for this account. */
   has(account: AccountName): boolean {
-    return this.#run.accounts[account] !== undefined;
+    return this.sender.has(account);
   }
 
   /** The contract the run holds answers to. */
   get contract(): Contract {
-    return this.deps.contract;
+    return this.#run.contract;
   }
 
   /** The operation of the contract with this id. */
   operation(operationId: string) {
-    const operation = this.deps.contract.operation(operationId);
+    const operation = this.#run.contract.operation(operationId);
     if (!operation) throw new Error(`The scenario names an unknown operation: ${operationId}`);
     return operation;
   }
 
   /** Sends one request of the scenario and checks its answer. Undefined when no answer came. */
   async call(step: string, operationId: string, path: string, options: CallOptions): Promise<Exchange | undefined> {
-    if (this.#run.signal?.aborted) throw new RunInterrupted();
+    this.sender.throwIfInterrupted();
     const operation = this.operation(operationId);
     const account = options.as ?? "primary";
     const credentials = options.credentials ?? "valid";
-    const headers = withContentType(this.#headers(account, credentials), options.contentType);
+    const headers = withContentType(this.sender.headers(account, credentials), options.contentType);
     const request: ExchangeSummary = { method: operation.method, path };
     if (options.body !== undefined) request.body = options.body;
-    request.curl = curlCommand({ method: operation.method, url: `${this.#run.baseUrl.replace(/\/+$/, "")}${path}`, headers, body: options.body, reveal: this.#run.revealCredentials });
+    request.curl = this.sender.curl(operation.method, path, headers, options.body);
     if (this.lostContact) {
       this.skip("not_a_server_error", step, `skipped: ${this.lostContact}`, operationId, request);
       return undefined;
@@ -224,8 +165,7 @@ export class RunContext extends CheckLedger {
     }
 
     const repeatable = REPEATABLE_OPERATIONS[operationId]?.repeat ?? false;
-    const sent = await this.#run.exchange({ method: operation.method, path, headers: Object.fromEntries(headers.map(({ name, value }) => [name, value])), body: options.body, repeatable });
-    if (this.#run.signal?.aborted) throw new RunInterrupted();
+    const sent = await this.sender.send(operation.method, path, headers, options.body, repeatable);
     const retried = sent.ok ? sent.exchange.retried : sent.failure.retried;
     // Every request sent counts, those sent again after Retry-After too.
     this.exchanges += 1 + retriesOf(retried);
@@ -234,15 +174,15 @@ export class RunContext extends CheckLedger {
 
     if (!sent.ok) {
       this.#noAnswer(step, operationId, request, sent.failure);
-      if (operationId.startsWith("create")) this.unknownCreates.push(`perhaps a record of the create at "${step}" (${operation.method} ${path} got no answer: the service may have made it)`);
+      if (operationId.startsWith("create")) this.leaves.noteUnknownCreate(step, operation.method, path);
       this.#invariants.forget(account, operationId, path);
-      this.deps.emit({ kind: "step", step, operation: operationId, request, durationMs: 0, results: this.results.slice(before) });
+      this.#run.emit({ kind: "step", step, operation: operationId, request, durationMs: 0, results: this.results.slice(before) });
       return undefined;
     }
     this.#unansweredInARow = 0;
     const exchange = sent.exchange;
     request.status = exchange.status;
-    this.#track(step, operationId, path, exchange, account, credentials);
+    if (this.leaves.track(step, operationId, path, exchange, account, credentials) && operationId === "createProperty") this.#scenarioProperties += 1;
     const context = { operation: operationId, request };
     this.checkAnswer(step, context, exchange);
     this.#observe(step, operationId, account, credentials, options, exchange);
@@ -274,7 +214,7 @@ export class RunContext extends CheckLedger {
       });
     }
 
-    this.deps.emit({ kind: "step", step, operation: operationId, request, durationMs: exchange.durationMs, results: this.results.slice(before) });
+    this.#run.emit({ kind: "step", step, operation: operationId, request, durationMs: exchange.durationMs, results: this.results.slice(before) });
     return exchange;
   }
 
@@ -283,14 +223,13 @@ export class RunContext extends CheckLedger {
    * the primary account's credentials: only a server error fails it. For profiling what the service answers.
    */
   async probe(step: string, method: string, path: string, options: { body?: unknown; point: string }): Promise<Exchange | undefined> {
-    if (this.#run.signal?.aborted) throw new RunInterrupted();
-    const headers = this.#headers("primary", "valid");
+    this.sender.throwIfInterrupted();
+    const headers = this.sender.headers("primary", "valid");
     const request: ExchangeSummary = { method, path };
     if (options.body !== undefined) request.body = options.body;
-    request.curl = curlCommand({ method, url: `${this.#run.baseUrl.replace(/\/+$/, "")}${path}`, headers, body: options.body, reveal: this.#run.revealCredentials });
+    request.curl = this.sender.curl(method, path, headers, options.body);
     if (this.lostContact) return undefined;
-    const sent = await this.#run.exchange({ method, path, headers: Object.fromEntries(headers.map(({ name, value }) => [name, value])), body: options.body });
-    if (this.#run.signal?.aborted) throw new RunInterrupted();
+    const sent = await this.sender.send(method, path, headers, options.body);
     this.exchanges += 1;
     const before = this.results.length;
     const operation = `${method} ${path}`;
@@ -302,7 +241,7 @@ export class RunContext extends CheckLedger {
       this.record("not_a_server_error", "fact", sent.exchange.status < 500, step, { operation, request, message: `answered ${sent.exchange.status}: ${excerpt(sent.exchange.text)}` });
       this.#observe(step, undefined, "primary", "valid", { expect: "any", point: options.point }, sent.exchange);
     }
-    this.deps.emit({ kind: "step", step, operation, request, durationMs: sent.ok ? sent.exchange.durationMs : 0, results: this.results.slice(before) });
+    this.#run.emit({ kind: "step", step, operation, request, durationMs: sent.ok ? sent.exchange.durationMs : 0, results: this.results.slice(before) });
     return sent.ok ? sent.exchange : undefined;
   }
 
@@ -332,7 +271,7 @@ export class RunContext extends CheckLedger {
     }
     const request: ExchangeSummary | undefined = exchange ? { method: exchange.method, path: exchange.path, status: exchange.status } : undefined;
     if (request && exchange?.requestBody !== undefined) request.body = exchange.requestBody;
-    if (request && exchange) request.curl = this.#curlOf(exchange);
+    if (request && exchange) request.curl = this.sender.curlOf(exchange);
     const result = this.record(check, tier, passed, step, {
       message,
       ...(operation ? { operation } : {}),
@@ -341,7 +280,7 @@ export class RunContext extends CheckLedger {
       ...(expected !== undefined ? { expected } : {}),
       ...(actual !== undefined ? { actual } : {}),
     });
-    this.deps.emit({ kind: "check", result });
+    this.#run.emit({ kind: "check", result });
   }
 
   /**
@@ -402,110 +341,12 @@ export class RunContext extends CheckLedger {
   }
 
   /**
-   * Deletes every agent and document the run created and has not deleted yet, with the credentials of the
-   * account it was created under, and returns what is left behind and why. Runs after an interruption too.
+   * Labels every property the run created and deletes every agent and document it has not deleted yet, and
+   * returns what is left behind and why (run-leaves.ts). Runs after an interruption too.
    */
   async cleanUp(): Promise<string[]> {
-    await this.#labelProperties();
-    const leftBehind = this.properties.map((property) => {
-      const label = property.label && "title" in property.label ? `, titled ${JSON.stringify(property.label.title)} with external id ${property.label.externalId}` : property.label ? `, not labelled (${property.label.failed})` : "";
-      return `property ${property.nid}, ${property.by}${label} (the service has no operation to delete a property)`;
-    });
-    leftBehind.push(...this.unknownCreates);
-    for (const record of this.#created.values()) {
-      const path = record.kind === "agent" ? `${API}/agent_card/${record.nid}` : `${API}/document/${record.nid}`;
-      const headers = Object.fromEntries(this.#headers(record.as, "valid").map(({ name, value }) => [name, value]));
-      const sent = await this.#run.cleanupExchange({ method: "DELETE", path, headers });
-      this.exchanges += 1;
-      if (sent.ok && sent.exchange.status === 200) continue;
-      leftBehind.push(`${record.kind} ${record.nid} of the ${record.as} account (DELETE ${path} ${sent.ok ? `answered ${sent.exchange.status}` : `got no answer: ${sent.failure.reason}`})`);
-    }
-    this.#created.clear();
+    const { leftBehind, sent } = await this.leaves.cleanUp(this.sender, { ...(this.#run.tag ? { tag: this.#run.tag } : {}), ...(this.lostContact ? { lostContact: this.lostContact } : {}) });
+    this.exchanges += sent;
     return leftBehind;
-  }
-
-  /**
-   * Gives every property the run created a title and an external id that say which run made it (section 4.1,
-   * endpoint 4: an edit takes any field of 2.1 with a string value), so that whoever finds one on the account
-   * knows where it came from: `Contract Run <tag> (k)` and `contract-<tag>-k`, one external id per property. A
-   * property is labelled at the end, after every check that reads its title or external id, and whatever a
-   * generated case wrote there before. Not when the service stopped answering: each edit would wait for nothing.
-   */
-  async #labelProperties(): Promise<void> {
-    const tag = this.#run.tag;
-    if (!tag) return;
-    for (const [index, property] of this.properties.entries()) {
-      if (property.label) continue;
-      if (this.lostContact) {
-        property.label = { failed: "the service stopped answering before the run could label it" };
-        continue;
-      }
-      const label = { title: `Contract Run ${tag} (${index + 1})`, externalId: `contract-${tag}-${index + 1}` };
-      const headers = Object.fromEntries(this.#headers(property.account, "valid").map(({ name, value }) => [name, value]));
-      const sent = await this.#run.cleanupExchange({ method: "PUT", path: `${API}/property/${encodeURIComponent(property.nid)}`, headers, body: { title: label.title, external_id: label.externalId } });
-      this.exchanges += 1;
-      property.label = sent.ok && sent.exchange.status === 200 ? label : { failed: sent.ok ? `the edit answered ${sent.exchange.status}` : `the edit got no answer: ${sent.failure.reason}` };
-    }
-  }
-
-  /** Keeps the list of created records current from the answers: what a create made, what a delete removed. */
-  #track(step: string, operationId: string, path: string, exchange: Exchange, account: AccountName, credentials: CredentialMode): void {
-    if (exchange.status !== 200) return;
-    const body = exchange.body as { nid?: unknown } | undefined;
-    const nid = body !== null && typeof body === "object" && (typeof body.nid === "string" || typeof body.nid === "number") ? String(body.nid) : undefined;
-    const how = credentials === "valid" ? "" : ` (created with ${credentials} credentials)`;
-    // A record created with broken credentials belongs to whichever account the service chose; the account's
-    // own credentials are the best guess for deleting it.
-    if (operationId === "createProperty" && nid && this.noteProperty(nid, `made by the step "${step}"${how}`, account)) this.#scenarioProperties += 1;
-    if (operationId === "createAgentCard" && nid) this.#created.set(`agent:${nid}`, { kind: "agent", nid, as: account });
-    if (operationId === "createDocument" && nid) this.#created.set(`document:${nid}`, { kind: "document", nid, as: account });
-    const deleted = path.split("/").pop() ?? "";
-    if (operationId === "deleteAgentCard") this.#created.delete(`agent:${deleted}`);
-    if (operationId === "deleteDocument") this.#created.delete(`document:${deleted}`);
-  }
-
-  #headers(account: AccountName, mode: CredentialMode): CurlHeader[] {
-    const own = this.#run.accounts[account];
-    if (!own) throw new Error(`The scenario acts as the ${account} account, which the run has no credentials for`);
-    const names = VARIABLES[account];
-    const headers: CurlHeader[] = [{ name: "content-type", value: "application/json" }, { name: "accept", value: "application/json" }];
-    const key: CurlHeader = { name: "API-KEY", value: own.apiKey, masked: `\${${names.key}}` };
-    const token: CurlHeader = { name: "TOKEN", value: own.token, masked: `\${${names.token}}` };
-    switch (mode) {
-      case "valid":
-        return [...headers, key, token];
-      case "none":
-        return headers;
-      case "no-key":
-        return [...headers, token];
-      case "no-token":
-        return [...headers, key];
-      case "wrong-token":
-        return [...headers, key, { ...token, value: `${own.token}-not-this-one`, masked: `\${${names.token}}-not-this-one` }];
-      case "other-token": {
-        const other = this.#run.accounts.other;
-        if (!other) throw new Error("The scenario sends the other account's TOKEN without credentials for it");
-        return [...headers, key, { name: "TOKEN", value: other.token, masked: `\${${VARIABLES.other.token}}` }];
-      }
-    }
-  }
-
-  #curlOf(exchange: Exchange): string {
-    const headers: CurlHeader[] = Object.entries(exchange.requestHeaders).map(([name, value]) => {
-      const masked = this.#maskOf(name, value);
-      return masked === undefined ? { name, value } : { name, value, masked };
-    });
-    return curlCommand({ method: exchange.method, url: `${this.#run.baseUrl.replace(/\/+$/, "")}${exchange.path}`, headers, body: exchange.requestBody, reveal: this.#run.revealCredentials });
-  }
-
-  #maskOf(name: string, value: string): string | undefined {
-    for (const account of ["primary", "other", "fresh"] as const) {
-      const own = this.#run.accounts[account];
-      if (!own) continue;
-      if (name === "API-KEY" && value === own.apiKey) return `\${${VARIABLES[account].key}}`;
-      if (name === "TOKEN" && value === own.token) return `\${${VARIABLES[account].token}}`;
-      if (name === "TOKEN" && value === `${own.token}-not-this-one`) return `\${${VARIABLES[account].token}}-not-this-one`;
-    }
-    return undefined;
   }
 }

@@ -7,10 +7,10 @@ import { SCENARIO_CHECKS } from "./checks.ts";
 import type { FuzzSummary } from "./fuzz/fuzz-summary.ts";
 import { createExchanger } from "./http-exchange.ts";
 import { preflight, type PreflightAnswer } from "./preflight.ts";
-import { proxiedFetch, usesProxy, type ProxySettings } from "./proxy-settings.ts";
-import { secretRedactor, type Secret } from "./redact-secrets.ts";
-import { DEFAULT_RETRY_LIMITS, retriesOf, withRetries, type RetryBudget, type RetryLimits } from "./retry-policy.ts";
-import { RunContext, RunInterrupted, type Credentials } from "./run-context.ts";
+import type { ProxySettings } from "./proxy-settings.ts";
+import { retriesOf, type RetryLimits } from "./retry-policy.ts";
+import { RunContext } from "./run-context.ts";
+import { createRunExchangers, runRedactor, RunInterrupted, Sender, type Credentials } from "./sender.ts";
 import type { RunEvent, RunReport } from "./run-report.ts";
 import { runScenario } from "./scenario.ts";
 import { profileSteps } from "./steps/profile-steps.ts";
@@ -83,13 +83,12 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   const now = options.now ?? Date.now;
   const started = now();
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const fetch = options.fetch ?? (options.proxy && usesProxy(options.proxy) ? await proxiedFetch(options.proxy) : undefined);
-  const fetchOption = fetch ? { fetch } : {};
-  // One budget of waiting for the whole run, clean-up included (retry-policy.ts).
-  const budget: RetryBudget = { limits: options.retryLimits ?? DEFAULT_RETRY_LIMITS, waitedMs: 0 };
-  const retrying = { budget, now, sleep: options.sleep ?? ((ms: number) => interruptibleSleep(ms, options.signal)) };
-  const exchange = withRetries(createExchanger({ baseUrl: options.baseUrl, timeoutMs, ...fetchOption, ...(options.signal ? { signal: options.signal } : {}) }), retrying);
-  const cleanupExchange = withRetries(createExchanger({ baseUrl: options.baseUrl, timeoutMs, ...fetchOption }), { ...retrying, sleep: options.sleep ?? ((ms: number) => interruptibleSleep(ms, undefined)) });
+  // One budget of waiting for the whole run, clean-up included (retry-policy.ts), through the proxies.
+  const { exchange, cleanupExchange } = await createRunExchangers({
+    baseUrl: options.baseUrl, timeoutMs, now,
+    ...(options.proxy ? { proxy: options.proxy } : {}), ...(options.retryLimits ? { retryLimits: options.retryLimits } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.sleep ? { sleep: options.sleep } : {}), ...(options.signal ? { signal: options.signal } : {}),
+  });
   const accounts: { primary: Credentials; other?: Credentials; fresh?: Credentials } = { primary: { apiKey: options.apiKey, token: options.token } };
   if (options.other) accounts.other = { apiKey: options.other.apiKey, token: options.other.token };
   if (options.fresh) accounts.fresh = { apiKey: options.fresh.apiKey, token: options.fresh.token };
@@ -107,15 +106,7 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   if (problem) return problem;
 
   // No secret reaches a report or a progress line unless --show-credentials: a service may echo one in an answer.
-  const secrets: Secret[] = [];
-  for (const [account, names] of [["primary", "CONTRACT"], ["other", "CONTRACT_OTHER"], ["fresh", "CONTRACT_FRESH"]] as const) {
-    const own = accounts[account];
-    if (own) secrets.push({ value: own.apiKey, shownAs: `\${${names}_API_KEY}` }, { value: own.token, shownAs: `\${${names}_TOKEN}` });
-  }
-  // A password in the base address (https://user:password@host) is a secret too.
-  const password = new URL(options.baseUrl).password;
-  if (password) secrets.push({ value: password, shownAs: "***" }, { value: decodeURIComponent(password), shownAs: "***" });
-  const redact = options.revealCredentials ? <T>(value: T) => value : secretRedactor(secrets);
+  const redact = runRedactor(accounts, options.baseUrl, options.revealCredentials ?? false);
   const onEvent = options.onEvent;
   const emit = onEvent ? (event: RunEvent) => onEvent(redact(event)) : () => {};
   const seed = options.seed ?? randomInt(2 ** 31 - 1);
@@ -123,15 +114,11 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   const runId = options.runId ?? `${started.toString(36)}-s${seed}`;
   const observer = options.profile || options.recordProfile ? new ProfileObserver({ runId, document: contract.document, now }) : undefined;
   const tag = `${runId}-${options.nonce ?? randomBytes(4).toString("hex").slice(0, 6)}`;
+  const sender = new Sender({ exchange, cleanupExchange, baseUrl: options.baseUrl, accounts, revealCredentials: options.revealCredentials ?? false, ...(options.signal ? { signal: options.signal } : {}) });
   const ctx = new RunContext({
     tag,
-    exchange,
-    cleanupExchange,
-    baseUrl: options.baseUrl,
-    accounts,
-    revealCredentials: options.revealCredentials ?? false,
+    sender,
     ...(options.publicBaseUrl !== undefined ? { publicBaseUrl: options.publicBaseUrl } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
     contract,
     closedContract,
     strict: options.strict ?? false,
@@ -162,7 +149,7 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
     if (fuzzPhase && options.fuzz && !ctx.lostContact) {
       fuzz = await fuzzPhase(
         ctx,
-        { exchange, baseUrl: options.baseUrl, credentials: accounts.primary, revealCredentials: options.revealCredentials ?? false, contract, closedContract, strict: options.strict ?? false, emit, ...(options.signal ? { signal: options.signal } : {}) },
+        { contract, closedContract, strict: options.strict ?? false, emit, ...(options.signal ? { signal: options.signal } : {}) },
         { cases: options.fuzz, seed },
       );
     }
@@ -177,31 +164,11 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   const full = ctx.report({ baseUrl: options.baseUrl, startedAt: started, finishedAt: now(), checks, leftBehind, runId, interrupted, ...(clash ? { clash } : {}) });
   full.seed = seed;
   full.runTag = tag;
-  full.created = ctx.properties.map((property) => ({
-    kind: "property" as const,
-    nid: property.nid,
-    by: property.by,
-    ...(property.label && "title" in property.label ? { title: property.label.title, externalId: property.label.externalId } : {}),
-    ...(property.label && "failed" in property.label ? { notLabelled: property.label.failed } : {}),
-  }));
+  full.created = ctx.leaves.reported();
   if (ctx.retried.length > 0) full.retried = ctx.retried;
   if (ctx.unanswered.length > 0) full.unanswered = ctx.unanswered;
   const report = redact(full);
   if (fuzz) report.fuzz = redact(fuzz);
   if (!observer || !options.recordProfile) return { kind: "report", report };
   return { kind: "report", report, profile: observer.profile({ recordedAt: new Date(started).toISOString(), baseUrl: options.baseUrl }) };
-}
-
-/** A wait that ends early when the run is interrupted (the next request then sees the signal). */
-function interruptibleSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }

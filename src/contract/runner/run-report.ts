@@ -34,6 +34,8 @@ export interface CheckResult {
   actual?: string;
   request?: ExchangeSummary;
   violations?: ContractViolation[];
+  /** The consumer test it belongs to, when the run replays or judges a consumer's usage (`--usage`). */
+  consumerTest?: string;
 }
 
 /** A request that got no answer within the limit (or at all): it failed once, and what rested on it was skipped. */
@@ -139,6 +141,29 @@ export interface RunReport {
   seed?: number;
   /** What the generated phase (`--fuzz`) sent, per operation. */
   fuzz?: FuzzSummary;
+  /** Set when the run replayed a consumer's usage (`--usage`), or judged it against a profile: each test's verdict. */
+  usage?: UsageVerdicts;
+}
+
+/** A consumer's usage, test by test, as a replay or a profile judged it. */
+export interface UsageVerdicts {
+  consumer: string;
+  /** The usage file. */
+  file: string;
+  /** `service`: replayed against the service; `profile`: judged against a recorded service profile, nothing sent. */
+  against: "service" | "profile";
+  /** With `against: "profile"`: the profile file, its run and when it was recorded. */
+  profile?: string;
+  tests: Array<{
+    name: string;
+    /** `failed`: the consumer rests on something the service does not do, or the service broke a fact. */
+    result: "passed" | "failed" | "skipped";
+    interactions: number;
+    /** The assumptions (ids of docs/assumptions.md) and profile points the test's answers rest on. */
+    restsOn: string[];
+    /** Why the test was not replayed, when skipped. */
+    reason?: string;
+  }>;
 }
 
 /** What the runner tells a reporter while it runs. */

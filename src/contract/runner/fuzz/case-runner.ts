@@ -3,7 +3,8 @@ import type { Tier } from "../../contract-violation.ts";
 import { CheckLedger, excerpt } from "../check-ledger.ts";
 import type { NoAnswer } from "../http-exchange.ts";
 import type { CheckName } from "../checks.ts";
-import type { Exchange, Exchanger } from "../http-exchange.ts";
+import type { Exchange } from "../http-exchange.ts";
+import type { Sender } from "../sender.ts";
 import { compareSent, PROPERTY_SAMENESS } from "../steps/sent-value.ts";
 import { compactKey, isNumericStringOf, show, type Json } from "../steps/step-support.ts";
 import { describeCase, type FuzzCase } from "./fuzz-case.ts";
@@ -40,8 +41,8 @@ export interface FuzzState {
 
 /** Collaborators of the case runner. */
 export interface CaseRunnerDeps {
-  exchange: Exchanger;
-  headers: Record<string, string>;
+  /** Sends each case and read as the primary account. */
+  sender: Sender;
   contract: Contract;
   closedContract: Contract;
   strict: boolean;
@@ -300,12 +301,13 @@ export class CaseRunner {
     if (outcome.noAnswer || outcome.unansweredAfter !== undefined) return undefined;
     // A copy: fast-check may reuse a generated value while it shrinks, and the report must show what was sent.
     const copy: unknown = body === undefined ? undefined : JSON.parse(JSON.stringify(body));
-    const request = { method, path, headers: this.#deps.headers, ...(copy === undefined ? {} : { body: copy }) };
-    let sent = await this.#deps.exchange(request);
+    const { sender } = this.#deps;
+    const headers = sender.headers("primary", "valid");
+    let sent = await sender.trySend(method, path, headers, copy);
     // A kept-alive connection the service closed while idle (on a busy machine, between two cases) is reset under
     // the next request before the service reads it: sent again once on a new connection. A service that resets
     // the connection on this input resets it again, and that is reported.
-    if (!sent.ok && STALE_CONNECTION.test(sent.failure.reason)) sent = await this.#deps.exchange(request);
+    if (!sent.ok && STALE_CONNECTION.test(sent.failure.reason)) sent = await sender.trySend(method, path, headers, copy);
     if (read) outcome.reads += 1;
     else outcome.sent += 1;
     if (!sent.ok) {

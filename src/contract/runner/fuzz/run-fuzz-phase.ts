@@ -1,9 +1,7 @@
 import fc from "fast-check";
 import type { Contract } from "../../create-contract.ts";
 import type { CheckName } from "../checks.ts";
-import { curlCommand, type CurlHeader } from "../curl-command.ts";
-import type { Exchanger } from "../http-exchange.ts";
-import { RunInterrupted, type Credentials, type RunContext } from "../run-context.ts";
+import { RunInterrupted, type RunContext } from "../run-context.ts";
 import type { CheckResult, ExchangeSummary, RunEvent } from "../run-report.ts";
 import type { FuzzOperationSummary, FuzzSummary } from "./fuzz-summary.ts";
 import { caseArbitrary, coverageCases } from "./case-arbitraries.ts";
@@ -20,12 +18,8 @@ export interface FuzzOptions {
   seed: number;
 }
 
-/** Collaborators of the phase: the run's ledger, and how to reach the service as the primary account. */
+/** Collaborators of the phase besides the run's context (its ledger, its sender, what it leaves). */
 export interface FuzzPhaseDeps {
-  exchange: Exchanger;
-  baseUrl: string;
-  credentials: Credentials;
-  revealCredentials: boolean;
   contract: Contract;
   closedContract: Contract;
   strict: boolean;
@@ -66,8 +60,7 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
     propertyLimit: summary.properties.limit,
     ...(edit ? { edit } : {}),
     vocabulary: propertyVocabulary(deps.contract),
-    exchange: deps.exchange,
-    headers: { "content-type": "application/json", accept: "application/json", "API-KEY": deps.credentials.apiKey, TOKEN: deps.credentials.token },
+    sender: ctx.sender,
     contract: deps.contract,
     closedContract: deps.closedContract,
     strict: deps.strict,
@@ -228,7 +221,7 @@ function exercised(operation: InputOperation, entry: FuzzOperationSummary): Chec
 /** Records a finding in the run's report, with the request behind it as a curl line. */
 function record(ctx: RunContext, deps: FuzzPhaseDeps, operation: InputOperation, finding: Finding, fuzzCase: FuzzCase): CheckResult {
   const { exchange } = finding;
-  const request: ExchangeSummary = { method: exchange.method, path: exchange.path, status: exchange.status, curl: curlOf(deps, exchange.method, exchange.path, exchange.requestBody) };
+  const request: ExchangeSummary = { method: exchange.method, path: exchange.path, status: exchange.status, curl: ctx.sender.curl(exchange.method, exchange.path, ctx.sender.headers("primary", "valid"), exchange.requestBody) };
   if (exchange.requestBody !== undefined) request.body = exchange.requestBody;
   const step = `generated ${describeCase(fuzzCase)} case of ${operation.id}${finding.operation === operation.id ? "" : `, then ${finding.operation}`}`;
   return ctx.record(finding.check, finding.tier, false, step, {
@@ -245,15 +238,3 @@ function skip(ctx: RunContext, deps: FuzzPhaseDeps, operation: InputOperation, e
   entry.skipped = reason;
   deps.emit({ kind: "check", result: ctx.skipped("not_a_server_error", `generated cases of ${operation.id}`, reason, operation.id) });
 }
-
-/** The curl line of a generated request, the credentials as environment variables unless revealed. */
-function curlOf(deps: FuzzPhaseDeps, method: string, path: string, body: unknown): string {
-  const headers: CurlHeader[] = [
-    { name: "content-type", value: "application/json" },
-    { name: "accept", value: "application/json" },
-    { name: "API-KEY", value: deps.credentials.apiKey, masked: "${CONTRACT_API_KEY}" },
-    { name: "TOKEN", value: deps.credentials.token, masked: "${CONTRACT_TOKEN}" },
-  ];
-  return curlCommand({ method, url: `${deps.baseUrl.replace(/\/+$/, "")}${path}`, headers, body, reveal: deps.revealCredentials });
-}
-

@@ -1,5 +1,6 @@
 import { CHECKS } from "../checks.ts";
 import type { CheckResult, RunReport } from "../run-report.ts";
+import { renderUsageJunit } from "./usage-junit.ts";
 
 /**
  * The report as JUnit XML for CI: one test suite per check, one test case per evaluation. A warning is a
@@ -9,6 +10,8 @@ import type { CheckResult, RunReport } from "../run-report.ts";
  * check on the same request more than once.
  */
 export function renderJunitReport(report: RunReport): string {
+  // A consumer's usage: one test case per consumer test, as the team's own suite names it.
+  if (report.usage) return renderUsageJunit(report);
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const count = (status: string) => report.results.filter((result) => result.status === status).length;
   lines.push(

@@ -1,6 +1,7 @@
 import { citeSection } from "../../contract-violation.ts";
 import { CHECKS } from "../checks.ts";
 import type { CheckResult, RunEvent, RunReport } from "../run-report.ts";
+import { usageLines } from "./usage-lines.ts";
 
 const MARK = { passed: "✓", failed: "✗", warning: "!", skipped: "-" } as const;
 
@@ -39,7 +40,9 @@ export function renderTextReport(report: RunReport, options: TextReportOptions =
 
   const spec = `spec ${report.specVersion}${report.strict ? ", strict" : ""}`;
   const scope = report.recording;
-  if (scope) {
+  if (report.usage) {
+    lines.push(...usageLines(report));
+  } else if (scope) {
     const selection = scope.baseUrl ? `under ${scope.baseUrl}` : `with paths under ${scope.apiPrefix}`;
     const leftOut = [plural(scope.preflights, "CORS preflight"), plural(scope.otherTraffic, "entry to other addresses", "entries to other addresses")];
     lines.push(
@@ -114,14 +117,14 @@ export function renderTextReport(report: RunReport, options: TextReportOptions =
   if (report.runId) lines.push(`Run id ${report.runId}: its records carry it in their emails, titles and external ids.`);
   if (report.seed !== undefined) lines.push(`Seed ${report.seed}: --seed ${report.seed} sends the same generated cases again.`);
 
-  const verdict = report.interrupted ? "Run INTERRUPTED, no verdict" : report.clash ? "No verdict (another client used the account)" : report.result === "passed" ? "Contract HOLDS" : "Contract BROKEN";
+  const verdict = report.interrupted ? "Run INTERRUPTED, no verdict" : report.clash ? "No verdict (another client used the account)" : report.usage ? (report.result === "passed" ? "Consumer usage HOLDS" : "Consumer usage BROKEN") : report.result === "passed" ? "Contract HOLDS" : "Contract BROKEN";
   const counts = `${plural(byCause(failures).length, "failure")}, ${plural(byCause(warnings).length, "warning")}`;
   const seconds = `${(report.durationMs / 1000).toFixed(1)} s`;
   lines.push(
     "",
     scope
       ? `${verdict} in ${scope.file}: ${counts}, ${plural(report.exchanges, "exchange")} checked in ${seconds}`
-      : `${verdict} against ${report.baseUrl}: ${counts}, ${plural(report.exchanges, "request")} in ${seconds}`,
+      : `${verdict} against ${report.usage?.against === "profile" ? "the profile" : report.baseUrl}: ${counts}, ${plural(report.exchanges, "request")} in ${seconds}`,
   );
   return `${lines.join("\n")}\n`;
 }

@@ -1,0 +1,71 @@
+/**
+ * 1b. A consumer's usage replayed (`property-listing-contract --usage <file> --base-url <url>`, issue 38): 100
+ * interactions recorded from the mock (a create, an edit by the nid it answered and a retrieve, 33 times over, and
+ * a list by the account's uid) replayed against the independent implementation on loopback, each answer held to
+ * the contract and to what the client got, everything the replay makes labelled at its end. Three rounds, each
+ * on a fresh instance; the median is the goal's figure.
+ */
+import { createContract } from "../../../src/contract/create-contract.ts";
+import { replayUsage } from "../../../src/contract/usage/replay-usage.ts";
+import { startIndependentService } from "../../../test/support/independent-service/index.ts";
+import { recordSampleUsage, SAMPLE_TESTS, type SampleTest } from "../../../test/support/usage-samples.ts";
+import { count, ms, table } from "../format.ts";
+import type { BenchSection } from "../section.ts";
+import { median } from "../stats.ts";
+
+/** The figures of this section. */
+export interface UsageReplayFigures {
+  interactions: number;
+  tests: number;
+  /** Requests the replay sent in all: preflight, start records, the account's uid, the interactions, labelling. */
+  requests: number;
+  roundsMs: number[];
+  medianMs: number;
+}
+
+const ROUNDS = 3;
+const GOAL_MS = 2000;
+
+export const section: BenchSection<UsageReplayFigures> = {
+  key: "usage-replay",
+  async run({ progress }) {
+    progress("usage replay: recording 100 interactions from the mock…");
+    const tests: SampleTest[] = [SAMPLE_TESTS.list!, ...Array.from({ length: 33 }, (_, index) => ({ ...SAMPLE_TESTS.createEdit!, name: `properties > creates a property and edits its title #${index + 1}` }))];
+    const usage = await recordSampleUsage(tests, "bench-web-app");
+    const interactions = usage.tests.reduce((sum, test) => sum + test.interactions.length, 0);
+    const contract = createContract();
+    const closedContract = createContract({ closed: true });
+    const roundsMs: number[] = [];
+    const failures: string[] = [];
+    let requests = 0;
+    for (let round = 0; round < ROUNDS; round += 1) {
+      progress(`usage replay: round ${round + 1} of ${ROUNDS}…`);
+      const service = await startIndependentService();
+      try {
+        const { primary } = service.accounts;
+        const started = performance.now();
+        const outcome = await replayUsage({ usage, file: "bench-usage.json", baseUrl: service.url, apiKey: primary.apiKey, token: primary.token, contract, closedContract, runId: `bench-${round}`, nonce: "bench0" });
+        roundsMs.push(performance.now() - started);
+        if (outcome.kind !== "report") failures.push(`usage replay: ${outcome.message}`);
+        else {
+          requests = outcome.report.exchanges;
+          if (outcome.report.result !== "passed") failures.push(`usage replay: the replay failed (${outcome.report.results.filter((result) => result.status === "failed").map((result) => `${result.check}: ${result.message ?? ""}`)[0] ?? "?"})`);
+        }
+      } finally {
+        await service.close();
+      }
+    }
+    const medianMs = median(roundsMs);
+    const lines = [
+      "1b. A consumer's usage replayed against a service on loopback (--usage --base-url)",
+      "",
+      ...table(["interactions", "tests", "requests sent", "rounds", "median"], [[count(interactions), count(usage.tests.length), count(requests), roundsMs.map((value) => ms(value)).join(" "), ms(medianMs)]], "rrrrr"),
+    ];
+    return {
+      figures: { interactions, tests: usage.tests.length, requests, roundsMs, medianMs },
+      lines,
+      goals: [{ id: "38b", name: `replay of ${interactions} interactions on loopback (median of ${ROUNDS})`, measured: ms(medianMs), target: `≤ ${ms(GOAL_MS)}`, pass: medianMs <= GOAL_MS }],
+      failures,
+    };
+  },
+};

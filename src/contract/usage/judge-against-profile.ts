@@ -1,0 +1,99 @@
+import type { ErrorPoint, InferredSchema, ServiceProfile } from "../profile/service-profile.ts";
+import type { Difference } from "./judge-answer.ts";
+import { jsonType } from "./judge-answer.ts";
+import type { Basis, UsageInteraction } from "./usage-document.ts";
+
+/** What a profile says of an interaction: the differences a client would notice, or that it recorded nothing there. */
+export type ProfileJudgement = { judged: true; differences: Difference[] } | { judged: false; why: string };
+
+/** The assumptions of docs/assumptions.md that choose an error answer, and the profile's point for each. */
+const POINT_OF_ASSUMPTION: Record<string, ErrorPoint> = {
+  A16: "error.validation",
+  A18: "error.not_found",
+  A19: "error.agent_exists.create",
+  A20: "error.seats",
+  A21: "error.external_id_in_use",
+  A22: "error.unknown_property_reference",
+  A24: "error.content_type.wrong",
+};
+
+/**
+ * The point of a profile an error answer of the usage is about: the profile's own when the mock played one back;
+ * else the situation its assumptions name (A20, the seats); else the request's credentials or the status.
+ */
+export function errorPointOf(interaction: UsageInteraction): ErrorPoint | undefined {
+  const { basis, request, response } = interaction;
+  if (basis.status.tier === "profile" && basis.status.point.startsWith("error.")) return basis.status.point as ErrorPoint;
+  if (request.account === null) return request.credentials === "wrong" ? "error.unauthorized.wrong" : "error.unauthorized.missing";
+  const ids = basis.status.tier === "assumption" ? basis.status.ids : [];
+  for (const id of ids) {
+    const point = POINT_OF_ASSUMPTION[id];
+    if (point === "error.agent_exists.create" && interaction.operation === "updateAgentCard") return "error.agent_exists.update";
+    if (point) return point;
+  }
+  const byStatus: Record<number, ErrorPoint> = { 400: "error.validation", 401: "error.unauthorized.missing", 402: "error.seats", 404: "error.not_found", 409: "error.agent_exists.create", 415: "error.content_type.wrong", 422: "error.unknown_property_reference" };
+  return byStatus[response.status];
+}
+
+/**
+ * Judges an interaction against a recorded service profile alone, sending nothing: an error answer against what
+ * the profile saw at its point (statuses, media types, the body's shape), a successful answer against the media
+ * type of successful answers and a list against the order the profile saw. Only what rests on an assumption or
+ * a profile can differ: a profile that contradicts a documented fact is refused when read.
+ */
+export function judgeAgainstProfile(interaction: UsageInteraction, profile: ServiceProfile): ProfileJudgement {
+  const { response, basis } = interaction;
+  const observations = profile.observations;
+  const differences: Difference[] = [];
+  if (response.status >= 400) {
+    const point = errorPointOf(interaction);
+    const seen = point ? observations[point] : undefined;
+    if (!point || !seen) return { judged: false, why: `the profile records no ${point ?? "answer"} for this ${response.status}` };
+    if (!seen.statuses.includes(response.status)) differences.push({ basis: basis.status, what: "the status", expected: String(response.status), actual: `${seen.statuses.join(" or ")} (${point})` });
+    const mediaTypes = seen.mediaTypes.map(bare);
+    if (!mediaTypes.includes(bare(response.mediaType))) differences.push({ basis: basis.mediaType, what: "the media type", expected: response.mediaType ?? "none", actual: `${seen.mediaTypes.join(" or ")} (${point})` });
+    shapeDifferences(response.body, seen.schema, "", basis, differences, point);
+    return { judged: true, differences };
+  }
+  const success = observations["media_type.success"];
+  if (success && response.mediaType !== null && !success.value.map(bare).includes(bare(response.mediaType))) {
+    differences.push({ basis: basis.mediaType, what: "the media type", expected: response.mediaType, actual: `${success.value.join(" or ")} (media_type.success)` });
+  }
+  const order = interaction.operation === "listUserProperties" ? observations["order.property_list"] : interaction.operation === "listAgentCards" ? observations["order.agent_list"] : undefined;
+  const got = orderOf(interaction.operation === "listAgentCards" && response.body !== null && typeof response.body === "object" ? Object.keys(response.body) : Array.isArray(response.body) ? response.body.map((entry) => (entry as { nid?: unknown })?.nid) : []);
+  if (order && got && got !== order.value) {
+    differences.push({ basis: basis.fields[""] ?? { tier: "assumption", ids: [], pointers: [] }, what: "the order of the list", expected: got, actual: `${order.value} (${interaction.operation === "listAgentCards" ? "order.agent_list" : "order.property_list"})` });
+  }
+  return { judged: true, differences };
+}
+
+/** Every field of an error body the client got, against the shape the profile saw there: present, of its type. */
+function shapeDifferences(body: unknown, schema: InferredSchema, pointer: string, basis: UsageInteraction["basis"], differences: Difference[], point: string): void {
+  const at = (p: string): Basis => basis.fields[p] ?? basis.status;
+  const types = schema.type === undefined ? undefined : Array.isArray(schema.type) ? schema.type : [schema.type];
+  const type = jsonType(body);
+  if (types && !types.some((seen) => seen === type || (seen === "integer" && type === "number"))) {
+    differences.push({ basis: at(pointer), what: `the field ${pointer || "(the body)"}`, expected: type, actual: `${types.join(" or ")} (${point})` });
+    return;
+  }
+  if (type !== "object" || !schema.properties) return;
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    const child = `${pointer}/${key}`;
+    const seen = schema.properties[key];
+    if (!seen) differences.push({ basis: at(child), what: `the field ${child}`, expected: `present (${jsonType(value)})`, actual: `absent (${point})` });
+    else shapeDifferences(value, seen, child, basis, differences, point);
+  }
+}
+
+/** The order of a list by its nids, when it has two or more numeric ones. */
+function orderOf(nids: unknown[]): "ascending" | "descending" | undefined {
+  const numbers = nids.map(Number).filter((nid) => Number.isFinite(nid));
+  if (numbers.length < 2 || numbers.length !== nids.length) return undefined;
+  if (numbers.every((nid, index) => index === 0 || nid > numbers[index - 1]!)) return "ascending";
+  if (numbers.every((nid, index) => index === 0 || nid < numbers[index - 1]!)) return "descending";
+  return undefined;
+}
+
+function bare(mediaType: string | null): string {
+  return (mediaType ?? "").split(";")[0]!.trim().toLowerCase();
+}

@@ -1,0 +1,95 @@
+/**
+ * Replay of a consumer's usage, recorded from the mock, against the independent implementation: its default
+ * passes every test that rests on documented facts, and fails, as failures of the consumer naming the
+ * assumption, exactly the tests resting on what it does otherwise (its error bodies, its seats answer, its
+ * newest-first lists); ids are rebound (its nids start at 500000) and start records are made first.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createContract } from "../../../src/contract/create-contract.ts";
+import type { RunReport } from "../../../src/contract/runner/run-report.ts";
+import { replayUsage } from "../../../src/contract/usage/replay-usage.ts";
+import type { UsageDocument } from "../../../src/contract/usage/usage-document.ts";
+import { startIndependentService } from "../../support/independent-service/index.ts";
+import { FACT_ONLY, recordSampleUsage, SAMPLE_TESTS } from "../../support/usage-samples.ts";
+
+const contract = createContract();
+const closedContract = createContract({ closed: true });
+let usage: UsageDocument;
+
+beforeAll(async () => {
+  usage = await recordSampleUsage(Object.values(SAMPLE_TESTS));
+});
+
+async function replay(variant: string | undefined, document: UsageDocument = usage, { withFresh = true } = {}): Promise<RunReport> {
+  const service = await startIndependentService(variant ? { variant } : {});
+  try {
+    const { primary, other, fresh } = service.accounts;
+    const outcome = await replayUsage({
+      usage: document, file: "usage.json", baseUrl: service.url, apiKey: primary.apiKey, token: primary.token, other, ...(withFresh ? { fresh: { ...fresh, seats: fresh.agentSeats } } : {}),
+      contract, closedContract, timeoutMs: 10_000, runId: "replay", nonce: "abc123",
+    });
+    if (outcome.kind !== "report") throw new Error(outcome.message);
+    return outcome.report;
+  } finally {
+    await service.close();
+  }
+}
+
+const verdicts = (report: RunReport) => Object.fromEntries(report.usage!.tests.map((test) => [test.name, test.result]));
+const failed = (report: RunReport, check: string) => report.results.filter((result) => result.status === "failed" && result.check === check);
+
+describe("a replay against the independent implementation", () => {
+  let report: RunReport;
+  beforeAll(async () => {
+    report = await replay(undefined);
+  }, 60_000);
+
+  it("passes every test that rests on documented facts, ids rebound and start records made first", () => {
+    for (const key of FACT_ONLY) expect(verdicts(report)[SAMPLE_TESTS[key]!.name], key).toBe("passed");
+    // The start record (the mock's 1001) was made on the service, labelled as the run's own.
+    expect(report.created!.some((record) => record.by.includes("make property 1001"))).toBe(true);
+    const retrieve = report.results.find((result) => result.consumerTest === SAMPLE_TESTS.retrieve!.name && result.check === "consumer_assumption");
+    expect(retrieve?.request?.path).toMatch(/\/property\/5[0-9]{5}$/);
+    expect(failed(report, "consumer_fact")).toEqual([]);
+  });
+
+  it("fails, as failures of the consumer naming the assumption, the tests resting on what it does otherwise", () => {
+    expect(verdicts(report)[SAMPLE_TESTS.seats!.name]).toBe("failed");
+    expect(verdicts(report)[SAMPLE_TESTS.invalid!.name]).toBe("failed");
+    expect(verdicts(report)[SAMPLE_TESTS.order!.name]).toBe("failed");
+    const seats = failed(report, "consumer_assumption").find((result) => result.consumerTest === SAMPLE_TESTS.seats!.name)!;
+    expect(seats.message).toContain("A20");
+    expect(seats.message).toContain("interaction #0 (createAgentCard POST /api/v1/object/agent_card/)");
+    expect(seats.message).toContain("application/json");
+    const order = failed(report, "consumer_assumption").find((result) => result.consumerTest === SAMPLE_TESTS.order!.name)!;
+    expect(order.message).toContain("the order of the list");
+    expect(report.result).toBe("failed");
+  });
+
+  it("passes the list-order test against a variant listing oldest first", async () => {
+    const oldest = await replay("lists-oldest-first", { ...usage, tests: usage.tests.filter((test) => test.name === SAMPLE_TESTS.order!.name) });
+    expect(verdicts(oldest)[SAMPLE_TESTS.order!.name]).toBe("passed");
+    expect(oldest.result).toBe("passed");
+  }, 60_000);
+
+  it("deletes the agents it made for the seats-full start, and labels every property it made", () => {
+    expect(report.leftBehind.filter((entry) => entry.startsWith("agent"))).toEqual([]);
+    for (const record of report.created!) expect(record.title).toMatch(/^Contract Run replay-abc123 /);
+  });
+
+  it("skips, with the reason, a test that needs an account the run has no credentials for", async () => {
+    const seatsOnly = { ...usage, tests: usage.tests.filter((test) => test.name === SAMPLE_TESTS.seats!.name) };
+    const skipped = await replay(undefined, seatsOnly, { withFresh: false });
+    expect(skipped.usage!.tests[0]).toMatchObject({ result: "skipped", reason: expect.stringContaining("CONTRACT_FRESH_API_KEY") });
+    expect(skipped.result).toBe("passed");
+  }, 60_000);
+
+  it("takes the full account of a seats-full start as the fresh one, whichever role the usage gave it", async () => {
+    const seats = structuredClone(usage.tests.find((test) => test.name === SAMPLE_TESTS.seats!.name)!);
+    seats.interactions[0]!.request.account = "primary";
+    const report = await replay(undefined, { ...usage, tests: [seats] });
+    const judged = report.results.find((result) => result.check === "consumer_assumption" && result.consumerTest === seats.name)!;
+    expect(judged.request?.status).toBe(402);
+    expect(judged.message).toContain("A20");
+  }, 60_000);
+});
