@@ -35,9 +35,10 @@ const NOT_RUN: Array<[RegExp, string]> = [
   // Prism takes seconds of CPU to start: the Prism test that checks what it serves starts it with the README's line.
   ...Object.entries(README_PRISM).map(([key, pattern]): [RegExp, string] => [pattern, `run by ${README_PRISM_TESTS[key as keyof typeof README_PRISM]}`]),
   [/^npm ci && npm start$/, "npm ci would reinstall the tree this suite runs from; npm start is run by test/e2e/npm-start.test.ts"],
-  [/^npx property-listing-contract --usage usage\.json --write-pact /, "it needs a recorded usage; test/usage/usage-to-pact.test.ts runs the bin with these options on one"],
+  [/^npx (--no -- )?property-listing-contract --usage usage\.json --write-pact /, "it needs a recorded usage; test/usage/usage-to-pact.test.ts runs the bin with these options on one"],
   [/^npm test$/, "the suite itself"],
-  [/^npx property-listing-contract --usage usage\.json (--base-url https:\/\/staging\.example\.com --reporter junit --output consumer\.xml|--profile service-profile\.json)$/, "a usage file is recorded by a consumer's suite: test/e2e/contract-cli-usage.test.ts runs both forms as a process, on a recorded usage"],
+  [/^npx (--no -- )?property-listing-contract --usage usage\.json (--base-url https:\/\/staging\.example\.com( --reporter junit --output consumer\.xml)?|--profile (service-profile|profiles\/staging)\.json)$/, "a usage file is recorded by a consumer's suite: test/e2e/contract-cli-usage.test.ts runs both forms as a process, on a recorded usage, and test/e2e/example-consumer.test.ts on the example consumer's"],
+  [/^npx property-listing-mock --record-usage usage\.json --consumer web-app$/, "it records until the suite beside it stops it: test/e2e/usage-cli.test.ts starts the mock with these flags as a process and reads the file it writes"],
   [/^npx --no -- property-listing-contract --reporter junit --output contract\.xml --json-report contract\.json$/, "the nightly CI example: test/e2e/ci-example.test.ts runs it as written, with fake secrets in the environment"],
   [/^docker (build|run|compose|volume) /, "test/docker/container.test.ts builds the image and runs it under a real engine (CI starts one); without an engine, test/docker/docker-files.test.ts replays it"],
   // The install into a project: test/support/consumer-install.ts runs these two lines of the README (packing into a

@@ -2,6 +2,7 @@ import type { RunContext } from "../runner/run-context.ts";
 import type { AccountName } from "../runner/sender.ts";
 import { SEAT_PROBE_LIMIT } from "../runner/steps/seat-steps.ts";
 import { API, record } from "../runner/steps/step-support.ts";
+import { startPropertyBody } from "./start-property-body.ts";
 import type { UsageTest } from "./usage-document.ts";
 
 /** A start record of a test as the service holds it: `properties:1001` → the nid the service gave it. */
@@ -13,7 +14,7 @@ const text = (value: unknown, otherwise: string): string => (typeof value === "s
 
 /**
  * Makes on the service, through the API, the records of a test's start state that its requests name by id, from
- * the records as the mock had them: a property from its address (endpoint 3's required fields), an agent from
+ * the records as the mock had them: a property from every field endpoint 3 takes (start-property-body.ts), an agent from
  * its names and an email made unique to the run (emails are unique, section 2.2), a document on the property it
  * belongs to (made first when the test did not name it). Each is the runner's own, labelled or deleted at the
  * end (docs/runner-in-ci.md, What a run leaves). Returns each record's id on the service, or why the test cannot be replayed.
@@ -28,13 +29,7 @@ export async function makeStartRecords(ctx: RunContext, test: UsageTest, as: Acc
   const makeProperty = async (mockId: string, source: Json | undefined): Promise<string | undefined> => {
     const known = ids.get(`properties:${mockId}`);
     if (known) return known;
-    const body: Json = {
-      street: text(source?.street, "1 Replay Way"),
-      city: text(source?.city, "Austin"),
-      state: typeof source?.state === "string" && /^[A-Z]{2}$/.test(source.state) ? source.state : "TX",
-      zip: typeof source?.zip === "string" && /^[0-9]{5}$/.test(source.zip) ? source.zip : "78701",
-    };
-    if (typeof source?.description === "string") body.description = source.description;
+    const body = startPropertyBody(source);
     const made = record(await ctx.call(step(`make property ${mockId} of the start state`), "createProperty", `${API}/property`, { as, body, expect: "success" }));
     const nid = made?.nid;
     if (typeof nid !== "string" && typeof nid !== "number") return undefined;

@@ -1,0 +1,177 @@
+/**
+ * The example consumer of examples/consumer, end to end, as a frontend team and its backend team would use it: its
+ * vitest suite runs against the kit's MSW handlers and records its usage; the usage then says what each test
+ * rests on, is replayed against the independent implementation of the service (which answers errors its own way),
+ * judged against that service's profile with nothing sent, and, recorded again against the mock playing that
+ * profile back, replayed against the service and against a variant of it that answers errors otherwise.
+ */
+import { execFile } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunReport, UsageVerdicts } from "../../src/contract/runner/run-report.ts";
+import { readUsageFile } from "../../src/contract/usage/read-usage-document.ts";
+import type { UsageDocument } from "../../src/contract/usage/usage-document.ts";
+import { sharedContract } from "../support/mock-harness.ts";
+import { startIndependentService, type IndependentService } from "../support/independent-service/index.ts";
+import { CONTRACT_BIN, runCli } from "../support/run-contract-cli.ts";
+import { PACKAGE_ROOT } from "../support/start-process.ts";
+
+const EXAMPLE = join(PACKAGE_ROOT, "examples", "consumer");
+const SEATS_TEST = "a full account > shows the seats-full screen when the account has no seat left";
+const TESTS = [
+  "my listings > lists the account's properties",
+  "my listings > creates a listing and finds it under its new title",
+  "agents > adds an agent",
+  SEATS_TEST,
+];
+
+let project = "";
+let service: IndependentService;
+let env: NodeJS.ProcessEnv = {};
+
+/** Runs the example's suite as its team does (`vitest run`), writing the usage to `usageFile`. */
+function runExampleSuite(usageFile: string, extra: NodeJS.ProcessEnv = {}): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(PACKAGE_ROOT, "node_modules", "vitest", "vitest.mjs"), "run"],
+      { cwd: project, env: { ...process.env, USAGE_FILE: usageFile, ...extra }, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, output: `${stdout}\n${stderr}` }),
+    );
+  });
+}
+
+const contract = (args: string[], extra: NodeJS.ProcessEnv = {}) => runCli("node", [CONTRACT_BIN, ...args], { ...env, ...extra });
+
+/** The verdicts of a run, from its JSON report. */
+const verdictsOf = (file: string): UsageVerdicts => (JSON.parse(readFileSync(file, "utf8")) as RunReport).usage!;
+const failedTests = (verdicts: UsageVerdicts) => verdicts.tests.filter((test) => test.result === "failed").map((test) => test.name);
+
+beforeAll(async () => {
+  // The example as its own project: its files, and its dependencies resolved as an install would resolve them.
+  project = mkdtempSync(join(tmpdir(), "plk-example-consumer-"));
+  for (const entry of ["package.json", "vitest.config.ts", "src", "test"]) cpSync(join(EXAMPLE, entry), join(project, entry), { recursive: true });
+  mkdirSync(join(project, "node_modules"));
+  for (const name of ["msw", "openapi-fetch", "openapi-typescript-helpers", "vitest"]) symlinkSync(join(PACKAGE_ROOT, "node_modules", name), join(project, "node_modules", name), "dir");
+  symlinkSync(PACKAGE_ROOT, join(project, "node_modules", "property-listing-kit"), "dir");
+  service = await startIndependentService();
+  const { primary, other, fresh } = service.accounts;
+  env = {
+    CONTRACT_API_KEY: primary.apiKey, CONTRACT_TOKEN: primary.token, CONTRACT_OTHER_API_KEY: other.apiKey, CONTRACT_OTHER_TOKEN: other.token,
+    CONTRACT_FRESH_API_KEY: fresh.apiKey, CONTRACT_FRESH_TOKEN: fresh.token, CONTRACT_FRESH_SEATS: String(fresh.agentSeats),
+  };
+}, 120_000);
+afterAll(async () => {
+  await service?.close();
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+describe("the example consumer against the plain mock", () => {
+  let usageFile = "";
+  let usage: UsageDocument;
+
+  beforeAll(async () => {
+    usageFile = join(project, "usage.json");
+    const run = await runExampleSuite(usageFile);
+    expect(run.code, run.output).toBe(0);
+    const read = readUsageFile(usageFile, new Set(sharedContract().operations.map((operation) => operation.id)));
+    if (!read.ok) throw new Error(read.problems.join("\n"));
+    usage = read.usage;
+  }, 180_000);
+
+  it("records each test of the suite, in order, with what its answers rest on", () => {
+    expect(usage.consumer).toBe("listing-web");
+    expect(usage.tests.map((test) => test.name)).toEqual(TESTS);
+    const seats = usage.tests.find((test) => test.name === SEATS_TEST)!;
+    expect(seats.start).toEqual({ kind: "named", name: "seats-full" });
+    expect(seats.interactions.map((interaction) => [interaction.operation, interaction.response.status])).toEqual([["createAgentCard", 402]]);
+    expect(seats.interactions[0]!.basis.status).toMatchObject({ tier: "assumption", ids: ["A20"] });
+    const created = usage.tests[1]!.interactions;
+    expect(created.map((interaction) => interaction.operation)).toEqual(["createProperty", "editProperty", "retrieveProperty"]);
+    expect(created[1]!.bindings).toContainEqual({ at: "/params/nid", from: "answer", interaction: 0, pointer: "/nid" });
+    expect(created[0]!.basis.status).toEqual({ tier: "fact" });
+    expect(readFileSync(usageFile, "utf8")).not.toContain("demo-token");
+  });
+
+  it("gives the same bytes when the suite runs again", async () => {
+    const again = join(project, "usage-again.json");
+    const run = await runExampleSuite(again);
+    expect(run.code, run.output).toBe(0);
+    expect(readFileSync(again, "utf8")).toBe(readFileSync(usageFile, "utf8"));
+  }, 180_000);
+
+  it("fails against the service only the test resting on the mock's own seat-limit answer, naming A20", async () => {
+    const report = join(project, "replay.json");
+    const { code, stdout, stderr } = await contract(["--usage", usageFile, "--base-url", service.url, "--json-report", report]);
+    expect(code, `${stdout}\n${stderr}`).toBe(1);
+    const verdicts = verdictsOf(report);
+    expect(verdicts.tests.map((test) => test.name)).toEqual(TESTS);
+    expect(failedTests(verdicts)).toEqual([SEATS_TEST]);
+    expect(verdicts.tests.find((test) => test.name === SEATS_TEST)!.restsOn).toContain("A20");
+    expect(stdout).toContain("A20");
+    for (const secret of Object.values(service.accounts).flatMap((account) => [account.apiKey, account.token])) expect(`${stdout}${stderr}`).not.toContain(secret);
+  }, 120_000);
+});
+
+describe("the example consumer against the mock playing the service's profile back", () => {
+  let profileFile = "";
+  let usageFile = "";
+
+  beforeAll(async () => {
+    // The backend team records what the service does where the document is silent...
+    profileFile = join(project, "service-profile.json");
+    const recorded = await contract(["--base-url", service.url, "--write-profile", profileFile, "--quiet"]);
+    expect([0, 1], `${recorded.stdout}\n${recorded.stderr}`).toContain(recorded.code);
+    // ...and the frontend team runs its suite against the mock playing it back.
+    usageFile = join(project, "usage-profiled.json");
+    const run = await runExampleSuite(usageFile, { SERVICE_PROFILE: profileFile });
+    expect(run.code, run.output).toBe(0);
+  }, 240_000);
+
+  it("rests the seats test on the profile, and holds against the service (exit 0)", async () => {
+    const usage = JSON.parse(readFileSync(usageFile, "utf8")) as UsageDocument;
+    const seats = usage.tests.find((test) => test.name === SEATS_TEST)!;
+    expect(seats.interactions[0]!.basis.status).toEqual({ tier: "profile", point: "error.seats" });
+    const report = join(project, "replay-profiled.json");
+    const { code, stdout, stderr } = await contract(["--usage", usageFile, "--base-url", service.url, "--json-report", report]);
+    expect(code, `${stdout}\n${stderr}`).toBe(0);
+    expect(failedTests(verdictsOf(report))).toEqual([]);
+  }, 120_000);
+
+  it("judged against the profile alone, sends nothing and holds", async () => {
+    const report = join(project, "offline.json");
+    const { code, stdout, stderr } = await contract(["--usage", usageFile, "--profile", profileFile, "--json-report", report], { CONTRACT_API_KEY: "", CONTRACT_TOKEN: "" });
+    expect(code, `${stdout}\n${stderr}`).toBe(0);
+    expect(verdictsOf(report).against).toBe("profile");
+  }, 60_000);
+
+  it("fails against a service whose errors differ from the profile only the test resting on them", async () => {
+    const variant = await startIndependentService({ variant: "errors-all-400-list-body" });
+    try {
+      const report = join(project, "replay-variant.json");
+      const { code, stdout, stderr } = await contract(["--usage", usageFile, "--base-url", variant.url, "--json-report", report], {
+        CONTRACT_API_KEY: variant.accounts.primary.apiKey, CONTRACT_TOKEN: variant.accounts.primary.token,
+        CONTRACT_OTHER_API_KEY: variant.accounts.other.apiKey, CONTRACT_OTHER_TOKEN: variant.accounts.other.token,
+        CONTRACT_FRESH_API_KEY: variant.accounts.fresh.apiKey, CONTRACT_FRESH_TOKEN: variant.accounts.fresh.token, CONTRACT_FRESH_SEATS: String(variant.accounts.fresh.agentSeats),
+      });
+      expect(code, `${stdout}\n${stderr}`).toBe(1);
+      expect(failedTests(verdictsOf(report))).toEqual([SEATS_TEST]);
+    } finally {
+      await variant.close();
+    }
+  }, 120_000);
+});
+
+it("writes the recorded usage as a Pact file with no credential in it", async () => {
+  const usageFile = join(project, "usage.json");
+  const pact = join(project, "pact.json");
+  const { code, stderr } = await contract(["--usage", usageFile, "--write-pact", pact]);
+  expect(code, stderr).toBe(0);
+  const text = readFileSync(pact, "utf8");
+  const written = JSON.parse(text) as { consumer: { name: string }; interactions: unknown[] };
+  expect(written.consumer.name).toBe("listing-web");
+  expect(written.interactions.length).toBe(JSON.parse(readFileSync(usageFile, "utf8")).tests.reduce((sum: number, test: { interactions: unknown[] }) => sum + test.interactions.length, 0));
+  for (const secret of Object.values(service.accounts).flatMap((account) => [account.apiKey, account.token])) expect(text).not.toContain(secret);
+}, 60_000);
