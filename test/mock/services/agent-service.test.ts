@@ -92,9 +92,9 @@ describe("an agent of another account, or of none", () => {
   it.each(Object.keys(calls) as Array<keyof typeof calls>)("%s: not found, told apart as foreign when it exists, and left as it was", (name) => {
     const { store, agents, other } = setUp();
     const before = structuredClone(store.agent(1003));
-    expect(calls[name](agents, other, 1003)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No agent card with nid 1003.", situation: "foreign-record" } });
-    expect(calls[name](agents, other, 999_999)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No agent card with nid 999999." } });
-    expect(calls[name](agents, other, 1001)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No agent card with nid 1001." } }); // a property's nid
+    expect(calls[name](agents, other, 1003)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No agent card with nid 1003 for this account.", situation: "foreign-record" } });
+    expect(calls[name](agents, other, 999_999)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No agent card with nid 999999 for this account." } });
+    expect(calls[name](agents, other, 1001)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No agent card with nid 1001 for this account." } }); // a property's nid
     expect(store.agent(1003)).toEqual(before);
   });
 

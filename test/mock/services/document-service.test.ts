@@ -88,9 +88,9 @@ describe("a document of another account, or of none", () => {
   it.each(Object.keys(calls))("%s: not found, told apart as foreign when it exists, and left as it was", (name) => {
     const { store, documents, other } = setUp();
     const before = structuredClone(store.document(1004));
-    expect(calls[name]!(documents, other, 1004)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No document with nid 1004.", situation: "foreign-record" } });
-    expect(calls[name]!(documents, other, 999_999)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No document with nid 999999." } });
-    expect(calls[name]!(documents, other, 1001)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No document with nid 1001." } }); // a property's nid
+    expect(calls[name]!(documents, other, 1004)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No document with nid 1004 for this account.", situation: "foreign-record" } });
+    expect(calls[name]!(documents, other, 999_999)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No document with nid 999999 for this account." } });
+    expect(calls[name]!(documents, other, 1001)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No document with nid 1001 for this account." } }); // a property's nid
     expect(store.document(1004)).toEqual(before);
   });
 
@@ -99,6 +99,6 @@ describe("a document of another account, or of none", () => {
     expect(documents.remove(demo, 1004)).toEqual({ ok: true, value: [true] });
     expect(store.document(1004)).toBeUndefined();
     expect(store.documentsOfProperty(1001)).toEqual([]);
-    expect(documents.retrieve(demo, 1004)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No document with nid 1004." } });
+    expect(documents.retrieve(demo, 1004)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No document with nid 1004 for this account." } });
   });
 });

@@ -104,22 +104,22 @@ describe("a property of another account, or of none", () => {
   it.each(Object.keys(calls))("%s: not found, told apart as foreign when it exists, and left as it was", (name) => {
     const { store, properties, other } = setUp();
     const before = structuredClone(store.property(1001));
-    expect(calls[name]!(properties, other, 1001)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No property with nid 1001.", situation: "foreign-record" } });
-    expect(calls[name]!(properties, other, 999_999)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No property with nid 999999." } });
-    expect(calls[name]!(properties, other, 1003)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No property with nid 1003." } }); // an agent's nid
+    expect(calls[name]!(properties, other, 1001)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No property with nid 1001 for this account.", situation: "foreign-record" } });
+    expect(calls[name]!(properties, other, 999_999)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No property with nid 999999 for this account." } });
+    expect(calls[name]!(properties, other, 1003)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No property with nid 1003 for this account." } }); // an agent's nid
     expect(store.property(1001)).toEqual(before);
   });
 
   it("an external id is looked up in the account's own properties only", () => {
     const { properties, demo, other } = setUp();
-    expect(properties.retrieveByExternalIdJson(other, "crm-1001")).toEqual({ ok: false, failure: { problem: "notFound", detail: 'No property with the external id "crm-1001".' } });
+    expect(properties.retrieveByExternalIdJson(other, "crm-1001")).toEqual({ ok: false, failure: { problem: "notFound", detail: 'No property with the external id "crm-1001" for this account.' } });
     const found = properties.retrieveByExternalIdJson(demo, "crm-1001");
     expect(found.ok && (found.value.value() as { nid: string }).nid).toBe("1001");
   });
 
   it("a user's list is answered to that user only", () => {
     const { properties, demo, other } = setUp();
-    expect(properties.listByUserJson(demo, other.id)).toEqual({ ok: false, failure: { problem: "notFound", detail: `No user with uid ${other.id}.` } });
+    expect(properties.listByUserJson(demo, other.id)).toEqual({ ok: false, failure: { problem: "notFound", detail: `No properties of uid ${other.id} for this account: an account lists only its own, and this account is uid ${demo.id}.` } });
     const own = properties.listByUserJson(demo, demo.id);
     expect(own.ok && (own.value.value() as Array<{ nid: string }>).map((item) => item.nid)).toEqual(["1001"]);
   });
