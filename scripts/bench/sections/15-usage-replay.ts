@@ -64,7 +64,7 @@ export const section: BenchSection<UsageReplayFigures> = {
     return {
       figures: { interactions, tests: usage.tests.length, requests, roundsMs, medianMs },
       lines,
-      goals: [{ id: "38b", name: `replay of ${interactions} interactions on loopback (median of ${ROUNDS})`, measured: ms(medianMs), target: `≤ ${ms(GOAL_MS)}`, pass: medianMs <= GOAL_MS }],
+      goals: [{ id: "38c", name: `replay of ${interactions} interactions on loopback (median of ${ROUNDS})`, measured: ms(medianMs), target: `≤ ${ms(GOAL_MS)}`, pass: medianMs <= GOAL_MS }],
       failures,
     };
   },
