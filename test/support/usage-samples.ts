@@ -50,6 +50,13 @@ export const SAMPLE_TESTS: Record<string, SampleTest> = {
     name: "properties > retrieves a listed property",
     steps: [{ operation: "retrieveProperty", method: "GET", path: "/property/{nid}", params: { nid: DEMO_PROPERTY }, bindings: [{ at: "/params/nid", from: "start-record", collection: "properties", id: DEMO_PROPERTY }] }],
   },
+  openFirst: {
+    name: "properties > opens the first property of the list",
+    steps: [
+      { operation: "listUserProperties", method: "GET", path: "/properties/{uid}", params: { uid: DEMO_UID }, bindings: [{ at: "/params/uid", from: "account-uid", account: "primary" }] },
+      { operation: "retrieveProperty", method: "GET", path: "/property/{nid}", params: { nid: "0" }, bindings: [{ at: "/params/nid", from: "answer", interaction: 0, pointer: "/0/nid" }] },
+    ],
+  },
   createEdit: {
     name: "properties > creates a property and edits its title",
     steps: [
@@ -87,7 +94,7 @@ export const SAMPLE_TESTS: Record<string, SampleTest> = {
 };
 
 /** The tests whose answers rest on documented facts only (with the default mock): a conforming service passes them. */
-export const FACT_ONLY = ["list", "retrieve", "createEdit", "document"] as const;
+export const FACT_ONLY = ["list", "retrieve", "openFirst", "createEdit", "document"] as const;
 
 /** Records sample tests with the mock's recorder (its shipped fixtures) and answers its usage document. */
 export async function recordSampleUsage(tests: SampleTest[], consumer = "sample-web-app"): Promise<UsageDocument> {
@@ -112,7 +119,7 @@ async function send(url: string, step: SampleStep, earlier: unknown[]): Promise<
   const params = { ...step.params };
   let body = structuredClone(step.body);
   for (const binding of step.bindings ?? []) {
-    const value = binding.from === "answer" ? String((earlier[binding.interaction] as Record<string, unknown>)[binding.pointer.slice(1)]) : binding.from === "account-uid" ? DEMO_UID : binding.id;
+    const value = binding.from === "answer" ? String(binding.pointer.slice(1).split("/").reduce<unknown>((at, token) => (at as Record<string, unknown>)[token], earlier[binding.interaction])) : binding.from === "account-uid" ? DEMO_UID : binding.id;
     if (binding.at.startsWith("/params/")) params[binding.at.slice("/params/".length)] = value;
     else body = { ...(body as object), [binding.at.slice("/body/".length)]: Number(value) };
   }
