@@ -5,9 +5,7 @@
  * judged against that service's profile with nothing sent, and, recorded again against the mock playing that
  * profile back, replayed against the service and against a variant of it that answers errors otherwise.
  */
-import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunReport, UsageVerdicts } from "../../src/contract/runner/run-report.ts";
@@ -16,9 +14,8 @@ import type { UsageDocument } from "../../src/contract/usage/usage-document.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { startIndependentService, type IndependentService } from "../support/independent-service/index.ts";
 import { CONTRACT_BIN, runCli } from "../support/run-contract-cli.ts";
-import { PACKAGE_ROOT } from "../support/start-process.ts";
+import { exampleConsumerProject, runExampleSuite as runSuite } from "../support/example-consumer.ts";
 
-const EXAMPLE = join(PACKAGE_ROOT, "examples", "consumer");
 const SEATS_TEST = "a full account > shows the seats-full screen when the account has no seat left";
 const TESTS = [
   "my listings > lists the account's properties",
@@ -32,16 +29,7 @@ let service: IndependentService;
 let env: NodeJS.ProcessEnv = {};
 
 /** Runs the example's suite as its team does (`vitest run`), writing the usage to `usageFile`. */
-function runExampleSuite(usageFile: string, extra: NodeJS.ProcessEnv = {}): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [join(PACKAGE_ROOT, "node_modules", "vitest", "vitest.mjs"), "run"],
-      { cwd: project, env: { ...process.env, USAGE_FILE: usageFile, ...extra }, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, output: `${stdout}\n${stderr}` }),
-    );
-  });
-}
+const runExampleSuite = (usageFile: string, extra: NodeJS.ProcessEnv = {}) => runSuite(project, usageFile, extra);
 
 const contract = (args: string[], extra: NodeJS.ProcessEnv = {}) => runCli("node", [CONTRACT_BIN, ...args], { ...env, ...extra });
 
@@ -51,11 +39,7 @@ const failedTests = (verdicts: UsageVerdicts) => verdicts.tests.filter((test) =>
 
 beforeAll(async () => {
   // The example as its own project: its files, and its dependencies resolved as an install would resolve them.
-  project = mkdtempSync(join(tmpdir(), "plk-example-consumer-"));
-  for (const entry of ["package.json", "vitest.config.ts", "src", "test"]) cpSync(join(EXAMPLE, entry), join(project, entry), { recursive: true });
-  mkdirSync(join(project, "node_modules"));
-  for (const name of ["msw", "openapi-fetch", "openapi-typescript-helpers", "vitest"]) symlinkSync(join(PACKAGE_ROOT, "node_modules", name), join(project, "node_modules", name), "dir");
-  symlinkSync(PACKAGE_ROOT, join(project, "node_modules", "property-listing-kit"), "dir");
+  project = exampleConsumerProject();
   service = await startIndependentService();
   const { primary, other, fresh } = service.accounts;
   env = {

@@ -1,15 +1,12 @@
 /**
- * Usage documents for the replay's tests, recorded from the real mock with its shipped fixtures: each sample test
- * is sent to a mock listening on loopback, and its answers, bindings and bases written down as the recorder
- * writes them (docs/assumptions.md numbers: A16 invalid request, A17 unauthorized, A18 not found, A20 the seats,
- * A45 the problem+json shape). Stands in for the recorder in tests that need realistic usage.
+ * Usage documents for the replay's tests, recorded by the mock's own recorder (`usage: { consumer }`) from a
+ * realistic suite run against the mock with its shipped fixtures: each sample test begins with
+ * `usage.beginTest(name)`, sets its start state, and sends its requests over loopback as a client would, taking
+ * the ids it sends from the answers it got. The document is `usage.toJSON()`: bindings, roles, start records and
+ * bases are the recorder's, not guessed here.
  */
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
-import { PACKAGE_ROOT } from "../../src/package-root.ts";
-import type { Basis, UsageBasis, UsageBinding, UsageDocument, UsageInteraction, UsageTest } from "../../src/contract/usage/usage-document.ts";
+import type { UsageBinding, UsageDocument } from "../../src/contract/usage/usage-document.ts";
 
 const API = "/api/v1/object";
 const CREDENTIALS = { "API-KEY": "demo-key", TOKEN: "demo-token" };
@@ -25,17 +22,19 @@ export interface SampleStep {
   path: string;
   params?: Record<string, string>;
   body?: unknown;
-  /** The role of the account; `null` sends no credentials. */
+  /** Which account the client acts as (every role sends the demo credentials); `null` sends no credentials. */
   as?: string | null;
+  /**
+   * Where the client takes a value it sends: an earlier answer, the account's uid or a known record. Only how the
+   * client builds its request: the recorder finds the bindings of the document on its own.
+   */
   bindings?: UsageBinding[];
 }
 
-/** A sample test: its name, start state, and requests. */
+/** A sample test: its name, start state (the fixtures when none), and requests. */
 export interface SampleTest {
   name: string;
   start?: string;
-  /** Start records the test names by id: read from the mock before the test, as the recorder keeps them. */
-  records?: { properties?: string[] };
   steps: SampleStep[];
 }
 
@@ -49,8 +48,14 @@ export const SAMPLE_TESTS: Record<string, SampleTest> = {
   },
   retrieve: {
     name: "properties > retrieves a listed property",
-    records: { properties: [DEMO_PROPERTY] },
     steps: [{ operation: "retrieveProperty", method: "GET", path: "/property/{nid}", params: { nid: DEMO_PROPERTY }, bindings: [{ at: "/params/nid", from: "start-record", collection: "properties", id: DEMO_PROPERTY }] }],
+  },
+  openFirst: {
+    name: "properties > opens the first property of the list",
+    steps: [
+      { operation: "listUserProperties", method: "GET", path: "/properties/{uid}", params: { uid: DEMO_UID }, bindings: [{ at: "/params/uid", from: "account-uid", account: "primary" }] },
+      { operation: "retrieveProperty", method: "GET", path: "/property/{nid}", params: { nid: "0" }, bindings: [{ at: "/params/nid", from: "answer", interaction: 0, pointer: "/0/nid" }] },
+    ],
   },
   createEdit: {
     name: "properties > creates a property and edits its title",
@@ -89,70 +94,38 @@ export const SAMPLE_TESTS: Record<string, SampleTest> = {
 };
 
 /** The tests whose answers rest on documented facts only (with the default mock): a conforming service passes them. */
-export const FACT_ONLY = ["list", "retrieve", "createEdit", "document"] as const;
+export const FACT_ONLY = ["list", "retrieve", "openFirst", "createEdit", "document"] as const;
 
-/** Records sample tests against the mock (its shipped fixtures) as a usage document. */
+/** Records sample tests with the mock's recorder (its shipped fixtures) and answers its usage document. */
 export async function recordSampleUsage(tests: SampleTest[], consumer = "sample-web-app"): Promise<UsageDocument> {
-  const mock = createMockServer({ log: () => {} });
+  const mock = createMockServer({ log: () => {}, usage: { consumer } });
   const { url } = await mock.listen(0, "127.0.0.1");
   try {
-    const recorded: UsageTest[] = [];
     for (const test of tests) {
+      mock.usage!.beginTest(test.name);
+      // Before the test's first request: the state the recorder says it started from.
       mock.useState(test.start ?? "fixtures");
-      const records: UsageTest["records"] = {};
-      for (const nid of test.records?.properties ?? []) {
-        (records.properties ??= {})[nid] = (await send(url, { operation: "retrieveProperty", method: "GET", path: `/property/${nid}` }, [])).response.body as Record<string, unknown>;
-      }
-      const interactions: UsageInteraction[] = [];
-      for (const step of test.steps) interactions.push(await send(url, step, interactions));
-      recorded.push({ name: test.name, start: test.start ? { kind: "named", name: test.start } : { kind: "named", name: "fixtures" }, records, interactions });
+      const answers: unknown[] = [];
+      for (const step of test.steps) answers.push(await send(url, step, answers));
     }
-    const spec = readFileSync(join(PACKAGE_ROOT, "spec", "openapi.yaml"));
-    return {
-      usageVersion: 1, consumer,
-      contract: { title: "Property Listing Service", version: "1", sha256: createHash("sha256").update(spec).digest("hex") },
-      accounts: [{ role: "primary", uid: DEMO_UID, source: "demo" }, { role: "fresh", uid: DEMO_UID, source: "demo" }],
-      tests: recorded,
-    };
+    return mock.usage!.toJSON();
   } finally {
     await mock.close();
   }
 }
 
-/** Sends one step to the mock, its bound values taken from the earlier answers, and records it. */
-async function send(url: string, step: SampleStep, earlier: UsageInteraction[]): Promise<UsageInteraction> {
+/** Sends one step to the mock as the client would, its ids taken from the earlier answers; answers the body it got. */
+async function send(url: string, step: SampleStep, earlier: unknown[]): Promise<unknown> {
   const params = { ...step.params };
   let body = structuredClone(step.body);
   for (const binding of step.bindings ?? []) {
-    const value = binding.from === "answer" ? String((earlier[binding.interaction]!.response.body as Record<string, unknown>)[binding.pointer.slice(1)]) : binding.from === "account-uid" ? DEMO_UID : binding.id;
+    const value = binding.from === "answer" ? String(binding.pointer.slice(1).split("/").reduce<unknown>((at, token) => (at as Record<string, unknown>)[token], earlier[binding.interaction])) : binding.from === "account-uid" ? DEMO_UID : binding.id;
     if (binding.at.startsWith("/params/")) params[binding.at.slice("/params/".length)] = value;
     else body = { ...(body as object), [binding.at.slice("/body/".length)]: Number(value) };
   }
   const path = `${API}${step.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => params[name]!)}`;
-  const as = step.as === undefined ? "primary" : step.as;
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json", ...(as === null ? {} : CREDENTIALS) };
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json", ...(step.as === null ? {} : CREDENTIALS) };
   const response = await fetch(`${url}${path}`, { method: step.method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
   const text = await response.text();
-  const mediaType = response.headers.get("content-type")?.split(";")[0]?.trim() ?? null;
-  const answer = text === "" ? null : (JSON.parse(text) as unknown);
-  const interaction: UsageInteraction = {
-    operation: step.operation,
-    request: { method: step.method, path, params, headers: { "content-type": "application/json", accept: "application/json" }, account: as, ...(as === null ? { credentials: "missing" as const } : {}), ...(body === undefined ? {} : { body }) },
-    response: { status: response.status, mediaType, body: answer },
-    bindings: step.bindings ?? [],
-    basis: basisOf(response.status, answer),
-  };
-  return interaction;
-}
-
-/** What the mock's answer rests on: a 200 on documented facts; a refusal on the assumption of its status and on A45's shape. */
-function basisOf(status: number, body: unknown): UsageBasis {
-  if (status === 200) return { status: { tier: "fact" }, mediaType: { tier: "fact" }, fields: {} };
-  const type = String((body as { type?: unknown })?.type ?? "");
-  const id = type.includes("seats") ? "A20" : type.includes("exists") ? "A19" : status === 400 ? "A16" : status === 401 ? "A17" : status === 404 ? "A18" : "A45";
-  const own: Basis = { tier: "assumption", ids: [id], pointers: [] };
-  const shape: Basis = { tier: "assumption", ids: [id, "A45"], pointers: ["#/components/schemas/Problem"] };
-  const fields: Record<string, Basis> = { "": shape };
-  for (const key of Object.keys(body as object)) fields[`/${key}`] = shape;
-  return { status: own, mediaType: shape, fields };
+  return text === "" ? null : (JSON.parse(text) as unknown);
 }

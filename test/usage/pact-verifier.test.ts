@@ -2,14 +2,16 @@
  * The pact a usage is written as holds for the official verifier (`@pact-foundation/pact`'s `Verifier`, its native
  * library from the npm package) against the mock process, the mock setting the provider states up through
  * `POST /__admin/provider-states`; and it fails against a mock that answers otherwise where the consumer rests on
- * an assumption (a service profile whose seat-limit refusal is 403 with `{"error", "message"}`).
+ * an assumption (a service profile whose seat-limit refusal is 403 with `{"error", "message"}`). The pact of the
+ * example consumer (examples/consumer), from the usage its own suite really recorded, holds as well.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PROVIDER_STATES } from "../../src/contract/usage/provider-state-names.ts";
+import { exampleConsumerProject, runExampleSuite } from "../support/example-consumer.ts";
 import { readmeExample } from "../support/readme-examples.ts";
 import { CONTRACT_BIN, runCli } from "../support/run-contract-cli.ts";
 import { error, provenance } from "../support/sample-profile.ts";
@@ -105,6 +107,30 @@ describe("the official Pact verifier", () => {
     await expect(new Verifier!({ provider: "Property Listing Service", providerBaseUrl: url, pactUrls: [injectedFile], stateHandlers, logLevel: "error" }).verifyProvider()).resolves.toBeDefined();
     expect(readFileSync(pactFile, "utf8")).not.toContain(adminToken);
   });
+
+  it("verifies the pact written from the usage the example consumer's suite really recorded", async ({ skip }) => {
+    skip(!Verifier, missing);
+    const project = exampleConsumerProject();
+    try {
+      const usageFile = join(project, "usage.json");
+      const run = await runExampleSuite(project, usageFile);
+      expect(run.code, run.output).toBe(0);
+      const examplePact = join(project, "pact.json");
+      const written = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", examplePact, "--quiet"]);
+      expect(written.code, written.stderr).toBe(0);
+      const pact = JSON.parse(readFileSync(examplePact, "utf8")) as { interactions: Array<{ description: string; providerStates?: Array<{ name: string }> }> };
+      // Every test of the suite, with the states its ids and its seats-full start need.
+      expect(new Set(pact.interactions.map((interaction) => interaction.description.split(" › ")[0]))).toEqual(new Set([
+        "my listings > lists the account's properties", "my listings > creates a listing and finds it under its new title", "agents > adds an agent",
+        "a full account > shows the seats-full screen when the account has no seat left",
+      ]));
+      const states = new Set(pact.interactions.flatMap((interaction) => (interaction.providerStates ?? []).map((state) => state.name)));
+      for (const name of [PROVIDER_STATES.accountUid, PROVIDER_STATES.property, PROVIDER_STATES.seatsFull]) expect(states).toContain(name);
+      await expect(verify(await startMock(), [examplePact])).resolves.toBeDefined();
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it("fails it against a mock whose service answers the seat limit otherwise, naming the interaction", async ({ skip }) => {
     skip(!Verifier, missing);

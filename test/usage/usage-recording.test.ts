@@ -129,6 +129,23 @@ describe("a recorded suite", () => {
     expect(usage.accounts.find((account) => account.role === "other")).toEqual({ role: "other", uid: "5", source: "demo" });
   });
 
+  it("keeps a record of the start state the client reached through a list's answer, bound to that answer; never one the test made", async () => {
+    const mock = recordingMock();
+    const demo = { "API-KEY": "demo-key", TOKEN: "demo-token" };
+    mock.usage!.beginTest("opens the first listed");
+    const listed = await call(mock, "get", "/properties/1", demo);
+    const first = String((listed.body as Array<{ nid: string }>)[0]!.nid);
+    await call(mock, "get", `/property/${first}`, demo);
+    const created = await call(mock, "post", "/property", demo).send(ADDRESS);
+    await call(mock, "get", "/properties/1", demo);
+    await call(mock, "get", `/property/${created.body.nid}`, demo);
+    const [test] = mock.usage!.toJSON().tests;
+    expect(test!.interactions[1]!.bindings).toEqual([{ at: "/params/nid", from: "answer", interaction: 0, pointer: "/0/nid" }]);
+    expect(test!.records.properties?.[first]).toMatchObject({ id: Number(first), uid: 1 });
+    expect(Object.keys(test!.records.properties!)).toEqual([first]);
+    expect(test!.interactions[4]!.bindings).toEqual([{ at: "/params/nid", from: "answer", interaction: 2, pointer: "/nid" }]);
+  });
+
   it("leaves out what a test asked the mock to inject, and what matched no operation", async () => {
     const mock = recordingMock();
     mock.usage!.beginTest("faults");

@@ -16,6 +16,8 @@ import { CONTRACT_BIN, runCli } from "../support/run-contract-cli.ts";
 import { buildSampleUsage } from "../support/usage-pact-samples.ts";
 
 const contract = createContract();
+/** A start record's fields as a provider state gets them: less the mock's own keys, which the provider makes anew. */
+const withoutKeys = (record: Record<string, unknown>) => Object.fromEntries(Object.entries(record).filter(([name]) => !["id", "uid", "nid"].includes(name)));
 let usage: UsageDocument;
 let pact: PactFile;
 const named = (description: string): PactInteraction => {
@@ -55,8 +57,11 @@ describe("usageToPact", () => {
 
   it("makes a record of the start state through a provider state with its fields, and injects the id it answers", () => {
     const retrieve = named("properties › lists the account's properties and opens one › 2 retrieveProperty");
+    // The client opened the first property the list answered: the recorder binds the nid to that answer, and keeps
+    // the record it names, as the start state held it, for the state that makes it.
+    expect(usage.tests[0]!.interactions[1]!.bindings).toEqual([{ at: "/params/nid", from: "answer", interaction: 0, pointer: "/0/nid" }]);
     const [id, record] = Object.entries(usage.tests[0]!.records.properties!)[0]!;
-    expect(retrieve.providerStates).toEqual([{ name: PROVIDER_STATES.property, params: { key: `property_${id}`, account: "primary", fields: record } }]);
+    expect(retrieve.providerStates).toEqual([{ name: PROVIDER_STATES.property, params: { key: `property_${id}`, account: "primary", fields: withoutKeys(record) } }]);
     expect(retrieve.request.path).toBe(`/api/v1/object/property/${id}`);
     expect(retrieve.request.generators?.path).toEqual({ type: "ProviderState", expression: `/api/v1/object/property/\${property_${id}}`, dataType: "STRING" });
     const list = named("properties › lists the account's properties and opens one › 1 listUserProperties");
@@ -81,17 +86,30 @@ describe("usageToPact", () => {
     const records = usage.tests[3]!.records;
     const [documentId, document] = Object.entries(records.documents!)[0]!;
     const retrieve = named("cards › opens an agent card and a floorplan of the account › 2 retrieveDocument");
-    expect(retrieve.providerStates).toEqual([{ name: PROVIDER_STATES.document, params: { key: `document_${documentId}`, account: "primary", fields: document, property: Object.values(records.properties!)[0] } }]);
+    // The client never named the document's property: the usage does not keep it, and the state makes one of its own.
+    expect(records.properties).toBeUndefined();
+    expect(retrieve.providerStates).toEqual([{ name: PROVIDER_STATES.document, params: { key: `document_${documentId}`, account: "primary", fields: withoutKeys(document), property: {} } }]);
     const card = named("cards › opens an agent card and a floorplan of the account › 1 retrieveAgentCard");
-    expect(card.providerStates![0]!.name).toBe(PROVIDER_STATES.agent);
+    const [agentId, agent] = Object.entries(records.agents!)[0]!;
+    expect(card.providerStates).toEqual([{ name: PROVIDER_STATES.agent, params: { key: `agent_${agentId}`, account: "primary", fields: withoutKeys(agent) } }]);
     expect(card.request.method).toBe("POST");
   });
 
   it("starts a seats-full test from the state that fills the account's seats, and keeps the refusal's status", () => {
     const refused = named("agents › shows the seats-full screen › 1 createAgentCard");
-    expect(refused.providerStates).toEqual([{ name: PROVIDER_STATES.seatsFull, params: { account: "primary" } }]);
+    // The recorder names the account of a seats-full start `fresh`; the pact sends its role's demo credentials.
+    expect(refused.providerStates).toEqual([{ name: PROVIDER_STATES.seatsFull, params: { account: "fresh" } }]);
+    expect(refused.request.headers?.["API-KEY"]).toEqual(["demo-key"]);
     expect(refused.response.status).toBe(402);
-    expect(refused.comments).toEqual({ testname: "agents › shows the seats-full screen", text: ["status rests on an assumption: A20 (docs/assumptions.md)", "media type rests on an assumption: A20 (docs/assumptions.md)"] });
+    expect(refused.comments).toEqual({ testname: "agents › shows the seats-full screen", text: [
+      "status rests on an assumption: A20 (docs/assumptions.md)",
+      "media type rests on an assumption: A20, A45 (docs/assumptions.md)",
+      "body /type rests on an assumption: A20, A45 (docs/assumptions.md)",
+      "body /title rests on an assumption: A20, A45 (docs/assumptions.md)",
+      "body /status rests on an assumption: A20, A45 (docs/assumptions.md)",
+      "body /detail rests on an assumption: A20, A45 (docs/assumptions.md)",
+      "body /instance rests on an assumption: A20, A45 (docs/assumptions.md)",
+    ] });
     expect(refused.response.headers).toEqual({ "Content-Type": ["application/problem+json"] });
     expect(refused.response.matchingRules?.header?.["Content-Type"]?.matchers).toEqual([{ match: "regex", regex: "^application/problem\\+json(\\s*;.*)?$" }]);
   });

@@ -1,6 +1,6 @@
 import type { ErrorPoint, InferredSchema, ServiceProfile } from "../profile/service-profile.ts";
 import type { Difference } from "./judge-answer.ts";
-import { jsonType } from "./judge-answer.ts";
+import { jsonType, orderBasis } from "./judge-answer.ts";
 import type { Basis, UsageInteraction } from "./usage-document.ts";
 
 /** What a profile says of an interaction: the differences a client would notice, or that it recorded nothing there. */
@@ -62,7 +62,7 @@ export function judgeAgainstProfile(interaction: UsageInteraction, profile: Serv
   const order = interaction.operation === "listUserProperties" ? observations["order.property_list"] : interaction.operation === "listAgentCards" ? observations["order.agent_list"] : undefined;
   const got = orderOf(interaction.operation === "listAgentCards" && response.body !== null && typeof response.body === "object" ? Object.keys(response.body) : Array.isArray(response.body) ? response.body.map((entry) => (entry as { nid?: unknown })?.nid) : []);
   if (order && got && got !== order.value) {
-    differences.push({ basis: basis.fields[""] ?? { tier: "assumption", ids: [], pointers: [] }, what: "the order of the list", expected: got, actual: `${order.value} (${interaction.operation === "listAgentCards" ? "order.agent_list" : "order.property_list"})` });
+    differences.push({ basis: orderBasis(basis), what: "the order of the list", expected: got, actual: `${order.value} (${interaction.operation === "listAgentCards" ? "order.agent_list" : "order.property_list"})` });
   }
   return { judged: true, differences };
 }

@@ -53,8 +53,18 @@ export function judgeAnswer(interaction: UsageInteraction, actual: NoticedAnswer
     differences.push({ basis: at, what: `the field ${pointer || "(the body)"}`, expected, actual: got });
   });
   const order = listOrder(recorded.body, actual.body, sameId);
-  if (order) differences.push({ basis: basis.fields[""] ?? { tier: "assumption", ids: [], pointers: [] }, what: "the order of the list", ...order });
+  if (order) differences.push({ basis: orderBasis(basis), what: "the order of the list", ...order });
   return differences;
+}
+
+/**
+ * What a list's order rests on. The document shows no order for any list ("ordering … not shown"), so the order
+ * is never a fact, even where the body's own basis (the root field `""`) is one: it is the mock's choice, or a
+ * service profile's when the recorder said so.
+ */
+export function orderBasis(basis: UsageInteraction["basis"]): Basis {
+  const root = basis.fields[""];
+  return root && root.tier !== "fact" ? root : { tier: "assumption", ids: [], pointers: [] };
 }
 
 /** The JSON type of a value as a client tells it: an integer and a number are both numbers. */

@@ -13,8 +13,9 @@ type Json = Record<string, unknown>;
 const text = (value: unknown, otherwise: string): string => (typeof value === "string" && value.trim() !== "" ? value : otherwise);
 
 /**
- * Makes on the service, through the API, the records of a test's start state that its requests name by id, from
- * the records as the mock had them: a property from every field endpoint 3 takes (start-property-body.ts), an agent from
+ * Makes on the service, through the API, the records of a test's start state that its requests name by id (every
+ * record the usage keeps), from the records as the mock had them: a property from every field endpoint 3 takes
+ * (start-property-body.ts), an agent from
  * its names and an email made unique to the run (emails are unique, section 2.2), a document on the property it
  * belongs to (made first when the test did not name it). Each is the runner's own, labelled or deleted at the
  * end (docs/runner-in-ci.md, What a run leaves). Returns each record's id on the service, or why the test cannot be replayed.
@@ -25,6 +26,8 @@ export async function makeStartRecords(ctx: RunContext, test: UsageTest, as: Acc
   for (const interaction of test.interactions) {
     for (const binding of interaction.bindings) if (binding.from === "start-record") named.add(`${binding.collection}:${binding.id}`);
   }
+  // A record the client reached through an earlier answer (the first of a list) was read from the start state too.
+  for (const collection of ["properties", "agents", "documents"] as const) for (const id of Object.keys(test.records[collection] ?? {})) named.add(`${collection}:${id}`);
   const step = (what: string) => `${test.name} › start: ${what}`;
   const makeProperty = async (mockId: string, source: Json | undefined): Promise<string | undefined> => {
     const known = ids.get(`properties:${mockId}`);

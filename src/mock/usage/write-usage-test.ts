@@ -6,6 +6,8 @@ import { collectionOfPath, type OpenTest, type RecordCollection } from "./record
 /** Ids of one answer indexed for the bindings of later requests, at most this many per test. */
 const MAX_INDEXED_IDS = 20_000;
 const utf8 = new TextDecoder();
+/** Operations whose answer gives the id of a record they made: an id from their answer is the test's own record. */
+const MAKES = new Set(["createProperty", "createAgentCard", "createDocument"]);
 
 /** What writing a test needs of the recorder. */
 export interface WriteTestDeps {
@@ -52,7 +54,12 @@ export function writeUsageTest(test: OpenTest, deps: WriteTestDeps): string {
 
   const bindOne = (at: string, value: string, collection: RecordCollection | undefined): UsageBinding | undefined => {
     const answered = fromAnswers.get(value);
-    if (answered) return { at, from: "answer", ...answered };
+    if (answered) {
+      // An id the client read from an answer that did not make it (a list, a retrieve) names a record of the start
+      // state all the same: it is kept, so that a replay or a provider state can make it as the mock held it.
+      if (collection && test.records.has(`${collection}/${value}`) && !MAKES.has(test.calls[answered.interaction]!.operation)) used.add(`${collection}/${value}`);
+      return { at, from: "answer", ...answered };
+    }
     if (collection && test.records.has(`${collection}/${value}`)) {
       used.add(`${collection}/${value}`);
       return { at, from: "start-record", collection, id: value };

@@ -48,6 +48,11 @@ describe("a replay against the independent implementation", () => {
     for (const key of FACT_ONLY) expect(verdicts(report)[SAMPLE_TESTS[key]!.name], key).toBe("passed");
     // The start record (the mock's 1001) was made on the service, labelled as the run's own.
     expect(report.created!.some((record) => record.by.includes("make property 1001"))).toBe(true);
+    // A record the client reached through the list's answer was read from the start state too: made first, while
+    // the nid it opens is the first the service's list answers.
+    const openFirst = SAMPLE_TESTS.openFirst!.name;
+    expect(usage.tests.find((test) => test.name === openFirst)!.interactions[1]!.bindings).toEqual([{ at: "/params/nid", from: "answer", interaction: 0, pointer: "/0/nid" }]);
+    expect(report.created!.some((record) => record.by.includes(`"${openFirst} › start: make property 1001`))).toBe(true);
     const retrieve = report.results.find((result) => result.consumerTest === SAMPLE_TESTS.retrieve!.name && result.check === "consumer_assumption");
     expect(retrieve?.request?.path).toMatch(/\/property\/5[0-9]{5}$/);
     expect(failed(report, "consumer_fact")).toEqual([]);
