@@ -1,49 +1,26 @@
 import { randomBytes } from "node:crypto";
-import { createContract, type Contract } from "../create-contract.ts";
+import { createContract } from "../create-contract.ts";
 import { USAGE_CHECKS, RECORDING_CHECKS } from "../runner/checks.ts";
 import { preflight, type PreflightAnswer } from "../runner/preflight.ts";
-import type { ProxySettings } from "../runner/proxy-settings.ts";
-import { retriesOf, type RetryLimits } from "../runner/retry-policy.ts";
+import { retriesOf } from "../runner/retry-policy.ts";
 import { RunContext } from "../runner/run-context.ts";
-import type { RunOutcome } from "../runner/run-contract.ts";
+import type { RunOptions, RunOutcome } from "../runner/run-contract.ts";
 import type { RunEvent } from "../runner/run-report.ts";
-import { createRunExchangers, runRedactor, RunInterrupted, Sender, type AccountName, type Credentials, type RunAccounts } from "../runner/sender.ts";
+import { createRunExchangers, runRedactor, RunInterrupted, Sender, type AccountName, type RunAccounts } from "../runner/sender.ts";
 import { interactionStep, recordDifferences, testVerdicts } from "./consumer-verdicts.ts";
 import { judgeAnswer } from "./judge-answer.ts";
 import { rebindRequest, type Rebinding } from "./rebind-request.ts";
 import { accountUid, fillSeats, freeSeats, makeStartRecords } from "./start-records.ts";
 import type { UsageDocument, UsageTest } from "./usage-document.ts";
 
-/** Options of {@link replayUsage}. */
-export interface ReplayOptions {
+/**
+ * Options of {@link replayUsage}: how to reach the service, as for a run of the scenario (the same credentials,
+ * timeouts, retries, proxies and collaborators), and the usage to replay.
+ */
+export interface ReplayOptions extends Omit<RunOptions, "profile" | "recordProfile" | "fuzz" | "seed"> {
   usage: UsageDocument;
   /** The usage file, for the report. */
   file: string;
-  baseUrl: string;
-  /** The address clients reach the service at, when `baseUrl` is another one (the auto-login uri starts with it). */
-  publicBaseUrl?: string;
-  apiKey: string;
-  token: string;
-  /** The account a role `other` acts as. */
-  other?: Credentials;
-  /** The account a role `fresh` acts as, and of a seats-full start; `seats` its limit when known. */
-  fresh?: Credentials & { seats?: number };
-  /** Do not fill agent seats (production): tests that start seats-full are skipped. */
-  skipSeatChecks?: boolean;
-  strict?: boolean;
-  timeoutMs?: number;
-  revealCredentials?: boolean;
-  signal?: AbortSignal;
-  onEvent?: (event: RunEvent) => void;
-  proxy?: ProxySettings;
-  retryLimits?: RetryLimits;
-  fetch?: typeof globalThis.fetch;
-  sleep?: (ms: number) => Promise<void>;
-  contract?: Contract;
-  closedContract?: Contract;
-  now?: () => number;
-  runId?: string;
-  nonce?: string;
 }
 
 const ROLES: Record<string, AccountName> = { primary: "primary", other: "other", fresh: "fresh" };
