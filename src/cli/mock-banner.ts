@@ -37,6 +37,7 @@ export function mockBanner(mock: Pick<MockServer, "store" | "restoredFrom"> & Pa
     `  Spec         ${url}/openapi.yaml${command.validateResponses ? "   answers checked against it" : ""}`,
     `  Docs         ${url}/docs   (the API, to try out in a browser; setting up a test: docs/setting-up-a-test.md)`,
     `  Console      ${url}/__admin/console   (live requests and answers, coverage, states, faults, latency)`,
+    ...(command.recordUsage ? [`  Usage        recording ${command.recordUsage.consumer}'s usage in ${command.recordUsage.file}; a test begins with POST ${url}/__admin/usage/tests {"name": "suite > test"}`] : []),
     `  Steering     requests: ${url}/__admin/requests   faults: POST ${url}/__admin/faults   states: ${url}/__admin/state   Prefer: code=503, delay=250${latencyNote(command)}`,
   );
   return lines.join("\n");

@@ -34,6 +34,7 @@ describe("the start-up banner", () => {
     const dbFile = join(mkdtempSync(join(tmpdir(), "plk-banner-")), "db.json");
     const first = await startMock(["--db", dbFile]);
     expect(first.banner).toMatch(/Seeded\s+30 properties, 9 agents, 32 documents, 2 accounts \(fixtures\/db\.json\)/);
+    expect(first.banner).not.toMatch(/^\s+Usage\s/m);
     const created = await fetch(`${first.url}/api/v1/object/property`, { method: "POST", headers, body: JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }) });
     expect(created.status).toBe(200);
     await fetch(`${first.url}/api/v1/object/agent_cards`, { headers: { "API-KEY": "new-key", TOKEN: "t" } });
@@ -64,5 +65,11 @@ describe("the start-up banner", () => {
     const [account] = (await (await fetch(`${lookup}banner-key`)).json()) as Array<{ id: number }>;
     expect(account!.id).toBe(3);
     expect((await fetch(`${url}/api/v1/object/properties/${account!.id}`, { headers: fresh })).status).toBe(200);
+  });
+
+  it("with --record-usage, names the consumer, the file, and how a test begins", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "plk-banner-")), "usage.json");
+    const { banner, url } = await startMock(["--record-usage", file, "--consumer", "web-app"]);
+    expect(banner).toContain(`Usage        recording web-app's usage in ${file}; a test begins with POST ${url}/__admin/usage/tests`);
   });
 });
