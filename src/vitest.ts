@@ -12,6 +12,7 @@
 import { beforeEach, expect } from "vitest";
 import { toSatisfyContract, type ContractMatcherOptions } from "./contract/to-satisfy-contract.ts";
 import { toHaveReceived, type ReceivedOptions, type ReceivedPattern } from "./mock/to-have-received.ts";
+import { setTestNameSource } from "./mock/usage/running-test-name.ts";
 import { usageInProcess } from "./mock/usage/usage-registry.ts";
 
 expect.extend({ toSatisfyContract, toHaveReceived });
@@ -19,6 +20,9 @@ expect.extend({ toSatisfyContract, toHaveReceived });
 // Each test begins, under its name (`suite > test`), on every mock of this process that records a consumer's
 // usage (the `usage` option of createMockServer and createMockHandlers): before the test's own hooks, so that
 // the state they set is the state the test starts from.
+// A runner that loads this module once for many files (vitest with `isolate: false`) runs this hook in the first
+// file only; the mocks then ask which test runs on their first call in each test.
+setTestNameSource(() => expect.getState().currentTestName);
 beforeEach(() => {
   const mocks = usageInProcess();
   if (mocks.length === 0) return;

@@ -36,10 +36,11 @@ describe("recorded through MSW", () => {
   it("holds every test so far under vitest's names, valid and without credentials", async () => {
     const usage = mock.usage!.toJSON();
     expectValidUsage(usage);
-    expect(usage.tests.map((test) => test.name)).toEqual([
+    // This test has sent nothing yet: it is there when the kit's hook began it, and not when the mocks name a test
+    // on its first call (the kit's module loaded by an earlier file of this worker, whose hooks ran there).
+    expect(usage.tests.map((test) => test.name).filter((name) => name !== expect.getState().currentTestName)).toEqual([
       "recorded through MSW > seats > a full account is refused a new agent",
       "recorded through MSW > creates and reads a property",
-      "recorded through MSW > holds every test so far under vitest's names, valid and without credentials",
     ]);
     const [seats, property] = usage.tests;
     expect(seats!.start).toEqual({ kind: "named", name: "seats-full" });

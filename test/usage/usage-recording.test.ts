@@ -4,7 +4,8 @@
  * the document valid under the published schema, the same bytes twice, bounded, and with no credential's value.
  */
 import request from "supertest";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { setTestNameSource } from "../../src/mock/usage/running-test-name.ts";
 import { createMockServer, type MockServerOptions } from "../../src/mock/create-mock-server.ts";
 import type { UsageDocument, UsageInteraction } from "../../src/contract/usage/usage-document.ts";
 import { sharedContract } from "../support/mock-harness.ts";
@@ -116,6 +117,9 @@ describe("a recorded suite", () => {
   });
 
   it("records the state a test gave itself as its own, and calls before any test under an unnamed one", async () => {
+    // No runner names the tests here (property-listing-kit/vitest, loaded by another file of this worker, would).
+    const runner = setTestNameSource(undefined);
+    onTestFinished(() => void setTestNameSource(runner));
     const mock = recordingMock();
     await call(mock, "get", "/agent_cards");
     mock.usage!.beginTest("own records");
@@ -265,5 +269,29 @@ describe("with a service profile played back", () => {
     expect(refused.response.status).toBe(403);
     expect(refused.basis.status).toEqual({ tier: "profile", point: "error.unauthorized.missing" });
     expect(refused.basis.fields["/error"]).toEqual({ tier: "profile", point: "error.unauthorized.missing" });
+  });
+});
+
+describe("tests named by the runner", () => {
+  it("begin on a recorder's first call under each test the runner names, unless a test was begun in it by name", async () => {
+    let running: string | undefined = "suite > first";
+    const runner = setTestNameSource(() => running);
+    onTestFinished(() => void setTestNameSource(runner));
+    const mock = recordingMock();
+    await call(mock, "get", "/agent_cards");
+    await call(mock, "get", "/agent_cards");
+    running = "suite > second";
+    mock.useState("seats-full");
+    await call(mock, "get", "/agent_cards", { "API-KEY": "demo-key", TOKEN: "demo-token" });
+    mock.usage!.beginTest("named by the test itself");
+    await call(mock, "get", "/agent_cards");
+    running = undefined;
+    await call(mock, "get", "/agent_cards");
+    const usage = mock.usage!.toJSON();
+    expect(usage.tests.map((test) => [test.name, test.start, test.interactions.length])).toEqual([
+      ["suite > first", { kind: "named", name: "fixtures" }, 2],
+      ["suite > second", { kind: "named", name: "seats-full" }, 1],
+      ["named by the test itself", { kind: "named", name: "seats-full" }, 2],
+    ]);
   });
 });

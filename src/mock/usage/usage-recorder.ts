@@ -8,6 +8,7 @@ import { JsonBytes } from "../json-bytes.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import type { AnswerBasis } from "./answer-basis.ts";
 import { collectionOfPath, type OpenTest, type RecordCollection } from "./recorded-test.ts";
+import { runningTestName } from "./running-test-name.ts";
 import { credentialValues, headerValue, recordedHeaders } from "./usage-headers.ts";
 import { writeUsageTest, type AnswerPiece } from "./write-usage-test.ts";
 
@@ -80,6 +81,8 @@ export class UsageRecorder implements UsageControl {
   readonly #written: Array<string | OpenTest> = [];
   #writtenBytes = 0;
   #open: OpenTest | undefined;
+  /** The runner's test (`runningTestName`) when a test last began: a call under another one begins it. */
+  #runnerTest: string | undefined;
   #stopped = false;
   #truncated: UsageTruncation | undefined;
   /** Accounts by API key (held here only, never written): their place, uid, source and global role. */
@@ -112,6 +115,7 @@ export class UsageRecorder implements UsageControl {
   beginTest(name: string): void {
     const problem = testNameProblem(name);
     if (problem) throw new TypeError(`beginTest: the test's name ${problem}.`);
+    this.#runnerTest = runningTestName();
     this.#end();
     if (this.#stopped) return;
     if (this.#written.length >= this.#limits.maxTests) return this.#stop({ reason: "max-tests", limit: this.#limits.maxTests, at: { test: name } });
@@ -260,6 +264,9 @@ export class UsageRecorder implements UsageControl {
   }
 
   #current(): OpenTest | undefined {
+    // A test of the runner that no hook began (and that named none of its own) begins on its first call.
+    const running = runningTestName();
+    if (running !== undefined && running !== this.#runnerTest && testNameProblem(running) === undefined) this.beginTest(running);
     if (this.#open) return this.#open;
     if (this.#written.length >= this.#limits.maxTests) {
       this.#stop({ reason: "max-tests", limit: this.#limits.maxTests, at: { test: UNNAMED_TEST } });
