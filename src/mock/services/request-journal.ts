@@ -73,7 +73,12 @@ class Slot implements JournalRecord, JournaledCall {
   overridden = false;
   operationId: string | undefined = undefined;
   uid: number | undefined = undefined;
-  answered: JournalAnswer | undefined = undefined;
+  // The answer's parts, not the reply object: the reply is made per request, and a ring that kept it would carry
+  // one more object per call into the old generation; its body (an encoded answer) is kept by the mock anyway.
+  #answerBody: unknown = undefined;
+  #answerContentType: string | undefined = undefined;
+  #answerMediaType: string | undefined = undefined;
+  #answerHeaders: Record<string, string> | undefined = undefined;
   answerSize: number | undefined = undefined;
   size: number;
   evicted = false;
@@ -109,19 +114,27 @@ class Slot implements JournalRecord, JournaledCall {
     this.uid = uid;
   }
 
+  get answered(): JournalAnswer | undefined {
+    if (this.#answerContentType === undefined) return undefined;
+    return { contentType: this.#answerContentType, mediaType: this.#answerMediaType, headers: this.#answerHeaders, body: this.#answerBody };
+  }
+
   answer(answer: JournalAnswer): void {
-    if (this.answered !== undefined) return;
+    if (this.#answerContentType !== undefined) return;
     // Kept as the very value sent up to the cap (no copy, no allocation: this runs for every call), a longer body
     // as a copy of its start; a value (a problem, its fields capped) is measured as the text it is sent as.
     const { body } = answer;
     const encoded = body instanceof JsonBytes ? body.encoded : body;
     const size = encoded === undefined ? 0 : encoded instanceof Uint8Array ? encoded.byteLength : typeof encoded === "string" ? encoded.length : JSON.stringify(encoded).length;
+    this.#answerContentType = answer.contentType;
+    this.#answerMediaType = answer.mediaType;
+    this.#answerHeaders = answer.headers;
     if (size > MAX_JOURNAL_BODY_BYTES) {
       const whole = encoded instanceof Uint8Array ? undefined : typeof encoded === "string" ? encoded : JSON.stringify(encoded);
       const bytes = whole === undefined ? (encoded as Uint8Array) : utf8.encode(whole.slice(0, MAX_JOURNAL_BODY_BYTES));
-      this.answered = { contentType: answer.contentType, mediaType: answer.mediaType, headers: answer.headers, body: new Uint8Array(bytes.subarray(0, MAX_JOURNAL_BODY_BYTES)) };
+      this.#answerBody = new Uint8Array(bytes.subarray(0, MAX_JOURNAL_BODY_BYTES));
       this.answerSize = size;
-    } else this.answered = answer;
+    } else this.#answerBody = body;
     if (!this.evicted) this.#journal.grow(this, Math.min(size, MAX_JOURNAL_BODY_BYTES) + (answer.headers ? headerBytes(answer.headers) : 0));
   }
 
