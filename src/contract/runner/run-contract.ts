@@ -10,7 +10,7 @@ import { preflight, type PreflightAnswer } from "./preflight.ts";
 import type { ProxySettings } from "./proxy-settings.ts";
 import { retriesOf, type RetryLimits } from "./retry-policy.ts";
 import { RunContext } from "./run-context.ts";
-import { createRunExchangers, runRedactor, RunInterrupted, Sender, type Credentials } from "./sender.ts";
+import { runRedactor, RunInterrupted, runTransport, Sender, type Credentials } from "./sender.ts";
 import type { RunEvent, RunReport } from "./run-report.ts";
 import { runScenario } from "./scenario.ts";
 import { profileSteps } from "./steps/profile-steps.ts";
@@ -84,14 +84,7 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   const started = now();
   const timeoutMs = options.timeoutMs ?? 10_000;
   // One budget of waiting for the whole run, clean-up included (retry-policy.ts), through the proxies.
-  const { exchange, cleanupExchange } = await createRunExchangers({
-    baseUrl: options.baseUrl, timeoutMs, now,
-    ...(options.proxy ? { proxy: options.proxy } : {}), ...(options.retryLimits ? { retryLimits: options.retryLimits } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.sleep ? { sleep: options.sleep } : {}), ...(options.signal ? { signal: options.signal } : {}),
-  });
-  const accounts: { primary: Credentials; other?: Credentials; fresh?: Credentials } = { primary: { apiKey: options.apiKey, token: options.token } };
-  if (options.other) accounts.other = { apiKey: options.other.apiKey, token: options.other.token };
-  if (options.fresh) accounts.fresh = { apiKey: options.fresh.apiKey, token: options.fresh.token };
+  const { exchange, cleanupExchange, accounts } = await runTransport({ ...options, timeoutMs, now });
 
   // Compiled before the first request: compiling blocks the event loop for a while, long enough for a server to
   // close an idle keep-alive connection under fetch's feet (ECONNRESET on the next request).

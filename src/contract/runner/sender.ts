@@ -65,6 +65,25 @@ export async function createRunExchangers(options: SenderOptions): Promise<{ exc
   return { exchange, cleanupExchange };
 }
 
+/** What a run is given to reach the service as its accounts: `SenderOptions` with the credentials (a run's, a replay's). */
+export interface RunTransportOptions extends Omit<SenderOptions, "timeoutMs"> {
+  timeoutMs?: number;
+  apiKey: string;
+  token: string;
+  other?: Credentials;
+  fresh?: Credentials;
+}
+
+/** A run's exchangers (see {@link createRunExchangers}, 10 s per answer unless told) and its accounts. */
+export async function runTransport(options: RunTransportOptions): Promise<{ exchange: Exchanger; cleanupExchange: Exchanger; accounts: RunAccounts }> {
+  const { apiKey, token, other, fresh, timeoutMs, ...sending } = options;
+  const exchangers = await createRunExchangers({ ...sending, timeoutMs: timeoutMs ?? 10_000 });
+  const accounts: RunAccounts = { primary: { apiKey, token } };
+  if (other) accounts.other = { apiKey: other.apiKey, token: other.token };
+  if (fresh) accounts.fresh = { apiKey: fresh.apiKey, token: fresh.token };
+  return { ...exchangers, accounts };
+}
+
 /**
  * Every secret of a run as it is shown instead: each account's key and token as its variable, and a password in
  * the base address. No secret reaches a report or a progress line unless the caller reveals credentials.

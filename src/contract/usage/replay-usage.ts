@@ -6,7 +6,7 @@ import { retriesOf } from "../runner/retry-policy.ts";
 import { RunContext } from "../runner/run-context.ts";
 import type { RunOptions, RunOutcome } from "../runner/run-contract.ts";
 import type { RunEvent } from "../runner/run-report.ts";
-import { createRunExchangers, runRedactor, RunInterrupted, Sender, type AccountName, type RunAccounts } from "../runner/sender.ts";
+import { runRedactor, RunInterrupted, runTransport, Sender, type AccountName } from "../runner/sender.ts";
 import { interactionStep, recordDifferences, testVerdicts } from "./consumer-verdicts.ts";
 import { judgeAnswer } from "./judge-answer.ts";
 import { rebindRequest, type Rebinding } from "./rebind-request.ts";
@@ -37,14 +37,7 @@ export async function replayUsage(options: ReplayOptions): Promise<RunOutcome> {
   const now = options.now ?? Date.now;
   const started = now();
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const { exchange, cleanupExchange } = await createRunExchangers({
-    baseUrl: options.baseUrl, timeoutMs, now,
-    ...(options.proxy ? { proxy: options.proxy } : {}), ...(options.retryLimits ? { retryLimits: options.retryLimits } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.sleep ? { sleep: options.sleep } : {}), ...(options.signal ? { signal: options.signal } : {}),
-  });
-  const accounts: RunAccounts = { primary: { apiKey: options.apiKey, token: options.token } };
-  if (options.other) accounts.other = { apiKey: options.other.apiKey, token: options.other.token };
-  if (options.fresh) accounts.fresh = { apiKey: options.fresh.apiKey, token: options.fresh.token };
+  const { exchange, cleanupExchange, accounts } = await runTransport({ ...options, timeoutMs, now });
   const contract = options.contract ?? createContract();
   const closedContract = options.closedContract ?? createContract({ closed: true });
   const answers: PreflightAnswer[] = [];

@@ -1,5 +1,6 @@
 import { CHECKS } from "../checks.ts";
 import type { CheckResult, RunReport } from "../run-report.ts";
+import { xmlText } from "./xml-text.ts";
 import { renderUsageJunit } from "./usage-junit.ts";
 
 /**
@@ -15,7 +16,7 @@ export function renderJunitReport(report: RunReport): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const count = (status: string) => report.results.filter((result) => result.status === status).length;
   lines.push(
-    `<testsuites name="Property Listing Service contract" tests="${report.results.length}" failures="${count("failed")}" skipped="${count("skipped")}" time="${seconds(report.durationMs)}" timestamp="${escape(report.startedAt)}">`,
+    `<testsuites name="Property Listing Service contract" tests="${report.results.length}" failures="${count("failed")}" skipped="${count("skipped")}" time="${seconds(report.durationMs)}" timestamp="${xmlText(report.startedAt)}">`,
   );
   const names = uniqueNames(report);
   for (const check of Object.keys(CHECKS)) {
@@ -33,10 +34,10 @@ export function renderJunitReport(report: RunReport): string {
       const name = names.get(result)!;
       const request = result.request ? `${result.request.method} ${result.request.path}${result.request.status === undefined ? "" : ` → ${result.request.status}`}` : "";
       const details = [request, result.message ?? ""].filter(Boolean).join("\n");
-      lines.push(`    <testcase classname="contract.${check}" name="${escape(name)}">`);
-      if (result.status === "failed") lines.push(`      <failure type="${result.tier}" message="${escape(firstLine(result.message))}">${escape(details)}</failure>`);
-      if (result.status === "skipped") lines.push(`      <skipped message="${escape(firstLine(result.message))}"/>`);
-      if (result.status === "warning") lines.push(`      <system-out>${escape(`WARNING (rests on an assumption of the contract)\n${details}`)}</system-out>`);
+      lines.push(`    <testcase classname="contract.${check}" name="${xmlText(name)}">`);
+      if (result.status === "failed") lines.push(`      <failure type="${result.tier}" message="${xmlText(firstLine(result.message))}">${xmlText(details)}</failure>`);
+      if (result.status === "skipped") lines.push(`      <skipped message="${xmlText(firstLine(result.message))}"/>`);
+      if (result.status === "warning") lines.push(`      <system-out>${xmlText(`WARNING (rests on an assumption of the contract)\n${details}`)}</system-out>`);
       lines.push("    </testcase>");
     }
     lines.push("  </testsuite>");
@@ -58,15 +59,6 @@ function uniqueNames(report: RunReport): Map<CheckResult, string> {
     names.set(result, count === 1 ? base : `${base} #${count}`);
   }
   return names;
-}
-
-function escape(text: string): string {
-  return text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;");
 }
 
 function firstLine(text: string | undefined): string {

@@ -1,4 +1,5 @@
 import type { CheckResult, RunReport } from "../run-report.ts";
+import { xmlText } from "./xml-text.ts";
 
 /**
  * A report of a consumer's usage as JUnit XML: one test suite for the consumer, one test case per consumer test,
@@ -12,23 +13,23 @@ export function renderUsageJunit(report: RunReport): string {
   if (outside.some((result) => result.status === "failed")) cases.unshift({ name: "before the consumer tests (preflight)", result: "failed", reason: undefined, results: outside });
   const failures = cases.filter((entry) => entry.result === "failed").length;
   const skipped = cases.filter((entry) => entry.result === "skipped").length;
-  const suite = escape(`consumer ${usage.consumer}`);
+  const suite = xmlText(`consumer ${usage.consumer}`);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="Property Listing Service consumer usage" tests="${cases.length}" failures="${failures}" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}" timestamp="${escape(report.startedAt)}">`,
+    `<testsuites name="Property Listing Service consumer usage" tests="${cases.length}" failures="${failures}" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}" timestamp="${xmlText(report.startedAt)}">`,
     `  <testsuite name="${suite}" tests="${cases.length}" failures="${failures}" skipped="${skipped}">`,
     "    <properties>",
-    `      <property name="usage" value="${escape(usage.file)}"/>`,
-    `      <property name="against" value="${escape(usage.against === "service" ? report.baseUrl : usage.profile ?? "profile")}"/>`,
+    `      <property name="usage" value="${xmlText(usage.file)}"/>`,
+    `      <property name="against" value="${xmlText(usage.against === "service" ? report.baseUrl : usage.profile ?? "profile")}"/>`,
     "    </properties>",
   ];
   for (const entry of cases) {
-    lines.push(`    <testcase classname="${suite}" name="${escape(entry.name)}">`);
+    lines.push(`    <testcase classname="${suite}" name="${xmlText(entry.name)}">`);
     const failed = entry.results.filter((result) => result.status === "failed");
-    if (entry.result === "failed") lines.push(`      <failure type="${failed.some((result) => result.check === "consumer_assumption") ? "consumer" : "service"}" message="${escape(firstLine(failed[0]))}">${escape(failed.map(details).join("\n\n"))}</failure>`);
-    else if (entry.result === "skipped") lines.push(`      <skipped message="${escape(entry.reason ?? "")}"/>`);
+    if (entry.result === "failed") lines.push(`      <failure type="${failed.some((result) => result.check === "consumer_assumption") ? "consumer" : "service"}" message="${xmlText(firstLine(failed[0]))}">${xmlText(failed.map(details).join("\n\n"))}</failure>`);
+    else if (entry.result === "skipped") lines.push(`      <skipped message="${xmlText(entry.reason ?? "")}"/>`);
     const warnings = entry.results.filter((result) => result.status === "warning");
-    if (warnings.length > 0) lines.push(`      <system-out>${escape(`WARNING (rests on an assumption of the contract)\n${warnings.map(details).join("\n\n")}`)}</system-out>`);
+    if (warnings.length > 0) lines.push(`      <system-out>${xmlText(`WARNING (rests on an assumption of the contract)\n${warnings.map(details).join("\n\n")}`)}</system-out>`);
     lines.push("    </testcase>");
   }
   lines.push("  </testsuite>", "</testsuites>", "");
@@ -44,11 +45,3 @@ function firstLine(result: CheckResult | undefined): string {
   return `${result?.check ?? ""}: ${(result?.message ?? "").split("\n")[0] ?? ""}`;
 }
 
-function escape(text: string): string {
-  return text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;");
-}
