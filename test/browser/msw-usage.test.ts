@@ -4,20 +4,19 @@
  * the published schema, in order, with its bindings, and without the page's credentials.
  */
 import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleForBrowser } from "../../scripts/browser-bundle.ts";
 import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromium.ts";
+import { serveStaticSite, type StaticSite } from "../support/static-site.ts";
 import { expectValidUsage } from "../usage/usage-check.ts";
 
 const WHY = `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an error)`;
 const WORKER_SCRIPT = createRequire(import.meta.url).resolve("msw/mockServiceWorker.js");
 
 describe(`a consumer's usage recorded by MSW's worker in Chromium (needs ${CHROMIUM})`, () => {
-  let site: Server;
+  let site: StaticSite | undefined;
   let browser: Browser;
   let origin = "";
 
@@ -30,14 +29,8 @@ describe(`a consumer's usage recorded by MSW's worker in Chromium (needs ${CHROM
       "/app.js": ["text/javascript", bundle.code],
       "/mockServiceWorker.js": ["text/javascript", readFileSync(WORKER_SCRIPT, "utf8")],
     };
-    site = createServer((request, response) => {
-      const file = files[new URL(request.url ?? "/", "http://x").pathname];
-      response.statusCode = file ? 200 : 404;
-      response.setHeader("content-type", file?.[0] ?? "text/plain");
-      response.end(file?.[1] ?? "not here");
-    });
-    await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
-    origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    site = await serveStaticSite(files);
+    origin = site.origin;
     browser = await launchChromium();
   }, 120_000);
 

@@ -6,19 +6,18 @@
  * request: the worker answered every one.
  */
 import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleForBrowser } from "../../scripts/browser-bundle.ts";
 import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromium.ts";
+import { serveStaticSite, type StaticSite } from "../support/static-site.ts";
 
 const WHY = `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an error)`;
 const WORKER_SCRIPT = createRequire(import.meta.url).resolve("msw/mockServiceWorker.js");
 
 describe(`MSW's worker with the kit's handlers in Chromium (needs ${CHROMIUM})`, () => {
-  let site: Server;
+  let site: StaticSite | undefined;
   let browser: Browser;
   let origin = "";
   const reached: string[] = [];
@@ -32,16 +31,8 @@ describe(`MSW's worker with the kit's handlers in Chromium (needs ${CHROMIUM})`,
       "/app.js": ["text/javascript", bundle.code],
       "/mockServiceWorker.js": ["text/javascript", readFileSync(WORKER_SCRIPT, "utf8")],
     };
-    site = createServer((request, response) => {
-      const path = new URL(request.url ?? "/", "http://x").pathname;
-      reached.push(`${request.method} ${path}`);
-      const file = files[path];
-      response.statusCode = file ? 200 : 404;
-      response.setHeader("content-type", file?.[0] ?? "text/plain");
-      response.end(file?.[1] ?? "not here");
-    });
-    await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
-    origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    site = await serveStaticSite(files, (method, path) => reached.push(`${method} ${path}`));
+    origin = site.origin;
     browser = await launchChromium();
   }, 120_000);
 

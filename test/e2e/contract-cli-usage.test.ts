@@ -15,7 +15,7 @@ import type { UsageDocument } from "../../src/contract/usage/usage-document.ts";
 import { startBreakingProxy } from "../support/breaking-proxy.ts";
 import { startForwardingProxy } from "../support/forwarding-proxy.ts";
 import { startIndependentService, type IndependentService } from "../support/independent-service/index.ts";
-import { CONTRACT_BIN, runCli } from "../support/run-contract-cli.ts";
+import { CONTRACT_BIN, credentialsEnv, runCli } from "../support/run-contract-cli.ts";
 import { error, PROFILE } from "../support/sample-profile.ts";
 import { FACT_ONLY, recordSampleUsage, SAMPLE_TESTS } from "../support/usage-samples.ts";
 
@@ -35,11 +35,7 @@ beforeAll(async () => {
   writeFileSync(usageFile, JSON.stringify(usage));
   factsFile = join(dir, "facts.json");
   writeFileSync(factsFile, JSON.stringify({ ...usage, tests: usage.tests.filter((test) => FACT_ONLY.some((key) => SAMPLE_TESTS[key]!.name === test.name)) }));
-  const { primary, other, fresh } = service.accounts;
-  env = {
-    CONTRACT_API_KEY: primary.apiKey, CONTRACT_TOKEN: primary.token, CONTRACT_OTHER_API_KEY: other.apiKey, CONTRACT_OTHER_TOKEN: other.token,
-    CONTRACT_FRESH_API_KEY: fresh.apiKey, CONTRACT_FRESH_TOKEN: fresh.token, CONTRACT_FRESH_SEATS: String(fresh.agentSeats),
-  };
+  env = credentialsEnv(service.accounts);
 }, 60_000);
 afterAll(async () => {
   await service.close();

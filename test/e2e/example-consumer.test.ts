@@ -13,7 +13,7 @@ import { readUsageFile } from "../../src/contract/usage/read-usage-document.ts";
 import type { UsageDocument } from "../../src/contract/usage/usage-document.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { startIndependentService, type IndependentService } from "../support/independent-service/index.ts";
-import { CONTRACT_BIN, runCli } from "../support/run-contract-cli.ts";
+import { CONTRACT_BIN, credentialsEnv, runCli } from "../support/run-contract-cli.ts";
 import { exampleConsumerProject, runExampleSuite as runSuite } from "../support/example-consumer.ts";
 
 const SEATS_TEST = "a full account > shows the seats-full screen when the account has no seat left";
@@ -41,11 +41,7 @@ beforeAll(async () => {
   // The example as its own project: its files, and its dependencies resolved as an install would resolve them.
   project = exampleConsumerProject();
   service = await startIndependentService();
-  const { primary, other, fresh } = service.accounts;
-  env = {
-    CONTRACT_API_KEY: primary.apiKey, CONTRACT_TOKEN: primary.token, CONTRACT_OTHER_API_KEY: other.apiKey, CONTRACT_OTHER_TOKEN: other.token,
-    CONTRACT_FRESH_API_KEY: fresh.apiKey, CONTRACT_FRESH_TOKEN: fresh.token, CONTRACT_FRESH_SEATS: String(fresh.agentSeats),
-  };
+  env = credentialsEnv(service.accounts);
 }, 120_000);
 afterAll(async () => {
   await service?.close();
@@ -135,11 +131,7 @@ describe("the example consumer against the mock playing the service's profile ba
     const variant = await startIndependentService({ variant: "errors-all-400-list-body" });
     try {
       const report = join(project, "replay-variant.json");
-      const { code, stdout, stderr } = await contract(["--usage", usageFile, "--base-url", variant.url, "--json-report", report], {
-        CONTRACT_API_KEY: variant.accounts.primary.apiKey, CONTRACT_TOKEN: variant.accounts.primary.token,
-        CONTRACT_OTHER_API_KEY: variant.accounts.other.apiKey, CONTRACT_OTHER_TOKEN: variant.accounts.other.token,
-        CONTRACT_FRESH_API_KEY: variant.accounts.fresh.apiKey, CONTRACT_FRESH_TOKEN: variant.accounts.fresh.token, CONTRACT_FRESH_SEATS: String(variant.accounts.fresh.agentSeats),
-      });
+      const { code, stdout, stderr } = await contract(["--usage", usageFile, "--base-url", variant.url, "--json-report", report], credentialsEnv(variant.accounts));
       expect(code, `${stdout}\n${stderr}`).toBe(1);
       expect(failedTests(verdictsOf(report))).toEqual([SEATS_TEST]);
     } finally {

@@ -29,3 +29,12 @@ export function runCli(command: string, args: string[], env: NodeJS.ProcessEnv =
 
 /** The bin of the contract runner, built. */
 export const CONTRACT_BIN = join(PACKAGE_ROOT, "dist", "cli", "contract.js");
+
+/** The three accounts of a service as the runner reads them from CI's environment (`CONTRACT_*`). */
+export function credentialsEnv(accounts: Record<"primary" | "other" | "fresh", { apiKey: string; token: string; agentSeats?: number }>): NodeJS.ProcessEnv {
+  const { primary, other, fresh } = accounts;
+  return {
+    CONTRACT_API_KEY: primary.apiKey, CONTRACT_TOKEN: primary.token, CONTRACT_OTHER_API_KEY: other.apiKey, CONTRACT_OTHER_TOKEN: other.token,
+    CONTRACT_FRESH_API_KEY: fresh.apiKey, CONTRACT_FRESH_TOKEN: fresh.token, ...(fresh.agentSeats !== undefined ? { CONTRACT_FRESH_SEATS: String(fresh.agentSeats) } : {}),
+  };
+}
