@@ -6,13 +6,12 @@
  * convert is left out rather than guessed.
  */
 
-type Json = Record<string, unknown>;
+import { CREATE_TEMPLATES, PROPERTY_TYPES, type Json } from "../runner/steps/step-support.ts";
 
 /** Endpoint 3's property types (section 4.1), by their compact form of section 2.1 (spaces removed). */
-const PROPERTY_TYPES = ["Single Family", "Duplex", "Triplex", "Quad-Plex", "Condo", "Co-op", "Mobile Home", "Multi Family", "Timeshare", "Town House", "Miscellaneous", "Residential Land"];
 const BY_COMPACT = new Map(PROPERTY_TYPES.map((type) => [type.replace(/ /g, ""), type]));
 /** The templates endpoint 3 takes (section 4.1). */
-const CREATABLE_TEMPLATES = new Set(["mak", "kit", "mot", "lnd", "karr", "stak", "north", "icon", "lux", "ryne", "dax", "bren", "eko", "rubik_v2", "arlo", "pipeline", "cobi", "focal", "rubik", "air", "saren"]);
+const CREATABLE_TEMPLATES = new Set(CREATE_TEMPLATES);
 /** Record fields answered as numeric strings, and the create field each comes from. */
 const INTEGERS: Array<[record: string, create: string]> = [
   ["square_feet", "square feet"], ["bedrooms", "bedrooms"], ["baths", "baths"], ["list_price", "list_price"],

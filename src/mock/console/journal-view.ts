@@ -1,5 +1,6 @@
 import { JsonBytes } from "../json-bytes.ts";
 import { contentTypeOf, type Reply } from "../http/reply.ts";
+import { firstHeader } from "../http/mock-request.ts";
 import { PROBLEMS, type FieldError } from "../problems.ts";
 import type { AppliedFaults, JournaledCall } from "../services/request-journal.ts";
 
@@ -91,11 +92,11 @@ export function detail(call: JournaledCall): CallDetail {
 
 /** The request as a curl command for a POSIX shell, credentials as environment variables. */
 export function curlOf(call: JournaledCall): string {
-  const host = first(call.headers.host) ?? "localhost";
+  const host = firstHeader(call.headers, "host") ?? "localhost";
   const parts = ["curl", "-X", call.method, quoted(`http://${host}${call.url}`)];
   for (const [name, line] of Object.entries(CURL_PLACEHOLDERS)) if (call.headers[name] !== undefined) parts.push("-H", `"${line}"`);
   for (const [name, shown] of Object.entries(CURL_HEADERS)) {
-    const value = first(call.headers[name]);
+    const value = firstHeader(call.headers, name);
     if (value !== undefined) parts.push("-H", quoted(`${shown}: ${value}`));
   }
   if (call.bytes !== undefined && call.bytes.length > 0) parts.push("--data-raw", quoted(text.decode(call.bytes) + (call.bodySize > call.bytes.length ? "…(cut by the journal)" : "")));
@@ -142,10 +143,6 @@ function shownHeaders(headers: JournaledCall["headers"]): Record<string, string>
     Object.defineProperty(shown, name, { value: SECRET_HEADERS.has(name) ? `(hidden: ${joined.length} characters)` : joined, enumerable: true, writable: true, configurable: true });
   }
   return shown;
-}
-
-function first(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /** A word for a POSIX shell: inside single quotes nothing is special but the quote itself. */

@@ -1,5 +1,5 @@
 import { mediaTypeOf } from "../../contract/build-contract.ts";
-import type { MockRequest, RequestHeaders } from "./mock-request.ts";
+import { firstHeader, type MockRequest, type RequestHeaders } from "./mock-request.ts";
 import type { Failure } from "../problems.ts";
 import { admittedHosts, hostnameOf, isHostAllowed } from "./allowed-hosts.ts";
 import { clip } from "../clip.ts";
@@ -65,7 +65,7 @@ export interface AdminCheckOptions {
  */
 export function checkAdminRequest(request: { method: string; headers: RequestHeaders }, options: AdminCheckOptions): Failure | undefined {
   const { headers } = request;
-  const host = first(headers.host);
+  const host = firstHeader(headers, "host");
   if (!options.inProcess && !isHostAllowed(host, options.allowedHosts)) {
     const name = hostnameOf(host);
     return {
@@ -73,19 +73,19 @@ export function checkAdminRequest(request: { method: string; headers: RequestHea
       detail: `The admin routes do not answer to the host ${JSON.stringify(name ?? host ?? "")}: a page of a name pointed at this machine must not reach them (DNS rebinding). If the mock is meant to be reached under that name, start it with --allowed-hosts ${name ?? "<host>"} (env ALLOWED_HOSTS).`,
     };
   }
-  const origin = first(headers.origin);
+  const origin = firstHeader(headers, "origin");
   if (origin !== undefined && !options.inProcess && !isOwnOrigin(origin, host, options.baseOrigin)) {
     return {
       problem: "forbidden",
       detail: `The admin routes refuse requests from web pages of other origins (this one came from ${clip(origin, 200)}): a page the developer has open must not reset or rewrite the mock. Call them from the mock's own origin, or from a client that sends no Origin (curl, a test).`,
     };
   }
-  if (options.token && !bearerMatches(first(headers.authorization), options.token)) {
+  if (options.token && !bearerMatches(firstHeader(headers, "authorization"), options.token)) {
     return { problem: "unauthorized", detail: "The admin routes of this mock require Authorization: Bearer <the --admin-token it was started with>." };
   }
   const method = request.method.toUpperCase();
   if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && sendsBody(headers)) {
-    const media = mediaTypeOf(first(headers["content-type"]));
+    const media = mediaTypeOf(firstHeader(headers, "content-type"));
     if (media !== "application/json") {
       return { problem: "unsupportedMediaType", detail: `Admin routes take application/json bodies only, not ${media ? clip(media, 200) : "a body without a content-type"}.` };
     }
@@ -107,7 +107,7 @@ function isOwnOrigin(origin: string, host: string | undefined, baseOrigin: strin
 
 /** A body is coming when it is announced: a content-type, a length above zero, or chunked transfer. */
 function sendsBody(headers: RequestHeaders): boolean {
-  return headers["content-type"] !== undefined || Number(first(headers["content-length"]) ?? 0) > 0 || headers["transfer-encoding"] !== undefined;
+  return headers["content-type"] !== undefined || Number(firstHeader(headers, "content-length") ?? 0) > 0 || headers["transfer-encoding"] !== undefined;
 }
 
 function bearerMatches(authorization: string | undefined, token: string): boolean {
@@ -125,9 +125,5 @@ function sameInConstantTime(given: string, expected: string): boolean {
   let difference = 0;
   for (let index = 0; index < a.length; index += 1) difference |= a[index]! ^ b[index]!;
   return difference === 0;
-}
-
-function first(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 

@@ -12,7 +12,7 @@ import { bodyLessContentType } from "../validation/body-less-content-type.ts";
 import { capFieldErrors } from "../validation/cap-field-errors.ts";
 import { CheckedAnswers } from "../validation/checked-answers.ts";
 import type { ApiCall, ApiHandler } from "./api-interceptor.ts";
-import type { MockRequest } from "./mock-request.ts";
+import { firstHeader, type MockRequest } from "./mock-request.ts";
 import { noRouteHint } from "./no-route-hint.ts";
 import { nonCanonicalId, nonCanonicalIdDetail } from "./non-canonical-id.ts";
 import { JsonBytes } from "../json-bytes.ts";
@@ -72,7 +72,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
 
   const respondToOperation = (call: ApiCall, route: OperationFound): Reply | undefined | Promise<Reply | undefined> => {
     const { request } = call;
-    const auth = deps.accounts.authenticate(header(request, "api-key"), header(request, "token"));
+    const auth = deps.accounts.authenticate(firstHeader(request.headers, "api-key"), firstHeader(request.headers, "token"));
     if (!auth.ok) {
       discardBody(request);
       return refuse(auth.failure, call);
@@ -94,7 +94,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     let body: unknown;
     if (read.kind === "bytes") {
       call.rawBody = read.bytes;
-      const media = mediaTypeOf(header(request, "content-type"));
+      const media = mediaTypeOf(firstHeader(request.headers, "content-type"));
       if (media !== "application/json") {
         return refuse({ problem: "unsupportedMediaType", detail: `The body must be sent as application/json, not ${media ?? "without a content-type"}.` }, call);
       }
@@ -204,11 +204,6 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
 
 /** A reply, and whether the call reached an operation (only then is the reply held to the contract); none when the client left. */
 type Routed = { reply: Reply; routed: boolean } | undefined;
-
-function header(request: MockRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /** Explains a path the contract does not have, pointing at the path most likely meant (no-route-hint.ts). */
 function noRouteDetail(contract: Contract, method: string, path: string): string {

@@ -1,6 +1,7 @@
 import type { JournalRecord, RequestJournal } from "../services/request-journal.ts";
 import type { ApiCall, ApiInterceptor } from "./api-interceptor.ts";
 import { JsonBytes } from "../json-bytes.ts";
+import { firstHeader } from "./mock-request.ts";
 import type { Reply } from "./reply.ts";
 
 /**
@@ -39,7 +40,7 @@ export function journalRequests(journal: RequestJournal): ApiInterceptor {
  */
 function over(record: JournalRecord, call: ApiCall, given: Reply | undefined): Reply | undefined {
   let reply = given;
-  if (call.rawBody) record.body(call.rawBody, header(call.request.headers["content-type"]));
+  if (call.rawBody) record.body(call.rawBody, firstHeader(call.request.headers, "content-type"));
   if (call.fault) record.fault(call.fault);
   record.about(call.operationId, call.account);
   if (reply) {
@@ -50,6 +51,3 @@ function over(record: JournalRecord, call: ApiCall, given: Reply | undefined): R
   return reply;
 }
 
-function header(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}

@@ -8,6 +8,12 @@ export type BodyRead =
 /** Request headers by lower-case name, as Node's `IncomingMessage` and a fetch `Request` both give them. */
 export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
+/** A header's value by its lower-case name, the first one when it was sent several times. */
+export function firstHeader(headers: RequestHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
 /**
  * One request as the mock's core sees it, whatever host delivered it (a Node server, MSW's `setupWorker` or
  * `setupServer`, a test): the request line, the headers, and the body, read only when an operation takes one.

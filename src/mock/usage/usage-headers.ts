@@ -49,12 +49,6 @@ export function recordedHeaders(headers: RequestHeaders): Array<[string, string]
   return kept.length < 2 ? kept : kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** The value of a header sent once (the first of several). */
-export function headerValue(headers: RequestHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 /** The values of every header that may hold a credential, to be kept out of whatever the usage writes. */
 export function credentialValues(headers: RequestHeaders): string[] {
   const found: string[] = [];

@@ -9,7 +9,8 @@ import type { MockStore } from "../store/mock-store.ts";
 import type { AnswerBasis } from "./answer-basis.ts";
 import { collectionOfPath, type OpenTest, type RecordCollection } from "./recorded-test.ts";
 import { runningTestName } from "./running-test-name.ts";
-import { credentialValues, headerValue, recordedHeaders } from "./usage-headers.ts";
+import { firstHeader } from "../http/mock-request.ts";
+import { credentialValues, recordedHeaders } from "./usage-headers.ts";
 import { writeUsageTest, type AnswerPiece } from "./write-usage-test.ts";
 
 /** Where recording stops, so that memory stays bounded whatever a suite does. */
@@ -148,7 +149,7 @@ export class UsageRecorder implements UsageControl {
     if (collection && nid !== undefined && /^[0-9]{1,16}$/.test(nid)) this.#capture(test, collection, Number(nid));
     const external = found.pathParams["external-id"];
     if (external !== undefined) {
-      const account = this.#deps.store.accountByKey(headerValue(call.request.headers, "api-key") ?? "");
+      const account = this.#deps.store.accountByKey(firstHeader(call.request.headers, "api-key") ?? "");
       const id = account ? this.#deps.store.propertyIdByExternalId(account.id, external) : undefined;
       if (id !== undefined) {
         test.externalIds.set(external, String(id));
@@ -188,8 +189,8 @@ export class UsageRecorder implements UsageControl {
       this.#stop({ reason: "max-bytes", limit: this.#limits.maxBytes, at: { test: test.name, interaction: test.calls.length } });
       return sent;
     }
-    const apiKey = headerValue(headers, "api-key");
-    const token = headerValue(headers, "token");
+    const apiKey = firstHeader(headers, "api-key");
+    const token = firstHeader(headers, "token");
     for (const value of credentialValues(headers)) {
       if (value.length < MIN_REDACTED_LENGTH || this.#credentials.has(value) || this.#credentials.size >= MAX_CREDENTIALS) continue;
       this.#credentials.add(value);

@@ -2,11 +2,9 @@ import { isDeepStrictEqual } from "node:util";
 import type { Exchange } from "../http-exchange.ts";
 import type { RunContext } from "../run-context.ts";
 import { brokenFacts, describeKept, propertyVocabulary, type PropertyVocabulary } from "../taken-request.ts";
-import { API, record, refused, type Json } from "./step-support.ts";
+import { API, PROPERTY_TYPES, record, refused, type Json } from "./step-support.ts";
 import { PROPERTY, PROPERTY_FIELDS, type PropertyState } from "./property-steps.ts";
 
-/** Section 4.1: the property types of the create body, case sensitive. */
-const PROPERTY_TYPES = ["Single Family", "Duplex", "Triplex", "Quad-Plex", "Condo", "Co-op", "Mobile Home", "Multi Family", "Timeshare", "Town House", "Miscellaneous", "Residential Land"];
 
 /** A create body with one documented constraint of section 4.1 broken, and the constraint. */
 interface NearMiss {

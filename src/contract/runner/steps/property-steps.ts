@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { Exchange } from "../http-exchange.ts";
 import type { Needs, RunContext } from "../run-context.ts";
 import { compareFields, PROPERTY_SAMENESS } from "./sent-value.ts";
-import { API, compactKey, differences, isNumericStringOf, record, show, type Json, type RunNames } from "./step-support.ts";
+import { API, compactKey, CREATE_TEMPLATES, GARAGE_KINDS, PROPERTY_TYPES, differences, isNumericStringOf, record, show, type Json, type RunNames } from "./step-support.ts";
 
 /** A create body with every documented field of endpoint 3 (section 4.1). */
 export const PROPERTY = {
@@ -229,10 +229,6 @@ async function minimalProperty(ctx: RunContext): Promise<string | undefined> {
   return nid;
 }
 
-/** The values of the enums of endpoint 3 (section 4.1). */
-const GARAGE_KINDS = ["Attached", "Detached", "None"];
-const PROPERTY_TYPES = ["Single Family", "Duplex", "Triplex", "Quad-Plex", "Condo", "Co-op", "Mobile Home", "Multi Family", "Timeshare", "Town House", "Miscellaneous", "Residential Land"];
-const CREATE_TEMPLATES = ["mak", "kit", "mot", "lnd", "karr", "stak", "north", "icon", "lux", "ryne", "dax", "bren", "eko", "rubik_v2", "arlo", "pipeline", "cobi", "focal", "rubik", "air", "saren"];
 
 /** The enum values a step sets: garage and property_type may be left out (an edit of the template alone). */
 interface EnumValues {

@@ -6,6 +6,11 @@ export const API = "/api/v1/object";
 
 export type Json = Record<string, unknown>;
 
+/** The values of the enums of endpoint 3 (section 4.1), case sensitive, in the document's order. */
+export const GARAGE_KINDS = ["Attached", "Detached", "None"];
+export const PROPERTY_TYPES = ["Single Family", "Duplex", "Triplex", "Quad-Plex", "Condo", "Co-op", "Mobile Home", "Multi Family", "Timeshare", "Town House", "Miscellaneous", "Residential Land"];
+export const CREATE_TEMPLATES = ["mak", "kit", "mot", "lnd", "karr", "stak", "north", "icon", "lux", "ryne", "dax", "bren", "eko", "rubik_v2", "arlo", "pipeline", "cobi", "focal", "rubik", "air", "saren"];
+
 /** What every step of one run needs to name its records: unique per run, even when a run id is reused. */
 export interface RunNames {
   /** `<run id>-<random>`: part of every email, external id and title the run creates. */
