@@ -30,7 +30,6 @@ import { StateFileError } from "./store/state-file-error.ts";
 import { FixturesUnreadable } from "./fixtures-unreadable.ts";
 import type { AccountRecord, Database } from "./store/records.ts";
 import { SharedState } from "./store/shared-state.ts";
-import { withStateMembers } from "./store/lazy-properties.ts";
 import type { PersistenceJournal, StatePersistence } from "./store/state-persistence.ts";
 
 /** What the core is built from: the contract, the seed, and the options every host shares, already read. */
@@ -79,11 +78,6 @@ export interface MockCoreOptions {
   reportError: (text: string) => void;
   /** Where the host serves the API reference, for the index page; none when it serves none. */
   docsPath?: string;
-  /**
-   * Told once every property's answer is encoded ahead of its first GET: the properties are then held as their
-   * answers alone, and what they were read from can be given back (the Node host collects garbage then).
-   */
-  onEncoded?: () => void;
 }
 
 /** The host-neutral mock: one function of a request, and what a test or a host does with the mock besides. */
@@ -110,8 +104,6 @@ export interface MockCore {
   currentState(): string;
   /** The API requests received, oldest first, optionally filtered. */
   requests(filter?: JournalFilter): JournalEntry[];
-  /** Starts encoding every property's retrieve answer ahead of its first GET; the function returned stops it. */
-  encodeAhead(): () => void;
   /** Why changes cannot be saved, or undefined. */
   problem(): string | undefined;
   /** Saves what is pending (the persistence port's journal). */
@@ -169,7 +161,6 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       ...(playback.sharedExternalIds ? { sharedExternalIds: true } : {}),
       ...(playback.listItemExtra ? { listItemExtra: playback.listItemExtra } : {}),
       ...(playback.propertyExtra ? { propertyExtra: playback.propertyExtra } : {}),
-      ...(options.onEncoded ? { onEncoded: options.onEncoded } : {}),
     }),
     agents: new AgentService(store, playback.agentNeverSet ? { neverSet: playback.agentNeverSet } : {}),
     documents: new DocumentService({ store, now: options.now ?? Date.now }),
@@ -265,7 +256,6 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     useState,
     currentState: () => currentState,
     requests: (filter) => requestJournal.entries(filter),
-    encodeAhead: () => services.properties.encodeAhead(),
     problem: () => journal?.problem,
     close: async () => journal?.close(),
   };
@@ -282,7 +272,7 @@ export function withConfiguredAccounts(fixtures: Database, accounts: AccountConf
     agentSeats: account.agentSeats ?? DEFAULT_AGENT_SEATS,
     name: account.name ?? `Configured account ${account.apiKey}`,
   }));
-  return withStateMembers(fixtures, { accounts: configured });
+  return { ...fixtures, accounts: configured };
 }
 
 /**

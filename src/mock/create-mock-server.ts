@@ -6,7 +6,6 @@ import { compileBodySchema, readServiceProfile, readServiceProfileFile } from ".
 import type { ServiceProfile } from "../contract/profile/service-profile.ts";
 import { createMockCore, withConfiguredAccounts } from "./create-mock-core.ts";
 import { createApp } from "./http/create-app.ts";
-import { collectGarbage, LARGE_STORE_PROPERTIES } from "./collect-garbage.ts";
 import { isWildcardHost } from "./http/allowed-hosts.ts";
 import { DOCS_PATH } from "./http/docs-pages.ts";
 import { formatRequestLog } from "./http/request-log-line.ts";
@@ -172,10 +171,6 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     // A bug met on a request goes where the request log goes, in its format (stderr with --quiet, as before).
     reportError: (text: string) => (options.log && !options.quiet ? tell("error", text) : console.error(text)),
     docsPath: DOCS_PATH,
-    // A large store's file, held until every property's answer was encoded from it, is given back at once.
-    onEncoded: () => {
-      if (core.store.counts().properties >= LARGE_STORE_PROPERTIES) collectGarbage();
-    },
   });
   const { store } = core;
   const app = createApp({
@@ -197,8 +192,6 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   });
 
   let server: Server | undefined;
-  /** Stops the encoding of every property's retrieve answer ahead of its first GET, which listening starts. */
-  let stopEncoding: (() => void) | undefined;
   return {
     app,
     store,
@@ -218,14 +211,11 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
           const address = started.address() as AddressInfo;
           listeningAt = `http://${displayHost(host)}:${address.port}`;
           listeningHost = host;
-          stopEncoding = core.encodeAhead();
           resolve({ url: listeningAt, port: address.port, host });
         });
       });
     },
     async close() {
-      stopEncoding?.();
-      stopEncoding = undefined;
       const running = server;
       server = undefined;
       if (running) {
