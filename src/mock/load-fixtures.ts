@@ -4,6 +4,7 @@ import { PACKAGE_ROOT } from "../package-root.ts";
 import { FixturesUnreadable } from "./fixtures-unreadable.ts";
 import { firstRecordFault, RecordRefused } from "./store/record-fault.ts";
 import { assertDatabase } from "./store/state-snapshot.ts";
+import { StateFileError } from "./store/state-file-error.ts";
 import { readStateLines } from "./store/state-lines.ts";
 import type { Database } from "./store/records.ts";
 
@@ -23,6 +24,8 @@ export function loadFixtures(path: string = DEFAULT_FIXTURES_PATH): Database {
     parsed = JSON.parse(readFileSync(path).toString("utf8"));
   } catch (error) {
     if (error instanceof RecordRefused) throw error;
+    // A line of a JSON Lines file at fault: the message names the file and the line.
+    if (error instanceof StateFileError) throw new FixturesUnreadable(error.message);
     throw new FixturesUnreadable(`Cannot read fixtures from ${path}: ${(error as Error).message}`);
   }
   assertDatabase(parsed, path);

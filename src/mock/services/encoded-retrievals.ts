@@ -73,6 +73,11 @@ export class EncodedRetrievals {
     return answer;
   }
 
+  /** The bytes of the answers kept. */
+  get keptBytes(): number {
+    return this.#bytes;
+  }
+
   #drop(id: number): void {
     const kept = this.#answers.get(id);
     if (kept === undefined) return;
