@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { closeSync, openSync, readSync } from "node:fs";
 import { recordFault, recordProblem, RecordRefused } from "./record-fault.ts";
 import { COLLECTIONS, type CollectionName, type Database } from "./records.ts";
@@ -28,8 +29,11 @@ export interface StateFromLines {
   metaLine: number;
 }
 
-/** How a JSON Lines state begins; a JSON text's first member is an array (or spans lines). */
-const FIRST_LINE = /^\s*\{\s*"(?:accounts|properties|agents|documents|\$meta)"\s*:\s*\{/;
+/**
+ * How a JSON Lines state begins: a collection's name and a record with members (a state in one JSON text holds
+ * arrays there, or spans lines).
+ */
+const FIRST_LINE = /^\s*\{\s*"(?:accounts|properties|agents|documents|\$meta)"\s*:\s*\{\s*"/;
 
 /** Bytes read at a time. */
 const CHUNK_BYTES = 1024 * 1024;
@@ -88,26 +92,36 @@ function head(path: string): string {
   }
 }
 
-/** A file's lines, read a chunk at a time (the last one without its line end too). */
+/**
+ * A file's lines, read a chunk at a time. Each chunk is decoded up to its last line end (a line end's byte is
+ * never part of another character in UTF-8), the rest carried to the next: no decoder state, no text joined.
+ */
 function* fileLines(path: string): Generator<string> {
   const fd = openSync(path, "r");
   try {
-    const decoder = new TextDecoder();
-    const buffer = new Uint8Array(CHUNK_BYTES);
-    let rest = "";
+    let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    let held = 0;
     for (;;) {
-      const read = readSync(fd, buffer, 0, buffer.length, null);
-      const text = rest + decoder.decode(buffer.subarray(0, read), { stream: read > 0 });
-      let start = 0;
-      for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
-        yield text.slice(start, end);
-        start = end + 1;
+      if (held === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]); // a line longer than the chunk
+      const read = readSync(fd, buffer, held, buffer.length - held, null);
+      const filled = held + read;
+      const end = read === 0 ? filled : buffer.lastIndexOf(LINE_END, filled - 1) + 1;
+      if (end > 0) {
+        const text = buffer.toString("utf8", 0, end);
+        let start = 0;
+        for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", start)) {
+          yield text.slice(start, at);
+          start = at + 1;
+        }
+        if (start < text.length) yield text.slice(start);
+        buffer.copy(buffer, 0, end, filled);
       }
-      rest = text.slice(start);
+      held = filled - end;
       if (read === 0) break;
     }
-    if (rest !== "") yield rest;
   } finally {
     closeSync(fd);
   }
 }
+
+const LINE_END = 0x0a;
