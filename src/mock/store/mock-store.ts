@@ -1,6 +1,7 @@
 import { COLLECTIONS, type AccountRecord, type AgentRecord, type CollectionName, type Database, type DocumentRecord, type PropertyRecord, type StoredRecord } from "./records.ts";
 import type { StateChange } from "./state-change.ts";
 import { exact, largerId, largerNestedId } from "./sequence-ids.ts";
+import { RecordPositions } from "./record-positions.ts";
 import { StoreIndexes } from "./store-indexes.ts";
 
 /** The first nid the sequence hands out on an empty state (seeded records start at 1001). */
@@ -28,12 +29,7 @@ export class MockStore {
   readonly #listeners = new Set<(change: StateChange) => void>();
   readonly #resetListeners = new Set<() => void>();
   #indexes = new StoreIndexes();
-  /**
-   * Where each record sits in its collection's array, so removing one does not search the array. Built on the
-   * first removal or raw write after an index (most runs never remove; building it costs a start at 100,000
-   * properties about a tenth of a second), then kept up to date.
-   */
-  #positionMap: Map<object, number> | undefined;
+  readonly #positions = new RecordPositions(() => COLLECTIONS.map((name) => this.state[name]));
   #nextId = 1;
   #nextUid = 1;
   #version = 0;
@@ -116,7 +112,7 @@ export class MockStore {
     const given = this.state;
     for (const name of COLLECTIONS) given[name] ??= [];
     const indexes = (this.#indexes = new StoreIndexes());
-    this.#positionMap = undefined;
+    this.#positions.forget();
     // Only the records' own ids and the nids of their nested tours and videos feed the sequences; ids beyond
     // 2^53-1 never reach the store (raw writes are validated), so the sequences stay exact integers.
     let maxId = FIRST_NID - 1;
@@ -161,15 +157,10 @@ export class MockStore {
     const records = this.state[collection] as StoredRecord[];
     const existing = this.record(collection, record.id);
     if (existing !== undefined) {
-      const at = this.#positions().get(existing);
-      if (at !== undefined && records[at] === existing) {
-        records[at] = record;
-        this.#positionMap?.delete(existing);
-        this.#positionMap?.set(record, at);
-      } else this.#append(records, record);
+      if (!this.#positions.replace(records, existing, record)) this.#positions.append(records, record);
       this.#indexes.unindex(collection, existing, record);
     } else {
-      this.#append(records, record);
+      this.#positions.append(records, record);
     }
     this.#indexes.index(collection, record);
     if (collection === "accounts") this.#nextUid = Math.max(this.#nextUid, largerId(this.#nextUid - 1, record.id) + 1);
@@ -184,7 +175,7 @@ export class MockStore {
   /** A raw removal (`/__db`): removes the record and its index entries, without a scan of the state. */
   removeRaw(collection: CollectionName, record: StoredRecord): void {
     if (this.record(collection, record.id) !== record) return;
-    this.#remove(this.state[collection] as StoredRecord[], record);
+    this.#positions.remove(this.state[collection] as StoredRecord[], record);
     this.#indexes.unindex(collection, record, undefined);
     this.#changed({ kind: "remove", collection, id: record.id });
   }
@@ -262,7 +253,7 @@ export class MockStore {
   /** Opens an account with the next free uid. */
   addAccount(fields: Omit<AccountRecord, "id">): AccountRecord {
     const account: AccountRecord = { id: this.nextUid(), ...fields };
-    this.#append(this.state.accounts, account);
+    this.#positions.append(this.state.accounts, account);
     this.#indexes.indexAccount(account);
     this.#changed({ kind: "put", collection: "accounts", record: account });
     return account;
@@ -306,7 +297,7 @@ export class MockStore {
   }
 
   addProperty(property: PropertyRecord): PropertyRecord {
-    this.#append(this.state.properties, property);
+    this.#positions.append(this.state.properties, property);
     this.#indexes.indexProperty(property);
     this.#changed({ kind: "put", collection: "properties", record: property });
     return property;
@@ -341,7 +332,7 @@ export class MockStore {
   }
 
   addAgent(agent: AgentRecord): AgentRecord {
-    this.#append(this.state.agents, agent);
+    this.#positions.append(this.state.agents, agent);
     this.#indexes.indexAgent(agent);
     this.#changed({ kind: "put", collection: "agents", record: agent });
     return agent;
@@ -356,7 +347,7 @@ export class MockStore {
   }
 
   removeAgent(agent: AgentRecord): void {
-    this.#remove(this.state.agents, agent);
+    this.#positions.remove(this.state.agents, agent);
     this.#indexes.unindex("agents", agent, undefined);
     this.#changed({ kind: "remove", collection: "agents", id: agent.id });
   }
@@ -372,7 +363,7 @@ export class MockStore {
   }
 
   addDocument(document: DocumentRecord): DocumentRecord {
-    this.#append(this.state.documents, document);
+    this.#positions.append(this.state.documents, document);
     this.#indexes.indexDocument(document);
     this.#changed({ kind: "put", collection: "documents", record: document });
     return document;
@@ -387,38 +378,9 @@ export class MockStore {
   }
 
   removeDocument(document: DocumentRecord): void {
-    this.#remove(this.state.documents, document);
+    this.#positions.remove(this.state.documents, document);
     this.#indexes.unindex("documents", document, undefined);
     this.#changed({ kind: "remove", collection: "documents", id: document.id });
-  }
-
-  #append<T extends object>(records: T[], record: T): void {
-    this.#positionMap?.set(record, records.length);
-    records.push(record);
-  }
-
-  #positions(): Map<object, number> {
-    if (this.#positionMap) return this.#positionMap;
-    const positions = new Map<object, number>();
-    const state = this.state;
-    for (const name of COLLECTIONS) {
-      const records = state[name];
-      for (let index = 0; index < records.length; index++) positions.set(records[index]!, index);
-    }
-    return (this.#positionMap = positions);
-  }
-
-  /** Removes a record in constant time: the last record of the array takes its place. */
-  #remove<T extends object>(records: T[], record: T): void {
-    const positions = this.#positions();
-    const at = positions.get(record);
-    if (at === undefined || records[at] !== record) return;
-    const last = records.pop()!;
-    if (last !== record) {
-      records[at] = last;
-      positions.set(last, at);
-    }
-    positions.delete(record);
   }
 
   #changed(change: StateChange): void {
