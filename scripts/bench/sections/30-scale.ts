@@ -45,8 +45,8 @@ export interface ScaleFigures {
   defaultStartupMs: number;
   rssAfterStartBytes: number;
   /**
-   * Resident memory once the bin has done what it does by itself after its first answer (encoding every
-   * property's retrieve answer, between requests), and how long after the first answer that took.
+   * Resident memory once the bin has done what it does by itself after its first answer (giving memory back once
+   * idle), and how long after the first answer that took.
    */
   rssSettledBytes: number;
   settledAfterMs: number;
@@ -107,7 +107,7 @@ export const section: BenchSection<ScaleFigures> = {
       const readAndParseMs = median(floors);
       const ownStartupMs = median(ownWork) > 0 ? median(ownWork) : null;
       const rssAfterStartBytes = large.rssBytes();
-      progress("scale: waiting until the bin has encoded every property's answer…");
+      progress("scale: waiting until the bin is quiet after its start…");
       const settledAfterMs = await settled(large, 60_000, mockIdleWorkAfterMs(settings, fixtures.properties.length));
       const rssSettledBytes = large.rssBytes();
 
