@@ -66,6 +66,42 @@ describe("a state in JSON Lines", () => {
     for (const mock of mocks) await mock.close();
   });
 
+  it("holds its properties as their lines until read, and every way of reading or changing one answers as from JSON", async () => {
+    // One property whose members do not start with id and uid, one with a member named __proto__: both read whole.
+    const state = structuredClone(generated);
+    const [first, second, third] = state.properties as Array<Record<string, unknown>>;
+    const { id, uid, ...rest } = first!;
+    state.properties[0] = { ...rest, id, uid } as (typeof state.properties)[number];
+    Object.defineProperty(second, "__proto__", { value: { polluted: true }, enumerable: true, configurable: true, writable: true });
+    third!.external_id = (state.properties[3] as Record<string, unknown>).external_id; // two properties share an external id
+    const mocks = [asLines(state), JSON.stringify(state)].map((content) => createMockServer({ fixtures: file(content), contract: sharedContract() }));
+    const account = state.accounts[0]!;
+    const headers = { "API-KEY": account.apiKey, TOKEN: account.token, "content-type": "application/json" };
+    const both = async (send: (mock: (typeof mocks)[number]) => request.Test) => {
+      const [lines, json] = (await Promise.all(mocks.map((mock) => text(send(mock))))) as [request.Response, request.Response];
+      expect(`${lines.status} ${lines.body}`).toBe(`${json.status} ${json.body}`);
+      return lines;
+    };
+    const owned = state.properties.filter((property) => property.uid === account.id);
+    for (const property of owned.slice(0, 12)) {
+      if (property.external_id) await both((mock) => request(mock.app).get(`/api/v1/object/external-property/${encodeURIComponent(property.external_id!)}`).set(headers));
+    }
+    // The property sharing its external id moves to another: the one left holding it is found by it.
+    const edited = third as unknown as (typeof owned)[number];
+    expect(owned).toContain(edited);
+    const shared = edited.external_id!;
+    // Its answer holds each mock's own address and sign-in token: the status and the nid are compared.
+    const puts = await Promise.all(mocks.map((mock) => request(mock.app).put(`/api/v1/object/property/${edited.id}`).set(headers).send({ title: "Edited", external_id: "crm-moved" })));
+    expect(puts.map((put) => `${put.status} ${put.body.nid}`)).toEqual([`200 ${edited.id}`, `200 ${edited.id}`]);
+    for (const externalId of ["crm-moved", shared]) await both((mock) => request(mock.app).get(`/api/v1/object/external-property/${externalId}`).set(headers));
+    await both((mock) => request(mock.app).get(`/api/v1/object/properties/${account.id}`).set(headers));
+    // A raw read serves every record, read or not, as it is in the file (member order included).
+    await both((mock) => request(mock.app).get(`/__db/properties/${owned[30]!.id}`));
+    await both((mock) => request(mock.app).get("/__db/db"));
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    for (const mock of mocks) await mock.close();
+  });
+
   it("names the line that is not JSON, or not a line of a state", () => {
     const account = JSON.stringify(tinyFixtures().accounts[0]);
     const broken = file(`{"accounts":${account}}\n{"properties":{"id":1001,"uid":1,"title":tru}}\n`);

@@ -3,6 +3,7 @@ import type { StateChange } from "./state-change.ts";
 import { exact, largerId, largerNestedId } from "./sequence-ids.ts";
 import { RecordPositions } from "./record-positions.ts";
 import { StoreIndexes } from "./store-indexes.ts";
+import { filled, filledState, heldFields } from "./held-properties.ts";
 
 /** The first nid the sequence hands out on an empty state (seeded records start at 1001). */
 const FIRST_NID = 1001;
@@ -29,7 +30,9 @@ export class MockStore {
   readonly #listeners = new Set<(change: StateChange) => void>();
   readonly #resetListeners = new Set<() => void>();
   #indexes = new StoreIndexes();
-  readonly #positions = new RecordPositions(() => COLLECTIONS.map((name) => this.state[name]));
+  readonly #positions = new RecordPositions(() => COLLECTIONS.map((name) => this.#state[name]));
+  /** Whether some property may still be held as its line (held-properties.ts): then each is filled as it is read. */
+  #holding = false;
   #nextId = 1;
   #nextUid = 1;
   #version = 0;
@@ -44,8 +47,17 @@ export class MockStore {
     this.reindex();
   }
 
-  /** The state object itself (`/__db` serves the same object). */
+  /** The state object itself (`/__db` serves the same object), every record filled. */
   get state(): Database {
+    if (this.#holding) {
+      this.#holding = false;
+      filledState(this.#state);
+    }
+    return this.#state;
+  }
+
+  /** The state as held, a property perhaps not yet filled from its line. */
+  get #state(): Database {
     return this.#db.getState();
   }
 
@@ -109,7 +121,7 @@ export class MockStore {
 
   /** Rebuilds every index from the collections. Runs at start-up, on reset, and on `refresh`. */
   reindex(): void {
-    const given = this.state;
+    const given = this.#state;
     for (const name of COLLECTIONS) given[name] ??= [];
     const indexes = (this.#indexes = new StoreIndexes());
     this.#positions.forget();
@@ -121,9 +133,12 @@ export class MockStore {
       indexes.indexAccount(account);
       maxUid = largerId(maxUid, account.id);
     }
+    this.#holding = false;
     for (const property of given.properties) {
-      indexes.indexProperty(property);
-      maxId = largerNestedId(largerId(maxId, property.id), property);
+      const held = heldFields(property);
+      if (held) this.#holding = true;
+      indexes.indexProperty(property, held ? held.externalId : property.external_id);
+      maxId = held ? largerId(maxId, held.maxId) : largerNestedId(largerId(maxId, property.id), property);
     }
     for (const agent of given.agents) {
       indexes.indexAgent(agent);
@@ -139,12 +154,13 @@ export class MockStore {
 
   /** The records of a collection, in the order `/__db` lists them. */
   records(collection: CollectionName): readonly StoredRecord[] {
-    return this.state[collection];
+    return collection === "properties" ? this.state.properties : this.#state[collection];
   }
 
   /** The record of a collection with this id (an account's id is its uid). */
   record(collection: CollectionName, id: number): StoredRecord | undefined {
-    return this.#indexes.record(collection, id);
+    const record = this.#indexes.record(collection, id);
+    return this.#holding ? filled(record) : record;
   }
 
   /**
@@ -154,7 +170,7 @@ export class MockStore {
    * from the next request on (an email it holds is taken, a property it moves changes owners).
    */
   putRaw(collection: CollectionName, record: StoredRecord): void {
-    const records = this.state[collection] as StoredRecord[];
+    const records = this.#state[collection] as StoredRecord[];
     const existing = this.record(collection, record.id);
     if (existing !== undefined) {
       if (!this.#positions.replace(records, existing, record)) this.#positions.append(records, record);
@@ -175,7 +191,7 @@ export class MockStore {
   /** A raw removal (`/__db`): removes the record and its index entries, without a scan of the state. */
   removeRaw(collection: CollectionName, record: StoredRecord): void {
     if (this.record(collection, record.id) !== record) return;
-    this.#positions.remove(this.state[collection] as StoredRecord[], record);
+    this.#positions.remove(this.#state[collection] as StoredRecord[], record);
     this.#indexes.unindex(collection, record, undefined);
     this.#changed({ kind: "remove", collection, id: record.id });
   }
@@ -230,7 +246,7 @@ export class MockStore {
 
   /** Record counts, for the health answer and the start-up banner. */
   counts(): Record<keyof Database, number> {
-    const state = this.state;
+    const state = this.#state;
     return {
       accounts: state.accounts.length,
       properties: state.properties.length,
@@ -245,6 +261,11 @@ export class MockStore {
     return this.#indexes.accountByKey(apiKey);
   }
 
+  /** The accounts, in the order they were opened. */
+  accounts(): readonly AccountRecord[] {
+    return this.#state.accounts;
+  }
+
   /** How many accounts there are. */
   accountCount(): number {
     return this.#indexes.accountsById.size;
@@ -253,7 +274,7 @@ export class MockStore {
   /** Opens an account with the next free uid. */
   addAccount(fields: Omit<AccountRecord, "id">): AccountRecord {
     const account: AccountRecord = { id: this.nextUid(), ...fields };
-    this.#positions.append(this.state.accounts, account);
+    this.#positions.append(this.#state.accounts, account);
     this.#indexes.indexAccount(account);
     this.#changed({ kind: "put", collection: "accounts", record: account });
     return account;
@@ -263,12 +284,13 @@ export class MockStore {
 
   /** The property (the record itself: a change goes through {@link updateProperty}). */
   property(id: number): PropertyRecord | undefined {
-    return this.#indexes.properties.get(id);
+    const property = this.#indexes.properties.get(id);
+    return this.#holding ? filled(property) : property;
   }
 
   /** The property, to read only. */
   peekProperty(id: number): PropertyRecord | undefined {
-    return this.#indexes.properties.get(id);
+    return this.property(id);
   }
 
   /** The uid of the property's owner. */
@@ -278,7 +300,7 @@ export class MockStore {
 
   /** The account's properties, in the order they were added. */
   propertiesOf(uid: number): PropertyRecord[] {
-    return this.propertyIdsOf(uid).map((id) => this.#indexes.properties.get(id)!);
+    return this.propertyIdsOf(uid).map((id) => this.property(id)!);
   }
 
   /** The ids of the account's properties, in the order they were added. */
@@ -288,7 +310,7 @@ export class MockStore {
 
   propertyByExternalId(uid: number, externalId: string): PropertyRecord | undefined {
     const id = this.#indexes.propertyIdByExternalId(uid, externalId);
-    return id === undefined ? undefined : this.#indexes.properties.get(id);
+    return id === undefined ? undefined : this.property(id);
   }
 
   /** The id of the account's property with this external id. */
@@ -297,7 +319,7 @@ export class MockStore {
   }
 
   addProperty(property: PropertyRecord): PropertyRecord {
-    this.#positions.append(this.state.properties, property);
+    this.#positions.append(this.#state.properties, property);
     this.#indexes.indexProperty(property);
     this.#changed({ kind: "put", collection: "properties", record: property });
     return property;
@@ -332,7 +354,7 @@ export class MockStore {
   }
 
   addAgent(agent: AgentRecord): AgentRecord {
-    this.#positions.append(this.state.agents, agent);
+    this.#positions.append(this.#state.agents, agent);
     this.#indexes.indexAgent(agent);
     this.#changed({ kind: "put", collection: "agents", record: agent });
     return agent;
@@ -347,7 +369,7 @@ export class MockStore {
   }
 
   removeAgent(agent: AgentRecord): void {
-    this.#positions.remove(this.state.agents, agent);
+    this.#positions.remove(this.#state.agents, agent);
     this.#indexes.unindex("agents", agent, undefined);
     this.#changed({ kind: "remove", collection: "agents", id: agent.id });
   }
@@ -363,7 +385,7 @@ export class MockStore {
   }
 
   addDocument(document: DocumentRecord): DocumentRecord {
-    this.#positions.append(this.state.documents, document);
+    this.#positions.append(this.#state.documents, document);
     this.#indexes.indexDocument(document);
     this.#changed({ kind: "put", collection: "documents", record: document });
     return document;
@@ -378,7 +400,7 @@ export class MockStore {
   }
 
   removeDocument(document: DocumentRecord): void {
-    this.#positions.remove(this.state.documents, document);
+    this.#positions.remove(this.#state.documents, document);
     this.#indexes.unindex("documents", document, undefined);
     this.#changed({ kind: "remove", collection: "documents", id: document.id });
   }
