@@ -186,7 +186,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     ...(options.now ? { now: options.now } : {}),
     // The demo account's credentials, never a configured account's: the page is open to whoever reaches the mock.
     docsCredentials: () => {
-      const demo = options.accounts ? undefined : store.accounts()[0];
+      const demo = options.accounts ? undefined : store.records("accounts")[0];
       return demo && { apiKey: demo.apiKey, token: demo.token };
     },
   });

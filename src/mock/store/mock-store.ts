@@ -30,7 +30,7 @@ export class MockStore {
   readonly #listeners = new Set<(change: StateChange) => void>();
   readonly #resetListeners = new Set<() => void>();
   #indexes = new StoreIndexes();
-  readonly #positions = new RecordPositions(() => COLLECTIONS.map((name) => this.#state[name]));
+  readonly #positions = new RecordPositions(() => COLLECTIONS.map((name) => this.#db.getState()[name]));
   /** Whether some property may still be held as its line (held-properties.ts): then each is filled as it is read. */
   #holding = false;
   #nextId = 1;
@@ -49,15 +49,8 @@ export class MockStore {
 
   /** The state object itself (`/__db` serves the same object), every record filled. */
   get state(): Database {
-    if (this.#holding) {
-      this.#holding = false;
-      filledState(this.#state);
-    }
-    return this.#state;
-  }
-
-  /** The state as held, a property perhaps not yet filled from its line. */
-  get #state(): Database {
+    if (this.#holding) filledState(this.#db.getState());
+    this.#holding = false;
     return this.#db.getState();
   }
 
@@ -82,12 +75,7 @@ export class MockStore {
    * another record; a client must not keep nids across a reset, as it keeps no records across one.
    */
   reset(): void {
-    this.#db.setState(this.#seed());
-    this.#nextId = 1;
-    this.#nextUid = 1;
-    this.reindex();
-    for (const listener of this.#resetListeners) listener();
-    this.#changed({ kind: "reset" });
+    this.#restart(this.#seed());
   }
 
   /**
@@ -99,18 +87,22 @@ export class MockStore {
    */
   replace(database: Database): void {
     const seeded = this.#listeners.size > 0 ? this.#seed() : undefined;
-    this.#db.setState(database);
-    this.#nextId = 1;
-    this.#nextUid = 1;
-    this.reindex();
-    for (const listener of this.#resetListeners) listener();
-    this.#changed({ kind: "reset" });
+    this.#restart(database);
     if (!seeded) return;
     for (const collection of COLLECTIONS) {
       const kept = new Set(database[collection].map((record) => record.id));
       for (const record of seeded[collection]) if (!kept.has(record.id)) this.#changed({ kind: "remove", collection, id: record.id });
       for (const record of database[collection]) this.#changed({ kind: "put", collection, record });
     }
+  }
+
+  #restart(database: Database): void {
+    this.#db.setState(database);
+    this.#nextId = 1;
+    this.#nextUid = 1;
+    this.reindex();
+    for (const listener of this.#resetListeners) listener();
+    this.#changed({ kind: "reset" });
   }
 
   /** Calls `listener` after every reset (what is derived from the state and kept beside it is dropped then). */
@@ -121,7 +113,7 @@ export class MockStore {
 
   /** Rebuilds every index from the collections. Runs at start-up, on reset, and on `refresh`. */
   reindex(): void {
-    const given = this.#state;
+    const given = this.#db.getState();
     for (const name of COLLECTIONS) given[name] ??= [];
     const indexes = (this.#indexes = new StoreIndexes());
     this.#positions.forget();
@@ -153,8 +145,8 @@ export class MockStore {
   }
 
   /** The records of a collection, in the order `/__db` lists them. */
-  records(collection: CollectionName): readonly StoredRecord[] {
-    return collection === "properties" ? this.state.properties : this.#state[collection];
+  records<Name extends CollectionName>(collection: Name): Readonly<Database[Name]> {
+    return collection === "properties" ? this.state[collection] : this.#db.getState()[collection];
   }
 
   /** The record of a collection with this id (an account's id is its uid). */
@@ -170,7 +162,7 @@ export class MockStore {
    * from the next request on (an email it holds is taken, a property it moves changes owners).
    */
   putRaw(collection: CollectionName, record: StoredRecord): void {
-    const records = this.#state[collection] as StoredRecord[];
+    const records = this.#db.getState()[collection] as StoredRecord[];
     const existing = this.record(collection, record.id);
     if (existing !== undefined) {
       if (!this.#positions.replace(records, existing, record)) this.#positions.append(records, record);
@@ -191,7 +183,7 @@ export class MockStore {
   /** A raw removal (`/__db`): removes the record and its index entries, without a scan of the state. */
   removeRaw(collection: CollectionName, record: StoredRecord): void {
     if (this.record(collection, record.id) !== record) return;
-    this.#positions.remove(this.#state[collection] as StoredRecord[], record);
+    this.#positions.remove(this.#db.getState()[collection] as StoredRecord[], record);
     this.#indexes.unindex(collection, record, undefined);
     this.#changed({ kind: "remove", collection, id: record.id });
   }
@@ -246,24 +238,14 @@ export class MockStore {
 
   /** Record counts, for the health answer and the start-up banner. */
   counts(): Record<keyof Database, number> {
-    const state = this.#state;
-    return {
-      accounts: state.accounts.length,
-      properties: state.properties.length,
-      agents: state.agents.length,
-      documents: state.documents.length,
-    };
+    const { accounts, properties, agents, documents } = this.#db.getState();
+    return { accounts: accounts.length, properties: properties.length, agents: agents.length, documents: documents.length };
   }
 
   // Accounts
 
   accountByKey(apiKey: string): AccountRecord | undefined {
     return this.#indexes.accountByKey(apiKey);
-  }
-
-  /** The accounts, in the order they were opened. */
-  accounts(): readonly AccountRecord[] {
-    return this.#state.accounts;
   }
 
   /** How many accounts there are. */
@@ -274,7 +256,7 @@ export class MockStore {
   /** Opens an account with the next free uid. */
   addAccount(fields: Omit<AccountRecord, "id">): AccountRecord {
     const account: AccountRecord = { id: this.nextUid(), ...fields };
-    this.#positions.append(this.#state.accounts, account);
+    this.#positions.append(this.#db.getState().accounts, account);
     this.#indexes.indexAccount(account);
     this.#changed({ kind: "put", collection: "accounts", record: account });
     return account;
@@ -286,11 +268,6 @@ export class MockStore {
   property(id: number): PropertyRecord | undefined {
     const property = this.#indexes.properties.get(id);
     return this.#holding ? filled(property) : property;
-  }
-
-  /** The property, to read only. */
-  peekProperty(id: number): PropertyRecord | undefined {
-    return this.property(id);
   }
 
   /** The uid of the property's owner. */
@@ -319,7 +296,7 @@ export class MockStore {
   }
 
   addProperty(property: PropertyRecord): PropertyRecord {
-    this.#positions.append(this.#state.properties, property);
+    this.#positions.append(this.#db.getState().properties, property);
     this.#indexes.indexProperty(property);
     this.#changed({ kind: "put", collection: "properties", record: property });
     return property;
@@ -354,7 +331,7 @@ export class MockStore {
   }
 
   addAgent(agent: AgentRecord): AgentRecord {
-    this.#positions.append(this.#state.agents, agent);
+    this.#positions.append(this.#db.getState().agents, agent);
     this.#indexes.indexAgent(agent);
     this.#changed({ kind: "put", collection: "agents", record: agent });
     return agent;
@@ -369,7 +346,7 @@ export class MockStore {
   }
 
   removeAgent(agent: AgentRecord): void {
-    this.#positions.remove(this.#state.agents, agent);
+    this.#positions.remove(this.#db.getState().agents, agent);
     this.#indexes.unindex("agents", agent, undefined);
     this.#changed({ kind: "remove", collection: "agents", id: agent.id });
   }
@@ -385,7 +362,7 @@ export class MockStore {
   }
 
   addDocument(document: DocumentRecord): DocumentRecord {
-    this.#positions.append(this.#state.documents, document);
+    this.#positions.append(this.#db.getState().documents, document);
     this.#indexes.indexDocument(document);
     this.#changed({ kind: "put", collection: "documents", record: document });
     return document;
@@ -400,7 +377,7 @@ export class MockStore {
   }
 
   removeDocument(document: DocumentRecord): void {
-    this.#positions.remove(this.#state.documents, document);
+    this.#positions.remove(this.#db.getState().documents, document);
     this.#indexes.unindex("documents", document, undefined);
     this.#changed({ kind: "remove", collection: "documents", id: document.id });
   }

@@ -45,7 +45,7 @@ const OWNED: ReadonlySet<CollectionName> = new Set(["properties", "agents"]);
 
 /**
  * What is wrong with one record of a collection, or undefined when the store can hold it. `depthKnown` skips the
- * walk of its nesting (a scan already bounded it, load-fixtures.ts).
+ * walk of its nesting (its line opens fewer brackets than it may nest, state-lines.ts).
  */
 export function recordProblem(collection: CollectionName, record: unknown, depthKnown = false): string | undefined {
   if (record === null || typeof record !== "object" || Array.isArray(record)) return `is ${kindOf(record)}, not an object`;
@@ -62,16 +62,14 @@ export function recordProblem(collection: CollectionName, record: unknown, depth
 
 /**
  * The first record of a state the store cannot hold, in the order of {@link COLLECTIONS}, or undefined (a
- * collection that is not an array is not looked at: that is the caller's to refuse). `depthKnown` lists the
- * collections whose nesting a scan bounded.
+ * collection that is not an array is not looked at: that is the caller's to refuse).
  */
-export function firstRecordFault(state: Readonly<Partial<Record<CollectionName, unknown>>>, depthKnown: readonly CollectionName[] = []): RecordFault | undefined {
+export function firstRecordFault(state: Readonly<Partial<Record<CollectionName, unknown>>>): RecordFault | undefined {
   for (const collection of COLLECTIONS) {
     const records = state[collection];
     if (!Array.isArray(records)) continue;
-    const known = depthKnown.includes(collection);
     for (let index = 0; index < records.length; index++) {
-      const problem = recordProblem(collection, records[index], known);
+      const problem = recordProblem(collection, records[index]);
       if (problem !== undefined) return recordFault(collection, index, records[index], problem);
     }
   }
@@ -112,20 +110,8 @@ function deeperThan(value: object, levels: number): boolean {
 }
 
 function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  switch (typeof value) {
-    case "string":
-      return "a string";
-    case "number":
-      return "a number";
-    case "boolean":
-      return "a boolean";
-    case "undefined":
-      return "missing";
-    default:
-      return "an object";
-  }
+  if (value === null || value === undefined) return value === null ? "null" : "missing";
+  return Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 /**
