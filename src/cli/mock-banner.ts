@@ -9,7 +9,7 @@ import type { MockCommand } from "./parse-mock-args.ts";
 export function mockBanner(mock: Pick<MockServer, "store" | "restoredFrom"> & Partial<Pick<MockServer, "profile">>, command: MockCommand, listening: Listening): string {
   const { url } = listening;
   const counts = mock.store.counts();
-  const accounts = mock.store.records("accounts");
+  const accounts = mock.store.state.accounts;
   const records = `${plural(counts.properties, "property", "properties")}, ${plural(counts.agents, "agent")}, ${plural(counts.documents, "document")}, ${plural(counts.accounts, "account")}`;
   const lines = [`Property Listing Service mock listening on ${url} (${command.host}:${listening.port})`, `  API          ${url}/api/v1/object/`];
   if (command.accounts) {

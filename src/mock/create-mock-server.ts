@@ -10,7 +10,7 @@ import { isWildcardHost } from "./http/allowed-hosts.ts";
 import { DOCS_PATH } from "./http/docs-pages.ts";
 import { formatRequestLog } from "./http/request-log-line.ts";
 import { messageLine, type LogLevel } from "./log-line.ts";
-import { DEFAULT_FIXTURES_PATH, loadFixturesForStore } from "./load-fixtures.ts";
+import { DEFAULT_FIXTURES_PATH, loadFixtures } from "./load-fixtures.ts";
 import { createProfilePlayback } from "./profile-playback.ts";
 import { AutologinTokens } from "./services/autologin-tokens.ts";
 import type { FaultRules } from "./services/fault-rules.ts";
@@ -117,7 +117,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   const fixturesFault = typeof fixtures === "string" ? undefined : firstRecordFault(fixtures);
   if (fixturesFault) throw new RecordRefused("The fixtures given as an object", fixturesFault);
   const fixturesSeed = (): Database =>
-    withConfiguredAccounts(typeof fixtures === "string" ? loadFixturesForStore(fixtures) : structuredClone(fixtures), options.accounts);
+    withConfiguredAccounts(typeof fixtures === "string" ? loadFixtures(fixtures) : structuredClone(fixtures), options.accounts);
   /** A state a test names or gives (`state`, `POST /__admin/state`, `useState`): what builds it, or why it is refused. */
   const resolveState = (state: unknown) =>
     chooseState(state, { fixtures: fixturesSeed, validate: validateRecord, finish: (records) => withConfiguredAccounts(records, options.accounts) });
@@ -186,7 +186,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     ...(options.now ? { now: options.now } : {}),
     // The demo account's credentials, never a configured account's: the page is open to whoever reaches the mock.
     docsCredentials: () => {
-      const demo = options.accounts ? undefined : store.records("accounts")[0];
+      const demo = options.accounts ? undefined : store.state.accounts[0];
       return demo && { apiKey: demo.apiKey, token: demo.token };
     },
   });

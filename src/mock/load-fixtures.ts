@@ -17,21 +17,9 @@ export const DEFAULT_FIXTURES_PATH = join(PACKAGE_ROOT, "fixtures", "db.json");
  * refused here, naming it ({@link RecordRefused}), rather than crashing the mock once its answer is encoded.
  */
 export function loadFixtures(path: string = DEFAULT_FIXTURES_PATH): Database {
-  return readFixtures(path, false);
-}
-
-/**
- * The fixtures as the mock's store takes them: the properties of a JSON Lines file held as their lines until
- * first read (store/held-properties.ts), for a start that parses each line but keeps few objects.
- */
-export function loadFixturesForStore(path: string): Database {
-  return readFixtures(path, true);
-}
-
-function readFixtures(path: string, hold: boolean): Database {
   let parsed: unknown;
   try {
-    const lines = readStateLines(path, `The fixtures file ${path}`, hold);
+    const lines = readStateLines(path, `The fixtures file ${path}`);
     if (lines) return lines.state;
     parsed = JSON.parse(readFileSync(path).toString("utf8"));
   } catch (error) {

@@ -1,6 +1,5 @@
 import { failure, success, type Outcome } from "../problems.ts";
 import { checkState } from "./check-state.ts";
-import { filledState } from "./held-properties.ts";
 import type { RawRecordValidator } from "./raw-record-validator.ts";
 import { namedState, STATE_NAMES } from "./named-states.ts";
 import type { Database } from "./records.ts";
@@ -38,7 +37,7 @@ export function chooseState(given: unknown, deps: ChooseStateDeps): Outcome<Chos
       return failure("invalidState", `No state is named ${JSON.stringify(given.slice(0, 100))}; the shipped states are ${STATE_NAMES.join(", ")}, and a state of your own is given as its records.`);
     }
     // Made from fixtures already finished: finishing twice would number configured accounts without a uid anew.
-    return success({ name: given, build: () => named.build(filledState(deps.fixtures())) });
+    return success({ name: given, build: () => named.build(deps.fixtures()) });
   }
   if (!deps.validate) return failure("invalidState", deps.recordsRefused ?? "This mock takes a shipped state's name only.");
   const checked = checkState(given, deps.validate);

@@ -36,7 +36,7 @@ export function loadState(files: StateFiles, seed: () => Database, newSecret: ()
   }
   if (removed.length > 0) notes.push(`Removed what an interrupted write left: ${removed.join(", ")}`);
 
-  const snapshot = readSnapshot(files.snapshot, true);
+  const snapshot = readSnapshot(files.snapshot);
   const interrupted = readJournal(files.compacting);
   const journal = readJournal(files.journal);
   const interruptedCompaction = existsSync(files.compacting);

@@ -3,7 +3,6 @@ import type { StateChange } from "./state-change.ts";
 import { exact, largerId, largerNestedId } from "./sequence-ids.ts";
 import { RecordPositions } from "./record-positions.ts";
 import { StoreIndexes } from "./store-indexes.ts";
-import { filled, filledState, heldFields } from "./held-properties.ts";
 
 /** The first nid the sequence hands out on an empty state (seeded records start at 1001). */
 const FIRST_NID = 1001;
@@ -30,9 +29,7 @@ export class MockStore {
   readonly #listeners = new Set<(change: StateChange) => void>();
   readonly #resetListeners = new Set<() => void>();
   #indexes = new StoreIndexes();
-  readonly #positions = new RecordPositions(() => COLLECTIONS.map((name) => this.#db.getState()[name]));
-  /** Whether some property may still be held as its line (held-properties.ts): then each is filled as it is read. */
-  #holding = false;
+  readonly #positions = new RecordPositions(() => COLLECTIONS.map((name) => this.state[name]));
   #nextId = 1;
   #nextUid = 1;
   #version = 0;
@@ -47,10 +44,8 @@ export class MockStore {
     this.reindex();
   }
 
-  /** The state object itself (`/__db` serves the same object), every record filled. */
+  /** The state object itself (`/__db` serves the same object). */
   get state(): Database {
-    if (this.#holding) filledState(this.#db.getState());
-    this.#holding = false;
     return this.#db.getState();
   }
 
@@ -75,7 +70,12 @@ export class MockStore {
    * another record; a client must not keep nids across a reset, as it keeps no records across one.
    */
   reset(): void {
-    this.#restart(this.#seed());
+    this.#db.setState(this.#seed());
+    this.#nextId = 1;
+    this.#nextUid = 1;
+    this.reindex();
+    for (const listener of this.#resetListeners) listener();
+    this.#changed({ kind: "reset" });
   }
 
   /**
@@ -87,22 +87,18 @@ export class MockStore {
    */
   replace(database: Database): void {
     const seeded = this.#listeners.size > 0 ? this.#seed() : undefined;
-    this.#restart(database);
-    if (!seeded) return;
-    for (const collection of COLLECTIONS) {
-      const kept = new Set(database[collection].map((record) => record.id));
-      for (const record of seeded[collection]) if (!kept.has(record.id)) this.#changed({ kind: "remove", collection, id: record.id });
-      for (const record of database[collection]) this.#changed({ kind: "put", collection, record });
-    }
-  }
-
-  #restart(database: Database): void {
     this.#db.setState(database);
     this.#nextId = 1;
     this.#nextUid = 1;
     this.reindex();
     for (const listener of this.#resetListeners) listener();
     this.#changed({ kind: "reset" });
+    if (!seeded) return;
+    for (const collection of COLLECTIONS) {
+      const kept = new Set(database[collection].map((record) => record.id));
+      for (const record of seeded[collection]) if (!kept.has(record.id)) this.#changed({ kind: "remove", collection, id: record.id });
+      for (const record of database[collection]) this.#changed({ kind: "put", collection, record });
+    }
   }
 
   /** Calls `listener` after every reset (what is derived from the state and kept beside it is dropped then). */
@@ -113,7 +109,7 @@ export class MockStore {
 
   /** Rebuilds every index from the collections. Runs at start-up, on reset, and on `refresh`. */
   reindex(): void {
-    const given = this.#db.getState();
+    const given = this.state;
     for (const name of COLLECTIONS) given[name] ??= [];
     const indexes = (this.#indexes = new StoreIndexes());
     this.#positions.forget();
@@ -125,12 +121,9 @@ export class MockStore {
       indexes.indexAccount(account);
       maxUid = largerId(maxUid, account.id);
     }
-    this.#holding = false;
     for (const property of given.properties) {
-      const held = heldFields(property);
-      if (held) this.#holding = true;
-      indexes.indexProperty(property, held ? held.externalId : property.external_id);
-      maxId = held ? largerId(maxId, held.maxId) : largerNestedId(largerId(maxId, property.id), property);
+      indexes.indexProperty(property);
+      maxId = largerNestedId(largerId(maxId, property.id), property);
     }
     for (const agent of given.agents) {
       indexes.indexAgent(agent);
@@ -145,14 +138,13 @@ export class MockStore {
   }
 
   /** The records of a collection, in the order `/__db` lists them. */
-  records<Name extends CollectionName>(collection: Name): Readonly<Database[Name]> {
-    return collection === "properties" ? this.state[collection] : this.#db.getState()[collection];
+  records(collection: CollectionName): readonly StoredRecord[] {
+    return this.state[collection];
   }
 
   /** The record of a collection with this id (an account's id is its uid). */
   record(collection: CollectionName, id: number): StoredRecord | undefined {
-    const record = this.#indexes.record(collection, id);
-    return this.#holding ? filled(record) : record;
+    return this.#indexes.record(collection, id);
   }
 
   /**
@@ -162,7 +154,7 @@ export class MockStore {
    * from the next request on (an email it holds is taken, a property it moves changes owners).
    */
   putRaw(collection: CollectionName, record: StoredRecord): void {
-    const records = this.#db.getState()[collection] as StoredRecord[];
+    const records = this.state[collection] as StoredRecord[];
     const existing = this.record(collection, record.id);
     if (existing !== undefined) {
       if (!this.#positions.replace(records, existing, record)) this.#positions.append(records, record);
@@ -183,7 +175,7 @@ export class MockStore {
   /** A raw removal (`/__db`): removes the record and its index entries, without a scan of the state. */
   removeRaw(collection: CollectionName, record: StoredRecord): void {
     if (this.record(collection, record.id) !== record) return;
-    this.#positions.remove(this.#db.getState()[collection] as StoredRecord[], record);
+    this.#positions.remove(this.state[collection] as StoredRecord[], record);
     this.#indexes.unindex(collection, record, undefined);
     this.#changed({ kind: "remove", collection, id: record.id });
   }
@@ -238,8 +230,13 @@ export class MockStore {
 
   /** Record counts, for the health answer and the start-up banner. */
   counts(): Record<keyof Database, number> {
-    const { accounts, properties, agents, documents } = this.#db.getState();
-    return { accounts: accounts.length, properties: properties.length, agents: agents.length, documents: documents.length };
+    const state = this.state;
+    return {
+      accounts: state.accounts.length,
+      properties: state.properties.length,
+      agents: state.agents.length,
+      documents: state.documents.length,
+    };
   }
 
   // Accounts
@@ -256,7 +253,7 @@ export class MockStore {
   /** Opens an account with the next free uid. */
   addAccount(fields: Omit<AccountRecord, "id">): AccountRecord {
     const account: AccountRecord = { id: this.nextUid(), ...fields };
-    this.#positions.append(this.#db.getState().accounts, account);
+    this.#positions.append(this.state.accounts, account);
     this.#indexes.indexAccount(account);
     this.#changed({ kind: "put", collection: "accounts", record: account });
     return account;
@@ -266,8 +263,12 @@ export class MockStore {
 
   /** The property (the record itself: a change goes through {@link updateProperty}). */
   property(id: number): PropertyRecord | undefined {
-    const property = this.#indexes.properties.get(id);
-    return this.#holding ? filled(property) : property;
+    return this.#indexes.properties.get(id);
+  }
+
+  /** The property, to read only. */
+  peekProperty(id: number): PropertyRecord | undefined {
+    return this.#indexes.properties.get(id);
   }
 
   /** The uid of the property's owner. */
@@ -277,7 +278,7 @@ export class MockStore {
 
   /** The account's properties, in the order they were added. */
   propertiesOf(uid: number): PropertyRecord[] {
-    return this.propertyIdsOf(uid).map((id) => this.property(id)!);
+    return this.propertyIdsOf(uid).map((id) => this.#indexes.properties.get(id)!);
   }
 
   /** The ids of the account's properties, in the order they were added. */
@@ -287,7 +288,7 @@ export class MockStore {
 
   propertyByExternalId(uid: number, externalId: string): PropertyRecord | undefined {
     const id = this.#indexes.propertyIdByExternalId(uid, externalId);
-    return id === undefined ? undefined : this.property(id);
+    return id === undefined ? undefined : this.#indexes.properties.get(id);
   }
 
   /** The id of the account's property with this external id. */
@@ -296,7 +297,7 @@ export class MockStore {
   }
 
   addProperty(property: PropertyRecord): PropertyRecord {
-    this.#positions.append(this.#db.getState().properties, property);
+    this.#positions.append(this.state.properties, property);
     this.#indexes.indexProperty(property);
     this.#changed({ kind: "put", collection: "properties", record: property });
     return property;
@@ -331,7 +332,7 @@ export class MockStore {
   }
 
   addAgent(agent: AgentRecord): AgentRecord {
-    this.#positions.append(this.#db.getState().agents, agent);
+    this.#positions.append(this.state.agents, agent);
     this.#indexes.indexAgent(agent);
     this.#changed({ kind: "put", collection: "agents", record: agent });
     return agent;
@@ -346,7 +347,7 @@ export class MockStore {
   }
 
   removeAgent(agent: AgentRecord): void {
-    this.#positions.remove(this.#db.getState().agents, agent);
+    this.#positions.remove(this.state.agents, agent);
     this.#indexes.unindex("agents", agent, undefined);
     this.#changed({ kind: "remove", collection: "agents", id: agent.id });
   }
@@ -362,7 +363,7 @@ export class MockStore {
   }
 
   addDocument(document: DocumentRecord): DocumentRecord {
-    this.#positions.append(this.#db.getState().documents, document);
+    this.#positions.append(this.state.documents, document);
     this.#indexes.indexDocument(document);
     this.#changed({ kind: "put", collection: "documents", record: document });
     return document;
@@ -377,7 +378,7 @@ export class MockStore {
   }
 
   removeDocument(document: DocumentRecord): void {
-    this.#positions.remove(this.#db.getState().documents, document);
+    this.#positions.remove(this.state.documents, document);
     this.#indexes.unindex("documents", document, undefined);
     this.#changed({ kind: "remove", collection: "documents", id: document.id });
   }

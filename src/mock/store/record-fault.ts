@@ -62,14 +62,16 @@ export function recordProblem(collection: CollectionName, record: unknown, depth
 
 /**
  * The first record of a state the store cannot hold, in the order of {@link COLLECTIONS}, or undefined (a
- * collection that is not an array is not looked at: that is the caller's to refuse).
+ * collection that is not an array is not looked at: that is the caller's to refuse). `depthKnown` lists the
+ * collections whose nesting a scan bounded.
  */
-export function firstRecordFault(state: Readonly<Partial<Record<CollectionName, unknown>>>): RecordFault | undefined {
+export function firstRecordFault(state: Readonly<Partial<Record<CollectionName, unknown>>>, depthKnown: readonly CollectionName[] = []): RecordFault | undefined {
   for (const collection of COLLECTIONS) {
     const records = state[collection];
     if (!Array.isArray(records)) continue;
+    const known = depthKnown.includes(collection);
     for (let index = 0; index < records.length; index++) {
-      const problem = recordProblem(collection, records[index]);
+      const problem = recordProblem(collection, records[index], known);
       if (problem !== undefined) return recordFault(collection, index, records[index], problem);
     }
   }
@@ -110,8 +112,20 @@ function deeperThan(value: object, levels: number): boolean {
 }
 
 function kindOf(value: unknown): string {
-  if (value === null || value === undefined) return value === null ? "null" : "missing";
-  return Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  switch (typeof value) {
+    case "string":
+      return "a string";
+    case "number":
+      return "a number";
+    case "boolean":
+      return "a boolean";
+    case "undefined":
+      return "missing";
+    default:
+      return "an object";
+  }
 }
 
 /**

@@ -1,8 +1,7 @@
 import { Buffer } from "node:buffer";
 import { closeSync, openSync, readSync } from "node:fs";
-import { holdProperty, heldFields } from "./held-properties.ts";
 import { MAX_RECORD_DEPTH, recordFault, recordProblem, RecordRefused } from "./record-fault.ts";
-import { COLLECTIONS, type CollectionName, type Database, type PropertyRecord } from "./records.ts";
+import { COLLECTIONS, type CollectionName, type Database } from "./records.ts";
 import { StateFileError } from "./state-file-error.ts";
 
 /**
@@ -12,10 +11,9 @@ import { StateFileError } from "./state-file-error.ts";
  * file is parsed whole. A state in one JSON text is read whole, as before (load-fixtures.ts, state-snapshot.ts).
  */
 
-/** The line of one record (a held property's, the line it was read from: held-properties.ts). */
+/** The line of one record. */
 export function stateLine(collection: CollectionName | "$meta", value: unknown): string {
-  const line = collection === "properties" ? heldFields(value as object)?.line : undefined;
-  return line !== undefined ? `${line}\n` : `{${JSON.stringify(collection)}:${JSON.stringify(value)}}\n`;
+  return `{${JSON.stringify(collection)}:${JSON.stringify(value)}}\n`;
 }
 
 /** Every line of a state, records in the order of {@link COLLECTIONS}, its meta last when it has one. */
@@ -44,10 +42,9 @@ const CHUNK_BYTES = 1024 * 1024;
  * Reads a state file written as JSON Lines, or gives undefined when it is not one (its first line does not read
  * as a state's line: it is then parsed whole, as before). Each record is checked as it is read
  * (record-fault.ts): one the store cannot hold is refused with a {@link RecordRefused} naming `source` and its
- * line; a line that is not JSON, or not a state's, with a {@link StateFileError} naming them. With `hold`, properties
- * are held as their lines until first read (held-properties.ts): only the store may be given such a state.
+ * line; a line that is not JSON, or not a state's, with a {@link StateFileError} naming them.
  */
-export function readStateLines(path: string, source: string, hold = false): StateFromLines | undefined {
+export function readStateLines(path: string, source: string): StateFromLines | undefined {
   if (!FIRST_LINE.test(head(path))) return undefined;
   const state: Database = { accounts: [], properties: [], agents: [], documents: [] };
   let meta: unknown;
@@ -79,7 +76,7 @@ export function readStateLines(path: string, source: string, hold = false): Stat
     const records = state[collection] as unknown[];
     const problem = recordProblem(collection, member, opensFewer(line, MAX_RECORD_DEPTH));
     if (problem !== undefined) throw new RecordRefused(`${source} line ${number}`, recordFault(collection, records.length, member, problem));
-    records.push(hold && collection === "properties" ? holdProperty(member as PropertyRecord, line) : member);
+    records.push(member);
   }
   return number === 0 ? undefined : { state, meta, metaLine };
 }
@@ -106,9 +103,8 @@ function head(path: string): string {
 }
 
 /**
- * A file's lines, read a chunk at a time. Each line is decoded on its own (a line end's byte is never part of
- * another character in UTF-8), the rest of a chunk carried to the next: no decoder state, no text joined, and no
- * line that keeps its chunk's text alive (a held property keeps its line).
+ * A file's lines, read a chunk at a time. Each chunk is decoded up to its last line end (a line end's byte is
+ * never part of another character in UTF-8), the rest carried to the next: no decoder state, no text joined.
  */
 function* fileLines(path: string): Generator<string> {
   const fd = openSync(path, "r");
@@ -121,13 +117,13 @@ function* fileLines(path: string): Generator<string> {
       const filled = held + read;
       const end = read === 0 ? filled : buffer.lastIndexOf(LINE_END, filled - 1) + 1;
       if (end > 0) {
-        const lines = buffer.subarray(0, end);
+        const text = buffer.toString("utf8", 0, end);
         let start = 0;
-        for (let at = lines.indexOf(LINE_END); at !== -1; at = lines.indexOf(LINE_END, start)) {
-          yield lines.toString("utf8", start, at);
+        for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", start)) {
+          yield text.slice(start, at);
           start = at + 1;
         }
-        if (start < end) yield lines.toString("utf8", start, end);
+        if (start < text.length) yield text.slice(start);
         buffer.copy(buffer, 0, end, filled);
       }
       held = filled - end;

@@ -90,12 +90,11 @@ export interface ReadSnapshot {
  * Reads a snapshot, or undefined when there is none: line by line when it is in JSON Lines (as the mock writes
  * it), else parsed whole (as an earlier version wrote it). A file that is not a state is refused with a message
  * naming the file and the line at fault; one holding a record the store cannot hold (record-fault.ts), with a
- * {@link RecordRefused} naming the record. The file is left as it is. With `hold`, the properties of one in JSON
- * Lines are held as their lines until first read (held-properties.ts), for the store.
+ * {@link RecordRefused} naming the record. The file is left as it is.
  */
-export function readSnapshot(path: string, hold = false): ReadSnapshot | undefined {
+export function readSnapshot(path: string): ReadSnapshot | undefined {
   if (!existsSync(path)) return undefined;
-  const lines = readStateLines(path, path, hold);
+  const lines = readStateLines(path, path);
   if (lines) {
     if (lines.meta !== undefined && !isMeta(lines.meta)) throw new StateFileError(`${path} line ${lines.metaLine}: "$meta" is not the meta of a mock state.`);
     return { state: lines.state, meta: lines.meta as StateMeta | undefined };

@@ -1,4 +1,3 @@
-import { heldFields } from "./held-properties.ts";
 import type { AccountRecord, AgentRecord, CollectionName, DocumentRecord, PropertyRecord, StoredRecord } from "./records.ts";
 
 /**
@@ -95,11 +94,10 @@ export class StoreIndexes {
     this.#accountsByKey.set(account.apiKey, account);
   }
 
-  /** @param externalId the property's, given for one held as its line (held-properties.ts). */
-  indexProperty(property: PropertyRecord, externalId = property.external_id): void {
+  indexProperty(property: PropertyRecord): void {
     this.properties.set(property.id, property);
     addTo(this.#propertiesByOwner, property.uid, property.id);
-    if (externalId !== null && externalId !== undefined) this.#holdExternalId(ownedKey(property.uid, externalId), property.id);
+    this.indexExternalId(property);
   }
 
   #holdExternalId(key: string, id: number): void {
@@ -174,8 +172,7 @@ export class StoreIndexes {
     // Another property with the same external id (a raw write, or a profile allowing it) is found by it from now on.
     let other: number | undefined;
     for (const id of this.#propertiesByOwner.get(property.uid) ?? []) {
-      const candidate = this.properties.get(id);
-      if (id !== property.id && candidate && (heldFields(candidate)?.externalId ?? candidate.external_id) === property.external_id) {
+      if (id !== property.id && this.properties.get(id)?.external_id === property.external_id) {
         other = id;
         break;
       }
