@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { defaultFixturesModule } from "../src/fixtures/default-fixtures-module.ts";
 import { generateFixtures } from "../src/fixtures/generate-fixtures.ts";
 import { FIXTURES_USAGE, parseFixtureArgs } from "../src/fixtures/parse-fixture-args.ts";
+import { stateLines } from "../src/mock/store/state-lines.ts";
 
 function main(args: readonly string[]): number {
   const parsed = parseFixtureArgs(args);
@@ -24,7 +25,8 @@ function main(args: readonly string[]): number {
   const db = generateFixtures({ seed, properties });
   const target = resolve(out);
   mkdirSync(dirname(target), { recursive: true });
-  const text = JSON.stringify(db, null, 2) + "\n";
+  // A large state reads best in JSON Lines (docs/large-stores.md).
+  const text = target.endsWith(".jsonl") ? [...stateLines(db)].join("") : JSON.stringify(db, null, 2) + "\n";
   writeFileSync(target, text);
   // The committed fixtures also ship as a module, for the browser module (it reads no file).
   if (target === fileURLToPath(new URL("../fixtures/db.json", import.meta.url))) {

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FIXTURE_ACCOUNTS } from "../../src/fixtures/generate-fixtures.ts";
 import type { Database } from "../../src/mock/store/records.ts";
+import { stateLines } from "../../src/mock/store/state-lines.ts";
 
 /** What the section needs from the bench: its generated stores and its counts. */
 export interface DurabilitySettings {
@@ -109,8 +110,9 @@ export async function measureDurability(settings: DurabilitySettings, progress: 
     // The large store, with --db: reads without and with edits persisted, then a journal of many changes.
     const properties = settings.large.properties.length;
     const nids = settings.large.properties.filter((property) => property.uid === DEMO.id).map((property) => property.id);
-    const large = join(dir, "large.json");
-    writeFileSync(large, JSON.stringify(settings.large));
+    // In JSON Lines, as a large state is best given to the mock (docs/large-stores.md).
+    const large = join(dir, "large.jsonl");
+    writeFileSync(large, [...stateLines(settings.large)].join(""));
     const dbFile = join(dir, "large", "db.json");
     const dbArgs = ["--fixtures", large, "--db", dbFile];
 

@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
 import type { Database } from "../../src/mock/store/records.ts";
+import { stateLines } from "../../src/mock/store/state-lines.ts";
 import { table } from "./format.ts";
 import { startLoadClient } from "./load-client.ts";
 import { cpuClock } from "./processes.ts";
@@ -77,8 +78,9 @@ async function runBench(settings: BenchSettings, progress: (line: string) => voi
     largeFixtures: () => (fixtures ??= generateFixtures({ seed: settings.seed, properties: settings.properties })),
     largeFixturesFile() {
       if (!fixturesFile) {
-        fixturesFile = join(scratch, `fixtures-${settings.properties}.json`);
-        writeFileSync(fixturesFile, JSON.stringify(context.largeFixtures()));
+        // In JSON Lines, as a large state is best given to the mock (docs/large-stores.md).
+        fixturesFile = join(scratch, `fixtures-${settings.properties}.jsonl`);
+        writeFileSync(fixturesFile, [...stateLines(context.largeFixtures())].join(""));
       }
       return fixturesFile;
     },

@@ -1,6 +1,6 @@
 /** The programs the bench starts as processes: the mock (its bin and `npm start`) and its peers. */
 import { IDLE_RECLAIM_AFTER_MS } from "../../src/cli/reclaim-when-idle.ts";
-import { LARGE_STORE_PROPERTIES } from "../../src/mock/collect-garbage.ts";
+import { LARGE_STORE_PROPERTIES } from "../../src/cli/collect-garbage.ts";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { FIXTURE_ACCOUNTS } from "../../src/fixtures/generate-fixtures.ts";

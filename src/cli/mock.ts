@@ -4,7 +4,7 @@
  * builds the mock, prints where it listens, and stops cleanly on SIGINT/SIGTERM.
  */
 import { createMockServer, StateRefused } from "../mock/create-mock-server.ts";
-import { collectGarbage, LARGE_STORE_PROPERTIES } from "../mock/collect-garbage.ts";
+import { collectGarbage, LARGE_STORE_PROPERTIES } from "./collect-garbage.ts";
 import { reclaimWhenIdle } from "./reclaim-when-idle.ts";
 import { DEFAULT_FIXTURES_PATH } from "../mock/load-fixtures.ts";
 import { mockBanner } from "./mock-banner.ts";

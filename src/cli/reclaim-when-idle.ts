@@ -1,4 +1,4 @@
-import { collectGarbage } from "../mock/collect-garbage.ts";
+import { collectGarbage } from "./collect-garbage.ts";
 
 /**
  * How long the bin must have been idle before it gives memory back. V8 shrinks its young generation (grown to

@@ -31,7 +31,6 @@ import { StateFileError } from "./store/state-file-error.ts";
 import { FixturesUnreadable } from "./fixtures-unreadable.ts";
 import type { AccountRecord, Database } from "./store/records.ts";
 import { SharedState } from "./store/shared-state.ts";
-import { withStateMembers } from "./store/lazy-properties.ts";
 import type { PersistenceJournal, StatePersistence } from "./store/state-persistence.ts";
 import { createConsoleRoutes, type LatencyControl } from "./console/console-routes.ts";
 import { Coverage } from "./console/coverage.ts";
@@ -87,11 +86,6 @@ export interface MockCoreOptions {
   docsPath?: string;
   /** Where the host serves the console's page, for the index page; none when it serves none. */
   consolePath?: string;
-  /**
-   * Told once every property's answer is encoded ahead of its first GET: the properties are then held as their
-   * answers alone, and what they were read from can be given back (the Node host collects garbage then).
-   */
-  onEncoded?: () => void;
   /** Record a consumer's usage (usage/usage-recorder.ts): the consumer's name, and bounds other than the defaults. */
   usage?: { consumer: string; limits?: Partial<UsageLimits> };
 }
@@ -126,8 +120,6 @@ export interface MockCore {
   readonly journal: RequestJournal;
   /** Which operations and documented responses the session exercised. */
   readonly coverage: Coverage;
-  /** Starts encoding every property's retrieve answer ahead of its first GET; the function returned stops it. */
-  encodeAhead(): () => void;
   /** Why changes cannot be saved, or undefined. */
   problem(): string | undefined;
   /** Saves what is pending (the persistence port's journal). */
@@ -185,7 +177,6 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       ...(playback.sharedExternalIds ? { sharedExternalIds: true } : {}),
       ...(playback.listItemExtra ? { listItemExtra: playback.listItemExtra } : {}),
       ...(playback.propertyExtra ? { propertyExtra: playback.propertyExtra } : {}),
-      ...(options.onEncoded ? { onEncoded: options.onEncoded } : {}),
     }),
     agents: new AgentService(store, playback.agentNeverSet ? { neverSet: playback.agentNeverSet } : {}),
     documents: new DocumentService({ store, now: options.now ?? Date.now }),
@@ -311,7 +302,6 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     requests: (filter) => requestJournal.entries(filter),
     journal: requestJournal,
     coverage,
-    encodeAhead: () => services.properties.encodeAhead(),
     problem: () => journal?.problem,
     close: async () => journal?.close(),
   };
@@ -328,7 +318,7 @@ export function withConfiguredAccounts(fixtures: Database, accounts: AccountConf
     agentSeats: account.agentSeats ?? DEFAULT_AGENT_SEATS,
     name: account.name ?? `Configured account ${account.apiKey}`,
   }));
-  return withStateMembers(fixtures, { accounts: configured });
+  return { ...fixtures, accounts: configured };
 }
 
 /**

@@ -6,7 +6,6 @@ import { compileBodySchema, readServiceProfile, readServiceProfileFile } from ".
 import type { ServiceProfile } from "../contract/profile/service-profile.ts";
 import { createMockCore, withConfiguredAccounts } from "./create-mock-core.ts";
 import { createApp } from "./http/create-app.ts";
-import { collectGarbage, LARGE_STORE_PROPERTIES } from "./collect-garbage.ts";
 import { isWildcardHost } from "./http/allowed-hosts.ts";
 import { DOCS_PATH } from "./http/docs-pages.ts";
 import { CONSOLE_PATH } from "./http/console-assets.ts";
@@ -185,10 +184,6 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     reportError: (text: string) => (options.log && !options.quiet ? tell("error", text) : console.error(text)),
     docsPath: DOCS_PATH,
     consolePath: CONSOLE_PATH,
-    // A large store's file, held until every property's answer was encoded from it, is given back at once.
-    onEncoded: () => {
-      if (core.store.counts().properties >= LARGE_STORE_PROPERTIES) collectGarbage();
-    },
     ...(options.usage ? { usage: { consumer: options.usage.consumer, ...(options.usage.limits ? { limits: options.usage.limits } : {}) } } : {}),
   });
   const usageFile = core.usage && options.usage?.file ? writeUsageFile(core.usage, options.usage.file, (text) => tell("error", text, console.error)) : undefined;
@@ -214,8 +209,6 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   });
 
   let server: Server | undefined;
-  /** Stops the encoding of every property's retrieve answer ahead of its first GET, which listening starts. */
-  let stopEncoding: (() => void) | undefined;
   return {
     app,
     store,
@@ -235,14 +228,11 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
           const address = started.address() as AddressInfo;
           listeningAt = `http://${displayHost(host)}:${address.port}`;
           listeningHost = host;
-          stopEncoding = core.encodeAhead();
           resolve({ url: listeningAt, port: address.port, host });
         });
       });
     },
     async close() {
-      stopEncoding?.();
-      stopEncoding = undefined;
       const running = server;
       server = undefined;
       if (running) {

@@ -1,5 +1,5 @@
 /**
- * A retrieved property is encoded without building its projection (src/mock/store/encode-retrieved-property.ts):
+ * A retrieved property is encoded without building its projection (src/mock/services/encode-retrieved-property.ts):
  * the answer must be byte for byte what the projection gives (`nid` and `uid` as strings first, then the record's
  * other fields in their order without `id`, `uid` and `published`, then `floorplans`), for every seeded property
  * over HTTP, and for records laid out in any order, with any text, where the shortcut does not apply.
@@ -9,7 +9,7 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
 import { generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
-import { encodeRetrievedProperty } from "../../src/mock/store/encode-retrieved-property.ts";
+import { encodeRetrievedProperty } from "../../src/mock/services/encode-retrieved-property.ts";
 import type { DocumentRecord, PropertyRecord } from "../../src/mock/store/records.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 

@@ -1,14 +1,12 @@
 /**
- * The retrieve answers kept encoded (src/mock/services/encoded-retrievals.ts, src/mock/store/property-table.ts) are never stale: after every kind of
+ * The retrieve answers kept encoded (src/mock/services/encoded-retrievals.ts) are never stale: after every kind of
  * change (an edit through the API, a raw write or removal through /__db, a document created, edited, moved,
  * unmarked or deleted, a reset), the next GET of endpoint 1 or 2 answers byte for byte what is computed afresh
  * from the records as they are now: `JSON.stringify(projectProperty(record, documents))`, with the records read
  * both from the store and from /__db. Each scenario GETs first, so that the answer is kept, then changes, then
  * checks that the new answer differs from the kept one and equals the fresh one. Every scenario runs in process
- * (answers kept from their first GET) and listening (answers encoded ahead of time, in the background); on a few
- * thousand generated properties, changes are made right after `listen`, while that encoding may still run. Each
- * scenario runs too on the fixtures read from a file, where each property is held only as its answer (issue 32);
- * properties-held-as-answers.test.ts checks the records read back from the answers without /__db.
+ * and listening, on fixtures given as records and read from a file; on a few thousand generated properties, GETs
+ * run beside the changes. The bound on the bytes kept is checked on the service alone, without HTTP.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { RequestListener } from "node:http";
@@ -18,6 +16,9 @@ import request from "supertest";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
 import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
+import { EncodedRetrievals } from "../../src/mock/services/encoded-retrievals.ts";
+import { MockStore } from "../../src/mock/store/mock-store.ts";
+import { SharedState } from "../../src/mock/store/shared-state.ts";
 import { difference, freshAnswer as encode } from "../support/fresh-answer.ts";
 import type { Database, DocumentRecord, PropertyRecord } from "../../src/mock/store/records.ts";
 import { sharedContract } from "../support/mock-harness.ts";
@@ -70,9 +71,8 @@ function floorplanIds(answer: string): string[] {
 const upper = { title: "Upper floor", file_url: "https://files.property-listing.example/upper.pdf", is_floorplan: true, category: "floorplan" };
 
 const MODES = [
-  { mode: "in process (answers kept from their first GET)", listening: false, fromFile: false },
-  { mode: "listening (answers encoded ahead of time)", listening: true, fromFile: false },
-  // Read from a file, each property is held as its answer, the record read back from it (store/property-table.ts).
+  { mode: "in process", listening: false, fromFile: false },
+  { mode: "listening", listening: true, fromFile: false },
   { mode: "in process, the fixtures read from a file", listening: false, fromFile: true },
   { mode: "listening, the fixtures read from a file", listening: true, fromFile: true },
 ] as const;
@@ -573,13 +573,10 @@ describe("answers encoded ahead of time, on a few thousand properties", () => {
     await scenario({ validateResponses: true, checked: (ids) => ids.filter((_, index) => index % Math.floor(ids.length / 200) === 3).slice(0, 200) });
   });
 
-  // The kept answers sit side by side in large buffers, in the order they were encoded (the store's order, here);
-  // when most answers of one buffer are dropped, the rest are copied elsewhere and the buffer let go
-  // (answer-arena.ts). Three in four of the demo properties among the first 2,400 (some 3 MiB of answers) edited,
-  // so the answers left among them, the second account's included, are moved, some while GETs of them are under
-  // way; then the rest edited too. Checked through the demo account's GETs (the second account's properties only
+  // Three in four of the demo properties among the first 2,400 (some 3 MiB of answers) edited, some while GETs of
+  // them are under way; then the rest edited too. Checked through the demo account's GETs (the second account's properties only
   // answer it a 404): every one of its answers, edited or moved or neither, is its fresh bytes.
-  it("answers kept beside many dropped ones are still byte for byte after they are moved, and while GETs run", async () => {
+  it("answers kept beside many dropped ones are still byte for byte, and while GETs run", async () => {
     const mock = createMockServer({ fixtures: db, contract: sharedContract(), log: () => {} });
     started.push(mock);
     const { url } = await mock.listen(0, "127.0.0.1");
@@ -640,5 +637,30 @@ describe("kept answers under --validate-responses", () => {
     } finally {
       await mock.close();
     }
+  });
+});
+
+// The service alone, without HTTP: the answers kept stay under their bound in bytes, the oldest let go first, and
+// an answer let go is encoded again, the same bytes.
+describe("the answers kept, bounded in bytes", () => {
+  it("never hold more than the bound, and answer the same bytes whether kept or encoded again", () => {
+    const db = generateFixtures({ seed: 5, properties: 300 });
+    const store = new MockStore(new SharedState(db), () => generateFixtures({ seed: 5, properties: 300 }));
+    const limit = 20 * 1024;
+    const retrievals = new EncodedRetrievals(store, "", limit);
+    const ids = db.properties.map((property) => property.id);
+    const first = new Map(ids.map((id) => [id, retrievals.answerFor(id)!.text()]));
+    expect(retrievals.keptBytes).toBeGreaterThan(limit / 2);
+    expect(retrievals.keptBytes).toBeLessThanOrEqual(limit);
+    for (const id of ids) expect(retrievals.answerFor(id)!.text()).toBe(encode(store.property(id)!, store.documentsOfProperty(id)));
+    for (const id of ids) expect(retrievals.answerFor(id)!.text()).toBe(first.get(id));
+    expect(retrievals.keptBytes).toBeLessThanOrEqual(limit);
+    // A change drops the answer it made stale; a reset drops them all.
+    const id = ids.at(-1)!;
+    store.updateProperty(store.property(id)!, { title: "Bounded" });
+    expect(retrievals.answerFor(id)!.text()).toContain('"title":"Bounded"');
+    store.reset();
+    expect(retrievals.keptBytes).toBe(0);
+    expect(retrievals.answerFor(id)!.text()).toBe(first.get(id));
   });
 });

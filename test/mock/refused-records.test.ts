@@ -13,7 +13,6 @@ import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
 import { loadFixtures } from "../../src/mock/load-fixtures.ts";
-import { readScannedState } from "../../src/mock/store/read-scanned-state.ts";
 import { PROBLEM_BASE } from "../../src/mock/problems.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";
@@ -31,18 +30,17 @@ const tempFile = (content: string) => {
 };
 
 describe("a fixtures file, as it is read", () => {
-  it("takes a record nested 64 levels deep, scanned or parsed whole, and refuses one nested 65, naming it", () => {
-    // The scan takes a property that begins with its id and owner; one that begins otherwise is parsed whole.
-    const scanned = (depth: number) => stateText({ properties: [propertyNesting(depth)] });
-    const parsedWhole = (depth: number) => stateText({ properties: [propertyNesting(depth).replace('{"id":1001,"uid":1,', '{"uid":1,"id":1001,')] });
-    for (const text of [scanned, parsedWhole]) {
-      const file = tempFile(text(64));
-      expect(loadFixtures(file).properties).toHaveLength(1);
-      writeFileSync(file, text(65));
-      expect(() => loadFixtures(file)).toThrow(`The fixtures file ${file} holds a record the mock cannot hold, and is refused: properties[0] (id 1001): nesting deeper than 64 levels.`);
-    }
-    expect(readScannedState(tempFile(scanned(64)))).toBeDefined(); // the first case was the scan's
-    expect(readScannedState(tempFile(parsedWhole(64)))).toBeUndefined();
+  it("takes a record nested 64 levels deep, in JSON or JSON Lines, and refuses one nested 65, naming it (and its line)", () => {
+    const file = tempFile(stateText({ properties: [propertyNesting(64)] }));
+    expect(loadFixtures(file).properties).toHaveLength(1);
+    writeFileSync(file, stateText({ properties: [propertyNesting(65)] }));
+    expect(() => loadFixtures(file)).toThrow(`The fixtures file ${file} holds a record the mock cannot hold, and is refused: properties[0] (id 1001): nesting deeper than 64 levels.`);
+    // In JSON Lines, the record's line is named too.
+    const lines = (depth: number) => [`{"accounts":${JSON.stringify(tinyFixtures().accounts[0])}}`, `{"properties":${propertyNesting(depth)}}`].join("\n");
+    writeFileSync(file, lines(64));
+    expect(loadFixtures(file).properties).toHaveLength(1);
+    writeFileSync(file, lines(65));
+    expect(() => loadFixtures(file)).toThrow(`The fixtures file ${file} line 2 holds a record the mock cannot hold, and is refused: properties[0] (id 1001): nesting deeper than 64 levels.`);
   });
 
   it("still takes unknown fields on records and members beside the collections", () => {

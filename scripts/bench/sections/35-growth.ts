@@ -9,7 +9,8 @@ import { createWriteStream } from "node:fs";
 import { join } from "node:path";
 import { once } from "node:events";
 import { FIXTURE_ACCOUNTS, generateFixtures } from "../../../src/fixtures/generate-fixtures.ts";
-import { COLLECTIONS, type Database } from "../../../src/mock/store/records.ts";
+import type { Database } from "../../../src/mock/store/records.ts";
+import { stateLines } from "../../../src/mock/store/state-lines.ts";
 import { bytes, count, ms, table } from "../format.ts";
 import { settled, startServer } from "../processes.ts";
 import { API, type Scenario } from "../scenarios.ts";
@@ -45,7 +46,7 @@ export const section: BenchSection<GrowthFigures> = {
       progress(`growth: ${count(size)} properties: fixtures, then the bin…`);
       const shared = size === settings.properties;
       const fixtures = shared ? context.largeFixtures() : generateFixtures({ seed: settings.seed, properties: size });
-      const file = shared ? context.largeFixturesFile() : await writeFixtures(join(context.scratch, `growth-${size}.json`), fixtures);
+      const file = shared ? context.largeFixturesFile() : await writeFixtures(join(context.scratch, `growth-${size}.jsonl`), fixtures);
       const propertyJsonBytes = fixtures.properties.reduce((sum, property) => sum + Buffer.byteLength(JSON.stringify(property)), 0) / size;
       const ids = fixtures.properties.filter((property) => property.uid === FIXTURE_ACCOUNTS[0]!.id).map((property) => property.id);
       const server = await startServer(mockBin({ fixtures: file }), 300_000);
@@ -111,25 +112,19 @@ function everyProperty(ids: readonly number[], storeProperties: number): Scenari
   };
 }
 
-/**
- * The fixtures as a JSON file, written a record at a time: at 300,000 properties the whole text (about 500 MB)
- * is near V8's longest string, which `JSON.stringify` of the whole would pass.
- */
+/** The fixtures in JSON Lines (the mock reads a large state so), written a few hundred records at a time. */
 async function writeFixtures(path: string, fixtures: Database): Promise<string> {
   const out = createWriteStream(path);
-  const write = async (text: string) => {
-    if (!out.write(text)) await once(out, "drain");
-  };
-  await write("{");
-  for (const [index, name] of COLLECTIONS.entries()) {
-    await write(`${index === 0 ? "" : ","}${JSON.stringify(name)}:[`);
-    const records = fixtures[name] as unknown[];
-    for (let at = 0; at < records.length; at += 500) {
-      await write(records.slice(at, at + 500).map((record) => JSON.stringify(record)).join(",") + (at + 500 < records.length ? "," : ""));
+  let chunk = "";
+  let lines = 0;
+  for (const line of stateLines(fixtures)) {
+    chunk += line;
+    if (++lines % 500 === 0) {
+      if (!out.write(chunk)) await once(out, "drain");
+      chunk = "";
     }
-    await write("]");
   }
-  out.end("}");
+  out.end(chunk);
   await once(out, "finish");
   return path;
 }

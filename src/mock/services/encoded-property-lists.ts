@@ -48,10 +48,7 @@ export class EncodedPropertyLists {
     return answer;
   }
 
-  /**
-   * The answer of these properties. A property whose item is not kept is read one at a time (built from its
-   * answer, store/property-table.ts), so that a list of 80,000 never has them all as objects at once.
-   */
+  /** The answer of these properties, each item encoded once and kept until its property changes. */
   #encode(ids: readonly number[]): JsonBytes {
     const items = new Array<string>(ids.length);
     for (let index = 0; index < ids.length; index++) {

@@ -42,8 +42,6 @@ export interface PropertyServiceDeps {
   listItemExtra?: string;
   /** Undocumented fields a retrieved property carries (a service profile's), encoded as JSON object members. */
   propertyExtra?: string;
-  /** Told once the encoding ahead of time has encoded every property's answer (encoded-retrievals.ts). */
-  onEncoded?: () => void;
 }
 
 /** Properties (section 4.1, endpoints 1 to 5): each account sees and changes only its own. */
@@ -55,30 +53,21 @@ export class PropertyService {
   constructor(deps: PropertyServiceDeps) {
     this.#deps = deps;
     this.#lists = new EncodedPropertyLists(deps.store, deps.newestFirst, deps.listItemExtra);
-    this.#retrievals = new EncodedRetrievals(deps.store, deps.propertyExtra, deps.onEncoded);
+    this.#retrievals = new EncodedRetrievals(deps.store, deps.propertyExtra);
   }
 
-  /**
-   * Encodes every property's retrieve answer ahead of its first GET, between requests (encoded-retrievals.ts);
-   * returns the function that stops it. The server starts it once it listens.
-   */
-  encodeAhead(): () => void {
-    return this.#retrievals.encodeAll();
-  }
-
-  /** Endpoint 1, already encoded (encoded-retrievals.ts): what the API answers. */
+  /** Endpoint 1, encoded (encoded-retrievals.ts keeps the answers): what the API answers. */
   retrieveJson(account: AccountRecord, nid: number): Outcome<JsonBytes> {
-    // The owner alone, read without building the property: its answer is how the store holds it.
     const owner = this.#deps.store.propertyOwner(nid);
     if (owner !== account.id) return foreign(failure("notFound", `No property with nid ${nid} for this account.`), owner !== undefined);
-    return success(this.#retrievals.answerFor(nid));
+    return success(this.#retrievals.answerFor(nid)!);
   }
 
   /** Endpoint 2, already encoded. */
   retrieveByExternalIdJson(account: AccountRecord, externalId: string): Outcome<JsonBytes> {
     const id = this.#deps.store.propertyIdByExternalId(account.id, externalId);
     if (id === undefined) return failure("notFound", `No property with the external id ${JSON.stringify(externalId)} for this account.`);
-    return success(this.#retrievals.answerFor(id));
+    return success(this.#retrievals.answerFor(id)!);
   }
 
   /**

@@ -1,11 +1,8 @@
 import { COLLECTIONS, type AccountRecord, type AgentRecord, type CollectionName, type Database, type DocumentRecord, type PropertyRecord, type StoredRecord } from "./records.ts";
-import { encodeRetrievedParts } from "./encode-retrieved-property.ts";
-import { propertySourceOf } from "./lazy-properties.ts";
-import { PropertyTable, type AnswerEncoder } from "./property-table.ts";
 import type { StateChange } from "./state-change.ts";
 import { exact, largerId, largerNestedId } from "./sequence-ids.ts";
+import { RecordPositions } from "./record-positions.ts";
 import { StoreIndexes } from "./store-indexes.ts";
-import type { JsonBytes } from "../json-bytes.ts";
 
 /** The first nid the sequence hands out on an empty state (seeded records start at 1001). */
 const FIRST_NID = 1001;
@@ -21,8 +18,8 @@ export interface StateHolder<State> {
 
 /**
  * The mock's state, held by a `StateHolder` (so `/__db` serves and edits the same records) and indexed so
- * that no lookup scans a collection (store-indexes.ts).
- * Every change goes through this class, which keeps the indexes right and tells its listeners.
+ * that no lookup scans a collection (store-indexes.ts). Every collection is held the same way: its records as plain
+ * objects in the state's array, found by id through the indexes. Every change goes through this class, which keeps the indexes right and tells its listeners.
  * Removing a record moves the last record of its array into its place, so the raw arrays under `/__db` are in
  * insertion order except where a record was removed; the API's lists follow the indexes, in insertion order.
  */
@@ -31,20 +28,8 @@ export class MockStore {
   readonly #seed: () => Database;
   readonly #listeners = new Set<(change: StateChange) => void>();
   readonly #resetListeners = new Set<() => void>();
-  /** The properties, each held once: as its encoded answer, as text, or as an object (property-table.ts). */
-  readonly #properties = new PropertyTable(
-    (id) => this.#indexes.documentsOfProperty(id),
-    (record, documents) => encodeRetrievedParts(record, documents),
-  );
-  #indexes = this.#newIndexes();
-  /** The state this store made and serves (its properties the table's). */
-  #served: Database | undefined;
-  /**
-   * Where each record sits in its collection's array, so removing one does not search the array. Built on the
-   * first removal or raw write after an index (most runs never remove; building it costs a start at 100,000
-   * properties about a tenth of a second), then kept up to date.
-   */
-  #positionMap: Map<object, number> | undefined;
+  #indexes = new StoreIndexes();
+  readonly #positions = new RecordPositions(() => COLLECTIONS.map((name) => this.state[name]));
   #nextId = 1;
   #nextUid = 1;
   #version = 0;
@@ -59,10 +44,7 @@ export class MockStore {
     this.reindex();
   }
 
-  /**
-   * The state object itself (`/__db` serves the same object). Its `properties` are built as objects only when
-   * read (lazy-properties.ts): from then on the store holds them as an array, as `/__db` needs.
-   */
+  /** The state object itself (`/__db` serves the same object). */
   get state(): Database {
     return this.#db.getState();
   }
@@ -128,11 +110,9 @@ export class MockStore {
   /** Rebuilds every index from the collections. Runs at start-up, on reset, and on `refresh`. */
   reindex(): void {
     const given = this.state;
-    // The store's own state, its properties held by the table: they are built as objects to be indexed anew.
-    if (given === this.#served && propertySourceOf(given)) void given.properties;
-    for (const name of COLLECTIONS) if (name !== "properties" || !Object.hasOwn(given, name)) given[name] ??= [];
-    const indexes = (this.#indexes = this.#newIndexes());
-    this.#positionMap = undefined;
+    for (const name of COLLECTIONS) given[name] ??= [];
+    const indexes = (this.#indexes = new StoreIndexes());
+    this.#positions.forget();
     // Only the records' own ids and the nids of their nested tours and videos feed the sequences; ids beyond
     // 2^53-1 never reach the store (raw writes are validated), so the sequences stay exact integers.
     let maxId = FIRST_NID - 1;
@@ -141,11 +121,10 @@ export class MockStore {
       indexes.indexAccount(account);
       maxUid = largerId(maxUid, account.id);
     }
-    this.#properties.load(given, (id, uid, externalId, record, nestedId) => {
-      indexes.indexProperty(id, uid, externalId);
-      maxId = largerId(largerId(maxId, id), nestedId);
-      if (record) maxId = largerNestedId(maxId, record);
-    });
+    for (const property of given.properties) {
+      indexes.indexProperty(property);
+      maxId = largerNestedId(largerId(maxId, property.id), property);
+    }
     for (const agent of given.agents) {
       indexes.indexAgent(agent);
       maxId = largerId(maxId, agent.id);
@@ -154,11 +133,6 @@ export class MockStore {
       indexes.indexDocument(document);
       maxId = largerId(maxId, document.id);
     }
-    // The state served from now on: its properties are the table's (built as objects only if read).
-    const members: Record<string, unknown> = {};
-    for (const key of Object.keys(given)) members[key] = key === "properties" ? undefined : (given as unknown as Record<string, unknown>)[key];
-    this.#served = this.#properties.stateWith(members);
-    this.#db.setState(this.#served);
     this.#nextId = Math.max(this.#nextId, maxId + 1);
     this.#nextUid = Math.max(this.#nextUid, maxUid + 1);
   }
@@ -170,7 +144,7 @@ export class MockStore {
 
   /** The record of a collection with this id (an account's id is its uid). */
   record(collection: CollectionName, id: number): StoredRecord | undefined {
-    return collection === "properties" ? this.#properties.get(id) : this.#indexes.record(collection as Exclude<CollectionName, "properties">, id);
+    return this.#indexes.record(collection, id);
   }
 
   /**
@@ -180,47 +154,28 @@ export class MockStore {
    * from the next request on (an email it holds is taken, a property it moves changes owners).
    */
   putRaw(collection: CollectionName, record: StoredRecord): void {
-    if (collection === "properties") return this.#putRawProperty(record as PropertyRecord);
     const records = this.state[collection] as StoredRecord[];
     const existing = this.record(collection, record.id);
     if (existing !== undefined) {
-      const at = this.#positions().get(existing);
-      if (at !== undefined && records[at] === existing) {
-        records[at] = record;
-        this.#positionMap?.delete(existing);
-        this.#positionMap?.set(record, at);
-      } else this.#append(records, record);
+      if (!this.#positions.replace(records, existing, record)) this.#positions.append(records, record);
       this.#indexes.unindex(collection, existing, record);
     } else {
-      this.#append(records, record);
+      this.#positions.append(records, record);
     }
     this.#indexes.index(collection, record);
     if (collection === "accounts") this.#nextUid = Math.max(this.#nextUid, largerId(this.#nextUid - 1, record.id) + 1);
     else {
-      const max = largerId(this.#nextId - 1, record.id);
+      let max = largerId(this.#nextId - 1, record.id);
+      if (collection === "properties") max = largerNestedId(max, record as PropertyRecord);
       this.#nextId = Math.max(this.#nextId, max + 1);
     }
     this.#changed({ kind: "put", collection, record });
   }
 
-  #putRawProperty(record: PropertyRecord): void {
-    const existing = this.#properties.get(record.id);
-    if (existing !== undefined) {
-      if (!this.#properties.replace(existing, record)) this.#properties.append(record);
-      this.#indexes.unindex("properties", existing, record);
-    } else {
-      this.#properties.append(record);
-    }
-    this.#indexes.index("properties", record);
-    this.#nextId = Math.max(this.#nextId, largerNestedId(largerId(this.#nextId - 1, record.id), record) + 1);
-    this.#changed({ kind: "put", collection: "properties", record });
-  }
-
   /** A raw removal (`/__db`): removes the record and its index entries, without a scan of the state. */
   removeRaw(collection: CollectionName, record: StoredRecord): void {
     if (this.record(collection, record.id) !== record) return;
-    if (collection === "properties") this.#properties.remove(record as PropertyRecord);
-    else this.#remove(this.state[collection] as StoredRecord[], record);
+    this.#positions.remove(this.state[collection] as StoredRecord[], record);
     this.#indexes.unindex(collection, record, undefined);
     this.#changed({ kind: "remove", collection, id: record.id });
   }
@@ -237,7 +192,7 @@ export class MockStore {
       const key = `${collection}/${id}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const record = collection === "properties" ? this.#properties.get(id) : (this.state[collection] as Array<{ id: number }>).find((candidate) => candidate.id === id);
+      const record = (this.state[collection] as Array<{ id: number }>).find((candidate) => candidate.id === id);
       this.#changed(record ? { kind: "put", collection, record } : { kind: "remove", collection, id });
     }
   }
@@ -268,8 +223,8 @@ export class MockStore {
    * and documents share one sequence, as nodes of one service do.
    */
   nextId(): number {
-    const { agents, documents } = this.#indexes;
-    while (this.#properties.has(this.#nextId) || agents.has(this.#nextId) || documents.has(this.#nextId)) this.#nextId += 1;
+    const { properties, agents, documents } = this.#indexes;
+    while (properties.has(this.#nextId) || agents.has(this.#nextId) || documents.has(this.#nextId)) this.#nextId += 1;
     return exact(this.#nextId++);
   }
 
@@ -278,7 +233,7 @@ export class MockStore {
     const state = this.state;
     return {
       accounts: state.accounts.length,
-      properties: this.#properties.size,
+      properties: state.properties.length,
       agents: state.agents.length,
       documents: state.documents.length,
     };
@@ -298,7 +253,7 @@ export class MockStore {
   /** Opens an account with the next free uid. */
   addAccount(fields: Omit<AccountRecord, "id">): AccountRecord {
     const account: AccountRecord = { id: this.nextUid(), ...fields };
-    this.#append(this.state.accounts, account);
+    this.#positions.append(this.state.accounts, account);
     this.#indexes.indexAccount(account);
     this.#changed({ kind: "put", collection: "accounts", record: account });
     return account;
@@ -306,57 +261,24 @@ export class MockStore {
 
   // Properties
 
-  /** The property as an object to change: the same object until its answer holds it again (property-table.ts). */
+  /** The property (the record itself: a change goes through {@link updateProperty}). */
   property(id: number): PropertyRecord | undefined {
-    return this.#properties.get(id);
+    return this.#indexes.properties.get(id);
   }
 
-  /** The property as an object to read only (not kept: a new one each time unless it is held as an object). */
+  /** The property, to read only. */
   peekProperty(id: number): PropertyRecord | undefined {
-    return this.#properties.peek(id);
+    return this.#indexes.properties.get(id);
   }
 
-  /** The uid of the property's owner, without building the property. */
+  /** The uid of the property's owner. */
   propertyOwner(id: number): number | undefined {
-    return this.#properties.ownerOf(id);
+    return this.#indexes.properties.get(id)?.uid;
   }
 
-  /** The property's retrieve answer (endpoints 1 and 2), kept encoded; encoded now if it is not. */
-  propertyAnswer(id: number): JsonBytes | undefined {
-    return this.#properties.answer(id);
-  }
-
-  /** Whether the property's answer is kept encoded. */
-  hasPropertyAnswer(id: number): boolean {
-    return this.#properties.hasAnswer(id);
-  }
-
-  /** Encodes the property's answer if it is not kept (ahead of its first GET). */
-  encodePropertyAnswer(id: number): void {
-    this.#properties.encode(id);
-  }
-
-  /** Drops the property's kept answer (a floorplan of it changed); the property stays. */
-  dropPropertyAnswer(id: number): void {
-    this.#properties.dropAnswer(id);
-  }
-
-  /** How answers are encoded (a service profile's extra members); answers kept are dropped. */
-  encodeAnswersWith(encode: AnswerEncoder): void {
-    this.#properties.useEncoder(encode);
-  }
-
-  /** The ids of the properties, in the order `/__db` lists them. */
-  propertyIds(): Iterable<number> {
-    return this.#properties.ids();
-  }
-
-  /**
-   * The account's properties to read, in the order they were added: not kept as objects (a new one each unless
-   * the property is held as an object).
-   */
+  /** The account's properties, in the order they were added. */
   propertiesOf(uid: number): PropertyRecord[] {
-    return this.propertyIdsOf(uid).map((id) => this.#properties.peek(id)!);
+    return this.propertyIdsOf(uid).map((id) => this.#indexes.properties.get(id)!);
   }
 
   /** The ids of the account's properties, in the order they were added. */
@@ -366,17 +288,17 @@ export class MockStore {
 
   propertyByExternalId(uid: number, externalId: string): PropertyRecord | undefined {
     const id = this.#indexes.propertyIdByExternalId(uid, externalId);
-    return id === undefined ? undefined : this.#properties.get(id);
+    return id === undefined ? undefined : this.#indexes.properties.get(id);
   }
 
-  /** The id of the account's property with this external id, without building it. */
+  /** The id of the account's property with this external id. */
   propertyIdByExternalId(uid: number, externalId: string): number | undefined {
     return this.#indexes.propertyIdByExternalId(uid, externalId);
   }
 
   addProperty(property: PropertyRecord): PropertyRecord {
-    this.#properties.append(property);
-    this.#indexes.indexProperty(property.id, property.uid, property.external_id);
+    this.#positions.append(this.state.properties, property);
+    this.#indexes.indexProperty(property);
     this.#changed({ kind: "put", collection: "properties", record: property });
     return property;
   }
@@ -385,7 +307,6 @@ export class MockStore {
     const relabelled = changes.external_id !== undefined && changes.external_id !== property.external_id;
     if (relabelled) this.#indexes.unindexExternalId(property);
     assignFields(property, changes);
-    this.#properties.changed(property);
     if (relabelled) this.#indexes.indexExternalId(property);
     this.#changed({ kind: "put", collection: "properties", record: property });
     return property;
@@ -411,7 +332,7 @@ export class MockStore {
   }
 
   addAgent(agent: AgentRecord): AgentRecord {
-    this.#append(this.state.agents, agent);
+    this.#positions.append(this.state.agents, agent);
     this.#indexes.indexAgent(agent);
     this.#changed({ kind: "put", collection: "agents", record: agent });
     return agent;
@@ -426,7 +347,7 @@ export class MockStore {
   }
 
   removeAgent(agent: AgentRecord): void {
-    this.#remove(this.state.agents, agent);
+    this.#positions.remove(this.state.agents, agent);
     this.#indexes.unindex("agents", agent, undefined);
     this.#changed({ kind: "remove", collection: "agents", id: agent.id });
   }
@@ -442,7 +363,7 @@ export class MockStore {
   }
 
   addDocument(document: DocumentRecord): DocumentRecord {
-    this.#append(this.state.documents, document);
+    this.#positions.append(this.state.documents, document);
     this.#indexes.indexDocument(document);
     this.#changed({ kind: "put", collection: "documents", record: document });
     return document;
@@ -457,43 +378,9 @@ export class MockStore {
   }
 
   removeDocument(document: DocumentRecord): void {
-    this.#remove(this.state.documents, document);
+    this.#positions.remove(this.state.documents, document);
     this.#indexes.unindex("documents", document, undefined);
     this.#changed({ kind: "remove", collection: "documents", id: document.id });
-  }
-
-  #newIndexes(): StoreIndexes {
-    return new StoreIndexes((id) => this.#properties.peek(id)?.external_id);
-  }
-
-  #append<T extends object>(records: T[], record: T): void {
-    this.#positionMap?.set(record, records.length);
-    records.push(record);
-  }
-
-  #positions(): Map<object, number> {
-    if (this.#positionMap) return this.#positionMap;
-    const positions = new Map<object, number>();
-    const state = this.state;
-    for (const name of COLLECTIONS) {
-      if (name === "properties") continue;
-      const records = state[name];
-      for (let index = 0; index < records.length; index++) positions.set(records[index]!, index);
-    }
-    return (this.#positionMap = positions);
-  }
-
-  /** Removes a record in constant time: the last record of the array takes its place. */
-  #remove<T extends object>(records: T[], record: T): void {
-    const positions = this.#positions();
-    const at = positions.get(record);
-    if (at === undefined || records[at] !== record) return;
-    const last = records.pop()!;
-    if (last !== record) {
-      records[at] = last;
-      positions.set(last, at);
-    }
-    positions.delete(record);
   }
 
   #changed(change: StateChange): void {

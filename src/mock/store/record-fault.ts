@@ -45,7 +45,7 @@ const OWNED: ReadonlySet<CollectionName> = new Set(["properties", "agents"]);
 
 /**
  * What is wrong with one record of a collection, or undefined when the store can hold it. `depthKnown` skips the
- * walk of its nesting (a scan already bounded it, load-fixtures.ts).
+ * walk of its nesting (its line opens fewer brackets than it may nest, state-lines.ts).
  */
 export function recordProblem(collection: CollectionName, record: unknown, depthKnown = false): string | undefined {
   if (record === null || typeof record !== "object" || Array.isArray(record)) return `is ${kindOf(record)}, not an object`;

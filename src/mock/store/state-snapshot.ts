@@ -1,12 +1,10 @@
-import { closeSync, existsSync, fsyncSync, openSync, writeSync } from "node:fs";
-import { readTextFile } from "../read-text-file.ts";
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { propertySourceOf } from "./lazy-properties.ts";
-import { scanStateFile, scannedDatabase, scannedMember } from "./read-scanned-state.ts";
 import { firstRecordFault, RecordRefused } from "./record-fault.ts";
 import { COLLECTIONS, type Database } from "./records.ts";
 import { StateFileError } from "./state-files.ts";
+import { readStateLines, stateLine } from "./state-lines.ts";
 
 /** What a snapshot keeps beside the records, under the key `$meta`. */
 export interface StateMeta {
@@ -19,45 +17,28 @@ export interface StateMeta {
   autologin: { secret: string; issued: number };
 }
 
-/** Records serialized between two turns of the event loop while a snapshot is written in the background. */
+/** Records written between two turns of the event loop while a snapshot is written in the background. */
 const RECORDS_PER_TURN = 500;
-/**
- * Characters of a chunk past which it is written before its turn's records are all in it: a text of more than
- * about 128 KiB is made in V8's large-object space, which only a full collection frees, and the chunks of a
- * snapshot of 100,000 properties (about 650 KiB each) piled up there to 130 MiB while it was written (issue 32).
- */
-const CHUNK_CHARACTERS = 64 * 1024;
 
-/** The snapshot's text, in chunks of a few hundred records: `{"$meta": …, "accounts": [one record per line …], …}`. */
+/**
+ * The snapshot's text in JSON Lines (state-lines.ts), a few hundred records a chunk, its meta last: read once
+ * every record is written, its sequences then cover every id in the file.
+ */
 function* snapshotChunks(state: Database, meta: () => StateMeta): Generator<string, string> {
   // The arrays of this moment: records added later are in the journal after `seq`, which replay adds again.
-  // Properties held as text (lazy-properties.ts) are written from their texts, never built as objects.
-  const collections = COLLECTIONS.map((name) => [name, name === "properties" ? (propertySourceOf(state) ?? state[name].slice()) : state[name].slice()] as const);
-  let chunk = "{";
+  const collections = COLLECTIONS.map((name) => [name, state[name].slice()] as const);
+  let chunk = "";
+  let written = 0;
   for (const [name, records] of collections) {
-    chunk += `\n  ${JSON.stringify(name)}: [`;
-    let written = 0;
-    const count = "count" in records ? records.count : records.length;
-    for (let at = 0; at < count; at += 1) {
-      const text = "count" in records ? oneLine(records.textAt(at)) : JSON.stringify(records[at]);
-      if (text === undefined) continue;
-      chunk += `${written === 0 ? "" : ","}\n    ${text}`;
-      written += 1;
-      if ((at + 1) % RECORDS_PER_TURN === 0 || chunk.length >= CHUNK_CHARACTERS) {
+    for (const record of records) {
+      chunk += stateLine(name, record);
+      if (++written % RECORDS_PER_TURN === 0) {
         yield chunk;
         chunk = "";
       }
     }
-    chunk += written === 0 ? "]," : "\n  ],";
   }
-  // The meta comes last, read once every record is written: its sequences then cover every id in the file.
-  return `${chunk}\n  "$meta": ${JSON.stringify(meta())}\n}\n`;
-}
-
-/** A record's text on one line, as the snapshot writes each record (a text from a file may span lines). */
-function oneLine(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  return text.includes("\n") || text.includes("\r") ? JSON.stringify(JSON.parse(text)) : text;
+  return chunk + stateLine("$meta", meta());
 }
 
 /**
@@ -106,16 +87,19 @@ export interface ReadSnapshot {
 }
 
 /**
- * Reads a snapshot, or undefined when there is none: scanned as a fixtures file is (its properties held as
- * text, issue 32), else parsed whole. A file that is not a state is refused with a message
+ * Reads a snapshot, or undefined when there is none: line by line when it is in JSON Lines (as the mock writes
+ * it), else parsed whole (as an earlier version wrote it). A file that is not a state is refused with a message
  * naming the file and the line at fault; one holding a record the store cannot hold (record-fault.ts), with a
  * {@link RecordRefused} naming the record. The file is left as it is.
  */
 export function readSnapshot(path: string): ReadSnapshot | undefined {
   if (!existsSync(path)) return undefined;
-  const scanned = readScannedSnapshot(path);
-  if (scanned) return scanned;
-  const text = readTextFile(path);
+  const lines = readStateLines(path, path);
+  if (lines) {
+    if (lines.meta !== undefined && !isMeta(lines.meta)) throw new StateFileError(`${path} line ${lines.metaLine}: "$meta" is not the meta of a mock state.`);
+    return { state: lines.state, meta: lines.meta as StateMeta | undefined };
+  }
+  const text = readFileSync(path).toString("utf8");
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -133,20 +117,6 @@ export function readSnapshot(path: string): ReadSnapshot | undefined {
     throw new StateFileError(`${path} line ${lineAt(text, text.lastIndexOf('"$meta"'))}: "$meta" is not the meta of a mock state.`);
   }
   return { state, meta: $meta };
-}
-
-/**
- * A snapshot scanned rather than parsed whole, as a fixtures file is (read-scanned-state.ts): its properties held
- * as text, each record bounded and checked as the scan goes (record-fault.ts). Undefined when the scan does not
- * take it, or its `$meta` is not right: it is then parsed whole, and refused with the line at fault.
- */
-function readScannedSnapshot(path: string): ReadSnapshot | undefined {
-  const scanned = scanStateFile(path);
-  if (!scanned) return undefined;
-  const meta = scannedMember(scanned, "$meta");
-  if (meta !== undefined && !isMeta(meta)) return undefined;
-  const state = scannedDatabase({ ...scanned, members: scanned.members.filter((member) => member.key !== "$meta") }, path);
-  return state && { state, meta };
 }
 
 /** Throws unless the value has the four collections of a state. */

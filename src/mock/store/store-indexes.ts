@@ -8,8 +8,7 @@ import type { AccountRecord, AgentRecord, CollectionName, DocumentRecord, Proper
 export class StoreIndexes {
   readonly accountsById = new Map<number, AccountRecord>();
   readonly #accountsByKey = new Map<string, AccountRecord>();
-  /** A property's external id, where it has one (the records themselves are in the store's property table). */
-  readonly #externalIdOf: (id: number) => string | null | undefined;
+  readonly properties = new Map<number, PropertyRecord>();
   readonly #propertiesByOwner = new Map<number, Set<number>>();
   readonly #propertiesByExternalId = new Map<string, number>();
   /**
@@ -27,18 +26,15 @@ export class StoreIndexes {
    */
   readonly #documentsByProperty = new Map<number, number | number[]>();
 
-  /** @param externalIdOf a property's external id, read from the store's property table. */
-  constructor(externalIdOf: (id: number) => string | null | undefined) {
-    this.#externalIdOf = externalIdOf;
-  }
-
   // Lookups
 
-  /** A record of any collection but properties (the store's property table holds those). */
-  record(collection: Exclude<CollectionName, "properties">, id: number): StoredRecord | undefined {
+  /** A record of any collection by its id (an account's id is its uid). */
+  record(collection: CollectionName, id: number): StoredRecord | undefined {
     switch (collection) {
       case "accounts":
         return this.accountsById.get(id);
+      case "properties":
+        return this.properties.get(id);
       case "agents":
         return this.agents.get(id);
       case "documents":
@@ -85,7 +81,7 @@ export class StoreIndexes {
       case "accounts":
         return this.indexAccount(record as AccountRecord);
       case "properties":
-        return this.indexProperty((record as PropertyRecord).id, (record as PropertyRecord).uid, (record as PropertyRecord).external_id);
+        return this.indexProperty(record as PropertyRecord);
       case "agents":
         return this.indexAgent(record as AgentRecord);
       case "documents":
@@ -98,10 +94,10 @@ export class StoreIndexes {
     this.#accountsByKey.set(account.apiKey, account);
   }
 
-  /** Indexes a property by its owner and its external id (the table holds the record). */
-  indexProperty(id: number, uid: number, externalId: string | null | undefined): void {
-    addTo(this.#propertiesByOwner, uid, id);
-    if (externalId !== null && externalId !== undefined) this.#holdExternalId(ownedKey(uid, externalId), id);
+  indexProperty(property: PropertyRecord): void {
+    this.properties.set(property.id, property);
+    addTo(this.#propertiesByOwner, property.uid, property.id);
+    this.indexExternalId(property);
   }
 
   #holdExternalId(key: string, id: number): void {
@@ -136,7 +132,8 @@ export class StoreIndexes {
       }
       case "properties": {
         const property = record as PropertyRecord;
-        if (property.external_id !== null && property.external_id !== undefined) this.unindexExternalId(property);
+        this.unindexExternalId(property);
+        this.properties.delete(property.id);
         if ((next as PropertyRecord | undefined)?.uid !== property.uid) this.#propertiesByOwner.get(property.uid)?.delete(property.id);
         return;
       }
@@ -175,7 +172,7 @@ export class StoreIndexes {
     // Another property with the same external id (a raw write, or a profile allowing it) is found by it from now on.
     let other: number | undefined;
     for (const id of this.#propertiesByOwner.get(property.uid) ?? []) {
-      if (id !== property.id && this.#externalIdOf(id) === property.external_id) {
+      if (id !== property.id && this.properties.get(id)?.external_id === property.external_id) {
         other = id;
         break;
       }

@@ -1,0 +1,166 @@
+/**
+ * A state in JSON Lines (src/mock/store/state-lines.ts): a fixtures file or a `--db` snapshot read line by line is
+ * the state the same file in one JSON text is, and the mock answers it byte for byte alike; a line at fault is
+ * named; a `--db` snapshot is written so, and an earlier version's JSON snapshot is still read.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import request from "supertest";
+import { afterAll, describe, expect, it } from "vitest";
+import { generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
+import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { DEFAULT_FIXTURES_PATH, loadFixtures } from "../../src/mock/load-fixtures.ts";
+import type { Database } from "../../src/mock/store/records.ts";
+import { stateLines } from "../../src/mock/store/state-lines.ts";
+import { sharedContract } from "../support/mock-harness.ts";
+import { tinyFixtures } from "../support/tiny-fixtures.ts";
+
+const directory = mkdtempSync(join(tmpdir(), "plk-lines-"));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+let files = 0;
+const file = (text: string) => {
+  const path = join(directory, `state-${files++}.json`);
+  writeFileSync(path, text);
+  return path;
+};
+const asLines = (state: Database) => [...stateLines(state)].join("");
+
+/** The text of an answer as sent. */
+const text = (call: request.Test) =>
+  call.buffer(true).parse((response, done) => {
+    let body = "";
+    response.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    response.on("end", () => done(null, body));
+  });
+
+describe("a state in JSON Lines", () => {
+  const generated = generateFixtures({ seed: 7, properties: 600 });
+
+  it("is the state the same file in JSON is, read across many chunks, blank lines and CRLF line ends taken", () => {
+    expect(JSON.stringify(loadFixtures(file(asLines(generated))))).toBe(JSON.stringify(generated));
+    const crlf = asLines(tinyFixtures()).replaceAll("\n", "\r\n\n");
+    expect(JSON.stringify(loadFixtures(file(crlf)))).toBe(JSON.stringify(tinyFixtures()));
+    // Larger than one chunk read (1 MiB), a line split across two.
+    const large = generateFixtures({ seed: 3, properties: 2_000 });
+    const largeText = asLines(large);
+    expect(largeText.length).toBeGreaterThan(2 * 1024 * 1024);
+    expect(JSON.stringify(loadFixtures(file(largeText)))).toBe(JSON.stringify(large));
+  });
+
+  it("is answered byte for byte as the same state in JSON", async () => {
+    const mocks = [asLines(generated), JSON.stringify(generated)].map((content) => createMockServer({ fixtures: file(content), contract: sharedContract() }));
+    const account = generated.accounts[0]!;
+    const headers = { "API-KEY": account.apiKey, TOKEN: account.token, "content-type": "application/json" };
+    const paths = [`/api/v1/object/properties/${account.id}`, ...generated.properties.filter((property) => property.uid === account.id).slice(0, 40).map((property) => `/api/v1/object/property/${property.id}`)];
+    for (const path of paths) {
+      const [lines, json] = (await Promise.all(mocks.map((mock) => text(request(mock.app).get(path).set(headers))))) as [request.Response, request.Response];
+      expect(lines.status).toBe(200);
+      expect(lines.body).toBe(json.body);
+    }
+    // A nid handed out after it is the same too (the nested nids of tours and videos feed the sequence).
+    const create = { street: "1 Main St", city: "Austin", state: "TX", zip: "78701" };
+    const [fromLines, fromJson] = (await Promise.all(mocks.map((mock) => request(mock.app).post("/api/v1/object/property").set(headers).send(create)))) as [request.Response, request.Response];
+    expect(fromLines.body.nid).toBe(fromJson.body.nid);
+    for (const mock of mocks) await mock.close();
+  });
+
+  it("is answered as from JSON by every way of reading or changing a property, member order and odd members kept", async () => {
+    // One property whose members do not start with id and uid, one with a member named __proto__: both read whole.
+    const state = structuredClone(generated);
+    const [first, second, third] = state.properties as Array<Record<string, unknown>>;
+    const { id, uid, ...rest } = first!;
+    state.properties[0] = { ...rest, id, uid } as (typeof state.properties)[number];
+    Object.defineProperty(second, "__proto__", { value: { polluted: true }, enumerable: true, configurable: true, writable: true });
+    third!.external_id = (state.properties[3] as Record<string, unknown>).external_id; // two properties share an external id
+    const mocks = [asLines(state), JSON.stringify(state)].map((content) => createMockServer({ fixtures: file(content), contract: sharedContract() }));
+    const account = state.accounts[0]!;
+    const headers = { "API-KEY": account.apiKey, TOKEN: account.token, "content-type": "application/json" };
+    const both = async (send: (mock: (typeof mocks)[number]) => request.Test) => {
+      const [lines, json] = (await Promise.all(mocks.map((mock) => text(send(mock))))) as [request.Response, request.Response];
+      expect(`${lines.status} ${lines.body}`).toBe(`${json.status} ${json.body}`);
+      return lines;
+    };
+    const owned = state.properties.filter((property) => property.uid === account.id);
+    for (const property of owned.slice(0, 12)) {
+      if (property.external_id) await both((mock) => request(mock.app).get(`/api/v1/object/external-property/${encodeURIComponent(property.external_id!)}`).set(headers));
+    }
+    // The property sharing its external id moves to another: the one left holding it is found by it.
+    const edited = third as unknown as (typeof owned)[number];
+    expect(owned).toContain(edited);
+    const shared = edited.external_id!;
+    // Its answer holds each mock's own address and sign-in token: the status and the nid are compared.
+    const puts = await Promise.all(mocks.map((mock) => request(mock.app).put(`/api/v1/object/property/${edited.id}`).set(headers).send({ title: "Edited", external_id: "crm-moved" })));
+    expect(puts.map((put) => `${put.status} ${put.body.nid}`)).toEqual([`200 ${edited.id}`, `200 ${edited.id}`]);
+    for (const externalId of ["crm-moved", shared]) await both((mock) => request(mock.app).get(`/api/v1/object/external-property/${externalId}`).set(headers));
+    await both((mock) => request(mock.app).get(`/api/v1/object/properties/${account.id}`).set(headers));
+    // A raw read serves every record, read or not, as it is in the file (member order included).
+    await both((mock) => request(mock.app).get(`/__db/properties/${owned[30]!.id}`));
+    await both((mock) => request(mock.app).get("/__db/db"));
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    for (const mock of mocks) await mock.close();
+  });
+
+  it("names the line that is not JSON, or not a line of a state", () => {
+    const account = JSON.stringify(tinyFixtures().accounts[0]);
+    const broken = file(`{"accounts":${account}}\n{"properties":{"id":1001,"uid":1,"title":tru}}\n`);
+    expect(() => loadFixtures(broken)).toThrow(`The fixtures file ${broken} line 2 is not valid JSON:`);
+    const foreign = file(`{"accounts":${account}}\n{"listings":{"id":1}}\n`);
+    expect(() => loadFixtures(foreign)).toThrow(`${foreign} line 2 is not a line of a mock state`);
+    const twoMembers = file(`{"accounts":${account}}\n{"accounts":{"id":2},"agents":{"id":3}}\n`);
+    expect(() => loadFixtures(twoMembers)).toThrow(`${twoMembers} line 2 is not a line of a mock state`);
+  });
+
+  it("leaves a file in one JSON text to JSON.parse: read as before, or refused with JSON.parse's own message", () => {
+    expect(loadFixtures(file(readFileSync(DEFAULT_FIXTURES_PATH, "utf8")))).toEqual(JSON.parse(readFileSync(DEFAULT_FIXTURES_PATH, "utf8")));
+    expect(JSON.stringify(loadFixtures(file(JSON.stringify(generated))))).toBe(JSON.stringify(generated));
+    for (const content of ['{"accounts":[],"properties":[{"id":1001,"uid":1,"title":tru}],"agents":[],"documents":[]}', '{"accounts":[]', "\ufeff{}", ""]) {
+      const broken = file(content);
+      let expected = "";
+      try {
+        JSON.parse(content);
+      } catch (error) {
+        expected = (error as Error).message;
+      }
+      expect(() => loadFixtures(broken)).toThrow(`Cannot read fixtures from ${broken}: ${expected}`);
+    }
+  });
+});
+
+describe("a --db snapshot", () => {
+  const account = tinyFixtures().accounts[0]!;
+  const headers = { "API-KEY": account.apiKey, TOKEN: account.token, "content-type": "application/json" };
+
+  it("is written in JSON Lines, its meta last, and read back as the same state; an earlier JSON snapshot is still read", async () => {
+    const db = join(mkdtempSync(join(directory, "db-")), "db.json");
+    const first = createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() });
+    const before = JSON.stringify(first.store.state);
+    await first.close();
+    const lines = readFileSync(db, "utf8").trimEnd().split("\n");
+    expect(lines.at(-1)).toMatch(/^\{"\$meta":\{"seq":/);
+    expect(lines.slice(0, -1).map((line) => Object.keys(JSON.parse(line))[0])).toEqual(
+      (["accounts", "properties", "agents", "documents"] as const).flatMap((name) => tinyFixtures()[name].map(() => name)),
+    );
+    const second = createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() });
+    expect(JSON.stringify(second.store.state)).toBe(before);
+    await second.close();
+
+    // The same state as an earlier version wrote it: one JSON text, the meta a member.
+    const meta = JSON.parse(lines.at(-1)!).$meta;
+    writeFileSync(db, JSON.stringify({ ...JSON.parse(before), $meta: meta }, null, 2));
+    const third = createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() });
+    expect(JSON.stringify(third.store.state)).toBe(before);
+    await request(third.app).get(`/api/v1/object/properties/${account.id}`).set(headers).expect(200);
+    await third.close();
+  });
+
+  it("names the line of a $meta that is not right, and of a record the store cannot hold", () => {
+    const db = join(mkdtempSync(join(directory, "db-")), "db.json");
+    writeFileSync(db, `${asLines(tinyFixtures())}{"$meta":{"seq":-1}}\n`);
+    const metaLine = asLines(tinyFixtures()).split("\n").length;
+    expect(() => createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() })).toThrow(`${db} line ${metaLine}: "$meta" is not the meta of a mock state.`);
+    writeFileSync(db, `{"accounts":${JSON.stringify(account)}}\n{"documents":{"id":"x"}}\n`);
+    expect(() => createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() })).toThrow(`${db} line 2 holds a record the mock cannot hold, and is refused: documents[0]: "id" is not an integer (a string).`);
+  });
+});
