@@ -4,7 +4,7 @@
  * builds the mock, prints where it listens, and stops cleanly on SIGINT/SIGTERM.
  */
 import { createMockServer, StateRefused } from "../mock/create-mock-server.ts";
-import { collectGarbage, LARGE_STORE_PROPERTIES } from "./collect-garbage.ts";
+import { LARGE_STORE_PROPERTIES } from "./collect-garbage.ts";
 import { reclaimWhenIdle } from "./reclaim-when-idle.ts";
 import { DEFAULT_FIXTURES_PATH } from "../mock/load-fixtures.ts";
 import { mockBanner } from "./mock-banner.ts";
@@ -63,9 +63,9 @@ try {
   process.exit(error instanceof StateFileError ? 1 : 2);
 }
 
-// A large store is worth a collection before the first answer, and memory given back when idle (collect-garbage.ts).
+// A large store gives memory back once idle (reclaim-when-idle.ts), not before its first answer: the start is
+// not made to wait for a collection.
 const largeStore = mock.store.counts().properties >= LARGE_STORE_PROPERTIES;
-if (largeStore) collectGarbage();
 
 let listening;
 try {

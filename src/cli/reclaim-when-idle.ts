@@ -37,11 +37,14 @@ export interface IdleReclaim {
  * turns, spent 25 % more CPU per GET over a run). The check costs one `process.cpuUsage()` a second, and a
  * collection happens at most once per idle spell, after work; its timer does not keep the process alive.
  *
- * @param cpuMs the process's CPU time so far, in ms (injected for tests; the process's own by default).
+ * @param cpuMs the process's CPU time so far, in ms, counted from its start (injected for tests; the process's own by
+ *   default).
  */
 export function reclaimWhenIdle(collect: () => void = collectGarbage, cpuMs: () => number = processCpuMs): IdleReclaim {
+  // What the process spent before (its start: reading the state, building its indexes) is work too: the first
+  // idle spell after a large start gives back what the start left.
   let last = cpuMs();
-  let workSinceReclaim = 0;
+  let workSinceReclaim = last;
   let idleFor = 0;
   const timer = setInterval(() => {
     const now = cpuMs();

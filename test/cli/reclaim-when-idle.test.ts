@@ -64,6 +64,16 @@ describe("reclaimWhenIdle", () => {
     reclaim.stop();
   });
 
+  it("counts what the process spent before it was called (its start) as work", () => {
+    cpu = 1_200; // a large start
+    const reclaim = reclaimWhenIdle(collect, () => cpu);
+    idleSeconds(IDLE_RECLAIM_AFTER_MS / 1_000 - 1);
+    expect(collections).toBe(0);
+    idleSeconds(1);
+    expect(collections).toBe(1);
+    reclaim.stop();
+  });
+
   it("stops looking when stopped", () => {
     const reclaim = reclaimWhenIdle(collect, () => cpu);
     second(500);

@@ -103,8 +103,9 @@ function head(path: string): string {
 }
 
 /**
- * A file's lines, read a chunk at a time. Each chunk is decoded up to its last line end (a line end's byte is
- * never part of another character in UTF-8), the rest carried to the next: no decoder state, no text joined.
+ * A file's lines, read a chunk at a time. Each line is decoded on its own (a line end's byte is never part of
+ * another character in UTF-8), so that one character beyond Latin-1 makes its own line a two-byte string, not
+ * its whole chunk; the rest of a chunk is carried to the next.
  */
 function* fileLines(path: string): Generator<string> {
   const fd = openSync(path, "r");
@@ -115,19 +116,17 @@ function* fileLines(path: string): Generator<string> {
       if (held === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]); // a line longer than the chunk
       const read = readSync(fd, buffer, held, buffer.length - held, null);
       const filled = held + read;
-      const end = read === 0 ? filled : buffer.lastIndexOf(LINE_END, filled - 1) + 1;
-      if (end > 0) {
-        const text = buffer.toString("utf8", 0, end);
-        let start = 0;
-        for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", start)) {
-          yield text.slice(start, at);
-          start = at + 1;
-        }
-        if (start < text.length) yield text.slice(start);
-        buffer.copy(buffer, 0, end, filled);
+      let start = 0;
+      for (let at = buffer.indexOf(LINE_END, 0); at !== -1 && at < filled; at = buffer.indexOf(LINE_END, start)) {
+        yield buffer.toString("utf8", start, at);
+        start = at + 1;
       }
-      held = filled - end;
-      if (read === 0) break;
+      if (read === 0) {
+        if (start < filled) yield buffer.toString("utf8", start, filled);
+        break;
+      }
+      buffer.copy(buffer, 0, start, filled);
+      held = filled - start;
     }
   } finally {
     closeSync(fd);
