@@ -5,26 +5,13 @@
  * pre-processing scanner (comments and strings are not imports), resolved to files, and the circles are the
  * strongly connected parts of that graph.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
 
 const SRC = join(PACKAGE_ROOT, "src");
-
-/**
- * Circles known and on their way out, each as its files relative to `src`, sorted. An entry here that is no
- * longer a circle fails the test, so that the list only ever shrinks.
- */
-const KNOWN_CIRCLES: ReadonlyArray<{ files: string[]; why: string }> = [
-  {
-    // The store's redesign reads a state file with JSON.parse and deletes the hand-written scanner with its
-    // cursor (src/mock/store/scan-state-text.ts and src/mock/store/property-cursor.ts); drop this entry then.
-    files: ["mock/store/property-cursor.ts", "mock/store/scan-state-text.ts"],
-    why: "the scanner's cursors, deleted with the hand-written JSON scanner",
-  },
-];
 
 /** Every TypeScript file under a folder, as paths relative to it, sorted. */
 function sourceFiles(folder: string): string[] {
@@ -121,8 +108,6 @@ function describeCircle(circle: readonly string[], edges: ReadonlyMap<string, re
   return circle.join(", ");
 }
 
-const sameFiles = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((file, i) => file === b[i]);
-
 describe("imports in src", () => {
   const files = new Map(sourceFiles(SRC).map((file) => [file, readFileSync(join(SRC, file), "utf8")] as const));
   const { edges, unresolved } = importGraph(files);
@@ -135,8 +120,7 @@ describe("imports in src", () => {
   });
 
   it("has no import circle, type-only imports and dynamic imports included", () => {
-    const unknown = circles.filter((circle) => !KNOWN_CIRCLES.some((known) => sameFiles(known.files, circle)));
-    const described = unknown.map((circle) => {
+    const described = circles.map((circle) => {
       const path = `src/${describeCircle(circle, edges).split(" → ").join(" → src/")}`;
       return circle.length > 2 ? `${path} (all the files of this circle: ${circle.join(", ")})` : path;
     });
@@ -144,11 +128,6 @@ describe("imports in src", () => {
       described,
       "Each of these files reaches itself through its imports. Break the circle: move what two of them share (often types) into a module of its own both import.",
     ).toEqual([]);
-  });
-
-  it.each(KNOWN_CIRCLES)("the known circle of $why is still one (else drop its entry from KNOWN_CIRCLES)", (known) => {
-    const present = known.files.every((file) => existsSync(resolve(SRC, file)));
-    expect(present && circles.some((circle) => sameFiles(circle, known.files)), `${known.files.join(", ")}: no longer a circle; delete its entry in KNOWN_CIRCLES of test/meta/import-circles.test.ts`).toBe(true);
   });
 
   it("finds a circle of type-only imports, an export-from and a dynamic import, and not one named in a comment", () => {
