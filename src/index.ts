@@ -24,7 +24,7 @@ export { createMockServer, ProfileRefused, StateRefused, NAMED_STATES, STATE_NAM
 export { readServiceProfile, readServiceProfileFile, PROFILE_SCHEMA_PATH, type ProfileReading } from "./contract/profile/read-service-profile.ts";
 export { PROFILE_VERSION, ERROR_POINTS, VALUE_POINTS, type ServiceProfile, type Observations, type ErrorObservation } from "./contract/profile/service-profile.ts";
 export { sortedJson } from "./contract/profile/infer-json-schema.ts";
-export { loadFixtures, DEFAULT_FIXTURES_PATH } from "./mock/load-fixtures.ts";
+export { loadFixtures, DEFAULT_FIXTURES_PATH } from "./hosts/node/state/load-fixtures.ts";
 export { RequestJournal, DEFAULT_JOURNAL_SIZE, type JournalEntry, type JournalFilter, type AppliedFaults } from "./mock/services/request-journal.ts";
 export { FaultRules, MAX_FAULT_RULES, type FaultRule, type FaultRoute } from "./mock/services/fault-rules.ts";
 export { MockRefused } from "./mock/mock-refused.ts";

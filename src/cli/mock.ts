@@ -6,9 +6,9 @@
 import { createMockServer, StateRefused } from "../mock/create-mock-server.ts";
 import { LARGE_STORE_PROPERTIES } from "./collect-garbage.ts";
 import { reclaimWhenIdle } from "./reclaim-when-idle.ts";
-import { DEFAULT_FIXTURES_PATH } from "../mock/load-fixtures.ts";
+import { DEFAULT_FIXTURES_PATH } from "../hosts/node/state/load-fixtures.ts";
 import { mockBanner } from "./mock-banner.ts";
-import { StateFileError } from "../mock/store/state-files.ts";
+import { StateFileError } from "../hosts/node/state/state-files.ts";
 import { MOCK_USAGE, parseMockArgs } from "./parse-mock-args.ts";
 import { packageVersion } from "./package-version.ts";
 import { BufferedLog } from "./buffered-log.ts";

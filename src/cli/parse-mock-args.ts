@@ -3,7 +3,7 @@ import { DEFAULT_AGENT_SEATS, DEFAULT_HOST, DEFAULT_MAX_ACCOUNTS, DEFAULT_PORT, 
 import { readAccountsFile } from "../mock/read-accounts-file.ts";
 import { STATE_NAMES } from "../mock/store/named-states.ts";
 import { readStateOption } from "./read-state-option.ts";
-import { DEFAULT_COMPACT_AFTER_BYTES, type SyncMode } from "../mock/store/state-journal.ts";
+import { DEFAULT_COMPACT_AFTER_BYTES, type SyncMode } from "../hosts/node/state/state-journal.ts";
 import { parseLatency, type Latency } from "../mock/services/latency.ts";
 import { LOG_FORMATS, type LogFormat } from "../mock/log-line.ts";
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from "../mock/services/request-journal.ts";

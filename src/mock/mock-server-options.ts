@@ -13,7 +13,7 @@ export { DEFAULT_AGENT_SEATS, DEFAULT_BODY_LIMIT, DEFAULT_HOST, DEFAULT_PORT } f
 import { parseLatency, type Latency } from "./services/latency.ts";
 import { MAX_JOURNAL_SIZE } from "./services/request-journal.ts";
 import type { Database } from "./store/records.ts";
-import type { JournalIo, SyncMode } from "./store/state-journal.ts";
+import type { JournalIo, SyncMode } from "../hosts/node/state/state-journal.ts";
 import { checkUsageOption, type UsageOption } from "./usage/check-usage-option.ts";
 
 export type { UsageOption };

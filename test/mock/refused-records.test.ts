@@ -12,7 +12,7 @@ import { join } from "node:path";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
-import { loadFixtures } from "../../src/mock/load-fixtures.ts";
+import { loadFixtures } from "../../src/hosts/node/state/load-fixtures.ts";
 import { PROBLEM_BASE } from "../../src/mock/problems.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";

@@ -10,7 +10,7 @@ import request from "supertest";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
 import { createMockServer } from "../../src/mock/create-mock-server.ts";
-import { DEFAULT_FIXTURES_PATH, loadFixtures } from "../../src/mock/load-fixtures.ts";
+import { DEFAULT_FIXTURES_PATH, loadFixtures } from "../../src/hosts/node/state/load-fixtures.ts";
 import type { Database } from "../../src/mock/store/records.ts";
 import { stateLines } from "../../src/mock/store/state-lines.ts";
 import { sharedContract } from "../support/mock-harness.ts";

@@ -4,7 +4,7 @@
  * fixtures/db.json, Prism's static mock of the spec, and a bare node:http server answering the mock's exact
  * bytes. Start-up is timed from spawn to the first answer, `npm start` included. Goals 1, 2a, 2b, 2d, 3.
  */
-import { DEFAULT_FIXTURES_PATH } from "../../../src/mock/load-fixtures.ts";
+import { DEFAULT_FIXTURES_PATH } from "../../../src/hosts/node/state/load-fixtures.ts";
 import { bytes, count, micros, ms, percent, perSecond, ratio, ratioOf, table, UNMEASURED } from "../format.ts";
 import { GROUP_PROCESSES, measureInterleaved, WARM_UP_REQUESTS, type Contender, type ServerFigure } from "../measure-servers.ts";
 import { startGroups, startServer, type RunningServer, type ServerCommand } from "../processes.ts";

@@ -5,7 +5,7 @@
  * against the same bin on the default fixtures and a bare node:http answering the same bytes, interleaved; the bin
  * on the default fixtures is started in turn with the large starts. Goals 2c, 4, 23b, 32.1 and 32.2.
  */
-import { DEFAULT_FIXTURES_PATH } from "../../../src/mock/load-fixtures.ts";
+import { DEFAULT_FIXTURES_PATH } from "../../../src/hosts/node/state/load-fixtures.ts";
 import { FIXTURE_ACCOUNTS } from "../../../src/fixtures/generate-fixtures.ts";
 import { bytes, count, micros, ms, perSecond, ratio, ratioOf, seconds, table, UNMEASURED } from "../format.ts";
 import type { HttpFigure } from "../http-figure.ts";

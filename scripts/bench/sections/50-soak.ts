@@ -5,7 +5,7 @@
  * default; later new keys answer 401). Resident memory is read after each tenth; growth is the last reading over
  * the first (taken after the first tenth, once the process is warm). Goal 5.
  */
-import { DEFAULT_FIXTURES_PATH } from "../../../src/mock/load-fixtures.ts";
+import { DEFAULT_FIXTURES_PATH } from "../../../src/hosts/node/state/load-fixtures.ts";
 import { DEFAULT_MAX_ACCOUNTS } from "../../../src/mock/services/account-service.ts";
 import { bytes, count, percent, perSecond, table } from "../format.ts";
 import { startServer } from "../processes.ts";

@@ -9,7 +9,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { DEFAULT_FIXTURES_PATH } from "../../../src/mock/load-fixtures.ts";
+import { DEFAULT_FIXTURES_PATH } from "../../../src/hosts/node/state/load-fixtures.ts";
 import type { Database } from "../../../src/mock/store/records.ts";
 import { bytes, count, seconds, table } from "../format.ts";
 import { ScenarioPlan, type Scenario } from "../scenarios.ts";

@@ -1,7 +1,7 @@
 import { firstRecordFault } from "../../mock/store/record-fault.ts";
 import type { Database } from "../../mock/store/records.ts";
 import type { PersistedState, PersistenceJournal, StatePersistence } from "../../mock/store/state-persistence.ts";
-import type { StateMeta } from "../../mock/store/state-snapshot.ts";
+import type { StateMeta } from "../../mock/store/state-persistence.ts";
 
 /** The part of the Web Storage API the port uses (`sessionStorage`, `localStorage`, or a test's own). */
 export interface KeyValueStorage {

@@ -1,4 +1,4 @@
-import type { SaveResult } from "../store/state-journal.ts";
+import type { SaveResult } from "../store/state-persistence.ts";
 import type { ApiInterceptor } from "./api-interceptor.ts";
 import { problemReply, type Reply } from "./reply.ts";
 

@@ -1,8 +1,20 @@
 import type { LogLevel } from "../log-line.ts";
 import type { Database } from "./records.ts";
 import type { StateChange } from "./state-change.ts";
-import type { SaveResult } from "./state-journal.ts";
-import type { StateMeta } from "./state-snapshot.ts";
+
+/** What a saved state keeps beside the records (a `--db` snapshot under the key `$meta`). */
+export interface StateMeta {
+  /** The snapshot holds every change of the journal up to this sequence number (maybe some after it). */
+  seq: number;
+  /** The id sequences, so an id is never handed out twice, even after its record was removed. */
+  nextId: number;
+  nextUid: number;
+  /** The secret auto-login tokens are signed with, and how many were issued. */
+  autologin: { secret: string; issued: number };
+}
+
+/** Whether the changes an answer waited for are on disk, and if not, why. */
+export type SaveResult = { saved: true } | { saved: false; reason: string };
 
 /** A state read back at start (the `--db` files, on the Node side). */
 export interface PersistedState {

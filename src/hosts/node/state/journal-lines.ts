@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
-import { recordFault, recordProblem, RecordRefused, type RecordFault } from "./record-fault.ts";
-import { COLLECTIONS, type CollectionName } from "./records.ts";
-import type { StateChange } from "./state-change.ts";
+import { recordFault, recordProblem, RecordRefused, type RecordFault } from "../../../mock/store/record-fault.ts";
+import { COLLECTIONS, type CollectionName } from "../../../mock/store/records.ts";
+import type { StateChange } from "../../../mock/store/state-change.ts";
 import { StateFileError } from "./state-files.ts";
 
 /**

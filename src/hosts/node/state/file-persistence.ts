@@ -1,8 +1,8 @@
 import { loadState } from "./load-state.ts";
-import type { Database } from "./records.ts";
+import type { Database } from "../../../mock/store/records.ts";
 import { stateFilesOf, StateFileError } from "./state-files.ts";
 import { DEFAULT_COMPACT_AFTER_BYTES, StateJournal, type JournalIo, type SyncMode } from "./state-journal.ts";
-import type { StatePersistence } from "./state-persistence.ts";
+import type { StatePersistence } from "../../../mock/store/state-persistence.ts";
 
 /** Options of {@link filePersistence}: the `--db` flags. */
 export interface FilePersistenceOptions {

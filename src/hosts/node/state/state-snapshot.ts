@@ -1,21 +1,12 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { firstRecordFault, RecordRefused } from "./record-fault.ts";
-import { COLLECTIONS, type Database } from "./records.ts";
+import { firstRecordFault, RecordRefused } from "../../../mock/store/record-fault.ts";
+import { COLLECTIONS, type Database } from "../../../mock/store/records.ts";
 import { StateFileError } from "./state-files.ts";
-import { readStateLines, stateLine } from "./state-lines.ts";
-
-/** What a snapshot keeps beside the records, under the key `$meta`. */
-export interface StateMeta {
-  /** The snapshot holds every change of the journal up to this sequence number (maybe some after it). */
-  seq: number;
-  /** The id sequences, so an id is never handed out twice, even after its record was removed. */
-  nextId: number;
-  nextUid: number;
-  /** The secret auto-login tokens are signed with, and how many were issued. */
-  autologin: { secret: string; issued: number };
-}
+import { stateLine } from "../../../mock/store/state-lines.ts";
+import { readStateLines } from "./read-state-lines.ts";
+import type { StateMeta } from "../../../mock/store/state-persistence.ts";
 
 /** Records written between two turns of the event loop while a snapshot is written in the background. */
 const RECORDS_PER_TURN = 500;

@@ -1,9 +1,10 @@
 import { existsSync, renameSync, rmSync, truncateSync } from "node:fs";
 import { readJournal } from "./journal-lines.ts";
-import type { Database } from "./records.ts";
-import { ChangeApplier } from "./state-change.ts";
+import type { Database } from "../../../mock/store/records.ts";
+import { ChangeApplier } from "../../../mock/store/state-change.ts";
 import { ensureDirectory, removeTemporaryFiles, StateFileError, syncDirectory, type StateFiles } from "./state-files.ts";
-import { readSnapshot, writeSnapshotNow, type StateMeta } from "./state-snapshot.ts";
+import type { StateMeta } from "../../../mock/store/state-persistence.ts";
+import { readSnapshot, writeSnapshotNow } from "./state-snapshot.ts";
 
 /** A state read back from its files at start-up. */
 export interface LoadedState {

@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { StateFileError } from "./state-file-error.ts";
+import { StateFileError } from "../../../mock/store/state-file-error.ts";
 
 /**
  * The files of a `--db` state, all beside the path given:

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PACKAGE_ROOT } from "../package-root.ts";
-import { FixturesUnreadable } from "./fixtures-unreadable.ts";
-import { firstRecordFault, RecordRefused } from "./store/record-fault.ts";
-import { assertDatabase } from "./store/state-snapshot.ts";
-import { StateFileError } from "./store/state-file-error.ts";
-import { readStateLines } from "./store/state-lines.ts";
-import type { Database } from "./store/records.ts";
+import { PACKAGE_ROOT } from "../../../package-root.ts";
+import { FixturesUnreadable } from "../../../mock/fixtures-unreadable.ts";
+import { firstRecordFault, RecordRefused } from "../../../mock/store/record-fault.ts";
+import { assertDatabase } from "./state-snapshot.ts";
+import { StateFileError } from "../../../mock/store/state-file-error.ts";
+import { readStateLines } from "./read-state-lines.ts";
+import type { Database } from "../../../mock/store/records.ts";
 
 /** The committed seed data: `fixtures/db.json` at the package root (`npm run fixtures` writes it). */
 export const DEFAULT_FIXTURES_PATH = join(PACKAGE_ROOT, "fixtures", "db.json");

@@ -1,14 +1,13 @@
 import { closeSync, constants, fdatasync, fstatSync, openSync, renameSync, write } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import { changeText, journalLine, sequencesText, type LineSequences } from "./journal-lines.ts";
-import type { Database } from "./records.ts";
-import type { LogLevel } from "../log-line.ts";
-import type { StateChange } from "./state-change.ts";
+import type { Database } from "../../../mock/store/records.ts";
+import type { LogLevel } from "../../../mock/log-line.ts";
+import type { StateChange } from "../../../mock/store/state-change.ts";
 import { syncDirectory, type StateFiles } from "./state-files.ts";
-import { writeSnapshot, type StateMeta } from "./state-snapshot.ts";
+import type { SaveResult, StateMeta } from "../../../mock/store/state-persistence.ts";
+import { writeSnapshot } from "./state-snapshot.ts";
 
-/** Whether the changes an answer waited for are on disk, and if not, why. */
-export type SaveResult = { saved: true } | { saved: false; reason: string };
 
 /** How a change is saved before it is answered. */
 export type SyncMode =
