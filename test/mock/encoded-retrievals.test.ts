@@ -17,7 +17,7 @@ import { join } from "node:path";
 import request from "supertest";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
-import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer, type MockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { difference, freshAnswer as encode } from "../support/fresh-answer.ts";
 import type { Database, DocumentRecord, PropertyRecord } from "../../src/mock/store/records.ts";
 import { sharedContract } from "../support/mock-harness.ts";

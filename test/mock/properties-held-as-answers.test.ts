@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
-import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer, type MockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { encodeRetrievedParts } from "../../src/mock/store/encode-retrieved-property.ts";
 import { difference, freshAnswer as encode } from "../support/fresh-answer.ts";
 import type { PropertyRecord } from "../../src/mock/store/records.ts";

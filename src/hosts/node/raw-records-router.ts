@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ErrorRequestHandler, Request, Response } from "express";
 import type { JsonServerRouter } from "json-server";
-import type { Failure } from "../problems.ts";
-import type { RawRecordService } from "../services/raw-records.ts";
-import type { MockStore } from "../store/mock-store.ts";
-import { COLLECTIONS, type CollectionName, type Database } from "../store/records.ts";
-import { okReply, problemReply } from "./reply.ts";
+import type { Failure } from "../../mock/problems.ts";
+import type { RawRecordService } from "../../mock/services/raw-records.ts";
+import type { MockStore } from "../../mock/store/mock-store.ts";
+import { COLLECTIONS, type CollectionName, type Database } from "../../mock/store/records.ts";
+import { okReply, problemReply } from "../../mock/http/reply.ts";
 import { send } from "./send-reply.ts";
-import { whenSaved, type Durability } from "./when-saved.ts";
-import { clip } from "../clip.ts";
+import { whenSaved, type Durability } from "../../mock/http/when-saved.ts";
+import { clip } from "../../mock/clip.ts";
 
 /** Collaborators of {@link createRawRecordsRouter}. */
 export interface RawRecordsRouterDeps {

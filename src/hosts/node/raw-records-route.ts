@@ -1,17 +1,17 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { mediaTypeOf } from "../../contract/build-contract.ts";
-import type { Failure } from "../problems.ts";
-import { collectionNamed, type RawRecordService } from "../services/raw-records.ts";
-import type { MockStore } from "../store/mock-store.ts";
-import { COLLECTIONS, type CollectionName } from "../store/records.ts";
-import { parseJson } from "./read-body.ts";
+import type { Failure } from "../../mock/problems.ts";
+import { collectionNamed, type RawRecordService } from "../../mock/services/raw-records.ts";
+import type { MockStore } from "../../mock/store/mock-store.ts";
+import { COLLECTIONS, type CollectionName } from "../../mock/store/records.ts";
+import { parseJson } from "../../mock/http/read-body.ts";
 import { readNodeBody as readBody } from "./node-request.ts";
-import { rawQuery, type RawQuery } from "./raw-records-query.ts";
+import { rawQuery, type RawQuery } from "../../mock/http/raw-records-query.ts";
 import { createRawRecordsRouter, type RawRecordsRouter, type RawRequest } from "./raw-records-router.ts";
-import { problemReply, type Reply } from "./reply.ts";
+import { problemReply, type Reply } from "../../mock/http/reply.ts";
 import { send } from "./send-reply.ts";
-import type { Durability } from "./when-saved.ts";
-import { clip } from "../clip.ts";
+import type { Durability } from "../../mock/http/when-saved.ts";
+import { clip } from "../../mock/clip.ts";
 
 /** Collaborators of {@link createRawRecordsRoute}. */
 export interface RawRecordsRouteDeps {

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { summarize } from "../console/journal-view.ts";
-import type { JournaledCall, RequestJournal } from "../services/request-journal.ts";
-import type { AdminGuard } from "./admin-guard.ts";
-import { adminRefusal } from "./admin-routes.ts";
+import { summarize } from "../../mock/console/journal-view.ts";
+import type { JournaledCall, RequestJournal } from "../../mock/services/request-journal.ts";
+import type { AdminGuard } from "../../mock/http/admin-guard.ts";
+import { adminRefusal } from "../../mock/http/admin-routes.ts";
 import { NodeRequest } from "./node-request.ts";
-import { problemReply } from "./reply.ts";
+import { problemReply } from "../../mock/http/reply.ts";
 import { send } from "./send-reply.ts";
 
 /** Where the live journal is served, behind the admin guard (token included). */

@@ -1,23 +1,23 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import type { Contract } from "../../contract/create-contract.ts";
-import type { RawRecordService } from "../services/raw-records.ts";
-import type { MockStore } from "../store/mock-store.ts";
-import type { AdminGuard } from "./admin-guard.ts";
-import { adminRefusal, isAdminPath, isRawRecordsPath } from "./admin-routes.ts";
-import type { Answer, AnswerRequest } from "./answer-requests.ts";
+import type { RawRecordService } from "../../mock/services/raw-records.ts";
+import type { MockStore } from "../../mock/store/mock-store.ts";
+import type { AdminGuard } from "../../mock/http/admin-guard.ts";
+import { adminRefusal, isAdminPath, isRawRecordsPath } from "../../mock/http/admin-routes.ts";
+import type { Answer, AnswerRequest } from "../../mock/http/answer-requests.ts";
 import { answerPreflight, CORS_HEADERS } from "./cors.ts";
 import { createDocsPages, type DocsCredentials } from "./docs-pages.ts";
 import { createConsolePages } from "./console-pages.ts";
 import { createConsoleEvents, EVENTS_PATH } from "./console-events.ts";
-import type { RequestJournal } from "../services/request-journal.ts";
+import type { RequestJournal } from "../../mock/services/request-journal.ts";
 import { NodeRequest } from "./node-request.ts";
 import { createRawRecordsRoute } from "./raw-records-route.ts";
-import { problemReply, textReply } from "./reply.ts";
+import { problemReply, textReply } from "../../mock/http/reply.ts";
 import { logWhenFinished } from "./request-log.ts";
 import type { LoggedRequest } from "./request-log-line.ts";
 import { send } from "./send-reply.ts";
-import type { Durability } from "./when-saved.ts";
+import type { Durability } from "../../mock/http/when-saved.ts";
 
 /** What the Node host adds to the core (answer-requests.ts). */
 export interface AppDeps {

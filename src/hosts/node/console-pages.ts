@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
-import type { AdminGuard } from "./admin-guard.ts";
+import type { AdminGuard } from "../../mock/http/admin-guard.ts";
 import { CONSOLE_ASSET_DIR, CONSOLE_ASSETS, CONSOLE_PATH } from "./console-assets.ts";
 import { NodeRequest } from "./node-request.ts";
-import { problemReply } from "./reply.ts";
+import { problemReply } from "../../mock/http/reply.ts";
 import { send } from "./send-reply.ts";
 
 /**
