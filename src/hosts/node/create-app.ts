@@ -3,17 +3,16 @@ import { createRequire } from "node:module";
 import type { Contract } from "../../contract/create-contract.ts";
 import type { RawRecordService } from "../../mock/services/raw-records.ts";
 import type { MockStore } from "../../mock/store/mock-store.ts";
-import type { AdminGuard } from "../../mock/http/admin-guard.ts";
-import { adminRefusal, isAdminPath, isRawRecordsPath } from "../../mock/http/admin-routes.ts";
-import type { Answer, AnswerRequest } from "../../mock/http/answer-requests.ts";
+import type { Answer, AnswerRequest, RequestAnswerer } from "../../mock/http/answer-requests.ts";
+import { isAdminRoute } from "../../mock/http/route-table.ts";
 import { answerPreflight, CORS_HEADERS } from "./cors.ts";
 import { createDocsPages, type DocsCredentials } from "./docs-pages.ts";
 import { createConsolePages } from "./console-pages.ts";
-import { createConsoleEvents, EVENTS_PATH } from "./console-events.ts";
+import { createConsoleEvents } from "./console-events.ts";
 import type { RequestJournal } from "../../mock/services/request-journal.ts";
 import { NodeRequest } from "./node-request.ts";
 import { createRawRecordsRoute } from "./raw-records-route.ts";
-import { problemReply, textReply } from "../../mock/http/reply.ts";
+import { textReply } from "../../mock/http/reply.ts";
 import { logWhenFinished } from "./request-log.ts";
 import type { LoggedRequest } from "./request-log-line.ts";
 import { send } from "./send-reply.ts";
@@ -21,13 +20,11 @@ import type { Durability } from "../../mock/http/when-saved.ts";
 
 /** What the Node host adds to the core (answer-requests.ts). */
 export interface AppDeps {
-  /** The mock's core: every request it does not keep to itself goes there. */
-  answer: AnswerRequest;
+  /** The mock's core router, to which this host adds its own routes (route-table.ts, `host: true`). */
+  router: RequestAnswerer;
   store: MockStore;
   raw: RawRecordService;
   contract: Contract;
-  /** The admin guard, which `/__db` passes before json-server sees a request. */
-  adminGuard: AdminGuard;
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
   /** Told of every request once it is answered, in `formatRequest`'s words (`requestLogLine` unless given). */
@@ -50,101 +47,62 @@ const require = createRequire(import.meta.url);
 
 /**
  * The Node host of the mock: a plain `node:http` request listener (also what `supertest(mock.app)` drives). It
- * gives the core (answer-requests.ts) each request as a {@link NodeRequest} and writes the reply it gets, and
- * keeps to itself what only a Node server does: CORS and its preflight, the request log, the API reference
- * under `/docs` (files of the package), `/openapi.yaml`, and json-server's raw records under `/__db` (behind the
- * core's admin guard). A fault that drops the connection destroys the socket.
+ * gives the core's route table (route-table.ts) each request as a {@link NodeRequest}, with the handlers of the
+ * routes only a Node server answers: the API reference under `/docs` and the console's page (files of the
+ * package), `/openapi.yaml`, the console's live journal (a response held open), and json-server's raw records
+ * under `/__db`; each writes its answer itself. It writes every other reply, and keeps to itself CORS and its
+ * preflight, and the request log. A fault that drops the connection destroys the socket.
  */
 export function createApp(deps: AppDeps): RequestListener {
-  const { contract, log } = deps;
+  const { contract, log, router } = deps;
   const reportError = deps.reportError ?? log ?? console.error;
   const docs = createDocsPages(deps.docsCredentials ?? (() => undefined));
   const rawRecords = createRawRecordsRoute({ store: deps.store, raw: deps.raw, bodyLimit: deps.bodyLimit, log: reportError, ...(deps.durability ? { durability: deps.durability } : {}) });
-  const consolePages = deps.journal ? createConsolePages(deps.adminGuard) : undefined;
-  const consoleEvents = deps.journal ? createConsoleEvents(deps.journal, deps.adminGuard) : undefined;
+  const consolePages = deps.journal ? createConsolePages() : undefined;
+  const consoleEvents = deps.journal ? createConsoleEvents(deps.journal) : undefined;
   let specYaml: string | undefined; // built on the first request for it: most runs never ask
 
-  /** A bug of the mock in this host: logged with its stack, answered 500 if nothing was sent yet. */
-  const internalError = (request: IncomingMessage, response: ServerResponse, path: string, error: unknown, cors: readonly string[] | undefined): void => {
-    reportError(`Internal error on ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
-    if (response.headersSent) {
-      response.destroy();
-      return;
-    }
-    send(response, problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, path), cors);
-  };
+  const answer: AnswerRequest<NodeRequest> = router.withHost<NodeRequest>({
+    docs: (request, path) => void docs(request.incoming, request.response, path),
+    openapiYaml: () => {
+      specYaml ??= (require("yaml") as typeof import("yaml")).stringify(contract.document);
+      return textReply("application/yaml", specYaml);
+    },
+    rawRecords: (request, path) => rawRecords(request.incoming, request.response, path),
+    ...(consolePages ? { consolePage: (request: NodeRequest, path: string) => void consolePages(request.incoming, request.response, path) } : {}),
+    ...(consoleEvents ? { consoleEvents: (request: NodeRequest) => void consoleEvents(request.incoming, request.response) } : {}),
+  });
 
   /**
    * Writes what the core answered: the reply, or nothing on purpose (the socket closed), or nothing (the client
-   * left). A bug met while writing is answered like any other (500, or the socket closed if the head went out).
+   * left, or a handler of this host wrote the answer). A bug met on the way is the core's 500, or, once the head
+   * went out, the socket closed.
    */
-  const deliver = (request: IncomingMessage, response: ServerResponse, path: string, answer: Answer, cors: readonly string[] | undefined): void => {
+  const deliver = (request: NodeRequest, path: string, answered: Answer, cors: readonly string[] | undefined): void => {
     try {
-      if (answer?.dropped) request.socket.destroy();
-      else if (answer) send(response, answer.reply, cors);
+      if (answered?.dropped) request.incoming.socket.destroy();
+      else if (!answered) return;
+      else if (request.response.headersSent) request.response.destroy();
+      else send(request.response, answered.reply, cors);
     } catch (error) {
-      internalError(request, response, path, error, cors);
+      deliver(request, path, router.internalError(request, path, error), cors);
     }
   };
 
-  /** What this host answers by itself; false hands the request to the core. */
-  const ownPage = (request: IncomingMessage, response: ServerResponse, path: string): boolean => {
-    const method = request.method;
-    if (consolePages?.(request, response, path)) return true;
-    if (consoleEvents && path === EVENTS_PATH) {
-      consoleEvents(request, response);
-      return true;
-    }
-    if (isRawRecordsPath(path)) {
-      const refused = adminRefusal(deps.adminGuard, new NodeRequest(request, response), path);
-      if (refused) send(response, refused);
-      else rawRecords(request, response, path);
-      return true;
-    }
-    if (method !== "GET" && method !== "HEAD") return false;
-    if (path === "/openapi.yaml") {
-      request.resume();
-      specYaml ??= (require("yaml") as typeof import("yaml")).stringify(contract.document);
-      send(response, textReply("application/yaml", specYaml), CORS_HEADERS);
-      return true;
-    }
-    if (docs(request, response, path)) {
-      request.resume();
-      return true;
-    }
-    return false;
-  };
-
-  return (request, response) => {
+  return (incoming, response) => {
     const receivedAt = performance.now();
-    if (log) logWhenFinished(request, response, receivedAt, log, deps.now, deps.formatRequest);
-    const url = request.url ?? "/";
+    if (log) logWhenFinished(incoming, response, receivedAt, log, deps.now, deps.formatRequest);
+    const url = incoming.url ?? "/";
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);
     // The admin surface gets no CORS at all, preflight included: no page of another origin may read or
     // write it (its guard refuses such pages outright).
-    const cors = isAdminPath(path) ? undefined : CORS_HEADERS;
-    if (cors && answerPreflight(request, response)) return;
-    try {
-      if (ownPage(request, response, path)) return;
-    } catch (error) {
-      internalError(request, response, path, error, cors);
-      return;
-    }
-    let answer: Answer | Promise<Answer>;
-    try {
-      answer = deps.answer(new NodeRequest(request, response), receivedAt);
-    } catch (error) {
-      internalError(request, response, path, error, cors);
-      return;
-    }
+    const cors = isAdminRoute(path) ? undefined : CORS_HEADERS;
+    if (cors && answerPreflight(incoming, response)) return;
+    const request = new NodeRequest(incoming, response);
+    const answered = answer(request, receivedAt, path);
     // Most answers come at once (api-interceptor.ts): written now, without a turn of the microtask queue.
-    if (!(answer instanceof Promise)) deliver(request, response, path, answer, cors);
-    else {
-      answer.then(
-        (settled) => deliver(request, response, path, settled, cors),
-        (error: unknown) => internalError(request, response, path, error, cors),
-      );
-    }
+    if (!(answered instanceof Promise)) deliver(request, path, answered, cors);
+    else answered.then((settled) => deliver(request, path, settled, cors));
   };
 }

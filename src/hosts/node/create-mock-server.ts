@@ -195,11 +195,10 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   const forgetUsage = core.usage ? registerUsage(core.usage) : undefined;
   const { store } = core;
   const app = createApp({
-    answer: core.answer,
+    router: core.router,
     store,
     raw: new RawRecordService(store, validateRecord),
     contract,
-    adminGuard: core.adminGuard,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     ...(core.durability ? { durability: core.durability } : {}),
     journal: core.journal,

@@ -9,7 +9,6 @@ import { readNodeBody as readBody } from "./node-request.ts";
 import { rawQuery, type RawQuery } from "../../mock/http/raw-records-query.ts";
 import { createRawRecordsRouter, type RawRecordsRouter, type RawRequest } from "./raw-records-router.ts";
 import { problemReply, type Reply } from "../../mock/http/reply.ts";
-import { send } from "./send-reply.ts";
 import type { Durability } from "../../mock/http/when-saved.ts";
 import { clip } from "../../mock/clip.ts";
 
@@ -21,12 +20,15 @@ export interface RawRecordsRouteDeps {
   bodyLimit: number;
   /** With `--db`: a raw write is answered once it is on disk. */
   durability?: Durability;
-  /** Told of an unexpected error (a bug). */
+  /** Told of an unexpected error met in json-server's router (a bug). */
   log?: (line: string) => void;
 }
 
-/** Answers one request under `/__db` (the admin guard has admitted it). */
-export type RawRecordsRoute = (request: IncomingMessage, response: ServerResponse, path: string) => void;
+/**
+ * Answers one request under `/__db` (the admin guard has admitted it): the reply to send when json-server is not
+ * to see it, else undefined once json-server has it (it writes its answer itself); a bug rejects.
+ */
+export type RawRecordsRoute = (request: IncomingMessage, response: ServerResponse, path: string) => Promise<Reply | undefined>;
 
 /**
  * Nested routes json-server 0.17 has (`/__db/<parent>/<id>/<children>`), where our records relate: a property's
@@ -57,18 +59,12 @@ export function createRawRecordsRoute(deps: RawRecordsRouteDeps): RawRecordsRout
       throw error;
     }));
 
-  return (request, response, path) => {
-    prepare(request, path, deps)
-      .then(async (prepared) => {
-        if (prepared === undefined) return; // the client left before its body was read
-        if ("status" in prepared) return send(response, prepared);
-        const handle = await router();
-        handle(request, response, { ...prepared, before: deps.durability?.version() });
-      })
-      .catch((error: unknown) => {
-        (deps.log ?? console.error)(`Internal error on ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
-        if (!response.headersSent) send(response, problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, path));
-      });
+  return async (request, response, path) => {
+    const prepared = await prepare(request, path, deps);
+    if (prepared === undefined || "status" in prepared) return prepared; // undefined: the client left before its body was read
+    const handle = await router();
+    handle(request, response, { ...prepared, before: deps.durability?.version() });
+    return undefined;
   };
 }
 
