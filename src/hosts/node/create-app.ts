@@ -57,7 +57,7 @@ export function createApp(deps: AppDeps): RequestListener {
   const { contract, log, router } = deps;
   const reportError = deps.reportError ?? log ?? console.error;
   const docs = createDocsPages(deps.docsCredentials ?? (() => undefined));
-  const rawRecords = createRawRecordsRoute({ store: deps.store, raw: deps.raw, bodyLimit: deps.bodyLimit, log: reportError, ...(deps.durability ? { durability: deps.durability } : {}) });
+  const rawRecords = createRawRecordsRoute({ store: deps.store, raw: deps.raw, bodyLimit: deps.bodyLimit, log: reportError, internalError: router.internalError, ...(deps.durability ? { durability: deps.durability } : {}) });
   const consolePages = deps.journal ? createConsolePages() : undefined;
   const consoleEvents = deps.journal ? createConsoleEvents(deps.journal) : undefined;
   let specYaml: string | undefined; // built on the first request for it: most runs never ask

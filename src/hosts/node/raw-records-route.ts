@@ -4,6 +4,7 @@ import type { Failure } from "../../mock/problems.ts";
 import { collectionNamed, type RawRecordService } from "../../mock/services/raw-records.ts";
 import type { MockStore } from "../../mock/store/mock-store.ts";
 import { COLLECTIONS, type CollectionName } from "../../mock/store/records.ts";
+import { decodeSegment } from "../../mock/http/decode-segment.ts";
 import { parseJson } from "../../mock/http/read-body.ts";
 import { readNodeBody as readBody } from "./node-request.ts";
 import { rawQuery, type RawQuery } from "../../mock/http/raw-records-query.ts";
@@ -11,6 +12,7 @@ import { createRawRecordsRouter, type RawRecordsRouter, type RawRequest } from "
 import { problemReply, type Reply } from "../../mock/http/reply.ts";
 import type { Durability } from "../../mock/http/when-saved.ts";
 import { clip } from "../../mock/clip.ts";
+import type { RequestAnswerer } from "../../mock/http/answer-requests.ts";
 
 /** Collaborators of {@link createRawRecordsRoute}. */
 export interface RawRecordsRouteDeps {
@@ -22,6 +24,8 @@ export interface RawRecordsRouteDeps {
   durability?: Durability;
   /** Told of an unexpected error met in json-server's router (a bug). */
   log?: (line: string) => void;
+  /** A bug met in json-server's router: reported, and the core's 500 (answer-requests.ts). */
+  internalError: RequestAnswerer["internalError"];
 }
 
 /**
@@ -80,7 +84,7 @@ async function prepare(request: IncomingMessage, path: string, deps: RawRecordsR
     return problemReply(failed, path, headers);
   };
   const notAllowed = (allowed: string) => refuse({ problem: "methodNotAllowed", detail: `${request.method} is not a method of ${clip(path, 100)}; it allows ${allowed}.` }, { Allow: allowed });
-  if (segments.length === 0 || segments.length > 3 || segments.some((segment) => segment === null || segment === "")) {
+  if (segments.length === 0 || segments.length > 3 || segments.some((segment) => segment === undefined || segment === "")) {
     return refuse({ problem: "notFound", detail: PLACES });
   }
   const [first, id, nested] = segments as string[];
@@ -172,15 +176,6 @@ async function readRecord(request: IncomingMessage, limit: number, path: string)
     return problemReply({ problem: "invalidRequest", detail: "A raw record is a JSON object.", errors: [{ in: "body", pointer: "", detail: "must be an object" }] }, path);
   }
   return { record: value as Record<string, unknown> };
-}
-
-/** A path segment decoded, or null when its percent-encoding is broken. */
-function decodeSegment(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
 }
 
 /** Discards a body json-server is not given, without buffering it. */

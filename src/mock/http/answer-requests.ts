@@ -10,6 +10,7 @@ import type { StateControl } from "./state-route.ts";
 import { wrapApiHandler, type ApiCall, type ApiInterceptor } from "./api-interceptor.ts";
 import { createApiHandler, type ApiHandlerDeps } from "./create-api-handler.ts";
 import type { MockRequest } from "./mock-request.ts";
+import { decodeSegment } from "./decode-segment.ts";
 import { discardBody } from "./read-body.ts";
 import { okReply, problemReply, textReply, type Reply } from "./reply.ts";
 import { matches, ROUTES, type HostRouteName, type RouteName } from "./route-table.ts";
@@ -76,7 +77,7 @@ export interface RequestAnswerer {
   /** The answer with the routes a host adds (the Node host's `/docs`, `/openapi.yaml`, `/__db`, the console). */
   withHost<R extends MockRequest>(host: HostRoutes<R>): AnswerRequest<R>;
   /** A bug of the mock met on a request: reported with its stack, answered 500 (the one place it is built). */
-  internalError(request: MockRequest, path: string, error: unknown): Answer;
+  internalError(request: Pick<MockRequest, "method" | "url">, path: string, error: unknown): { reply: Reply };
 }
 
 const AUTOLOGIN = "/autologin/";
@@ -124,7 +125,7 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
     autologin: (_request, path) => autologin(path),
   };
 
-  const internalError = (request: MockRequest, path: string, error: unknown): Answer => {
+  const internalError = (request: Pick<MockRequest, "method" | "url">, path: string, error: unknown): { reply: Reply } => {
     deps.reportError(`Internal error on ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
     return { reply: problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, path) };
   };
@@ -176,15 +177,6 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
   };
 
   return { answer: withHost({}), withHost, internalError };
-}
-
-/** A percent-decoded path segment, or undefined when its escapes are not valid UTF-8. */
-function decodeSegment(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
 }
 
 function escapeHtml(text: string): string {
