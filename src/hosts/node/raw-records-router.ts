@@ -152,7 +152,7 @@ export async function createRawRecordsRouter(deps: RawRecordsRouterDeps): Promis
   const app = jsonServer.create();
   app.disable("x-powered-by");
   app.set("json spaces", 0); // compact, like every other answer of the mock (json-server's own server indents)
-  app.set("etag", false); // no hash of every answer (a whole state can be 160 MiB)
+  app.set("etag", false); // no hash of every answer: `/__db/db` is the whole state, hashed for nothing
   app.set("query parser", false); // the route sets req.query itself
   app.use("/__db", router);
   app.use(failed);

@@ -13,7 +13,7 @@ import type { MockRequest } from "./mock-request.ts";
 import { decodeSegment } from "./decode-segment.ts";
 import { discardBody } from "./read-body.ts";
 import { okReply, problemReply, textReply, type Reply } from "./reply.ts";
-import { matches, ROUTES, type HostRouteName, type RouteName } from "./route-table.ts";
+import { matches, ROUTES, type HostRouteName, type Route, type RouteName } from "./route-table.ts";
 import type { Durability } from "./when-saved.ts";
 import type { ConsoleRoutes } from "../console/console-routes.ts";
 import type { UsageControl } from "../usage/usage-recorder.ts";
@@ -141,7 +141,7 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
       const query = given === undefined ? url.indexOf("?") : -1;
       const path = given ?? (query === -1 ? url : url.slice(0, query));
       try {
-        for (const route of ROUTES) {
+        for (const route of ROUTES as readonly Route[]) {
           if (!matches(route, path) || (route.methods && !route.methods.includes(method))) continue;
           if (route.name === "api") {
             const call: ApiCall = { request, method, url, path, receivedAt };
@@ -152,7 +152,7 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
               (error: unknown) => internalError(request, path, error),
             );
           }
-          const handler = handlers[route.name];
+          const handler = handlers[route.name as RouteName];
           if (!handler) continue;
           if (route.guard === "admin") {
             const refused = adminRefusal(guard, request, path);

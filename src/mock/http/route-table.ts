@@ -2,37 +2,6 @@ import { USAGE_TESTS_PATH } from "../usage/usage-route.ts";
 import { PROVIDER_STATES_PATH } from "./provider-states-route.ts";
 
 /**
- * Who answers a route. The core answers most; a host answers the few that need what only it has (files of the
- * package, json-server, a response held open), through the handlers it passes in (answer-requests.ts,
- * `HostRoutes`). A route whose handler is missing (a host without it, or a core collaborator not configured) is
- * passed over, and the request goes on down the table.
- */
-export type RouteName =
-  | "api"
-  | "consolePage"
-  | "consoleEvents"
-  | "rawRecords"
-  | "rawRecordsElsewhere"
-  | "reset"
-  | "state"
-  | "providerStates"
-  | "usageTests"
-  | "requests"
-  | "faults"
-  | "fault"
-  | "console"
-  | "adminNotFound"
-  | "openapiYaml"
-  | "docs"
-  | "health"
-  | "index"
-  | "openapiJson"
-  | "autologin";
-
-/** The routes a host answers, if it can (the Node host: src/hosts/node/create-app.ts). */
-export type HostRouteName = "consolePage" | "consoleEvents" | "rawRecords" | "openapiYaml" | "docs";
-
-/**
  * How a route's path is matched: the path itself (`exact`), the path or anything below it (`under`: `/docs`,
  * `/docs/…`), any path that starts with it (`prefix`), or exactly one non-empty segment after it (`segment`:
  * `/autologin/<token>`). Paths are exact and case-sensitive.
@@ -46,9 +15,14 @@ export type PathMatch = "exact" | "under" | "prefix" | "segment";
  */
 export type RouteGuard = "admin" | "page" | undefined;
 
-/** One line of the table. */
+/**
+ * One line of the table. Its name is what the core's router (answer-requests.ts) finds its handler by. The core
+ * answers most routes; a host answers the few that need what only it has (files of the package, json-server, a
+ * response held open), through the handlers it passes in (`HostRoutes`). A route whose handler is missing (a host
+ * without it, or a core collaborator not configured) is passed over: the request goes on down the table.
+ */
 export interface Route {
-  name: RouteName;
+  name: string;
   path: string;
   match: PathMatch;
   /** The methods it answers; any other goes on down the table. All when absent. */
@@ -65,7 +39,7 @@ const READ = ["GET", "HEAD"] as const;
  * the guard), the public pages. Anything no route takes is a 404 problem. The API comes first: it is the path
  * nearly every request takes.
  */
-export const ROUTES: readonly Route[] = [
+export const ROUTES = [
   { name: "api", path: "/api", match: "under" },
   // The admin surface: everything under /__admin or /__db, guarded, and never given CORS (isAdminRoute).
   { name: "consolePage", path: "/__admin/console", match: "under", guard: "page", host: true },
@@ -91,7 +65,13 @@ export const ROUTES: readonly Route[] = [
   { name: "index", path: "/", match: "exact", methods: READ },
   { name: "openapiJson", path: "/openapi.json", match: "exact", methods: READ },
   { name: "autologin", path: "/autologin/", match: "segment", methods: READ },
-];
+] as const satisfies readonly Route[];
+
+/** The name of a route, by which its handler is found (several rows may share one). */
+export type RouteName = (typeof ROUTES)[number]["name"];
+
+/** The routes a host answers, if it can (the Node host: src/hosts/node/create-app.ts). */
+export type HostRouteName = Extract<(typeof ROUTES)[number], { host: true }>["name"];
 
 /** Whether a route takes a path. */
 export function matches(route: Route, path: string): boolean {
