@@ -139,7 +139,7 @@ export interface MockCore {
 /**
  * Builds the mock's core: the store holding the seeded (or restored) state, the services with the rules of the
  * service, the interceptors (journal, faults, latency, durability), the admin surface, and the router in front
- * of them. It imports no `node:` module and no Node-only package: the Node server (create-mock-server.ts) and
+ * of them. It imports no `node:` module and no Node-only package: the Node server (src/hosts/node) and
  * MSW's handlers (src/hosts/msw) are adapters over {@link MockCore.answer}.
  */
 export function createMockCore(options: MockCoreOptions): MockCore {
