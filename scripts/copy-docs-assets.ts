@@ -9,8 +9,8 @@
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { DOCS_ASSET_DIR, DOCS_ASSET_LICENSES, DOCS_ASSETS } from "../src/mock/http/docs-assets.ts";
-import { CONSOLE_ASSET_DIR, CONSOLE_ASSETS, CONSOLE_SOURCE_DIR } from "../src/mock/http/console-assets.ts";
+import { DOCS_ASSET_DIR, DOCS_ASSET_LICENSES, DOCS_ASSETS } from "../src/hosts/node/docs-assets.ts";
+import { CONSOLE_ASSET_DIR, CONSOLE_ASSETS, CONSOLE_SOURCE_DIR } from "../src/hosts/node/console-assets.ts";
 
 const manifest = createRequire(import.meta.url).resolve("swagger-ui-dist/package.json");
 const source = dirname(manifest);

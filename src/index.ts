@@ -20,7 +20,7 @@ export type { RecordedExchange, RecordedResponse } from "./contract/recording/re
 export { renderTextReport } from "./contract/runner/reporters/text-reporter.ts";
 export { renderJunitReport } from "./contract/runner/reporters/junit-reporter.ts";
 export { renderJsonReport } from "./contract/runner/reporters/json-reporter.ts";
-export { createMockServer, ProfileRefused, StateRefused, NAMED_STATES, STATE_NAMES, type MockServer, type MockServerOptions, type AccountConfig, type Listening } from "./mock/create-mock-server.ts";
+export { createMockServer, ProfileRefused, StateRefused, NAMED_STATES, STATE_NAMES, type MockServer, type MockServerOptions, type AccountConfig, type Listening } from "./hosts/node/create-mock-server.ts";
 export { readServiceProfile, readServiceProfileFile, PROFILE_SCHEMA_PATH, type ProfileReading } from "./contract/profile/read-service-profile.ts";
 export { PROFILE_VERSION, ERROR_POINTS, VALUE_POINTS, type ServiceProfile, type Observations, type ErrorObservation } from "./contract/profile/service-profile.ts";
 export { sortedJson } from "./contract/profile/infer-json-schema.ts";

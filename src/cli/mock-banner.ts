@@ -1,4 +1,4 @@
-import type { Listening, MockServer } from "../mock/create-mock-server.ts";
+import type { Listening, MockServer } from "../hosts/node/create-mock-server.ts";
 import type { MockCommand } from "./parse-mock-args.ts";
 
 /**

@@ -3,7 +3,7 @@
  * `npm start`: serves the stateful mock. The edge of the program: it reads argv and the environment once,
  * builds the mock, prints where it listens, and stops cleanly on SIGINT/SIGTERM.
  */
-import { createMockServer, StateRefused } from "../mock/create-mock-server.ts";
+import { createMockServer, StateRefused } from "../hosts/node/create-mock-server.ts";
 import { LARGE_STORE_PROPERTIES } from "./collect-garbage.ts";
 import { reclaimWhenIdle } from "./reclaim-when-idle.ts";
 import { DEFAULT_FIXTURES_PATH } from "../hosts/node/state/load-fixtures.ts";
@@ -12,7 +12,7 @@ import { StateFileError } from "../hosts/node/state/state-files.ts";
 import { MOCK_USAGE, parseMockArgs } from "./parse-mock-args.ts";
 import { packageVersion } from "./package-version.ts";
 import { BufferedLog } from "./buffered-log.ts";
-import { messageLine } from "../mock/log-line.ts";
+import { messageLine } from "../hosts/node/log-line.ts";
 
 const parsed = parseMockArgs(process.argv.slice(2), process.env);
 if (parsed.kind === "help") {

@@ -1,11 +1,11 @@
 import { parseArgs } from "node:util";
-import { DEFAULT_AGENT_SEATS, DEFAULT_HOST, DEFAULT_MAX_ACCOUNTS, DEFAULT_PORT, type AccountConfig } from "../mock/create-mock-server.ts";
-import { readAccountsFile } from "../mock/read-accounts-file.ts";
+import { DEFAULT_AGENT_SEATS, DEFAULT_HOST, DEFAULT_MAX_ACCOUNTS, DEFAULT_PORT, type AccountConfig } from "../hosts/node/create-mock-server.ts";
+import { readAccountsFile } from "../hosts/node/read-accounts-file.ts";
 import { STATE_NAMES } from "../mock/store/named-states.ts";
 import { readStateOption } from "./read-state-option.ts";
 import { DEFAULT_COMPACT_AFTER_BYTES, type SyncMode } from "../hosts/node/state/state-journal.ts";
 import { parseLatency, type Latency } from "../mock/services/latency.ts";
-import { LOG_FORMATS, type LogFormat } from "../mock/log-line.ts";
+import { LOG_FORMATS, type LogFormat } from "../hosts/node/log-line.ts";
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from "../mock/services/request-journal.ts";
 
 /** What the mock's command line asks for. */

@@ -4,7 +4,7 @@ import { DEFAULT_AGENT_SEATS, DEFAULT_BODY_LIMIT } from "./defaults.ts";
 import { createAdminGuard } from "./http/admin-guard.ts";
 import { admittedHosts, clientOrigin } from "./http/allowed-hosts.ts";
 import type { ApiInterceptor } from "./http/api-interceptor.ts";
-import { createRequestAnswerer, type AnswerRequest } from "./http/answer-requests.ts";
+import { createRequestAnswerer, type AnswerRequest, type RequestAnswerer } from "./http/answer-requests.ts";
 import { journalRequests } from "./http/journal-interceptor.ts";
 import { steerRequests } from "./http/steering-interceptor.ts";
 import { createSteeringRoutes } from "./http/steering-routes.ts";
@@ -94,6 +94,8 @@ export interface MockCoreOptions {
 export interface MockCore {
   /** Answers one request (mock-request.ts): what a host calls for every request. */
   readonly answer: AnswerRequest;
+  /** The same router with a host's own routes (route-table.ts, `host: true`), and its one 500 answer. */
+  readonly router: RequestAnswerer;
   readonly store: MockStore;
   readonly tokens: AutologinTokens;
   readonly contract: Contract;
@@ -129,7 +131,7 @@ export interface MockCore {
 /**
  * Builds the mock's core: the store holding the seeded (or restored) state, the services with the rules of the
  * service, the interceptors (journal, faults, latency, durability), the admin surface, and the router in front
- * of them. It imports no `node:` module and no Node-only package: the Node server (create-mock-server.ts) and
+ * of them. It imports no `node:` module and no Node-only package: the Node server (src/hosts/node) and
  * MSW's handlers (src/hosts/msw) are adapters over {@link MockCore.answer}.
  */
 export function createMockCore(options: MockCoreOptions): MockCore {
@@ -256,7 +258,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   };
 
   const violations: MockCore["violations"] = [];
-  const answer = createRequestAnswerer({
+  const router = createRequestAnswerer({
     adminGuard,
     apiInterceptors,
     steering: createSteeringRoutes(requestJournal, faults),
@@ -285,7 +287,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   });
 
   return {
-    answer,
+    answer: router.answer,
+    router,
     store,
     tokens,
     contract,

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
 import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { tinyFixtures } from "../support/tiny-fixtures.ts";
 

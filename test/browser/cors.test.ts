@@ -14,7 +14,7 @@ import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromiu
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkRecording } from "../../src/contract/recording/check-recording.ts";
 import { readRecording } from "../../src/contract/recording/read-recording.ts";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 
 const available = CHROMIUM_AVAILABLE;

@@ -1,7 +1,7 @@
 /** The compiled contract's public surface: matching concrete paths, and the shapes of what it validates. */
 import { describe, expect, it } from "vitest";
 import { createContract, headerValue, normalizeHeaders } from "../../src/contract/create-contract.ts";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 
 const contract = createContract();
 

@@ -11,7 +11,7 @@ import { renderJunitReport } from "../../src/contract/runner/reporters/junit-rep
 import { renderTextReport } from "../../src/contract/runner/reporters/text-reporter.ts";
 import { runContract, type RunOptions } from "../../src/contract/runner/run-contract.ts";
 import type { RunReport } from "../../src/contract/runner/run-report.ts";
-import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer, type MockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { startIndependentService } from "../support/independent-service/index.ts";
 import { startProcess } from "../support/start-process.ts";
 import { HANG_MS } from "../support/deadlines.ts";

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContract } from "../../src/contract/create-contract.ts";
 import { runContract } from "../../src/contract/runner/run-contract.ts";
 import type { RunReport } from "../../src/contract/runner/run-report.ts";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { LEGITIMATE_VARIANTS, VARIANTS, type Variant } from "../support/independent-service/index.ts";
 import { failuresOf, runAgainstIndependent } from "../support/independent-runs.ts";
 import { HANG_MS } from "../support/deadlines.ts";

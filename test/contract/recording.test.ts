@@ -8,7 +8,7 @@ import { checkRecording, type RecordingOptions } from "../../src/contract/record
 import { readRecording } from "../../src/contract/recording/read-recording.ts";
 import { RECORDING_CHECKS } from "../../src/contract/runner/checks.ts";
 import type { RunReport } from "../../src/contract/runner/run-report.ts";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { createHarRecorder, otherTraffic, preflight, type HarRecorder } from "../support/har-recorder.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO } from "../support/tiny-fixtures.ts";

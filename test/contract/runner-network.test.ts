@@ -10,7 +10,7 @@ import { createContract } from "../../src/contract/create-contract.ts";
 import { renderTextReport } from "../../src/contract/runner/reporters/text-reporter.ts";
 import { runContract, type RunOptions } from "../../src/contract/runner/run-contract.ts";
 import type { CheckResult, RunReport } from "../../src/contract/runner/run-report.ts";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { startBreakingProxy, type Breakage, type ForwardedRequest, type ProxiedResponse } from "../support/breaking-proxy.ts";
 import { startIndependentService } from "../support/independent-service/index.ts";
 import { sharedContract } from "../support/mock-harness.ts";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SCENARIO_CHECKS } from "../../src/contract/runner/checks.ts";
 import { runContract, type RunOptions } from "../../src/contract/runner/run-contract.ts";
 import type { RunReport } from "../../src/contract/runner/run-report.ts";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { createContract } from "../../src/contract/create-contract.ts";
 import { startBreakingProxy, type Breakage } from "../support/breaking-proxy.ts";
 import { sharedContract } from "../support/mock-harness.ts";

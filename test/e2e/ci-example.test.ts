@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { startBreakingProxy } from "../support/breaking-proxy.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { readmeExample } from "../support/readme-examples.ts";

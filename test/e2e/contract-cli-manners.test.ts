@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContract } from "../../src/contract/create-contract.ts";
 import { runContract } from "../../src/contract/runner/run-contract.ts";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { startBreakingProxy } from "../support/breaking-proxy.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { startProcess } from "../support/start-process.ts";

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { startBreakingProxy } from "../support/breaking-proxy.ts";
 import { createHarRecorder, otherTraffic } from "../support/har-recorder.ts";
 import { sharedContract } from "../support/mock-harness.ts";

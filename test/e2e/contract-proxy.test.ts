@@ -13,7 +13,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { startForwardingProxy, type ForwardingProxy } from "../support/forwarding-proxy.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { CONTRACT_BIN, runCli } from "../support/run-contract-cli.ts";

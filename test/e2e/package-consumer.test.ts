@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { consumerInstall } from "../support/consumer-install.ts";
-import { DOCS_ASSET_LICENSES, DOCS_ASSETS } from "../../src/mock/http/docs-assets.ts";
-import { CONSOLE_ASSETS } from "../../src/mock/http/console-assets.ts";
+import { DOCS_ASSET_LICENSES, DOCS_ASSETS } from "../../src/hosts/node/docs-assets.ts";
+import { CONSOLE_ASSETS } from "../../src/hosts/node/console-assets.ts";
 import { PACKAGE_ROOT, startProcess } from "../support/start-process.ts";
 
 let project = "";

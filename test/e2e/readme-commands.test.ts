@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { createHarRecorder } from "../support/har-recorder.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { onPort, README_PRISM, README_PRISM_TESTS, readmeCommands, userDocs } from "../support/readme-commands.ts";

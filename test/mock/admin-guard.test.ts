@@ -6,7 +6,7 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { checkAdminRequest } from "../../src/mock/http/admin-guard.ts";
-import { createMockServer, type MockServerOptions } from "../../src/mock/create-mock-server.ts";
+import { createMockServer, type MockServerOptions } from "../../src/hosts/node/create-mock-server.ts";
 import { createHarness, sharedContract } from "../support/mock-harness.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";
 

@@ -1,6 +1,6 @@
 /** Agent cards (section 4.2) and their rules (section 7), through HTTP and at the service. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { createHarness, sharedContract } from "../support/mock-harness.ts";
 import { OTHER, tinyFixtures } from "../support/tiny-fixtures.ts";
 

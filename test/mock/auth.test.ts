@@ -1,7 +1,7 @@
 /** Authentication (section 5) and the separation of accounts. */
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { createHarness, sharedContract } from "../support/mock-harness.ts";
 import { operationRequests } from "../support/operation-requests.ts";
 import { DEMO, OTHER, tinyFixtures } from "../support/tiny-fixtures.ts";

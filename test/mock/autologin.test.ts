@@ -1,7 +1,7 @@
 /** Auto-login tokens (section 4.1's `uri`): signed under a random secret, so unforgeable, and bounded in number. */
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { AutologinTokens } from "../../src/mock/services/autologin-tokens.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";

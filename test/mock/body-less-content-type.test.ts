@@ -8,7 +8,7 @@
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ServiceProfile } from "../../src/contract/profile/service-profile.ts";
-import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer, type MockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { createHarness, sharedContract } from "../support/mock-harness.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";
 

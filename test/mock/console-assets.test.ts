@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { CONSOLE_ASSET_DIR, CONSOLE_ASSETS, CONSOLE_SOURCE_DIR } from "../../src/mock/http/console-assets.ts";
+import { CONSOLE_ASSET_DIR, CONSOLE_ASSETS, CONSOLE_SOURCE_DIR } from "../../src/hosts/node/console-assets.ts";
 
 const names = Object.keys(CONSOLE_ASSETS);
 

@@ -7,9 +7,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { PassThrough, Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
-import { createAdminGuard } from "../../src/mock/http/admin-guard.ts";
-import { createConsoleEvents, MAX_CONSOLE_VIEWERS, MAX_VIEWER_BACKLOG } from "../../src/mock/http/console-events.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
+import { createConsoleEvents, MAX_CONSOLE_VIEWERS, MAX_VIEWER_BACKLOG } from "../../src/hosts/node/console-events.ts";
 import { RequestJournal } from "../../src/mock/services/request-journal.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";
@@ -143,7 +142,7 @@ describe("a console that reads slower than the mock writes", () => {
 
   it(`is let go once ${MAX_VIEWER_BACKLOG} bytes wait for it, while the others go on`, () => {
     const journal = new RequestJournal(10);
-    const events = createConsoleEvents(journal, createAdminGuard());
+    const events = createConsoleEvents(journal);
     const slow = stalledResponse();
     const fast = readingResponse();
     events(request(), slow);

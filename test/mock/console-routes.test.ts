@@ -7,7 +7,7 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createContract } from "../../src/contract/create-contract.ts";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { JOURNAL_BYTE_BUDGET, MAX_JOURNAL_BODY_BYTES, RequestJournal } from "../../src/mock/services/request-journal.ts";
 import { loadSpec } from "../../src/spec/load-spec.ts";
 import { listAssumptions } from "../../src/spec/list-assumptions.ts";

@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
 import { encodeRetrievedProperty } from "../../src/mock/services/encode-retrieved-property.ts";
 import type { DocumentRecord, PropertyRecord } from "../../src/mock/store/records.ts";

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import request from "supertest";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
-import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer, type MockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { EncodedRetrievals } from "../../src/mock/services/encoded-retrievals.ts";
 import { MockStore } from "../../src/mock/store/mock-store.ts";
 import { SharedState } from "../../src/mock/store/shared-state.ts";

@@ -6,7 +6,7 @@
  */
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { MAX_LISTED_ERRORS } from "../../src/mock/validation/cap-field-errors.ts";
 import { createHarness, sharedContract } from "../support/mock-harness.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";

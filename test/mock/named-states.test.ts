@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
-import { createMockServer, StateRefused, type MockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer, StateRefused, type MockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { MANY_PROPERTIES } from "../../src/mock/store/named-states.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 

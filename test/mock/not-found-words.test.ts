@@ -5,7 +5,7 @@
  * saying so without claiming it does not exist and revealing nothing a 404 for a record that never existed does not.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 
 const DEMO = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
-import { createMockServer, type MockServer, type MockServerOptions } from "../../src/mock/create-mock-server.ts";
+import { createMockServer, type MockServer, type MockServerOptions } from "../../src/hosts/node/create-mock-server.ts";
 import type { Database } from "../../src/mock/store/records.ts";
 import { MOCK_USAGE } from "../../src/cli/parse-mock-args.ts";
 import { sharedContract } from "../support/mock-harness.ts";

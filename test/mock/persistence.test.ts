@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { createMockServer, type MockServerOptions } from "../../src/mock/create-mock-server.ts";
+import { createMockServer, type MockServerOptions } from "../../src/hosts/node/create-mock-server.ts";
 import type { JournalIo } from "../../src/hosts/node/state/state-journal.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";

@@ -6,7 +6,7 @@
  */
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { MAX_EMBED_COMPARISONS, MAX_QUERY_PARAMETERS } from "../../src/mock/http/raw-records-query.ts";
 import type { Database } from "../../src/mock/store/records.ts";
 import { createHarness, sharedContract } from "../support/mock-harness.ts";

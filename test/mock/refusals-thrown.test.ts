@@ -6,7 +6,7 @@
 import { setupServer } from "msw/node";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { MockRefused } from "../../src/mock/mock-refused.ts";
 import { createMockHandlers } from "../../src/msw.ts";
 import { sharedContract } from "../support/mock-harness.ts";

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
-import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer, type MockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { loadFixtures } from "../../src/hosts/node/state/load-fixtures.ts";
 import { PROBLEM_BASE } from "../../src/mock/problems.ts";
 import { sharedContract } from "../support/mock-harness.ts";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import request from "supertest";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { DEFAULT_FIXTURES_PATH, loadFixtures } from "../../src/hosts/node/state/load-fixtures.ts";
 import type { Database } from "../../src/mock/store/records.ts";
 import { stateLines } from "../../src/mock/store/state-lines.ts";

@@ -4,7 +4,7 @@
  */
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { MAX_FAULT_RULES } from "../../src/mock/services/fault-rules.ts";
 import { MAX_JOURNAL_BODY_BYTES } from "../../src/mock/services/request-journal.ts";
 import { createHarness, sharedContract } from "../support/mock-harness.ts";

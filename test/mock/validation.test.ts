@@ -1,7 +1,7 @@
 /** Bad input gets a clear problem+json answer and changes nothing; the mock checks its own answers. */
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { createHarness, sharedContract } from "../support/mock-harness.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";
 

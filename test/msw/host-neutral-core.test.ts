@@ -19,9 +19,9 @@ describe("the mock's core, bundled for the browser", () => {
       expect(bundle.ok ? [] : bundle.errors, entry).toEqual([]);
     }
     // The check can fail: the Node server's module reaches node:http, node:fs and json-server.
-    const node = await bundleForBrowser("src/mock/create-mock-server.ts");
+    const node = await bundleForBrowser("src/hosts/node/create-mock-server.ts");
     expect(node.ok).toBe(false);
-    expect(node.ok ? "" : node.errors.join("\n")).toMatch(/Node builtin "node:http" imported by src\/mock\/create-mock-server\.ts/);
+    expect(node.ok ? "" : node.errors.join("\n")).toMatch(/Node builtin "node:http" imported by src\/hosts\/node\/create-mock-server\.ts/);
   });
 
   it("answers plain requests where only the web's globals exist", { timeout: 60_000 }, async () => {

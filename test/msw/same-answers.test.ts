@@ -9,7 +9,7 @@
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runContract } from "../../src/contract/runner/run-contract.ts";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { createMockHandlers, loadProfilePlayback, ProfileRefused } from "../../src/msw.ts";
 import { operationRequests } from "../support/operation-requests.ts";
 import { sharedContract } from "../support/mock-harness.ts";

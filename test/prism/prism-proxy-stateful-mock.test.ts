@@ -5,7 +5,7 @@
  * test/e2e/readme-commands.test.ts leaves to this file.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer, type MockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { README_PRISM, readmeCommand } from "../support/readme-commands.ts";
 import { send, startCommand, type RunningPrism, type TestAnswer, type TestRequest } from "./prism-harness.ts";
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inferJsonSchema } from "../../src/contract/profile/infer-json-schema.ts";
 import type { ServiceProfile } from "../../src/contract/profile/service-profile.ts";
 import type { RunReport } from "../../src/contract/runner/run-report.ts";
-import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer, type MockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { LEGITIMATE_VARIANTS, startIndependentService, type IndependentService } from "../support/independent-service/index.ts";
 import { errorProbes, probeAll, type ProbeAnswer } from "../support/error-probes.ts";
 import { closedContract, run, serviceAccounts, type Accounts } from "../support/profile-runs.ts";

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { createMockServer, ProfileRefused, type MockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer, ProfileRefused, type MockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { tinyFixtures } from "../support/tiny-fixtures.ts";
 import { error, PROFILE, provenance } from "../support/sample-profile.ts";
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceProfile } from "../../src/contract/profile/service-profile.ts";
 import type { RunReport } from "../../src/contract/runner/run-report.ts";
-import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer, type MockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { closedContract, run, serviceAccounts, type Accounts } from "../support/profile-runs.ts";
 import { startIndependentService, type IndependentService } from "../support/independent-service/index.ts";
 

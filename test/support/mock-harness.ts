@@ -5,7 +5,7 @@
 import request from "supertest";
 import { afterEach, expect } from "vitest";
 import { createContract, type Contract } from "../../src/contract/create-contract.ts";
-import { createMockServer, type MockServer, type MockServerOptions } from "../../src/mock/create-mock-server.ts";
+import { createMockServer, type MockServer, type MockServerOptions } from "../../src/hosts/node/create-mock-server.ts";
 import { DEMO, tinyFixtures } from "./tiny-fixtures.ts";
 
 let shared: Contract | undefined;

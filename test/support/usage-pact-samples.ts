@@ -9,7 +9,7 @@
  */
 import request from "supertest";
 import type { UsageDocument } from "../../src/contract/usage/usage-document.ts";
-import { createMockServer, type MockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer, type MockServer } from "../../src/hosts/node/create-mock-server.ts";
 
 /** The demo account of the shipped fixtures, and the second one. */
 const CREDENTIALS: Record<string, { "API-KEY": string; TOKEN: string }> = {

@@ -5,7 +5,7 @@
  * the ids it sends from the answers it got. The document is `usage.toJSON()`: bindings, roles, start records and
  * bases are the recorder's, not guessed here.
  */
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import type { UsageBinding, UsageDocument } from "../../src/contract/usage/usage-document.ts";
 
 const API = "/api/v1/object";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { PROVIDER_STATES } from "../../src/contract/usage/provider-state-names.ts";
-import { createMockServer } from "../../src/mock/create-mock-server.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { CONTRACT_BIN, runCli } from "../support/run-contract-cli.ts";
 import { buildSampleUsage } from "../support/usage-pact-samples.ts";
 

@@ -6,7 +6,7 @@
 import request from "supertest";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { setTestNameSource } from "../../src/mock/usage/running-test-name.ts";
-import { createMockServer, type MockServerOptions } from "../../src/mock/create-mock-server.ts";
+import { createMockServer, type MockServerOptions } from "../../src/hosts/node/create-mock-server.ts";
 import type { UsageDocument, UsageInteraction } from "../../src/contract/usage/usage-document.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { tinyFixtures } from "../support/tiny-fixtures.ts";

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { createMockServer, type MockServer } from "../../../src/mock/create-mock-server.ts";
+import { createMockServer, type MockServer } from "../../../src/hosts/node/create-mock-server.ts";
 import { writeSnapshot } from "../../../src/hosts/node/state/state-snapshot.ts";
 import { bytes, count, ms, table, UNMEASURED } from "../format.ts";
 import type { BenchSection } from "../section.ts";

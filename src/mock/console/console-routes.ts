@@ -1,9 +1,10 @@
 import { failure, success, type FieldError, type Outcome } from "../problems.ts";
+import { readAdminJson } from "../http/read-admin-json.ts";
 import type { RequestJournal } from "../services/request-journal.ts";
 import { MAX_DELAY_MS } from "../services/delay-limit.ts";
 import type { Latency } from "../services/latency.ts";
 import type { MockRequest } from "../http/mock-request.ts";
-import { discardBody, parseJson, readBody } from "../http/read-body.ts";
+import { discardBody } from "../http/read-body.ts";
 import { okReply, problemReply, type Reply } from "../http/reply.ts";
 import type { Coverage } from "./coverage.ts";
 import { detail, summarize } from "./journal-view.ts";
@@ -78,11 +79,11 @@ export function createConsoleRoutes(deps: ConsoleRoutesDeps): ConsoleRoutes {
 
 async function setLatency(request: MockRequest, path: string, control: LatencyControl): Promise<Reply | undefined> {
   // JSON only (415 otherwise) is the admin guard's rule for every admin write, checked before this runs.
-  const read = await readBody(request, LATENCY_BODY_LIMIT);
-  if (read.kind === "aborted") return undefined;
-  if (read.kind === "too-large") return problemReply({ problem: "payloadTooLarge", detail: `A latency must be under ${LATENCY_BODY_LIMIT} bytes.` }, path, { Connection: "close" });
-  const parsed = read.kind === "empty" ? { ok: false as const, reason: 'The body is empty; send {"min": 200} or {"min": 100, "max": 400}.' } : parseJson(read.bytes);
-  if (!parsed.ok) return problemReply({ problem: "malformedJson", detail: parsed.reason }, path);
+  const parsed = await readAdminJson(request, LATENCY_BODY_LIMIT, path, {
+    tooLarge: `A latency must be under ${LATENCY_BODY_LIMIT} bytes.`,
+    empty: 'The body is empty; send {"min": 200} or {"min": 100, "max": 400}.',
+  });
+  if (!parsed.ok) return parsed.reply;
   const latency = readLatency(parsed.value);
   if (!latency.ok) return problemReply(latency.failure, path);
   control.set(latency.value);

@@ -3,15 +3,17 @@ import type { Outcome } from "../problems.ts";
 import type { AutologinTokens } from "../services/autologin-tokens.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import type { AdminGuard } from "./admin-guard.ts";
-import { createAdminRoutes, isAdminPath } from "./admin-routes.ts";
+import { adminRefusal, createAdminRoutes, nothingAt, type RouteHandler } from "./admin-routes.ts";
 import type { SteeringRoutes } from "./steering-routes.ts";
 import type { ProviderStates } from "../services/provider-states.ts";
 import type { StateControl } from "./state-route.ts";
 import { wrapApiHandler, type ApiCall, type ApiInterceptor } from "./api-interceptor.ts";
 import { createApiHandler, type ApiHandlerDeps } from "./create-api-handler.ts";
 import type { MockRequest } from "./mock-request.ts";
+import { decodeSegment } from "./decode-segment.ts";
 import { discardBody } from "./read-body.ts";
 import { okReply, problemReply, textReply, type Reply } from "./reply.ts";
+import { matches, ROUTES, type HostRouteName, type Route, type RouteName } from "./route-table.ts";
 import type { Durability } from "./when-saved.ts";
 import type { ConsoleRoutes } from "../console/console-routes.ts";
 import type { UsageControl } from "../usage/usage-recorder.ts";
@@ -51,55 +53,45 @@ export interface CoreDeps extends ApiHandlerDeps {
 
 /**
  * What the core answers a request: a reply to send, nothing on purpose (`dropped`: a fault rule drops the
- * connection), or undefined when the client left before it was answered.
+ * connection), or undefined when the client left before it was answered (or a host's handler wrote the answer).
  */
 export type Answer = { reply: Reply; dropped?: undefined } | { dropped: true; reply?: undefined } | undefined;
 
 /**
  * The whole mock as one function of a request: what every host (Node, MSW, a test) calls. The answer comes at
  * once when nothing on its way waits (most GETs), else as a promise (`api-interceptor.ts`, `ApiAnswer`): a host
- * awaits it, or, on the Node host's hot path, writes it at once when it is not a promise.
+ * awaits it, or, on the Node host's hot path, writes it at once when it is not a promise. A host that has split
+ * the target already gives its path, so that it is split once.
  */
-export type AnswerRequest = (request: MockRequest, receivedAt?: number) => Answer | Promise<Answer>;
+export type AnswerRequest<R extends MockRequest = MockRequest> = (request: R, receivedAt?: number, path?: string) => Answer | Promise<Answer>;
+
+/**
+ * The handlers a host gives for the routes only it can answer (route-table.ts, `host: true`), each called with the
+ * host's own request (the Node host's holds its response, which a handler may write itself).
+ */
+export type HostRoutes<R extends MockRequest = MockRequest> = Partial<Record<HostRouteName, RouteHandler<R>>>;
+
+/** The mock's router: the answer to a request, with a host's own routes or none. */
+export interface RequestAnswerer {
+  readonly answer: AnswerRequest;
+  /** The answer with the routes a host adds (the Node host's `/docs`, `/openapi.yaml`, `/__db`, the console). */
+  withHost<R extends MockRequest>(host: HostRoutes<R>): AnswerRequest<R>;
+  /** A bug of the mock met on a request: reported with its stack, answered 500 (the one place it is built). */
+  internalError(request: Pick<MockRequest, "method" | "url">, path: string, error: unknown): { reply: Reply };
+}
 
 const AUTOLOGIN = "/autologin/";
 
 /**
- * The mock's core router, host-neutral (no `node:` module, no Node-only package): it routes by path with no
- * framework in between: `/api/...` to the API handler (through the interceptors), `/__admin...` and `/__db...`
- * to the admin routes (through the admin guard), a few fixed pages, and a 404 problem for anything else. Paths
- * are exact and case-sensitive. It holds no logic of the service; that is in the services. What only a Node
- * server does (CORS and its preflight, the request log, `/docs`, `/openapi.yaml`, json-server's `/__db`) is the
- * Node host's (create-app.ts).
+ * The mock's core router, host-neutral (no `node:` module, no Node-only package): it splits the path once and
+ * takes the first route of the table (route-table.ts) that has it, runs that route's guard, and calls its
+ * handler: the API handler (through the interceptors), the admin routes, a few fixed pages, a host's handler;
+ * a 404 problem for anything else. It holds no logic of the service; that is in the services.
  */
-export function createRequestAnswerer(deps: CoreDeps): AnswerRequest {
+export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
   const { store, contract, durability } = deps;
   const api = wrapApiHandler(createApiHandler(deps), deps.apiInterceptors);
-  const admin = createAdminRoutes({ store, guard: deps.adminGuard, steering: deps.steering, reset: deps.reset, states: deps.states, ...(durability ? { durability } : {}), ...(deps.console ? { console: deps.console } : {}), ...(deps.providerStates ? { providerStates: deps.providerStates } : {}), usage: deps.usage });
-
-  const pages = new Map<string, () => Reply>([
-    [
-      "/healthz",
-      () => {
-        const problem = durability?.problem();
-        return problem ? problemReply({ problem: "stateNotSaved", detail: problem }, "/healthz") : okReply(deps.profile ? { status: "ok", counts: store.counts(), profile: deps.profile } : { status: "ok", counts: store.counts() });
-      },
-    ],
-    [
-      "/",
-      () =>
-        okReply({
-          service: "Property Listing Service mock",
-          api: "/api/v1/object/",
-          spec: deps.docsPath ? { yaml: "/openapi.yaml", json: "/openapi.json" } : { json: "/openapi.json" },
-          health: "/healthz",
-          ...(deps.docsPath ? { docs: deps.docsPath } : {}),
-          ...(deps.consolePath ? { console: deps.consolePath } : {}),
-          admin: { raw: "/__db", reset: "POST /__admin/reset", state: "/__admin/state", requests: "/__admin/requests", faults: "/__admin/faults" },
-        }),
-    ],
-    ["/openapi.json", () => okReply(contract.document)],
-  ]);
+  const guard = deps.adminGuard;
 
   const autologin = (path: string): Reply => {
     const propertyId = deps.tokens.propertyOf(decodeSegment(path.slice(AUTOLOGIN.length)) ?? "");
@@ -112,55 +104,79 @@ export function createRequestAnswerer(deps: CoreDeps): AnswerRequest {
     );
   };
 
-  /** A bug of the mock: reported with its stack, answered 500. */
-  const internalError = (request: MockRequest, path: string, error: unknown): Answer => {
+  /** The core's handlers, by route name; the API's is apart (it is given the call, not the request). */
+  const core: Partial<Record<RouteName, RouteHandler>> = {
+    ...createAdminRoutes({ store, steering: deps.steering, reset: deps.reset, states: deps.states, ...(durability ? { durability } : {}), ...(deps.console ? { console: deps.console } : {}), ...(deps.providerStates ? { providerStates: deps.providerStates } : {}), usage: deps.usage }),
+    health: (_request, path) => {
+      const problem = durability?.problem();
+      return problem ? problemReply({ problem: "stateNotSaved", detail: problem }, path) : okReply(deps.profile ? { status: "ok", counts: store.counts(), profile: deps.profile } : { status: "ok", counts: store.counts() });
+    },
+    index: () =>
+      okReply({
+        service: "Property Listing Service mock",
+        api: "/api/v1/object/",
+        spec: deps.docsPath ? { yaml: "/openapi.yaml", json: "/openapi.json" } : { json: "/openapi.json" },
+        health: "/healthz",
+        ...(deps.docsPath ? { docs: deps.docsPath } : {}),
+        ...(deps.consolePath ? { console: deps.consolePath } : {}),
+        admin: { raw: "/__db", reset: "POST /__admin/reset", state: "/__admin/state", requests: "/__admin/requests", faults: "/__admin/faults" },
+      }),
+    openapiJson: () => okReply(contract.document),
+    autologin: (_request, path) => autologin(path),
+  };
+
+  const internalError = (request: Pick<MockRequest, "method" | "url">, path: string, error: unknown): { reply: Reply } => {
     deps.reportError(`Internal error on ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
     return { reply: problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, path) };
   };
 
   /** What the core answers an API call, once the interceptors and the handler have given their reply. */
   const apiAnswer = (call: ApiCall, reply: Reply | undefined): Answer => (reply ? { reply } : call.dropped ? { dropped: true } : undefined);
+  const answerOf = (reply: Reply | undefined): Answer => reply && { reply };
 
-  return (request, receivedAt = performance.now()) => {
-    const { url, method } = request;
-    const query = url.indexOf("?");
-    const path = query === -1 ? url : url.slice(0, query);
-    try {
-      if (path.startsWith("/api/") || path === "/api") {
-        const call: ApiCall = { request, method, url, path, receivedAt };
-        const reply = api(call);
-        if (!(reply instanceof Promise)) return apiAnswer(call, reply);
-        return reply.then(
-          (settled) => apiAnswer(call, settled),
-          (error: unknown) => internalError(request, path, error),
-        );
+  const withHost = <R extends MockRequest>(host: HostRoutes<R>): AnswerRequest<R> => {
+    const handlers = { ...core, ...host } as Partial<Record<RouteName, RouteHandler<R>>>;
+    return (request, receivedAt = performance.now(), given) => {
+      const { url, method } = request;
+      const query = given === undefined ? url.indexOf("?") : -1;
+      const path = given ?? (query === -1 ? url : url.slice(0, query));
+      try {
+        for (const route of ROUTES as readonly Route[]) {
+          if (!matches(route, path) || (route.methods && !route.methods.includes(method))) continue;
+          if (route.name === "api") {
+            const call: ApiCall = { request, method, url, path, receivedAt };
+            const reply = api(call);
+            if (!(reply instanceof Promise)) return apiAnswer(call, reply);
+            return reply.then(
+              (settled) => apiAnswer(call, settled),
+              (error: unknown) => internalError(request, path, error),
+            );
+          }
+          const handler = handlers[route.name as RouteName];
+          if (!handler) continue;
+          if (route.guard === "admin") {
+            const refused = adminRefusal(guard, request, path);
+            if (refused) return { reply: refused };
+          } else if (route.guard === "page") {
+            // A page a browser opens cannot send the token: the guard's Host and Origin rules alone.
+            const refused = guard(request, path);
+            if (refused && refused.problem !== "unauthorized") {
+              discardBody(request);
+              return { reply: problemReply(refused, path) };
+            }
+          } else discardBody(request);
+          const reply = handler(request, path);
+          if (!(reply instanceof Promise)) return answerOf(reply);
+          return reply.then(answerOf, (error: unknown) => internalError(request, path, error));
+        }
+        return { reply: nothingAt(request, path) };
+      } catch (error) {
+        return internalError(request, path, error);
       }
-      if (isAdminPath(path)) {
-        return admin(request, path).then(
-          (reply) => reply && { reply },
-          (error: unknown) => internalError(request, path, error),
-        );
-      }
-      discardBody(request);
-      if (method === "GET" || method === "HEAD") {
-        const page = pages.get(path);
-        if (page) return { reply: page() };
-        if (path.startsWith(AUTOLOGIN) && path.length > AUTOLOGIN.length && !path.includes("/", AUTOLOGIN.length)) return { reply: autologin(path) };
-      }
-      return { reply: problemReply({ problem: "notFound", detail: `Nothing at ${method} ${path}. The API lives under /api/v1/object/.` }, path) };
-    } catch (error) {
-      return internalError(request, path, error);
-    }
+    };
   };
-}
 
-/** A percent-decoded path segment, or undefined when its escapes are not valid UTF-8. */
-function decodeSegment(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
+  return { answer: withHost({}), withHost, internalError };
 }
 
 function escapeHtml(text: string): string {

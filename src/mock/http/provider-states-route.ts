@@ -1,6 +1,7 @@
 import type { ProviderStates } from "../services/provider-states.ts";
+import { readAdminJson } from "./read-admin-json.ts";
 import type { FieldError, Outcome } from "../problems.ts";
-import { discardBody, parseJson, readBody } from "./read-body.ts";
+import { discardBody } from "./read-body.ts";
 import type { MockRequest } from "./mock-request.ts";
 import { okReply, problemReply, type Reply } from "./reply.ts";
 import { whenSaved, type Durability } from "./when-saved.ts";
@@ -31,13 +32,11 @@ export function createProviderStatesRoute(deps: ProviderStatesRouteDeps): (reque
       discardBody(request);
       return problemReply({ problem: "methodNotAllowed", detail: `${request.method} is not a method of ${PROVIDER_STATES_PATH}; Pact's verifier POSTs { state, params, action }.` }, PROVIDER_STATES_PATH, { Allow: "POST" });
     }
-    const read = await readBody(request, PROVIDER_STATE_BODY_LIMIT);
-    if (read.kind === "aborted") return undefined;
-    if (read.kind === "too-large") {
-      return problemReply({ problem: "payloadTooLarge", detail: `A provider state must be under ${PROVIDER_STATE_BODY_LIMIT} bytes.` }, PROVIDER_STATES_PATH, { Connection: "close" });
-    }
-    const parsed = read.kind === "empty" ? { ok: false as const, reason: 'The body is empty; Pact\'s verifier sends {"state": "<name>", "params": {...}, "action": "setup"}.' } : parseJson(read.bytes);
-    if (!parsed.ok) return problemReply({ problem: "malformedJson", detail: parsed.reason }, PROVIDER_STATES_PATH);
+    const parsed = await readAdminJson(request, PROVIDER_STATE_BODY_LIMIT, PROVIDER_STATES_PATH, {
+      tooLarge: `A provider state must be under ${PROVIDER_STATE_BODY_LIMIT} bytes.`,
+      empty: 'The body is empty; Pact\'s verifier sends {"state": "<name>", "params": {...}, "action": "setup"}.',
+    });
+    if (!parsed.ok) return parsed.reply;
     const body = parsed.value;
     if (body === null || typeof body !== "object" || Array.isArray(body)) return refuse('Send {"state": "<name>", "params": {...}, "action": "setup" | "teardown"}.', [{ in: "body", pointer: "", detail: "must be an object" }]);
     const fields = body as Record<string, unknown>;

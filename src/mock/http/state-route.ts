@@ -1,7 +1,8 @@
 import type { Outcome } from "../problems.ts";
+import { readAdminJson } from "./read-admin-json.ts";
 import { NAMED_STATES } from "../store/named-states.ts";
 import type { MockStore } from "../store/mock-store.ts";
-import { discardBody, parseJson, readBody } from "./read-body.ts";
+import { discardBody } from "./read-body.ts";
 import type { MockRequest } from "./mock-request.ts";
 import { okReply, problemReply, type Reply } from "./reply.ts";
 import { whenSaved, type Durability } from "./when-saved.ts";
@@ -37,13 +38,11 @@ export function createStateRoute(deps: StateRouteDeps): (request: MockRequest) =
     states: Object.entries(NAMED_STATES).map(([name, state]) => ({ name, description: state.description })),
   });
   const load = async (request: MockRequest): Promise<Reply | undefined> => {
-    const read = await readBody(request, STATE_BODY_LIMIT);
-    if (read.kind === "aborted") return undefined;
-    if (read.kind === "too-large") {
-      return problemReply({ problem: "payloadTooLarge", detail: `A state must be under ${STATE_BODY_LIMIT} bytes; start the mock with --state <file> for a larger one.` }, PATH, { Connection: "close" });
-    }
-    const parsed = read.kind === "empty" ? { ok: false as const, reason: 'The body is empty; send {"state": "<name>"} or {"state": {<records>}}.' } : parseJson(read.bytes);
-    if (!parsed.ok) return problemReply({ problem: "malformedJson", detail: parsed.reason }, PATH);
+    const parsed = await readAdminJson(request, STATE_BODY_LIMIT, PATH, {
+      tooLarge: `A state must be under ${STATE_BODY_LIMIT} bytes; start the mock with --state <file> for a larger one.`,
+      empty: 'The body is empty; send {"state": "<name>"} or {"state": {<records>}}.',
+    });
+    if (!parsed.ok) return parsed.reply;
     const body = parsed.value as Record<string, unknown> | null;
     const extra = body !== null && typeof body === "object" && !Array.isArray(body) ? Object.keys(body).filter((key) => key !== "state") : [];
     if (body === null || typeof body !== "object" || Array.isArray(body) || !("state" in body) || extra.length > 0) {

@@ -1,7 +1,7 @@
 import type { MockRequest } from "./mock-request.ts";
+import { readAdminJson } from "./read-admin-json.ts";
 import type { FaultRules } from "../services/fault-rules.ts";
 import type { JournalFilter, RequestJournal } from "../services/request-journal.ts";
-import { parseJson, readBody } from "./read-body.ts";
 import { okReply, problemReply, type Reply } from "./reply.ts";
 
 /** A fault rule is a few fields; a body larger than this is not one. */
@@ -38,13 +38,11 @@ export function createSteeringRoutes(journal: RequestJournal, faults: FaultRules
     async addFault(request) {
       const instance = "/__admin/faults";
       // JSON only (415 otherwise) is the admin guard's rule for every admin write, checked before this runs.
-      const read = await readBody(request, RULE_BODY_LIMIT);
-      if (read.kind === "aborted") return undefined;
-      if (read.kind === "too-large") {
-        return problemReply({ problem: "payloadTooLarge", detail: `A fault rule must be under ${RULE_BODY_LIMIT} bytes.` }, instance, { Connection: "close" });
-      }
-      const parsed = read.kind === "empty" ? { ok: false as const, reason: "The body is empty; send a fault rule." } : parseJson(read.bytes);
-      if (!parsed.ok) return problemReply({ problem: "malformedJson", detail: parsed.reason }, instance);
+      const parsed = await readAdminJson(request, RULE_BODY_LIMIT, instance, {
+        tooLarge: `A fault rule must be under ${RULE_BODY_LIMIT} bytes.`,
+        empty: "The body is empty; send a fault rule.",
+      });
+      if (!parsed.ok) return parsed.reply;
       const added = faults.add(parsed.value);
       if (!added.ok) return problemReply(added.failure, instance);
       return { ...okReply(added.value), status: 201 };

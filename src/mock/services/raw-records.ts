@@ -10,7 +10,7 @@ const CANONICAL_ID = /^[1-9][0-9]*$/;
 
 /**
  * The writes and lookups json-server's router makes under `/__db`, over the store: json-server 0.17 serves the
- * routes and the list queries (http/raw-records-router.ts), and every record it finds, adds, replaces, changes or
+ * routes and the list queries (src/hosts/node/raw-records-router.ts), and every record it finds, adds, replaces, changes or
  * removes goes through here, so that one set of records is served, indexed and journaled. What json-server would
  * write as it comes is first checked against the stored shape of its collection (ids positive and at most 2^53-1,
  * owners, field types) and refused with every offending field, nothing written; a record added without an `id`

@@ -1,4 +1,5 @@
-import { discardBody, parseJson, readBody } from "../http/read-body.ts";
+import { discardBody } from "../http/read-body.ts";
+import { readAdminJson } from "../http/read-admin-json.ts";
 import type { MockRequest } from "../http/mock-request.ts";
 import { okReply, problemReply, type Reply } from "../http/reply.ts";
 import { testNameProblem, type UsageControl } from "./usage-recorder.ts";
@@ -26,11 +27,11 @@ export function createUsageRoute(usage: UsageControl | undefined): (request: Moc
         USAGE_TESTS_PATH,
       );
     }
-    const read = await readBody(request, BODY_LIMIT);
-    if (read.kind === "aborted") return undefined;
-    if (read.kind === "too-large") return problemReply({ problem: "payloadTooLarge", detail: `A test's name is sent in under ${BODY_LIMIT} bytes.` }, USAGE_TESTS_PATH, { Connection: "close" });
-    const parsed = read.kind === "empty" ? { ok: false as const, reason: 'The body is empty; send {"name": "<the test\'s name>"}.' } : parseJson(read.bytes);
-    if (!parsed.ok) return problemReply({ problem: "malformedJson", detail: parsed.reason }, USAGE_TESTS_PATH);
+    const parsed = await readAdminJson(request, BODY_LIMIT, USAGE_TESTS_PATH, {
+      tooLarge: `A test's name is sent in under ${BODY_LIMIT} bytes.`,
+      empty: 'The body is empty; send {"name": "<the test\'s name>"}.',
+    });
+    if (!parsed.ok) return parsed.reply;
     const body = parsed.value;
     const refuse = (pointer: string, detail: string) =>
       problemReply({ problem: "invalidUsageTest", detail: 'Send {"name": "<the test\'s name>"}, as the test runner names it (suite > test).', errors: [{ in: "body", pointer, detail }] }, USAGE_TESTS_PATH);

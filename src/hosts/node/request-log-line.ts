@@ -1,5 +1,5 @@
-import { jsonLineStart, type LogFormat } from "../log-line.ts";
-import type { ProblemBody } from "../problems.ts";
+import { jsonLineStart, type LogFormat } from "./log-line.ts";
+import type { ProblemBody } from "../../mock/problems.ts";
 
 /** One answered request, as the request log tells it. */
 export interface LoggedRequest {

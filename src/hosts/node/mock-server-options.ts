@@ -2,24 +2,24 @@
  * The options of `createMockServer`, as a program gives them (the CLI's flags camel-cased), and their reading:
  * defaults, former names, unknown names refused with a `TypeError` naming them.
  */
-import type { Contract } from "../contract/create-contract.ts";
-import type { ServiceProfile } from "../contract/profile/service-profile.ts";
+import type { Contract } from "../../contract/create-contract.ts";
+import type { ServiceProfile } from "../../contract/profile/service-profile.ts";
 import { LOG_FORMATS, type LogFormat } from "./log-line.ts";
 import { readAccountsFile, type AccountConfig } from "./read-accounts-file.ts";
 
 export type { AccountConfig };
-import { DEFAULT_MAX_ACCOUNTS } from "./services/account-service.ts";
-export { DEFAULT_AGENT_SEATS, DEFAULT_BODY_LIMIT, DEFAULT_HOST, DEFAULT_PORT } from "./defaults.ts";
-import { parseLatency, type Latency } from "./services/latency.ts";
-import { MAX_JOURNAL_SIZE } from "./services/request-journal.ts";
-import type { Database } from "./store/records.ts";
-import type { JournalIo, SyncMode } from "../hosts/node/state/state-journal.ts";
-import { checkUsageOption, type UsageOption } from "./usage/check-usage-option.ts";
+import { DEFAULT_MAX_ACCOUNTS } from "../../mock/services/account-service.ts";
+export { DEFAULT_AGENT_SEATS, DEFAULT_BODY_LIMIT, DEFAULT_HOST, DEFAULT_PORT } from "../../mock/defaults.ts";
+import { parseLatency, type Latency } from "../../mock/services/latency.ts";
+import { MAX_JOURNAL_SIZE } from "../../mock/services/request-journal.ts";
+import type { Database } from "../../mock/store/records.ts";
+import type { JournalIo, SyncMode } from "./state/state-journal.ts";
+import { checkUsageOption, type UsageOption } from "../../mock/usage/check-usage-option.ts";
 
 export type { UsageOption };
 
 export { DEFAULT_MAX_ACCOUNTS };
-export { ProfileRefused } from "./profile-refused.ts";
+export { ProfileRefused } from "../../mock/profile-refused.ts";
 
 /**
  * Options of {@link createMockServer}; every one has a default. The names are the command line's flags

@@ -1,14 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ErrorRequestHandler, Request, Response } from "express";
 import type { JsonServerRouter } from "json-server";
-import type { Failure } from "../problems.ts";
-import type { RawRecordService } from "../services/raw-records.ts";
-import type { MockStore } from "../store/mock-store.ts";
-import { COLLECTIONS, type CollectionName, type Database } from "../store/records.ts";
-import { okReply, problemReply } from "./reply.ts";
+import type { Failure, Outcome } from "../../mock/problems.ts";
+import type { RawRecordService } from "../../mock/services/raw-records.ts";
+import type { MockStore } from "../../mock/store/mock-store.ts";
+import { COLLECTIONS, type CollectionName, type Database, type StoredRecord } from "../../mock/store/records.ts";
+import { okReply, problemReply } from "../../mock/http/reply.ts";
 import { send } from "./send-reply.ts";
-import { whenSaved, type Durability } from "./when-saved.ts";
-import { clip } from "../clip.ts";
+import { whenSaved, type Durability } from "../../mock/http/when-saved.ts";
+import { clip } from "../../mock/clip.ts";
+import type { RequestAnswerer } from "../../mock/http/answer-requests.ts";
 
 /** Collaborators of {@link createRawRecordsRouter}. */
 export interface RawRecordsRouterDeps {
@@ -18,6 +19,8 @@ export interface RawRecordsRouterDeps {
   durability?: Durability;
   /** Told of an unexpected error (a bug). */
   log?: (line: string) => void;
+  /** A bug met in json-server's router: reported, and the core's 500 (answer-requests.ts). */
+  internalError: RequestAnswerer["internalError"];
 }
 
 /** What the route (raw-records-route.ts) made of a request before json-server sees it. */
@@ -75,6 +78,12 @@ export async function createRawRecordsRouter(deps: RawRecordsRouterDeps): Promis
     if (!name) throw new Error("json-server's router wrote to an array that is not a collection of the store");
     return name;
   };
+  /** A replace's or patch's record; a refusal is kept for `render` (a missing record is json-server's own 404). */
+  const changed = (outcome: Outcome<StoredRecord>, attrs: Doc): StoredRecord | undefined => {
+    if (outcome.ok) return outcome.value;
+    if (outcome.failure.problem !== "notFound") refused.set(attrs, outcome.failure);
+    return undefined;
+  };
   db._.mixin({
     getById: (collection: unknown, id: unknown) => {
       const name = nameOf(collection);
@@ -87,20 +96,8 @@ export async function createRawRecordsRouter(deps: RawRecordsRouterDeps): Promis
       refused.set(doc, created.failure);
       return doc;
     },
-    replaceById: (collection: unknown, id: unknown, attrs: Doc) => {
-      const name = collectionOf(collection);
-      const replaced = raw.replace(name, id, attrs);
-      if (replaced.ok) return replaced.value;
-      if (replaced.failure.problem !== "notFound") refused.set(attrs, replaced.failure);
-      return undefined;
-    },
-    updateById: (collection: unknown, id: unknown, attrs: Doc) => {
-      const name = collectionOf(collection);
-      const patched = raw.patch(name, id, attrs);
-      if (patched.ok) return patched.value;
-      if (patched.failure.problem !== "notFound") refused.set(attrs, patched.failure);
-      return undefined;
-    },
+    replaceById: (collection: unknown, id: unknown, attrs: Doc) => changed(raw.replace(collectionOf(collection), id, attrs), attrs),
+    updateById: (collection: unknown, id: unknown, attrs: Doc) => changed(raw.patch(collectionOf(collection), id, attrs), attrs),
     removeById: (collection: unknown, id: unknown) => {
       const name = collectionOf(collection);
       const gone = raw.remove(name, id);
@@ -143,13 +140,9 @@ export async function createRawRecordsRouter(deps: RawRecordsRouterDeps): Promis
   };
 
   const failed: ErrorRequestHandler = (error: unknown, request, response, _next) => {
-    log(`Internal error on ${request.method} ${request.originalUrl}: ${(error as Error).stack ?? String(error)}`);
-    if (response.headersSent) {
-      response.destroy();
-      return;
-    }
-    const instance = contexts.get(request)?.instance ?? "/__db";
-    send(response, problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, instance));
+    const { reply } = deps.internalError({ method: request.method, url: request.originalUrl }, contexts.get(request)?.instance ?? "/__db", error);
+    if (response.headersSent) response.destroy();
+    else send(response, reply);
   };
   // json-server's own error handler answers 500 with the stack trace: ours logs it and answers a problem.
   for (const layer of (router as unknown as { stack: Array<{ handle: { length: number } }> }).stack) {
@@ -159,7 +152,7 @@ export async function createRawRecordsRouter(deps: RawRecordsRouterDeps): Promis
   const app = jsonServer.create();
   app.disable("x-powered-by");
   app.set("json spaces", 0); // compact, like every other answer of the mock (json-server's own server indents)
-  app.set("etag", false); // no hash of every answer (a whole state can be 160 MiB)
+  app.set("etag", false); // no hash of every answer: `/__db/db` is the whole state, hashed for nothing
   app.set("query parser", false); // the route sets req.query itself
   app.use("/__db", router);
   app.use(failed);

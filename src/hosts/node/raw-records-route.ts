@@ -1,17 +1,18 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { mediaTypeOf } from "../../contract/build-contract.ts";
-import type { Failure } from "../problems.ts";
-import { collectionNamed, type RawRecordService } from "../services/raw-records.ts";
-import type { MockStore } from "../store/mock-store.ts";
-import { COLLECTIONS, type CollectionName } from "../store/records.ts";
-import { parseJson } from "./read-body.ts";
+import type { Failure } from "../../mock/problems.ts";
+import { collectionNamed, type RawRecordService } from "../../mock/services/raw-records.ts";
+import type { MockStore } from "../../mock/store/mock-store.ts";
+import { COLLECTIONS, type CollectionName } from "../../mock/store/records.ts";
+import { decodeSegment } from "../../mock/http/decode-segment.ts";
+import { parseJson } from "../../mock/http/read-body.ts";
 import { readNodeBody as readBody } from "./node-request.ts";
-import { rawQuery, type RawQuery } from "./raw-records-query.ts";
+import { rawQuery, type RawQuery } from "../../mock/http/raw-records-query.ts";
 import { createRawRecordsRouter, type RawRecordsRouter, type RawRequest } from "./raw-records-router.ts";
-import { problemReply, type Reply } from "./reply.ts";
-import { send } from "./send-reply.ts";
-import type { Durability } from "./when-saved.ts";
-import { clip } from "../clip.ts";
+import { problemReply, type Reply } from "../../mock/http/reply.ts";
+import type { Durability } from "../../mock/http/when-saved.ts";
+import { clip } from "../../mock/clip.ts";
+import type { RequestAnswerer } from "../../mock/http/answer-requests.ts";
 
 /** Collaborators of {@link createRawRecordsRoute}. */
 export interface RawRecordsRouteDeps {
@@ -21,12 +22,17 @@ export interface RawRecordsRouteDeps {
   bodyLimit: number;
   /** With `--db`: a raw write is answered once it is on disk. */
   durability?: Durability;
-  /** Told of an unexpected error (a bug). */
+  /** Told of an unexpected error met in json-server's router (a bug). */
   log?: (line: string) => void;
+  /** A bug met in json-server's router: reported, and the core's 500 (answer-requests.ts). */
+  internalError: RequestAnswerer["internalError"];
 }
 
-/** Answers one request under `/__db` (the admin guard has admitted it). */
-export type RawRecordsRoute = (request: IncomingMessage, response: ServerResponse, path: string) => void;
+/**
+ * Answers one request under `/__db` (the admin guard has admitted it): the reply to send when json-server is not
+ * to see it, else undefined once json-server has it (it writes its answer itself); a bug rejects.
+ */
+export type RawRecordsRoute = (request: IncomingMessage, response: ServerResponse, path: string) => Promise<Reply | undefined>;
 
 /**
  * Nested routes json-server 0.17 has (`/__db/<parent>/<id>/<children>`), where our records relate: a property's
@@ -57,18 +63,12 @@ export function createRawRecordsRoute(deps: RawRecordsRouteDeps): RawRecordsRout
       throw error;
     }));
 
-  return (request, response, path) => {
-    prepare(request, path, deps)
-      .then(async (prepared) => {
-        if (prepared === undefined) return; // the client left before its body was read
-        if ("status" in prepared) return send(response, prepared);
-        const handle = await router();
-        handle(request, response, { ...prepared, before: deps.durability?.version() });
-      })
-      .catch((error: unknown) => {
-        (deps.log ?? console.error)(`Internal error on ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
-        if (!response.headersSent) send(response, problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, path));
-      });
+  return async (request, response, path) => {
+    const prepared = await prepare(request, path, deps);
+    if (prepared === undefined || "status" in prepared) return prepared; // undefined: the client left before its body was read
+    const handle = await router();
+    handle(request, response, { ...prepared, before: deps.durability?.version() });
+    return undefined;
   };
 }
 
@@ -84,7 +84,7 @@ async function prepare(request: IncomingMessage, path: string, deps: RawRecordsR
     return problemReply(failed, path, headers);
   };
   const notAllowed = (allowed: string) => refuse({ problem: "methodNotAllowed", detail: `${request.method} is not a method of ${clip(path, 100)}; it allows ${allowed}.` }, { Allow: allowed });
-  if (segments.length === 0 || segments.length > 3 || segments.some((segment) => segment === null || segment === "")) {
+  if (segments.length === 0 || segments.length > 3 || segments.some((segment) => segment === undefined || segment === "")) {
     return refuse({ problem: "notFound", detail: PLACES });
   }
   const [first, id, nested] = segments as string[];
@@ -176,15 +176,6 @@ async function readRecord(request: IncomingMessage, limit: number, path: string)
     return problemReply({ problem: "invalidRequest", detail: "A raw record is a JSON object.", errors: [{ in: "body", pointer: "", detail: "must be an object" }] }, path);
   }
   return { record: value as Record<string, unknown> };
-}
-
-/** A path segment decoded, or null when its percent-encoding is broken. */
-function decodeSegment(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
 }
 
 /** Discards a body json-server is not given, without buffering it. */

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { BodyRead, MockRequest } from "./mock-request.ts";
+import type { BodyRead, MockRequest } from "../../mock/http/mock-request.ts";
 
 /**
  * Node's side of a {@link MockRequest}: the request line and headers as `node:http` parsed them, and a body read

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { checkAccountConfigs, type AccountConfig } from "./account-config.ts";
+import { checkAccountConfigs, type AccountConfig } from "../../mock/account-config.ts";
 
 export type { AccountConfig };
 

@@ -1,32 +1,32 @@
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createContract, type Contract } from "../contract/create-contract.ts";
-import type { ContractViolation } from "../contract/contract-violation.ts";
-import { compileBodySchema, readServiceProfile, readServiceProfileFile } from "../contract/profile/read-service-profile.ts";
-import type { ServiceProfile } from "../contract/profile/service-profile.ts";
-import { createMockCore, withConfiguredAccounts } from "./create-mock-core.ts";
-import { createApp } from "./http/create-app.ts";
-import { isWildcardHost } from "./http/allowed-hosts.ts";
-import { DOCS_PATH } from "./http/docs-pages.ts";
-import { CONSOLE_PATH } from "./http/console-assets.ts";
-import { formatRequestLog } from "./http/request-log-line.ts";
+import { createContract, type Contract } from "../../contract/create-contract.ts";
+import type { ContractViolation } from "../../contract/contract-violation.ts";
+import { compileBodySchema, readServiceProfile, readServiceProfileFile } from "../../contract/profile/read-service-profile.ts";
+import type { ServiceProfile } from "../../contract/profile/service-profile.ts";
+import { createMockCore, withConfiguredAccounts } from "../../mock/create-mock-core.ts";
+import { createApp } from "./create-app.ts";
+import { isWildcardHost } from "../../mock/http/allowed-hosts.ts";
+import { DOCS_PATH } from "./docs-pages.ts";
+import { CONSOLE_PATH } from "./console-assets.ts";
+import { formatRequestLog } from "./request-log-line.ts";
 import { messageLine, type LogLevel } from "./log-line.ts";
-import { DEFAULT_FIXTURES_PATH, loadFixtures } from "../hosts/node/state/load-fixtures.ts";
-import { createProfilePlayback } from "./profile-playback.ts";
-import { AutologinTokens } from "./services/autologin-tokens.ts";
-import { mockFaults, type MockFaults } from "./mock-faults.ts";
-import type { JournalEntry, JournalFilter } from "./services/request-journal.ts";
-import { RawRecordService } from "./services/raw-records.ts";
-import { createRawRecordValidator } from "./store/create-raw-record-validator.ts";
-import { filePersistence } from "../hosts/node/state/file-persistence.ts";
-import type { MockStore } from "./store/mock-store.ts";
-import type { Database } from "./store/records.ts";
-import { chooseState, type ChosenState } from "./store/choose-state.ts";
-import { firstRecordFault, RecordRefused } from "./store/record-fault.ts";
-import { refusalLines, type Outcome } from "./problems.ts";
-import type { UsageControl } from "./usage/usage-recorder.ts";
-import { writeUsageFile } from "./usage/usage-file.ts";
-import { registerUsage } from "./usage/usage-registry.ts";
+import { DEFAULT_FIXTURES_PATH, loadFixtures } from "./state/load-fixtures.ts";
+import { createProfilePlayback } from "../../mock/profile-playback.ts";
+import { AutologinTokens } from "../../mock/services/autologin-tokens.ts";
+import { mockFaults, type MockFaults } from "../../mock/mock-faults.ts";
+import type { JournalEntry, JournalFilter } from "../../mock/services/request-journal.ts";
+import { RawRecordService } from "../../mock/services/raw-records.ts";
+import { createRawRecordValidator } from "../../mock/store/create-raw-record-validator.ts";
+import { filePersistence } from "./state/file-persistence.ts";
+import type { MockStore } from "../../mock/store/mock-store.ts";
+import type { Database } from "../../mock/store/records.ts";
+import { chooseState, type ChosenState } from "../../mock/store/choose-state.ts";
+import { firstRecordFault, RecordRefused } from "../../mock/store/record-fault.ts";
+import { refusalLines, type Outcome } from "../../mock/problems.ts";
+import type { UsageControl } from "../../mock/usage/usage-recorder.ts";
+import { writeUsageFile } from "./usage-file.ts";
+import { registerUsage } from "../../mock/usage/usage-registry.ts";
 
 import {
   DEFAULT_BODY_LIMIT,
@@ -49,7 +49,7 @@ export {
   type AccountConfig,
   type MockServerOptions,
 } from "./mock-server-options.ts";
-export { NAMED_STATES, STATE_NAMES } from "./store/named-states.ts";
+export { NAMED_STATES, STATE_NAMES } from "../../mock/store/named-states.ts";
 
 /** Where a started mock listens. */
 export interface Listening {
@@ -190,11 +190,10 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   const forgetUsage = core.usage ? registerUsage(core.usage) : undefined;
   const { store } = core;
   const app = createApp({
-    answer: core.answer,
+    router: core.router,
     store,
     raw: new RawRecordService(store, validateRecord),
     contract,
-    adminGuard: core.adminGuard,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     ...(core.durability ? { durability: core.durability } : {}),
     journal: core.journal,

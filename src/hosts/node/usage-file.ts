@@ -1,5 +1,5 @@
 import { rename, writeFile } from "node:fs/promises";
-import type { UsageRecorder } from "./usage-recorder.ts";
+import type { UsageRecorder } from "../../mock/usage/usage-recorder.ts";
 
 /** The least time between the starts of two writes of the file. */
 const MIN_INTERVAL_MS = 1_000;

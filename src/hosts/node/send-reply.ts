@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
-import type { ProblemBody } from "../problems.ts";
-import { bodyOf, contentTypeOf, type Reply } from "./reply.ts";
+import type { ProblemBody } from "../../mock/problems.ts";
+import { bodyOf, contentTypeOf, type Reply } from "../../mock/http/reply.ts";
 
 /** The problems sent, by response, for the request log (which sees the response, not the reply). */
 const sentProblems = new WeakMap<ServerResponse, ProblemBody>();

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { setCorsHeaders } from "./cors.ts";
 import { DOCS_ASSET_DIR, DOCS_ASSETS } from "./docs-assets.ts";
-import { problemReply } from "./reply.ts";
+import { problemReply } from "../../mock/http/reply.ts";
 import { send } from "./send-reply.ts";
 
 /** Where the API reference is served; not under `/__admin` or `/__db`, so the admin guard does not apply. */

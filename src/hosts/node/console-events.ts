@@ -1,10 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { summarize } from "../console/journal-view.ts";
-import type { JournaledCall, RequestJournal } from "../services/request-journal.ts";
-import type { AdminGuard } from "./admin-guard.ts";
-import { adminRefusal } from "./admin-routes.ts";
-import { NodeRequest } from "./node-request.ts";
-import { problemReply } from "./reply.ts";
+import { summarize } from "../../mock/console/journal-view.ts";
+import type { JournaledCall, RequestJournal } from "../../mock/services/request-journal.ts";
+import { problemReply } from "../../mock/http/reply.ts";
 import { send } from "./send-reply.ts";
 
 /** Where the live journal is served, behind the admin guard (token included). */
@@ -18,13 +15,13 @@ const HEARTBEAT_MS = 15_000;
 
 /**
  * `GET /__admin/events`: the request journal live, as server-sent events (the Node host's: it holds a response
- * open), for the console. Each call is sent when it arrives (`status` null) and again once it is over
+ * open), for the console, behind the admin guard (route-table.ts). Each call is sent when it arrives (`status` null) and again once it is over
  * (`event: call`, its summary: never a credential); `event: cleared` when a reset empties the journal. The
  * journal is subscribed to only while a console follows it, so a mock nobody watches pays nothing per request;
  * each event is encoded once for every console. At most {@link MAX_CONSOLE_VIEWERS} consoles, each with at most
  * {@link MAX_VIEWER_BACKLOG} bytes waiting; a console that leaves is dropped.
  */
-export function createConsoleEvents(journal: RequestJournal, guard: AdminGuard): (request: IncomingMessage, response: ServerResponse) => void {
+export function createConsoleEvents(journal: RequestJournal): (request: IncomingMessage, response: ServerResponse) => void {
   const viewers = new Set<ServerResponse>();
   let unsubscribe: (() => void) | undefined;
 
@@ -46,9 +43,6 @@ export function createConsoleEvents(journal: RequestJournal, guard: AdminGuard):
   };
 
   return (request, response) => {
-    const mock = new NodeRequest(request, response);
-    const refused = adminRefusal(guard, mock, EVENTS_PATH);
-    if (refused) return send(response, refused);
     request.resume();
     if (request.method !== "GET") {
       return send(response, problemReply({ problem: "methodNotAllowed", detail: `${request.method} is not a method of ${EVENTS_PATH}; it allows GET.` }, EVENTS_PATH, { Allow: "GET" }));
