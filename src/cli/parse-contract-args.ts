@@ -140,19 +140,19 @@ exchange with the service, the --usage file is refused (missing, not JSON, anoth
 contract lacks: the file is named), or the --profile file is refused (not JSON, another version, unknown keys, or it
 contradicts the interface document: every entry at fault is named); 130 interrupted (Ctrl-C), after deleting what the run created.`;
 
+/** The runner's options that take a value, and its flags (each one in the usage above). */
+const VALUE_OPTIONS = [
+  "base-url", "public-base-url", "api-key", "token", "recording", "usage", "reporter", "output", "json-report",
+  "timeout", "run-id", "other-api-key", "other-token", "fresh-api-key", "fresh-token", "fresh-seats",
+  "write-profile", "write-pact", "profile", "fuzz", "seed",
+] as const;
+const FLAG_OPTIONS = ["strict", "skip-seat-checks", "show-credentials", "quiet"] as const;
+
 export type ParsedContractArgs = ParsedArgs<ContractCommand>;
 
 /** Reads the command line and the environment once. */
 export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedContractArgs {
-  const read = readOptions(
-    argv,
-    [
-      "base-url", "public-base-url", "api-key", "token", "recording", "usage", "reporter", "output", "json-report",
-      "timeout", "run-id", "other-api-key", "other-token", "fresh-api-key", "fresh-token", "fresh-seats",
-      "write-profile", "write-pact", "profile", "fuzz", "seed",
-    ],
-    ["strict", "skip-seat-checks", "show-credentials", "quiet"],
-  );
+  const read = readOptions(argv, VALUE_OPTIONS, FLAG_OPTIONS);
   if (read.kind !== "values") return read;
   const { values } = read;
   if (values["write-pact"] !== undefined) {

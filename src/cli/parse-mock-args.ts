@@ -111,20 +111,20 @@ Setting up a test (docs/setting-up-a-test.md):
   expect(mock).toHaveReceived({ method: "POST", path: "/api/v1/object/property",
     body: expect.objectContaining({ street: "1 Main St" }) });`;
 
+/** The mock's options that take a value, and its flags (each one in the usage above). */
+const VALUE_OPTIONS = [
+  "port", "host", "base-url", "db", "db-sync", "db-compact-after", "fixtures", "state", "accounts",
+  "agent-seats", "max-accounts", "allowed-hosts", "admin-token", "journal-size", "latency", "profile",
+  "record-usage", "consumer", "log-format",
+] as const;
+const FLAG_OPTIONS = ["validate-responses", "quiet"] as const;
+
 /** A command, help, the version, or a usage error as a value. */
 export type ParsedMockArgs = ParsedArgs<MockCommand>;
 
 /** Reads the command line and the environment once; nothing below the CLI reads either. */
 export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMockArgs {
-  const read = readOptions(
-    argv,
-    [
-      "port", "host", "base-url", "db", "db-sync", "db-compact-after", "fixtures", "state", "accounts",
-      "agent-seats", "max-accounts", "allowed-hosts", "admin-token", "journal-size", "latency", "profile",
-      "record-usage", "consumer", "log-format",
-    ],
-    ["validate-responses", "quiet"],
-  );
+  const read = readOptions(argv, VALUE_OPTIONS, FLAG_OPTIONS);
   if (read.kind !== "values") return read;
   const { values } = read;
 
