@@ -12,9 +12,9 @@ const MAX_PENDING = 64 * 1024;
 /**
  * The request log's writer: lines are gathered and written together at most 10 ms after the first of them (or as
  * soon as 64 KiB wait), instead of one `console.log` and one write to the terminal, pipe or file per request. A
- * write per line cost the logging mock 28 % of its throughput (issue 23): `console.log`'s own work, then a system
- * call that wakes the pipe's reader; one write per turn of the event loop still cost 7 % of the CPU, as the mock
- * answers only a few requests per turn. Gathered over 10 ms, tens of lines go in one write under load.
+ * write per line cost the logging mock a large share of its throughput (docs/performance.md): `console.log`'s own
+ * work, then a system call that wakes the pipe's reader; one write per turn of the event loop still cost CPU, as
+ * the mock answers only a few requests per turn. Gathered over 10 ms, tens of lines go in one write under load.
  *
  * Nothing written is lost when the process ends: `flush()` writes what waits, synchronously (process.stdout is
  * synchronous for files and terminals, and on Linux for pipes too; on macOS and Windows a pipe is written

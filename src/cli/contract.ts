@@ -23,7 +23,7 @@ import { readUsageFile } from "../contract/usage/read-usage-document.ts";
 import { replayUsage } from "../contract/usage/replay-usage.ts";
 import type { UsageDocument } from "../contract/usage/usage-document.ts";
 import { CONTRACT_USAGE, parseContractArgs, type RecordingCommand, type ReporterName, type ServiceCommand, type UsageCommand } from "./parse-contract-args.ts";
-import { packageVersion } from "./package-version.ts";
+import { commandOrExit } from "./command-or-exit.ts";
 import { writePactFile } from "../contract/usage/write-pact-file.ts";
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -33,17 +33,7 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-const parsed = parseContractArgs(process.argv.slice(2), process.env);
-if (parsed.kind === "help") {
-  console.log(CONTRACT_USAGE);
-  process.exit(0);
-}
-if (parsed.kind === "version") {
-  console.log(packageVersion());
-  process.exit(0);
-}
-if (parsed.kind === "error") fail(`${parsed.message}\n\n${CONTRACT_USAGE}`);
-const { command } = parsed;
+const command = commandOrExit(parseContractArgs(process.argv.slice(2), process.env), CONTRACT_USAGE);
 const contract = createContract();
 if (command.kind === "pact") {
   const written = writePactFile(command.usage, command.writePact, contract);

@@ -10,24 +10,11 @@ import { DEFAULT_FIXTURES_PATH } from "../hosts/node/state/load-fixtures.ts";
 import { mockBanner } from "./mock-banner.ts";
 import { StateFileError } from "../hosts/node/state/state-files.ts";
 import { MOCK_USAGE, parseMockArgs } from "./parse-mock-args.ts";
-import { packageVersion } from "./package-version.ts";
+import { commandOrExit } from "./command-or-exit.ts";
 import { BufferedLog } from "./buffered-log.ts";
 import { messageLine } from "../hosts/node/log-line.ts";
 
-const parsed = parseMockArgs(process.argv.slice(2), process.env);
-if (parsed.kind === "help") {
-  console.log(MOCK_USAGE);
-  process.exit(0);
-}
-if (parsed.kind === "version") {
-  console.log(packageVersion());
-  process.exit(0);
-}
-if (parsed.kind === "error") {
-  console.error(`${parsed.message}\n\n${MOCK_USAGE}`);
-  process.exit(2);
-}
-const { command } = parsed;
+const command = commandOrExit(parseMockArgs(process.argv.slice(2), process.env), MOCK_USAGE);
 
 // Everything the mock prints on stdout goes through one writer, in order: the request log's lines are gathered
 // for up to 10 ms and written together, and what waits is written on every exit, a crash included (buffered-log.ts).

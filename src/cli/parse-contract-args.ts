@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { readOptions, type ParsedArgs } from "./read-options.ts";
 
 /** The reporters of a contract run. */
 export const REPORTERS = ["text", "junit", "json"] as const;
@@ -140,51 +140,21 @@ exchange with the service, the --usage file is refused (missing, not JSON, anoth
 contract lacks: the file is named), or the --profile file is refused (not JSON, another version, unknown keys, or it
 contradicts the interface document: every entry at fault is named); 130 interrupted (Ctrl-C), after deleting what the run created.`;
 
-export type ParsedContractArgs = { kind: "run"; command: ContractCommand } | { kind: "help" } | { kind: "version" } | { kind: "error"; message: string };
+/** The runner's options that take a value, and its flags (each one in the usage above). */
+const VALUE_OPTIONS = [
+  "base-url", "public-base-url", "api-key", "token", "recording", "usage", "reporter", "output", "json-report",
+  "timeout", "run-id", "other-api-key", "other-token", "fresh-api-key", "fresh-token", "fresh-seats",
+  "write-profile", "write-pact", "profile", "fuzz", "seed",
+] as const;
+const FLAG_OPTIONS = ["strict", "skip-seat-checks", "show-credentials", "quiet"] as const;
+
+export type ParsedContractArgs = ParsedArgs<ContractCommand>;
 
 /** Reads the command line and the environment once. */
 export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedContractArgs {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        "base-url": { type: "string" },
-        "public-base-url": { type: "string" },
-        "api-key": { type: "string" },
-        token: { type: "string" },
-        recording: { type: "string" },
-        usage: { type: "string" },
-        strict: { type: "boolean" },
-        reporter: { type: "string" },
-        output: { type: "string" },
-        "json-report": { type: "string" },
-        timeout: { type: "string" },
-        "run-id": { type: "string" },
-        "other-api-key": { type: "string" },
-        "other-token": { type: "string" },
-        "fresh-api-key": { type: "string" },
-        "fresh-token": { type: "string" },
-        "fresh-seats": { type: "string" },
-        "skip-seat-checks": { type: "boolean" },
-        "show-credentials": { type: "boolean" },
-        "write-profile": { type: "string" },
-        "write-pact": { type: "string" },
-        profile: { type: "string" },
-        fuzz: { type: "string" },
-        seed: { type: "string" },
-        quiet: { type: "boolean" },
-        version: { type: "boolean" },
-        help: { type: "boolean" },
-      },
-    }));
-  } catch (error) {
-    return { kind: "error", message: (error as Error).message };
-  }
-  if (values.help) return { kind: "help" };
-  if (values.version) return { kind: "version" };
+  const read = readOptions(argv, VALUE_OPTIONS, FLAG_OPTIONS);
+  if (read.kind !== "values") return read;
+  const { values } = read;
   if (values["write-pact"] !== undefined) {
     if (values["write-pact"] === "") return { kind: "error", message: "--write-pact needs a file name" };
     if (!values.usage) return { kind: "error", message: "--write-pact needs --usage <file>: the usage the pact is written from" };

@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { readOptions, type ParsedArgs } from "./read-options.ts";
 import { DEFAULT_AGENT_SEATS, DEFAULT_HOST, DEFAULT_MAX_ACCOUNTS, DEFAULT_PORT, type AccountConfig } from "../hosts/node/create-mock-server.ts";
 import { readAccountsFile } from "../hosts/node/read-accounts-file.ts";
 import { STATE_NAMES } from "../mock/store/named-states.ts";
@@ -111,48 +111,22 @@ Setting up a test (docs/setting-up-a-test.md):
   expect(mock).toHaveReceived({ method: "POST", path: "/api/v1/object/property",
     body: expect.objectContaining({ street: "1 Main St" }) });`;
 
+/** The mock's options that take a value, and its flags (each one in the usage above). */
+const VALUE_OPTIONS = [
+  "port", "host", "base-url", "db", "db-sync", "db-compact-after", "fixtures", "state", "accounts",
+  "agent-seats", "max-accounts", "allowed-hosts", "admin-token", "journal-size", "latency", "profile",
+  "record-usage", "consumer", "log-format",
+] as const;
+const FLAG_OPTIONS = ["validate-responses", "quiet"] as const;
+
 /** A command, help, the version, or a usage error as a value. */
-export type ParsedMockArgs = { kind: "run"; command: MockCommand } | { kind: "help" } | { kind: "version" } | { kind: "error"; message: string };
+export type ParsedMockArgs = ParsedArgs<MockCommand>;
 
 /** Reads the command line and the environment once; nothing below the CLI reads either. */
 export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMockArgs {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: "string" },
-        host: { type: "string" },
-        "base-url": { type: "string" },
-        db: { type: "string" },
-        "db-sync": { type: "string" },
-        "db-compact-after": { type: "string" },
-        fixtures: { type: "string" },
-        state: { type: "string" },
-        accounts: { type: "string" },
-        "agent-seats": { type: "string" },
-        "max-accounts": { type: "string" },
-        "allowed-hosts": { type: "string" },
-        "admin-token": { type: "string" },
-        "validate-responses": { type: "boolean" },
-        "journal-size": { type: "string" },
-        latency: { type: "string" },
-        profile: { type: "string" },
-        "record-usage": { type: "string" },
-        consumer: { type: "string" },
-        quiet: { type: "boolean" },
-        "log-format": { type: "string" },
-        help: { type: "boolean" },
-        version: { type: "boolean" },
-      },
-    }));
-  } catch (error) {
-    return { kind: "error", message: (error as Error).message };
-  }
-  if (values.help) return { kind: "help" };
-  if (values.version) return { kind: "version" };
+  const read = readOptions(argv, VALUE_OPTIONS, FLAG_OPTIONS);
+  if (read.kind !== "values") return read;
+  const { values } = read;
 
   const port = integer(values.port ?? env.PORT ?? String(DEFAULT_PORT), 0, 65535);
   if (port === undefined) return { kind: "error", message: `--port must be a whole number from 0 to 65535, got ${values.port ?? env.PORT}` };

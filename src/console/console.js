@@ -1,28 +1,15 @@
 // The mock's console: plain DOM, no library, no build step. Everything it reads comes from the mock's admin
-// routes, behind the admin guard; with an admin token, nothing is read until it is given.
+// routes, behind the admin guard; with an admin token, nothing is read until it is given. What it shows is built
+// by console-views.js, loaded before this file.
 "use strict";
 (() => {
+  const { $, el, problemText, say, row, detail, ruleText, statusesOf, coverageRows, assumptionItems } = consoleViews;
   const MAX_ROWS = 500;
-  const $ = (id) => document.getElementById(id);
   let token = null;
   let operations = [];
   let selected = null;
   let following = null;
   const calls = new Map();
-
-  /** An element with its text and attributes; children appended. Text is always text, never markup. */
-  const el = (tag, attributes, ...children) => {
-    const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(attributes || {})) {
-      if (value === undefined || value === null || value === false) continue;
-      if (name === "text") node.textContent = value;
-      else if (name === "class") node.className = value;
-      else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
-      else node.setAttribute(name, value === true ? "" : String(value));
-    }
-    for (const child of children) if (child !== null && child !== undefined) node.append(child);
-    return node;
-  };
 
   class Locked extends Error {}
 
@@ -38,18 +25,6 @@
     }
     const body = await answer.json().catch(() => null);
     return { ok: answer.ok, status: answer.status, body };
-  };
-
-  const problemText = (body) => {
-    if (!body) return "The mock refused it.";
-    const fields = (body.errors || []).map((error) => `${error.pointer || "(body)"} ${error.detail}`);
-    return [body.detail || body.title, ...fields].join(" · ");
-  };
-
-  const say = (id, text, isError) => {
-    const node = $(id);
-    node.textContent = text;
-    node.className = isError ? "error" : "note";
   };
 
   // ---- the token gate ------------------------------------------------------------------------------------
@@ -164,20 +139,6 @@
   };
 
   // ---- the list ------------------------------------------------------------------------------------------
-  const statusClass = (status) => (status === null ? "pending" : status >= 500 ? "s5" : status >= 400 ? "s4" : "s2");
-
-  const steeredText = (fault) => {
-    if (!fault) return "";
-    const parts = [];
-    if (fault.rule) {
-      const rule = fault.rule;
-      parts.push(`rule ${rule.id}: ${rule.drop ? "dropped" : rule.status !== undefined ? rule.status : ""}${rule.delay ? ` +${rule.delay} ms` : ""}`.replace(/: $/, ""));
-    }
-    if (fault.prefer) parts.push(`Prefer${fault.prefer.code !== undefined ? ` code=${fault.prefer.code}` : ""}${fault.prefer.delay !== undefined ? ` delay=${fault.prefer.delay}` : ""}`);
-    if (fault.latency !== undefined) parts.push(`latency ${fault.latency} ms`);
-    return parts.join(" · ");
-  };
-
   const matches = (call) => {
     if ($("only-errors").checked && !(call.status === null || call.status >= 400)) return false;
     const wanted = $("filter").value.trim().toLowerCase();
@@ -185,34 +146,10 @@
     return `${call.method} ${call.url} ${call.operationId || ""} ${call.status ?? ""}`.toLowerCase().includes(wanted);
   };
 
-  const row = (call) => {
-    const status = call.status === null ? (call.durationMs === null ? "…" : "none") : String(call.status);
-    const path = el("td", { class: "path" }, el("button", { type: "button", class: "open", "aria-label": `Open ${call.method} ${call.url}`, onclick: () => open(call.id), text: call.url }));
-    if (call.errors && call.errors.length) {
-      path.append(el("ul", { class: "fields", "aria-label": "Offending fields" }, ...call.errors.map((error) => el("li", {}, el("code", { text: `${error.in ? `${error.in} ` : ""}${error.pointer || "/"}` }), ` ${error.detail}`))));
-    } else if (call.problem && call.status >= 400) {
-      path.append(el("div", { class: "note", text: call.problem }));
-    }
-    if (call.responseInvalid) path.append(el("div", { class: "badge bad", text: "the mock's answer broke the contract (--validate-responses)" }));
-    const steered = steeredText(call.fault);
-    return el(
-      "tr",
-      { "data-id": call.id, class: `${call.responseInvalid ? "invalid-answer" : ""}${selected === call.id ? " selected" : ""}`, hidden: !matches(call) },
-      el("td", { class: "time", text: call.time.slice(11, 23) }),
-      el("td", { class: `method m-${call.method.toLowerCase()}`, text: call.method }),
-      path,
-      el("td", { class: "operation", text: call.operationId || "—" }),
-      el("td", {}, el("span", { class: `status ${statusClass(call.status)}`, text: status })),
-      el("td", { class: "num", text: call.durationMs === null ? "" : String(Math.round(call.durationMs)) }),
-      el("td", { text: call.uid === null ? "—" : `uid ${call.uid}` }),
-      el("td", {}, steered ? el("span", { class: "badge steer", text: steered }) : null),
-    );
-  };
-
   const show = (call) => {
     const known = calls.get(call.id);
     calls.set(call.id, call);
-    const fresh = row(call);
+    const fresh = row(call, { open, selected: selected === call.id, hidden: !matches(call) });
     const body = $("calls");
     const old = known && body.querySelector(`tr[data-id="${call.id}"]`);
     if (old) old.replaceWith(fresh);
@@ -249,15 +186,6 @@
     $("detail-body").replaceChildren(el("p", { class: "note", text: "Open a request (its path) to see what was sent and what the mock answered." }));
   };
 
-  const headerList = (headers) =>
-    el("dl", { class: "headers" }, ...Object.entries(headers).flatMap(([name, value]) => [el("dt", { text: name }), el("dd", { text: value })]));
-
-  const bodyBlock = (label, part) => {
-    if (!part || part.body === null) return el("p", { class: "note", text: `${label}: none` });
-    const cut = part.bodyTruncated ? ` (the first part of ${part.bodySize} bytes: the journal keeps 16 KiB)` : "";
-    return el("div", {}, el("h4", { text: `${label}${cut}` }), el("pre", { class: "body", tabindex: "0", "aria-label": label, text: part.body }));
-  };
-
   const open = async (id, quiet) => {
     selected = id;
     for (const tr of $("calls").children) tr.classList.toggle("selected", Number(tr.dataset.id) === id);
@@ -267,31 +195,7 @@
       $("detail-body").replaceChildren(el("p", { class: "error", text: problemText(found.body) }));
       return;
     }
-    const call = found.body;
-    const copied = el("span", { role: "status", class: "note" });
-    const curl = el("textarea", { id: "curl", readonly: true, rows: "4", spellcheck: "false", text: call.curl });
-    const copy = async () => {
-      try {
-        await navigator.clipboard.writeText(call.curl);
-      } catch {
-        curl.select();
-        document.execCommand("copy");
-      }
-      copied.textContent = "Copied. Set API_KEY and TOKEN in your shell first.";
-    };
-    const status = call.status === null ? "no answer" : String(call.status);
-    $("detail-body").replaceChildren(
-      ...[el("h3", {}, `${call.method} ${call.url} `, el("span", { class: `status ${statusClass(call.status)}`, text: status })),
-      el("p", { class: "note", text: `${call.operationId || "no operation of the contract"} · ${call.durationMs === null ? "pending" : `${call.durationMs} ms`} · ${call.uid === null ? "no account" : `uid ${call.uid}`}${steeredText(call.fault) ? ` · ${steeredText(call.fault)}` : ""}` }),
-      call.responseInvalid ? el("p", { class: "badge bad", text: "The mock's answer broke the contract, so it answered 500 in its place (--validate-responses): a bug of the mock." }) : null,
-      call.errors && call.errors.length ? el("div", {}, el("h4", { text: "Offending fields" }), el("ul", { class: "fields" }, ...call.errors.map((error) => el("li", {}, el("code", { text: `${error.in || ""} ${error.pointer || "/"}` }), ` ${error.detail}`)))) : null,
-      el("div", { class: "pair" },
-        el("div", {}, el("h4", { text: "Request headers" }), headerList(call.request.headers), bodyBlock("Request body", call.request)),
-        el("div", {}, el("h4", { text: "Answer headers" }), call.answer ? headerList(call.answer.headers) : el("p", { class: "note", text: "No answer." }), bodyBlock("Answer body", call.answer)),
-      ),
-      el("div", { class: "curl" }, el("label", { for: "curl", text: "Copy as curl (credentials as $API_KEY and $TOKEN)" }), curl, el("button", { type: "button", onclick: copy, text: "Copy as curl" }), copied),
-      ].filter(Boolean),
-    );
+    $("detail-body").replaceChildren(...detail(found.body));
     if (!quiet) $("detail-title").scrollIntoView({ block: "nearest" });
   };
 
@@ -345,12 +249,6 @@
   });
 
   // ---- fault rules ---------------------------------------------------------------------------------------
-  const ruleText = (rule) => {
-    const operation = operations.find((op) => op.method === rule.method && op.path === rule.path);
-    const target = `${rule.method || "any method"} ${rule.path}${operation ? ` (${operation.operationId})` : ""}`;
-    const effect = [rule.drop ? "drop the connection" : rule.status !== undefined ? `answer ${rule.status}` : "", rule.delay ? `after ${rule.delay} ms` : ""].filter(Boolean).join(" ");
-    return `#${rule.id} ${target}: ${effect}${rule.times !== undefined ? `, ${rule.times} more time${rule.times === 1 ? "" : "s"}` : ", until removed"}`;
-  };
   const loadFaults = async () => {
     const got = await admin("/__admin/faults");
     if (!got.ok) return;
@@ -358,7 +256,7 @@
     $("faults-empty").hidden = rules.length > 0;
     $("fault-list").replaceChildren(
       ...rules.map((rule) =>
-        el("li", { "data-rule": rule.id }, el("span", { text: ruleText(rule) }), " ",
+        el("li", { "data-rule": rule.id }, el("span", { text: ruleText(rule, operations) }), " ",
           el("button", { type: "button", "aria-label": `Remove rule ${rule.id}`, text: "Remove", onclick: () => removeRule(rule.id) })),
       ),
     );
@@ -369,11 +267,6 @@
     loadFaults();
   };
 
-  /** The statuses a rule can answer for an operation: its documented errors, and the server errors any service can give. */
-  const statusesOf = (operation) => {
-    const documented = operation ? operation.responses.filter((response) => response.documented && Number(response.status) >= 400).map((response) => Number(response.status)) : [];
-    return [...new Set([...documented, 500, 502, 503, 504])].sort((a, b) => a - b);
-  };
   const fillStatuses = () => {
     const operation = operations[Number($("fault-operation").value)];
     const select = $("fault-status");
@@ -416,24 +309,8 @@
     if (first) fillOperations();
     const { totals } = report;
     $("coverage-summary").textContent = `Operations exercised: ${totals.exercised} of ${totals.operations} · documented responses: ${totals.responsesExercised} of ${totals.responses}`;
-    $("coverage-rows").replaceChildren(
-      ...report.operations.map((operation) =>
-        el("tr", { class: operation.count ? "hit" : "miss", "data-operation": operation.operationId },
-          el("td", {}, el("div", { text: operation.operationId }), el("code", { class: "note", text: `${operation.method} ${operation.path}` })),
-          el("td", {}, ...operation.responses.map((response) =>
-            el("span", {
-              class: `chip ${response.count ? "hit" : ""} ${response.documented ? "" : "undocumented"}`,
-              title: `${response.documented ? "documented" : "not documented"}${response.assumptions.length ? `; rests on ${response.assumptions.join(", ")}` : ""}`,
-              text: response.count ? `${response.status} ×${response.count}` : response.status,
-            }))),
-        ),
-      ),
-    );
-    $("assumptions").replaceChildren(
-      ...(report.assumptions.length
-        ? report.assumptions.map((assumption) => el("li", {}, el("strong", { text: assumption.id }), ` ${assumption.place} (×${assumption.count}): `, el("span", { class: "note", text: assumption.text })))
-        : [el("li", { class: "note", text: "None yet." })]),
-    );
+    $("coverage-rows").replaceChildren(...coverageRows(report));
+    $("assumptions").replaceChildren(...assumptionItems(report));
   };
   $("coverage-clear").addEventListener("click", async () => {
     await admin("/__admin/coverage", { method: "DELETE" });

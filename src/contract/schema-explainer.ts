@@ -115,7 +115,7 @@ export function createSchemaExplainer(document: OpenApiDocument, validatorAt: Va
   /**
    * A value that fails every branch fails the documented ones too: when the branch it came closest to is itself
    * an assumption (a reading we added beside the document's, such as an empty array for an empty map), its
-   * findings take the tier and section of the combinator, not of that branch (issue 19, item 4).
+   * findings take the tier and section of the combinator, not of that branch.
    */
   const liftFromAssumedBranch = (error: ErrorObject, index: number, inner: SchemaFinding[]): SchemaFinding[] => {
     const combinator = pointers.get(error.parentSchema as object);

@@ -112,7 +112,7 @@ export const RESOURCE_OF_ANSWER: Record<string, ResourceName> = {
 };
 
 /** Every observation a profile can hold, by key. */
-export interface Observations {
+export type Observations = {
   [point: `error.${string}`]: ErrorObservation;
   "media_type.success"?: ValueObservation<string[]>;
   "order.property_list"?: ValueObservation<ListOrder>;
@@ -122,20 +122,13 @@ export interface Observations {
   "seats.fresh"?: ValueObservation<number>;
   "unset.property"?: FieldsObservation<UnsetRepresentation>;
   "unset.agent"?: FieldsObservation<UnsetRepresentation>;
-  "extra_fields.property"?: FieldsObservation<ExtraField>;
-  "extra_fields.agent"?: FieldsObservation<ExtraField>;
-  "extra_fields.document"?: FieldsObservation<ExtraField>;
-  "extra_fields.agent_list_entry"?: FieldsObservation<ExtraField>;
-  "extra_fields.property_list_item"?: FieldsObservation<ExtraField>;
-  "extra_fields.property_write"?: FieldsObservation<ExtraField>;
-  "extra_fields.agent_write"?: FieldsObservation<ExtraField>;
-  "extra_fields.document_write"?: FieldsObservation<ExtraField>;
-  "extra_fields.template_catalogue"?: FieldsObservation<ExtraField>;
-  "extra_fields.template"?: FieldsObservation<ExtraField>;
   "order.template_catalogue"?: ValueObservation<string[]>;
   "derived.edit_property"?: ValueObservation<DerivedOnEdit>;
   "external_id.duplicate"?: ValueObservation<DuplicateExternalId>;
-}
+} & {
+  /** One point per resource, named after it: what fields its answers carry beyond the contract. */
+  [Resource in ResourceName as `extra_fields.${Resource}`]?: FieldsObservation<ExtraField>;
+};
 
 /** The points other than errors, by key, with what they say. */
 export const VALUE_POINTS = {

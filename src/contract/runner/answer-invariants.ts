@@ -1,10 +1,10 @@
 /**
- * Rules of an answer that hold on every answer of its operation, not only in the step that first looks
- * (issue 19, item 5): the agent list's keys are its values' nids and each agent of the run is listed under its
- * own nid with its own email, a deleted one not at all; a property list item of the run carries the title and
- * external id its property answers; a property of the run has no tours (the run adds none), so virtual_tours is
- * an empty array (2.1); the auto-login `uri` of a create or edit has the form of section 4.1. The run tells it
- * what it learns (agents created and deleted, properties retrieved), and every answer is held to what it knows.
+ * Rules of an answer that hold on every answer of its operation, not only in the step that first looks: the agent
+ * list's keys are its values' nids and each agent of the run is listed under its own nid with its own email, a
+ * deleted one not at all; a property list item of the run carries the title and external id its property answers; a
+ * property of the run has no tours (the run adds none), so virtual_tours is an empty array (2.1); the auto-login
+ * `uri` of a create or edit has the form of section 4.1. The run tells it what it learns (agents created and
+ * deleted, properties retrieved), and every answer is held to what it knows.
  */
 import { isDeepStrictEqual } from "node:util";
 import type { CheckName } from "./checks.ts";

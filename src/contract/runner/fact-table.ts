@@ -1,5 +1,5 @@
 /**
- * Every fact of the contract and the step of the scenario that puts it to the test (issue 19, item 7): each
+ * Every fact of the contract and the step of the scenario that puts it to the test: each
  * place of spec/openapi.yaml that carries an `x-section` (an operation, a parameter, a schema), and the facts
  * of the interface document's prose that no schema states. test/contract/fact-table.test.ts keeps it true: a
  * place with `x-section` missing here, or an entry whose step does not evaluate its check in a run against a

@@ -17,7 +17,7 @@ export interface RetryLimits {
   perRunMs: number;
 }
 
-/** The bounds issue 28 set: 3 times per request, 30 s per run. */
+/** The default bounds: a few tries per request, and a budget of waiting for the whole run, so that a service that keeps asking to wait cannot hold a run forever. */
 export const DEFAULT_RETRY_LIMITS: RetryLimits = { perRequest: 3, perRunMs: 30_000 };
 
 /** What a run has waited so far, shared by every exchanger of the run. */

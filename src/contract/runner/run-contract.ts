@@ -1,16 +1,16 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { createContract, type Contract } from "../create-contract.ts";
+import type { Contract } from "../create-contract.ts";
 import { compareWithProfile } from "../profile/compare-profile.ts";
 import { ProfileObserver } from "../profile/profile-observer.ts";
 import type { ServiceProfile } from "../profile/service-profile.ts";
 import { SCENARIO_CHECKS } from "./checks.ts";
 import type { FuzzSummary } from "./fuzz/fuzz-summary.ts";
 import { createExchanger } from "./http-exchange.ts";
-import { preflight, type PreflightAnswer } from "./preflight.ts";
+import { openRun } from "./open-run.ts";
 import type { ProxySettings } from "./proxy-settings.ts";
 import { retriesOf, type RetryLimits } from "./retry-policy.ts";
 import { RunContext } from "./run-context.ts";
-import { runRedactor, RunInterrupted, runTransport, Sender, type Credentials } from "./sender.ts";
+import { runRedactor, RunInterrupted, Sender, type Credentials } from "./sender.ts";
 import type { RunEvent, RunReport } from "./run-report.ts";
 import { runScenario } from "./scenario.ts";
 import { profileSteps } from "./steps/profile-steps.ts";
@@ -80,23 +80,13 @@ export type RunOutcome = { kind: "report"; report: RunReport; profile?: ServiceP
  * if (outcome.kind === "report" && outcome.report.result === "failed") process.exitCode = 1;
  */
 export async function runContract(options: RunOptions): Promise<RunOutcome> {
-  const now = options.now ?? Date.now;
-  const started = now();
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  // One budget of waiting for the whole run, clean-up included (retry-policy.ts), through the proxies.
-  const { exchange, cleanupExchange, accounts } = await runTransport({ ...options, timeoutMs, now });
-
-  // Compiled before the first request: compiling blocks the event loop for a while, long enough for a server to
-  // close an idle keep-alive connection under fetch's feet (ECONNRESET on the next request).
-  const contract = options.contract ?? createContract();
-  // Likewise the generated phase (fast-check), loaded only when asked for: loading it between the scenario's last
-  // request and the phase's first left the connection idle long enough, on a busy machine, to be closed under it.
+  // The generated phase (fast-check) is loaded only when asked for, and before the first request: loading it
+  // between the scenario's last request and the phase's first left the connection idle long enough, on a busy
+  // machine, to be closed under it.
   const fuzzPhase = options.fuzz ? (await import("./fuzz/run-fuzz-phase.ts")).runFuzzPhase : undefined;
-  const closedContract = options.closedContract ?? createContract({ closed: true });
-  const preflightAnswers: PreflightAnswer[] = [];
-  const preflightLate: Parameters<typeof preflight>[3]["late"] = [];
-  const problem = await preflight(exchange, options.baseUrl, accounts, { needFreshEmpty: !options.skipSeatChecks, answers: preflightAnswers, late: preflightLate });
-  if (problem) return problem;
+  const opened = await openRun(options, !options.skipSeatChecks);
+  if (opened.kind !== "opened") return opened;
+  const { now, started, exchange, cleanupExchange, accounts, contract, closedContract, preflightAnswers, preflightLate } = opened;
 
   // No secret reaches a report or a progress line unless --show-credentials: a service may echo one in an answer.
   const redact = runRedactor(accounts, options.baseUrl, options.revealCredentials ?? false);

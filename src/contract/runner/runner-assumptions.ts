@@ -15,7 +15,7 @@ export const RUNNER_ASSUMPTIONS: ReadonlyArray<{ check: string; rule: string; wh
   { check: "status_code_conformance", rule: "with `--fuzz`, a generated create or edit the document allows (any text, any integer JSON carries) succeeds", why: "The document sets no length or character limit and no range (section 8: size limits not shown); a service may refuse what it leaves open. A 5xx to it, or a 2xx that does not round-trip, is a fact." },
 ];
 
-/** Rules that were checked as facts before and are assumptions now (issue 8): the document does not state them. */
+/** Rules that were checked as facts before and are assumptions now: the document does not state them. */
 export const MOVED_FROM_FACTS: readonly string[] = [
   "A string field of a property is never null: dropped, since section 2.1 says absent values come back as null, for every field.",
   "`published` on a list item is `'0'` or `'1'`: only its type, a string, is a fact (section 2.1).",
@@ -35,7 +35,7 @@ export const MOVED_FROM_FACTS: readonly string[] = [
   "A request the document rules out is refused (issue 28): no sentence of the document says so (section 7 shows no error of the property operations). A refusal is a fact only in what it did, nothing; a request the service takes is judged by what it stored, every fact of 2.1 holding on retrieve. A value of a type the document gives the same field in another operation's body (an integer in an edit's square_feet, which the create table types integer) is no \"other type\": the generated phase sends it neither as valid nor as invalid.",
 ];
 
-/** Rules that were assumptions, or went unchecked, and are facts now (issue 19), each with why. */
+/** Rules that were assumptions, or went unchecked, and are facts now, each with why. */
 export const MOVED_TO_FACTS: readonly string[] = [
   "An answer that fails every branch of an anyOf/oneOf fails the documented branch too: a fact failure even when the closest branch is an assumption (an agent list answered as a non-empty JSON array was a warning).",
   "The auto-login uri of a create and an edit is {base_url}/<autologin_path>/<ACCESS_TOKEN> (section 4.1), against --public-base-url when given: checked on every such answer (it was only a URL).",

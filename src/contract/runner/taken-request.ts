@@ -1,5 +1,5 @@
 /**
- * What a request the document rules out did, once the service took it (issue 28, item 1). No sentence of the
+ * What a request the document rules out did, once the service took it. No sentence of the
  * interface document says invalid input is refused (section 7 shows no error of these operations), so a refusal
  * is never required; what the service then stores and answers is documented. A taken request is judged by the
  * property a retrieve shows afterwards: every fact of 2.1 that the schema of the answer does not already state

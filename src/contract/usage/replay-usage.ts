@@ -1,12 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { createContract } from "../create-contract.ts";
 import { USAGE_CHECKS, RECORDING_CHECKS } from "../runner/checks.ts";
-import { preflight, type PreflightAnswer } from "../runner/preflight.ts";
+import { openRun } from "../runner/open-run.ts";
 import { retriesOf } from "../runner/retry-policy.ts";
 import { RunContext } from "../runner/run-context.ts";
 import type { RunOptions, RunOutcome } from "../runner/run-contract.ts";
 import type { RunEvent } from "../runner/run-report.ts";
-import { runRedactor, RunInterrupted, runTransport, Sender, type AccountName } from "../runner/sender.ts";
+import { runRedactor, RunInterrupted, Sender, type AccountName } from "../runner/sender.ts";
 import { interactionStep, recordDifferences, testVerdicts } from "./consumer-verdicts.ts";
 import { judgeAnswer } from "./judge-answer.ts";
 import { rebindRequest, type Rebinding } from "./rebind-request.ts";
@@ -34,16 +33,9 @@ const ROLES: Record<string, AccountName> = { primary: "primary", other: "other",
  * service. What the replay makes is the runner's own: counted, labelled, deleted where the service can.
  */
 export async function replayUsage(options: ReplayOptions): Promise<RunOutcome> {
-  const now = options.now ?? Date.now;
-  const started = now();
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const { exchange, cleanupExchange, accounts } = await runTransport({ ...options, timeoutMs, now });
-  const contract = options.contract ?? createContract();
-  const closedContract = options.closedContract ?? createContract({ closed: true });
-  const answers: PreflightAnswer[] = [];
-  const late: Parameters<typeof preflight>[3]["late"] = [];
-  const problem = await preflight(exchange, options.baseUrl, accounts, { needFreshEmpty: false, answers, late });
-  if (problem) return problem;
+  const opened = await openRun(options, false);
+  if (opened.kind !== "opened") return opened;
+  const { now, started, exchange, cleanupExchange, accounts, contract, closedContract, preflightAnswers: answers, preflightLate: late } = opened;
 
   const redact = runRedactor(accounts, options.baseUrl, options.revealCredentials ?? false);
   const onEvent = options.onEvent;

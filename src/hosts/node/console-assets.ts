@@ -11,6 +11,7 @@ export const CONSOLE_PATH = "/__admin/console";
  */
 export const CONSOLE_ASSETS: Readonly<Record<string, string>> = {
   "index.html": "text/html; charset=utf-8",
+  "console-views.js": "text/javascript; charset=utf-8",
   "console.js": "text/javascript; charset=utf-8",
   "console.css": "text/css; charset=utf-8",
 };

@@ -48,7 +48,7 @@ interface HeldRule {
 export type AppliedRule = Omit<FaultRule, "times" | "method" | "path">;
 
 /**
- * The fault rules of one mock (WireMock's faults, issue 12): each applies to the next `times` matching API
+ * The fault rules of one mock (after WireMock's faults): each applies to the next `times` matching API
  * requests, the first added first. Taking a rule is O(1) while there are none, so the hot path pays nothing.
  */
 export class FaultRules {

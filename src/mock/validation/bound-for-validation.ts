@@ -1,8 +1,8 @@
 /**
  * Keeps the work of validating a body bounded whatever a client sends under the body limit. A schema
  * validator that reports every error (AJV's `allErrors`) does work, and builds a list, in proportion to the
- * number of errors, and collects them at a cost that grows faster than that (a body of 40,000 bad array items
- * took 20 s). So the body is first walked once, cheaply: nesting deeper than {@link MAX_DEPTH} is refused
+ * number of errors, and collects them at a cost that grows faster than that (docs/performance.md has a measure of
+ * it). So the body is first walked once, cheaply: nesting deeper than {@link MAX_DEPTH} is refused
  * outright, and a copy is made in which every array keeps its first {@link MAX_CHECKED_ITEMS} items and every
  * object its first {@link MAX_CHECKED_KEYS} fields. Errors are then looked for in that copy.
  *

@@ -29,7 +29,7 @@ export interface FuzzPhaseDeps {
 
 /**
  * The phase creates at most one property per this many cases asked for: the service has no delete, and every
- * property it makes stays published on the account (issue 28). Valid creates past half of them are judged as edits
+ * property it makes stays published on the account. Valid creates past half of them are judged as edits
  * of the phase's own property, the same fields as the document's edit takes them; creates past all of them that
  * the service might take (it took some the document rules out) are counted and not sent.
  */

@@ -7,53 +7,54 @@ import { API, record, refused, show, type Json, type RunNames } from "./step-sup
 
 type Link = { service: string; url: string; weight: string };
 
+/** What the agent a run creates and the update it sends differ in; every other part of their bodies is shared. */
+type AgentVersion = {
+  firstName: string; lastName: string; phone: string; company: string; title: string; licence: string; site: string;
+  links: (tag: string) => Link[]; cardType: string; agencyProfile: string; headshot: string; notes: string;
+};
+
 /** Every field of section 2.2 but the id: what an agent create sends. */
-function fullAgent(tag: string, email: string): Json {
-  return {
-    // The first and last names together, so that a service that computes the name agrees (2.2: full display name).
-    name: `Contract Runner ${tag}`,
-    agent_first_name: "Contract",
-    agent_last_name: `Runner ${tag}`,
-    email,
-    phone: "(555) 010-0100",
-    company: "Contract Run Realty",
-    professional_title: "Listing Agent",
-    license: `LIC-${tag}`,
-    website: `https://agents.contract-run.example/${tag}`,
-    // Out of weight order, with a negative weight: they must come back ordered by weight (section 2.2).
-    social_media_links: [
-      { service: "linkedin", url: `https://www.linkedin.com/in/${tag}`, weight: "5" },
-      { service: "instagram", url: `https://www.instagram.com/${tag}`, weight: "-2" },
-      { service: "x", url: `https://x.com/${tag}`, weight: "0" },
-    ],
-    card_type: "agent",
-    agency_profile: "3",
-    headshot_url: `https://agents.contract-run.example/${tag}/headshot.jpg`,
-    notes: "Created by a contract run.",
-  };
-}
+const CREATED: AgentVersion = {
+  firstName: "Contract", lastName: "Runner", phone: "(555) 010-0100", company: "Contract Run Realty", title: "Listing Agent",
+  licence: "LIC", site: "",
+  // Out of weight order, with a negative weight: they must come back ordered by weight (section 2.2).
+  links: (tag) => [
+    { service: "linkedin", url: `https://www.linkedin.com/in/${tag}`, weight: "5" },
+    { service: "instagram", url: `https://www.instagram.com/${tag}`, weight: "-2" },
+    { service: "x", url: `https://x.com/${tag}`, weight: "0" },
+  ],
+  cardType: "agent", agencyProfile: "3", headshot: "headshot.jpg", notes: "Created by a contract run.",
+};
 
 /** Every field of section 2.2 changed: what an agent update sends. */
-function fullUpdate(tag: string, email: string): Json {
+const UPDATED: AgentVersion = {
+  firstName: "Contracted", lastName: "Updated", phone: "(555) 010-0199", company: "Contract Run Homes", title: "Contract tester",
+  licence: "LIC2", site: "/2",
+  links: (tag) => [
+    { service: "facebook", url: `https://facebook.com/${tag}`, weight: "3" },
+    { service: "youtube", url: `https://youtube.com/@${tag}`, weight: "-10" },
+  ],
+  cardType: "team", agencyProfile: "4", headshot: "headshot-2.jpg", notes: "Updated by a contract run.",
+};
+
+/** The body of one version of the run's agent, every field of section 2.2 set. */
+function agentBody(version: AgentVersion, tag: string, email: string): Json {
   return {
-    // The name is the first and last names together, so that a service that computes it agrees (2.2: full display name).
-    name: `Contracted Updated ${tag}`,
-    agent_first_name: "Contracted",
-    agent_last_name: `Updated ${tag}`,
+    // The first and last names together, so that a service that computes the name agrees (2.2: full display name).
+    name: `${version.firstName} ${version.lastName} ${tag}`,
+    agent_first_name: version.firstName,
+    agent_last_name: `${version.lastName} ${tag}`,
     email,
-    phone: "(555) 010-0199",
-    company: "Contract Run Homes",
-    professional_title: "Contract tester",
-    license: `LIC2-${tag}`,
-    website: `https://agents.contract-run.example/${tag}/2`,
-    social_media_links: [
-      { service: "facebook", url: `https://facebook.com/${tag}`, weight: "3" },
-      { service: "youtube", url: `https://youtube.com/@${tag}`, weight: "-10" },
-    ],
-    card_type: "team",
-    agency_profile: "4",
-    headshot_url: `https://agents.contract-run.example/${tag}/headshot-2.jpg`,
-    notes: "Updated by a contract run.",
+    phone: version.phone,
+    company: version.company,
+    professional_title: version.title,
+    license: `${version.licence}-${tag}`,
+    website: `https://agents.contract-run.example/${tag}${version.site}`,
+    social_media_links: version.links(tag),
+    card_type: version.cardType,
+    agency_profile: version.agencyProfile,
+    headshot_url: `https://agents.contract-run.example/${tag}/${version.headshot}`,
+    notes: version.notes,
   };
 }
 
@@ -117,7 +118,7 @@ export function judgeDuplicate(ctx: RunContext, step: string, exchange: Exchange
 export async function agentSteps(ctx: RunContext, names: RunNames): Promise<void> {
   const email = `agent-${names.tag}@contract-run.example`.toLowerCase();
   const before = record(await ctx.call("list the agents", "listAgentCards", `${API}/agent_cards`, { expect: "success" }));
-  const agent = fullAgent(names.tag, email);
+  const agent = agentBody(CREATED, names.tag, email);
   const created = await createAgent(ctx, "create an agent with every field", agent);
   if (created.kind !== "created") {
     const reason = created.kind === "full"
@@ -173,7 +174,7 @@ export async function agentSteps(ctx: RunContext, names: RunNames): Promise<void
   }
 
   const newEmail = `agent-${names.tag}-updated@contract-run.example`.toLowerCase();
-  const update = fullUpdate(names.tag, newEmail);
+  const update = agentBody(UPDATED, names.tag, newEmail);
   step = "update every field of the agent";
   const updateAnswer = await ctx.call(step, "updateAgentCard", `${API}/agent_card/${nid}`, { body: update, expect: "success" });
   const updated = record(updateAnswer);

@@ -1,5 +1,5 @@
 /**
- * Whether a value that comes back is the value a step sent, at the two tiers (issue 19, item 1). The fact tier
+ * Whether a value that comes back is the value a step sent, at the two tiers. The fact tier
  * holds only what every reasonable reading of the document shares: a number is the same number in any numeric
  * text, a URL the same URL after normalisation, a comma-separated list the same items, a phone number the same
  * digits, and a field a service may compute from others (a site address from the subdomain) anything the
