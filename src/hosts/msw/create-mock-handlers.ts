@@ -4,7 +4,7 @@ import { builtInContract } from "../../contract/built-in-contract.ts";
 import type { ContractViolation } from "../../contract/contract-violation.ts";
 import { DEFAULT_FIXTURES_JSON } from "../../generated/default-fixtures.ts";
 import { checkAccountConfigs, type AccountConfig } from "../../mock/account-config.ts";
-import { createMockCore, withConfiguredAccounts } from "../../mock/create-mock-core.ts";
+import { createMockCore, withConfiguredAccounts, type MockCoreOptions } from "../../mock/create-mock-core.ts";
 import type { Playback } from "../../mock/profile-playback.ts";
 import { mockFaults, type MockFaults } from "../../mock/mock-faults.ts";
 import { parseLatency, type Latency } from "../../mock/services/latency.ts";
@@ -24,7 +24,8 @@ import { registerUsage } from "../../mock/usage/usage-registry.ts";
 import { checkUsageOption } from "../../mock/usage/check-usage-option.ts";
 
 /** Options of {@link createMockHandlers}: the server's own where they make sense in a browser. */
-export interface MockHandlersOptions {
+export interface MockHandlersOptions
+  extends Pick<MockCoreOptions, "agentSeats" | "maxAccounts" | "validateResponses" | "random" | "journalSize" | "bodyLimit" | "now" | "autologinSecret" | "adminToken"> {
   /**
    * The origin the handlers answer (and, with a path, the prefix the mock's paths follow): `http://localhost:4010`,
    * `https://api.example.test/mock`. By default the page's origin in a browser, and any origin elsewhere (Node).
@@ -46,26 +47,8 @@ export interface MockHandlersOptions {
   checkRecords?: RawRecordValidator;
   /** The only accounts admitted (`--accounts`); without them the demo accounts and any new key opens an account. */
   accounts?: AccountConfig[];
-  /** Agent seats of an account that does not say (`--agent-seats`); 10 by default. */
-  agentSeats?: number;
-  /** Most accounts opened on first use (`--max-accounts`). */
-  maxAccounts?: number;
-  /** Check every answer against the contract; a mismatch answers 500 and is kept in `violations`. */
-  validateResponses?: boolean;
   /** Added to every API answer: milliseconds (200), a range ("100-400") or `{ min, max }`. */
   latency?: number | string | Latency;
-  /** Draws the latency; `Math.random` by default. */
-  random?: () => number;
-  /** How many API requests the journal keeps (0 keeps none); 1000 by default. */
-  journalSize?: number;
-  /** Largest request body accepted, in bytes; 1 MiB by default. */
-  bodyLimit?: number;
-  /** The clock of document uploads, in milliseconds. */
-  now?: () => number;
-  /** The secret auto-login tokens are signed with; random unless given (give one for the same links every run). */
-  autologinSecret?: string;
-  /** Admin requests must carry `Authorization: Bearer <adminToken>`. */
-  adminToken?: string;
   /**
    * A service profile to play back, as read and checked by `loadProfilePlayback` of `property-listing-kit/msw`
    * (profiles need a schema compiler, which this module leaves out so that it stays small).
