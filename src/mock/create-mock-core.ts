@@ -55,24 +55,33 @@ export interface MockCoreOptions {
   persistence?: StatePersistence;
   /** Configured accounts: with them, no account opens on first use. */
   accounts?: AccountConfig[];
+  /** Agent seats of an account that does not say (`--agent-seats`); 10 by default. */
   agentSeats?: number;
+  /** Most accounts opened on first use (`--max-accounts`). */
   maxAccounts?: number;
   /** The public base address (auto-login links, the admin guard's own origin). */
   baseUrl?: string;
   /** Where links point when there is no `baseUrl` (the Node host: where it listens). */
   defaultBaseUrl?: () => string;
   allowedHosts?: readonly string[];
+  /** Admin requests must carry `Authorization: Bearer <adminToken>`. */
   adminToken?: string;
   /** The address the host listens on, once it does, for the admin guard. */
   listenHost?: () => string | undefined;
   /** The host delivers requests from inside the process (MSW): the admin guard does not check `Host`. */
   inProcess?: boolean;
+  /** Check every answer against the contract; a mismatch answers 500 and is kept in `violations`. */
   validateResponses?: boolean;
+  /** Largest request body accepted, in bytes; 1 MiB by default. */
   bodyLimit?: number;
+  /** The clock of document uploads and of the request journal, in milliseconds. */
   now?: () => number;
+  /** How many API requests the journal keeps (0 keeps none); 1000 by default. */
   journalSize?: number;
   latency?: Latency;
+  /** Draws the latency; `Math.random` by default. */
   random?: () => number;
+  /** The secret auto-login tokens are signed with; random unless given (give one for the same links every run). */
   autologinSecret?: string;
   /** How failures and successes are answered (a service profile's way); the mock's own without. */
   playback?: Playback;
@@ -165,7 +174,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     baseUrl ?? clientOrigin(host, admittedHosts(configuredHosts, options.listenHost?.())) ?? options.defaultBaseUrl?.() ?? "";
 
   const services = {
-    accounts: new AccountService(store, {
+    accounts: new AccountService({
+      store,
       openOnFirstUse: options.accounts === undefined,
       defaultAgentSeats: options.agentSeats ?? playback.seats ?? DEFAULT_AGENT_SEATS,
       maxAccounts: options.maxAccounts ?? DEFAULT_MAX_ACCOUNTS,

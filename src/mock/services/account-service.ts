@@ -8,8 +8,9 @@ const wrong = (detail: string): Outcome<never> => ({ ok: false, failure: { probl
 /** Accounts the mock opens on first use unless configured: enough for any test suite, a bound on memory. */
 export const DEFAULT_MAX_ACCOUNTS = 10_000;
 
-/** Options of {@link AccountService}. */
-export interface AccountServiceOptions {
+/** What {@link AccountService} works with: the store, and how accounts open. */
+export interface AccountServiceDeps {
+  store: MockStore;
   /** Open a new, empty account for an API key seen for the first time (the default); false admits known keys only. */
   openOnFirstUse: boolean;
   /** Agent seats of an account opened on first use. */
@@ -25,35 +26,33 @@ export interface AccountServiceOptions {
  * opened this way are bounded.
  */
 export class AccountService {
-  readonly #store: MockStore;
-  readonly #options: AccountServiceOptions;
+  readonly #deps: AccountServiceDeps;
 
-  constructor(store: MockStore, options: AccountServiceOptions) {
-    this.#store = store;
-    this.#options = options;
+  constructor(deps: AccountServiceDeps) {
+    this.#deps = deps;
   }
 
   /** The account the two headers open, or `unauthorized` saying which header is wrong. */
   authenticate(apiKey: string | undefined, token: string | undefined): Outcome<AccountRecord> {
     if (!apiKey) return missing("The API-KEY header is missing.");
     if (!token) return missing("The TOKEN header is missing.");
-    const known = this.#store.accountByKey(apiKey);
+    const known = this.#deps.store.accountByKey(apiKey);
     if (known) {
       return known.token === token ? success(known) : wrong("The TOKEN does not belong to this API-KEY.");
     }
-    if (!this.#options.openOnFirstUse) return wrong("The API-KEY is not known to this service.");
-    const limit = this.#options.maxAccounts ?? DEFAULT_MAX_ACCOUNTS;
-    if (this.#store.accountCount() >= limit) {
+    if (!this.#deps.openOnFirstUse) return wrong("The API-KEY is not known to this service.");
+    const limit = this.#deps.maxAccounts ?? DEFAULT_MAX_ACCOUNTS;
+    if (this.#deps.store.accountCount() >= limit) {
       return failure(
         "unauthorized",
         `The API-KEY is new, and this mock already holds ${limit} accounts, its limit for accounts opened on first use (--max-accounts). Use a known key, reset the mock, or start it with a higher --max-accounts.`,
       );
     }
     return success(
-      this.#store.addAccount({
+      this.#deps.store.addAccount({
         apiKey,
         token,
-        agentSeats: this.#options.defaultAgentSeats,
+        agentSeats: this.#deps.defaultAgentSeats,
         name: `Opened on first use of ${apiKey}`,
       }),
     );

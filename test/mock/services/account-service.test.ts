@@ -14,19 +14,19 @@ describe("AccountService.authenticate", () => {
   ])("refuses $case as unauthorized, saying which header, and opens nothing", ({ key, token, situation, detail }) => {
     const store = inMemoryStore();
     const before = store.accountCount();
-    expect(new AccountService(store, open).authenticate(key, token)).toEqual({ ok: false, failure: { problem: "unauthorized", detail, situation } });
+    expect(new AccountService({ store, ...open }).authenticate(key, token)).toEqual({ ok: false, failure: { problem: "unauthorized", detail, situation } });
     expect(store.accountCount()).toBe(before);
   });
 
   it("opens a seeded account with its own key and token", () => {
     const store = inMemoryStore();
-    const opened = new AccountService(store, open).authenticate("demo-key", "demo-token");
+    const opened = new AccountService({ store, ...open }).authenticate("demo-key", "demo-token");
     expect(opened).toEqual({ ok: true, value: expect.objectContaining({ id: 1, apiKey: "demo-key", agentSeats: 3 }) });
   });
 
   it("opens a new, empty account for a key seen for the first time, bound from then on to the token it came with", () => {
     const store = inMemoryStore();
-    const accounts = new AccountService(store, open);
+    const accounts = new AccountService({ store, ...open });
     const first = accounts.authenticate("fresh-key", "fresh-token");
     expect(first.ok && first.value).toEqual(expect.objectContaining({ apiKey: "fresh-key", token: "fresh-token", agentSeats: 4 }));
     const id = first.ok ? first.value.id : -1;
@@ -42,14 +42,14 @@ describe("AccountService.authenticate", () => {
   it("admits known keys only when accounts are configured, and opens none", () => {
     const store = inMemoryStore();
     const before = store.accountCount();
-    const outcome = new AccountService(store, { ...open, openOnFirstUse: false }).authenticate("fresh-key", "t");
+    const outcome = new AccountService({ store, ...open, openOnFirstUse: false }).authenticate("fresh-key", "t");
     expect(outcome).toEqual({ ok: false, failure: { problem: "unauthorized", detail: "The API-KEY is not known to this service.", situation: "credentials-wrong" } });
     expect(store.accountCount()).toBe(before);
   });
 
   it("opens no account past the bound (seeded accounts count), and still admits those it holds", () => {
     const store = inMemoryStore();
-    const accounts = new AccountService(store, { ...open, maxAccounts: 3 });
+    const accounts = new AccountService({ store, ...open, maxAccounts: 3 });
     expect(accounts.authenticate("third-key", "t").ok).toBe(true);
     const refused = accounts.authenticate("fourth-key", "t");
     expect(refused.ok).toBe(false);
