@@ -70,9 +70,9 @@ describe("a foreign Origin gets 403", () => {
 
   it("lets the mock's own origin and clients without an Origin through", async () => {
     await request(mock.app).patch("/__db/properties/1001").set({ Host: "localhost:4010", Origin: "http://localhost:4010" }).send({ title: "Own page" }).expect(200);
-    expect(mock.store.property(1001)!.title).toBe("Own page");
+    expect(mock.store.record("properties", 1001)!.title).toBe("Own page");
     await request(mock.app).patch("/__db/properties/1001").send({ title: "curl" }).expect(200);
-    expect(mock.store.property(1001)!.title).toBe("curl");
+    expect(mock.store.record("properties", 1001)!.title).toBe("curl");
   });
 });
 

@@ -110,7 +110,7 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
 
   /** The fresh answer from the store's records, or undefined when there is no such property. */
   function fromStore(nid: number): string | undefined {
-    const record = mock.store.property(nid);
+    const record = mock.store.record("properties", nid);
     return record && encode(record, mock.store.documentsOfProperty(nid));
   }
 
@@ -480,7 +480,7 @@ describe("answers encoded ahead of time, on a few thousand properties", () => {
       const kind = index % 6;
       const plans = floorplansOf(id);
       const next = demoIds[demoIds.indexOf(id) + 1];
-      const to = next !== undefined && mock.store.property(next) !== undefined ? next : undefined;
+      const to = next !== undefined && mock.store.record("properties", next) !== undefined ? next : undefined;
       changed.add(id);
       if (kind === 0) work.push(expectStatus(send(url, "PUT", `/api/v1/object/property/${id}`, { title: `Edited ${round} ${id} \u00e9 "q"`, bedrooms: "7" }), 200, `edit ${id}`));
       else if (kind === 1) work.push(expectStatus(send(url, "PATCH", `/__db/properties/${id}`, { title: `Raw ${round} ${id}`, display_price: null }), 200, `raw patch ${id}`));
@@ -494,12 +494,12 @@ describe("answers encoded ahead of time, on a few thousand properties", () => {
         if (plans.length > 1) work.push(expectStatus(send(url, "DELETE", `/__db/documents/${plans[1]!.id}`), 200, `raw delete of a plan of ${id}`));
         work.push(expectStatus(send(url, "PATCH", `/__db/documents/${plans[0]!.id}`, { is_floorplan: false }), 200, `unmark a plan of ${id}`));
       } else {
-        const reversed = Object.fromEntries(Object.entries(mock.store.property(id)!).reverse());
+        const reversed = Object.fromEntries(Object.entries(mock.store.record("properties", id)!).reverse());
         work.push(expectStatus(send(url, "PUT", `/__db/properties/${id}`, reversed), 200, `raw put of ${id}`));
       }
     });
     for (const id of demoIds.filter((_, index) => index % 10 === (offset + 5) % 10).slice(0, 8)) {
-      if (mock.store.property(id) === undefined) continue;
+      if (mock.store.record("properties", id) === undefined) continue;
       removed.add(id);
       work.push(expectStatus(send(url, "DELETE", `/__db/properties/${id}`), 200, `raw delete of ${id}`));
     }
@@ -513,7 +513,7 @@ describe("answers encoded ahead of time, on a few thousand properties", () => {
     const answers = new Map<number, string>();
     const mismatches: string[] = [];
     await inParallel(ids, 16, async (id) => {
-      const record = mock.store.property(id);
+      const record = mock.store.record("properties", id);
       const answer = await send(url, "GET", `/api/v1/object/property/${id}`);
       if (!record) {
         if (answer.status !== 404) mismatches.push(`${id}: ${answer.status} for a removed property`);
@@ -652,12 +652,12 @@ describe("the answers kept, bounded in bytes", () => {
     const first = new Map(ids.map((id) => [id, retrievals.answerFor(id)!.text()]));
     expect(retrievals.keptBytes).toBeGreaterThan(limit / 2);
     expect(retrievals.keptBytes).toBeLessThanOrEqual(limit);
-    for (const id of ids) expect(retrievals.answerFor(id)!.text()).toBe(encode(store.property(id)!, store.documentsOfProperty(id)));
+    for (const id of ids) expect(retrievals.answerFor(id)!.text()).toBe(encode(store.record("properties", id)!, store.documentsOfProperty(id)));
     for (const id of ids) expect(retrievals.answerFor(id)!.text()).toBe(first.get(id));
     expect(retrievals.keptBytes).toBeLessThanOrEqual(limit);
     // A change drops the answer it made stale; a reset drops them all.
     const id = ids.at(-1)!;
-    store.updateProperty(store.property(id)!, { title: "Bounded" });
+    store.update("properties", store.record("properties", id)!, { title: "Bounded" });
     expect(retrievals.answerFor(id)!.text()).toContain('"title":"Bounded"');
     store.reset();
     expect(retrievals.keptBytes).toBe(0);

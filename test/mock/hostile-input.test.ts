@@ -138,7 +138,7 @@ describe("integer path parameters are canonical decimal safe integers", () => {
       expect([400, 404]).toContain(answer.status);
       expect(answer.text).not.toMatch(/9007199254740992|e\+/);
     }
-    expect(mock.store.property(1001)!.city).toBe("Austin");
+    expect(mock.store.record("properties", 1001)!.city).toBe("Austin");
   });
 
   it("answers 404 to a leading zero and to a number above 2^53-1, quoting the parameter as sent", async () => {
@@ -151,6 +151,6 @@ describe("integer path parameters are canonical decimal safe integers", () => {
     expect(JSON.stringify(body)).not.toContain("9007199254740992");
     await api("get", "/property/1001").expect(200);
     await api("get", "/properties/1").expect(200);
-    expect(mock.store.agent(1003)).toBeDefined();
+    expect(mock.store.record("agents", 1003)).toBeDefined();
   });
 });

@@ -14,22 +14,22 @@ const document = (id: number): DocumentRecord => ({
 describe("removing records", () => {
   it("keeps every other record findable and listed, whichever records go and in whatever order", () => {
     const store = storeOf(tinyFixtures());
-    const added = [2001, 2002, 2003, 2004, 2005, 2006].map((id) => store.addDocument(document(id)));
-    for (const id of [2001, 2006, 2003, 1004, 2002]) store.removeDocument(store.document(id)!);
+    const added = [2001, 2002, 2003, 2004, 2005, 2006].map((id) => store.add("documents", document(id)));
+    for (const id of [2001, 2006, 2003, 1004, 2002]) store.remove("documents", store.record("documents", id)!);
     expect(store.state.documents.map((record) => record.id).sort()).toEqual([2004, 2005]);
-    expect(store.document(2004)).toBe(added[3]);
+    expect(store.record("documents", 2004)).toBe(added[3]);
     expect(store.documentsOfProperty(1001).map((record) => record.id).sort()).toEqual([2004, 2005]);
-    store.removeDocument(store.document(2005)!); // a record that was moved into a gap
-    store.removeDocument(store.document(2004)!);
+    store.remove("documents", store.record("documents", 2005)!); // a record that was moved into a gap
+    store.remove("documents", store.record("documents", 2004)!);
     expect(store.state.documents).toEqual([]);
   });
 
   it("ignores a record that is not in the store, and a second removal", () => {
     const store = storeOf(tinyFixtures());
-    const agent = store.agent(1003)!;
-    store.removeAgent(agent);
-    store.removeAgent(agent);
-    store.removeDocument(document(9999));
+    const agent = store.record("agents", 1003)!;
+    store.remove("agents", agent);
+    store.remove("agents", agent);
+    store.remove("documents", document(9999));
     expect(store.state.agents).toEqual([]);
     expect(store.state.documents.map((record) => record.id)).toEqual([1004]);
   });
@@ -39,7 +39,7 @@ describe("removing records", () => {
     const store = storeOf(state);
     state.documents.unshift(document(3001)); // as a write through /__db would, behind the store's back
     store.refresh([{ collection: "documents", id: 3001 }]);
-    store.removeDocument(store.document(1004)!);
+    store.remove("documents", store.record("documents", 1004)!);
     expect(state.documents.map((record) => record.id)).toEqual([3001]);
   });
 });
@@ -47,21 +47,21 @@ describe("removing records", () => {
 describe("indexes", () => {
   it("follow changes of external id, email and property reference", () => {
     const store = storeOf(tinyFixtures());
-    store.updateProperty(store.property(1001)!, { external_id: "crm-new" });
+    store.update("properties", store.record("properties", 1001)!, { external_id: "crm-new" });
     expect(store.propertyByExternalId(1, "crm-1001")).toBeUndefined();
     expect(store.propertyByExternalId(1, "crm-new")?.id).toBe(1001);
-    store.updateAgent(store.agent(1003)!, { email: "New@Harbor.example" });
+    store.update("agents", store.record("agents", 1003)!, { email: "New@Harbor.example" });
     expect(store.agentByEmail(1, "dana@harbor.example")).toBeUndefined();
     expect(store.agentByEmail(1, "new@harbor.EXAMPLE")?.id).toBe(1003);
-    store.updateDocument(store.document(1004)!, { property_reference: 1002 });
+    store.update("documents", store.record("documents", 1004)!, { property_reference: 1002 });
     expect(store.documentsOfProperty(1001)).toEqual([]);
     expect(store.documentsOfProperty(1002).map((record) => record.id)).toEqual([1004]);
   });
 
   it("never writes a key that could reach a prototype", () => {
     const store = storeOf(tinyFixtures());
-    const property = store.property(1001)!;
-    store.updateProperty(property, JSON.parse('{"__proto__": {"polluted": true}, "city": "Dallas"}'));
+    const property = store.record("properties", 1001)!;
+    store.update("properties", property, JSON.parse('{"__proto__": {"polluted": true}, "city": "Dallas"}'));
     expect(Object.getPrototypeOf(property)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(property.city).toBe("Dallas");
@@ -117,7 +117,7 @@ describe("raw writes (putRaw, removeRaw)", () => {
     expect(store.agentByEmail(2, "dana@harbor.example")?.id).toBe(1003);
     expect(store.state.agents.map((record) => record.id)).toEqual([1003, 2001]); // replaced in its place
 
-    const property = { ...store.property(1002)!, external_id: "raw-ext" };
+    const property = { ...store.record("properties", 1002)!, external_id: "raw-ext" };
     store.putRaw("properties", property);
     expect(store.propertyByExternalId(2, "crm-1002")).toBeUndefined();
     expect(store.propertyByExternalId(2, "raw-ext")).toBe(property);
@@ -125,19 +125,19 @@ describe("raw writes (putRaw, removeRaw)", () => {
     expect(store.propertyByExternalId(2, "raw-ext")).toBeUndefined();
     expect(store.propertiesOf(2)).toEqual([]);
 
-    store.putRaw("documents", { ...store.document(1004)!, id: 2002, property_reference: 1001 });
+    store.putRaw("documents", { ...store.record("documents", 1004)!, id: 2002, property_reference: 1001 });
     expect(store.documentsOfProperty(1001).map((record) => record.id)).toEqual([1004, 2002]);
-    store.removeRaw("documents", store.document(1004)!);
+    store.removeRaw("documents", store.record("documents", 1004)!);
     expect(store.documentsOfProperty(1001).map((record) => record.id)).toEqual([2002]);
   });
 
   it("keep an email two agents of one account hold (raw writes skip the rule) taken until both are gone", () => {
     const store = storeOf(tinyFixtures());
     store.putRaw("agents", agent(2001, 1, "DANA@harbor.example"));
-    store.removeRaw("agents", store.agent(2001)!);
+    store.removeRaw("agents", store.record("agents", 2001)!);
     expect(store.agentByEmail(1, "dana@harbor.example")?.id).toBe(1003);
     store.putRaw("agents", agent(2002, 1, "dana@harbor.example"));
-    store.removeRaw("agents", store.agent(1003)!);
+    store.removeRaw("agents", store.record("agents", 1003)!);
     expect(store.agentByEmail(1, "dana@harbor.example")?.id).toBe(2002);
   });
 
@@ -146,7 +146,7 @@ describe("raw writes (putRaw, removeRaw)", () => {
     const changes: string[] = [];
     store.onChange((change) => changes.push(change.kind === "reset" ? "reset" : `${change.kind} ${change.collection}`));
     const videos = { "7001": { nid: 7001, title: "V", video_url: "https://videos.property-listing.example/7001" } };
-    store.putRaw("properties", { ...store.property(1001)!, id: 5000, external_id: null, property_videos: videos });
+    store.putRaw("properties", { ...store.record("properties", 1001)!, id: 5000, external_id: null, property_videos: videos });
     expect(store.nextId()).toBe(7002);
     store.putRaw("accounts", { id: 40, apiKey: "raw", token: "t", agentSeats: 1, name: "Raw" });
     expect(store.nextUid()).toBe(41);
@@ -160,8 +160,8 @@ describe("reset", () => {
   it("takes a fresh seed each time, so changes made after one reset do not reach the next", () => {
     const store = storeOf(tinyFixtures());
     store.reset();
-    store.removeAgent(store.agent(1003)!);
+    store.remove("agents", store.record("agents", 1003)!);
     store.reset();
-    expect(store.agent(1003)?.email).toBe("dana@harbor.example");
+    expect(store.record("agents", 1003)?.email).toBe("dana@harbor.example");
   });
 });

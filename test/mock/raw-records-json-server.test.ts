@@ -93,7 +93,7 @@ describe("where the records relate", () => {
     expect(list.map((record: { id: number; documents: unknown[] }) => [record.id, record.documents.length])).toEqual([[1001, 1], [1002, 0]]);
     const { body: document } = await db().get("/__db/documents/1004?_expand=property").expect(200);
     expect(document.property).toMatchObject({ id: 1001, title: "Craftsman bungalow" });
-    expect(mock.store.property(1001)).not.toHaveProperty("documents"); // json-server embeds into a copy
+    expect(mock.store.record("properties", 1001)).not.toHaveProperty("documents"); // json-server embeds into a copy
   });
 
   it("refuses an _embed or _expand of records that do not relate, instead of an empty list per record", async () => {

@@ -49,7 +49,7 @@ describe("raw writes are checked against the stored shape", () => {
     expect(body.errors.map((error: { pointer: string }) => error.pointer).sort()).toEqual(["/email", "/nickname", "/social_media_links/0/url", "/social_media_links/0/weight"]);
     expect(unchanged()).toBe(before);
     await db().patch("/__db/agents/1003").send({ email: "new@harbor.example" }).expect(200);
-    expect(mock.store.agent(1003)!.email).toBe("new@harbor.example");
+    expect(mock.store.record("agents", 1003)!.email).toBe("new@harbor.example");
   });
 
   it("replaces a whole record with PUT, keeping the id of the path", async () => {
@@ -83,7 +83,7 @@ describe("raw writes are checked against the stored shape", () => {
     const sent = JSON.stringify({ ...property, open_houses: "DEEP" }).replace('"DEEP"', deep);
     const { body } = await db().put("/__db/properties/1001").set("content-type", "application/json").send(sent).expect(400);
     expect(body.errors[0].detail).toContain("nests deeper than 32 levels");
-    expect(mock.store.property(1001)!.open_houses).toBeNull();
+    expect(mock.store.record("properties", 1001)!.open_houses).toBeNull();
   });
 });
 

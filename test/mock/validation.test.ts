@@ -110,7 +110,7 @@ describe("prototype safety", () => {
     await api("put", "/property/1001").send('{"__proto__":{"polluted":true}}').expect(400);
     await api("put", "/agent_card/1003").send('{"social_media_links":[{"service":"x","url":"https://x.example","weight":"1","__proto__":{"polluted":true}}]}').expect(400);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(Object.getPrototypeOf(mock.store.property(1001))).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(mock.store.record("properties", 1001))).toBe(Object.prototype);
   });
 });
 
@@ -133,7 +133,7 @@ describe("the mock checks its own answers", () => {
   it("answers 500 and records the violation when a stored record breaks the contract", async () => {
     const broken = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), validateResponses: true, log: () => {} });
     // Raw writes cannot store such a record (the stored shapes refuse it), so the test breaks the record in place.
-    Object.assign(broken.store.property(1001)!, { list_price: 485000, floorplans_extra: true });
+    Object.assign(broken.store.record("properties", 1001)!, { list_price: 485000, floorplans_extra: true });
     const { body } = await request(broken.app).get("/api/v1/object/property/1001").set({ ...DEMO, "content-type": "application/json" }).expect(500);
     expect(body).toMatchObject({ title: "Mock Response Breaks The Contract", status: 500 });
     expect(body.detail).toContain("retrieveProperty response.body/list_price: must be a numeric string or null, got integer 485000");
@@ -144,7 +144,7 @@ describe("the mock checks its own answers", () => {
 
   it("checks the list-by-user answer too, which it sends already encoded", async () => {
     const broken = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), validateResponses: true, log: () => {} });
-    Object.assign(broken.store.property(1001)!, { title: 42 });
+    Object.assign(broken.store.record("properties", 1001)!, { title: 42 });
     const { body } = await request(broken.app).get("/api/v1/object/properties/1").set({ ...DEMO, "content-type": "application/json" }).expect(500);
     expect(body.detail).toContain("listUserProperties response.body/0/title");
     expect(broken.violations).toHaveLength(1);
@@ -159,11 +159,11 @@ describe("the mock checks its own answers", () => {
     expect(again.headers["content-type"]).toBe("application/json; charset=utf-8");
     // Broken through the store (a change it announces, so the answer is encoded anew): the answer's bytes
     // differ, so it is checked, and refused each time it is sent
-    checked.store.updateProperty(checked.store.property(1001)!, { list_price: 485000 as unknown as string });
+    checked.store.update("properties", checked.store.record("properties", 1001)!, { list_price: 485000 as unknown as string });
     await get(500);
     await get(500);
     expect(checked.violations).toHaveLength(2);
-    checked.store.updateProperty(checked.store.property(1001)!, { list_price: "485000" });
+    checked.store.update("properties", checked.store.record("properties", 1001)!, { list_price: "485000" });
     expect((await get(200)).text).toBe(first.text);
   });
 
@@ -172,7 +172,7 @@ describe("the mock checks its own answers", () => {
     const headers = { ...DEMO, "content-type": "application/json" };
     await request(checked.app).get("/api/v1/object/properties/1").set(headers).expect(200);
     // Broken in place, then changed through the API: the list is encoded anew, checked, and refused
-    Object.assign(checked.store.property(1001)!, { published: 5 });
+    Object.assign(checked.store.record("properties", 1001)!, { published: 5 });
     await request(checked.app).put("/api/v1/object/property/1001").set(headers).send({ title: "Edited" }).expect(200);
     const { body } = await request(checked.app).get("/api/v1/object/properties/1").set(headers).expect(500);
     expect(body.detail).toContain("listUserProperties response.body/0/published");
@@ -181,7 +181,7 @@ describe("the mock checks its own answers", () => {
 
   it("sends such an answer unchanged when the check is off", async () => {
     const unchecked = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract() });
-    Object.assign(unchecked.store.property(1001)!, { list_price: 485000 });
+    Object.assign(unchecked.store.record("properties", 1001)!, { list_price: 485000 });
     const { body } = await request(unchecked.app).get("/api/v1/object/property/1001").set({ ...DEMO, "content-type": "application/json" }).expect(200);
     expect(body.list_price).toBe(485000);
   });

@@ -95,7 +95,7 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
 
   const autologin = (path: string): Reply => {
     const propertyId = deps.tokens.propertyOf(decodeSegment(path.slice(AUTOLOGIN.length)) ?? "");
-    const property = propertyId === undefined ? undefined : store.peekProperty(propertyId);
+    const property = propertyId === undefined ? undefined : store.record("properties", propertyId);
     if (!property) return problemReply({ problem: "notFound", detail: "This auto-login address is not known to the mock." }, path);
     return textReply(
       "text/html",

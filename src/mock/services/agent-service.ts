@@ -50,7 +50,7 @@ export class AgentService {
   /** Endpoint 6. */
   retrieve(account: AccountRecord, nid: number): Outcome<Schemas["AgentCard"]> {
     const agent = this.#own(account, nid);
-    return agent ? success(projectAgent(agent)) : foreign(notFound(nid), this.#store.agent(nid) !== undefined);
+    return agent ? success(projectAgent(agent)) : foreign(notFound(nid), this.#store.record("agents", nid) !== undefined);
   }
 
   /** Endpoint 7. A duplicate email is reported before a full account. */
@@ -83,14 +83,14 @@ export class AgentService {
       headshot_url: body.headshot_url ?? defaults.headshot_url,
       notes: body.notes ?? defaults.notes,
     };
-    store.addAgent(agent);
+    store.add("agents", agent);
     return success({ nid: String(id) });
   }
 
   /** Endpoint 8. Changing the first or last name without a `name` renames the card. */
   update(account: AccountRecord, nid: number, body: Schemas["AgentCardUpdate"]): Outcome<Schemas["StringNidResult"]> {
     const agent = this.#own(account, nid);
-    if (!agent) return foreign(notFound(nid), this.#store.agent(nid) !== undefined);
+    if (!agent) return foreign(notFound(nid), this.#store.record("agents", nid) !== undefined);
     if (body.email !== undefined) {
       const holder = this.#store.agentByEmail(account.id, body.email);
       if (holder && holder.id !== agent.id) return emailTaken(body.email);
@@ -99,15 +99,15 @@ export class AgentService {
     if (body.name === undefined && (body.agent_first_name !== undefined || body.agent_last_name !== undefined)) {
       changes.name = `${body.agent_first_name ?? agent.agent_first_name} ${body.agent_last_name ?? agent.agent_last_name}`;
     }
-    this.#store.updateAgent(agent, changes);
+    this.#store.update("agents", agent, changes);
     return success({ nid: String(agent.id) });
   }
 
   /** Endpoint 9. The seat and the email become free. */
   remove(account: AccountRecord, nid: number): Outcome<Schemas["DeleteResult"]> {
     const agent = this.#own(account, nid);
-    if (!agent) return foreign(notFound(nid), this.#store.agent(nid) !== undefined);
-    this.#store.removeAgent(agent);
+    if (!agent) return foreign(notFound(nid), this.#store.record("agents", nid) !== undefined);
+    this.#store.remove("agents", agent);
     return success([true]);
   }
 
@@ -119,7 +119,7 @@ export class AgentService {
   }
 
   #own(account: AccountRecord, nid: number): AgentRecord | undefined {
-    return ownedBy(this.#store.agent(nid), account);
+    return ownedBy(this.#store.record("agents", nid), account);
   }
 }
 

@@ -29,7 +29,7 @@ export class DocumentService {
   /** Endpoint 13. */
   retrieve(account: AccountRecord, nid: number): Outcome<Schemas["Document"]> {
     const document = this.#own(account, nid);
-    return document ? success(projectDocument(document)) : foreign(notFound(nid), this.#deps.store.document(nid) !== undefined);
+    return document ? success(projectDocument(document)) : foreign(notFound(nid), this.#deps.store.record("documents", nid) !== undefined);
   }
 
   /** Endpoint 11: answers the nid as an integer. */
@@ -51,31 +51,31 @@ export class DocumentService {
       is_floorplan: isFloorplan,
       Show_on_unbranded: body.Show_on_unbranded ?? false,
     };
-    store.addDocument(document);
+    store.add("documents", document);
     return success({ nid: document.id });
   }
 
   /** Endpoint 12: answers the nid as a string. */
   update(account: AccountRecord, nid: number, body: Schemas["DocumentUpdate"]): Outcome<Schemas["StringNidResult"]> {
     const document = this.#own(account, nid);
-    if (!document) return foreign(notFound(nid), this.#deps.store.document(nid) !== undefined);
+    if (!document) return foreign(notFound(nid), this.#deps.store.record("documents", nid) !== undefined);
     if (body.property_reference !== undefined && !this.#ownsProperty(account, body.property_reference)) {
       return unknownProperty(body.property_reference);
     }
-    this.#deps.store.updateDocument(document, { ...body, changed: Math.max(document.created, this.#seconds()) });
+    this.#deps.store.update("documents", document, { ...body, changed: Math.max(document.created, this.#seconds()) });
     return success({ nid: String(document.id) });
   }
 
   /** Endpoint 14. */
   remove(account: AccountRecord, nid: number): Outcome<Schemas["DeleteResult"]> {
     const document = this.#own(account, nid);
-    if (!document) return foreign(notFound(nid), this.#deps.store.document(nid) !== undefined);
-    this.#deps.store.removeDocument(document);
+    if (!document) return foreign(notFound(nid), this.#deps.store.record("documents", nid) !== undefined);
+    this.#deps.store.remove("documents", document);
     return success([true]);
   }
 
   #own(account: AccountRecord, nid: number): DocumentRecord | undefined {
-    return ownedBy(this.#deps.store.document(nid), account);
+    return ownedBy(this.#deps.store.record("documents", nid), account);
   }
 
   #ownsProperty(account: AccountRecord, propertyId: number): boolean {

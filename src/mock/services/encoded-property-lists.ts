@@ -54,7 +54,7 @@ export class EncodedPropertyLists {
     for (let index = 0; index < ids.length; index++) {
       const id = ids[index]!;
       let encoded = this.#items.get(id);
-      if (encoded === undefined) this.#items.set(id, (encoded = this.#encodeItem(this.#store.peekProperty(id)!)));
+      if (encoded === undefined) this.#items.set(id, (encoded = this.#encodeItem(this.#store.record("properties", id)!)));
       items[index] = encoded;
     }
     if (this.#newestFirst) items.reverse();

@@ -54,7 +54,7 @@ export class EncodedRetrievals {
   answerFor(id: number): JsonBytes | undefined {
     const kept = this.#answers.get(id);
     if (kept !== undefined) return kept;
-    const record = this.#store.property(id);
+    const record = this.#store.record("properties", id);
     if (record === undefined) return undefined;
     const documents = this.#store.documentsOfProperty(id);
     const text = encodeRetrievedProperty(record, documents);

@@ -128,7 +128,7 @@ export class PropertyService {
       property_videos: {},
       published: "1",
     };
-    store.addProperty(record);
+    store.add("properties", record);
     return success(this.#writeResult(record, host));
   }
 
@@ -136,7 +136,7 @@ export class PropertyService {
   edit(account: AccountRecord, nid: number, body: Schemas["PropertyEdit"], host?: string): Outcome<Schemas["PropertyWriteResult"]> {
     const { store } = this.#deps;
     const property = this.#own(account, nid);
-    if (!property) return foreign(failure("notFound", `No property with nid ${nid} for this account.`), this.#deps.store.property(nid) !== undefined);
+    if (!property) return foreign(failure("notFound", `No property with nid ${nid} for this account.`), this.#deps.store.record("properties", nid) !== undefined);
     const { garage, property_type, external_id, ...plain } = body;
     const changes: Partial<PropertyRecord> = { ...plain };
     if (garage !== undefined) changes.garage = isGarageType(garage) ? GARAGE_COUNT[garage] : garage;
@@ -151,7 +151,7 @@ export class PropertyService {
     if (derived.title === "follows-street" && plain.street !== undefined && plain.title === undefined) changes.title = plain.street;
     if (derived.website_url === "from-subdomain") changes.website_url = siteUrl(plain.subdomain ?? property.subdomain);
     if (derived.website_url === "kept") delete changes.website_url;
-    store.updateProperty(property, changes);
+    store.update("properties", property, changes);
     return success(this.#writeResult(property, host));
   }
 
@@ -168,7 +168,7 @@ export class PropertyService {
   }
 
   #own(account: AccountRecord, nid: number): PropertyRecord | undefined {
-    return ownedBy(this.#deps.store.property(nid), account);
+    return ownedBy(this.#deps.store.record("properties", nid), account);
   }
 
   #writeResult(property: PropertyRecord, host: string | undefined): Schemas["PropertyWriteResult"] {

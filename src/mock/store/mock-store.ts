@@ -142,9 +142,12 @@ export class MockStore {
     return this.state[collection];
   }
 
-  /** The record of a collection with this id (an account's id is its uid). */
-  record(collection: CollectionName, id: number): StoredRecord | undefined {
-    return this.#indexes.record(collection, id);
+  /**
+   * The record of a collection with this id (an account's id is its uid): the record itself, changed only through
+   * {@link update}.
+   */
+  record<C extends CollectionName>(collection: C, id: number): Database[C][number] | undefined {
+    return this.#indexes.record(collection, id) as Database[C][number] | undefined;
   }
 
   /**
@@ -252,24 +255,10 @@ export class MockStore {
 
   /** Opens an account with the next free uid. */
   addAccount(fields: Omit<AccountRecord, "id">): AccountRecord {
-    const account: AccountRecord = { id: this.nextUid(), ...fields };
-    this.#positions.append(this.state.accounts, account);
-    this.#indexes.indexAccount(account);
-    this.#changed({ kind: "put", collection: "accounts", record: account });
-    return account;
+    return this.add("accounts", { id: this.nextUid(), ...fields });
   }
 
   // Properties
-
-  /** The property (the record itself: a change goes through {@link updateProperty}). */
-  property(id: number): PropertyRecord | undefined {
-    return this.#indexes.properties.get(id);
-  }
-
-  /** The property, to read only. */
-  peekProperty(id: number): PropertyRecord | undefined {
-    return this.#indexes.properties.get(id);
-  }
 
   /** The uid of the property's owner. */
   propertyOwner(id: number): number | undefined {
@@ -296,27 +285,7 @@ export class MockStore {
     return this.#indexes.propertyIdByExternalId(uid, externalId);
   }
 
-  addProperty(property: PropertyRecord): PropertyRecord {
-    this.#positions.append(this.state.properties, property);
-    this.#indexes.indexProperty(property);
-    this.#changed({ kind: "put", collection: "properties", record: property });
-    return property;
-  }
-
-  updateProperty(property: PropertyRecord, changes: Partial<PropertyRecord>): PropertyRecord {
-    const relabelled = changes.external_id !== undefined && changes.external_id !== property.external_id;
-    if (relabelled) this.#indexes.unindexExternalId(property);
-    assignFields(property, changes);
-    if (relabelled) this.#indexes.indexExternalId(property);
-    this.#changed({ kind: "put", collection: "properties", record: property });
-    return property;
-  }
-
   // Agents
-
-  agent(id: number): AgentRecord | undefined {
-    return this.#indexes.agents.get(id);
-  }
 
   agentsOf(uid: number): AgentRecord[] {
     return this.#indexes.agentsOf(uid);
@@ -331,56 +300,36 @@ export class MockStore {
     return this.#indexes.agentByEmail(uid, email);
   }
 
-  addAgent(agent: AgentRecord): AgentRecord {
-    this.#positions.append(this.state.agents, agent);
-    this.#indexes.indexAgent(agent);
-    this.#changed({ kind: "put", collection: "agents", record: agent });
-    return agent;
-  }
-
-  updateAgent(agent: AgentRecord, changes: Partial<AgentRecord>): AgentRecord {
-    this.#indexes.unindexEmail(agent);
-    assignFields(agent, changes);
-    this.#indexes.indexEmail(agent);
-    this.#changed({ kind: "put", collection: "agents", record: agent });
-    return agent;
-  }
-
-  removeAgent(agent: AgentRecord): void {
-    this.#positions.remove(this.state.agents, agent);
-    this.#indexes.unindex("agents", agent, undefined);
-    this.#changed({ kind: "remove", collection: "agents", id: agent.id });
-  }
-
   // Documents
-
-  document(id: number): DocumentRecord | undefined {
-    return this.#indexes.documents.get(id);
-  }
 
   documentsOfProperty(propertyId: number): DocumentRecord[] {
     return this.#indexes.documentsOfProperty(propertyId);
   }
 
-  addDocument(document: DocumentRecord): DocumentRecord {
-    this.#positions.append(this.state.documents, document);
-    this.#indexes.indexDocument(document);
-    this.#changed({ kind: "put", collection: "documents", record: document });
-    return document;
+  // Every collection's records are added, changed and removed alike.
+
+  /** Adds a record to its collection (its id already given: {@link nextId}). */
+  add<C extends CollectionName>(collection: C, record: Database[C][number]): Database[C][number] {
+    this.#positions.append(this.state[collection] as StoredRecord[], record);
+    this.#indexes.index(collection, record);
+    this.#changed({ kind: "put", collection, record });
+    return record;
   }
 
-  updateDocument(document: DocumentRecord, changes: Partial<DocumentRecord>): DocumentRecord {
-    this.#indexes.unindexFromProperty(document);
-    assignFields(document, changes);
-    this.#indexes.indexToProperty(document);
-    this.#changed({ kind: "put", collection: "documents", record: document });
-    return document;
+  /** Changes a record's fields in place (the record itself, as found through the store). */
+  update<C extends CollectionName>(collection: C, record: Database[C][number], changes: Partial<Database[C][number]>): Database[C][number] {
+    const moved = this.#indexes.unindexKeyed(collection, record, changes);
+    assignFields(record, changes);
+    if (moved) this.#indexes.indexKeyed(collection, record);
+    this.#changed({ kind: "put", collection, record });
+    return record;
   }
 
-  removeDocument(document: DocumentRecord): void {
-    this.#positions.remove(this.state.documents, document);
-    this.#indexes.unindex("documents", document, undefined);
-    this.#changed({ kind: "remove", collection: "documents", id: document.id });
+  /** Removes a record from its collection. */
+  remove(collection: CollectionName, record: StoredRecord): void {
+    this.#positions.remove(this.state[collection] as StoredRecord[], record);
+    this.#indexes.unindex(collection, record, undefined);
+    this.#changed({ kind: "remove", collection, id: record.id });
   }
 
   #changed(change: StateChange): void {

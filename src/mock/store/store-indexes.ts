@@ -155,6 +155,37 @@ export class StoreIndexes {
 
   // Fields that move a record in an index (called around a change of them)
 
+  /**
+   * Before a change of a record's fields: takes it out of the index one of its fields keys (a property's external
+   * id, when the change gives it another; an agent's email; a document's property), and says whether it did, so
+   * that {@link indexKeyed} puts it back after the change.
+   */
+  unindexKeyed(collection: CollectionName, record: StoredRecord, changes: Partial<StoredRecord>): boolean {
+    switch (collection) {
+      case "properties": {
+        const external = (changes as Partial<PropertyRecord>).external_id;
+        if (external === undefined || external === (record as PropertyRecord).external_id) return false;
+        this.unindexExternalId(record as PropertyRecord);
+        return true;
+      }
+      case "agents":
+        this.unindexEmail(record as AgentRecord);
+        return true;
+      case "documents":
+        this.unindexFromProperty(record as DocumentRecord);
+        return true;
+      case "accounts":
+        return false;
+    }
+  }
+
+  /** After the change {@link unindexKeyed} was called before: the record is found by its fields again. */
+  indexKeyed(collection: CollectionName, record: StoredRecord): void {
+    if (collection === "properties") this.indexExternalId(record as PropertyRecord);
+    else if (collection === "agents") this.indexEmail(record as AgentRecord);
+    else if (collection === "documents") this.indexToProperty(record as DocumentRecord);
+  }
+
   /** Before a property's external id changes or it goes: another property with the same one is found by it from now on. */
   unindexExternalId(property: PropertyRecord): void {
     if (property.external_id === null || property.external_id === undefined) return;

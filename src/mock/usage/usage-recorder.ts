@@ -309,7 +309,7 @@ export class UsageRecorder implements UsageControl {
     const key = `${collection}/${id}`;
     if (test.records.has(key)) return;
     const { store } = this.#deps;
-    const record = collection === "properties" ? store.peekProperty(id) : collection === "agents" ? store.agent(id) : store.document(id);
+    const record = store.record(collection, id);
     if (!record) return;
     const text = JSON.stringify(record);
     test.records.set(key, text);

@@ -49,13 +49,13 @@ describe("AgentService.create", () => {
   it("stores the defaults for fields the body does not set, and the name from the two names", () => {
     const { store, agents, other } = setUp();
     const nid = nidOf(agents.create(other, card("a@x.example")));
-    expect(store.agent(nid)).toEqual({ id: nid, uid: other.id, name: "Ada Byron", ...card("a@x.example"), ...agentDefaults(nid) });
+    expect(store.record("agents", nid)).toEqual({ id: nid, uid: other.id, name: "Ada Byron", ...card("a@x.example"), ...agentDefaults(nid) });
   });
 
   it("stores what a service profile says for fields never set, instead of the defaults", () => {
     const { store, agents, other } = setUp({ neverSet: { phone: null, website: "", social_media_links: [] } });
     const nid = nidOf(agents.create(other, card("a@x.example")));
-    expect(store.agent(nid)).toEqual(expect.objectContaining({ phone: null, website: "", social_media_links: [], company: "" }));
+    expect(store.record("agents", nid)).toEqual(expect.objectContaining({ phone: null, website: "", social_media_links: [], company: "" }));
   });
 });
 
@@ -78,7 +78,7 @@ describe("AgentService.update", () => {
   ])("renames the card when a name changes without a name given: $body", ({ body, name }) => {
     const { store, agents, demo } = setUp();
     expect(agents.update(demo, 1003, body).ok).toBe(true);
-    expect(store.agent(1003)!.name).toBe(name);
+    expect(store.record("agents", 1003)!.name).toBe(name);
   });
 });
 
@@ -91,11 +91,11 @@ describe("an agent of another account, or of none", () => {
 
   it.each(Object.keys(calls) as Array<keyof typeof calls>)("%s: not found, told apart as foreign when it exists, and left as it was", (name) => {
     const { store, agents, other } = setUp();
-    const before = structuredClone(store.agent(1003));
+    const before = structuredClone(store.record("agents", 1003));
     expect(calls[name](agents, other, 1003)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No agent card with nid 1003 for this account.", situation: "foreign-record" } });
     expect(calls[name](agents, other, 999_999)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No agent card with nid 999999 for this account." } });
     expect(calls[name](agents, other, 1001)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No agent card with nid 1001 for this account." } }); // a property's nid
-    expect(store.agent(1003)).toEqual(before);
+    expect(store.record("agents", 1003)).toEqual(before);
   });
 
   it("list: each account lists its own agents only, keyed by nid", () => {

@@ -30,7 +30,7 @@ describe("DocumentService.create", () => {
     const outcome = documents.create(demo, plan(1001));
     expect(outcome).toEqual({ ok: true, value: { nid: expect.any(Number) } });
     const nid = outcome.ok ? outcome.value.nid : -1;
-    expect(store.document(nid)).toEqual({
+    expect(store.record("documents", nid)).toEqual({
       id: nid, uid: demo.id, ...plan(1001), created: 1_800_000_000, changed: 1_800_000_000,
       visible: true, category: "document", is_floorplan: false, Show_on_unbranded: false,
     });
@@ -41,8 +41,8 @@ describe("DocumentService.create", () => {
     const { store, documents, demo } = setUp();
     const floorplan = documents.create(demo, { ...plan(1001), is_floorplan: true });
     const named = documents.create(demo, { ...plan(1001), is_floorplan: true, category: "brochure" });
-    expect(floorplan.ok && store.document(floorplan.value.nid)!.category).toBe("floorplan");
-    expect(named.ok && store.document(named.value.nid)!.category).toBe("brochure");
+    expect(floorplan.ok && store.record("documents", floorplan.value.nid)!.category).toBe("floorplan");
+    expect(named.ok && store.record("documents", named.value.nid)!.category).toBe("brochure");
   });
 
   it.each([
@@ -62,19 +62,19 @@ describe("DocumentService.update", () => {
   it("sets changed from the clock, never before created, and answers the nid as a string", () => {
     const { store, documents, demo, setNow } = setUp();
     expect(documents.update(demo, 1004, { title: "Renamed" })).toEqual({ ok: true, value: { nid: "1004" } });
-    expect(store.document(1004)).toEqual(expect.objectContaining({ title: "Renamed", created: 1735689600, changed: 1_800_000_000 }));
+    expect(store.record("documents", 1004)).toEqual(expect.objectContaining({ title: "Renamed", created: 1735689600, changed: 1_800_000_000 }));
     setNow(1_000_000_000_000); // a clock behind the record's creation
     documents.update(demo, 1004, { title: "Again" });
-    expect(store.document(1004)!.changed).toBe(1735689600);
+    expect(store.record("documents", 1004)!.changed).toBe(1735689600);
   });
 
   it("moves a document to another property of the account only", () => {
     const { store, documents, demo, other } = setUp();
     const second = documents.create(other, plan(1002));
     expect(second.ok).toBe(true);
-    const before = structuredClone(store.document(1004));
+    const before = structuredClone(store.record("documents", 1004));
     expect(documents.update(demo, 1004, { property_reference: 1002 })).toEqual(refused(1002));
-    expect(store.document(1004)).toEqual(before);
+    expect(store.record("documents", 1004)).toEqual(before);
   });
 });
 
@@ -87,17 +87,17 @@ describe("a document of another account, or of none", () => {
 
   it.each(Object.keys(calls))("%s: not found, told apart as foreign when it exists, and left as it was", (name) => {
     const { store, documents, other } = setUp();
-    const before = structuredClone(store.document(1004));
+    const before = structuredClone(store.record("documents", 1004));
     expect(calls[name]!(documents, other, 1004)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No document with nid 1004 for this account.", situation: "foreign-record" } });
     expect(calls[name]!(documents, other, 999_999)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No document with nid 999999 for this account." } });
     expect(calls[name]!(documents, other, 1001)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No document with nid 1001 for this account." } }); // a property's nid
-    expect(store.document(1004)).toEqual(before);
+    expect(store.record("documents", 1004)).toEqual(before);
   });
 
   it("remove: the owner's removal takes it out of its property's documents", () => {
     const { store, documents, demo } = setUp();
     expect(documents.remove(demo, 1004)).toEqual({ ok: true, value: [true] });
-    expect(store.document(1004)).toBeUndefined();
+    expect(store.record("documents", 1004)).toBeUndefined();
     expect(store.documentsOfProperty(1001)).toEqual([]);
     expect(documents.retrieve(demo, 1004)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No document with nid 1004 for this account." } });
   });

@@ -29,7 +29,7 @@ describe("PropertyService.create", () => {
     expect(outcome.ok).toBe(true);
     const nid = nidOf(outcome);
     expect(outcome.ok && outcome.value.uri).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:4010/autologin/1-${nid}-[0-9a-f]+$`));
-    expect(store.property(nid)).toEqual(
+    expect(store.record("properties", nid)).toEqual(
       expect.objectContaining({
         uid: demo.id, title: "7 Birch Rd", list_price: "1000000000000000000000", bedrooms: "3", baths: null, garage: "1",
         property_type: "SingleFamily", external_id: null, template: "rubik_v2", subdomain: `7-birch-rd-${nid}`,
@@ -49,7 +49,7 @@ describe("PropertyService.create", () => {
     if (taken) {
       expect(outcome).toEqual({ ok: false, failure: { problem: "externalIdInUse", detail: 'The external id "crm-1001" already belongs to property 1001.' } });
       expect(setup.store.counts().properties).toBe(before);
-    } else expect(setup.store.property(nidOf(outcome))!.external_id).toBe(external_id);
+    } else expect(setup.store.record("properties", nidOf(outcome))!.external_id).toBe(external_id);
   });
 
   it("lets a property take an external id another holds when a service profile says the service allows it; the lookup finds the last", () => {
@@ -63,21 +63,21 @@ describe("PropertyService.create", () => {
 describe("PropertyService.edit", () => {
   it("changes only the fields the body names; an empty external id removes it, freeing it for another property", () => {
     const { store, properties, demo } = setUp();
-    const before = structuredClone(store.property(1001)!);
+    const before = structuredClone(store.record("properties", 1001)!);
     expect(properties.edit(demo, 1001, { title: "New title", external_id: "" }).ok).toBe(true);
-    expect(store.property(1001)).toEqual({ ...before, title: "New title", external_id: null });
+    expect(store.record("properties", 1001)).toEqual({ ...before, title: "New title", external_id: null });
     expect(properties.create(demo, { ...address, external_id: "crm-1001" }).ok).toBe(true);
   });
 
   it("refuses an external id another property of the account holds, and changes nothing; a property may keep its own", () => {
     const { store, properties, demo } = setUp();
     const nid = nidOf(properties.create(demo, { ...address, external_id: "crm-2" }));
-    const before = structuredClone(store.property(nid));
+    const before = structuredClone(store.record("properties", nid));
     expect(properties.edit(demo, nid, { title: "Changed", external_id: "crm-1001" })).toEqual({
       ok: false,
       failure: { problem: "externalIdInUse", detail: 'The external id "crm-1001" already belongs to property 1001.' },
     });
-    expect(store.property(nid)).toEqual(before);
+    expect(store.record("properties", nid)).toEqual(before);
     expect(properties.edit(demo, nid, { external_id: "crm-2" }).ok).toBe(true);
     expect(properties.edit(demo, nid, { external_id: "crm-1002" }).ok).toBe(true); // the other account's
   });
@@ -91,7 +91,7 @@ describe("PropertyService.edit", () => {
   ] as const)("derived fields as the profile says ($derived): $body", ({ derived, body, title, website }) => {
     const { store, properties, demo } = setUp(derived ? { derived } : {});
     expect(properties.edit(demo, 1001, body).ok).toBe(true);
-    expect({ title: store.property(1001)!.title, website: store.property(1001)!.website_url }).toEqual({ title, website });
+    expect({ title: store.record("properties", 1001)!.title, website: store.record("properties", 1001)!.website_url }).toEqual({ title, website });
   });
 });
 
@@ -103,11 +103,11 @@ describe("a property of another account, or of none", () => {
 
   it.each(Object.keys(calls))("%s: not found, told apart as foreign when it exists, and left as it was", (name) => {
     const { store, properties, other } = setUp();
-    const before = structuredClone(store.property(1001));
+    const before = structuredClone(store.record("properties", 1001));
     expect(calls[name]!(properties, other, 1001)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No property with nid 1001 for this account.", situation: "foreign-record" } });
     expect(calls[name]!(properties, other, 999_999)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No property with nid 999999 for this account." } });
     expect(calls[name]!(properties, other, 1003)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No property with nid 1003 for this account." } }); // an agent's nid
-    expect(store.property(1001)).toEqual(before);
+    expect(store.record("properties", 1001)).toEqual(before);
   });
 
   it("an external id is looked up in the account's own properties only", () => {

@@ -43,7 +43,7 @@ describe("RawRecordService writes", () => {
     const next = store.sequences().nextId;
     const agent = raw.create("agents", agentOfOther("raw@b.example"));
     expect(agent.ok && agent.value.id).toBe(next);
-    expect(store.agent(next)!.email).toBe("raw@b.example");
+    expect(store.record("agents", next)!.email).toBe("raw@b.example");
     const account = raw.create("accounts", { apiKey: "raw-key", token: "raw-token", agentSeats: 1, name: "Raw" });
     expect(account.ok && store.accountByKey("raw-key")!.id).toBe(account.ok ? account.value.id : undefined);
   });
@@ -71,10 +71,10 @@ describe("RawRecordService writes", () => {
     const { store, raw } = setUp();
     const refused = raw.patch("properties", "1001", { uid: "one" });
     expect(!refused.ok && refused.failure.errors?.map((error) => error.pointer)).toEqual(["/uid"]);
-    expect(store.property(1001)!.uid).toBe(1);
+    expect(store.record("properties", 1001)!.uid).toBe(1);
     const patched = raw.patch("properties", "1001", { title: "Raw title", id: 5 });
     expect(patched.ok && patched.value.id).toBe(1001);
-    expect(store.property(1001)!.title).toBe("Raw title");
+    expect(store.record("properties", 1001)!.title).toBe("Raw title");
     expect(store.record("properties", 5)).toBeUndefined();
   });
 
@@ -91,7 +91,7 @@ describe("RawRecordService writes", () => {
     expect(raw.dependentsOf("properties", 1001)).toEqual([{ collection: "documents", id: 1004 }]);
     expect(raw.dependentsOf("agents", 1003)).toEqual([]);
     expect(raw.remove("agents", "1003").ok).toBe(true);
-    expect(store.agent(1003)).toBeUndefined();
+    expect(store.record("agents", 1003)).toBeUndefined();
     const again = raw.remove("agents", "1003");
     expect(!again.ok && again.failure.problem).toBe("notFound");
   });
