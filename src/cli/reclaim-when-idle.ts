@@ -24,17 +24,15 @@ export interface IdleReclaim {
 
 /**
  * Gives memory back once the bin has been idle for {@link IDLE_RECLAIM_AFTER_MS} after some work: one full
- * collection (two, so that its sweeping is done and the pages returned). A start at 100,000 properties or a burst
- * of requests leaves the young generation at its largest (32 MiB) and the old one holding what those requests
- * left, and V8 gives neither back while the process does nothing: an idle mock at 100,000 properties held
- * 316 MiB, of which some 45 MiB were that (issue 32). A container's limit is reached by what a process keeps
- * between bursts as much as by the bursts.
+ * collection (two, so that its sweeping is done and the pages returned). A large start or a burst of requests
+ * leaves the young generation at its largest and the old one holding what the start or those requests left, and
+ * V8 gives neither back while the process does nothing (docs/large-stores.md). A container's limit is reached by
+ * what a process keeps between bursts as much as by the bursts.
  *
  * It runs in the bin only, which owns its process (a test runner that starts the mock in its own process
  * decides for itself when it collects), and for a store of 10,000 properties or more (`LARGE_STORE_PROPERTIES`),
- * where what it gives back weighs against a container's limit: a small store's 30-odd MiB do not, and the
- * requests after a collection pay for it (a mock on the default fixtures, idle half a minute between the bench's
- * turns, spent 25 % more CPU per GET over a run). The check costs one `process.cpuUsage()` a second, and a
+ * where what it gives back weighs against a container's limit: a small store's few MiB do not, and the requests
+ * after a collection pay for it (in CPU per GET, docs/performance.md). The check costs one `process.cpuUsage()` a second, and a
  * collection happens at most once per idle spell, after work; its timer does not keep the process alive.
  *
  * @param cpuMs the process's CPU time so far, in ms, counted from its start (injected for tests; the process's own by

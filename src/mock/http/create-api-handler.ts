@@ -50,8 +50,8 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
 
   /**
    * The answer to an API call. An operation without a body (every GET) is answered at once, without the promise
-   * and the turn of an async function for each step: that is most requests, and their CPU is a bench goal
-   * (issue 32.1c); an operation with one is answered once its body is read.
+   * and the turn of an async function for each step: that is most requests, and their CPU is a goal of the bench
+   * (docs/performance.md); an operation with one is answered once its body is read.
    */
   const respond = (call: ApiCall): Routed | Promise<Routed> => {
     const { request, path } = call;

@@ -5,7 +5,7 @@ import { firstHeader } from "./mock-request.ts";
 import type { Reply } from "./reply.ts";
 
 /**
- * Records every API call in the request journal (issue 12): on arrival, so entries keep arrival order and a
+ * Records every API call in the request journal: on arrival, so entries keep arrival order and a
  * pending call shows; then its body, what was done to it on purpose, and the status of the final reply
  * (`null` when nothing was answered: the client left, or a fault dropped the connection). It is the outermost
  * interceptor, so it sees the faults and delays of the others. Per call it adds one small object that keeps

@@ -27,7 +27,7 @@ export interface StateRouteDeps {
 }
 
 /**
- * `/__admin/state`, for setting up a test (issue 29): `GET` names the state in use and lists the shipped ones;
+ * `/__admin/state`, for setting up a test: `GET` names the state in use and lists the shipped ones;
  * `POST {"state": "seats-full"}` or `POST {"state": {accounts, properties, agents, documents}}` resets the mock to
  * that state (fault rules and the journal emptied too), answered once saved with `--db`. A refused state is a
  * 400 listing every offending place, each under `/state`, and changes nothing.

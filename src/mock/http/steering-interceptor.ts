@@ -28,7 +28,7 @@ export interface SteeringDeps {
 }
 
 /**
- * What a test asks of the mock for one API call (issue 12): `Prefer: code=<status>` and `Prefer: delay=<ms>`
+ * What a test asks of the mock for one API call: `Prefer: code=<status>` and `Prefer: delay=<ms>`
  * (Prism's convention), the first matching fault rule, and `--latency`. It waits (all delays added, at most
  * {@link MAX_DELAY_MS}; a client that leaves meanwhile ends the call, and nothing runs), then drops the
  * connection, or answers the status asked for without running the operation, or lets the API handler answer.

@@ -21,7 +21,7 @@ export interface SteeringRoutes {
 }
 
 /**
- * The admin side of issue 12: the request journal (`GET`/`DELETE /__admin/requests`, WireMock's model) and the
+ * The admin side of a test's steering: the request journal (`GET`/`DELETE /__admin/requests`, WireMock's model) and the
  * fault rules (`POST`/`GET`/`DELETE /__admin/faults`, `DELETE /__admin/faults/{id}`). Rule bodies are small; JSON only is the admin guard's rule.
  */
 export function createSteeringRoutes(journal: RequestJournal, faults: FaultRules): SteeringRoutes {

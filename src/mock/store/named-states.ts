@@ -1,5 +1,5 @@
 /**
- * The states the mock ships for common set-ups of a test (issue 29), each built from the seed the mock starts
+ * The states the mock ships for common set-ups of a test, each built from the seed the mock starts
  * with (its fixtures, with any configured accounts): plain data in, plain data out, no file and no host, so that
  * every host the mock runs in (a Node server, a container, MSW in a browser) can apply them. The first account
  * of the seed is "the demo account" (`demo-key` / `demo-token` with the shipped fixtures); the other accounts

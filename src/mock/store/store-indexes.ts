@@ -22,7 +22,7 @@ export class StoreIndexes {
   readonly documents = new Map<number, DocumentRecord>();
   /**
    * A property's documents: one id as it is, more in an array. Most properties have one document or none, and a
-   * set for each took 5 MiB more of the heap at 100,000 properties (after a full collection, two A/B pairs).
+   * set for each weighs on a large store's heap (docs/large-stores.md).
    */
   readonly #documentsByProperty = new Map<number, number | number[]>();
 
