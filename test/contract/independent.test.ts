@@ -5,8 +5,8 @@
  * choice where the document is silent, issue 19) with no failure, catches every variant of it that breaks one
  * documented rule, and still passes the mock. Each run starts its own instance in this process (a run costs a
  * few hundred requests, some 0.2 s of CPU), and all share one compiled contract. With a generated phase (issue
- * 21) it passes the conforming instance (--fuzz 100) and every legitimate variant, and catches the variants that
- * only generated input reveals, which the scenario alone misses.
+ * 21) it passes the conforming instance and every legitimate variant (independent-seeds.test.ts, on five seeds),
+ * and catches the variants that only generated input reveals, which the scenario alone misses.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContract } from "../../src/contract/create-contract.ts";
