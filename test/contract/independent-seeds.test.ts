@@ -4,7 +4,8 @@
  * takes strings only on edit, and `lenient-types`, which takes neighbouring types and stores them in the
  * documented form) pass the scenario and `--fuzz 100` on each of five fixed seeds with no failure. Each run costs
  * some 2.5 s of CPU here (the service runs in this process); `scripts/sweep-fuzz-seeds.ts` sweeps many more seeds,
- * and the defects too, outside the suite.
+ * and the defects too, outside the suite. The conforming instance's runs are the suite's only ones of it with
+ * `--fuzz`: they check too that each operation got its 100 cases, and the assumption-tier warnings at seed 21.
  */
 import { describe, expect, it } from "vitest";
 import { LEGITIMATE_VARIANTS } from "../support/independent-service/index.ts";
@@ -25,6 +26,10 @@ describe("--fuzz 100 on five seeds", () => {
         // The phase made at most one property per 20 cases (5), on top of the scenario's 14 at most.
         expect(report.fuzz!.properties.created, `seed ${seed}`).toBeLessThanOrEqual(5);
         expect(report.created!.length, `seed ${seed}`).toBeLessThanOrEqual(14 + 5);
+        if (variant !== undefined) continue;
+        for (const entry of Object.values(report.fuzz!.operations)) expect(entry.cases, `seed ${seed}`).toBe(100);
+        // It refuses some values the document allows (a negative count on edit): warnings of the assumption tier.
+        if (seed === 21) expect(report.results.some((result) => result.status === "warning" && result.step.startsWith("generated valid case"))).toBe(true);
       }
     },
   );

@@ -5,19 +5,16 @@
  * file on Node 20, 22 and 24). msw is the consumer's own install, never the kit's: the kit bundles none.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { consumerInstall, withoutNpmVariables } from "../support/consumer-install.ts";
+import { basename, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { consumerInstall, installOnce, npmInstall, removeUnused } from "../support/consumer-install.ts";
 
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
 const MSW3_ALLOWED = major > 22 || (major === 22 && minor >= 12);
 const INSTALL_MS = 240_000;
-const made: string[] = [];
-afterAll(() => {
-  for (const folder of made) rmSync(folder, { recursive: true, force: true });
-});
 
 /** The consumer's script: a handler set under setupServer, and what each call got. */
 const SCRIPT = `
@@ -47,14 +44,32 @@ const msw = JSON.parse(readFileSync(new URL("./node_modules/msw/package.json", i
 console.log(JSON.stringify({ msw, created: created.status, street: retrieved.body.street, bad: [bad.status, bad.type], anonymous: anonymous.status, dropped, journal, afterReset: afterReset.status }));
 `;
 
+/** Changes whenever the way of installing changes, so that a project installed the old way is not reused. */
+const RECIPE = "npm install <archive> msw@<range> --omit=dev --prefer-offline --no-audit --no-fund, v1";
+const PREFIX = "plk-msw-consumer-";
+
+/**
+ * The consumer project for one MSW range: the packed kit and msw installed and the script beside them, made once
+ * and kept under the kit's install (named after its archive's SHA-256), the range, the script and the day, so that a
+ * change to the package is never tested against an older install, and the newest msw of the range is fetched again
+ * at least once a day. Runs after the first skip the install (some 10 s of npm on the 2-core machine).
+ */
+async function consumerWith(range: string): Promise<string> {
+  const kit = await consumerInstall();
+  const day = new Date().toISOString().slice(0, 10);
+  const key = createHash("sha256").update(`${basename(kit.project)} ${range} ${day} ${RECIPE}\n${SCRIPT}`).digest("hex").slice(0, 16);
+  const project = join(tmpdir(), `${PREFIX}${key}`);
+  removeUnused(PREFIX, project);
+  await installOnce(project, (partial) => {
+    writeFileSync(join(partial, "package.json"), JSON.stringify({ name: "msw-consumer", private: true, type: "module" }));
+    npmInstall(partial, [kit.archive, `msw@${range}`, "--omit=dev"], "npm install");
+    writeFileSync(join(partial, "check.mjs"), SCRIPT);
+  });
+  return project;
+}
+
 async function runWith(range: string): Promise<Record<string, unknown>> {
-  const { archive } = await consumerInstall();
-  const project = mkdtempSync(join(tmpdir(), "plk-msw-consumer-"));
-  made.push(project);
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "msw-consumer", private: true, type: "module" }));
-  const installed = spawnSync("npm", ["install", archive, `msw@${range}`, "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: project, encoding: "utf8", env: withoutNpmVariables(), timeout: INSTALL_MS - 10_000 });
-  if (installed.status !== 0) throw new Error(`npm install failed:\n${installed.stdout}\n${installed.stderr}`);
-  writeFileSync(join(project, "check.mjs"), SCRIPT);
+  const project = await consumerWith(range);
   const ran = spawnSync(process.execPath, ["check.mjs"], { cwd: project, encoding: "utf8", timeout: 60_000 });
   if (ran.status !== 0) throw new Error(`the consumer's script failed:\n${ran.stdout}\n${ran.stderr}`);
   const bundled = readFileSync(join(project, "node_modules", "property-listing-kit", "dist", "hosts", "msw", "create-mock-handlers.js"), "utf8");

@@ -62,54 +62,70 @@ async function install(): Promise<ConsumerInstall> {
     const digest = createHash("sha256").update(readFileSync(join(packing, archiveName))).update(RECIPE).digest("hex").slice(0, 16);
     const project = join(tmpdir(), `${PREFIX}${digest}`);
     const result = { project, archive: join(project, archiveName), files: packed!.files.map((file) => file.path) };
-    removeUnused(project);
-
-    const lock = `${project}.lock`;
-    for (;;) {
-      if (existsSync(project)) {
-        const now = new Date();
-        utimesSync(project, now, now); // in use: not removed as unused
-        return result;
-      }
-      try {
-        mkdirSync(lock);
-      } catch {
-        // Another test file (or another run) is installing the same archive: wait for it, unless its lock is stale.
-        const held = statSync(lock, { throwIfNoEntry: false });
-        if (held && Date.now() - held.mtimeMs > INSTALL_DEADLINE_MS) rmSync(lock, { recursive: true, force: true });
-        await delay(250);
-        continue;
-      }
-      try {
-        const partial = `${project}.partial`;
-        rmSync(partial, { recursive: true, force: true });
-        mkdirSync(partial);
-        renameSync(join(packing, archiveName), join(partial, archiveName));
-        writeFileSync(join(partial, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-        // From npm's cache where it can (this machine's is warm); no audit or funding calls.
-        const installed = spawnSync("npm", ["install", "--save-dev", join(partial, archiveName), "--prefer-offline", "--no-audit", "--no-fund"], {
-          cwd: partial,
-          encoding: "utf8",
-          env: withoutNpmVariables(),
-          timeout: INSTALL_DEADLINE_MS - 10_000,
-        });
-        if (installed.status !== 0) throw new Error(`npm install of the packed kit failed:\n${installed.stdout}\n${installed.stderr}`);
-        // Complete, so made visible at once: the consumer's package.json names the archive relative to the folder.
-        renameSync(partial, project);
-        return result;
-      } finally {
-        rmSync(lock, { recursive: true, force: true });
-      }
-    }
+    removeUnused(PREFIX, project);
+    await installOnce(project, (partial) => {
+      renameSync(join(packing, archiveName), join(partial, archiveName));
+      writeFileSync(join(partial, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+      // From npm's cache where it can (this machine's is warm); no audit or funding calls.
+      npmInstall(partial, ["--save-dev", join(partial, archiveName)], "npm install of the packed kit");
+    });
+    return result;
   } finally {
     rmSync(packing, { recursive: true, force: true });
   }
 }
 
-/** Removes the installs of earlier archives that no run has used for an hour (each is some 30 MiB). */
-function removeUnused(current: string): void {
+/**
+ * Makes the folder `project` once: the first caller takes a lock (a folder, made atomically) and lets `make` fill
+ * a folder beside it, renamed to `project` once complete; the others (other test files of the run, or other runs)
+ * wait for it. A folder already there is marked in use, so that removeUnused keeps it.
+ */
+export async function installOnce(project: string, make: (partial: string) => void): Promise<void> {
+  const lock = `${project}.lock`;
+  for (;;) {
+    if (existsSync(project)) {
+      const now = new Date();
+      utimesSync(project, now, now); // in use: not removed as unused
+      return;
+    }
+    try {
+      mkdirSync(lock);
+    } catch {
+      // Another test file (or another run) is installing the same archive: wait for it, unless its lock is stale.
+      const held = statSync(lock, { throwIfNoEntry: false });
+      if (held && Date.now() - held.mtimeMs > INSTALL_DEADLINE_MS) rmSync(lock, { recursive: true, force: true });
+      await delay(250);
+      continue;
+    }
+    try {
+      const partial = `${project}.partial`;
+      rmSync(partial, { recursive: true, force: true });
+      mkdirSync(partial);
+      make(partial);
+      // Complete, so made visible at once.
+      renameSync(partial, project);
+      return;
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+}
+
+/** `npm install <args>` in `cwd`, from npm's cache where it can, with no audit or funding calls; throws what npm said. */
+export function npmInstall(cwd: string, args: string[], what: string): void {
+  const installed = spawnSync("npm", ["install", ...args, "--prefer-offline", "--no-audit", "--no-fund"], {
+    cwd,
+    encoding: "utf8",
+    env: withoutNpmVariables(),
+    timeout: INSTALL_DEADLINE_MS - 10_000,
+  });
+  if (installed.status !== 0) throw new Error(`${what} failed:\n${installed.stdout}\n${installed.stderr}`);
+}
+
+/** Removes the folders named `prefix` and a 16-digit key that no run has used for an hour (each is some 30 MiB). */
+export function removeUnused(prefix: string, current: string): void {
   for (const name of readdirSync(tmpdir())) {
-    if (!new RegExp(`^${PREFIX}[0-9a-f]{16}$`).test(name)) continue;
+    if (!new RegExp(`^${prefix}[0-9a-f]{16}$`).test(name)) continue;
     const path = join(tmpdir(), name);
     if (path === current) continue;
     const stat = statSync(path, { throwIfNoEntry: false });
