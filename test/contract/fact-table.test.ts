@@ -36,7 +36,7 @@ describe("the fact table", () => {
     try {
       const { primary, other, fresh } = service.accounts;
       const outcome = await runContract({
-        baseUrl: service.url, apiKey: primary.apiKey, token: primary.token, other, fresh: { ...fresh, seats: fresh.agentSeats },
+        baseUrl: service.url, fetch: service.fetch, apiKey: primary.apiKey, token: primary.token, other, fresh: { ...fresh, seats: fresh.agentSeats },
         contract, closedContract, timeoutMs: HANG_MS, runId: "fact-table",
       });
       if (outcome.kind !== "report") throw new Error(outcome.message);

@@ -154,7 +154,7 @@ describe("a failure of a generated case", () => {
     const service = await startIndependentService({ variant: "crash-on-fraction-in-integer" });
     try {
       const { primary } = service.accounts;
-      const outcome = await runContract({ baseUrl: service.url, apiKey: primary.apiKey, token: primary.token, skipSeatChecks: true, contract, closedContract, timeoutMs: HANG_MS, seed: 3, fuzz: 40 });
+      const outcome = await runContract({ baseUrl: service.url, fetch: service.fetch, apiKey: primary.apiKey, token: primary.token, skipSeatChecks: true, contract, closedContract, timeoutMs: HANG_MS, seed: 3, fuzz: 40 });
       if (outcome.kind !== "report") throw new Error(outcome.message);
       const failures = outcome.report.results.filter((result) => result.status === "failed");
       expect(failures.map((failure) => `${failure.check} ${failure.operation}`)).toEqual(["not_a_server_error createProperty"]);

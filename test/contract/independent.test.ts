@@ -87,7 +87,7 @@ describe("every legitimate variant, taking a choice the document leaves open", (
     const service = await import("../support/independent-service/index.ts").then(({ startIndependentService }) => startIndependentService({ variant: "lenient-types" }));
     try {
       const { primary, other, fresh } = service.accounts;
-      const outcome = await runContract({ baseUrl: service.url, apiKey: primary.apiKey, token: primary.token, other, fresh: { ...fresh, seats: fresh.agentSeats }, contract, closedContract, timeoutMs: HANG_MS, strict: true, seed: SEED });
+      const outcome = await runContract({ baseUrl: service.url, fetch: service.fetch, apiKey: primary.apiKey, token: primary.token, other, fresh: { ...fresh, seats: fresh.agentSeats }, contract, closedContract, timeoutMs: HANG_MS, strict: true, seed: SEED });
       if (outcome.kind !== "report") throw new Error(outcome.message);
       expect(outcome.report.results.some((result) => result.check === "negative_data_rejection" && result.status === "failed" && result.tier === "assumption")).toBe(true);
     } finally {

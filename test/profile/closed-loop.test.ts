@@ -39,7 +39,7 @@ describe.each(UNDER_TEST)("the closed loop with %s", (name) => {
 
   beforeAll(async () => {
     service = await start(name);
-    const recorded = await run(service.url, serviceAccounts(service), { recordProfile: true, runId: `record-${name}` });
+    const recorded = await run(service.url, serviceAccounts(service), { recordProfile: true, runId: `record-${name}`, fetch: service.fetch });
     profile = recorded.profile!;
     mock = createMockServer({ profile, validateResponses: true, contract: closedContract, quiet: true });
     mockUrl = (await mock.listen(0, "127.0.0.1")).url;
@@ -62,7 +62,7 @@ describe.each(UNDER_TEST)("the closed loop with %s", (name) => {
     expect(failures(againstMock.report)).toEqual([]);
     expect(againstMock.report.summary.profile_conformance!.passed).toBe(Object.keys(profile.observations).length);
     expect(mock.violations).toEqual([]);
-    const againstService = await run(service.url, serviceAccounts(service), { profile, runId: `again-${name}` });
+    const againstService = await run(service.url, serviceAccounts(service), { profile, runId: `again-${name}`, fetch: service.fetch });
     expect(failures(againstService.report)).toEqual([]);
   });
 
@@ -75,7 +75,7 @@ describe.each(UNDER_TEST)("the closed loop with %s", (name) => {
   it("(c) the profile fails against another variant, profile_conformance naming the observation and when it was recorded", async () => {
     const other = await start(otherThan(name));
     try {
-      const outcome = await run(other.url, serviceAccounts(other), { profile, runId: `drift-${name}` });
+      const outcome = await run(other.url, serviceAccounts(other), { profile, runId: `drift-${name}`, fetch: other.fetch });
       const drift = outcome.report.results.filter((result) => result.check === "profile_conformance" && result.status === "failed");
       expect(drift.length).toBeGreaterThan(0);
       expect(drift[0]!.tier).toBe("profile");

@@ -35,7 +35,7 @@ describe("points profiled beyond the scenario's errors", () => {
     mock = createMockServer({ quiet: true, agentSeats: 3 });
     mockUrl = (await mock.listen(0, "127.0.0.1")).url;
     fromMock = (await run(mockUrl, mockAccounts(), { recordProfile: true, runId: "points-mock" })).profile!;
-    fromService = (await run(service.url, serviceAccounts(service), { recordProfile: true, runId: "points-service" })).profile!;
+    fromService = (await run(service.url, serviceAccounts(service), { recordProfile: true, runId: "points-service", fetch: service.fetch })).profile!;
   });
   afterAll(async () => {
     await mock?.close();
@@ -54,7 +54,7 @@ describe("points profiled beyond the scenario's errors", () => {
   });
 
   it("catches drift on an external id in use, both ways", async () => {
-    const againstService = await run(service.url, serviceAccounts(service), { profile: fromMock, runId: "points-drift-1" });
+    const againstService = await run(service.url, serviceAccounts(service), { profile: fromMock, runId: "points-drift-1", fetch: service.fetch });
     expect(drift(againstService.report, "external_id.duplicate")).toEqual([expect.stringMatching(/^external_id\.duplicate differs from the profile \(recorded by "give the second property the external id of the first" at \S+ in run points-mock\): "accepted", the profile recorded "refused"$/)]);
     const againstMock = await run(mockUrl, mockAccounts(), { profile: fromService, runId: "points-drift-2" });
     expect(drift(againstMock.report, "external_id.duplicate")).toEqual([expect.stringContaining('"refused", the profile recorded "accepted"')]);

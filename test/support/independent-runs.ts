@@ -32,7 +32,7 @@ export async function runAgainstIndependent(variant: string | undefined, { fuzz,
   try {
     const { primary, other, fresh } = service.accounts;
     const outcome = await runContract({
-      baseUrl: service.url, apiKey: primary.apiKey, token: primary.token, other, fresh: { ...fresh, seats: fresh.agentSeats },
+      baseUrl: service.url, fetch: service.fetch, apiKey: primary.apiKey, token: primary.token, other, fresh: { ...fresh, seats: fresh.agentSeats },
       ...contracts(), timeoutMs, runId: variant ?? "conforming", seed, ...(fuzz ? { fuzz } : {}),
     });
     if (outcome.kind !== "report") throw new Error(outcome.message);

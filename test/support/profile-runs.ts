@@ -15,7 +15,7 @@ const closedContract = createContract({ closed: true });
 export type Accounts = { apiKey: string; token: string; other: { apiKey: string; token: string }; fresh: { apiKey: string; token: string; seats?: number } };
 
 /** One run; its outcome carries the profile when `recordProfile` is set. A run that gives no verdict throws. */
-export async function run(baseUrl: string, accounts: Accounts, extra: { profile?: ServiceProfile; recordProfile?: boolean; runId: string }) {
+export async function run(baseUrl: string, accounts: Accounts, extra: { profile?: ServiceProfile; recordProfile?: boolean; runId: string; fetch?: typeof globalThis.fetch }) {
   const outcome = await runContract({ baseUrl, ...accounts, contract, closedContract, timeoutMs: HANG_MS, ...extra });
   if (outcome.kind !== "report") throw new Error(outcome.message);
   return outcome;

@@ -1,9 +1,11 @@
 /**
- * The HTTP layer on plain node:http: finds which of the fifteen endpoints of section 4 a request names,
- * authenticates it, reads its JSON body and hands it to the books. Paths are matched exactly as section 4
- * writes them (with the trailing slash of `agent_card/` and `document/` on create).
+ * The HTTP layer: finds which of the fifteen endpoints of section 4 a request names, authenticates it, reads its
+ * JSON body and hands it to the books. Paths are matched exactly as section 4 writes them (with the trailing slash
+ * of `agent_card/` and `document/` on create). Served two ways: on plain node:http, and as a `fetch` function that
+ * answers in this process (a run that judges answers, not the network, spends no CPU on sockets: the runner's
+ * network is tested against the node:http server, test/contract/runner-network.test.ts).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { authenticate, type Account, type Accounts, type AuthHoles } from "./accounts.ts";
 import type { AgentBook } from "./agent-book.ts";
 import type { DocumentBook } from "./document-book.ts";
@@ -68,6 +70,14 @@ function holesFor(endpoint: number, faults: Faults): AuthHoles {
 /** Endpoints whose `content-type: application/json` header the document calls required (4.1, 4.4). */
 const NEEDS_JSON_CONTENT_TYPE = new Set([1, 2, 3, 4, 5, 15]);
 
+/** A request as the routes read it, from either transport. */
+interface ServiceRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: { text: string } | { tooLarge: true };
+}
+
 function readBody(req: IncomingMessage): Promise<{ text: string } | { tooLarge: true }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -81,11 +91,11 @@ function readBody(req: IncomingMessage): Promise<{ text: string } | { tooLarge: 
   });
 }
 
-async function answer(req: IncomingMessage, parts: ServiceParts, table: Route[]): Promise<Reply> {
-  const pathname = new URL(req.url ?? "/", "http://service.invalid").pathname;
+function answer(req: ServiceRequest, parts: ServiceParts, table: Route[]): Reply {
+  const pathname = new URL(req.url, "http://service.invalid").pathname;
   const matching = table.filter((r) => r.path.test(pathname));
   const route = matching.find((r) => r.method === req.method);
-  const read = await readBody(req);
+  const read = req.body;
   if (route === undefined) {
     return matching.length > 0 ? refused(405, `method ${req.method} not allowed here`) : notFound(`no endpoint at ${pathname}`);
   }
@@ -116,19 +126,48 @@ async function answer(req: IncomingMessage, parts: ServiceParts, table: Route[])
   return route.handle(caller, param, body);
 }
 
+/** The reply to a request, restyled as the variant answers, with its headers. */
+function respond(req: ServiceRequest, parts: ServiceParts, table: Route[]): { status: number; headers: Record<string, string>; json: string } {
+  let given: Reply;
+  try {
+    given = answer(req, parts, table);
+  } catch (error) {
+    given = { status: 500, json: JSON.stringify({ error: `bug: ${String(error)}` }) };
+  }
+  const reply = restyle(given, parts.faults);
+  // Header names in unusual case: HTTP header names are case-insensitive.
+  const headers: Record<string, string> = { "Content-TYPE": parts.faults.chooses("no-charset") ? "application/json" : "application/json; charset=utf-8" };
+  if (!parts.faults.chooses("no-extra-fields")) headers["X-Listing-SERVICE"] = "independent";
+  return { status: reply.status, headers, json: reply.json };
+}
+
 /** A node:http server answering the fifteen endpoints; listening is the caller's business. */
 export function createHttpServer(parts: ServiceParts): Server {
   const table = routes(parts);
   return createServer((req: IncomingMessage, res: ServerResponse) => {
-    answer(req, parts, table)
-      .catch((error: unknown) => ({ status: 500, json: JSON.stringify({ error: `bug: ${String(error)}` }) }))
-      .then((given) => {
-        const reply = restyle(given, parts.faults);
+    readBody(req)
+      .then((body) => respond({ method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, body }, parts, table))
+      .catch((error: unknown) => ({ status: 500, headers: {}, json: JSON.stringify({ error: `bug: ${String(error)}` }) }))
+      .then((reply) => {
         res.statusCode = reply.status;
-        // Header names in unusual case: HTTP header names are case-insensitive (issue 8, item 3).
-        res.setHeader("Content-TYPE", parts.faults.chooses("no-charset") ? "application/json" : "application/json; charset=utf-8");
-        if (!parts.faults.chooses("no-extra-fields")) res.setHeader("X-Listing-SERVICE", "independent");
+        for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
         res.end(reply.json);
       });
   });
+}
+
+/**
+ * The same service as a `fetch` function answering in this process: the request as fetch makes it (its headers
+ * checked and joined by the Fetch standard, as undici sends them), the answer a `Response`.
+ */
+export function createServiceFetch(parts: ServiceParts): typeof globalThis.fetch {
+  const table = routes(parts);
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    const body = bytes.length > MAX_BODY_BYTES ? { tooLarge: true as const } : { text: new TextDecoder().decode(bytes) };
+    const url = new URL(request.url);
+    const reply = respond({ method: request.method, url: url.pathname + url.search, headers: Object.fromEntries(request.headers), body }, parts, table);
+    return new Response(request.method === "HEAD" ? null : reply.json, { status: reply.status, headers: reply.headers });
+  };
 }

@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import { fixedAccounts, type Account } from "./accounts.ts";
 import { agentBook } from "./agent-book.ts";
 import { documentBook } from "./document-book.ts";
-import { createHttpServer } from "./http-server.ts";
+import { createHttpServer, createServiceFetch } from "./http-server.ts";
 import { propertyBook } from "./property-book.ts";
 import { faultsOf } from "./variants.ts";
 
@@ -33,6 +33,8 @@ export interface IndependentAccount {
 export interface IndependentService {
   /** Base URL, without a path: the endpoints live under `${url}/api/v1/object/`. */
   url: string;
+  /** The same instance as a `fetch` answering in this process, for a run that judges answers rather than the network. */
+  fetch: typeof globalThis.fetch;
   accounts: { primary: IndependentAccount; other: IndependentAccount; fresh: IndependentAccount };
   close(): Promise<void>;
 }
@@ -67,7 +69,8 @@ export async function startIndependentService(options: { variant?: string } = {}
     agents.seed(accounts.other, "seed.agent@other.example", "Other Agent");
   }
 
-  const server = createHttpServer({ accounts, properties, agents, documents, faults });
+  const parts = { accounts, properties, agents, documents, faults };
+  const server = createHttpServer(parts);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve());
@@ -75,6 +78,7 @@ export async function startIndependentService(options: { variant?: string } = {}
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
+    fetch: createServiceFetch(parts),
     accounts: { primary: copy(accounts.primary), other: copy(accounts.other), fresh: copy(accounts.fresh) },
     close: () =>
       new Promise<void>((resolve, reject) => {
