@@ -14,14 +14,16 @@ export const KEPT_ANSWER_BYTES = 32 * 1024 * 1024;
  * The retrieve answers (endpoints 1 and 2), each encoded on its first GET and kept as bytes until its property, or
  * a floorplan it lists, changes. Retrieving a property is the mock's most common answer, and encoding it is a good
  * part of such a GET's CPU; the store holds records, and the answers are kept here, beside the HTTP layer, in one
- * place. They are bounded in bytes: past the bound the answers kept longest are let go (encoded again when asked
- * for), so a store of any size holds at most that much more.
+ * place. They are bounded in bytes: once the bound is reached, an answer not kept is encoded for its request and
+ * not kept (until a change or a reset makes room), so a store of any size holds at most that much more. Letting
+ * the oldest go to keep the newest instead made every GET past the bound pay for the churn: answers kept long
+ * enough to reach V8's old generation, then dropped, and a walk over the dropped entries of the map.
  */
 export class EncodedRetrievals {
   readonly #store: MockStore;
   readonly #extra: string;
   readonly #limit: number;
-  /** The answers kept, the oldest first (a `Map` keeps the order its keys were set in). */
+  /** The answers kept. */
   readonly #answers = new Map<number, JsonBytes>();
   #bytes = 0;
   /** The property whose kept answer lists each floorplan document. */
@@ -62,12 +64,7 @@ export class EncodedRetrievals {
     // Extra members go before the closing brace.
     const bytes = utf8Bytes(this.#extra === "" ? text : withMembers(text, this.#extra));
     const answer = new JsonBytes(bytes);
-    if (bytes.byteLength > this.#limit) return answer;
-    for (const [oldest, old] of this.#answers) {
-      if (this.#bytes + bytes.byteLength <= this.#limit) break;
-      this.#answers.delete(oldest);
-      this.#bytes -= (old.encoded as Uint8Array).byteLength;
-    }
+    if (this.#bytes + bytes.byteLength > this.#limit) return answer;
     this.#answers.set(id, answer);
     this.#bytes += bytes.byteLength;
     return answer;
