@@ -536,7 +536,7 @@ describe("answers encoded ahead of time, on a few thousand properties", () => {
     const mock = createMockServer({ fixtures: db, contract: sharedContract(), validateResponses: options.validateResponses, log: () => {} });
     started.push(mock);
     const { url } = await mock.listen(0, "127.0.0.1");
-    // Right away, while the encoding ahead of time may still run.
+    // Right away, before any answer is kept.
     const first = await changeMany(mock, url, "one", 0);
     expect(first.changed.size).toBeGreaterThan(300);
     const checked = new Set([...options.checked(demoIds), ...first.changed, ...first.removed]);
@@ -550,7 +550,7 @@ describe("answers encoded ahead of time, on a few thousand properties", () => {
     const again = await expectAllCurrent(mock, url, [...checked]);
     expect([...second.changed].filter((id) => again.get(id) === answers.get(id))).toEqual([]);
 
-    // A reset starts the encoding ahead of time over; other properties are changed right after it.
+    // A reset drops every kept answer; other properties are changed right after it.
     await expectStatus(send(url, "POST", "/__admin/reset"), 200, "reset");
     const third = await changeMany(mock, url, "three", 2);
     for (const id of [...third.changed, ...third.removed]) checked.add(id);
@@ -564,7 +564,7 @@ describe("answers encoded ahead of time, on a few thousand properties", () => {
     expect(mock.violations).toEqual([]);
   }
 
-  it("every demo property answers its fresh bytes after changes made while the encoding runs, again once kept, and after a reset", async () => {
+  it("every demo property answers its fresh bytes after changes made before any answer is kept, again once kept, and after a reset", async () => {
     expect(demoIds.length).toBeGreaterThan(3000);
     await scenario({ validateResponses: false, checked: (ids) => ids });
   });
