@@ -3,48 +3,21 @@
  * worker in Chromium, tests begun over `POST /__admin/usage/tests` and `usage.beginTest`; the document valid under
  * the published schema, in order, with its bindings, and without the page's credentials.
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundleForBrowser } from "../../scripts/browser-bundle.ts";
-import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromium.ts";
-import { serveStaticSite, type StaticSite } from "../support/static-site.ts";
+import { describe, expect, it } from "vitest";
+import { CHROMIUM, CHROMIUM_AVAILABLE } from "../support/chromium.ts";
+import { pageResults, useMswPageInChromium } from "../support/msw-page.ts";
 import { expectValidUsage } from "../usage/usage-check.ts";
 
 const WHY = `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an error)`;
-const WORKER_SCRIPT = createRequire(import.meta.url).resolve("msw/mockServiceWorker.js");
 
 describe(`a consumer's usage recorded by MSW's worker in Chromium (needs ${CHROMIUM})`, () => {
-  let site: StaticSite | undefined;
-  let browser: Browser;
-  let origin = "";
-
-  beforeAll(async () => {
-    if (!CHROMIUM_AVAILABLE) return;
-    const bundle = await bundleForBrowser("test/browser/msw-usage-page/page.ts", { minify: false });
-    if (!bundle.ok) throw new Error(bundle.errors.join("\n"));
-    const files: Record<string, [string, string]> = {
-      "/": ["text/html", '<!doctype html><title>Front end</title><script type="module" src="/app.js"></script>'],
-      "/app.js": ["text/javascript", bundle.code],
-      "/mockServiceWorker.js": ["text/javascript", readFileSync(WORKER_SCRIPT, "utf8")],
-    };
-    site = await serveStaticSite(files);
-    origin = site.origin;
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    site?.close();
-  });
+  const page = useMswPageInChromium("test/browser/msw-usage-page/page.ts");
 
   it("records the page's tests in order, valid, without its credentials", { timeout: 120_000 }, async ({ skip }) => {
     skip(!CHROMIUM_AVAILABLE, WHY);
-    const tab = await browser.newPage();
-    await tab.goto(`${origin}/`);
-    await tab.waitForFunction(() => "results" in globalThis, undefined, { timeout: 60_000 });
-    const results = (await tab.evaluate(() => (globalThis as unknown as { results: unknown }).results)) as { error?: string; begun: number; usage: any };
+    const tab = await page.newTab();
+    await tab.goto(`${page.origin()}/`);
+    const results = await pageResults<{ error?: string; begun: number; usage: any }>(tab);
     expect(results.error).toBeUndefined();
     expect(results.begun).toBe(200);
     const { usage } = results;

@@ -5,48 +5,21 @@
  * sends a bad body (400) and no credentials (401), then resets the mock. The page's server must see no API
  * request: the worker answered every one.
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundleForBrowser } from "../../scripts/browser-bundle.ts";
-import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromium.ts";
-import { serveStaticSite, type StaticSite } from "../support/static-site.ts";
+import { describe, expect, it } from "vitest";
+import { CHROMIUM, CHROMIUM_AVAILABLE } from "../support/chromium.ts";
+import { pageResults, useMswPageInChromium } from "../support/msw-page.ts";
 
 const WHY = `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an error)`;
-const WORKER_SCRIPT = createRequire(import.meta.url).resolve("msw/mockServiceWorker.js");
 
 describe(`MSW's worker with the kit's handlers in Chromium (needs ${CHROMIUM})`, () => {
-  let site: StaticSite | undefined;
-  let browser: Browser;
-  let origin = "";
   const reached: string[] = [];
-
-  beforeAll(async () => {
-    if (!CHROMIUM_AVAILABLE) return;
-    const bundle = await bundleForBrowser("test/browser/msw-page/page.ts", { minify: false });
-    if (!bundle.ok) throw new Error(bundle.errors.join("\n"));
-    const files: Record<string, [string, string]> = {
-      "/": ["text/html", '<!doctype html><title>Front end</title><script type="module" src="/app.js"></script>'],
-      "/app.js": ["text/javascript", bundle.code],
-      "/mockServiceWorker.js": ["text/javascript", readFileSync(WORKER_SCRIPT, "utf8")],
-    };
-    site = await serveStaticSite(files, (method, path) => reached.push(`${method} ${path}`));
-    origin = site.origin;
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    site?.close();
-  });
+  const page = useMswPageInChromium("test/browser/msw-page/page.ts", (method, path) => reached.push(`${method} ${path}`));
 
   it("answers the page's own fetch from the worker: create, retrieve, list, 409, 400, 401, reset", { timeout: 120_000 }, async ({ skip }) => {
     skip(!CHROMIUM_AVAILABLE, WHY);
-    const tab = await browser.newPage();
-    await tab.goto(`${origin}/`);
-    await tab.waitForFunction(() => "results" in globalThis, undefined, { timeout: 60_000 });
-    const results = (await tab.evaluate(() => (globalThis as unknown as { results: Record<string, unknown> }).results)) as Record<string, any>;
+    const tab = await page.newTab();
+    await tab.goto(`${page.origin()}/`);
+    const results = await pageResults<Record<string, any>>(tab);
     expect(results.error).toBeUndefined();
     const seeded = results.listed[1] as number;
     expect(results).toEqual({
@@ -72,10 +45,9 @@ describe(`MSW's worker with the kit's handlers in Chromium (needs ${CHROMIUM})`,
 
   it("reaches the worker with the typed client made before and after worker.start(), and journals an override it answered", { timeout: 120_000 }, async ({ skip }) => {
     skip(!CHROMIUM_AVAILABLE, WHY);
-    const tab = await browser.newPage();
-    await tab.goto(`${origin}/?client`);
-    await tab.waitForFunction(() => "results" in globalThis, undefined, { timeout: 60_000 });
-    const results = await tab.evaluate(() => (globalThis as unknown as { results: unknown }).results);
+    const tab = await page.newTab();
+    await tab.goto(`${page.origin()}/?client`);
+    const results = await pageResults<unknown>(tab);
     expect(results).toEqual({
       early: [200, true],
       late: [200, true],
@@ -91,12 +63,11 @@ describe(`MSW's worker with the kit's handlers in Chromium (needs ${CHROMIUM})`,
 
   it("keeps the state across a reload when asked to (persist: sessionStorage), and reset() clears what is kept", { timeout: 120_000 }, async ({ skip }) => {
     skip(!CHROMIUM_AVAILABLE, WHY);
-    const tab = await browser.newPage();
+    const tab = await page.newTab();
     const loaded = async () => {
-      await tab.waitForFunction(() => "results" in globalThis, undefined, { timeout: 60_000 });
-      return tab.evaluate(() => (globalThis as unknown as { results: unknown }).results);
+      return pageResults(tab);
     };
-    await tab.goto(`${origin}/?persist`);
+    await tab.goto(`${page.origin()}/?persist`);
     expect(await loaded()).toEqual({ load: 1, created: 200 });
     await tab.reload();
     expect(await loaded()).toEqual({ load: 2, retrieved: [200, "2 Kept Lane"] });
