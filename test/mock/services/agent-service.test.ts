@@ -2,6 +2,7 @@
  * AgentService without HTTP (section 4.2, and the rules of section 7): the seat limit, an email held by one agent
  * of the account whatever its case, and each account seeing and changing only its own agents.
  */
+import { expectNotFoundForOthers } from "../../support/not-found-for-others.ts";
 import { describe, expect, it } from "vitest";
 import { AgentService, agentDefaults } from "../../../src/mock/services/agent-service.ts";
 import { accountsOf, inMemoryStore } from "../../support/in-memory-store.ts";
@@ -91,11 +92,7 @@ describe("an agent of another account, or of none", () => {
 
   it.each(Object.keys(calls) as Array<keyof typeof calls>)("%s: not found, told apart as foreign when it exists, and left as it was", (name) => {
     const { store, agents, other } = setUp();
-    const before = structuredClone(store.record("agents", 1003));
-    expect(calls[name](agents, other, 1003)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No agent card with nid 1003 for this account.", situation: "foreign-record" } });
-    expect(calls[name](agents, other, 999_999)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No agent card with nid 999999 for this account." } });
-    expect(calls[name](agents, other, 1001)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No agent card with nid 1001 for this account." } }); // a property's nid
-    expect(store.record("agents", 1003)).toEqual(before);
+    expectNotFoundForOthers({ store, collection: "agents", noun: "agent card", call: (nid) => calls[name](agents, other, nid), foreign: 1003, otherKind: 1001 });
   });
 
   it("list: each account lists its own agents only, keyed by nid", () => {

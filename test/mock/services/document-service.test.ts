@@ -2,6 +2,7 @@
  * DocumentService without HTTP (section 4.3): a document belongs to a property of the same account, its times
  * come from the injected clock, and each account sees and changes only its own documents.
  */
+import { expectNotFoundForOthers } from "../../support/not-found-for-others.ts";
 import { describe, expect, it } from "vitest";
 import { DocumentService } from "../../../src/mock/services/document-service.ts";
 import type { AccountRecord } from "../../../src/mock/store/records.ts";
@@ -87,11 +88,7 @@ describe("a document of another account, or of none", () => {
 
   it.each(Object.keys(calls))("%s: not found, told apart as foreign when it exists, and left as it was", (name) => {
     const { store, documents, other } = setUp();
-    const before = structuredClone(store.record("documents", 1004));
-    expect(calls[name]!(documents, other, 1004)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No document with nid 1004 for this account.", situation: "foreign-record" } });
-    expect(calls[name]!(documents, other, 999_999)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No document with nid 999999 for this account." } });
-    expect(calls[name]!(documents, other, 1001)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No document with nid 1001 for this account." } }); // a property's nid
-    expect(store.record("documents", 1004)).toEqual(before);
+    expectNotFoundForOthers({ store, collection: "documents", noun: "document", call: (nid) => calls[name]!(documents, other, nid), foreign: 1004, otherKind: 1001 });
   });
 
   it("remove: the owner's removal takes it out of its property's documents", () => {

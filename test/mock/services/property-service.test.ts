@@ -2,6 +2,7 @@
  * PropertyService without HTTP (section 4.1): what a create stores, external ids unique within an account, each
  * account seeing and changing only its own properties, and the choices a service profile may change.
  */
+import { expectNotFoundForOthers } from "../../support/not-found-for-others.ts";
 import { describe, expect, it } from "vitest";
 import { AutologinTokens } from "../../../src/mock/services/autologin-tokens.ts";
 import { PropertyService, type PropertyServiceDeps } from "../../../src/mock/services/property-service.ts";
@@ -103,11 +104,7 @@ describe("a property of another account, or of none", () => {
 
   it.each(Object.keys(calls))("%s: not found, told apart as foreign when it exists, and left as it was", (name) => {
     const { store, properties, other } = setUp();
-    const before = structuredClone(store.record("properties", 1001));
-    expect(calls[name]!(properties, other, 1001)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No property with nid 1001 for this account.", situation: "foreign-record" } });
-    expect(calls[name]!(properties, other, 999_999)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No property with nid 999999 for this account." } });
-    expect(calls[name]!(properties, other, 1003)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No property with nid 1003 for this account." } }); // an agent's nid
-    expect(store.record("properties", 1001)).toEqual(before);
+    expectNotFoundForOthers({ store, collection: "properties", noun: "property", call: (nid) => calls[name]!(properties, other, nid), foreign: 1001, otherKind: 1003 });
   });
 
   it("an external id is looked up in the account's own properties only", () => {
