@@ -7,16 +7,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startProcess, type StartedProcess } from "../support/start-process.ts";
+import { killAll, startProcess, type StartedProcess } from "../support/start-process.ts";
 import { propertyNesting, stateText } from "../support/unheld-records.ts";
 
 const started: StartedProcess[] = [];
-afterEach(async () => {
-  for (const process of started.splice(0)) {
-    process.signal("SIGKILL");
-    await process.exited;
-  }
-});
+afterEach(() => killAll(started));
 
 const tempFile = (name: string, content: string) => {
   const file = join(mkdtempSync(join(tmpdir(), "plk-refused-")), name);

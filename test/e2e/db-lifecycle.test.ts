@@ -7,15 +7,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
+import { killAll, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
 
 const started: StartedProcess[] = [];
-afterEach(async () => {
-  for (const process of started.splice(0)) {
-    process.signal("SIGKILL");
-    await process.exited;
-  }
-});
+afterEach(() => killAll(started));
 const mockArgs = (args: string[]) => ["dist/cli/mock.js", "--port", "0", "--quiet", ...args];
 const cli = (args: string[]) => {
   const process = startProcess("node", mockArgs(args));

@@ -6,24 +6,15 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
+import { killAll, startMockBin, type StartedProcess } from "../support/start-process.ts";
 
 const started: StartedProcess[] = [];
-afterEach(async () => {
-  for (const process of started.splice(0)) {
-    process.signal("SIGKILL");
-    await process.exited;
-  }
-});
+afterEach(() => killAll(started));
 
 /** The mock's program as its bin and `npm start` run it (the built file), until its banner is out and it answers. */
 async function startMock(args: string[]): Promise<{ mock: StartedProcess; url: string; banner: string }> {
-  const mock = startProcess(process.execPath, ["dist/cli/mock.js", "--port", "0", "--quiet", ...args]);
-  started.push(mock);
-  const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-  await mock.waitForOutput(/Spec\s+http/);
-  await waitForHealthy(`${url}/healthz`);
-  return { mock, url: url!, banner: mock.output() };
+  const { process: mock, url } = await startMockBin(started, args, {}, /Spec\s+http/);
+  return { mock, url, banner: mock.output() };
 }
 
 const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };

@@ -4,15 +4,10 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { freePort, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
+import { freePort, killAll, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
 
 const started: StartedProcess[] = [];
-afterEach(async () => {
-  for (const process of started.splice(0)) {
-    process.signal("SIGKILL");
-    await process.exited;
-  }
-});
+afterEach(() => killAll(started));
 const npmStart = (args: string[], env: NodeJS.ProcessEnv = {}) => {
   const process = startProcess("npm", ["start", "--", ...args], env);
   started.push(process);

@@ -17,7 +17,7 @@ import { createHarRecorder } from "../support/har-recorder.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { onPort, README_PRISM, README_PRISM_TESTS, readmeCommands, userDocs } from "../support/readme-commands.ts";
 import { consumerInstall } from "../support/consumer-install.ts";
-import { freePort, PACKAGE_ROOT, startProcess, type StartedProcess } from "../support/start-process.ts";
+import { freePort, PACKAGE_ROOT, killAll, startProcess, type StartedProcess } from "../support/start-process.ts";
 import { HANG_MS } from "../support/deadlines.ts";
 
 const README = userDocs();
@@ -71,12 +71,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, "traffic.har"), har);
   writeFileSync(join(dir, "gateway.har"), har.replaceAll(url, "https://gateway.example.com/listing"));
 });
-afterEach(async () => {
-  for (const process of started.splice(0)) {
-    process.signal("SIGKILL");
-    await process.exited;
-  }
-});
+afterEach(() => killAll(started));
 afterAll(() => mock.close());
 
 /** Runs a command line through the shell, as typed, in the repository; resolves with its exit code and output. */

@@ -6,15 +6,10 @@
  */
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
+import { PACKAGE_ROOT, killAll, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
 
 const started: StartedProcess[] = [];
-afterEach(async () => {
-  for (const process of started.splice(0)) {
-    process.signal("SIGKILL");
-    await process.exited;
-  }
-});
+afterEach(() => killAll(started));
 
 const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
 const REQUESTS = 300;

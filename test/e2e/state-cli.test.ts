@@ -7,23 +7,14 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
+import { PACKAGE_ROOT, killAll, startMockBin, startProcess, type StartedProcess } from "../support/start-process.ts";
 
 const started: StartedProcess[] = [];
-afterEach(async () => {
-  for (const process of started.splice(0)) {
-    process.signal("SIGKILL");
-    await process.exited;
-  }
-});
+afterEach(() => killAll(started));
 
 async function startMock(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; banner: string }> {
-  const mock = startProcess(process.execPath, ["dist/cli/mock.js", "--port", "0", "--quiet", ...args], env);
-  started.push(mock);
-  const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-  await mock.waitForOutput(/Steering\s+requests/);
-  await waitForHealthy(`${url}/healthz`);
-  return { url: url!, banner: mock.output() };
+  const { process: mock, url } = await startMockBin(started, args, env, /Steering\s+requests/);
+  return { url, banner: mock.output() };
 }
 
 const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };

@@ -1,15 +1,10 @@
 /** Steering as a user starts it: the CLI's --latency and --journal-size, then the curl examples of docs/setting-up-a-test.md as fetch. */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseMockArgs } from "../../src/cli/parse-mock-args.ts";
-import { startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
+import { killAll, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
 
 const started: StartedProcess[] = [];
-afterEach(async () => {
-  for (const process of started.splice(0)) {
-    process.signal("SIGKILL");
-    await process.exited;
-  }
-});
+afterEach(() => killAll(started));
 /** The mock's program as its bin and `npm start` run it: the built file. */
 const cli = (args: string[]) => {
   const mock = startProcess(process.execPath, ["dist/cli/mock.js", ...args]);

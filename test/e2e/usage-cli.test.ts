@@ -7,24 +7,16 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
+import { killAll, startMockBin, startProcess, type StartedProcess } from "../support/start-process.ts";
 import { HANG_MS } from "../support/deadlines.ts";
 import { expectValidUsage, SECRET } from "../usage/usage-check.ts";
 
 const started: StartedProcess[] = [];
-afterEach(async () => {
-  for (const process of started.splice(0)) {
-    process.signal("SIGKILL");
-    await process.exited;
-  }
-});
+afterEach(() => killAll(started));
 
 async function startMock(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; mock: StartedProcess }> {
-  const mock = startProcess(process.execPath, ["dist/cli/mock.js", "--port", "0", "--quiet", ...args], env);
-  started.push(mock);
-  const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-  await waitForHealthy(`${url}/healthz`);
-  return { url: url!, mock };
+  const { process: mock, url } = await startMockBin(started, args, env);
+  return { url, mock };
 }
 
 const headers = { ...SECRET, "content-type": "application/json" };

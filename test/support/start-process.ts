@@ -76,6 +76,14 @@ export function startProcess(command: string, args: string[], env: NodeJS.Proces
   };
 }
 
+/** Kills every process of the list (a test file's `started`) and waits for each to exit, emptying the list. */
+export async function killAll(started: StartedProcess[]): Promise<void> {
+  for (const process of started.splice(0)) {
+    process.signal("SIGKILL");
+    await process.exited;
+  }
+}
+
 /** Polls a URL until it answers 200, or fails after the deadline. */
 export async function waitForHealthy(url: string, deadlineMs = HANG_MS): Promise<void> {
   const deadline = Date.now() + deadlineMs;
@@ -88,6 +96,20 @@ export async function waitForHealthy(url: string, deadlineMs = HANG_MS): Promise
     if (Date.now() > deadline) throw new Error(`${url} did not become healthy`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * The mock's program as its bin and `npm start` run it (the built file, `--quiet`, on a port of the system's), added
+ * to `started` for the caller to stop; its address once it says where it listens, has written the banner line
+ * `bannerLine` when one is given, and answers /healthz.
+ */
+export async function startMockBin(started: StartedProcess[], args: string[], env: NodeJS.ProcessEnv = {}, bannerLine?: RegExp): Promise<{ process: StartedProcess; url: string }> {
+  const mock = startProcess(process.execPath, ["dist/cli/mock.js", "--port", "0", "--quiet", ...args], env);
+  started.push(mock);
+  const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+  if (bannerLine) await mock.waitForOutput(bannerLine);
+  await waitForHealthy(`${url}/healthz`);
+  return { process: mock, url: url! };
 }
 
 /**

@@ -15,7 +15,7 @@ import { exampleConsumerProject, runExampleSuite } from "../support/example-cons
 import { readmeExample } from "../support/readme-examples.ts";
 import { CONTRACT_BIN, runCli } from "../support/run-contract-cli.ts";
 import { error, provenance } from "../support/sample-profile.ts";
-import { startProcess, type StartedProcess } from "../support/start-process.ts";
+import { startMockBin, type StartedProcess } from "../support/start-process.ts";
 import { buildSampleUsage } from "../support/usage-pact-samples.ts";
 
 // The verifier sends no usage statistics from a test.
@@ -73,10 +73,7 @@ afterEach(async () => {
 
 /** The mock as a user starts it; its address once it listens. */
 async function startMock(...args: string[]): Promise<string> {
-  const mock = startProcess(process.execPath, ["dist/cli/mock.js", "--port", "0", "--quiet", ...args]);
-  started.push(mock);
-  const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-  return url!;
+  return (await startMockBin(started, args)).url;
 }
 
 function verify(url: string, files = [pactFile]): Promise<unknown> {
