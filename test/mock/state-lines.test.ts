@@ -47,6 +47,10 @@ describe("a state in JSON Lines", () => {
     const largeText = asLines(large);
     expect(largeText.length).toBeGreaterThan(2 * 1024 * 1024);
     expect(JSON.stringify(loadFixtures(file(largeText)))).toBe(JSON.stringify(large));
+    // Text beyond Latin-1 (each line is decoded on its own), in a line past the first chunk too.
+    const wide = generateFixtures({ seed: 3, properties: 2_000 });
+    for (const property of [wide.properties[0]!, wide.properties.at(-1)!]) property.title = "Maison € 漢字 😀 \u00e9";
+    expect(JSON.stringify(loadFixtures(file(asLines(wide))))).toBe(JSON.stringify(wide));
   });
 
   it("is answered byte for byte as the same state in JSON", async () => {
