@@ -60,11 +60,12 @@ export class EncodedRetrievals {
     if (record === undefined) return undefined;
     const documents = this.#store.documentsOfProperty(id);
     const text = encodeRetrievedProperty(record, documents);
-    for (const document of documents) if (document.is_floorplan) this.#floorplanOf.set(document.id, id);
     // Extra members go before the closing brace.
     const bytes = utf8Bytes(this.#extra === "" ? text : withMembers(text, this.#extra));
     const answer = new JsonBytes(bytes);
     if (this.#bytes + bytes.byteLength > this.#limit) return answer;
+    // Only a kept answer is dropped when a floorplan it lists changes.
+    for (const document of documents) if (document.is_floorplan) this.#floorplanOf.set(document.id, id);
     this.#answers.set(id, answer);
     this.#bytes += bytes.byteLength;
     return answer;
