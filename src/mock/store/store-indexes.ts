@@ -97,7 +97,7 @@ export class StoreIndexes {
   indexProperty(property: PropertyRecord): void {
     this.properties.set(property.id, property);
     addTo(this.#propertiesByOwner, property.uid, property.id);
-    this.indexExternalId(property);
+    this.#indexExternalId(property);
   }
 
   #holdExternalId(key: string, id: number): void {
@@ -132,14 +132,14 @@ export class StoreIndexes {
       }
       case "properties": {
         const property = record as PropertyRecord;
-        this.unindexExternalId(property);
+        this.#unindexExternalId(property);
         this.properties.delete(property.id);
         if ((next as PropertyRecord | undefined)?.uid !== property.uid) this.#propertiesByOwner.get(property.uid)?.delete(property.id);
         return;
       }
       case "agents": {
         const agent = record as AgentRecord;
-        if (typeof agent.email === "string") this.unindexEmail(agent);
+        if (typeof agent.email === "string") this.#unindexEmail(agent);
         this.agents.delete(agent.id);
         if ((next as AgentRecord | undefined)?.uid !== agent.uid) this.#agentsByOwner.get(agent.uid)?.delete(agent.id);
         return;
@@ -165,14 +165,14 @@ export class StoreIndexes {
       case "properties": {
         const external = (changes as Partial<PropertyRecord>).external_id;
         if (external === undefined || external === (record as PropertyRecord).external_id) return false;
-        this.unindexExternalId(record as PropertyRecord);
+        this.#unindexExternalId(record as PropertyRecord);
         return true;
       }
       case "agents":
-        this.unindexEmail(record as AgentRecord);
+        this.#unindexEmail(record as AgentRecord);
         return true;
       case "documents":
-        this.unindexFromProperty(record as DocumentRecord);
+        this.#unindexFromProperty(record as DocumentRecord);
         return true;
       case "accounts":
         return false;
@@ -181,13 +181,13 @@ export class StoreIndexes {
 
   /** After the change {@link unindexKeyed} was called before: the record is found by its fields again. */
   indexKeyed(collection: CollectionName, record: StoredRecord): void {
-    if (collection === "properties") this.indexExternalId(record as PropertyRecord);
-    else if (collection === "agents") this.indexEmail(record as AgentRecord);
-    else if (collection === "documents") this.indexToProperty(record as DocumentRecord);
+    if (collection === "properties") this.#indexExternalId(record as PropertyRecord);
+    else if (collection === "agents") this.#indexEmail(record as AgentRecord);
+    else if (collection === "documents") this.#indexToProperty(record as DocumentRecord);
   }
 
   /** Before a property's external id changes or it goes: another property with the same one is found by it from now on. */
-  unindexExternalId(property: PropertyRecord): void {
+  #unindexExternalId(property: PropertyRecord): void {
     if (property.external_id === null || property.external_id === undefined) return;
     const key = ownedKey(property.uid, property.external_id);
     const holders = this.#externalIdHolders.get(key);
@@ -213,12 +213,12 @@ export class StoreIndexes {
   }
 
   /** After a property's external id changed: it finds the property. */
-  indexExternalId(property: PropertyRecord): void {
+  #indexExternalId(property: PropertyRecord): void {
     if (property.external_id !== null && property.external_id !== undefined) this.#holdExternalId(ownedKey(property.uid, property.external_id), property.id);
   }
 
   /** Before an agent's email changes or it goes: another agent of the account with the same one is found by it. */
-  unindexEmail(agent: AgentRecord): void {
+  #unindexEmail(agent: AgentRecord): void {
     // A card of a state file may hold anything there (a state is not checked field by field): only a text is indexed.
     if (typeof agent.email !== "string") return;
     const email = agent.email.toLowerCase();
@@ -230,18 +230,18 @@ export class StoreIndexes {
   }
 
   /** After an agent's email changed: it finds the agent. */
-  indexEmail(agent: AgentRecord): void {
+  #indexEmail(agent: AgentRecord): void {
     if (typeof agent.email !== "string") return;
     this.#agentsByEmail.set(ownedKey(agent.uid, agent.email.toLowerCase()), agent.id);
   }
 
   /** Before a document moves to another property. */
-  unindexFromProperty(document: DocumentRecord): void {
+  #unindexFromProperty(document: DocumentRecord): void {
     removeSmall(this.#documentsByProperty, document.property_reference, document.id);
   }
 
   /** After a document moved to another property. */
-  indexToProperty(document: DocumentRecord): void {
+  #indexToProperty(document: DocumentRecord): void {
     addSmall(this.#documentsByProperty, document.property_reference, document.id);
   }
 }
