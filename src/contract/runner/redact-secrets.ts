@@ -19,7 +19,8 @@ export const SHORTEST_SECRET = 4;
 export function secretRedactor(secrets: Secret[]): <T>(value: T) => T {
   const ordered = secrets.filter((secret) => secret.value.length >= SHORTEST_SECRET).sort((a, b) => b.value.length - a.value.length);
   if (ordered.length === 0) return (value) => value;
-  const scrub = (text: string) => ordered.reduce((result, secret) => result.split(secret.value).join(secret.shownAs), text);
+  // A report holds thousands of strings and nearly none holds a secret: looking is cheaper than splitting each.
+  const scrub = (text: string) => ordered.reduce((result, secret) => (result.includes(secret.value) ? result.split(secret.value).join(secret.shownAs) : result), text);
   const walk = (value: unknown): unknown => {
     if (typeof value === "string") return scrub(value);
     if (Array.isArray(value)) return value.map(walk);
