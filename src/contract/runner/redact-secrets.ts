@@ -25,7 +25,15 @@ export function secretRedactor(secrets: Secret[]): <T>(value: T) => T {
     if (typeof value === "string") return scrub(value);
     if (Array.isArray(value)) return value.map(walk);
     if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-      return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, walk(entry)]));
+      // Copied key by key (a report has tens of thousands of objects; no array of entries built for each), a
+      // `__proto__` key that a service's JSON carries kept as a field, as Object.fromEntries keeps it.
+      const copy: Record<string, unknown> = {};
+      for (const key of Object.keys(value)) {
+        const entry = walk((value as Record<string, unknown>)[key]);
+        if (key === "__proto__") Object.defineProperty(copy, key, { value: entry, enumerable: true, writable: true, configurable: true });
+        else copy[key] = entry;
+      }
+      return copy;
     }
     return value;
   };
