@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type { SchemaFinding } from "./schema-finding.ts";
 import { schemaNodes, type ValidatorLookup } from "./validator-pointers.ts";
-import { escapeToken, parsePointer, resolvePointer, toPointer } from "../spec/json-pointer.ts";
+import { escapeToken, parsePointer, resolvePointer } from "../spec/json-pointer.ts";
 import type { OpenApiDocument, SchemaObject } from "../spec/openapi-document.ts";
 
 const MAX_LISTED = 30;
@@ -39,17 +39,29 @@ export function createSchemaExplainer(document: OpenApiDocument, validatorAt: Va
   }
 
   const markerAt = (key: "x-assumption" | "x-section", documentPointer: string): string | undefined => {
-    const tokens = parsePointer(documentPointer);
     let found: string | undefined;
-    for (let depth = 0; depth <= tokens.length; depth += 1) {
-      const node = resolvePointer(document, toPointer(tokens.slice(0, depth)));
+    let node: unknown = document;
+    for (const token of parsePointer(documentPointer)) {
       const marker = node !== null && typeof node === "object" ? (node as SchemaObject)[key] : undefined;
       if (typeof marker === "string") found = marker;
+      node = node !== null && typeof node === "object" && Object.hasOwn(node, token) ? (node as Record<string, unknown>)[token] : undefined;
     }
-    return found;
+    const marker = node !== null && typeof node === "object" ? (node as SchemaObject)[key] : undefined;
+    return typeof marker === "string" ? marker : found;
   };
-  const assumptionAt = (documentPointer: string) => markerAt("x-assumption", documentPointer);
-  const sectionAt = (documentPointer: string) => markerAt("x-section", documentPointer);
+  // Every explanation asks for the markers of the schemas its errors name, and a document has a fixed set of them:
+  // each place's markers are worked out once.
+  const remembered = (key: "x-assumption" | "x-section") => {
+    const known = new Map<string, string | undefined>();
+    return (documentPointer: string): string | undefined => {
+      if (known.has(documentPointer)) return known.get(documentPointer);
+      const marker = markerAt(key, documentPointer);
+      known.set(documentPointer, marker);
+      return marker;
+    };
+  };
+  const assumptionAt = remembered("x-assumption");
+  const sectionAt = remembered("x-section");
 
   const resolveRef = (schema: unknown): SchemaObject | undefined => {
     let node = schema;

@@ -258,3 +258,53 @@ describe("the broken variants", () => {
     }
   });
 });
+
+// The in-process fetch reads a plain call (the runner's: a URL, a record of headers, a text body) from its
+// arguments, without a Request: it must read what a Request, and the server behind a socket, would.
+describe("the in-process fetch", () => {
+  it("answers each request as the server does: headers joined and trimmed, a body without a content-type, a lone surrogate, a body past the limit, a Request given whole", async () => {
+    const viaFetch = await startIndependentService();
+    const viaSocket = await startIndependentService();
+    try {
+      const { apiKey, token } = viaFetch.accounts.primary;
+      const json = { "content-type": "application/json" };
+      const calls: Array<[string, RequestInit]> = [
+        ["/property/1", { headers: { "API-KEY": ` ${apiKey} `, TOKEN: `${token}\t` } }],
+        ["/property/1", { headers: { "API-KEY": apiKey, "api-key": apiKey, TOKEN: token } }],
+        ["/property", { method: "POST", headers: { "API-KEY": apiKey, TOKEN: token }, body: JSON.stringify(VALID_PROPERTY) }],
+        ["/property", { method: "POST", headers: { "API-KEY": apiKey, TOKEN: token, ...json }, body: JSON.stringify({ ...VALID_PROPERTY, description: "x".repeat(64 * 1024) }) }],
+        ["/property/1", { method: "PUT", headers: { "API-KEY": apiKey, TOKEN: token, ...json }, body: "" }],
+        ["/properties/1", { method: "DELETE", headers: { "API-KEY": apiKey, TOKEN: token }, body: null, redirect: "manual", signal: AbortSignal.timeout(60_000) }],
+      ];
+      // The answers compared apart from each instance's own address and its auto-login tokens.
+      const read = async (response: Response, service: IndependentService) => ({
+        status: response.status,
+        type: response.headers.get("content-type"),
+        text: (await response.text()).split(service.url).join("{base}").replace(/\/autologin\/[^"]+/g, "/autologin/…"),
+      });
+      for (const [path, init] of calls) {
+        const inProcess = await read(await viaFetch.fetch(`${viaFetch.url}/api/v1/object${path}`, init), viaFetch);
+        const overSocket = await read(await fetch(`${viaSocket.url}/api/v1/object${path}`, init), viaSocket);
+        expect(inProcess, `${init.method ?? "GET"} ${path}`).toEqual(overSocket);
+      }
+      // A body with a lone surrogate, sent as UTF-8 (where it becomes U+FFFD), edited into a property and read back.
+      const loneSurrogate = `{"title":"Lone \ud800 surrogate"}`;
+      const readBack = async (service: IndependentService, send: typeof fetch) => {
+        const headers = { "API-KEY": apiKey, TOKEN: token, ...json };
+        const created = JSON.parse(await (await send(`${service.url}/api/v1/object/property`, { method: "POST", headers, body: JSON.stringify(VALID_PROPERTY) })).text()) as { nid: string };
+        expect((await send(`${service.url}/api/v1/object/property/${created.nid}`, { method: "PUT", headers, body: loneSurrogate })).status).toBe(200);
+        return read(await send(`${service.url}/api/v1/object/property/${created.nid}`, { headers }), service);
+      };
+      const shown = await readBack(viaFetch, viaFetch.fetch);
+      expect(shown.text).toContain('"title":"Lone \ufffd surrogate"');
+      expect(shown).toEqual(await readBack(viaSocket, fetch));
+      const whole = new Request(`${viaFetch.url}/api/v1/object/property/1`, { headers: { "API-KEY": apiKey, TOKEN: token } });
+      expect(await read(await viaFetch.fetch(whole), viaFetch)).toEqual(await read(await fetch(`${viaSocket.url}/api/v1/object/property/1`, { headers: { "API-KEY": apiKey, TOKEN: token } }), viaSocket));
+      // What a Request refuses, the in-process fetch refuses too.
+      await expect(viaFetch.fetch(`${viaFetch.url}/api/v1/object/property/1`, { headers: { TOKEN: "a\nb" } })).rejects.toThrow(TypeError);
+      await expect(viaFetch.fetch(`${viaFetch.url}/api/v1/object/property/1`, { body: "{}" })).rejects.toThrow(TypeError);
+    } finally {
+      await Promise.all([viaFetch.close(), viaSocket.close()]);
+    }
+  });
+});

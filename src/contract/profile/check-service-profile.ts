@@ -24,9 +24,30 @@ const NAMED_ERRORS: Partial<Record<string, string>> = {
 
 const profileValidators = new WeakMap<ProfileTools, ValidateFunction>();
 
+/**
+ * The AJV in which a set of tools compiles body shapes. A fresh AJV compiles the JSON Schema meta-schema before
+ * its first schema, which costs many times what a body shape does, and a profile has a shape per error entry,
+ * compiled again each time a profile is read or compared: one AJV serves them all. Each shape is taken out of it
+ * once compiled (the function stays good), and the AJV is renewed after COMPILES_PER_AJV of them, since what
+ * compiling leaves in its scope is never given back.
+ */
+const bodyCompilers = new WeakMap<ProfileTools, { ajv: Ajv2020; compiled: number }>();
+const COMPILES_PER_AJV = 256;
+
 /** Compiles the body shape of an error entry, to hold bodies to it. */
 export function compileBodySchemaWith(tools: ProfileTools, schema: InferredSchema): ValidateFunction {
-  return tools.newAjv().compile(schema as object);
+  // An inferred shape has types, properties, required keys and items only; any `$` keyword (an `$id` or an
+  // anchor would leave a name behind in a shared AJV) gets an AJV of its own.
+  const text = JSON.stringify(schema);
+  if (schema === null || typeof schema !== "object" || typeof text !== "string" || text.includes('"$')) return tools.newAjv().compile(schema as object);
+  let compiler = bodyCompilers.get(tools);
+  if (!compiler || compiler.compiled >= COMPILES_PER_AJV) bodyCompilers.set(tools, (compiler = { ajv: tools.newAjv(), compiled: 0 }));
+  compiler.compiled += 1;
+  try {
+    return compiler.ajv.compile(schema as object);
+  } finally {
+    compiler.ajv.removeSchema(schema as object);
+  }
 }
 
 /** The fields the contract documents for each resource (sections 2.1 to 2.3). */

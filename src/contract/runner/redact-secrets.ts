@@ -19,12 +19,21 @@ export const SHORTEST_SECRET = 4;
 export function secretRedactor(secrets: Secret[]): <T>(value: T) => T {
   const ordered = secrets.filter((secret) => secret.value.length >= SHORTEST_SECRET).sort((a, b) => b.value.length - a.value.length);
   if (ordered.length === 0) return (value) => value;
-  const scrub = (text: string) => ordered.reduce((result, secret) => result.split(secret.value).join(secret.shownAs), text);
+  // A report holds thousands of strings and nearly none holds a secret: looking is cheaper than splitting each.
+  const scrub = (text: string) => ordered.reduce((result, secret) => (result.includes(secret.value) ? result.split(secret.value).join(secret.shownAs) : result), text);
   const walk = (value: unknown): unknown => {
     if (typeof value === "string") return scrub(value);
     if (Array.isArray(value)) return value.map(walk);
     if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-      return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, walk(entry)]));
+      // Copied key by key (a report has tens of thousands of objects; no array of entries built for each), a
+      // `__proto__` key that a service's JSON carries kept as a field, as Object.fromEntries keeps it.
+      const copy: Record<string, unknown> = {};
+      for (const key of Object.keys(value)) {
+        const entry = walk((value as Record<string, unknown>)[key]);
+        if (key === "__proto__") Object.defineProperty(copy, key, { value: entry, enumerable: true, writable: true, configurable: true });
+        else copy[key] = entry;
+      }
+      return copy;
     }
     return value;
   };

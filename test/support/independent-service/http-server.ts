@@ -163,11 +163,45 @@ export function createHttpServer(parts: ServiceParts): Server {
 export function createServiceFetch(parts: ServiceParts): typeof globalThis.fetch {
   const table = routes(parts);
   return async (input, init) => {
-    const request = new Request(input, init);
-    const bytes = new Uint8Array(await request.arrayBuffer());
-    const body = bytes.length > MAX_BODY_BYTES ? { tooLarge: true as const } : { text: new TextDecoder().decode(bytes) };
-    const url = new URL(request.url);
-    const reply = respond({ method: request.method, url: url.pathname + url.search, headers: Object.fromEntries(request.headers), body }, parts, table);
+    const request = plainRequest(input, init) ?? (await throughRequest(new Request(input, init)));
+    const reply = respond(request, parts, table);
     return new Response(request.method === "HEAD" ? null : reply.json, { status: reply.status, headers: reply.headers });
   };
+}
+
+/** What a `Request` carries, as the books read it: its text (or that it is too large), its headers as a record. */
+async function throughRequest(request: Request): Promise<ServiceRequest> {
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  const body = bytes.length > MAX_BODY_BYTES ? { tooLarge: true as const } : { text: new TextDecoder().decode(bytes) };
+  const url = new URL(request.url);
+  return { method: request.method, url: url.pathname + url.search, headers: Object.fromEntries(request.headers), body };
+}
+
+/** Methods a `Request` keeps as written (it upper-cases the other spellings of the first six). */
+const PLAIN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]);
+const PLAIN_INIT = new Set(["method", "headers", "body", "signal", "redirect"]);
+const REDIRECTS = new Set([undefined, "follow", "manual", "error"]);
+
+/**
+ * The request of a fetch call made the plain way the runner makes every one (an absolute URL, a record of headers,
+ * a text body), read straight from its arguments: what `throughRequest` would give, without building a `Request`
+ * and its streams, which cost more than the service's answer. Undefined for any other call, which goes through a
+ * `Request` (and meets its refusals: a body on a GET, a method it does not send).
+ */
+function plainRequest(input: Parameters<typeof fetch>[0], init: RequestInit | undefined): ServiceRequest | undefined {
+  const { method = "GET", headers, body, signal, redirect } = init ?? {};
+  if (typeof input !== "string" || !URL.canParse(input) || !PLAIN_METHODS.has(method) || !REDIRECTS.has(redirect)) return undefined;
+  if (init !== undefined && Object.keys(init).some((key) => !PLAIN_INIT.has(key))) return undefined;
+  if (signal !== undefined && signal !== null && !(signal instanceof AbortSignal)) return undefined;
+  if (headers !== undefined && (headers === null || Object.getPrototypeOf(headers) !== Object.prototype)) return undefined;
+  if (body !== undefined && body !== null && (typeof body !== "string" || method === "GET" || method === "HEAD")) return undefined;
+  const url = new URL(input);
+  if (url.username !== "" || url.password !== "") return undefined;
+  // Checked and joined as a Request's headers are; a text body without a content-type is announced as text.
+  const fields = new Headers(headers);
+  if (typeof body === "string" && !fields.has("content-type")) fields.set("content-type", "text/plain;charset=UTF-8");
+  // Sent as UTF-8, a lone surrogate becomes U+FFFD.
+  const text = typeof body !== "string" ? "" : /\p{Surrogate}/u.test(body) ? Buffer.from(body, "utf8").toString("utf8") : body;
+  const sent = Buffer.byteLength(text, "utf8") > MAX_BODY_BYTES ? { tooLarge: true as const } : { text };
+  return { method, url: url.pathname + url.search, headers: Object.fromEntries(fields), body: sent };
 }

@@ -21,17 +21,33 @@ const LETTERS = [...UPPER, ..."abcdefghijklmnopqrstuvwxyz"];
 const NOT_NUMERIC = [..."ghijklmnopqrstuvwxyz"];
 
 /**
+ * Arbitraries built once per process and shared by every run and operation that asks for the same one. Building a
+ * grapheme string or a `stringMatching` arbitrary costs far more than drawing from it (fast-check tokenizes its
+ * default slices and the pattern on every build), and an arbitrary holds no state between draws, so a shared one
+ * draws exactly what a fresh one would. Keyed by the few lengths and the document's patterns: a handful of entries.
+ */
+const shared = new Map<string, fc.Arbitrary<unknown>>();
+function built<T>(key: string, build: () => fc.Arbitrary<T>): fc.Arbitrary<T> {
+  let arbitrary = shared.get(key) as fc.Arbitrary<T> | undefined;
+  if (!arbitrary) {
+    arbitrary = build();
+    shared.set(key, arbitrary);
+  }
+  return arbitrary;
+}
+
+/**
  * Any text: printable graphemes of every script, any code point, ASCII; short and long. Long stays under a few
  * KiB per field, so a body with several long fields stays far from the size limits a service may keep.
  */
 function text(minLength: number): fc.Arbitrary<string> {
-  return fc.oneof(
+  return built(`text ${minLength}`, () => fc.oneof(
     { weight: 4, arbitrary: fc.string({ unit: "grapheme", minLength, maxLength: 24 }) },
     { weight: 2, arbitrary: fc.string({ unit: "grapheme-ascii", minLength, maxLength: 24 }) },
     { weight: 1, arbitrary: fc.string({ unit: "binary", minLength, maxLength: 24 }) },
     // Long: any length up to 400 graphemes, so that shrinking can take a long text down to the shortest that fails.
     { weight: 1, arbitrary: fc.string({ unit: "grapheme", minLength, maxLength: 400, size: "max" }) },
-  );
+  ));
 }
 
 /**
@@ -70,7 +86,10 @@ function validValue(field: InputField): fc.Arbitrary<unknown> {
       // A documented exact length (state, 2 characters): capital letters, so that no reading of "character" differs
       // and a service that writes abbreviations in capitals shows the value as sent.
       if (kind.minLength !== undefined && kind.minLength === kind.maxLength) return letters(UPPER, kind.minLength, kind.minLength);
-      if (kind.pattern !== undefined) return fc.stringMatching(new RegExp(kind.pattern));
+      if (kind.pattern !== undefined) {
+        const pattern = kind.pattern;
+        return built(`pattern ${pattern}`, () => fc.stringMatching(new RegExp(pattern)));
+      }
       return text(EMPTY_ALLOWED.has(field.name) ? 0 : 1);
   }
 }
@@ -237,9 +256,9 @@ function edgeValue(field: InputField, edge: Edge): fc.Arbitrary<unknown> {
       if ((kind.minLength !== undefined && kind.minLength === kind.maxLength) || kind.pattern !== undefined) return validValue(field);
       const shortest = EMPTY_ALLOWED.has(field.name) ? 0 : 1;
       // Not blank: a reading may take a blank text for an empty one, which only premise may be (EMPTY_ALLOWED).
-      if (edge === "low") return fc.string({ unit: "grapheme-ascii", minLength: shortest, maxLength: shortest }).filter((value) => value === "" || /\S/.test(value));
-      if (edge === "high") return fc.string({ unit: "grapheme", minLength: 400, maxLength: 400 }).filter((value) => /\S/.test(value));
-      return fc.string({ unit: "grapheme", minLength: 1, maxLength: 24 }).filter((value) => /[^\u0000-\u007f]/.test(value) && /\S/.test(value));
+      if (edge === "low") return built(`low ${shortest}`, () => fc.string({ unit: "grapheme-ascii", minLength: shortest, maxLength: shortest }).filter((value) => value === "" || /\S/.test(value)));
+      if (edge === "high") return built("high", () => fc.string({ unit: "grapheme", minLength: 400, maxLength: 400 }).filter((value) => /\S/.test(value)));
+      return built("beyond ASCII", () => fc.string({ unit: "grapheme", minLength: 1, maxLength: 24 }).filter((value) => /[^\u0000-\u007f]/.test(value) && /\S/.test(value)));
     }
     case "url":
       return validValue(field);
