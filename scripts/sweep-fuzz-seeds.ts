@@ -9,8 +9,8 @@
  * `--generated-defects` keeps, of the defects, those only generated input reveals (`needsFuzz`): the others are
  * caught by the fixed scenario, whatever the seed.
  *
- * Bounded: runs one after another in this process (the service too), `--seeds` × variants runs of about 2.5 s of
- * CPU each with `--fuzz 100`; the seeds are `--from`, `--from + 1`, … A red row names its seeds, so that
+ * Bounded: runs one after another in this process (the service too), `--seeds` × variants runs, each well under a
+ * second of CPU with `--fuzz 100`; the seeds are `--from`, `--from + 1`, … A red row names its seeds, so that
  * `--seed <s>` repeats the run.
  */
 import { parseArgs } from "node:util";

@@ -2,8 +2,8 @@
  * The generated phase is fair on more than one seed (issue 28, item 2): the conforming independent service and
  * every legitimate variant of it (among them both ends of the reading of input: `edit-refuses-numbers`, which
  * takes strings only on edit, and `lenient-types`, which takes neighbouring types and stores them in the
- * documented form) pass the scenario and `--fuzz 100` on each of five fixed seeds with no failure. Each run costs
- * some 2.5 s of CPU here (the service runs in this process); `scripts/sweep-fuzz-seeds.ts` sweeps many more seeds,
+ * documented form) pass the scenario and `--fuzz 100` on each of five fixed seeds with no failure. The service runs in
+ * this process, without a socket; `scripts/sweep-fuzz-seeds.ts` sweeps many more seeds,
  * and the defects too, outside the suite. The conforming instance's runs are the suite's only ones of it with
  * `--fuzz`: they check too that each operation got its 100 cases, and the assumption-tier warnings at seed 21.
  */
