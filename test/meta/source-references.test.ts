@@ -13,14 +13,6 @@ import { PACKAGE_ROOT } from "../support/start-process.ts";
 
 const SRC = join(PACKAGE_ROOT, "src");
 
-/**
- * References known to be stale while other branches move the files they name; the lead clears an entry once the
- * branches are merged. Each is `<file under src/> -> <reference as written>`.
- */
-const ALLOWED_STALE: ReadonlySet<string> = new Set<string>([
-  // moved by the store/host branch
-]);
-
 /** Every file below a folder, by its path. */
 function filesBelow(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -100,19 +92,9 @@ describe("the comments of src/", () => {
     const stale: string[] = [];
     for (const file of files) {
       for (const comment of commentsOf(file)) {
-        for (const reference of staleIn(file, comment, folders)) {
-          const entry = `${relative(SRC, file)} -> ${reference}`;
-          if (!ALLOWED_STALE.has(entry)) stale.push(entry);
-        }
+        for (const reference of staleIn(file, comment, folders)) stale.push(`${relative(SRC, file)} -> ${reference}`);
       }
     }
-    expect(stale, "a comment names a file that is not there: fix the reference (or, while a branch moves it, allow it above)").toEqual([]);
-  });
-
-  it("allow no stale reference that has come true", () => {
-    const folders = foldersBelow(SRC);
-    const stillStale = new Set<string>();
-    for (const file of files) for (const comment of commentsOf(file)) for (const reference of staleIn(file, comment, folders)) stillStale.add(`${relative(SRC, file)} -> ${reference}`);
-    expect([...ALLOWED_STALE].filter((entry) => !stillStale.has(entry))).toEqual([]);
+    expect(stale, "a comment names a file that is not there: fix the reference").toEqual([]);
   });
 });
