@@ -45,8 +45,11 @@ export interface PeersFigures {
 }
 
 /**
- * Processes of the mock, and of the mock with --validate-responses, that the rounds go to in turn: goal 2d
- * compares the two, whose true difference is small (measure-servers.ts).
+ * Processes of the mock, of the mock with --validate-responses and of bare node:http, that the rounds go to in
+ * turn: goal 2d compares the first two, whose true difference is small (measure-servers.ts). Bare node:http, the
+ * peer of goals 1 and 23c, takes its runs the same way, so that each of its processes waits as long between its
+ * runs as the mock's: a Node process that waited some seconds since its last request spends more CPU on the
+ * next thousands, bare node:http too, and a single bare process, taking every round, waited less.
  */
 const MOCK_PROCESSES = GROUP_PROCESSES;
 /**
@@ -91,6 +94,7 @@ export const section: BenchSection<PeersFigures> = {
       running.push(json);
       const bare = await startServer(bareServer(answer));
       running.push(bare);
+      const [bareReplicas] = (await startGroups([bareServer(answer)], MOCK_PROCESSES - 1, running)) as [RunningServer[]];
       const baseline = settings.baseline ? await startServer(mockBin({ bin: settings.baseline, name: "mock (baseline build)" })) : undefined;
       if (baseline) running.push(baseline);
       const prismServer = settings.skipPrism ? undefined : await startServer(prism(), 120_000);
@@ -104,7 +108,7 @@ export const section: BenchSection<PeersFigures> = {
         ...(baseline ? [{ server: baseline, scenario: repeatedRequest("GET property/{nid}", step, jobs) }] : []),
         { server: json, scenario: repeatedRequest("GET /properties/{id}", { method: "GET", path: `/properties/${NID}`, expect: 200 }, jobs, { credentials: "none" }) },
         ...(prismServer ? [{ server: prismServer, scenario: repeatedRequest("GET property/{nid}", step, jobs) }] : []),
-        { server: bare, scenario: repeatedRequest("GET property/{nid}", step, jobs) },
+        { server: bare, replicas: bareReplicas, scenario: repeatedRequest("GET property/{nid}", step, jobs) },
       ];
       progress(`peers: ${count(jobs * ROUNDS)} requests to each of ${contenders.length} servers, interleaved…`);
       const servers = await measureInterleaved(load, contenders, ROUNDS, failures);
@@ -116,7 +120,7 @@ export const section: BenchSection<PeersFigures> = {
       const lines = [
         `GET of one property (${answer.body.length} B) with the demo credentials; each server started as a process, ${count(jobs * ROUNDS)} requests`,
         `each in ${ROUNDS} interleaved runs, after ${count(WARM_UP_REQUESTS)} unmeasured requests to each process, on ${settings.concurrency} keep-alive connections from a separate load process`,
-        `(the mock and the mock with --validate-responses: ${MOCK_PROCESSES} processes each, taking the runs in turn). CPU is the server`,
+        `(the mock, the mock with --validate-responses and bare node:http: ${MOCK_PROCESSES} processes each, taking the runs in turn). CPU is the server`,
         `process's user + system time per request; start-up is spawn to first answer, median of ${settings.starts} starts.`,
         "",
         ...table(
