@@ -7,7 +7,7 @@
 import { DEFAULT_FIXTURES_PATH } from "../../../src/hosts/node/state/load-fixtures.ts";
 import { bytes, count, micros, ms, percent, perSecond, ratio, ratioOf, table, UNMEASURED } from "../format.ts";
 import { GROUP_PROCESSES, measureInterleaved, WARM_UP_REQUESTS, type Contender, type ServerFigure } from "../measure-servers.ts";
-import { startGroups, startServer, type RunningServer, type ServerCommand } from "../processes.ts";
+import { startGroups, startServer, startServers, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
 import { bareServer, jsonServer, mockBin, npmStart, prism, sampleAnswer } from "../servers.ts";
@@ -92,9 +92,8 @@ export const section: BenchSection<PeersFigures> = {
       const [mockReplicas, validatingReplicas] = (await startGroups([mockBin(), mockBin({ validateResponses: true })], MOCK_PROCESSES - 1, running)) as [RunningServer[], RunningServer[]];
       const json = await startServer(jsonServer(fixtures));
       running.push(json);
-      const bare = await startServer(bareServer(answer));
-      running.push(bare);
-      const [bareReplicas] = (await startGroups([bareServer(answer)], MOCK_PROCESSES - 1, running)) as [RunningServer[]];
+      const bares = await startServers(bareServer(answer), MOCK_PROCESSES, running);
+      const bare = bares[0]!;
       const baseline = settings.baseline ? await startServer(mockBin({ bin: settings.baseline, name: "mock (baseline build)" })) : undefined;
       if (baseline) running.push(baseline);
       const prismServer = settings.skipPrism ? undefined : await startServer(prism(), 120_000);
@@ -108,7 +107,7 @@ export const section: BenchSection<PeersFigures> = {
         ...(baseline ? [{ server: baseline, scenario: repeatedRequest("GET property/{nid}", step, jobs) }] : []),
         { server: json, scenario: repeatedRequest("GET /properties/{id}", { method: "GET", path: `/properties/${NID}`, expect: 200 }, jobs, { credentials: "none" }) },
         ...(prismServer ? [{ server: prismServer, scenario: repeatedRequest("GET property/{nid}", step, jobs) }] : []),
-        { server: bare, replicas: bareReplicas, scenario: repeatedRequest("GET property/{nid}", step, jobs) },
+        { server: bare, replicas: bares.slice(1), scenario: repeatedRequest("GET property/{nid}", step, jobs) },
       ];
       progress(`peers: ${count(jobs * ROUNDS)} requests to each of ${contenders.length} servers, interleaved…`);
       const servers = await measureInterleaved(load, contenders, ROUNDS, failures);

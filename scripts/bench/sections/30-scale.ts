@@ -158,20 +158,18 @@ export const section: BenchSection<ScaleFigures> = {
       // in one process's runs or another's moved CPU per GET by several µs (32.1c read 1.28× to 1.47× over runs).
       const share = Math.max(1, Math.ceil((MEASURED_REQUESTS_FACTOR * settings.requests) / rounds));
       // Property 0 is account 1's (generate-fixtures.ts).
-      const answer = await sampleAnswer(large.url, `${API}/property/${fixtures.properties[0]!.id}`);
-      const bare = await startServer(bareServer(answer));
-      running.push(bare);
       // As many processes as each side, taking the runs in turn: a Node process that waited seconds since its last
       // request spends more CPU on the next thousands (bare node:http too), so a single one taking every round
       // would wait less than the mock's and read cheaper.
-      const [bareReplicas] = (await startGroups([bareServer(answer)], larges.length - 1, running)) as [RunningServer[]];
+      const bareCommand = bareServer(await sampleAnswer(large.url, `${API}/property/${fixtures.properties[0]!.id}`));
+      const bares = await startServers(bareCommand, larges.length, running);
       const [largeFigure, smallFigure, bareFigure] = await measureInterleaved(
         load,
         [
           { server: large, replicas: larges.slice(1), scenario: { ...plan.retrieveByNid(share), storeProperties: fixtures.properties.length } },
           { server: smalls[0]!, replicas: smalls.slice(1), scenario: { ...new ScenarioPlan(smallFixtures, settings).retrieveByNid(share), storeProperties: smallFixtures.properties.length } },
           // Every round the same request (bare node:http answers the same bytes to any path).
-          { server: bare, replicas: bareReplicas, scenario: { ...plan.retrieveByNid(share), storeProperties: fixtures.properties.length } },
+          { server: bares[0]!, replicas: bares.slice(1), scenario: { ...plan.retrieveByNid(share), storeProperties: fixtures.properties.length } },
         ],
         rounds,
         failures,
