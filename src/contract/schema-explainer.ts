@@ -38,16 +38,19 @@ export function createSchemaExplainer(document: OpenApiDocument, validatorAt: Va
     }
   }
 
+  /** The innermost marker on the way from the document's root to the place: each place on the way read once. */
   const markerAt = (key: "x-assumption" | "x-section", documentPointer: string): string | undefined => {
-    let found: string | undefined;
-    let node: unknown = document;
-    for (const token of parsePointer(documentPointer)) {
+    const markerOf = (node: unknown) => {
       const marker = node !== null && typeof node === "object" ? (node as SchemaObject)[key] : undefined;
-      if (typeof marker === "string") found = marker;
+      return typeof marker === "string" ? marker : undefined;
+    };
+    let node: unknown = document;
+    let found = markerOf(node);
+    for (const token of parsePointer(documentPointer)) {
       node = node !== null && typeof node === "object" && Object.hasOwn(node, token) ? (node as Record<string, unknown>)[token] : undefined;
+      found = markerOf(node) ?? found;
     }
-    const marker = node !== null && typeof node === "object" ? (node as SchemaObject)[key] : undefined;
-    return typeof marker === "string" ? marker : found;
+    return found;
   };
   // Every explanation asks for the markers of the schemas its errors name, and a document has a fixed set of them:
   // each place's markers are worked out once.
