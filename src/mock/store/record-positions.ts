@@ -1,7 +1,7 @@
 /**
  * Where each record sits in its collection's array, so that replacing or removing one does not search the array.
- * Built on first need after {@link forget} (most runs never remove; building it for a store of 100,000 properties
- * takes about a tenth of a second), then kept up to date.
+ * Built on first need after {@link forget} (most runs never remove, and building it walks every record: a large
+ * store's start would pay for it), then kept up to date.
  */
 export class RecordPositions {
   readonly #arrays: () => Iterable<readonly object[]>;
