@@ -129,6 +129,12 @@ describe("npm run bench", () => {
       for (const point of points.slice(1)) expect(Number.isFinite(point.bytesPerProperty), `growth ${point.properties}: bytesPerProperty`).toBe(true);
       expect(report.soak.requests).toBe(SMALL.soak);
       expect(report.soak.rssBytes).toHaveLength(10);
+      for (let tenth = 0; tenth < 10; tenth++) {
+        const [low, mean, high] = [report.soak.rssLowBytes[tenth], report.soak.rssMeanBytes[tenth], report.soak.rssHighBytes[tenth]];
+        positive(low, `soak tenth ${tenth}: lowest`);
+        expect(low <= mean && mean <= high, `soak tenth ${tenth}: ${low} <= ${mean} <= ${high}`).toBe(true);
+      }
+      expect(report.soak.growthPercent).toBe(Math.max(report.soak.meanGrowthPercent, report.soak.peakGrowthPercent));
       expect(Number.isFinite(report.soak.growthPercent)).toBe(true);
       // A new key every other request, all under the account bound: each opened an account, beside the fixtures' own
       expect(report.soak.accounts).toBeGreaterThanOrEqual(SMALL.soak / 2);
