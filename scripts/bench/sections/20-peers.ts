@@ -6,7 +6,7 @@
  */
 import { DEFAULT_FIXTURES_PATH } from "../../../src/hosts/node/state/load-fixtures.ts";
 import { bytes, count, micros, ms, percent, perSecond, ratio, ratioOf, table, UNMEASURED } from "../format.ts";
-import { GROUP_PROCESSES, measureInterleaved, WARM_UP_REQUESTS, type Contender, type ServerFigure } from "../measure-servers.ts";
+import { GROUP_PROCESSES, measureInterleaved, settleMsOf, warmUpWords, type Contender, type ServerFigure } from "../measure-servers.ts";
 import { startGroups, startServer, startServers, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
@@ -110,7 +110,7 @@ export const section: BenchSection<PeersFigures> = {
         { server: bare, replicas: bares.slice(1), scenario: repeatedRequest("GET property/{nid}", step, jobs) },
       ];
       progress(`peers: ${count(jobs * ROUNDS)} requests to each of ${contenders.length} servers, interleaved…`);
-      const servers = await measureInterleaved(load, contenders, ROUNDS, failures);
+      const servers = await measureInterleaved(load, contenders, ROUNDS, failures, { settleMs: settleMsOf(settings) });
       const figure = (name: string) => servers.find((entry) => entry.server === name);
       const startOf = (name: string) => startup.find((entry) => entry.server === name)?.medianMs;
 
@@ -118,7 +118,7 @@ export const section: BenchSection<PeersFigures> = {
       const bareFigure = figure(bare.name)!;
       const lines = [
         `GET of one property (${answer.body.length} B) with the demo credentials; each server started as a process, ${count(jobs * ROUNDS)} requests`,
-        `each in ${ROUNDS} interleaved runs, after ${count(WARM_UP_REQUESTS)} unmeasured requests to each process, on ${settings.concurrency} keep-alive connections from a separate load process`,
+        `each in ${ROUNDS} interleaved runs, after ${warmUpWords(settleMsOf(settings))}, on ${settings.concurrency} keep-alive connections from a separate load process`,
         `(the mock, the mock with --validate-responses and bare node:http: ${MOCK_PROCESSES} processes each, taking the runs in turn). CPU is the server`,
         `process's user + system time per request; start-up is spawn to first answer, median of ${settings.starts} starts.`,
         "",

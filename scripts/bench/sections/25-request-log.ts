@@ -5,7 +5,7 @@
  * throughput of --quiet when every line was its own write).
  */
 import { count, micros, perSecond, ratio, table } from "../format.ts";
-import { GROUP_PROCESSES, measureInterleaved, WARM_UP_REQUESTS } from "../measure-servers.ts";
+import { GROUP_PROCESSES, measureInterleaved, settleMsOf, warmUpWords } from "../measure-servers.ts";
 import { startGroups, type RunningServer } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection } from "../section.ts";
@@ -45,13 +45,14 @@ export const section: BenchSection<RequestLogFigures> = {
         ],
         ROUNDS,
         failures,
+        { settleMs: settleMsOf(settings) },
       );
       const throughputRatio = loggingFigure!.requestsPerSecond / quietFigure!.requestsPerSecond;
       const lines = [
         "The request log: the bin logging a line per request to a pipe, beside the bin with --quiet",
         "",
-        `GET ${step.path}, ${count(jobs * ROUNDS)} requests to each side in ${ROUNDS} interleaved runs after ${count(WARM_UP_REQUESTS)} unmeasured requests to each`,
-        `process, ${PROCESSES} processes on each side taking the runs in turn, ${settings.concurrency} keep-alive connections.`,
+        `GET ${step.path}, ${count(jobs * ROUNDS)} requests to each side in ${ROUNDS} interleaved runs after ${warmUpWords(settleMsOf(settings))};`,
+        `${PROCESSES} processes on each side taking the runs in turn, ${settings.concurrency} keep-alive connections.`,
         "",
         ...table(
           ["server", "throughput", "vs --quiet", "CPU/request", "p50", "p99"],

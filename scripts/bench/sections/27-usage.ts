@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { setupServer } from "msw/node";
 import { createMockHandlers, type MockHandlers } from "../../../src/msw.ts";
 import { count, micros, perSecond, ratio, ratioOf, table } from "../format.ts";
-import { GROUP_PROCESSES, measureInterleaved, type Contender, type ServerFigure } from "../measure-servers.ts";
+import { GROUP_PROCESSES, measureInterleaved, settleMsOf, type Contender, type ServerFigure } from "../measure-servers.ts";
 import { startGroups, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, type Scenario, type Step } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
@@ -84,7 +84,7 @@ export const section: BenchSection<UsageFigures> = {
         { server: on!, replicas: onReplicas, scenario: suiteScenario(jobs) },
       ];
       progress(`usage: ${count(jobs * ROUNDS)} tests of ${PER_TEST + 1} requests to each, interleaved…`);
-      servers = await measureInterleaved(load, contenders, ROUNDS, failures);
+      servers = await measureInterleaved(load, contenders, ROUNDS, failures, { settleMs: settleMsOf(settings) });
     } finally {
       for (const server of running) await server.stop();
     }

@@ -11,7 +11,7 @@ import { FIXTURE_ACCOUNTS } from "../../../src/fixtures/generate-fixtures.ts";
 import { bytes, count, micros, ms, perSecond, ratio, ratioOf, seconds, table, UNMEASURED } from "../format.ts";
 import type { HttpFigure } from "../http-figure.ts";
 import { summarise } from "../load-client.ts";
-import { measureInterleaved, type ServerFigure } from "../measure-servers.ts";
+import { measureInterleaved, type MeasureOptions, type ServerFigure } from "../measure-servers.ts";
 import { settled, startGroups, startServer, startServers, type RunningServer } from "../processes.ts";
 import { API, ScenarioPlan } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
@@ -20,6 +20,14 @@ import { median } from "../stats.ts";
 import { spawnSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import type { Database } from "../../../src/mock/store/records.ts";
+
+
+/**
+ * No settle between two warm-ups here (measure-servers.ts): at 100,000 properties, V8's memory reducer did not run
+ * in the processes traced; their full collections come as the kept answers fill, and a settle left the figures
+ * worse rather than steadier (docs/performance.md).
+ */
+const SCALE_MEASURE: MeasureOptions = { settleMs: 0 };
 
 export interface ScaleFigures {
   properties: number;
@@ -173,6 +181,7 @@ export const section: BenchSection<ScaleFigures> = {
         ],
         rounds,
         failures,
+        SCALE_MEASURE,
       );
       const throughputRatio = largeFigure!.requestsPerSecond / smallFigure!.requestsPerSecond;
       // Issue 23 states its goal for one process on each side, in runs of their own: the first two started in turn,
@@ -186,6 +195,7 @@ export const section: BenchSection<ScaleFigures> = {
         ],
         rounds,
         failures,
+        SCALE_MEASURE,
       );
       const oneProcessRatio = largeAlone!.requestsPerSecond / smallAlone!.requestsPerSecond;
 
