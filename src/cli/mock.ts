@@ -4,6 +4,7 @@
  * builds the mock, prints where it listens, and stops cleanly on SIGINT/SIGTERM.
  */
 import { createMockServer, StateRefused } from "../hosts/node/create-mock-server.ts";
+import { boundHeapGrowth } from "./bound-heap-growth.ts";
 import { LARGE_STORE_PROPERTIES } from "./collect-garbage.ts";
 import { reclaimWhenIdle } from "./reclaim-when-idle.ts";
 import { DEFAULT_FIXTURES_PATH } from "../hosts/node/state/load-fixtures.ts";
@@ -73,6 +74,8 @@ out.flush();
 // A large store's memory that a start or a burst of requests grew is given back once the mock is idle again
 // (reclaim-when-idle.ts).
 const reclaim = largeStore ? reclaimWhenIdle() : undefined;
+// And its heap collects garbage sooner (bound-heap-growth.ts).
+const bound = largeStore ? boundHeapGrowth() : undefined;
 
 /** A stop never takes longer than this, even when the disk does not answer. */
 const STOP_DEADLINE_MS = 4_500;
@@ -82,6 +85,7 @@ const stop = (signal: string) => {
   if (stopping) return;
   stopping = true;
   reclaim?.stop();
+  bound?.stop();
   out.line(messageLine(command.logFormat, "info", `${signal}: stopping`, Date.now()));
   setTimeout(() => {
     console.error(`Stopped after ${STOP_DEADLINE_MS} ms without finishing: changes not yet written to ${command.dbFile ?? "the state"} are lost.`);
