@@ -56,14 +56,13 @@ export const GROUP_PROCESSES = 5;
 /**
  * How long every process is left without requests between its two warm-ups (a full run; a `--quick` one does not
  * wait). A Node process whose heap a full collection has grown is collected again by V8's memory reducer once it
- * finds the process idle, at most 8 s later: that collection shrinks the heap and discards optimized code (some
- * fifty functions of Node's HTTP and stream path, deoptimized for "weak objects"), and the next 4,000 or so
- * requests cost two to four times the CPU while the code is optimized again. Between the rounds, where each
- * process waits for the others' runs, it came at any moment, to some processes and not others: those measured at
- * twice the CPU per GET of the rest (docs/performance.md). Bare node:http, which allocates too little for a full
- * collection at this load, is never collected so. Leaving every process idle long enough for the reducer to have
- * run, then warming it up again, measures each in the steady state the goals are about; the reducer does not run
- * again until a full collection has grown the heap by a tenth, or by 10 MB, beyond what it left.
+ * finds the process idle (its timer runs 8 s): that collection shrinks the heap and discards optimized code of
+ * Node's HTTP and stream path, and the next thousands of requests pay while it is optimized again. Between the
+ * rounds, where each process waits for the others' runs, it came at any moment, to some processes and not others,
+ * which then read far above the rest (docs/performance.md). Bare node:http allocates too little for a full
+ * collection at this load, so it is never collected so. Leaving every process idle long enough for the reducer to
+ * have run, then warming it up again, measures each in the steady state the goals are about: the reducer does not
+ * run again until a full collection has grown the heap well beyond what it left.
  */
 export const MEMORY_REDUCER_SETTLE_MS = 20_000;
 

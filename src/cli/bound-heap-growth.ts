@@ -22,7 +22,7 @@ export interface HeapGrowthBound {
  * V8 reads the flag at each full collection, and the start's last one has set the room already, so one
  * collection applies it: {@link BOUND_AFTER_START_MS} after the start, so that the first answer does not wait for
  * it (a client that sends its first requests at once waits for one pause, shortly after). The start's own
- * collections keep V8's room: bounding them as well made the start a quarter longer.
+ * collections keep V8's room: bounding them as well made the start longer (docs/large-stores.md).
  *
  * The bin's choice, for a store of `LARGE_STORE_PROPERTIES` or more (collect-garbage.ts): a library user's process
  * decides for itself.
