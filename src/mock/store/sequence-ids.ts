@@ -27,7 +27,7 @@ export function exact(id: number): number {
  * The larger of a sequence's maximum and the nids of a property's virtual tours and videos, which are nodes of
  * the same sequence: counting them keeps a new record from reusing one. Reference fields (`main_image`, `logo`,
  * `edit_access`, `show_on_property`) name other nodes and never feed the sequence: a value written there must
- * not move it. No array is made: this runs for every property at start-up.
+ * not move it. It runs for every property at start-up, so it reads the nids in place rather than gathering them.
  */
 export function largerNestedId(max: number, property: PropertyRecord): number {
   const tours = property.virtual_tours as unknown;
