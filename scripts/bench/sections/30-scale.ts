@@ -21,7 +21,6 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import type { Database } from "../../../src/mock/store/records.ts";
 
-
 /**
  * No settle between two warm-ups here (measure-servers.ts): at 100,000 properties, V8's memory reducer did not run
  * in the processes traced; their full collections come as the kept answers fill, and a settle left the figures
@@ -166,10 +165,10 @@ export const section: BenchSection<ScaleFigures> = {
       // in one process's runs or another's moved CPU per GET by several µs (32.1c read 1.28× to 1.47× over runs).
       const share = Math.max(1, Math.ceil((MEASURED_REQUESTS_FACTOR * settings.requests) / rounds));
       // Property 0 is account 1's (generate-fixtures.ts).
+      const bareCommand = bareServer(await sampleAnswer(large.url, `${API}/property/${fixtures.properties[0]!.id}`));
       // As many processes as each side, taking the runs in turn: a Node process that waited seconds since its last
       // request spends more CPU on the next thousands (bare node:http too), so a single one taking every round
       // would wait less than the mock's and read cheaper.
-      const bareCommand = bareServer(await sampleAnswer(large.url, `${API}/property/${fixtures.properties[0]!.id}`));
       const bares = await startServers(bareCommand, larges.length, running);
       const [largeFigure, smallFigure, bareFigure] = await measureInterleaved(
         load,

@@ -5,12 +5,12 @@
  * default; later new keys answer 401). Goal 5.
  *
  * Resident memory is read every {@link SAMPLE_MS} ms while the requests run. A single reading lands anywhere on the
- * saw of V8's collections (a tenth's last reading moved by ±9 % between neighbours with nothing held), so growth is
- * taken from the mean and the highest of the readings: what a leak raises is both, what the process holds on
- * the whole and the peak a container's limit meets. (Not the lowest: one reading just after V8 gave pages back sat
- * 10 % under its neighbours.) They are compared between the soak's last two tenths and its second and third: the
- * first tenth warms the process and fills the accounts up to their bound, and two tenths (about a hundred readings)
- * hold enough of the saw's teeth for their highest reading to be a peak and their mean to be steady.
+ * saw of V8's collections, with nothing held (docs/performance.md), so growth is taken from the mean and the
+ * highest of the readings: what a leak raises is both, what the process holds on the whole and the peak a
+ * container's limit meets. (Not the lowest: one reading just after V8 gave pages back sits far under its
+ * neighbours.) They are compared between the soak's last two tenths and its second and third: the first tenth
+ * warms the process and fills the accounts up to their bound, and two tenths hold enough of the saw's teeth for
+ * their highest reading to be a peak and their mean to be steady.
  */
 import { DEFAULT_FIXTURES_PATH } from "../../../src/hosts/node/state/load-fixtures.ts";
 import { DEFAULT_MAX_ACCOUNTS } from "../../../src/mock/services/account-service.ts";
@@ -68,11 +68,7 @@ export const section: BenchSection<SoakFigures> = {
     const server = await startServer(mockBin({ fixtures: DEFAULT_FIXTURES_PATH }));
     try {
       const perTenth = Math.max(2, Math.ceil(settings.soakRequests / TENTHS));
-      const rssBytes: number[] = [];
-      const rssLowBytes: number[] = [];
-      const rssMeanBytes: number[] = [];
-      const rssHighBytes: number[] = [];
-      // Each tenth's readings, kept for the windows compared.
+      // Each tenth's readings, its last taken at the tenth's end.
       const readingsByTenth: number[][] = [];
       let wallMs = 0;
       let sent = 0;
@@ -97,17 +93,16 @@ export const section: BenchSection<SoakFigures> = {
         } finally {
           clearInterval(sampler);
         }
-        const last = server.rssBytes();
-        readings.push(last);
+        readings.push(server.rssBytes());
         failures.push(...run.failureSamples);
         wallMs += run.wallMs;
         sent += perTenth;
-        rssBytes.push(last);
         readingsByTenth.push(readings);
-        rssLowBytes.push(Math.min(...readings));
-        rssMeanBytes.push(mean(readings));
-        rssHighBytes.push(Math.max(...readings));
       }
+      const rssBytes = readingsByTenth.map((readings) => readings.at(-1)!);
+      const rssLowBytes = readingsByTenth.map((readings) => Math.min(...readings));
+      const rssMeanBytes = readingsByTenth.map(mean);
+      const rssHighBytes = readingsByTenth.map((readings) => Math.max(...readings));
       const growth = (of: (readings: number[]) => number) => {
         const window = (tenths: number[]) => of(tenths.flatMap((tenth) => readingsByTenth[tenth] ?? []));
         return (window(END_TENTHS) / window(BASE_TENTHS) - 1) * 100;
