@@ -1,12 +1,30 @@
 /**
  * The last step of `npm run build`: bundles the mock's bin, `src/cli/mock.ts` and every module of the kit it
- * imports, into the one file `dist/cli/mock.js`, over what tsc wrote there. Node then loads one module at start
- * instead of some 75: 50-100 ms less, 215-260 against 270-344 ms to the first answer on the 2-core machine
- * (`npm run bench` shows the start-up). Packages (ajv, yaml) stay imports, resolved from node_modules as before;
- * the library (`dist/index.js` and the rest of `dist/`) is tsc's output, unbundled. Paths to the package's files
- * go through `src/package-root.ts`, which finds them from wherever the code runs.
+ * imports, into the one file `dist/cli/mock.js`, over what tsc wrote there: Node then loads one module at start
+ * instead of some 75 (`npm run bench` shows the start-up). Packages (ajv, yaml, json-server) stay imports, resolved
+ * from node_modules as before, but for the one named below; the library (`dist/index.js` and the rest of `dist/`)
+ * is tsc's output, unbundled. Paths to the package's files go through `src/package-root.ts`, which finds them from
+ * wherever the code runs.
  */
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
+
+/**
+ * The one package module the bin loads at start, before any request: ajv-formats' checks, which the contract's
+ * validators call. It is CommonJS, and Node's ES module loader brings a CommonJS file in with its own machinery
+ * (the package's resolution, a scan of the file for its exports), several times what the file's own code costs;
+ * bundled, it is a function of the bin. Every other package stays an import, loaded when first needed.
+ */
+const INLINED = new Set(["ajv-formats/dist/formats.js"]);
+
+/** esbuild's `packages: "external"`, but for the modules named: those are bundled. */
+function packagesExternalBut(inlined: ReadonlySet<string>): Plugin {
+  return {
+    name: "packages-external-but",
+    setup(bundle) {
+      bundle.onResolve({ filter: /^[^./]/ }, (args) => (args.kind === "entry-point" || inlined.has(args.path) ? undefined : { path: args.path, external: true }));
+    },
+  };
+}
 
 await build({
   entryPoints: ["src/cli/mock.ts"],
@@ -15,7 +33,7 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20.19",
-  packages: "external",
+  plugins: [packagesExternalBut(INLINED)],
   logLevel: "warning",
 });
 
