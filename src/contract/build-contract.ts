@@ -2,7 +2,7 @@ import type { ValidateFunction } from "ajv";
 import { closeSchemas } from "./close-schemas.ts";
 import { UNCITED_RULE, type ContractResult, type ContractViolation, type ExchangePart, type Tier } from "./contract-violation.ts";
 import { createOperationTable, type Operation, type OperationFound, type OperationMatch } from "./operation-table.ts";
-import { createSchemaExplainer } from "./schema-explainer.ts";
+import { createSchemaExplainer, type SchemaExplainer } from "./schema-explainer.ts";
 import { validatorPointers, type ValidatorLookup } from "./validator-pointers.ts";
 import type { OpenApiDocument } from "../spec/openapi-document.ts";
 
@@ -94,7 +94,9 @@ export function buildContract(source: OpenApiDocument, options: { closed?: boole
   const validated = closed ? closeSchemas(source) : source;
   const table = createOperationTable(validated);
   const validatorAt = options.validators(validated, closed, () => validatorPointers(validated, table.operations));
-  const explainer = createSchemaExplainer(validated, validatorAt);
+  // Only a refused request or answer is explained: the explainer's reading of every schema waits for the first.
+  let explainer: SchemaExplainer | undefined;
+  const explaining = (): SchemaExplainer => (explainer ??= createSchemaExplainer(validated, validatorAt));
 
   const compile = (pointer: string): ValidateFunction => {
     const validate = validatorAt(pointer);
@@ -155,9 +157,9 @@ export function buildContract(source: OpenApiDocument, options: { closed?: boole
       pathParams[parameter.name] = value;
       const validate = entry.pathParams.get(parameter.name)!;
       if (!validate(value)) {
-        for (const found of explainer.explain(validate)) {
+        for (const found of explaining().explain(validate)) {
           const assumption = parameter.assumption ?? found.assumption;
-          add("path", `/${parameter.name}${found.pointer}`, found.keyword, found.message, tierOf(assumption), assumption, found.section ?? explainer.sectionAt(parameter.schemaPointer));
+          add("path", `/${parameter.name}${found.pointer}`, found.keyword, found.message, tierOf(assumption), assumption, found.section ?? explaining().sectionAt(parameter.schemaPointer));
         }
       }
     }
@@ -172,7 +174,7 @@ export function buildContract(source: OpenApiDocument, options: { closed?: boole
           const accepted = [...entry.requestBodies.keys()].join(", ");
           add("header", "/content-type", "content-type", `must be ${accepted} for a body, got ${contentType ?? "none"}`, "fact", undefined, "introduction");
         } else if (!validate(request.body)) {
-          for (const found of explainer.explain(validate)) {
+          for (const found of explaining().explain(validate)) {
             const assumption = body.assumption ?? found.assumption;
             add("body", found.pointer, found.keyword, found.message, tierOf(assumption), assumption, found.section);
           }
@@ -233,7 +235,7 @@ export function buildContract(source: OpenApiDocument, options: { closed?: boole
             tierOf(documented.assumption), documented.assumption, operation.section),
         );
       } else if (!bodyValidator(response.body)) {
-        for (const finding of explainer.explain(bodyValidator)) {
+        for (const finding of explaining().explain(bodyValidator)) {
           const assumption = documented.assumption ?? finding.assumption;
           errors.push(
             violation(operation.id, "response", "body", finding.pointer, finding.keyword, finding.message, tierOf(assumption), assumption, finding.section),

@@ -38,25 +38,18 @@ const MAX_UNDOCUMENTED = 50;
  * Which operations of the contract, and which of their documented responses, the session exercised: a tally by
  * operation and status, fed by the request journal as each call is over, bounded by the contract's size. It
  * outlives a reset (a test suite resets between tests; the coverage is the whole session's) and is emptied by
- * `DELETE /__admin/coverage`. The assumptions of each response are read from the spec once, here.
+ * `DELETE /__admin/coverage`. The assumptions of each response are read from the spec once, at the first report:
+ * a start of the mock need not walk the whole document for a page few sessions open.
  */
 export class Coverage {
-  readonly #operations: Array<{ id: string; method: string; path: string; statuses: string[]; assumptions: Map<string, string[]> }>;
+  readonly #contract: Pick<Contract, "operations" | "document">;
+  readonly #operations: Array<{ id: string; method: string; path: string; statuses: string[] }>;
   readonly #counts = new Map<string, Map<string, number>>();
-  readonly #assumptionText = new Map<string, { place: string; text: string }>();
+  #assumptions?: Assumptions;
 
   constructor(contract: Pick<Contract, "operations" | "document">) {
-    const numbered = new Map<string, string>();
-    listAssumptions(contract.document).forEach(({ pointer, text }, index) => {
-      numbered.set(pointer, `A${index + 1}`);
-      this.#assumptionText.set(`A${index + 1}`, { place: describePlace(pointer), text });
-    });
-    this.#operations = contract.operations.map((operation) => {
-      const statuses = [...operation.responses.keys()];
-      const base = `/paths/${escapeToken(operation.pathTemplate)}/${operation.method.toLowerCase()}/responses`;
-      const assumptions = new Map(statuses.map((status) => [status, markersUnder(contract.document, `${base}/${escapeToken(status)}`, numbered)]));
-      return { id: operation.id, method: operation.method, path: operation.pathTemplate, statuses, assumptions };
-    });
+    this.#contract = contract;
+    this.#operations = contract.operations.map((operation) => ({ id: operation.id, method: operation.method, path: operation.pathTemplate, statuses: [...operation.responses.keys()] }));
   }
 
   /** Counts one answer; a call that matched no operation (404, 405), or was not answered, counts nowhere. */
@@ -80,6 +73,7 @@ export class Coverage {
   }
 
   report(): CoverageReport {
+    const { byResponse, text } = (this.#assumptions ??= readAssumptions(this.#contract));
     const used = new Map<string, number>();
     let exercised = 0;
     let responses = 0;
@@ -88,7 +82,7 @@ export class Coverage {
       const counts = this.#counts.get(operation.id) ?? new Map<string, number>();
       const listed: CoveredResponse[] = operation.statuses.map((status) => {
         const count = counts.get(status) ?? 0;
-        const assumptions = operation.assumptions.get(status) ?? [];
+        const assumptions = byResponse.get(operation.id)?.get(status) ?? [];
         responses++;
         if (count > 0) {
           responsesExercised++;
@@ -105,9 +99,33 @@ export class Coverage {
     });
     const assumptions = [...used]
       .sort(([a], [b]) => Number(a.slice(1)) - Number(b.slice(1)))
-      .map(([id, count]) => ({ id, ...this.#assumptionText.get(id)!, count }));
+      .map(([id, count]) => ({ id, ...text.get(id)!, count }));
     return { operations, totals: { operations: operations.length, exercised, responses, responsesExercised }, assumptions };
   }
+}
+
+/** The spec's assumptions: each one's place and text by number, and the numbers each response rests on. */
+interface Assumptions {
+  /** By operation id, then status. */
+  byResponse: Map<string, Map<string, string[]>>;
+  text: Map<string, { place: string; text: string }>;
+}
+
+function readAssumptions({ operations, document }: Pick<Contract, "operations" | "document">): Assumptions {
+  const numbered = new Map<string, string>();
+  const text = new Map<string, { place: string; text: string }>();
+  listAssumptions(document).forEach(({ pointer, text: said }, index) => {
+    numbered.set(pointer, `A${index + 1}`);
+    text.set(`A${index + 1}`, { place: describePlace(pointer), text: said });
+  });
+  const byResponse = new Map(
+    operations.map((operation) => {
+      const base = `/paths/${escapeToken(operation.pathTemplate)}/${operation.method.toLowerCase()}/responses`;
+      const statuses = [...operation.responses.keys()];
+      return [operation.id, new Map(statuses.map((status) => [status, markersUnder(document, `${base}/${escapeToken(status)}`, numbered)]))];
+    }),
+  );
+  return { byResponse, text };
 }
 
 /** The numbers of the markers on a node and on everything it refers to, each once, in number order. */
