@@ -115,16 +115,18 @@ export async function startServer(command: ServerCommand, deadlineMs = 60_000): 
     detached: true,
   });
   let stderr = "";
+  let stdout = "";
   child.stderr!.on("data", (chunk) => (stderr = (stderr + chunk).slice(-2_000)));
-  child.stdout!.on("data", () => {}); // read, so a chatty server never blocks on a full pipe
+  child.stdout!.on("data", (chunk) => (stdout = (stdout + chunk).slice(-2_000))); // read, so a chatty server never blocks on a full pipe
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   let readyStatus: number;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${command.name} exited before answering:\n${stderr}`);
     if (performance.now() - started > deadlineMs) {
+      const seen = processState(child.pid!);
       kill(child);
-      throw new Error(`${command.name} did not answer within ${deadlineMs} ms:\n${stderr}`);
+      throw new Error(`${command.name} did not answer ${url}${command.readyPath} within ${deadlineMs} ms (${seen}); its output:\n${stdout}\n${stderr}`);
     }
     try {
       // Each attempt bounded, so that a connection that never answers cannot take the whole deadline.
@@ -187,6 +189,17 @@ export async function startGroups(commands: readonly ServerCommand[], count: num
     }
   }
   return groups;
+}
+
+/** A process's state and CPU time as the kernel tells them, for a start that never answered: busy, or waiting. */
+function processState(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return `state ${fields[0]}, ${Math.round(statClock.read(pid))} ms of CPU`;
+  } catch {
+    return "no longer running";
+  }
 }
 
 /** Ends the process and its group (npm's child too). */
