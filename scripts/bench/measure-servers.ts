@@ -53,9 +53,33 @@ export const WARM_UP_REQUESTS = 5_000;
  */
 export const GROUP_PROCESSES = 5;
 
+/**
+ * How long every process is left without requests between its two warm-ups (a full run; a `--quick` one does not
+ * wait). A Node process whose heap a full collection has grown is collected again by V8's memory reducer once it
+ * finds the process idle (its timer runs 8 s): that collection shrinks the heap and discards optimized code of
+ * Node's HTTP and stream path, and the next thousands of requests pay while it is optimized again. Between the
+ * rounds, where each process waits for the others' runs, it came at any moment, to some processes and not others,
+ * which then read far above the rest (docs/performance.md). Bare node:http allocates too little for a full
+ * collection at this load, so it is never collected so. Leaving every process idle long enough for the reducer to
+ * have run, then warming it up again, measures each in the steady state the goals are about: the reducer does not
+ * run again until a full collection has grown the heap well beyond what it left.
+ */
+export const MEMORY_REDUCER_SETTLE_MS = 20_000;
+
+/** The settle of a run with these settings: none for a `--quick` one, a look at the bench rather than its figures. */
+export function settleMsOf(settings: { quick: boolean }): number {
+  return settings.quick ? 0 : MEMORY_REDUCER_SETTLE_MS;
+}
+
 /** How the processes were warmed up, for a section's lines. */
-export function warmUpWords(): string {
-  return `${WARM_UP_REQUESTS.toLocaleString("en-US")} unmeasured requests to each process`;
+export function warmUpWords(settleMs: number): string {
+  const each = `${WARM_UP_REQUESTS.toLocaleString("en-US")} unmeasured requests to each process`;
+  return settleMs > 0 ? `two warm-ups of ${each}, ${Math.round(settleMs / 1000)} s apart (V8's memory reducer runs between them, measure-servers.ts)` : each;
+}
+
+export interface MeasureOptions {
+  /** Milliseconds every process is left idle between its two warm-ups; 0: one warm-up and no wait. */
+  settleMs: number;
 }
 
 export async function measureInterleaved(
@@ -63,6 +87,7 @@ export async function measureInterleaved(
   contenders: readonly Contender[],
   rounds: number,
   failures: string[],
+  options: MeasureOptions,
 ): Promise<ServerFigure[]> {
   const processes = (contender: Contender) => [contender.server, ...(contender.replicas ?? [])];
   // Unmeasured runs of each process first, at least WARM_UP_REQUESTS: a server just started spends its first
@@ -81,6 +106,10 @@ export async function measureInterleaved(
     }
   };
   await warmUp();
+  if (options.settleMs > 0) {
+    await new Promise((resolve) => setTimeout(resolve, options.settleMs));
+    await warmUp();
+  }
   const runs = contenders.map(() => [] as LoadRun[]);
   const cpu = contenders.map(() => 0);
   const sent = contenders.map(() => 0);

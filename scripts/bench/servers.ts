@@ -38,24 +38,6 @@ export function mockIdleWorkAfterMs(settings: { quick: boolean }, properties: nu
   return settings.quick || properties < LARGE_STORE_PROPERTIES ? 0 : IDLE_RECLAIM_AFTER_MS;
 }
 
-/**
- * V8's flags for every process of a CPU or throughput comparison, the mock's and its peers' alike: the measured
- * figures are of each program's steady state. Without them, once a full collection has grown a Node process's
- * heap, V8's memory reducer collects it again when it finds the process idle, and that collection discards
- * optimized code of Node's HTTP and stream path: the next thousands of requests pay while it is optimized again.
- * Processes that take the runs in turn sit idle for seconds, so it struck some processes of a group and not
- * others, at any moment, and waiting for it before measuring did not catch it in every process
- * (docs/performance.md). Bare node:http allocates too little to start it at all. The flag cannot be set from
- * inside a running process, so it is given to node; start-up is measured without it, as users start the mock.
- */
-export const STEADY_STATE_FLAGS: readonly string[] = ["--no-memory-reducer"];
-
-/** A node program's command, with {@link STEADY_STATE_FLAGS} given to node. */
-export function steadyState(command: ServerCommand): ServerCommand {
-  if (command.command !== process.execPath) throw new Error(`${command.name} is not run by node: V8's flags cannot be given to it`);
-  return { ...command, args: (port) => [...STEADY_STATE_FLAGS, ...command.args(port)] };
-}
-
 /** `npm start`, as the README tells a user to run it (npm's own start-up included). */
 export function npmStart(): ServerCommand {
   return {

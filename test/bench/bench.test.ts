@@ -18,8 +18,6 @@ import type { ServerFigure } from "../../scripts/bench/measure-servers.ts";
 import { micros, ratioOf } from "../../scripts/bench/format.ts";
 import { verdict } from "../../scripts/bench/section.ts";
 import { parseBenchArgs } from "../../scripts/bench/settings.ts";
-import { startServer } from "../../scripts/bench/processes.ts";
-import { bareServer, npmStart, STEADY_STATE_FLAGS, steadyState } from "../../scripts/bench/servers.ts";
 
 const RUN_TIMEOUT_MS = 240_000;
 
@@ -208,20 +206,6 @@ describe("npm run bench", () => {
       expect(stdout).not.toContain("FAILURES");
       expect(stdout).not.toMatch(/Infinity|NaN/);
     });
-  });
-
-  it("starts the processes it compares with node's steady-state flags, and refuses them to a program node does not run", async () => {
-    const server = await startServer(steadyState(bareServer({ status: 200, headers: {}, body: "ok" })));
-    try {
-      const commandLine = readFileSync(`/proc/${server.pid}/cmdline`, "utf8").split("\0");
-      expect(commandLine[0]).toBe(process.execPath);
-      expect(commandLine.slice(1, 1 + STEADY_STATE_FLAGS.length)).toEqual([...STEADY_STATE_FLAGS]);
-      expect(STEADY_STATE_FLAGS).toContain("--no-memory-reducer");
-      expect(await (await fetch(server.url)).text()).toBe("ok");
-    } finally {
-      await server.stop();
-    }
-    expect(() => steadyState(npmStart())).toThrow("npm start is not run by node");
   });
 
   it("refuses bad arguments with a message, the usage and exit code 2", async () => {

@@ -6,11 +6,11 @@
  */
 import { DEFAULT_FIXTURES_PATH } from "../../../src/hosts/node/state/load-fixtures.ts";
 import { bytes, count, micros, ms, percent, perSecond, ratio, ratioOf, table, UNMEASURED } from "../format.ts";
-import { GROUP_PROCESSES, measureInterleaved, warmUpWords, type Contender, type ServerFigure } from "../measure-servers.ts";
+import { GROUP_PROCESSES, measureInterleaved, settleMsOf, warmUpWords, type Contender, type ServerFigure } from "../measure-servers.ts";
 import { startGroups, startServer, startServers, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
-import { bareServer, jsonServer, mockBin, npmStart, prism, sampleAnswer, STEADY_STATE_FLAGS, steadyState } from "../servers.ts";
+import { bareServer, jsonServer, mockBin, npmStart, prism, sampleAnswer } from "../servers.ts";
 import { median } from "../stats.ts";
 
 interface StartFigure {
@@ -83,20 +83,20 @@ export const section: BenchSection<PeersFigures> = {
     const running: RunningServer[] = [];
     try {
       progress("peers: starting the servers…");
-      const mock = await startServer(steadyState(mockBin()));
+      const mock = await startServer(mockBin());
       running.push(mock);
       const path = `${API}/property/${NID}`;
       const answer = await sampleAnswer(mock.url, path);
-      const validating = await startServer(steadyState(mockBin({ validateResponses: true })));
+      const validating = await startServer(mockBin({ validateResponses: true }));
       running.push(validating);
-      const [mockReplicas, validatingReplicas] = (await startGroups([steadyState(mockBin()), steadyState(mockBin({ validateResponses: true }))], MOCK_PROCESSES - 1, running)) as [RunningServer[], RunningServer[]];
-      const json = await startServer(steadyState(jsonServer(fixtures)));
+      const [mockReplicas, validatingReplicas] = (await startGroups([mockBin(), mockBin({ validateResponses: true })], MOCK_PROCESSES - 1, running)) as [RunningServer[], RunningServer[]];
+      const json = await startServer(jsonServer(fixtures));
       running.push(json);
-      const bares = await startServers(steadyState(bareServer(answer)), MOCK_PROCESSES, running);
+      const bares = await startServers(bareServer(answer), MOCK_PROCESSES, running);
       const bare = bares[0]!;
-      const baseline = settings.baseline ? await startServer(steadyState(mockBin({ bin: settings.baseline, name: "mock (baseline build)" }))) : undefined;
+      const baseline = settings.baseline ? await startServer(mockBin({ bin: settings.baseline, name: "mock (baseline build)" })) : undefined;
       if (baseline) running.push(baseline);
-      const prismServer = settings.skipPrism ? undefined : await startServer(steadyState(prism()), 120_000);
+      const prismServer = settings.skipPrism ? undefined : await startServer(prism(), 120_000);
       if (prismServer) running.push(prismServer);
 
       const jobs = Math.max(1, Math.ceil(settings.requests / ROUNDS));
@@ -110,7 +110,7 @@ export const section: BenchSection<PeersFigures> = {
         { server: bare, replicas: bares.slice(1), scenario: repeatedRequest("GET property/{nid}", step, jobs) },
       ];
       progress(`peers: ${count(jobs * ROUNDS)} requests to each of ${contenders.length} servers, interleaved…`);
-      const servers = await measureInterleaved(load, contenders, ROUNDS, failures);
+      const servers = await measureInterleaved(load, contenders, ROUNDS, failures, { settleMs: settleMsOf(settings) });
       const figure = (name: string) => servers.find((entry) => entry.server === name);
       const startOf = (name: string) => startup.find((entry) => entry.server === name)?.medianMs;
 
@@ -118,7 +118,7 @@ export const section: BenchSection<PeersFigures> = {
       const bareFigure = figure(bare.name)!;
       const lines = [
         `GET of one property (${answer.body.length} B) with the demo credentials; each server started as a process, ${count(jobs * ROUNDS)} requests`,
-        `each in ${ROUNDS} interleaved runs, after ${warmUpWords()}, every process started with ${STEADY_STATE_FLAGS.join(" ")}, on ${settings.concurrency} keep-alive connections from a separate load process`,
+        `each in ${ROUNDS} interleaved runs, after ${warmUpWords(settleMsOf(settings))}, on ${settings.concurrency} keep-alive connections from a separate load process`,
         `(the mock, the mock with --validate-responses and bare node:http: ${MOCK_PROCESSES} processes each, taking the runs in turn). CPU is the server`,
         `process's user + system time per request; start-up is spawn to first answer, median of ${settings.starts} starts.`,
         "",

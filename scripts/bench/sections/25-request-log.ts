@@ -5,11 +5,11 @@
  * throughput of --quiet when every line was its own write).
  */
 import { count, micros, perSecond, ratio, table } from "../format.ts";
-import { GROUP_PROCESSES, measureInterleaved, warmUpWords } from "../measure-servers.ts";
+import { GROUP_PROCESSES, measureInterleaved, settleMsOf, warmUpWords } from "../measure-servers.ts";
 import { startGroups, type RunningServer } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection } from "../section.ts";
-import { mockBin, steadyState } from "../servers.ts";
+import { mockBin } from "../servers.ts";
 import type { ServerFigure } from "../measure-servers.ts";
 
 export interface RequestLogFigures {
@@ -32,7 +32,7 @@ export const section: BenchSection<RequestLogFigures> = {
     const running: RunningServer[] = [];
     try {
       progress(`log: starting the mock with --quiet and logging, ${PROCESSES} processes each…`);
-      const [quiet, logging] = (await startGroups([steadyState(mockBin({ name: "mock --quiet" })), steadyState(mockBin({ name: "mock, request log on", log: true }))], PROCESSES, running)) as [RunningServer[], RunningServer[]];
+      const [quiet, logging] = (await startGroups([mockBin({ name: "mock --quiet" }), mockBin({ name: "mock, request log on", log: true })], PROCESSES, running)) as [RunningServer[], RunningServer[]];
       const jobs = Math.max(1, Math.ceil(settings.requests / ROUNDS));
       const step = { method: "GET" as const, path: `${API}/property/${NID}`, expect: 200 };
       const scenario = repeatedRequest("GET property/{nid}", step, jobs);
@@ -45,12 +45,13 @@ export const section: BenchSection<RequestLogFigures> = {
         ],
         ROUNDS,
         failures,
+        { settleMs: settleMsOf(settings) },
       );
       const throughputRatio = loggingFigure!.requestsPerSecond / quietFigure!.requestsPerSecond;
       const lines = [
         "The request log: the bin logging a line per request to a pipe, beside the bin with --quiet",
         "",
-        `GET ${step.path}, ${count(jobs * ROUNDS)} requests to each side in ${ROUNDS} interleaved runs after ${warmUpWords()};`,
+        `GET ${step.path}, ${count(jobs * ROUNDS)} requests to each side in ${ROUNDS} interleaved runs after ${warmUpWords(settleMsOf(settings))};`,
         `${PROCESSES} processes on each side taking the runs in turn, ${settings.concurrency} keep-alive connections.`,
         "",
         ...table(

@@ -8,9 +8,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { count, micros, percent, perSecond, ratio, ratioOf, table } from "../format.ts";
-import { GROUP_PROCESSES, measureInterleaved, type Contender, type ServerFigure } from "../measure-servers.ts";
+import { GROUP_PROCESSES, measureInterleaved, settleMsOf, type Contender, type ServerFigure } from "../measure-servers.ts";
 import { startGroups, type RunningServer, type ServerCommand } from "../processes.ts";
-import { steadyState } from "../servers.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
 
@@ -62,7 +61,7 @@ export const section: BenchSection<ProfileFigures> = {
     const running: RunningServer[] = [];
     try {
       progress("profile: starting the mock with and without --profile…");
-      const [plainGroup, profiledGroup] = (await startGroups([steadyState(mock("mock (bin)")), steadyState(mock("mock --profile", file))], PROCESSES, running)) as [RunningServer[], RunningServer[]];
+      const [plainGroup, profiledGroup] = (await startGroups([mock("mock (bin)"), mock("mock --profile", file)], PROCESSES, running)) as [RunningServer[], RunningServer[]];
       const [plain, ...plainReplicas] = plainGroup;
       const [profiled, ...profiledReplicas] = profiledGroup;
       const jobs = Math.max(1, Math.ceil(settings.requests / ROUNDS));
@@ -72,7 +71,7 @@ export const section: BenchSection<ProfileFigures> = {
         { server: profiled!, replicas: profiledReplicas, scenario: repeatedRequest("GET property/{nid}", step, jobs) },
       ];
       progress(`profile: ${count(jobs * ROUNDS)} requests to each, interleaved…`);
-      const servers = await measureInterleaved(load, contenders, ROUNDS, failures);
+      const servers = await measureInterleaved(load, contenders, ROUNDS, failures, { settleMs: settleMsOf(settings) });
       const [withoutFigure, withFigure] = [servers.find((entry) => entry.server === plain!.name)!, servers.find((entry) => entry.server === profiled!.name)!];
       const value = withFigure.requestsPerSecond / withoutFigure.requestsPerSecond;
       const goals: Goal[] = [{ id: "20a", name: "GET throughput with --profile / without", measured: ratio(value), target: "≥ 0.95×", pass: value >= 0.95 }];

@@ -11,9 +11,8 @@ import { fileURLToPath } from "node:url";
 import { setupServer } from "msw/node";
 import { createMockHandlers, type MockHandlers } from "../../../src/msw.ts";
 import { count, micros, perSecond, ratio, ratioOf, table } from "../format.ts";
-import { GROUP_PROCESSES, measureInterleaved, type Contender, type ServerFigure } from "../measure-servers.ts";
+import { GROUP_PROCESSES, measureInterleaved, settleMsOf, type Contender, type ServerFigure } from "../measure-servers.ts";
 import { startGroups, type RunningServer, type ServerCommand } from "../processes.ts";
-import { steadyState } from "../servers.ts";
 import { API, type Scenario, type Step } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
 
@@ -76,7 +75,7 @@ export const section: BenchSection<UsageFigures> = {
     let servers: ServerFigure[];
     try {
       progress("usage: starting the mock with and without --record-usage…");
-      const [offGroup, onGroup] = (await startGroups([steadyState(mock("mock (bin)")), steadyState(mock("mock --record-usage", join(scratch, "usage.json")))], PROCESSES, running)) as [RunningServer[], RunningServer[]];
+      const [offGroup, onGroup] = (await startGroups([mock("mock (bin)"), mock("mock --record-usage", join(scratch, "usage.json"))], PROCESSES, running)) as [RunningServer[], RunningServer[]];
       const [off, ...offReplicas] = offGroup;
       const [on, ...onReplicas] = onGroup;
       const jobs = Math.max(1, Math.ceil(settings.requests / ROUNDS / (PER_TEST + 1)));
@@ -85,7 +84,7 @@ export const section: BenchSection<UsageFigures> = {
         { server: on!, replicas: onReplicas, scenario: suiteScenario(jobs) },
       ];
       progress(`usage: ${count(jobs * ROUNDS)} tests of ${PER_TEST + 1} requests to each, interleaved…`);
-      servers = await measureInterleaved(load, contenders, ROUNDS, failures);
+      servers = await measureInterleaved(load, contenders, ROUNDS, failures, { settleMs: settleMsOf(settings) });
     } finally {
       for (const server of running) await server.stop();
     }

@@ -11,7 +11,7 @@ import { FIXTURE_ACCOUNTS } from "../../../src/fixtures/generate-fixtures.ts";
 import { bytes, count, micros, ms, perSecond, ratio, ratioOf, seconds, table, UNMEASURED } from "../format.ts";
 import type { HttpFigure } from "../http-figure.ts";
 import { summarise } from "../load-client.ts";
-import { measureInterleaved, type ServerFigure } from "../measure-servers.ts";
+import { measureInterleaved, type MeasureOptions, type ServerFigure } from "../measure-servers.ts";
 import { settled, startGroups, startServer, startServers, type RunningServer } from "../processes.ts";
 import { API, ScenarioPlan } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
@@ -21,6 +21,12 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import type { Database } from "../../../src/mock/store/records.ts";
 
+/**
+ * No settle between two warm-ups here (measure-servers.ts): at 100,000 properties, V8's memory reducer did not run
+ * in the processes traced; their full collections come as the kept answers fill, and a settle left the figures
+ * worse rather than steadier (docs/performance.md).
+ */
+const SCALE_MEASURE: MeasureOptions = { settleMs: 0 };
 
 export interface ScaleFigures {
   properties: number;
@@ -164,8 +170,6 @@ export const section: BenchSection<ScaleFigures> = {
       // request spends more CPU on the next thousands (bare node:http too), so a single one taking every round
       // would wait less than the mock's and read cheaper.
       const bares = await startServers(bareCommand, larges.length, running);
-      // Started as users start them, without STEADY_STATE_FLAGS (servers.ts): the section reads the large store's
-      // memory, which V8's memory reducer is part of, and in the processes traced at 100,000 properties it never ran.
       const [largeFigure, smallFigure, bareFigure] = await measureInterleaved(
         load,
         [
@@ -176,6 +180,7 @@ export const section: BenchSection<ScaleFigures> = {
         ],
         rounds,
         failures,
+        SCALE_MEASURE,
       );
       const throughputRatio = largeFigure!.requestsPerSecond / smallFigure!.requestsPerSecond;
       // Issue 23 states its goal for one process on each side, in runs of their own: the first two started in turn,
@@ -189,6 +194,7 @@ export const section: BenchSection<ScaleFigures> = {
         ],
         rounds,
         failures,
+        SCALE_MEASURE,
       );
       const oneProcessRatio = largeAlone!.requestsPerSecond / smallAlone!.requestsPerSecond;
 
