@@ -88,12 +88,19 @@ const schedstatClock: CpuClock = {
 const statClock: CpuClock = {
   name: "user + system clock ticks (/proc/PID/stat)",
   resolutionMs: 1000 / CLOCK_TICKS_PER_SECOND,
-  read(pid) {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-  },
+  read: (pid) => statCpuMs(statFields(pid)),
 };
+
+/** The fields of /proc/PID/stat after the command name (which may hold spaces and parentheses): the state first. */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
+/** User + system time, in milliseconds, from {@link statFields}. */
+function statCpuMs(fields: readonly string[]): number {
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
 
 /** The finest clock this kernel offers (schedstat needs CONFIG_SCHED_INFO, present in the usual kernels). */
 export const cpuClock: CpuClock = (() => {
@@ -194,9 +201,8 @@ export async function startGroups(commands: readonly ServerCommand[], count: num
 /** A process's state and CPU time as the kernel tells them, for a start that never answered: busy, or waiting. */
 function processState(pid: number): string {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return `state ${fields[0]}, ${Math.round(statClock.read(pid))} ms of CPU`;
+    const fields = statFields(pid);
+    return `state ${fields[0]}, ${Math.round(statCpuMs(fields))} ms of CPU`;
   } catch {
     return "no longer running";
   }

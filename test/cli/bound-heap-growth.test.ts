@@ -40,7 +40,6 @@ describe("boundHeapGrowth", () => {
     vi.advanceTimersByTime(60_000);
     expect(collections).toBe(0);
   });
-
 });
 
 /** The collections the bin runs, for real: the bin cannot be given --expose-gc, so they must work without it. */
