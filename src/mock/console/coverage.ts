@@ -42,13 +42,13 @@ const MAX_UNDOCUMENTED = 50;
  * a start of the mock need not walk the whole document for a page few sessions open.
  */
 export class Coverage {
-  readonly #contract: Pick<Contract, "operations" | "document">;
-  readonly #operations: Array<{ id: string; method: string; path: string; statuses: string[] }>;
+  readonly #document: Contract["document"];
+  readonly #operations: CountedOperation[];
   readonly #counts = new Map<string, Map<string, number>>();
   #assumptions?: Assumptions;
 
   constructor(contract: Pick<Contract, "operations" | "document">) {
-    this.#contract = contract;
+    this.#document = contract.document;
     this.#operations = contract.operations.map((operation) => ({ id: operation.id, method: operation.method, path: operation.pathTemplate, statuses: [...operation.responses.keys()] }));
   }
 
@@ -73,7 +73,7 @@ export class Coverage {
   }
 
   report(): CoverageReport {
-    const { byResponse, text } = (this.#assumptions ??= readAssumptions(this.#contract));
+    const { byResponse, text } = (this.#assumptions ??= readAssumptions(this.#document, this.#operations));
     const used = new Map<string, number>();
     let exercised = 0;
     let responses = 0;
@@ -104,6 +104,14 @@ export class Coverage {
   }
 }
 
+/** An operation of the contract as the tally lists it: its documented statuses, in the spec's order. */
+interface CountedOperation {
+  id: string;
+  method: string;
+  path: string;
+  statuses: string[];
+}
+
 /** The spec's assumptions: each one's place and text by number, and the numbers each response rests on. */
 interface Assumptions {
   /** By operation id, then status. */
@@ -111,7 +119,7 @@ interface Assumptions {
   text: Map<string, { place: string; text: string }>;
 }
 
-function readAssumptions({ operations, document }: Pick<Contract, "operations" | "document">): Assumptions {
+function readAssumptions(document: Contract["document"], operations: readonly CountedOperation[]): Assumptions {
   const numbered = new Map<string, string>();
   const text = new Map<string, { place: string; text: string }>();
   listAssumptions(document).forEach(({ pointer, text: said }, index) => {
@@ -120,9 +128,8 @@ function readAssumptions({ operations, document }: Pick<Contract, "operations" |
   });
   const byResponse = new Map(
     operations.map((operation) => {
-      const base = `/paths/${escapeToken(operation.pathTemplate)}/${operation.method.toLowerCase()}/responses`;
-      const statuses = [...operation.responses.keys()];
-      return [operation.id, new Map(statuses.map((status) => [status, markersUnder(document, `${base}/${escapeToken(status)}`, numbered)]))];
+      const base = `/paths/${escapeToken(operation.path)}/${operation.method.toLowerCase()}/responses`;
+      return [operation.id, new Map(operation.statuses.map((status) => [status, markersUnder(document, `${base}/${escapeToken(status)}`, numbered)]))];
     }),
   );
   return { byResponse, text };
