@@ -3,10 +3,12 @@
  * the machine's background load hits every server alike: throughput and latency from the load client, CPU time
  * per request and resident memory from the server's own process.
  */
+import { micros } from "./format.ts";
 import type { HttpFigure } from "./http-figure.ts";
 import { summarise, type LoadClient, type LoadRun } from "./load-client.ts";
 import { cpuClock, type RunningServer } from "./processes.ts";
 import type { Scenario } from "./scenarios.ts";
+import { median } from "./stats.ts";
 
 /** One server's figures over its runs. */
 export interface ServerFigure extends HttpFigure {
@@ -14,7 +16,9 @@ export interface ServerFigure extends HttpFigure {
   /**
    * CPU time of the server process per request of the measured rounds, in microseconds; `null` when the process
    * used too little CPU for the clock to measure (under {@link MEASURABLE_CPU_MS}): never a 0 that a ratio would
-   * turn into Infinity.
+   * turn into Infinity. With replicas, the median of {@link cpuMicrosPerProcess}: one process that V8's memory
+   * reducer reached late (see {@link MEMORY_REDUCER_SETTLE_MS}) spends two to four times the CPU of the others
+   * for thousands of requests, which the group's mean would carry into the goals, and the median does not.
    */
   cpuMicrosPerRequest: number | null;
   /** Resident set size after the runs, in bytes. */
@@ -32,7 +36,7 @@ export interface Contender {
   scenario: Scenario;
   /**
    * More processes of the same server, started the same way: the rounds go to each process in turn, and the
-   * figures are over all of them. Two processes of the same program measured alike differ by up to ±8 % in
+   * figures are over all of them (CPU per request: the processes' median). Two processes of the same program measured alike differ by up to ±8 % in
    * throughput here (where their code and memory land), which a ratio between two of them would take for a
    * difference between the programs.
    */
@@ -132,13 +136,27 @@ export async function measureInterleaved(
       failures.push(...run.failureSamples.map((sample) => `${server.name}: ${sample}`));
     }
   }
-  return contenders.map((contender, index) => ({
-    ...summarise(contender.scenario, runs[index]!),
-    server: contender.server.name,
-    cpuMicrosPerRequest: cpu[index]! >= MEASURABLE_CPU_MS ? (cpu[index]! * 1000) / sent[index]! : null,
-    rssBytes: contender.server.rssBytes(),
-    ...(contender.replicas?.length
-      ? { cpuMicrosPerProcess: cpuOf[index]!.map((spent, which) => (spent >= MEASURABLE_CPU_MS / processes(contender).length ? (spent * 1000) / sentTo[index]![which]! : null)) }
-      : {}),
-  }));
+  return contenders.map((contender, index) => {
+    const perProcess = contender.replicas?.length
+      ? cpuOf[index]!.map((spent, which) => (spent >= MEASURABLE_CPU_MS / processes(contender).length ? (spent * 1000) / sentTo[index]![which]! : null))
+      : undefined;
+    const measured = perProcess?.filter((figure): figure is number => figure !== null) ?? [];
+    return {
+      ...summarise(contender.scenario, runs[index]!),
+      server: contender.server.name,
+      cpuMicrosPerRequest: perProcess
+        ? measured.length > perProcess.length / 2 ? median(measured) : null
+        : cpu[index]! >= MEASURABLE_CPU_MS ? (cpu[index]! * 1000) / sent[index]! : null,
+      rssBytes: contender.server.rssBytes(),
+      ...(perProcess ? { cpuMicrosPerProcess: perProcess } : {}),
+    };
+  });
+}
+
+/**
+ * A line per group of processes with each one's CPU per request, in the order they were started: one far from
+ * the others shows beside the group's figure, their median.
+ */
+export function eachProcessLines(servers: readonly ServerFigure[]): string[] {
+  return servers.flatMap((entry) => (entry.cpuMicrosPerProcess ? [`CPU/request of each process of ${entry.server} (its figure is their median): ${entry.cpuMicrosPerProcess.map(micros).join(", ")}`] : []));
 }

@@ -6,7 +6,7 @@
  */
 import { DEFAULT_FIXTURES_PATH } from "../../../src/hosts/node/state/load-fixtures.ts";
 import { bytes, count, micros, ms, percent, perSecond, ratio, ratioOf, table, UNMEASURED } from "../format.ts";
-import { GROUP_PROCESSES, measureInterleaved, settleMsOf, warmUpWords, type Contender, type ServerFigure } from "../measure-servers.ts";
+import { eachProcessLines, GROUP_PROCESSES, measureInterleaved, settleMsOf, warmUpWords, type Contender, type ServerFigure } from "../measure-servers.ts";
 import { startGroups, startServer, startServers, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
@@ -127,8 +127,7 @@ export const section: BenchSection<PeersFigures> = {
           servers.map((entry) => peerCells(entry, startOf(entry.server), mockFigure, bareFigure)),
           "lrrrrrrrr",
         ),
-        // A group's figure is over its processes; one process far from the others shows here.
-        ...servers.flatMap((entry) => (entry.cpuMicrosPerProcess ? [`CPU/request of each process of ${entry.server}: ${entry.cpuMicrosPerProcess.map(micros).join(", ")}`] : [])),
+        ...eachProcessLines(servers),
         "",
         ...table(["start-up", "median", "vs json-server", "each start"], startup.map((entry) => [entry.server, ms(entry.medianMs), ratio(entry.medianMs / startOf("json-server")!), `${entry.allMs.map((value) => Math.round(value)).join(", ")} ms`]), "lrrl"),
       ];

@@ -5,7 +5,7 @@
  * throughput of --quiet when every line was its own write).
  */
 import { count, micros, perSecond, ratio, table } from "../format.ts";
-import { GROUP_PROCESSES, measureInterleaved, settleMsOf, warmUpWords } from "../measure-servers.ts";
+import { eachProcessLines, GROUP_PROCESSES, measureInterleaved, settleMsOf, warmUpWords } from "../measure-servers.ts";
 import { startGroups, type RunningServer } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection } from "../section.ts";
@@ -66,6 +66,7 @@ export const section: BenchSection<RequestLogFigures> = {
           ]),
           "lrrrrr",
         ),
+        ...eachProcessLines([quietFigure!, loggingFigure!]),
       ];
       return {
         figures: { request: `GET ${step.path}`, quiet: quietFigure!, logging: loggingFigure!, throughputRatio },

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { setupServer } from "msw/node";
 import { createMockHandlers, type MockHandlers } from "../../../src/msw.ts";
 import { count, micros, perSecond, ratio, ratioOf, table } from "../format.ts";
-import { GROUP_PROCESSES, measureInterleaved, settleMsOf, type Contender, type ServerFigure } from "../measure-servers.ts";
+import { eachProcessLines, GROUP_PROCESSES, measureInterleaved, settleMsOf, type Contender, type ServerFigure } from "../measure-servers.ts";
 import { startGroups, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, type Scenario, type Step } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
@@ -128,6 +128,7 @@ export const section: BenchSection<UsageFigures> = {
         [offFigure, onFigure].map((entry) => [entry.server, `${perSecond(entry.requestsPerSecond)} req/s`, ratio(entry.requestsPerSecond / offFigure.requestsPerSecond), micros(entry.cpuMicrosPerRequest), ratioOf(entry.cpuMicrosPerRequest, offFigure.cpuMicrosPerRequest)]),
         "lrrrr",
       ),
+      ...eachProcessLines([offFigure, onFigure]),
       "",
       `MSW's setupServer in this process, ${count(perRound)} GETs per round, ${MSW_ROUNDS} rounds in turn, ${IN_FLIGHT} in flight:`,
       "",

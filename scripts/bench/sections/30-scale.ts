@@ -11,7 +11,7 @@ import { FIXTURE_ACCOUNTS } from "../../../src/fixtures/generate-fixtures.ts";
 import { bytes, count, micros, ms, perSecond, ratio, ratioOf, seconds, table, UNMEASURED } from "../format.ts";
 import type { HttpFigure } from "../http-figure.ts";
 import { summarise } from "../load-client.ts";
-import { measureInterleaved, type MeasureOptions, type ServerFigure } from "../measure-servers.ts";
+import { eachProcessLines, measureInterleaved, type MeasureOptions, type ServerFigure } from "../measure-servers.ts";
 import { settled, startGroups, startServer, startServers, type RunningServer } from "../processes.ts";
 import { API, ScenarioPlan } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
@@ -270,6 +270,7 @@ export const section: BenchSection<ScaleFigures> = {
           `${ratio(oneProcessRatio)} in throughput, ${ratioOf(largeAlone!.cpuMicrosPerRequest, smallAlone!.cpuMicrosPerRequest)} in CPU per request.`,
         `Bare node:http answering the same bytes, in the same rounds: ${perSecond(bareFigure!.requestsPerSecond)} req/s, CPU per request ${micros(bareFigure!.cpuMicrosPerRequest)} ` +
           `(the mock at ${count(figures.properties)} properties: ${ratioOf(largeFigure!.cpuMicrosPerRequest, bareFigure!.cpuMicrosPerRequest)}).`,
+        ...eachProcessLines([largeFigure!, smallFigure!, bareFigure!]),
       ];
       return { figures, lines, goals, failures };
     } finally {
