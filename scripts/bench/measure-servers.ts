@@ -36,9 +36,9 @@ export interface Contender {
   scenario: Scenario;
   /**
    * More processes of the same server, started the same way: the rounds go to each process in turn, and the
-   * figures are over all of them (CPU per request: the processes' median). Two processes of the same program measured alike differ by up to ±8 % in
-   * throughput here (where their code and memory land), which a ratio between two of them would take for a
-   * difference between the programs.
+   * figures are over all of them (CPU per request: their median). Two processes of the same program measured
+   * alike differ by up to ±8 % in throughput here (where their code and memory land), which a ratio between two
+   * of them would take for a difference between the programs.
    */
   replicas?: readonly RunningServer[];
 }
@@ -144,6 +144,7 @@ export async function measureInterleaved(
     return {
       ...summarise(contender.scenario, runs[index]!),
       server: contender.server.name,
+      // A median only where most processes spent enough CPU to measure: else too little for any figure.
       cpuMicrosPerRequest: perProcess
         ? measured.length > perProcess.length / 2 ? median(measured) : null
         : cpu[index]! >= MEASURABLE_CPU_MS ? (cpu[index]! * 1000) / sent[index]! : null,
