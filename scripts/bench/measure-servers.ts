@@ -65,8 +65,9 @@ export const GROUP_PROCESSES = 5;
  * rounds, where each process waits for the others' runs, it came at any moment, to some processes and not others,
  * which then read far above the rest (docs/performance.md). Bare node:http allocates too little for a full
  * collection at this load, so it is never collected so. Leaving every process idle long enough for the reducer to
- * have run, then warming it up again, measures each in the steady state the goals are about: the reducer does not
- * run again until a full collection has grown the heap well beyond what it left.
+ * have run, then warming it up again, measures most processes in the steady state the goals are about: the reducer
+ * does not run again until a full collection has grown the heap well beyond what it left. One it reaches late can
+ * stay slow for thousands of requests, which a group's median leaves out (ServerFigure's cpuMicrosPerRequest).
  */
 export const MEMORY_REDUCER_SETTLE_MS = 20_000;
 
@@ -115,8 +116,6 @@ export async function measureInterleaved(
     await warmUp();
   }
   const runs = contenders.map(() => [] as LoadRun[]);
-  const cpu = contenders.map(() => 0);
-  const sent = contenders.map(() => 0);
   const cpuOf = contenders.map((contender) => processes(contender).map(() => 0));
   const sentTo = contenders.map((contender) => processes(contender).map(() => 0));
   for (let round = 0; round < rounds; round++) {
@@ -128,8 +127,6 @@ export async function measureInterleaved(
       const run = await load.run(server.url, contender.scenario);
       const spent = server.cpuMs() - before;
       const requests = contender.scenario.jobs.length * (contender.scenario.jobs[0]?.length ?? 1);
-      cpu[index]! += spent;
-      sent[index]! += requests;
       cpuOf[index]![which]! += spent;
       sentTo[index]![which]! += requests;
       runs[index]!.push(run);
@@ -137,19 +134,16 @@ export async function measureInterleaved(
     }
   }
   return contenders.map((contender, index) => {
-    const perProcess = contender.replicas?.length
-      ? cpuOf[index]!.map((spent, which) => (spent >= MEASURABLE_CPU_MS / processes(contender).length ? (spent * 1000) / sentTo[index]![which]! : null))
-      : undefined;
-    const measured = perProcess?.filter((figure): figure is number => figure !== null) ?? [];
+    const spentBy = cpuOf[index]!;
+    const perProcess = spentBy.map((spent, which) => (spent >= MEASURABLE_CPU_MS / spentBy.length ? (spent * 1000) / sentTo[index]![which]! : null));
+    const measured = perProcess.filter((figure): figure is number => figure !== null);
     return {
       ...summarise(contender.scenario, runs[index]!),
       server: contender.server.name,
       // A median only where most processes spent enough CPU to measure: else too little for any figure.
-      cpuMicrosPerRequest: perProcess
-        ? measured.length > perProcess.length / 2 ? median(measured) : null
-        : cpu[index]! >= MEASURABLE_CPU_MS ? (cpu[index]! * 1000) / sent[index]! : null,
+      cpuMicrosPerRequest: measured.length > perProcess.length / 2 ? median(measured) : null,
       rssBytes: contender.server.rssBytes(),
-      ...(perProcess ? { cpuMicrosPerProcess: perProcess } : {}),
+      ...(perProcess.length > 1 ? { cpuMicrosPerProcess: perProcess } : {}),
     };
   });
 }
