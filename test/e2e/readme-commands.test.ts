@@ -51,6 +51,7 @@ const NOT_RUN: Array<[RegExp, string]> = [
   [/^scripts\/docker\/stand-in-base\.sh\b/, "needs root, debootstrap and an engine: .ci/run runs it, test/docker/stand-in-base.test.ts checks what it plans from the Dockerfile"],
   [/^DOCKER_BUILDKIT=0 docker build /, ".ci/run builds the image so, and test/docker/container.test.ts runs it"],
   [/^npm pack$/, "run by test/support/consumer-install.ts"],
+  [/^npm install -D property-listing-kit$/, "the install from the npm registry, once a release is published there; test/e2e/publish.test.ts runs npm publish --dry-run on this package, and test/support/consumer-install.ts installs the same archive into an empty project"],
   [/^npm install --save-dev \.\.\/property-listing-kit\/property-listing-kit-[0-9.]+\.tgz$/, "run by test/support/consumer-install.ts"],
 ];
 
