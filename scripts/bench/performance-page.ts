@@ -1,17 +1,17 @@
 /**
  * `npm run bench -- --update-docs`: rewrites the generated part of docs/performance.md (between the markers
  * `<!-- bench:start -->` and `<!-- bench:end -->`) from a run's figures: the machine, the side-by-side table
- * with the peers, and the figures of the goals. The page is for the kit's users: it shows what was measured,
- * not the goals' ids, bounds or verdicts, which the bench prints for the team.
+ * with the peers, memory by store size, and each goal with its bound and its figure. The page is for the kit's
+ * users: it shows what is promised and what was measured, not the goals' ids or verdicts, which the bench prints
+ * for the team.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { bytes, ms, ratio, ratioOf } from "./format.ts";
+import { bytes, ms, ratio } from "./format.ts";
 import type { BenchReport } from "./main.ts";
 import type { ServerFigure } from "./measure-servers.ts";
 import type { Goal } from "./section.ts";
 import type { GrowthFigures } from "./sections/35-growth.ts";
-import type { ScaleFigures } from "./sections/30-scale.ts";
 import { peerCells } from "./sections/20-peers.ts";
 
 const PAGE = fileURLToPath(new URL("../../docs/performance.md", import.meta.url));
@@ -36,17 +36,18 @@ export function renderSection(report: BenchReport): string {
   const { environment, settings } = report;
   const lines = [
     `Measured by \`npm run bench\`${settings.quick ? " (--quick)" : ""} on ${environment.cpus} × ${environment.cpuModel}, node ${environment.node}, ` +
-      `a machine shared with other work (load average ${environment.loadAverageAtStart.toFixed(1)}): read the ratios, which are measured within one run, ` +
-      "rather than the absolute figures.",
+      `load average ${environment.loadAverageAtStart.toFixed(1)} at the start.`,
     "",
   ];
-  const peers = report.peers as { request: string; startup: Array<{ server: string; medianMs: number }>; servers: ServerFigure[] } | undefined;
+  const peers = report.peers as
+    | { request: string; startup: Array<{ server: string; medianMs: number }>; servers: ServerFigure[] }
+    | undefined;
   if (peers) {
     const mock = peers.servers[0]!;
     const bare = peers.servers.find((entry) => entry.server === "bare node:http") ?? mock;
     const startOf = (name: string) => peers.startup.find((entry) => entry.server === name)?.medianMs;
     lines.push(
-      `\`${peers.request}\`, each server started as a process, load from a separate process:`,
+      `\`${peers.request}\`, each server a process:`,
       "",
       row(["server", "start-up", "throughput", "vs mock", "CPU per request", "vs bare node:http", "p50", "p99", "RSS"]),
       row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]),
@@ -56,23 +57,21 @@ export function renderSection(report: BenchReport): string {
       "",
     );
   }
-  const scale = report.scale as ScaleFigures | undefined;
-  if (scale) {
-    lines.push(
-      `At ${scale.properties.toLocaleString("en-US")} properties the bin's resident memory is ${bytes(scale.rssAfterStartBytes)} right after start, ` +
-        `${bytes(scale.rssSettledBytes)} once quiet after start and ${bytes(scale.rssSettledAfterLoadBytes)} once quiet after the retrieve scenarios; a GET there costs ` +
-        `${ratioOf(scale.storeSize.cpuRatio, 1)} the CPU of one on the default fixtures (three processes each; one each: ${ratioOf(scale.storeSizeOneProcess.cpuRatio, 1)}) ` +
-        `and ${ratioOf(scale.bareCpuRatio, 1)} that of bare node:http answering the same bytes. It starts in ${ms(scale.startupMs)} (spawn to first 200), ` +
-        `${ratio(scale.startupMs / scale.defaultStartupMs)} the ${ms(scale.defaultStartupMs)} of a start on the default fixtures in turn with it; node alone reads and parses the same file in ${ms(scale.readAndParseMs)}.`,
-      "",
-    );
-  }
   const growth = report.growth as GrowthFigures | undefined;
   if (growth) {
     lines.push(
-      "Memory as the store grows (the bin on seeded fixtures of each size, one at a time; resident memory once quiet after start, and after a GET of each of account 1's properties):",
+      "Memory by store size (the bin on seeded fixtures; resident memory once quiet after start, and after a GET of each of account 1's properties):",
       "",
-      row(["properties", "fixtures file", "one property's JSON", "start-up", "RSS after start", "RSS after a GET of each", "bytes per property", "× its JSON"]),
+      row([
+        "properties",
+        "fixtures file",
+        "one property's JSON",
+        "start-up",
+        "RSS after start",
+        "RSS after a GET of each",
+        "bytes per property",
+        "× its JSON",
+      ]),
       row(["---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]),
       ...growth.points.map((point) =>
         row([
@@ -87,11 +86,13 @@ export function renderSection(report: BenchReport): string {
         ]),
       ),
       "",
-      "Bytes per property: the larger resident figure less the smallest store's, per property more than it holds.",
+      "Bytes per property: the larger resident figure less the smallest store's, per added property.",
       "",
     );
   }
-  const container = report.container as { imageBytes?: number; baseImage?: string; baseImageBytes?: number; baseIsStandIn?: boolean } | undefined;
+  const container = report.container as
+    | { imageBytes?: number; baseImage?: string; baseImageBytes?: number; baseIsStandIn?: boolean }
+    | undefined;
   if (container?.imageBytes !== undefined && container.baseImageBytes !== undefined) {
     lines.push(
       `The Docker image is ${bytes(container.imageBytes)}, of which ${bytes(container.imageBytes - container.baseImageBytes)} are the kit's own layers, built on ` +
@@ -104,10 +105,30 @@ export function renderSection(report: BenchReport): string {
 }
 
 /**
- * The goals' figures as a table for users: what was measured and the figure, in the bench's order; a figure the
- * run could not take says so. No id, bound or verdict: those are the team's, in the bench's own output.
+ * The goals as a table for users: what is measured, its bound and the run's figure, in the bench's order; a figure
+ * the run could not take says so. A goal that repeats another's figure under another id (the same measure, bound
+ * and figure, its name only adding a reference in brackets) shows once, by the shorter name. No id or verdict:
+ * those are the team's, in the bench's own output.
  */
-export function renderFigures(goals: ReadonlyArray<Pick<Goal, "name" | "measured" | "unmeasured">>): string[] {
+export function renderFigures(
+  goals: ReadonlyArray<Pick<Goal, "name" | "measured" | "target" | "unmeasured">>,
+): string[] {
   if (goals.length === 0) return [];
-  return [row(["measured", "figure"]), row(["---", "---:"]), ...goals.map((goal) => row([goal.name, goal.unmeasured ? "not measured" : goal.measured])), ""];
+  const shown = new Map<string, string[]>();
+  for (const goal of goals) {
+    const measured = goal.unmeasured ? "not measured" : goal.measured;
+    const key = [goal.name.replace(/ \([^()]*\)$/, ""), goal.target, measured].join("\n");
+    const earlier = shown.get(key)?.[0];
+    shown.set(key, [
+      earlier !== undefined && earlier.length < goal.name.length ? earlier : goal.name,
+      goal.target,
+      measured,
+    ]);
+  }
+  return [
+    row(["measured", "bound", "latest figure"]),
+    row(["---", "---:", "---:"]),
+    ...[...shown.values()].map(row),
+    "",
+  ];
 }
