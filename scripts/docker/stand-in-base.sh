@@ -138,14 +138,21 @@ rm -rf "$rootfs"/usr/share/groff/* "$rootfs"/usr/share/info/* "$rootfs"/usr/shar
   "$rootfs"/usr/share/locale/* "$rootfs"/usr/share/man/* "$rootfs"/usr/local/share/man "$rootfs"/usr/local/share/doc
 rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* "$rootfs"/tmp/* "$rootfs"/var/log/*.log
 
-tar -C "$rootfs" -c . | docker import --platform "$platform" \
-  --change "ENV NODE_VERSION=$node_version" \
-  --change "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
-  --change "ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt" \
-  --change "LABEL $label=$key" \
-  --change 'ENTRYPOINT ["docker-entrypoint.sh"]' \
-  --change 'CMD ["node"]' \
-  - "$image" >/dev/null
+# An image of the root file system, for the platform asked for: built FROM scratch with the classic builder, which
+# records the platform given (`docker import --platform` is ignored by engines without experimental features).
+mkdir "$work/image"
+tar -C "$rootfs" -cf "$work/image/rootfs.tar" .
+cat >"$work/image/Dockerfile" <<EOF
+FROM scratch
+ADD rootfs.tar /
+ENV NODE_VERSION=$node_version
+ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+LABEL $label=$key
+ENTRYPOINT ["docker-entrypoint.sh"]
+CMD ["node"]
+EOF
+DOCKER_BUILDKIT=0 docker build -q --platform "$platform" -t "$image" "$work/image" >/dev/null
 
 if [ -n "$replaced" ]; then docker rmi "$replaced" >/dev/null 2>&1 || true; fi
 
