@@ -11,7 +11,7 @@ export interface paths {
             path: {
                 /**
                  * @description The service identifier of the property.
-                 * @example 1024
+                 * @example 1001
                  */
                 nid: components["parameters"]["PropertyNid"];
             };
@@ -108,7 +108,7 @@ export interface paths {
             path: {
                 /**
                  * @description The agent's identifier.
-                 * @example 3001
+                 * @example 1036
                  */
                 nid: components["parameters"]["AgentNid"];
             };
@@ -209,7 +209,7 @@ export interface paths {
             path: {
                 /**
                  * @description The document's identifier.
-                 * @example 4001
+                 * @example 1047
                  */
                 nid: components["parameters"]["DocumentNid"];
             };
@@ -272,7 +272,7 @@ export interface components {
         /**
          * a numeric id string
          * @description A numeric identifier written as a JSON string.
-         * @example 1024
+         * @example 1001
          */
         IdString: string;
         /**
@@ -783,17 +783,17 @@ export interface components {
     parameters: {
         /**
          * @description The service identifier of the property.
-         * @example 1024
+         * @example 1001
          */
         PropertyNid: number;
         /**
          * @description The agent's identifier.
-         * @example 3001
+         * @example 1036
          */
         AgentNid: number;
         /**
          * @description The document's identifier.
-         * @example 4001
+         * @example 1047
          */
         DocumentNid: number;
     };
@@ -810,7 +810,7 @@ export interface operations {
             path: {
                 /**
                  * @description The service identifier of the property.
-                 * @example 1024
+                 * @example 1001
                  */
                 nid: components["parameters"]["PropertyNid"];
             };
@@ -839,7 +839,7 @@ export interface operations {
             path: {
                 /**
                  * @description The service identifier of the property.
-                 * @example 1024
+                 * @example 1001
                  */
                 nid: components["parameters"]["PropertyNid"];
             };
@@ -875,7 +875,7 @@ export interface operations {
             path: {
                 /**
                  * @description The external identifier given to the property (section 4.1, endpoint 2).
-                 * @example crm-000123
+                 * @example crm-000961
                  */
                 "external-id": string;
             };
@@ -962,7 +962,7 @@ export interface operations {
             path: {
                 /**
                  * @description The agent's identifier.
-                 * @example 3001
+                 * @example 1036
                  */
                 nid: components["parameters"]["AgentNid"];
             };
@@ -998,7 +998,7 @@ export interface operations {
             path: {
                 /**
                  * @description The agent's identifier.
-                 * @example 3001
+                 * @example 1036
                  */
                 nid: components["parameters"]["AgentNid"];
             };
@@ -1027,7 +1027,7 @@ export interface operations {
             path: {
                 /**
                  * @description The agent's identifier.
-                 * @example 3001
+                 * @example 1036
                  */
                 nid: components["parameters"]["AgentNid"];
             };
@@ -1136,7 +1136,7 @@ export interface operations {
             path: {
                 /**
                  * @description The document's identifier.
-                 * @example 4001
+                 * @example 1047
                  */
                 nid: components["parameters"]["DocumentNid"];
             };
@@ -1165,7 +1165,7 @@ export interface operations {
             path: {
                 /**
                  * @description The document's identifier.
-                 * @example 4001
+                 * @example 1047
                  */
                 nid: components["parameters"]["DocumentNid"];
             };
@@ -1201,7 +1201,7 @@ export interface operations {
             path: {
                 /**
                  * @description The document's identifier.
-                 * @example 4001
+                 * @example 1047
                  */
                 nid: components["parameters"]["DocumentNid"];
             };
