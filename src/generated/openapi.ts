@@ -529,15 +529,6 @@ export interface components {
          */
         AgentUrl: (components["schemas"]["HttpUrl"] | null) & string;
         /**
-         * an agent's email, as a create or update gives it
-         * Format: email
-         * @description A dot-atom local part, `@`, and a domain of at least two labels, letters and digits in either case
-         *     (`dana.whitfield@harborrealty.example`, `a+b@c.co`). It is what ajv-formats' `email` format admits,
-         *     written out as a `pattern` so that every tool reads the same rule: `format: email` alone admits more in
-         *     some tools (an RFC 5321 mailbox such as `0@com`, a quoted local part, an address literal) and less in none.
-         */
-        AgentEmail: string;
-        /**
          * @description The body of endpoint 7. `name` defaults to the first and last name; `website` and `headshot_url`
          *     default to placeholder addresses under `https://agents.property-listing.example/<nid>`; `card_type`
          *     defaults to `agent`, `agency_profile` to `0`; the other strings default to empty strings.
@@ -687,6 +678,15 @@ export interface components {
          * @enum {string}
          */
         ProblemFieldLocation: "body" | "path" | "header";
+        /**
+         * an agent's email, as a create or update gives it
+         * Format: email
+         * @description A dot-atom local part, `@`, and a domain of at least two labels, letters and digits in either case
+         *     (`dana.whitfield@harborrealty.example`, `a+b@c.co`). It is what ajv-formats' `email` format admits,
+         *     written out as a `pattern` so that every tool reads the same rule: `format: email` alone admits more in
+         *     some tools (an RFC 5321 mailbox such as `0@com`, a quoted local part, an address literal) and less in none.
+         */
+        AgentEmail: string;
     };
     responses: {
         /**
