@@ -11,7 +11,7 @@ import { ucs2length } from "../contract/ucs2length.ts";
 // call (ucs2length) is imported as a module of the kit, and formats are checked with contractFormats.
 
 /** SHA-256 of the spec/openapi.yaml these validators were generated from. */
-export const SPEC_SHA256: string = "1908d36a0e98c0f864864ccbd2198de8d93b2edd7119ce5e44667cf5e965ded1";
+export const SPEC_SHA256: string = "4270e76ce7d9f6fbcbe04bf59bf2ed9705627f78ce14ec578e0c2096e0916350";
 
 /** Validators of the document as written; `at` resolves a JSON pointer in the contract's copy of it. */
 export function createOpenValidators(at: (pointer: string) => unknown): Record<string, ValidateFunction> {
@@ -7835,7 +7835,6 @@ validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
 exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/put/requestBody/content/application~1json/schema"] = validate56;
 const schema152 = at("/components/schemas/AgentCardUpdate");
 const schema153 = at("/components/schemas/AgentEmail");
-const formats30 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const pattern60 = new RegExp("^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$", "u");
 const schema155 = at("/components/schemas/SocialMediaLinkInput");
 const pattern61 = new RegExp("^-?[0-9]+$", "u");
@@ -8106,8 +8105,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(!(formats30.test(data3))){
-const err9 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema153,data:data3};
+}
+else {
+const err9 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema153.type,parentSchema:schema153,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8117,8 +8117,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema153.type,parentSchema:schema153,data:data3};
+if(data.phone !== undefined){
+let data4 = data.phone;
+if(typeof data4 !== "string"){
+const err10 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.phone.type,parentSchema:schema152.properties.phone,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8128,10 +8130,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.phone !== undefined){
-let data4 = data.phone;
-if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.phone.type,parentSchema:schema152.properties.phone,data:data4};
+if(data.company !== undefined){
+let data5 = data.company;
+if(typeof data5 !== "string"){
+const err11 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.company.type,parentSchema:schema152.properties.company,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8141,10 +8143,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.company !== undefined){
-let data5 = data.company;
-if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.company.type,parentSchema:schema152.properties.company,data:data5};
+if(data.professional_title !== undefined){
+let data6 = data.professional_title;
+if(typeof data6 !== "string"){
+const err12 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.professional_title.type,parentSchema:schema152.properties.professional_title,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8154,10 +8156,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.professional_title !== undefined){
-let data6 = data.professional_title;
-if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.professional_title.type,parentSchema:schema152.properties.professional_title,data:data6};
+if(data.license !== undefined){
+let data7 = data.license;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err13 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema152.properties.license.type},message:"must be string,null",schema:schema152.properties.license.type,parentSchema:schema152.properties.license,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8167,10 +8169,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.license !== undefined){
-let data7 = data.license;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err14 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema152.properties.license.type},message:"must be string,null",schema:schema152.properties.license.type,parentSchema:schema152.properties.license,data:data7};
+if(data.website !== undefined){
+let data8 = data.website;
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+const err14 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data8};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -8180,11 +8183,8 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.website !== undefined){
-let data8 = data.website;
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-const err15 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data8};
+else {
+const err15 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -8194,27 +8194,16 @@ vErrors.push(err15);
 errors++;
 }
 }
-else {
-const err16 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data8};
+if(data.social_media_links !== undefined){
+let data9 = data.social_media_links;
+if(Array.isArray(data9)){
+if(data9.length > 50){
+const err16 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema152.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.social_media_links !== undefined){
-let data9 = data.social_media_links;
-if(Array.isArray(data9)){
-if(data9.length > 50){
-const err17 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema152.properties.social_media_links,data:data9};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
 }
 errors++;
 }
@@ -8227,7 +8216,21 @@ errors = vErrors.length;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema152.properties.social_media_links.type,parentSchema:schema152.properties.social_media_links,data:data9};
+const err17 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema152.properties.social_media_links.type,parentSchema:schema152.properties.social_media_links,data:data9};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.card_type !== undefined){
+let data11 = data.card_type;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err18 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema152.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -8237,11 +8240,8 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.card_type !== undefined){
-let data11 = data.card_type;
-if(typeof data11 === "string"){
-if(func1(data11) < 1){
-const err19 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema152.properties.card_type,data:data11};
+else {
+const err19 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.card_type.type,parentSchema:schema152.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -8251,8 +8251,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.card_type.type,parentSchema:schema152.properties.card_type,data:data11};
+if(data.agency_profile !== undefined){
+let data12 = data.agency_profile;
+if(typeof data12 === "string"){
+if(!pattern4.test(data12)){
+const err20 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -8262,11 +8265,8 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.agency_profile !== undefined){
-let data12 = data.agency_profile;
-if(typeof data12 === "string"){
-if(!pattern4.test(data12)){
-const err21 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data12};
+else {
+const err21 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data12};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -8276,8 +8276,11 @@ vErrors.push(err21);
 errors++;
 }
 }
-else {
-const err22 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data12};
+if(data.headshot_url !== undefined){
+let data13 = data.headshot_url;
+if(typeof data13 === "string"){
+if(!(formats0(data13))){
+const err22 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data13};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -8287,11 +8290,8 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.headshot_url !== undefined){
-let data13 = data.headshot_url;
-if(typeof data13 === "string"){
-if(!(formats0(data13))){
-const err23 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data13};
+else {
+const err23 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data13};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -8301,8 +8301,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data13};
+if(data.notes !== undefined){
+let data14 = data.notes;
+if((typeof data14 !== "string") && (data14 !== null)){
+const err24 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema152.properties.notes.type},message:"must be string,null",schema:schema152.properties.notes.type,parentSchema:schema152.properties.notes,data:data14};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -8312,27 +8314,14 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.notes !== undefined){
-let data14 = data.notes;
-if((typeof data14 !== "string") && (data14 !== null)){
-const err25 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema152.properties.notes.type},message:"must be string,null",schema:schema152.properties.notes.type,parentSchema:schema152.properties.notes,data:data14};
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema152.type,parentSchema:schema152,data};
 if(vErrors === null){
 vErrors = [err25];
 }
 else {
 vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema152.type,parentSchema:schema152,data};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
 }
 errors++;
 }
@@ -9670,8 +9659,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(!(formats30.test(data3))){
-const err11 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema153,data:data3};
+}
+else {
+const err11 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema153.type,parentSchema:schema153,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9681,8 +9671,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema153.type,parentSchema:schema153,data:data3};
+if(data.phone !== undefined){
+let data4 = data.phone;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.phone.type,parentSchema:schema179.properties.phone,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9692,10 +9684,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.phone !== undefined){
-let data4 = data.phone;
-if(typeof data4 !== "string"){
-const err13 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.phone.type,parentSchema:schema179.properties.phone,data:data4};
+if(data.company !== undefined){
+let data5 = data.company;
+if(typeof data5 !== "string"){
+const err13 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.company.type,parentSchema:schema179.properties.company,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9705,10 +9697,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.company !== undefined){
-let data5 = data.company;
-if(typeof data5 !== "string"){
-const err14 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.company.type,parentSchema:schema179.properties.company,data:data5};
+if(data.professional_title !== undefined){
+let data6 = data.professional_title;
+if(typeof data6 !== "string"){
+const err14 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.professional_title.type,parentSchema:schema179.properties.professional_title,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -9718,10 +9710,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.professional_title !== undefined){
-let data6 = data.professional_title;
-if(typeof data6 !== "string"){
-const err15 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.professional_title.type,parentSchema:schema179.properties.professional_title,data:data6};
+if(data.license !== undefined){
+let data7 = data.license;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err15 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema179.properties.license.type},message:"must be string,null",schema:schema179.properties.license.type,parentSchema:schema179.properties.license,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -9731,10 +9723,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.license !== undefined){
-let data7 = data.license;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err16 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema179.properties.license.type},message:"must be string,null",schema:schema179.properties.license.type,parentSchema:schema179.properties.license,data:data7};
+if(data.website !== undefined){
+let data8 = data.website;
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+const err16 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -9744,11 +9737,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.website !== undefined){
-let data8 = data.website;
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-const err17 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data8};
+else {
+const err17 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -9758,27 +9748,16 @@ vErrors.push(err17);
 errors++;
 }
 }
-else {
-const err18 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data8};
+if(data.social_media_links !== undefined){
+let data9 = data.social_media_links;
+if(Array.isArray(data9)){
+if(data9.length > 50){
+const err18 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema179.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.social_media_links !== undefined){
-let data9 = data.social_media_links;
-if(Array.isArray(data9)){
-if(data9.length > 50){
-const err19 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema179.properties.social_media_links,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
 }
 errors++;
 }
@@ -9791,7 +9770,21 @@ errors = vErrors.length;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema179.properties.social_media_links.type,parentSchema:schema179.properties.social_media_links,data:data9};
+const err19 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema179.properties.social_media_links.type,parentSchema:schema179.properties.social_media_links,data:data9};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.card_type !== undefined){
+let data11 = data.card_type;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err20 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema179.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -9801,11 +9794,8 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.card_type !== undefined){
-let data11 = data.card_type;
-if(typeof data11 === "string"){
-if(func1(data11) < 1){
-const err21 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema179.properties.card_type,data:data11};
+else {
+const err21 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.card_type.type,parentSchema:schema179.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9815,8 +9805,11 @@ vErrors.push(err21);
 errors++;
 }
 }
-else {
-const err22 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.card_type.type,parentSchema:schema179.properties.card_type,data:data11};
+if(data.agency_profile !== undefined){
+let data12 = data.agency_profile;
+if(typeof data12 === "string"){
+if(!pattern4.test(data12)){
+const err22 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data12};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -9826,11 +9819,8 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.agency_profile !== undefined){
-let data12 = data.agency_profile;
-if(typeof data12 === "string"){
-if(!pattern4.test(data12)){
-const err23 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data12};
+else {
+const err23 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data12};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9840,8 +9830,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data12};
+if(data.headshot_url !== undefined){
+let data13 = data.headshot_url;
+if(typeof data13 === "string"){
+if(!(formats0(data13))){
+const err24 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data13};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -9851,11 +9844,8 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.headshot_url !== undefined){
-let data13 = data.headshot_url;
-if(typeof data13 === "string"){
-if(!(formats0(data13))){
-const err25 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data13};
+else {
+const err25 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -9865,8 +9855,10 @@ vErrors.push(err25);
 errors++;
 }
 }
-else {
-const err26 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data13};
+if(data.notes !== undefined){
+let data14 = data.notes;
+if((typeof data14 !== "string") && (data14 !== null)){
+const err26 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema179.properties.notes.type},message:"must be string,null",schema:schema179.properties.notes.type,parentSchema:schema179.properties.notes,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -9876,27 +9868,14 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.notes !== undefined){
-let data14 = data.notes;
-if((typeof data14 !== "string") && (data14 !== null)){
-const err27 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema179.properties.notes.type},message:"must be string,null",schema:schema179.properties.notes.type,parentSchema:schema179.properties.notes,data:data14};
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema179.type,parentSchema:schema179,data};
 if(vErrors === null){
 vErrors = [err27];
 }
 else {
 vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema179.type,parentSchema:schema179,data};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
 }
 errors++;
 }
@@ -21542,7 +21521,6 @@ validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
 exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/put/requestBody/content/application~1json/schema"] = validate56;
 const schema152 = at("/components/schemas/AgentCardUpdate");
 const schema153 = at("/components/schemas/AgentEmail");
-const formats30 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const pattern60 = new RegExp("^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$", "u");
 const schema155 = at("/components/schemas/SocialMediaLinkInput");
 const pattern61 = new RegExp("^-?[0-9]+$", "u");
@@ -21813,8 +21791,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(!(formats30.test(data3))){
-const err9 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema153,data:data3};
+}
+else {
+const err9 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema153.type,parentSchema:schema153,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -21824,8 +21803,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema153.type,parentSchema:schema153,data:data3};
+if(data.phone !== undefined){
+let data4 = data.phone;
+if(typeof data4 !== "string"){
+const err10 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.phone.type,parentSchema:schema152.properties.phone,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -21835,10 +21816,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.phone !== undefined){
-let data4 = data.phone;
-if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.phone.type,parentSchema:schema152.properties.phone,data:data4};
+if(data.company !== undefined){
+let data5 = data.company;
+if(typeof data5 !== "string"){
+const err11 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.company.type,parentSchema:schema152.properties.company,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -21848,10 +21829,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.company !== undefined){
-let data5 = data.company;
-if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.company.type,parentSchema:schema152.properties.company,data:data5};
+if(data.professional_title !== undefined){
+let data6 = data.professional_title;
+if(typeof data6 !== "string"){
+const err12 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.professional_title.type,parentSchema:schema152.properties.professional_title,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -21861,10 +21842,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.professional_title !== undefined){
-let data6 = data.professional_title;
-if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.professional_title.type,parentSchema:schema152.properties.professional_title,data:data6};
+if(data.license !== undefined){
+let data7 = data.license;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err13 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema152.properties.license.type},message:"must be string,null",schema:schema152.properties.license.type,parentSchema:schema152.properties.license,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -21874,10 +21855,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.license !== undefined){
-let data7 = data.license;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err14 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema152.properties.license.type},message:"must be string,null",schema:schema152.properties.license.type,parentSchema:schema152.properties.license,data:data7};
+if(data.website !== undefined){
+let data8 = data.website;
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+const err14 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data8};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -21887,11 +21869,8 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.website !== undefined){
-let data8 = data.website;
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-const err15 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data8};
+else {
+const err15 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -21901,27 +21880,16 @@ vErrors.push(err15);
 errors++;
 }
 }
-else {
-const err16 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data8};
+if(data.social_media_links !== undefined){
+let data9 = data.social_media_links;
+if(Array.isArray(data9)){
+if(data9.length > 50){
+const err16 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema152.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.social_media_links !== undefined){
-let data9 = data.social_media_links;
-if(Array.isArray(data9)){
-if(data9.length > 50){
-const err17 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema152.properties.social_media_links,data:data9};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
 }
 errors++;
 }
@@ -21934,7 +21902,21 @@ errors = vErrors.length;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema152.properties.social_media_links.type,parentSchema:schema152.properties.social_media_links,data:data9};
+const err17 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema152.properties.social_media_links.type,parentSchema:schema152.properties.social_media_links,data:data9};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.card_type !== undefined){
+let data11 = data.card_type;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err18 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema152.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -21944,11 +21926,8 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.card_type !== undefined){
-let data11 = data.card_type;
-if(typeof data11 === "string"){
-if(func1(data11) < 1){
-const err19 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema152.properties.card_type,data:data11};
+else {
+const err19 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.card_type.type,parentSchema:schema152.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -21958,8 +21937,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.card_type.type,parentSchema:schema152.properties.card_type,data:data11};
+if(data.agency_profile !== undefined){
+let data12 = data.agency_profile;
+if(typeof data12 === "string"){
+if(!pattern4.test(data12)){
+const err20 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -21969,11 +21951,8 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.agency_profile !== undefined){
-let data12 = data.agency_profile;
-if(typeof data12 === "string"){
-if(!pattern4.test(data12)){
-const err21 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data12};
+else {
+const err21 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data12};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -21983,8 +21962,11 @@ vErrors.push(err21);
 errors++;
 }
 }
-else {
-const err22 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data12};
+if(data.headshot_url !== undefined){
+let data13 = data.headshot_url;
+if(typeof data13 === "string"){
+if(!(formats0(data13))){
+const err22 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data13};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -21994,11 +21976,8 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.headshot_url !== undefined){
-let data13 = data.headshot_url;
-if(typeof data13 === "string"){
-if(!(formats0(data13))){
-const err23 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data13};
+else {
+const err23 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data13};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -22008,8 +21987,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data13};
+if(data.notes !== undefined){
+let data14 = data.notes;
+if((typeof data14 !== "string") && (data14 !== null)){
+const err24 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema152.properties.notes.type},message:"must be string,null",schema:schema152.properties.notes.type,parentSchema:schema152.properties.notes,data:data14};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -22019,27 +22000,14 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.notes !== undefined){
-let data14 = data.notes;
-if((typeof data14 !== "string") && (data14 !== null)){
-const err25 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema152.properties.notes.type},message:"must be string,null",schema:schema152.properties.notes.type,parentSchema:schema152.properties.notes,data:data14};
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema152.type,parentSchema:schema152,data};
 if(vErrors === null){
 vErrors = [err25];
 }
 else {
 vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema152.type,parentSchema:schema152,data};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
 }
 errors++;
 }
@@ -23425,8 +23393,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(!(formats30.test(data3))){
-const err11 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema153,data:data3};
+}
+else {
+const err11 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema153.type,parentSchema:schema153,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -23436,8 +23405,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema153.type,parentSchema:schema153,data:data3};
+if(data.phone !== undefined){
+let data4 = data.phone;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.phone.type,parentSchema:schema179.properties.phone,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -23447,10 +23418,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.phone !== undefined){
-let data4 = data.phone;
-if(typeof data4 !== "string"){
-const err13 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.phone.type,parentSchema:schema179.properties.phone,data:data4};
+if(data.company !== undefined){
+let data5 = data.company;
+if(typeof data5 !== "string"){
+const err13 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.company.type,parentSchema:schema179.properties.company,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -23460,10 +23431,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.company !== undefined){
-let data5 = data.company;
-if(typeof data5 !== "string"){
-const err14 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.company.type,parentSchema:schema179.properties.company,data:data5};
+if(data.professional_title !== undefined){
+let data6 = data.professional_title;
+if(typeof data6 !== "string"){
+const err14 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.professional_title.type,parentSchema:schema179.properties.professional_title,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -23473,10 +23444,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.professional_title !== undefined){
-let data6 = data.professional_title;
-if(typeof data6 !== "string"){
-const err15 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.professional_title.type,parentSchema:schema179.properties.professional_title,data:data6};
+if(data.license !== undefined){
+let data7 = data.license;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err15 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema179.properties.license.type},message:"must be string,null",schema:schema179.properties.license.type,parentSchema:schema179.properties.license,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -23486,10 +23457,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.license !== undefined){
-let data7 = data.license;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err16 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema179.properties.license.type},message:"must be string,null",schema:schema179.properties.license.type,parentSchema:schema179.properties.license,data:data7};
+if(data.website !== undefined){
+let data8 = data.website;
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+const err16 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -23499,11 +23471,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.website !== undefined){
-let data8 = data.website;
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-const err17 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data8};
+else {
+const err17 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -23513,27 +23482,16 @@ vErrors.push(err17);
 errors++;
 }
 }
-else {
-const err18 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data8};
+if(data.social_media_links !== undefined){
+let data9 = data.social_media_links;
+if(Array.isArray(data9)){
+if(data9.length > 50){
+const err18 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema179.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.social_media_links !== undefined){
-let data9 = data.social_media_links;
-if(Array.isArray(data9)){
-if(data9.length > 50){
-const err19 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema179.properties.social_media_links,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
 }
 errors++;
 }
@@ -23546,7 +23504,21 @@ errors = vErrors.length;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema179.properties.social_media_links.type,parentSchema:schema179.properties.social_media_links,data:data9};
+const err19 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema179.properties.social_media_links.type,parentSchema:schema179.properties.social_media_links,data:data9};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.card_type !== undefined){
+let data11 = data.card_type;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err20 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema179.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -23556,11 +23528,8 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.card_type !== undefined){
-let data11 = data.card_type;
-if(typeof data11 === "string"){
-if(func1(data11) < 1){
-const err21 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema179.properties.card_type,data:data11};
+else {
+const err21 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.card_type.type,parentSchema:schema179.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -23570,8 +23539,11 @@ vErrors.push(err21);
 errors++;
 }
 }
-else {
-const err22 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.card_type.type,parentSchema:schema179.properties.card_type,data:data11};
+if(data.agency_profile !== undefined){
+let data12 = data.agency_profile;
+if(typeof data12 === "string"){
+if(!pattern4.test(data12)){
+const err22 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data12};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -23581,11 +23553,8 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.agency_profile !== undefined){
-let data12 = data.agency_profile;
-if(typeof data12 === "string"){
-if(!pattern4.test(data12)){
-const err23 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema34,data:data12};
+else {
+const err23 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data12};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -23595,8 +23564,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/components/schemas/IdString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data12};
+if(data.headshot_url !== undefined){
+let data13 = data.headshot_url;
+if(typeof data13 === "string"){
+if(!(formats0(data13))){
+const err24 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data13};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -23606,11 +23578,8 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.headshot_url !== undefined){
-let data13 = data.headshot_url;
-if(typeof data13 === "string"){
-if(!(formats0(data13))){
-const err25 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema66,data:data13};
+else {
+const err25 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -23620,8 +23589,10 @@ vErrors.push(err25);
 errors++;
 }
 }
-else {
-const err26 = {instancePath:instancePath+"/headshot_url",schemaPath:"#/components/schemas/HttpUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data:data13};
+if(data.notes !== undefined){
+let data14 = data.notes;
+if((typeof data14 !== "string") && (data14 !== null)){
+const err26 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema179.properties.notes.type},message:"must be string,null",schema:schema179.properties.notes.type,parentSchema:schema179.properties.notes,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -23631,27 +23602,14 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.notes !== undefined){
-let data14 = data.notes;
-if((typeof data14 !== "string") && (data14 !== null)){
-const err27 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema179.properties.notes.type},message:"must be string,null",schema:schema179.properties.notes.type,parentSchema:schema179.properties.notes,data:data14};
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema179.type,parentSchema:schema179,data};
 if(vErrors === null){
 vErrors = [err27];
 }
 else {
 vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema179.type,parentSchema:schema179,data};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
 }
 errors++;
 }

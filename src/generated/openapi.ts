@@ -680,11 +680,11 @@ export interface components {
         ProblemFieldLocation: "body" | "path" | "header";
         /**
          * an agent's email, as a create or update gives it
-         * Format: email
-         * @description A dot-atom local part, `@`, and a domain of at least two labels, letters and digits in either case
-         *     (`dana.whitfield@harborrealty.example`, `a+b@c.co`). It is what ajv-formats' `email` format admits,
-         *     written out as a `pattern` so that every tool reads the same rule: `format: email` alone admits more in
-         *     some tools (an RFC 5321 mailbox such as `0@com`, a quoted local part, an address literal) and less in none.
+         * @description An email address: a dot-atom local part, `@`, and a domain of at least two labels, letters and digits in
+         *     either case (`dana.whitfield@harborrealty.example`, `a+b@c.co`); what ajv-formats' `email` format admits.
+         *     It is stated by a `pattern` rather than `format: email`, so that every tool reads the same rule:
+         *     `format: email` admits more in some tools (an RFC 5321 mailbox such as `0@com`, a quoted local part, an
+         *     address literal), and beside the pattern it would report one bad address twice.
          */
         AgentEmail: string;
     };
