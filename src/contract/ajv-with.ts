@@ -28,6 +28,7 @@ export const OPENAPI_VOCABULARY = [
   "xml",
   "discriminator",
   "x-assumption",
+  "x-assumption-id",
   "x-section",
   "x-mock-problems",
 ] as const;

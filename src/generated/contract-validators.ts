@@ -11,7 +11,7 @@ import { ucs2length } from "../contract/ucs2length.ts";
 // call (ucs2length) is imported as a module of the kit, and formats are checked with contractFormats.
 
 /** SHA-256 of the spec/openapi.yaml these validators were generated from. */
-export const SPEC_SHA256: string = "8a763901c522724d93d184286209e6b784f31160da4b305e099764b8e35a263a";
+export const SPEC_SHA256: string = "4270e76ce7d9f6fbcbe04bf59bf2ed9705627f78ce14ec578e0c2096e0916350";
 
 /** Validators of the document as written; `at` resolves a JSON pointer in the contract's copy of it. */
 export function createOpenValidators(at: (pointer: string) => unknown): Record<string, ValidateFunction> {
@@ -7834,9 +7834,10 @@ validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/put/requestBody/content/application~1json/schema"] = validate56;
 const schema152 = at("/components/schemas/AgentCardUpdate");
-const formats30 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-const schema154 = at("/components/schemas/SocialMediaLinkInput");
-const pattern60 = new RegExp("^-?[0-9]+$", "u");
+const schema153 = at("/components/schemas/AgentEmail");
+const pattern60 = new RegExp("^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$", "u");
+const schema155 = at("/components/schemas/SocialMediaLinkInput");
+const pattern61 = new RegExp("^-?[0-9]+$", "u");
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7850,7 +7851,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.service === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema155.required,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7860,7 +7861,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.url === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema155.required,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7870,7 +7871,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.weight === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema155.required,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7881,7 +7882,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "service") || (key0 === "url")) || (key0 === "weight"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema154,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7895,7 +7896,7 @@ if(data.service !== undefined){
 let data0 = data.service;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema154.properties.service,data:data0};
+const err4 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema155.properties.service,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -7906,7 +7907,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema154.properties.service.type,parentSchema:schema154.properties.service,data:data0};
+const err5 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema155.properties.service.type,parentSchema:schema155.properties.service,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -7944,8 +7945,8 @@ errors++;
 if(data.weight !== undefined){
 let data2 = data.weight;
 if(typeof data2 === "string"){
-if(!pattern60.test(data2)){
-const err8 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema154.properties.weight,data:data2};
+if(!pattern61.test(data2)){
+const err8 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema155.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -7956,7 +7957,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema154.properties.weight.type,parentSchema:schema154.properties.weight,data:data2};
+const err9 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema155.properties.weight.type,parentSchema:schema155.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -7968,7 +7969,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema154.type,parentSchema:schema154,data};
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema155.type,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8094,8 +8095,8 @@ errors++;
 if(data.email !== undefined){
 let data3 = data.email;
 if(typeof data3 === "string"){
-if(!(formats30.test(data3))){
-const err8 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema152.properties.email,data:data3};
+if(!pattern60.test(data3)){
+const err8 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$"},message:"must match pattern \""+"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$"+"\"",schema:"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$",parentSchema:schema153,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8106,7 +8107,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.email.type,parentSchema:schema152.properties.email,data:data3};
+const err9 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema153.type,parentSchema:schema153,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8330,7 +8331,7 @@ return errors === 0;
 validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/put/responses/200/content/application~1json/schema"] = validate59;
-const schema158 = at("/components/schemas/StringNidResult");
+const schema159 = at("/components/schemas/StringNidResult");
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8344,7 +8345,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema158.required,parentSchema:schema158,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema159.required,parentSchema:schema159,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8380,7 +8381,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.type,parentSchema:schema158,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema159.type,parentSchema:schema159,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8395,7 +8396,7 @@ return errors === 0;
 validate59.evaluated = {"props":{"nid":true},"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/responses/AgentAlreadyExists/content/application~1problem+json/schema"] = validate60;
-const schema160 = at("/components/responses/AgentAlreadyExists/content/application~1problem+json/schema");
+const schema161 = at("/components/responses/AgentAlreadyExists/content/application~1problem+json/schema");
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8604,7 +8605,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined){
 let data0 = data.title;
 if("Agent Already Exists" !== data0){
-const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Agent Already Exists"},message:"must be equal to constant",schema:"Agent Already Exists",parentSchema:schema160.allOf[1].properties.title,data:data0};
+const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Agent Already Exists"},message:"must be equal to constant",schema:"Agent Already Exists",parentSchema:schema161.allOf[1].properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8616,7 +8617,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema160.allOf[1].type,parentSchema:schema160.allOf[1],data};
+const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema161.allOf[1].type,parentSchema:schema161.allOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8631,9 +8632,9 @@ return errors === 0;
 validate60.evaluated = {"props":{"title":true,"type":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/post/responses/200/content/application~1json/schema"] = validate64;
-const schema162 = at("/components/schemas/AgentCard");
-const schema164 = at("/components/schemas/AgentText");
-const schema171 = at("/components/schemas/AgentUrl");
+const schema163 = at("/components/schemas/AgentCard");
+const schema165 = at("/components/schemas/AgentText");
+const schema172 = at("/components/schemas/AgentUrl");
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8674,7 +8675,7 @@ var _valid0 = _errs2 === errors;
 valid1 = valid1 || _valid0;
 const _errs5 = errors;
 if(data !== null){
-const err2 = {instancePath,schemaPath:"#/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema171.allOf[0].anyOf[1].type,parentSchema:schema171.allOf[0].anyOf[1],data};
+const err2 = {instancePath,schemaPath:"#/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema172.allOf[0].anyOf[1].type,parentSchema:schema172.allOf[0].anyOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8686,7 +8687,7 @@ errors++;
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
-const err3 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema171.allOf[0].anyOf,parentSchema:schema171.allOf[0],data};
+const err3 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema172.allOf[0].anyOf,parentSchema:schema172.allOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8707,7 +8708,7 @@ vErrors = null;
 }
 }
 if(typeof data !== "string"){
-const err4 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.allOf[1].type,parentSchema:schema171.allOf[1],data};
+const err4 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema172.allOf[1].type,parentSchema:schema172.allOf[1],data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8721,7 +8722,7 @@ return errors === 0;
 }
 validate65.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema173 = at("/components/schemas/SocialMediaLink");
+const schema174 = at("/components/schemas/SocialMediaLink");
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8735,7 +8736,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.service === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema173.required,parentSchema:schema173,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema174.required,parentSchema:schema174,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8745,7 +8746,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.url === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema173.required,parentSchema:schema173,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema174.required,parentSchema:schema174,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8755,7 +8756,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.weight === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema173.required,parentSchema:schema173,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema174.required,parentSchema:schema174,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8767,7 +8768,7 @@ errors++;
 if(data.service !== undefined){
 let data0 = data.service;
 if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema173.properties.service.type,parentSchema:schema173.properties.service,data:data0};
+const err3 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema174.properties.service.type,parentSchema:schema174.properties.service,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8805,8 +8806,8 @@ errors++;
 if(data.weight !== undefined){
 let data2 = data.weight;
 if(typeof data2 === "string"){
-if(!pattern60.test(data2)){
-const err6 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema173.properties.weight,data:data2};
+if(!pattern61.test(data2)){
+const err6 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema174.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8817,7 +8818,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema173.properties.weight.type,parentSchema:schema173.properties.weight,data:data2};
+const err7 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema174.properties.weight.type,parentSchema:schema174.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8829,7 +8830,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema173.type,parentSchema:schema173,data};
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema174.type,parentSchema:schema174,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8856,7 +8857,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8866,7 +8867,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8876,7 +8877,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.agent_first_name === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8886,7 +8887,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.agent_last_name === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8896,7 +8897,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.email === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8906,7 +8907,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.phone === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "phone"},message:"must have required property '"+"phone"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "phone"},message:"must have required property '"+"phone"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8916,7 +8917,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.company === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "company"},message:"must have required property '"+"company"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "company"},message:"must have required property '"+"company"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8926,7 +8927,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.professional_title === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "professional_title"},message:"must have required property '"+"professional_title"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "professional_title"},message:"must have required property '"+"professional_title"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8936,7 +8937,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.license === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "license"},message:"must have required property '"+"license"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "license"},message:"must have required property '"+"license"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8946,7 +8947,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.website === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "website"},message:"must have required property '"+"website"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "website"},message:"must have required property '"+"website"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8956,7 +8957,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data.social_media_links === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "social_media_links"},message:"must have required property '"+"social_media_links"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "social_media_links"},message:"must have required property '"+"social_media_links"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8966,7 +8967,7 @@ vErrors.push(err10);
 errors++;
 }
 if(data.card_type === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "card_type"},message:"must have required property '"+"card_type"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "card_type"},message:"must have required property '"+"card_type"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8976,7 +8977,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data.agency_profile === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agency_profile"},message:"must have required property '"+"agency_profile"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agency_profile"},message:"must have required property '"+"agency_profile"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8986,7 +8987,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data.headshot_url === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "headshot_url"},message:"must have required property '"+"headshot_url"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "headshot_url"},message:"must have required property '"+"headshot_url"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8996,7 +8997,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data.notes === undefined){
-const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "notes"},message:"must have required property '"+"notes"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "notes"},message:"must have required property '"+"notes"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -9033,7 +9034,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err17 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data1};
+const err17 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema165.allOf[0].type},message:"must be string,null",schema:schema165.allOf[0].type,parentSchema:schema165.allOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -9043,7 +9044,7 @@ vErrors.push(err17);
 errors++;
 }
 if(typeof data1 !== "string"){
-const err18 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data1};
+const err18 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.allOf[1].type,parentSchema:schema165.allOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -9056,7 +9057,7 @@ errors++;
 if(data.agent_first_name !== undefined){
 let data2 = data.agent_first_name;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err19 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data2};
+const err19 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema165.allOf[0].type},message:"must be string,null",schema:schema165.allOf[0].type,parentSchema:schema165.allOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9066,7 +9067,7 @@ vErrors.push(err19);
 errors++;
 }
 if(typeof data2 !== "string"){
-const err20 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data2};
+const err20 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.allOf[1].type,parentSchema:schema165.allOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -9079,7 +9080,7 @@ errors++;
 if(data.agent_last_name !== undefined){
 let data3 = data.agent_last_name;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err21 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data3};
+const err21 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema165.allOf[0].type},message:"must be string,null",schema:schema165.allOf[0].type,parentSchema:schema165.allOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9089,7 +9090,7 @@ vErrors.push(err21);
 errors++;
 }
 if(typeof data3 !== "string"){
-const err22 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data3};
+const err22 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.allOf[1].type,parentSchema:schema165.allOf[1],data:data3};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -9102,7 +9103,7 @@ errors++;
 if(data.email !== undefined){
 let data4 = data.email;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err23 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data4};
+const err23 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema165.allOf[0].type},message:"must be string,null",schema:schema165.allOf[0].type,parentSchema:schema165.allOf[0],data:data4};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9112,7 +9113,7 @@ vErrors.push(err23);
 errors++;
 }
 if(typeof data4 !== "string"){
-const err24 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data4};
+const err24 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.allOf[1].type,parentSchema:schema165.allOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -9125,7 +9126,7 @@ errors++;
 if(data.phone !== undefined){
 let data5 = data.phone;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err25 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data5};
+const err25 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema165.allOf[0].type},message:"must be string,null",schema:schema165.allOf[0].type,parentSchema:schema165.allOf[0],data:data5};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -9135,7 +9136,7 @@ vErrors.push(err25);
 errors++;
 }
 if(typeof data5 !== "string"){
-const err26 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data5};
+const err26 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.allOf[1].type,parentSchema:schema165.allOf[1],data:data5};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -9148,7 +9149,7 @@ errors++;
 if(data.company !== undefined){
 let data6 = data.company;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err27 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data6};
+const err27 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema165.allOf[0].type},message:"must be string,null",schema:schema165.allOf[0].type,parentSchema:schema165.allOf[0],data:data6};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -9158,7 +9159,7 @@ vErrors.push(err27);
 errors++;
 }
 if(typeof data6 !== "string"){
-const err28 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data6};
+const err28 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.allOf[1].type,parentSchema:schema165.allOf[1],data:data6};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -9171,7 +9172,7 @@ errors++;
 if(data.professional_title !== undefined){
 let data7 = data.professional_title;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err29 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data7};
+const err29 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema165.allOf[0].type},message:"must be string,null",schema:schema165.allOf[0].type,parentSchema:schema165.allOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9181,7 +9182,7 @@ vErrors.push(err29);
 errors++;
 }
 if(typeof data7 !== "string"){
-const err30 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data7};
+const err30 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.allOf[1].type,parentSchema:schema165.allOf[1],data:data7};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -9194,7 +9195,7 @@ errors++;
 if(data.license !== undefined){
 let data8 = data.license;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err31 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema162.properties.license.type},message:"must be string,null",schema:schema162.properties.license.type,parentSchema:schema162.properties.license,data:data8};
+const err31 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema163.properties.license.type},message:"must be string,null",schema:schema163.properties.license.type,parentSchema:schema163.properties.license,data:data8};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -9213,7 +9214,7 @@ errors = vErrors.length;
 if(data.social_media_links !== undefined){
 let data10 = data.social_media_links;
 if((!(Array.isArray(data10))) && (data10 !== null)){
-const err32 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/0/type",keyword:"type",params:{type: schema162.properties.social_media_links.allOf[0].type},message:"must be array,null",schema:schema162.properties.social_media_links.allOf[0].type,parentSchema:schema162.properties.social_media_links.allOf[0],data:data10};
+const err32 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/0/type",keyword:"type",params:{type: schema163.properties.social_media_links.allOf[0].type},message:"must be array,null",schema:schema163.properties.social_media_links.allOf[0].type,parentSchema:schema163.properties.social_media_links.allOf[0],data:data10};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -9241,7 +9242,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema162.properties.social_media_links.allOf[1].type,parentSchema:schema162.properties.social_media_links.allOf[1],data:data10};
+const err33 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema163.properties.social_media_links.allOf[1].type,parentSchema:schema163.properties.social_media_links.allOf[1],data:data10};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -9254,7 +9255,7 @@ errors++;
 if(data.card_type !== undefined){
 let data13 = data.card_type;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err34 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data13};
+const err34 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema165.allOf[0].type},message:"must be string,null",schema:schema165.allOf[0].type,parentSchema:schema165.allOf[0],data:data13};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -9264,7 +9265,7 @@ vErrors.push(err34);
 errors++;
 }
 if(typeof data13 !== "string"){
-const err35 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data13};
+const err35 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.allOf[1].type,parentSchema:schema165.allOf[1],data:data13};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -9305,7 +9306,7 @@ var _valid0 = _errs65 === errors;
 valid24 = valid24 || _valid0;
 const _errs68 = errors;
 if(data14 !== null){
-const err38 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema162.properties.agency_profile.allOf[0].anyOf[1].type,parentSchema:schema162.properties.agency_profile.allOf[0].anyOf[1],data:data14};
+const err38 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema163.properties.agency_profile.allOf[0].anyOf[1].type,parentSchema:schema163.properties.agency_profile.allOf[0].anyOf[1],data:data14};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -9317,7 +9318,7 @@ errors++;
 var _valid0 = _errs68 === errors;
 valid24 = valid24 || _valid0;
 if(!valid24){
-const err39 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema162.properties.agency_profile.allOf[0].anyOf,parentSchema:schema162.properties.agency_profile.allOf[0],data:data14};
+const err39 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema163.properties.agency_profile.allOf[0].anyOf,parentSchema:schema163.properties.agency_profile.allOf[0],data:data14};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -9338,7 +9339,7 @@ vErrors = null;
 }
 }
 if(typeof data14 !== "string"){
-const err40 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema162.properties.agency_profile.allOf[1].type,parentSchema:schema162.properties.agency_profile.allOf[1],data:data14};
+const err40 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema163.properties.agency_profile.allOf[1].type,parentSchema:schema163.properties.agency_profile.allOf[1],data:data14};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -9357,7 +9358,7 @@ errors = vErrors.length;
 if(data.notes !== undefined){
 let data16 = data.notes;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err41 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema162.properties.notes.type},message:"must be string,null",schema:schema162.properties.notes.type,parentSchema:schema162.properties.notes,data:data16};
+const err41 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema163.properties.notes.type},message:"must be string,null",schema:schema163.properties.notes.type,parentSchema:schema163.properties.notes,data:data16};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -9369,7 +9370,7 @@ errors++;
 }
 }
 else {
-const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema162.type,parentSchema:schema162,data};
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema163.type,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -9384,7 +9385,7 @@ return errors === 0;
 validate64.evaluated = {"props":{"id":true,"name":true,"agent_first_name":true,"agent_last_name":true,"email":true,"phone":true,"company":true,"professional_title":true,"license":true,"website":true,"social_media_links":true,"card_type":true,"agency_profile":true,"headshot_url":true,"notes":true},"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/delete/responses/200/content/application~1json/schema"] = validate71;
-const schema177 = at("/components/schemas/DeleteResult");
+const schema178 = at("/components/schemas/DeleteResult");
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9398,7 +9399,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 1){
-const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema177.allOf[0],data};
+const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema178.allOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9411,7 +9412,7 @@ const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 if(typeof data0 !== "boolean"){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema177.allOf[0].items.type,parentSchema:schema177.allOf[0].items,data:data0};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema178.allOf[0].items.type,parentSchema:schema178.allOf[0].items,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9423,7 +9424,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema177.allOf[0].type,parentSchema:schema177.allOf[0],data};
+const err2 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema178.allOf[0].type,parentSchema:schema178.allOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9437,7 +9438,7 @@ const len1 = data.length;
 for(let i1=0; i1<len1; i1++){
 let data1 = data[i1];
 if(typeof data1 !== "boolean"){
-const err3 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema177.items.type,parentSchema:schema177.items,data:data1};
+const err3 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema178.items.type,parentSchema:schema178.items,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9447,7 +9448,7 @@ vErrors.push(err3);
 errors++;
 }
 if(true !== data1){
-const err4 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema177.items,data:data1};
+const err4 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema178.items,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9463,7 +9464,7 @@ for(let i2=0; i2<len2; i2++){
 let data2 = data[i2];
 const _errs8 = errors;
 if(true !== data2){
-const err5 = {instancePath:instancePath+"/" + i2,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema177.contains,data:data2};
+const err5 = {instancePath:instancePath+"/" + i2,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema178.contains,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -9478,7 +9479,7 @@ break;
 }
 }
 if(!valid5){
-const err6 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema177.contains,parentSchema:schema177,data};
+const err6 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema178.contains,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -9500,7 +9501,7 @@ vErrors = null;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema177.type,parentSchema:schema177,data};
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema178.type,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9515,7 +9516,7 @@ return errors === 0;
 validate71.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1agent_card~1/post/requestBody/content/application~1json/schema"] = validate72;
-const schema178 = at("/components/schemas/AgentCardCreate");
+const schema179 = at("/components/schemas/AgentCardCreate");
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9529,7 +9530,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.agent_first_name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema178.required,parentSchema:schema178,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema179.required,parentSchema:schema179,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9539,7 +9540,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.agent_last_name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema178.required,parentSchema:schema178,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema179.required,parentSchema:schema179,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9549,7 +9550,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.email === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema178.required,parentSchema:schema178,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema179.required,parentSchema:schema179,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9559,8 +9560,8 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func3.call(schema178.properties, key0))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema178,data};
+if(!(func3.call(schema179.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema179,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9574,7 +9575,7 @@ if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema178.properties.name,data:data0};
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema179.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9585,7 +9586,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.name.type,parentSchema:schema178.properties.name,data:data0};
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.name.type,parentSchema:schema179.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -9599,7 +9600,7 @@ if(data.agent_first_name !== undefined){
 let data1 = data.agent_first_name;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err6 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema178.properties.agent_first_name,data:data1};
+const err6 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema179.properties.agent_first_name,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -9610,7 +9611,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.agent_first_name.type,parentSchema:schema178.properties.agent_first_name,data:data1};
+const err7 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.agent_first_name.type,parentSchema:schema179.properties.agent_first_name,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9624,7 +9625,7 @@ if(data.agent_last_name !== undefined){
 let data2 = data.agent_last_name;
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err8 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema178.properties.agent_last_name,data:data2};
+const err8 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema179.properties.agent_last_name,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -9635,7 +9636,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.agent_last_name.type,parentSchema:schema178.properties.agent_last_name,data:data2};
+const err9 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.agent_last_name.type,parentSchema:schema179.properties.agent_last_name,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -9648,8 +9649,8 @@ errors++;
 if(data.email !== undefined){
 let data3 = data.email;
 if(typeof data3 === "string"){
-if(!(formats30.test(data3))){
-const err10 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema178.properties.email,data:data3};
+if(!pattern60.test(data3)){
+const err10 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$"},message:"must match pattern \""+"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$"+"\"",schema:"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$",parentSchema:schema153,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -9660,7 +9661,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.email.type,parentSchema:schema178.properties.email,data:data3};
+const err11 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema153.type,parentSchema:schema153,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9673,7 +9674,7 @@ errors++;
 if(data.phone !== undefined){
 let data4 = data.phone;
 if(typeof data4 !== "string"){
-const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.phone.type,parentSchema:schema178.properties.phone,data:data4};
+const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.phone.type,parentSchema:schema179.properties.phone,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9686,7 +9687,7 @@ errors++;
 if(data.company !== undefined){
 let data5 = data.company;
 if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.company.type,parentSchema:schema178.properties.company,data:data5};
+const err13 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.company.type,parentSchema:schema179.properties.company,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9699,7 +9700,7 @@ errors++;
 if(data.professional_title !== undefined){
 let data6 = data.professional_title;
 if(typeof data6 !== "string"){
-const err14 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.professional_title.type,parentSchema:schema178.properties.professional_title,data:data6};
+const err14 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.professional_title.type,parentSchema:schema179.properties.professional_title,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -9712,7 +9713,7 @@ errors++;
 if(data.license !== undefined){
 let data7 = data.license;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err15 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema178.properties.license.type},message:"must be string,null",schema:schema178.properties.license.type,parentSchema:schema178.properties.license,data:data7};
+const err15 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema179.properties.license.type},message:"must be string,null",schema:schema179.properties.license.type,parentSchema:schema179.properties.license,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -9751,7 +9752,7 @@ if(data.social_media_links !== undefined){
 let data9 = data.social_media_links;
 if(Array.isArray(data9)){
 if(data9.length > 50){
-const err18 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema178.properties.social_media_links,data:data9};
+const err18 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema179.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -9769,7 +9770,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema178.properties.social_media_links.type,parentSchema:schema178.properties.social_media_links,data:data9};
+const err19 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema179.properties.social_media_links.type,parentSchema:schema179.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9783,7 +9784,7 @@ if(data.card_type !== undefined){
 let data11 = data.card_type;
 if(typeof data11 === "string"){
 if(func1(data11) < 1){
-const err20 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema178.properties.card_type,data:data11};
+const err20 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema179.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -9794,7 +9795,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.card_type.type,parentSchema:schema178.properties.card_type,data:data11};
+const err21 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.card_type.type,parentSchema:schema179.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9857,7 +9858,7 @@ errors++;
 if(data.notes !== undefined){
 let data14 = data.notes;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err26 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema178.properties.notes.type},message:"must be string,null",schema:schema178.properties.notes.type,parentSchema:schema178.properties.notes,data:data14};
+const err26 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema179.properties.notes.type},message:"must be string,null",schema:schema179.properties.notes.type,parentSchema:schema179.properties.notes,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -9869,7 +9870,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema178.type,parentSchema:schema178,data};
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema179.type,parentSchema:schema179,data};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -9897,7 +9898,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema158.required,parentSchema:schema158,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema159.required,parentSchema:schema159,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9933,7 +9934,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.type,parentSchema:schema158,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema159.type,parentSchema:schema159,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9948,7 +9949,7 @@ return errors === 0;
 validate74.evaluated = {"props":{"nid":true},"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema"] = validate75;
-const schema184 = at("/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema");
+const schema186 = at("/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema");
 
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9968,7 +9969,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined){
 let data0 = data.title;
 if("Not Enough Agent Seats" !== data0){
-const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Not Enough Agent Seats"},message:"must be equal to constant",schema:"Not Enough Agent Seats",parentSchema:schema184.allOf[1].properties.title,data:data0};
+const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Not Enough Agent Seats"},message:"must be equal to constant",schema:"Not Enough Agent Seats",parentSchema:schema186.allOf[1].properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9980,7 +9981,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema184.allOf[1].type,parentSchema:schema184.allOf[1],data};
+const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema186.allOf[1].type,parentSchema:schema186.allOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9995,8 +9996,8 @@ return errors === 0;
 validate75.evaluated = {"props":{"title":true,"type":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1agent_cards/get/responses/200/content/application~1json/schema"] = validate77;
-const schema185 = at("/components/schemas/AgentCardList");
-const schema186 = at("/components/schemas/AgentCardListEntry");
+const schema187 = at("/components/schemas/AgentCardList");
+const schema188 = at("/components/schemas/AgentCardListEntry");
 
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10016,7 +10017,7 @@ for(const key0 in data){
 const _errs3 = errors;
 if(typeof key0 === "string"){
 if(!pattern4.test(key0)){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema185.anyOf[0].propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema187.anyOf[0].propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10027,7 +10028,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema185.anyOf[0].propertyNames.type,parentSchema:schema185.anyOf[0].propertyNames,data:key0,propertyName:key0};
+const err1 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema187.anyOf[0].propertyNames.type,parentSchema:schema187.anyOf[0].propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10038,7 +10039,7 @@ errors++;
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
-const err2 = {instancePath,schemaPath:"#/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema185.anyOf[0].propertyNames,parentSchema:schema185.anyOf[0],data};
+const err2 = {instancePath,schemaPath:"#/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema187.anyOf[0].propertyNames,parentSchema:schema187.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10052,7 +10053,7 @@ for(const key1 in data){
 let data0 = data[key1];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.email === undefined){
-const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema186.required,parentSchema:schema186,data:data0};
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema188.required,parentSchema:schema188,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10062,7 +10063,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data0.nid === undefined){
-const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema186.required,parentSchema:schema186,data:data0};
+const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema188.required,parentSchema:schema188,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10074,7 +10075,7 @@ errors++;
 if(data0.email !== undefined){
 let data1 = data0.email;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.email.type,parentSchema:schema186.properties.email,data:data1};
+const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.email.type,parentSchema:schema188.properties.email,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10088,7 +10089,7 @@ if(data0.nid !== undefined){
 let data2 = data0.nid;
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema186.properties.nid,data:data2};
+const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema188.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10099,7 +10100,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.nid.type,parentSchema:schema186.properties.nid,data:data2};
+const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.nid.type,parentSchema:schema188.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10111,7 +10112,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema186.type,parentSchema:schema186,data:data0};
+const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema188.type,parentSchema:schema188,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10123,7 +10124,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema185.anyOf[0].type,parentSchema:schema185.anyOf[0],data};
+const err9 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema187.anyOf[0].type,parentSchema:schema187.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10140,7 +10141,7 @@ var props0 = true;
 const _errs13 = errors;
 if(Array.isArray(data)){
 if(data.length > 0){
-const err10 = {instancePath,schemaPath:"#/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema185.anyOf[1],data};
+const err10 = {instancePath,schemaPath:"#/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema187.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10151,7 +10152,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema185.anyOf[1].type,parentSchema:schema185.anyOf[1],data};
+const err11 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema187.anyOf[1].type,parentSchema:schema187.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10166,7 +10167,7 @@ if(_valid0){
 var items0 = true;
 }
 if(!valid0){
-const err12 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema185.anyOf,parentSchema:schema185,data};
+const err12 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema187.anyOf,parentSchema:schema187,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10194,7 +10195,7 @@ return errors === 0;
 validate77.evaluated = {"dynamicProps":true,"dynamicItems":true};
 
 exports["/paths/~1api~1v1~1object~1document~1/post/requestBody/content/application~1json/schema"] = validate78;
-const schema187 = at("/components/schemas/DocumentCreate");
+const schema189 = at("/components/schemas/DocumentCreate");
 
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10208,7 +10209,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema187.required,parentSchema:schema187,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema189.required,parentSchema:schema189,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10218,7 +10219,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.property_reference === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema187.required,parentSchema:schema187,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema189.required,parentSchema:schema189,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10228,7 +10229,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.file_url === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema187.required,parentSchema:schema187,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema189.required,parentSchema:schema189,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10239,7 +10240,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "title") || (key0 === "property_reference")) || (key0 === "file_url")) || (key0 === "visible")) || (key0 === "category")) || (key0 === "is_floorplan")) || (key0 === "Show_on_unbranded"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema187,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema189,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10253,7 +10254,7 @@ if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema187.properties.title,data:data0};
+const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema189.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10264,7 +10265,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema187.properties.title.type,parentSchema:schema187.properties.title,data:data0};
+const err5 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema189.properties.title.type,parentSchema:schema189.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10277,7 +10278,7 @@ errors++;
 if(data.property_reference !== undefined){
 let data1 = data.property_reference;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err6 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema187.properties.property_reference.type,parentSchema:schema187.properties.property_reference,data:data1};
+const err6 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema189.properties.property_reference.type,parentSchema:schema189.properties.property_reference,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10315,7 +10316,7 @@ errors++;
 if(data.visible !== undefined){
 let data3 = data.visible;
 if(typeof data3 !== "boolean"){
-const err9 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema187.properties.visible.type,parentSchema:schema187.properties.visible,data:data3};
+const err9 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema189.properties.visible.type,parentSchema:schema189.properties.visible,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10329,7 +10330,7 @@ if(data.category !== undefined){
 let data4 = data.category;
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
-const err10 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema187.properties.category,data:data4};
+const err10 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema189.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10340,7 +10341,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema187.properties.category.type,parentSchema:schema187.properties.category,data:data4};
+const err11 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema189.properties.category.type,parentSchema:schema189.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10353,7 +10354,7 @@ errors++;
 if(data.is_floorplan !== undefined){
 let data5 = data.is_floorplan;
 if(typeof data5 !== "boolean"){
-const err12 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema187.properties.is_floorplan.type,parentSchema:schema187.properties.is_floorplan,data:data5};
+const err12 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema189.properties.is_floorplan.type,parentSchema:schema189.properties.is_floorplan,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10366,7 +10367,7 @@ errors++;
 if(data.Show_on_unbranded !== undefined){
 let data6 = data.Show_on_unbranded;
 if(typeof data6 !== "boolean"){
-const err13 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema187.properties.Show_on_unbranded.type,parentSchema:schema187.properties.Show_on_unbranded,data:data6};
+const err13 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema189.properties.Show_on_unbranded.type,parentSchema:schema189.properties.Show_on_unbranded,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10378,7 +10379,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema187.type,parentSchema:schema187,data};
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema189.type,parentSchema:schema189,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -10393,7 +10394,7 @@ return errors === 0;
 validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1document~1/post/responses/200/content/application~1json/schema"] = validate79;
-const schema189 = at("/components/schemas/IntegerNidResult");
+const schema191 = at("/components/schemas/IntegerNidResult");
 
 function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10407,7 +10408,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema189.required,parentSchema:schema189,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema191.required,parentSchema:schema191,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10419,7 +10420,7 @@ errors++;
 if(data.nid !== undefined){
 let data0 = data.nid;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/nid",schemaPath:"#/properties/nid/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema189.properties.nid.type,parentSchema:schema189.properties.nid,data:data0};
+const err1 = {instancePath:instancePath+"/nid",schemaPath:"#/properties/nid/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema191.properties.nid.type,parentSchema:schema191.properties.nid,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10431,7 +10432,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema189.type,parentSchema:schema189,data};
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema191.type,parentSchema:schema191,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10636,7 +10637,7 @@ return errors === 0;
 validate80.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/parameters/DocumentNid/schema"] = validate82;
-const schema191 = at("/components/parameters/DocumentNid/schema");
+const schema193 = at("/components/parameters/DocumentNid/schema");
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10649,7 +10650,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema191.type,parentSchema:schema191,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema193.type,parentSchema:schema193,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10664,7 +10665,7 @@ return errors === 0;
 validate82.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1document~1{nid}/get/responses/200/content/application~1json/schema"] = validate83;
-const schema192 = at("/components/schemas/Document");
+const schema194 = at("/components/schemas/Document");
 
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10678,7 +10679,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10688,7 +10689,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.created === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10698,7 +10699,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.changed === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changed"},message:"must have required property '"+"changed"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changed"},message:"must have required property '"+"changed"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10708,7 +10709,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.title === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10718,7 +10719,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.property_reference === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10728,7 +10729,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.file_url === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10738,7 +10739,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.visible === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "visible"},message:"must have required property '"+"visible"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "visible"},message:"must have required property '"+"visible"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10748,7 +10749,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.category === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10758,7 +10759,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.is_floorplan === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_floorplan"},message:"must have required property '"+"is_floorplan"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_floorplan"},message:"must have required property '"+"is_floorplan"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10768,7 +10769,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.Show_on_unbranded === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Show_on_unbranded"},message:"must have required property '"+"Show_on_unbranded"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Show_on_unbranded"},message:"must have required property '"+"Show_on_unbranded"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10805,7 +10806,7 @@ errors++;
 if(data.created !== undefined){
 let data1 = data.created;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err12 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema192.properties.created.type,parentSchema:schema192.properties.created,data:data1};
+const err12 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema194.properties.created.type,parentSchema:schema194.properties.created,data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10818,7 +10819,7 @@ errors++;
 if(data.changed !== undefined){
 let data2 = data.changed;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err13 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema192.properties.changed.type,parentSchema:schema192.properties.changed,data:data2};
+const err13 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema194.properties.changed.type,parentSchema:schema194.properties.changed,data:data2};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10831,7 +10832,7 @@ errors++;
 if(data.title !== undefined){
 let data3 = data.title;
 if(typeof data3 !== "string"){
-const err14 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.title.type,parentSchema:schema192.properties.title,data:data3};
+const err14 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema194.properties.title.type,parentSchema:schema194.properties.title,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -10844,7 +10845,7 @@ errors++;
 if(data.property_reference !== undefined){
 let data4 = data.property_reference;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err15 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema192.properties.property_reference.type,parentSchema:schema192.properties.property_reference,data:data4};
+const err15 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema194.properties.property_reference.type,parentSchema:schema194.properties.property_reference,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -10882,7 +10883,7 @@ errors++;
 if(data.visible !== undefined){
 let data6 = data.visible;
 if(typeof data6 !== "boolean"){
-const err18 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.visible.type,parentSchema:schema192.properties.visible,data:data6};
+const err18 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema194.properties.visible.type,parentSchema:schema194.properties.visible,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -10895,7 +10896,7 @@ errors++;
 if(data.category !== undefined){
 let data7 = data.category;
 if(typeof data7 !== "string"){
-const err19 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.category.type,parentSchema:schema192.properties.category,data:data7};
+const err19 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema194.properties.category.type,parentSchema:schema194.properties.category,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -10908,7 +10909,7 @@ errors++;
 if(data.is_floorplan !== undefined){
 let data8 = data.is_floorplan;
 if(typeof data8 !== "boolean"){
-const err20 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.is_floorplan.type,parentSchema:schema192.properties.is_floorplan,data:data8};
+const err20 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema194.properties.is_floorplan.type,parentSchema:schema194.properties.is_floorplan,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -10921,7 +10922,7 @@ errors++;
 if(data.Show_on_unbranded !== undefined){
 let data9 = data.Show_on_unbranded;
 if(typeof data9 !== "boolean"){
-const err21 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.Show_on_unbranded.type,parentSchema:schema192.properties.Show_on_unbranded,data:data9};
+const err21 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema194.properties.Show_on_unbranded.type,parentSchema:schema194.properties.Show_on_unbranded,data:data9};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -10933,7 +10934,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema192.type,parentSchema:schema192,data};
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema194.type,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -10948,7 +10949,7 @@ return errors === 0;
 validate83.evaluated = {"props":{"nid":true,"created":true,"changed":true,"title":true,"property_reference":true,"file_url":true,"visible":true,"category":true,"is_floorplan":true,"Show_on_unbranded":true},"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1document~1{nid}/put/requestBody/content/application~1json/schema"] = validate84;
-const schema195 = at("/components/schemas/DocumentUpdate");
+const schema197 = at("/components/schemas/DocumentUpdate");
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10962,7 +10963,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema195,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema197,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10973,7 +10974,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "title") || (key0 === "property_reference")) || (key0 === "file_url")) || (key0 === "visible")) || (key0 === "category")) || (key0 === "is_floorplan")) || (key0 === "Show_on_unbranded"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema195,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema197,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10987,7 +10988,7 @@ if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema195.properties.title,data:data0};
+const err2 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema197.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10998,7 +10999,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema195.properties.title.type,parentSchema:schema195.properties.title,data:data0};
+const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema197.properties.title.type,parentSchema:schema197.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11011,7 +11012,7 @@ errors++;
 if(data.property_reference !== undefined){
 let data1 = data.property_reference;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err4 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema195.properties.property_reference.type,parentSchema:schema195.properties.property_reference,data:data1};
+const err4 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema197.properties.property_reference.type,parentSchema:schema197.properties.property_reference,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11049,7 +11050,7 @@ errors++;
 if(data.visible !== undefined){
 let data3 = data.visible;
 if(typeof data3 !== "boolean"){
-const err7 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema195.properties.visible.type,parentSchema:schema195.properties.visible,data:data3};
+const err7 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema197.properties.visible.type,parentSchema:schema197.properties.visible,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11063,7 +11064,7 @@ if(data.category !== undefined){
 let data4 = data.category;
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
-const err8 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema195.properties.category,data:data4};
+const err8 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema197.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11074,7 +11075,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema195.properties.category.type,parentSchema:schema195.properties.category,data:data4};
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema197.properties.category.type,parentSchema:schema197.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11087,7 +11088,7 @@ errors++;
 if(data.is_floorplan !== undefined){
 let data5 = data.is_floorplan;
 if(typeof data5 !== "boolean"){
-const err10 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema195.properties.is_floorplan.type,parentSchema:schema195.properties.is_floorplan,data:data5};
+const err10 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema197.properties.is_floorplan.type,parentSchema:schema197.properties.is_floorplan,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11100,7 +11101,7 @@ errors++;
 if(data.Show_on_unbranded !== undefined){
 let data6 = data.Show_on_unbranded;
 if(typeof data6 !== "boolean"){
-const err11 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema195.properties.Show_on_unbranded.type,parentSchema:schema195.properties.Show_on_unbranded,data:data6};
+const err11 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema197.properties.Show_on_unbranded.type,parentSchema:schema197.properties.Show_on_unbranded,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11112,7 +11113,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema195.type,parentSchema:schema195,data};
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema197.type,parentSchema:schema197,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11140,7 +11141,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema158.required,parentSchema:schema158,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema159.required,parentSchema:schema159,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11176,7 +11177,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.type,parentSchema:schema158,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema159.type,parentSchema:schema159,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11204,7 +11205,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 1){
-const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema177.allOf[0],data};
+const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema178.allOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11217,7 +11218,7 @@ const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 if(typeof data0 !== "boolean"){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema177.allOf[0].items.type,parentSchema:schema177.allOf[0].items,data:data0};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema178.allOf[0].items.type,parentSchema:schema178.allOf[0].items,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11229,7 +11230,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema177.allOf[0].type,parentSchema:schema177.allOf[0],data};
+const err2 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema178.allOf[0].type,parentSchema:schema178.allOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11243,7 +11244,7 @@ const len1 = data.length;
 for(let i1=0; i1<len1; i1++){
 let data1 = data[i1];
 if(typeof data1 !== "boolean"){
-const err3 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema177.items.type,parentSchema:schema177.items,data:data1};
+const err3 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema178.items.type,parentSchema:schema178.items,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11253,7 +11254,7 @@ vErrors.push(err3);
 errors++;
 }
 if(true !== data1){
-const err4 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema177.items,data:data1};
+const err4 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema178.items,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11269,7 +11270,7 @@ for(let i2=0; i2<len2; i2++){
 let data2 = data[i2];
 const _errs8 = errors;
 if(true !== data2){
-const err5 = {instancePath:instancePath+"/" + i2,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema177.contains,data:data2};
+const err5 = {instancePath:instancePath+"/" + i2,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema178.contains,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11284,7 +11285,7 @@ break;
 }
 }
 if(!valid5){
-const err6 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema177.contains,parentSchema:schema177,data};
+const err6 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema178.contains,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11306,7 +11307,7 @@ vErrors = null;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema177.type,parentSchema:schema177,data};
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema178.type,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11321,9 +11322,9 @@ return errors === 0;
 validate86.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1template_base/get/responses/200/content/application~1json/schema"] = validate87;
-const schema200 = at("/components/schemas/TemplateCatalogue");
-const schema201 = at("/components/schemas/TemplateEntry");
-const schema203 = at("/components/schemas/AccessLevel");
+const schema202 = at("/components/schemas/TemplateCatalogue");
+const schema203 = at("/components/schemas/TemplateEntry");
+const schema205 = at("/components/schemas/AccessLevel");
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11382,7 +11383,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.access_level !== undefined){
 let data1 = data.access_level;
 if("pro" !== data1){
-const err2 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/0/then/properties/access_level/const",keyword:"const",params:{allowedValue: "pro"},message:"must be equal to constant",schema:"pro",parentSchema:schema201.allOf[0].then.properties.access_level,data:data1};
+const err2 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/0/then/properties/access_level/const",keyword:"const",params:{allowedValue: "pro"},message:"must be equal to constant",schema:"pro",parentSchema:schema203.allOf[0].then.properties.access_level,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11402,7 +11403,7 @@ props0.machine_name = true;
 }
 }
 if(!valid1){
-const err3 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema201.allOf[0].if,parentSchema:schema201.allOf[0],data};
+const err3 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema203.allOf[0].if,parentSchema:schema203.allOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11457,7 +11458,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.access_level !== undefined){
 let data3 = data.access_level;
 if("exclusive" !== data3){
-const err6 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/1/then/properties/access_level/const",keyword:"const",params:{allowedValue: "exclusive"},message:"must be equal to constant",schema:"exclusive",parentSchema:schema201.allOf[1].then.properties.access_level,data:data3};
+const err6 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/1/then/properties/access_level/const",keyword:"const",params:{allowedValue: "exclusive"},message:"must be equal to constant",schema:"exclusive",parentSchema:schema203.allOf[1].then.properties.access_level,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11477,7 +11478,7 @@ props1.machine_name = true;
 }
 }
 if(!valid4){
-const err7 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema201.allOf[1].if,parentSchema:schema201.allOf[1],data};
+const err7 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema203.allOf[1].if,parentSchema:schema203.allOf[1],data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11542,7 +11543,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.access_level !== undefined){
 let data5 = data.access_level;
 if("standard" !== data5){
-const err10 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/2/then/properties/access_level/const",keyword:"const",params:{allowedValue: "standard"},message:"must be equal to constant",schema:"standard",parentSchema:schema201.allOf[2].then.properties.access_level,data:data5};
+const err10 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/2/then/properties/access_level/const",keyword:"const",params:{allowedValue: "standard"},message:"must be equal to constant",schema:"standard",parentSchema:schema203.allOf[2].then.properties.access_level,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11562,7 +11563,7 @@ props2.machine_name = true;
 }
 }
 if(!valid7){
-const err11 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema201.allOf[2].if,parentSchema:schema201.allOf[2],data};
+const err11 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema203.allOf[2].if,parentSchema:schema203.allOf[2],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11582,7 +11583,7 @@ Object.assign(props0, props2);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema201.required,parentSchema:schema201,data};
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema203.required,parentSchema:schema203,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11592,7 +11593,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data.machine_name === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "machine_name"},message:"must have required property '"+"machine_name"+"'",schema:schema201.required,parentSchema:schema201,data};
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "machine_name"},message:"must have required property '"+"machine_name"+"'",schema:schema203.required,parentSchema:schema203,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11602,7 +11603,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data.access_level === undefined){
-const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "access_level"},message:"must have required property '"+"access_level"+"'",schema:schema201.required,parentSchema:schema201,data};
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "access_level"},message:"must have required property '"+"access_level"+"'",schema:schema203.required,parentSchema:schema203,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11620,7 +11621,7 @@ props0.access_level = true;
 if(data.title !== undefined){
 let data6 = data.title;
 if(typeof data6 !== "string"){
-const err15 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.title.type,parentSchema:schema201.properties.title,data:data6};
+const err15 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema203.properties.title.type,parentSchema:schema203.properties.title,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11656,7 +11657,7 @@ errors++;
 if(data.access_level !== undefined){
 let data8 = data.access_level;
 if(typeof data8 !== "string"){
-const err18 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema203.type,parentSchema:schema203,data:data8};
+const err18 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema205.type,parentSchema:schema205,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11666,7 +11667,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!(((data8 === "standard") || (data8 === "pro")) || (data8 === "exclusive"))){
-const err19 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/enum",keyword:"enum",params:{allowedValues: schema203.enum},message:"must be equal to one of the allowed values",schema:schema203.enum,parentSchema:schema203,data:data8};
+const err19 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/enum",keyword:"enum",params:{allowedValues: schema205.enum},message:"must be equal to one of the allowed values",schema:schema205.enum,parentSchema:schema205,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11678,7 +11679,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema201.type,parentSchema:schema201,data};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema203.type,parentSchema:schema203,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11706,7 +11707,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.templates === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'",schema:schema200.required,parentSchema:schema200,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'",schema:schema202.required,parentSchema:schema202,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11727,7 +11728,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema200.properties.templates.type,parentSchema:schema200.properties.templates,data:data0};
+const err1 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema202.properties.templates.type,parentSchema:schema202.properties.templates,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11739,7 +11740,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema200.type,parentSchema:schema200,data};
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema202.type,parentSchema:schema202,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11754,7 +11755,7 @@ return errors === 0;
 validate87.evaluated = {"props":{"templates":true},"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/Property/properties/description/anyOf/0"] = validate90;
-const schema204 = at("/components/schemas/Property/properties/description/anyOf/0");
+const schema206 = at("/components/schemas/Property/properties/description/anyOf/0");
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11767,7 +11768,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.type,parentSchema:schema204,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.type,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11941,7 +11942,7 @@ return errors === 0;
 validate95.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/Property/properties/lot_size/anyOf/0"] = validate96;
-const schema210 = at("/components/schemas/Property/properties/lot_size/anyOf/0");
+const schema212 = at("/components/schemas/Property/properties/lot_size/anyOf/0");
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11954,7 +11955,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.type,parentSchema:schema210,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.type,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12365,7 +12366,7 @@ return errors === 0;
 validate108.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1"] = validate109;
-const schema223 = at("/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1");
+const schema225 = at("/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1");
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12378,7 +12379,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema223.type,parentSchema:schema223,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema225.type,parentSchema:schema225,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12393,7 +12394,7 @@ return errors === 0;
 validate109.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/Property/properties/property_type/anyOf/0"] = validate110;
-const schema224 = at("/components/schemas/Property/properties/property_type/anyOf/0");
+const schema226 = at("/components/schemas/Property/properties/property_type/anyOf/0");
 
 function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12407,7 +12408,7 @@ evaluated0.items = undefined;
 }
 if(typeof data === "string"){
 if(!pattern14.test(data)){
-const err0 = {instancePath,schemaPath:"#/allOf/0/pattern",keyword:"pattern",params:{pattern: "^[^ ]+$"},message:"must match pattern \""+"^[^ ]+$"+"\"",schema:"^[^ ]+$",parentSchema:schema224.allOf[0],data};
+const err0 = {instancePath,schemaPath:"#/allOf/0/pattern",keyword:"pattern",params:{pattern: "^[^ ]+$"},message:"must match pattern \""+"^[^ ]+$"+"\"",schema:"^[^ ]+$",parentSchema:schema226.allOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12418,7 +12419,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema224.allOf[0].type,parentSchema:schema224.allOf[0],data};
+const err1 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema226.allOf[0].type,parentSchema:schema226.allOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12428,7 +12429,7 @@ vErrors.push(err1);
 errors++;
 }
 if(typeof data !== "string"){
-const err2 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema224.allOf[1].type,parentSchema:schema224.allOf[1],data};
+const err2 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema226.allOf[1].type,parentSchema:schema226.allOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12438,7 +12439,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((((((((((((data === "SingleFamily") || (data === "Duplex")) || (data === "Triplex")) || (data === "Quad-Plex")) || (data === "Condo")) || (data === "Co-op")) || (data === "MobileHome")) || (data === "MultiFamily")) || (data === "Timeshare")) || (data === "TownHouse")) || (data === "Miscellaneous")) || (data === "ResidentialLand"))){
-const err3 = {instancePath,schemaPath:"#/allOf/1/enum",keyword:"enum",params:{allowedValues: schema224.allOf[1].enum},message:"must be equal to one of the allowed values",schema:schema224.allOf[1].enum,parentSchema:schema224.allOf[1],data};
+const err3 = {instancePath,schemaPath:"#/allOf/1/enum",keyword:"enum",params:{allowedValues: schema226.allOf[1].enum},message:"must be equal to one of the allowed values",schema:schema226.allOf[1].enum,parentSchema:schema226.allOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12940,7 +12941,7 @@ return errors === 0;
 validate125.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/Property/properties/virtual_tours/anyOf/0"] = validate126;
-const schema240 = at("/components/schemas/Property/properties/virtual_tours/anyOf/0");
+const schema242 = at("/components/schemas/Property/properties/virtual_tours/anyOf/0");
 
 function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12957,7 +12958,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern4.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema240.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema242.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12968,7 +12969,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema240.propertyNames.type,parentSchema:schema240.propertyNames,data:key0,propertyName:key0};
+const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema242.propertyNames.type,parentSchema:schema242.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12979,7 +12980,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema240.propertyNames,parentSchema:schema240,data};
+const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema242.propertyNames,parentSchema:schema242,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12997,7 +12998,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema240.type,parentSchema:schema240,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema242.type,parentSchema:schema242,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13012,7 +13013,7 @@ return errors === 0;
 validate126.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/Property/properties/virtual_tours/anyOf/1"] = validate128;
-const schema241 = at("/components/schemas/Property/properties/virtual_tours/anyOf/1");
+const schema243 = at("/components/schemas/Property/properties/virtual_tours/anyOf/1");
 
 function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13026,7 +13027,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 0){
-const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema241,data};
+const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema243,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13037,7 +13038,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema241.type,parentSchema:schema241,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema243.type,parentSchema:schema243,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13165,7 +13166,7 @@ return errors === 0;
 validate131.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/PropertyEdit/properties/property_type/anyOf/1"] = validate132;
-const schema245 = at("/components/schemas/PropertyEdit/properties/property_type/anyOf/1");
+const schema247 = at("/components/schemas/PropertyEdit/properties/property_type/anyOf/1");
 
 function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13178,7 +13179,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema245.type,parentSchema:schema245,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema247.type,parentSchema:schema247,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13188,7 +13189,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "SingleFamily") || (data === "MobileHome")) || (data === "MultiFamily")) || (data === "TownHouse")) || (data === "ResidentialLand"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema245.enum},message:"must be equal to one of the allowed values",schema:schema245.enum,parentSchema:schema245,data};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema247.enum},message:"must be equal to one of the allowed values",schema:schema247.enum,parentSchema:schema247,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13242,7 +13243,7 @@ return errors === 0;
 validate133.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/1"] = validate134;
-const schema247 = at("/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/1");
+const schema249 = at("/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/1");
 
 function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13255,7 +13256,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema247.type,parentSchema:schema247,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema249.type,parentSchema:schema249,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13309,7 +13310,7 @@ return errors === 0;
 validate135.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/AgentUrl/allOf/0/anyOf/1"] = validate136;
-const schema249 = at("/components/schemas/AgentUrl/allOf/0/anyOf/1");
+const schema251 = at("/components/schemas/AgentUrl/allOf/0/anyOf/1");
 
 function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13322,7 +13323,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema249.type,parentSchema:schema249,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema251.type,parentSchema:schema251,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13337,7 +13338,7 @@ return errors === 0;
 validate136.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/AgentCardList/anyOf/0"] = validate137;
-const schema250 = at("/components/schemas/AgentCardList/anyOf/0");
+const schema252 = at("/components/schemas/AgentCardList/anyOf/0");
 
 function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13354,7 +13355,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern4.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema250.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema252.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13365,7 +13366,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.propertyNames.type,parentSchema:schema250.propertyNames,data:key0,propertyName:key0};
+const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema252.propertyNames.type,parentSchema:schema252.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13376,7 +13377,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema250.propertyNames,parentSchema:schema250,data};
+const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema252.propertyNames,parentSchema:schema252,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13390,7 +13391,7 @@ for(const key1 in data){
 let data0 = data[key1];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.email === undefined){
-const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema186.required,parentSchema:schema186,data:data0};
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema188.required,parentSchema:schema188,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13400,7 +13401,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data0.nid === undefined){
-const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema186.required,parentSchema:schema186,data:data0};
+const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema188.required,parentSchema:schema188,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13412,7 +13413,7 @@ errors++;
 if(data0.email !== undefined){
 let data1 = data0.email;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.email.type,parentSchema:schema186.properties.email,data:data1};
+const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.email.type,parentSchema:schema188.properties.email,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -13426,7 +13427,7 @@ if(data0.nid !== undefined){
 let data2 = data0.nid;
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema186.properties.nid,data:data2};
+const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema188.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -13437,7 +13438,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.nid.type,parentSchema:schema186.properties.nid,data:data2};
+const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.nid.type,parentSchema:schema188.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -13449,7 +13450,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema186.type,parentSchema:schema186,data:data0};
+const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema188.type,parentSchema:schema188,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -13461,7 +13462,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema250.type,parentSchema:schema250,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema252.type,parentSchema:schema252,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -13476,7 +13477,7 @@ return errors === 0;
 validate137.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/AgentCardList/anyOf/1"] = validate138;
-const schema252 = at("/components/schemas/AgentCardList/anyOf/1");
+const schema254 = at("/components/schemas/AgentCardList/anyOf/1");
 
 function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13490,7 +13491,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 0){
-const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema252,data};
+const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema254,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13501,7 +13502,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema252.type,parentSchema:schema252,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema254.type,parentSchema:schema254,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21519,9 +21520,10 @@ validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/put/requestBody/content/application~1json/schema"] = validate56;
 const schema152 = at("/components/schemas/AgentCardUpdate");
-const formats30 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-const schema154 = at("/components/schemas/SocialMediaLinkInput");
-const pattern60 = new RegExp("^-?[0-9]+$", "u");
+const schema153 = at("/components/schemas/AgentEmail");
+const pattern60 = new RegExp("^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$", "u");
+const schema155 = at("/components/schemas/SocialMediaLinkInput");
+const pattern61 = new RegExp("^-?[0-9]+$", "u");
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -21535,7 +21537,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.service === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema155.required,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21545,7 +21547,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.url === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema155.required,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21555,7 +21557,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.weight === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema155.required,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -21566,7 +21568,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "service") || (key0 === "url")) || (key0 === "weight"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema154,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -21580,7 +21582,7 @@ if(data.service !== undefined){
 let data0 = data.service;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema154.properties.service,data:data0};
+const err4 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema155.properties.service,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -21591,7 +21593,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema154.properties.service.type,parentSchema:schema154.properties.service,data:data0};
+const err5 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema155.properties.service.type,parentSchema:schema155.properties.service,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -21629,8 +21631,8 @@ errors++;
 if(data.weight !== undefined){
 let data2 = data.weight;
 if(typeof data2 === "string"){
-if(!pattern60.test(data2)){
-const err8 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema154.properties.weight,data:data2};
+if(!pattern61.test(data2)){
+const err8 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema155.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -21641,7 +21643,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema154.properties.weight.type,parentSchema:schema154.properties.weight,data:data2};
+const err9 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema155.properties.weight.type,parentSchema:schema155.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -21653,7 +21655,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema154.type,parentSchema:schema154,data};
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema155.type,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -21779,8 +21781,8 @@ errors++;
 if(data.email !== undefined){
 let data3 = data.email;
 if(typeof data3 === "string"){
-if(!(formats30.test(data3))){
-const err8 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema152.properties.email,data:data3};
+if(!pattern60.test(data3)){
+const err8 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$"},message:"must match pattern \""+"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$"+"\"",schema:"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$",parentSchema:schema153,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -21791,7 +21793,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.email.type,parentSchema:schema152.properties.email,data:data3};
+const err9 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema153.type,parentSchema:schema153,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -22015,7 +22017,7 @@ return errors === 0;
 validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/put/responses/200/content/application~1json/schema"] = validate59;
-const schema158 = at("/components/schemas/StringNidResult");
+const schema159 = at("/components/schemas/StringNidResult");
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -22029,7 +22031,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema158.required,parentSchema:schema158,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema159.required,parentSchema:schema159,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22065,7 +22067,7 @@ errors++;
 }
 for(const key0 in data){
 if(key0 !== "nid"){
-const err3 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema158,data};
+const err3 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema159,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -22077,7 +22079,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.type,parentSchema:schema158,data};
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema159.type,parentSchema:schema159,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -22092,7 +22094,7 @@ return errors === 0;
 validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/responses/AgentAlreadyExists/content/application~1problem+json/schema"] = validate60;
-const schema160 = at("/components/responses/AgentAlreadyExists/content/application~1problem+json/schema");
+const schema161 = at("/components/responses/AgentAlreadyExists/content/application~1problem+json/schema");
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -22313,7 +22315,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined){
 let data0 = data.title;
 if("Agent Already Exists" !== data0){
-const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Agent Already Exists"},message:"must be equal to constant",schema:"Agent Already Exists",parentSchema:schema160.allOf[1].properties.title,data:data0};
+const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Agent Already Exists"},message:"must be equal to constant",schema:"Agent Already Exists",parentSchema:schema161.allOf[1].properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22325,7 +22327,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema160.allOf[1].type,parentSchema:schema160.allOf[1],data};
+const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema161.allOf[1].type,parentSchema:schema161.allOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -22340,9 +22342,9 @@ return errors === 0;
 validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/post/responses/200/content/application~1json/schema"] = validate64;
-const schema162 = at("/components/schemas/AgentCard");
-const schema164 = at("/components/schemas/AgentText");
-const schema171 = at("/components/schemas/AgentUrl");
+const schema163 = at("/components/schemas/AgentCard");
+const schema165 = at("/components/schemas/AgentText");
+const schema172 = at("/components/schemas/AgentUrl");
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -22383,7 +22385,7 @@ var _valid0 = _errs2 === errors;
 valid1 = valid1 || _valid0;
 const _errs5 = errors;
 if(data !== null){
-const err2 = {instancePath,schemaPath:"#/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema171.allOf[0].anyOf[1].type,parentSchema:schema171.allOf[0].anyOf[1],data};
+const err2 = {instancePath,schemaPath:"#/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema172.allOf[0].anyOf[1].type,parentSchema:schema172.allOf[0].anyOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -22395,7 +22397,7 @@ errors++;
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
-const err3 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema171.allOf[0].anyOf,parentSchema:schema171.allOf[0],data};
+const err3 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema172.allOf[0].anyOf,parentSchema:schema172.allOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -22416,7 +22418,7 @@ vErrors = null;
 }
 }
 if(typeof data !== "string"){
-const err4 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.allOf[1].type,parentSchema:schema171.allOf[1],data};
+const err4 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema172.allOf[1].type,parentSchema:schema172.allOf[1],data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -22430,7 +22432,7 @@ return errors === 0;
 }
 validate65.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema173 = at("/components/schemas/SocialMediaLink");
+const schema174 = at("/components/schemas/SocialMediaLink");
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -22444,7 +22446,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.service === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema173.required,parentSchema:schema173,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'",schema:schema174.required,parentSchema:schema174,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22454,7 +22456,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.url === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema173.required,parentSchema:schema173,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema174.required,parentSchema:schema174,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -22464,7 +22466,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.weight === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema173.required,parentSchema:schema173,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'",schema:schema174.required,parentSchema:schema174,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -22476,7 +22478,7 @@ errors++;
 if(data.service !== undefined){
 let data0 = data.service;
 if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema173.properties.service.type,parentSchema:schema173.properties.service,data:data0};
+const err3 = {instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema174.properties.service.type,parentSchema:schema174.properties.service,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -22514,8 +22516,8 @@ errors++;
 if(data.weight !== undefined){
 let data2 = data.weight;
 if(typeof data2 === "string"){
-if(!pattern60.test(data2)){
-const err6 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema173.properties.weight,data:data2};
+if(!pattern61.test(data2)){
+const err6 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\"",schema:"^-?[0-9]+$",parentSchema:schema174.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -22526,7 +22528,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema173.properties.weight.type,parentSchema:schema173.properties.weight,data:data2};
+const err7 = {instancePath:instancePath+"/weight",schemaPath:"#/properties/weight/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema174.properties.weight.type,parentSchema:schema174.properties.weight,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -22538,7 +22540,7 @@ errors++;
 }
 for(const key0 in data){
 if(((key0 !== "service") && (key0 !== "url")) && (key0 !== "weight")){
-const err8 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema173,data};
+const err8 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema174,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -22550,7 +22552,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema173.type,parentSchema:schema173,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema174.type,parentSchema:schema174,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -22577,7 +22579,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22587,7 +22589,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -22597,7 +22599,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.agent_first_name === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -22607,7 +22609,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.agent_last_name === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -22617,7 +22619,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.email === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -22627,7 +22629,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.phone === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "phone"},message:"must have required property '"+"phone"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "phone"},message:"must have required property '"+"phone"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -22637,7 +22639,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.company === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "company"},message:"must have required property '"+"company"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "company"},message:"must have required property '"+"company"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -22647,7 +22649,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.professional_title === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "professional_title"},message:"must have required property '"+"professional_title"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "professional_title"},message:"must have required property '"+"professional_title"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -22657,7 +22659,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.license === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "license"},message:"must have required property '"+"license"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "license"},message:"must have required property '"+"license"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -22667,7 +22669,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.website === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "website"},message:"must have required property '"+"website"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "website"},message:"must have required property '"+"website"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -22677,7 +22679,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data.social_media_links === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "social_media_links"},message:"must have required property '"+"social_media_links"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "social_media_links"},message:"must have required property '"+"social_media_links"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -22687,7 +22689,7 @@ vErrors.push(err10);
 errors++;
 }
 if(data.card_type === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "card_type"},message:"must have required property '"+"card_type"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "card_type"},message:"must have required property '"+"card_type"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -22697,7 +22699,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data.agency_profile === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agency_profile"},message:"must have required property '"+"agency_profile"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agency_profile"},message:"must have required property '"+"agency_profile"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -22707,7 +22709,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data.headshot_url === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "headshot_url"},message:"must have required property '"+"headshot_url"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "headshot_url"},message:"must have required property '"+"headshot_url"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -22717,7 +22719,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data.notes === undefined){
-const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "notes"},message:"must have required property '"+"notes"+"'",schema:schema162.required,parentSchema:schema162,data};
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "notes"},message:"must have required property '"+"notes"+"'",schema:schema163.required,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -22754,7 +22756,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err17 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data1};
+const err17 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema165.allOf[0].type},message:"must be string,null",schema:schema165.allOf[0].type,parentSchema:schema165.allOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -22764,7 +22766,7 @@ vErrors.push(err17);
 errors++;
 }
 if(typeof data1 !== "string"){
-const err18 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data1};
+const err18 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.allOf[1].type,parentSchema:schema165.allOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -22777,7 +22779,7 @@ errors++;
 if(data.agent_first_name !== undefined){
 let data2 = data.agent_first_name;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err19 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data2};
+const err19 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema165.allOf[0].type},message:"must be string,null",schema:schema165.allOf[0].type,parentSchema:schema165.allOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -22787,7 +22789,7 @@ vErrors.push(err19);
 errors++;
 }
 if(typeof data2 !== "string"){
-const err20 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data2};
+const err20 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.allOf[1].type,parentSchema:schema165.allOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -22800,7 +22802,7 @@ errors++;
 if(data.agent_last_name !== undefined){
 let data3 = data.agent_last_name;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err21 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data3};
+const err21 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema165.allOf[0].type},message:"must be string,null",schema:schema165.allOf[0].type,parentSchema:schema165.allOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -22810,7 +22812,7 @@ vErrors.push(err21);
 errors++;
 }
 if(typeof data3 !== "string"){
-const err22 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data3};
+const err22 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.allOf[1].type,parentSchema:schema165.allOf[1],data:data3};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -22823,7 +22825,7 @@ errors++;
 if(data.email !== undefined){
 let data4 = data.email;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err23 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data4};
+const err23 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema165.allOf[0].type},message:"must be string,null",schema:schema165.allOf[0].type,parentSchema:schema165.allOf[0],data:data4};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -22833,7 +22835,7 @@ vErrors.push(err23);
 errors++;
 }
 if(typeof data4 !== "string"){
-const err24 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data4};
+const err24 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.allOf[1].type,parentSchema:schema165.allOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -22846,7 +22848,7 @@ errors++;
 if(data.phone !== undefined){
 let data5 = data.phone;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err25 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data5};
+const err25 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema165.allOf[0].type},message:"must be string,null",schema:schema165.allOf[0].type,parentSchema:schema165.allOf[0],data:data5};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -22856,7 +22858,7 @@ vErrors.push(err25);
 errors++;
 }
 if(typeof data5 !== "string"){
-const err26 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data5};
+const err26 = {instancePath:instancePath+"/phone",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.allOf[1].type,parentSchema:schema165.allOf[1],data:data5};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -22869,7 +22871,7 @@ errors++;
 if(data.company !== undefined){
 let data6 = data.company;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err27 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data6};
+const err27 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema165.allOf[0].type},message:"must be string,null",schema:schema165.allOf[0].type,parentSchema:schema165.allOf[0],data:data6};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -22879,7 +22881,7 @@ vErrors.push(err27);
 errors++;
 }
 if(typeof data6 !== "string"){
-const err28 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data6};
+const err28 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.allOf[1].type,parentSchema:schema165.allOf[1],data:data6};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -22892,7 +22894,7 @@ errors++;
 if(data.professional_title !== undefined){
 let data7 = data.professional_title;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err29 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data7};
+const err29 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema165.allOf[0].type},message:"must be string,null",schema:schema165.allOf[0].type,parentSchema:schema165.allOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -22902,7 +22904,7 @@ vErrors.push(err29);
 errors++;
 }
 if(typeof data7 !== "string"){
-const err30 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data7};
+const err30 = {instancePath:instancePath+"/professional_title",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.allOf[1].type,parentSchema:schema165.allOf[1],data:data7};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -22915,7 +22917,7 @@ errors++;
 if(data.license !== undefined){
 let data8 = data.license;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err31 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema162.properties.license.type},message:"must be string,null",schema:schema162.properties.license.type,parentSchema:schema162.properties.license,data:data8};
+const err31 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema163.properties.license.type},message:"must be string,null",schema:schema163.properties.license.type,parentSchema:schema163.properties.license,data:data8};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -22934,7 +22936,7 @@ errors = vErrors.length;
 if(data.social_media_links !== undefined){
 let data10 = data.social_media_links;
 if((!(Array.isArray(data10))) && (data10 !== null)){
-const err32 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/0/type",keyword:"type",params:{type: schema162.properties.social_media_links.allOf[0].type},message:"must be array,null",schema:schema162.properties.social_media_links.allOf[0].type,parentSchema:schema162.properties.social_media_links.allOf[0],data:data10};
+const err32 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/0/type",keyword:"type",params:{type: schema163.properties.social_media_links.allOf[0].type},message:"must be array,null",schema:schema163.properties.social_media_links.allOf[0].type,parentSchema:schema163.properties.social_media_links.allOf[0],data:data10};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -22962,7 +22964,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema162.properties.social_media_links.allOf[1].type,parentSchema:schema162.properties.social_media_links.allOf[1],data:data10};
+const err33 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/allOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema163.properties.social_media_links.allOf[1].type,parentSchema:schema163.properties.social_media_links.allOf[1],data:data10};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -22975,7 +22977,7 @@ errors++;
 if(data.card_type !== undefined){
 let data13 = data.card_type;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err34 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema164.allOf[0].type},message:"must be string,null",schema:schema164.allOf[0].type,parentSchema:schema164.allOf[0],data:data13};
+const err34 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/0/type",keyword:"type",params:{type: schema165.allOf[0].type},message:"must be string,null",schema:schema165.allOf[0].type,parentSchema:schema165.allOf[0],data:data13};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -22985,7 +22987,7 @@ vErrors.push(err34);
 errors++;
 }
 if(typeof data13 !== "string"){
-const err35 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.allOf[1].type,parentSchema:schema164.allOf[1],data:data13};
+const err35 = {instancePath:instancePath+"/card_type",schemaPath:"#/components/schemas/AgentText/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.allOf[1].type,parentSchema:schema165.allOf[1],data:data13};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -23026,7 +23028,7 @@ var _valid0 = _errs65 === errors;
 valid24 = valid24 || _valid0;
 const _errs68 = errors;
 if(data14 !== null){
-const err38 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema162.properties.agency_profile.allOf[0].anyOf[1].type,parentSchema:schema162.properties.agency_profile.allOf[0].anyOf[1],data:data14};
+const err38 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema163.properties.agency_profile.allOf[0].anyOf[1].type,parentSchema:schema163.properties.agency_profile.allOf[0].anyOf[1],data:data14};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -23038,7 +23040,7 @@ errors++;
 var _valid0 = _errs68 === errors;
 valid24 = valid24 || _valid0;
 if(!valid24){
-const err39 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema162.properties.agency_profile.allOf[0].anyOf,parentSchema:schema162.properties.agency_profile.allOf[0],data:data14};
+const err39 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema163.properties.agency_profile.allOf[0].anyOf,parentSchema:schema163.properties.agency_profile.allOf[0],data:data14};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -23059,7 +23061,7 @@ vErrors = null;
 }
 }
 if(typeof data14 !== "string"){
-const err40 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema162.properties.agency_profile.allOf[1].type,parentSchema:schema162.properties.agency_profile.allOf[1],data:data14};
+const err40 = {instancePath:instancePath+"/agency_profile",schemaPath:"#/properties/agency_profile/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema163.properties.agency_profile.allOf[1].type,parentSchema:schema163.properties.agency_profile.allOf[1],data:data14};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -23078,7 +23080,7 @@ errors = vErrors.length;
 if(data.notes !== undefined){
 let data16 = data.notes;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err41 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema162.properties.notes.type},message:"must be string,null",schema:schema162.properties.notes.type,parentSchema:schema162.properties.notes,data:data16};
+const err41 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema163.properties.notes.type},message:"must be string,null",schema:schema163.properties.notes.type,parentSchema:schema163.properties.notes,data:data16};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -23090,7 +23092,7 @@ errors++;
 }
 for(const key0 in data){
 if(((((((((((((((key0 !== "id") && (key0 !== "name")) && (key0 !== "agent_first_name")) && (key0 !== "agent_last_name")) && (key0 !== "email")) && (key0 !== "phone")) && (key0 !== "company")) && (key0 !== "professional_title")) && (key0 !== "license")) && (key0 !== "website")) && (key0 !== "social_media_links")) && (key0 !== "card_type")) && (key0 !== "agency_profile")) && (key0 !== "headshot_url")) && (key0 !== "notes")){
-const err42 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema162,data};
+const err42 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -23102,7 +23104,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema162.type,parentSchema:schema162,data};
+const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema163.type,parentSchema:schema163,data};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -23117,7 +23119,7 @@ return errors === 0;
 validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1agent_card~1{nid}/delete/responses/200/content/application~1json/schema"] = validate71;
-const schema177 = at("/components/schemas/DeleteResult");
+const schema178 = at("/components/schemas/DeleteResult");
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -23131,7 +23133,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 1){
-const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema177.allOf[0],data};
+const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema178.allOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23144,7 +23146,7 @@ const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 if(typeof data0 !== "boolean"){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema177.allOf[0].items.type,parentSchema:schema177.allOf[0].items,data:data0};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema178.allOf[0].items.type,parentSchema:schema178.allOf[0].items,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -23156,7 +23158,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema177.allOf[0].type,parentSchema:schema177.allOf[0],data};
+const err2 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema178.allOf[0].type,parentSchema:schema178.allOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -23170,7 +23172,7 @@ const len1 = data.length;
 for(let i1=0; i1<len1; i1++){
 let data1 = data[i1];
 if(typeof data1 !== "boolean"){
-const err3 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema177.items.type,parentSchema:schema177.items,data:data1};
+const err3 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema178.items.type,parentSchema:schema178.items,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -23180,7 +23182,7 @@ vErrors.push(err3);
 errors++;
 }
 if(true !== data1){
-const err4 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema177.items,data:data1};
+const err4 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema178.items,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -23196,7 +23198,7 @@ for(let i2=0; i2<len2; i2++){
 let data2 = data[i2];
 const _errs8 = errors;
 if(true !== data2){
-const err5 = {instancePath:instancePath+"/" + i2,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema177.contains,data:data2};
+const err5 = {instancePath:instancePath+"/" + i2,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema178.contains,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -23211,7 +23213,7 @@ break;
 }
 }
 if(!valid5){
-const err6 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema177.contains,parentSchema:schema177,data};
+const err6 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema178.contains,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -23233,7 +23235,7 @@ vErrors = null;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema177.type,parentSchema:schema177,data};
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema178.type,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -23248,7 +23250,7 @@ return errors === 0;
 validate71.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1agent_card~1/post/requestBody/content/application~1json/schema"] = validate72;
-const schema178 = at("/components/schemas/AgentCardCreate");
+const schema179 = at("/components/schemas/AgentCardCreate");
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -23262,7 +23264,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.agent_first_name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema178.required,parentSchema:schema178,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_first_name"},message:"must have required property '"+"agent_first_name"+"'",schema:schema179.required,parentSchema:schema179,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23272,7 +23274,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.agent_last_name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema178.required,parentSchema:schema178,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_last_name"},message:"must have required property '"+"agent_last_name"+"'",schema:schema179.required,parentSchema:schema179,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -23282,7 +23284,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.email === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema178.required,parentSchema:schema178,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema179.required,parentSchema:schema179,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -23292,8 +23294,8 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func3.call(schema178.properties, key0))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema178,data};
+if(!(func3.call(schema179.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema179,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -23307,7 +23309,7 @@ if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema178.properties.name,data:data0};
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema179.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -23318,7 +23320,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.name.type,parentSchema:schema178.properties.name,data:data0};
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.name.type,parentSchema:schema179.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -23332,7 +23334,7 @@ if(data.agent_first_name !== undefined){
 let data1 = data.agent_first_name;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err6 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema178.properties.agent_first_name,data:data1};
+const err6 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema179.properties.agent_first_name,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -23343,7 +23345,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.agent_first_name.type,parentSchema:schema178.properties.agent_first_name,data:data1};
+const err7 = {instancePath:instancePath+"/agent_first_name",schemaPath:"#/properties/agent_first_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.agent_first_name.type,parentSchema:schema179.properties.agent_first_name,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -23357,7 +23359,7 @@ if(data.agent_last_name !== undefined){
 let data2 = data.agent_last_name;
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err8 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema178.properties.agent_last_name,data:data2};
+const err8 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema179.properties.agent_last_name,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -23368,7 +23370,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.agent_last_name.type,parentSchema:schema178.properties.agent_last_name,data:data2};
+const err9 = {instancePath:instancePath+"/agent_last_name",schemaPath:"#/properties/agent_last_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.agent_last_name.type,parentSchema:schema179.properties.agent_last_name,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -23381,8 +23383,8 @@ errors++;
 if(data.email !== undefined){
 let data3 = data.email;
 if(typeof data3 === "string"){
-if(!(formats30.test(data3))){
-const err10 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema178.properties.email,data:data3};
+if(!pattern60.test(data3)){
+const err10 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$"},message:"must match pattern \""+"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$"+"\"",schema:"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$",parentSchema:schema153,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -23393,7 +23395,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.email.type,parentSchema:schema178.properties.email,data:data3};
+const err11 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/AgentEmail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema153.type,parentSchema:schema153,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -23406,7 +23408,7 @@ errors++;
 if(data.phone !== undefined){
 let data4 = data.phone;
 if(typeof data4 !== "string"){
-const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.phone.type,parentSchema:schema178.properties.phone,data:data4};
+const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.phone.type,parentSchema:schema179.properties.phone,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -23419,7 +23421,7 @@ errors++;
 if(data.company !== undefined){
 let data5 = data.company;
 if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.company.type,parentSchema:schema178.properties.company,data:data5};
+const err13 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.company.type,parentSchema:schema179.properties.company,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -23432,7 +23434,7 @@ errors++;
 if(data.professional_title !== undefined){
 let data6 = data.professional_title;
 if(typeof data6 !== "string"){
-const err14 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.professional_title.type,parentSchema:schema178.properties.professional_title,data:data6};
+const err14 = {instancePath:instancePath+"/professional_title",schemaPath:"#/properties/professional_title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.professional_title.type,parentSchema:schema179.properties.professional_title,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -23445,7 +23447,7 @@ errors++;
 if(data.license !== undefined){
 let data7 = data.license;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err15 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema178.properties.license.type},message:"must be string,null",schema:schema178.properties.license.type,parentSchema:schema178.properties.license,data:data7};
+const err15 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: schema179.properties.license.type},message:"must be string,null",schema:schema179.properties.license.type,parentSchema:schema179.properties.license,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -23484,7 +23486,7 @@ if(data.social_media_links !== undefined){
 let data9 = data.social_media_links;
 if(Array.isArray(data9)){
 if(data9.length > 50){
-const err18 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema178.properties.social_media_links,data:data9};
+const err18 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema179.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -23502,7 +23504,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema178.properties.social_media_links.type,parentSchema:schema178.properties.social_media_links,data:data9};
+const err19 = {instancePath:instancePath+"/social_media_links",schemaPath:"#/properties/social_media_links/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema179.properties.social_media_links.type,parentSchema:schema179.properties.social_media_links,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -23516,7 +23518,7 @@ if(data.card_type !== undefined){
 let data11 = data.card_type;
 if(typeof data11 === "string"){
 if(func1(data11) < 1){
-const err20 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema178.properties.card_type,data:data11};
+const err20 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema179.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -23527,7 +23529,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema178.properties.card_type.type,parentSchema:schema178.properties.card_type,data:data11};
+const err21 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema179.properties.card_type.type,parentSchema:schema179.properties.card_type,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -23590,7 +23592,7 @@ errors++;
 if(data.notes !== undefined){
 let data14 = data.notes;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err26 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema178.properties.notes.type},message:"must be string,null",schema:schema178.properties.notes.type,parentSchema:schema178.properties.notes,data:data14};
+const err26 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema179.properties.notes.type},message:"must be string,null",schema:schema179.properties.notes.type,parentSchema:schema179.properties.notes,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -23602,7 +23604,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema178.type,parentSchema:schema178,data};
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema179.type,parentSchema:schema179,data};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -23630,7 +23632,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema158.required,parentSchema:schema158,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema159.required,parentSchema:schema159,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23666,7 +23668,7 @@ errors++;
 }
 for(const key0 in data){
 if(key0 !== "nid"){
-const err3 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema158,data};
+const err3 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema159,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -23678,7 +23680,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.type,parentSchema:schema158,data};
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema159.type,parentSchema:schema159,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -23693,7 +23695,7 @@ return errors === 0;
 validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema"] = validate75;
-const schema184 = at("/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema");
+const schema186 = at("/components/responses/NotEnoughAgentSeats/content/application~1problem+json/schema");
 
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -23713,7 +23715,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined){
 let data0 = data.title;
 if("Not Enough Agent Seats" !== data0){
-const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Not Enough Agent Seats"},message:"must be equal to constant",schema:"Not Enough Agent Seats",parentSchema:schema184.allOf[1].properties.title,data:data0};
+const err0 = {instancePath:instancePath+"/title",schemaPath:"#/allOf/1/properties/title/const",keyword:"const",params:{allowedValue: "Not Enough Agent Seats"},message:"must be equal to constant",schema:"Not Enough Agent Seats",parentSchema:schema186.allOf[1].properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23725,7 +23727,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema184.allOf[1].type,parentSchema:schema184.allOf[1],data};
+const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema186.allOf[1].type,parentSchema:schema186.allOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -23740,8 +23742,8 @@ return errors === 0;
 validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1agent_cards/get/responses/200/content/application~1json/schema"] = validate77;
-const schema185 = at("/components/schemas/AgentCardList");
-const schema186 = at("/components/schemas/AgentCardListEntry");
+const schema187 = at("/components/schemas/AgentCardList");
+const schema188 = at("/components/schemas/AgentCardListEntry");
 
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -23761,7 +23763,7 @@ for(const key0 in data){
 const _errs3 = errors;
 if(typeof key0 === "string"){
 if(!pattern4.test(key0)){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema185.anyOf[0].propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema187.anyOf[0].propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23772,7 +23774,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema185.anyOf[0].propertyNames.type,parentSchema:schema185.anyOf[0].propertyNames,data:key0,propertyName:key0};
+const err1 = {instancePath,schemaPath:"#/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema187.anyOf[0].propertyNames.type,parentSchema:schema187.anyOf[0].propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -23783,7 +23785,7 @@ errors++;
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
-const err2 = {instancePath,schemaPath:"#/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema185.anyOf[0].propertyNames,parentSchema:schema185.anyOf[0],data};
+const err2 = {instancePath,schemaPath:"#/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema187.anyOf[0].propertyNames,parentSchema:schema187.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -23797,7 +23799,7 @@ for(const key1 in data){
 let data0 = data[key1];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.email === undefined){
-const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema186.required,parentSchema:schema186,data:data0};
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema188.required,parentSchema:schema188,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -23807,7 +23809,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data0.nid === undefined){
-const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema186.required,parentSchema:schema186,data:data0};
+const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema188.required,parentSchema:schema188,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -23819,7 +23821,7 @@ errors++;
 if(data0.email !== undefined){
 let data1 = data0.email;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.email.type,parentSchema:schema186.properties.email,data:data1};
+const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.email.type,parentSchema:schema188.properties.email,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -23833,7 +23835,7 @@ if(data0.nid !== undefined){
 let data2 = data0.nid;
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema186.properties.nid,data:data2};
+const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema188.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -23844,7 +23846,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.nid.type,parentSchema:schema186.properties.nid,data:data2};
+const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.nid.type,parentSchema:schema188.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -23856,7 +23858,7 @@ errors++;
 }
 for(const key2 in data0){
 if((key2 !== "email") && (key2 !== "nid")){
-const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key2},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema186,data:data0};
+const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key2},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema188,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -23868,7 +23870,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema186.type,parentSchema:schema186,data:data0};
+const err9 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema188.type,parentSchema:schema188,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -23880,7 +23882,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema185.anyOf[0].type,parentSchema:schema185.anyOf[0],data};
+const err10 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema187.anyOf[0].type,parentSchema:schema187.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -23897,7 +23899,7 @@ var props0 = true;
 const _errs14 = errors;
 if(Array.isArray(data)){
 if(data.length > 0){
-const err11 = {instancePath,schemaPath:"#/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema185.anyOf[1],data};
+const err11 = {instancePath,schemaPath:"#/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema187.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -23908,7 +23910,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema185.anyOf[1].type,parentSchema:schema185.anyOf[1],data};
+const err12 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema187.anyOf[1].type,parentSchema:schema187.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -23923,7 +23925,7 @@ if(_valid0){
 var items0 = true;
 }
 if(!valid0){
-const err13 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema185.anyOf,parentSchema:schema185,data};
+const err13 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema187.anyOf,parentSchema:schema187,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -23951,7 +23953,7 @@ return errors === 0;
 validate77.evaluated = {"dynamicProps":true,"dynamicItems":true};
 
 exports["/paths/~1api~1v1~1object~1document~1/post/requestBody/content/application~1json/schema"] = validate78;
-const schema187 = at("/components/schemas/DocumentCreate");
+const schema189 = at("/components/schemas/DocumentCreate");
 
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -23965,7 +23967,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema187.required,parentSchema:schema187,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema189.required,parentSchema:schema189,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23975,7 +23977,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.property_reference === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema187.required,parentSchema:schema187,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema189.required,parentSchema:schema189,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -23985,7 +23987,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.file_url === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema187.required,parentSchema:schema187,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema189.required,parentSchema:schema189,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -23996,7 +23998,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "title") || (key0 === "property_reference")) || (key0 === "file_url")) || (key0 === "visible")) || (key0 === "category")) || (key0 === "is_floorplan")) || (key0 === "Show_on_unbranded"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema187,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema189,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -24010,7 +24012,7 @@ if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema187.properties.title,data:data0};
+const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema189.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -24021,7 +24023,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema187.properties.title.type,parentSchema:schema187.properties.title,data:data0};
+const err5 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema189.properties.title.type,parentSchema:schema189.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -24034,7 +24036,7 @@ errors++;
 if(data.property_reference !== undefined){
 let data1 = data.property_reference;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err6 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema187.properties.property_reference.type,parentSchema:schema187.properties.property_reference,data:data1};
+const err6 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema189.properties.property_reference.type,parentSchema:schema189.properties.property_reference,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -24072,7 +24074,7 @@ errors++;
 if(data.visible !== undefined){
 let data3 = data.visible;
 if(typeof data3 !== "boolean"){
-const err9 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema187.properties.visible.type,parentSchema:schema187.properties.visible,data:data3};
+const err9 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema189.properties.visible.type,parentSchema:schema189.properties.visible,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -24086,7 +24088,7 @@ if(data.category !== undefined){
 let data4 = data.category;
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
-const err10 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema187.properties.category,data:data4};
+const err10 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema189.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -24097,7 +24099,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema187.properties.category.type,parentSchema:schema187.properties.category,data:data4};
+const err11 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema189.properties.category.type,parentSchema:schema189.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -24110,7 +24112,7 @@ errors++;
 if(data.is_floorplan !== undefined){
 let data5 = data.is_floorplan;
 if(typeof data5 !== "boolean"){
-const err12 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema187.properties.is_floorplan.type,parentSchema:schema187.properties.is_floorplan,data:data5};
+const err12 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema189.properties.is_floorplan.type,parentSchema:schema189.properties.is_floorplan,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -24123,7 +24125,7 @@ errors++;
 if(data.Show_on_unbranded !== undefined){
 let data6 = data.Show_on_unbranded;
 if(typeof data6 !== "boolean"){
-const err13 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema187.properties.Show_on_unbranded.type,parentSchema:schema187.properties.Show_on_unbranded,data:data6};
+const err13 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema189.properties.Show_on_unbranded.type,parentSchema:schema189.properties.Show_on_unbranded,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -24135,7 +24137,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema187.type,parentSchema:schema187,data};
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema189.type,parentSchema:schema189,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -24150,7 +24152,7 @@ return errors === 0;
 validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1document~1/post/responses/200/content/application~1json/schema"] = validate79;
-const schema189 = at("/components/schemas/IntegerNidResult");
+const schema191 = at("/components/schemas/IntegerNidResult");
 
 function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -24164,7 +24166,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema189.required,parentSchema:schema189,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema191.required,parentSchema:schema191,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24176,7 +24178,7 @@ errors++;
 if(data.nid !== undefined){
 let data0 = data.nid;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/nid",schemaPath:"#/properties/nid/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema189.properties.nid.type,parentSchema:schema189.properties.nid,data:data0};
+const err1 = {instancePath:instancePath+"/nid",schemaPath:"#/properties/nid/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema191.properties.nid.type,parentSchema:schema191.properties.nid,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24188,7 +24190,7 @@ errors++;
 }
 for(const key0 in data){
 if(key0 !== "nid"){
-const err2 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema189,data};
+const err2 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema191,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -24200,7 +24202,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema189.type,parentSchema:schema189,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema191.type,parentSchema:schema191,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -24417,7 +24419,7 @@ return errors === 0;
 validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/parameters/DocumentNid/schema"] = validate82;
-const schema191 = at("/components/parameters/DocumentNid/schema");
+const schema193 = at("/components/parameters/DocumentNid/schema");
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -24430,7 +24432,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema191.type,parentSchema:schema191,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema193.type,parentSchema:schema193,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24445,7 +24447,7 @@ return errors === 0;
 validate82.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1document~1{nid}/get/responses/200/content/application~1json/schema"] = validate83;
-const schema192 = at("/components/schemas/Document");
+const schema194 = at("/components/schemas/Document");
 
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -24459,7 +24461,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24469,7 +24471,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.created === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24479,7 +24481,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.changed === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changed"},message:"must have required property '"+"changed"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changed"},message:"must have required property '"+"changed"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -24489,7 +24491,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.title === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -24499,7 +24501,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.property_reference === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "property_reference"},message:"must have required property '"+"property_reference"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -24509,7 +24511,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.file_url === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file_url"},message:"must have required property '"+"file_url"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -24519,7 +24521,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.visible === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "visible"},message:"must have required property '"+"visible"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "visible"},message:"must have required property '"+"visible"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -24529,7 +24531,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.category === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -24539,7 +24541,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.is_floorplan === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_floorplan"},message:"must have required property '"+"is_floorplan"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_floorplan"},message:"must have required property '"+"is_floorplan"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -24549,7 +24551,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.Show_on_unbranded === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Show_on_unbranded"},message:"must have required property '"+"Show_on_unbranded"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Show_on_unbranded"},message:"must have required property '"+"Show_on_unbranded"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -24586,7 +24588,7 @@ errors++;
 if(data.created !== undefined){
 let data1 = data.created;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err12 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema192.properties.created.type,parentSchema:schema192.properties.created,data:data1};
+const err12 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema194.properties.created.type,parentSchema:schema194.properties.created,data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -24599,7 +24601,7 @@ errors++;
 if(data.changed !== undefined){
 let data2 = data.changed;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err13 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema192.properties.changed.type,parentSchema:schema192.properties.changed,data:data2};
+const err13 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema194.properties.changed.type,parentSchema:schema194.properties.changed,data:data2};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -24612,7 +24614,7 @@ errors++;
 if(data.title !== undefined){
 let data3 = data.title;
 if(typeof data3 !== "string"){
-const err14 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.title.type,parentSchema:schema192.properties.title,data:data3};
+const err14 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema194.properties.title.type,parentSchema:schema194.properties.title,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -24625,7 +24627,7 @@ errors++;
 if(data.property_reference !== undefined){
 let data4 = data.property_reference;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err15 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema192.properties.property_reference.type,parentSchema:schema192.properties.property_reference,data:data4};
+const err15 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema194.properties.property_reference.type,parentSchema:schema194.properties.property_reference,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -24663,7 +24665,7 @@ errors++;
 if(data.visible !== undefined){
 let data6 = data.visible;
 if(typeof data6 !== "boolean"){
-const err18 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.visible.type,parentSchema:schema192.properties.visible,data:data6};
+const err18 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema194.properties.visible.type,parentSchema:schema194.properties.visible,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -24676,7 +24678,7 @@ errors++;
 if(data.category !== undefined){
 let data7 = data.category;
 if(typeof data7 !== "string"){
-const err19 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.category.type,parentSchema:schema192.properties.category,data:data7};
+const err19 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema194.properties.category.type,parentSchema:schema194.properties.category,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -24689,7 +24691,7 @@ errors++;
 if(data.is_floorplan !== undefined){
 let data8 = data.is_floorplan;
 if(typeof data8 !== "boolean"){
-const err20 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.is_floorplan.type,parentSchema:schema192.properties.is_floorplan,data:data8};
+const err20 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema194.properties.is_floorplan.type,parentSchema:schema194.properties.is_floorplan,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -24702,7 +24704,7 @@ errors++;
 if(data.Show_on_unbranded !== undefined){
 let data9 = data.Show_on_unbranded;
 if(typeof data9 !== "boolean"){
-const err21 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema192.properties.Show_on_unbranded.type,parentSchema:schema192.properties.Show_on_unbranded,data:data9};
+const err21 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema194.properties.Show_on_unbranded.type,parentSchema:schema194.properties.Show_on_unbranded,data:data9};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -24714,7 +24716,7 @@ errors++;
 }
 for(const key0 in data){
 if((((((((((key0 !== "nid") && (key0 !== "created")) && (key0 !== "changed")) && (key0 !== "title")) && (key0 !== "property_reference")) && (key0 !== "file_url")) && (key0 !== "visible")) && (key0 !== "category")) && (key0 !== "is_floorplan")) && (key0 !== "Show_on_unbranded")){
-const err22 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema192,data};
+const err22 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -24726,7 +24728,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema192.type,parentSchema:schema192,data};
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema194.type,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -24741,7 +24743,7 @@ return errors === 0;
 validate83.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1document~1{nid}/put/requestBody/content/application~1json/schema"] = validate84;
-const schema195 = at("/components/schemas/DocumentUpdate");
+const schema197 = at("/components/schemas/DocumentUpdate");
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -24755,7 +24757,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema195,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema197,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24766,7 +24768,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "title") || (key0 === "property_reference")) || (key0 === "file_url")) || (key0 === "visible")) || (key0 === "category")) || (key0 === "is_floorplan")) || (key0 === "Show_on_unbranded"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema195,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema197,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24780,7 +24782,7 @@ if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema195.properties.title,data:data0};
+const err2 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema197.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -24791,7 +24793,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema195.properties.title.type,parentSchema:schema195.properties.title,data:data0};
+const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema197.properties.title.type,parentSchema:schema197.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -24804,7 +24806,7 @@ errors++;
 if(data.property_reference !== undefined){
 let data1 = data.property_reference;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err4 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema195.properties.property_reference.type,parentSchema:schema195.properties.property_reference,data:data1};
+const err4 = {instancePath:instancePath+"/property_reference",schemaPath:"#/properties/property_reference/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema197.properties.property_reference.type,parentSchema:schema197.properties.property_reference,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -24842,7 +24844,7 @@ errors++;
 if(data.visible !== undefined){
 let data3 = data.visible;
 if(typeof data3 !== "boolean"){
-const err7 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema195.properties.visible.type,parentSchema:schema195.properties.visible,data:data3};
+const err7 = {instancePath:instancePath+"/visible",schemaPath:"#/properties/visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema197.properties.visible.type,parentSchema:schema197.properties.visible,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -24856,7 +24858,7 @@ if(data.category !== undefined){
 let data4 = data.category;
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
-const err8 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema195.properties.category,data:data4};
+const err8 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema197.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -24867,7 +24869,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema195.properties.category.type,parentSchema:schema195.properties.category,data:data4};
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema197.properties.category.type,parentSchema:schema197.properties.category,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -24880,7 +24882,7 @@ errors++;
 if(data.is_floorplan !== undefined){
 let data5 = data.is_floorplan;
 if(typeof data5 !== "boolean"){
-const err10 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema195.properties.is_floorplan.type,parentSchema:schema195.properties.is_floorplan,data:data5};
+const err10 = {instancePath:instancePath+"/is_floorplan",schemaPath:"#/properties/is_floorplan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema197.properties.is_floorplan.type,parentSchema:schema197.properties.is_floorplan,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -24893,7 +24895,7 @@ errors++;
 if(data.Show_on_unbranded !== undefined){
 let data6 = data.Show_on_unbranded;
 if(typeof data6 !== "boolean"){
-const err11 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema195.properties.Show_on_unbranded.type,parentSchema:schema195.properties.Show_on_unbranded,data:data6};
+const err11 = {instancePath:instancePath+"/Show_on_unbranded",schemaPath:"#/properties/Show_on_unbranded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema197.properties.Show_on_unbranded.type,parentSchema:schema197.properties.Show_on_unbranded,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -24905,7 +24907,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema195.type,parentSchema:schema195,data};
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema197.type,parentSchema:schema197,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -24933,7 +24935,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema158.required,parentSchema:schema158,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema159.required,parentSchema:schema159,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24969,7 +24971,7 @@ errors++;
 }
 for(const key0 in data){
 if(key0 !== "nid"){
-const err3 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema158,data};
+const err3 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema159,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -24981,7 +24983,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.type,parentSchema:schema158,data};
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema159.type,parentSchema:schema159,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -25009,7 +25011,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 1){
-const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema177.allOf[0],data};
+const err0 = {instancePath,schemaPath:"#/allOf/0/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema178.allOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25022,7 +25024,7 @@ const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 if(typeof data0 !== "boolean"){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema177.allOf[0].items.type,parentSchema:schema177.allOf[0].items,data:data0};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/allOf/0/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema178.allOf[0].items.type,parentSchema:schema178.allOf[0].items,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25034,7 +25036,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema177.allOf[0].type,parentSchema:schema177.allOf[0],data};
+const err2 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema178.allOf[0].type,parentSchema:schema178.allOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -25048,7 +25050,7 @@ const len1 = data.length;
 for(let i1=0; i1<len1; i1++){
 let data1 = data[i1];
 if(typeof data1 !== "boolean"){
-const err3 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema177.items.type,parentSchema:schema177.items,data:data1};
+const err3 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema178.items.type,parentSchema:schema178.items,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -25058,7 +25060,7 @@ vErrors.push(err3);
 errors++;
 }
 if(true !== data1){
-const err4 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema177.items,data:data1};
+const err4 = {instancePath:instancePath+"/" + i1,schemaPath:"#/items/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema178.items,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -25074,7 +25076,7 @@ for(let i2=0; i2<len2; i2++){
 let data2 = data[i2];
 const _errs8 = errors;
 if(true !== data2){
-const err5 = {instancePath:instancePath+"/" + i2,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema177.contains,data:data2};
+const err5 = {instancePath:instancePath+"/" + i2,schemaPath:"#/contains/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema178.contains,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -25089,7 +25091,7 @@ break;
 }
 }
 if(!valid5){
-const err6 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema177.contains,parentSchema:schema177,data};
+const err6 = {instancePath,schemaPath:"#/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema178.contains,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -25111,7 +25113,7 @@ vErrors = null;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema177.type,parentSchema:schema177,data};
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema178.type,parentSchema:schema178,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -25126,9 +25128,9 @@ return errors === 0;
 validate86.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/paths/~1api~1v1~1object~1template_base/get/responses/200/content/application~1json/schema"] = validate87;
-const schema200 = at("/components/schemas/TemplateCatalogue");
-const schema201 = at("/components/schemas/TemplateEntry");
-const schema203 = at("/components/schemas/AccessLevel");
+const schema202 = at("/components/schemas/TemplateCatalogue");
+const schema203 = at("/components/schemas/TemplateEntry");
+const schema205 = at("/components/schemas/AccessLevel");
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -25187,7 +25189,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.access_level !== undefined){
 let data1 = data.access_level;
 if("pro" !== data1){
-const err2 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/0/then/properties/access_level/const",keyword:"const",params:{allowedValue: "pro"},message:"must be equal to constant",schema:"pro",parentSchema:schema201.allOf[0].then.properties.access_level,data:data1};
+const err2 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/0/then/properties/access_level/const",keyword:"const",params:{allowedValue: "pro"},message:"must be equal to constant",schema:"pro",parentSchema:schema203.allOf[0].then.properties.access_level,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -25207,7 +25209,7 @@ props0.machine_name = true;
 }
 }
 if(!valid1){
-const err3 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema201.allOf[0].if,parentSchema:schema201.allOf[0],data};
+const err3 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema203.allOf[0].if,parentSchema:schema203.allOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -25262,7 +25264,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.access_level !== undefined){
 let data3 = data.access_level;
 if("exclusive" !== data3){
-const err6 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/1/then/properties/access_level/const",keyword:"const",params:{allowedValue: "exclusive"},message:"must be equal to constant",schema:"exclusive",parentSchema:schema201.allOf[1].then.properties.access_level,data:data3};
+const err6 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/1/then/properties/access_level/const",keyword:"const",params:{allowedValue: "exclusive"},message:"must be equal to constant",schema:"exclusive",parentSchema:schema203.allOf[1].then.properties.access_level,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -25282,7 +25284,7 @@ props1.machine_name = true;
 }
 }
 if(!valid4){
-const err7 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema201.allOf[1].if,parentSchema:schema201.allOf[1],data};
+const err7 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema203.allOf[1].if,parentSchema:schema203.allOf[1],data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -25347,7 +25349,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.access_level !== undefined){
 let data5 = data.access_level;
 if("standard" !== data5){
-const err10 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/2/then/properties/access_level/const",keyword:"const",params:{allowedValue: "standard"},message:"must be equal to constant",schema:"standard",parentSchema:schema201.allOf[2].then.properties.access_level,data:data5};
+const err10 = {instancePath:instancePath+"/access_level",schemaPath:"#/allOf/2/then/properties/access_level/const",keyword:"const",params:{allowedValue: "standard"},message:"must be equal to constant",schema:"standard",parentSchema:schema203.allOf[2].then.properties.access_level,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -25367,7 +25369,7 @@ props2.machine_name = true;
 }
 }
 if(!valid7){
-const err11 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema201.allOf[2].if,parentSchema:schema201.allOf[2],data};
+const err11 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema203.allOf[2].if,parentSchema:schema203.allOf[2],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -25387,7 +25389,7 @@ Object.assign(props0, props2);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema201.required,parentSchema:schema201,data};
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema203.required,parentSchema:schema203,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -25397,7 +25399,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data.machine_name === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "machine_name"},message:"must have required property '"+"machine_name"+"'",schema:schema201.required,parentSchema:schema201,data};
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "machine_name"},message:"must have required property '"+"machine_name"+"'",schema:schema203.required,parentSchema:schema203,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -25407,7 +25409,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data.access_level === undefined){
-const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "access_level"},message:"must have required property '"+"access_level"+"'",schema:schema201.required,parentSchema:schema201,data};
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "access_level"},message:"must have required property '"+"access_level"+"'",schema:schema203.required,parentSchema:schema203,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -25425,7 +25427,7 @@ props0.access_level = true;
 if(data.title !== undefined){
 let data6 = data.title;
 if(typeof data6 !== "string"){
-const err15 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.title.type,parentSchema:schema201.properties.title,data:data6};
+const err15 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema203.properties.title.type,parentSchema:schema203.properties.title,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -25461,7 +25463,7 @@ errors++;
 if(data.access_level !== undefined){
 let data8 = data.access_level;
 if(typeof data8 !== "string"){
-const err18 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema203.type,parentSchema:schema203,data:data8};
+const err18 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema205.type,parentSchema:schema205,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -25471,7 +25473,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!(((data8 === "standard") || (data8 === "pro")) || (data8 === "exclusive"))){
-const err19 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/enum",keyword:"enum",params:{allowedValues: schema203.enum},message:"must be equal to one of the allowed values",schema:schema203.enum,parentSchema:schema203,data:data8};
+const err19 = {instancePath:instancePath+"/access_level",schemaPath:"#/components/schemas/AccessLevel/enum",keyword:"enum",params:{allowedValues: schema205.enum},message:"must be equal to one of the allowed values",schema:schema205.enum,parentSchema:schema205,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -25484,7 +25486,7 @@ errors++;
 if(props0 !== true){
 for(const key0 in data){
 if(!props0 || !props0[key0]){
-const err20 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema201,data};
+const err20 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema203,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -25497,7 +25499,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema201.type,parentSchema:schema201,data};
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema203.type,parentSchema:schema203,data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -25524,7 +25526,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.templates === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'",schema:schema200.required,parentSchema:schema200,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'",schema:schema202.required,parentSchema:schema202,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25545,7 +25547,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema200.properties.templates.type,parentSchema:schema200.properties.templates,data:data0};
+const err1 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema202.properties.templates.type,parentSchema:schema202.properties.templates,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25557,7 +25559,7 @@ errors++;
 }
 for(const key0 in data){
 if(key0 !== "templates"){
-const err2 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema200,data};
+const err2 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema202,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -25569,7 +25571,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema200.type,parentSchema:schema200,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema202.type,parentSchema:schema202,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -25584,7 +25586,7 @@ return errors === 0;
 validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/Property/properties/description/anyOf/0"] = validate90;
-const schema204 = at("/components/schemas/Property/properties/description/anyOf/0");
+const schema206 = at("/components/schemas/Property/properties/description/anyOf/0");
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -25597,7 +25599,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.type,parentSchema:schema204,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.type,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25771,7 +25773,7 @@ return errors === 0;
 validate95.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/Property/properties/lot_size/anyOf/0"] = validate96;
-const schema210 = at("/components/schemas/Property/properties/lot_size/anyOf/0");
+const schema212 = at("/components/schemas/Property/properties/lot_size/anyOf/0");
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -25784,7 +25786,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.type,parentSchema:schema210,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.type,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26195,7 +26197,7 @@ return errors === 0;
 validate108.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1"] = validate109;
-const schema223 = at("/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1");
+const schema225 = at("/components/schemas/Property/properties/parking_spaces/allOf/0/anyOf/1");
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26208,7 +26210,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema223.type,parentSchema:schema223,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema225.type,parentSchema:schema225,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26223,7 +26225,7 @@ return errors === 0;
 validate109.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/Property/properties/property_type/anyOf/0"] = validate110;
-const schema224 = at("/components/schemas/Property/properties/property_type/anyOf/0");
+const schema226 = at("/components/schemas/Property/properties/property_type/anyOf/0");
 
 function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26237,7 +26239,7 @@ evaluated0.items = undefined;
 }
 if(typeof data === "string"){
 if(!pattern14.test(data)){
-const err0 = {instancePath,schemaPath:"#/allOf/0/pattern",keyword:"pattern",params:{pattern: "^[^ ]+$"},message:"must match pattern \""+"^[^ ]+$"+"\"",schema:"^[^ ]+$",parentSchema:schema224.allOf[0],data};
+const err0 = {instancePath,schemaPath:"#/allOf/0/pattern",keyword:"pattern",params:{pattern: "^[^ ]+$"},message:"must match pattern \""+"^[^ ]+$"+"\"",schema:"^[^ ]+$",parentSchema:schema226.allOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26248,7 +26250,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema224.allOf[0].type,parentSchema:schema224.allOf[0],data};
+const err1 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema226.allOf[0].type,parentSchema:schema226.allOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26258,7 +26260,7 @@ vErrors.push(err1);
 errors++;
 }
 if(typeof data !== "string"){
-const err2 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema224.allOf[1].type,parentSchema:schema224.allOf[1],data};
+const err2 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema226.allOf[1].type,parentSchema:schema226.allOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -26268,7 +26270,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((((((((((((data === "SingleFamily") || (data === "Duplex")) || (data === "Triplex")) || (data === "Quad-Plex")) || (data === "Condo")) || (data === "Co-op")) || (data === "MobileHome")) || (data === "MultiFamily")) || (data === "Timeshare")) || (data === "TownHouse")) || (data === "Miscellaneous")) || (data === "ResidentialLand"))){
-const err3 = {instancePath,schemaPath:"#/allOf/1/enum",keyword:"enum",params:{allowedValues: schema224.allOf[1].enum},message:"must be equal to one of the allowed values",schema:schema224.allOf[1].enum,parentSchema:schema224.allOf[1],data};
+const err3 = {instancePath,schemaPath:"#/allOf/1/enum",keyword:"enum",params:{allowedValues: schema226.allOf[1].enum},message:"must be equal to one of the allowed values",schema:schema226.allOf[1].enum,parentSchema:schema226.allOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -26770,7 +26772,7 @@ return errors === 0;
 validate125.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/Property/properties/virtual_tours/anyOf/0"] = validate126;
-const schema240 = at("/components/schemas/Property/properties/virtual_tours/anyOf/0");
+const schema242 = at("/components/schemas/Property/properties/virtual_tours/anyOf/0");
 
 function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26787,7 +26789,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern4.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema240.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema242.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26798,7 +26800,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema240.propertyNames.type,parentSchema:schema240.propertyNames,data:key0,propertyName:key0};
+const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema242.propertyNames.type,parentSchema:schema242.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26809,7 +26811,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema240.propertyNames,parentSchema:schema240,data};
+const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema242.propertyNames,parentSchema:schema242,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -26827,7 +26829,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema240.type,parentSchema:schema240,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema242.type,parentSchema:schema242,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -26842,7 +26844,7 @@ return errors === 0;
 validate126.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/Property/properties/virtual_tours/anyOf/1"] = validate128;
-const schema241 = at("/components/schemas/Property/properties/virtual_tours/anyOf/1");
+const schema243 = at("/components/schemas/Property/properties/virtual_tours/anyOf/1");
 
 function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26856,7 +26858,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 0){
-const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema241,data};
+const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema243,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26867,7 +26869,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema241.type,parentSchema:schema241,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema243.type,parentSchema:schema243,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26995,7 +26997,7 @@ return errors === 0;
 validate131.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/PropertyEdit/properties/property_type/anyOf/1"] = validate132;
-const schema245 = at("/components/schemas/PropertyEdit/properties/property_type/anyOf/1");
+const schema247 = at("/components/schemas/PropertyEdit/properties/property_type/anyOf/1");
 
 function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27008,7 +27010,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema245.type,parentSchema:schema245,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema247.type,parentSchema:schema247,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27018,7 +27020,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "SingleFamily") || (data === "MobileHome")) || (data === "MultiFamily")) || (data === "TownHouse")) || (data === "ResidentialLand"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema245.enum},message:"must be equal to one of the allowed values",schema:schema245.enum,parentSchema:schema245,data};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema247.enum},message:"must be equal to one of the allowed values",schema:schema247.enum,parentSchema:schema247,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27072,7 +27074,7 @@ return errors === 0;
 validate133.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/1"] = validate134;
-const schema247 = at("/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/1");
+const schema249 = at("/components/schemas/AgentCard/properties/agency_profile/allOf/0/anyOf/1");
 
 function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27085,7 +27087,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema247.type,parentSchema:schema247,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema249.type,parentSchema:schema249,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27139,7 +27141,7 @@ return errors === 0;
 validate135.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/AgentUrl/allOf/0/anyOf/1"] = validate136;
-const schema249 = at("/components/schemas/AgentUrl/allOf/0/anyOf/1");
+const schema251 = at("/components/schemas/AgentUrl/allOf/0/anyOf/1");
 
 function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27152,7 +27154,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data !== null){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema249.type,parentSchema:schema249,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema251.type,parentSchema:schema251,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27167,7 +27169,7 @@ return errors === 0;
 validate136.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/AgentCardList/anyOf/0"] = validate137;
-const schema250 = at("/components/schemas/AgentCardList/anyOf/0");
+const schema252 = at("/components/schemas/AgentCardList/anyOf/0");
 
 function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27184,7 +27186,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern4.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema250.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema252.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27195,7 +27197,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.propertyNames.type,parentSchema:schema250.propertyNames,data:key0,propertyName:key0};
+const err1 = {instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema252.propertyNames.type,parentSchema:schema252.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27206,7 +27208,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema250.propertyNames,parentSchema:schema250,data};
+const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema252.propertyNames,parentSchema:schema252,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -27220,7 +27222,7 @@ for(const key1 in data){
 let data0 = data[key1];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.email === undefined){
-const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema186.required,parentSchema:schema186,data:data0};
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema188.required,parentSchema:schema188,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -27230,7 +27232,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data0.nid === undefined){
-const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema186.required,parentSchema:schema186,data:data0};
+const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/required",keyword:"required",params:{missingProperty: "nid"},message:"must have required property '"+"nid"+"'",schema:schema188.required,parentSchema:schema188,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -27242,7 +27244,7 @@ errors++;
 if(data0.email !== undefined){
 let data1 = data0.email;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.email.type,parentSchema:schema186.properties.email,data:data1};
+const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/email",schemaPath:"#/components/schemas/AgentCardListEntry/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.email.type,parentSchema:schema188.properties.email,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -27256,7 +27258,7 @@ if(data0.nid !== undefined){
 let data2 = data0.nid;
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema186.properties.nid,data:data2};
+const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema188.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -27267,7 +27269,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.nid.type,parentSchema:schema186.properties.nid,data:data2};
+const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nid",schemaPath:"#/components/schemas/AgentCardListEntry/properties/nid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.nid.type,parentSchema:schema188.properties.nid,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -27279,7 +27281,7 @@ errors++;
 }
 for(const key2 in data0){
 if((key2 !== "email") && (key2 !== "nid")){
-const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key2},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema186,data:data0};
+const err8 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key2},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema188,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -27291,7 +27293,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema186.type,parentSchema:schema186,data:data0};
+const err9 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/AgentCardListEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema188.type,parentSchema:schema188,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -27303,7 +27305,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema250.type,parentSchema:schema250,data};
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema252.type,parentSchema:schema252,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -27318,7 +27320,7 @@ return errors === 0;
 validate137.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["/components/schemas/AgentCardList/anyOf/1"] = validate138;
-const schema252 = at("/components/schemas/AgentCardList/anyOf/1");
+const schema254 = at("/components/schemas/AgentCardList/anyOf/1");
 
 function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27332,7 +27334,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 if(data.length > 0){
-const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema252,data};
+const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema254,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27343,7 +27345,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema252.type,parentSchema:schema252,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema254.type,parentSchema:schema254,data};
 if(vErrors === null){
 vErrors = [err1];
 }

@@ -11,7 +11,7 @@ export interface paths {
             path: {
                 /**
                  * @description The service identifier of the property.
-                 * @example 1024
+                 * @example 1001
                  */
                 nid: components["parameters"]["PropertyNid"];
             };
@@ -108,7 +108,7 @@ export interface paths {
             path: {
                 /**
                  * @description The agent's identifier.
-                 * @example 3001
+                 * @example 1036
                  */
                 nid: components["parameters"]["AgentNid"];
             };
@@ -209,7 +209,7 @@ export interface paths {
             path: {
                 /**
                  * @description The document's identifier.
-                 * @example 4001
+                 * @example 1047
                  */
                 nid: components["parameters"]["DocumentNid"];
             };
@@ -272,7 +272,7 @@ export interface components {
         /**
          * a numeric id string
          * @description A numeric identifier written as a JSON string.
-         * @example 1024
+         * @example 1001
          */
         IdString: string;
         /**
@@ -537,8 +537,7 @@ export interface components {
             name?: string;
             agent_first_name: string;
             agent_last_name: string;
-            /** Format: email */
-            email: string;
+            email: components["schemas"]["AgentEmail"];
             phone?: string;
             company?: string;
             professional_title?: string;
@@ -555,8 +554,7 @@ export interface components {
             name?: string;
             agent_first_name?: string;
             agent_last_name?: string;
-            /** Format: email */
-            email?: string;
+            email?: components["schemas"]["AgentEmail"];
             phone?: string;
             company?: string;
             professional_title?: string;
@@ -680,6 +678,15 @@ export interface components {
          * @enum {string}
          */
         ProblemFieldLocation: "body" | "path" | "header";
+        /**
+         * an agent's email, as a create or update gives it
+         * @description An email address: a dot-atom local part, `@`, and a domain of at least two labels, letters and digits in
+         *     either case (`dana.whitfield@harborrealty.example`, `a+b@c.co`); what ajv-formats' `email` format admits.
+         *     It is stated by a `pattern` rather than `format: email`, so that every tool reads the same rule:
+         *     `format: email` admits more in some tools (an RFC 5321 mailbox such as `0@com`, a quoted local part, an
+         *     address literal), and beside the pattern it would report one bad address twice.
+         */
+        AgentEmail: string;
     };
     responses: {
         /**
@@ -776,17 +783,17 @@ export interface components {
     parameters: {
         /**
          * @description The service identifier of the property.
-         * @example 1024
+         * @example 1001
          */
         PropertyNid: number;
         /**
          * @description The agent's identifier.
-         * @example 3001
+         * @example 1036
          */
         AgentNid: number;
         /**
          * @description The document's identifier.
-         * @example 4001
+         * @example 1047
          */
         DocumentNid: number;
     };
@@ -803,7 +810,7 @@ export interface operations {
             path: {
                 /**
                  * @description The service identifier of the property.
-                 * @example 1024
+                 * @example 1001
                  */
                 nid: components["parameters"]["PropertyNid"];
             };
@@ -832,7 +839,7 @@ export interface operations {
             path: {
                 /**
                  * @description The service identifier of the property.
-                 * @example 1024
+                 * @example 1001
                  */
                 nid: components["parameters"]["PropertyNid"];
             };
@@ -868,7 +875,7 @@ export interface operations {
             path: {
                 /**
                  * @description The external identifier given to the property (section 4.1, endpoint 2).
-                 * @example crm-000123
+                 * @example crm-000961
                  */
                 "external-id": string;
             };
@@ -955,7 +962,7 @@ export interface operations {
             path: {
                 /**
                  * @description The agent's identifier.
-                 * @example 3001
+                 * @example 1036
                  */
                 nid: components["parameters"]["AgentNid"];
             };
@@ -991,7 +998,7 @@ export interface operations {
             path: {
                 /**
                  * @description The agent's identifier.
-                 * @example 3001
+                 * @example 1036
                  */
                 nid: components["parameters"]["AgentNid"];
             };
@@ -1020,7 +1027,7 @@ export interface operations {
             path: {
                 /**
                  * @description The agent's identifier.
-                 * @example 3001
+                 * @example 1036
                  */
                 nid: components["parameters"]["AgentNid"];
             };
@@ -1129,7 +1136,7 @@ export interface operations {
             path: {
                 /**
                  * @description The document's identifier.
-                 * @example 4001
+                 * @example 1047
                  */
                 nid: components["parameters"]["DocumentNid"];
             };
@@ -1158,7 +1165,7 @@ export interface operations {
             path: {
                 /**
                  * @description The document's identifier.
-                 * @example 4001
+                 * @example 1047
                  */
                 nid: components["parameters"]["DocumentNid"];
             };
@@ -1194,7 +1201,7 @@ export interface operations {
             path: {
                 /**
                  * @description The document's identifier.
-                 * @example 4001
+                 * @example 1047
                  */
                 nid: components["parameters"]["DocumentNid"];
             };

@@ -53,6 +53,11 @@ const NOT_RUN: Array<[RegExp, string]> = [
   [/^npm pack$/, "run by test/support/consumer-install.ts"],
   [/^npm install -D property-listing-kit$/, "the install from the npm registry, once a release is published there; test/e2e/publish.test.ts runs npm publish --dry-run on this package, and test/support/consumer-install.ts installs the same archive into an empty project"],
   [/^npm install --save-dev \.\.\/property-listing-kit\/property-listing-kit-[0-9.]+\.tgz$/, "run by test/support/consumer-install.ts"],
+  // The page for outside tools: test/e2e/outside-tools.test.ts runs its lines against one mock, in the page's order.
+  [/^npm start$/, "the mock that docs/outside-tools.md points the tools at: test/e2e/outside-tools.test.ts starts it with this line, and test/e2e/npm-start.test.ts runs npm start"],
+  [/^npm run proxy -- --target http:\/\/127\.0\.0\.1:4010$/, "Prism's proxy in front of the mock: test/e2e/outside-tools.test.ts starts it with this line"],
+  [/^npx redocly bundle spec\/openapi\.yaml /, "test/e2e/outside-tools.test.ts runs it, writing into a temporary folder"],
+  [/^schemathesis run /, "Schemathesis is a Python program and cannot be installed here: test/e2e/outside-tools.test.ts checks what these lines name and skips them with that reason"],
 ];
 
 const mock = createMockServer({ contract: sharedContract(), validateResponses: true });
