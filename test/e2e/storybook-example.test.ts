@@ -24,6 +24,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromium.ts";
 import { consumerInstall, installOnce, npmInstall, removeUnused, withoutNpmVariables } from "../support/consumer-install.ts";
 import { startForwardingProxy, type ForwardingProxy } from "../support/forwarding-proxy.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
+import { sharedContract } from "../support/mock-harness.ts";
 import { readmeExample } from "../support/readme-examples.ts";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
 import { expectValidUsage } from "../usage/usage-check.ts";
@@ -211,7 +213,7 @@ describe(`examples/storybook with the packed kit (needs ${CHROMIUM})`, () => {
     expect(away).toEqual([]);
   });
 
-  it("runs every story as a test in Chromium offline, each recorded under its id, the usage valid", { timeout: 600_000 }, async ({ skip }) => {
+  it("runs every story as a test in Chromium offline, each recorded under its id, the usage valid and replayed by the runner", { timeout: 600_000 }, async ({ skip }) => {
     skip(!CHROMIUM_AVAILABLE, WHY);
     const log = join(scratch, "test-connections.log");
     const usageFile = join(scratch, "usage.json");
@@ -244,5 +246,17 @@ describe(`examples/storybook with the packed kit (needs ${CHROMIUM})`, () => {
     // A fault the story asked for is not the service's answer: nothing of it is recorded.
     expect(byId["listing-propertycard--service-down"]!.interactions).toEqual([]);
     expect(JSON.stringify(usage)).not.toContain("demo-token");
+
+    // Like any other usage, replayed by the installed kit's runner: here on the kit's own mock as a service.
+    const service = createMockServer({ contract: sharedContract() });
+    const { url } = await service.listen(0);
+    try {
+      const credentials = { CONTRACT_API_KEY: "demo-key", CONTRACT_TOKEN: "demo-token", CONTRACT_OTHER_API_KEY: "broker-key", CONTRACT_OTHER_TOKEN: "broker-token", CONTRACT_FRESH_API_KEY: "storybook-replay-key", CONTRACT_FRESH_TOKEN: "storybook-replay-token" };
+      const replay = await run("property-listing-contract", ["--usage", usageFile, "--base-url", url], { ...withoutNpmVariables(), ...credentials });
+      expect(replay.status, replay.output).toBe(0);
+      expect(replay.output).toContain("Consumer usage HOLDS");
+    } finally {
+      await service.close();
+    }
   });
 });
