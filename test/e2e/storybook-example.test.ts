@@ -217,7 +217,13 @@ describe(`examples/storybook with the packed kit (needs ${CHROMIUM})`, () => {
     skip(!CHROMIUM_AVAILABLE, WHY);
     const log = join(scratch, "test-connections.log");
     const usageFile = join(scratch, "usage.json");
-    const tested = await run("vitest", ["run"], { ...offline(log), USAGE_FILE: usageFile });
+    let tested = await run("vitest", ["run"], { ...offline(log), USAGE_FILE: usageFile });
+    // Now and then, on a busy machine, vitest's browser mode loses the page's first import of the set-up file
+    // ("Failed to fetch dynamically imported module") and runs no story at all; a second run loads it. Only that
+    // failure is run again: a story that fails fails the test.
+    if (tested.status !== 0 && /Failed to fetch dynamically imported module/.test(tested.output) && /Tests\s+no tests/.test(tested.output.replace(/\x1b\[[0-9;]*m/g, ""))) {
+      tested = await run("vitest", ["run"], { ...offline(log), USAGE_FILE: usageFile });
+    }
     expect(tested.status, tested.output).toBe(0);
     expect(tested.output.replace(/\x1b\[[0-9;]*m/g, "")).toMatch(new RegExp(`Tests\\s+${STORY_IDS.length} passed`));
     const { outside, processes, loopback } = guarded(log);
