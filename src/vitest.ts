@@ -9,7 +9,7 @@
  * expect({ method: "POST", path: "/api/v1/object/property", headers, body }).toSatisfyContract();
  * expect(mock).toHaveReceived({ method: "POST", path: "/api/v1/object/property", body: expect.objectContaining({ street: "1 Main St" }) });
  */
-import { beforeEach, expect } from "vitest";
+import { afterEach, beforeEach, expect } from "vitest";
 import { toSatisfyContract, type ContractMatcherOptions } from "./contract/to-satisfy-contract.ts";
 import { toHaveReceived, type ReceivedOptions, type ReceivedPattern } from "./mock/to-have-received.ts";
 import { setTestNameSource } from "./mock/usage/running-test-name.ts";
@@ -22,13 +22,37 @@ expect.extend({ toSatisfyContract, toHaveReceived });
 // the state they set is the state the test starts from.
 // A runner that loads this module once for many files (vitest with `isolate: false`) runs this hook in the first
 // file only; the mocks then ask which test runs on their first call in each test.
-setTestNameSource(() => expect.getState().currentTestName);
-beforeEach(() => {
+// vitest's browser mode leaves expect's `currentTestName` unset, so the name comes from the hook's own task there.
+let hookTestName: string | undefined;
+setTestNameSource(() => expect.getState().currentTestName ?? hookTestName);
+beforeEach((context) => {
+  hookTestName = expect.getState().currentTestName ?? nameOf(context.task);
   const mocks = usageInProcess();
   if (mocks.length === 0) return;
-  const name = expect.getState().currentTestName ?? "(unnamed test)";
+  const name = hookTestName || "(unnamed test)";
   for (const usage of mocks) usage.beginTest(name);
 });
+afterEach(() => {
+  hookTestName = undefined;
+});
+
+/** A test's name as vitest writes it (its `currentTestName`): its suites' names and its own, without the file's. */
+interface NamedTask {
+  name: string;
+  suite?: NamedTask | undefined;
+  file?: NamedTask | undefined;
+}
+function nameOf(task: NamedTask): string {
+  const names = [task.name];
+  let at = task;
+  while (at.suite) {
+    at = at.suite;
+    if (at.name) names.unshift(at.name);
+  }
+  // The outermost name is the file's, whether or not the chain of suites reached it.
+  if (at !== task.file) names.unshift(task.file?.name ?? "");
+  return names.slice(1).join(" > ");
+}
 
 declare module "vitest" {
   interface Matchers<T = any> {

@@ -14,6 +14,8 @@ export const SLOW_FILES = [
   // Builds nothing in CI (the image is built before the suite) but waits on containers for a minute or two, with
   // little CPU of its own: started first, it overlaps the files that need the cores.
   "test/docker/container.test.ts",
+  // An npm install (on a first run), a Storybook build and the stories in Chromium: minutes on a first run.
+  "test/e2e/storybook-example.test.ts",
   "test/contract/independent-seeds.test.ts",
   "test/contract/independent.test.ts",
   "test/profile/closed-loop.test.ts",

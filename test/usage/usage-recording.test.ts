@@ -273,6 +273,32 @@ describe("with a service profile played back", () => {
 });
 
 describe("tests named by the runner", () => {
+  it("give the runner's name up to the name a test gives itself before its first call, and keep it after", async () => {
+    let running: string | undefined = "stories > Seats Full";
+    const runner = setTestNameSource(() => running);
+    onTestFinished(() => void setTestNameSource(runner));
+    const mock = recordingMock();
+    mock.usage!.beginTest("stories > Seats Full"); // what property-listing-kit/vitest's hook does
+    mock.useState("seats-full");
+    mock.usage!.beginTest("listing-agentlist--seats-full"); // what a story's own hook does
+    await call(mock, "get", "/agent_cards", { "API-KEY": "demo-key", TOKEN: "demo-token" });
+    mock.usage!.beginTest("stories > Seats Full, again"); // after a call: a test of its own, the first kept
+    await call(mock, "get", "/agent_cards");
+    running = "stories > Empty";
+    mock.usage!.beginTest("stories > Empty");
+    running = undefined;
+    mock.usage!.beginTest("named outside a runner"); // no runner: an empty test is kept as it is
+    const usage = mock.usage!.toJSON();
+    expectValidUsage(usage);
+    expect(usage.tests.map((test) => [test.name, test.start, test.interactions.length])).toEqual([
+      ["listing-agentlist--seats-full", { kind: "named", name: "seats-full" }, 1],
+      ["stories > Seats Full, again", { kind: "named", name: "seats-full" }, 1],
+      ["stories > Empty", { kind: "named", name: "seats-full" }, 0],
+      ["named outside a runner", { kind: "named", name: "seats-full" }, 0],
+    ]);
+  });
+
+
   it("begin on a recorder's first call under each test the runner names, unless a test was begun in it by name", async () => {
     let running: string | undefined = "suite > first";
     const runner = setTestNameSource(() => running);

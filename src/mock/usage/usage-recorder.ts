@@ -116,7 +116,16 @@ export class UsageRecorder implements UsageControl {
   beginTest(name: string): void {
     const problem = testNameProblem(name);
     if (problem) throw new TypeError(`beginTest: the test's name ${problem}.`);
-    this.#runnerTest = runningTestName();
+    const running = runningTestName();
+    // A test the runner began under its own name, that has made no call yet, takes the name the test gives itself
+    // (a story names itself by its id inside the runner's test), rather than leaving an empty test behind.
+    const open = this.#open;
+    if (open && running !== undefined && open.name === running && this.#runnerTest === running && open.calls.length === 0) {
+      open.bytes += name.length - open.name.length;
+      open.name = name;
+      return;
+    }
+    this.#runnerTest = running;
     this.#end();
     if (this.#stopped) return;
     if (this.#written.length >= this.#limits.maxTests) return this.#stop({ reason: "max-tests", limit: this.#limits.maxTests, at: { test: name } });
