@@ -1,0 +1,130 @@
+import type { Contract } from "../../contract/build-contract.ts";
+import type { AnswersDocument, ServiceAnswer } from "../../contract/usage/answers-document.ts";
+import type { UsageDocument } from "../../contract/usage/usage-document.ts";
+import type { ApiInterceptor } from "../http/api-interceptor.ts";
+import type { Reply } from "../http/reply.ts";
+import { JsonBytes } from "../json-bytes.ts";
+import { runningTestName } from "../usage/running-test-name.ts";
+import { testNameProblem, UNNAMED_TEST, type UsageControl } from "../usage/usage-recorder.ts";
+
+/** A request of a test that the service's answers do not cover, as the run's end reports it. */
+export interface NotCovered {
+  test: string;
+  method: string;
+  path: string;
+  /** Why: no answer for that test, its answers used up, another operation expected, or the service was not asked. */
+  reason: string;
+}
+
+/** Kept per test, so that a suite that never stops cannot grow the mock. */
+const MAX_NOT_COVERED = 100;
+
+interface ServedTest {
+  name: string;
+  answers: ServiceAnswer[] | undefined;
+  /** The next interaction of the test's answers. */
+  next: number;
+  notCovered: NotCovered[];
+}
+
+/**
+ * The service's answers, served back to the suite that recorded the usage they answer (`--answers`,
+ * `MOCK_ANSWERS`, the `answers` option): while consumer test T runs, its n-th request that matches the n-th
+ * recorded interaction's operation gets the service's n-th answer, so a test that sends back an id the service
+ * gave is answered about that record. A request the answers do not cover is answered as the mock would, marked
+ * in the journal (`fault.answers: "not-covered"`) and kept for the run's end. Tests begin as recording begins
+ * them (vitest's current test, `POST /__admin/usage/tests`, `usage.beginTest`); the usage it reads back is the
+ * one the answers were made from, so a suite that writes its usage while answers are served writes what was
+ * recorded, never the re-run.
+ */
+export class AnswersServer implements UsageControl {
+  readonly #byName = new Map<string, ServiceAnswer[]>();
+  readonly #usage: UsageDocument;
+  readonly #contract: Contract;
+  readonly #tests: ServedTest[] = [];
+  #open: ServedTest | undefined;
+  #runnerTest: string | undefined;
+
+  constructor(answers: AnswersDocument, contract: Contract) {
+    for (const test of answers.tests) this.#byName.set(test.name, test.interactions);
+    this.#usage = answers.usage;
+    this.#contract = contract;
+  }
+
+  beginTest(name: string): void {
+    const problem = testNameProblem(name);
+    if (problem) throw new TypeError(`beginTest: the test's name ${problem}.`);
+    this.#runnerTest = runningTestName();
+    this.#open = { name, answers: this.#byName.get(name), next: 0, notCovered: [] };
+    this.#tests.push(this.#open);
+    // Only what the run's end reports is kept of an ended test.
+    if (this.#tests.length > 10_000) this.#tests.splice(0, this.#tests.length - 10_000);
+  }
+
+  toJSON(): UsageDocument {
+    return structuredClone(this.#usage);
+  }
+
+  text(): string {
+    return `${JSON.stringify(this.#usage, null, 2)}\n`;
+  }
+
+  /** The requests the answers did not cover, test by test, oldest first (`test` given: that test's only). */
+  notCovered(test?: string): NotCovered[] {
+    const tests = test === undefined ? this.#tests : this.#tests.filter((served) => served.name === test);
+    return tests.flatMap((served) => served.notCovered);
+  }
+
+  /** The API interceptor that serves the answers; inside the faults, so that a fault a test asks for is the mock's. */
+  interceptor(): ApiInterceptor {
+    return (call, next) => {
+      const test = this.#current();
+      const found = this.#contract.match(call.method, call.path);
+      if (found.kind !== "operation") return next(call);
+      const operation = found.operation.id;
+      const planned = test.answers?.[test.next];
+      if (planned && planned.operation === operation) {
+        test.next += 1;
+        if (!("notSent" in planned)) {
+          call.operationId = operation;
+          call.fault = { ...call.fault, answers: "service" };
+          call.request.discardBody();
+          return replyOf(planned);
+        }
+        return this.#uncovered(test, call, next, `the service was not asked it: ${planned.notSent}`);
+      }
+      const reason = test.answers === undefined
+        ? `the answers hold no test named ${JSON.stringify(test.name)}`
+        : planned === undefined
+          ? `the test's ${test.answers.length} answers were used up`
+          : `the next answer is for ${planned.operation}, not ${operation}`;
+      return this.#uncovered(test, call, next, reason);
+    };
+  }
+
+  #uncovered(test: ServedTest, call: Parameters<ApiInterceptor>[0], next: Parameters<ApiInterceptor>[1], reason: string) {
+    call.fault = { ...call.fault, answers: "not-covered" };
+    if (test.notCovered.length < MAX_NOT_COVERED) test.notCovered.push({ test: test.name, method: call.method, path: call.path, reason });
+    return next(call);
+  }
+
+  #current(): ServedTest {
+    const running = runningTestName();
+    if (running !== undefined && running !== this.#runnerTest && testNameProblem(running) === undefined) this.beginTest(running);
+    if (!this.#open) this.beginTest(UNNAMED_TEST);
+    return this.#open!;
+  }
+}
+
+/** The service's answer as the mock sends it: its status, its content-type as sent, its other headers and its body. */
+function replyOf(answer: Extract<ServiceAnswer, { status: number }>): Reply {
+  const { "content-type": contentType, ...headers } = answer.headers;
+  const body = answer.body === undefined ? new JsonBytes("") : new JsonBytes(typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body));
+  return {
+    status: answer.status,
+    contentType: answer.mediaType === "application/problem+json" ? "application/problem+json" : "application/json",
+    ...(contentType !== undefined ? { mediaType: contentType } : answer.mediaType ? { mediaType: answer.mediaType } : {}),
+    headers,
+    body,
+  };
+}
