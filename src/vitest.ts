@@ -9,11 +9,12 @@
  * expect({ method: "POST", path: "/api/v1/object/property", headers, body }).toSatisfyContract();
  * expect(mock).toHaveReceived({ method: "POST", path: "/api/v1/object/property", body: expect.objectContaining({ street: "1 Main St" }) });
  */
-import { beforeEach, expect } from "vitest";
+import { beforeEach, expect, onTestFinished } from "vitest";
 import { toSatisfyContract, type ContractMatcherOptions } from "./contract/to-satisfy-contract.ts";
 import { toHaveReceived, type ReceivedOptions, type ReceivedPattern } from "./mock/to-have-received.ts";
 import { setTestNameSource } from "./mock/usage/running-test-name.ts";
 import { usageInProcess } from "./mock/usage/usage-registry.ts";
+import { reportTestResult, RESULTS_VARIABLE } from "./mock/answers/report-test-result.ts";
 
 expect.extend({ toSatisfyContract, toHaveReceived });
 
@@ -23,7 +24,14 @@ expect.extend({ toSatisfyContract, toHaveReceived });
 // A runner that loads this module once for many files (vitest with `isolate: false`) runs this hook in the first
 // file only; the mocks then ask which test runs on their first call in each test.
 setTestNameSource(() => expect.getState().currentTestName);
+// While a service's answers are served (`property-listing-contract --rerun`), each test's own result is added
+// to the file MOCK_ANSWERS_RESULTS names: the verdict of that consumer test against the service.
+const reportResults = Boolean((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[RESULTS_VARIABLE]);
 beforeEach(() => {
+  if (reportResults) {
+    const name = expect.getState().currentTestName ?? "(unnamed test)";
+    onTestFinished(({ task }) => reportTestResult(name, task.result?.state, task.result?.errors ?? []));
+  }
   const mocks = usageInProcess();
   if (mocks.length === 0) return;
   const name = expect.getState().currentTestName ?? "(unnamed test)";
