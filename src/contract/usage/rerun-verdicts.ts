@@ -1,4 +1,5 @@
 import type { RunReport } from "../runner/run-report.ts";
+import { answerDifferences, likelyCauses } from "./answer-differences.ts";
 import type { AnswersDocument } from "./answers-document.ts";
 
 /** One consumer test's own result against the service's answers, as `--rerun` reads it from the suite. */
@@ -16,7 +17,9 @@ export interface RerunVerdict {
   result: "held" | "broke" | "not-run";
   /** The test's own errors, when it broke. */
   errors: string[];
-  /** What the replay found the service answered otherwise than the mock, for this test. */
+  /** Where the service answered otherwise than the mock, in what the client could trip on (the likeliest cause first). */
+  answered: string[];
+  /** What the replay's judgement found for this test. */
   differences: string[];
   /** Its requests the service's answers did not cover (answered as the mock would). */
   notCovered: Array<{ method: string; path: string; reason: string }>;
@@ -41,20 +44,26 @@ export interface RerunOutcome {
 export function rerunVerdicts(answers: AnswersDocument, replay: RunReport, results: SuiteTestResult[], command: string): RerunOutcome {
   const byName = new Map<string, SuiteTestResult>();
   for (const result of results) byName.set(result.test, result);
-  const verdicts = answers.usage.tests.map((test): RerunVerdict => {
+  const verdicts = answers.usage.tests.map((test, t): RerunVerdict => {
+    const served = answers.tests[t]?.name === test.name ? answers.tests[t]!.interactions : (answers.tests.find((candidate) => candidate.name === test.name)?.interactions ?? []);
     const differences = [...new Set(replay.results.filter((result) => result.consumerTest === test.name && result.status === "failed").map(differenceOf))];
     const ran = byName.get(test.name);
     const notCovered = ran?.notCovered ?? [];
+    const error = ran?.errors[0] ?? "the test failed";
+    const answered = likelyCauses(answerDifferences(test.interactions, served), error).map((difference) => difference.text);
     if (!ran || ran.state === "skip") {
-      return { name: test.name, result: "not-run", errors: [], differences, notCovered, explanation: "not run: the test command did not run this test" };
+      return { name: test.name, result: "not-run", errors: [], answered, differences, notCovered, explanation: "not run: the test command did not run this test" };
     }
     if (ran.state === "pass") {
-      const note = differences.length > 0 ? ` (the service answered otherwise than the mock, and the test did not notice: ${differences[0]}${differences.length > 1 ? ` and ${differences.length - 1} more` : ""})` : "";
-      return { name: test.name, result: "held", errors: [], differences, notCovered, explanation: `held${note}` };
+      const seen = answered.length > 0 ? answered : differences;
+      const note = seen.length > 0 ? ` (the service answered otherwise than the mock, and the test did not notice: ${seen[0]}${seen.length > 1 ? ` and ${seen.length - 1} more` : ""})` : "";
+      return { name: test.name, result: "held", errors: [], answered, differences, notCovered, explanation: `held${note}` };
     }
-    const error = ran.errors[0] ?? "the test failed";
-    const why = differences.length > 0 ? ` — ${differences.join("; ")}` : notCovered.length > 0 ? ` — requests not covered by the service's answers: ${notCovered.map((call) => `${call.method} ${call.path}`).join(", ")}` : "";
-    return { name: test.name, result: "broke", errors: ran.errors, differences, notCovered, explanation: `broke: ${error}${why}` };
+    const causes = answered.length > 0 ? answered : differences;
+    const why = causes.length > 0
+      ? ` — ${causes.slice(0, 3).join("; ")}${causes.length > 3 ? `; and ${causes.length - 3} more` : ""}`
+      : notCovered.length > 0 ? ` — requests not covered by the service's answers: ${notCovered.map((call) => `${call.method} ${call.path}`).join(", ")}` : "";
+    return { name: test.name, result: "broke", errors: ran.errors, answered, differences, notCovered, explanation: `broke: ${error}${why}` };
   });
   const known = new Set(answers.usage.tests.map((test) => test.name));
   const unknownTests = [...byName.keys()].filter((name) => !known.has(name));
@@ -87,7 +96,7 @@ export function renderRerunJunit(outcome: RerunOutcome): string {
     const open = `    <testcase classname="${escape(outcome.consumer)}" name="${escape(verdict.name)}"`;
     if (verdict.result === "held") return `${open}/>`;
     if (verdict.result === "not-run") return `${open}>\n      <skipped message="${escape(verdict.explanation)}"/>\n    </testcase>`;
-    return `${open}>\n      <failure message="${escape(verdict.explanation)}">${escape([...verdict.errors, ...verdict.differences].join("\n"))}</failure>\n    </testcase>`;
+    return `${open}>\n      <failure message="${escape(verdict.explanation)}">${escape([...verdict.errors, ...verdict.answered, ...verdict.differences].join("\n"))}</failure>\n    </testcase>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="${escape(outcome.consumer)} against the service's answers" tests="${outcome.verdicts.length}" failures="${broke}" skipped="${skipped}">\n${cases.join("\n")}\n  </testsuite>\n</testsuites>\n`;
 }
