@@ -30,9 +30,9 @@ import type { AnswersDocument } from "../contract/usage/answers-document.ts";
 import { renderRerunJunit, renderRerunText, rerunVerdicts } from "../contract/usage/rerun-verdicts.ts";
 import { createMockServer } from "../hosts/node/create-mock-server.ts";
 import { rerunSuite } from "./rerun-suite.ts";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 /** A usage error, an unreachable implementation or an unusable recording: the message, and exit code 2. */
@@ -187,6 +187,8 @@ async function answerUsage(command: UsageCommand, usage: UsageDocument, what: st
   const answers = collector.document(source);
   const answersFile = command.writeAnswers ?? join(mkdtempSync(join(tmpdir(), "plk-answers-")), "answers.json");
   try {
+    // Its folder is made, as a CI job's output folder often does not exist yet.
+    mkdirSync(dirname(answersFile), { recursive: true });
     writeFileSync(answersFile, `${JSON.stringify(answers, null, 2)}\n`);
   } catch (error) {
     return fail(`Cannot write the answers to ${answersFile} (--write-answers): ${(error as Error).message}`);
