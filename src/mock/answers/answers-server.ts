@@ -19,6 +19,9 @@ export interface NotCovered {
 /** Kept per test, so that a suite that never stops cannot grow the mock. */
 const MAX_NOT_COVERED = 100;
 
+/** Paths whose operation is kept once matched; past it the cache starts again, so a client inventing paths cannot grow it. */
+const MAX_MATCHED_PATHS = 10_000;
+
 interface ServedTest {
   name: string;
   answers: ServiceAnswer[] | undefined;
@@ -42,6 +45,10 @@ export class AnswersServer implements UsageControl {
   readonly #usage: UsageDocument;
   readonly #contract: Contract;
   readonly #tests: ServedTest[] = [];
+  /** Each answer's reply, encoded once: a test's suite sends the same answers again on every run. */
+  readonly #replies = new WeakMap<ServiceAnswer, Reply>();
+  /** The operation of each path sent (undefined: none), matched once. */
+  readonly #operations = new Map<string, string | undefined>();
   #open: ServedTest | undefined;
   #runnerTest: string | undefined;
 
@@ -79,9 +86,8 @@ export class AnswersServer implements UsageControl {
   interceptor(): ApiInterceptor {
     return (call, next) => {
       const test = this.#current();
-      const found = this.#contract.match(call.method, call.path);
-      if (found.kind !== "operation") return next(call);
-      const operation = found.operation.id;
+      const operation = this.#operationOf(call.method, call.path);
+      if (operation === undefined) return next(call);
       const planned = test.answers?.[test.next];
       if (planned && planned.operation === operation) {
         test.next += 1;
@@ -89,7 +95,9 @@ export class AnswersServer implements UsageControl {
           call.operationId = operation;
           call.fault = { ...call.fault, answers: "service" };
           call.request.discardBody();
-          return replyOf(planned);
+          let reply = this.#replies.get(planned);
+          if (!reply) this.#replies.set(planned, (reply = replyOf(planned)));
+          return reply;
         }
         return this.#uncovered(test, call, next, `the service was not asked it: ${planned.notSent}`);
       }
@@ -100,6 +108,16 @@ export class AnswersServer implements UsageControl {
           : `the next answer is for ${planned.operation}, not ${operation}`;
       return this.#uncovered(test, call, next, reason);
     };
+  }
+
+  #operationOf(method: string, path: string): string | undefined {
+    const key = `${method} ${path}`;
+    if (this.#operations.has(key)) return this.#operations.get(key);
+    if (this.#operations.size >= MAX_MATCHED_PATHS) this.#operations.clear();
+    const found = this.#contract.match(method, path);
+    const operation = found.kind === "operation" ? found.operation.id : undefined;
+    this.#operations.set(key, operation);
+    return operation;
   }
 
   #uncovered(test: ServedTest, call: Parameters<ApiInterceptor>[0], next: Parameters<ApiInterceptor>[1], reason: string) {
