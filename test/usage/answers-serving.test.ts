@@ -75,8 +75,9 @@ describe("createMockServer({ answers })", () => {
     }
   });
 
-  it("answers a request of another operation than the next answer's as the mock would, and says why", async () => {
-    const mock = createMockServer({ contract: sharedContract(), log: () => {}, answers: answersDocument() });
+  it("answers a request of another operation than the next answer's as the mock would, and says why, at the end too", async () => {
+    const logged: string[] = [];
+    const mock = createMockServer({ contract: sharedContract(), log: (line) => logged.push(line), quiet: true, answers: answersDocument() });
     try {
       mock.usage!.beginTest(TEST);
       const listed = await request(mock.app).get(`${API}/properties/1`).set(DEMO);
@@ -89,6 +90,8 @@ describe("createMockServer({ answers })", () => {
     } finally {
       await mock.close();
     }
+    expect(logged.join("\n")).toContain("2 requests were not covered by the service's answers, and answered as the mock would:");
+    expect(logged.join("\n")).toContain(`${TEST}: GET ${API}/properties/1 (the next answer is for retrieveProperty, not listUserProperties)`);
   });
 
   it("turns on with MOCK_ANSWERS for a mock set up to record usage, and never writes the usage file meanwhile", async () => {

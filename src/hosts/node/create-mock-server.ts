@@ -251,6 +251,12 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
         });
       }
       forgetUsage?.();
+      // The run's end says which requests the service's answers did not cover (answered as the mock would).
+      const uncovered = core.answers?.notCovered() ?? [];
+      if (uncovered.length > 0) {
+        const shown = uncovered.slice(0, 20).map((call) => `  ${call.test}: ${call.method} ${call.path} (${call.reason})`);
+        tell("warn", `${uncovered.length} request${uncovered.length === 1 ? " was" : "s were"} not covered by the service's answers, and answered as the mock would:\n${shown.join("\n")}${uncovered.length > 20 ? `\n  and ${uncovered.length - 20} more` : ""}`, console.error);
+      }
       await usageFile?.close();
       core.usage?.finish();
       await core.close();
