@@ -44,6 +44,13 @@ describe("rerunVerdicts", () => {
     );
   });
 
+  it("never passes a test some of whose requests the service was not asked", () => {
+    const partly: AnswersDocument = { ...answers, tests: answers.tests.map((test, t) => (t === 1 ? { ...test, interactions: [{ operation: "retrieveProperty", notSent: "its id came from a list position" }] } : test)) };
+    const verdict = rerunVerdicts(partly, replay, [{ test: NAMES[1]!, state: "pass", errors: [], notCovered: [] }], "npx vitest run").verdicts[1]!;
+    expect(verdict.result).toBe("not-run");
+    expect(verdict.explanation).toBe("not run against the service: 1 of its 1 requests could not be sent to the service (its id came from a list position); it passed on the mock's answers there");
+  });
+
   it("holds when every test passed", () => {
     const passed = rerunVerdicts(answers, replay, NAMES.map((test) => ({ test, state: "pass" as const, errors: [], notCovered: [] })), "npx vitest run");
     expect(passed.exitCode).toBe(0);
