@@ -31,7 +31,7 @@ function answersDocument(consumer = "web-app"): AnswersDocument {
     tests: [{
       name: TEST,
       interactions: [
-        { operation: "retrieveProperty", status: 200, mediaType: "application/json", headers: { "content-type": "application/json; charset=utf-8", "x-listing-service": "real" }, body: { nid: "500007", title: "Quiet cottage", country: null } },
+        { operation: "retrieveProperty", path: "/api/v1/object/property/500007", status: 200, mediaType: "application/json", headers: { "content-type": "application/json; charset=utf-8", "x-listing-service": "real" }, body: { nid: "500007", title: "Quiet cottage", country: null } },
         { operation: "editProperty", notSent: "its id came from no earlier answer" },
       ],
     }],
@@ -92,6 +92,26 @@ describe("createMockServer({ answers })", () => {
     }
     expect(logged.join("\n")).toContain("2 requests were not covered by the service's answers, and answered as the mock would:");
     expect(logged.join("\n")).toContain(`${TEST}: GET ${API}/properties/1 (the next answer is for retrieveProperty, not listUserProperties)`);
+  });
+
+  it("answers requests sent at once in another order by their paths: the service's ids, or the mock's", async () => {
+    const answered = (nid: string, path: string) => ({ operation: "retrieveProperty", path, status: 200, mediaType: "application/json", headers: { "content-type": "application/json" }, body: { nid, title: `service ${nid}` } });
+    const document = answersDocument();
+    const recorded = (path: string) => ({ operation: "retrieveProperty", request: { method: "GET", path, params: {}, headers: {}, account: "primary" }, response: { status: 200, mediaType: "application/json", body: {} }, bindings: [], basis: { status: { tier: "fact" }, mediaType: { tier: "fact" }, fields: {} } });
+    (document.usage.tests[0] as { interactions: unknown[] }).interactions = [recorded(`${API}/property/1001`), recorded(`${API}/property/1002`), recorded(`${API}/property/1003`)];
+    document.tests[0]!.interactions = [answered("500007", `${API}/property/500007`), answered("500013", `${API}/property/500013`), answered("500019", `${API}/property/500019`)];
+    const mock = createMockServer({ contract: sharedContract(), log: () => {}, answers: document });
+    try {
+      mock.usage!.beginTest(TEST);
+      // The second interaction's record first, by the id the service gave it; then the third's, by the mock's id.
+      expect((await request(mock.app).get(`${API}/property/500013`).set(DEMO)).body.nid).toBe("500013");
+      expect((await request(mock.app).get(`${API}/property/1003`).set(DEMO)).body.nid).toBe("500019");
+      // A path neither names takes the first interaction left, in order.
+      expect((await request(mock.app).get(`${API}/property/42`).set(DEMO)).body.nid).toBe("500007");
+      expect(mock.answers!.notCovered()).toEqual([]);
+    } finally {
+      await mock.close();
+    }
   });
 
   it("turns on with MOCK_ANSWERS for a mock set up to record usage, and never writes the usage file meanwhile", async () => {

@@ -71,7 +71,7 @@ async function answersOfTest(): Promise<AnswersDocument> {
   }
   const usage = recording.usage!.toJSON();
   const recorded = usage.tests[0]!.interactions;
-  const interactions: ServiceAnswer[] = [...recorded, ...recorded.slice(0, IN_FLIGHT)].map((interaction) => ({ operation: interaction.operation, status: interaction.response.status, mediaType: interaction.response.mediaType, headers: { "content-type": "application/json; charset=utf-8" }, body: interaction.response.body }));
+  const interactions: ServiceAnswer[] = [...recorded, ...recorded.slice(0, IN_FLIGHT)].map((interaction) => ({ operation: interaction.operation, path: interaction.request.path, status: interaction.response.status, mediaType: interaction.response.mediaType, headers: { "content-type": "application/json; charset=utf-8" }, body: interaction.response.body }));
   return { answersVersion: 1, consumer: "bench", source: { kind: "service", baseUrl: "https://service.example" }, usage, tests: [{ name: TEST, interactions }] };
 }
 

@@ -36,6 +36,8 @@ export interface AnswersTest {
 export type ServiceAnswer =
   | {
       operation: string;
+      /** The path the replay sent, the service's ids in it (`/api/v1/object/property/500007`). */
+      path: string;
       status: number;
       /** Without parameters (`application/json`); null when the answer had no content-type. */
       mediaType: string | null;

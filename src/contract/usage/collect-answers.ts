@@ -45,5 +45,5 @@ export function serviceAnswerOf(operation: string, exchange: Exchange): ServiceA
   for (const name of [...new Set(names)].sort()) if (!LEFT_OUT.has(name)) headers[name] = exchange.headers.get(name)!;
   const mediaType = exchange.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() || null;
   const body = exchange.body !== undefined ? exchange.body : exchange.text !== "" ? exchange.text : undefined;
-  return { operation, status: exchange.status, mediaType, headers, ...(body !== undefined ? { body } : {}) };
+  return { operation, path: exchange.path, status: exchange.status, mediaType, headers, ...(body !== undefined ? { body } : {}) };
 }

@@ -22,10 +22,26 @@ const MAX_NOT_COVERED = 100;
 /** Paths whose operation is kept once matched; past it the cache starts again, so a client inventing paths cannot grow it. */
 const MAX_MATCHED_PATHS = 10_000;
 
+/**
+ * How far past the first unanswered interaction a request may be matched: requests a test sends at once
+ * (`Promise.all`) reach the mock in any order.
+ */
+const WINDOW = 32;
+
+/** One test's answers, each with the two paths that name its records: the service's ids, and the mock's. */
+interface Planned {
+  answer: ServiceAnswer;
+  /** The path the replay sent (the service's ids); undefined for an interaction not sent. */
+  servicePath: string | undefined;
+  /** The path the client sent while recording (the mock's ids, literal ones included). */
+  mockPath: string | undefined;
+}
+
 interface ServedTest {
   name: string;
-  answers: ServiceAnswer[] | undefined;
-  /** The next interaction of the test's answers. */
+  planned: Planned[] | undefined;
+  used: boolean[];
+  /** The first interaction not yet answered. */
   next: number;
   notCovered: NotCovered[];
 }
@@ -33,15 +49,16 @@ interface ServedTest {
 /**
  * The service's answers, served back to the suite that recorded the usage they answer (`--answers`,
  * `MOCK_ANSWERS`, the `answers` option): while consumer test T runs, its n-th request that matches the n-th
- * recorded interaction's operation gets the service's n-th answer, so a test that sends back an id the service
- * gave is answered about that record. A request the answers do not cover is answered as the mock would, marked
+ * recorded interaction's operation gets the service's n-th answer. Requests sent at once reach the mock in any
+ * order: one whose path is an interaction's (with the ids the service gave, or the mock's) takes that
+ * interaction's answer, so an id the service gave, sent back, is answered about its record. A request the answers do not cover is answered as the mock would, marked
  * in the journal (`fault.answers: "not-covered"`) and kept for the run's end. Tests begin as recording begins
  * them (vitest's current test, `POST /__admin/usage/tests`, `usage.beginTest`); the usage it reads back is the
  * one the answers were made from, so a suite that writes its usage while answers are served writes what was
  * recorded, never the re-run.
  */
 export class AnswersServer implements UsageControl {
-  readonly #byName = new Map<string, ServiceAnswer[]>();
+  readonly #byName = new Map<string, Planned[]>();
   readonly #usage: UsageDocument;
   readonly #contract: Contract;
   readonly #tests: ServedTest[] = [];
@@ -53,7 +70,11 @@ export class AnswersServer implements UsageControl {
   #runnerTest: string | undefined;
 
   constructor(answers: AnswersDocument, contract: Contract) {
-    for (const test of answers.tests) this.#byName.set(test.name, test.interactions);
+    const recorded = new Map(answers.usage.tests.map((test) => [test.name, test.interactions] as const));
+    for (const test of answers.tests) {
+      const sent = recorded.get(test.name);
+      this.#byName.set(test.name, test.interactions.map((answer, index) => ({ answer, servicePath: "path" in answer ? answer.path : undefined, mockPath: sent?.[index]?.request.path })));
+    }
     this.#usage = answers.usage;
     this.#contract = contract;
   }
@@ -62,7 +83,7 @@ export class AnswersServer implements UsageControl {
     const problem = testNameProblem(name);
     if (problem) throw new TypeError(`beginTest: the test's name ${problem}.`);
     this.#runnerTest = runningTestName();
-    this.#open = { name, answers: this.#byName.get(name), next: 0, notCovered: [] };
+    this.#open = { name, planned: this.#byName.get(name), used: [], next: 0, notCovered: [] };
     this.#tests.push(this.#open);
     // Only what the run's end reports is kept of an ended test.
     if (this.#tests.length > 10_000) this.#tests.splice(0, this.#tests.length - 10_000);
@@ -88,9 +109,11 @@ export class AnswersServer implements UsageControl {
       const test = this.#current();
       const operation = this.#operationOf(call.method, call.path);
       if (operation === undefined) return next(call);
-      const planned = test.answers?.[test.next];
-      if (planned && planned.operation === operation) {
-        test.next += 1;
+      const at = this.#match(test, operation, call.path);
+      if (at !== undefined) {
+        test.used[at] = true;
+        while (test.used[test.next]) test.next += 1;
+        const planned = test.planned![at]!.answer;
         if (!("notSent" in planned)) {
           call.operationId = operation;
           call.fault = { ...call.fault, answers: "service" };
@@ -101,13 +124,32 @@ export class AnswersServer implements UsageControl {
         }
         return this.#uncovered(test, call, next, `the service was not asked it: ${planned.notSent}`);
       }
-      const reason = test.answers === undefined
+      const first = test.planned?.[test.next]?.answer;
+      const reason = test.planned === undefined
         ? `the answers hold no test named ${JSON.stringify(test.name)}`
-        : planned === undefined
-          ? `the test's ${test.answers.length} answers were used up`
-          : `the next answer is for ${planned.operation}, not ${operation}`;
+        : first === undefined
+          ? `the test's ${test.planned.length} answers were used up`
+          : `the next answer is for ${first.operation}, not ${operation}`;
       return this.#uncovered(test, call, next, reason);
     };
+  }
+
+  /**
+   * The interaction a request answers: among the next unanswered ones of its operation, the one whose path it
+   * sent (with the ids the service gave, or the mock's), else the first of them.
+   */
+  #match(test: ServedTest, operation: string, path: string): number | undefined {
+    const planned = test.planned;
+    if (!planned) return undefined;
+    let first: number | undefined;
+    for (let at = test.next; at < planned.length && at < test.next + WINDOW; at += 1) {
+      const candidate = planned[at]!;
+      if (test.used[at] || candidate.answer.operation !== operation) continue;
+      if (candidate.servicePath === path || candidate.mockPath === path) return at;
+      first ??= at;
+    }
+    // In order, the first unanswered interaction is the only one a request of another path takes.
+    return first === test.next ? first : undefined;
   }
 
   #operationOf(method: string, path: string): string | undefined {

@@ -21,7 +21,8 @@ export function checkAnswers(value: unknown): { ok: true; answers: AnswersDocume
       const at = `/tests/${t}/interactions/${i}`;
       if (answer === null || typeof answer !== "object" || typeof (answer as { operation?: unknown }).operation !== "string") return refuse(`${at} must name its operation`);
       if ("notSent" in answer) continue;
-      const { status, headers, mediaType } = answer as { status?: unknown; headers?: unknown; mediaType?: unknown };
+      const { status, headers, mediaType, path } = answer as { status?: unknown; headers?: unknown; mediaType?: unknown; path?: unknown };
+      if (typeof path !== "string") return refuse(`${at}/path must be the path the replay sent`);
       if (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599) return refuse(`${at}/status must be an HTTP status`);
       if (headers === null || typeof headers !== "object" || Object.values(headers).some((header) => typeof header !== "string")) return refuse(`${at}/headers must be an object of strings`);
       if (mediaType !== null && typeof mediaType !== "string") return refuse(`${at}/mediaType must be a media type or null`);

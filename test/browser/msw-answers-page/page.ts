@@ -12,7 +12,7 @@ const TEST = "page > header";
 const usage = { usageVersion: 1, consumer: "browser-app", contract: { title: "t", version: "1", sha256: "0" }, accounts: [], tests: [] };
 const answers = {
   answersVersion: 1 as const, consumer: "browser-app", source: { kind: "service" as const, baseUrl: "https://service.example" }, usage,
-  tests: [{ name: TEST, interactions: [{ operation: "retrieveProperty", status: 200, mediaType: "application/json", headers: { "content-type": "application/json; charset=utf-8" }, body: { nid: "500007", title: "Quiet cottage", country: null } }] }],
+  tests: [{ name: TEST, interactions: [{ operation: "retrieveProperty", path: "/api/v1/object/property/500007", status: 200, mediaType: "application/json", headers: { "content-type": "application/json; charset=utf-8" }, body: { nid: "500007", title: "Quiet cottage", country: null } }] }],
 };
 const mock = createMockHandlers({ usage: { consumer: "browser-app" }, answers: JSON.stringify(answers) });
 const worker = setupWorker(...mock.handlers);

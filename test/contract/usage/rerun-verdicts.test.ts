@@ -17,7 +17,7 @@ const retrieve = (body: unknown): UsageInteraction => ({
   basis: { status: { tier: "fact" }, mediaType: { tier: "fact" }, fields: { "/country": { tier: "assumption", ids: ["A7"], pointers: [] } } },
 });
 const MOCK_BODY = { nid: "1001", premise: "", country: "US", half_baths: "0" };
-const SERVICE = { operation: "retrieveProperty", status: 200, mediaType: "application/json", headers: {}, body: { nid: "500007", premise: null, country: null, half_baths: null } };
+const SERVICE = { operation: "retrieveProperty", path: "/api/v1/object/property/500007", status: 200, mediaType: "application/json", headers: {}, body: { nid: "500007", premise: null, country: null, half_baths: null } };
 const NAMES = ["header > upper-cases the country", "header > shows the title", "header > never run"];
 
 const usage = { tests: NAMES.map((name) => ({ name, start: { kind: "named", name: "fixtures" }, records: {}, interactions: [retrieve(MOCK_BODY)] })) } as unknown as UsageDocument;
