@@ -1,7 +1,8 @@
 /**
  * `import "property-listing-kit/vitest"` (or list it in vitest's `setupFiles`) adds the matchers
  * `toSatisfyContract` and `toHaveReceived` to `expect`, and begins each test on every mock of the process that
- * records a consumer's usage (the `usage` option).
+ * records a consumer's usage (the `usage` option) or serves a service's answers (`MOCK_ANSWERS`); with
+ * `MOCK_ANSWERS_RESULTS` set (`property-listing-contract --rerun`), each test's own result is added to that file.
  *
  * @example
  * const response = await request(app).get("/api/v1/object/property/42").set(headers);
