@@ -34,5 +34,8 @@ export { parsePrefer, type Preferences } from "./mock/services/parse-prefer.ts";
 export type { Database } from "./mock/store/records.ts";
 export type { UsageControl } from "./mock/usage/usage-recorder.ts";
 export type { UsageOption } from "./mock/usage/check-usage-option.ts";
+export type { AnswersDocument, ServiceAnswer } from "./contract/usage/answers-document.ts";
+export type { AnswersServer, NotCovered } from "./mock/answers/answers-server.ts";
+export { AnswersCollector } from "./contract/usage/collect-answers.ts";
 export { loadSpec, DEFAULT_SPEC_PATH } from "./spec/load-spec.ts";
 export type { components, operations, paths } from "./generated/openapi.ts";

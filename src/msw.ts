@@ -18,6 +18,8 @@ export type { ServiceProfile } from "./contract/profile/service-profile.ts";
 export type { AccountConfig } from "./mock/account-config.ts";
 export type { Database } from "./mock/store/records.ts";
 export type { UsageControl } from "./mock/usage/usage-recorder.ts";
+export type { AnswersDocument, ServiceAnswer } from "./contract/usage/answers-document.ts";
+export type { AnswersServer, NotCovered } from "./mock/answers/answers-server.ts";
 export type { JournalEntry, JournalFilter } from "./mock/services/request-journal.ts";
 export type { FaultRule } from "./mock/services/fault-rules.ts";
 export { MockRefused } from "./mock/mock-refused.ts";

@@ -1,7 +1,8 @@
 /**
  * `import "property-listing-kit/vitest"` (or list it in vitest's `setupFiles`) adds the matchers
  * `toSatisfyContract` and `toHaveReceived` to `expect`, and begins each test on every mock of the process that
- * records a consumer's usage (the `usage` option).
+ * records a consumer's usage (the `usage` option) or serves a service's answers (`MOCK_ANSWERS`); with
+ * `MOCK_ANSWERS_RESULTS` set (`property-listing-contract --rerun`), each test's own result is added to that file.
  *
  * @example
  * const response = await request(app).get("/api/v1/object/property/42").set(headers);
@@ -9,11 +10,12 @@
  * expect({ method: "POST", path: "/api/v1/object/property", headers, body }).toSatisfyContract();
  * expect(mock).toHaveReceived({ method: "POST", path: "/api/v1/object/property", body: expect.objectContaining({ street: "1 Main St" }) });
  */
-import { afterEach, beforeEach, expect } from "vitest";
+import { afterEach, beforeEach, expect, onTestFinished } from "vitest";
 import { toSatisfyContract, type ContractMatcherOptions } from "./contract/to-satisfy-contract.ts";
 import { toHaveReceived, type ReceivedOptions, type ReceivedPattern } from "./mock/to-have-received.ts";
 import { setTestNameSource } from "./mock/usage/running-test-name.ts";
 import { usageInProcess } from "./mock/usage/usage-registry.ts";
+import { reportTestResult, RESULTS_VARIABLE } from "./mock/answers/report-test-result.ts";
 
 expect.extend({ toSatisfyContract, toHaveReceived });
 
@@ -22,11 +24,18 @@ expect.extend({ toSatisfyContract, toHaveReceived });
 // the state they set is the state the test starts from.
 // A runner that loads this module once for many files (vitest with `isolate: false`) runs this hook in the first
 // file only; the mocks then ask which test runs on their first call in each test.
+// While a service's answers are served (`property-listing-contract --rerun`), each test's own result is added
+// to the file MOCK_ANSWERS_RESULTS names: the verdict of that consumer test against the service.
+const reportResults = Boolean((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[RESULTS_VARIABLE]);
 // vitest's browser mode leaves expect's `currentTestName` unset, so the name comes from the hook's own task there.
 let hookTestName: string | undefined;
 setTestNameSource(() => expect.getState().currentTestName ?? hookTestName);
 beforeEach((context) => {
   hookTestName = expect.getState().currentTestName ?? nameOf(context.task);
+  if (reportResults) {
+    const name = hookTestName || "(unnamed test)";
+    onTestFinished(({ task }) => reportTestResult(name, task.result?.state, task.result?.errors ?? []));
+  }
   const mocks = usageInProcess();
   if (mocks.length === 0) return;
   const name = hookTestName || "(unnamed test)";

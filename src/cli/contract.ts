@@ -25,6 +25,14 @@ import type { UsageDocument } from "../contract/usage/usage-document.ts";
 import { CONTRACT_USAGE, parseContractArgs, type RecordingCommand, type ReporterName, type ServiceCommand, type UsageCommand } from "./parse-contract-args.ts";
 import { commandOrExit } from "./command-or-exit.ts";
 import { writePactFile } from "../contract/usage/write-pact-file.ts";
+import { AnswersCollector } from "../contract/usage/collect-answers.ts";
+import type { AnswersDocument } from "../contract/usage/answers-document.ts";
+import { renderRerunJunit, renderRerunText, rerunVerdicts } from "../contract/usage/rerun-verdicts.ts";
+import { createMockServer } from "../hosts/node/create-mock-server.ts";
+import { rerunSuite } from "./rerun-suite.ts";
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 /** A usage error, an unreachable implementation or an unusable recording: the message, and exit code 2. */
@@ -81,6 +89,7 @@ async function runUsage(command: UsageCommand): Promise<RunReport> {
   if (!read.ok) return fail(`The usage file ${command.file} is refused:\n  ${read.problems.join("\n  ")}`);
   const interactions = read.usage.tests.reduce((sum, test) => sum + test.interactions.length, 0);
   const what = `${read.usage.tests.length} tests, ${interactions} interactions of ${read.usage.consumer}`;
+  if (command.rerun !== undefined || command.writeAnswers !== undefined) return answerUsage(command, read.usage, what);
   if (!command.service) {
     if (!command.quiet) progress(`Judging the usage ${command.file} (${what}) against the profile ${command.profile} (run ${profile!.runId}, recorded ${profile!.recordedAt}); no request is sent`);
     const outcome = judgeUsageOffline({ usage: read.usage, file: command.file, profile: profile!, profileFile: command.profile!, strict: command.strict, contract, ...(command.quiet ? {} : { onEvent: createProgressPrinter(progress) }) });
@@ -90,7 +99,7 @@ async function runUsage(command: UsageCommand): Promise<RunReport> {
   return runAgainstService(command.service, { usage: read.usage, file: command.file, what });
 }
 
-async function runAgainstService(command: ServiceCommand, usage?: { usage: UsageDocument; file: string; what: string }): Promise<RunReport> {
+async function runAgainstService(command: ServiceCommand, usage?: { usage: UsageDocument; file: string; what: string; answers?: AnswersCollector }): Promise<RunReport> {
   if (!command.quiet && usage) progress(`Replaying the usage ${usage.file} (${usage.what}) against ${shownAddress(command.baseUrl)}${command.strict ? " (strict)" : ""}`);
   else if (!command.quiet) progress(`Running the contract scenario against ${shownAddress(command.baseUrl)}${command.strict ? " (strict)" : ""}${command.fuzz ? `, then ${command.fuzz} generated cases per operation` : ""}`);
   // Ctrl-C stops the run; it still deletes what it created. A second Ctrl-C stops at once.
@@ -132,7 +141,7 @@ async function runAgainstService(command: ServiceCommand, usage?: { usage: Usage
     ...(command.quiet ? {} : { onEvent: createProgressPrinter(progress) }),
     contract,
   };
-  const outcome = usage ? await replayUsage({ ...shared, usage: usage.usage, file: usage.file }) : await runContract({
+  const outcome = usage ? await replayUsage({ ...shared, usage: usage.usage, file: usage.file, ...(usage.answers ? { answers: usage.answers } : {}) }) : await runContract({
     ...shared,
     ...(command.fuzz ? { fuzz: command.fuzz } : {}),
     ...(command.seed !== undefined ? { seed: command.seed } : {}),
@@ -144,6 +153,60 @@ async function runAgainstService(command: ServiceCommand, usage?: { usage: Usage
   if (outcome.kind !== "report") return fail(outcome.message);
   recorded = outcome.profile;
   return outcome.report;
+}
+
+/**
+ * `--write-answers` and `--rerun`: the usage replayed against the service (or, offline, against the mock playing
+ * the profile, in this process: nothing is sent to the service), what it answered written, then with `--rerun`
+ * the consumer's own test command run against those answers, and one verdict per consumer test. The replay's
+ * report stands when there is no `--rerun`; with it, the process ends here with the re-run's exit code.
+ */
+async function answerUsage(command: UsageCommand, usage: UsageDocument, what: string): Promise<RunReport> {
+  const collector = new AnswersCollector(usage);
+  let report: RunReport;
+  let source: AnswersDocument["source"];
+  if (command.service) {
+    report = await runAgainstService(command.service, { usage, file: command.file, what, answers: collector });
+    source = { kind: "service", baseUrl: command.service.baseUrl };
+  } else {
+    const played = createMockServer({ profile: profile!, quiet: true });
+    const { url } = await played.listen(0, "127.0.0.1");
+    if (!command.quiet) progress(`Replaying the usage ${command.file} (${what}) against the mock playing the profile ${command.profile}; no request is sent to the service`);
+    try {
+      const offline: ServiceCommand = {
+        kind: "service", baseUrl: url, apiKey: "demo-key", token: "demo-token", other: { apiKey: "broker-key", token: "broker-token" }, fresh: { apiKey: "fresh-key", token: "fresh-token" },
+        timeoutMs: 10_000, skipSeatChecks: false, showCredentials: false, strict: command.strict, reporter: command.reporter, quiet: true,
+      };
+      report = await runAgainstService(offline, { usage, file: command.file, what, answers: collector });
+    } finally {
+      await played.close();
+    }
+    source = { kind: "profile", profile: command.profile!, runId: profile!.runId, recordedAt: profile!.recordedAt };
+  }
+  if (report.interrupted) return report;
+  const answers = collector.document(source);
+  const answersFile = command.writeAnswers ?? join(mkdtempSync(join(tmpdir(), "plk-answers-")), "answers.json");
+  try {
+    // Its folder is made, as a CI job's output folder often does not exist yet.
+    mkdirSync(dirname(answersFile), { recursive: true });
+    writeFileSync(answersFile, `${JSON.stringify(answers, null, 2)}\n`);
+  } catch (error) {
+    return fail(`Cannot write the answers to ${answersFile} (--write-answers): ${(error as Error).message}`);
+  }
+  if (!command.quiet) progress(`The service's answers written to ${answersFile}`);
+  if (command.rerun === undefined) return report;
+  if (!command.quiet) progress(`Running the test command against the service's answers: ${command.rerun}`);
+  const ran = await rerunSuite(command.rerun, answersFile);
+  if (ran.results.length === 0) {
+    fail(`The test command reported no test (exit code ${ran.exitCode ?? "none: it could not start"}): --rerun runs a suite that loads property-listing-kit/vitest (setupFiles) and records its usage as the docs show (docs/consumer-contracts.md).`);
+  }
+  const outcome = rerunVerdicts(answers, report, ran.results, command.rerun);
+  const rendered = command.reporter === "junit" ? renderRerunJunit(outcome) : command.reporter === "json" ? `${JSON.stringify(outcome, null, 2)}\n` : renderRerunText(outcome);
+  if (command.jsonReport) writeFileSync(command.jsonReport, `${JSON.stringify({ rerun: outcome, replay: report }, null, 2)}\n`);
+  if (command.output) writeFileSync(command.output, rendered);
+  else process.stdout.write(rendered);
+  if (command.output || command.reporter !== "text") progress(renderRerunText(outcome).trimEnd());
+  process.exit(outcome.exitCode);
 }
 
 /** The --profile file, or exit 2 naming every entry at fault: a profile is used whole or not at all. */

@@ -42,10 +42,11 @@ try {
     journalSize: command.journalSize,
     ...(command.latency ? { latency: command.latency } : {}),
     ...(command.recordUsage ? { usage: { consumer: command.recordUsage.consumer, file: command.recordUsage.file } } : {}),
+    ...(command.answers ? { answers: command.answers } : {}),
   });
 } catch (error) {
   // A refused --state file is named as the user gave it (the mock was given its records).
-  console.error(error instanceof StateRefused && command.stateFile ? new StateRefused(command.stateFile, error.problems).message : (error as Error).message);
+  console.error(error instanceof StateRefused && command.stateFile ? new StateRefused(command.stateFile, error.problems).message : (error as Error).message.replace('createMockServer: "answers"', "--answers"));
   // A state that cannot be read or written is not a usage error: exit 1, as for a port in use. A state refused for
   // what it holds (a record the mock cannot hold, RecordRefused; records of the wrong shape, StateRefused) is: exit 2.
   process.exit(error instanceof StateFileError ? 1 : 2);

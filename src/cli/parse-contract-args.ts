@@ -64,6 +64,10 @@ export interface UsageCommand extends ReportOptions {
   kind: "usage";
   file: string;
   service?: ServiceCommand;
+  /** Write what the service (or, offline, the mock playing the profile) answered to this file (`--write-answers`). */
+  writeAnswers?: string;
+  /** Run this test command (a shell line) against the service's answers: one verdict per consumer test (`--rerun`). */
+  rerun?: string;
 }
 
 /** What the contract runner's command line asks for. */
@@ -73,6 +77,7 @@ export const CONTRACT_USAGE = `Usage: property-listing-contract --base-url <url>
        property-listing-contract --recording <file.har> [--base-url <url>] [options]
        property-listing-contract --usage <usage.json> --base-url <url> [options]
        property-listing-contract --usage <usage.json> --profile <profile.json> [options]
+       property-listing-contract --usage <usage.json> --base-url <url> --rerun "<test command>" [options]
        (in a clone of this repository: npx --no -- property-listing-contract followed by the same options;
        in CI give the credentials as CONTRACT_API_KEY and CONTRACT_TOKEN, never on the command line:
        docs/runner-in-ci.md)
@@ -96,6 +101,16 @@ Options:
                        and judge what the client would notice; with --profile and no --base-url, judge it
                        against the service profile alone, sending nothing. A difference on an assumption fails
                        the consumer (naming the assumption), on a documented fact the service
+  --rerun "<command>"  with --usage: replay the usage (against --base-url, or offline against the mock playing
+                       --profile, nothing sent), write the service's answers (--write-answers, else a temporary
+                       file), then run the test command (a shell line, such as "npx vitest run") with
+                       MOCK_ANSWERS naming them: each consumer test's verdict is its own result against the
+                       service's answers, explained by what the replay found differed. The suite is set up as
+                       for recording (property-listing-kit/vitest, usage: { consumer }) and is not changed
+  --write-answers <file>
+                       with --usage: write what the service answered each interaction of each test (status,
+                       media type, headers, body; no credential), spec/answers.schema.json; property-listing-mock
+                       --answers <file> (MOCK_ANSWERS) serves them
   --strict             fail on checks that rest on the contract's assumptions too (error statuses, problem+json)
   --reporter <name>    text (default), junit or json
   --output <file>      write the report to this file instead of standard output (with junit or json and no
@@ -133,6 +148,9 @@ Options:
   --version            print the kit's version
   --help               show this help
 
+With --rerun: 0 every consumer test held against the service's answers, 1 a test broke (or was not run), 2 as
+below, or the test command reported no test (it does not load property-listing-kit/vitest).
+
 Exit codes: 0 the contract holds, 1 it does not, 2 usage error (also: every route answers 404 under the base
 URL, the credentials are refused everywhere, the fresh account has agents, another run changed the fresh account
 meanwhile), the implementation cannot be reached (or TLS fails), the recording cannot be read or holds no
@@ -144,7 +162,7 @@ contradicts the interface document: every entry at fault is named); 130 interrup
 const VALUE_OPTIONS = [
   "base-url", "public-base-url", "api-key", "token", "recording", "usage", "reporter", "output", "json-report",
   "timeout", "run-id", "other-api-key", "other-token", "fresh-api-key", "fresh-token", "fresh-seats",
-  "write-profile", "write-pact", "profile", "fuzz", "seed",
+  "write-profile", "write-pact", "profile", "fuzz", "seed", "write-answers", "rerun",
 ] as const;
 const FLAG_OPTIONS = ["strict", "skip-seat-checks", "show-credentials", "quiet"] as const;
 
@@ -175,6 +193,12 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
   if (values["write-profile"]) report.writeProfile = values["write-profile"];
   if (profile) report.profile = profile;
 
+  for (const name of ["write-answers", "rerun"] as const) {
+    if (values[name] === undefined) continue;
+    if (values[name] === "") return { kind: "error", message: name === "rerun" ? '--rerun needs a test command, such as --rerun "npx vitest run"' : "--write-answers needs a file name" };
+    if (values.usage === undefined) return { kind: "error", message: `--${name} needs --usage <file>: the consumer's usage whose interactions the service answers` };
+  }
+  const answersOptions = { ...(values["write-answers"] ? { writeAnswers: values["write-answers"] } : {}), ...(values.rerun ? { rerun: values.rerun } : {}) };
   if (values.usage !== undefined) {
     if (values.usage === "") return { kind: "error", message: "--usage needs a file name" };
     const refused = (["recording", "fuzz", "seed", "write-profile"] as const).filter((name) => values[name] !== undefined);
@@ -185,7 +209,7 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
     if (offline) {
       const sending = (["public-base-url", "api-key", "token", "timeout", "run-id", "other-api-key", "other-token", "fresh-api-key", "fresh-token", "fresh-seats", "skip-seat-checks", "show-credentials"] as const).filter((name) => values[name] !== undefined);
       if (sending.length > 0) return { kind: "error", message: `${sending.map((name) => `--${name}`).join(", ")} ${sending.length === 1 ? "is" : "are"} for a replay against a service (--base-url), not for judging a usage against --profile alone` };
-      return { kind: "run", command: { kind: "usage", file: values.usage, ...report } };
+      return { kind: "run", command: { kind: "usage", file: values.usage, ...report, ...answersOptions } };
     }
     if (values["base-url"] !== undefined && values.profile !== undefined) return { kind: "error", message: "--usage takes --base-url (replay against the service) or --profile (judge against a recorded profile, sending nothing), not both" };
     if (values["base-url"] === undefined && !env.CONTRACT_BASE_URL) return { kind: "error", message: "--usage needs --base-url (or CONTRACT_BASE_URL) to replay against a service, or --profile to judge against a recorded profile" };
@@ -252,7 +276,7 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
     // A replay holds the service to the usage, not to a profile (CONTRACT_PROFILE set for the nightly run).
     delete command.profile;
     const { profile: _unused, ...usageReport } = report;
-    return { kind: "run", command: { kind: "usage", file: values.usage, service: command, ...usageReport } };
+    return { kind: "run", command: { kind: "usage", file: values.usage, service: command, ...usageReport, ...answersOptions } };
   }
   return { kind: "run", command };
 }

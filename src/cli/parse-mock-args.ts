@@ -38,6 +38,8 @@ export interface MockCommand {
   latency?: Latency;
   /** Record the consumer's usage in this file (`--record-usage`, `MOCK_RECORD_USAGE`), under this consumer's name. */
   recordUsage?: { file: string; consumer: string };
+  /** Serve a service's answers from this file (`--answers`, `MOCK_ANSWERS`). */
+  answers?: string;
 }
 
 export const MOCK_USAGE = `Usage: property-listing-mock [options]
@@ -86,6 +88,10 @@ Options:
                          in this usage file, written as each test ends and on SIGTERM (env MOCK_RECORD_USAGE);
                          tests begin with POST /__admin/usage/tests {"name": "suite > test"}
   --consumer <name>      the consumer the usage is of, with --record-usage (env MOCK_CONSUMER)
+  --answers <file>       serve what a service answered a consumer's usage (property-listing-contract
+                         --write-answers; env MOCK_ANSWERS): while a test runs, its requests get the service's
+                         answers to that test's recorded interactions, in order; a request they do not cover is
+                         answered as the mock would and marked in the journal; nothing is recorded meanwhile
   --quiet                do not log requests
   --log-format <format>  text (default): a line per request for people; json: one JSON object per
                          line in pino's shape (level, time, msg, req, res, responseTime) for log tooling
@@ -115,7 +121,7 @@ Setting up a test (docs/setting-up-a-test.md):
 const VALUE_OPTIONS = [
   "port", "host", "base-url", "db", "db-sync", "db-compact-after", "fixtures", "state", "accounts",
   "agent-seats", "max-accounts", "allowed-hosts", "admin-token", "journal-size", "latency", "profile",
-  "record-usage", "consumer", "log-format",
+  "record-usage", "consumer", "answers", "log-format",
 ] as const;
 const FLAG_OPTIONS = ["validate-responses", "quiet"] as const;
 
@@ -190,6 +196,9 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
     if (consumer === "" || consumer.length > 200 || /[\u0000-\u001f]/.test(consumer)) return { kind: "error", message: "--consumer must be a name of 1 to 200 characters without control characters" };
     command.recordUsage = { file: usageFile, consumer };
   }
+  const answers = values.answers ?? env.MOCK_ANSWERS;
+  if (answers === "") return { kind: "error", message: "--answers needs a file name" };
+  if (answers !== undefined) command.answers = answers;
   const dbFile = values.db ?? env.MOCK_DB;
   if (dbFile) command.dbFile = dbFile;
   if (values.fixtures) command.fixturesFile = values.fixtures;

@@ -37,6 +37,8 @@ import { Coverage } from "./console/coverage.ts";
 import { createAnswerBasis } from "./usage/answer-basis.ts";
 import { recordUsage } from "./usage/usage-interceptor.ts";
 import { UsageRecorder, type UsageLimits } from "./usage/usage-recorder.ts";
+import { AnswersServer } from "./answers/answers-server.ts";
+import type { AnswersDocument } from "../contract/usage/answers-document.ts";
 
 /** What the core is built from: the contract, the seed, and the options every host shares, already read. */
 export interface MockCoreOptions {
@@ -97,6 +99,11 @@ export interface MockCoreOptions {
   consolePath?: string;
   /** Record a consumer's usage (usage/usage-recorder.ts): the consumer's name, and bounds other than the defaults. */
   usage?: { consumer: string; limits?: Partial<UsageLimits> };
+  /**
+   * Serve a service's answers to the suite that recorded the usage they answer (answers/answers-server.ts),
+   * checked (answers/check-answers.ts). Nothing is recorded meanwhile: the usage stays the one recorded.
+   */
+  answers?: AnswersDocument;
 }
 
 /** The host-neutral mock: one function of a request, and what a test or a host does with the mock besides. */
@@ -119,6 +126,8 @@ export interface MockCore {
   readonly restored: boolean;
   /** The consumer's usage, when it is recorded (the `usage` option). */
   readonly usage: UsageRecorder | undefined;
+  /** The service's answers served, with the `answers` option: tests begin on it as on a recording. */
+  readonly answers: AnswersServer | undefined;
   /** Puts the seeded state back, removes every fault rule and empties the request journal. */
   reset(): void;
   /** A reset to another state (a shipped name or records): fault rules and the journal emptied too; or why not. */
@@ -231,7 +240,10 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   // Innermost, so that whatever runs around it (a delay, a fault) sees the answer only once the change is saved.
   if (durability) apiInterceptors.push(createDurabilityInterceptor(durability));
   let currentState = options.seedName ?? "fixtures";
-  const usage = options.usage && new UsageRecorder({
+  const answers = options.answers && new AnswersServer(options.answers, contract);
+  // Inside the faults: a fault a test asks for is the mock's, as it was while recording.
+  if (answers) apiInterceptors.push(answers.interceptor());
+  const usage = answers ? undefined : options.usage && new UsageRecorder({
     consumer: options.usage.consumer,
     contract,
     store,
@@ -275,7 +287,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     reset: answerReset,
     states: { use: useState, current: () => currentState },
     providerStates: new ProviderStates({ contract, services, store, reset: answerReset }),
-    usage,
+    usage: usage ?? answers,
     store,
     tokens,
     contract,
@@ -309,6 +321,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     durability,
     restored: loaded?.restored ?? false,
     usage,
+    answers,
     reset,
     useState,
     currentState: () => currentState,

@@ -62,7 +62,7 @@ const SMALL = { properties: 300, requests: 40, soak: 400 };
 const SMALL_ARGS = ["--properties", String(SMALL.properties), "--requests", String(SMALL.requests), "--soak", String(SMALL.soak), "--growth-sizes", "30,100,300"];
 
 /** The container section (7) sets its goals only where a Docker engine answers. */
-const GOALS = ["1", "2a", "2b", "2c", "2d", "3a", "3b", "4a", "4b", "4c", "4d", "5", "11a", "11b", "11c", "11d", "20a", "23a", "23b", "23c", "30a", "30b", "32.1a", "32.1b", "32.1c", "32.2a", "32.2b", "32.3a", "32.3b", ...(DOCKER_AVAILABLE ? ["32.4a", "32.4b"] : []), "38a", "38b", "38c"];
+const GOALS = ["1", "2a", "2b", "2c", "2d", "3a", "3b", "4a", "4b", "4c", "4d", "5", "11a", "11b", "11c", "11d", "20a", "23a", "23b", "23c", "30a", "30b", "32.1a", "32.1b", "32.1c", "32.2a", "32.2b", "32.3a", "32.3b", ...(DOCKER_AVAILABLE ? ["32.4a", "32.4b"] : []), "38a", "38b", "38c", "49a", "49b"];
 
 describe("npm run bench", () => {
   // One run through the npm script for the two tests of this block: the tables on stdout, the same figures as JSON
@@ -156,6 +156,11 @@ describe("npm run bench", () => {
       for (const figure of report.usage.servers as ServerFigure[]) positive(figure.cpuMicrosPerRequest, `usage ${figure.server}: cpuMicrosPerRequest`);
       positive(report.usage.msw.offRequestsPerSecond, "usage: msw offRequestsPerSecond");
       positive(report.usage.msw.onRequestsPerSecond, "usage: msw onRequestsPerSecond");
+      // A service's answers served beside recording, and --rerun beside what it is made of
+      positive(report.answers.msw.recordingRequestsPerSecond, "answers: msw recordingRequestsPerSecond");
+      positive(report.answers.msw.servingRequestsPerSecond, "answers: msw servingRequestsPerSecond");
+      for (const key of ["suiteMs", "replayMs", "rerunMs"]) positive(report.answers.rerun[key], `answers: rerun ${key}`);
+      expect(report.answers.rerun.exitCode).toBe(1);
       expect(report.goals.map((goal: { id: string }) => goal.id)).toEqual(GOALS);
       for (const goal of report.goals) {
         if (!goal.unmeasured) expect(goal.measured, goal.id).toMatch(/\d/);

@@ -69,3 +69,26 @@ describe("parseContractArgs with --usage in a nightly job", () => {
     expect(command(["--usage", "usage.json"], { CONTRACT_PROFILE: "profile.json" })).toEqual({ kind: "usage", file: "usage.json", profile: "profile.json", strict: false, reporter: "text", quiet: false });
   });
 });
+
+describe("parseContractArgs for the service's answers (--write-answers, --rerun)", () => {
+  const error = (argv: string[], env: NodeJS.ProcessEnv = ENV) => {
+    const parsed = parseContractArgs(argv, env);
+    if (parsed.kind !== "error") throw new Error(`accepted: ${JSON.stringify(parsed)}`);
+    return parsed.message;
+  };
+
+  it("takes --rerun and --write-answers with a usage replayed on the service, or offline with a profile", () => {
+    expect(command(["--usage", "u.json", "--rerun", "npx vitest run", "--write-answers", "a.json"])).toMatchObject({ kind: "usage", file: "u.json", rerun: "npx vitest run", writeAnswers: "a.json", service: { baseUrl: "https://staging.example.com" } });
+    const offline = command(["--usage", "u.json", "--profile", "p.json", "--rerun", "npm test"], {});
+    expect(offline).toMatchObject({ kind: "usage", profile: "p.json", rerun: "npm test" });
+    expect(offline).not.toHaveProperty("service");
+  });
+
+  it("refuses them without --usage, empty, or beside --write-pact, naming the flag", () => {
+    expect(error(["--rerun", "npx vitest run"])).toBe("--rerun needs --usage <file>: the consumer's usage whose interactions the service answers");
+    expect(error(["--write-answers", "a.json"])).toBe("--write-answers needs --usage <file>: the consumer's usage whose interactions the service answers");
+    expect(error(["--usage", "u.json", "--rerun="])).toContain("--rerun needs a test command");
+    expect(error(["--usage", "u.json", "--write-answers="])).toBe("--write-answers needs a file name");
+    expect(error(["--usage", "u.json", "--write-pact", "p.json", "--rerun", "npm test"])).toContain("--rerun");
+  });
+});

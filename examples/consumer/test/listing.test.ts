@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { addAgent, createListing, listingClient, myListings, openListing } from "../src/listing-client.ts";
+import { addAgent, createListing, listingClient, listingHeader, myListings, openListing } from "../src/listing-client.ts";
 import { BASE_URL, mock } from "./setup.ts";
 
 // The demo account of the kit's fixtures (uid 1).
@@ -16,6 +16,11 @@ describe("my listings", () => {
     const nid = await createListing(client, "12 Elm Street", "Sunny corner house");
     expect((await openListing(client, Number(nid)))?.title).toBe("Sunny corner house");
     expect(mock).toHaveReceived({ method: "PUT", path: `/api/v1/object/property/${nid}` });
+  });
+
+  it("creates a listing, renames it and shows its header", async () => {
+    const nid = await createListing(client, "3 Oak Lane", "Quiet cottage");
+    expect(await listingHeader(client, Number(nid))).toMatch(/^Quiet cottage \(/);
   });
 });
 

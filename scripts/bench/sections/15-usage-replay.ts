@@ -2,11 +2,13 @@
  * 1b. A consumer's usage replayed (`property-listing-contract --usage <file> --base-url <url>`, issue 38): 100
  * interactions recorded from the mock (a create, an edit by the nid it answered and a retrieve, 33 times over, and
  * a list by the account's uid) replayed against the independent implementation on loopback, each answer held to
- * the contract and to what the client got, everything the replay makes labelled at its end. Three rounds, each
- * on a fresh instance; the median is the goal's figure.
+ * the contract and to what the client got, everything the replay makes labelled at its end, and what the service
+ * answered gathered into the answers document as `--write-answers` and `--rerun` do. Three rounds, each on a fresh
+ * instance; the median is the goal's figure.
  */
 import { createContract } from "../../../src/contract/create-contract.ts";
 import { replayUsage } from "../../../src/contract/usage/replay-usage.ts";
+import { AnswersCollector } from "../../../src/contract/usage/collect-answers.ts";
 import { startIndependentService } from "../../../test/support/independent-service/index.ts";
 import { recordSampleUsage, SAMPLE_TESTS, type SampleTest } from "../../../test/support/usage-samples.ts";
 import { count, ms, table } from "../format.ts";
@@ -44,7 +46,9 @@ export const section: BenchSection<UsageReplayFigures> = {
       try {
         const { primary } = service.accounts;
         const started = performance.now();
-        const outcome = await replayUsage({ usage, file: "bench-usage.json", baseUrl: service.url, apiKey: primary.apiKey, token: primary.token, contract, closedContract, runId: `bench-${round}`, nonce: "bench0" });
+        const answers = new AnswersCollector(usage);
+        const outcome = await replayUsage({ usage, file: "bench-usage.json", baseUrl: service.url, apiKey: primary.apiKey, token: primary.token, contract, closedContract, runId: `bench-${round}`, nonce: "bench0", answers });
+        JSON.stringify(answers.document({ kind: "service", baseUrl: service.url }), null, 2);
         roundsMs.push(performance.now() - started);
         if (outcome.kind !== "report") failures.push(`usage replay: ${outcome.message}`);
         else {

@@ -9,8 +9,10 @@ import { runRedactor, RunInterrupted, Sender, type AccountName } from "../runner
 import { interactionStep, recordDifferences, testVerdicts } from "./consumer-verdicts.ts";
 import { judgeAnswer } from "./judge-answer.ts";
 import { rebindRequest, type Rebinding } from "./rebind-request.ts";
+import { serviceAnswerOf, type AnswersCollector } from "./collect-answers.ts";
 import { accountUid, fillSeats, freeSeats, makeStartRecords } from "./start-records.ts";
 import type { UsageDocument, UsageTest } from "./usage-document.ts";
+import type { ServiceAnswer } from "./answers-document.ts";
 
 /**
  * Options of {@link replayUsage}: how to reach the service, as for a run of the scenario (the same credentials,
@@ -20,6 +22,8 @@ export interface ReplayOptions extends Omit<RunOptions, "profile" | "recordProfi
   usage: UsageDocument;
   /** The usage file, for the report. */
   file: string;
+  /** Given each interaction's answer (free of credentials whatever `revealCredentials` says), for `--write-answers`. */
+  answers?: AnswersCollector;
 }
 
 const ROLES: Record<string, AccountName> = { primary: "primary", other: "other", fresh: "fresh" };
@@ -38,6 +42,8 @@ export async function replayUsage(options: ReplayOptions): Promise<RunOutcome> {
   const { now, started, exchange, cleanupExchange, accounts, contract, closedContract, preflightAnswers: answers, preflightLate: late } = opened;
 
   const redact = runRedactor(accounts, options.baseUrl, options.revealCredentials ?? false);
+  const redactAlways = runRedactor(accounts, options.baseUrl, false);
+  const keep = options.answers && ((test: string, index: number, answer: ServiceAnswer) => options.answers!.answered(test, index, redactAlways(answer)));
   const onEvent = options.onEvent;
   const emit = onEvent ? (event: RunEvent) => onEvent(redact(event)) : () => {};
   const runId = options.runId ?? `${started.toString(36)}-usage`;
@@ -59,8 +65,9 @@ export async function replayUsage(options: ReplayOptions): Promise<RunOutcome> {
   try {
     for (const test of options.usage.tests) {
       const from = ctx.results.length;
-      const reason = await replayTest(ctx, test, { tag, uids, fresh: options.fresh, skipSeatChecks: options.skipSeatChecks ?? false });
+      const reason = await replayTest(ctx, test, { tag, uids, fresh: options.fresh, skipSeatChecks: options.skipSeatChecks ?? false, ...(keep ? { keep } : {}) });
       if (reason) {
+        options.answers?.notReplayed(test.name, redactAlways(reason));
         skipped.set(test.name, reason);
         ctx.skip("consumer_assumption", test.name, `not replayed: ${reason}`);
       }
@@ -86,7 +93,7 @@ export async function replayUsage(options: ReplayOptions): Promise<RunOutcome> {
 async function replayTest(
   ctx: RunContext,
   test: UsageTest,
-  run: { tag: string; uids: Map<AccountName, string>; fresh: ReplayOptions["fresh"]; skipSeatChecks: boolean },
+  run: { tag: string; uids: Map<AccountName, string>; fresh: ReplayOptions["fresh"]; skipSeatChecks: boolean; keep?: (test: string, index: number, answer: ServiceAnswer) => void },
 ): Promise<string | undefined> {
   const roles = new Set<string>();
   for (const interaction of test.interactions) {
@@ -129,6 +136,7 @@ async function replayTest(
       if ("missing" in rebound) {
         rebinding.answers[index] = undefined;
         ctx.skip("consumer_assumption", step, `not sent: ${rebound.missing}`, interaction.operation);
+        run.keep?.(test.name, index, { operation: interaction.operation, notSent: rebound.missing });
         continue;
       }
       const request = interaction.request;
@@ -142,9 +150,12 @@ async function replayTest(
       });
       rebinding.answers[index] = answer?.body;
       if (!answer) {
-        ctx.skip("consumer_assumption", step, ctx.missing([answer], step) ?? "no answer", interaction.operation);
+        const missing = ctx.missing([answer], step) ?? "no answer";
+        ctx.skip("consumer_assumption", step, missing, interaction.operation);
+        run.keep?.(test.name, index, { operation: interaction.operation, notSent: missing });
         continue;
       }
+      run.keep?.(test.name, index, serviceAnswerOf(interaction.operation, answer));
       const recordedNid = nidOf(interaction.response.body);
       const serviceNid = nidOf(answer.body);
       if (recordedNid !== undefined && serviceNid !== undefined) rebinding.ids.set(recordedNid, serviceNid);

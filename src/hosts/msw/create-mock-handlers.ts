@@ -22,6 +22,9 @@ import { createOverrideObserver, type ObservedNetwork } from "./override-observe
 import type { UsageControl, UsageLimits } from "../../mock/usage/usage-recorder.ts";
 import { registerUsage } from "../../mock/usage/usage-registry.ts";
 import { checkUsageOption } from "../../mock/usage/check-usage-option.ts";
+import type { AnswersDocument } from "../../contract/usage/answers-document.ts";
+import type { AnswersServer } from "../../mock/answers/answers-server.ts";
+import { answersOption } from "./answers-option.ts";
 
 /** Options of {@link createMockHandlers}: the server's own where they make sense in a browser. */
 export interface MockHandlersOptions
@@ -69,6 +72,14 @@ export interface MockHandlersOptions
    * `POST /__admin/usage/tests`, or by themselves under `property-listing-kit/vitest`.
    */
   usage?: { consumer: string; limits?: Partial<UsageLimits> };
+  /**
+   * Serve a service's answers (`property-listing-contract --write-answers`): the document or its JSON text. While
+   * a test runs, its requests get what the service answered the same test's recorded interactions, in order;
+   * others are answered as the mock would, and `mock.answers.notCovered()` lists them. In Node, with `usage`
+   * given and no `answers`, the file `MOCK_ANSWERS` names is served. Nothing is recorded meanwhile: `mock.usage`
+   * reads back the usage the answers were made from.
+   */
+  answers?: AnswersDocument | string;
 }
 
 /** A service profile made ready for playback (`loadProfilePlayback`). */
@@ -123,11 +134,13 @@ export interface MockHandlers {
    * mock.observe(server);
    */
   observe(network: ObservedNetwork): () => void;
-  /** The consumer's usage, with the `usage` option (undefined without). */
+  /** The consumer's usage, with the `usage` option (undefined without); while answers are served, the usage they answer. */
   readonly usage: UsageControl | undefined;
+  /** The service's answers served (the `answers` option, `MOCK_ANSWERS`), or undefined. */
+  readonly answers: AnswersServer | undefined;
 }
 
-const OPTION_NAMES = new Set<string>(["baseUrl", "fixtures", "state", "checkRecords", "accounts", "agentSeats", "maxAccounts", "validateResponses", "latency", "random", "journalSize", "bodyLimit", "now", "autologinSecret", "adminToken", "playback", "log", "persist", "persistKey", "usage"]);
+const OPTION_NAMES = new Set<string>(["baseUrl", "fixtures", "state", "checkRecords", "accounts", "agentSeats", "maxAccounts", "validateResponses", "latency", "random", "journalSize", "bodyLimit", "now", "autologinSecret", "adminToken", "playback", "log", "persist", "persistKey", "usage", "answers"]);
 
 /** The paths of the mock: only these are answered, so that the page's own files and other calls go on. */
 const MOCK_PATHS = /^\/(?:api(?:\/|$)|__admin(?:\/|$)|__db(?:\/|$)|healthz$|openapi\.json$|autologin\/)/;
@@ -170,6 +183,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
   const contract = (sharedContract ??= builtInContract({ closed: true }));
   const log = given.log ?? ((line: string) => console.error(line));
   const storage = storageOf(given.persist);
+  const answers = answersOption(given.answers, given.usage, "createMockHandlers");
   const core = createMockCore({
     contract,
     seed,
@@ -194,8 +208,10 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     tell: (_level, text) => log(text),
     reportError: log,
     ...(given.usage ? { usage: { consumer: given.usage.consumer, ...(given.usage.limits ? { limits: given.usage.limits } : {}) } } : {}),
+    ...(answers ? { answers } : {}),
   });
-  if (core.usage) registerUsage(core.usage);
+  const usage = core.usage ?? core.answers;
+  if (usage) registerUsage(usage);
 
   const pattern = base.origin ? new RegExp(`^${escapeRegExp(base.origin + base.prefix)}/`) : /^[a-z][a-z0-9+.-]*:\/\/[^/]+\//i;
   const overrides = createOverrideObserver({
@@ -234,7 +250,8 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
       return http[method](operationUrl(operation, base), resolve);
     },
     observe: (network) => overrides.observe(network),
-    usage: core.usage,
+    usage,
+    answers: core.answers,
   };
 }
 

@@ -26,6 +26,9 @@ import { firstRecordFault, RecordRefused } from "../../mock/store/record-fault.t
 import { refusalLines, type Outcome } from "../../mock/problems.ts";
 import type { UsageControl } from "../../mock/usage/usage-recorder.ts";
 import { writeUsageFile } from "./usage-file.ts";
+import { answersOption } from "../msw/answers-option.ts";
+import type { AnswersServer } from "../../mock/answers/answers-server.ts";
+import { readFileSync } from "node:fs";
 import { registerUsage } from "../../mock/usage/usage-registry.ts";
 
 import {
@@ -103,9 +106,11 @@ export interface MockServer {
   readonly faults: MockFaults;
   /**
    * The consumer's usage, with the `usage` option (undefined without): `beginTest(name)` names the test that
-   * begins, `toJSON()` is the document.
+   * begins, `toJSON()` is the document. While answers are served, the usage they answer.
    */
   readonly usage: UsageControl | undefined;
+  /** The service's answers served (`answers`, `MOCK_ANSWERS`): `notCovered()` lists the requests they did not cover. */
+  readonly answers: AnswersServer | undefined;
 }
 
 /**
@@ -153,6 +158,9 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
           () => options.autologinSecret ?? AutologinTokens.newSecret(),
         );
   for (const note of persistence?.restored?.notes ?? []) tell("info", note);
+  const answers = typeof options.answers === "string"
+    ? answersOption(readAnswersFile(options.answers), options.usage, "createMockServer", `"answers" (${options.answers})`)
+    : answersOption(options.answers, options.usage, "createMockServer");
   let listeningAt: string | undefined;
   let listeningHost: string | undefined;
 
@@ -185,9 +193,11 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     docsPath: DOCS_PATH,
     consolePath: CONSOLE_PATH,
     ...(options.usage ? { usage: { consumer: options.usage.consumer, ...(options.usage.limits ? { limits: options.usage.limits } : {}) } } : {}),
+    ...(answers ? { answers } : {}),
   });
   const usageFile = core.usage && options.usage?.file ? writeUsageFile(core.usage, options.usage.file, (text) => tell("error", text, console.error)) : undefined;
-  const forgetUsage = core.usage ? registerUsage(core.usage) : undefined;
+  const served = core.usage ?? core.answers;
+  const forgetUsage = served ? registerUsage(served) : undefined;
   const { store } = core;
   const app = createApp({
     router: core.router,
@@ -241,6 +251,12 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
         });
       }
       forgetUsage?.();
+      // The run's end says which requests the service's answers did not cover (answered as the mock would).
+      const uncovered = core.answers?.notCovered() ?? [];
+      if (uncovered.length > 0) {
+        const shown = uncovered.slice(0, 20).map((call) => `  ${call.test}: ${call.method} ${call.path} (${call.reason})`);
+        tell("warn", `${uncovered.length} request${uncovered.length === 1 ? " was" : "s were"} not covered by the service's answers, and answered as the mock would:\n${shown.join("\n")}${uncovered.length > 20 ? `\n  and ${uncovered.length - 20} more` : ""}`, console.error);
+      }
       await usageFile?.close();
       core.usage?.finish();
       await core.close();
@@ -253,7 +269,8 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     },
     requests: (filter) => core.requests(filter),
     faults: mockFaults(core.faults),
-    usage: core.usage,
+    usage: core.usage ?? core.answers,
+    answers: core.answers,
   };
 }
 
@@ -263,6 +280,16 @@ function chosenOrThrow(chosen: Outcome<ChosenState>, source: string): ChosenStat
   return chosen.value;
 }
 
+
+/** An answers file's text, or a TypeError naming it. */
+function readAnswersFile(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new TypeError(`createMockServer: "answers" (${file}): cannot read it: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : (error as Error).message}`);
+  }
+}
 
 /** The profile option read and checked, all or nothing, with what names it. */
 function readProfileOption(profile: string | ServiceProfile, contract: Contract): { profile: ServiceProfile; about: { source: string; runId: string; recordedAt: string } } {

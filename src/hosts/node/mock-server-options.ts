@@ -15,6 +15,7 @@ import { MAX_JOURNAL_SIZE } from "../../mock/services/request-journal.ts";
 import type { Database } from "../../mock/store/records.ts";
 import type { JournalIo, SyncMode } from "./state/state-journal.ts";
 import { checkUsageOption, type UsageOption } from "../../mock/usage/check-usage-option.ts";
+import type { AnswersDocument } from "../../contract/usage/answers-document.ts";
 
 export type { UsageOption };
 
@@ -125,6 +126,15 @@ export interface MockServerOptions {
    * `POST /__admin/usage/tests`, or by themselves under `property-listing-kit/vitest`.
    */
   usage?: UsageOption;
+  /**
+   * Serve a service's answers (`--answers <file>`; `property-listing-contract --write-answers`): the file, or the
+   * document. While a test runs, its requests get what the service answered the same test's recorded
+   * interactions, in order; others are answered as the mock would, marked in the journal, and listed by
+   * `mock.answers.notCovered()`. With `usage` given and no `answers`, the file `MOCK_ANSWERS` names is served, so
+   * a suite set up to record its usage serves the answers unchanged. Nothing is recorded meanwhile, and the usage
+   * file is not written.
+   */
+  answers?: string | AnswersDocument;
   /** @deprecated The former name of `db`. */
   dbFile?: string;
   /** @deprecated The former name of `fixtures` given as a file. */
@@ -163,6 +173,7 @@ const OPTION_NAMES = {
   random: true,
   profile: true,
   usage: true,
+  answers: true,
   dbFile: true,
   fixturesFile: true,
 } as const satisfies Record<keyof MockServerOptions, true>;
@@ -230,6 +241,9 @@ export function resolveMockServerOptions(options: MockServerOptions): ResolvedOp
     throw new TypeError(`createMockServer: "profile" must be a profile file's path or a profile object, got ${JSON.stringify(resolved.profile)}.`);
   }
   if (resolved.usage !== undefined) checkUsageOption(resolved.usage, "createMockServer");
+  if (resolved.answers !== undefined && (resolved.answers === "" || resolved.answers === null || (typeof resolved.answers !== "string" && typeof resolved.answers !== "object"))) {
+    throw new TypeError(`createMockServer: "answers" must be an answers file's path or an answers document, got ${JSON.stringify(resolved.answers)}.`);
+  }
   if (typeof accounts === "string") {
     const read = readAccountsFile(accounts);
     if (typeof read === "string") throw new TypeError(`createMockServer: ${read}`);

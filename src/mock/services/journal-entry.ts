@@ -10,6 +10,8 @@ export interface AppliedFaults {
   prefer?: Preferences;
   /** Milliseconds of `--latency` drawn for this request. */
   latency?: number;
+  /** While a service's answers are served: `service` answered it, or it was `not-covered` and the mock answered. */
+  answers?: "service" | "not-covered";
 }
 
 /**
