@@ -28,6 +28,8 @@ export const OPENAPI_VOCABULARY = [
   "xml",
   "discriminator",
   "x-assumption",
+  "x-assumption-id",
+  "x-security-assumption-id",
   "x-section",
   "x-mock-problems",
 ] as const;

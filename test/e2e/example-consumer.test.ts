@@ -67,7 +67,7 @@ describe("the example consumer against the plain mock", () => {
     const seats = usage.tests.find((test) => test.name === SEATS_TEST)!;
     expect(seats.start).toEqual({ kind: "named", name: "seats-full" });
     expect(seats.interactions.map((interaction) => [interaction.operation, interaction.response.status])).toEqual([["createAgentCard", 402]]);
-    expect(seats.interactions[0]!.basis.status).toMatchObject({ tier: "assumption", ids: ["A20"] });
+    expect(seats.interactions[0]!.basis.status).toMatchObject({ tier: "assumption", ids: ["seat-limit-status"] });
     const created = usage.tests[1]!.interactions;
     expect(created.map((interaction) => interaction.operation)).toEqual(["createProperty", "editProperty", "retrieveProperty"]);
     expect(created[1]!.bindings).toContainEqual({ at: "/params/nid", from: "answer", interaction: 0, pointer: "/nid" });
@@ -82,15 +82,15 @@ describe("the example consumer against the plain mock", () => {
     expect(readFileSync(again, "utf8")).toBe(readFileSync(usageFile, "utf8"));
   }, 180_000);
 
-  it("fails against the service only the test resting on the mock's own seat-limit answer, naming A20", async () => {
+  it("fails against the service only the test resting on the mock's own seat-limit answer, naming seat-limit-status", async () => {
     const report = join(project, "replay.json");
     const { code, stdout, stderr } = await contract(["--usage", usageFile, "--base-url", service.url, "--json-report", report]);
     expect(code, `${stdout}\n${stderr}`).toBe(1);
     const verdicts = verdictsOf(report);
     expect(verdicts.tests.map((test) => test.name)).toEqual(TESTS);
     expect(failedTests(verdicts)).toEqual([SEATS_TEST]);
-    expect(verdicts.tests.find((test) => test.name === SEATS_TEST)!.restsOn).toContain("A20");
-    expect(stdout).toContain("A20");
+    expect(verdicts.tests.find((test) => test.name === SEATS_TEST)!.restsOn).toContain("seat-limit-status");
+    expect(stdout).toContain("seat-limit-status");
     for (const secret of Object.values(service.accounts).flatMap((account) => [account.apiKey, account.token])) expect(`${stdout}${stderr}`).not.toContain(secret);
   }, 120_000);
 });

@@ -102,13 +102,13 @@ describe("usageToPact", () => {
     expect(refused.request.headers?.["API-KEY"]).toEqual(["demo-key"]);
     expect(refused.response.status).toBe(402);
     expect(refused.comments).toEqual({ testname: "agents › shows the seats-full screen", text: [
-      "status rests on an assumption: A20 (docs/assumptions.md)",
-      "media type rests on an assumption: A20, A45 (docs/assumptions.md)",
-      "body /type rests on an assumption: A20, A45 (docs/assumptions.md)",
-      "body /title rests on an assumption: A20, A45 (docs/assumptions.md)",
-      "body /status rests on an assumption: A20, A45 (docs/assumptions.md)",
-      "body /detail rests on an assumption: A20, A45 (docs/assumptions.md)",
-      "body /instance rests on an assumption: A20, A45 (docs/assumptions.md)",
+      "status rests on an assumption: seat-limit-status (docs/assumptions.md)",
+      "media type rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
+      "body /type rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
+      "body /title rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
+      "body /status rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
+      "body /detail rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
+      "body /instance rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
     ] });
     expect(refused.response.headers).toEqual({ "Content-Type": ["application/problem+json"] });
     expect(refused.response.matchingRules?.header?.["Content-Type"]?.matchers).toEqual([{ match: "regex", regex: "^application/problem\\+json(\\s*;.*)?$" }]);

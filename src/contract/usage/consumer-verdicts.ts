@@ -8,7 +8,7 @@ export function interactionStep(test: UsageTest, index: number, interaction: Usa
   return `${test.name} › #${index} ${interaction.operation} ${interaction.request.method} ${interaction.request.path}`;
 }
 
-/** What a basis names: `A20`, `A20, A45`, `the profile's error.seats`, or `a documented fact`. */
+/** What a basis names: `seat-limit-status`, `seat-limit-status, error-body-shape`, `the profile's error.seats`, or `a documented fact`. */
 export function basisName(basis: Basis): string {
   if (basis.tier === "fact") return "a documented fact";
   if (basis.tier === "profile") return `the profile's ${basis.point}`;
@@ -27,7 +27,7 @@ export function restsOn(test: UsageTest): string[] {
     add(basis.mediaType);
     Object.values(basis.fields).forEach(add);
   }
-  return [...names].sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+  return [...names].sort((a, b) => a.localeCompare(b, "en"));
 }
 
 /**

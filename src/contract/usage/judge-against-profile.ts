@@ -6,20 +6,20 @@ import type { Basis, UsageInteraction } from "./usage-document.ts";
 /** What a profile says of an interaction: the differences a client would notice, or that it recorded nothing there. */
 export type ProfileJudgement = { judged: true; differences: Difference[] } | { judged: false; why: string };
 
-/** The assumptions of docs/assumptions.md that choose an error answer, and the profile's point for each. */
+/** The assumptions of docs/assumptions.md that choose an error answer, by name, and the profile's point for each. */
 const POINT_OF_ASSUMPTION: Record<string, ErrorPoint> = {
-  A16: "error.validation",
-  A18: "error.not_found",
-  A19: "error.agent_exists.create",
-  A20: "error.seats",
-  A21: "error.external_id_in_use",
-  A22: "error.unknown_property_reference",
-  A24: "error.content_type.wrong",
+  "validation-status": "error.validation",
+  "not-found-status": "error.not_found",
+  "agent-exists-status": "error.agent_exists.create",
+  "seat-limit-status": "error.seats",
+  "external-id-unique": "error.external_id_in_use",
+  "unknown-property-reference-status": "error.unknown_property_reference",
+  "unsupported-media-type-status": "error.content_type.wrong",
 };
 
 /**
  * The point of a profile an error answer of the usage is about: the profile's own when the mock played one back;
- * else the situation its assumptions name (A20, the seats); else the request's credentials or the status.
+ * else the situation its assumptions name (`seat-limit-status`); else the request's credentials or the status.
  */
 export function errorPointOf(interaction: UsageInteraction): ErrorPoint | undefined {
   const { basis, request, response } = interaction;

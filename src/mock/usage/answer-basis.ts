@@ -53,21 +53,20 @@ interface SchemaNode {
  * Builds what an answer rests on, from the spec: a documented 200 answer and its fields are facts unless a
  * schema node (or the response) carries `x-assumption`; an error answer rests on the assumptions of its response
  * (`components/responses/...`, a 401 also on the operation's `x-security-assumption`, a 400 on its request
- * body's), its fields on those and their schema's. Ids are `A<n>`, n the row of docs/assumptions.md (the order of
- * `listAssumptions`). With a service profile, what the profile supplied rests on its point. The status and media
+ * body's), its fields on those and their schema's. Ids are the assumptions' stable names (`seat-limit-status`,
+ * the spec's `x-assumption-id`). With a service profile, what the profile supplied rests on its point. The status and media
  * type of each (operation, status, media type) are worked out once; a body's fields are walked with schema nodes
  * read once each.
  */
 export function createAnswerBasis(contract: Contract, profiled: ProfiledFields): AnswerBasis {
   const document = contract.document as unknown as Record<string, unknown>;
   const markers = new Map<string, { plain?: string; security?: string }>();
-  listAssumptions(contract.document).forEach(({ pointer, text }, index) => {
-    const node = resolvePointer(document, pointer) as Record<string, unknown>;
+  for (const { id, marker, pointer } of listAssumptions(contract.document)) {
     const entry = markers.get(pointer) ?? {};
-    if (node["x-assumption"] === text && entry.plain === undefined) entry.plain = `A${index + 1}`;
-    else entry.security = `A${index + 1}`;
+    if (marker === "x-assumption") entry.plain = id;
+    else entry.security = id;
     markers.set(pointer, entry);
-  });
+  }
   const nodes = new Map<string, SchemaNode>();
   const nodeAt = (pointer: string): SchemaNode => {
     let node = nodes.get(pointer);

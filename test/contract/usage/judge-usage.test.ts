@@ -32,7 +32,7 @@ describe("judgeAnswer", () => {
       ["the media type", "assumption"],
       ["the error value of section 7 (Not Enough Agent Seats)", "fact"],
     ]);
-    expect(differences[0]!.basis).toMatchObject({ ids: ["A20"] });
+    expect(differences[0]!.basis).toMatchObject({ ids: ["seat-limit-status"] });
   });
 
   it("takes a documented field that is null on one side as a record's data, but an answer without a field the client got as a difference", () => {
@@ -62,9 +62,9 @@ describe("judgeUsageOffline", () => {
     expect(report.exchanges).toBe(0);
     const seats = report.results.filter((result) => result.consumerTest === SAMPLE_TESTS.seats!.name && result.status === "failed");
     expect(seats).toHaveLength(1);
-    expect(seats[0]!.message).toMatch(/rests on A20, A45 at interaction #0 \(createAgentCard POST \/api\/v1\/object\/agent_card\/\)/);
+    expect(seats[0]!.message).toMatch(/rests on seat-limit-status, error-body-shape at interaction #0 \(createAgentCard POST \/api\/v1\/object\/agent_card\/\)/);
     expect(seats[0]!.message).toContain("403 (error.seats)");
-    // The invalid create rests on A16: the profile's error.validation is a 422 with another body.
+    // The invalid create rests on validation-status: the profile's error.validation is a 422 with another body.
     expect(report.usage!.tests.find((test) => test.name === SAMPLE_TESTS.invalid!.name)!.result).toBe("failed");
     expect(report.usage!.tests.find((test) => test.name === SAMPLE_TESTS.createEdit!.name)!.result).toBe("passed");
     expect(report.result).toBe("failed");

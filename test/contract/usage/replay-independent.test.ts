@@ -63,7 +63,7 @@ describe("a replay against the independent implementation", () => {
     expect(verdicts(report)[SAMPLE_TESTS.invalid!.name]).toBe("failed");
     expect(verdicts(report)[SAMPLE_TESTS.order!.name]).toBe("failed");
     const seats = failed(report, "consumer_assumption").find((result) => result.consumerTest === SAMPLE_TESTS.seats!.name)!;
-    expect(seats.message).toContain("A20");
+    expect(seats.message).toContain("seat-limit-status");
     expect(seats.message).toContain("interaction #0 (createAgentCard POST /api/v1/object/agent_card/)");
     expect(seats.message).toContain("application/json");
     const order = failed(report, "consumer_assumption").find((result) => result.consumerTest === SAMPLE_TESTS.order!.name)!;
@@ -95,6 +95,6 @@ describe("a replay against the independent implementation", () => {
     const report = await replay(undefined, { ...usage, tests: [seats] });
     const judged = report.results.find((result) => result.check === "consumer_assumption" && result.consumerTest === seats.name)!;
     expect(judged.request?.status).toBe(402);
-    expect(judged.message).toContain("A20");
+    expect(judged.message).toContain("seat-limit-status");
   }, 60_000);
 });
