@@ -6,6 +6,7 @@
  * (`--usage --write-pact`). It is data, versioned, with a published JSON Schema (`spec/usage.schema.json`), and it
  * never holds a credential's value: a request's credentials are replaced by the role of the account they open.
  */
+import type { OperationId } from "../operation-id.ts";
 
 /**
  * The version of the usage format this kit reads and writes; a reader refuses another. Version 2 names
@@ -75,8 +76,8 @@ export type UsageStartState = { kind: "named"; name: string } | { kind: "own" };
 
 /** One request the client sent and the answer it got. */
 export interface UsageInteraction {
-  /** The contract's operationId (`retrieveProperty`, …). */
-  operation: string;
+  /** The contract's operationId (`retrieveProperty`, …); the reader refuses one the contract lacks. */
+  operation: OperationId;
   request: UsageRequest;
   response: UsageResponse;
   /** Where each id of this request came from; ids with no binding are literal values the client invented. */

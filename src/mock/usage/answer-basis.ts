@@ -3,13 +3,14 @@ import type { Basis, UsageBasis } from "../../contract/usage/usage-document.ts";
 import { RESOURCE_OF_ANSWER } from "../../contract/profile/service-profile.ts";
 import { escapeToken as escapeAny, resolvePointer } from "../../spec/json-pointer.ts";
 import { listAssumptions } from "../../spec/list-assumptions.ts";
+import type { OperationId } from "../../contract/operation-id.ts";
 
 /** At most this many fields of one answer are listed; a field past it rests on what its nearest listed parent rests on. */
 export const MAX_FIELDS_PER_ANSWER = 2_000;
 
 /** What the recorder knows of an answer besides its body: how a service profile shaped it, if one did. */
 export interface AnswerShape {
-  operationId: string;
+  operationId: OperationId;
   status: number;
   mediaType: string | null;
   /** The profile's error point that shaped this answer (`error.seats`). */
@@ -252,7 +253,7 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
     const resource = RESOURCE_OF_ANSWER[shape.operationId];
     const extraPoint = (depth: number): string | undefined => {
       if (!profiled.playing) return undefined;
-      if (shape.operationId === "listPropertiesByUser") return depth === 1 ? "extra_fields.property_list_item" : undefined;
+      if (shape.operationId === "listUserProperties") return depth === 1 ? "extra_fields.property_list_item" : undefined;
       if (shape.operationId === "listAgentCards") return depth === 1 ? "extra_fields.agent_list_entry" : undefined;
       if (shape.operationId === "retrieveTemplateCatalogue") return depth === 0 ? "extra_fields.template_catalogue" : depth === 2 ? "extra_fields.template" : undefined;
       return depth === 0 && resource ? `extra_fields.${resource}` : undefined;
