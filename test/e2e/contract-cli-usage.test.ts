@@ -107,7 +107,9 @@ describe("--usage --base-url: a replay against the service", () => {
     });
     try {
       const jsonFile = join(dir, "late.json");
-      const { code, stderr } = await contract(["--usage", factsFile, "--base-url", proxy.url, "--public-base-url", service.url, "--timeout", "1000", "--quiet", "--json-report", jsonFile]);
+      const lateFile = join(dir, "late-usage.json");
+      writeFileSync(lateFile, JSON.stringify({ ...usage, tests: usage.tests.filter((test) => [SAMPLE_TESTS.createEdit!.name, SAMPLE_TESTS.document!.name].includes(test.name)) }));
+      const { code, stderr } = await contract(["--usage", lateFile, "--base-url", proxy.url, "--public-base-url", service.url, "--timeout", "1000", "--quiet", "--json-report", jsonFile]);
       expect(code, stderr).toBe(1);
       const report = JSON.parse(readFileSync(jsonFile, "utf8")) as RunReport;
       const name = SAMPLE_TESTS.createEdit!.name;
@@ -174,7 +176,7 @@ describe("a usage file that is not one", () => {
     await refused(join(dir, "missing.json"), /no such file/);
     const unknown = join(dir, "unknown.json");
     const tests = structuredClone(usage.tests);
-    tests[0]!.interactions[0]!.operation = "deleteProperty";
+    (tests[0]!.interactions[0]! as { operation: string }).operation = "deleteProperty";
     writeFileSync(unknown, JSON.stringify({ ...usage, tests }));
     await refused(unknown, /deleteProperty is not an operation of the contract/);
   }, 60_000);

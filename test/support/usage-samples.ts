@@ -93,8 +93,17 @@ export const SAMPLE_TESTS: Record<string, SampleTest> = {
   },
 };
 
-/** The tests whose answers rest on documented facts only (with the default mock): a conforming service passes them. */
-export const FACT_ONLY = ["list", "retrieve", "openFirst", "createEdit", "document"] as const;
+/**
+ * The tests that pass against a conforming service: their answers rest on documented facts, or on the mock's
+ * values of fields never set only where the replay sets them first (a start record is created, then edited).
+ */
+export const FACT_ONLY = ["list", "retrieve", "openFirst", "document"] as const;
+
+/**
+ * The test that reads a property it created, whose never-set fields (`country`, `half_baths`…) the mock fills
+ * and section 2.1's service answers null: it rests on the never-set-defaults assumption.
+ */
+export const NEVER_SET = "createEdit";
 
 /** Records sample tests with the mock's recorder (its shipped fixtures) and answers its usage document. */
 export async function recordSampleUsage(tests: SampleTest[], consumer = "sample-web-app"): Promise<UsageDocument> {

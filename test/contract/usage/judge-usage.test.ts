@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createContract } from "../../../src/contract/create-contract.ts";
+import { renderTextReport } from "../../../src/contract/runner/reporters/text-reporter.ts";
 import { judgeAnswer } from "../../../src/contract/usage/judge-answer.ts";
 import { judgeUsageOffline } from "../../../src/contract/usage/judge-usage-offline.ts";
 import type { UsageDocument, UsageInteraction } from "../../../src/contract/usage/usage-document.ts";
@@ -39,6 +40,13 @@ describe("judgeAnswer", () => {
     const retrieved = interaction("createEdit", 2);
     const body = { ...(retrieved.response.body as Record<string, unknown>), description: null };
     expect(judgeAnswer(retrieved, { status: 200, mediaType: "application/json", body })).toEqual([]);
+    // A field the mock filled though no request set it (its country "US") rests on an assumption: null there is a difference.
+    expect((retrieved.response.body as Record<string, unknown>).country).toBe("US");
+    const unset = judgeAnswer(retrieved, { status: 200, mediaType: "application/json", body: { ...body, country: null, half_baths: null } });
+    expect(unset.map((difference) => [difference.what, difference.basis.tier === "assumption" ? difference.basis.ids : []])).toEqual([
+      ["the field /country", ["never-set-defaults"]],
+      ["the field /half_baths", ["never-set-defaults"]],
+    ]);
     const seats = interaction("seats");
     const { title: _title, ...rest } = seats.response.body as Record<string, unknown>;
     expect(judgeAnswer(seats, { status: 402, mediaType: "application/problem+json", body: rest }).map((difference) => difference.what)).toEqual([
@@ -68,6 +76,10 @@ describe("judgeUsageOffline", () => {
     expect(report.usage!.tests.find((test) => test.name === SAMPLE_TESTS.invalid!.name)!.result).toBe("failed");
     expect(report.usage!.tests.find((test) => test.name === SAMPLE_TESTS.createEdit!.name)!.result).toBe("passed");
     expect(report.result).toBe("failed");
+    // Nothing was sent: the text report has no coverage of operations to show.
+    const text = renderTextReport(report);
+    expect(text).toContain("Consumer tests");
+    expect(text).not.toContain("Coverage:");
   });
 
   it("passes a usage whose assumptions the profile saw kept, and skips what it did not record, with the reason", () => {
