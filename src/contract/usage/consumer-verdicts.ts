@@ -66,11 +66,16 @@ export function recordDifferences(
   return results;
 }
 
-/** Each test's verdict, from the results that name it. */
+/**
+ * Each test's verdict, from the results that name it. A test one of whose interactions could not be sent (an id
+ * it needs never came, a request got no answer) did not run as the client runs it: it is not run, never passed,
+ * unless another of its interactions already failed it.
+ */
 export function testVerdicts(tests: UsageTest[], results: CheckResult[], skipped: Map<string, string>): UsageVerdicts["tests"] {
   return tests.map((test) => {
     const own = results.filter((result) => result.consumerTest === test.name);
-    const reason = skipped.get(test.name);
+    const unsent = own.find((result) => result.status === "skipped" && result.check === "consumer_assumption" && result.step !== test.name);
+    const reason = skipped.get(test.name) ?? (unsent ? `${unsent.step.slice(test.name.length).replace(/^ › /, "")}: ${unsent.message ?? "not sent"}` : undefined);
     const result = own.some((entry) => entry.status === "failed") ? "failed" : reason !== undefined ? "skipped" : "passed";
     return { name: test.name, result, interactions: test.interactions.length, restsOn: restsOn(test), ...(reason !== undefined ? { reason } : {}) };
   });
