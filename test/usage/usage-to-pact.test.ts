@@ -170,6 +170,34 @@ describe("property-listing-contract --usage --write-pact", () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`${usageFile}: usageVersion is 9`);
 
+    expect(refused.stderr).toContain(`The usage ${usageFile} is refused`);
+  });
+
+  it("makes the pact's missing folders, and a pact that cannot be written exits 2 naming the pact, not the usage", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "plk-pact-"));
+    const usageFile = join(folder, "usage.json");
+    writeFileSync(usageFile, JSON.stringify(usage));
+    const nested = join(folder, "pacts", "web", "pact.json");
+    const made = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", nested]);
+    expect(made.code, made.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(nested, "utf8"))).toEqual(JSON.parse(JSON.stringify(pact)));
+    // A file where a folder of the pact's path should be: the pact is at fault.
+    const blocked = join(folder, "usage.json", "pact.json");
+    const refused = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", blocked]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`The pact ${blocked} cannot be written`);
+    expect(refused.stderr).toContain(`${blocked}: cannot write the pact: a part of its path is a file, not a folder`);
+    expect(refused.stderr).not.toContain("is refused");
+    const onFolder = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", folder]);
+    expect(onFolder.code).toBe(2);
+    expect(onFolder.stderr).toContain(`${folder}: cannot write the pact: it is a folder`);
+  });
+
+  it("needs --usage, and sends nothing", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "plk-pact-"));
+    const usageFile = join(folder, "usage.json");
+    const pactFile = join(folder, "pact.json");
+    writeFileSync(usageFile, JSON.stringify(usage));
     const alone = await runCli(process.execPath, [CONTRACT_BIN, "--write-pact", pactFile]);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toContain("--write-pact needs --usage <file>");
