@@ -7,10 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContract } from "../../../src/contract/create-contract.ts";
 import type { RunReport } from "../../../src/contract/runner/run-report.ts";
+import { usageLines } from "../../../src/contract/runner/reporters/usage-lines.ts";
 import { replayUsage } from "../../../src/contract/usage/replay-usage.ts";
 import type { UsageDocument } from "../../../src/contract/usage/usage-document.ts";
 import { startIndependentService } from "../../support/independent-service/index.ts";
-import { FACT_ONLY, recordSampleUsage, SAMPLE_TESTS } from "../../support/usage-samples.ts";
+import { FACT_ONLY, NEVER_SET, recordSampleUsage, SAMPLE_TESTS } from "../../support/usage-samples.ts";
 
 const contract = createContract();
 const closedContract = createContract({ closed: true });
@@ -35,6 +36,7 @@ async function replay(variant: string | undefined, document: UsageDocument = usa
   }
 }
 
+const formatUsageText = (report: RunReport) => usageLines(report).join("\n");
 const verdicts = (report: RunReport) => Object.fromEntries(report.usage!.tests.map((test) => [test.name, test.result]));
 const failed = (report: RunReport, check: string) => report.results.filter((result) => result.status === "failed" && result.check === check);
 
@@ -71,6 +73,17 @@ describe("a replay against the independent implementation", () => {
     expect(report.result).toBe("failed");
   });
 
+  it("fails the test that read a property it created, where the service answers null for the fields no request set (never-set-defaults)", () => {
+    const name = SAMPLE_TESTS[NEVER_SET]!.name;
+    expect(verdicts(report)[name]).toBe("failed");
+    const unset = failed(report, "consumer_assumption").find((result) => result.consumerTest === name)!;
+    expect(unset.message).toContain("rests on never-set-defaults at interaction #2 (retrieveProperty GET");
+    expect(unset.message).toContain('the field /country: the client got string, the service answered null (rests on never-set-defaults)');
+    expect(unset.message).toContain("the field /half_baths");
+    // The property the test started from was made as the mock held it: created, then edited with the fields create cannot take.
+    expect(verdicts(report)[SAMPLE_TESTS.retrieve!.name]).toBe("passed");
+  });
+
   it("passes the list-order test against a variant listing oldest first", async () => {
     const oldest = await replay("lists-oldest-first", { ...usage, tests: usage.tests.filter((test) => test.name === SAMPLE_TESTS.order!.name) });
     expect(verdicts(oldest)[SAMPLE_TESTS.order!.name]).toBe("passed");
@@ -87,6 +100,17 @@ describe("a replay against the independent implementation", () => {
     const skipped = await replay(undefined, seatsOnly, { withFresh: false });
     expect(skipped.usage!.tests[0]).toMatchObject({ result: "skipped", reason: expect.stringContaining("CONTRACT_FRESH_API_KEY") });
     expect(skipped.result).toBe("passed");
+  }, 60_000);
+
+  it("marks not run, never passed, a test one of whose interactions could not be sent, in the text and JSON verdicts", async () => {
+    const openFirst = structuredClone(usage.tests.find((test) => test.name === SAMPLE_TESTS.openFirst!.name)!);
+    // The id the second request takes is one the service's list never answers.
+    openFirst.interactions[1]!.bindings = [{ at: "/params/nid", from: "answer", interaction: 0, pointer: "/99/nid" }];
+    const report = await replay(undefined, { ...usage, tests: [openFirst] });
+    expect(report.usage!.tests[0]).toMatchObject({ result: "skipped", reason: expect.stringMatching(/^#1 retrieveProperty GET .*: not sent: interaction #1 takes \/params\/nid from the answer to interaction #0 \(\/99\/nid\)/) });
+    const text = formatUsageText(report);
+    expect(text).toMatch(new RegExp(`- ${openFirst.name.replace(/[>]/g, "\\$&")} \\(2 interactions; [^)]*\\): not run, #1 retrieveProperty`));
+    expect(text).not.toContain(`✓ ${openFirst.name}`);
   }, 60_000);
 
   it("takes the full account of a seats-full start as the fresh one, whichever role the usage gave it", async () => {
