@@ -95,10 +95,23 @@ describe("usageToPact", () => {
     expect(card.request.method).toBe("POST");
   });
 
+  it("gives a refusal naming Agent Already Exists the state of the agent that holds the email first", async () => {
+    const duplicated = usageToPact(await buildSampleUsage({ duplicateEmail: true }), contract);
+    const [first, second] = duplicated.interactions.filter((interaction) => interaction.description.startsWith("agents › refuses a second agent with the same email"));
+    expect(first!.response.status).toBe(200);
+    expect(first!.providerStates ?? []).toEqual([]);
+    expect(second!.response.status).toBe(409);
+    expect(second!.providerStates).toEqual([{
+      name: PROVIDER_STATES.agent,
+      params: { key: "agent_grace_hopper_agents_example_com", account: "primary", fields: { agent_first_name: "Existing", agent_last_name: "Agent", email: "grace.hopper@agents.example.com" } },
+    }]);
+  });
+
   it("starts a seats-full test from the state that fills the account's seats, and keeps the refusal's status", () => {
     const refused = named("agents › shows the seats-full screen › 1 createAgentCard");
-    // The recorder names the account of a seats-full start `fresh`; the pact sends its role's demo credentials.
-    expect(refused.providerStates).toEqual([{ name: PROVIDER_STATES.seatsFull, params: { account: "fresh" } }]);
+    // The recorder names the account of a seats-full start `fresh`; the pact sends the primary demo credentials for
+    // it, so the state fills the seats of the account those credentials open.
+    expect(refused.providerStates).toEqual([{ name: PROVIDER_STATES.seatsFull, params: { account: "primary" } }]);
     expect(refused.request.headers?.["API-KEY"]).toEqual(["demo-key"]);
     expect(refused.response.status).toBe(402);
     expect(refused.comments).toEqual({ testname: "agents › shows the seats-full screen", text: [
