@@ -94,6 +94,25 @@ export const SAMPLE_TESTS: Record<string, SampleTest> = {
 };
 
 /**
+ * A test that adds an agent with three social links, sent in an order that is by weight in neither direction,
+ * and reads them back: the mock answers them by weight (section 2.2), as the client's screen expects.
+ */
+export const LINKS_TEST: SampleTest = {
+  name: "agents > shows an agent's social links in weight order",
+  steps: [
+    {
+      operation: "createAgentCard", method: "POST", path: "/agent_card/",
+      body: { agent_first_name: "Lin", agent_last_name: "Weights", email: "lin.weights@consumer.example", social_media_links: [
+        { service: "twitter", url: "https://twitter.example/lin", weight: "5" },
+        { service: "facebook", url: "https://facebook.example/lin", weight: "-2" },
+        { service: "linkedin", url: "https://linkedin.example/lin", weight: "10" },
+      ] },
+    },
+    { operation: "retrieveAgentCard", method: "POST", path: "/agent_card/{nid}", params: { nid: "0" }, bindings: [created(0)] },
+  ],
+};
+
+/**
  * The tests that pass against a conforming service: their answers rest on documented facts, or on the mock's
  * values of fields never set only where the replay sets them first (a start record is created, then edited).
  */

@@ -11,7 +11,7 @@ import { usageLines } from "../../../src/contract/runner/reporters/usage-lines.t
 import { replayUsage } from "../../../src/contract/usage/replay-usage.ts";
 import type { UsageDocument } from "../../../src/contract/usage/usage-document.ts";
 import { startIndependentService } from "../../support/independent-service/index.ts";
-import { FACT_ONLY, NEVER_SET, recordSampleUsage, SAMPLE_TESTS } from "../../support/usage-samples.ts";
+import { FACT_ONLY, LINKS_TEST, NEVER_SET, recordSampleUsage, SAMPLE_TESTS } from "../../support/usage-samples.ts";
 
 const contract = createContract();
 const closedContract = createContract({ closed: true });
@@ -83,6 +83,21 @@ describe("a replay against the independent implementation", () => {
     // The property the test started from was made as the mock held it: created, then edited with the fields create cannot take.
     expect(verdicts(report)[SAMPLE_TESTS.retrieve!.name]).toBe("passed");
   });
+
+  it("fails, as a defect of the service (consumer_fact), a test whose agent's social links come back in the order sent, not by weight", async () => {
+    const links = await recordSampleUsage([LINKS_TEST]);
+    const conforming = await replay(undefined, links);
+    // Its agent's never-set fields may differ (agent-never-set-defaults); its facts hold.
+    expect(failed(conforming, "consumer_fact").filter((result) => result.consumerTest === LINKS_TEST.name)).toEqual([]);
+    const unordered = await replay("links-not-ordered-by-weight", links);
+    expect(verdicts(unordered)[LINKS_TEST.name]).toBe("failed");
+    const fact = failed(unordered, "consumer_fact").find((result) => result.consumerTest === LINKS_TEST.name)!;
+    expect(fact.message).toContain("a defect of the service: at interaction #1");
+    expect(fact.message).toContain("the field /social_media_links (section 2.2): the client got links ordered by weight (either direction), the service answered weights in the order 5, -2, 10");
+    expect(failed(unordered, "consumer_assumption").filter((result) => result.consumerTest === LINKS_TEST.name).map((result) => result.message)).toEqual(
+      failed(conforming, "consumer_assumption").filter((result) => result.consumerTest === LINKS_TEST.name).map((result) => result.message),
+    );
+  }, 60_000);
 
   it("passes the list-order test against a variant listing oldest first", async () => {
     const oldest = await replay("lists-oldest-first", { ...usage, tests: usage.tests.filter((test) => test.name === SAMPLE_TESTS.order!.name) });
