@@ -21,9 +21,10 @@ beforeAll(async () => {
   usage = await recordSampleUsage(Object.values(SAMPLE_TESTS));
 });
 
-async function replay(variant: string | undefined, document: UsageDocument = usage, { withFresh = true } = {}): Promise<RunReport> {
+async function replay(variant: string | undefined, document: UsageDocument = usage, { withFresh = true, before }: { withFresh?: boolean; before?: (service: Awaited<ReturnType<typeof startIndependentService>>) => Promise<void> } = {}): Promise<RunReport> {
   const service = await startIndependentService(variant ? { variant } : {});
   try {
+    await before?.(service);
     const { primary, other, fresh } = service.accounts;
     const outcome = await replayUsage({
       usage: document, file: "usage.json", baseUrl: service.url, apiKey: primary.apiKey, token: primary.token, other, ...(withFresh ? { fresh: { ...fresh, seats: fresh.agentSeats } } : {}),
@@ -122,10 +123,28 @@ describe("a replay against the independent implementation", () => {
     // The id the second request takes is one the service's list never answers.
     openFirst.interactions[1]!.bindings = [{ at: "/params/nid", from: "answer", interaction: 0, pointer: "/99/nid" }];
     const report = await replay(undefined, { ...usage, tests: [openFirst] });
-    expect(report.usage!.tests[0]).toMatchObject({ result: "skipped", reason: expect.stringMatching(/^#1 retrieveProperty GET .*: not sent: interaction #1 takes \/params\/nid from the answer to interaction #0 \(\/99\/nid\)/) });
+    expect(report.usage!.tests[0]).toMatchObject({ result: "skipped", reason: expect.stringMatching(/^#1 retrieveProperty GET .*: not sent: interaction #1 takes \/params\/nid from an entry of the list answered to interaction #0 \(\/99\/nid, absent on the mock\)/) });
     const text = formatUsageText(report);
     expect(text).toMatch(new RegExp(`- ${openFirst.name.replace(/[>]/g, "\\$&")} \\(2 interactions; [^)]*\\): not run, #1 retrieveProperty`));
     expect(text).not.toContain(`✓ ${openFirst.name}`);
+  }, 60_000);
+
+  it("binds an id the client took from a list by identity, never the entry at the same place: a reused account's leftover is not taken", async () => {
+    const openFirst = usage.tests.find((test) => test.name === SAMPLE_TESTS.openFirst!.name)!;
+    let leftover = "";
+    // Listing oldest first, the account's leftover of an earlier run is the service's first entry.
+    const report = await replay("lists-oldest-first", { ...usage, tests: [openFirst] }, {
+      before: async (service) => {
+        const { apiKey, token } = service.accounts.primary;
+        const made = await fetch(`${service.url}/api/v1/object/property`, { method: "POST", headers: { "API-KEY": apiKey, TOKEN: token, "content-type": "application/json" }, body: JSON.stringify({ street: "9 Leftover Lane", city: "Austin", state: "TX", zip: "78701" }) });
+        leftover = String(((await made.json()) as { nid: string }).nid);
+      },
+    });
+    const start = report.created!.find((record) => record.by.includes("make property 1001"))!.nid;
+    const retrieve = report.results.find((result) => result.consumerTest === openFirst.name && result.check === "consumer_assumption" && result.step.includes("#1 retrieveProperty"));
+    expect(retrieve?.request?.path).toBe(`/api/v1/object/property/${start}`);
+    expect(retrieve?.request?.path).not.toBe(`/api/v1/object/property/${leftover}`);
+    expect(verdicts(report)[openFirst.name]).toBe("passed");
   }, 60_000);
 
   it("takes the full account of a seats-full start as the fresh one, whichever role the usage gave it", async () => {
