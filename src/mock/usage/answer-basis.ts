@@ -25,6 +25,8 @@ export interface ProfiledFields {
   playing: boolean;
   /** Agent fields the profile says come back null or empty (`unset.agent`). */
   agentUnset: ReadonlySet<string>;
+  /** Property fields the profile says come back null or empty when never set (`unset.property`). */
+  propertyUnset?: ReadonlySet<string>;
 }
 
 /** The basis of answers: of one answer (its status, media type and every field), and whether a shape has one. */
@@ -265,7 +267,9 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
         fields[pointer] =
           profiled.playing && value === null && depth === 1 && shape.operationId === "retrieveAgentCard" && key !== undefined && profiled.agentUnset.has(key)
             ? { tier: "profile", point: "unset.agent" }
-            : step.basis;
+            : profiled.playing && value === null && depth === 1 && (shape.operationId === "retrieveProperty" || shape.operationId === "retrievePropertyByExternalId") && key !== undefined && profiled.propertyUnset?.has(key)
+              ? { tier: "profile", point: "unset.property" }
+              : step.basis;
       }
       if (value === null || typeof value !== "object") return;
       if (Array.isArray(value)) {

@@ -8,7 +8,7 @@ import { renderTextReport } from "../../../src/contract/runner/reporters/text-re
 import { judgeAnswer } from "../../../src/contract/usage/judge-answer.ts";
 import { judgeUsageOffline } from "../../../src/contract/usage/judge-usage-offline.ts";
 import type { UsageDocument, UsageInteraction } from "../../../src/contract/usage/usage-document.ts";
-import { error, PROFILE } from "../../support/sample-profile.ts";
+import { error, PROFILE, provenance } from "../../support/sample-profile.ts";
 import { recordSampleUsage, SAMPLE_TESTS } from "../../support/usage-samples.ts";
 
 const contract = createContract();
@@ -80,6 +80,23 @@ describe("judgeUsageOffline", () => {
     const text = renderTextReport(report);
     expect(text).toContain("Consumer tests");
     expect(text).not.toContain("Coverage:");
+  });
+
+  it("fails the test that read a property it created where the profile saw a property never given them answer null, naming never-set-defaults", () => {
+    const profile = { ...PROFILE, observations: { ...PROFILE.observations, "unset.property": { ...provenance, fields: { country: "null", half_baths: "null", title: "value", bedrooms: "null" } } } } as typeof PROFILE;
+    const outcome = judgeUsageOffline({ usage, file: "usage.json", profile, profileFile: "profile.json", contract });
+    if (outcome.kind !== "report") throw new Error(outcome.message);
+    const name = SAMPLE_TESTS.createEdit!.name;
+    expect(outcome.report.usage!.tests.find((test) => test.name === name)!.result).toBe("failed");
+    const failure = outcome.report.results.find((result) => result.consumerTest === name && result.status === "failed")!;
+    expect(failure.message).toContain("rests on never-set-defaults at interaction #2 (retrieveProperty GET");
+    expect(failure.message).toContain("the field /country: the client got string, the profile says null (unset.property)");
+    expect(failure.message).toContain("the field /half_baths");
+    // The title was set by the test's edit, bedrooms by its create: neither is judged as never set.
+    expect(failure.message).not.toContain("/title");
+    expect(failure.message).not.toContain("/bedrooms");
+    // A property the test read from the start state is made with every field the mock held: not judged so.
+    expect(outcome.report.usage!.tests.find((test) => test.name === SAMPLE_TESTS.retrieve!.name)!.result).toBe("passed");
   });
 
   it("passes a usage whose assumptions the profile saw kept, and skips what it did not record, with the reason", () => {
