@@ -17,6 +17,7 @@ import { CONTRACT_BIN, credentialsEnv, runCli } from "../support/run-contract-cl
 import { exampleConsumerProject, runExampleSuite as runSuite } from "../support/example-consumer.ts";
 
 const SEATS_TEST = "a full account > shows the seats-full screen when the account has no seat left";
+const CREATE_TEST = "my listings > creates a listing and finds it under its new title";
 const TESTS = [
   "my listings > lists the account's properties",
   "my listings > creates a listing and finds it under its new title",
@@ -82,13 +83,16 @@ describe("the example consumer against the plain mock", () => {
     expect(readFileSync(again, "utf8")).toBe(readFileSync(usageFile, "utf8"));
   }, 180_000);
 
-  it("fails against the service only the test resting on the mock's own seat-limit answer, naming seat-limit-status", async () => {
+  it("fails against the service the tests resting on the mock's own answers: the seat limit (seat-limit-status), and the never-set fields of a listing it created (never-set-defaults)", async () => {
     const report = join(project, "replay.json");
     const { code, stdout, stderr } = await contract(["--usage", usageFile, "--base-url", service.url, "--json-report", report]);
     expect(code, `${stdout}\n${stderr}`).toBe(1);
     const verdicts = verdictsOf(report);
     expect(verdicts.tests.map((test) => test.name)).toEqual(TESTS);
-    expect(failedTests(verdicts)).toEqual([SEATS_TEST]);
+    expect(failedTests(verdicts)).toEqual([CREATE_TEST, SEATS_TEST]);
+    // The service answers null for the fields no request set (section 2.1), where the mock filled its own.
+    expect(verdicts.tests.find((test) => test.name === CREATE_TEST)!.restsOn).toContain("never-set-defaults");
+    expect(stdout).toContain("the service answered null (rests on never-set-defaults)");
     expect(verdicts.tests.find((test) => test.name === SEATS_TEST)!.restsOn).toContain("seat-limit-status");
     expect(stdout).toContain("seat-limit-status");
     for (const secret of Object.values(service.accounts).flatMap((account) => [account.apiKey, account.token])) expect(`${stdout}${stderr}`).not.toContain(secret);
