@@ -45,7 +45,7 @@ const command = commandOrExit(parseContractArgs(process.argv.slice(2), process.e
 const contract = createContract();
 if (command.kind === "pact") {
   const written = writePactFile(command.usage, command.writePact, contract);
-  if (!written.ok) fail(`The usage ${command.usage} is refused:\n  ${written.problems.join("\n  ")}`);
+  if (!written.ok) fail(written.at === "usage" ? `The usage ${command.usage} is refused:\n  ${written.problems.join("\n  ")}` : `The pact ${command.writePact} cannot be written:\n  ${written.problems.join("\n  ")}`);
   if (!command.quiet) progress(`Pact written to ${command.writePact} (${written.interactions} interactions of ${written.tests} tests)`);
   // A pact missing calls the client makes verifies more than it should: say so even with --quiet.
   if (written.truncated) progress(`Warning: the usage was cut at a recording bound; the pact lacks the calls past it (see metadata."property-listing-kit".truncated).`);

@@ -29,6 +29,7 @@ export const OPENAPI_VOCABULARY = [
   "discriminator",
   "x-assumption",
   "x-assumption-id",
+  "x-security-assumption-id",
   "x-section",
   "x-mock-problems",
 ] as const;

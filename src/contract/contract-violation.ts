@@ -1,3 +1,5 @@
+import type { OperationId } from "./operation-id.ts";
+
 /**
  * Whether a rule is stated by the interface document, or is a decision the spec marks with `x-assumption`; or
  * (`profile`) what a service profile recorded (`--profile`), which fails like a fact.
@@ -36,7 +38,7 @@ export interface ContractResult {
   valid: boolean;
   errors: ContractViolation[];
   /** The operationId the exchange was matched to, when one was. */
-  operationId?: string;
+  operationId?: OperationId;
 }
 
 /** Renders a violation on one line: `createProperty response.body/nid: must be string, got integer 3 [rule type]`. */

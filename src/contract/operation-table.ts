@@ -1,3 +1,4 @@
+import type { OperationId } from "./operation-id.ts";
 import { escapeToken, resolvePointer } from "../spec/json-pointer.ts";
 import {
   HTTP_METHODS,
@@ -33,7 +34,8 @@ export interface OperationResponse {
 
 /** Everything the contract needs to know about one operation, read once from the document. */
 export interface Operation {
-  id: string;
+  /** The spec's operationId; a document given in `options` may have others, which no code names. */
+  id: OperationId;
   method: string;
   pathTemplate: string;
   summary: string;
@@ -107,7 +109,7 @@ export function createOperationTable(document: OpenApiDocument): OperationTable 
         ),
       ];
       const operation: Operation = {
-        id: operationObject.operationId,
+        id: operationObject.operationId as OperationId,
         method: method.toUpperCase(),
         pathTemplate: template,
         summary: operationObject.summary ?? "",

@@ -281,6 +281,11 @@ export interface components {
          */
         NullWhenAbsent: null;
         /**
+         * a string, or null when never set
+         * @description A property field that no request may have set (section 2.1's absent values come back as null); the mock answers a value of its own choosing there.
+         */
+        NeverSetDefault: string | null;
+        /**
          * a URL
          * Format: uri
          * @description An absolute URL.
@@ -322,14 +327,14 @@ export interface components {
             /** @description Number and street name. */
             street: string | null;
             /** @description Unit, suite or building; may be an empty string. */
-            premise: string | null;
+            premise: ((string & components["schemas"]["NeverSetDefault"]) | null) & components["schemas"]["NeverSetDefault"];
             city: string | null;
             /** @description Two-character state abbreviation. */
             state: string | null;
             /** @description Zip or postal code. */
             zip: string | null;
-            country: string | null;
-            title: string | null;
+            country: ((string & components["schemas"]["NeverSetDefault"]) | null) & components["schemas"]["NeverSetDefault"];
+            title: ((string & components["schemas"]["NeverSetDefault"]) | null) & components["schemas"]["NeverSetDefault"];
             /** @description May contain HTML markup. */
             description: string | components["schemas"]["NullWhenAbsent"];
             /** @description A comma-separated list. */
@@ -340,11 +345,11 @@ export interface components {
             /** @description May contain a thousands separator, for example `4,356`. */
             lot_size: string | components["schemas"]["NullWhenAbsent"];
             /** @description Allowed values are not shown (section 2.1). */
-            lot_size_units: string | null;
+            lot_size_units: ((string & components["schemas"]["NeverSetDefault"]) | null) & components["schemas"]["NeverSetDefault"];
             stories: components["schemas"]["NumericString"] | components["schemas"]["NullWhenAbsent"];
             bedrooms: components["schemas"]["NumericString"] | components["schemas"]["NullWhenAbsent"];
             baths: components["schemas"]["NumericString"] | components["schemas"]["NullWhenAbsent"];
-            half_baths: components["schemas"]["NumericString"] | components["schemas"]["NullWhenAbsent"];
+            half_baths: components["schemas"]["NeverSetDefault"] | components["schemas"]["NumericString"] | components["schemas"]["NullWhenAbsent"];
             /** @description A count-like numeric string (section 2.1), although the create body takes `Attached`, `Detached` or `None`. */
             garage: components["schemas"]["NumericString"] | components["schemas"]["NullWhenAbsent"];
             /** @description A string or null (section 2.1); the table, unlike for the other counts, does not say numeric. */
@@ -356,25 +361,25 @@ export interface components {
             year_built: components["schemas"]["NumericString"] | components["schemas"]["NullWhenAbsent"];
             /** @description Null, or a structure whose entries are not shown (section 2.1). */
             open_houses: null | Record<string, never> | unknown[];
-            subdomain: string | null;
+            subdomain: ((string & components["schemas"]["NeverSetDefault"]) | null) & components["schemas"]["NeverSetDefault"];
             custom_domain: string | null;
             mls_id: string | null;
             /** @description The template machine name (section 2.4). */
             template: components["schemas"]["TemplateMachineName"] | components["schemas"]["NullWhenAbsent"];
-            api_author: string | null;
-            main_image: components["schemas"]["IdString"] | components["schemas"]["NullWhenAbsent"];
-            edit_access: components["schemas"]["IdString"] | components["schemas"]["NullWhenAbsent"];
-            show_on_property: components["schemas"]["IdString"] | components["schemas"]["NullWhenAbsent"];
-            logo: components["schemas"]["IdString"] | components["schemas"]["NullWhenAbsent"];
+            api_author: ((string & components["schemas"]["NeverSetDefault"]) | null) & components["schemas"]["NeverSetDefault"];
+            main_image: components["schemas"]["NeverSetDefault"] | components["schemas"]["IdString"] | components["schemas"]["NullWhenAbsent"];
+            edit_access: components["schemas"]["NeverSetDefault"] | components["schemas"]["IdString"] | components["schemas"]["NullWhenAbsent"];
+            show_on_property: components["schemas"]["NeverSetDefault"] | components["schemas"]["IdString"] | components["schemas"]["NullWhenAbsent"];
+            logo: components["schemas"]["NeverSetDefault"] | components["schemas"]["IdString"] | components["schemas"]["NullWhenAbsent"];
             /** @description The caller-supplied identifier used by endpoint 2. */
             external_id: string | null;
             /** @description Null or a value (section 2.1). */
             skip_zlookup: string | null;
             /** @description Allowed values are not shown (section 2.1). */
-            intent: string | null;
+            intent: ((string & components["schemas"]["NeverSetDefault"]) | null) & components["schemas"]["NeverSetDefault"];
             sns_id: string | null;
             listtrack_property_id: string | null;
-            website_url: components["schemas"]["HttpUrl"] | components["schemas"]["NullWhenAbsent"];
+            website_url: components["schemas"]["NeverSetDefault"] | components["schemas"]["HttpUrl"] | components["schemas"]["NullWhenAbsent"];
             /** @description Tours keyed by tour id, or an empty array when there are none (section 2.1). */
             virtual_tours: {
                 [key: string]: components["schemas"]["VirtualTour"];

@@ -1,3 +1,4 @@
+import type { OperationId } from "../contract/operation-id.ts";
 import type { components, operations } from "../generated/openapi.ts";
 import type { Outcome } from "./problems.ts";
 import type { AccountRecord } from "./store/records.ts";
@@ -32,7 +33,7 @@ export interface OperationInput {
 export type OperationHandler = (input: OperationInput) => Outcome<unknown>;
 
 /** The operationIds of the spec; the record below must name every one (the generated types enforce it). */
-export type OperationId = keyof operations;
+export type { OperationId };
 
 /**
  * One line per operation: from a validated request to a service call. The contract has already checked the

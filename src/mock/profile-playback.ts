@@ -38,6 +38,8 @@ export interface Playback {
   readonly derived: { title: "kept" | "follows-street"; website_url: "as-edited" | "from-subdomain" | "kept" } | undefined;
   /** What an agent created without them stores for the fields the profile shows null or empty (`unset.agent`). */
   readonly agentNeverSet: Record<string, null | "" | unknown[]> | undefined;
+  /** What a property created without them answers for the fields the profile shows null or empty (`unset.property`). */
+  readonly propertyNeverSet: Record<string, null | ""> | undefined;
   /** The undocumented fields of each item of a user's property list, encoded as members (`"a":1,"b":""`), or "". */
   readonly listItemExtra: string;
   /**
@@ -67,6 +69,7 @@ export const OWN_ANSWERS: Playback = {
   sharedExternalIds: false,
   refusesMissingContentType: false,
   agentNeverSet: undefined,
+  propertyNeverSet: undefined,
   listItemExtra: "",
   propertyExtra: "",
 };
@@ -196,6 +199,7 @@ export function createProfilePlayback(profile: ServiceProfile | undefined, compi
     sharedExternalIds: observations["external_id.duplicate"]?.value === "accepted",
     refusesMissingContentType: errors.has("error.content_type.missing"),
     agentNeverSet: agentNeverSetOf(observations["unset.agent"]?.fields),
+    propertyNeverSet: propertyNeverSetOf(observations["unset.property"]?.fields),
     listItemExtra: extras.property_list_item!,
     propertyExtra: extras.property!,
   };
@@ -210,6 +214,15 @@ function agentNeverSetOf(fields: Record<string, UnsetRepresentation> | undefined
   const stored = Object.entries(fields ?? {})
     .filter(([field, shown]) => field in defaults && (shown === "null" || shown === "empty"))
     .map(([field, shown]) => [field, shown === "null" ? null : Array.isArray(defaults[field]) ? [] : ""] as const);
+  return stored.length === 0 ? undefined : Object.fromEntries(stored);
+}
+
+/**
+ * What the property service answers for a field a create does not set, where the profile says the service shows
+ * such a field null or empty ("value" keeps the mock's own, property-service.ts; "absent" the mock cannot drop).
+ */
+function propertyNeverSetOf(fields: Record<string, UnsetRepresentation> | undefined): Record<string, null | ""> | undefined {
+  const stored = Object.entries(fields ?? {}).filter(([, shown]) => shown === "null" || shown === "empty").map(([field, shown]) => [field, shown === "null" ? null : ""] as const);
   return stored.length === 0 ? undefined : Object.fromEntries(stored);
 }
 

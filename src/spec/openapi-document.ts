@@ -14,6 +14,7 @@ export interface ParameterObject {
   description?: string;
   schema?: SchemaObject;
   "x-assumption"?: string;
+  "x-assumption-id"?: string;
 }
 
 /** A media type object (OpenAPI 3.1 §4.8.14). */
@@ -34,6 +35,7 @@ export interface RequestBodyObject {
   required?: boolean;
   content: Record<string, MediaTypeObject>;
   "x-assumption"?: string;
+  "x-assumption-id"?: string;
 }
 
 /** A response object (OpenAPI 3.1 §4.8.17). */
@@ -41,6 +43,7 @@ export interface ResponseObject {
   description: string;
   content?: Record<string, MediaTypeObject>;
   "x-assumption"?: string;
+  "x-assumption-id"?: string;
 }
 
 /** A reference object (OpenAPI 3.1 §4.8.23). */
@@ -60,6 +63,8 @@ export interface OperationObject {
   security?: Array<Record<string, string[]>>;
   /** The operation needs the API-KEY and TOKEN headers by our decision, not by the interface document. */
   "x-security-assumption"?: string;
+  /** The stable name of that decision (`agent-document-auth`). */
+  "x-security-assumption-id"?: string;
   /** The interface document requires this `content-type` header even when no body is sent. */
   "x-required-content-type"?: string;
   /** The section of the interface document that describes the operation. */

@@ -19,6 +19,7 @@ import { PACKAGE_ROOT } from "../support/start-process.ts";
 
 const SEATS_TEST = "a full account > shows the seats-full screen when the account has no seat left";
 const HEADER_TEST = "my listings > creates a listing, renames it and shows its header";
+const CREATE_TEST = "my listings > creates a listing and finds it under its new title";
 const TESTS = [
   "my listings > lists the account's properties",
   "my listings > creates a listing and finds it under its new title",
@@ -70,7 +71,7 @@ describe("the example consumer against the plain mock", () => {
     const seats = usage.tests.find((test) => test.name === SEATS_TEST)!;
     expect(seats.start).toEqual({ kind: "named", name: "seats-full" });
     expect(seats.interactions.map((interaction) => [interaction.operation, interaction.response.status])).toEqual([["createAgentCard", 402]]);
-    expect(seats.interactions[0]!.basis.status).toMatchObject({ tier: "assumption", ids: ["A20"] });
+    expect(seats.interactions[0]!.basis.status).toMatchObject({ tier: "assumption", ids: ["seat-limit-status"] });
     const created = usage.tests[1]!.interactions;
     expect(created.map((interaction) => interaction.operation)).toEqual(["createProperty", "editProperty", "retrieveProperty"]);
     expect(created[1]!.bindings).toContainEqual({ at: "/params/nid", from: "answer", interaction: 0, pointer: "/nid" });
@@ -85,15 +86,18 @@ describe("the example consumer against the plain mock", () => {
     expect(readFileSync(again, "utf8")).toBe(readFileSync(usageFile, "utf8"));
   }, 180_000);
 
-  it("fails against the service only the test resting on the mock's own seat-limit answer, naming A20", async () => {
+  it("fails against the service the tests resting on the mock's own answers: the seat limit (seat-limit-status), and the never-set fields of a listing it created (never-set-defaults)", async () => {
     const report = join(project, "replay.json");
     const { code, stdout, stderr } = await contract(["--usage", usageFile, "--base-url", service.url, "--json-report", report]);
     expect(code, `${stdout}\n${stderr}`).toBe(1);
     const verdicts = verdictsOf(report);
     expect(verdicts.tests.map((test) => test.name)).toEqual(TESTS);
-    expect(failedTests(verdicts)).toEqual([SEATS_TEST]);
-    expect(verdicts.tests.find((test) => test.name === SEATS_TEST)!.restsOn).toContain("A20");
-    expect(stdout).toContain("A20");
+    expect(failedTests(verdicts)).toEqual([CREATE_TEST, SEATS_TEST]);
+    // The service answers null for the fields no request set (section 2.1), where the mock filled its own.
+    expect(verdicts.tests.find((test) => test.name === CREATE_TEST)!.restsOn).toContain("never-set-defaults");
+    expect(stdout).toContain("the service answered null (rests on never-set-defaults)");
+    expect(verdicts.tests.find((test) => test.name === SEATS_TEST)!.restsOn).toContain("seat-limit-status");
+    expect(stdout).toContain("seat-limit-status");
     for (const secret of Object.values(service.accounts).flatMap((account) => [account.apiKey, account.token])) expect(`${stdout}${stderr}`).not.toContain(secret);
   }, 120_000);
 });

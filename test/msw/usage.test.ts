@@ -45,7 +45,7 @@ describe("recorded through MSW", () => {
     const [seats, property] = usage.tests;
     expect(seats!.start).toEqual({ kind: "named", name: "seats-full" });
     expect(seats!.interactions[0]!.request.account).toBe("fresh");
-    expect(seats!.interactions[0]!.basis.status).toMatchObject({ tier: "assumption", ids: ["A20"] });
+    expect(seats!.interactions[0]!.basis.status).toMatchObject({ tier: "assumption", ids: ["seat-limit-status"] });
     expect(property!.start).toEqual({ kind: "named", name: "fixtures" });
     expect(property!.interactions.map((interaction) => interaction.operation)).toEqual(["createProperty", "retrieveProperty"]);
     expect(property!.interactions[1]!.bindings).toEqual([{ at: "/params/nid", from: "answer", interaction: 0, pointer: "/nid" }]);

@@ -116,6 +116,20 @@ describe("the mock playing a profile", () => {
     expect([refusing.mock.violations, taking.mock.violations]).toEqual([[], []]);
   });
 
+  it("answers the fields a created property never set as the profile's service does (unset.property), and what the create or an edit set as given", async () => {
+    const unset = { ...PROFILE, observations: { ...PROFILE.observations, "unset.property": { ...provenance, fields: { country: "null" as const, half_baths: "null" as const, premise: "empty" as const, intent: "value" as const, bedrooms: "null" as const, title: "null" as const } } } };
+    const { mock, url } = await start({ profile: unset });
+    const made = (await (await fetch(`${url}/api/v1/object/property`, { method: "POST", headers: DEMO, body: JSON.stringify({ street: "4 Unset Row", city: "Austin", state: "TX", zip: "78701", bedrooms: 2 }) })).json()) as { nid: string };
+    const read = async () => (await (await fetch(`${url}/api/v1/object/property/${made.nid}`, { headers: DEMO })).json()) as Record<string, unknown>;
+    expect(await read()).toMatchObject({ country: null, half_baths: null, premise: "", intent: "sale", bedrooms: "2", title: null });
+    await fetch(`${url}/api/v1/object/property/${made.nid}`, { method: "PUT", headers: DEMO, body: JSON.stringify({ country: "CA" }) });
+    expect(await read()).toMatchObject({ country: "CA", half_baths: null });
+    // The list item of a property without a title, and its auto-login page, still answer.
+    const listed = (await (await fetch(`${url}/api/v1/object/properties/1`, { headers: DEMO })).json()) as Array<{ nid: string; title: unknown }>;
+    expect(listed.find((item) => item.nid === made.nid)?.title).toBeNull();
+    expect(mock.violations).toEqual([]);
+  });
+
   it("keeps the request journal and honours injected faults", async () => {
     const { mock, url } = await start();
     await fetch(`${url}/api/v1/object/property/1001`, { headers: { ...DEMO, TOKEN: "wrong" } });

@@ -120,7 +120,8 @@ describe("points profiled beyond the scenario's errors", () => {
       const { uid } = (await (await fetch(`${url}/api/v1/object/property/${created.nid}`, { headers })).json()) as { uid: string };
       const items = (await (await fetch(`${url}/api/v1/object/properties/${uid}`, { headers })).json()) as Array<Record<string, unknown>>;
       expect(items.length).toBeGreaterThan(1);
-      for (const item of items) expect(item).toEqual({ nid: expect.any(String), published: expect.any(String), title: expect.anything(), external_id: item.external_id, changed: fromService.observations["extra_fields.property_list_item"]!.fields.changed!.example });
+      // The property created here has no title on the profiled service (unset.property: null), and so when played back.
+      for (const item of items) expect(item).toEqual({ nid: expect.any(String), published: expect.any(String), title: item.nid === created.nid ? null : expect.any(String), external_id: item.external_id, changed: fromService.observations["extra_fields.property_list_item"]!.fields.changed!.example });
       expect(playing.violations).toEqual([]);
       const againstPlaying = await run(url, mockAccounts(), { profile: fromService, runId: "points-list-1" });
       expect(againstPlaying.report.results.find((result) => result.step.endsWith("(profile: extra_fields.property_list_item)"))?.status).toBe("passed");

@@ -50,6 +50,8 @@ export interface SampleOptions {
   consumer?: string;
   /** The credentials the recording sent for the primary role: the usage keeps the role, never these. */
   primaryCredentials?: { "API-KEY": string; TOKEN: string };
+  /** Adds a test that adds an agent and is refused a second one with the same email (section 7's Agent Already Exists). */
+  duplicateEmail?: boolean;
 }
 
 /**
@@ -95,6 +97,14 @@ export async function buildSampleUsage(options: SampleOptions = {}): Promise<Usa
   await recordTest(mock, "properties › shows the errors of an invalid property", "fixtures", inOrder(
     () => ({ method: "post", path: "/api/v1/object/property", body: { street: "3 Elm Street", city: "Salem", state: "Massachusetts", zip: "01970" }, ...sendWith }),
   ));
+
+  if (options.duplicateEmail) {
+    const email = { agent_first_name: "Grace", agent_last_name: "Hopper", email: "grace.hopper@agents.example.com" };
+    await recordTest(mock, "agents › refuses a second agent with the same email", "fixtures", inOrder(
+      () => ({ method: "post", path: "/api/v1/object/agent_card/", body: email, ...sendWith }),
+      () => ({ method: "post", path: "/api/v1/object/agent_card/", body: { ...email, agent_first_name: "Amazing" }, ...sendWith }),
+    ));
+  }
 
   const usage = mock.usage!.toJSON();
   await mock.close();

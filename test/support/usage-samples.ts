@@ -93,8 +93,36 @@ export const SAMPLE_TESTS: Record<string, SampleTest> = {
   },
 };
 
-/** The tests whose answers rest on documented facts only (with the default mock): a conforming service passes them. */
-export const FACT_ONLY = ["list", "retrieve", "openFirst", "createEdit", "document"] as const;
+/**
+ * A test that adds an agent with three social links, sent in an order that is by weight in neither direction,
+ * and reads them back: the mock answers them by weight (section 2.2), as the client's screen expects.
+ */
+export const LINKS_TEST: SampleTest = {
+  name: "agents > shows an agent's social links in weight order",
+  steps: [
+    {
+      operation: "createAgentCard", method: "POST", path: "/agent_card/",
+      body: { agent_first_name: "Lin", agent_last_name: "Weights", email: "lin.weights@consumer.example", social_media_links: [
+        { service: "twitter", url: "https://twitter.example/lin", weight: "5" },
+        { service: "facebook", url: "https://facebook.example/lin", weight: "-2" },
+        { service: "linkedin", url: "https://linkedin.example/lin", weight: "10" },
+      ] },
+    },
+    { operation: "retrieveAgentCard", method: "POST", path: "/agent_card/{nid}", params: { nid: "0" }, bindings: [created(0)] },
+  ],
+};
+
+/**
+ * The tests that pass against a conforming service: their answers rest on documented facts, or on the mock's
+ * values of fields never set only where the replay sets them first (a start record is created, then edited).
+ */
+export const FACT_ONLY = ["list", "retrieve", "openFirst", "document"] as const;
+
+/**
+ * The test that reads a property it created, whose never-set fields (`country`, `half_baths`…) the mock fills
+ * and section 2.1's service answers null: it rests on the never-set-defaults assumption.
+ */
+export const NEVER_SET = "createEdit";
 
 /** Records sample tests with the mock's recorder (its shipped fixtures) and answers its usage document. */
 export async function recordSampleUsage(tests: SampleTest[], consumer = "sample-web-app"): Promise<UsageDocument> {

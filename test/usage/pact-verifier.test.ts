@@ -3,7 +3,8 @@
  * library from the npm package) against the mock process, the mock setting the provider states up through
  * `POST /__admin/provider-states`; and it fails against a mock that answers otherwise where the consumer rests on
  * an assumption (a service profile whose seat-limit refusal is 403 with `{"error", "message"}`). The pact of the
- * example consumer (examples/consumer), from the usage its own suite really recorded, holds as well.
+ * example consumer (examples/consumer), from the usage its own suite really recorded, holds as well. Each
+ * interaction holds alone too (Pact verifies them in any order), through the verifier's own filter.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -128,6 +129,32 @@ describe("the official Pact verifier", () => {
     } finally {
       rmSync(project, { recursive: true, force: true });
     }
+  }, 120_000);
+
+  it("verifies every interaction alone, through the verifier's filter, on a mock reset to its seeded state before each", async ({ skip }) => {
+    skip(!Verifier, missing);
+    const usageFile = join(folder, "usage-alone.json");
+    const aloneFile = join(folder, "alone.json");
+    writeFileSync(usageFile, JSON.stringify(await buildSampleUsage({ duplicateEmail: true })));
+    const written = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", aloneFile, "--quiet"]);
+    expect(written.code, written.stderr).toBe(0);
+    const descriptions = (JSON.parse(readFileSync(aloneFile, "utf8")) as { interactions: Array<{ description: string }> }).interactions.map((interaction) => interaction.description);
+    expect(descriptions).toContain("agents › refuses a second agent with the same email › 2 createAgentCard");
+    const url = await startMock();
+    const verified: string[] = [];
+    try {
+      for (const description of descriptions) {
+        const reset = await fetch(`${url}/__admin/reset`, { method: "POST" });
+        expect(reset.status, description).toBe(200);
+        // The verifier's filter is a regular expression over descriptions: this one, and no other.
+        process.env.PACT_DESCRIPTION = `^${description.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")}$`;
+        await expect(verify(url, [aloneFile]), description).resolves.toBeDefined();
+        verified.push(description);
+      }
+    } finally {
+      delete process.env.PACT_DESCRIPTION;
+    }
+    expect(verified).toEqual(descriptions);
   }, 120_000);
 
   it("fails it against a mock whose service answers the seat limit otherwise, naming the interaction", async ({ skip }) => {

@@ -65,9 +65,9 @@ describe("a recorded suite", () => {
     expect(read.bindings).toEqual([{ at: "/params/nid", from: "answer", interaction: 0, pointer: "/nid" }]);
     expect(read.basis.status).toEqual({ tier: "fact" });
     expect(read.basis.fields["/street"]).toEqual({ tier: "fact" });
-    expect(read.basis.fields["/open_houses"]).toMatchObject({ tier: "assumption", ids: ["A27"] });
+    expect(read.basis.fields["/open_houses"]).toMatchObject({ tier: "assumption", ids: ["open-houses-shape"] });
     expect(list.bindings).toEqual([{ at: "/params/uid", from: "account-uid", account: "primary" }]);
-    expect(list.basis.fields["/0/published"]).toMatchObject({ tier: "assumption", ids: ["A32"] });
+    expect(list.basis.fields["/0/published"]).toMatchObject({ tier: "assumption", ids: ["published-flag-values"] });
 
     // A fixture property the test read by id: kept as the mock held it when the test began.
     const [readFixture, createDocument] = second.interactions as [UsageInteraction, UsageInteraction];
@@ -84,11 +84,11 @@ describe("a recorded suite", () => {
     const [seats, missing, wrong, other] = third.interactions as [UsageInteraction, UsageInteraction, UsageInteraction, UsageInteraction];
     expect(seats.request.account).toBe("fresh");
     expect(seats.response.status).toBe(402);
-    expect(seats.basis.status).toMatchObject({ tier: "assumption", ids: ["A20"] });
-    expect(seats.basis.mediaType).toMatchObject({ tier: "assumption", ids: ["A20", "A45"] });
+    expect(seats.basis.status).toMatchObject({ tier: "assumption", ids: ["seat-limit-status"] });
+    expect(seats.basis.mediaType).toMatchObject({ tier: "assumption", ids: ["seat-limit-status", "error-body-shape"] });
     expect(seats.basis.fields["/title"]).toMatchObject({ tier: "assumption" });
     expect(missing.request).toMatchObject({ account: null, credentials: "missing" });
-    expect(missing.basis.status).toMatchObject({ tier: "assumption", ids: expect.arrayContaining(["A17", "A7"]) });
+    expect(missing.basis.status).toMatchObject({ tier: "assumption", ids: expect.arrayContaining(["unauthorized-status", "agent-document-auth"]) });
     expect(wrong.request).toMatchObject({ account: null, credentials: "wrong" });
     expect(other.request.account).toBe("account-3");
     expect(usage.accounts.map((account) => account.role)).toEqual(["primary", "other", "account-3", "fresh"]);

@@ -95,20 +95,33 @@ describe("usageToPact", () => {
     expect(card.request.method).toBe("POST");
   });
 
+  it("gives a refusal naming Agent Already Exists the state of the agent that holds the email first", async () => {
+    const duplicated = usageToPact(await buildSampleUsage({ duplicateEmail: true }), contract);
+    const [first, second] = duplicated.interactions.filter((interaction) => interaction.description.startsWith("agents › refuses a second agent with the same email"));
+    expect(first!.response.status).toBe(200);
+    expect(first!.providerStates ?? []).toEqual([]);
+    expect(second!.response.status).toBe(409);
+    expect(second!.providerStates).toEqual([{
+      name: PROVIDER_STATES.agent,
+      params: { key: "agent_grace_hopper_agents_example_com", account: "primary", fields: { agent_first_name: "Existing", agent_last_name: "Agent", email: "grace.hopper@agents.example.com" } },
+    }]);
+  });
+
   it("starts a seats-full test from the state that fills the account's seats, and keeps the refusal's status", () => {
     const refused = named("agents › shows the seats-full screen › 1 createAgentCard");
-    // The recorder names the account of a seats-full start `fresh`; the pact sends its role's demo credentials.
-    expect(refused.providerStates).toEqual([{ name: PROVIDER_STATES.seatsFull, params: { account: "fresh" } }]);
+    // The recorder names the account of a seats-full start `fresh`; the pact sends the primary demo credentials for
+    // it, so the state fills the seats of the account those credentials open.
+    expect(refused.providerStates).toEqual([{ name: PROVIDER_STATES.seatsFull, params: { account: "primary" } }]);
     expect(refused.request.headers?.["API-KEY"]).toEqual(["demo-key"]);
     expect(refused.response.status).toBe(402);
     expect(refused.comments).toEqual({ testname: "agents › shows the seats-full screen", text: [
-      "status rests on an assumption: A20 (docs/assumptions.md)",
-      "media type rests on an assumption: A20, A45 (docs/assumptions.md)",
-      "body /type rests on an assumption: A20, A45 (docs/assumptions.md)",
-      "body /title rests on an assumption: A20, A45 (docs/assumptions.md)",
-      "body /status rests on an assumption: A20, A45 (docs/assumptions.md)",
-      "body /detail rests on an assumption: A20, A45 (docs/assumptions.md)",
-      "body /instance rests on an assumption: A20, A45 (docs/assumptions.md)",
+      "status rests on an assumption: seat-limit-status (docs/assumptions.md)",
+      "media type rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
+      "body /type rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
+      "body /title rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
+      "body /status rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
+      "body /detail rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
+      "body /instance rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
     ] });
     expect(refused.response.headers).toEqual({ "Content-Type": ["application/problem+json"] });
     expect(refused.response.matchingRules?.header?.["Content-Type"]?.matchers).toEqual([{ match: "regex", regex: "^application/problem\\+json(\\s*;.*)?$" }]);
@@ -170,6 +183,34 @@ describe("property-listing-contract --usage --write-pact", () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`${usageFile}: usageVersion is 9`);
 
+    expect(refused.stderr).toContain(`The usage ${usageFile} is refused`);
+  });
+
+  it("makes the pact's missing folders, and a pact that cannot be written exits 2 naming the pact, not the usage", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "plk-pact-"));
+    const usageFile = join(folder, "usage.json");
+    writeFileSync(usageFile, JSON.stringify(usage));
+    const nested = join(folder, "pacts", "web", "pact.json");
+    const made = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", nested]);
+    expect(made.code, made.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(nested, "utf8"))).toEqual(JSON.parse(JSON.stringify(pact)));
+    // A file where a folder of the pact's path should be: the pact is at fault.
+    const blocked = join(folder, "usage.json", "pact.json");
+    const refused = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", blocked]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`The pact ${blocked} cannot be written`);
+    expect(refused.stderr).toContain(`${blocked}: cannot write the pact: a part of its path is a file, not a folder`);
+    expect(refused.stderr).not.toContain("is refused");
+    const onFolder = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", folder]);
+    expect(onFolder.code).toBe(2);
+    expect(onFolder.stderr).toContain(`${folder}: cannot write the pact: it is a folder`);
+  });
+
+  it("needs --usage, and sends nothing", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "plk-pact-"));
+    const usageFile = join(folder, "usage.json");
+    const pactFile = join(folder, "pact.json");
+    writeFileSync(usageFile, JSON.stringify(usage));
     const alone = await runCli(process.execPath, [CONTRACT_BIN, "--write-pact", pactFile]);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toContain("--write-pact needs --usage <file>");

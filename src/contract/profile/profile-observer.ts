@@ -1,3 +1,4 @@
+import type { OperationId } from "../operation-id.ts";
 import type { OpenApiDocument } from "../../spec/openapi-document.ts";
 import type { Exchange } from "../runner/http-exchange.ts";
 import { inferJsonSchema, jsonTypeOf, mergeJsonSchemas } from "./infer-json-schema.ts";
@@ -25,7 +26,7 @@ const BODIES_KEPT = 20;
 export interface ObservedAnswer {
   step: string;
   /** The operation of the contract, or undefined for a request outside it (an unknown route, a wrong method). */
-  operationId?: string;
+  operationId?: OperationId;
   account: "primary" | "other" | "fresh";
   /** Which credentials the request carried. */
   credentials: string;

@@ -5,6 +5,7 @@
  * service to it (`--profile`, check `profile_conformance`). It is data, versioned, with a published JSON Schema
  * (`spec/service-profile.schema.json`).
  */
+import type { OperationId } from "../operation-id.ts";
 
 /** The version of the profile format this kit reads and writes. */
 export const PROFILE_VERSION = 1;
@@ -96,7 +97,7 @@ export const RESOURCES = {
 export type ResourceName = keyof typeof RESOURCES;
 
 /** The operations whose 200 answer is a resource (or a map of them: the agent list's values), by resource. */
-export const RESOURCE_OF_ANSWER: Record<string, ResourceName> = {
+export const RESOURCE_OF_ANSWER: Partial<Record<OperationId, ResourceName>> = {
   retrieveProperty: "property",
   retrievePropertyByExternalId: "property",
   retrieveAgentCard: "agent",

@@ -1,3 +1,4 @@
+import type { OperationId } from "../operation-id.ts";
 import type { Tier } from "../contract-violation.ts";
 import type { Contract } from "../create-contract.ts";
 import { AnswerInvariants } from "./answer-invariants.ts";
@@ -138,14 +139,14 @@ export class RunContext {
   }
 
   /** The operation of the contract with this id. */
-  operation(operationId: string) {
+  operation(operationId: OperationId) {
     const operation = this.#run.contract.operation(operationId);
     if (!operation) throw new Error(`The scenario names an unknown operation: ${operationId}`);
     return operation;
   }
 
   /** Sends one request of the scenario and checks its answer. Undefined when no answer came. */
-  async call(step: string, operationId: string, path: string, options: CallOptions): Promise<Exchange | undefined> {
+  async call(step: string, operationId: OperationId, path: string, options: CallOptions): Promise<Exchange | undefined> {
     this.sender.throwIfInterrupted();
     const operation = this.operation(operationId);
     const account = options.as ?? "primary";
@@ -250,7 +251,7 @@ export class RunContext {
     this.#observe(step, undefined, "primary", "valid", { expect: "any", point, observed: value }, exchange);
   }
 
-  #observe(step: string, operationId: string | undefined, account: AccountName, credentials: CredentialMode, options: CallOptions, exchange: Exchange): void {
+  #observe(step: string, operationId: OperationId | undefined, account: AccountName, credentials: CredentialMode, options: CallOptions, exchange: Exchange): void {
     if (!this.#run.observe) return;
     const answer: ObservedAnswer = { step, account, credentials, exchange };
     if (operationId) answer.operationId = operationId;

@@ -156,12 +156,15 @@ export interface UsageVerdicts {
   profile?: string;
   tests: Array<{
     name: string;
-    /** `failed`: the consumer rests on something the service does not do, or the service broke a fact. */
+    /**
+     * `failed`: the consumer rests on something the service does not do, or the service broke a fact; `skipped`:
+     * not run, the whole test or one of its interactions could not be sent (the reports say "not run").
+     */
     result: "passed" | "failed" | "skipped";
     interactions: number;
-    /** The assumptions (ids of docs/assumptions.md) and profile points the test's answers rest on. */
+    /** The assumptions (names of docs/assumptions.md) and profile points the test's answers rest on. */
     restsOn: string[];
-    /** Why the test was not replayed, when skipped. */
+    /** Why the test was not run, or which interaction could not be sent, when skipped. */
     reason?: string;
   }>;
 }

@@ -8,7 +8,7 @@ export function interactionStep(test: UsageTest, index: number, interaction: Usa
   return `${test.name} › #${index} ${interaction.operation} ${interaction.request.method} ${interaction.request.path}`;
 }
 
-/** What a basis names: `A20`, `A20, A45`, `the profile's error.seats`, or `a documented fact`. */
+/** What a basis names: `seat-limit-status`, `seat-limit-status, error-body-shape`, `the profile's error.seats`, or `a documented fact`. */
 export function basisName(basis: Basis): string {
   if (basis.tier === "fact") return "a documented fact";
   if (basis.tier === "profile") return `the profile's ${basis.point}`;
@@ -27,7 +27,7 @@ export function restsOn(test: UsageTest): string[] {
     add(basis.mediaType);
     Object.values(basis.fields).forEach(add);
   }
-  return [...names].sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+  return [...names].sort((a, b) => a.localeCompare(b, "en"));
 }
 
 /**
@@ -66,11 +66,16 @@ export function recordDifferences(
   return results;
 }
 
-/** Each test's verdict, from the results that name it. */
+/**
+ * Each test's verdict, from the results that name it. A test one of whose interactions could not be sent (an id
+ * it needs never came, a request got no answer) did not run as the client runs it: it is not run, never passed,
+ * unless another of its interactions already failed it.
+ */
 export function testVerdicts(tests: UsageTest[], results: CheckResult[], skipped: Map<string, string>): UsageVerdicts["tests"] {
   return tests.map((test) => {
     const own = results.filter((result) => result.consumerTest === test.name);
-    const reason = skipped.get(test.name);
+    const unsent = own.find((result) => result.status === "skipped" && result.check === "consumer_assumption" && result.step !== test.name);
+    const reason = skipped.get(test.name) ?? (unsent ? `${unsent.step.slice(test.name.length).replace(/^ › /, "")}: ${unsent.message ?? "not sent"}` : undefined);
     const result = own.some((entry) => entry.status === "failed") ? "failed" : reason !== undefined ? "skipped" : "passed";
     return { name: test.name, result, interactions: test.interactions.length, restsOn: restsOn(test), ...(reason !== undefined ? { reason } : {}) };
   });

@@ -6,20 +6,20 @@ import type { Basis, UsageInteraction } from "./usage-document.ts";
 /** What a profile says of an interaction: the differences a client would notice, or that it recorded nothing there. */
 export type ProfileJudgement = { judged: true; differences: Difference[] } | { judged: false; why: string };
 
-/** The assumptions of docs/assumptions.md that choose an error answer, and the profile's point for each. */
+/** The assumptions of docs/assumptions.md that choose an error answer, by name, and the profile's point for each. */
 const POINT_OF_ASSUMPTION: Record<string, ErrorPoint> = {
-  A16: "error.validation",
-  A18: "error.not_found",
-  A19: "error.agent_exists.create",
-  A20: "error.seats",
-  A21: "error.external_id_in_use",
-  A22: "error.unknown_property_reference",
-  A24: "error.content_type.wrong",
+  "validation-status": "error.validation",
+  "not-found-status": "error.not_found",
+  "agent-exists-status": "error.agent_exists.create",
+  "seat-limit-status": "error.seats",
+  "external-id-unique": "error.external_id_in_use",
+  "unknown-property-reference-status": "error.unknown_property_reference",
+  "unsupported-media-type-status": "error.content_type.wrong",
 };
 
 /**
  * The point of a profile an error answer of the usage is about: the profile's own when the mock played one back;
- * else the situation its assumptions name (A20, the seats); else the request's credentials or the status.
+ * else the situation its assumptions name (`seat-limit-status`); else the request's credentials or the status.
  */
 export function errorPointOf(interaction: UsageInteraction): ErrorPoint | undefined {
   const { basis, request, response } = interaction;
@@ -38,10 +38,11 @@ export function errorPointOf(interaction: UsageInteraction): ErrorPoint | undefi
 /**
  * Judges an interaction against a recorded service profile alone, sending nothing: an error answer against what
  * the profile saw at its point (statuses, media types, the body's shape), a successful answer against the media
- * type of successful answers and a list against the order the profile saw. Only what rests on an assumption or
+ * type of successful answers, a list against the order the profile saw, and the fields `neverSet` (of a property
+ * the test created without them) against what the profile saw a property never given them answer. Only what rests on an assumption or
  * a profile can differ: a profile that contradicts a documented fact is refused when read.
  */
-export function judgeAgainstProfile(interaction: UsageInteraction, profile: ServiceProfile): ProfileJudgement {
+export function judgeAgainstProfile(interaction: UsageInteraction, profile: ServiceProfile, neverSet: ReadonlySet<string> = new Set()): ProfileJudgement {
   const { response, basis } = interaction;
   const observations = profile.observations;
   const differences: Difference[] = [];
@@ -58,6 +59,16 @@ export function judgeAgainstProfile(interaction: UsageInteraction, profile: Serv
   const success = observations["media_type.success"];
   if (success && response.mediaType !== null && !success.value.map(bare).includes(bare(response.mediaType))) {
     differences.push({ basis: basis.mediaType, what: "the media type", expected: response.mediaType, actual: `${success.value.join(" or ")} (media_type.success)` });
+  }
+  // A field of a property the test created and never set, which the mock filled and the profile saw come back
+  // null (section 2.1's reading of an absent value): the client read a value where the service answers null.
+  const unset = observations["unset.property"]?.fields ?? {};
+  const body = response.body !== null && typeof response.body === "object" && !Array.isArray(response.body) ? (response.body as Record<string, unknown>) : {};
+  for (const field of neverSet) {
+    const shown = unset[field];
+    if ((shown === "null" || shown === "absent") && body[field] !== null && body[field] !== undefined) {
+      differences.push({ basis: basis.fields[`/${field}`] ?? basis.status, what: `the field /${field}`, expected: jsonType(body[field]), actual: `${shown} (unset.property)` });
+    }
   }
   const order = interaction.operation === "listUserProperties" ? observations["order.property_list"] : interaction.operation === "listAgentCards" ? observations["order.agent_list"] : undefined;
   const got = orderOf(interaction.operation === "listAgentCards" && response.body !== null && typeof response.body === "object" ? Object.keys(response.body) : Array.isArray(response.body) ? response.body.map((entry) => (entry as { nid?: unknown })?.nid) : []);

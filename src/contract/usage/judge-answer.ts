@@ -1,3 +1,4 @@
+import { brokenAnswerFacts } from "../runner/answer-facts.ts";
 import type { Basis, UsageInteraction } from "./usage-document.ts";
 
 /** An answer as the client would notice it: its status, media type (without parameters) and parsed body. */
@@ -24,7 +25,8 @@ const FACT: Basis = { tier: "fact" };
 /**
  * What a client would notice between the answer it got from the mock and another (the service's): the status,
  * the media type, every field it got (present, of the same JSON type), a list's order by the ids it knows
- * (`sameId` says whether a service id is the one of a mock id), and the named error value of section 7. A value
+ * (`sameId` says whether a service id is the one of a mock id), the named error value of section 7, and the facts
+ * of section 2 the service's answer breaks on its own (runner/answer-facts.ts). A value
  * where the document fixes only the type (a title, a nid) is no difference. Each difference carries the basis
  * the usage gave that part of the answer.
  */
@@ -44,6 +46,13 @@ export function judgeAnswer(interaction: UsageInteraction, actual: NoticedAnswer
   }
   // Another status is another answer: its fields are not the ones the client read.
   if (actual.status !== recorded.status) return differences;
+  // The facts of section 2 the service's answer shows on its own (numbers as numeric strings, links by weight, a
+  // delete's [true]): a client may rest on any of them, whatever the mock answered.
+  if (actual.status === 200) {
+    for (const broken of brokenAnswerFacts(interaction.operation, actual.body)) {
+      differences.push({ basis: FACT, what: `the field ${broken.pointer || "(the body)"} (section ${broken.section})`, expected: broken.expected, actual: broken.actual });
+    }
+  }
   walk(recorded.body, actual.body, "", (pointer, expected, got, dataOnly) => {
     const at = basisAt(basis.fields, pointer, basis.status);
     // Where the document fixes the answer, what differs only by a record's data is no difference: a field set on

@@ -6,7 +6,8 @@ import type { RunOutcome } from "../runner/run-contract.ts";
 import type { RunEvent } from "../runner/run-report.ts";
 import { interactionStep, recordDifferences, testVerdicts } from "./consumer-verdicts.ts";
 import { judgeAgainstProfile } from "./judge-against-profile.ts";
-import type { UsageDocument } from "./usage-document.ts";
+import { neverSetDefaultFields } from "../../spec/never-set-fields.ts";
+import type { UsageDocument, UsageTest } from "./usage-document.ts";
 
 /** Options of {@link judgeUsageOffline}. */
 export interface OfflineOptions {
@@ -34,9 +35,10 @@ export function judgeUsageOffline(options: OfflineOptions): RunOutcome {
   const contract = options.contract ?? createContract();
   const emit = options.onEvent ?? (() => {});
   const ledger = new CheckLedger({ contract, closedContract: contract, strict: options.strict ?? false, emit });
+  const filled = neverSetDefaultFields(contract.document);
   for (const test of options.usage.tests) {
     for (const [index, interaction] of test.interactions.entries()) {
-      const judged = judgeAgainstProfile(interaction, options.profile);
+      const judged = judgeAgainstProfile(interaction, options.profile, neverSetBy(test, index, filled));
       if (!judged.judged) {
         const result = ledger.skipped("consumer_assumption", interactionStep(test, index, interaction), judged.why, interaction.operation);
         result.consumerTest = test.name;
@@ -53,4 +55,39 @@ export function judgeUsageOffline(options: OfflineOptions): RunOutcome {
     tests: testVerdicts(options.usage.tests, report.results, new Map()),
   };
   return { kind: "report", report };
+}
+
+/**
+ * The fields the mock filled itself (never-set-defaults) on the property a retrieve of the test reads, when the
+ * test created that property: those neither its create nor an edit of it before the retrieve set. A property of
+ * the start state is left out: the replay makes it with every field the mock held.
+ */
+function neverSetBy(test: UsageTest, index: number, filled: readonly string[]): ReadonlySet<string> {
+  const interaction = test.interactions[index]!;
+  if (interaction.operation !== "retrieveProperty") return new Set();
+  const made = madeBy(test, index);
+  if (made === undefined) return new Set();
+  const set = new Set<string>(Object.keys(objectOf(test.interactions[made]!.request.body)));
+  for (let at = made + 1; at < index; at += 1) {
+    const edit = test.interactions[at]!;
+    if (edit.operation === "editProperty" && madeBy(test, at) === made) for (const field of Object.keys(objectOf(edit.request.body))) set.add(field);
+  }
+  return new Set(filled.filter((field) => !set.has(field)));
+}
+
+/** The create of this test whose nid an interaction's path names, through the answers it was bound to. */
+function madeBy(test: UsageTest, index: number): number | undefined {
+  for (let at = index, hops = 0; hops < 50; hops += 1) {
+    const binding = test.interactions[at]?.bindings.find((entry) => entry.at === "/params/nid");
+    if (!binding || binding.from !== "answer") return undefined;
+    const source = test.interactions[binding.interaction];
+    if (!source) return undefined;
+    if (source.operation === "createProperty") return binding.interaction;
+    at = binding.interaction;
+  }
+  return undefined;
+}
+
+function objectOf(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }

@@ -1,4 +1,5 @@
-import { PROVIDER_STATES } from "./provider-state-names.ts";
+import { ERROR_VALUES } from "./judge-answer.ts";
+import { pactRoleOf, PROVIDER_STATES } from "./provider-state-names.ts";
 import type { UsageBinding, UsageInteraction, UsageTest } from "./usage-document.ts";
 
 /** A provider state of a Pact v4 interaction. */
@@ -33,15 +34,17 @@ const MAX_CHAIN = 50;
 
 /**
  * The provider states one interaction of a test needs when it is verified alone, as Pact verifies it: the test's
- * start (`seats-full`), the account uid a path names, and for every id the client took from an earlier answer or
- * from a record of the start state, a state that makes such a record (from the record as the mock held it, or
- * from the body of the create that made it) and answers its id under a key the request refers to as `${key}`.
+ * start (`seats-full`), the account uid a path names, for every id the client took from an earlier answer or
+ * from a record of the start state a state that makes such a record (from the record as the mock held it, or
+ * from the body of the create that made it) and answers its id under a key the request refers to as `${key}`,
+ * and for a refusal naming `Agent Already Exists` the agent that already holds the email. Every state is for the
+ * account the request's credentials open (`pactRoleOf`), whatever role the usage gave it.
  *
  * @param pathTemplate the operation's path template (`/api/v1/object/property/{nid}`).
  */
 export function interactionNeeds(test: UsageTest, index: number, pathTemplate: string): InteractionNeeds {
   const interaction = test.interactions[index]!;
-  const account = interaction.request.account ?? "primary";
+  const account = pactRoleOf(interaction.request.account ?? "primary");
   const states: PactProviderState[] = [];
   const seen = new Set<string>();
   const addState = (state: PactProviderState) => {
@@ -64,6 +67,10 @@ export function interactionNeeds(test: UsageTest, index: number, pathTemplate: s
       bodyGenerators[pactPathOf(binding.at.slice("/body".length))] = { type: "ProviderState", expression: `\${${key}}`, dataType: typeof value === "number" ? "INTEGER" : "STRING" };
     }
   }
+  const duplicate = duplicateOf(interaction);
+  if (duplicate) {
+    addState({ name: PROVIDER_STATES.agent, params: { key: `agent_${safeKey(String(duplicate.email))}`, account, fields: duplicate } });
+  }
   // Last: the records the interaction needs are made first, then the seats left are filled (an agent card it needs takes one).
   if (test.start.kind === "named" && test.start.name === "seats-full") addState({ name: PROVIDER_STATES.seatsFull, params: { account } });
   const needs: InteractionNeeds = { states, bodyGenerators };
@@ -74,7 +81,7 @@ export function interactionNeeds(test: UsageTest, index: number, pathTemplate: s
 /** The key a binding's value is answered under, its state added; undefined when the value stays as recorded. */
 function bindingKey(test: UsageTest, interaction: UsageInteraction, binding: UsageBinding, account: string, addState: (state: PactProviderState) => void): string | undefined {
   if (binding.from === "account-uid" || (binding.from === "answer" && binding.at === "/params/uid")) {
-    const role = binding.from === "account-uid" ? binding.account : account;
+    const role = binding.from === "account-uid" ? pactRoleOf(binding.account) : account;
     const key = `uid_${safeKey(role)}`;
     addState({ name: PROVIDER_STATES.accountUid, params: { key, account: role } });
     return key;
@@ -87,6 +94,18 @@ function bindingKey(test: UsageTest, interaction: UsageInteraction, binding: Usa
   if (collection === "documents") params.property = propertyOfDocument(test, fields);
   addState({ name: STATE_OF[collection], params });
   return key;
+}
+
+/**
+ * The agent a refusal naming `Agent Already Exists` (section 7) needs to exist first: one holding the email the
+ * request sent, with its names. On a create it is another card; on an update, a card other than the one updated.
+ */
+function duplicateOf(interaction: UsageInteraction): Record<string, unknown> | undefined {
+  if (interaction.operation !== "createAgentCard" && interaction.operation !== "updateAgentCard") return undefined;
+  if (interaction.response.status < 400 || !JSON.stringify(interaction.response.body ?? "").includes(ERROR_VALUES[1])) return undefined;
+  const body = plainObject(interaction.request.body);
+  if (typeof body.email !== "string" || body.email === "") return undefined;
+  return { agent_first_name: "Existing", agent_last_name: "Agent", email: body.email };
 }
 
 type Origin = { kind: "record"; id: string } | { kind: "create"; step: number } | { kind: "unknown"; id: string };

@@ -24,5 +24,14 @@ export type ProviderStateName = (typeof PROVIDER_STATES)[keyof typeof PROVIDER_S
  * recording (which holds none). `primary` and any role beyond the two demo accounts use the first.
  */
 export function demoCredentialsOf(role: string): { apiKey: string; token: string } {
-  return role === "other" ? { apiKey: "broker-key", token: "broker-token" } : { apiKey: "demo-key", token: "demo-token" };
+  return pactRoleOf(role) === "other" ? { apiKey: "broker-key", token: "broker-token" } : { apiKey: "demo-key", token: "demo-token" };
+}
+
+/**
+ * The role whose demo credentials a pact's request carries for a role of the usage: `other` is itself, every other
+ * role (`fresh`, `account-3`) opens the primary demo account. A provider state names this role, so that it sets up
+ * the account the request's credentials open (the seats of a `fresh` account are filled on the primary one).
+ */
+export function pactRoleOf(role: string): "primary" | "other" {
+  return role === "other" ? "other" : "primary";
 }

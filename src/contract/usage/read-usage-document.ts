@@ -36,6 +36,11 @@ export function readUsageDocument(text: string, source: string, operations: Read
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) return refuse(["a usage document is a JSON object"]);
   const version = (value as { usageVersion?: unknown }).usageVersion;
+  if (version === 1) {
+    return refuse([
+      `usageVersion is 1, which named assumptions by their row of docs/assumptions.md (A20); this kit reads version ${USAGE_VERSION}, which names them (seat-limit-status). Record the usage again: run the consumer's tests against this kit's mock with --record-usage (or usage: { consumer }), then use the new file`,
+    ]);
+  }
   if (version !== USAGE_VERSION) {
     return refuse([
       `usageVersion is ${JSON.stringify(version) ?? "missing"}; this kit reads version ${USAGE_VERSION} (record the usage again with this kit's mock, --record-usage)`,

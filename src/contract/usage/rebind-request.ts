@@ -11,8 +11,10 @@ export interface Rebinding {
   uids: Map<string, string>;
   /** The run's tag: external ids and emails the client invented are made unique to the run with it. */
   tag: string;
-  /** A mock id the client saw → the service's id for the same record (for a list's order). */
+  /** A mock id the client saw → the service's id for the same record (a start record, one the test made or read). */
   ids: Map<string, string>;
+  /** The test's recorded interactions: what the client got from the mock, where a bound id came from. */
+  recorded: readonly UsageInteraction[];
 }
 
 /** A request ready to send on the service, or why it cannot be: an id it rests on never came. */
@@ -30,9 +32,19 @@ export function rebindRequest(interaction: UsageInteraction, pathTemplate: strin
   for (const binding of interaction.bindings) {
     let value: unknown;
     if (binding.from === "answer") {
-      const answer = rebinding.answers[binding.interaction];
-      value = answer === undefined ? undefined : valueAt(answer, binding.pointer);
-      if (value === undefined) return { missing: `interaction #${index} takes ${binding.at} from the answer to interaction #${binding.interaction} (${binding.pointer}), which the service did not give` };
+      const source = rebinding.recorded[binding.interaction];
+      if (source && inCollection(source, binding.pointer)) {
+        // An id the client took from a list (an entry's nid, a key of the agent list) is bound by identity: the
+        // record the test made or read with that id on the mock, never the entry at the same place of the
+        // service's list, which on a reused account may be a leftover of another run.
+        const mockId = valueAt(source.response.body, binding.pointer);
+        value = mockId === undefined || mockId === null ? undefined : rebinding.ids.get(String(mockId));
+        if (value === undefined) return { missing: `interaction #${index} takes ${binding.at} from an entry of the list answered to interaction #${binding.interaction} (${binding.pointer}, ${JSON.stringify(mockId) ?? "absent"} on the mock), a record this test neither made nor read first; a place in a list is no identity` };
+      } else {
+        const answer = rebinding.answers[binding.interaction];
+        value = answer === undefined ? undefined : valueAt(answer, binding.pointer);
+        if (value === undefined) return { missing: `interaction #${index} takes ${binding.at} from the answer to interaction #${binding.interaction} (${binding.pointer}), which the service did not give` };
+      }
     } else if (binding.from === "account-uid") {
       value = rebinding.uids.get(binding.account);
     } else {
@@ -58,6 +70,21 @@ export function rebindRequest(interaction: UsageInteraction, pathTemplate: strin
     ? interaction.request.path
     : pathTemplate.replace(/\{([^}]+)\}/g, (_whole, name: string) => encodeURIComponent(request.params[name]!));
   return request.body === undefined ? { path } : { path, body: request.body };
+}
+
+/**
+ * Whether a pointer into an answer reaches its value through a collection of records: an item of a list, or an
+ * entry of the agent list (a map keyed by the agents' nids, section 4.2).
+ */
+function inCollection(source: UsageInteraction, pointer: string): boolean {
+  if (source.operation === "listAgentCards" && pointer !== "") return true;
+  let at: unknown = source.response.body;
+  for (const token of pointer.slice(1).split("/").map(unescapeToken).slice(0, -1)) {
+    if (Array.isArray(at)) return true;
+    if (at === null || typeof at !== "object") return false;
+    at = (at as Record<string, unknown>)[token];
+  }
+  return Array.isArray(at);
 }
 
 /** The value at a JSON pointer, or undefined. */

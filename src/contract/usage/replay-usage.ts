@@ -121,7 +121,7 @@ async function replayTest(
     const firstRole = test.interactions.find((interaction) => interaction.bindings.some((binding) => binding.from === "start-record"))?.request.account;
     const made = await makeStartRecords(ctx, test, roleOf[firstRole ?? "primary"] ?? "primary", run.tag);
     if ("failed" in made) return made.failed;
-    const rebinding: Rebinding = { start: made.ids, answers: [], uids: new Map(), tag: run.tag, ids: new Map() };
+    const rebinding: Rebinding = { start: made.ids, answers: [], uids: new Map(), tag: run.tag, ids: new Map(), recorded: test.interactions };
     for (const [key, id] of made.ids) rebinding.ids.set(key.split(":")[1]!, id);
     for (const role of roles) {
       if (!test.interactions.some((interaction) => interaction.bindings.some((binding) => binding.from === "account-uid" && binding.account === role))) continue;

@@ -2,7 +2,7 @@ import type { RunContext } from "../runner/run-context.ts";
 import type { AccountName } from "../runner/sender.ts";
 import { SEAT_PROBE_LIMIT } from "../runner/steps/seat-steps.ts";
 import { API, record } from "../runner/steps/step-support.ts";
-import { startPropertyBody } from "./start-property-body.ts";
+import { startPropertyBody, startPropertyEdit } from "./start-property-body.ts";
 import type { UsageTest } from "./usage-document.ts";
 
 /** A start record of a test as the service holds it: `properties:1001` → the nid the service gave it. */
@@ -14,8 +14,8 @@ const text = (value: unknown, otherwise: string): string => (typeof value === "s
 
 /**
  * Makes on the service, through the API, the records of a test's start state that its requests name by id (every
- * record the usage keeps), from the records as the mock had them: a property from every field endpoint 3 takes
- * (start-property-body.ts), an agent from
+ * record the usage keeps), from the records as the mock had them: a property from every field endpoint 3 takes,
+ * then edited (endpoint 4) with the fields create cannot take (start-property-body.ts), an agent from
  * its names and an email made unique to the run (emails are unique, section 2.2), a document on the property it
  * belongs to (made first when the test did not name it). Each is the runner's own, labelled or deleted at the
  * end (docs/runner-in-ci.md, What a run leaves). Returns each record's id on the service, or why the test cannot be replayed.
@@ -37,6 +37,8 @@ export async function makeStartRecords(ctx: RunContext, test: UsageTest, as: Acc
     const nid = made?.nid;
     if (typeof nid !== "string" && typeof nid !== "number") return undefined;
     ids.set(`properties:${mockId}`, String(nid));
+    const edit = startPropertyEdit(source, tag);
+    if (edit && !record(await ctx.call(step(`give property ${mockId} of the start state the fields create cannot take`), "editProperty", `${API}/property/${nid}`, { as, body: edit, expect: "success" }))) return undefined;
     return String(nid);
   };
   for (const key of [...named].sort(byCollection)) {

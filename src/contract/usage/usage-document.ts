@@ -6,9 +6,13 @@
  * (`--usage --write-pact`). It is data, versioned, with a published JSON Schema (`spec/usage.schema.json`), and it
  * never holds a credential's value: a request's credentials are replaced by the role of the account they open.
  */
+import type { OperationId } from "../operation-id.ts";
 
-/** The version of the usage format this kit reads and writes; a reader refuses another. */
-export const USAGE_VERSION = 1;
+/**
+ * The version of the usage format this kit reads and writes; a reader refuses another. Version 2 names
+ * assumptions by their stable names (`seat-limit-status`); version 1 named them by a row of docs/assumptions.md.
+ */
+export const USAGE_VERSION = 2;
 
 /** The whole document: one consumer's recorded suite. */
 export interface UsageDocument {
@@ -72,8 +76,8 @@ export type UsageStartState = { kind: "named"; name: string } | { kind: "own" };
 
 /** One request the client sent and the answer it got. */
 export interface UsageInteraction {
-  /** The contract's operationId (`retrieveProperty`, …). */
-  operation: string;
+  /** The contract's operationId (`retrieveProperty`, …); the reader refuses one the contract lacks. */
+  operation: OperationId;
   request: UsageRequest;
   response: UsageResponse;
   /** Where each id of this request came from; ids with no binding are literal values the client invented. */
@@ -116,7 +120,7 @@ export type UsageBinding =
 /** The basis of one part of an answer. */
 export type Basis =
   | { tier: "fact" }
-  /** `ids` are the numbers of `docs/assumptions.md` (`A20`); `pointers` the marked places in the spec. */
+  /** `ids` are the assumptions' stable names in `docs/assumptions.md` (`seat-limit-status`); `pointers` the marked places in the spec. */
   | { tier: "assumption"; ids: string[]; pointers: string[] }
   /** A service profile supplied it: the profile's point (`error.seats`, `order.agent_list`). */
   | { tier: "profile"; point: string };

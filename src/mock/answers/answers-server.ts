@@ -6,6 +6,7 @@ import type { Reply } from "../http/reply.ts";
 import { JsonBytes } from "../json-bytes.ts";
 import { runningTestName } from "../usage/running-test-name.ts";
 import { testNameProblem, UNNAMED_TEST, type UsageControl } from "../usage/usage-recorder.ts";
+import type { OperationId } from "../../contract/operation-id.ts";
 
 /** A request of a test that the service's answers do not cover, as the run's end reports it. */
 export interface NotCovered {
@@ -65,7 +66,7 @@ export class AnswersServer implements UsageControl {
   /** Each answer's reply, encoded once: a test's suite sends the same answers again on every run. */
   readonly #replies = new WeakMap<ServiceAnswer, Reply>();
   /** The operation of each path sent (undefined: none), matched once. */
-  readonly #operations = new Map<string, string | undefined>();
+  readonly #operations = new Map<string, OperationId | undefined>();
   #open: ServedTest | undefined;
   #runnerTest: string | undefined;
 
@@ -138,7 +139,7 @@ export class AnswersServer implements UsageControl {
    * The interaction a request answers: among the next unanswered ones of its operation, the one whose path it
    * sent (with the ids the service gave, or the mock's), else the first of them.
    */
-  #match(test: ServedTest, operation: string, path: string): number | undefined {
+  #match(test: ServedTest, operation: OperationId, path: string): number | undefined {
     const planned = test.planned;
     if (!planned) return undefined;
     let first: number | undefined;
@@ -152,7 +153,7 @@ export class AnswersServer implements UsageControl {
     return first === test.next ? first : undefined;
   }
 
-  #operationOf(method: string, path: string): string | undefined {
+  #operationOf(method: string, path: string): OperationId | undefined {
     const key = `${method} ${path}`;
     if (this.#operations.has(key)) return this.#operations.get(key);
     if (this.#operations.size >= MAX_MATCHED_PATHS) this.#operations.clear();

@@ -7,7 +7,7 @@ export interface CoveredResponse {
   status: string;
   documented: boolean;
   count: number;
-  /** The `x-assumption` markers of the spec on this response and the schemas it refers to, numbered as docs/assumptions.md: `A12`. */
+  /** The `x-assumption` markers of the spec on this response and the schemas it refers to, by their names in docs/assumptions.md: `not-found-status`. */
   assumptions: string[];
 }
 
@@ -97,8 +97,9 @@ export class Coverage {
       if (count > 0) exercised++;
       return { operationId: operation.id, method: operation.method, path: operation.path, count, responses: listed };
     });
+    const order = [...text.keys()];
     const assumptions = [...used]
-      .sort(([a], [b]) => Number(a.slice(1)) - Number(b.slice(1)))
+      .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
       .map(([id, count]) => ({ id, ...text.get(id)!, count }));
     return { operations, totals: { operations: operations.length, exercised, responses, responsesExercised }, assumptions };
   }
@@ -112,7 +113,7 @@ interface CountedOperation {
   statuses: string[];
 }
 
-/** The spec's assumptions: each one's place and text by number, and the numbers each response rests on. */
+/** The spec's assumptions: each one's place and text by name, and the names each response rests on. */
 interface Assumptions {
   /** By operation id, then status. */
   byResponse: Map<string, Map<string, string[]>>;
@@ -122,10 +123,11 @@ interface Assumptions {
 function readAssumptions(document: Contract["document"], operations: readonly CountedOperation[]): Assumptions {
   const numbered = new Map<string, string>();
   const text = new Map<string, { place: string; text: string }>();
-  listAssumptions(document).forEach(({ pointer, text: said }, index) => {
-    numbered.set(pointer, `A${index + 1}`);
-    text.set(`A${index + 1}`, { place: describePlace(pointer), text: said });
-  });
+  for (const { id, pointer, text: said } of listAssumptions(document)) {
+    numbered.set(pointer, id);
+    // One decision written in several places is shown at its first.
+    if (!text.has(id)) text.set(id, { place: describePlace(pointer), text: said });
+  }
   const byResponse = new Map(
     operations.map((operation) => {
       const base = `/paths/${escapeToken(operation.path)}/${operation.method.toLowerCase()}/responses`;
@@ -135,7 +137,7 @@ function readAssumptions(document: Contract["document"], operations: readonly Co
   return { byResponse, text };
 }
 
-/** The numbers of the markers on a node and on everything it refers to, each once, in number order. */
+/** The names of the markers on a node and on everything it refers to, each once, in the order of the spec. */
 function markersUnder(document: unknown, pointer: string, numbered: Map<string, string>): string[] {
   const found = new Set<string>();
   const seen = new Set<string>();
@@ -155,5 +157,6 @@ function markersUnder(document: unknown, pointer: string, numbered: Map<string, 
   };
   seen.add(pointer);
   visit(resolvePointer(document, pointer), pointer);
-  return [...found].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+  const order = [...numbered.values()];
+  return [...found].sort((a, b) => order.indexOf(a) - order.indexOf(b));
 }

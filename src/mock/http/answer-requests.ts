@@ -179,6 +179,6 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
   return { answer: withHost({}), withHost, internalError };
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+function escapeHtml(text: string | null): string {
+  return (text ?? "").replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }

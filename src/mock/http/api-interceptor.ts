@@ -1,3 +1,4 @@
+import type { OperationId } from "../../contract/operation-id.ts";
 import type { MockRequest } from "./mock-request.ts";
 import type { AppliedFaults } from "../services/request-journal.ts";
 import type { Reply } from "./reply.ts";
@@ -17,7 +18,7 @@ export interface ApiCall {
   /** `performance.now()` when the request reached the listener. */
   readonly receivedAt: number;
   /** The operation the request matched, once the API handler has matched it (undefined for 404/405). */
-  operationId?: string;
+  operationId?: OperationId;
   /** The uid of the account the call authenticated as, once the API handler has authenticated it. */
   account?: number;
   /** The parsed JSON body, once the API handler has read and parsed it (undefined when there was none). */

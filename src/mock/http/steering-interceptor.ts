@@ -1,3 +1,4 @@
+import type { OperationId } from "../../contract/operation-id.ts";
 import { MAX_DELAY_MS } from "../services/delay-limit.ts";
 import type { DocumentedAnswer } from "../services/documented-answers.ts";
 import type { AppliedRule, FaultRules } from "../services/fault-rules.ts";
@@ -22,7 +23,7 @@ export interface SteeringDeps {
   /** The example the spec documents for this status of an operation, for `Prefer: code`. */
   documented: (operationId: string, status: number) => DocumentedAnswer | undefined;
   /** Finds the operation a request addresses (the handler has not run yet when steering answers by itself). */
-  operationOf: (method: string, path: string) => string | undefined;
+  operationOf: (method: string, path: string) => OperationId | undefined;
   /** Largest request body read, in bytes (the API's own limit). */
   bodyLimit: number;
 }

@@ -42,6 +42,11 @@ export interface PropertyServiceDeps {
   listItemExtra?: string;
   /** Undocumented fields a retrieved property carries (a service profile's), encoded as JSON object members. */
   propertyExtra?: string;
+  /**
+   * What a field the create body does not set holds instead of the mock's own value (a service profile's
+   * `unset.property`: null, or empty, as the service shows a field never set; section 2.1 reads it as absent).
+   */
+  neverSet?: Readonly<Record<string, null | "">>;
 }
 
 /** Properties (section 4.1, endpoints 1 to 5): each account sees and changes only its own. */
@@ -128,6 +133,10 @@ export class PropertyService {
       property_videos: {},
       published: "1",
     };
+    const given = new Set(Object.keys(body).map((field) => (field === "square feet" ? "square_feet" : field)));
+    for (const [field, value] of Object.entries(this.#deps.neverSet ?? {})) {
+      if (!given.has(field) && field in record && field !== "uid" && field !== "id") (record as unknown as Record<string, unknown>)[field] = value;
+    }
     store.add("properties", record);
     return success(this.#writeResult(record, host));
   }
@@ -149,7 +158,9 @@ export class PropertyService {
     if (plain.subdomain !== undefined && plain.website_url === undefined) changes.website_url = siteUrl(plain.subdomain);
     const derived = this.#deps.derived ?? OWN_DERIVATIONS;
     if (derived.title === "follows-street" && plain.street !== undefined && plain.title === undefined) changes.title = plain.street;
-    if (derived.website_url === "from-subdomain") changes.website_url = siteUrl(plain.subdomain ?? property.subdomain);
+    const subdomain = plain.subdomain ?? property.subdomain;
+    // A property whose subdomain was never set (a profile's null) has no site to derive.
+    if (derived.website_url === "from-subdomain" && subdomain !== null) changes.website_url = siteUrl(subdomain);
     if (derived.website_url === "kept") delete changes.website_url;
     store.update("properties", property, changes);
     return success(this.#writeResult(property, host));

@@ -96,7 +96,7 @@ function seatFiller(template: AgentRecord, id: number, uid: number, seat: number
 
 /** A copy of a property under a new nid: its own subdomain and site, an external id of its own, no tours or videos. */
 function propertyCopy(source: PropertyRecord, id: number, round: number): PropertyRecord {
-  const subdomain = `${source.subdomain.replace(/-[0-9]+$/, "")}-${id}`;
+  const subdomain = `${(source.subdomain ?? "property").replace(/-[0-9]+$/, "")}-${id}`;
   return {
     ...structuredClone(source),
     id,

@@ -3,13 +3,14 @@ import type { Basis, UsageBasis } from "../../contract/usage/usage-document.ts";
 import { RESOURCE_OF_ANSWER } from "../../contract/profile/service-profile.ts";
 import { escapeToken as escapeAny, resolvePointer } from "../../spec/json-pointer.ts";
 import { listAssumptions } from "../../spec/list-assumptions.ts";
+import type { OperationId } from "../../contract/operation-id.ts";
 
 /** At most this many fields of one answer are listed; a field past it rests on what its nearest listed parent rests on. */
 export const MAX_FIELDS_PER_ANSWER = 2_000;
 
 /** What the recorder knows of an answer besides its body: how a service profile shaped it, if one did. */
 export interface AnswerShape {
-  operationId: string;
+  operationId: OperationId;
   status: number;
   mediaType: string | null;
   /** The profile's error point that shaped this answer (`error.seats`). */
@@ -24,6 +25,8 @@ export interface ProfiledFields {
   playing: boolean;
   /** Agent fields the profile says come back null or empty (`unset.agent`). */
   agentUnset: ReadonlySet<string>;
+  /** Property fields the profile says come back null or empty when never set (`unset.property`). */
+  propertyUnset?: ReadonlySet<string>;
 }
 
 /** The basis of answers: of one answer (its status, media type and every field), and whether a shape has one. */
@@ -53,21 +56,20 @@ interface SchemaNode {
  * Builds what an answer rests on, from the spec: a documented 200 answer and its fields are facts unless a
  * schema node (or the response) carries `x-assumption`; an error answer rests on the assumptions of its response
  * (`components/responses/...`, a 401 also on the operation's `x-security-assumption`, a 400 on its request
- * body's), its fields on those and their schema's. Ids are `A<n>`, n the row of docs/assumptions.md (the order of
- * `listAssumptions`). With a service profile, what the profile supplied rests on its point. The status and media
+ * body's), its fields on those and their schema's. Ids are the assumptions' stable names (`seat-limit-status`,
+ * the spec's `x-assumption-id`). With a service profile, what the profile supplied rests on its point. The status and media
  * type of each (operation, status, media type) are worked out once; a body's fields are walked with schema nodes
  * read once each.
  */
 export function createAnswerBasis(contract: Contract, profiled: ProfiledFields): AnswerBasis {
   const document = contract.document as unknown as Record<string, unknown>;
   const markers = new Map<string, { plain?: string; security?: string }>();
-  listAssumptions(contract.document).forEach(({ pointer, text }, index) => {
-    const node = resolvePointer(document, pointer) as Record<string, unknown>;
+  for (const { id, marker, pointer } of listAssumptions(contract.document)) {
     const entry = markers.get(pointer) ?? {};
-    if (node["x-assumption"] === text && entry.plain === undefined) entry.plain = `A${index + 1}`;
-    else entry.security = `A${index + 1}`;
+    if (marker === "x-assumption") entry.plain = id;
+    else entry.security = id;
     markers.set(pointer, entry);
-  });
+  }
   const nodes = new Map<string, SchemaNode>();
   const nodeAt = (pointer: string): SchemaNode => {
     let node = nodes.get(pointer);
@@ -253,7 +255,7 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
     const resource = RESOURCE_OF_ANSWER[shape.operationId];
     const extraPoint = (depth: number): string | undefined => {
       if (!profiled.playing) return undefined;
-      if (shape.operationId === "listPropertiesByUser") return depth === 1 ? "extra_fields.property_list_item" : undefined;
+      if (shape.operationId === "listUserProperties") return depth === 1 ? "extra_fields.property_list_item" : undefined;
       if (shape.operationId === "listAgentCards") return depth === 1 ? "extra_fields.agent_list_entry" : undefined;
       if (shape.operationId === "retrieveTemplateCatalogue") return depth === 0 ? "extra_fields.template_catalogue" : depth === 2 ? "extra_fields.template" : undefined;
       return depth === 0 && resource ? `extra_fields.${resource}` : undefined;
@@ -265,7 +267,9 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
         fields[pointer] =
           profiled.playing && value === null && depth === 1 && shape.operationId === "retrieveAgentCard" && key !== undefined && profiled.agentUnset.has(key)
             ? { tier: "profile", point: "unset.agent" }
-            : step.basis;
+            : profiled.playing && value === null && depth === 1 && (shape.operationId === "retrieveProperty" || shape.operationId === "retrievePropertyByExternalId") && key !== undefined && profiled.propertyUnset?.has(key)
+              ? { tier: "profile", point: "unset.property" }
+              : step.basis;
       }
       if (value === null || typeof value !== "object") return;
       if (Array.isArray(value)) {

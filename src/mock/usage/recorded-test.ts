@@ -1,3 +1,4 @@
+import type { OperationId } from "../../contract/operation-id.ts";
 import type { UsageStartState } from "../../contract/usage/usage-document.ts";
 
 /** A collection whose records a request names by id. */
@@ -5,7 +6,7 @@ export type RecordCollection = "properties" | "agents" | "documents";
 
 /** One call as recorded: what serializing it needs, kept cheap to hold (the answer as its encoded text). */
 export interface RecordedCall {
-  operation: string;
+  operation: OperationId;
   method: string;
   /** The path without the query. */
   path: string;

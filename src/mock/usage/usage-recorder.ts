@@ -191,8 +191,9 @@ export class UsageRecorder implements UsageControl {
       if (reply.status === 200 && reply.contentType === "application/json" && !reply.logged) sent = { ...reply, body: new JsonBytes(answer) };
     }
     const requestBody = call.body === undefined ? undefined : JSON.stringify(call.body);
-    // What the call takes once written: its answer, and about as much again for the basis of its fields.
-    const bytes = 3 * (typeof answer === "string" ? answer.length : (answer?.byteLength ?? 0)) + 2 * (requestBody?.length ?? 0) + 600 + 2 * call.path.length;
+    // What the call takes once written: its answer, and up to three times as much for the basis of its fields
+    // (a field resting on an assumption writes its name and the marked place).
+    const bytes = 4 * (typeof answer === "string" ? answer.length : (answer?.byteLength ?? 0)) + 2 * (requestBody?.length ?? 0) + 600 + 2 * call.path.length;
     if (this.#writtenBytes + test.bytes + bytes > this.#limits.maxBytes) {
       test.truncated = true;
       this.#stop({ reason: "max-bytes", limit: this.#limits.maxBytes, at: { test: test.name, interaction: test.calls.length } });

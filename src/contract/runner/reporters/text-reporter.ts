@@ -65,15 +65,18 @@ export function renderTextReport(report: RunReport, options: TextReportOptions =
     lines.push(`  ${mark} ${name.padEnd(width)}  ${parts.join(", ")}`);
   }
 
-  const operations = Object.entries(report.coverage);
-  const succeeded = operations.filter(([, coverage]) => coverage.statuses.includes(200)).length;
-  const documentedPairs = operations.reduce((sum, [, coverage]) => sum + coverage.documented.length, 0);
-  const seenPairs = operations.reduce((sum, [, coverage]) => sum + coverage.statuses.filter((status) => coverage.documented.includes(String(status))).length, 0);
-  lines.push("", `Coverage: ${succeeded}/${operations.length} operations answered 200; ${seenPairs}/${documentedPairs} documented responses seen`);
-  const nameWidth = Math.max(...operations.map(([name]) => name.length));
-  for (const [name, coverage] of operations) {
-    const seen = coverage.statuses.length > 0 ? coverage.statuses.join(" ") : "not exercised";
-    lines.push(`  ${name.padEnd(nameWidth)}  seen ${seen.padEnd(16)} documented ${coverage.documented.join(" ")}`);
+  // A usage judged against a profile sends nothing: no operation answered, and a coverage of zero says nothing.
+  if (report.usage?.against !== "profile") {
+    const operations = Object.entries(report.coverage);
+    const succeeded = operations.filter(([, coverage]) => coverage.statuses.includes(200)).length;
+    const documentedPairs = operations.reduce((sum, [, coverage]) => sum + coverage.documented.length, 0);
+    const seenPairs = operations.reduce((sum, [, coverage]) => sum + coverage.statuses.filter((status) => coverage.documented.includes(String(status))).length, 0);
+    lines.push("", `Coverage: ${succeeded}/${operations.length} operations answered 200; ${seenPairs}/${documentedPairs} documented responses seen`);
+    const nameWidth = Math.max(...operations.map(([name]) => name.length));
+    for (const [name, coverage] of operations) {
+      const seen = coverage.statuses.length > 0 ? coverage.statuses.join(" ") : "not exercised";
+      lines.push(`  ${name.padEnd(nameWidth)}  seen ${seen.padEnd(16)} documented ${coverage.documented.join(" ")}`);
+    }
   }
 
   const section = (title: string, results: CheckResult[]) => {

@@ -10,7 +10,7 @@ export function usageLines(report: RunReport): string[] {
   const lines = [`Consumer usage of ${usage.consumer} (${usage.file}), ${against} (spec ${report.specVersion}${report.strict ? ", strict" : ""})`, "", "Consumer tests"];
   for (const test of usage.tests) {
     const rests = test.restsOn.length > 0 ? `; rests on ${test.restsOn.join(", ")}` : "; rests on documented facts only";
-    lines.push(`  ${MARK[test.result]} ${test.name} (${test.interactions} interaction${test.interactions === 1 ? "" : "s"}${rests})${test.reason ? `: not replayed, ${test.reason}` : ""}`);
+    lines.push(`  ${MARK[test.result]} ${test.name} (${test.interactions} interaction${test.interactions === 1 ? "" : "s"}${rests})${test.reason ? `: not run, ${test.reason}` : ""}`);
   }
   return lines;
 }

@@ -4,6 +4,7 @@ import type { AccountName, Needs, RunContext } from "../run-context.ts";
 import { documented } from "./property-steps.ts";
 import { AGENT_SAMENESS, compareFields, normalUrl } from "./sent-value.ts";
 import { API, record, refused, show, type Json, type RunNames } from "./step-support.ts";
+import { linkWeightOrder } from "../answer-facts.ts";
 
 type Link = { service: string; url: string; weight: string };
 
@@ -248,9 +249,7 @@ function checkAgent(ctx: RunContext, step: string, exchange: Exchange, card: Jso
   const textKey = (link: Link) => `${link?.service} ${link?.url} ${link?.weight}`;
   if (!isDeepStrictEqual(links.map(key).sort(), sentLinks.map(key).sort())) wrong.push(`social_media_links are ${JSON.stringify(links)}, sent ${JSON.stringify(sentLinks)}`);
   else if (!isDeepStrictEqual(links.map(textKey).sort(), sentLinks.map(textKey).sort())) readings.push(`social_media_links are ${JSON.stringify(links)}, sent ${JSON.stringify(sentLinks)} (the same URLs, in other text)`);
-  const weights = links.map((link) => Number(link?.weight));
-  const ascending = weights.every((weight, index) => index === 0 || weights[index - 1]! <= weight);
-  const descending = weights.every((weight, index) => index === 0 || weights[index - 1]! >= weight);
+  const { ascending, descending, weights } = linkWeightOrder(links);
   if (!ascending && !descending) wrong.push(`social_media_links are not ordered by weight: ${weights.join(", ")}`);
   ctx.check(check, { step, passed: wrong.length === 0, exchange, operation: "retrieveAgentCard", section: "2.2", message: wrong.join("; ") });
   ctx.check(check, { step: `${step} (our reading of the text sent)`, passed: readings.length === 0, exchange, operation: "retrieveAgentCard", tier: "assumption", message: `fields come back in other text than sent: ${readings.join("; ")}` });

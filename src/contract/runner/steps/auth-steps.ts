@@ -1,3 +1,4 @@
+import type { OperationId } from "../../operation-id.ts";
 import type { CredentialMode, RunContext } from "../run-context.ts";
 import { API, record, type RunNames } from "./step-support.ts";
 import { createAgent } from "./agent-steps.ts";
@@ -34,7 +35,7 @@ export async function authSteps(ctx: RunContext, names: RunNames, properties: Pr
   const agentNid = typeof agent === "string" ? agent : undefined;
   const documentNid = typeof document === "number" || typeof document === "string" ? String(document) : undefined;
 
-  const probes: Array<[string, string | undefined, unknown?]> = [
+  const probes: Array<[OperationId, string | undefined, unknown?]> = [
     ["retrieveProperty", `${API}/property/${property}`],
     ["retrievePropertyByExternalId", `${API}/external-property/${encodeURIComponent(externalId)}`],
     ["createProperty", `${API}/property`, PROPERTY],

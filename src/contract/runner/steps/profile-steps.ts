@@ -1,3 +1,4 @@
+import { neverSetDefaultFields } from "../../../spec/never-set-fields.ts";
 import type { RunContext } from "../run-context.ts";
 import { API, record, type RunNames } from "./step-support.ts";
 
@@ -71,7 +72,7 @@ export async function profileSteps(ctx: RunContext, names: RunNames): Promise<vo
   const nid = typeof created?.nid === "string" ? created.nid : undefined;
   if (nid) {
     const property = `${API}/property/${nid}`;
-    const retrieved = record(await ctx.call("retrieve the property created with the required fields only, to profile", "retrieveProperty", property, { expect: "success", point: "unset.property", unsetFields: NEVER_SET }));
+    const retrieved = record(await ctx.call("retrieve the property created with the required fields only, to profile", "retrieveProperty", property, { expect: "success", point: "unset.property", unsetFields: [...NEVER_SET, ...neverSetDefaultFields(ctx.contract.document)] }));
     // The run has made properties by now, so the user's list has at least two to tell its order by.
     if (typeof retrieved?.uid === "string") await ctx.call("list the user's properties, to see their order", "listUserProperties", `${API}/properties/${retrieved.uid}`, { expect: "success", point: "order.property_list" });
     if (retrieved) await derivedOnEdit(ctx, names, property, retrieved);
