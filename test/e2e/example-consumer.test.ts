@@ -92,7 +92,7 @@ describe("the example consumer against the plain mock", () => {
     expect(code, `${stdout}\n${stderr}`).toBe(1);
     const verdicts = verdictsOf(report);
     expect(verdicts.tests.map((test) => test.name)).toEqual(TESTS);
-    expect(failedTests(verdicts)).toEqual([CREATE_TEST, SEATS_TEST]);
+    expect(failedTests(verdicts)).toEqual([CREATE_TEST, HEADER_TEST, SEATS_TEST]);
     // The service answers null for the fields no request set (section 2.1), where the mock filled its own.
     expect(verdicts.tests.find((test) => test.name === CREATE_TEST)!.restsOn).toContain("never-set-defaults");
     expect(stdout).toContain("the service answered null (rests on never-set-defaults)");
@@ -142,10 +142,14 @@ describe("the example consumer against the mock playing the service's profile ba
     profileFile = join(project, "service-profile.json");
     const recorded = await contract(["--base-url", service.url, "--write-profile", profileFile, "--quiet"]);
     expect([0, 1], `${recorded.stdout}\n${recorded.stderr}`).toContain(recorded.code);
-    // ...and the frontend team runs its suite against the mock playing it back.
+    // ...and the frontend team runs its suite against the mock playing it back: the profile holds what the service
+    // answers for the fields a created listing never set (null), so the crash shows offline, before it ships.
     usageFile = join(project, "usage-profiled.json");
     const run = await runExampleSuite(usageFile, { SERVICE_PROFILE: profileFile });
-    expect(run.code, run.output).toBe(0);
+    expect(run.code, run.output).toBe(1);
+    expect(run.output).toMatch(/1 failed/);
+    expect(run.output).toContain("shows its header");
+    expect(run.output).toContain("Cannot read properties of null (reading 'toUpperCase')");
   }, 240_000);
 
   it("rests the seats test on the profile, and holds against the service (exit 0)", async () => {
