@@ -9,7 +9,11 @@ import { renderAssumptions } from "../src/spec/list-assumptions.ts";
 import { loadSpec } from "../src/spec/load-spec.ts";
 
 const target = fileURLToPath(new URL("../docs/assumptions.md", import.meta.url));
-const rendered = renderAssumptions(loadSpec(), { rules: RUNNER_ASSUMPTIONS, moved: MOVED_FROM_FACTS, movedToFacts: MOVED_TO_FACTS });
+const rendered = renderAssumptions(loadSpec(), {
+  rules: RUNNER_ASSUMPTIONS,
+  moved: MOVED_FROM_FACTS,
+  movedToFacts: MOVED_TO_FACTS,
+});
 if (process.argv.includes("--check")) {
   let current = "";
   try {

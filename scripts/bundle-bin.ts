@@ -21,7 +21,9 @@ function packagesExternalBut(inlined: ReadonlySet<string>): Plugin {
   return {
     name: "packages-external-but",
     setup(bundle) {
-      bundle.onResolve({ filter: /^[^./]/ }, (args) => (args.kind === "entry-point" || inlined.has(args.path) ? undefined : { path: args.path, external: true }));
+      bundle.onResolve({ filter: /^[^./]/ }, (args) =>
+        args.kind === "entry-point" || inlined.has(args.path) ? undefined : { path: args.path, external: true },
+      );
     },
   };
 }

@@ -29,4 +29,5 @@ writeFileSync(
 // The console's files (/__admin/console), hand-written in src/console/: copied as they are, no build step.
 rmSync(CONSOLE_ASSET_DIR, { recursive: true, force: true });
 mkdirSync(CONSOLE_ASSET_DIR, { recursive: true });
-for (const file of Object.keys(CONSOLE_ASSETS)) copyFileSync(join(CONSOLE_SOURCE_DIR, file), join(CONSOLE_ASSET_DIR, file));
+for (const file of Object.keys(CONSOLE_ASSETS))
+  copyFileSync(join(CONSOLE_SOURCE_DIR, file), join(CONSOLE_ASSET_DIR, file));

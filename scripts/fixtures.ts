@@ -26,11 +26,14 @@ function main(args: readonly string[]): number {
   const target = resolve(out);
   mkdirSync(dirname(target), { recursive: true });
   // A large state reads best in JSON Lines (docs/large-stores.md).
-  const text = target.endsWith(".jsonl") ? [...stateLines(db)].join("") : JSON.stringify(db, null, 2) + "\n";
+  const text = target.endsWith(".jsonl") ? [...stateLines(db)].join("") : `${JSON.stringify(db, null, 2)}\n`;
   writeFileSync(target, text);
   // The committed fixtures also ship as a module, for the browser module (it reads no file).
   if (target === fileURLToPath(new URL("../fixtures/db.json", import.meta.url))) {
-    writeFileSync(fileURLToPath(new URL("../src/generated/default-fixtures.ts", import.meta.url)), defaultFixturesModule(text));
+    writeFileSync(
+      fileURLToPath(new URL("../src/generated/default-fixtures.ts", import.meta.url)),
+      defaultFixturesModule(text),
+    );
   }
   console.log(
     `wrote ${out}: ${db.accounts.length} accounts, ${db.properties.length} properties, ` +

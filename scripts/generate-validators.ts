@@ -87,9 +87,14 @@ function factory(name: string, reading: string, validated: OpenApiDocument): str
   const places = schemaNodes(validated);
   // AJV keeps each schema that generated code refers to as a scope value "schemaN" with the object itself as
   // `ref`; its `code` is what standalone code declares it as. A schema of the document becomes a lookup.
-  const scope = ajv.scope as unknown as { _values: { schema?: Map<unknown, { value?: { ref: unknown; code?: unknown } }> } };
+  const scope = ajv.scope as unknown as {
+    _values: { schema?: Map<unknown, { value?: { ref: unknown; code?: unknown } }> };
+  };
   for (const name of scope._values.schema?.values() ?? []) {
-    const place = name.value && typeof name.value.ref === "object" && name.value.ref !== null ? places.get(name.value.ref) : undefined;
+    const place =
+      name.value && typeof name.value.ref === "object" && name.value.ref !== null
+        ? places.get(name.value.ref)
+        : undefined;
     if (place !== undefined) name.value!.code = _`at(${place})`;
   }
   const code = standaloneCode(ajv, refs).replaceAll('require("ajv/dist/runtime/ucs2length").default', "ucs2length");
@@ -117,7 +122,9 @@ if (process.argv.includes("--check")) {
     console.error(`Not up to date with spec/openapi.yaml: ${stale.join(", ")}; run \`npm run generate\`.`);
     process.exitCode = 1;
   } else {
-    console.log("src/generated/openapi-document.ts, contract-validators.ts and service-profile-schema.ts are up to date.");
+    console.log(
+      "src/generated/openapi-document.ts, contract-validators.ts and service-profile-schema.ts are up to date.",
+    );
   }
 } else {
   writeFileSync(documentTarget, documentSource);

@@ -40,7 +40,10 @@ export interface PrismCommand {
 }
 
 /** The result of {@link parsePrismCommand}: a command, help, or a usage error (exit 2) as a value. */
-export type ParsedPrismArgs = { kind: "run"; command: PrismCommand } | { kind: "help" } | { kind: "error"; message: string };
+export type ParsedPrismArgs =
+  | { kind: "run"; command: PrismCommand }
+  | { kind: "help" }
+  | { kind: "error"; message: string };
 
 export const USAGE = `Usage:
   npm run mock:prism [-- [--dynamic] [--seed S] [--port 4011] [--host 127.0.0.1]]
@@ -53,7 +56,10 @@ PORT and HOST from the environment apply when --port and --host are not given.`;
  * Reads the launcher's argv (without `node` and the script) and environment into a Prism command. Pure, so the
  * argument rules are tested without starting a process.
  */
-export function parsePrismCommand(argv: readonly string[], env: Record<string, string | undefined> = {}): ParsedPrismArgs {
+export function parsePrismCommand(
+  argv: readonly string[],
+  env: Record<string, string | undefined> = {},
+): ParsedPrismArgs {
   let parsed;
   try {
     parsed = parseArgs({
@@ -76,7 +82,10 @@ export function parsePrismCommand(argv: readonly string[], env: Record<string, s
   if (values.help) return { kind: "help" };
   const mode = positionals[0];
   if (mode !== "mock" && mode !== "proxy") {
-    return { kind: "error", message: `Expected "mock" or "proxy", got ${mode === undefined ? "nothing" : `"${mode}"`}.\n${USAGE}` };
+    return {
+      kind: "error",
+      message: `Expected "mock" or "proxy", got ${mode === undefined ? "nothing" : `"${mode}"`}.\n${USAGE}`,
+    };
   }
   if (positionals.length > 1) return { kind: "error", message: `Unexpected argument "${positionals[1]}".\n${USAGE}` };
 
@@ -89,7 +98,8 @@ export function parsePrismCommand(argv: readonly string[], env: Record<string, s
   const common = ["--port", String(port), "--host", host];
 
   if (mode === "mock") {
-    if (values.target !== undefined) return { kind: "error", message: `--target is an option of "proxy", not of "mock".\n${USAGE}` };
+    if (values.target !== undefined)
+      return { kind: "error", message: `--target is an option of "proxy", not of "mock".\n${USAGE}` };
     const args = ["mock", DEFAULT_SPEC_PATH, ...common];
     if (values.dynamic) args.push("--dynamic");
     if (values.seed !== undefined) args.push("--seed", values.seed);
@@ -97,10 +107,16 @@ export function parsePrismCommand(argv: readonly string[], env: Record<string, s
   }
 
   if (values.dynamic || values.seed !== undefined) {
-    return { kind: "error", message: `--dynamic and --seed are options of "mock"; a proxy answers with the real service's data.` };
+    return {
+      kind: "error",
+      message: `--dynamic and --seed are options of "mock"; a proxy answers with the real service's data.`,
+    };
   }
   if (!values.target) {
-    return { kind: "error", message: `proxy needs the service to check: --target URL (for example --target http://localhost:8080).\n${USAGE}` };
+    return {
+      kind: "error",
+      message: `proxy needs the service to check: --target URL (for example --target http://localhost:8080).\n${USAGE}`,
+    };
   }
   if (!URL.canParse(values.target) || !/^https?:$/.test(new URL(values.target).protocol)) {
     return { kind: "error", message: `--target must be an http(s) URL, got "${values.target}".` };
@@ -115,7 +131,9 @@ export function parsePrismCommand(argv: readonly string[], env: Record<string, s
 export function describeCommand(command: PrismCommand): string {
   const url = `http://${command.host.includes(":") ? `[${command.host}]` : command.host}:${command.port}`;
   if (command.mode === "mock") {
-    const data = command.dynamic ? "generated data (--dynamic)" : "the spec's examples (per request: Prefer: dynamic=true)";
+    const data = command.dynamic
+      ? "generated data (--dynamic)"
+      : "the spec's examples (per request: Prefer: dynamic=true)";
     return `Prism mock of ${DEFAULT_SPEC_PATH} on ${url}, answering with ${data}.`;
   }
   return `Prism validating proxy on ${url} -> ${command.target}; contract violations are answered as errors and listed in the sl-violations header.`;
@@ -137,7 +155,8 @@ export function portInUse(port: number, host: string): Promise<boolean> {
  * The line to print when Prism is not installed: it is an optional peer dependency (about 55 MiB with its own
  * dependencies), which `npm ci` in a clone installs and a consumer's `--omit=dev` install does not.
  */
-export const PRISM_MISSING = "Prism is not installed (an optional peer dependency of this kit): npm install --no-save @stoplight/prism-cli@5.14.2";
+export const PRISM_MISSING =
+  "Prism is not installed (an optional peer dependency of this kit): npm install --no-save @stoplight/prism-cli@5.14.2";
 
 /** Starts Prism, forwards SIGINT and SIGTERM to it, and exits with its exit code. */
 async function run(command: PrismCommand): Promise<void> {

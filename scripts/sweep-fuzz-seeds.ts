@@ -50,8 +50,18 @@ interface Row {
 
 const only = values.only ? new Set(values.only.split(",")) : undefined;
 const candidates: Array<{ name: string | undefined; kind: Row["kind"] }> = [
-  ...(values["defects-only"] ? [] : [{ name: undefined, kind: "conforming" as const }, ...LEGITIMATE_VARIANTS.map((variant) => ({ name: variant.name, kind: "legitimate" as const }))]),
-  ...(values["legitimate-only"] ? [] : VARIANTS.filter((variant) => !values["generated-defects"] || variant.needsFuzz).map((variant) => ({ name: variant.name, kind: "defect" as const }))),
+  ...(values["defects-only"]
+    ? []
+    : [
+        { name: undefined, kind: "conforming" as const },
+        ...LEGITIMATE_VARIANTS.map((variant) => ({ name: variant.name, kind: "legitimate" as const })),
+      ]),
+  ...(values["legitimate-only"]
+    ? []
+    : VARIANTS.filter((variant) => !values["generated-defects"] || variant.needsFuzz).map((variant) => ({
+        name: variant.name,
+        kind: "defect" as const,
+      }))),
 ];
 const selected = candidates.filter((candidate) => !only || only.has(candidate.name ?? "conforming"));
 const seeds = Array.from({ length: count }, (_, index) => from + index);
@@ -67,7 +77,10 @@ for (const { name, kind } of selected) {
     try {
       const report = await runAgainstIndependent(name, { fuzz, seed, timeoutMs });
       const failures = failuresOf(report);
-      verdict = kind === "defect" ? { green: failures.length > 0, why: "not caught: the run passed" } : { green: failures.length === 0, why: failures[0] };
+      verdict =
+        kind === "defect"
+          ? { green: failures.length > 0, why: "not caught: the run passed" }
+          : { green: failures.length === 0, why: failures[0] };
     } catch (error) {
       verdict = { green: false, why: `the run did not finish: ${(error as Error).message}` };
     }
@@ -86,10 +99,19 @@ const lines = [
   `Seeds ${from} to ${from + count - 1}, --fuzz ${fuzz}, ${rows.length} variants, ${rows.length * count} runs in ${((performance.now() - started) / 1000).toFixed(0)} s (${((used.user + used.system) / 1e6).toFixed(0)} s of CPU)`,
   "",
   `${"variant".padEnd(width)}  ${"must".padEnd(10)}  green  red  red seeds`,
-  ...rows.map((row) => `${row.name.padEnd(width)}  ${(row.kind === "defect" ? "be caught" : "pass").padEnd(10)}  ${String(row.green).padStart(5)}  ${String(row.red.length).padStart(3)}  ${row.red.slice(0, 10).join(" ")}${row.red.length > 10 ? " …" : ""}`),
+  ...rows.map(
+    (row) =>
+      `${row.name.padEnd(width)}  ${(row.kind === "defect" ? "be caught" : "pass").padEnd(10)}  ${String(row.green).padStart(5)}  ${String(row.red.length).padStart(3)}  ${row.red.slice(0, 10).join(" ")}${row.red.length > 10 ? " …" : ""}`,
+  ),
 ];
 const reds = rows.filter((row) => row.red.length > 0);
-if (reds.length > 0) lines.push("", "First red run of each red row:", ...reds.map((row) => `  ${row.name}: ${row.firstRed}`));
-lines.push("", reds.length === 0 ? `All green: ${rows.length * count} runs.` : `${reds.length} red row${reds.length === 1 ? "" : "s"}.`);
+if (reds.length > 0)
+  lines.push("", "First red run of each red row:", ...reds.map((row) => `  ${row.name}: ${row.firstRed}`));
+lines.push(
+  "",
+  reds.length === 0
+    ? `All green: ${rows.length * count} runs.`
+    : `${reds.length} red row${reds.length === 1 ? "" : "s"}.`,
+);
 console.log(lines.join("\n"));
 process.exitCode = reds.length === 0 ? 0 : 1;

@@ -9,7 +9,12 @@
  * const mock = createMockHandlers();
  * await setupWorker(...mock.handlers).start();
  */
-export { createMockHandlers, type MockHandlers, type MockHandlersOptions, type LoadedPlayback } from "./hosts/msw/create-mock-handlers.ts";
+export {
+  createMockHandlers,
+  type MockHandlers,
+  type MockHandlersOptions,
+  type LoadedPlayback,
+} from "./hosts/msw/create-mock-handlers.ts";
 export type { ObservedNetwork } from "./hosts/msw/override-observer.ts";
 export { loadProfilePlayback } from "./hosts/msw/load-profile-playback.ts";
 export { loadRecordChecker } from "./hosts/msw/load-record-checker.ts";

@@ -13,6 +13,7 @@ export const PACKAGE_ROOT = packageRootAbove(dirname(fileURLToPath(import.meta.u
 function packageRootAbove(start: string): string {
   for (let folder = start; ; folder = dirname(folder)) {
     if (existsSync(join(folder, "package.json"))) return folder;
-    if (dirname(folder) === folder) throw new Error(`No package.json above ${start}: the kit's files are not where it was installed.`);
+    if (dirname(folder) === folder)
+      throw new Error(`No package.json above ${start}: the kit's files are not where it was installed.`);
   }
 }

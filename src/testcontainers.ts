@@ -96,7 +96,9 @@ export class PropertyListingMockContainer extends GenericContainer {
    */
   withProfile(profile: string | object): this {
     const target = `${CONFIG_DIR}/profile.json`;
-    return this.withCopyContentToContainer([{ content: typeof profile === "string" ? profile : JSON.stringify(profile), target, mode: 0o644 }]).withEnvironment({ MOCK_PROFILE: target });
+    return this.withCopyContentToContainer([
+      { content: typeof profile === "string" ? profile : JSON.stringify(profile), target, mode: 0o644 },
+    ]).withEnvironment({ MOCK_PROFILE: target });
   }
 
   /** Admits only these accounts (`--accounts`); `getCredentials()` then answers the first. */

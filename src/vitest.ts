@@ -26,7 +26,9 @@ expect.extend({ toSatisfyContract, toHaveReceived });
 // file only; the mocks then ask which test runs on their first call in each test.
 // While a service's answers are served (`property-listing-contract --rerun`), each test's own result is added
 // to the file MOCK_ANSWERS_RESULTS names: the verdict of that consumer test against the service.
-const reportResults = Boolean((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[RESULTS_VARIABLE]);
+const reportResults = Boolean(
+  (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[RESULTS_VARIABLE],
+);
 // vitest's browser mode leaves expect's `currentTestName` unset, so the name comes from the hook's own task there.
 let hookTestName: string | undefined;
 setTestNameSource(() => expect.getState().currentTestName ?? hookTestName);

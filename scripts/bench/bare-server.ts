@@ -8,7 +8,11 @@
  */
 import { createServer } from "node:http";
 
-const answer = JSON.parse(process.env.PLK_BARE_ANSWER ?? "{}") as { status: number; headers: Record<string, string>; body: string };
+const answer = JSON.parse(process.env.PLK_BARE_ANSWER ?? "{}") as {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+};
 const body = Buffer.from(answer.body, "utf8");
 const port = Number(process.argv[2]);
 

@@ -4,8 +4,12 @@
 export function table(header: string[], rows: string[][], align: string): string[] {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) =>
-    "  " + cells.map((cell, column) => (align[column] === "r" ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join("  ").trimEnd();
-  return [line(header), "  " + widths.map((width) => "-".repeat(width)).join("  "), ...rows.map(line)];
+    "  " +
+    cells
+      .map((cell, column) => (align[column] === "r" ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))
+      .join("  ")
+      .trimEnd();
+  return [line(header), `  ${widths.map((width) => "-".repeat(width)).join("  ")}`, ...rows.map(line)];
 }
 
 const grouped = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });

@@ -15,7 +15,8 @@ export function runLoadClient(): void {
     const id = run.id;
     runScenario(run as RunMessage).then(
       (figures) => process.send!({ kind: "done", id, ...figures } satisfies ClientReply),
-      (error: unknown) => process.send!({ kind: "crashed", id, message: (error as Error).stack ?? String(error) } satisfies ClientReply),
+      (error: unknown) =>
+        process.send!({ kind: "crashed", id, message: (error as Error).stack ?? String(error) } satisfies ClientReply),
     );
   });
   process.on("disconnect", () => process.exit(0));
@@ -36,10 +37,18 @@ async function runScenario(run: RunMessage): Promise<Omit<LoadRun, "concurrency"
       // The service expects content-type: application/json on every operation, with or without a body.
       const headers: Record<string, string> =
         scenario.credentials === "demo"
-          ? { "API-KEY": FIXTURE_ACCOUNTS[0]!.apiKey, TOKEN: FIXTURE_ACCOUNTS[0]!.token, "content-type": "application/json" }
+          ? {
+              "API-KEY": FIXTURE_ACCOUNTS[0]!.apiKey,
+              TOKEN: FIXTURE_ACCOUNTS[0]!.token,
+              "content-type": "application/json",
+            }
           : scenario.credentials === "none"
             ? {}
-            : { "API-KEY": `bench-connection-${slot}`, TOKEN: `bench-token-${slot}`, "content-type": "application/json" };
+            : {
+                "API-KEY": `bench-connection-${slot}`,
+                TOKEN: `bench-token-${slot}`,
+                "content-type": "application/json",
+              };
       for (let index = next++; index < jobs.length; index = next++) {
         const started = performance.now();
         let nid = "";
@@ -48,15 +57,22 @@ async function runScenario(run: RunMessage): Promise<Omit<LoadRun, "concurrency"
           try {
             const answer = await send(agent, base, step.method, path, step.headers ?? headers, step.body);
             bytes += answer.body.length;
-            if (typeof step.expect === "number" ? answer.status !== step.expect : !step.expect.includes(answer.status)) {
+            if (
+              typeof step.expect === "number" ? answer.status !== step.expect : !step.expect.includes(answer.status)
+            ) {
               failures += 1;
-              if (failureSamples.length < 3) failureSamples.push(`${step.method} ${path} answered ${answer.status}: ${answer.body.toString("utf8", 0, 200)}`);
+              if (failureSamples.length < 3)
+                failureSamples.push(
+                  `${step.method} ${path} answered ${answer.status}: ${answer.body.toString("utf8", 0, 200)}`,
+                );
               break;
             }
-            if (step !== jobs[index]!.at(-1)) nid = String((JSON.parse(answer.body.toString("utf8")) as { nid?: unknown }).nid ?? "");
+            if (step !== jobs[index]!.at(-1))
+              nid = String((JSON.parse(answer.body.toString("utf8")) as { nid?: unknown }).nid ?? "");
           } catch (error) {
             failures += 1;
-            if (failureSamples.length < 3) failureSamples.push(`${step.method} ${path} failed: ${(error as Error).message}`);
+            if (failureSamples.length < 3)
+              failureSamples.push(`${step.method} ${path} failed: ${(error as Error).message}`);
             break;
           }
         }

@@ -26,7 +26,9 @@ export interface LoadRun {
   concurrency: number;
 }
 
-export type ClientReply = ({ kind: "done"; id: number } & Omit<LoadRun, "concurrency">) | { kind: "crashed"; id: number; message: string };
+export type ClientReply =
+  | ({ kind: "done"; id: number } & Omit<LoadRun, "concurrency">)
+  | { kind: "crashed"; id: number; message: string };
 
 export interface LoadClient {
   run(baseUrl: string, scenario: Scenario): Promise<LoadRun>;
@@ -41,10 +43,12 @@ export function startLoadClient(concurrency: number): LoadClient {
   const waiting = new Map<number, (reply: ClientReply) => void>();
   child.on("message", (message: unknown) => {
     const reply = message as Partial<ClientReply>;
-    if ((reply.kind === "done" || reply.kind === "crashed") && typeof reply.id === "number") waiting.get(reply.id)?.(reply as ClientReply);
+    if ((reply.kind === "done" || reply.kind === "crashed") && typeof reply.id === "number")
+      waiting.get(reply.id)?.(reply as ClientReply);
   });
   child.once("exit", (code) => {
-    for (const [id, resolve] of waiting) resolve({ kind: "crashed", id, message: `the load client exited with code ${code}` });
+    for (const [id, resolve] of waiting)
+      resolve({ kind: "crashed", id, message: `the load client exited with code ${code}` });
   });
   let nextId = 1;
 
@@ -60,7 +64,11 @@ export function startLoadClient(concurrency: number): LoadClient {
       waiting.delete(id);
       if (reply.kind === "crashed") throw new Error(`The load client failed on "${scenario.name}": ${reply.message}`);
       const { kind: _kind, id: _id, ...run } = reply;
-      return { ...run, concurrency: connections, failureSamples: run.failureSamples.map((sample) => `${scenario.name}: ${sample}`) };
+      return {
+        ...run,
+        concurrency: connections,
+        failureSamples: run.failureSamples.map((sample) => `${scenario.name}: ${sample}`),
+      };
     },
     async stop() {
       if (child.connected) child.disconnect();

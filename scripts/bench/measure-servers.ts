@@ -79,7 +79,9 @@ export function settleMsOf(settings: { quick: boolean }): number {
 /** How the processes were warmed up, for a section's lines. */
 export function warmUpWords(settleMs: number): string {
   const each = `${WARM_UP_REQUESTS.toLocaleString("en-US")} unmeasured requests to each process`;
-  return settleMs > 0 ? `two warm-ups of ${each}, ${Math.round(settleMs / 1000)} s apart (V8's memory reducer runs between them, measure-servers.ts)` : each;
+  return settleMs > 0
+    ? `two warm-ups of ${each}, ${Math.round(settleMs / 1000)} s apart (V8's memory reducer runs between them, measure-servers.ts)`
+    : each;
 }
 
 export interface MeasureOptions {
@@ -135,7 +137,9 @@ export async function measureInterleaved(
   }
   return contenders.map((contender, index) => {
     const spentBy = cpuOf[index]!;
-    const perProcess = spentBy.map((spent, which) => (spent >= MEASURABLE_CPU_MS / spentBy.length ? (spent * 1000) / sentTo[index]![which]! : null));
+    const perProcess = spentBy.map((spent, which) =>
+      spent >= MEASURABLE_CPU_MS / spentBy.length ? (spent * 1000) / sentTo[index]![which]! : null,
+    );
     const measured = perProcess.filter((figure): figure is number => figure !== null);
     return {
       ...summarise(contender.scenario, runs[index]!),
@@ -153,5 +157,11 @@ export async function measureInterleaved(
  * the others shows beside the group's figure, their median.
  */
 export function eachProcessLines(servers: readonly ServerFigure[]): string[] {
-  return servers.flatMap((entry) => (entry.cpuMicrosPerProcess ? [`CPU/request of each process of ${entry.server} (its figure is their median): ${entry.cpuMicrosPerProcess.map(micros).join(", ")}`] : []));
+  return servers.flatMap((entry) =>
+    entry.cpuMicrosPerProcess
+      ? [
+          `CPU/request of each process of ${entry.server} (its figure is their median): ${entry.cpuMicrosPerProcess.map(micros).join(", ")}`,
+        ]
+      : [],
+  );
 }

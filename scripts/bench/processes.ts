@@ -117,7 +117,10 @@ export async function startServer(command: ServerCommand, deadlineMs = 60_000): 
   const port = await freePort();
   const started = performance.now();
   const child = spawn(command.command, command.args(port), {
-    env: { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !SETTINGS_VARIABLES.has(name))), ...command.env },
+    env: {
+      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !SETTINGS_VARIABLES.has(name))),
+      ...command.env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
@@ -129,15 +132,21 @@ export async function startServer(command: ServerCommand, deadlineMs = 60_000): 
   const url = `http://127.0.0.1:${port}`;
   let readyStatus: number;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${command.name} exited before answering:\n${stderr}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${command.name} exited before answering:\n${stderr}`);
     if (performance.now() - started > deadlineMs) {
       const seen = processState(child.pid!);
       kill(child);
-      throw new Error(`${command.name} did not answer ${url}${command.readyPath} within ${deadlineMs} ms (${seen}); its output:\n${stdout}\n${stderr}`);
+      throw new Error(
+        `${command.name} did not answer ${url}${command.readyPath} within ${deadlineMs} ms (${seen}); its output:\n${stdout}\n${stderr}`,
+      );
     }
     try {
       // Each attempt bounded, so that a connection that never answers cannot take the whole deadline.
-      const answer = await fetch(url + command.readyPath, { headers: command.readyHeaders ?? {}, signal: AbortSignal.timeout(5_000) });
+      const answer = await fetch(url + command.readyPath, {
+        headers: command.readyHeaders ?? {},
+        signal: AbortSignal.timeout(5_000),
+      });
       await answer.arrayBuffer();
       readyStatus = answer.status;
       break;
@@ -147,7 +156,14 @@ export async function startServer(command: ServerCommand, deadlineMs = 60_000): 
   }
   const startupMs = performance.now() - started;
   const pid = child.pid!;
-  const status = (field: string) => Number(/(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((line) => line.startsWith(field)) ?? "")?.[1] ?? NaN) * 1024;
+  const status = (field: string) =>
+    Number(
+      /(\d+) kB/.exec(
+        readFileSync(`/proc/${pid}/status`, "utf8")
+          .split("\n")
+          .find((line) => line.startsWith(field)) ?? "",
+      )?.[1] ?? NaN,
+    ) * 1024;
   return {
     name: command.name,
     url,
@@ -176,7 +192,12 @@ export async function startServer(command: ServerCommand, deadlineMs = 60_000): 
  * Starts `count` processes of the same server, one after another, each added to `running` as soon as it answers
  * (so that the caller's cleanup stops it even if a later one fails to start).
  */
-export async function startServers(command: ServerCommand, count: number, running: RunningServer[], deadlineMs?: number): Promise<RunningServer[]> {
+export async function startServers(
+  command: ServerCommand,
+  count: number,
+  running: RunningServer[],
+  deadlineMs?: number,
+): Promise<RunningServer[]> {
   return (await startGroups([command], count, running, deadlineMs))[0]!;
 }
 
@@ -186,7 +207,12 @@ export async function startServers(command: ServerCommand, count: number, runnin
  * whole after the other, after the peers section had run, the group started second answered 0.84-0.88× the
  * throughput of the first at equal CPU per request, whichever program it was.
  */
-export async function startGroups(commands: readonly ServerCommand[], count: number, running: RunningServer[], deadlineMs?: number): Promise<RunningServer[][]> {
+export async function startGroups(
+  commands: readonly ServerCommand[],
+  count: number,
+  running: RunningServer[],
+  deadlineMs?: number,
+): Promise<RunningServer[][]> {
   const groups = commands.map(() => [] as RunningServer[]);
   for (let index = 0; index < count; index++) {
     for (const [group, command] of commands.entries()) {

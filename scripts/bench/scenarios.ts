@@ -63,7 +63,9 @@ export class ScenarioPlan {
   }
 
   retrieveByExternalId(): Scenario {
-    const ids = this.#ownProperties().flatMap((property) => (property.external_id === null ? [] : [property.external_id]));
+    const ids = this.#ownProperties().flatMap((property) =>
+      property.external_id === null ? [] : [property.external_id],
+    );
     return this.#scenario("retrieve by external id", this.#settings.requests, (_, random) => [
       { method: "GET", path: `${API}/external-property/${encodeURIComponent(pick(ids, random))}`, expect: 200 },
     ]);
@@ -75,12 +77,16 @@ export class ScenarioPlan {
    */
   listByUser(items: number): Scenario {
     const jobs = Math.max(5, Math.ceil(this.#settings.requests / 500));
-    const scenario = this.#scenario("list by user (account 1)", jobs, () => [{ method: "GET", path: `${API}/properties/1`, expect: 200 }]);
+    const scenario = this.#scenario("list by user (account 1)", jobs, () => [
+      { method: "GET", path: `${API}/properties/1`, expect: 200 },
+    ]);
     return { ...scenario, concurrency: 2, note: `${count(items)} items per response` };
   }
 
   templateCatalogue(): Scenario {
-    return this.#scenario("template catalogue", this.#settings.requests, () => [{ method: "GET", path: `${API}/template_base`, expect: 200 }]);
+    return this.#scenario("template catalogue", this.#settings.requests, () => [
+      { method: "GET", path: `${API}/template_base`, expect: 200 },
+    ]);
   }
 
   createProperty(): Scenario {
@@ -99,7 +105,12 @@ export class ScenarioPlan {
       {
         method: "POST",
         path: `${API}/agent_card/`,
-        body: JSON.stringify({ agent_first_name: "Bench", agent_last_name: `Agent ${index}`, email: `bench.agent.${index}@bench.example`, phone: "(512) 555-0100" }),
+        body: JSON.stringify({
+          agent_first_name: "Bench",
+          agent_last_name: `Agent ${index}`,
+          email: `bench.agent.${index}@bench.example`,
+          phone: "(512) 555-0100",
+        }),
         expect: 200,
       },
       { method: "DELETE", path: `${API}/agent_card/{nid}`, expect: 200 },

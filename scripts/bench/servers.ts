@@ -12,13 +12,18 @@ const at = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.
  * The installed bin, as a user's script or docker-compose runs it: with `--quiet` unless `log` is set (the request
  * log then goes to a pipe the bench reads, as a terminal or `docker logs` would).
  */
-export function mockBin(options: { fixtures?: string; validateResponses?: boolean; bin?: string; name?: string; log?: boolean } = {}): ServerCommand {
+export function mockBin(
+  options: { fixtures?: string; validateResponses?: boolean; bin?: string; name?: string; log?: boolean } = {},
+): ServerCommand {
   return {
     name: options.name ?? (options.validateResponses ? "mock --validate-responses" : "mock (bin)"),
     command: process.execPath,
     args: (port) => [
       options.bin ?? at("dist/cli/mock.js"),
-      "--port", String(port), "--host", "127.0.0.1",
+      "--port",
+      String(port),
+      "--host",
+      "127.0.0.1",
       ...(options.log ? [] : ["--quiet"]),
       ...(options.fixtures ? ["--fixtures", options.fixtures] : []),
       ...(options.validateResponses ? ["--validate-responses"] : []),
@@ -55,7 +60,15 @@ export function jsonServer(fixtures: string): ServerCommand {
   return {
     name: "json-server",
     command: process.execPath,
-    args: (port) => [at("node_modules/json-server/lib/cli/bin.js"), fixtures, "--port", String(port), "--host", "127.0.0.1", "--quiet"],
+    args: (port) => [
+      at("node_modules/json-server/lib/cli/bin.js"),
+      fixtures,
+      "--port",
+      String(port),
+      "--host",
+      "127.0.0.1",
+      "--quiet",
+    ],
     readyPath: "/accounts",
     spawnsServerItself: true,
   };
@@ -66,7 +79,17 @@ export function prism(): ServerCommand {
   return {
     name: "Prism",
     command: process.execPath,
-    args: (port) => [realpathSync(at("node_modules/.bin/prism")), "mock", at("spec/openapi.yaml"), "--port", String(port), "--host", "127.0.0.1", "-v", "error"],
+    args: (port) => [
+      realpathSync(at("node_modules/.bin/prism")),
+      "mock",
+      at("spec/openapi.yaml"),
+      "--port",
+      String(port),
+      "--host",
+      "127.0.0.1",
+      "-v",
+      "error",
+    ],
     readyPath: "/api/v1/object/template_base",
     spawnsServerItself: true,
   };
@@ -84,15 +107,18 @@ export function bareServer(answer: { status: number; headers: Record<string, str
   };
 }
 
-
 /**
  * What a server answers to one GET with the demo account's credentials, as bare node:http is to answer it: its
  * status, its headers less the per-connection ones, and its body. Throws unless it is a 200.
  */
-export async function sampleAnswer(url: string, path: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+export async function sampleAnswer(
+  url: string,
+  path: string,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   const sample = await fetch(url + path, { headers: DEMO_CREDENTIALS });
   const body = await sample.text();
-  if (sample.status !== 200) throw new Error(`The mock answered ${sample.status} to GET ${path}: ${body.slice(0, 200)}`);
+  if (sample.status !== 200)
+    throw new Error(`The mock answered ${sample.status} to GET ${path}: ${body.slice(0, 200)}`);
   const headers: Record<string, string> = {};
   sample.headers.forEach((value, name) => {
     if (!["date", "connection", "keep-alive", "transfer-encoding"].includes(name)) headers[name] = value;
@@ -101,4 +127,8 @@ export async function sampleAnswer(url: string, path: string): Promise<{ status:
 }
 
 /** The demo account's credentials, as the scenarios send them. */
-export const DEMO_CREDENTIALS: Readonly<Record<string, string>> = { "API-KEY": FIXTURE_ACCOUNTS[0]!.apiKey, TOKEN: FIXTURE_ACCOUNTS[0]!.token, "content-type": "application/json" };
+export const DEMO_CREDENTIALS: Readonly<Record<string, string>> = {
+  "API-KEY": FIXTURE_ACCOUNTS[0]!.apiKey,
+  TOKEN: FIXTURE_ACCOUNTS[0]!.token,
+  "content-type": "application/json",
+};

@@ -36,8 +36,28 @@ export interface BenchSettings {
   compileRounds: number;
 }
 
-const DEFAULTS = { growthSizes: [30, 10_000, 100_000, 300_000], properties: 100_000, requests: 10_000, soakRequests: 1_000_000, starts: 5, rounds: 5, roundMs: 100, warmupMs: 100, compileRounds: 3 };
-const QUICK = { growthSizes: [30, 500, 2_000], properties: 2_000, requests: 300, soakRequests: 3_000, starts: 2, rounds: 3, roundMs: 10, warmupMs: 10, compileRounds: 1 };
+const DEFAULTS = {
+  growthSizes: [30, 10_000, 100_000, 300_000],
+  properties: 100_000,
+  requests: 10_000,
+  soakRequests: 1_000_000,
+  starts: 5,
+  rounds: 5,
+  roundMs: 100,
+  warmupMs: 100,
+  compileRounds: 3,
+};
+const QUICK = {
+  growthSizes: [30, 500, 2_000],
+  properties: 2_000,
+  requests: 300,
+  soakRequests: 3_000,
+  starts: 2,
+  rounds: 3,
+  roundMs: 10,
+  warmupMs: 10,
+  compileRounds: 1,
+};
 const CONCURRENCY = 16;
 const SMALL_STORE = 1_000;
 
@@ -95,7 +115,12 @@ export function parseBenchArgs(args: readonly string[]): ArgsResult {
   const quick = values.quick === true;
   const base = quick ? QUICK : DEFAULTS;
   const numbers: Record<string, number> = {};
-  for (const [flag, fallback] of [["properties", base.properties], ["requests", base.requests], ["soak", base.soakRequests], ["starts", base.starts]] as const) {
+  for (const [flag, fallback] of [
+    ["properties", base.properties],
+    ["requests", base.requests],
+    ["soak", base.soakRequests],
+    ["starts", base.starts],
+  ] as const) {
     const value = positiveInteger(`--${flag}`, values[flag] as string | undefined, fallback);
     if (typeof value === "string") return { ok: false, message: value };
     numbers[flag] = value;
@@ -126,7 +151,13 @@ export function parseBenchArgs(args: readonly string[]): ArgsResult {
       skipPrism: values["no-prism"] === true,
       ...(typeof values.baseline === "string" ? { baseline: values.baseline } : {}),
       growthSizes,
-      only: typeof values.only === "string" ? values.only.split(",").map((name) => name.trim()).filter(Boolean) : [],
+      only:
+        typeof values.only === "string"
+          ? values.only
+              .split(",")
+              .map((name) => name.trim())
+              .filter(Boolean)
+          : [],
       rounds: base.rounds,
       roundMs: base.roundMs,
       warmupMs: base.warmupMs,

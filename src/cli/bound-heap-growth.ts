@@ -29,7 +29,10 @@ export interface HeapGrowthBound {
  *
  * @param collect the collection that applies the bound (injected for tests, as is `setFlags`).
  */
-export function boundHeapGrowth(collect: () => void = collectOnce, setFlags: (flags: string) => void = setFlagsFromString): HeapGrowthBound {
+export function boundHeapGrowth(
+  collect: () => void = collectOnce,
+  setFlags: (flags: string) => void = setFlagsFromString,
+): HeapGrowthBound {
   setFlags(`--heap-growing-percent=${LARGE_HEAP_GROWING_PERCENT}`);
   const timer = setTimeout(collect, BOUND_AFTER_START_MS);
   timer.unref();

@@ -22,7 +22,14 @@ import { judgeUsageOffline } from "../contract/usage/judge-usage-offline.ts";
 import { readUsageFile } from "../contract/usage/read-usage-document.ts";
 import { replayUsage } from "../contract/usage/replay-usage.ts";
 import type { UsageDocument } from "../contract/usage/usage-document.ts";
-import { CONTRACT_USAGE, parseContractArgs, type RecordingCommand, type ReporterName, type ServiceCommand, type UsageCommand } from "./parse-contract-args.ts";
+import {
+  CONTRACT_USAGE,
+  parseContractArgs,
+  type RecordingCommand,
+  type ReporterName,
+  type ServiceCommand,
+  type UsageCommand,
+} from "./parse-contract-args.ts";
 import { commandOrExit } from "./command-or-exit.ts";
 import { writePactFile } from "../contract/usage/write-pact-file.ts";
 import { AnswersCollector } from "../contract/usage/collect-answers.ts";
@@ -45,33 +52,57 @@ const command = commandOrExit(parseContractArgs(process.argv.slice(2), process.e
 const contract = createContract();
 if (command.kind === "pact") {
   const written = writePactFile(command.usage, command.writePact, contract);
-  if (!written.ok) fail(written.at === "usage" ? `The usage ${command.usage} is refused:\n  ${written.problems.join("\n  ")}` : `The pact ${command.writePact} cannot be written:\n  ${written.problems.join("\n  ")}`);
-  if (!command.quiet) progress(`Pact written to ${command.writePact} (${written.interactions} interactions of ${written.tests} tests)`);
+  if (!written.ok)
+    fail(
+      written.at === "usage"
+        ? `The usage ${command.usage} is refused:\n  ${written.problems.join("\n  ")}`
+        : `The pact ${command.writePact} cannot be written:\n  ${written.problems.join("\n  ")}`,
+    );
+  if (!command.quiet)
+    progress(`Pact written to ${command.writePact} (${written.interactions} interactions of ${written.tests} tests)`);
   // A pact missing calls the client makes verifies more than it should: say so even with --quiet.
-  if (written.truncated) progress(`Warning: the usage was cut at a recording bound; the pact lacks the calls past it (see metadata."property-listing-kit".truncated).`);
+  if (written.truncated)
+    progress(
+      `Warning: the usage was cut at a recording bound; the pact lacks the calls past it (see metadata."property-listing-kit".truncated).`,
+    );
   process.exit(0);
 }
 const profile = command.profile === undefined ? undefined : readProfile(command.profile);
 let recorded: ServiceProfile | undefined;
-const report = command.kind === "recording" ? checkRecordingFile(command) : command.kind === "usage" ? await runUsage(command) : await runAgainstService(command);
+const report =
+  command.kind === "recording"
+    ? checkRecordingFile(command)
+    : command.kind === "usage"
+      ? await runUsage(command)
+      : await runAgainstService(command);
 if (command.writeProfile && recorded && !report.interrupted) {
   writeFileSync(command.writeProfile, sortedJson(recorded));
-  progress(`Service profile written to ${command.writeProfile} (${Object.keys(recorded.observations).length} observations)`);
+  progress(
+    `Service profile written to ${command.writeProfile} (${Object.keys(recorded.observations).length} observations)`,
+  );
 }
 
 const textOptions = command.jsonReport ? { jsonReport: command.jsonReport } : {};
-const renderers: Record<ReporterName, (report: RunReport) => string> = { text: (report) => renderTextReport(report, textOptions), junit: renderJunitReport, json: renderJsonReport };
+const renderers: Record<ReporterName, (report: RunReport) => string> = {
+  text: (report) => renderTextReport(report, textOptions),
+  junit: renderJunitReport,
+  json: renderJsonReport,
+};
 const rendered = renderers[command.reporter](report);
 if (command.jsonReport) writeFileSync(command.jsonReport, renderJsonReport(report));
 if (command.output) {
   writeFileSync(command.output, rendered);
   const failures = report.results.filter((result) => result.status === "failed").length;
-  progress(`${report.result === "passed" ? "Contract HOLDS" : "Contract BROKEN"} (${failures} failure${failures === 1 ? "" : "s"}); ${command.reporter} report written to ${command.output}`);
+  progress(
+    `${report.result === "passed" ? "Contract HOLDS" : "Contract BROKEN"} (${failures} failure${failures === 1 ? "" : "s"}); ${command.reporter} report written to ${command.output}`,
+  );
 } else {
   process.stdout.write(rendered);
 }
 if (report.interrupted) {
-  progress(`Interrupted: the run stopped before its end${report.leftBehind.length > 0 ? `; left behind: ${report.leftBehind.join(", ")}` : ", and deleted what it had created"}.`);
+  progress(
+    `Interrupted: the run stopped before its end${report.leftBehind.length > 0 ? `; left behind: ${report.leftBehind.join(", ")}` : ", and deleted what it had created"}.`,
+  );
   process.exitCode = 130;
 } else if (report.clash) {
   progress(`No verdict: ${report.clash}. Run again when no other run uses the account.`);
@@ -91,24 +122,49 @@ async function runUsage(command: UsageCommand): Promise<RunReport> {
   const what = `${read.usage.tests.length} tests, ${interactions} interactions of ${read.usage.consumer}`;
   if (command.rerun !== undefined || command.writeAnswers !== undefined) return answerUsage(command, read.usage, what);
   if (!command.service) {
-    if (!command.quiet) progress(`Judging the usage ${command.file} (${what}) against the profile ${command.profile} (run ${profile!.runId}, recorded ${profile!.recordedAt}); no request is sent`);
-    const outcome = judgeUsageOffline({ usage: read.usage, file: command.file, profile: profile!, profileFile: command.profile!, strict: command.strict, contract, ...(command.quiet ? {} : { onEvent: createProgressPrinter(progress) }) });
+    if (!command.quiet)
+      progress(
+        `Judging the usage ${command.file} (${what}) against the profile ${command.profile} (run ${profile!.runId}, recorded ${profile!.recordedAt}); no request is sent`,
+      );
+    const outcome = judgeUsageOffline({
+      usage: read.usage,
+      file: command.file,
+      profile: profile!,
+      profileFile: command.profile!,
+      strict: command.strict,
+      contract,
+      ...(command.quiet ? {} : { onEvent: createProgressPrinter(progress) }),
+    });
     if (outcome.kind !== "report") return fail(outcome.message);
     return outcome.report;
   }
   return runAgainstService(command.service, { usage: read.usage, file: command.file, what });
 }
 
-async function runAgainstService(command: ServiceCommand, usage?: { usage: UsageDocument; file: string; what: string; answers?: AnswersCollector }): Promise<RunReport> {
-  if (!command.quiet && usage) progress(`Replaying the usage ${usage.file} (${usage.what}) against ${shownAddress(command.baseUrl)}${command.strict ? " (strict)" : ""}`);
-  else if (!command.quiet) progress(`Running the contract scenario against ${shownAddress(command.baseUrl)}${command.strict ? " (strict)" : ""}${command.fuzz ? `, then ${command.fuzz} generated cases per operation` : ""}`);
+async function runAgainstService(
+  command: ServiceCommand,
+  usage?: { usage: UsageDocument; file: string; what: string; answers?: AnswersCollector },
+): Promise<RunReport> {
+  if (!command.quiet && usage)
+    progress(
+      `Replaying the usage ${usage.file} (${usage.what}) against ${shownAddress(command.baseUrl)}${command.strict ? " (strict)" : ""}`,
+    );
+  else if (!command.quiet)
+    progress(
+      `Running the contract scenario against ${shownAddress(command.baseUrl)}${command.strict ? " (strict)" : ""}${command.fuzz ? `, then ${command.fuzz} generated cases per operation` : ""}`,
+    );
   // Ctrl-C stops the run; it still deletes what it created. A second Ctrl-C stops at once.
   // One Ctrl-C can arrive more than once: from the terminal to the whole process group, and relayed by npm (or
   // by tsx, running the sources). Only a signal a second or more after the first is a second Ctrl-C.
   // The proxies, read once here as curl reads them (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY, either case).
   const proxy = readProxySettings(process.env);
   if (usesProxy(proxy) && !command.quiet) {
-    const through = [proxy.httpProxy && `http:// through ${shownAddress(proxy.httpProxy)}`, proxy.httpsProxy && `https:// through ${shownAddress(proxy.httpsProxy)}`].filter(Boolean).join(", ");
+    const through = [
+      proxy.httpProxy && `http:// through ${shownAddress(proxy.httpProxy)}`,
+      proxy.httpsProxy && `https:// through ${shownAddress(proxy.httpsProxy)}`,
+    ]
+      .filter(Boolean)
+      .join(", ");
     progress(`Proxies: ${through}${proxy.noProxy ? `; directly: ${proxy.noProxy}` : ""}`);
   }
   const interrupt = new AbortController();
@@ -141,13 +197,20 @@ async function runAgainstService(command: ServiceCommand, usage?: { usage: Usage
     ...(command.quiet ? {} : { onEvent: createProgressPrinter(progress) }),
     contract,
   };
-  const outcome = usage ? await replayUsage({ ...shared, usage: usage.usage, file: usage.file, ...(usage.answers ? { answers: usage.answers } : {}) }) : await runContract({
-    ...shared,
-    ...(command.fuzz ? { fuzz: command.fuzz } : {}),
-    ...(command.seed !== undefined ? { seed: command.seed } : {}),
-    ...(profile ? { profile } : {}),
-    ...(command.writeProfile ? { recordProfile: true } : {}),
-  });
+  const outcome = usage
+    ? await replayUsage({
+        ...shared,
+        usage: usage.usage,
+        file: usage.file,
+        ...(usage.answers ? { answers: usage.answers } : {}),
+      })
+    : await runContract({
+        ...shared,
+        ...(command.fuzz ? { fuzz: command.fuzz } : {}),
+        ...(command.seed !== undefined ? { seed: command.seed } : {}),
+        ...(profile ? { profile } : {}),
+        ...(command.writeProfile ? { recordProfile: true } : {}),
+      });
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
   if (outcome.kind !== "report") return fail(outcome.message);
@@ -171,11 +234,24 @@ async function answerUsage(command: UsageCommand, usage: UsageDocument, what: st
   } else {
     const played = createMockServer({ profile: profile!, quiet: true });
     const { url } = await played.listen(0, "127.0.0.1");
-    if (!command.quiet) progress(`Replaying the usage ${command.file} (${what}) against the mock playing the profile ${command.profile}; no request is sent to the service`);
+    if (!command.quiet)
+      progress(
+        `Replaying the usage ${command.file} (${what}) against the mock playing the profile ${command.profile}; no request is sent to the service`,
+      );
     try {
       const offline: ServiceCommand = {
-        kind: "service", baseUrl: url, apiKey: "demo-key", token: "demo-token", other: { apiKey: "broker-key", token: "broker-token" }, fresh: { apiKey: "fresh-key", token: "fresh-token" },
-        timeoutMs: 10_000, skipSeatChecks: false, showCredentials: false, strict: command.strict, reporter: command.reporter, quiet: true,
+        kind: "service",
+        baseUrl: url,
+        apiKey: "demo-key",
+        token: "demo-token",
+        other: { apiKey: "broker-key", token: "broker-token" },
+        fresh: { apiKey: "fresh-key", token: "fresh-token" },
+        timeoutMs: 10_000,
+        skipSeatChecks: false,
+        showCredentials: false,
+        strict: command.strict,
+        reporter: command.reporter,
+        quiet: true,
       };
       report = await runAgainstService(offline, { usage, file: command.file, what, answers: collector });
     } finally {
@@ -198,11 +274,19 @@ async function answerUsage(command: UsageCommand, usage: UsageDocument, what: st
   if (!command.quiet) progress(`Running the test command against the service's answers: ${command.rerun}`);
   const ran = await rerunSuite(command.rerun, answersFile);
   if (ran.results.length === 0) {
-    fail(`The test command reported no test (exit code ${ran.exitCode ?? "none: it could not start"}): --rerun runs a suite that loads property-listing-kit/vitest (setupFiles) and records its usage as the docs show (docs/consumer-contracts.md).`);
+    fail(
+      `The test command reported no test (exit code ${ran.exitCode ?? "none: it could not start"}): --rerun runs a suite that loads property-listing-kit/vitest (setupFiles) and records its usage as the docs show (docs/consumer-contracts.md).`,
+    );
   }
   const outcome = rerunVerdicts(answers, report, ran.results, command.rerun);
-  const rendered = command.reporter === "junit" ? renderRerunJunit(outcome) : command.reporter === "json" ? `${JSON.stringify(outcome, null, 2)}\n` : renderRerunText(outcome);
-  if (command.jsonReport) writeFileSync(command.jsonReport, `${JSON.stringify({ rerun: outcome, replay: report }, null, 2)}\n`);
+  const rendered =
+    command.reporter === "junit"
+      ? renderRerunJunit(outcome)
+      : command.reporter === "json"
+        ? `${JSON.stringify(outcome, null, 2)}\n`
+        : renderRerunText(outcome);
+  if (command.jsonReport)
+    writeFileSync(command.jsonReport, `${JSON.stringify({ rerun: outcome, replay: report }, null, 2)}\n`);
   if (command.output) writeFileSync(command.output, rendered);
   else process.stdout.write(rendered);
   if (command.output || command.reporter !== "text") progress(renderRerunText(outcome).trimEnd());
@@ -213,7 +297,10 @@ async function answerUsage(command: UsageCommand, usage: UsageDocument, what: st
 function readProfile(file: string): ServiceProfile {
   const read = readServiceProfileFile(file, contract.document);
   if (!read.ok) fail(`The service profile ${file} is refused:\n  ${read.problems.join("\n  ")}`);
-  if (!command.quiet && command.kind !== "usage") progress(`Holding the service to the profile ${file} (run ${read.profile.runId}, recorded ${read.profile.recordedAt})`);
+  if (!command.quiet && command.kind !== "usage")
+    progress(
+      `Holding the service to the profile ${file} (run ${read.profile.runId}, recorded ${read.profile.recordedAt})`,
+    );
   return read.profile;
 }
 
@@ -222,11 +309,16 @@ function checkRecordingFile(command: RecordingCommand): RunReport {
   try {
     text = readFileSync(command.file, "utf8");
   } catch (error) {
-    return fail(`Cannot read the recording ${command.file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
+    return fail(
+      `Cannot read the recording ${command.file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
+    );
   }
   const read = readRecording(text);
   if (!read.ok) return fail(`${command.file} is not a recording: ${read.message}`);
-  if (!command.quiet) progress(`Checking the recording ${command.file} (${read.exchanges.length} entries) against the contract${command.strict ? " (strict)" : ""}`);
+  if (!command.quiet)
+    progress(
+      `Checking the recording ${command.file} (${read.exchanges.length} entries) against the contract${command.strict ? " (strict)" : ""}`,
+    );
   const outcome = checkRecording(read.exchanges, {
     source: command.file,
     strict: command.strict,

@@ -160,9 +160,29 @@ contradicts the interface document: every entry at fault is named); 130 interrup
 
 /** The runner's options that take a value, and its flags (each one in the usage above). */
 const VALUE_OPTIONS = [
-  "base-url", "public-base-url", "api-key", "token", "recording", "usage", "reporter", "output", "json-report",
-  "timeout", "run-id", "other-api-key", "other-token", "fresh-api-key", "fresh-token", "fresh-seats",
-  "write-profile", "write-pact", "profile", "fuzz", "seed", "write-answers", "rerun",
+  "base-url",
+  "public-base-url",
+  "api-key",
+  "token",
+  "recording",
+  "usage",
+  "reporter",
+  "output",
+  "json-report",
+  "timeout",
+  "run-id",
+  "other-api-key",
+  "other-token",
+  "fresh-api-key",
+  "fresh-token",
+  "fresh-seats",
+  "write-profile",
+  "write-pact",
+  "profile",
+  "fuzz",
+  "seed",
+  "write-answers",
+  "rerun",
 ] as const;
 const FLAG_OPTIONS = ["strict", "skip-seat-checks", "show-credentials", "quiet"] as const;
 
@@ -175,17 +195,30 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
   const { values } = read;
   if (values["write-pact"] !== undefined) {
     if (values["write-pact"] === "") return { kind: "error", message: "--write-pact needs a file name" };
-    if (!values.usage) return { kind: "error", message: "--write-pact needs --usage <file>: the usage the pact is written from" };
+    if (!values.usage)
+      return { kind: "error", message: "--write-pact needs --usage <file>: the usage the pact is written from" };
     const others = Object.keys(values).filter((name) => !["usage", "write-pact", "quiet"].includes(name));
-    if (others.length > 0) return { kind: "error", message: `--write-pact writes the usage as a pact and sends nothing; it takes --usage (and --quiet) only, not ${others.map((name) => `--${name}`).join(", ")}` };
-    return { kind: "run", command: { kind: "pact", usage: values.usage, writePact: values["write-pact"], quiet: values.quiet ?? false } };
+    if (others.length > 0)
+      return {
+        kind: "error",
+        message: `--write-pact writes the usage as a pact and sends nothing; it takes --usage (and --quiet) only, not ${others.map((name) => `--${name}`).join(", ")}`,
+      };
+    return {
+      kind: "run",
+      command: { kind: "pact", usage: values.usage, writePact: values["write-pact"], quiet: values.quiet ?? false },
+    };
   }
   if (values["write-profile"] === "") return { kind: "error", message: "--write-profile needs a file name" };
   const profile = values.profile ?? env.CONTRACT_PROFILE;
   if (profile === "") return { kind: "error", message: "--profile needs a file name" };
   const reporter = values.reporter ?? "text";
-  if (!(REPORTERS as readonly string[]).includes(reporter)) return { kind: "error", message: `--reporter must be one of ${REPORTERS.join(", ")}, got ${reporter}` };
-  const report: ReportOptions = { strict: values.strict ?? false, reporter: reporter as ReporterName, quiet: values.quiet ?? false };
+  if (!(REPORTERS as readonly string[]).includes(reporter))
+    return { kind: "error", message: `--reporter must be one of ${REPORTERS.join(", ")}, got ${reporter}` };
+  const report: ReportOptions = {
+    strict: values.strict ?? false,
+    reporter: reporter as ReporterName,
+    quiet: values.quiet ?? false,
+  };
   if (values.output) report.output = values.output;
   const jsonReport = values["json-report"] ?? (env.CONTRACT_JSON_REPORT || undefined);
   if (jsonReport === "") return { kind: "error", message: "--json-report needs a file name" };
@@ -195,32 +228,105 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
 
   for (const name of ["write-answers", "rerun"] as const) {
     if (values[name] === undefined) continue;
-    if (values[name] === "") return { kind: "error", message: name === "rerun" ? '--rerun needs a test command, such as --rerun "npx vitest run"' : "--write-answers needs a file name" };
-    if (values.usage === undefined) return { kind: "error", message: `--${name} needs --usage <file>: the consumer's usage whose interactions the service answers` };
+    if (values[name] === "")
+      return {
+        kind: "error",
+        message:
+          name === "rerun"
+            ? '--rerun needs a test command, such as --rerun "npx vitest run"'
+            : "--write-answers needs a file name",
+      };
+    if (values.usage === undefined)
+      return {
+        kind: "error",
+        message: `--${name} needs --usage <file>: the consumer's usage whose interactions the service answers`,
+      };
   }
-  const answersOptions = { ...(values["write-answers"] ? { writeAnswers: values["write-answers"] } : {}), ...(values.rerun ? { rerun: values.rerun } : {}) };
+  const answersOptions = {
+    ...(values["write-answers"] ? { writeAnswers: values["write-answers"] } : {}),
+    ...(values.rerun ? { rerun: values.rerun } : {}),
+  };
   if (values.usage !== undefined) {
     if (values.usage === "") return { kind: "error", message: "--usage needs a file name" };
-    const refused = (["recording", "fuzz", "seed", "write-profile"] as const).filter((name) => values[name] !== undefined);
-    if (refused.length > 0) return { kind: "error", message: `${refused.map((name) => `--${name}`).join(", ")} ${refused.length === 1 ? "does" : "do"} not go with --usage` };
+    const refused = (["recording", "fuzz", "seed", "write-profile"] as const).filter(
+      (name) => values[name] !== undefined,
+    );
+    if (refused.length > 0)
+      return {
+        kind: "error",
+        message: `${refused.map((name) => `--${name}`).join(", ")} ${refused.length === 1 ? "does" : "do"} not go with --usage`,
+      };
     // Offline when --profile is given without --base-url, or when only CONTRACT_PROFILE names one and no base URL
     // is set at all; a nightly job with CONTRACT_BASE_URL and CONTRACT_PROFILE replays.
-    const offline = values["base-url"] === undefined && (values.profile !== undefined || (!env.CONTRACT_BASE_URL && profile !== undefined));
+    const offline =
+      values["base-url"] === undefined &&
+      (values.profile !== undefined || (!env.CONTRACT_BASE_URL && profile !== undefined));
     if (offline) {
-      const sending = (["public-base-url", "api-key", "token", "timeout", "run-id", "other-api-key", "other-token", "fresh-api-key", "fresh-token", "fresh-seats", "skip-seat-checks", "show-credentials"] as const).filter((name) => values[name] !== undefined);
-      if (sending.length > 0) return { kind: "error", message: `${sending.map((name) => `--${name}`).join(", ")} ${sending.length === 1 ? "is" : "are"} for a replay against a service (--base-url), not for judging a usage against --profile alone` };
+      const sending = (
+        [
+          "public-base-url",
+          "api-key",
+          "token",
+          "timeout",
+          "run-id",
+          "other-api-key",
+          "other-token",
+          "fresh-api-key",
+          "fresh-token",
+          "fresh-seats",
+          "skip-seat-checks",
+          "show-credentials",
+        ] as const
+      ).filter((name) => values[name] !== undefined);
+      if (sending.length > 0)
+        return {
+          kind: "error",
+          message: `${sending.map((name) => `--${name}`).join(", ")} ${sending.length === 1 ? "is" : "are"} for a replay against a service (--base-url), not for judging a usage against --profile alone`,
+        };
       return { kind: "run", command: { kind: "usage", file: values.usage, ...report, ...answersOptions } };
     }
-    if (values["base-url"] !== undefined && values.profile !== undefined) return { kind: "error", message: "--usage takes --base-url (replay against the service) or --profile (judge against a recorded profile, sending nothing), not both" };
-    if (values["base-url"] === undefined && !env.CONTRACT_BASE_URL) return { kind: "error", message: "--usage needs --base-url (or CONTRACT_BASE_URL) to replay against a service, or --profile to judge against a recorded profile" };
+    if (values["base-url"] !== undefined && values.profile !== undefined)
+      return {
+        kind: "error",
+        message:
+          "--usage takes --base-url (replay against the service) or --profile (judge against a recorded profile, sending nothing), not both",
+      };
+    if (values["base-url"] === undefined && !env.CONTRACT_BASE_URL)
+      return {
+        kind: "error",
+        message:
+          "--usage needs --base-url (or CONTRACT_BASE_URL) to replay against a service, or --profile to judge against a recorded profile",
+      };
   }
 
   if (values.recording !== undefined) {
     if (values.recording === "") return { kind: "error", message: "--recording needs a file name" };
-    const sending = (["public-base-url", "api-key", "token", "timeout", "run-id", "other-api-key", "other-token", "fresh-api-key", "fresh-token", "fresh-seats", "skip-seat-checks", "show-credentials", "fuzz", "seed"] as const).filter((name) => values[name] !== undefined);
-    if (sending.length > 0) return { kind: "error", message: `${sending.map((name) => `--${name}`).join(", ")} ${sending.length === 1 ? "is" : "are"} for a run against a service, not for --recording (a recording carries its own requests)` };
+    const sending = (
+      [
+        "public-base-url",
+        "api-key",
+        "token",
+        "timeout",
+        "run-id",
+        "other-api-key",
+        "other-token",
+        "fresh-api-key",
+        "fresh-token",
+        "fresh-seats",
+        "skip-seat-checks",
+        "show-credentials",
+        "fuzz",
+        "seed",
+      ] as const
+    ).filter((name) => values[name] !== undefined);
+    if (sending.length > 0)
+      return {
+        kind: "error",
+        message: `${sending.map((name) => `--${name}`).join(", ")} ${sending.length === 1 ? "is" : "are"} for a run against a service, not for --recording (a recording carries its own requests)`,
+      };
     const baseUrl = values["base-url"];
-    if (baseUrl !== undefined && !isHttpUrl(baseUrl)) return { kind: "error", message: `--base-url must be an http(s) address, got ${baseUrl}` };
+    if (baseUrl !== undefined && !isHttpUrl(baseUrl))
+      return { kind: "error", message: `--base-url must be an http(s) address, got ${baseUrl}` };
     const command: RecordingCommand = { kind: "recording", file: values.recording, ...report };
     if (baseUrl !== undefined) command.baseUrl = baseUrl;
     return { kind: "run", command };
@@ -229,46 +335,84 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
   const baseUrl = values["base-url"] ?? env.CONTRACT_BASE_URL;
   const apiKey = values["api-key"] ?? env.CONTRACT_API_KEY;
   const token = values.token ?? env.CONTRACT_TOKEN;
-  if (!baseUrl) return { kind: "error", message: "--base-url is required (or CONTRACT_BASE_URL), unless --recording is given" };
+  if (!baseUrl)
+    return { kind: "error", message: "--base-url is required (or CONTRACT_BASE_URL), unless --recording is given" };
   if (!isHttpUrl(baseUrl)) return { kind: "error", message: `--base-url must be an http(s) address, got ${baseUrl}` };
   // fetch refuses an address with credentials in it, and a log would show them: the service takes API-KEY and TOKEN (section 5).
-  if (new URL(baseUrl).username || new URL(baseUrl).password) return { kind: "error", message: "--base-url must not hold a user or password (user:password@): the service authenticates by API-KEY and TOKEN (section 5)" };
+  if (new URL(baseUrl).username || new URL(baseUrl).password)
+    return {
+      kind: "error",
+      message:
+        "--base-url must not hold a user or password (user:password@): the service authenticates by API-KEY and TOKEN (section 5)",
+    };
   if (!apiKey) return { kind: "error", message: "--api-key is required (or CONTRACT_API_KEY)" };
   if (!token) return { kind: "error", message: "--token is required (or CONTRACT_TOKEN)" };
   const timeoutText = values.timeout ?? (env.CONTRACT_TIMEOUT || "10000");
-  if (!/^[0-9]+$/.test(timeoutText) || Number(timeoutText) < 1) return { kind: "error", message: `--timeout must be a positive number of milliseconds, got ${timeoutText}` };
+  if (!/^[0-9]+$/.test(timeoutText) || Number(timeoutText) < 1)
+    return { kind: "error", message: `--timeout must be a positive number of milliseconds, got ${timeoutText}` };
   if (values["run-id"] !== undefined && !/^[A-Za-z0-9-]{1,40}$/.test(values["run-id"])) {
     return { kind: "error", message: "--run-id may hold letters, digits and dashes, at most 40" };
   }
   const command: ServiceCommand = {
-    kind: "service", baseUrl, apiKey, token, timeoutMs: Number(timeoutText), skipSeatChecks: values["skip-seat-checks"] ?? false, showCredentials: values["show-credentials"] ?? false, ...report,
+    kind: "service",
+    baseUrl,
+    apiKey,
+    token,
+    timeoutMs: Number(timeoutText),
+    skipSeatChecks: values["skip-seat-checks"] ?? false,
+    showCredentials: values["show-credentials"] ?? false,
+    ...report,
   };
   if (values["run-id"]) command.runId = values["run-id"];
   if (values.fuzz !== undefined) {
-    if (!/^[0-9]+$/.test(values.fuzz) || Number(values.fuzz) < 1 || Number(values.fuzz) > 10_000) return { kind: "error", message: `--fuzz must be a number of cases from 1 to 10000, got ${values.fuzz}` };
+    if (!/^[0-9]+$/.test(values.fuzz) || Number(values.fuzz) < 1 || Number(values.fuzz) > 10_000)
+      return { kind: "error", message: `--fuzz must be a number of cases from 1 to 10000, got ${values.fuzz}` };
     command.fuzz = Number(values.fuzz);
   }
   if (values.seed !== undefined) {
-    if (!/^-?[0-9]+$/.test(values.seed) || Math.abs(Number(values.seed)) > 2 ** 31 - 1) return { kind: "error", message: `--seed must be an integer from -2147483647 to 2147483647, got ${values.seed}` };
+    if (!/^-?[0-9]+$/.test(values.seed) || Math.abs(Number(values.seed)) > 2 ** 31 - 1)
+      return { kind: "error", message: `--seed must be an integer from -2147483647 to 2147483647, got ${values.seed}` };
     command.seed = Number(values.seed);
   }
   const publicBaseUrl = values["public-base-url"] ?? env.CONTRACT_PUBLIC_BASE_URL;
   if (publicBaseUrl !== undefined) {
-    if (!isHttpUrl(publicBaseUrl)) return { kind: "error", message: `--public-base-url must be an http(s) address, got ${publicBaseUrl}` };
+    if (!isHttpUrl(publicBaseUrl))
+      return { kind: "error", message: `--public-base-url must be an http(s) address, got ${publicBaseUrl}` };
     command.publicBaseUrl = publicBaseUrl;
   }
-  const other = pair("other", values["other-api-key"] ?? env.CONTRACT_OTHER_API_KEY, values["other-token"] ?? env.CONTRACT_OTHER_TOKEN);
+  const other = pair(
+    "other",
+    values["other-api-key"] ?? env.CONTRACT_OTHER_API_KEY,
+    values["other-token"] ?? env.CONTRACT_OTHER_TOKEN,
+  );
   if (typeof other === "string") return { kind: "error", message: other };
-  const fresh = pair("fresh", values["fresh-api-key"] ?? env.CONTRACT_FRESH_API_KEY, values["fresh-token"] ?? env.CONTRACT_FRESH_TOKEN);
+  const fresh = pair(
+    "fresh",
+    values["fresh-api-key"] ?? env.CONTRACT_FRESH_API_KEY,
+    values["fresh-token"] ?? env.CONTRACT_FRESH_TOKEN,
+  );
   if (typeof fresh === "string") return { kind: "error", message: fresh };
-  for (const [name, account] of [["other", other], ["fresh", fresh]] as const) {
-    if (account && account.apiKey === apiKey) return { kind: "error", message: `--${name}-api-key must be another account's key, not the same as --api-key` };
+  for (const [name, account] of [
+    ["other", other],
+    ["fresh", fresh],
+  ] as const) {
+    if (account && account.apiKey === apiKey)
+      return { kind: "error", message: `--${name}-api-key must be another account's key, not the same as --api-key` };
   }
-  if (other && fresh && other.apiKey === fresh.apiKey) return { kind: "error", message: "--other-api-key and --fresh-api-key must be two different accounts: the seat checks fill the fresh one" };
+  if (other && fresh && other.apiKey === fresh.apiKey)
+    return {
+      kind: "error",
+      message: "--other-api-key and --fresh-api-key must be two different accounts: the seat checks fill the fresh one",
+    };
   const seatsText = values["fresh-seats"] ?? env.CONTRACT_FRESH_SEATS;
   if (seatsText !== undefined) {
-    if (!fresh) return { kind: "error", message: "--fresh-seats is the fresh account's seat limit: give --fresh-api-key and --fresh-token too" };
-    if (!/^[0-9]+$/.test(seatsText) || Number(seatsText) < 1 || Number(seatsText) > 100) return { kind: "error", message: `--fresh-seats must be a number of seats from 1 to 100, got ${seatsText}` };
+    if (!fresh)
+      return {
+        kind: "error",
+        message: "--fresh-seats is the fresh account's seat limit: give --fresh-api-key and --fresh-token too",
+      };
+    if (!/^[0-9]+$/.test(seatsText) || Number(seatsText) < 1 || Number(seatsText) > 100)
+      return { kind: "error", message: `--fresh-seats must be a number of seats from 1 to 100, got ${seatsText}` };
   }
   if (other) command.other = other;
   if (fresh) command.fresh = seatsText === undefined ? fresh : { ...fresh, seats: Number(seatsText) };
@@ -276,13 +420,20 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
     // A replay holds the service to the usage, not to a profile (CONTRACT_PROFILE set for the nightly run).
     delete command.profile;
     const { profile: _unused, ...usageReport } = report;
-    return { kind: "run", command: { kind: "usage", file: values.usage, service: command, ...usageReport, ...answersOptions } };
+    return {
+      kind: "run",
+      command: { kind: "usage", file: values.usage, service: command, ...usageReport, ...answersOptions },
+    };
   }
   return { kind: "run", command };
 }
 
 /** Both credentials of an account, neither, or what is missing. */
-function pair(name: string, apiKey: string | undefined, token: string | undefined): { apiKey: string; token: string } | undefined | string {
+function pair(
+  name: string,
+  apiKey: string | undefined,
+  token: string | undefined,
+): { apiKey: string; token: string } | undefined | string {
   if (!apiKey && !token) return undefined;
   if (!apiKey) return `--${name}-token needs --${name}-api-key (or CONTRACT_${name.toUpperCase()}_API_KEY)`;
   if (!token) return `--${name}-api-key needs --${name}-token (or CONTRACT_${name.toUpperCase()}_TOKEN)`;

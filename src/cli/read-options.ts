@@ -1,10 +1,16 @@
 import { parseArgs } from "node:util";
 
 /** What a program's command line asks for: a run of its command, its help, its version, or a usage error as a value. */
-export type ParsedArgs<Command> = { kind: "run"; command: Command } | { kind: "help" } | { kind: "version" } | { kind: "error"; message: string };
+export type ParsedArgs<Command> =
+  | { kind: "run"; command: Command }
+  | { kind: "help" }
+  | { kind: "version" }
+  | { kind: "error"; message: string };
 
 /** The values of the options a command line gave: a string for each option that takes one, true for each flag. */
-export type OptionValues<Text extends string, Flag extends string> = { [Name in Text]?: string } & { [Name in Flag | "help" | "version"]?: boolean };
+export type OptionValues<Text extends string, Flag extends string> = { [Name in Text]?: string } & {
+  [Name in Flag | "help" | "version"]?: boolean;
+};
 
 /**
  * Reads argv against the program's options, given as two lists of names: those that take a value and the flags
@@ -22,7 +28,10 @@ export function readOptions<const Text extends string, const Flag extends string
   ]);
   let values: OptionValues<Text, Flag>;
   try {
-    values = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options }).values as OptionValues<Text, Flag>;
+    values = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options }).values as OptionValues<
+      Text,
+      Flag
+    >;
   } catch (error) {
     return { kind: "error", message: (error as Error).message };
   }

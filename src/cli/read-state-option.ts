@@ -20,7 +20,8 @@ export function readStateOption(text: string): { state: string | object; file?: 
   }
   try {
     const value: unknown = JSON.parse(content);
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return `${text} must hold a JSON object: a state's records, as GET /__db/db answers`;
+    if (value === null || typeof value !== "object" || Array.isArray(value))
+      return `${text} must hold a JSON object: a state's records, as GET /__db/db answers`;
     return { state: value, file: text };
   } catch (error) {
     return `${text} is not valid JSON: ${(error as Error).message}`;

@@ -40,17 +40,25 @@ export type ListingClient = Client<paths, "application/json">;
  * const { data, error } = await api.GET("/api/v1/object/property/{nid}", { params: { path: { nid: 1001 } } });
  */
 export function createListingClient(options: ListingClientOptions): ListingClient {
-  if (options === null || typeof options !== "object") throw new TypeError("createListingClient takes an object of options: { baseUrl, apiKey, token }.");
+  if (options === null || typeof options !== "object")
+    throw new TypeError("createListingClient takes an object of options: { baseUrl, apiKey, token }.");
   for (const name of ["baseUrl", "apiKey", "token"] as const) {
-    if (typeof options[name] !== "string" || options[name] === "") throw new TypeError(`createListingClient: "${name}" must be a non-empty string.`);
+    if (typeof options[name] !== "string" || options[name] === "")
+      throw new TypeError(`createListingClient: "${name}" must be a non-empty string.`);
   }
-  if (options.fetch !== undefined && typeof options.fetch !== "function") throw new TypeError('createListingClient: "fetch" must be a function of a Request.');
+  if (options.fetch !== undefined && typeof options.fetch !== "function")
+    throw new TypeError('createListingClient: "fetch" must be a function of a Request.');
   const given = options.fetch;
   return createClient<paths, "application/json">({
     ...options.clientOptions,
     baseUrl: options.baseUrl,
     // Looked up per call, never kept: see the `fetch` option.
     fetch: given ?? ((request: Request) => globalThis.fetch(request)),
-    headers: { ...options.headers, "API-KEY": options.apiKey, TOKEN: options.token, "content-type": "application/json" },
+    headers: {
+      ...options.headers,
+      "API-KEY": options.apiKey,
+      TOKEN: options.token,
+      "content-type": "application/json",
+    },
   });
 }

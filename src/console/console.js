@@ -1,7 +1,7 @@
 // The mock's console: plain DOM, no library, no build step. Everything it reads comes from the mock's admin
 // routes, behind the admin guard; with an admin token, nothing is read until it is given. What it shows is built
 // by console-views.js, loaded before this file.
-"use strict";
+
 (() => {
   const { $, el, problemText, say, row, detail, ruleText, statusesOf, coverageRows, assumptionItems } = consoleViews;
   const MAX_ROWS = 500;
@@ -18,7 +18,12 @@
     const headers = { accept: "application/json" };
     if (token) headers.authorization = `Bearer ${token}`;
     if (options.body !== undefined) headers["content-type"] = "application/json";
-    const answer = await fetch(path, { method: options.method || "GET", headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), cache: "no-store" });
+    const answer = await fetch(path, {
+      method: options.method || "GET",
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      cache: "no-store",
+    });
     if (answer.status === 401) {
       lock(token ? "That token was refused." : "");
       throw new Locked();
@@ -120,7 +125,7 @@
       show(call);
       if (call.status !== null || call.durationMs !== null) {
         soon("coverage", loadCoverage);
-        if (call.fault && call.fault.rule) soon("faults", loadFaults);
+        if (call.fault?.rule) soon("faults", loadFaults);
       }
     }
   };
@@ -183,7 +188,9 @@
   // ---- one request opened --------------------------------------------------------------------------------
   const showDetailHint = () => {
     selected = null;
-    $("detail-body").replaceChildren(el("p", { class: "note", text: "Open a request (its path) to see what was sent and what the mock answered." }));
+    $("detail-body").replaceChildren(
+      el("p", { class: "note", text: "Open a request (its path) to see what was sent and what the mock answered." }),
+    );
   };
 
   const open = async (id, quiet) => {
@@ -203,7 +210,9 @@
   const showStates = (list) => {
     $("state-current").textContent = list.current;
     const select = $("state-select");
-    select.replaceChildren(...list.states.map((state) => el("option", { value: state.name, title: state.description, text: state.name })));
+    select.replaceChildren(
+      ...list.states.map((state) => el("option", { value: state.name, title: state.description, text: state.name })),
+    );
     if (list.states.some((state) => state.name === list.current)) select.value = list.current;
   };
   const loadStates = async () => {
@@ -215,20 +224,36 @@
     event.preventDefault();
     const name = $("state-select").value;
     const done = await admin("/__admin/state", { method: "POST", body: { state: name } });
-    say("steering-message", done.ok ? `Switched to the state ${done.body.state}: ${done.body.counts.properties} properties, ${done.body.counts.agents} agents, ${done.body.counts.documents} documents.` : problemText(done.body), !done.ok);
+    say(
+      "steering-message",
+      done.ok
+        ? `Switched to the state ${done.body.state}: ${done.body.counts.properties} properties, ${done.body.counts.agents} agents, ${done.body.counts.documents} documents.`
+        : problemText(done.body),
+      !done.ok,
+    );
     loadStates();
   });
 
   $("reset").addEventListener("click", async () => {
     const done = await admin("/__admin/reset", { method: "POST" });
-    say("steering-message", done.ok ? `Reset: ${done.body.counts.properties} properties, ${done.body.counts.agents} agents; no fault rule; the journal emptied.` : problemText(done.body), !done.ok);
+    say(
+      "steering-message",
+      done.ok
+        ? `Reset: ${done.body.counts.properties} properties, ${done.body.counts.agents} agents; no fault rule; the journal emptied.`
+        : problemText(done.body),
+      !done.ok,
+    );
     loadStates();
     loadFaults();
     loadLatency();
   });
 
   const showLatency = (latency) => {
-    $("latency-current").textContent = latency ? (latency.min === latency.max ? `${latency.min} ms` : `${latency.min}–${latency.max} ms`) : "none";
+    $("latency-current").textContent = latency
+      ? latency.min === latency.max
+        ? `${latency.min} ms`
+        : `${latency.min}–${latency.max} ms`
+      : "none";
   };
   const loadLatency = async () => {
     const got = await admin("/__admin/latency");
@@ -240,7 +265,11 @@
     if ($("latency-max").value !== "") body.max = Number($("latency-max").value);
     const done = await admin("/__admin/latency", { method: "PUT", body });
     if (done.ok) showLatency(done.body.latency);
-    say("steering-message", done.ok ? "Latency set: every API answer waits that long." : problemText(done.body), !done.ok);
+    say(
+      "steering-message",
+      done.ok ? "Latency set: every API answer waits that long." : problemText(done.body),
+      !done.ok,
+    );
   });
   $("latency-clear").addEventListener("click", async () => {
     const done = await admin("/__admin/latency", { method: "DELETE" });
@@ -256,8 +285,18 @@
     $("faults-empty").hidden = rules.length > 0;
     $("fault-list").replaceChildren(
       ...rules.map((rule) =>
-        el("li", { "data-rule": rule.id }, el("span", { text: ruleText(rule, operations) }), " ",
-          el("button", { type: "button", "aria-label": `Remove rule ${rule.id}`, text: "Remove", onclick: () => removeRule(rule.id) })),
+        el(
+          "li",
+          { "data-rule": rule.id },
+          el("span", { text: ruleText(rule, operations) }),
+          " ",
+          el("button", {
+            type: "button",
+            "aria-label": `Remove rule ${rule.id}`,
+            text: "Remove",
+            onclick: () => removeRule(rule.id),
+          }),
+        ),
       ),
     );
   };
@@ -270,13 +309,19 @@
   const fillStatuses = () => {
     const operation = operations[Number($("fault-operation").value)];
     const select = $("fault-status");
-    select.replaceChildren(...statusesOf(operation).map((status) => el("option", { value: status, text: String(status) })));
+    select.replaceChildren(
+      ...statusesOf(operation).map((status) => el("option", { value: status, text: String(status) })),
+    );
     select.value = "503";
   };
   const fillOperations = () => {
     const select = $("fault-operation");
     const keep = select.value;
-    select.replaceChildren(...operations.map((operation, index) => el("option", { value: index, text: `${operation.method} ${operation.path} (${operation.operationId})` })));
+    select.replaceChildren(
+      ...operations.map((operation, index) =>
+        el("option", { value: index, text: `${operation.method} ${operation.path} (${operation.operationId})` }),
+      ),
+    );
     if (keep) select.value = keep;
     fillStatuses();
   };
@@ -308,7 +353,8 @@
     operations = report.operations;
     if (first) fillOperations();
     const { totals } = report;
-    $("coverage-summary").textContent = `Operations exercised: ${totals.exercised} of ${totals.operations} · documented responses: ${totals.responsesExercised} of ${totals.responses}`;
+    $("coverage-summary").textContent =
+      `Operations exercised: ${totals.exercised} of ${totals.operations} · documented responses: ${totals.responsesExercised} of ${totals.responses}`;
     $("coverage-rows").replaceChildren(...coverageRows(report));
     $("assumptions").replaceChildren(...assumptionItems(report));
   };

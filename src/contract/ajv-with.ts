@@ -68,9 +68,7 @@ export function createAjvWith(parts: AjvParts, document: OpenApiDocument, option
     allowUnionTypes: true,
     allErrors: options.allErrors ?? true,
     verbose: true,
-    ...(options.standalone
-      ? { code: { source: true, lines: true, formats: _`contractFormats` } }
-      : {}),
+    ...(options.standalone ? { code: { source: true, lines: true, formats: _`contractFormats` } } : {}),
   });
   addFormats(ajv);
   // The same check, quicker for plain URLs (contract-formats.ts); standalone code names it `contractFormats`.

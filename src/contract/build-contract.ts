@@ -1,6 +1,12 @@
 import type { ValidateFunction } from "ajv";
 import { closeSchemas } from "./close-schemas.ts";
-import { UNCITED_RULE, type ContractResult, type ContractViolation, type ExchangePart, type Tier } from "./contract-violation.ts";
+import {
+  UNCITED_RULE,
+  type ContractResult,
+  type ContractViolation,
+  type ExchangePart,
+  type Tier,
+} from "./contract-violation.ts";
 import { createOperationTable, type Operation, type OperationFound, type OperationMatch } from "./operation-table.ts";
 import { createSchemaExplainer, type SchemaExplainer } from "./schema-explainer.ts";
 import { validatorPointers, type ValidatorLookup } from "./validator-pointers.ts";
@@ -81,7 +87,11 @@ interface CompiledOperation {
 }
 
 /** Where a contract's validators come from: generated at build time, or compiled when it is built. */
-export type ValidatorSource = (validated: OpenApiDocument, closed: boolean, pointers: () => readonly string[]) => ValidatorLookup;
+export type ValidatorSource = (
+  validated: OpenApiDocument,
+  closed: boolean,
+  pointers: () => readonly string[],
+) => ValidatorLookup;
 
 /**
  * Builds a contract from a document and the validators of its reading (open, or closed with `closed`). It reads
@@ -89,7 +99,10 @@ export type ValidatorSource = (validated: OpenApiDocument, closed: boolean, poin
  * package, checked to be the one the validators were generated from, and the browser module gives it the
  * generated document and validators as they were bundled (`builtInContract`).
  */
-export function buildContract(source: OpenApiDocument, options: { closed?: boolean; validators: ValidatorSource }): Contract {
+export function buildContract(
+  source: OpenApiDocument,
+  options: { closed?: boolean; validators: ValidatorSource },
+): Contract {
   const closed = options.closed ?? false;
   const validated = closed ? closeSchemas(source) : source;
   const table = createOperationTable(validated);
@@ -107,7 +120,9 @@ export function buildContract(source: OpenApiDocument, options: { closed?: boole
   for (const operation of table.operations) {
     compiled.set(operation.id, {
       operation,
-      pathParams: new Map(operation.pathParameters.map((parameter) => [parameter.name, compile(parameter.schemaPointer)])),
+      pathParams: new Map(
+        operation.pathParameters.map((parameter) => [parameter.name, compile(parameter.schemaPointer)]),
+      ),
       requestBodies: new Map(
         [...(operation.requestBody?.schemaPointers ?? [])].map(([media, pointer]) => [media, compile(pointer)]),
       ),
@@ -122,17 +137,33 @@ export function buildContract(source: OpenApiDocument, options: { closed?: boole
 
   const validateRequest = (request: RequestExchange): RequestResult => {
     const found = request.route ?? table.match(request.method, request.path);
-    if (found.kind !== "operation") return routeFailure(found, `${request.method.toUpperCase()} ${request.path.split("?")[0]}`, "request");
+    if (found.kind !== "operation")
+      return routeFailure(found, `${request.method.toUpperCase()} ${request.path.split("?")[0]}`, "request");
     const { operation, pathParams: rawParams } = found;
     const entry = compiled.get(operation.id)!;
     const errors: ContractViolation[] = [];
-    const add = (part: ExchangePart, pointer: string, rule: string, message: string, tier: Tier, assumption?: string, section?: string) =>
-      errors.push(violation(operation.id, "request", part, pointer, rule, message, tier, assumption, section));
+    const add = (
+      part: ExchangePart,
+      pointer: string,
+      rule: string,
+      message: string,
+      tier: Tier,
+      assumption?: string,
+      section?: string,
+    ) => errors.push(violation(operation.id, "request", part, pointer, rule, message, tier, assumption, section));
     const headers = request.headers;
 
     for (const name of operation.credentialHeaders) {
       if (!headerValue(headers, name.toLowerCase())) {
-        add("header", `/${name}`, "security", `is required by the ${operation.id} operation`, tierOf(operation.securityAssumption), operation.securityAssumption, "5");
+        add(
+          "header",
+          `/${name}`,
+          "security",
+          `is required by the ${operation.id} operation`,
+          tierOf(operation.securityAssumption),
+          operation.securityAssumption,
+          "5",
+        );
       }
     }
     const contentType = mediaTypeOf(headerValue(headers, "content-type") ?? request.assumedContentType);
@@ -159,7 +190,15 @@ export function buildContract(source: OpenApiDocument, options: { closed?: boole
       if (!validate(value)) {
         for (const found of explaining().explain(validate)) {
           const assumption = parameter.assumption ?? found.assumption;
-          add("path", `/${parameter.name}${found.pointer}`, found.keyword, found.message, tierOf(assumption), assumption, found.section ?? explaining().sectionAt(parameter.schemaPointer));
+          add(
+            "path",
+            `/${parameter.name}${found.pointer}`,
+            found.keyword,
+            found.message,
+            tierOf(assumption),
+            assumption,
+            found.section ?? explaining().sectionAt(parameter.schemaPointer),
+          );
         }
       }
     }
@@ -167,12 +206,29 @@ export function buildContract(source: OpenApiDocument, options: { closed?: boole
     const body = operation.requestBody;
     if (body) {
       if (request.body === undefined) {
-        if (body.required) add("body", "", "required", "a JSON body is required", tierOf(body.assumption), body.assumption, operation.section);
+        if (body.required)
+          add(
+            "body",
+            "",
+            "required",
+            "a JSON body is required",
+            tierOf(body.assumption),
+            body.assumption,
+            operation.section,
+          );
       } else {
         const validate = contentType ? entry.requestBodies.get(contentType) : undefined;
         if (!validate) {
           const accepted = [...entry.requestBodies.keys()].join(", ");
-          add("header", "/content-type", "content-type", `must be ${accepted} for a body, got ${contentType ?? "none"}`, "fact", undefined, "introduction");
+          add(
+            "header",
+            "/content-type",
+            "content-type",
+            `must be ${accepted} for a body, got ${contentType ?? "none"}`,
+            "fact",
+            undefined,
+            "introduction",
+          );
         } else if (!validate(request.body)) {
           for (const found of explaining().explain(validate)) {
             const assumption = body.assumption ?? found.assumption;
@@ -186,7 +242,9 @@ export function buildContract(source: OpenApiDocument, options: { closed?: boole
 
   const validateResponse = (response: ResponseExchange): ContractResult => {
     const known = response.operationId === undefined ? undefined : table.byId.get(response.operationId);
-    const found: OperationMatch = known ? { kind: "operation", operation: known, pathParams: {} } : table.match(response.method, response.path);
+    const found: OperationMatch = known
+      ? { kind: "operation", operation: known, pathParams: {} }
+      : table.match(response.method, response.path);
     const routeLabel = `${response.method.toUpperCase()} ${response.path.split("?")[0]}`;
     if (found.kind !== "operation") return routeFailure(found, routeLabel, "response");
     const { operation } = found;
@@ -222,23 +280,53 @@ export function buildContract(source: OpenApiDocument, options: { closed?: boole
         const expected = [...validators.keys()].join(" or ");
         // The document says only that bodies are JSON (its introduction): another JSON media type breaks our
         // reading, not a fact.
-        const assumption = documented.assumption ?? (isJsonMediaType(contentType) ? "The document says bodies are JSON, not which JSON media type." : undefined);
+        const assumption =
+          documented.assumption ??
+          (isJsonMediaType(contentType) ? "The document says bodies are JSON, not which JSON media type." : undefined);
         errors.push(
-          violation(operation.id, "response", "header", "/content-type", "content-type",
-            `must be ${expected}, got ${contentType ?? "none"}`, tierOf(assumption), assumption, "introduction"),
+          violation(
+            operation.id,
+            "response",
+            "header",
+            "/content-type",
+            "content-type",
+            `must be ${expected}, got ${contentType ?? "none"}`,
+            tierOf(assumption),
+            assumption,
+            "introduction",
+          ),
         );
       }
       const bodyValidator = validate ?? validators.values().next().value!;
       if (response.body === undefined) {
         errors.push(
-          violation(operation.id, "response", "body", "", "required", "a JSON body is required",
-            tierOf(documented.assumption), documented.assumption, operation.section),
+          violation(
+            operation.id,
+            "response",
+            "body",
+            "",
+            "required",
+            "a JSON body is required",
+            tierOf(documented.assumption),
+            documented.assumption,
+            operation.section,
+          ),
         );
       } else if (!bodyValidator(response.body)) {
         for (const finding of explaining().explain(bodyValidator)) {
           const assumption = documented.assumption ?? finding.assumption;
           errors.push(
-            violation(operation.id, "response", "body", finding.pointer, finding.keyword, finding.message, tierOf(assumption), assumption, finding.section),
+            violation(
+              operation.id,
+              "response",
+              "body",
+              finding.pointer,
+              finding.keyword,
+              finding.message,
+              tierOf(assumption),
+              assumption,
+              finding.section,
+            ),
           );
         }
       }
@@ -261,11 +349,35 @@ function tierOf(assumption: string | undefined): Tier {
   return assumption ? "assumption" : "fact";
 }
 
-function routeFailure(found: Exclude<OperationMatch, { kind: "operation" }>, label: string, side: "request" | "response"): ContractResult {
+function routeFailure(
+  found: Exclude<OperationMatch, { kind: "operation" }>,
+  label: string,
+  side: "request" | "response",
+): ContractResult {
   const error =
     found.kind === "method-not-allowed"
-      ? violation(label, side, "method", "", "method", `is not an operation of this path (allowed: ${found.allowed.join(", ")})`, "fact", undefined, "4")
-      : violation(label, side, "route", "", "operation", "no operation of the contract has this path", "fact", undefined, "4");
+      ? violation(
+          label,
+          side,
+          "method",
+          "",
+          "method",
+          `is not an operation of this path (allowed: ${found.allowed.join(", ")})`,
+          "fact",
+          undefined,
+          "4",
+        )
+      : violation(
+          label,
+          side,
+          "route",
+          "",
+          "operation",
+          "no operation of the contract has this path",
+          "fact",
+          undefined,
+          "4",
+        );
   return { valid: false, errors: [error] };
 }
 
@@ -282,7 +394,16 @@ function violation(
 ): ContractViolation {
   // A fact is a rule the interface document states: without a section to cite, it is only an assumption.
   const cited: Tier = tier === "fact" && !section ? "assumption" : tier;
-  const result: ContractViolation = { operation, side, part, pointer, location: `${side}.${part}${pointer}`, rule, message, tier: cited };
+  const result: ContractViolation = {
+    operation,
+    side,
+    part,
+    pointer,
+    location: `${side}.${part}${pointer}`,
+    rule,
+    message,
+    tier: cited,
+  };
   if (cited === "assumption") result.assumption = assumption ?? UNCITED_RULE;
   if (section) result.section = section;
   return result;
@@ -318,7 +439,8 @@ export function headerValue(headers: HeaderBag | undefined, name: string): strin
   const record = headers as Exclude<HeaderBag, Headers>;
   let found: string | number | undefined;
   for (const key in record) {
-    if (key.length !== name.length || !Object.hasOwn(record, key) || (key !== name && key.toLowerCase() !== name)) continue;
+    if (key.length !== name.length || !Object.hasOwn(record, key) || (key !== name && key.toLowerCase() !== name))
+      continue;
     const value = record[key];
     const first = Array.isArray(value) ? value[0] : value;
     if (first !== undefined && first !== null) found = first;

@@ -7,5 +7,8 @@ import { builtInSpec } from "./built-in-spec.ts";
  */
 export function builtInContract(options: { closed?: boolean } = {}): Contract {
   const spec = builtInSpec();
-  return buildContract(spec.document, { closed: options.closed ?? false, validators: (validated, closed) => spec.validators(validated, closed) });
+  return buildContract(spec.document, {
+    closed: options.closed ?? false,
+    validators: (validated, closed) => spec.validators(validated, closed),
+  });
 }

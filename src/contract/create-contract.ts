@@ -22,6 +22,7 @@ export function createContract(options: ContractOptions = {}): Contract {
   const source = options.document ?? prebuilt?.document ?? loadSpec();
   return buildContract(source, {
     closed: options.closed ?? false,
-    validators: (validated, closed, pointers) => prebuilt?.validators(validated, closed) ?? compileValidators(validated, pointers()),
+    validators: (validated, closed, pointers) =>
+      prebuilt?.validators(validated, closed) ?? compileValidators(validated, pointers()),
   });
 }

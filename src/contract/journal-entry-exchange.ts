@@ -49,9 +49,14 @@ export function journalExchange(entry: JournalEntryLike): JournalExchange {
     for (const one of Array.isArray(value) ? value : [value]) search.append(name, one);
   }
   const query = search.toString();
-  const request: JournalExchange["request"] = { method: entry.method, path: query === "" ? entry.path : `${entry.path}?${query}`, headers: entry.headers };
+  const request: JournalExchange["request"] = {
+    method: entry.method,
+    path: query === "" ? entry.path : `${entry.path}?${query}`,
+    headers: entry.headers,
+  };
   if (entry.body !== null && !entry.bodyTruncated) request.body = entry.body;
   const exchange: JournalExchange = { request };
-  if (entry.response && typeof entry.response === "object" && typeof entry.response.status === "number") exchange.response = entry.response;
+  if (entry.response && typeof entry.response === "object" && typeof entry.response.status === "number")
+    exchange.response = entry.response;
   return exchange;
 }

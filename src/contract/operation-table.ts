@@ -59,10 +59,7 @@ export interface OperationFound {
 }
 
 /** The result of matching a concrete request line against the operations. */
-export type OperationMatch =
-  | OperationFound
-  | { kind: "method-not-allowed"; allowed: string[] }
-  | { kind: "no-route" };
+export type OperationMatch = OperationFound | { kind: "method-not-allowed"; allowed: string[] } | { kind: "no-route" };
 
 interface PathEntry {
   template: string;
@@ -103,7 +100,9 @@ export function createOperationTable(document: OpenApiDocument): OperationTable 
           security.flatMap((requirement) =>
             Object.keys(requirement).flatMap((scheme) => {
               const definition = schemes[scheme];
-              return definition?.type === "apiKey" && definition.in === "header" && definition.name ? [definition.name] : [];
+              return definition?.type === "apiKey" && definition.in === "header" && definition.name
+                ? [definition.name]
+                : [];
             }),
           ),
         ),
@@ -195,7 +194,11 @@ function indexed<T>(values: T[] | undefined, pointer: string): Array<{ value: T;
   return (values ?? []).map((value, index) => ({ value, pointer: `${pointer}/${index}` }));
 }
 
-function resolve<T>(document: OpenApiDocument, value: T | ReferenceObject, pointer: string): { value: T; pointer: string } {
+function resolve<T>(
+  document: OpenApiDocument,
+  value: T | ReferenceObject,
+  pointer: string,
+): { value: T; pointer: string } {
   if (value !== null && typeof value === "object" && "$ref" in value) {
     const target = resolvePointer(document, value.$ref);
     if (target === undefined) throw new Error(`Unresolvable $ref ${value.$ref} at ${pointer}`);

@@ -47,7 +47,10 @@ export function createSchemaExplainer(document: OpenApiDocument, validatorAt: Va
     let node: unknown = document;
     let found = markerOf(node);
     for (const token of parsePointer(documentPointer)) {
-      node = node !== null && typeof node === "object" && Object.hasOwn(node, token) ? (node as Record<string, unknown>)[token] : undefined;
+      node =
+        node !== null && typeof node === "object" && Object.hasOwn(node, token)
+          ? (node as Record<string, unknown>)[token]
+          : undefined;
       found = markerOf(node) ?? found;
     }
     return found;
@@ -117,7 +120,8 @@ export function createSchemaExplainer(document: OpenApiDocument, validatorAt: Va
       return types === undefined || types.has(valueType) || (valueType === "integer" && types.has("number"));
     });
     const only = fitting.length === 1 ? fitting[0] : undefined;
-    const validate = only !== undefined && only !== null && typeof only === "object" ? branchValidators.get(only) : undefined;
+    const validate =
+      only !== undefined && only !== null && typeof only === "object" ? branchValidators.get(only) : undefined;
     if (validate && !validate(error.data)) {
       const inner = explain(validate).map((found) => ({ ...found, pointer: error.instancePath + found.pointer }));
       return liftFromAssumedBranch(error, branches.indexOf(only), inner);
@@ -139,18 +143,33 @@ export function createSchemaExplainer(document: OpenApiDocument, validatorAt: Va
     const own = assumptionAt(combinator);
     // A combinator that is itself our reading keeps its findings ours, also those of a branch that is a `$ref`
     // (whose rules sit in a shared schema, with no marker of their own): parking_spaces' numeric string.
-    if (branchAssumption === undefined || branchAssumption === own) return own === undefined ? inner : inner.map((found) => (found.assumption === undefined ? { ...found, assumption: own } : found));
+    if (branchAssumption === undefined || branchAssumption === own)
+      return own === undefined
+        ? inner
+        : inner.map((found) => (found.assumption === undefined ? { ...found, assumption: own } : found));
     const section = sectionAt(combinator);
     return inner.map((found) => {
       if (found.assumption !== branchAssumption) return found;
       const { assumption: _assumed, section: _section, ...rest } = found;
-      return { ...rest, ...(own !== undefined ? { assumption: own } : {}), ...(section !== undefined ? { section } : {}) };
+      return {
+        ...rest,
+        ...(own !== undefined ? { assumption: own } : {}),
+        ...(section !== undefined ? { section } : {}),
+      };
     });
   };
 
-  const finding = (error: ErrorObject, keyword: string, message: string, pointer = error.instancePath): SchemaFinding => {
+  const finding = (
+    error: ErrorObject,
+    keyword: string,
+    message: string,
+    pointer = error.instancePath,
+  ): SchemaFinding => {
     // A failed `propertyNames` is reported on the object, but its rule (and any marker) sits in the subschema.
-    const ruleSchema = keyword === "propertyNames" && error.schema !== null && typeof error.schema === "object" ? error.schema : error.parentSchema;
+    const ruleSchema =
+      keyword === "propertyNames" && error.schema !== null && typeof error.schema === "object"
+        ? error.schema
+        : error.parentSchema;
     const schemaPointer = pointers.get(ruleSchema as object);
     const result: SchemaFinding = { pointer, keyword, message };
     if (schemaPointer === undefined) return result;
@@ -168,13 +187,33 @@ export function createSchemaExplainer(document: OpenApiDocument, validatorAt: Va
       case "if":
         return undefined; // the failed `then` keywords are reported on their own
       case "required":
-        return finding(error, "required", "is required", `${error.instancePath}/${escapeToken(String(params.missingProperty))}`);
+        return finding(
+          error,
+          "required",
+          "is required",
+          `${error.instancePath}/${escapeToken(String(params.missingProperty))}`,
+        );
       case "additionalProperties":
-        return finding(error, "additionalProperties", "is not a field the contract allows here", `${error.instancePath}/${escapeToken(String(params.additionalProperty))}`);
+        return finding(
+          error,
+          "additionalProperties",
+          "is not a field the contract allows here",
+          `${error.instancePath}/${escapeToken(String(params.additionalProperty))}`,
+        );
       case "unevaluatedProperties":
-        return finding(error, "unevaluatedProperties", "is not a field the contract lists", `${error.instancePath}/${escapeToken(String(params.unevaluatedProperty))}`);
+        return finding(
+          error,
+          "unevaluatedProperties",
+          "is not a field the contract lists",
+          `${error.instancePath}/${escapeToken(String(params.unevaluatedProperty))}`,
+        );
       case "propertyNames":
-        return finding(error, "propertyNames", `is not an allowed key (${describe(error.schema)})`, `${error.instancePath}/${escapeToken(String(params.propertyName))}`);
+        return finding(
+          error,
+          "propertyNames",
+          `is not an allowed key (${describe(error.schema)})`,
+          `${error.instancePath}/${escapeToken(String(params.propertyName))}`,
+        );
       case "type":
         return finding(error, "type", `must be ${params.type}, got ${got}`);
       case "enum":
@@ -186,7 +225,11 @@ export function createSchemaExplainer(document: OpenApiDocument, validatorAt: Va
       case "format":
         return finding(error, "format", `must be a valid ${params.format}, got ${got}`);
       case "minProperties":
-        return finding(error, "minProperties", `must name at least ${params.limit} field${params.limit === 1 ? "" : "s"}`);
+        return finding(
+          error,
+          "minProperties",
+          `must name at least ${params.limit} field${params.limit === 1 ? "" : "s"}`,
+        );
       default:
         return finding(error, error.keyword, `${error.message ?? "is invalid"}, got ${got}`);
     }
@@ -220,8 +263,11 @@ export function createSchemaExplainer(document: OpenApiDocument, validatorAt: Va
         // An error of the same value from a rule beside the combinator (the `type` of a field whose `allOf` holds
         // it) is not one of them, and stays: a narrower reading failing must not hide the document's rule failing.
         const at = error.instancePath;
-        const branches = error.schema !== null && typeof error.schema === "object" ? reachable(error.schema) : undefined;
-        const ofBranch = (entry: { from: string; origin: unknown }) => isWithin(entry.from, at) && (branches === undefined || entry.origin === undefined || branches.has(entry.origin as object));
+        const branches =
+          error.schema !== null && typeof error.schema === "object" ? reachable(error.schema) : undefined;
+        const ofBranch = (entry: { from: string; origin: unknown }) =>
+          isWithin(entry.from, at) &&
+          (branches === undefined || entry.origin === undefined || branches.has(entry.origin as object));
         while (out.length > 0 && ofBranch(out[out.length - 1]!)) out.pop();
         for (const inner of explainCombinator(error)) out.push({ ...inner, from: at, origin: error.parentSchema });
         continue;
@@ -243,7 +289,9 @@ function dedupe(findings: SchemaFinding[]): SchemaFinding[] {
   const seen = new Set<string>();
   // An assumption that fails where a documented rule of the same keyword already fails says nothing more
   // (a number where an agent field of 2.2 takes a string, or null: the fact and our narrower reading).
-  const facts = new Set(findings.filter((entry) => entry.assumption === undefined).map((entry) => `${entry.pointer}\u0000${entry.keyword}`));
+  const facts = new Set(
+    findings.filter((entry) => entry.assumption === undefined).map((entry) => `${entry.pointer}\u0000${entry.keyword}`),
+  );
   return findings.filter((entry) => {
     if (entry.assumption !== undefined && facts.has(`${entry.pointer}\u0000${entry.keyword}`)) return false;
     const key = `${entry.pointer}\u0000${entry.keyword}\u0000${entry.message}`;
@@ -277,7 +325,8 @@ export function showValue(value: unknown): string {
   if (type === "object") return "an object";
   if (type === "array") return `an array of ${(value as unknown[]).length}`;
   // JSON.parse rounds an integer above 2^53-1 to a neighbour; showing that neighbour would quote a number nobody sent.
-  if (type === "integer" && !Number.isSafeInteger(value)) return `an integer beyond ${Number.MAX_SAFE_INTEGER}, which JSON numbers do not keep exactly`;
+  if (type === "integer" && !Number.isSafeInteger(value))
+    return `an integer beyond ${Number.MAX_SAFE_INTEGER}, which JSON numbers do not keep exactly`;
   const text = JSON.stringify(value);
   return `${type} ${text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text}`;
 }

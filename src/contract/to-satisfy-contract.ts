@@ -34,7 +34,10 @@ export function useContract(contract: Contract): void {
  * - a request journal entry (`mock.requests()[0]`, an entry of `GET /__admin/requests`): the request it records,
  *   and the answer too when the entry carries one (`response`); its `status` alone is not an answer to judge.
  */
-export function checkAgainstContract(received: unknown, options: ContractMatcherOptions = {}): { label: string; errors: ContractViolation[] } {
+export function checkAgainstContract(
+  received: unknown,
+  options: ContractMatcherOptions = {},
+): { label: string; errors: ContractViolation[] } {
   // The package's spec in its generated form: nothing read from a file, so the matcher runs in a browser too
   // (vitest's browser mode, Storybook's Vitest addon) as in Node.
   const contract = options.contract ?? (defaultContract ??= builtInContract());
@@ -44,12 +47,24 @@ export function checkAgainstContract(received: unknown, options: ContractMatcher
   for (const exchange of exchanges) {
     const result: ContractResult =
       exchange.status === undefined
-        ? contract.validateRequest({ method: exchange.method, path: exchange.path, headers: exchange.headers ?? {}, body: exchange.body })
-        : contract.validateResponse({ method: exchange.method, path: exchange.path, status: exchange.status, headers: exchange.headers ?? {}, body: exchange.body });
+        ? contract.validateRequest({
+            method: exchange.method,
+            path: exchange.path,
+            headers: exchange.headers ?? {},
+            body: exchange.body,
+          })
+        : contract.validateResponse({
+            method: exchange.method,
+            path: exchange.path,
+            status: exchange.status,
+            headers: exchange.headers ?? {},
+            body: exchange.body,
+          });
     errors.push(...result.errors.filter((error) => options.tier !== "fact" || error.tier === "fact"));
     label = `${exchange.method.toUpperCase()} ${exchange.path}${exchange.status === undefined ? "" : ` → ${exchange.status}`}`;
   }
-  if (exchanges.length === 2) label = `${exchanges[0]!.method.toUpperCase()} ${exchanges[0]!.path} and its answer ${exchanges[1]!.status}`;
+  if (exchanges.length === 2)
+    label = `${exchanges[0]!.method.toUpperCase()} ${exchanges[0]!.path} and its answer ${exchanges[1]!.status}`;
   return { label, errors };
 }
 
@@ -74,21 +89,50 @@ interface Normalized {
 }
 
 function normalize(received: unknown): Normalized[] {
-  if (received === null || typeof received !== "object") throw new TypeError("toSatisfyContract expects a request or a response object");
+  if (received === null || typeof received !== "object")
+    throw new TypeError("toSatisfyContract expects a request or a response object");
   const value = received as Record<string, unknown>;
   if (isJournalEntry(value)) {
     const { request, response } = journalExchange(value);
     const asked = pathOf(request);
-    return response ? [asked, { method: asked.method, path: asked.path, status: response.status, headers: response.headers, body: response.body }] : [asked];
+    return response
+      ? [
+          asked,
+          {
+            method: asked.method,
+            path: asked.path,
+            status: response.status,
+            headers: response.headers,
+            body: response.body,
+          },
+        ]
+      : [asked];
   }
   if (value.request && value.response) {
     const request = pathOf(value.request as RequestLike);
     const response = value.response as { status: number; headers?: HeaderBag; body?: unknown };
-    return [request, { method: request.method, path: request.path, status: response.status, headers: response.headers, body: response.body }];
+    return [
+      request,
+      {
+        method: request.method,
+        path: request.path,
+        status: response.status,
+        headers: response.headers,
+        body: response.body,
+      },
+    ];
   }
   const supertestRequest = value.req as { method?: string; path?: string } | undefined;
   if (typeof value.status === "number" && supertestRequest?.method && supertestRequest.path) {
-    return [{ method: supertestRequest.method, path: supertestRequest.path, status: value.status, headers: value.headers as HeaderBag, body: value.body }];
+    return [
+      {
+        method: supertestRequest.method,
+        path: supertestRequest.path,
+        status: value.status,
+        headers: value.headers as HeaderBag,
+        body: value.body,
+      },
+    ];
   }
   const request = pathOf(value as unknown as RequestLike);
   return [typeof value.status === "number" ? { ...request, status: value.status } : request];

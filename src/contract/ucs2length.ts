@@ -11,7 +11,8 @@ export function ucs2length(text: string): number {
     length += 1;
     const code = text.charCodeAt(position++);
     // a high surrogate followed by a low one is one code point
-    if (code >= 0xd800 && code <= 0xdbff && position < size && (text.charCodeAt(position) & 0xfc00) === 0xdc00) position += 1;
+    if (code >= 0xd800 && code <= 0xdbff && position < size && (text.charCodeAt(position) & 0xfc00) === 0xdc00)
+      position += 1;
   }
   return length;
 }

@@ -16,12 +16,14 @@ export function validatorPointers(document: OpenApiDocument, operations: readonl
   for (const operation of operations) {
     for (const parameter of operation.pathParameters) pointers.add(parameter.schemaPointer);
     for (const pointer of operation.requestBody?.schemaPointers.values() ?? []) pointers.add(pointer);
-    for (const response of operation.responses.values()) for (const pointer of response.schemaPointers.values()) pointers.add(pointer);
+    for (const response of operation.responses.values())
+      for (const pointer of response.schemaPointers.values()) pointers.add(pointer);
   }
   for (const [node, pointer] of schemaNodes(document)) {
     for (const combinator of ["anyOf", "oneOf"] as const) {
       const branches = (node as SchemaObject)[combinator];
-      if (Array.isArray(branches)) branches.forEach((_branch, index) => pointers.add(`${pointer}/${combinator}/${index}`));
+      if (Array.isArray(branches))
+        branches.forEach((_branch, index) => pointers.add(`${pointer}/${combinator}/${index}`));
     }
   }
   return [...pointers];

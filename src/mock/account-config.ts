@@ -19,9 +19,12 @@ export function checkAccountConfigs(parsed: unknown, path: string): AccountConfi
   for (const [index, entry] of parsed.entries()) {
     const account = entry as Partial<AccountConfig> | null;
     const where = `${path}[${index}]`;
-    if (!account || typeof account.apiKey !== "string" || account.apiKey === "") return `${where}: "apiKey" must be a non-empty string`;
-    if (typeof account.token !== "string" || account.token === "") return `${where}: "token" must be a non-empty string`;
-    if (account.uid !== undefined && !(Number.isInteger(account.uid) && account.uid > 0)) return `${where}: "uid" must be a positive integer`;
+    if (!account || typeof account.apiKey !== "string" || account.apiKey === "")
+      return `${where}: "apiKey" must be a non-empty string`;
+    if (typeof account.token !== "string" || account.token === "")
+      return `${where}: "token" must be a non-empty string`;
+    if (account.uid !== undefined && !(Number.isInteger(account.uid) && account.uid > 0))
+      return `${where}: "uid" must be a positive integer`;
     if (account.agentSeats !== undefined && !(Number.isInteger(account.agentSeats) && account.agentSeats >= 0)) {
       return `${where}: "agentSeats" must be a whole number`;
     }

@@ -22,7 +22,12 @@ import { FaultRules } from "./services/fault-rules.ts";
 import type { Latency } from "./services/latency.ts";
 import { PropertyService } from "./services/property-service.ts";
 import { ProviderStates } from "./services/provider-states.ts";
-import { DEFAULT_JOURNAL_SIZE, RequestJournal, type JournalEntry, type JournalFilter } from "./services/request-journal.ts";
+import {
+  DEFAULT_JOURNAL_SIZE,
+  RequestJournal,
+  type JournalEntry,
+  type JournalFilter,
+} from "./services/request-journal.ts";
 import { MockStore } from "./store/mock-store.ts";
 import type { ChosenState } from "./store/choose-state.ts";
 import { failure, success, type Outcome } from "./problems.ts";
@@ -175,12 +180,19 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     store.onChange((change) => opened.append(change));
     journal = opened;
   }
-  const durability: Durability | undefined = journal && { version: () => store.version, saved: () => journal.saved(), problem: () => journal.problem };
+  const durability: Durability | undefined = journal && {
+    version: () => store.version,
+    saved: () => journal.saved(),
+    problem: () => journal.problem,
+  };
   const baseUrl = options.baseUrl?.replace(/\/+$/, "");
   const configuredHosts = (options.allowedHosts ?? []).map((host) => host.toLowerCase());
   /** The base URL when given; else the address the client used, if the mock admits its host; else the host's default. */
   const autologinBase = (host: string | undefined): string =>
-    baseUrl ?? clientOrigin(host, admittedHosts(configuredHosts, options.listenHost?.())) ?? options.defaultBaseUrl?.() ?? "";
+    baseUrl ??
+    clientOrigin(host, admittedHosts(configuredHosts, options.listenHost?.())) ??
+    options.defaultBaseUrl?.() ??
+    "";
 
   const services = {
     accounts: new AccountService({
@@ -221,7 +233,10 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   requestJournal.countAnswers((operationId, status) => coverage.record(operationId, status));
   // Read by the steering interceptor on every call: PUT /__admin/latency changes it for the next one.
   const steering: { latency: Latency | undefined } = { latency: options.latency };
-  const latencyControl: LatencyControl = { get: () => steering.latency, set: (latency) => (steering.latency = latency) };
+  const latencyControl: LatencyControl = {
+    get: () => steering.latency,
+    set: (latency) => (steering.latency = latency),
+  };
   const apiInterceptors: ApiInterceptor[] = [
     ...(requestJournal.capacity > 0 ? [journalRequests(requestJournal)] : []),
     steerRequests({
@@ -244,17 +259,24 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const answers = options.answers && new AnswersServer(options.answers, contract);
   // Inside the faults: a fault a test asks for is the mock's, as it was while recording.
   if (answers) apiInterceptors.push(answers.interceptor());
-  const usage = answers ? undefined : options.usage && new UsageRecorder({
-    consumer: options.usage.consumer,
-    contract,
-    store,
-    basis: createAnswerBasis(contract, { playing: options.profile !== undefined, agentUnset: new Set(Object.keys(playback.agentNeverSet ?? {})), propertyUnset: new Set(Object.keys(playback.propertyNeverSet ?? {})) }),
-    currentState: () => currentState,
-    configured: options.accounts !== undefined,
-    ...(options.profile ? { profile: options.profile } : {}),
-    now: options.now ?? Date.now,
-    ...(options.usage.limits ? { limits: options.usage.limits } : {}),
-  });
+  const usage = answers
+    ? undefined
+    : options.usage &&
+      new UsageRecorder({
+        consumer: options.usage.consumer,
+        contract,
+        store,
+        basis: createAnswerBasis(contract, {
+          playing: options.profile !== undefined,
+          agentUnset: new Set(Object.keys(playback.agentNeverSet ?? {})),
+          propertyUnset: new Set(Object.keys(playback.propertyNeverSet ?? {})),
+        }),
+        currentState: () => currentState,
+        configured: options.accounts !== undefined,
+        ...(options.profile ? { profile: options.profile } : {}),
+        now: options.now ?? Date.now,
+        ...(options.usage.limits ? { limits: options.usage.limits } : {}),
+      });
   // Beside the journal, outside the faults: it sees what a test asked for, and leaves those answers out.
   if (usage) apiInterceptors.splice(requestJournal.capacity > 0 ? 1 : 0, 0, recordUsage(usage));
   const reset = () => {
@@ -301,7 +323,10 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     validateResponses: options.validateResponses ?? false,
     onViolation: (errors, request) => {
       violations.push({ request, errors });
-      options.tell("error", `CONTRACT VIOLATION by the mock on ${request}:\n  ${errors.map(formatViolation).join("\n  ")}`);
+      options.tell(
+        "error",
+        `CONTRACT VIOLATION by the mock on ${request}:\n  ${errors.map(formatViolation).join("\n  ")}`,
+      );
     },
     reportError: options.reportError,
     ...(options.docsPath ? { docsPath: options.docsPath } : {}),
@@ -337,7 +362,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
 /** The fixtures with their accounts replaced by the configured ones, when there are any. */
 export function withConfiguredAccounts(fixtures: Database, accounts: AccountConfig[] | undefined): Database {
   if (!accounts) return fixtures;
-  let nextUid = Math.max(0, ...accounts.map((account) => account.uid ?? 0), ...fixtures.accounts.map((account) => account.id)) + 1;
+  let nextUid =
+    Math.max(0, ...accounts.map((account) => account.uid ?? 0), ...fixtures.accounts.map((account) => account.id)) + 1;
   const configured: AccountRecord[] = accounts.map((account) => ({
     id: account.uid ?? nextUid++,
     apiKey: account.apiKey,
@@ -359,7 +385,10 @@ function built<T>(build: () => T): Outcome<T> {
     return success(build());
   } catch (error) {
     if (!SEED_REFUSALS.some((refusal) => error instanceof refusal)) throw error;
-    return failure("seedRefused", `${(error as Error).message} Nothing was changed; mend the file, or start the mock again.`);
+    return failure(
+      "seedRefused",
+      `${(error as Error).message} Nothing was changed; mend the file, or start the mock again.`,
+    );
   }
 }
 

@@ -1,5 +1,5 @@
 import type { OperationId } from "../contract/operation-id.ts";
-import type { components, operations } from "../generated/openapi.ts";
+import type { components, } from "../generated/openapi.ts";
 import type { Outcome } from "./problems.ts";
 import type { AccountRecord } from "./store/records.ts";
 import type { AccountService } from "./services/account-service.ts";
@@ -39,21 +39,29 @@ export type { OperationId };
  * One line per operation: from a validated request to a service call. The contract has already checked the
  * body and the path, so the casts below only name what the contract guarantees.
  */
-export function createOperationHandlers({ properties, agents, documents }: Services): Record<OperationId, OperationHandler> {
+export function createOperationHandlers({
+  properties,
+  agents,
+  documents,
+}: Services): Record<OperationId, OperationHandler> {
   const nid = (params: Record<string, unknown>) => params.nid as number;
   return {
     retrieveProperty: ({ account, params }) => properties.retrieveJson(account, nid(params)),
-    retrievePropertyByExternalId: ({ account, params }) => properties.retrieveByExternalIdJson(account, params["external-id"] as string),
+    retrievePropertyByExternalId: ({ account, params }) =>
+      properties.retrieveByExternalIdJson(account, params["external-id"] as string),
     createProperty: ({ account, body, host }) => properties.create(account, body as Schemas["PropertyCreate"], host),
-    editProperty: ({ account, params, body, host }) => properties.edit(account, nid(params), body as Schemas["PropertyEdit"], host),
+    editProperty: ({ account, params, body, host }) =>
+      properties.edit(account, nid(params), body as Schemas["PropertyEdit"], host),
     listUserProperties: ({ account, params }) => properties.listByUserJson(account, params.uid as number),
     retrieveAgentCard: ({ account, params }) => agents.retrieve(account, nid(params)),
     createAgentCard: ({ account, body }) => agents.create(account, body as Schemas["AgentCardCreate"]),
-    updateAgentCard: ({ account, params, body }) => agents.update(account, nid(params), body as Schemas["AgentCardUpdate"]),
+    updateAgentCard: ({ account, params, body }) =>
+      agents.update(account, nid(params), body as Schemas["AgentCardUpdate"]),
     deleteAgentCard: ({ account, params }) => agents.remove(account, nid(params)),
     listAgentCards: ({ account }) => agents.list(account),
     createDocument: ({ account, body }) => documents.create(account, body as Schemas["DocumentCreate"]),
-    updateDocument: ({ account, params, body }) => documents.update(account, nid(params), body as Schemas["DocumentUpdate"]),
+    updateDocument: ({ account, params, body }) =>
+      documents.update(account, nid(params), body as Schemas["DocumentUpdate"]),
     retrieveDocument: ({ account, params }) => documents.retrieve(account, nid(params)),
     deleteDocument: ({ account, params }) => documents.remove(account, nid(params)),
     retrieveTemplateCatalogue: () => success({ templates: [...TEMPLATE_CATALOGUE] }),

@@ -15,7 +15,11 @@ export interface ProblemType {
   status: number;
 }
 
-const problem = (slug: string, title: string, status: number): ProblemType => ({ type: PROBLEM_BASE + slug, title, status });
+const problem = (slug: string, title: string, status: number): ProblemType => ({
+  type: PROBLEM_BASE + slug,
+  title,
+  status,
+});
 
 export const PROBLEMS = {
   invalidRequest: problem("validation-error", "Invalid Request", 400),
@@ -125,7 +129,12 @@ export const foreign = (outcome: Outcome<never>, isForeign: boolean): Outcome<ne
 /** Builds the problem body of a failure. */
 export function toProblemBody(failed: Failure, instance?: string): ProblemBody {
   const kind = PROBLEMS[failed.problem];
-  const body: ProblemBody = { type: kind.type, title: kind.title, status: failed.status ?? kind.status, detail: failed.detail };
+  const body: ProblemBody = {
+    type: kind.type,
+    title: kind.title,
+    status: failed.status ?? kind.status,
+    detail: failed.detail,
+  };
   if (instance !== undefined) body.instance = instance;
   if (failed.errors) body.errors = failed.errors;
   return body;
@@ -133,5 +142,8 @@ export function toProblemBody(failed: Failure, instance?: string): ProblemBody {
 
 /** A refusal as lines for people: its detail, then each offending place (a refused state, at start or per test). */
 export function refusalLines(failure: Failure): string[] {
-  return [failure.detail, ...(failure.errors ?? []).map((error) => `${error.pointer || "(the state)"} ${error.detail}`)];
+  return [
+    failure.detail,
+    ...(failure.errors ?? []).map((error) => `${error.pointer || "(the state)"} ${error.detail}`),
+  ];
 }

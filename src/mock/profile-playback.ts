@@ -7,7 +7,17 @@
  */
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import type { ContractViolation } from "../contract/contract-violation.ts";
-import { RESOURCE_OF_ANSWER, RESOURCES, type UnsetRepresentation, type DerivedOnEdit, type ErrorObservation, type JsonType, type ResourceName, type ServiceProfile, type InferredSchema } from "../contract/profile/service-profile.ts";
+import {
+  RESOURCE_OF_ANSWER,
+  RESOURCES,
+  type UnsetRepresentation,
+  type DerivedOnEdit,
+  type ErrorObservation,
+  type JsonType,
+  type ResourceName,
+  type ServiceProfile,
+  type InferredSchema,
+} from "../contract/profile/service-profile.ts";
 import { JsonBytes } from "./json-bytes.ts";
 import { withMembers } from "./with-members.ts";
 import { okReply, problemReply, type Reply } from "./http/reply.ts";
@@ -35,7 +45,9 @@ export interface Playback {
   /** A user's properties newest first (`order.property_list`). */
   readonly newestFirst: boolean;
   /** What an edit does to derived fields (`derived.edit_property`), when the profile saw a choice the mock can make. */
-  readonly derived: { title: "kept" | "follows-street"; website_url: "as-edited" | "from-subdomain" | "kept" } | undefined;
+  readonly derived:
+    | { title: "kept" | "follows-street"; website_url: "as-edited" | "from-subdomain" | "kept" }
+    | undefined;
   /** What an agent created without them stores for the fields the profile shows null or empty (`unset.agent`). */
   readonly agentNeverSet: Record<string, null | "" | unknown[]> | undefined;
   /** What a property created without them answers for the fields the profile shows null or empty (`unset.property`). */
@@ -78,13 +90,20 @@ export const OWN_ANSWERS: Playback = {
 export function errorPointOf(failure: Failure, operationId: string | undefined): string | undefined {
   switch (failure.problem) {
     case "invalidRequest":
-      return failure.errors?.length && failure.errors.every((error) => error.in === "header" && error.pointer.toLowerCase().includes("content-type")) ? "error.content_type.missing" : "error.validation";
+      return failure.errors?.length &&
+        failure.errors.every((error) => error.in === "header" && error.pointer.toLowerCase().includes("content-type"))
+        ? "error.content_type.missing"
+        : "error.validation";
     case "malformedJson":
       return "error.validation";
     case "unauthorized":
       return failure.situation === "credentials-wrong" ? "error.unauthorized.wrong" : "error.unauthorized.missing";
     case "notFound":
-      return failure.situation === "no-route" ? "error.no_route" : failure.situation === "foreign-record" ? "error.foreign_record" : "error.not_found";
+      return failure.situation === "no-route"
+        ? "error.no_route"
+        : failure.situation === "foreign-record"
+          ? "error.foreign_record"
+          : "error.not_found";
     case "methodNotAllowed":
       return "error.method_not_allowed";
     case "unsupportedMediaType":
@@ -107,12 +126,24 @@ const TEXT_PLACES = new Set(["detail", "message", "error", "error_description", 
 const NAMED_VALUES = ["Agent Already Exists", "Not Enough Agent Seats"];
 
 /** A value of a JSON type, for an undocumented field a profile saw. */
-const VALUE_OF: Record<JsonType, unknown> = { string: "", integer: 0, number: 0, boolean: false, null: null, object: {}, array: [] };
+const VALUE_OF: Record<JsonType, unknown> = {
+  string: "",
+  integer: 0,
+  number: 0,
+  boolean: false,
+  null: null,
+  object: {},
+  array: [],
+};
 
 /** The operations whose answer is one resource, by resource (the agent list, a map of them, is played apart). */
 // The answers `succeed` shapes: an agent list's entries and a retrieved property get their extra fields where
 // they are encoded (listAgentCards below, encoded-retrievals.ts).
-const RESOURCE_OF: Record<string, ResourceName> = Object.fromEntries(Object.entries(RESOURCE_OF_ANSWER).filter(([, resource]) => resource !== "agent_list_entry" && resource !== "property"));
+const RESOURCE_OF: Record<string, ResourceName> = Object.fromEntries(
+  Object.entries(RESOURCE_OF_ANSWER).filter(
+    ([, resource]) => resource !== "agent_list_entry" && resource !== "property",
+  ),
+);
 
 interface PlayedError {
   status: number;
@@ -122,14 +153,22 @@ interface PlayedError {
 }
 
 /** The playback of a profile read and checked by `readServiceProfile` (a profile is used whole, never in part). */
-export function createProfilePlayback(profile: ServiceProfile | undefined, compileBodySchema: BodySchemaCompiler): Playback {
+export function createProfilePlayback(
+  profile: ServiceProfile | undefined,
+  compileBodySchema: BodySchemaCompiler,
+): Playback {
   if (!profile) return OWN_ANSWERS;
   const observations = profile.observations;
   const errors = new Map<string, PlayedError>();
   for (const [point, entry] of Object.entries(observations)) {
     if (!point.startsWith("error.")) continue;
     const { statuses, mediaTypes, example, schema } = entry as ErrorObservation;
-    errors.set(point, { status: statuses[0]!, mediaType: mediaTypes[0]!, example, validate: compileBodySchema(schema) });
+    errors.set(point, {
+      status: statuses[0]!,
+      mediaType: mediaTypes[0]!,
+      example,
+      validate: compileBodySchema(schema),
+    });
   }
   // Each resource's extra fields, encoded once: they are spliced into the encoded answer, since spreading a
   // property's fifty fields into a new object and encoding that costs a GET several times as much.
@@ -137,7 +176,14 @@ export function createProfilePlayback(profile: ServiceProfile | undefined, compi
   const extraNames = new Set<string>();
   for (const resource of Object.keys(RESOURCES) as ResourceName[]) {
     const fields = observations[`extra_fields.${resource}`]?.fields ?? {};
-    extras[resource] = JSON.stringify(Object.fromEntries(Object.entries(fields).map(([field, { types, example }]) => [field, example !== null || types.length === 1 ? example : VALUE_OF[types.find((type) => type !== "null")!]]))).slice(1, -1);
+    extras[resource] = JSON.stringify(
+      Object.fromEntries(
+        Object.entries(fields).map(([field, { types, example }]) => [
+          field,
+          example !== null || types.length === 1 ? example : VALUE_OF[types.find((type) => type !== "null")!],
+        ]),
+      ),
+    ).slice(1, -1);
     for (const field of Object.keys(fields)) extraNames.add(field);
   }
   const successMedia = observations["media_type.success"]?.value[0];
@@ -148,15 +194,27 @@ export function createProfilePlayback(profile: ServiceProfile | undefined, compi
   const templateOrder = observations["order.template_catalogue"]?.value;
   const templateExtras = extras.template ? (JSON.parse(`{${extras.template}}`) as Record<string, unknown>) : {};
 
-  const nullAgentFields = new Set(Object.entries(observations["unset.agent"]?.fields ?? {}).filter(([, shown]) => shown === "null").map(([field]) => `/${field}`));
+  const nullAgentFields = new Set(
+    Object.entries(observations["unset.agent"]?.fields ?? {})
+      .filter(([, shown]) => shown === "null")
+      .map(([field]) => `/${field}`),
+  );
 
   // A literal of one shape rather than a spread of okReply's: this runs on every successful answer
-  const success = (body: unknown): Reply => (successMedia ? { status: 200, contentType: "application/json", body, mediaType: successMedia } : okReply(body));
+  const success = (body: unknown): Reply =>
+    successMedia ? { status: 200, contentType: "application/json", body, mediaType: successMedia } : okReply(body);
   return {
     refuse(failure, operationId, instance, headers) {
       const point = errorPointOf(failure, operationId);
       // Another account's record is answered as a missing one when the profile did not see the difference.
-      const usedPoint = point === undefined ? undefined : errors.has(point) ? point : point === "error.foreign_record" && errors.has("error.not_found") ? "error.not_found" : undefined;
+      const usedPoint =
+        point === undefined
+          ? undefined
+          : errors.has(point)
+            ? point
+            : point === "error.foreign_record" && errors.has("error.not_found")
+              ? "error.not_found"
+              : undefined;
       const played = usedPoint === undefined ? undefined : errors.get(usedPoint);
       if (!played) return problemReply(failure, instance, headers);
       const reply: Reply = {
@@ -173,26 +231,45 @@ export function createProfilePlayback(profile: ServiceProfile | undefined, compi
     },
     succeed(operationId, value) {
       const resource = RESOURCE_OF[operationId];
-      if (operationId === "retrieveTemplateCatalogue") value = catalogue(value as { templates: Array<Record<string, unknown>> }, templateOrder, templateExtras);
+      if (operationId === "retrieveTemplateCatalogue")
+        value = catalogue(value as { templates: Array<Record<string, unknown>> }, templateOrder, templateExtras);
       if (resource) {
         const record = value as Record<string, unknown>;
-        const shown = linksHeaviestFirst && Array.isArray(record.social_media_links) ? { ...record, social_media_links: [...record.social_media_links].reverse() } : record;
+        const shown =
+          linksHeaviestFirst && Array.isArray(record.social_media_links)
+            ? { ...record, social_media_links: [...record.social_media_links].reverse() }
+            : record;
         const extra = extras[resource]!;
         if (extra === "") return success(shown);
         const text = shown instanceof JsonBytes ? shown.text() : JSON.stringify(shown);
         return success(new JsonBytes(withMembers(text, extra)));
       }
-      if (operationId === "listAgentCards") return success(agentList(value as Record<string, unknown>, agentsNewestFirst, emptyAgents, extras.agent_list_entry!));
+      if (operationId === "listAgentCards")
+        return success(
+          agentList(value as Record<string, unknown>, agentsNewestFirst, emptyAgents, extras.agent_list_entry!),
+        );
       return success(value);
     },
     check(reply) {
       const played = profiled.get(reply);
       if (!played) return { shaped: false };
       if (played.validate(reply.body)) return { shaped: true };
-      return { shaped: true, problem: `the answer does not have the profile's body shape: ${played.validate.errors?.[0]?.instancePath || "/"} ${played.validate.errors?.[0]?.message ?? ""}` };
+      return {
+        shaped: true,
+        problem: `the answer does not have the profile's body shape: ${played.validate.errors?.[0]?.instancePath || "/"} ${played.validate.errors?.[0]?.message ?? ""}`,
+      };
     },
     // The profile's undocumented fields, and the agent fields it says come back null (section 2.2 allows it; our reading expects a string).
-    allowed: (violations) => violations.filter((violation) => !(violation.rule === "unevaluatedProperties" && extraNames.has(violation.pointer.split("/").pop()!)) && !(violation.tier === "assumption" && violation.operation === "retrieveAgentCard" && nullAgentFields.has(violation.pointer))),
+    allowed: (violations) =>
+      violations.filter(
+        (violation) =>
+          !(violation.rule === "unevaluatedProperties" && extraNames.has(violation.pointer.split("/").pop()!)) &&
+          !(
+            violation.tier === "assumption" &&
+            violation.operation === "retrieveAgentCard" &&
+            nullAgentFields.has(violation.pointer)
+          ),
+      ),
     seats: observations["seats.fresh"]?.value,
     newestFirst: observations["order.property_list"]?.value === "descending",
     derived: derivedOf(observations["derived.edit_property"]?.value),
@@ -209,7 +286,9 @@ export function createProfilePlayback(profile: ServiceProfile | undefined, compi
  * What the agent service stores for a field a create does not set, where the profile says the service shows
  * such a field null or empty ("value" keeps the mock's own default, agent-service.ts).
  */
-function agentNeverSetOf(fields: Record<string, UnsetRepresentation> | undefined): Record<string, null | "" | unknown[]> | undefined {
+function agentNeverSetOf(
+  fields: Record<string, UnsetRepresentation> | undefined,
+): Record<string, null | "" | unknown[]> | undefined {
   const defaults = agentDefaults(1) as Record<string, unknown>;
   const stored = Object.entries(fields ?? {})
     .filter(([field, shown]) => field in defaults && (shown === "null" || shown === "empty"))
@@ -221,8 +300,12 @@ function agentNeverSetOf(fields: Record<string, UnsetRepresentation> | undefined
  * What the property service answers for a field a create does not set, where the profile says the service shows
  * such a field null or empty ("value" keeps the mock's own, property-service.ts; "absent" the mock cannot drop).
  */
-function propertyNeverSetOf(fields: Record<string, UnsetRepresentation> | undefined): Record<string, null | ""> | undefined {
-  const stored = Object.entries(fields ?? {}).filter(([, shown]) => shown === "null" || shown === "empty").map(([field, shown]) => [field, shown === "null" ? null : ""] as const);
+function propertyNeverSetOf(
+  fields: Record<string, UnsetRepresentation> | undefined,
+): Record<string, null | ""> | undefined {
+  const stored = Object.entries(fields ?? {})
+    .filter(([, shown]) => shown === "null" || shown === "empty")
+    .map(([field, shown]) => [field, shown === "null" ? null : ""] as const);
   return stored.length === 0 ? undefined : Object.fromEntries(stored);
 }
 
@@ -246,7 +329,8 @@ function fill(example: unknown, detail: string, status: number, instance: string
   if (example === null || typeof example !== "object") return example;
   const filled: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(example)) {
-    if (typeof value === "string" && TEXT_PLACES.has(key) && !NAMED_VALUES.some((named) => value.includes(named))) filled[key] = detail;
+    if (typeof value === "string" && TEXT_PLACES.has(key) && !NAMED_VALUES.some((named) => value.includes(named)))
+      filled[key] = detail;
     else if (key === "status" && typeof value === "number") filled[key] = status;
     else if (key === "instance" && typeof value === "string") filled[key] = instance;
     else filled[key] = fill(value, detail, status, instance);
@@ -255,13 +339,22 @@ function fill(example: unknown, detail: string, status: number, instance: string
 }
 
 /** The catalogue in the profile's order (templates it did not list last, as the mock has them), each entry with the profile's extra fields. */
-function catalogue(answer: { templates: Array<Record<string, unknown>> }, order: readonly string[] | undefined, extra: Record<string, unknown>): unknown {
+function catalogue(
+  answer: { templates: Array<Record<string, unknown>> },
+  order: readonly string[] | undefined,
+  extra: Record<string, unknown>,
+): unknown {
   const rank = (name: unknown) => {
     const at = order?.indexOf(String(name)) ?? -1;
     return at === -1 ? Number.MAX_SAFE_INTEGER : at;
   };
-  const templates = order ? [...answer.templates].sort((a, b) => rank(a.machine_name) - rank(b.machine_name)) : answer.templates;
-  return { ...answer, templates: Object.keys(extra).length === 0 ? templates : templates.map((entry) => ({ ...entry, ...extra })) };
+  const templates = order
+    ? [...answer.templates].sort((a, b) => rank(a.machine_name) - rank(b.machine_name))
+    : answer.templates;
+  return {
+    ...answer,
+    templates: Object.keys(extra).length === 0 ? templates : templates.map((entry) => ({ ...entry, ...extra })),
+  };
 }
 
 /** The agent list keyed by nid, in the order the profile saw, encoded as it is sent (a parsed object would sort the keys). */

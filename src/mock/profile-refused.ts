@@ -4,7 +4,9 @@ export class ProfileRefused extends Error {
     readonly source: string,
     readonly problems: string[],
   ) {
-    super(`The service profile ${source} is refused (a profile is used whole or not at all):\n  ${problems.join("\n  ")}`);
+    super(
+      `The service profile ${source} is refused (a profile is used whole or not at all):\n  ${problems.join("\n  ")}`,
+    );
     this.name = "ProfileRefused";
   }
 }

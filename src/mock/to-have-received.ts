@@ -26,7 +26,10 @@ export interface ReceivedOptions {
 interface MatcherContext {
   isNot: boolean;
   equals(a: unknown, b: unknown): boolean;
-  utils: { diff(a: unknown, b: unknown, options?: Record<string, unknown>): string | null | undefined; stringify(value: unknown): string };
+  utils: {
+    diff(a: unknown, b: unknown, options?: Record<string, unknown>): string | null | undefined;
+    stringify(value: unknown): string;
+  };
 }
 
 /** A mock (`mock.requests()`), the entries it returned, or the body of `GET /__admin/requests`. */
@@ -38,14 +41,21 @@ const SUBSET_FIELDS = new Set(["headers", "query"]);
  * The matcher `expect(mock).toHaveReceived(pattern, { times })`, in the shape `expect.extend` takes. When it
  * fails it lists what was received and diffs the pattern against the closest request.
  */
-export function toHaveReceived(this: MatcherContext, received: unknown, pattern: ReceivedPattern, options: ReceivedOptions = {}) {
+export function toHaveReceived(
+  this: MatcherContext,
+  received: unknown,
+  pattern: ReceivedPattern,
+  options: ReceivedOptions = {},
+) {
   const entries = entriesOf(received);
   const expected = normalizePattern(pattern);
   const keys = Object.keys(expected) as Array<keyof ReceivedPattern>;
-  const matches = (entry: JournalEntry) => keys.every((key) => this.equals(project(entry, key, expected[key]), expected[key]));
+  const matches = (entry: JournalEntry) =>
+    keys.every((key) => this.equals(project(entry, key, expected[key]), expected[key]));
   const matching = entries.filter(matches);
   const pass = options.times === undefined ? matching.length > 0 : matching.length === options.times;
-  const wanted = options.times === undefined ? "a request" : `exactly ${options.times} request${options.times === 1 ? "" : "s"}`;
+  const wanted =
+    options.times === undefined ? "a request" : `exactly ${options.times} request${options.times === 1 ? "" : "s"}`;
   const shown = this.utils.stringify(expected).replace(/\n/g, "\n  ");
 
   return {
@@ -54,13 +64,21 @@ export function toHaveReceived(this: MatcherContext, received: unknown, pattern:
       if (this.isNot) {
         return `expected the mock not to have received ${wanted} matching\n  ${shown}\nbut ${matching.length} did:\n${list(matching, entries)}`;
       }
-      const lines = [`expected the mock to have received ${wanted} matching\n  ${shown}\nbut ${matching.length} of the ${entries.length} received did.`];
-      if (entries.length === 0) return `${lines[0]} The journal is empty: did the client call this mock, and was it reset since?`;
+      const lines = [
+        `expected the mock to have received ${wanted} matching\n  ${shown}\nbut ${matching.length} of the ${entries.length} received did.`,
+      ];
+      if (entries.length === 0)
+        return `${lines[0]} The journal is empty: did the client call this mock, and was it reset since?`;
       lines.push(`Received, oldest first:\n${list(entries, entries)}`);
-      const closest = closestEntry(entries, keys, (entry, key) => this.equals(project(entry, key, expected[key]), expected[key]));
+      const closest = closestEntry(entries, keys, (entry, key) =>
+        this.equals(project(entry, key, expected[key]), expected[key]),
+      );
       if (closest && matching.length === 0) {
         const actual = Object.fromEntries(keys.map((key) => [key, project(closest, key, expected[key])]));
-        const diff = this.utils.diff(expected, actual, { aAnnotation: "Expected", bAnnotation: `Received (#${entries.indexOf(closest) + 1})` });
+        const diff = this.utils.diff(expected, actual, {
+          aAnnotation: "Expected",
+          bAnnotation: `Received (#${entries.indexOf(closest) + 1})`,
+        });
         lines.push(`Closest, #${entries.indexOf(closest) + 1}:\n${diff ?? this.utils.stringify(actual)}`);
       }
       return lines.join("\n\n");
@@ -75,7 +93,9 @@ function entriesOf(received: unknown): JournalEntry[] {
     if (typeof requests === "function") return (requests as () => JournalEntry[]).call(received);
     if (Array.isArray(requests)) return requests as JournalEntry[];
   }
-  throw new TypeError("toHaveReceived expects the mock (createMockServer), its requests(), or the body of GET /__admin/requests");
+  throw new TypeError(
+    "toHaveReceived expects the mock (createMockServer), its requests(), or the body of GET /__admin/requests",
+  );
 }
 
 /** Upper-cases a method and lower-cases header names given as plain values, as the journal holds them. */
@@ -83,7 +103,9 @@ function normalizePattern(pattern: ReceivedPattern): ReceivedPattern {
   const result: ReceivedPattern = { ...pattern };
   if (typeof result.method === "string") result.method = result.method.toUpperCase();
   if (isPlainObject(result.headers)) {
-    result.headers = Object.fromEntries(Object.entries(result.headers).map(([name, value]) => [name.toLowerCase(), value]));
+    result.headers = Object.fromEntries(
+      Object.entries(result.headers).map(([name, value]) => [name.toLowerCase(), value]),
+    );
   }
   return result;
 }
@@ -92,15 +114,26 @@ function normalizePattern(pattern: ReceivedPattern): ReceivedPattern {
 function project(entry: JournalEntry, key: keyof ReceivedPattern, expected: unknown): unknown {
   const value = entry[key];
   if (!SUBSET_FIELDS.has(key) || !isPlainObject(expected) || !isPlainObject(value)) return value;
-  return Object.fromEntries(Object.keys(expected).filter((name) => Object.hasOwn(value, name)).map((name) => [name, value[name]]));
+  return Object.fromEntries(
+    Object.keys(expected)
+      .filter((name) => Object.hasOwn(value, name))
+      .map((name) => [name, value[name]]),
+  );
 }
 
-function closestEntry(entries: JournalEntry[], keys: Array<keyof ReceivedPattern>, same: (entry: JournalEntry, key: keyof ReceivedPattern) => boolean) {
+function closestEntry(
+  entries: JournalEntry[],
+  keys: Array<keyof ReceivedPattern>,
+  same: (entry: JournalEntry, key: keyof ReceivedPattern) => boolean,
+) {
   let best: JournalEntry | undefined;
   let bestScore = -1;
   for (const entry of entries) {
     // Method and path weigh most: the request the test meant is the one to the same place.
-    const score = keys.reduce((sum, key) => sum + (same(entry, key) ? (key === "path" || key === "method" ? 10 : 1) : 0), 0);
+    const score = keys.reduce(
+      (sum, key) => sum + (same(entry, key) ? (key === "path" || key === "method" ? 10 : 1) : 0),
+      0,
+    );
     if (score >= bestScore) {
       best = entry;
       bestScore = score;
@@ -112,7 +145,8 @@ function closestEntry(entries: JournalEntry[], keys: Array<keyof ReceivedPattern
 function list(shown: JournalEntry[], all: JournalEntry[]): string {
   const limit = 20;
   const lines = shown.slice(-limit).map((entry) => {
-    const body = entry.body === null ? "" : `  ${clip(typeof entry.body === "string" ? entry.body : JSON.stringify(entry.body))}`;
+    const body =
+      entry.body === null ? "" : `  ${clip(typeof entry.body === "string" ? entry.body : JSON.stringify(entry.body))}`;
     return `  #${all.indexOf(entry) + 1} ${entry.method} ${entry.path} → ${entry.status ?? "no answer"}${entry.overridden ? " (overridden)" : ""}${body}`;
   });
   if (shown.length > limit) lines.unshift(`  … ${shown.length - limit} earlier not shown`);

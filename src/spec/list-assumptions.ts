@@ -58,7 +58,8 @@ export function checkAssumptionNames(assumptions: readonly Assumption[]): string
     if (named !== undefined && named !== text) problems.push(`${place}: ${id} already names another decision`);
     textOf.set(id, text);
     const other = nameOf.get(text);
-    if (other !== undefined && other !== id) problems.push(`${place}: this decision is already named ${other}, not ${id}`);
+    if (other !== undefined && other !== id)
+      problems.push(`${place}: this decision is already named ${other}, not ${id}`);
     nameOf.set(text, id);
   }
   return problems;
@@ -89,7 +90,7 @@ export function renderAssumptions(document: OpenApiDocument, runner?: RunnerAssu
     "",
     "<!-- Generated from spec/openapi.yaml by `npm run generate`; do not edit by hand. -->",
     "",
-    "The interface document of the Property Listing Service says plainly where it is silent (\"not shown\").",
+    'The interface document of the Property Listing Service says plainly where it is silent ("not shown").',
     "Where the contract had to decide, `spec/openapi.yaml` marks the decision with `x-assumption` (or",
     "`x-security-assumption` on an operation). Contract checks report a violation of a marked part as a warning,",
     "not a failure, unless they run with `--strict`. This page lists every marker, in the order of the spec.",
@@ -113,7 +114,9 @@ export function renderAssumptions(document: OpenApiDocument, runner?: RunnerAssu
       "",
       "| # | Check | Rule | Why it is ours |",
       "|---|---|---|---|",
-      ...runner.rules.map(({ check, rule, why }, index) => `| ${index + 1} | ${cell(check)} | ${cell(rule)} | ${cell(why)} |`),
+      ...runner.rules.map(
+        ({ check, rule, why }, index) => `| ${index + 1} | ${cell(check)} | ${cell(rule)} | ${cell(why)} |`,
+      ),
       "",
       "## Moved out of the fact tier",
       "",

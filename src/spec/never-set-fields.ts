@@ -10,7 +10,13 @@ export const NEVER_SET_DEFAULTS = "never-set-defaults";
  */
 export function neverSetDefaultFields(document: OpenApiDocument): string[] {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Record<string, unknown>>;
-  const marked = new Set(Object.entries(schemas).filter(([, schema]) => schema["x-assumption-id"] === NEVER_SET_DEFAULTS).map(([name]) => `#/components/schemas/${name}`));
+  const marked = new Set(
+    Object.entries(schemas)
+      .filter(([, schema]) => schema["x-assumption-id"] === NEVER_SET_DEFAULTS)
+      .map(([name]) => `#/components/schemas/${name}`),
+  );
   const properties = (schemas.Property?.properties ?? {}) as Record<string, { allOf?: Array<{ $ref?: string }> }>;
-  return Object.entries(properties).filter(([, schema]) => (schema.allOf ?? []).some((part) => part.$ref !== undefined && marked.has(part.$ref))).map(([field]) => field);
+  return Object.entries(properties)
+    .filter(([, schema]) => (schema.allOf ?? []).some((part) => part.$ref !== undefined && marked.has(part.$ref)))
+    .map(([field]) => field);
 }

@@ -35,11 +35,20 @@ async function screenshot(page: Page, name: string): Promise<void> {
 
 /** What an app under test sends: a request to the API from outside the page, as a frontend's fetch would. */
 function send(url: string, method: string, path: string, body?: unknown): Promise<Response> {
-  return fetch(`${url}/api/v1/object${path}`, { method, headers: { ...DEMO, "content-type": "application/json" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  return fetch(`${url}/api/v1/object${path}`, {
+    method,
+    headers: { ...DEMO, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
 }
 
 describe.runIf(available)(`the console at /__admin/console (needs ${CHROMIUM}; .ci/run installs it)`, () => {
-  const mock = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), validateResponses: true, log: () => {} });
+  const mock = createMockServer({
+    fixtures: tinyFixtures(),
+    contract: sharedContract(),
+    validateResponses: true,
+    log: () => {},
+  });
   let url = "";
   let browser: Browser;
   let context: BrowserContext;
@@ -54,7 +63,8 @@ describe.runIf(available)(`the console at /__admin/console (needs ${CHROMIUM}; .
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(url).origin });
     page = await context.newPage();
     page.on("request", (request) => {
-      if (new URL(request.url()).origin !== new URL(url).origin && !request.url().startsWith("data:")) otherHosts.push(request.url());
+      if (new URL(request.url()).origin !== new URL(url).origin && !request.url().startsWith("data:"))
+        otherHosts.push(request.url());
     });
     page.on("console", (message) => {
       if (message.type() === "error") consoleErrors.push(message.text());
@@ -122,8 +132,18 @@ describe.runIf(available)(`the console at /__admin/console (needs ${CHROMIUM}; .
     await page.getByRole("button", { name: "Switch state" }).click();
     await expect.poll(() => page.textContent("#state-current"), wait).toBe("seats-full");
     await expect.poll(() => page.locator("#calls tr").count(), wait).toBe(0);
-    expect((await send(url, "POST", "/agent_card/", { agent_first_name: "Ada", agent_last_name: "Lovelace", email: "ada@example.test" })).status).toBe(402);
-    await expect.poll(() => rowOf("/api/v1/object/agent_card/").first().locator(".status").textContent(), wait).toBe("402");
+    expect(
+      (
+        await send(url, "POST", "/agent_card/", {
+          agent_first_name: "Ada",
+          agent_last_name: "Lovelace",
+          email: "ada@example.test",
+        })
+      ).status,
+    ).toBe(402);
+    await expect
+      .poll(() => rowOf("/api/v1/object/agent_card/").first().locator(".status").textContent(), wait)
+      .toBe("402");
 
     await page.getByRole("button", { name: "Reset" }).click();
     await expect.poll(() => page.textContent("#state-current"), wait).toBe("fixtures");
@@ -138,8 +158,12 @@ describe.runIf(available)(`the console at /__admin/console (needs ${CHROMIUM}; .
     await page.selectOption("#fault-status", "503");
     await page.fill("#fault-times", "1");
     await page.getByRole("button", { name: "Add rule" }).click();
-    await expect.poll(() => page.textContent("#fault-list"), wait).toContain("#1 GET /api/v1/object/property/{nid} (retrieveProperty): answer 503, 1 more time");
-    expect(mock.faults.list()).toEqual([{ id: 1, method: "GET", path: "/api/v1/object/property/{nid}", status: 503, times: 1 }]);
+    await expect
+      .poll(() => page.textContent("#fault-list"), wait)
+      .toContain("#1 GET /api/v1/object/property/{nid} (retrieveProperty): answer 503, 1 more time");
+    expect(mock.faults.list()).toEqual([
+      { id: 1, method: "GET", path: "/api/v1/object/property/{nid}", status: 503, times: 1 },
+    ]);
 
     expect((await send(url, "GET", "/property/1001")).status).toBe(503);
     const steered = rowOf("/api/v1/object/property/1001").first();
@@ -162,10 +186,14 @@ describe.runIf(available)(`the console at /__admin/console (needs ${CHROMIUM}; .
     await page.press("#latency-min", "Enter");
     await expect.poll(() => page.textContent("#latency-current"), wait).toBe("25 ms");
     expect((await send(url, "GET", "/property/1001")).status).toBe(200);
-    await expect.poll(() => rowOf("/api/v1/object/property/1001").first().locator(".badge.steer").textContent(), wait).toBe("latency 25 ms");
+    await expect
+      .poll(() => rowOf("/api/v1/object/property/1001").first().locator(".badge.steer").textContent(), wait)
+      .toBe("latency 25 ms");
     await page.getByRole("button", { name: "No latency" }).click();
     await expect.poll(() => page.textContent("#latency-current"), wait).toBe("none");
-    expect((await fetch(`${url}/__admin/latency`).then((answer) => answer.json())) as unknown).toEqual({ latency: null });
+    expect((await fetch(`${url}/__admin/latency`).then((answer) => answer.json())) as unknown).toEqual({
+      latency: null,
+    });
   });
 
   it("clears the requests with its button", async () => {
@@ -192,9 +220,17 @@ describe.runIf(available)(`the console shows an answer that failed --validate-re
   const document = structuredClone(loadSpec());
   document.paths["/api/v1/object/template_base"]!.get!.responses["200"] = {
     description: "never met",
-    content: { "application/json": { schema: { type: "object", properties: { templates: { type: "array", maxItems: 0 } } } } },
+    content: {
+      "application/json": { schema: { type: "object", properties: { templates: { type: "array", maxItems: 0 } } } },
+    },
   };
-  const mock = createMockServer({ fixtures: tinyFixtures(), contract: createContract({ closed: true, document }), validateResponses: true, log: () => {}, quiet: true });
+  const mock = createMockServer({
+    fixtures: tinyFixtures(),
+    contract: createContract({ closed: true, document }),
+    validateResponses: true,
+    log: () => {},
+    quiet: true,
+  });
   let url = "";
   let browser: Browser;
 
@@ -225,7 +261,12 @@ describe.runIf(available)(`the console shows an answer that failed --validate-re
 describe.runIf(available)(`the console behind an admin token, and a page of another origin (needs ${CHROMIUM})`, () => {
   const TOKEN = "console-test-admin-token";
   const log: string[] = [];
-  const mock = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), adminToken: TOKEN, log: (line) => log.push(line) });
+  const mock = createMockServer({
+    fixtures: tinyFixtures(),
+    contract: sharedContract(),
+    adminToken: TOKEN,
+    log: (line) => log.push(line),
+  });
   let url = "";
   let browser: Browser;
   let site: Server;
@@ -273,16 +314,19 @@ describe.runIf(available)(`the console behind an admin token, and a page of anot
   it("cannot be read by a page of another origin", async () => {
     const page = await browser.newPage();
     await page.goto(`http://localhost:${(site.address() as AddressInfo).port}/`);
-    const outcome = await page.evaluate(async ([base, token]) => {
-      const tryFetch = async (path: string) => {
-        try {
-          return String((await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } })).status);
-        } catch {
-          return "blocked";
-        }
-      };
-      return { journal: await tryFetch("/__admin/journal"), events: await tryFetch("/__admin/events") };
-    }, [url, TOKEN] as const);
+    const outcome = await page.evaluate(
+      async ([base, token]) => {
+        const tryFetch = async (path: string) => {
+          try {
+            return String((await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } })).status);
+          } catch {
+            return "blocked";
+          }
+        };
+        return { journal: await tryFetch("/__admin/journal"), events: await tryFetch("/__admin/events") };
+      },
+      [url, TOKEN] as const,
+    );
     expect(outcome).toEqual({ journal: "blocked", events: "blocked" });
     await page.close();
   });

@@ -61,17 +61,36 @@ describe(`a browser page on another origin (needs ${CHROMIUM})`, () => {
       const { nid } = (await created.json()) as { nid: string };
       const retrieved = await fetch(`${base}/api/v1/object/property/${nid}`, { headers });
       const property = (await retrieved.json()) as { street: string };
-      const denied = await fetch(`${base}/api/v1/object/agent_cards`, { headers: { "content-type": "application/json" } });
+      const denied = await fetch(`${base}/api/v1/object/agent_cards`, {
+        headers: { "content-type": "application/json" },
+      });
       const problem = (await denied.json()) as { title: string };
       const { origin } = (globalThis as unknown as { location: { origin: string } }).location;
-      return { origin, created: created.status, retrieved: retrieved.status, street: property.street, denied: denied.status, title: problem.title, type: denied.headers.get("content-type") };
+      return {
+        origin,
+        created: created.status,
+        retrieved: retrieved.status,
+        street: property.street,
+        denied: denied.status,
+        title: problem.title,
+        type: denied.headers.get("content-type"),
+      };
     }, api);
     expect(result.origin).not.toBe(new URL(api).origin);
-    expect(result).toMatchObject({ created: 200, retrieved: 200, street: "1 Browser Way", denied: 401, title: "Unauthorized", type: "application/problem+json; charset=utf-8" });
+    expect(result).toMatchObject({
+      created: 200,
+      retrieved: 200,
+      street: "1 Browser Way",
+      denied: 401,
+      title: "Unauthorized",
+      type: "application/problem+json; charset=utf-8",
+    });
     expect(mock.violations).toEqual([]);
   });
 
-  it("records a HAR file of its traffic that the recording check reads: the page left out, the client's bad call named", async ({ skip }) => {
+  it("records a HAR file of its traffic that the recording check reads: the page left out, the client's bad call named", async ({
+    skip,
+  }) => {
     skip(!available, WHY);
     const harPath = join(mkdtempSync(join(tmpdir(), "plk-har-")), "front-end.har");
     const context = await browser.newContext({ recordHar: { path: harPath } });
@@ -88,7 +107,13 @@ describe(`a browser page on another origin (needs ${CHROMIUM})`, () => {
       await (await fetch(`${base}/api/v1/object/property/${nid}`, { headers })).json();
       await (await fetch(`${base}/api/v1/object/template_base`, { headers })).json();
       // A client bug: a lower-case garage value.
-      await (await fetch(`${base}/api/v1/object/property/${nid}`, { method: "PUT", headers, body: JSON.stringify({ garage: "attached" }) })).text();
+      await (
+        await fetch(`${base}/api/v1/object/property/${nid}`, {
+          method: "PUT",
+          headers,
+          body: JSON.stringify({ garage: "attached" }),
+        })
+      ).text();
     }, api);
     await context.close(); // writes the HAR file
 
@@ -99,7 +124,11 @@ describe(`a browser page on another origin (needs ${CHROMIUM})`, () => {
     const { report } = outcome;
     expect(report.recording).toMatchObject({ checked: 4 });
     expect(report.recording!.otherTraffic).toBeGreaterThanOrEqual(1); // the page itself
-    expect(report.results.filter((result) => result.status !== "passed").map((result) => `${result.step.replace(/\d+/, "N")} ${result.check}: ${result.message}`)).toEqual([
+    expect(
+      report.results
+        .filter((result) => result.status !== "passed")
+        .map((result) => `${result.step.replace(/\d+/, "N")} ${result.check}: ${result.message}`),
+    ).toEqual([
       'entry N request_conformance: editProperty request.body/garage: must be one of "Attached", "Detached", "None" or a numeric string, got string "attached" [anyOf]',
     ]);
     expect(report.summary.response_schema_conformance!.passed).toBe(4);

@@ -34,8 +34,10 @@ describe(`the API reference at /docs (needs ${CHROMIUM})`, () => {
     page = await browser.newPage();
     const origin = new URL(url).origin;
     page.on("request", (request) => {
-      if (new URL(request.url()).origin !== origin && !request.url().startsWith("data:")) otherHosts.push(request.url());
-      if (request.url().includes("/api/v1/object/")) tryItRequests.push({ url: request.url(), headers: request.headers() });
+      if (new URL(request.url()).origin !== origin && !request.url().startsWith("data:"))
+        otherHosts.push(request.url());
+      if (request.url().includes("/api/v1/object/"))
+        tryItRequests.push({ url: request.url(), headers: request.headers() });
     });
     page.on("console", (message) => {
       if (message.type() === "error") consoleErrors.push(message.text());
@@ -53,23 +55,36 @@ describe(`the API reference at /docs (needs ${CHROMIUM})`, () => {
   it("shows every operation of the contract", async ({ skip }) => {
     skip(!available, WHY);
     const shown = await page.$$eval(".opblock", (blocks) =>
-      blocks.map((block) => `${block.querySelector(".opblock-summary-method")?.textContent?.trim()} ${block.querySelector(".opblock-summary-path")?.getAttribute("data-path")}`),
+      blocks.map(
+        (block) =>
+          `${block.querySelector(".opblock-summary-method")?.textContent?.trim()} ${block.querySelector(".opblock-summary-path")?.getAttribute("data-path")}`,
+      ),
     );
     expect(operations).toHaveLength(15);
     expect(shown.sort()).toEqual(operations);
   });
 
-  it("sends one 'Try it out' request that the mock answers 200, with the demo credentials filled in", async ({ skip }) => {
+  it("sends one 'Try it out' request that the mock answers 200, with the demo credentials filled in", async ({
+    skip,
+  }) => {
     skip(!available, WHY);
-    const block = page.locator(".opblock", { has: page.locator('.opblock-summary-path[data-path="/api/v1/object/property/{nid}"]') }).filter({ has: page.locator(".opblock-summary-method", { hasText: "GET" }) });
+    const block = page
+      .locator(".opblock", { has: page.locator('.opblock-summary-path[data-path="/api/v1/object/property/{nid}"]') })
+      .filter({ has: page.locator(".opblock-summary-method", { hasText: "GET" }) });
     await block.locator(".opblock-summary").click();
     const nid = String(mock.store.propertiesOf(1)[0]!.id); // one of the demo account's seeded properties
     await block.locator('tr[data-param-name="nid"] input').fill(nid);
     const answered = page.waitForResponse((response) => response.url().endsWith(`/api/v1/object/property/${nid}`));
     await block.locator("button.execute").click();
     expect((await answered).status()).toBe(200);
-    await expect.poll(() => block.locator(".live-responses-table tbody .response-col_status").first().textContent()).toMatch(/^200/);
-    expect(tryItRequests.at(-1)!.headers).toMatchObject({ "api-key": "demo-key", token: "demo-token", "content-type": "application/json" });
+    await expect
+      .poll(() => block.locator(".live-responses-table tbody .response-col_status").first().textContent())
+      .toMatch(/^200/);
+    expect(tryItRequests.at(-1)!.headers).toMatchObject({
+      "api-key": "demo-key",
+      token: "demo-token",
+      "content-type": "application/json",
+    });
     expect(new URL(tryItRequests.at(-1)!.url).origin).toBe(new URL(url).origin);
     expect(mock.violations).toEqual([]);
   });

@@ -12,16 +12,27 @@ const WHY = `${CHROMIUM} is missing (.ci/run installs Debian's chromium package;
 describe(`a service's answers served by MSW's worker in Chromium (needs ${CHROMIUM})`, () => {
   const page = useMswPageInChromium("test/browser/msw-answers-page/page.ts");
 
-  it("serves the test's answer, then answers as the mock would and lists it", { timeout: 120_000 }, async ({ skip }) => {
+  it("serves the test's answer, then answers as the mock would and lists it", { timeout: 120_000 }, async ({
+    skip,
+  }) => {
     skip(!CHROMIUM_AVAILABLE, WHY);
     const tab = await page.newTab();
     await tab.goto(`${page.origin()}/`);
-    const results = await pageResults<{ error?: string; begun: number; served: { status: number; body: unknown }; past: number; notCovered: Array<{ test: string; reason: string }>; usage: { consumer: string; tests: unknown[] } }>(tab);
+    const results = await pageResults<{
+      error?: string;
+      begun: number;
+      served: { status: number; body: unknown };
+      past: number;
+      notCovered: Array<{ test: string; reason: string }>;
+      usage: { consumer: string; tests: unknown[] };
+    }>(tab);
     expect(results.error).toBeUndefined();
     expect(results.begun).toBe(200);
     expect(results.served).toEqual({ status: 200, body: { nid: "500007", title: "Quiet cottage", country: null } });
     expect(results.past).toBe(404);
-    expect(results.notCovered).toEqual([expect.objectContaining({ test: "page > header", reason: "the test's 1 answers were used up" })]);
+    expect(results.notCovered).toEqual([
+      expect.objectContaining({ test: "page > header", reason: "the test's 1 answers were used up" }),
+    ]);
     expect(results.usage).toMatchObject({ consumer: "browser-app", tests: [] });
     await tab.close();
   });

@@ -24,8 +24,13 @@ describe(`a consumer's usage recorded by MSW's worker in Chromium (needs ${CHROM
     expectValidUsage(usage);
     expect(usage.consumer).toBe("browser-app");
     expect(usage.tests.map((test: { name: string }) => test.name)).toEqual(["page > create and read", "page > agents"]);
-    expect(usage.tests[0].interactions.map((interaction: { operation: string }) => interaction.operation)).toEqual(["createProperty", "retrieveProperty"]);
-    expect(usage.tests[0].interactions[1].bindings).toEqual([{ at: "/params/nid", from: "answer", interaction: 0, pointer: "/nid" }]);
+    expect(usage.tests[0].interactions.map((interaction: { operation: string }) => interaction.operation)).toEqual([
+      "createProperty",
+      "retrieveProperty",
+    ]);
+    expect(usage.tests[0].interactions[1].bindings).toEqual([
+      { at: "/params/nid", from: "answer", interaction: 0, pointer: "/nid" },
+    ]);
     expect(usage.tests[1].interactions[0].request.account).toBe("primary");
     // The browser's own headers (user agent, sec-*, origin, referer) are the transport's, not the client's.
     const names = Object.keys(usage.tests[0].interactions[0].request.headers);

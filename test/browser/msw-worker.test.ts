@@ -13,9 +13,13 @@ const WHY = `${CHROMIUM} is missing (.ci/run installs Debian's chromium package;
 
 describe(`MSW's worker with the kit's handlers in Chromium (needs ${CHROMIUM})`, () => {
   const reached: string[] = [];
-  const page = useMswPageInChromium("test/browser/msw-page/page.ts", (method, path) => reached.push(`${method} ${path}`));
+  const page = useMswPageInChromium("test/browser/msw-page/page.ts", (method, path) =>
+    reached.push(`${method} ${path}`),
+  );
 
-  it("answers the page's own fetch from the worker: create, retrieve, list, 409, 400, 401, reset", { timeout: 120_000 }, async ({ skip }) => {
+  it("answers the page's own fetch from the worker: create, retrieve, list, 409, 400, 401, reset", {
+    timeout: 120_000,
+  }, async ({ skip }) => {
     skip(!CHROMIUM_AVAILABLE, WHY);
     const tab = await page.newTab();
     await tab.goto(`${page.origin()}/`);
@@ -43,7 +47,9 @@ describe(`MSW's worker with the kit's handlers in Chromium (needs ${CHROMIUM})`,
     expect(reached).toContain("GET /mockServiceWorker.js");
   });
 
-  it("reaches the worker with the typed client made before and after worker.start(), and journals an override it answered", { timeout: 120_000 }, async ({ skip }) => {
+  it("reaches the worker with the typed client made before and after worker.start(), and journals an override it answered", {
+    timeout: 120_000,
+  }, async ({ skip }) => {
     skip(!CHROMIUM_AVAILABLE, WHY);
     const tab = await page.newTab();
     await tab.goto(`${page.origin()}/?client`);
@@ -61,7 +67,9 @@ describe(`MSW's worker with the kit's handlers in Chromium (needs ${CHROMIUM})`,
     expect(reached.filter((line) => line.includes("/api/"))).toEqual([]);
   });
 
-  it("keeps the state across a reload when asked to (persist: sessionStorage), and reset() clears what is kept", { timeout: 120_000 }, async ({ skip }) => {
+  it("keeps the state across a reload when asked to (persist: sessionStorage), and reset() clears what is kept", {
+    timeout: 120_000,
+  }, async ({ skip }) => {
     skip(!CHROMIUM_AVAILABLE, WHY);
     const tab = await page.newTab();
     const loaded = async () => {

@@ -20,7 +20,10 @@ describe("--max-accounts", () => {
   });
 
   it("refuses what is not a whole number", () => {
-    expect(parseMockArgs(["--max-accounts", "many"], {})).toEqual({ kind: "error", message: "--max-accounts must be a whole number up to 100000000, got many" });
+    expect(parseMockArgs(["--max-accounts", "many"], {})).toEqual({
+      kind: "error",
+      message: "--max-accounts must be a whole number up to 100000000, got many",
+    });
     expect(parseMockArgs([], { MAX_ACCOUNTS: "-1" }).kind).toBe("error");
   });
 });
@@ -38,7 +41,10 @@ describe("--allowed-hosts and --admin-token", () => {
     expect(run([]).adminToken).toBeUndefined();
     expect(run(["--admin-token", "s3cret-token"]).adminToken).toBe("s3cret-token");
     expect(run([], { ADMIN_TOKEN: "from-the-env" }).adminToken).toBe("from-the-env");
-    expect(parseMockArgs(["--admin-token", "short"], {})).toEqual({ kind: "error", message: "--admin-token must be at least 8 characters, without spaces" });
+    expect(parseMockArgs(["--admin-token", "short"], {})).toEqual({
+      kind: "error",
+      message: "--admin-token must be at least 8 characters, without spaces",
+    });
     expect(MOCK_USAGE).toContain("--allowed-hosts <a,b>");
     expect(MOCK_USAGE).toContain("--admin-token <secret>");
   });
@@ -48,7 +54,10 @@ describe("--log-format", () => {
   it("is text unless json is asked for, and refuses anything else", () => {
     expect(run([]).logFormat).toBe("text");
     expect(run(["--log-format", "json"]).logFormat).toBe("json");
-    expect(parseMockArgs(["--log-format", "pino"], {})).toEqual({ kind: "error", message: "--log-format must be text or json, got pino" });
+    expect(parseMockArgs(["--log-format", "pino"], {})).toEqual({
+      kind: "error",
+      message: "--log-format must be text or json, got pino",
+    });
     expect(MOCK_USAGE).toContain("--log-format <format>");
   });
 });
@@ -66,25 +75,46 @@ describe("--state", () => {
 
   it("refuses an empty value, a missing file, a file that is not a JSON object", () => {
     expect(parseMockArgs(["--state", ""], {}).kind).toBe("error");
-    expect(parseMockArgs(["--state", "/nonexistent/state.json"], {})).toEqual({ kind: "error", message: expect.stringContaining("is neither a shipped state") });
+    expect(parseMockArgs(["--state", "/nonexistent/state.json"], {})).toEqual({
+      kind: "error",
+      message: expect.stringContaining("is neither a shipped state"),
+    });
     const file = join(mkdtempSync(join(tmpdir(), "plk-state-arg-")), "list.json");
     writeFileSync(file, "[]");
-    expect(parseMockArgs(["--state", file], {})).toEqual({ kind: "error", message: expect.stringContaining("must hold a JSON object") });
+    expect(parseMockArgs(["--state", file], {})).toEqual({
+      kind: "error",
+      message: expect.stringContaining("must hold a JSON object"),
+    });
   });
 });
 
 describe("--record-usage and --consumer", () => {
   it("reads them from the flags before MOCK_RECORD_USAGE and MOCK_CONSUMER", () => {
     expect(run([]).recordUsage).toBeUndefined();
-    expect(run(["--record-usage", "usage.json", "--consumer", "web-app"]).recordUsage).toEqual({ file: "usage.json", consumer: "web-app" });
-    expect(run([], { MOCK_RECORD_USAGE: "u.json", MOCK_CONSUMER: "mobile" }).recordUsage).toEqual({ file: "u.json", consumer: "mobile" });
-    expect(run(["--consumer", "spa"], { MOCK_RECORD_USAGE: "u.json", MOCK_CONSUMER: "mobile" }).recordUsage).toEqual({ file: "u.json", consumer: "spa" });
+    expect(run(["--record-usage", "usage.json", "--consumer", "web-app"]).recordUsage).toEqual({
+      file: "usage.json",
+      consumer: "web-app",
+    });
+    expect(run([], { MOCK_RECORD_USAGE: "u.json", MOCK_CONSUMER: "mobile" }).recordUsage).toEqual({
+      file: "u.json",
+      consumer: "mobile",
+    });
+    expect(run(["--consumer", "spa"], { MOCK_RECORD_USAGE: "u.json", MOCK_CONSUMER: "mobile" }).recordUsage).toEqual({
+      file: "u.json",
+      consumer: "spa",
+    });
     expect(MOCK_USAGE).toContain("--record-usage <file>");
   });
 
   it("refuses one without the other, and a consumer's name that cannot be written", () => {
-    expect(parseMockArgs(["--record-usage", "u.json"], {})).toMatchObject({ kind: "error", message: expect.stringContaining("--consumer") });
-    expect(parseMockArgs(["--consumer", "web"], {})).toMatchObject({ kind: "error", message: expect.stringContaining("--record-usage") });
+    expect(parseMockArgs(["--record-usage", "u.json"], {})).toMatchObject({
+      kind: "error",
+      message: expect.stringContaining("--consumer"),
+    });
+    expect(parseMockArgs(["--consumer", "web"], {})).toMatchObject({
+      kind: "error",
+      message: expect.stringContaining("--record-usage"),
+    });
     expect(parseMockArgs(["--record-usage", "u.json", "--consumer", ""], {}).kind).toBe("error");
     expect(parseMockArgs(["--record-usage", "u.json", "--consumer", "a\u0001b"], {}).kind).toBe("error");
   });

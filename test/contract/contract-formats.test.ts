@@ -4,14 +4,19 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isUri } from "../../src/contract/contract-formats.ts";
 
-const { fullFormats } = createRequire(import.meta.url)("ajv-formats/dist/formats.js") as typeof import("ajv-formats/dist/formats.js");
+const { fullFormats } = createRequire(import.meta.url)(
+  "ajv-formats/dist/formats.js",
+) as typeof import("ajv-formats/dist/formats.js");
 const fullUri = fullFormats.uri as (value: string) => boolean;
 
 /** Strings close to URLs: a scheme-like start, then characters among those URLs use and a few they must not. */
 const urlLike = fc
   .tuple(
     fc.constantFrom("http://", "https://", "HTTPS://", "ftp://", "http:/", "http:", "//", "", "mailto:"),
-    fc.string({ unit: fc.constantFrom(..."abcXYZ019-._~!$&'()*+,;=:@/?#%[] \t\"<>\\^`{|}éü".split("")), maxLength: 40 }),
+    fc.string({
+      unit: fc.constantFrom(..."abcXYZ019-._~!$&'()*+,;=:@/?#%[] \t\"<>\\^`{|}éü".split("")),
+      maxLength: 40,
+    }),
   )
   .map(([start, rest]) => start + rest);
 
@@ -19,7 +24,10 @@ describe("uri format", () => {
   it("answers as ajv-formats' full RFC 3986 pattern on generated URLs and near-URLs", () => {
     fc.assert(
       // A boolean property (fast-check reports the counterexample): an expect() per run cost four times the check.
-      fc.property(fc.oneof(urlLike, fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.string()), (value) => isUri(value) === fullUri(value)),
+      fc.property(
+        fc.oneof(urlLike, fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.string()),
+        (value) => isUri(value) === fullUri(value),
+      ),
       { numRuns: 20_000, seed: 42 },
     );
   });

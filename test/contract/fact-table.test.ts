@@ -20,7 +20,8 @@ const closedContract = createContract({ closed: true });
 function sectionedPlaces(node: unknown, pointer = "#", out: string[] = []): string[] {
   if (node === null || typeof node !== "object") return out;
   if (!Array.isArray(node) && typeof (node as Record<string, unknown>)["x-section"] === "string") out.push(pointer);
-  for (const [key, value] of Object.entries(node)) sectionedPlaces(value, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`, out);
+  for (const [key, value] of Object.entries(node))
+    sectionedPlaces(value, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`, out);
   return out;
 }
 
@@ -36,8 +37,16 @@ describe("the fact table", () => {
     try {
       const { primary, other, fresh } = service.accounts;
       const outcome = await runContract({
-        baseUrl: service.url, fetch: service.fetch, apiKey: primary.apiKey, token: primary.token, other, fresh: { ...fresh, seats: fresh.agentSeats },
-        contract, closedContract, timeoutMs: HANG_MS, runId: "fact-table",
+        baseUrl: service.url,
+        fetch: service.fetch,
+        apiKey: primary.apiKey,
+        token: primary.token,
+        other,
+        fresh: { ...fresh, seats: fresh.agentSeats },
+        contract,
+        closedContract,
+        timeoutMs: HANG_MS,
+        runId: "fact-table",
       });
       if (outcome.kind !== "report") throw new Error(outcome.message);
       report = outcome.report;
@@ -55,17 +64,23 @@ describe("the fact table", () => {
     expect(Object.keys(SPEC_FACTS).sort()).toEqual(sectionedPlaces(contract.document).sort());
   });
 
-  it.each(entries)("%s: checked at its steps, or unreachable for a reason the runner's page gives", (_name, coverage) => {
-    if ("unreachable" in coverage) {
-      expect(coverage.unreachable.length).toBeGreaterThan(20);
-      expect(readFileSync("docs/runner.md", "utf8")).toContain("virtual_tours");
-      return;
-    }
-    expect(coverage.checkedBy.length).toBeGreaterThan(0);
-    for (const { check, step } of coverage.checkedBy) {
-      const evaluated = report.results.filter((result) => result.check === check && result.step.startsWith(step));
-      // A warning means the fact held and only an assumption of ours did not.
-      expect(evaluated.some((result) => result.status === "passed" || result.status === "warning"), `${check} at "${step}": ${JSON.stringify(evaluated.map((result) => result.status))}`).toBe(true);
-    }
-  });
+  it.each(entries)(
+    "%s: checked at its steps, or unreachable for a reason the runner's page gives",
+    (_name, coverage) => {
+      if ("unreachable" in coverage) {
+        expect(coverage.unreachable.length).toBeGreaterThan(20);
+        expect(readFileSync("docs/runner.md", "utf8")).toContain("virtual_tours");
+        return;
+      }
+      expect(coverage.checkedBy.length).toBeGreaterThan(0);
+      for (const { check, step } of coverage.checkedBy) {
+        const evaluated = report.results.filter((result) => result.check === check && result.step.startsWith(step));
+        // A warning means the fact held and only an assumption of ours did not.
+        expect(
+          evaluated.some((result) => result.status === "passed" || result.status === "warning"),
+          `${check} at "${step}": ${JSON.stringify(evaluated.map((result) => result.status))}`,
+        ).toBe(true);
+      }
+    },
+  );
 });

@@ -47,12 +47,26 @@ describe("the independent implementation, unbroken", () => {
     expect(Object.entries(report.coverage).filter(([, coverage]) => coverage.statuses.includes(200))).toHaveLength(15);
     // The property with every field (a Single Family), the one with the required fields only, and one per other
     // property type (section 4.1): 13, one fewer than a plain run may leave.
-    expect(report.leftBehind).toEqual(Array.from({ length: 2 + 11 }, () => expect.stringMatching(/^property \d+, made by the step "create a property with [^"]+", titled "Contract Run conforming-/)));
+    expect(report.leftBehind).toEqual(
+      Array.from({ length: 2 + 11 }, () =>
+        expect.stringMatching(
+          /^property \d+, made by the step "create a property with [^"]+", titled "Contract Run conforming-/,
+        ),
+      ),
+    );
   });
 
   it("differs from the mock where the document is open: those are warnings, never failures", () => {
-    const warned = new Set(report.results.filter((result) => result.status === "warning").map((result) => result.check));
-    expect([...warned]).toEqual(expect.arrayContaining(["undocumented_response_property", "response_schema_conformance", "content_type_conformance"]));
+    const warned = new Set(
+      report.results.filter((result) => result.status === "warning").map((result) => result.check),
+    );
+    expect([...warned]).toEqual(
+      expect.arrayContaining([
+        "undocumented_response_property",
+        "response_schema_conformance",
+        "content_type_conformance",
+      ]),
+    );
   });
 });
 
@@ -70,26 +84,55 @@ describe("every legitimate variant, taking a choice the document leaves open", (
   // The scenario and a generated phase of 100 cases per operation on five seeds each, the conforming instance's
   // among them: independent-seeds.test.ts.
   it("includes both ends of the reading of input: a strict edit and lenient types (issue 28)", () => {
-    expect(LEGITIMATE_VARIANTS.map((variant) => variant.name)).toEqual(expect.arrayContaining(["edit-refuses-numbers", "lenient-types"]));
+    expect(LEGITIMATE_VARIANTS.map((variant) => variant.name)).toEqual(
+      expect.arrayContaining(["edit-refuses-numbers", "lenient-types"]),
+    );
   });
 
   it("lenient-types: passes the scenario with no failure, its near misses taken and stored in the documented form (warnings)", async () => {
     const report = await runAgainst("lenient-types");
     expect(failuresOf(report)).toEqual([]);
-    const taken = report.results.filter((result) => result.check === "negative_data_rejection" && result.status === "warning");
+    const taken = report.results.filter(
+      (result) => result.check === "negative_data_rejection" && result.status === "warning",
+    );
     expect(taken.length).toBeGreaterThan(0);
-    expect(taken.every((result) => result.tier === "assumption" && /we expect a refusal, which the document does not require/.test(result.message ?? ""))).toBe(true);
+    expect(
+      taken.every(
+        (result) =>
+          result.tier === "assumption" &&
+          /we expect a refusal, which the document does not require/.test(result.message ?? ""),
+      ),
+    ).toBe(true);
     // It took near misses that make properties, and the run still left no more than 14.
     expect(report.created!.length).toBeLessThanOrEqual(14);
   });
 
   it("lenient-types with --strict: the taken near misses fail, as every warning does", async () => {
-    const service = await import("../support/independent-service/index.ts").then(({ startIndependentService }) => startIndependentService({ variant: "lenient-types" }));
+    const service = await import("../support/independent-service/index.ts").then(({ startIndependentService }) =>
+      startIndependentService({ variant: "lenient-types" }),
+    );
     try {
       const { primary, other, fresh } = service.accounts;
-      const outcome = await runContract({ baseUrl: service.url, fetch: service.fetch, apiKey: primary.apiKey, token: primary.token, other, fresh: { ...fresh, seats: fresh.agentSeats }, contract, closedContract, timeoutMs: HANG_MS, strict: true, seed: SEED });
+      const outcome = await runContract({
+        baseUrl: service.url,
+        fetch: service.fetch,
+        apiKey: primary.apiKey,
+        token: primary.token,
+        other,
+        fresh: { ...fresh, seats: fresh.agentSeats },
+        contract,
+        closedContract,
+        timeoutMs: HANG_MS,
+        strict: true,
+        seed: SEED,
+      });
       if (outcome.kind !== "report") throw new Error(outcome.message);
-      expect(outcome.report.results.some((result) => result.check === "negative_data_rejection" && result.status === "failed" && result.tier === "assumption")).toBe(true);
+      expect(
+        outcome.report.results.some(
+          (result) =>
+            result.check === "negative_data_rejection" && result.status === "failed" && result.tier === "assumption",
+        ),
+      ).toBe(true);
     } finally {
       await service.close();
     }
@@ -98,8 +141,43 @@ describe("every legitimate variant, taking a choice the document leaves open", (
 
 describe("the sweep of every value a create accepts (section 4.1 endpoint 3)", () => {
   const GARAGE = ["Attached", "Detached", "None"];
-  const TYPES = ["Single Family", "Duplex", "Triplex", "Quad-Plex", "Condo", "Co-op", "Mobile Home", "Multi Family", "Timeshare", "Town House", "Miscellaneous", "Residential Land"];
-  const TEMPLATES = ["mak", "kit", "mot", "lnd", "karr", "stak", "north", "icon", "lux", "ryne", "dax", "bren", "eko", "rubik_v2", "arlo", "pipeline", "cobi", "focal", "rubik", "air", "saren"];
+  const TYPES = [
+    "Single Family",
+    "Duplex",
+    "Triplex",
+    "Quad-Plex",
+    "Condo",
+    "Co-op",
+    "Mobile Home",
+    "Multi Family",
+    "Timeshare",
+    "Town House",
+    "Miscellaneous",
+    "Residential Land",
+  ];
+  const TEMPLATES = [
+    "mak",
+    "kit",
+    "mot",
+    "lnd",
+    "karr",
+    "stak",
+    "north",
+    "icon",
+    "lux",
+    "ryne",
+    "dax",
+    "bren",
+    "eko",
+    "rubik_v2",
+    "arlo",
+    "pipeline",
+    "cobi",
+    "focal",
+    "rubik",
+    "air",
+    "saren",
+  ];
 
   it("sees each garage kind and property type as a create sets it, and every create template, as facts, even where an edit refuses the create's words", async () => {
     const report = await runAgainst("edit-takes-retrieve-forms");
@@ -108,12 +186,23 @@ describe("the sweep of every value a create accepts (section 4.1 endpoint 3)", (
     // Every retrieve of a property also checks its virtual_tours under the same check, at the same step: a step
     // the sweep checked carries two passed facts, the sweep's and that one.
     const counts = new Map<string, number>();
-    for (const result of representation) if (result.tier === "fact" && result.status === "passed") counts.set(result.step, (counts.get(result.step) ?? 0) + 1);
+    for (const result of representation)
+      if (result.tier === "fact" && result.status === "passed")
+        counts.set(result.step, (counts.get(result.step) ?? 0) + 1);
     const facts = [...counts].filter(([, count]) => count >= 2).map(([step]) => step);
     const created = facts.filter((step) => step.startsWith("retrieve the property created with "));
-    for (const garage of GARAGE) expect(created.filter((step) => step.includes(`garage ${garage},`)).length, garage).toBeGreaterThanOrEqual(3);
-    for (const type of TYPES) expect(created.filter((step) => step.includes(`property_type ${type},`)), type).toHaveLength(1);
-    for (const template of TEMPLATES) expect(facts.some((step) => step.endsWith(`template ${template}`)), template).toBe(true);
+    for (const garage of GARAGE)
+      expect(created.filter((step) => step.includes(`garage ${garage},`)).length, garage).toBeGreaterThanOrEqual(3);
+    for (const type of TYPES)
+      expect(
+        created.filter((step) => step.includes(`property_type ${type},`)),
+        type,
+      ).toHaveLength(1);
+    for (const template of TEMPLATES)
+      expect(
+        facts.some((step) => step.endsWith(`template ${template}`)),
+        template,
+      ).toBe(true);
   });
 });
 
@@ -127,8 +216,14 @@ describe("the mock, held to the same runs", () => {
 
   it("passes with no failure, no warning and nothing skipped", async () => {
     const outcome = await runContract({
-      baseUrl: url, apiKey: "independent-test", token: "t1", other: { apiKey: "independent-test-other", token: "t2" }, fresh: { apiKey: "independent-test-fresh", token: "t3", seats: 10 },
-      contract, closedContract, timeoutMs: HANG_MS,
+      baseUrl: url,
+      apiKey: "independent-test",
+      token: "t1",
+      other: { apiKey: "independent-test-other", token: "t2" },
+      fresh: { apiKey: "independent-test-fresh", token: "t3", seats: 10 },
+      contract,
+      closedContract,
+      timeoutMs: HANG_MS,
     });
     if (outcome.kind !== "report") throw new Error(outcome.message);
     expect(outcome.report.results.filter((result) => result.status !== "passed")).toEqual([]);
@@ -140,16 +235,22 @@ describe("every variant that breaks one documented rule", () => {
     expect(VARIANTS.length).toBeGreaterThanOrEqual(30);
   });
 
-  it.each(VARIANTS.filter((variant) => !variant.needsFuzz).map((variant) => [variant.name, variant] as const))("%s: is caught, with a failure that cites its section", async (_name, variant) => {
-    const report = await runAgainst(variant.name);
-    expectCaught(report, variant);
-  });
+  it.each(VARIANTS.filter((variant) => !variant.needsFuzz).map((variant) => [variant.name, variant] as const))(
+    "%s: is caught, with a failure that cites its section",
+    async (_name, variant) => {
+      const report = await runAgainst(variant.name);
+      expectCaught(report, variant);
+    },
+  );
 });
 
 /** The run failed, and every failure cites a section and says why. */
 function expectCaught(report: RunReport, variant: Variant): void {
   const failures = report.results.filter((result) => result.status === "failed");
-  expect(failures.length, `${variant.name} breaks "${variant.rule}" (section ${variant.section}) and the run did not fail`).toBeGreaterThan(0);
+  expect(
+    failures.length,
+    `${variant.name} breaks "${variant.rule}" (section ${variant.section}) and the run did not fail`,
+  ).toBeGreaterThan(0);
   expect(report.result).toBe("failed");
   for (const failure of failures) {
     expect(failure.section, `${failure.check} ${failure.step}`).toMatch(SECTION);
@@ -164,11 +265,18 @@ describe("every variant that only generated input reveals (issue 21)", () => {
     expect(generatedOnly.length).toBeGreaterThanOrEqual(5);
   });
 
-  it.each(generatedOnly.map((variant) => [variant.name, variant] as const))("%s: passes the scenario, and is caught with --fuzz 100 in the generated cases alone", async (_name, variant) => {
-    // The generated phase only begins once the scenario is over, and the seed only draws the generated cases: the
-    // scenario's steps of this run are the scenario alone, so no failure among them is the scenario passing.
-    const report = await runAgainst(variant.name, 100);
-    expect(report.results.filter((result) => result.status === "failed" && !result.step.startsWith("generated ")).map((result) => `${result.check} (${result.step})`)).toEqual([]);
-    expectCaught(report, variant);
-  });
+  it.each(generatedOnly.map((variant) => [variant.name, variant] as const))(
+    "%s: passes the scenario, and is caught with --fuzz 100 in the generated cases alone",
+    async (_name, variant) => {
+      // The generated phase only begins once the scenario is over, and the seed only draws the generated cases: the
+      // scenario's steps of this run are the scenario alone, so no failure among them is the scenario passing.
+      const report = await runAgainst(variant.name, 100);
+      expect(
+        report.results
+          .filter((result) => result.status === "failed" && !result.step.startsWith("generated "))
+          .map((result) => `${result.check} (${result.step})`),
+      ).toEqual([]);
+      expectCaught(report, variant);
+    },
+  );
 });

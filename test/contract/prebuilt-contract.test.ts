@@ -17,12 +17,21 @@ import { DEFAULT_SPEC_PATH, loadSpec } from "../../src/spec/load-spec.ts";
 
 const db = generateFixtures({ seed: DEFAULT_SEED, properties: 5 });
 const record = db.properties[0]!;
-const property = projectProperty(record, db.documents.filter((document) => document.property_reference === record.id));
+const property = projectProperty(
+  record,
+  db.documents.filter((document) => document.property_reference === record.id),
+);
 const agent = projectAgent(db.agents.find((candidate) => candidate.uid === FIXTURE_ACCOUNTS[0]!.id)!);
 const json = { "content-type": "application/json" };
 const answers: ResponseExchange[] = [
   { method: "GET", path: `/api/v1/object/property/${property.nid}`, status: 200, headers: json, body: property },
-  { method: "GET", path: "/api/v1/object/template_base", status: 200, headers: json, body: { templates: [...TEMPLATE_CATALOGUE] } },
+  {
+    method: "GET",
+    path: "/api/v1/object/template_base",
+    status: 200,
+    headers: json,
+    body: { templates: [...TEMPLATE_CATALOGUE] },
+  },
   { method: "POST", path: `/api/v1/object/agent_card/${agent.id}`, status: 200, headers: json, body: agent },
 ];
 
@@ -31,10 +40,16 @@ function mutated(value: unknown): fc.Arbitrary<unknown> {
   const copy = structuredClone(value) as Record<string, unknown>;
   const keys = Object.keys(copy);
   return fc.oneof(
-    fc.record({ key: fc.constantFrom(...keys), replacement: fc.jsonValue({ maxDepth: 2 }) }).map(({ key, replacement }) => ({ ...copy, [key]: replacement })),
+    fc
+      .record({ key: fc.constantFrom(...keys), replacement: fc.jsonValue({ maxDepth: 2 }) })
+      .map(({ key, replacement }) => ({ ...copy, [key]: replacement })),
     fc.constantFrom(...keys).map((key) => Object.fromEntries(Object.entries(copy).filter(([name]) => name !== key))),
-    fc.record({ key: fc.string({ maxLength: 6 }), extra: fc.jsonValue({ maxDepth: 1 }) }).map(({ key, extra }) => ({ ...copy, [key]: extra })),
-    ...keys.filter((key) => copy[key] !== null && typeof copy[key] === "object").map((key) => mutated(copy[key]).map((inner) => ({ ...copy, [key]: inner }))),
+    fc
+      .record({ key: fc.string({ maxLength: 6 }), extra: fc.jsonValue({ maxDepth: 1 }) })
+      .map(({ key, extra }) => ({ ...copy, [key]: extra })),
+    ...keys
+      .filter((key) => copy[key] !== null && typeof copy[key] === "object")
+      .map((key) => mutated(copy[key]).map((inner) => ({ ...copy, [key]: inner }))),
   );
 }
 
@@ -54,11 +69,20 @@ describe("the contract generated at build time", () => {
           { numRuns: 150, seed: 9 },
         );
       }
-      const create = { method: "POST", path: "/api/v1/object/property", headers: { ...json, "API-KEY": "k", TOKEN: "t" } };
+      const create = {
+        method: "POST",
+        path: "/api/v1/object/property",
+        headers: { ...json, "API-KEY": "k", TOKEN: "t" },
+      };
       fc.assert(
-        fc.property(mutated({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701", bedrooms: 3, garage: "Attached" }), (body) => {
-          expect(prebuilt.validateRequest({ ...create, body })).toEqual(compiled.validateRequest({ ...create, body }));
-        }),
+        fc.property(
+          mutated({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701", bedrooms: 3, garage: "Attached" }),
+          (body) => {
+            expect(prebuilt.validateRequest({ ...create, body })).toEqual(
+              compiled.validateRequest({ ...create, body }),
+            );
+          },
+        ),
         { numRuns: 150, seed: 9 },
       );
     });

@@ -4,10 +4,22 @@ import { bypassesProxy, proxyFor, readProxySettings, shownAddress } from "../../
 
 describe("readProxySettings", () => {
   it("reads each variable in lower case first, then upper case; ALL_PROXY for a scheme without its own; a bare host:port is http://", () => {
-    expect(readProxySettings({ http_proxy: "http://lower:1", HTTP_PROXY: "http://upper:2", HTTPS_PROXY: "proxy.corp:3128", NO_PROXY: "localhost" })).toEqual({
-      httpProxy: "http://lower:1", httpsProxy: "http://proxy.corp:3128", noProxy: "localhost",
+    expect(
+      readProxySettings({
+        http_proxy: "http://lower:1",
+        HTTP_PROXY: "http://upper:2",
+        HTTPS_PROXY: "proxy.corp:3128",
+        NO_PROXY: "localhost",
+      }),
+    ).toEqual({
+      httpProxy: "http://lower:1",
+      httpsProxy: "http://proxy.corp:3128",
+      noProxy: "localhost",
     });
-    expect(readProxySettings({ ALL_PROXY: "http://all:3", https_proxy: "" })).toEqual({ httpProxy: "http://all:3", httpsProxy: "http://all:3" });
+    expect(readProxySettings({ ALL_PROXY: "http://all:3", https_proxy: "" })).toEqual({
+      httpProxy: "http://all:3",
+      httpsProxy: "http://all:3",
+    });
     expect(readProxySettings({})).toEqual({});
   });
 
@@ -54,7 +66,11 @@ describe("NO_PROXY", () => {
   }
 
   it("applies to the address's default port when it names none", () => {
-    expect(proxyFor("https://api.example.com/x", { httpsProxy: "http://p:1", noProxy: "example.com:443" })).toBeUndefined();
-    expect(proxyFor("https://api.example.com:8443/x", { httpsProxy: "http://p:1", noProxy: "example.com:443" })).toBe("http://p:1");
+    expect(
+      proxyFor("https://api.example.com/x", { httpsProxy: "http://p:1", noProxy: "example.com:443" }),
+    ).toBeUndefined();
+    expect(proxyFor("https://api.example.com:8443/x", { httpsProxy: "http://p:1", noProxy: "example.com:443" })).toBe(
+      "http://p:1",
+    );
   });
 });

@@ -44,14 +44,25 @@ async function recordSession(): Promise<HarRecorder> {
   const har = recorder();
   har.add(otherTraffic("http://localhost:3000/"));
   har.add(preflight(`${url}${API}/property`));
-  const created = await har.send("POST", `${API}/property`, { body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701", bedrooms: 3, garage: "Attached" } });
+  const created = await har.send("POST", `${API}/property`, {
+    body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701", bedrooms: 3, garage: "Attached" },
+  });
   const { nid } = created.body as { nid: string };
   await har.send("GET", `${API}/property/${nid}`);
   await har.send("PUT", `${API}/property/${nid}`, { body: { street: "2 Main St", external_id: `ext-${nid}` } });
   await har.send("GET", `${API}/external-property/ext-${nid}`);
   await har.send("GET", `${API}/properties/1`);
-  await har.send("POST", `${API}/document/`, { body: { property_reference: Number(nid), title: "Ground floor", file_url: "https://example.com/plan.pdf", is_floorplan: true } });
-  await har.send("POST", `${API}/agent_card/`, { body: { agent_first_name: "Ada", agent_last_name: "Agent", email: `ada-${nid}@example.com` } });
+  await har.send("POST", `${API}/document/`, {
+    body: {
+      property_reference: Number(nid),
+      title: "Ground floor",
+      file_url: "https://example.com/plan.pdf",
+      is_floorplan: true,
+    },
+  });
+  await har.send("POST", `${API}/agent_card/`, {
+    body: { agent_first_name: "Ada", agent_last_name: "Agent", email: `ada-${nid}@example.com` },
+  });
   await har.send("GET", `${API}/agent_cards`);
   await har.send("GET", `${API}/template_base`);
   return har;
@@ -75,14 +86,31 @@ describe("a recording of a client that keeps the contract", () => {
   });
 
   it("leaves out the page and the preflight, and says so", () => {
-    expect(report.recording).toEqual({ file: "traffic.har", apiPrefix: `${API}/`, entries: 11, checked: 9, preflights: 1, otherTraffic: 1 });
+    expect(report.recording).toEqual({
+      file: "traffic.har",
+      apiPrefix: `${API}/`,
+      entries: 11,
+      checked: 9,
+      preflights: 1,
+      otherTraffic: 1,
+    });
   });
 
   it("reports which operations the client used", () => {
-    const used = Object.entries(report.coverage).filter(([, coverage]) => coverage.statuses.length > 0).map(([id]) => id).sort();
+    const used = Object.entries(report.coverage)
+      .filter(([, coverage]) => coverage.statuses.length > 0)
+      .map(([id]) => id)
+      .sort();
     expect(used).toEqual([
-      "createAgentCard", "createDocument", "createProperty", "editProperty", "listAgentCards", "listUserProperties",
-      "retrieveProperty", "retrievePropertyByExternalId", "retrieveTemplateCatalogue",
+      "createAgentCard",
+      "createDocument",
+      "createProperty",
+      "editProperty",
+      "listAgentCards",
+      "listUserProperties",
+      "retrieveProperty",
+      "retrievePropertyByExternalId",
+      "retrieveTemplateCatalogue",
     ]);
   });
 });
@@ -90,11 +118,17 @@ describe("a recording of a client that keeps the contract", () => {
 describe("a client that breaks the contract", () => {
   it("fails request_conformance for an invalid body, naming the field, while the mock's refusal itself conforms", async () => {
     const har = recorder();
-    await har.send("POST", `${API}/property`, { body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701", garage: "attached" } });
+    await har.send("POST", `${API}/property`, {
+      body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701", garage: "attached" },
+    });
     const report = reportOf(har.har());
     expect(report.result).toBe("failed");
-    expect(notPassed(report).map((result) => [result.check, result.status, result.step, result.request?.status])).toEqual([["request_conformance", "failed", "entry 1", 400]]);
-    expect(notPassed(report)[0]!.message).toBe('createProperty request.body/garage: must be one of "Attached", "Detached", "None", got string "attached" [enum]');
+    expect(
+      notPassed(report).map((result) => [result.check, result.status, result.step, result.request?.status]),
+    ).toEqual([["request_conformance", "failed", "entry 1", 400]]);
+    expect(notPassed(report)[0]!.message).toBe(
+      'createProperty request.body/garage: must be one of "Attached", "Detached", "None", got string "attached" [enum]',
+    );
   });
 
   it("fails request_conformance for missing credentials and for a route the contract does not have", async () => {
@@ -114,7 +148,10 @@ describe("a client that breaks the contract", () => {
     await har.send("GET", `${API}/properties`);
     Object.assign(har.entries[0]!.response, { status: 502, statusText: "Bad Gateway" });
     const report = reportOf(har.har());
-    expect(notPassed(report).map((result) => `${result.check} ${result.status}`)).toEqual(["request_conformance failed", "not_a_server_error failed"]);
+    expect(notPassed(report).map((result) => `${result.check} ${result.status}`)).toEqual([
+      "request_conformance failed",
+      "not_a_server_error failed",
+    ]);
     expect(report.summary.status_code_conformance).toEqual({ passed: 0, failed: 0, warning: 0, skipped: 0 });
   });
 
@@ -131,12 +168,18 @@ describe("a client that breaks the contract", () => {
 describe("a service that breaks the contract, seen in a recording", () => {
   it("fails response_schema_conformance at the place in the body", async () => {
     const har = recorder();
-    await har.send("POST", `${API}/property`, { body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701" } });
+    await har.send("POST", `${API}/property`, {
+      body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701" },
+    });
     const content = har.entries[0]!.response.content;
     content.text = JSON.stringify({ ...(JSON.parse(content.text!) as object), nid: 7 });
     const failures = notPassed(reportOf(har.har()));
     expect(failures.map((result) => [result.check, result.status, result.message])).toEqual([
-      ["response_schema_conformance", "failed", "createProperty response.body/nid: must be string, got integer 7 [type]"],
+      [
+        "response_schema_conformance",
+        "failed",
+        "createProperty response.body/nid: must be string, got integer 7 [type]",
+      ],
     ]);
   });
 
@@ -147,13 +190,20 @@ describe("a service that breaks the contract, seen in a recording", () => {
     Object.assign(har.entries[0]!.response, { status: 500, statusText: "Internal Server Error" });
     har.entries[1]!.response.content.text = "[{";
     const failures = notPassed(reportOf(har.har())).map((result) => `${result.step} ${result.check} ${result.status}`);
-    expect(failures).toEqual(["entry 1 not_a_server_error failed", "entry 1 status_code_conformance failed", "entry 2 response_schema_conformance failed"]);
+    expect(failures).toEqual([
+      "entry 1 not_a_server_error failed",
+      "entry 1 status_code_conformance failed",
+      "entry 2 response_schema_conformance failed",
+    ]);
   });
 
   it("warns on an error answer of another shape, and fails it with strict", async () => {
     const har = recorder();
     await har.send("GET", `${API}/property/999999`);
-    Object.assign(har.entries[0]!.response, { headers: [{ name: "content-type", value: "text/plain" }], content: { size: 9, mimeType: "text/plain", text: "not found" } });
+    Object.assign(har.entries[0]!.response, {
+      headers: [{ name: "content-type", value: "text/plain" }],
+      content: { size: 9, mimeType: "text/plain", text: "not found" },
+    });
     const lenient = reportOf(har.har());
     expect(notPassed(lenient).map((result) => [result.check, result.status, result.tier])).toEqual([
       ["content_type_conformance", "warning", "assumption"],
@@ -175,9 +225,16 @@ describe("what a recording may leave out", () => {
     await har.send("GET", `${API}/template_base`);
     await har.send("GET", `${API}/agent_cards`);
     delete har.entries[0]!.response.content.text;
-    Object.assign(har.entries[1]!.response, { status: 0, statusText: "", headers: [], content: { size: 0, mimeType: "" } });
+    Object.assign(har.entries[1]!.response, {
+      status: 0,
+      statusText: "",
+      headers: [],
+      content: { size: 0, mimeType: "" },
+    });
     const report = reportOf(har.har());
-    expect(notPassed(report).map((result) => `${result.step} ${result.check} ${result.status}: ${result.message}`)).toEqual([
+    expect(
+      notPassed(report).map((result) => `${result.step} ${result.check} ${result.status}: ${result.message}`),
+    ).toEqual([
       "entry 1 response_schema_conformance skipped: the recording holds no body for this answer",
       "entry 2 not_a_server_error skipped: the recording holds no answer to this request (it failed or was cancelled in the client)",
     ]);
@@ -187,11 +244,17 @@ describe("what a recording may leave out", () => {
 
   it("reads base64 bodies, and leaves out HTTP/2 pseudo-headers", async () => {
     const har = recorder();
-    await har.send("POST", `${API}/property`, { body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701" } });
+    await har.send("POST", `${API}/property`, {
+      body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701" },
+    });
     const entry = har.entries[0]!;
     entry.request.headers.unshift({ name: ":authority", value: "api.example.com" }, { name: ":method", value: "POST" });
     entry.response.headers.unshift({ name: ":status", value: "200" });
-    entry.response.content = { ...entry.response.content, text: Buffer.from(entry.response.content.text!).toString("base64"), encoding: "base64" };
+    entry.response.content = {
+      ...entry.response.content,
+      text: Buffer.from(entry.response.content.text!).toString("base64"),
+      encoding: "base64",
+    };
     const read = readRecording(JSON.stringify(har.har()));
     if (!read.ok) throw new Error(read.message);
     expect(Object.keys(read.exchanges[0]!.requestHeaders).sort()).toEqual(["api-key", "content-type", "token"]);
@@ -200,7 +263,9 @@ describe("what a recording may leave out", () => {
     entry.response.content.text = Buffer.from('{"nid": 5}').toString("base64");
     const [failure, ...rest] = notPassed(reportOf(har.har()));
     expect(rest).toEqual([]);
-    expect(failure!.message!.split("\n")).toContain("createProperty response.body/nid: must be string, got integer 5 [type]");
+    expect(failure!.message!.split("\n")).toContain(
+      "createProperty response.body/nid: must be string, got integer 5 [type]",
+    );
   });
 });
 
@@ -209,12 +274,25 @@ describe("which exchanges are the service's", () => {
     const har = recorder();
     await har.send("GET", `${API}/template_base`);
     const entry = har.entries[0]!;
-    const behindGateway = { ...entry, request: { ...entry.request, url: `https://gateway.example/listing${API}/template_base` } };
-    const elsewhere = { ...entry, request: { ...entry.request, url: `https://other.example/listing${API}/template_base` } };
-    const document = { log: { version: "1.2", creator: { name: "t", version: "1" }, entries: [behindGateway, elsewhere] } };
+    const behindGateway = {
+      ...entry,
+      request: { ...entry.request, url: `https://gateway.example/listing${API}/template_base` },
+    };
+    const elsewhere = {
+      ...entry,
+      request: { ...entry.request, url: `https://other.example/listing${API}/template_base` },
+    };
+    const document = {
+      log: { version: "1.2", creator: { name: "t", version: "1" }, entries: [behindGateway, elsewhere] },
+    };
 
     const report = reportOf(document, { baseUrl: "https://gateway.example/listing" });
-    expect(report.recording).toMatchObject({ baseUrl: "https://gateway.example/listing", entries: 2, checked: 1, otherTraffic: 1 });
+    expect(report.recording).toMatchObject({
+      baseUrl: "https://gateway.example/listing",
+      entries: 2,
+      checked: 1,
+      otherTraffic: 1,
+    });
     expect(notPassed(report)).toEqual([]);
     expect(report.coverage.retrieveTemplateCatalogue!.statuses).toEqual([200]);
   });
@@ -255,13 +333,28 @@ describe("a list of exchanges in the matcher's shape", () => {
 describe("readRecording", () => {
   it.each([
     ["{", /^not JSON: /],
-    ['{"entries": []}', /^neither a HAR file \(an object with log\.entries\) nor a list of \{ request, response \} exchanges$/],
+    [
+      '{"entries": []}',
+      /^neither a HAR file \(an object with log\.entries\) nor a list of \{ request, response \} exchanges$/,
+    ],
     ['{"log": {"entries": {}}}', /^log\.entries must be a list$/],
-    ['{"log": {"entries": [{"request": {"method": "GET"}, "response": {"status": 200}}]}}', /^log\.entries\[0\]\.request\.url must be a non-empty string$/],
-    ['{"log": {"entries": [{"request": {"method": "GET", "url": "/x"}, "response": {"status": "200"}}]}}', /^log\.entries\[0\]\.response\.status must be a whole number$/],
-    ['{"log": {"entries": [{"request": {"method": "GET", "url": "/x", "headers": [{"name": "a"}]}, "response": {"status": 200}}]}}', /^log\.entries\[0\]\.request\.headers\[0\] must be \{ name, value \} with two strings$/],
+    [
+      '{"log": {"entries": [{"request": {"method": "GET"}, "response": {"status": 200}}]}}',
+      /^log\.entries\[0\]\.request\.url must be a non-empty string$/,
+    ],
+    [
+      '{"log": {"entries": [{"request": {"method": "GET", "url": "/x"}, "response": {"status": "200"}}]}}',
+      /^log\.entries\[0\]\.response\.status must be a whole number$/,
+    ],
+    [
+      '{"log": {"entries": [{"request": {"method": "GET", "url": "/x", "headers": [{"name": "a"}]}, "response": {"status": 200}}]}}',
+      /^log\.entries\[0\]\.request\.headers\[0\] must be \{ name, value \} with two strings$/,
+    ],
     ['[{"request": {"method": "GET"}}]', /^\[0\]\.request\.path \(or url\) must be a non-empty string$/],
-    ['[{"request": {"method": "GET", "path": "/x"}, "response": {"status": 42}}]', /^\[0\]\.response\.status must be an HTTP status \(100 to 599\)$/],
+    [
+      '[{"request": {"method": "GET", "path": "/x"}, "response": {"status": 42}}]',
+      /^\[0\]\.response\.status must be an HTTP status \(100 to 599\)$/,
+    ],
   ])("refuses %s with a message that says where", (text, message) => {
     const read = readRecording(text);
     expect(read.ok).toBe(false);
@@ -269,7 +362,9 @@ describe("readRecording", () => {
   });
 
   it("keeps a __proto__ header as a header, not as a prototype", () => {
-    const read = readRecording('{"log": {"entries": [{"request": {"method": "GET", "url": "/x", "headers": [{"name": "__proto__", "value": "x"}]}, "response": {"status": 0}}]}}');
+    const read = readRecording(
+      '{"log": {"entries": [{"request": {"method": "GET", "url": "/x", "headers": [{"name": "__proto__", "value": "x"}]}, "response": {"status": 0}}]}}',
+    );
     if (!read.ok) throw new Error(read.message);
     const headers = read.exchanges[0]!.requestHeaders;
     expect(Object.getPrototypeOf(headers)).toBe(Object.prototype);

@@ -6,19 +6,46 @@ import { createProgressPrinter, renderTextReport } from "../../src/contract/runn
 import type { CheckResult, RunReport } from "../../src/contract/runner/run-report.ts";
 
 const results: CheckResult[] = [
-  { check: "not_a_server_error", status: "passed", tier: "fact", step: "create a property", operation: "createProperty", request: { method: "POST", path: "/api/v1/object/property", status: 200 } },
+  {
+    check: "not_a_server_error",
+    status: "passed",
+    tier: "fact",
+    step: "create a property",
+    operation: "createProperty",
+    request: { method: "POST", path: "/api/v1/object/property", status: 200 },
+  },
   {
     check: "response_schema_conformance",
     status: "failed",
     tier: "fact",
     step: "retrieve the property",
     operation: "retrieveProperty",
-    request: { method: "GET", path: "/api/v1/object/property/7", status: 200, curl: `curl -X GET 'https://api.example/api/v1/object/property/7' -H "API-KEY: \${CONTRACT_API_KEY}"` },
+    request: {
+      method: "GET",
+      path: "/api/v1/object/property/7",
+      status: 200,
+      curl: `curl -X GET 'https://api.example/api/v1/object/property/7' -H "API-KEY: \${CONTRACT_API_KEY}"`,
+    },
     section: "2.1",
-    message: 'retrieveProperty response.body/nid: must be string, got integer 7 [type]\nretrieveProperty response.body/title: <b>&"quoted"</b>',
+    message:
+      'retrieveProperty response.body/nid: must be string, got integer 7 [type]\nretrieveProperty response.body/title: <b>&"quoted"</b>',
   },
-  { check: "status_code_conformance", status: "warning", tier: "assumption", step: "create a property with no street", operation: "createProperty", request: { method: "POST", path: "/api/v1/object/property", status: 422, body: { city: "x" } }, message: "422 is not a documented status" },
-  { check: "duplicate_agent_rejected", status: "skipped", tier: "fact", step: "agent steps", message: "the account has no free agent seat" },
+  {
+    check: "status_code_conformance",
+    status: "warning",
+    tier: "assumption",
+    step: "create a property with no street",
+    operation: "createProperty",
+    request: { method: "POST", path: "/api/v1/object/property", status: 422, body: { city: "x" } },
+    message: "422 is not a documented status",
+  },
+  {
+    check: "duplicate_agent_rejected",
+    status: "skipped",
+    tier: "fact",
+    step: "agent steps",
+    message: "the account has no free agent seat",
+  },
 ];
 const report: RunReport = {
   baseUrl: "https://api.example",
@@ -34,7 +61,10 @@ const report: RunReport = {
     status_code_conformance: { passed: 0, failed: 0, warning: 1, skipped: 0 },
     duplicate_agent_rejected: { passed: 0, failed: 0, warning: 0, skipped: 1 },
   },
-  coverage: { createProperty: { statuses: [200, 422], documented: ["200", "400"] }, retrieveProperty: { statuses: [200], documented: ["200", "404"] } },
+  coverage: {
+    createProperty: { statuses: [200, 422], documented: ["200", "400"] },
+    retrieveProperty: { statuses: [200], documented: ["200", "404"] },
+  },
   exchanges: 3,
   leftBehind: ["property 7 (the service has no operation to delete a property)"],
 };
@@ -46,8 +76,12 @@ describe("text", () => {
     expect(text).toContain("✗ response_schema_conformance");
     expect(text).toContain("! status_code_conformance");
     expect(text).toContain("Coverage: 2/2 operations answered 200; 2/4 documented responses seen");
-    expect(text).toContain("Left behind: 1 record\n  1 property: the service has no operation to delete a property\n  The full list is in the JSON report");
-    expect(text.trimEnd().split("\n").at(-1)).toBe("Contract BROKEN against https://api.example: 1 failure, 1 warning, 3 requests in 1.2 s");
+    expect(text).toContain(
+      "Left behind: 1 record\n  1 property: the service has no operation to delete a property\n  The full list is in the JSON report",
+    );
+    expect(text.trimEnd().split("\n").at(-1)).toBe(
+      "Contract BROKEN against https://api.example: 1 failure, 1 warning, 3 requests in 1.2 s",
+    );
   });
 
   it("lists each failure and warning with the request that caused it", () => {
@@ -61,12 +95,21 @@ describe("text", () => {
         `     curl -X GET 'https://api.example/api/v1/object/property/7' -H "API-KEY: \${CONTRACT_API_KEY}"`,
       ].join("\n"),
     );
-    expect(text).toContain('     POST /api/v1/object/property → 422\n     body {"city":"x"}\n     422 is not a documented status');
+    expect(text).toContain(
+      '     POST /api/v1/object/property → 422\n     body {"city":"x"}\n     422 is not a documented status',
+    );
   });
 
   it("prints a progress line per step, and the problems under it", () => {
     const lines: string[] = [];
-    createProgressPrinter((line) => lines.push(line))({ kind: "step", step: "retrieve the property", operation: "retrieveProperty", request: results[1]!.request!, durationMs: 12, results: [results[1]!] });
+    createProgressPrinter((line) => lines.push(line))({
+      kind: "step",
+      step: "retrieve the property",
+      operation: "retrieveProperty",
+      request: results[1]!.request!,
+      durationMs: 12,
+      results: [results[1]!],
+    });
     expect(lines).toEqual([
       "  ✗ retrieve the property  GET /api/v1/object/property/7 → 200 (12 ms)",
       "    ✗ response_schema_conformance: retrieveProperty response.body/nid: must be string, got integer 7 [type]",
@@ -78,7 +121,11 @@ describe("JUnit", () => {
   const xml = renderJunitReport(report);
 
   it("has a suite per check and a case per result, with failures and skips marked", () => {
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="Property Listing Service contract" tests="4" failures="1" skipped="1" time="1.234"')).toBe(true);
+    expect(
+      xml.startsWith(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="Property Listing Service contract" tests="4" failures="1" skipped="1" time="1.234"',
+      ),
+    ).toBe(true);
     expect(xml.match(/<testsuite /g)).toHaveLength(4);
     expect(xml.match(/<testcase /g)).toHaveLength(4);
     expect(xml).toContain('<testsuite name="response_schema_conformance" tests="1" failures="1" skipped="0">');
@@ -100,26 +147,72 @@ describe("a failing run of many checks", () => {
   const many: RunReport = {
     ...report,
     results: [
-      { check: "not_a_server_error", status: "failed", tier: "fact", step: "retrieve the property", operation: "retrieveProperty", request: answer, message: "answered 503: busy" },
-      { check: "status_code_conformance", status: "failed", tier: "fact", step: "retrieve the property", operation: "retrieveProperty", request: answer, message: "503 is not documented" },
-      { check: "status_code_conformance", status: "failed", tier: "fact", step: "retrieve the property", operation: "retrieveProperty", request: answer, message: "the operation should have succeeded with 200" },
-      { check: "not_a_server_error", status: "failed", tier: "fact", step: "retrieve the property", operation: "retrieveProperty", request: { ...answer, path: "/api/v1/object/property/8" }, message: "answered 503: busy" },
+      {
+        check: "not_a_server_error",
+        status: "failed",
+        tier: "fact",
+        step: "retrieve the property",
+        operation: "retrieveProperty",
+        request: answer,
+        message: "answered 503: busy",
+      },
+      {
+        check: "status_code_conformance",
+        status: "failed",
+        tier: "fact",
+        step: "retrieve the property",
+        operation: "retrieveProperty",
+        request: answer,
+        message: "503 is not documented",
+      },
+      {
+        check: "status_code_conformance",
+        status: "failed",
+        tier: "fact",
+        step: "retrieve the property",
+        operation: "retrieveProperty",
+        request: answer,
+        message: "the operation should have succeeded with 200",
+      },
+      {
+        check: "not_a_server_error",
+        status: "failed",
+        tier: "fact",
+        step: "retrieve the property",
+        operation: "retrieveProperty",
+        request: { ...answer, path: "/api/v1/object/property/8" },
+        message: "answered 503: busy",
+      },
     ],
-    leftBehind: [...Array.from({ length: 14 }, (_, index) => `property ${index + 1} (the service has no operation to delete a property)`), "agent 5 of the primary account (DELETE /api/v1/object/agent_card/5 answered 500)"],
+    leftBehind: [
+      ...Array.from(
+        { length: 14 },
+        (_, index) => `property ${index + 1} (the service has no operation to delete a property)`,
+      ),
+      "agent 5 of the primary account (DELETE /api/v1/object/agent_card/5 answered 500)",
+    ],
   };
 
   it("gives every JUnit test case its own (classname, name)", () => {
     const xml = renderJunitReport(many);
-    const pairs = [...xml.matchAll(/<testcase classname="([^"]*)" name="([^"]*)">/g)].map((match) => `${match[1]} | ${match[2]}`);
+    const pairs = [...xml.matchAll(/<testcase classname="([^"]*)" name="([^"]*)">/g)].map(
+      (match) => `${match[1]} | ${match[2]}`,
+    );
     expect(pairs).toHaveLength(4);
     expect(new Set(pairs).size).toBe(4);
-    expect(pairs).toContain("contract.status_code_conformance | retrieve the property (retrieveProperty GET /api/v1/object/property/7) #2");
+    expect(pairs).toContain(
+      "contract.status_code_conformance | retrieve the property (retrieveProperty GET /api/v1/object/property/7) #2",
+    );
   });
 
   it("lists one failure per cause in the text report, naming every check it failed", () => {
     const text = renderTextReport(many);
-    expect(text).toContain("Failures (2, from 4 checks)\n  1. not_a_server_error, status_code_conformance [fact]: retrieve the property (retrieveProperty)\n     GET /api/v1/object/property/7 → 503");
-    expect(text).toContain("  2. not_a_server_error [fact]: retrieve the property (retrieveProperty)\n     GET /api/v1/object/property/8 → 503");
+    expect(text).toContain(
+      "Failures (2, from 4 checks)\n  1. not_a_server_error, status_code_conformance [fact]: retrieve the property (retrieveProperty)\n     GET /api/v1/object/property/7 → 503",
+    );
+    expect(text).toContain(
+      "  2. not_a_server_error [fact]: retrieve the property (retrieveProperty)\n     GET /api/v1/object/property/8 → 503",
+    );
     expect(text.trimEnd().split("\n").at(-1)).toMatch(/: 2 failures, 0 warnings,/);
   });
 
@@ -142,10 +235,32 @@ describe("requests sent again or left unanswered", () => {
     const text = renderTextReport({
       ...report,
       retried: [
-        { step: "list the agents", method: "GET", path: "/api/v1/object/agent_cards", answers: [{ status: 503, retryAfter: "1" }], waitedMs: 1000, finalStatus: 200 },
-        { step: "retrieve the property", method: "GET", path: "/api/v1/object/property/7", answers: [], waitedMs: 0, finalStatus: 429, gaveUp: "a wait of 40 s would pass the run's 30 s of waiting (1 s spent)" },
+        {
+          step: "list the agents",
+          method: "GET",
+          path: "/api/v1/object/agent_cards",
+          answers: [{ status: 503, retryAfter: "1" }],
+          waitedMs: 1000,
+          finalStatus: 200,
+        },
+        {
+          step: "retrieve the property",
+          method: "GET",
+          path: "/api/v1/object/property/7",
+          answers: [],
+          waitedMs: 0,
+          finalStatus: 429,
+          gaveUp: "a wait of 40 s would pass the run's 30 s of waiting (1 s spent)",
+        },
       ],
-      unanswered: [{ step: "retrieve the floorplan", method: "GET", path: "/api/v1/object/document/9", reason: "no answer within 10000 ms (--timeout)" }],
+      unanswered: [
+        {
+          step: "retrieve the floorplan",
+          method: "GET",
+          path: "/api/v1/object/document/9",
+          reason: "no answer within 10000 ms (--timeout)",
+        },
+      ],
     });
     expect(text).toContain(
       [

@@ -26,15 +26,26 @@ let accounts = 0;
 const run = async (baseUrl: string, options: Partial<RunOptions> = {}): Promise<RunReport> => {
   const id = (accounts += 1);
   const outcome = await runContract({
-    baseUrl, apiKey: `runner-${id}`, token: `token-${id}`, other: { apiKey: `runner-${id}-other`, token: `other-${id}` }, fresh: { apiKey: `runner-${id}-fresh`, token: `fresh-${id}` },
-    contract, closedContract, timeoutMs: HANG_MS, ...options,
+    baseUrl,
+    apiKey: `runner-${id}`,
+    token: `token-${id}`,
+    other: { apiKey: `runner-${id}-other`, token: `other-${id}` },
+    fresh: { apiKey: `runner-${id}-fresh`, token: `fresh-${id}` },
+    contract,
+    closedContract,
+    timeoutMs: HANG_MS,
+    ...options,
   });
   if (outcome.kind !== "report") throw new Error(outcome.message);
   return outcome.report;
 };
-const failedChecks = (report: RunReport) => [...new Set(report.results.filter((result) => result.status === "failed").map((result) => result.check))].sort();
+const failedChecks = (report: RunReport) =>
+  [...new Set(report.results.filter((result) => result.status === "failed").map((result) => result.check))].sort();
 const messagesOf = (report: RunReport, check: string) =>
-  report.results.filter((result) => result.check === check && result.status !== "passed").map((result) => result.message ?? "").join("\n");
+  report.results
+    .filter((result) => result.check === check && result.status !== "passed")
+    .map((result) => result.message ?? "")
+    .join("\n");
 
 describe("against the conforming mock", () => {
   let report: RunReport;
@@ -50,15 +61,23 @@ describe("against the conforming mock", () => {
   it("evaluates every check of the scenario, and only those, and answers 200 on all fifteen operations", () => {
     expect(Object.keys(report.summary)).toEqual(SCENARIO_CHECKS);
     for (const check of SCENARIO_CHECKS) expect(report.summary[check]!.passed, check).toBeGreaterThan(0);
-    expect(Object.entries(report.coverage).filter(([, coverage]) => coverage.statuses.includes(200)).map(([id]) => id)).toHaveLength(15);
+    expect(
+      Object.entries(report.coverage)
+        .filter(([, coverage]) => coverage.statuses.includes(200))
+        .map(([id]) => id),
+    ).toHaveLength(15);
   });
 
   it("leaves behind only the properties it could not delete (two, and one per property type but the first's), each labelled, and the mock never broke the contract", () => {
-    expect(report.leftBehind).toEqual(Array.from({ length: 2 + 11 }, () =>
-      expect.stringMatching(/^property \d+, made by the step "create a property with [^"]+", titled "Contract Run conforming-[0-9a-f]{6} \(\d+\)" with external id contract-conforming-[0-9a-f]{6}-\d+ \(the service has no operation to delete a property\)$/)));
+    expect(report.leftBehind).toEqual(
+      Array.from({ length: 2 + 11 }, () =>
+        expect.stringMatching(
+          /^property \d+, made by the step "create a property with [^"]+", titled "Contract Run conforming-[0-9a-f]{6} \(\d+\)" with external id contract-conforming-[0-9a-f]{6}-\d+ \(the service has no operation to delete a property\)$/,
+        ),
+      ),
+    );
     expect(mock.violations).toEqual([]);
   });
-
 
   it("cites a section of the interface document for every fact-tier result", () => {
     const facts = report.results.filter((result) => result.tier === "fact");
@@ -71,8 +90,16 @@ describe("what a run leaves on the service", () => {
   it("labels every property it created with its tag, in the title and the external id, as the service then shows them, and reports each", async () => {
     const keys = { apiKey: "left-behind", token: "left-behind-token" };
     const outcome = await runContract({
-      baseUrl: mockUrl, ...keys, other: { apiKey: "left-behind-other", token: "t2" }, fresh: { apiKey: "left-behind-fresh", token: "t3" },
-      contract, closedContract, timeoutMs: HANG_MS, seed: 5, now: () => Date.UTC(2026, 10, 26), nonce: "abc123",
+      baseUrl: mockUrl,
+      ...keys,
+      other: { apiKey: "left-behind-other", token: "t2" },
+      fresh: { apiKey: "left-behind-fresh", token: "t3" },
+      contract,
+      closedContract,
+      timeoutMs: HANG_MS,
+      seed: 5,
+      now: () => Date.UTC(2026, 10, 26),
+      nonce: "abc123",
     });
     if (outcome.kind !== "report") throw new Error(outcome.message);
     const { report } = outcome;
@@ -82,12 +109,25 @@ describe("what a run leaves on the service", () => {
     expect(report.created).toHaveLength(13);
     const headers = { "API-KEY": keys.apiKey, TOKEN: keys.token, "content-type": "application/json" };
     for (const [index, created] of report.created!.entries()) {
-      expect(created).toMatchObject({ kind: "property", title: `Contract Run ${report.runTag} (${index + 1})`, externalId: `contract-${report.runTag}-${index + 1}` });
-      const shown = (await (await fetch(`${mockUrl}/api/v1/object/property/${created.nid}`, { headers })).json()) as Record<string, unknown>;
-      expect({ title: shown.title, external_id: shown.external_id }).toEqual({ title: created.title, external_id: created.externalId });
+      expect(created).toMatchObject({
+        kind: "property",
+        title: `Contract Run ${report.runTag} (${index + 1})`,
+        externalId: `contract-${report.runTag}-${index + 1}`,
+      });
+      const shown = (await (
+        await fetch(`${mockUrl}/api/v1/object/property/${created.nid}`, { headers })
+      ).json()) as Record<string, unknown>;
+      expect({ title: shown.title, external_id: shown.external_id }).toEqual({
+        title: created.title,
+        external_id: created.externalId,
+      });
     }
-    const owner = (await (await fetch(`${mockUrl}/api/v1/object/property/${report.created![0]!.nid}`, { headers })).json()) as { uid: string };
-    const listed = (await (await fetch(`${mockUrl}/api/v1/object/properties/${owner.uid}`, { headers })).json()) as Array<{ title: string }>;
+    const owner = (await (
+      await fetch(`${mockUrl}/api/v1/object/property/${report.created![0]!.nid}`, { headers })
+    ).json()) as { uid: string };
+    const listed = (await (
+      await fetch(`${mockUrl}/api/v1/object/properties/${owner.uid}`, { headers })
+    ).json()) as Array<{ title: string }>;
     expect(listed.filter((item) => item.title.startsWith(`Contract Run ${report.runTag} (`))).toHaveLength(13);
   });
 });
@@ -96,7 +136,9 @@ describe("without a second account or a fresh one", () => {
   it("skips the probes with another account's TOKEN and the seat checks, and says why", async () => {
     const report = await run(mockUrl, { other: undefined, fresh: undefined } as Partial<RunOptions>);
     expect(report.result).toBe("passed");
-    const skipped = report.results.filter((result) => result.status === "skipped").map((result) => [result.check, result.message]);
+    const skipped = report.results
+      .filter((result) => result.status === "skipped")
+      .map((result) => [result.check, result.message]);
     expect(skipped).toEqual([
       ["ignored_auth", "no other account given (--other-api-key and --other-token)"],
       ["agent_seat_limit", "no account without agents given (--fresh-api-key and --fresh-token)"],
@@ -111,12 +153,24 @@ describe("without a second account or a fresh one", () => {
   });
 });
 
-const isRetrieveProperty = (method: string, path: string) => method === "GET" && /^\/api\/v1\/object\/property\/\d+$/.test(path);
+const isRetrieveProperty = (method: string, path: string) =>
+  method === "GET" && /^\/api\/v1\/object\/property\/\d+$/.test(path);
 
-const variants: Array<{ name: string; breakage: Breakage; fails: string[]; mentions: [string, string]; options?: Partial<RunOptions> }> = [
+const variants: Array<{
+  name: string;
+  breakage: Breakage;
+  fails: string[];
+  mentions: [string, string];
+  options?: Partial<RunOptions>;
+}> = [
   {
     name: "a wrong type: the property's nid as a number",
-    breakage: { response: (request, response) => (isRetrieveProperty(request.method, request.path) && response.status === 200 ? { ...response, body: { ...(response.body as object), nid: Number((response.body as { nid: string }).nid) } } : undefined) },
+    breakage: {
+      response: (request, response) =>
+        isRetrieveProperty(request.method, request.path) && response.status === 200
+          ? { ...response, body: { ...(response.body as object), nid: Number((response.body as { nid: string }).nid) } }
+          : undefined,
+    },
     fails: ["ensure_resource_availability", "external_id_lookup", "response_schema_conformance"],
     mentions: ["response_schema_conformance", "retrieveProperty response.body/nid: must be string, got integer"],
   },
@@ -134,9 +188,17 @@ const variants: Array<{ name: string; breakage: Breakage; fails: string[]; menti
   },
   {
     name: "a rule not enforced: a duplicate agent email is accepted",
-    breakage: { response: (request, response) => (request.method === "POST" && request.path.endsWith("/agent_card/") && response.status === 409 ? { status: 200, contentType: "application/json", body: { nid: "999999" } } : undefined) },
+    breakage: {
+      response: (request, response) =>
+        request.method === "POST" && request.path.endsWith("/agent_card/") && response.status === 409
+          ? { status: 200, contentType: "application/json", body: { nid: "999999" } }
+          : undefined,
+    },
     fails: ["agent_seat_limit", "duplicate_agent_rejected"],
-    mentions: ["duplicate_agent_rejected", "a create with an email that belongs to an agent should have been refused, got 200"],
+    mentions: [
+      "duplicate_agent_rejected",
+      "a create with an email that belongs to an agent should have been refused, got 200",
+    ],
   },
   {
     name: "auth ignored: requests without valid credentials are served",
@@ -154,13 +216,23 @@ const variants: Array<{ name: string; breakage: Breakage; fails: string[]; menti
   },
   {
     name: "a delete that deletes nothing",
-    breakage: { request: (request) => (request.method === "DELETE" && request.path.includes("/agent_card/") ? { status: 200, contentType: "application/json", body: [true] } : undefined) },
+    breakage: {
+      request: (request) =>
+        request.method === "DELETE" && request.path.includes("/agent_card/")
+          ? { status: 200, contentType: "application/json", body: [true] }
+          : undefined,
+    },
     fails: ["agent_seat_limit", "duplicate_agent_rejected", "use_after_free"],
     mentions: ["use_after_free", "should have been refused (the agent was deleted), got 200"],
   },
   {
     name: "a server error on invalid input",
-    breakage: { request: (request) => (request.body.includes('"garage":"attached"') ? { status: 500, contentType: "text/plain", body: "TypeError: cannot read properties of undefined" } : undefined) },
+    breakage: {
+      request: (request) =>
+        request.body.includes('"garage":"attached"')
+          ? { status: 500, contentType: "text/plain", body: "TypeError: cannot read properties of undefined" }
+          : undefined,
+    },
     fails: ["not_a_server_error", "status_code_conformance"],
     mentions: ["not_a_server_error", "answered 500: TypeError"],
   },
@@ -170,7 +242,14 @@ const variants: Array<{ name: string; breakage: Breakage; fails: string[]; menti
       response: (request, response) => {
         if (!request.path.endsWith("/template_base") || response.status !== 200) return undefined;
         const body = response.body as { templates: Array<{ machine_name: string; access_level: string }> };
-        return { ...response, body: { templates: body.templates.map((entry) => (entry.machine_name === "lux" ? { ...entry, access_level: "standard" } : entry)) } };
+        return {
+          ...response,
+          body: {
+            templates: body.templates.map((entry) =>
+              entry.machine_name === "lux" ? { ...entry, access_level: "standard" } : entry,
+            ),
+          },
+        };
       },
     },
     fails: ["response_schema_conformance", "template_catalogue"],
@@ -200,7 +279,10 @@ describe.each(variants)("against a mock with $name", ({ breakage, fails, mention
 
 describe("breakage that rests only on the contract's assumptions", () => {
   const otherErrorShape: Breakage = {
-    response: (_request, response) => (response.status === 400 ? { status: 400, contentType: "application/json", body: { error: "bad request" } } : undefined),
+    response: (_request, response) =>
+      response.status === 400
+        ? { status: 400, contentType: "application/json", body: { error: "bad request" } }
+        : undefined,
   };
   let proxy: Awaited<ReturnType<typeof startBreakingProxy>>;
   beforeAll(async () => {
@@ -212,14 +294,24 @@ describe("breakage that rests only on the contract's assumptions", () => {
     const report = await run(proxy.url, { publicBaseUrl: mockUrl });
     expect(report.result).toBe("passed");
     const warnings = report.results.filter((result) => result.status === "warning");
-    expect([...new Set(warnings.map((result) => result.check))].sort()).toEqual(["content_type_conformance", "response_schema_conformance", "undocumented_response_property"]);
-    expect(messagesOf(report, "response_schema_conformance")).toContain("createProperty response.body/type: is required [required] (assumption)");
+    expect([...new Set(warnings.map((result) => result.check))].sort()).toEqual([
+      "content_type_conformance",
+      "response_schema_conformance",
+      "undocumented_response_property",
+    ]);
+    expect(messagesOf(report, "response_schema_conformance")).toContain(
+      "createProperty response.body/type: is required [required] (assumption)",
+    );
   });
 
   it("is a failure with --strict", async () => {
     const report = await run(proxy.url, { strict: true, publicBaseUrl: mockUrl });
     expect(report.result).toBe("failed");
-    expect(failedChecks(report)).toEqual(["content_type_conformance", "response_schema_conformance", "undocumented_response_property"]);
+    expect(failedChecks(report)).toEqual([
+      "content_type_conformance",
+      "response_schema_conformance",
+      "undocumented_response_property",
+    ]);
   });
 });
 
@@ -239,7 +331,9 @@ describe("a service behind another address (section 4.1: the uri is {base_url}/<
   it("holds with --public-base-url naming the address clients reach the service at", async () => {
     const report = await run(proxy.url, { publicBaseUrl: mockUrl });
     expect(report.results.filter((result) => result.status === "failed")).toEqual([]);
-    expect(report.results.filter((result) => result.check === "autologin_uri" && result.status === "passed").length).toBeGreaterThan(2);
+    expect(
+      report.results.filter((result) => result.check === "autologin_uri" && result.status === "passed").length,
+    ).toBeGreaterThan(2);
   });
 });
 
@@ -247,7 +341,9 @@ describe("the mock reached by another of its names (issue 29: the uri carries th
   it("holds autologin_uri at http://localhost:<port> with no base URL given to the mock", async () => {
     const report = await run(mockUrl.replace("127.0.0.1", "localhost"));
     expect(report.results.filter((result) => result.status === "failed")).toEqual([]);
-    expect(report.results.filter((result) => result.check === "autologin_uri" && result.status === "passed").length).toBeGreaterThan(2);
+    expect(
+      report.results.filter((result) => result.check === "autologin_uri" && result.status === "passed").length,
+    ).toBeGreaterThan(2);
   });
 });
 
@@ -263,7 +359,9 @@ describe("a service that stops answering", () => {
     try {
       const report = await run(proxy.url);
       expect(report.result).toBe("failed");
-      expect(messagesOf(report, "not_a_server_error")).toContain("the service stopped answering at POST /api/v1/object/property");
+      expect(messagesOf(report, "not_a_server_error")).toContain(
+        "the service stopped answering at POST /api/v1/object/property",
+      );
       expect(report.results.filter((result) => result.status === "skipped").length).toBeGreaterThan(10);
     } finally {
       await proxy.close();
@@ -271,7 +369,16 @@ describe("a service that stops answering", () => {
   });
 
   it("is unreachable when nothing listens at the base URL", async () => {
-    const outcome = await runContract({ baseUrl: `${mockUrl.replace(/:\d+$/, "")}:9`, apiKey: "k", token: "t", contract, closedContract });
-    expect(outcome).toEqual({ kind: "unreachable", message: expect.stringMatching(/^Cannot reach http:\/\/127\.0\.0\.1:9: /) });
+    const outcome = await runContract({
+      baseUrl: `${mockUrl.replace(/:\d+$/, "")}:9`,
+      apiKey: "k",
+      token: "t",
+      contract,
+      closedContract,
+    });
+    expect(outcome).toEqual({
+      kind: "unreachable",
+      message: expect.stringMatching(/^Cannot reach http:\/\/127\.0\.0\.1:9: /),
+    });
   });
 });

@@ -7,7 +7,17 @@
  * answers, and the replay here then gives way to it.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
@@ -17,7 +27,18 @@ import { HANG_MS } from "../support/deadlines.ts";
 import { DOCKER_AVAILABLE } from "../support/docker.ts";
 import { freePort, PACKAGE_ROOT, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
 import { readDockerignore } from "./dockerignore.ts";
-import { execForm, only, readCopy, readDockerfile, readEnv, readHealthcheck, readStages, stageNamed, type DockerCopy, type DockerStage } from "./read-dockerfile.ts";
+import {
+  execForm,
+  only,
+  readCopy,
+  readDockerfile,
+  readEnv,
+  readHealthcheck,
+  readStages,
+  stageNamed,
+  type DockerCopy,
+  type DockerStage,
+} from "./read-dockerfile.ts";
 
 const stages = readStages(readDockerfile(readFileSync(join(PACKAGE_ROOT, "Dockerfile"), "utf8")));
 /** The stage the image is made of; the earlier ones only build what it copies from them. */
@@ -25,11 +46,19 @@ const final = stages.at(-1)!;
 const instructions = final.instructions;
 const cmd = execForm(only(instructions, "CMD").args);
 const healthcheck = readHealthcheck(only(instructions, "HEALTHCHECK").args);
-const copiesOf = (stage: DockerStage): DockerCopy[] => stage.instructions.filter((instruction) => instruction.keyword === "COPY").map((instruction) => readCopy(instruction.args));
+const copiesOf = (stage: DockerStage): DockerCopy[] =>
+  stage.instructions
+    .filter((instruction) => instruction.keyword === "COPY")
+    .map((instruction) => readCopy(instruction.args));
 const copies = stages.flatMap(copiesOf);
 /** What the build context must hold: the sources of every COPY without --from, in any stage. */
 const contextCopies = copies.filter((copy) => copy.from === undefined);
-const env = Object.assign({}, ...instructions.filter((instruction) => instruction.keyword === "ENV").map((instruction) => readEnv(instruction.args))) as Record<string, string>;
+const env = Object.assign(
+  {},
+  ...instructions
+    .filter((instruction) => instruction.keyword === "ENV")
+    .map((instruction) => readEnv(instruction.args)),
+) as Record<string, string>;
 const isExcluded = readDockerignore(readFileSync(join(PACKAGE_ROOT, ".dockerignore"), "utf8"));
 const compose = parse(readFileSync(join(PACKAGE_ROOT, "docker-compose.yml"), "utf8")) as Compose;
 
@@ -53,7 +82,9 @@ const OUTSIDE_THE_APP = [/^npm cache clean\b/, /^mkdir -p \/data$/, /^chown [a-z
  * Compose as a plugin (`docker compose`) or standalone (`docker-compose`, Debian's package), whichever answers
  * `version` here: its `config` needs no engine, it only reads and checks the file.
  */
-const compose_ = [["docker", "compose"], ["docker-compose"]].find(([command, ...args]) => spawnSync(command!, [...args, "version"], { stdio: "ignore", timeout: 10_000 }).status === 0);
+const compose_ = [["docker", "compose"], ["docker-compose"]].find(
+  ([command, ...args]) => spawnSync(command!, [...args, "version"], { stdio: "ignore", timeout: 10_000 }).status === 0,
+);
 
 const started: StartedProcess[] = [];
 const servers: Server[] = [];
@@ -89,9 +120,16 @@ describe("Dockerfile", () => {
     expect(cmd.slice(1).find((arg) => !arg.startsWith("-"))).toMatch(/^dist\/.+\.js$/);
     expect(cmd.join(" ")).not.toMatch(/tsx|--import|--loader|\.ts\b/);
     const fromBuild = copiesOf(final).filter((copy) => copy.from !== undefined);
-    expect(fromBuild.map(({ sources, destination }) => ({ sources, destination }))).toEqual([{ sources: ["/app/dist"], destination: "./dist" }]);
-    const fromContext = copiesOf(final).filter((copy) => copy.from === undefined).flatMap((copy) => copy.sources);
-    expect(fromContext.filter((source) => source === "src" || source.startsWith("src/") || source.startsWith("tsconfig")), "no sources in the image").toEqual([]);
+    expect(fromBuild.map(({ sources, destination }) => ({ sources, destination }))).toEqual([
+      { sources: ["/app/dist"], destination: "./dist" },
+    ]);
+    const fromContext = copiesOf(final)
+      .filter((copy) => copy.from === undefined)
+      .flatMap((copy) => copy.sources);
+    expect(
+      fromContext.filter((source) => source === "src" || source.startsWith("src/") || source.startsWith("tsconfig")),
+      "no sources in the image",
+    ).toEqual([]);
   });
 
   it("its CMD, run on the host as written, serves /healthz and exits 0 soon after SIGTERM", async () => {
@@ -108,9 +146,13 @@ describe("Dockerfile", () => {
   });
 
   it("installs in its last stage package.json's runtime dependencies alone, from the lock file, once", () => {
-    const fromContext = copiesOf(final).filter((copy) => copy.from === undefined).flatMap((copy) => copy.sources);
+    const fromContext = copiesOf(final)
+      .filter((copy) => copy.from === undefined)
+      .flatMap((copy) => copy.sources);
     expect(fromContext).toEqual(expect.arrayContaining(["package.json", "package-lock.json"]));
-    const steps = final.instructions.filter((instruction) => instruction.keyword === "RUN").flatMap((instruction) => instruction.args.split("&&").map((part) => part.trim()));
+    const steps = final.instructions
+      .filter((instruction) => instruction.keyword === "RUN")
+      .flatMap((instruction) => instruction.args.split("&&").map((part) => part.trim()));
     const installs = steps.filter((step) => /^npm (ci|install|i|add)\b/.test(step));
     expect(installs).toHaveLength(1);
     expect(installs[0]).toMatch(/^npm ci\b/); // the lock file's versions, nothing resolved anew
@@ -119,7 +161,9 @@ describe("Dockerfile", () => {
 
   it("is what the example of options after the command repeats (docs/docker.md, In an integration suite)", () => {
     const readme = readFileSync(join(PACKAGE_ROOT, "docs", "docker.md"), "utf8");
-    const examples = [...readme.matchAll(/`command: (\[[^\]`]*\])`/g)].map((match) => JSON.parse(match[1]!) as string[]);
+    const examples = [...readme.matchAll(/`command: (\[[^\]`]*\])`/g)].map(
+      (match) => JSON.parse(match[1]!) as string[],
+    );
     expect(examples.length).toBeGreaterThan(0);
     for (const example of examples) expect(example.slice(0, cmd.length)).toEqual(cmd);
   });
@@ -165,7 +209,19 @@ describe(".dockerignore", () => {
   });
 
   it("keeps out node_modules, .git, scratch, test outputs and local files", () => {
-    for (const path of ["node_modules", "node_modules/tsx/package.json", ".git", ".git/HEAD", "scratch/smoke.ts", "coverage/index.html", "test/e2e/npm-start.test.ts", "src/mock/create-app.test.ts", "src/node_modules/x.js", ".env", "db.json"]) {
+    for (const path of [
+      "node_modules",
+      "node_modules/tsx/package.json",
+      ".git",
+      ".git/HEAD",
+      "scratch/smoke.ts",
+      "coverage/index.html",
+      "test/e2e/npm-start.test.ts",
+      "src/mock/create-app.test.ts",
+      "src/node_modules/x.js",
+      ".env",
+      "db.json",
+    ]) {
       expect(isExcluded(path), path).toBe(true);
     }
   });
@@ -207,74 +263,97 @@ describe("docker-compose.yml", () => {
   it("is accepted by `docker compose config` (needs `docker compose` or `docker-compose`; no engine)", ({ skip }) => {
     skip(!compose_, "neither `docker compose version` nor `docker-compose version` works on this machine");
     const [command, ...args] = compose_!;
-    const result = spawnSync(command!, [...args, "-f", "docker-compose.yml", "config", "--quiet"], { cwd: PACKAGE_ROOT, encoding: "utf8", timeout: HANG_MS });
+    const result = spawnSync(command!, [...args, "-f", "docker-compose.yml", "config", "--quiet"], {
+      cwd: PACKAGE_ROOT,
+      encoding: "utf8",
+      timeout: HANG_MS,
+    });
     expect(result.status, result.stderr).toBe(0);
   });
 });
 
 describe("the image's file set", () => {
-  it(
-    "replayed stage by stage, each in a folder of its own (the build stage compiles; the last installs the runtime dependencies and copies dist/ from it), serves the mock from the built JavaScript",
-    async ({ skip }) => {
-      skip(DOCKER_AVAILABLE, "a Docker engine answers: test/docker/container.test.ts builds the image itself and checks its files");
-      const root = mkdtempSync(join(tmpdir(), "plk-image-"));
-      temporary.push(root);
-      // Each stage's file system is a folder of its own, so a COPY --from reads only what that stage made.
-      const fileSystems = new Map<DockerStage, string>();
-      const appOf = (stage: DockerStage) => join(fileSystems.get(stage)!, only(stage.instructions, "WORKDIR").args.replace(/^\//, ""));
-      for (const stage of stages) {
-        fileSystems.set(stage, join(root, `stage-${stage.index}`));
-        const app = appOf(stage);
-        mkdirSync(app, { recursive: true });
-        // Each COPY and RUN in order, as far as they concern the application folder.
-        for (const instruction of stage.instructions) {
-          if (instruction.keyword === "COPY") {
-            const copy = readCopy(instruction.args);
-            const from = copy.from === undefined ? undefined : stageNamed(stages, copy.from);
-            copyInto(fileSystems.get(stage)!, app, copy, from && fileSystems.get(from));
+  it("replayed stage by stage, each in a folder of its own (the build stage compiles; the last installs the runtime dependencies and copies dist/ from it), serves the mock from the built JavaScript", async ({
+    skip,
+  }) => {
+    skip(
+      DOCKER_AVAILABLE,
+      "a Docker engine answers: test/docker/container.test.ts builds the image itself and checks its files",
+    );
+    const root = mkdtempSync(join(tmpdir(), "plk-image-"));
+    temporary.push(root);
+    // Each stage's file system is a folder of its own, so a COPY --from reads only what that stage made.
+    const fileSystems = new Map<DockerStage, string>();
+    const appOf = (stage: DockerStage) =>
+      join(fileSystems.get(stage)!, only(stage.instructions, "WORKDIR").args.replace(/^\//, ""));
+    for (const stage of stages) {
+      fileSystems.set(stage, join(root, `stage-${stage.index}`));
+      const app = appOf(stage);
+      mkdirSync(app, { recursive: true });
+      // Each COPY and RUN in order, as far as they concern the application folder.
+      for (const instruction of stage.instructions) {
+        if (instruction.keyword === "COPY") {
+          const copy = readCopy(instruction.args);
+          const from = copy.from === undefined ? undefined : stageNamed(stages, copy.from);
+          copyInto(fileSystems.get(stage)!, app, copy, from && fileSystems.get(from));
+        }
+        if (instruction.keyword !== "RUN") continue;
+        for (const step of instruction.args.split("&&").map((part) => part.trim())) {
+          // Steps that only touch the image outside the application folder; running them here would clean this
+          // machine's npm cache or need root. Any other step is replayed, and a step this list does not know
+          // must be one that runs in the application folder, so a new install or build step cannot be skipped.
+          if (OUTSIDE_THE_APP.some((pattern) => pattern.test(step))) continue;
+          if (!/^(npm|node|npx) /.test(step))
+            throw new Error(
+              `The replay does not know how to run "${step}" (RUN at line ${instruction.line}); teach it here.`,
+            );
+          if (isClonesOwnInstall(stage, step, app)) {
+            symlinkSync(join(PACKAGE_ROOT, "node_modules"), join(app, "node_modules"), "dir");
+            continue;
           }
-          if (instruction.keyword !== "RUN") continue;
-          for (const step of instruction.args.split("&&").map((part) => part.trim())) {
-            // Steps that only touch the image outside the application folder; running them here would clean this
-            // machine's npm cache or need root. Any other step is replayed, and a step this list does not know
-            // must be one that runs in the application folder, so a new install or build step cannot be skipped.
-            if (OUTSIDE_THE_APP.some((pattern) => pattern.test(step))) continue;
-            if (!/^(npm|node|npx) /.test(step)) throw new Error(`The replay does not know how to run "${step}" (RUN at line ${instruction.line}); teach it here.`);
-            if (isClonesOwnInstall(stage, step, app)) {
-              symlinkSync(join(PACKAGE_ROOT, "node_modules"), join(app, "node_modules"), "dir");
-              continue;
-            }
-            const ran = spawnSync("sh", ["-c", step], { cwd: app, env: withoutNpmVariables(), encoding: "utf8", timeout: 170_000 });
-            expect(ran.status, `${step} (stage ${stage.name ?? stage.index}):\n${ran.stdout}${ran.stderr}`).toBe(0);
-          }
+          const ran = spawnSync("sh", ["-c", step], {
+            cwd: app,
+            env: withoutNpmVariables(),
+            encoding: "utf8",
+            timeout: 170_000,
+          });
+          expect(ran.status, `${step} (stage ${stage.name ?? stage.index}):\n${ran.stdout}${ran.stderr}`).toBe(0);
         }
       }
+    }
 
-      // The image: the runtime dependencies alone, the built JavaScript, no sources.
-      const app = appOf(final);
-      expect(existsSync(join(app, "node_modules", "ajv")), "runtime dependencies installed").toBe(true);
-      expect(existsSync(join(app, "node_modules", "json-server")), "json-server, which serves /__db, installed").toBe(true);
-      for (const absent of ["vitest", "tsx", "esbuild", "typescript", "swagger-ui-dist", "@scarf"]) {
-        expect(existsSync(join(app, "node_modules", absent)), `${absent} is not in the image`).toBe(false);
-      }
-      expect(existsSync(join(app, "src")), "no sources in the image").toBe(false);
-      expect(existsSync(join(app, "dist", "docs-assets", "swagger-ui-bundle.js")), "the docs page's files, built").toBe(true);
-      expect(existsSync(join(app, "dist", "console-assets", "console.js")), "the console's files, copied by the build").toBe(true);
+    // The image: the runtime dependencies alone, the built JavaScript, no sources.
+    const app = appOf(final);
+    expect(existsSync(join(app, "node_modules", "ajv")), "runtime dependencies installed").toBe(true);
+    expect(existsSync(join(app, "node_modules", "json-server")), "json-server, which serves /__db, installed").toBe(
+      true,
+    );
+    for (const absent of ["vitest", "tsx", "esbuild", "typescript", "swagger-ui-dist", "@scarf"]) {
+      expect(existsSync(join(app, "node_modules", absent)), `${absent} is not in the image`).toBe(false);
+    }
+    expect(existsSync(join(app, "src")), "no sources in the image").toBe(false);
+    expect(existsSync(join(app, "dist", "docs-assets", "swagger-ui-bundle.js")), "the docs page's files, built").toBe(
+      true,
+    );
+    expect(
+      existsSync(join(app, "dist", "console-assets", "console.js")),
+      "the console's files, copied by the build",
+    ).toBe(true);
 
-      const port = await freePort();
-      const mock = startCmd(app, port);
-      await waitForHealthy(`http://127.0.0.1:${port}/healthz`).catch((error: Error) => {
-        throw new Error(`${error.message}; the mock said:\n${mock.output()}`);
-      });
-      const properties = await fetch(`http://127.0.0.1:${port}/api/v1/object/properties/1`, { headers: { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" } });
-      expect(properties.status).toBe(200);
-      expect((await fetch(`http://127.0.0.1:${port}/docs/swagger-ui-bundle.js`)).status).toBe(200);
-      expect((await fetch(`http://127.0.0.1:${port}/__db/properties?_limit=1`)).status).toBe(200);
-      mock.child.kill("SIGTERM");
-      expect(await withDeadline(mock.exited, 60_000)).toBe(0);
-    },
-    240_000,
-  );
+    const port = await freePort();
+    const mock = startCmd(app, port);
+    await waitForHealthy(`http://127.0.0.1:${port}/healthz`).catch((error: Error) => {
+      throw new Error(`${error.message}; the mock said:\n${mock.output()}`);
+    });
+    const properties = await fetch(`http://127.0.0.1:${port}/api/v1/object/properties/1`, {
+      headers: { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" },
+    });
+    expect(properties.status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${port}/docs/swagger-ui-bundle.js`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${port}/__db/properties?_limit=1`)).status).toBe(200);
+    mock.child.kill("SIGTERM");
+    expect(await withDeadline(mock.exited, 60_000)).toBe(0);
+  }, 240_000);
 });
 
 /**
@@ -291,7 +370,10 @@ function isClonesOwnInstall(stage: DockerStage, step: string, app: string): bool
 
 /** The Dockerfile's CMD in `dir`, with the address a test chooses; `exec` keeps node the process we signal. */
 function startCmd(dir: string, port: number): StartedProcess {
-  const process = startProcess("sh", ["-c", 'cd "$1" && shift && exec "$@"', "sh", dir, ...cmd], { HOST: "127.0.0.1", PORT: String(port) });
+  const process = startProcess("sh", ["-c", 'cd "$1" && shift && exec "$@"', "sh", dir, ...cmd], {
+    HOST: "127.0.0.1",
+    PORT: String(port),
+  });
   started.push(process);
   return process;
 }
@@ -303,7 +385,12 @@ function runHealthcheck(port: number, deadlineMs = 15_000) {
 }
 
 /** Runs a command to its end without blocking this process, which may be serving its other end; SIGKILL at the deadline. */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, deadlineMs: number): Promise<{ status: number | null; signal: string | null; output: string }> {
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  deadlineMs: number,
+): Promise<{ status: number | null; signal: string | null; output: string }> {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
@@ -335,7 +422,9 @@ function contextFiles(source: string): string[] {
  */
 function copyInto(fileSystem: string, app: string, copy: DockerCopy, fromFileSystem?: string): void {
   const intoFolder = copy.destination.endsWith("/") || copy.sources.length > 1;
-  const destination = copy.destination.startsWith("/") ? join(fileSystem, copy.destination) : join(app, copy.destination);
+  const destination = copy.destination.startsWith("/")
+    ? join(fileSystem, copy.destination)
+    : join(app, copy.destination);
   for (const source of copy.sources) {
     if (fromFileSystem !== undefined) {
       const path = join(fromFileSystem, source);
@@ -361,7 +450,9 @@ function withoutNpmVariables(): NodeJS.ProcessEnv {
 
 async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | "deadline passed"> {
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<"deadline passed">((resolve) => (timer = setTimeout(() => resolve("deadline passed"), ms)));
+  const deadline = new Promise<"deadline passed">(
+    (resolve) => (timer = setTimeout(() => resolve("deadline passed"), ms)),
+  );
   try {
     return await Promise.race([promise, deadline]);
   } finally {

@@ -56,7 +56,8 @@ export function execForm(args: string): string[] {
 export function splitFlags(args: string): { flags: Record<string, string>; rest: string } {
   const flags: Record<string, string> = {};
   let rest = args.trim();
-  for (let match; (match = /^--([a-z-]+)=(\S+)\s*/.exec(rest)); rest = rest.slice(match[0].length)) flags[match[1]!] = match[2]!;
+  for (let match; (match = /^--([a-z-]+)=(\S+)\s*/.exec(rest)); rest = rest.slice(match[0].length))
+    flags[match[1]!] = match[2]!;
   return { flags, rest };
 }
 
@@ -87,7 +88,11 @@ export function readCopy(args: string): DockerCopy {
   if (words.length < 2) throw new Error(`COPY needs a source and a destination: ${args}`);
   const unknown = Object.keys(flags).filter((flag) => flag !== "from");
   if (unknown.length > 0) throw new Error(`COPY --${unknown.join(", --")} is not replayed here: ${args}`);
-  return { ...(flags.from === undefined ? {} : { from: flags.from }), sources: words.slice(0, -1), destination: words.at(-1)! };
+  return {
+    ...(flags.from === undefined ? {} : { from: flags.from }),
+    sources: words.slice(0, -1),
+    destination: words.at(-1)!,
+  };
 }
 
 /** A build stage: its base image, its name (`AS name`) if it has one, and its instructions after the FROM. */
@@ -109,15 +114,24 @@ export function readStages(instructions: DockerInstruction[]): DockerStage[] {
       const match = /^(?:--platform=\S+\s+)?(\S+)(?:\s+AS\s+([a-z][a-z0-9_.-]*))?$/i.exec(instruction.args.trim());
       if (!match) throw new Error(`Dockerfile line ${instruction.line}: cannot read FROM ${instruction.args}`);
       const name = match[2]?.toLowerCase();
-      if (name !== undefined && stages.some((stage) => stage.name === name)) throw new Error(`Dockerfile line ${instruction.line}: a second stage named ${name}`);
-      stages.push({ index: stages.length, image: match[1]!, ...(name === undefined ? {} : { name }), instructions: [] });
+      if (name !== undefined && stages.some((stage) => stage.name === name))
+        throw new Error(`Dockerfile line ${instruction.line}: a second stage named ${name}`);
+      stages.push({
+        index: stages.length,
+        image: match[1]!,
+        ...(name === undefined ? {} : { name }),
+        instructions: [],
+      });
       continue;
     }
     const stage = stages.at(-1);
     if (!stage) throw new Error(`Dockerfile line ${instruction.line}: ${instruction.keyword} before the first FROM`);
     if (instruction.keyword === "COPY") {
       const { from } = readCopy(instruction.args);
-      if (from !== undefined && !stages.slice(0, -1).some((earlier) => earlier.name === from.toLowerCase() || String(earlier.index) === from)) {
+      if (
+        from !== undefined &&
+        !stages.slice(0, -1).some((earlier) => earlier.name === from.toLowerCase() || String(earlier.index) === from)
+      ) {
         throw new Error(`Dockerfile line ${instruction.line}: COPY --from=${from} names no earlier stage`);
       }
     }
@@ -136,7 +150,10 @@ export function stageNamed(stages: DockerStage[], from: string): DockerStage {
 
 /** ENV name=value ... (unquoted values). */
 export function readEnv(args: string): Record<string, string> {
-  const pairs = args.trim().split(/\s+/).map((word) => /^([A-Za-z_][A-Za-z0-9_]*)=(\S*)$/.exec(word));
+  const pairs = args
+    .trim()
+    .split(/\s+/)
+    .map((word) => /^([A-Za-z_][A-Za-z0-9_]*)=(\S*)$/.exec(word));
   if (pairs.some((pair) => pair === null)) throw new Error(`ENV is not in the name=value form: ${args}`);
   return Object.fromEntries(pairs.map((pair) => [pair![1]!, pair![2]!]));
 }

@@ -21,10 +21,13 @@ function plan(lines: string[] | undefined): { status: number | null; plan: Recor
   let file = join(PACKAGE_ROOT, "Dockerfile");
   if (lines) {
     file = join(dir, `Dockerfile-${Math.abs(hash(lines.join("\n")))}`);
-    writeFileSync(file, lines.join("\n") + "\n");
+    writeFileSync(file, `${lines.join("\n")}\n`);
   }
   const ran = spawnSync("bash", [SCRIPT, "--plan", file], { encoding: "utf8", timeout: 60_000 });
-  const entries = ran.stdout.split("\n").filter((line) => line.includes("=")).map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]);
+  const entries = ran.stdout
+    .split("\n")
+    .filter((line) => line.includes("="))
+    .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]);
   return { status: ran.status, plan: Object.fromEntries(entries) as Record<string, string>, stderr: ran.stderr };
 }
 
@@ -47,7 +50,13 @@ describe("scripts/docker/stand-in-base.sh --plan", () => {
 
   it("follows a changed FROM, stage names aside, and keys the kept image by it", () => {
     const current = plan(undefined).plan;
-    const changed = plan(["FROM node:22.11.0-trixie-slim AS build", "RUN npm ci", "FROM build AS check", "FROM node:22.11.0-trixie-slim", 'CMD ["node"]']);
+    const changed = plan([
+      "FROM node:22.11.0-trixie-slim AS build",
+      "RUN npm ci",
+      "FROM build AS check",
+      "FROM node:22.11.0-trixie-slim",
+      'CMD ["node"]',
+    ]);
     expect(changed.status, changed.stderr).toBe(0);
     expect(changed.plan).toMatchObject({ image: "node:22.11.0-trixie-slim", node: "22.11.0", release: "trixie" });
     expect(changed.plan.key).not.toBe(current.key);

@@ -43,7 +43,11 @@ async function runExample(baseUrl: string) {
   const written = ["contract.xml", "contract.json"].map((name) => join(PACKAGE_ROOT, name));
   for (const file of written) rmSync(file, { force: true });
   try {
-    const run = await runCli("sh", ["-c", example], { ...SECRETS, CONTRACT_BASE_URL: baseUrl, CONTRACT_PUBLIC_BASE_URL: mockUrl });
+    const run = await runCli("sh", ["-c", example], {
+      ...SECRETS,
+      CONTRACT_BASE_URL: baseUrl,
+      CONTRACT_PUBLIC_BASE_URL: mockUrl,
+    });
     const [xml, json] = written.map((file) => (existsSync(file) ? readFileSync(file, "utf8") : ""));
     return { ...run, xml: xml!, json: json! };
   } finally {
@@ -60,10 +64,20 @@ function expectNoSecret(...outputs: string[]): void {
 /** The JUnit file as a CI system reads it: well-formed, one (classname, name) per test case. */
 function readJunit(xml: string): { tests: number; failures: number; names: string[] } {
   expect(XMLValidator.validate(xml)).toBe(true);
-  const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", isArray: (name) => name === "testsuite" || name === "testcase" }).parse(xml) as {
-    testsuites: { tests: string; failures: string; testsuite: Array<{ testcase?: Array<{ classname: string; name: string }> }> };
+  const parsed = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "",
+    isArray: (name) => name === "testsuite" || name === "testcase",
+  }).parse(xml) as {
+    testsuites: {
+      tests: string;
+      failures: string;
+      testsuite: Array<{ testcase?: Array<{ classname: string; name: string }> }>;
+    };
   };
-  const names = parsed.testsuites.testsuite.flatMap((suite) => (suite.testcase ?? []).map((testcase) => `${testcase.classname} | ${testcase.name}`));
+  const names = parsed.testsuites.testsuite.flatMap((suite) =>
+    (suite.testcase ?? []).map((testcase) => `${testcase.classname} | ${testcase.name}`),
+  );
   return { tests: Number(parsed.testsuites.tests), failures: Number(parsed.testsuites.failures), names };
 }
 
@@ -92,7 +106,14 @@ describe("the documented CI command", () => {
     // Every retrieve of the template catalogue answers 500 with the request's credentials in the body, which the
     // report quotes (`answered 500: …`).
     const echo = await startBreakingProxy(mockUrl, {
-      request: (request) => (request.path.endsWith("/template_base") ? { status: 500, contentType: "application/json", body: { error: "boom", key: request.headers["api-key"], token: request.headers.token } } : undefined),
+      request: (request) =>
+        request.path.endsWith("/template_base")
+          ? {
+              status: 500,
+              contentType: "application/json",
+              body: { error: "boom", key: request.headers["api-key"], token: request.headers.token },
+            }
+          : undefined,
     });
     try {
       const run = await runExample(echo.url);
@@ -113,7 +134,11 @@ describe("the documented CI command", () => {
 describe("a machine format without --output", () => {
   for (const reporter of ["junit", "json"] as const) {
     it(`--reporter ${reporter}: standard output is the report and nothing else`, async () => {
-      const run = await runCli("npx", ["--no", "--", "property-listing-contract", "--reporter", reporter, "--skip-seat-checks"], { ...SECRETS, CONTRACT_BASE_URL: mockUrl });
+      const run = await runCli(
+        "npx",
+        ["--no", "--", "property-listing-contract", "--reporter", reporter, "--skip-seat-checks"],
+        { ...SECRETS, CONTRACT_BASE_URL: mockUrl },
+      );
       expect(run.code, run.stderr).toBe(0);
       if (reporter === "junit") expect(readJunit(run.stdout).failures).toBe(0);
       else expect((JSON.parse(run.stdout) as { result: string }).result).toBe("passed");
@@ -124,10 +149,15 @@ describe("a machine format without --output", () => {
 
   it("writes --json-report beside any reporter, and the text report points at it for the records left behind", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "plk-ci-")), "contract.json");
-    const run = await runCli("node", [CONTRACT_BIN, "--skip-seat-checks", "--json-report", file], { ...SECRETS, CONTRACT_BASE_URL: mockUrl });
+    const run = await runCli("node", [CONTRACT_BIN, "--skip-seat-checks", "--json-report", file], {
+      ...SECRETS,
+      CONTRACT_BASE_URL: mockUrl,
+    });
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(readFileSync(file, "utf8")) as { leftBehind: string[] };
-    expect(run.stdout).toContain(`Left behind: ${report.leftBehind.length} records\n  ${report.leftBehind.length} properties: the service has no operation to delete a property`);
+    expect(run.stdout).toContain(
+      `Left behind: ${report.leftBehind.length} records\n  ${report.leftBehind.length} properties: the service has no operation to delete a property`,
+    );
     expect(run.stdout).toContain(`The full list is in the JSON report, under "leftBehind" (${file}).`);
   });
 });
@@ -135,7 +165,19 @@ describe("a machine format without --output", () => {
 describe("the sample nightly workflow", () => {
   const workflow = parseYaml(readFileSync(join(PACKAGE_ROOT, WORKFLOW), "utf8")) as {
     on: { schedule: Array<{ cron: string }> };
-    jobs: Record<string, { steps: Array<{ name?: string; run?: string; uses?: string; if?: string; env?: Record<string, string>; with?: Record<string, string> }> }>;
+    jobs: Record<
+      string,
+      {
+        steps: Array<{
+          name?: string;
+          run?: string;
+          uses?: string;
+          if?: string;
+          env?: Record<string, string>;
+          with?: Record<string, string>;
+        }>;
+      }
+    >;
   };
   const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
   const contract = steps.find((step) => step.run?.includes("property-listing-contract"));
@@ -149,7 +191,13 @@ describe("the sample nightly workflow", () => {
   it("keeps the JUnit and JSON reports as artifacts, whether the run holds or not", () => {
     const upload = steps.find((step) => step.uses?.startsWith("actions/upload-artifact@"));
     expect(upload?.if).toBe("always()");
-    expect(upload?.with?.path?.split("\n").map((line) => line.trim()).filter(Boolean).sort()).toEqual(["contract.json", "contract.xml"]);
+    expect(
+      upload?.with?.path
+        ?.split("\n")
+        .map((line) => line.trim())
+        .filter(Boolean)
+        .sort(),
+    ).toEqual(["contract.json", "contract.xml"]);
   });
 
   it("is linked from the page that explains it", () => {

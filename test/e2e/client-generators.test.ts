@@ -25,12 +25,21 @@ const bin = (name: string) => join(PACKAGE_ROOT, "node_modules", ".bin", name);
 
 /** Each generator's program and arguments for a spec and an output folder: its fetch client, defaults otherwise. */
 const GENERATORS: Record<string, { program: string; args: (spec: string, out: string) => string[] }> = {
-  "hey-api": { program: "openapi-ts", args: (spec, out) => ["-i", spec, "-o", out, "-c", "@hey-api/client-fetch", "--silent", "--no-log-file"] },
+  "hey-api": {
+    program: "openapi-ts",
+    args: (spec, out) => ["-i", spec, "-o", out, "-c", "@hey-api/client-fetch", "--silent", "--no-log-file"],
+  },
   // Its bin is named `openapi`, as @redocly/cli's is: which one node_modules/.bin links depends on the install, so
   // the package's own file.
-  "openapi-typescript-codegen": { program: "../openapi-typescript-codegen/bin/index.js", args: (spec, out) => ["-i", spec, "-o", out, "-c", "fetch"] },
+  "openapi-typescript-codegen": {
+    program: "../openapi-typescript-codegen/bin/index.js",
+    args: (spec, out) => ["-i", spec, "-o", out, "-c", "fetch"],
+  },
   orval: { program: "orval", args: (spec, out) => ["-i", spec, "-o", join(out, "api.ts"), "--client", "fetch"] },
-  "swagger-typescript-api": { program: "swagger-typescript-api", args: (spec, out) => ["generate", "-p", spec, "-o", out, "-n", "api.ts", "--silent"] },
+  "swagger-typescript-api": {
+    program: "swagger-typescript-api",
+    args: (spec, out) => ["generate", "-p", spec, "-o", out, "-n", "api.ts", "--silent"],
+  },
 };
 
 let project = "";
@@ -41,7 +50,10 @@ const printed: Record<string, string> = {};
 
 async function generate(name: string, spec: string, out: string): Promise<void> {
   const { program, args } = GENERATORS[name]!;
-  const { stdout, stderr } = await run(bin(program), args(spec, join(project, out)), { cwd: project, encoding: "utf8" });
+  const { stdout, stderr } = await run(bin(program), args(spec, join(project, out)), {
+    cwd: project,
+    encoding: "utf8",
+  });
   printed[out] = stdout + stderr;
 }
 
@@ -49,7 +61,9 @@ beforeAll(async () => {
   project = mkdtempSync(join(tmpdir(), "plk-generators-"));
   // The spec as it was before issue 30 in one respect: ProblemFieldError's location enum inline under its
   // property `in`. openapi-typescript-codegen names such an enum after the property, so the compiler must fail.
-  const former = parse(readFileSync(SPEC, "utf8")) as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+  const former = parse(readFileSync(SPEC, "utf8")) as {
+    components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+  };
   former.components.schemas.ProblemFieldError!.properties.in = { type: "string", enum: ["body", "path", "header"] };
   writeFileSync(join(project, "former.yaml"), stringify(former));
   // One after the other: the machine's cores are shared with the rest of the suite.
@@ -59,14 +73,23 @@ beforeAll(async () => {
     join(project, "tsconfig.json"),
     JSON.stringify({
       compilerOptions: {
-        strict: true, target: "es2022", lib: ["es2022", "dom", "dom.iterable"], module: "esnext", moduleResolution: "bundler",
-        noEmit: true, skipLibCheck: true, types: [],
+        strict: true,
+        target: "es2022",
+        lib: ["es2022", "dom", "dom.iterable"],
+        module: "esnext",
+        moduleResolution: "bundler",
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
       },
       include: ["**/*.ts"],
     }),
   );
   try {
-    await run(process.execPath, [join(PACKAGE_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "."], { cwd: project, encoding: "utf8" });
+    await run(process.execPath, [join(PACKAGE_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "."], {
+      cwd: project,
+      encoding: "utf8",
+    });
   } catch (error) {
     // Diagnostics are the compiler's stdout; anything on stderr means it did not run as a typecheck should.
     if ((error as { stderr: string }).stderr !== "") throw error;
@@ -94,13 +117,20 @@ it("the compile step fails on invalid generated code: the former inline enum giv
 });
 
 describe("a generated client against the mock, with credentials and no other header", () => {
-  const mock = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), validateResponses: true, quiet: true });
+  const mock = createMockServer({
+    fixtures: tinyFixtures(),
+    contract: sharedContract(),
+    validateResponses: true,
+    quiet: true,
+  });
   let url = "";
   beforeAll(async () => {
     url = (await mock.listen(0, "127.0.0.1")).url;
     // orval's fetch client calls relative URLs unless its configuration gives a base URL, as a user's does outside
     // a browser: generated once more, with the mock's.
-    const config = { plk: { input: SPEC, output: { target: join(project, "orval-runtime", "api.ts"), client: "fetch", baseUrl: url } } };
+    const config = {
+      plk: { input: SPEC, output: { target: join(project, "orval-runtime", "api.ts"), client: "fetch", baseUrl: url } },
+    };
     writeFileSync(join(project, "orval.config.cjs"), `module.exports = ${JSON.stringify(config)};\n`);
     await run(bin("orval"), ["--config", join(project, "orval.config.cjs")], { cwd: project, encoding: "utf8" });
   });
@@ -114,7 +144,12 @@ describe("a generated client against the mock, with credentials and no other hea
     templates: [number, unknown];
   }
   const expectAll200 = (answers: Answers) => {
-    expect(answers).toEqual({ property: [200, "1001"], byExternalId: [200, "1001"], list: [200, 1], templates: [200, 23] });
+    expect(answers).toEqual({
+      property: [200, "1001"],
+      byExternalId: [200, "1001"],
+      list: [200, 1],
+      templates: [200, 23],
+    });
     // The requests reached the mock without content-type: no client sent one, and none was added here.
     const gets = mock.requests().filter((entry) => entry.method === "GET");
     expect(gets).toHaveLength(4);
@@ -126,7 +161,10 @@ describe("a generated client against the mock, with credentials and no other hea
   it("hey-api's: its security schemes carry the credentials", async () => {
     const sdk = await import(join(project, "hey-api", "sdk.gen.ts"));
     const { client } = await import(join(project, "hey-api", "client.gen.ts"));
-    client.setConfig({ baseUrl: url, auth: (auth: { name?: string }) => (auth.name === "API-KEY" ? DEMO["API-KEY"] : DEMO.TOKEN) });
+    client.setConfig({
+      baseUrl: url,
+      auth: (auth: { name?: string }) => (auth.name === "API-KEY" ? DEMO["API-KEY"] : DEMO.TOKEN),
+    });
     const property = await sdk.retrieveProperty({ path: { nid: 1001 } });
     const byExternalId = await sdk.retrievePropertyByExternalId({ path: { "external-id": "crm-1001" } });
     const list = await sdk.listUserProperties({ path: { uid: 1 } });
@@ -140,7 +178,9 @@ describe("a generated client against the mock, with credentials and no other hea
   });
 
   it("openapi-typescript-codegen's: its configuration's headers carry the credentials (it has no API-key schemes)", async () => {
-    const { OpenAPI, PropertiesService, TemplatesService } = await import(join(project, "openapi-typescript-codegen", "index.ts"));
+    const { OpenAPI, PropertiesService, TemplatesService } = await import(
+      join(project, "openapi-typescript-codegen", "index.ts")
+    );
     Object.assign(OpenAPI, { BASE: url, HEADERS: { ...DEMO } });
     // It throws on a status other than 2xx, so a value is a 200.
     expectAll200({

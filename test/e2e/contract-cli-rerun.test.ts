@@ -24,7 +24,12 @@ afterAll(async () => {
   await service?.close();
 });
 
-const contract = (args: string[]) => runCli("node", [CONTRACT_BIN, "--usage", usageFile, "--base-url", service.url, "--quiet", ...args], credentialsEnv(service.accounts));
+const contract = (args: string[]) =>
+  runCli(
+    "node",
+    [CONTRACT_BIN, "--usage", usageFile, "--base-url", service.url, "--quiet", ...args],
+    credentialsEnv(service.accounts),
+  );
 
 it("refuses a test command that reports no test with exit 2, saying what --rerun runs", async () => {
   const answers = join(folder, "answers.json");
@@ -35,7 +40,8 @@ it("refuses a test command that reports no test with exit 2, saying what --rerun
   // The answers were written all the same, with no credential in them.
   const text = readFileSync(answers, "utf8");
   expect(JSON.parse(text)).toMatchObject({ answersVersion: 1, tests: [{ name: SAMPLE_TESTS.retrieve!.name }] });
-  for (const secret of Object.values(service.accounts).flatMap((account) => [account.apiKey, account.token])) expect(text).not.toContain(secret);
+  for (const secret of Object.values(service.accounts).flatMap((account) => [account.apiKey, account.token]))
+    expect(text).not.toContain(secret);
 }, 60_000);
 
 it("makes --write-answers' folder, and names the flag and the file when it cannot be written", async () => {

@@ -34,25 +34,51 @@ beforeAll(async () => {
   usageFile = join(dir, "usage.json");
   writeFileSync(usageFile, JSON.stringify(usage));
   factsFile = join(dir, "facts.json");
-  writeFileSync(factsFile, JSON.stringify({ ...usage, tests: usage.tests.filter((test) => FACT_ONLY.some((key) => SAMPLE_TESTS[key]!.name === test.name)) }));
+  writeFileSync(
+    factsFile,
+    JSON.stringify({
+      ...usage,
+      tests: usage.tests.filter((test) => FACT_ONLY.some((key) => SAMPLE_TESTS[key]!.name === test.name)),
+    }),
+  );
   env = credentialsEnv(service.accounts);
 }, 60_000);
 afterAll(async () => {
   await service.close();
 });
 
-const contract = (args: string[], extra: NodeJS.ProcessEnv = {}) => runCli("node", [CONTRACT_BIN, ...args], { ...env, ...extra });
+const contract = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+  runCli("node", [CONTRACT_BIN, ...args], { ...env, ...extra });
 
 describe("--usage --base-url: a replay against the service", () => {
   it("gives one JUnit test case per consumer test, fails those resting on what the service does otherwise (exit 1), and prints no credential", async () => {
     const jsonFile = join(dir, "replay.json");
-    const { code, stdout, stderr } = await contract(["--usage", usageFile, "--base-url", service.url, "--reporter", "junit", "--json-report", jsonFile]);
+    const { code, stdout, stderr } = await contract([
+      "--usage",
+      usageFile,
+      "--base-url",
+      service.url,
+      "--reporter",
+      "junit",
+      "--json-report",
+      jsonFile,
+    ]);
     expect(code, stderr).toBe(1);
-    const cases = [...stdout.matchAll(/<testcase classname="consumer sample-web-app" name="([^"]+)">\s*(<failure)?/g)].map((match) => [match[1], match[2] !== undefined]);
-    expect(cases).toEqual(usage.tests.map((test) => [test.name.replace(/>/g, "&gt;").replace(/'/g, "'"), !FACT_ONLY.some((key) => SAMPLE_TESTS[key]!.name === test.name)]));
+    const cases = [
+      ...stdout.matchAll(/<testcase classname="consumer sample-web-app" name="([^"]+)">\s*(<failure)?/g),
+    ].map((match) => [match[1], match[2] !== undefined]);
+    expect(cases).toEqual(
+      usage.tests.map((test) => [
+        test.name.replace(/>/g, "&gt;").replace(/'/g, "'"),
+        !FACT_ONLY.some((key) => SAMPLE_TESTS[key]!.name === test.name),
+      ]),
+    );
     expect(stdout).toContain("seat-limit-status");
     const report = JSON.parse(readFileSync(jsonFile, "utf8")) as RunReport;
-    expect(report.usage!.tests.find((test) => test.name === SAMPLE_TESTS.seats!.name)!.restsOn).toEqual(["error-body-shape", "seat-limit-status"]);
+    expect(report.usage!.tests.find((test) => test.name === SAMPLE_TESTS.seats!.name)!.restsOn).toEqual([
+      "error-body-shape",
+      "seat-limit-status",
+    ]);
     expect(report.created!.length).toBeGreaterThan(0);
     for (const secret of SECRETS()) {
       expect(stdout, "report").not.toContain(secret);
@@ -65,7 +91,9 @@ describe("--usage --base-url: a replay against the service", () => {
   it("holds (exit 0) for a usage resting on documented facts only, every request through HTTP_PROXY", async () => {
     const proxy = await startForwardingProxy();
     try {
-      const { code, stdout, stderr } = await contract(["--usage", factsFile, "--base-url", service.url], { HTTP_PROXY: proxy.url });
+      const { code, stdout, stderr } = await contract(["--usage", factsFile, "--base-url", service.url], {
+        HTTP_PROXY: proxy.url,
+      });
       expect(code, `${stdout}\n${stderr}`).toBe(0);
       expect(stdout).toContain("Consumer usage HOLDS");
       expect(proxy.hops.length).toBeGreaterThan(5);
@@ -81,15 +109,33 @@ describe("--usage --base-url: a replay against the service", () => {
       request: (request) => {
         if (refused || request.method !== "GET" || !request.path.includes("/properties/")) return undefined;
         refused = true;
-        return { status: 503, contentType: "application/json", body: { error: "busy" }, headers: { "Retry-After": "0" } };
+        return {
+          status: 503,
+          contentType: "application/json",
+          body: { error: "busy" },
+          headers: { "Retry-After": "0" },
+        };
       },
     });
     try {
       const jsonFile = join(dir, "retried.json");
-      const { code, stdout, stderr } = await contract(["--usage", factsFile, "--base-url", proxy.url, "--public-base-url", service.url, "--json-report", jsonFile]);
+      const { code, stdout, stderr } = await contract([
+        "--usage",
+        factsFile,
+        "--base-url",
+        proxy.url,
+        "--public-base-url",
+        service.url,
+        "--json-report",
+        jsonFile,
+      ]);
       expect(code, `${stdout}\n${stderr}`).toBe(0);
       const report = JSON.parse(readFileSync(jsonFile, "utf8")) as RunReport;
-      expect(report.retried?.[0]).toMatchObject({ method: "GET", finalStatus: 200, answers: [{ status: 503, retryAfter: "0" }] });
+      expect(report.retried?.[0]).toMatchObject({
+        method: "GET",
+        finalStatus: 200,
+        answers: [{ status: 503, retryAfter: "0" }],
+      });
     } finally {
       await proxy.close();
     }
@@ -108,14 +154,46 @@ describe("--usage --base-url: a replay against the service", () => {
     try {
       const jsonFile = join(dir, "late.json");
       const lateFile = join(dir, "late-usage.json");
-      writeFileSync(lateFile, JSON.stringify({ ...usage, tests: usage.tests.filter((test) => [SAMPLE_TESTS.createEdit!.name, SAMPLE_TESTS.document!.name].includes(test.name)) }));
-      const { code, stderr } = await contract(["--usage", lateFile, "--base-url", proxy.url, "--public-base-url", service.url, "--timeout", "1000", "--quiet", "--json-report", jsonFile]);
+      writeFileSync(
+        lateFile,
+        JSON.stringify({
+          ...usage,
+          tests: usage.tests.filter((test) =>
+            [SAMPLE_TESTS.createEdit!.name, SAMPLE_TESTS.document!.name].includes(test.name),
+          ),
+        }),
+      );
+      const { code, stderr } = await contract([
+        "--usage",
+        lateFile,
+        "--base-url",
+        proxy.url,
+        "--public-base-url",
+        service.url,
+        "--timeout",
+        "1000",
+        "--quiet",
+        "--json-report",
+        jsonFile,
+      ]);
       expect(code, stderr).toBe(1);
       const report = JSON.parse(readFileSync(jsonFile, "utf8")) as RunReport;
       const name = SAMPLE_TESTS.createEdit!.name;
-      expect(report.unanswered).toEqual([expect.objectContaining({ method: "POST", path: "/api/v1/object/property", reason: expect.stringContaining("no answer within 1000 ms") })]);
-      const skipped = report.results.filter((result) => result.consumerTest === name && result.status === "skipped").map((result) => result.message);
-      expect(skipped).toEqual(expect.arrayContaining([expect.stringContaining("interaction #1 takes /params/nid from the answer to interaction #0")]));
+      expect(report.unanswered).toEqual([
+        expect.objectContaining({
+          method: "POST",
+          path: "/api/v1/object/property",
+          reason: expect.stringContaining("no answer within 1000 ms"),
+        }),
+      ]);
+      const skipped = report.results
+        .filter((result) => result.consumerTest === name && result.status === "skipped")
+        .map((result) => result.message);
+      expect(skipped).toEqual(
+        expect.arrayContaining([
+          expect.stringContaining("interaction #1 takes /params/nid from the answer to interaction #0"),
+        ]),
+      );
       expect(report.usage!.tests.find((test) => test.name === name)!.result).toBe("failed");
       expect(report.usage!.tests.find((test) => test.name === SAMPLE_TESTS.document!.name)!.result).toBe("passed");
     } finally {
@@ -139,15 +217,26 @@ describe("--usage --profile: judged against a recorded profile, nothing sent", (
 
   it("fails the consumer whose seats screen rests on a 402 the profile saw as a 403 with another body, and sends no request", async () => {
     const profileFile = join(dir, "profile.json");
-    const profile = { ...PROFILE, observations: { ...PROFILE.observations, "error.seats": error(403, { error: "Not Enough Agent Seats", message: "buy more seats" }) } };
+    const profile = {
+      ...PROFILE,
+      observations: {
+        ...PROFILE.observations,
+        "error.seats": error(403, { error: "Not Enough Agent Seats", message: "buy more seats" }),
+      },
+    };
     writeFileSync(profileFile, JSON.stringify(profile));
     const base = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
-    const { code, stdout, stderr } = await contract(["--usage", usageFile, "--profile", profileFile, "--reporter", "json"], { CONTRACT_BASE_URL: base, HTTP_PROXY: base });
+    const { code, stdout, stderr } = await contract(
+      ["--usage", usageFile, "--profile", profileFile, "--reporter", "json"],
+      { CONTRACT_BASE_URL: base, HTTP_PROXY: base },
+    );
     expect(code, stderr).toBe(1);
     expect(requests).toBe(0);
     const report = JSON.parse(stdout) as RunReport;
     expect(report.usage!.against).toBe("profile");
-    const seats = report.results.find((result) => result.consumerTest === SAMPLE_TESTS.seats!.name && result.status === "failed")!;
+    const seats = report.results.find(
+      (result) => result.consumerTest === SAMPLE_TESTS.seats!.name && result.status === "failed",
+    )!;
     expect(seats.check).toBe("consumer_assumption");
     expect(seats.message).toContain("seat-limit-status");
     expect(seats.message).toContain("403");
@@ -169,9 +258,12 @@ describe("a usage file that is not one", () => {
     // The previous version named assumptions by their row of the assumptions page: refused, saying how to record again.
     const previous = join(dir, "v1.json");
     writeFileSync(previous, JSON.stringify({ ...usage, usageVersion: 1 }));
-    await refused(previous, /usageVersion is 1, which named assumptions by their row.*Record the usage again.*--record-usage/);
+    await refused(
+      previous,
+      /usageVersion is 1, which named assumptions by their row.*Record the usage again.*--record-usage/,
+    );
     const broken = join(dir, "broken.json");
-    writeFileSync(broken, "{ \"usageVersion\": 1,");
+    writeFileSync(broken, '{ "usageVersion": 1,');
     await refused(broken, /not JSON/);
     await refused(join(dir, "missing.json"), /no such file/);
     const unknown = join(dir, "unknown.json");

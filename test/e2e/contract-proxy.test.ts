@@ -37,10 +37,21 @@ let run = 0;
 async function contractThrough(env: NodeJS.ProcessEnv, baseUrl = mockUrl) {
   const before = proxy.hops.length;
   const id = (run += 1);
-  const result = await runCli("node", [CONTRACT_BIN, "--reporter", "json", "--skip-seat-checks", "--public-base-url", mockUrl], {
-    CONTRACT_BASE_URL: baseUrl, CONTRACT_API_KEY: `proxy-key-${id}`, CONTRACT_TOKEN: `proxy-token-${id}`, ...env,
-  });
-  const report = JSON.parse(result.stdout) as { result: string; exchanges: number; results: Array<{ status: string; message?: string }> };
+  const result = await runCli(
+    "node",
+    [CONTRACT_BIN, "--reporter", "json", "--skip-seat-checks", "--public-base-url", mockUrl],
+    {
+      CONTRACT_BASE_URL: baseUrl,
+      CONTRACT_API_KEY: `proxy-key-${id}`,
+      CONTRACT_TOKEN: `proxy-token-${id}`,
+      ...env,
+    },
+  );
+  const report = JSON.parse(result.stdout) as {
+    result: string;
+    exchanges: number;
+    results: Array<{ status: string; message?: string }>;
+  };
   return { ...result, report, hops: proxy.hops.slice(before) };
 }
 const withAuth = (url: string) => url.replace("http://", "http://ci:proxy-secret@");
@@ -51,7 +62,9 @@ describe("HTTP_PROXY", () => {
     expect(report.results.filter((result) => result.status === "failed")).toEqual([]);
     expect(code).toBe(0);
     expect(hops.length).toBe(report.exchanges);
-    expect(hops.every((hop) => hop.kind === "absolute" && hop.target.startsWith(`${mockUrl}/api/v1/object/`))).toBe(true);
+    expect(hops.every((hop) => hop.kind === "absolute" && hop.target.startsWith(`${mockUrl}/api/v1/object/`))).toBe(
+      true,
+    );
     // The progress line names the proxy without its password.
     expect(stderr).toContain(`Proxies: http:// through http://***@127.0.0.1:${new URL(proxy.url).port}`);
     expect(stderr).not.toContain("proxy-secret");
@@ -73,10 +86,18 @@ describe("HTTP_PROXY", () => {
   });
 
   it("a proxy that refuses the runner (407) is no verdict on the service: exit 2, naming the proxy", async () => {
-    const result = await runCli("node", [CONTRACT_BIN, "--skip-seat-checks"], { CONTRACT_BASE_URL: mockUrl, CONTRACT_API_KEY: "k", CONTRACT_TOKEN: "t", HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url });
+    const result = await runCli("node", [CONTRACT_BIN, "--skip-seat-checks"], {
+      CONTRACT_BASE_URL: mockUrl,
+      CONTRACT_API_KEY: "k",
+      CONTRACT_TOKEN: "t",
+      HTTPS_PROXY: proxy.url,
+      HTTP_PROXY: proxy.url,
+    });
     expect(result.code, result.stderr).toBe(2);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toMatch(/Cannot reach .*: the proxy failed: .*407.*give its user and password in its address/);
+    expect(result.stderr).toMatch(
+      /Cannot reach .*: the proxy failed: .*407.*give its user and password in its address/,
+    );
   });
 });
 
@@ -86,25 +107,63 @@ describe("HTTPS_PROXY and NODE_EXTRA_CA_CERTS", () => {
   beforeAll(async () => {
     // A certificate of our own for 127.0.0.1, trusted only through NODE_EXTRA_CA_CERTS, and a TLS server that
     // passes every request on to the mock.
-    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { stdio: "ignore" });
-    tls = createHttpsServer({ key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) }, (incoming, outgoing) => {
-      const target = new URL(mockUrl);
-      const forward = httpRequest({ host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: { ...incoming.headers, host: target.host } }, (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      });
-      incoming.pipe(forward);
-    });
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        join(dir, "key.pem"),
+        "-out",
+        join(dir, "cert.pem"),
+        "-days",
+        "2",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1",
+      ],
+      { stdio: "ignore" },
+    );
+    tls = createHttpsServer(
+      { key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) },
+      (incoming, outgoing) => {
+        const target = new URL(mockUrl);
+        const forward = httpRequest(
+          {
+            host: target.hostname,
+            port: target.port,
+            path: incoming.url,
+            method: incoming.method,
+            headers: { ...incoming.headers, host: target.host },
+          },
+          (answer) => {
+            outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(outgoing);
+          },
+        );
+        incoming.pipe(forward);
+      },
+    );
     await new Promise<void>((resolve) => tls.listen(0, "127.0.0.1", resolve));
     tlsUrl = `https://127.0.0.1:${(tls.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise<void>((resolve) => {
-    tls.closeAllConnections();
-    tls.close(() => resolve());
-  }));
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        tls.closeAllConnections();
+        tls.close(() => resolve());
+      }),
+  );
 
   it("tunnels every request to an https:// service through CONNECT, trusting the CA given, and the run holds", async () => {
-    const { code, report, hops } = await contractThrough({ HTTPS_PROXY: withAuth(proxy.url), NODE_EXTRA_CA_CERTS: join(dir, "cert.pem") }, tlsUrl);
+    const { code, report, hops } = await contractThrough(
+      { HTTPS_PROXY: withAuth(proxy.url), NODE_EXTRA_CA_CERTS: join(dir, "cert.pem") },
+      tlsUrl,
+    );
     expect(report.results.filter((result) => result.status === "failed")).toEqual([]);
     expect(code).toBe(0);
     expect(hops.length).toBeGreaterThan(0);
@@ -112,7 +171,12 @@ describe("HTTPS_PROXY and NODE_EXTRA_CA_CERTS", () => {
   });
 
   it("without the CA, TLS fails through the tunnel too, and the message says what to do", async () => {
-    const result = await runCli("node", [CONTRACT_BIN, "--skip-seat-checks"], { CONTRACT_BASE_URL: tlsUrl, CONTRACT_API_KEY: "k", CONTRACT_TOKEN: "t", HTTPS_PROXY: withAuth(proxy.url) });
+    const result = await runCli("node", [CONTRACT_BIN, "--skip-seat-checks"], {
+      CONTRACT_BASE_URL: tlsUrl,
+      CONTRACT_API_KEY: "k",
+      CONTRACT_TOKEN: "t",
+      HTTPS_PROXY: withAuth(proxy.url),
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("NODE_EXTRA_CA_CERTS");
   });

@@ -37,7 +37,18 @@ afterAll(async () => {
 });
 
 async function startMock(db = dbFile): Promise<{ process: StartedProcess; url: string }> {
-  const process = startProcess("node", ["dist/cli/mock.js", "--port", "0", "--quiet", "--db", db, "--fixtures", fixturesFile, "--db-compact-after", COMPACT_AFTER]);
+  const process = startProcess("node", [
+    "dist/cli/mock.js",
+    "--port",
+    "0",
+    "--quiet",
+    "--db",
+    db,
+    "--fixtures",
+    fixturesFile,
+    "--db-compact-after",
+    COMPACT_AFTER,
+  ]);
   running.push(process);
   const [, url] = await process.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
   await waitForHealthy(`${url!}/healthz`);
@@ -89,14 +100,22 @@ async function worker(url: string, trial: number, index: number, stop: () => boo
     try {
       if (own !== undefined && step % 3 === 2) {
         const next = version + 1;
-        const response = await fetch(`${url}/api/v1/object/property/${own}`, { method: "PUT", headers, body: JSON.stringify({ title: `w${index}-v${next}` }) });
+        const response = await fetch(`${url}/api/v1/object/property/${own}`, {
+          method: "PUT",
+          headers,
+          body: JSON.stringify({ title: `w${index}-v${next}` }),
+        });
         if (response.status === 200) {
           version = next;
           lastEdit.set(index, { nid: own, version });
         }
       } else {
         const street = `t${trial}-w${index}-${step}`;
-        const response = await fetch(`${url}/api/v1/object/property`, { method: "POST", headers, body: JSON.stringify({ street, city: "Austin", state: "TX", zip: "78701" }) });
+        const response = await fetch(`${url}/api/v1/object/property`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ street, city: "Austin", state: "TX", zip: "78701" }),
+        });
         if (response.status === 200) {
           const nid = Number(((await response.json()) as { nid: string }).nid);
           acknowledged.set(nid, street);
@@ -116,7 +135,11 @@ async function verify(url: string): Promise<void> {
   if (acknowledged.size === 0) return;
   const [first] = acknowledged.keys();
   const { uid } = (await (await fetch(`${url}/__db/properties/${first}`)).json()) as { uid: number };
-  const records = (await (await fetch(`${url}/__db/properties?uid=${uid}`)).json()) as Array<{ id: number; street: string; title: string }>;
+  const records = (await (await fetch(`${url}/__db/properties?uid=${uid}`)).json()) as Array<{
+    id: number;
+    street: string;
+    title: string;
+  }>;
   const byId = new Map(records.map((record) => [record.id, record]));
   expect(byId.size, "a property is in the state twice").toBe(records.length);
   const streets = records.map((record) => record.street);
@@ -131,7 +154,8 @@ async function verify(url: string): Promise<void> {
   }
 }
 
-const leftovers = () => readdirSync(join(dir, "state")).filter((name) => name !== "db.json" && name !== "db.json.journal");
+const leftovers = () =>
+  readdirSync(join(dir, "state")).filter((name) => name !== "db.json" && name !== "db.json.journal");
 
 describe("--db under SIGKILL", () => {
   it("keeps every acknowledged write, applies none twice, and leaves no temporary file, whenever the process dies", async () => {
@@ -179,7 +203,14 @@ const rawEdits = new Map<number, { id: number; version: number }>();
 const rawAnswered = new Answers();
 
 /** One client of /__db: adds agents, removes one of its own every third step, edits a property every fifth. */
-async function rawWorker(url: string, trial: number, index: number, model: Record<string, unknown>, property: number, stop: () => boolean): Promise<void> {
+async function rawWorker(
+  url: string,
+  trial: number,
+  index: number,
+  model: Record<string, unknown>,
+  property: number,
+  stop: () => boolean,
+): Promise<void> {
   const json = { "content-type": "application/json" };
   const own: number[] = [];
   let version = rawEdits.get(index)?.version ?? 0;
@@ -187,7 +218,11 @@ async function rawWorker(url: string, trial: number, index: number, model: Recor
     try {
       if (step % 5 === 4) {
         const next = version + 1;
-        const response = await fetch(`${url}/__db/properties/${property}`, { method: "PATCH", headers: json, body: JSON.stringify({ title: `r${index}-v${next}` }) });
+        const response = await fetch(`${url}/__db/properties/${property}`, {
+          method: "PATCH",
+          headers: json,
+          body: JSON.stringify({ title: `r${index}-v${next}` }),
+        });
         if (response.status === 200) rawEdits.set(index, { id: property, version: (version = next) });
       } else if (step % 3 === 2 && own.length > 0) {
         const id = own.shift()!;
@@ -199,7 +234,11 @@ async function rawWorker(url: string, trial: number, index: number, model: Recor
         }
       } else {
         const email = `raw-t${trial}-w${index}-${step}@crash.example`;
-        const response = await fetch(`${url}/__db/agents`, { method: "POST", headers: json, body: JSON.stringify({ ...model, email }) });
+        const response = await fetch(`${url}/__db/agents`, {
+          method: "POST",
+          headers: json,
+          body: JSON.stringify({ ...model, email }),
+        });
         if (response.status === 201) {
           const { id } = (await response.json()) as { id: number };
           rawCreated.set(id, email);
@@ -217,13 +256,19 @@ describe("--db under SIGKILL, raw writes", () => {
   it("keeps every acknowledged raw create, removal and edit made through json-server's router", async () => {
     const rawDb = join(dir, "raw-state", "db.json");
     let { process, url } = await startMock(rawDb);
-    const { id: _id, ...model } = (await (await fetch(`${url}/__db/agents?_limit=1`)).json() as Array<Record<string, unknown>>)[0]!;
-    const properties = (await (await fetch(`${url}/__db/properties?_limit=${WORKERS}`)).json()) as Array<{ id: number }>;
+    const { id: _id, ...model } = (
+      (await (await fetch(`${url}/__db/agents?_limit=1`)).json()) as Array<Record<string, unknown>>
+    )[0]!;
+    const properties = (await (await fetch(`${url}/__db/properties?_limit=${WORKERS}`)).json()) as Array<{
+      id: number;
+    }>;
     for (let trial = 0; trial < 3; trial += 1) {
       let stopped = false;
       const before = rawCreated.size + rawRemoved.size;
       const tenMore = rawAnswered.until(() => rawCreated.size + rawRemoved.size >= before + 10);
-      const workers = Array.from({ length: WORKERS }, (_, index) => rawWorker(url, trial, index, model, properties[index]!.id, () => stopped));
+      const workers = Array.from({ length: WORKERS }, (_, index) =>
+        rawWorker(url, trial, index, model, properties[index]!.id, () => stopped),
+      );
       await tenMore;
       // Not a wait for a verdict: the kill comes at a random moment on purpose, whatever the process is doing then.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 300));
@@ -236,11 +281,19 @@ describe("--db under SIGKILL, raw writes", () => {
       const agents = (await (await fetch(`${url}/__db/agents`)).json()) as Array<{ id: number; email: string }>;
       const byId = new Map(agents.map((agent) => [agent.id, agent.email]));
       expect(byId.size, "an agent is in the state twice").toBe(agents.length);
-      expect([...rawCreated].filter(([id, email]) => byId.get(id) !== email), "acknowledged raw creates lost").toEqual([]);
-      expect([...rawRemoved].filter((id) => byId.has(id)), "acknowledged raw removals undone").toEqual([]);
+      expect(
+        [...rawCreated].filter(([id, email]) => byId.get(id) !== email),
+        "acknowledged raw creates lost",
+      ).toEqual([]);
+      expect(
+        [...rawRemoved].filter((id) => byId.has(id)),
+        "acknowledged raw removals undone",
+      ).toEqual([]);
       for (const [worker, { id, version }] of rawEdits) {
         const { title } = (await (await fetch(`${url}/__db/properties/${id}`)).json()) as { title: string };
-        expect([version, version + 1], `raw worker ${worker}'s edits`).toContain(Number(/-v([0-9]+)$/.exec(title)?.[1] ?? -1));
+        expect([version, version + 1], `raw worker ${worker}'s edits`).toContain(
+          Number(/-v([0-9]+)$/.exec(title)?.[1] ?? -1),
+        );
       }
     }
     expect(rawCreated.size + rawRemoved.size).toBeGreaterThan(30);

@@ -27,7 +27,9 @@ describe("--db lifecycle", () => {
     const dbFile = join(dir, "file", "db.json");
     const mock = cli(["--db", dbFile]);
     expect(await mock.exited).toBe(1);
-    expect(mock.output().trim()).toBe(`Cannot use --db ${dbFile}: EEXIST: file already exists, mkdir '${join(dir, "file")}'`);
+    expect(mock.output().trim()).toBe(
+      `Cannot use --db ${dbFile}: EEXIST: file already exists, mkdir '${join(dir, "file")}'`,
+    );
   });
 
   it("refuses a journal with a bad line, with exit code 1, naming the file and the line", async () => {
@@ -42,9 +44,20 @@ describe("--db lifecycle", () => {
     const dir = tempDir();
     const dbFile = join(dir, "db.json");
     const fixtures = join(dir, "fixtures.json");
-    writeFileSync(fixtures, JSON.stringify({ accounts: [{ id: 1, apiKey: "demo-key", token: "demo-token", agentSeats: 3, name: "Demo" }], properties: [], agents: [], documents: [] }));
+    writeFileSync(
+      fixtures,
+      JSON.stringify({
+        accounts: [{ id: 1, apiKey: "demo-key", token: "demo-token", agentSeats: 3, name: "Demo" }],
+        properties: [],
+        agents: [],
+        documents: [],
+      }),
+    );
     // A file size limit (in KiB) makes the journal's writes fail with EFBIG once it reaches 24 KiB.
-    const mock = startProcess("bash", ["-c", `ulimit -f 24 && exec node ${mockArgs(["--db", dbFile, "--fixtures", fixtures]).join(" ")}`]);
+    const mock = startProcess("bash", [
+      "-c",
+      `ulimit -f 24 && exec node ${mockArgs(["--db", dbFile, "--fixtures", fixtures]).join(" ")}`,
+    ]);
     started.push(mock);
     const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
     await waitForHealthy(`${url!}/healthz`);
@@ -54,10 +67,17 @@ describe("--db lifecycle", () => {
     for (let index = 0; statuses.filter((status) => status === 503).length < 3; index += 1) {
       expect(index, "writes never failed").toBeLessThan(200);
       const street = `${index} Main St ${"x".repeat(400)}`;
-      const response = await fetch(`${url}/api/v1/object/property`, { method: "POST", headers, body: JSON.stringify({ street, city: "Austin", state: "TX", zip: "78701" }) });
+      const response = await fetch(`${url}/api/v1/object/property`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ street, city: "Austin", state: "TX", zip: "78701" }),
+      });
       statuses.push(response.status);
       if (response.status === 200) saved.push(((await response.json()) as { nid: string }).nid);
-      else expect(((await response.json()) as { type: string }).type).toBe("https://property-listing.example/problems/state-not-saved");
+      else
+        expect(((await response.json()) as { type: string }).type).toBe(
+          "https://property-listing.example/problems/state-not-saved",
+        );
     }
     expect(saved.length).toBeGreaterThan(5);
     const health = await fetch(`${url}/healthz`);
@@ -68,11 +88,14 @@ describe("--db lifecycle", () => {
 
     mock.signal("SIGTERM");
     expect(await mock.exited).toBe(1);
-    expect(mock.output()).toMatch(/Stopped with changes not saved: [0-9]+ changes were not saved to .*db\.json\.journal: EFBIG/);
+    expect(mock.output()).toMatch(
+      /Stopped with changes not saved: [0-9]+ changes were not saved to .*db\.json\.journal: EFBIG/,
+    );
 
     // Everything answered 200 is there after a restart without the limit.
     const again = cli(["--db", dbFile, "--fixtures", fixtures]);
     const [, againUrl] = await again.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-    for (const nid of saved) expect((await fetch(`${againUrl}/api/v1/object/property/${nid}`, { headers })).status).toBe(200);
+    for (const nid of saved)
+      expect((await fetch(`${againUrl}/api/v1/object/property/${nid}`, { headers })).status).toBe(200);
   });
 });

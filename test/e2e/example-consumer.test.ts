@@ -35,11 +35,13 @@ let env: NodeJS.ProcessEnv = {};
 /** Runs the example's suite as its team does (`vitest run`), writing the usage to `usageFile`. */
 const runExampleSuite = (usageFile: string, extra: NodeJS.ProcessEnv = {}) => runSuite(project, usageFile, extra);
 
-const contract = (args: string[], extra: NodeJS.ProcessEnv = {}) => runCli("node", [CONTRACT_BIN, ...args], { ...env, ...extra });
+const contract = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+  runCli("node", [CONTRACT_BIN, ...args], { ...env, ...extra });
 
 /** The verdicts of a run, from its JSON report. */
 const verdictsOf = (file: string): UsageVerdicts => (JSON.parse(readFileSync(file, "utf8")) as RunReport).usage!;
-const failedTests = (verdicts: UsageVerdicts) => verdicts.tests.filter((test) => test.result === "failed").map((test) => test.name);
+const failedTests = (verdicts: UsageVerdicts) =>
+  verdicts.tests.filter((test) => test.result === "failed").map((test) => test.name);
 
 beforeAll(async () => {
   // The example as its own project: its files, and its dependencies resolved as an install would resolve them.
@@ -70,10 +72,16 @@ describe("the example consumer against the plain mock", () => {
     expect(usage.tests.map((test) => test.name)).toEqual(TESTS);
     const seats = usage.tests.find((test) => test.name === SEATS_TEST)!;
     expect(seats.start).toEqual({ kind: "named", name: "seats-full" });
-    expect(seats.interactions.map((interaction) => [interaction.operation, interaction.response.status])).toEqual([["createAgentCard", 402]]);
+    expect(seats.interactions.map((interaction) => [interaction.operation, interaction.response.status])).toEqual([
+      ["createAgentCard", 402],
+    ]);
     expect(seats.interactions[0]!.basis.status).toMatchObject({ tier: "assumption", ids: ["seat-limit-status"] });
     const created = usage.tests[1]!.interactions;
-    expect(created.map((interaction) => interaction.operation)).toEqual(["createProperty", "editProperty", "retrieveProperty"]);
+    expect(created.map((interaction) => interaction.operation)).toEqual([
+      "createProperty",
+      "editProperty",
+      "retrieveProperty",
+    ]);
     expect(created[1]!.bindings).toContainEqual({ at: "/params/nid", from: "answer", interaction: 0, pointer: "/nid" });
     expect(created[0]!.basis.status).toEqual({ tier: "fact" });
     expect(readFileSync(usageFile, "utf8")).not.toContain("demo-token");
@@ -88,7 +96,14 @@ describe("the example consumer against the plain mock", () => {
 
   it("fails against the service the tests resting on the mock's own answers: the seat limit (seat-limit-status), and the never-set fields of a listing it created (never-set-defaults)", async () => {
     const report = join(project, "replay.json");
-    const { code, stdout, stderr } = await contract(["--usage", usageFile, "--base-url", service.url, "--json-report", report]);
+    const { code, stdout, stderr } = await contract([
+      "--usage",
+      usageFile,
+      "--base-url",
+      service.url,
+      "--json-report",
+      report,
+    ]);
     expect(code, `${stdout}\n${stderr}`).toBe(1);
     const verdicts = verdictsOf(report);
     expect(verdicts.tests.map((test) => test.name)).toEqual(TESTS);
@@ -98,30 +113,57 @@ describe("the example consumer against the plain mock", () => {
     expect(stdout).toContain("the service answered null (rests on never-set-defaults)");
     expect(verdicts.tests.find((test) => test.name === SEATS_TEST)!.restsOn).toContain("seat-limit-status");
     expect(stdout).toContain("seat-limit-status");
-    for (const secret of Object.values(service.accounts).flatMap((account) => [account.apiKey, account.token])) expect(`${stdout}${stderr}`).not.toContain(secret);
+    for (const secret of Object.values(service.accounts).flatMap((account) => [account.apiKey, account.token]))
+      expect(`${stdout}${stderr}`).not.toContain(secret);
   }, 120_000);
 });
 
 describe("the example consumer re-run against the service's answers", () => {
   /** The example's own test command, as its CI would give it to --rerun. */
-  const testCommand = (usageFile: string) => `cd '${project}' && USAGE_FILE='${usageFile}' '${process.execPath}' '${join(PACKAGE_ROOT, "node_modules", "vitest", "vitest.mjs")}' run`;
+  const testCommand = (usageFile: string) =>
+    `cd '${project}' && USAGE_FILE='${usageFile}' '${process.execPath}' '${join(PACKAGE_ROOT, "node_modules", "vitest", "vitest.mjs")}' run`;
 
   it("breaks exactly the test that upper-cases the never-set country, naming the error and the null the service answered; the usage is left as recorded", async () => {
     const usageFile = join(project, "usage.json");
     const recorded = readFileSync(usageFile, "utf8");
     const answersFile = join(project, "answers.json");
     const report = join(project, "rerun.json");
-    const { code, stdout, stderr } = await contract(["--usage", usageFile, "--base-url", service.url, "--write-answers", answersFile, "--rerun", testCommand(usageFile), "--reporter", "junit", "--json-report", report]);
+    const { code, stdout, stderr } = await contract([
+      "--usage",
+      usageFile,
+      "--base-url",
+      service.url,
+      "--write-answers",
+      answersFile,
+      "--rerun",
+      testCommand(usageFile),
+      "--reporter",
+      "junit",
+      "--json-report",
+      report,
+    ]);
     expect(code, `${stdout}\n${stderr}`).toBe(1);
     // JUnit: one testcase per consumer test, the one failure the header test.
     expect(stdout.match(/<testcase /g)).toHaveLength(TESTS.length);
-    const failures = [...stdout.matchAll(/<testcase classname="listing-web" name="([^"]*)">\s*<failure message="([^"]*)"/g)];
-    expect(failures.map((failure) => failure[1]!.replace(/&gt;/g, ">").replace(/&#39;|&apos;/g, "'"))).toEqual([HEADER_TEST]);
-    const rerun = (JSON.parse(readFileSync(report, "utf8")) as { rerun: { verdicts: Array<{ name: string; result: string; explanation: string }> } }).rerun;
-    expect(rerun.verdicts.map((verdict) => [verdict.name, verdict.result])).toEqual(TESTS.map((name) => [name, name === HEADER_TEST ? "broke" : "held"]));
+    const failures = [
+      ...stdout.matchAll(/<testcase classname="listing-web" name="([^"]*)">\s*<failure message="([^"]*)"/g),
+    ];
+    expect(failures.map((failure) => failure[1]!.replace(/&gt;/g, ">").replace(/&#39;|&apos;/g, "'"))).toEqual([
+      HEADER_TEST,
+    ]);
+    const rerun = (
+      JSON.parse(readFileSync(report, "utf8")) as {
+        rerun: { verdicts: Array<{ name: string; result: string; explanation: string }> };
+      }
+    ).rerun;
+    expect(rerun.verdicts.map((verdict) => [verdict.name, verdict.result])).toEqual(
+      TESTS.map((name) => [name, name === HEADER_TEST ? "broke" : "held"]),
+    );
     const broke = rerun.verdicts.find((verdict) => verdict.name === HEADER_TEST)!;
     // The likeliest cause first: a value the mock gave that has a toUpperCase, where the service answered null.
-    expect(broke.explanation).toMatch(/^broke: TypeError: Cannot read properties of null \(reading 'toUpperCase'\) — the service answered null at \/country where the mock answered "US" \(retrieveProperty/);
+    expect(broke.explanation).toMatch(
+      /^broke: TypeError: Cannot read properties of null \(reading 'toUpperCase'\) — the service answered null at \/country where the mock answered "US" \(retrieveProperty/,
+    );
     // The seats test rests on the mock's own 402 and problem+json, but the client reads the status alone: it holds.
     expect(rerun.verdicts.find((verdict) => verdict.name === SEATS_TEST)!.result).toBe("held");
     expect(readFileSync(usageFile, "utf8")).toBe(recorded);
@@ -157,7 +199,14 @@ describe("the example consumer against the mock playing the service's profile ba
     const seats = usage.tests.find((test) => test.name === SEATS_TEST)!;
     expect(seats.interactions[0]!.basis.status).toEqual({ tier: "profile", point: "error.seats" });
     const report = join(project, "replay-profiled.json");
-    const { code, stdout, stderr } = await contract(["--usage", usageFile, "--base-url", service.url, "--json-report", report]);
+    const { code, stdout, stderr } = await contract([
+      "--usage",
+      usageFile,
+      "--base-url",
+      service.url,
+      "--json-report",
+      report,
+    ]);
     expect(code, `${stdout}\n${stderr}`).toBe(0);
     expect(failedTests(verdictsOf(report))).toEqual([]);
   }, 120_000);
@@ -166,10 +215,28 @@ describe("the example consumer against the mock playing the service's profile ba
     const report = join(project, "rerun-offline.json");
     const command = `cd '${project}' && USAGE_FILE='${usageFile}' '${process.execPath}' '${join(PACKAGE_ROOT, "node_modules", "vitest", "vitest.mjs")}' run`;
     const answersFile = join(project, "answers-offline.json");
-    const { code, stdout, stderr } = await contract(["--usage", usageFile, "--profile", profileFile, "--write-answers", answersFile, "--rerun", command, "--json-report", report], { CONTRACT_API_KEY: "", CONTRACT_TOKEN: "" });
+    const { code, stdout, stderr } = await contract(
+      [
+        "--usage",
+        usageFile,
+        "--profile",
+        profileFile,
+        "--write-answers",
+        answersFile,
+        "--rerun",
+        command,
+        "--json-report",
+        report,
+      ],
+      { CONTRACT_API_KEY: "", CONTRACT_TOKEN: "" },
+    );
     expect([0, 1], `${stdout}\n${stderr}`).toContain(code);
     expect(stderr).toContain("no request is sent to the service");
-    const rerun = (JSON.parse(readFileSync(report, "utf8")) as { rerun: { verdicts: Array<{ name: string; result: string }>; exitCode: number } }).rerun;
+    const rerun = (
+      JSON.parse(readFileSync(report, "utf8")) as {
+        rerun: { verdicts: Array<{ name: string; result: string }>; exitCode: number };
+      }
+    ).rerun;
     expect(rerun.verdicts.map((verdict) => verdict.name)).toEqual(TESTS);
     expect(rerun.exitCode).toBe(code);
     const answers = JSON.parse(readFileSync(answersFile, "utf8")) as { source: { kind: string; profile: string } };
@@ -178,7 +245,10 @@ describe("the example consumer against the mock playing the service's profile ba
 
   it("judged against the profile alone, sends nothing and holds", async () => {
     const report = join(project, "offline.json");
-    const { code, stdout, stderr } = await contract(["--usage", usageFile, "--profile", profileFile, "--json-report", report], { CONTRACT_API_KEY: "", CONTRACT_TOKEN: "" });
+    const { code, stdout, stderr } = await contract(
+      ["--usage", usageFile, "--profile", profileFile, "--json-report", report],
+      { CONTRACT_API_KEY: "", CONTRACT_TOKEN: "" },
+    );
     expect(code, `${stdout}\n${stderr}`).toBe(0);
     expect(verdictsOf(report).against).toBe("profile");
   }, 60_000);
@@ -187,7 +257,10 @@ describe("the example consumer against the mock playing the service's profile ba
     const variant = await startIndependentService({ variant: "errors-all-400-list-body" });
     try {
       const report = join(project, "replay-variant.json");
-      const { code, stdout, stderr } = await contract(["--usage", usageFile, "--base-url", variant.url, "--json-report", report], credentialsEnv(variant.accounts));
+      const { code, stdout, stderr } = await contract(
+        ["--usage", usageFile, "--base-url", variant.url, "--json-report", report],
+        credentialsEnv(variant.accounts),
+      );
       expect(code, `${stdout}\n${stderr}`).toBe(1);
       expect(failedTests(verdictsOf(report))).toEqual([SEATS_TEST]);
     } finally {
@@ -204,6 +277,12 @@ it("writes the recorded usage as a Pact file with no credential in it", async ()
   const text = readFileSync(pact, "utf8");
   const written = JSON.parse(text) as { consumer: { name: string }; interactions: unknown[] };
   expect(written.consumer.name).toBe("listing-web");
-  expect(written.interactions.length).toBe(JSON.parse(readFileSync(usageFile, "utf8")).tests.reduce((sum: number, test: { interactions: unknown[] }) => sum + test.interactions.length, 0));
-  for (const secret of Object.values(service.accounts).flatMap((account) => [account.apiKey, account.token])) expect(text).not.toContain(secret);
+  expect(written.interactions.length).toBe(
+    JSON.parse(readFileSync(usageFile, "utf8")).tests.reduce(
+      (sum: number, test: { interactions: unknown[] }) => sum + test.interactions.length,
+      0,
+    ),
+  );
+  for (const secret of Object.values(service.accounts).flatMap((account) => [account.apiKey, account.token]))
+    expect(text).not.toContain(secret);
 }, 60_000);

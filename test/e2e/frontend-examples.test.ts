@@ -43,7 +43,8 @@ let project = "";
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), "plk-frontend-examples-"));
   mkdirSync(join(project, "node_modules"));
-  for (const name of ["vitest", "msw", "openapi-fetch", "openapi-typescript-helpers"]) symlinkSync(join(PACKAGE_ROOT, "node_modules", name), join(project, "node_modules", name), "dir");
+  for (const name of ["vitest", "msw", "openapi-fetch", "openapi-typescript-helpers"])
+    symlinkSync(join(PACKAGE_ROOT, "node_modules", name), join(project, "node_modules", name), "dir");
   // dist/ is built once for the whole run (test/support/build-once.ts).
   symlinkSync(PACKAGE_ROOT, join(project, "node_modules", "property-listing-kit"), "dir");
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "frontend", type: "module", private: true }));
@@ -58,7 +59,11 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 describe("docs/frontend.md's typed client and override examples", () => {
   it("pass in a project of their own", { timeout: 150_000 }, () => {
-    const run = spawnSync(process.execPath, [join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--root", project], { cwd: project, encoding: "utf8", timeout: 120_000, env: { ...process.env, CI: "1" } });
+    const run = spawnSync(
+      process.execPath,
+      [join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--root", project],
+      { cwd: project, encoding: "utf8", timeout: 120_000, env: { ...process.env, CI: "1" } },
+    );
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/2 passed/);
   });

@@ -42,9 +42,11 @@ let project = "";
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), "plk-frontend-guide-"));
   mkdirSync(join(project, "node_modules"));
-  for (const name of ["vitest", "msw", "jsdom", "openapi-fetch", "openapi-typescript-helpers"]) symlinkSync(join(PACKAGE_ROOT, "node_modules", name), join(project, "node_modules", name), "dir");
+  for (const name of ["vitest", "msw", "jsdom", "openapi-fetch", "openapi-typescript-helpers"])
+    symlinkSync(join(PACKAGE_ROOT, "node_modules", name), join(project, "node_modules", name), "dir");
   symlinkSync(PACKAGE_ROOT, join(project, "node_modules", "property-listing-kit"), "dir");
-  if (!existsSync(join(PACKAGE_ROOT, "dist", "msw.js"))) execFileSync("npm", ["run", "--silent", "build"], { cwd: PACKAGE_ROOT, stdio: "pipe" });
+  if (!existsSync(join(PACKAGE_ROOT, "dist", "msw.js")))
+    execFileSync("npm", ["run", "--silent", "build"], { cwd: PACKAGE_ROOT, stdio: "pipe" });
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "frontend", type: "module", private: true }));
   mkdirSync(join(project, "test"));
   mkdirSync(join(project, "src"));
@@ -57,8 +59,15 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 /** The guide's vitest files, run by vitest in the project, in one environment. */
 function runVitest(environment: "node" | "jsdom") {
-  writeFileSync(join(project, "vitest.config.ts"), `export default { test: { environment: ${JSON.stringify(environment)}, setupFiles: ["./test/setup.ts"], include: ["test/**/*.test.ts"] } };\n`);
-  return spawnSync(process.execPath, [join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--root", project], { cwd: project, encoding: "utf8", timeout: 120_000, env: { ...process.env, CI: "1" } });
+  writeFileSync(
+    join(project, "vitest.config.ts"),
+    `export default { test: { environment: ${JSON.stringify(environment)}, setupFiles: ["./test/setup.ts"], include: ["test/**/*.test.ts"] } };\n`,
+  );
+  return spawnSync(
+    process.execPath,
+    [join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--root", project],
+    { cwd: project, encoding: "utf8", timeout: 120_000, env: { ...process.env, CI: "1" } },
+  );
 }
 
 describe("docs/frontend.md's examples", () => {
@@ -70,8 +79,13 @@ describe("docs/frontend.md's examples", () => {
     });
   }
 
-  it("fails the guide's test when the mock received no such request (the example can fail)", { timeout: 150_000 }, () => {
-    writeFileSync(join(project, "src", "api.ts"), API.replace("JSON.stringify(address)", 'JSON.stringify({ ...address, street: "2 Other St" })'));
+  it("fails the guide's test when the mock received no such request (the example can fail)", {
+    timeout: 150_000,
+  }, () => {
+    writeFileSync(
+      join(project, "src", "api.ts"),
+      API.replace("JSON.stringify(address)", 'JSON.stringify({ ...address, street: "2 Other St" })'),
+    );
     try {
       const run = runVitest("node");
       expect(run.status).not.toBe(0);
@@ -82,7 +96,11 @@ describe("docs/frontend.md's examples", () => {
   });
 
   it("runs the typed client against the handlers", { timeout: 60_000 }, () => {
-    const run = spawnSync(process.execPath, [join(PACKAGE_ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "client.ts"], { cwd: project, encoding: "utf8", timeout: 50_000 });
+    const run = spawnSync(
+      process.execPath,
+      [join(PACKAGE_ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "client.ts"],
+      { cwd: project, encoding: "utf8", timeout: 50_000 },
+    );
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stdout.trim().split("\n")).toEqual(["1 Main St 3", expect.stringMatching(/^200 \d+$/)]);
   });

@@ -22,7 +22,18 @@ const LIMIT_MIB = 30;
  * and its compiler (the bins run built JavaScript), swagger-ui-dist and its analytics dependency (the build copies
  * the docs page's files into the package), and the compiler.
  */
-const MUST_NOT_BE_INSTALLED = ["@stoplight/prism-cli", "openapi-fetch", "postman-collection", "@faker-js/faker", "testcontainers", "tsx", "esbuild", "typescript", "swagger-ui-dist", "@scarf/scarf"];
+const MUST_NOT_BE_INSTALLED = [
+  "@stoplight/prism-cli",
+  "openapi-fetch",
+  "postman-collection",
+  "@faker-js/faker",
+  "testcontainers",
+  "tsx",
+  "esbuild",
+  "typescript",
+  "swagger-ui-dist",
+  "@scarf/scarf",
+];
 
 interface LockEntry {
   version?: string;
@@ -36,7 +47,11 @@ const started: StartedProcess[] = [];
 
 beforeAll(async () => {
   installed = await consumerInstall();
-  lock = (JSON.parse(readFileSync(join(installed.project, "node_modules", ".package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> }).packages;
+  lock = (
+    JSON.parse(readFileSync(join(installed.project, "node_modules", ".package-lock.json"), "utf8")) as {
+      packages: Record<string, LockEntry>;
+    }
+  ).packages;
 }, 260_000);
 
 afterAll(async () => {
@@ -51,7 +66,9 @@ const installedNames = () => Object.keys(lock).map((path) => path.replace(/^(.*\
 
 describe("npm install --save-dev <the packed kit>, as the README installs it", () => {
   it(`takes at most ${LIMIT_MIB} MiB`, () => {
-    const kib = Number(execFileSync("du", ["-sk", join(installed.project, "node_modules")], { encoding: "utf8" }).split("\t")[0]);
+    const kib = Number(
+      execFileSync("du", ["-sk", join(installed.project, "node_modules")], { encoding: "utf8" }).split("\t")[0],
+    );
     console.log(`lean install: ${(kib / 1024).toFixed(1)} MiB on disk in ${Object.keys(lock).length} packages`);
     expect(kib / 1024).toBeLessThanOrEqual(LIMIT_MIB);
   });
@@ -71,10 +88,14 @@ describe("npm install --save-dev <the packed kit>, as the README installs it", (
 
   it("brings json-server 0.17.4, which serves /__db, and Express only as json-server's own dependency", () => {
     expect(lock["node_modules/json-server"]?.version).toBe("0.17.4");
-    const kit = JSON.parse(readFileSync(join(installed.project, "node_modules", "property-listing-kit", "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    const kit = JSON.parse(
+      readFileSync(join(installed.project, "node_modules", "property-listing-kit", "package.json"), "utf8"),
+    ) as { dependencies: Record<string, string> };
     expect(kit.dependencies["json-server"]).toBe("0.17.4");
     expect(Object.keys(kit.dependencies)).not.toContain("express");
-    const dependents = Object.entries(lock).filter(([, entry]) => entry.dependencies?.express !== undefined).map(([path]) => path.replace(/^(.*\/)?node_modules\//, ""));
+    const dependents = Object.entries(lock)
+      .filter(([, entry]) => entry.dependencies?.express !== undefined)
+      .map(([path]) => path.replace(/^(.*\/)?node_modules\//, ""));
     expect(dependents).toEqual(["json-server"]);
   });
 
@@ -92,14 +113,27 @@ describe("npm install --save-dev <the packed kit>, as the README installs it", (
   });
 
   it("runs no install script of any package it brings", () => {
-    expect(Object.entries(lock).filter(([, entry]) => entry.hasInstallScript).map(([path]) => path)).toEqual([]);
+    expect(
+      Object.entries(lock)
+        .filter(([, entry]) => entry.hasInstallScript)
+        .map(([path]) => path),
+    ).toEqual([]);
   });
 
   it("runs the mock's bin from the built JavaScript: --version, /healthz, the API, /__db and the docs page", async () => {
     const bin = join(installed.project, "node_modules", ".bin", "property-listing-mock");
-    expect(realpathSync(bin)).toBe(join(realpathSync(installed.project), "node_modules", "property-listing-kit", "dist", "cli", "mock.js"));
-    const { version } = JSON.parse(readFileSync(join(installed.project, "node_modules", "property-listing-kit", "package.json"), "utf8")) as { version: string };
-    const npx = spawnSync("npx", ["property-listing-mock", "--version"], { cwd: installed.project, encoding: "utf8", env: withoutNpmVariables(), timeout: HANG_MS });
+    expect(realpathSync(bin)).toBe(
+      join(realpathSync(installed.project), "node_modules", "property-listing-kit", "dist", "cli", "mock.js"),
+    );
+    const { version } = JSON.parse(
+      readFileSync(join(installed.project, "node_modules", "property-listing-kit", "package.json"), "utf8"),
+    ) as { version: string };
+    const npx = spawnSync("npx", ["property-listing-mock", "--version"], {
+      cwd: installed.project,
+      encoding: "utf8",
+      env: withoutNpmVariables(),
+      timeout: HANG_MS,
+    });
     expect(npx.status, npx.stderr).toBe(0);
     expect(npx.stdout.trim()).toBe(`property-listing-kit ${version}`);
 
@@ -123,7 +157,10 @@ describe("npm install --save-dev <the packed kit>, as the README installs it", (
 
   it("gives a program the library, and the contract runner its bin", async () => {
     const script = join(installed.project, `use-${process.pid}.mjs`); // inside the project, to import the kit by name
-    writeFileSync(script, 'import { createContract, createMockServer } from "property-listing-kit"; console.log(typeof createContract, typeof createMockServer);');
+    writeFileSync(
+      script,
+      'import { createContract, createMockServer } from "property-listing-kit"; console.log(typeof createContract, typeof createMockServer);',
+    );
     const run = startProcess(process.execPath, [script]);
     try {
       expect(await run.exited, run.output()).toBe(0);

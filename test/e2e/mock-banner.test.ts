@@ -26,21 +26,33 @@ describe("the start-up banner", () => {
     const first = await startMock(["--db", dbFile]);
     expect(first.banner).toMatch(/Seeded\s+30 properties, 9 agents, 32 documents, 2 accounts \(fixtures\/db\.json\)/);
     expect(first.banner).not.toMatch(/^\s+Usage\s/m);
-    const created = await fetch(`${first.url}/api/v1/object/property`, { method: "POST", headers, body: JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }) });
+    const created = await fetch(`${first.url}/api/v1/object/property`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }),
+    });
     expect(created.status).toBe(200);
     await fetch(`${first.url}/api/v1/object/agent_cards`, { headers: { "API-KEY": "new-key", TOKEN: "t" } });
     first.mock.signal("SIGTERM");
     await first.mock.exited;
 
     const second = await startMock(["--db", dbFile]);
-    expect(second.banner).toContain(`Restored     31 properties, 9 agents, 32 documents, 3 accounts, read from ${dbFile}`);
+    expect(second.banner).toContain(
+      `Restored     31 properties, 9 agents, 32 documents, 3 accounts, read from ${dbFile}`,
+    );
     expect(second.banner).not.toContain("Seeded");
     expect(second.banner).toMatch(/API-KEY: demo-key\s+TOKEN: demo-token\s+\(uid 1;/);
   });
 
   it("with --accounts, names the admitted keys and their uids, and neither the demo credentials nor a token", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "plk-banner-")), "accounts.json");
-    writeFileSync(file, JSON.stringify([{ apiKey: "ci-key", token: "ci-secret", uid: 1 }, { apiKey: "qa-key", token: "qa-secret" }]));
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { apiKey: "ci-key", token: "ci-secret", uid: 1 },
+        { apiKey: "qa-key", token: "qa-secret" },
+      ]),
+    );
     const { banner } = await startMock(["--accounts", file]);
     expect(banner).toContain(`Accounts     ci-key (uid 1), qa-key (uid 3), from ${file}; no other key is admitted`);
     expect(banner).not.toContain("demo");
@@ -61,6 +73,8 @@ describe("the start-up banner", () => {
   it("with --record-usage, names the consumer, the file, and how a test begins", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "plk-banner-")), "usage.json");
     const { banner, url } = await startMock(["--record-usage", file, "--consumer", "web-app"]);
-    expect(banner).toContain(`Usage        recording web-app's usage in ${file}; a test begins with POST ${url}/__admin/usage/tests`);
+    expect(banner).toContain(
+      `Usage        recording web-app's usage in ${file}; a test begins with POST ${url}/__admin/usage/tests`,
+    );
   });
 });

@@ -57,11 +57,17 @@ const PREFIX = "plk-msw-consumer-";
 async function consumerWith(range: string): Promise<string> {
   const kit = await consumerInstall();
   const day = new Date().toISOString().slice(0, 10);
-  const key = createHash("sha256").update(`${basename(kit.project)} ${range} ${day} ${RECIPE}\n${SCRIPT}`).digest("hex").slice(0, 16);
+  const key = createHash("sha256")
+    .update(`${basename(kit.project)} ${range} ${day} ${RECIPE}\n${SCRIPT}`)
+    .digest("hex")
+    .slice(0, 16);
   const project = join(tmpdir(), `${PREFIX}${key}`);
   removeUnused(PREFIX, project);
   await installOnce(project, (partial) => {
-    writeFileSync(join(partial, "package.json"), JSON.stringify({ name: "msw-consumer", private: true, type: "module" }));
+    writeFileSync(
+      join(partial, "package.json"),
+      JSON.stringify({ name: "msw-consumer", private: true, type: "module" }),
+    );
     npmInstall(partial, [kit.archive, `msw@${range}`, "--omit=dev"], "npm install");
     writeFileSync(join(partial, "check.mjs"), SCRIPT);
   });
@@ -72,12 +78,23 @@ async function runWith(range: string): Promise<Record<string, unknown>> {
   const project = await consumerWith(range);
   const ran = spawnSync(process.execPath, ["check.mjs"], { cwd: project, encoding: "utf8", timeout: 60_000 });
   if (ran.status !== 0) throw new Error(`the consumer's script failed:\n${ran.stdout}\n${ran.stderr}`);
-  const bundled = readFileSync(join(project, "node_modules", "property-listing-kit", "dist", "hosts", "msw", "create-mock-handlers.js"), "utf8");
+  const bundled = readFileSync(
+    join(project, "node_modules", "property-listing-kit", "dist", "hosts", "msw", "create-mock-handlers.js"),
+    "utf8",
+  );
   expect(bundled).toMatch(/from "msw"/); // the consumer's msw, imported, not a copy
   return JSON.parse(ran.stdout.trim().split("\n").at(-1)!) as Record<string, unknown>;
 }
 
-const EXPECTED = { created: 200, street: "3 Major St", bad: [400, "application/problem+json; charset=utf-8"], anonymous: 401, dropped: "TypeError", journal: 5, afterReset: 404 };
+const EXPECTED = {
+  created: 200,
+  street: "3 Major St",
+  bad: [400, "application/problem+json; charset=utf-8"],
+  anonymous: 401,
+  dropped: "TypeError",
+  journal: 5,
+  afterReset: 404,
+};
 
 describe("property-listing-kit/msw installed beside msw", () => {
   it("works with MSW 2", { timeout: INSTALL_MS + 60_000 }, async () => {
@@ -86,7 +103,10 @@ describe("property-listing-kit/msw installed beside msw", () => {
   });
 
   it("works with MSW 3 (Node 22.12 or later)", { timeout: INSTALL_MS + 60_000 }, async ({ skip }) => {
-    skip(!MSW3_ALLOWED, `MSW 3 needs Node 22.12 or later; this is Node ${process.versions.node} (CI runs this file on Node 22 and 24 too)`);
+    skip(
+      !MSW3_ALLOWED,
+      `MSW 3 needs Node 22.12 or later; this is Node ${process.versions.node} (CI runs this file on Node 22 and 24 too)`,
+    );
     const results = await runWith("3");
     expect(results).toEqual({ msw: expect.stringMatching(/^3\./), ...EXPECTED });
   });

@@ -33,13 +33,19 @@ describe("npm start", () => {
     const list = await fetch(`${url}/api/v1/object/properties/1`, { headers });
     expect(list.status).toBe(200);
     expect(((await list.json()) as unknown[]).length).toBeGreaterThan(0);
-    const created = await fetch(`${url}/api/v1/object/property`, { method: "POST", headers, body: JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }) });
+    const created = await fetch(`${url}/api/v1/object/property`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }),
+    });
     expect(created.status).toBe(200);
     const { nid, uri } = (await created.json()) as { nid: string; uri: string };
     expect(uri).toMatch(/^http:\/\/mock\.internal:4010\/autologin\/[0-9]+-[0-9]+-[0-9a-f]{32}$/);
     await mock.waitForOutput(/POST \/api\/v1\/object\/property 200/);
 
-    expect(mock.output()).toContain(`State        kept in ${dbFile} and ${dbFile}.journal; a 2xx to a write means it is on disk`);
+    expect(mock.output()).toContain(
+      `State        kept in ${dbFile} and ${dbFile}.journal; a 2xx to a write means it is on disk`,
+    );
     // Answered, so already in the journal, before any stop.
     expect(readFileSync(`${dbFile}.journal`, "utf8")).toContain(`"put":"properties","r":{"id":${nid},`);
 
@@ -68,7 +74,9 @@ describe("npm start", () => {
         request(`${url}${path}`, { headers }, (response) => {
           response.resume();
           resolve(response.statusCode ?? 0);
-        }).on("error", reject).end();
+        })
+          .on("error", reject)
+          .end();
       });
     expect(await get("/__db/accounts", { Host: "mock.test" })).toBe(200);
     expect(await get("/__db/accounts", { Host: "other.test" })).toBe(403);
@@ -78,12 +86,16 @@ describe("npm start", () => {
   });
 
   it("requires the admin token given in ADMIN_TOKEN", async () => {
-    const mock = startProcess(process.execPath, ["dist/cli/mock.js", "--port", "0", "--quiet"], { ADMIN_TOKEN: "s3cret-token" });
+    const mock = startProcess(process.execPath, ["dist/cli/mock.js", "--port", "0", "--quiet"], {
+      ADMIN_TOKEN: "s3cret-token",
+    });
     started.push(mock);
     const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
     await waitForHealthy(`${url}/healthz`);
     expect((await fetch(`${url}/__db/accounts`)).status).toBe(401);
-    expect((await fetch(`${url}/__db/accounts`, { headers: { Authorization: "Bearer s3cret-token" } })).status).toBe(200);
+    expect((await fetch(`${url}/__db/accounts`, { headers: { Authorization: "Bearer s3cret-token" } })).status).toBe(
+      200,
+    );
   });
 
   it("stops the server when SIGTERM reaches the npm process alone, as a process supervisor sends it", async () => {

@@ -14,7 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolvePointer } from "../../src/spec/json-pointer.ts";
 import { loadSpec } from "../../src/spec/load-spec.ts";
 import { onPort } from "../support/readme-commands.ts";
-import { freePort, killAll, PACKAGE_ROOT, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
+import {
+  freePort,
+  killAll,
+  PACKAGE_ROOT,
+  startProcess,
+  waitForHealthy,
+  type StartedProcess,
+} from "../support/start-process.ts";
 import { startCommand, type RunningPrism } from "../prism/prism-harness.ts";
 
 const PAGE = readFileSync(join(PACKAGE_ROOT, "docs", "outside-tools.md"), "utf8");
@@ -22,15 +29,21 @@ const spec = loadSpec();
 const DEMO = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
 const SHOWN_MOCK = "http://127.0.0.1:4010";
 const SHOWN_PROXY = "http://127.0.0.1:4012";
-const SCHEMATHESIS_SKIP = "Schemathesis is a Python program and cannot be installed here: its lines are not run; the test above checks what they name";
+const SCHEMATHESIS_SKIP =
+  "Schemathesis is a Python program and cannot be installed here: its lines are not run; the test above checks what they name";
 
 /** Each line of the page's `sh` blocks, comments off, continued lines joined (as test/support/readme-commands.ts reads them). */
 const commands = [...PAGE.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((block) =>
-  block[1]!.replace(/\\\n\s*/g, "").split("\n").map((line) => line.replace(/\s+#.*$/, "").trim()).filter((line) => line !== ""),
+  block[1]!
+    .replace(/\\\n\s*/g, "")
+    .split("\n")
+    .map((line) => line.replace(/\s+#.*$/, "").trim())
+    .filter((line) => line !== ""),
 );
 const command = (pattern: RegExp): string => {
   const found = commands.filter((line) => pattern.test(line));
-  if (found.length !== 1) throw new Error(`docs/outside-tools.md has ${found.length} commands matching ${pattern}, not one`);
+  if (found.length !== 1)
+    throw new Error(`docs/outside-tools.md has ${found.length} commands matching ${pattern}, not one`);
   return found[0]!;
 };
 const MOCK_LINE = /^npm start$/;
@@ -58,14 +71,27 @@ const METHODS = ["get", "post", "put", "delete"] as const;
 const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
   METHODS.filter((method) => item[method]).map((method) => {
     const operation = item[method]!;
-    const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((raw) =>
-      ("$ref" in raw ? resolvePointer(spec, raw.$ref) : raw) as { name: string; example?: unknown },
+    const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map(
+      (raw) => ("$ref" in raw ? resolvePointer(spec, raw.$ref) : raw) as { name: string; example?: unknown },
     );
-    const body = operation.requestBody as { content: Record<string, { examples?: Record<string, unknown> }> } | undefined;
+    const body = operation.requestBody as
+      | { content: Record<string, { examples?: Record<string, unknown> }> }
+      | undefined;
     const [first] = Object.values(body?.content["application/json"]?.examples ?? {});
-    const example = first && typeof first === "object" && "$ref" in first ? resolvePointer(spec, (first as { $ref: string }).$ref) : first;
-    const concrete = path.replace(/\{([^}]+)\}/g, (_match, name: string) => String(parameters.find((parameter) => parameter.name === name)!.example));
-    return { operationId: operation.operationId!, method, path: concrete, body: (example as { value?: unknown } | undefined)?.value, statuses: Object.keys(operation.responses) };
+    const example =
+      first && typeof first === "object" && "$ref" in first
+        ? resolvePointer(spec, (first as { $ref: string }).$ref)
+        : first;
+    const concrete = path.replace(/\{([^}]+)\}/g, (_match, name: string) =>
+      String(parameters.find((parameter) => parameter.name === name)!.example),
+    );
+    return {
+      operationId: operation.operationId!,
+      method,
+      path: concrete,
+      body: (example as { value?: unknown } | undefined)?.value,
+      statuses: Object.keys(operation.responses),
+    };
   }),
 );
 
@@ -92,7 +118,9 @@ describe("docs/outside-tools.md", () => {
       expect([SHOWN_MOCK, SHOWN_PROXY], line).toContain(target);
       if (location === `${SHOWN_MOCK}/openapi.json`) expect((await fetch(`${mockUrl}/openapi.json`)).status).toBe(200);
       else expect(loadSpec(join(PACKAGE_ROOT, location!))).toEqual(spec);
-      const headers = Object.fromEntries([...options.matchAll(/--header "([^:]+): ([^"]+)"/g)].map((match) => [match[1]!, match[2]!]));
+      const headers = Object.fromEntries(
+        [...options.matchAll(/--header "([^:]+): ([^"]+)"/g)].map((match) => [match[1]!, match[2]!]),
+      );
       expect(headers, line).toEqual(DEMO);
     }
     // The headers are the demo account's: the mock answers them.
@@ -111,14 +139,20 @@ describe("docs/outside-tools.md", () => {
     for (const override of config.operations) expect(ids).toEqual(expect.arrayContaining(override.ids));
     for (const operation of operations) {
       // Valid input never gets 400 (Invalid Request), 413 or 415; every other documented refusal depends on the state.
-      const expected = ["2xx", ...operation.statuses.filter((status) => !["200", "400", "413", "415"].includes(status))].sort();
+      const expected = [
+        "2xx",
+        ...operation.statuses.filter((status) => !["200", "400", "413", "415"].includes(status)),
+      ].sort();
       const override = config.operations.find((entry) => entry.ids.includes(operation.operationId));
       const effective = [...(override?.statuses ?? config.statuses)].sort();
       if (override) expect(effective, operation.operationId).toEqual(expected);
       else {
         expect(effective, operation.operationId).toEqual(expect.arrayContaining(expected));
         // The shared list may name a 404 that an operation without ids never answers; nothing else.
-        expect(effective.filter((status) => !expected.includes(status) && status !== "404"), operation.operationId).toEqual([]);
+        expect(
+          effective.filter((status) => !expected.includes(status) && status !== "404"),
+          operation.operationId,
+        ).toEqual([]);
       }
     }
   });
@@ -133,7 +167,10 @@ describe("docs/outside-tools.md", () => {
     expect(text).not.toContain('"$ref"');
     const bundled = JSON.parse(text) as typeof spec;
     expect(Object.keys(bundled.paths)).toEqual(Object.keys(spec.paths));
-    expect(bundled.paths["/api/v1/object/agent_card/"]!.post!.responses["200"]).toHaveProperty("links.retrieve.operationId", "retrieveAgentCard");
+    expect(bundled.paths["/api/v1/object/agent_card/"]!.post!.responses["200"]).toHaveProperty(
+      "links.retrieve.operationId",
+      "retrieveAgentCard",
+    );
   });
 
   it(`${command(PROXY_LINE)}: Prism's proxy in front of the mock passes a valid exchange through without a violation`, async () => {
@@ -153,7 +190,9 @@ describe("docs/outside-tools.md", () => {
         headers: DEMO,
         ...(operation.body === undefined ? {} : { body: JSON.stringify(operation.body) }),
       });
-      answered.push(`${operation.operationId} ${answer.status}${answer.status === 200 ? "" : ` ${await answer.text()}`}`);
+      answered.push(
+        `${operation.operationId} ${answer.status}${answer.status === 200 ? "" : ` ${await answer.text()}`}`,
+      );
     }
     expect(answered).toEqual(operations.map((operation) => `${operation.operationId} 200`));
   });
@@ -185,7 +224,8 @@ function readSchemathesisToml(text: string): PositiveAcceptance {
     const entry = config.operations.at(-1);
     if (table === "[checks.positive_data_acceptance]" && key === "expected-statuses") config.statuses = [parsed].flat();
     else if (table === "[[operations]]" && entry && key === "include-operation-id") entry.ids = [parsed].flat();
-    else if (table === "[[operations]]" && entry && key === "checks.positive_data_acceptance.expected-statuses") entry.statuses = [parsed].flat();
+    else if (table === "[[operations]]" && entry && key === "checks.positive_data_acceptance.expected-statuses")
+      entry.statuses = [parsed].flat();
     else throw new Error(`a line of the page's schemathesis.toml this test does not read: ${raw}`);
   }
   return config;

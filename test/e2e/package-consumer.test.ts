@@ -50,7 +50,11 @@ console.log(JSON.stringify({ errors: broken.errors.map((error) => error.location
     );
     const { code, output } = await run("node", [script]);
     expect(code).toBe(0);
-    expect(JSON.parse(output.trim().split("\n").at(-1)!)).toEqual({ errors: ["response.body/nid", "response.body/uri"], result: "passed", recording: ["response.body/1003/email"] });
+    expect(JSON.parse(output.trim().split("\n").at(-1)!)).toEqual({
+      errors: ["response.body/nid", "response.body/uri"],
+      result: "passed",
+      recording: ["response.body/1003/email"],
+    });
   });
 
   it("gives property-listing-kit/client, a typed client that sends the credentials and finds fetch at call time", async () => {
@@ -74,7 +78,12 @@ console.log(JSON.stringify({ status: listed.response.status, list: Array.isArray
     );
     const { code, output } = await run("node", [script]);
     expect(code, output).toBe(0);
-    expect(JSON.parse(output.trim().split("\n").at(-1)!)).toEqual({ status: 200, list: true, calls: ["GET"], sent: ["demo-key", "demo-token", "application/json"] });
+    expect(JSON.parse(output.trim().split("\n").at(-1)!)).toEqual({
+      status: 200,
+      list: true,
+      calls: ["GET"],
+      sent: ["demo-key", "demo-token", "application/json"],
+    });
   });
 
   it("adds toSatisfyContract to the vitest of the project that imports property-listing-kit/vitest", async () => {
@@ -90,14 +99,21 @@ it("holds recorded traffic against the contract", () => {
 });
 `,
     );
-    const { code, output } = await run("node", [join(PACKAGE_ROOT, "node_modules", "vitest", "vitest.mjs"), "run", "--root", project]);
+    const { code, output } = await run("node", [
+      join(PACKAGE_ROOT, "node_modules", "vitest", "vitest.mjs"),
+      "run",
+      "--root",
+      project,
+    ]);
     expect(output).toContain("1 passed");
     expect(code).toBe(0);
   });
 
   it("runs its command-line programs, as npm install links them, from the built files; --help names them and --version gives the version", async () => {
     const { version } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string };
-    const bins = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { bin: Record<string, string> }).bin;
+    const bins = (
+      JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { bin: Record<string, string> }
+    ).bin;
     expect(Object.keys(bins).sort()).toEqual(["property-listing-contract", "property-listing-mock"]);
     const installed = await consumerInstall();
     for (const [name, file] of Object.entries(bins)) {
@@ -118,25 +134,53 @@ it("holds recorded traffic against the contract", () => {
       ...[...Object.keys(DOCS_ASSETS), ...DOCS_ASSET_LICENSES].map((name) => `dist/docs-assets/${name}`),
       ...Object.keys(CONSOLE_ASSETS).map((name) => `dist/console-assets/${name}`),
     ];
-    for (const required of ["dist/index.js", "dist/index.d.ts", "dist/vitest.js", "dist/client.js", "dist/client.d.ts", "dist/cli/mock.js", "dist/cli/contract.js", ...docsAssets, "spec/openapi.yaml", "fixtures/db.json", "docs/assumptions.md", "README.md"]) {
+    for (const required of [
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/vitest.js",
+      "dist/client.js",
+      "dist/client.d.ts",
+      "dist/cli/mock.js",
+      "dist/cli/contract.js",
+      ...docsAssets,
+      "spec/openapi.yaml",
+      "fixtures/db.json",
+      "docs/assumptions.md",
+      "README.md",
+    ]) {
       expect(files, required).toContain(required);
     }
-    const unwanted = /^(test|scripts|node_modules|coverage|scratch|\.ci|\.github)\/|(^|\/)[^/]*\.test\.[cm]?[jt]s(\.map)?$|^(vitest\.config|tsconfig|redocly|docker-compose|Dockerfile|\.dockerignore|\.gitignore)|\.tgz$/;
+    const unwanted =
+      /^(test|scripts|node_modules|coverage|scratch|\.ci|\.github)\/|(^|\/)[^/]*\.test\.[cm]?[jt]s(\.map)?$|^(vitest\.config|tsconfig|redocly|docker-compose|Dockerfile|\.dockerignore|\.gitignore)|\.tgz$/;
     expect(files.filter((file) => unwanted.test(file))).toEqual([]);
   }, 260_000);
 
   it("is ESM only, for the Node versions of package.json's engines; CommonJS on those versions can require() it", async () => {
-    const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { type: string; engines: { node: string }; exports: Record<string, unknown> };
+    const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as {
+      type: string;
+      engines: { node: string };
+      exports: Record<string, unknown>;
+    };
     expect(manifest.type).toBe("module");
     expect(JSON.stringify(manifest.exports)).not.toContain('"require"');
     expect(manifest.engines.node).toMatch(/^>=\d+\.\d+$/);
-    writeFileSync(join(project, "common.cjs"), 'const kit = require("property-listing-kit"); console.log(typeof kit.createMockServer);');
+    writeFileSync(
+      join(project, "common.cjs"),
+      'const kit = require("property-listing-kit"); console.log(typeof kit.createMockServer);',
+    );
     const { code, output } = await run("node", [join(project, "common.cjs")]);
     expect(code, output).toBe(0);
     expect(output.trim().split("\n").at(-1)).toBe("function");
   });
 
   it("keeps the packed archive (npm pack's *.tgz) out of git", () => {
-    expect(execFileSync("git", ["check-ignore", "property-listing-kit-0.1.0.tgz", "dist/x.tgz"], { cwd: PACKAGE_ROOT, encoding: "utf8" }).trim().split("\n")).toHaveLength(2);
+    expect(
+      execFileSync("git", ["check-ignore", "property-listing-kit-0.1.0.tgz", "dist/x.tgz"], {
+        cwd: PACKAGE_ROOT,
+        encoding: "utf8",
+      })
+        .trim()
+        .split("\n"),
+    ).toHaveLength(2);
   });
 });

@@ -38,7 +38,11 @@ beforeAll(async () => {
       resolve({ code: error ? (error.code ?? "failed") : 0, output: `${stdout}${stderr}` }),
     );
   }));
-  const packed = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: PACKAGE_ROOT, encoding: "utf8", env: withoutNpmVariables() });
+  const packed = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+    cwd: PACKAGE_ROOT,
+    encoding: "utf8",
+    env: withoutNpmVariables(),
+  });
   files = (JSON.parse(packed) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((file) => file.path);
 }, 120_000);
 
@@ -58,14 +62,25 @@ describe("npm publish --dry-run", () => {
   });
 
   it("ships every file the exports and the bins name, the licence, the changelog and the README", () => {
-    const named = Object.values(manifest.exports).flatMap((target) => (typeof target === "string" ? [target] : [target.types, target.default]));
-    for (const path of [...named, ...Object.values(manifest.bin), "LICENSE", "CHANGELOG.md", "README.md", "package.json"]) {
+    const named = Object.values(manifest.exports).flatMap((target) =>
+      typeof target === "string" ? [target] : [target.types, target.default],
+    );
+    for (const path of [
+      ...named,
+      ...Object.values(manifest.bin),
+      "LICENSE",
+      "CHANGELOG.md",
+      "README.md",
+      "package.json",
+    ]) {
       expect(files, path).toContain(path.replace(/^\.\//, ""));
     }
   });
 
   it("ships no test, source map, TypeScript source or development script", () => {
-    const stray = files.filter((path) => /\.test\.|\.map$|^src\/|^test\/|^scripts\/|^examples\/|^\.github\/|(?<!\.d)\.ts$/.test(path));
+    const stray = files.filter((path) =>
+      /\.test\.|\.map$|^src\/|^test\/|^scripts\/|^examples\/|^\.github\/|(?<!\.d)\.ts$/.test(path),
+    );
     expect(stray).toEqual([]);
   });
 });

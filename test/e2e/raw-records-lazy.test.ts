@@ -28,8 +28,16 @@ await mock.close();
 
 describe("json-server on the raw routes only", () => {
   it("is not loaded by a start or the API, and is by the first /__db request", () => {
-    const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: PACKAGE_ROOT, encoding: "utf8", timeout: 60_000 });
-    const { statuses, afterApi, afterRaw } = JSON.parse(output.trim().split("\n").at(-1)!) as { statuses: number[]; afterApi: string[]; afterRaw: string[] };
+    const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: PACKAGE_ROOT,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    const { statuses, afterApi, afterRaw } = JSON.parse(output.trim().split("\n").at(-1)!) as {
+      statuses: number[];
+      afterApi: string[];
+      afterRaw: string[];
+    };
     expect(statuses).toEqual([200, 200, 200, 200]);
     expect(afterApi).toEqual([]);
     expect(afterRaw).toEqual(["express", "json-server", "lodash", "lowdb"]);

@@ -16,7 +16,13 @@ const REQUESTS = 300;
 
 /** Starts the bin (with `preload` imported first), sends REQUESTS requests 20 at a time, and returns once all are answered. */
 async function answered(preload?: string, flags: string[] = []): Promise<StartedProcess> {
-  const mock = startProcess("node", [...(preload ? ["--import", preload] : []), "dist/cli/mock.js", "--port", "0", ...flags]);
+  const mock = startProcess("node", [
+    ...(preload ? ["--import", preload] : []),
+    "dist/cli/mock.js",
+    "--port",
+    "0",
+    ...flags,
+  ]);
   started.push(mock);
   const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
   await waitForHealthy(`${url}/healthz`);
@@ -25,7 +31,9 @@ async function answered(preload?: string, flags: string[] = []): Promise<Started
   for (let sent = 0; sent < REQUESTS; sent += 20) {
     const batch = Array.from({ length: Math.min(20, REQUESTS - sent) }, (_, index) => {
       const path = paths[(sent + index) % paths.length]!;
-      return fetch(url + path, { headers: path.endsWith("agent_cards") ? {} : headers }).then((answer) => answer.arrayBuffer().then(() => answer.status));
+      return fetch(url + path, { headers: path.endsWith("agent_cards") ? {} : headers }).then((answer) =>
+        answer.arrayBuffer().then(() => answer.status),
+      );
     });
     expect(new Set(await Promise.all(batch))).toEqual(new Set([200, 404, 401]));
   }
@@ -33,7 +41,8 @@ async function answered(preload?: string, flags: string[] = []): Promise<Started
 }
 
 /** Lines of the request log for API requests (the health checks are logged too, and not counted). */
-const apiLines = (output: string) => output.split("\n").filter((line) => /^\S+Z (GET|POST) \/api\/v1\/object\/\S+ \d{3} \d+ms/.test(line));
+const apiLines = (output: string) =>
+  output.split("\n").filter((line) => /^\S+Z (GET|POST) \/api\/v1\/object\/\S+ \d{3} \d+ms/.test(line));
 
 describe("the request log of the bin loses no line of an answered request", () => {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
@@ -64,11 +73,20 @@ describe("--log-format json", () => {
     const mock = await answered(undefined, ["--log-format", "json"]);
     mock.signal("SIGTERM");
     expect(await mock.exited).toBe(0);
-    const lines = mock.output().split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as { level: number; msg: string; req?: { url: string }; res?: { statusCode: number } });
+    const lines = mock
+      .output()
+      .split("\n")
+      .filter((line) => line !== "")
+      .map(
+        (line) =>
+          JSON.parse(line) as { level: number; msg: string; req?: { url: string }; res?: { statusCode: number } },
+      );
     expect(lines[0]!.msg).toMatch(/^Property Listing Service mock listening on http:\/\/127\.0\.0\.1:\d+/);
     expect(lines.at(-1)).toMatchObject({ level: 30, msg: "SIGTERM: stopping" });
     const api = lines.filter((line) => line.req?.url.startsWith("/api/"));
     expect(api).toHaveLength(REQUESTS);
-    expect(new Set(api.map((line) => `${line.level} ${line.res!.statusCode}`))).toEqual(new Set(["30 200", "40 404", "40 401"]));
+    expect(new Set(api.map((line) => `${line.level} ${line.res!.statusCode}`))).toEqual(
+      new Set(["30 200", "40 404", "40 401"]),
+    );
   });
 });

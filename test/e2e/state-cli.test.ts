@@ -30,7 +30,8 @@ describe("where to read on (issue 29: /docs named in the banner and --help)", ()
     started.push(help);
     expect(await help.exited).toBe(0);
     expect(help.output()).toMatch(/\/docs\s+\(http:\/\/127\.0\.0\.1:4010\/docs\)/);
-    for (const page of help.output().match(/docs\/[a-z-]+\.md/g) ?? []) expect(existsSync(join(PACKAGE_ROOT, page)), page).toBe(true);
+    for (const page of help.output().match(/docs\/[a-z-]+\.md/g) ?? [])
+      expect(existsSync(join(PACKAGE_ROOT, page)), page).toBe(true);
     expect(help.output()).toContain("docs/setting-up-a-test.md");
   });
 });
@@ -38,7 +39,9 @@ describe("where to read on (issue 29: /docs named in the banner and --help)", ()
 describe("--state and MOCK_STATE", () => {
   it("--state seats-full: the banner names it, the next agent card answers 402, and a reset comes back to it", async () => {
     const { url, banner } = await startMock(["--state", "seats-full"]);
-    expect(banner).toMatch(/Seeded\s+30 properties, 13 agents, 32 documents, 2 accounts \(state seats-full; POST http:\/\/127\.0\.0\.1:\d+\/__admin\/state changes it\)/);
+    expect(banner).toMatch(
+      /Seeded\s+30 properties, 13 agents, 32 documents, 2 accounts \(state seats-full; POST http:\/\/127\.0\.0\.1:\d+\/__admin\/state changes it\)/,
+    );
     expect(banner).toMatch(/Docs\s+http:\/\/127\.0\.0\.1:\d+\/docs/);
     const card = JSON.stringify({ agent_first_name: "Luis", agent_last_name: "Ortega", email: "luis@harbor.example" });
     expect((await fetch(`${url}/api/v1/object/agent_card/`, { method: "POST", headers, body: card })).status).toBe(402);
@@ -57,17 +60,35 @@ describe("--state and MOCK_STATE", () => {
     const { url, banner } = await startMock([], { MOCK_STATE: file });
     expect(banner).toContain(`(state ${file};`);
     expect(await (await fetch(`${url}/__db/db`)).json()).toEqual(records);
-    const list = await fetch(`${url}/api/v1/object/properties/7`, { headers: { ...headers, "API-KEY": "team-key", TOKEN: "team-token" } });
+    const list = await fetch(`${url}/api/v1/object/properties/7`, {
+      headers: { ...headers, "API-KEY": "team-key", TOKEN: "team-token" },
+    });
     expect(await list.json()).toEqual([]);
   });
 
   it.each([
-    ["a name that is not shipped and no file", ["--state", "seats-ful"], /--state seats-ful is neither a shipped state \(fixtures, empty-account, seats-full, many-properties\) nor a file/],
+    [
+      "a name that is not shipped and no file",
+      ["--state", "seats-ful"],
+      /--state seats-ful is neither a shipped state \(fixtures, empty-account, seats-full, many-properties\) nor a file/,
+    ],
     ["a file that is not JSON", ["--state", "BAD_JSON"], /is not valid JSON/],
-    ["records of the wrong shape", ["--state", "BAD_RECORDS"], /The state .* is refused, nothing was changed:[\s\S]*\/accounts\/0/],
+    [
+      "records of the wrong shape",
+      ["--state", "BAD_RECORDS"],
+      /The state .* is refused, nothing was changed:[\s\S]*\/accounts\/0/,
+    ],
   ])("%s stops the start with exit 2, saying what is wrong", async (_name, args, message) => {
-    const files: Record<string, string> = { BAD_JSON: tempFile("bad.json", "{"), BAD_RECORDS: tempFile("bad-records.json", JSON.stringify({ accounts: [{ id: "one" }] })) };
-    const mock = startProcess(process.execPath, ["dist/cli/mock.js", "--port", "0", ...args.map((arg) => files[arg] ?? arg)]);
+    const files: Record<string, string> = {
+      BAD_JSON: tempFile("bad.json", "{"),
+      BAD_RECORDS: tempFile("bad-records.json", JSON.stringify({ accounts: [{ id: "one" }] })),
+    };
+    const mock = startProcess(process.execPath, [
+      "dist/cli/mock.js",
+      "--port",
+      "0",
+      ...args.map((arg) => files[arg] ?? arg),
+    ]);
     started.push(mock);
     expect(await mock.exited).toBe(2);
     expect(mock.output()).toMatch(message);

@@ -21,7 +21,9 @@ describe("the mock's steering options", () => {
     expect(mock.output()).toMatch(/Steering\s+requests: http:\/\/127\.0\.0\.1:\d+\/__admin\/requests .* latency 40 ms/);
 
     const started = performance.now();
-    const preferred = await fetch(`${url}/api/v1/object/agent_cards`, { headers: { ...demo, Prefer: "code=503, delay=20" } });
+    const preferred = await fetch(`${url}/api/v1/object/agent_cards`, {
+      headers: { ...demo, Prefer: "code=503, delay=20" },
+    });
     expect(preferred.status).toBe(503);
     expect(performance.now() - started).toBeGreaterThanOrEqual(55); // 40 of latency and 20 asked for
 
@@ -31,11 +33,17 @@ describe("the mock's steering options", () => {
       body: JSON.stringify({ method: "POST", path: "/api/v1/object/property", status: 503, times: 2 }),
     });
     expect(rule.status).toBe(201);
-    const refused = await fetch(`${url}/api/v1/object/property`, { method: "POST", headers: demo, body: JSON.stringify({ street: "1 Main St" }) });
+    const refused = await fetch(`${url}/api/v1/object/property`, {
+      method: "POST",
+      headers: demo,
+      body: JSON.stringify({ street: "1 Main St" }),
+    });
     expect(refused.status).toBe(503);
     await fetch(`${url}/api/v1/object/agent_cards`, { headers: demo });
 
-    const journal = (await (await fetch(`${url}/__admin/requests`)).json()) as { requests: Array<{ method: string; status: number; fault: unknown }> };
+    const journal = (await (await fetch(`${url}/__admin/requests`)).json()) as {
+      requests: Array<{ method: string; status: number; fault: unknown }>;
+    };
     expect(journal.requests.map((entry) => [entry.method, entry.status, entry.fault])).toEqual([
       ["POST", 503, { rule: { id: 1, status: 503 }, latency: 40 }],
       ["GET", 200, { latency: 40 }],
@@ -48,13 +56,18 @@ describe("the mock's steering options", () => {
   it("refuses a bad --latency with a usage message and exit code 2", async () => {
     const mock = cli(["--latency", "fast"]);
     expect(await mock.exited).toBe(2);
-    expect(mock.output()).toContain("--latency must be milliseconds (200) or a range (100-400), each from 0 to 60000, got fast");
+    expect(mock.output()).toContain(
+      "--latency must be milliseconds (200) or a range (100-400), each from 0 to 60000, got fast",
+    );
     expect(mock.output()).toContain("Usage: property-listing-mock [options]");
   });
 
   it.each([
     [["--latency", "400-100"], "--latency range must go from the smaller to the larger value, got 400-100"],
-    [["--latency", "0-60001"], "--latency must be milliseconds (200) or a range (100-400), each from 0 to 60000, got 0-60001"],
+    [
+      ["--latency", "0-60001"],
+      "--latency must be milliseconds (200) or a range (100-400), each from 0 to 60000, got 0-60001",
+    ],
     [["--journal-size", "many"], "--journal-size must be a whole number from 0 to 100000, got many"],
     [["--journal-size", "100001"], "--journal-size must be a whole number from 0 to 100000, got 100001"],
   ])("reads %j as the error %j", (args, message) => {
@@ -63,7 +76,10 @@ describe("the mock's steering options", () => {
 
   it("reads the defaults and a range", () => {
     const parsed = parseMockArgs(["--latency", "100-400"], {});
-    expect(parsed.kind === "run" && [parsed.command.latency, parsed.command.journalSize]).toEqual([{ min: 100, max: 400 }, 1000]);
+    expect(parsed.kind === "run" && [parsed.command.latency, parsed.command.journalSize]).toEqual([
+      { min: 100, max: 400 },
+      1000,
+    ]);
     const plain = parseMockArgs([], {});
     expect(plain.kind === "run" && [plain.command.latency, plain.command.journalSize]).toEqual([undefined, 1000]);
   });

@@ -22,7 +22,13 @@ import { pathToFileURL } from "node:url";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromium.ts";
-import { consumerInstall, installOnce, npmInstall, removeUnused, withoutNpmVariables } from "../support/consumer-install.ts";
+import {
+  consumerInstall,
+  installOnce,
+  npmInstall,
+  removeUnused,
+  withoutNpmVariables,
+} from "../support/consumer-install.ts";
 import { startForwardingProxy, type ForwardingProxy } from "../support/forwarding-proxy.ts";
 import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { sharedContract } from "../support/mock-harness.ts";
@@ -34,7 +40,8 @@ const WHY = `${CHROMIUM} is missing (.ci/run installs Debian's chromium package;
 const EXAMPLE = join(PACKAGE_ROOT, "examples", "storybook");
 const GUARD = join(PACKAGE_ROOT, "test", "support", "offline-guard.mjs");
 /** Changes whenever the way of installing changes, so that an install made the old way is not reused. */
-const RECIPE = "examples/storybook's package.json with the packed kit, npm install --prefer-offline --no-audit --no-fund, v1";
+const RECIPE =
+  "examples/storybook's package.json with the packed kit, npm install --prefer-offline --no-audit --no-fund, v1";
 const PREFIX = "plk-storybook-example-";
 /** What the example's folder holds that a user's copy would not: made by its runs, never copied. */
 const MADE_BY_RUNS = new Set(["node_modules", "storybook-static", "usage.json", "package.json", "package-lock.json"]);
@@ -64,10 +71,17 @@ const startedAt = Date.now();
 beforeAll(async () => {
   if (!CHROMIUM_AVAILABLE) return;
   const { archive } = await consumerInstall();
-  const manifest = JSON.parse(readFileSync(join(EXAMPLE, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(EXAMPLE, "package.json"), "utf8")) as {
+    devDependencies: Record<string, string>;
+  };
   manifest.devDependencies["property-listing-kit"] = `file:${archive}`;
   const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
-  const digest = createHash("sha256").update(readFileSync(archive)).update(manifestText).update(RECIPE).digest("hex").slice(0, 16);
+  const digest = createHash("sha256")
+    .update(readFileSync(archive))
+    .update(manifestText)
+    .update(RECIPE)
+    .digest("hex")
+    .slice(0, 16);
   project = join(tmpdir(), `${PREFIX}${digest}`);
   removeUnused(PREFIX, project);
   await installOnce(project, (partial) => {
@@ -93,8 +107,15 @@ afterAll(async () => {
 
 /** The environment of the build and of the test run: every way out of the machine watched. */
 function offline(log: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...withoutNpmVariables(), CI: "1", CHROMIUM_PATH: CHROMIUM, OFFLINE_GUARD_LOG: log, NODE_OPTIONS: `--import ${pathToFileURL(GUARD).href}` };
-  for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"]) env[name] = proxy!.url;
+  const env: NodeJS.ProcessEnv = {
+    ...withoutNpmVariables(),
+    CI: "1",
+    CHROMIUM_PATH: CHROMIUM,
+    OFFLINE_GUARD_LOG: log,
+    NODE_OPTIONS: `--import ${pathToFileURL(GUARD).href}`,
+  };
+  for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"])
+    env[name] = proxy!.url;
   env.NO_PROXY = env.no_proxy = "localhost,127.0.0.1,::1";
   return env;
 }
@@ -102,7 +123,11 @@ function offline(log: string): NodeJS.ProcessEnv {
 /** Runs a program of the example to its end, without blocking this process (the recording proxy answers here). */
 function run(bin: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(project, "node_modules", ".bin", bin), args, { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(join(project, "node_modules", ".bin", bin), args, {
+      cwd: project,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -114,7 +139,9 @@ function run(bin: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ sta
 /** What the guard logged: the connections and look-ups past loopback, those on loopback, and the processes it was loaded into. */
 function guarded(log: string): { outside: string[]; loopback: number; processes: number } {
   const lines = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
-  const entries = lines.map((line) => JSON.parse(line) as { kind: string; host?: string; port?: number | null; loopback: boolean });
+  const entries = lines.map(
+    (line) => JSON.parse(line) as { kind: string; host?: string; port?: number | null; loopback: boolean },
+  );
   return {
     outside: entries.filter((entry) => !entry.loopback).map((entry) => `${entry.kind} ${entry.host}:${entry.port}`),
     loopback: entries.filter((entry) => entry.loopback && entry.kind !== "process").length,
@@ -124,16 +151,30 @@ function guarded(log: string): { outside: string[]; loopback: number; processes:
 
 /** The built Storybook served on loopback, as any static host would serve it. */
 async function serveFolder(root: string): Promise<string> {
-  const types: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css", ".json": "application/json", ".svg": "image/svg+xml", ".woff2": "font/woff2", ".png": "image/png" };
+  const types: Record<string, string> = {
+    ".html": "text/html",
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".css": "text/css",
+    ".json": "application/json",
+    ".svg": "image/svg+xml",
+    ".woff2": "font/woff2",
+    ".png": "image/png",
+  };
   site = createServer((request, response) => {
-    const path = normalize(decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+    const path = normalize(decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname)).replace(
+      /^(\.\.[/\\])+/,
+      "",
+    );
     let file = join(root, path);
     if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
     if (!file.startsWith(root) || !existsSync(file)) {
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
+    response
+      .writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" })
+      .end(readFileSync(file));
   });
   await new Promise<void>((resolve) => site!.listen(0, "127.0.0.1", resolve));
   return `http://127.0.0.1:${(site!.address() as AddressInfo).port}`;
@@ -150,22 +191,37 @@ describe("docs/storybook.md", () => {
     };
     for (const [name, file] of Object.entries(files)) {
       // A block may start with a comment naming its file.
-      expect(readmeExample(name).replace(/^\/\/ \S+\n/, ""), name).toBe(readFileSync(join(EXAMPLE, file), "utf8").trimEnd());
+      expect(readmeExample(name).replace(/^\/\/ \S+\n/, ""), name).toBe(
+        readFileSync(join(EXAMPLE, file), "utf8").trimEnd(),
+      );
     }
     // The install lines name the versions the example pins.
-    const pinned = JSON.parse(readFileSync(join(EXAMPLE, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const pinned = JSON.parse(readFileSync(join(EXAMPLE, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     const page = readFileSync(join(PACKAGE_ROOT, "docs", "storybook.md"), "utf8");
     const install = page.slice(page.indexOf("## Install"), page.indexOf("npx msw init public"));
     const named = [...install.matchAll(/(@?[a-z][\w./-]*)@(\d[\w.-]*)/g)].map((match) => [match[1], match[2]]);
     expect(named.length).toBeGreaterThan(10);
-    expect(Object.fromEntries(named)).toEqual(Object.fromEntries(Object.entries({ ...pinned.dependencies, ...pinned.devDependencies }).filter(([name]) => name !== "property-listing-kit")));
+    expect(Object.fromEntries(named)).toEqual(
+      Object.fromEntries(
+        Object.entries({ ...pinned.dependencies, ...pinned.devDependencies }).filter(
+          ([name]) => name !== "property-listing-kit",
+        ),
+      ),
+    );
     const story = readmeExample("storybook-story");
-    expect(readFileSync(join(EXAMPLE, "src/components/AgentList.stories.tsx"), "utf8")).toContain(story.slice(story.indexOf("/** Every seat taken")));
+    expect(readFileSync(join(EXAMPLE, "src/components/AgentList.stories.tsx"), "utf8")).toContain(
+      story.slice(story.indexOf("/** Every seat taken")),
+    );
   });
 });
 
 describe(`examples/storybook with the packed kit (needs ${CHROMIUM})`, () => {
-  it("typechecks, builds the static Storybook offline, and its stories show their own states in Chromium", { timeout: 600_000 }, async ({ skip }) => {
+  it("typechecks, builds the static Storybook offline, and its stories show their own states in Chromium", {
+    timeout: 600_000,
+  }, async ({ skip }) => {
     skip(!CHROMIUM_AVAILABLE, WHY);
     // The stories typecheck with the kit's types as installed: the matchers on Storybook's expect, a story's records.
     const typed = await run("tsc", ["-p", "tsconfig.json"], withoutNpmVariables());
@@ -174,7 +230,9 @@ describe(`examples/storybook with the packed kit (needs ${CHROMIUM})`, () => {
     const log = join(scratch, "build-connections.log");
     const built = await run("storybook", ["build", "--quiet"], offline(log));
     expect(built.status, built.output).toBe(0);
-    expect(readFileSync(join(project, "storybook-static", "mockServiceWorker.js"), "utf8")).toContain("PACKAGE_VERSION");
+    expect(readFileSync(join(project, "storybook-static", "mockServiceWorker.js"), "utf8")).toContain(
+      "PACKAGE_VERSION",
+    );
     const { outside, processes } = guarded(log);
     expect(outside).toEqual([]);
     expect(processes).toBeGreaterThan(0); // the guard was loaded into the build: else its silence proves nothing
@@ -205,15 +263,21 @@ describe(`examples/storybook with the packed kit (needs ${CHROMIUM})`, () => {
     // the fixtures again whatever the first one set.
     const ui = await open("/index.html?path=/story/listing-propertycard--own-record");
     const preview = ui.frameLocator("#storybook-preview-iframe");
-    await preview.getByRole("heading", { name: "Story-Ready Bungalow with Two Floorplans" }).waitFor({ timeout: 60_000 });
+    await preview
+      .getByRole("heading", { name: "Story-Ready Bungalow with Two Floorplans" })
+      .waitFor({ timeout: 60_000 });
     await ui.locator('[data-item-id="listing-propertycard--fixture"]').click();
-    await preview.getByRole("heading", { name: "Light-Filled 1-Bed Property in Fort Toreyhaven" }).waitFor({ timeout: 60_000 });
+    await preview
+      .getByRole("heading", { name: "Light-Filled 1-Bed Property in Fort Toreyhaven" })
+      .waitFor({ timeout: 60_000 });
     await expect(preview.getByText("$220,000", { exact: false }).count()).resolves.toBe(1);
     await ui.close();
     expect(away).toEqual([]);
   });
 
-  it("runs every story as a test in Chromium offline, each recorded under its id, the usage valid and replayed by the runner", { timeout: 600_000 }, async ({ skip }) => {
+  it("runs every story as a test in Chromium offline, each recorded under its id, the usage valid and replayed by the runner", {
+    timeout: 600_000,
+  }, async ({ skip }) => {
     skip(!CHROMIUM_AVAILABLE, WHY);
     const log = join(scratch, "test-connections.log");
     const usageFile = join(scratch, "usage.json");
@@ -221,7 +285,11 @@ describe(`examples/storybook with the packed kit (needs ${CHROMIUM})`, () => {
     // Now and then, on a busy machine, vitest's browser mode loses the page's first import of the set-up file
     // ("Failed to fetch dynamically imported module") and runs no story at all; a second run loads it. Only that
     // failure is run again: a story that fails fails the test.
-    if (tested.status !== 0 && /Failed to fetch dynamically imported module/.test(tested.output) && /Tests\s+no tests/.test(tested.output.replace(/\x1b\[[0-9;]*m/g, ""))) {
+    if (
+      tested.status !== 0 &&
+      /Failed to fetch dynamically imported module/.test(tested.output) &&
+      /Tests\s+no tests/.test(tested.output.replace(/\x1b\[[0-9;]*m/g, ""))
+    ) {
       tested = await run("vitest", ["run"], { ...offline(log), USAGE_FILE: usageFile });
     }
     expect(tested.status, tested.output).toBe(0);
@@ -239,16 +307,27 @@ describe(`examples/storybook with the packed kit (needs ${CHROMIUM})`, () => {
     const usage = JSON.parse(readFileSync(usageFile, "utf8"));
     expectValidUsage(usage);
     expect(usage.consumer).toBe("listing-storybook");
-    const tests = usage.tests as Array<{ name: string; start: { kind: string; name?: string }; interactions: Array<{ operation: string; response: { status: number } }> }>;
+    const tests = usage.tests as Array<{
+      name: string;
+      start: { kind: string; name?: string };
+      interactions: Array<{ operation: string; response: { status: number } }>;
+    }>;
     expect(tests.map((test) => test.name)).toEqual(STORY_IDS);
     const byId = Object.fromEntries(tests.map((test) => [test.name, test]));
     expect(byId["listing-agentlist--seats-full"]!.start).toEqual({ kind: "named", name: "seats-full" });
-    expect(byId["listing-agentlist--seats-full"]!.interactions.map((interaction) => [interaction.operation, interaction.response.status])).toEqual([
+    expect(
+      byId["listing-agentlist--seats-full"]!.interactions.map((interaction) => [
+        interaction.operation,
+        interaction.response.status,
+      ]),
+    ).toEqual([
       ["listAgentCards", 200],
       ["createAgentCard", 402],
     ]);
     expect(byId["listing-propertycard--own-record"]!.start.kind).toBe("own");
-    expect(byId["listing-createlistingform--refused"]!.interactions.map((interaction) => interaction.response.status)).toEqual([400]);
+    expect(
+      byId["listing-createlistingform--refused"]!.interactions.map((interaction) => interaction.response.status),
+    ).toEqual([400]);
     // A fault the story asked for is not the service's answer: nothing of it is recorded.
     expect(byId["listing-propertycard--service-down"]!.interactions).toEqual([]);
     expect(JSON.stringify(usage)).not.toContain("demo-token");
@@ -257,8 +336,18 @@ describe(`examples/storybook with the packed kit (needs ${CHROMIUM})`, () => {
     const service = createMockServer({ contract: sharedContract() });
     const { url } = await service.listen(0);
     try {
-      const credentials = { CONTRACT_API_KEY: "demo-key", CONTRACT_TOKEN: "demo-token", CONTRACT_OTHER_API_KEY: "broker-key", CONTRACT_OTHER_TOKEN: "broker-token", CONTRACT_FRESH_API_KEY: "storybook-replay-key", CONTRACT_FRESH_TOKEN: "storybook-replay-token" };
-      const replay = await run("property-listing-contract", ["--usage", usageFile, "--base-url", url], { ...withoutNpmVariables(), ...credentials });
+      const credentials = {
+        CONTRACT_API_KEY: "demo-key",
+        CONTRACT_TOKEN: "demo-token",
+        CONTRACT_OTHER_API_KEY: "broker-key",
+        CONTRACT_OTHER_TOKEN: "broker-token",
+        CONTRACT_FRESH_API_KEY: "storybook-replay-key",
+        CONTRACT_FRESH_TOKEN: "storybook-replay-token",
+      };
+      const replay = await run("property-listing-contract", ["--usage", usageFile, "--base-url", url], {
+        ...withoutNpmVariables(),
+        ...credentials,
+      });
       expect(replay.status, replay.output).toBe(0);
       expect(replay.output).toContain("Consumer usage HOLDS");
     } finally {

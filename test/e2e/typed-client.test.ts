@@ -19,18 +19,26 @@ let project = "";
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), "plk-typed-client-"));
   mkdirSync(join(project, "node_modules", "@types"), { recursive: true });
-  for (const name of ["openapi-fetch", "openapi-typescript-helpers", "@types/node"]) symlinkSync(join(PACKAGE_ROOT, "node_modules", name), join(project, "node_modules", name), "dir");
+  for (const name of ["openapi-fetch", "openapi-typescript-helpers", "@types/node"])
+    symlinkSync(join(PACKAGE_ROOT, "node_modules", name), join(project, "node_modules", name), "dir");
   // The package as a consumer resolves it: through package.json's exports, to the declarations of dist/
   // (built by npm ci's prepare; built here when missing).
   symlinkSync(PACKAGE_ROOT, join(project, "node_modules", "property-listing-kit"), "dir");
-  if (!existsSync(join(PACKAGE_ROOT, "dist", "index.d.ts"))) execFileSync("npm", ["run", "--silent", "build"], { cwd: PACKAGE_ROOT, stdio: "pipe" });
+  if (!existsSync(join(PACKAGE_ROOT, "dist", "index.d.ts")))
+    execFileSync("npm", ["run", "--silent", "build"], { cwd: PACKAGE_ROOT, stdio: "pipe" });
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "frontend", type: "module", private: true }));
   writeFileSync(
     join(project, "tsconfig.json"),
     JSON.stringify({
       compilerOptions: {
-        strict: true, noUncheckedIndexedAccess: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", noEmit: true,
-        skipLibCheck: true, types: ["node"],
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        target: "es2022",
+        noEmit: true,
+        skipLibCheck: true,
+        types: ["node"],
       },
       include: ["*.ts"],
     }),
@@ -62,7 +70,11 @@ let diagnostics: string[] = [];
 beforeAll(() => {
   for (const [file, code] of Object.entries(FILES)) writeFileSync(join(project, file), code);
   try {
-    execFileSync(process.execPath, [join(PACKAGE_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "."], { cwd: project, encoding: "utf8", stdio: "pipe" });
+    execFileSync(process.execPath, [join(PACKAGE_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "."], {
+      cwd: project,
+      encoding: "utf8",
+      stdio: "pipe",
+    });
   } catch (error) {
     // Diagnostics are the compiler's stdout; anything on stderr means it did not run as a typecheck should.
     if ((error as { stderr: string }).stderr !== "") throw error;
@@ -74,7 +86,14 @@ const errorsIn = (file: string) => diagnostics.filter((line) => line.startsWith(
 describe("the typed client of docs/frontend.md", () => {
   it("typechecks strictly against the exported types", () => {
     // Every diagnostic is in one of the two broken copies: none in the example, none about the project.
-    expect(diagnostics.filter((line) => !line.startsWith("string-nid.ts(") && !line.startsWith("no-slash.ts(") && !line.startsWith("listing-client-string-nid.ts("))).toEqual([]);
+    expect(
+      diagnostics.filter(
+        (line) =>
+          !line.startsWith("string-nid.ts(") &&
+          !line.startsWith("no-slash.ts(") &&
+          !line.startsWith("listing-client-string-nid.ts("),
+      ),
+    ).toEqual([]);
   });
 
   it("does not typecheck when it breaks the contract (a string nid in a path, a path without its slash)", () => {

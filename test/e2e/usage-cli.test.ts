@@ -20,7 +20,12 @@ async function startMock(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{
 }
 
 const headers = { ...SECRET, "content-type": "application/json" };
-const beginTest = (url: string, name: string) => fetch(`${url}/__admin/usage/tests`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) });
+const beginTest = (url: string, name: string) =>
+  fetch(`${url}/__admin/usage/tests`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name }),
+  });
 
 /** Polls until the file exists and holds a document with this many tests (written as each test ends). */
 async function fileWithTests(file: string, count: number): Promise<string> {
@@ -40,7 +45,13 @@ describe("--record-usage", () => {
     const file = join(mkdtempSync(join(tmpdir(), "plk-usage-")), "usage.json");
     const { url, mock } = await startMock(["--record-usage", file, "--consumer", "web-app"]);
     expect((await beginTest(url, "properties > create")).status).toBe(200);
-    const created = (await (await fetch(`${url}/api/v1/object/property`, { method: "POST", headers, body: JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }) })).json()) as { nid: string };
+    const created = (await (
+      await fetch(`${url}/api/v1/object/property`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }),
+      })
+    ).json()) as { nid: string };
     await fetch(`${url}/api/v1/object/property/${created.nid}`, { headers });
     expect((await beginTest(url, "agents > list")).status).toBe(200);
     // The first test ended when the second began: the file holds it already.
@@ -56,7 +67,9 @@ describe("--record-usage", () => {
     expect(usage.consumer).toBe("web-app");
     expect(usage.tests.map((test: { name: string }) => test.name)).toEqual(["properties > create", "agents > list"]);
     expect(usage.tests[1].interactions[0].operation).toBe("listAgentCards");
-    expect(usage.tests[0].interactions[1].bindings).toEqual([{ at: "/params/nid", from: "answer", interaction: 0, pointer: "/nid" }]);
+    expect(usage.tests[0].interactions[1].bindings).toEqual([
+      { at: "/params/nid", from: "answer", interaction: 0, pointer: "/nid" },
+    ]);
     for (const value of Object.values(SECRET)) expect(text).not.toContain(value);
     expect(readFileSync(file, "utf8")).not.toMatch(/autologin\/[0-9a-f]{16}/);
   });

@@ -10,7 +10,8 @@ import { PACKAGE_ROOT } from "../support/start-process.ts";
 
 const ci = readFileSync(join(PACKAGE_ROOT, ".ci/run"), "utf8");
 const readme = readFileSync(join(PACKAGE_ROOT, "docs", "development.md"), "utf8");
-const engines = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
+const engines = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { engines: { node: string } })
+  .engines.node;
 
 const pinned = (name: string) => /^(\d+)\.(\d+)\.\d+$/.exec(new RegExp(`^${name}=(\\S+)$`, "m").exec(ci)?.[1] ?? "");
 const minor = (match: RegExpExecArray | null) => (match ? `${match[1]}.${match[2]}` : "none");
@@ -26,20 +27,35 @@ describe(".ci/run and the Node line of docs/development.md", () => {
   });
 
   it("runs the whole suite on the machine's Node and on Node 24, and the consumer and CLI tests on Node 22", () => {
-    const steps = ci.split("\n").filter((text) => /^(PATH="\$bin:\$PATH" )?(npm test|npx vitest run)/.test(text) || /^bin=\$\(node_bin/.test(text));
-    expect(steps).toEqual(["npm test", 'bin=$(node_bin "$NODE_24")', 'PATH="$bin:$PATH" npm test', 'bin=$(node_bin "$NODE_22")', 'PATH="$bin:$PATH" npx vitest run "${CONSUMER_TESTS[@]}"']);
+    const steps = ci
+      .split("\n")
+      .filter(
+        (text) => /^(PATH="\$bin:\$PATH" )?(npm test|npx vitest run)/.test(text) || /^bin=\$\(node_bin/.test(text),
+      );
+    expect(steps).toEqual([
+      "npm test",
+      'bin=$(node_bin "$NODE_24")',
+      'PATH="$bin:$PATH" npm test',
+      'bin=$(node_bin "$NODE_22")',
+      'PATH="$bin:$PATH" npx vitest run "${CONSUMER_TESTS[@]}"',
+    ]);
     const consumer = /CONSUMER_TESTS=\(([^)]*)\)/.exec(ci)?.[1]?.split(/\s+/).filter(Boolean) ?? [];
     expect(consumer.length).toBeGreaterThan(5);
     for (const path of consumer) expect(existsSync(join(PACKAGE_ROOT, path)), path).toBe(true);
-    expect(consumer).toEqual(expect.arrayContaining(["test/e2e/package-consumer.test.ts", "test/e2e/contract-cli.test.ts"]));
+    expect(consumer).toEqual(
+      expect.arrayContaining(["test/e2e/package-consumer.test.ts", "test/e2e/contract-cli.test.ts"]),
+    );
   });
 
   it("names in docs/development.md the versions CI runs and the engines' minimum, no other, and this run is on one of them", () => {
     expect(engines).toBe(">=20.19");
     const named = new Set(paragraph.match(/\b\d+\.\d+\b/g) ?? []);
     // This machine's Node 20, named beside the minimum unless it is the minimum.
-    const machine = [...named].find((version) => version.startsWith("20.") && version !== engines.slice(2)) ?? engines.slice(2);
+    const machine =
+      [...named].find((version) => version.startsWith("20.") && version !== engines.slice(2)) ?? engines.slice(2);
     expect(named).toEqual(new Set([engines.slice(2), machine, minor(pinned("NODE_24")), minor(pinned("NODE_22"))]));
-    expect([machine, minor(pinned("NODE_24")), minor(pinned("NODE_22"))]).toContain(process.versions.node.split(".").slice(0, 2).join("."));
+    expect([machine, minor(pinned("NODE_24")), minor(pinned("NODE_22"))]).toContain(
+      process.versions.node.split(".").slice(0, 2).join("."),
+    );
   });
 });

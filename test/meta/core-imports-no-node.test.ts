@@ -38,7 +38,9 @@ describe("the mock's core", () => {
   const imports = nodeImports();
 
   it("imports no Node module", () => {
-    const offending = [...imports].filter(([, modules]) => modules.length > 0).map(([file, modules]) => `src/mock/${file} imports ${modules.join(", ")}`);
+    const offending = [...imports]
+      .filter(([, modules]) => modules.length > 0)
+      .map(([file, modules]) => `src/mock/${file} imports ${modules.join(", ")}`);
     expect(offending, "Node-only code belongs to the Node host, src/hosts/node").toEqual([]);
   });
 

@@ -9,7 +9,13 @@ import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
 
 /** The pages a reader reads: the README, then docs/*.md. */
-const PAGES = ["README.md", ...readdirSync(join(PACKAGE_ROOT, "docs")).filter((name) => name.endsWith(".md")).sort().map((name) => `docs/${name}`)];
+const PAGES = [
+  "README.md",
+  ...readdirSync(join(PACKAGE_ROOT, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
 
 /** A page's text without its fenced code blocks and inline code, where brackets and `#` are code, not Markdown. */
 function prose(text: string): string {
@@ -55,8 +61,10 @@ function brokenLink(page: string, target: string): string | undefined {
   if (!file.startsWith(PACKAGE_ROOT)) return `${target}: leaves the repository`;
   if (!existsSync(file)) return `${target}: no such file (${relative(PACKAGE_ROOT, file)})`;
   if (anchor === undefined) return undefined;
-  if (statSync(file).isDirectory() || !file.endsWith(".md")) return `${target}: an anchor into a file that is not a Markdown page`;
-  if (!anchorsOf(readFileSync(file, "utf8")).has(anchor)) return `${target}: no heading of ${relative(PACKAGE_ROOT, file)} has the slug #${anchor}`;
+  if (statSync(file).isDirectory() || !file.endsWith(".md"))
+    return `${target}: an anchor into a file that is not a Markdown page`;
+  if (!anchorsOf(readFileSync(file, "utf8")).has(anchor))
+    return `${target}: no heading of ${relative(PACKAGE_ROOT, file)} has the slug #${anchor}`;
   return undefined;
 }
 

@@ -33,7 +33,8 @@ describe("freePort", () => {
     for (const id of [1, 2, 3]) {
       process.env.VITEST_POOL_ID = String(id);
       const ports = await Promise.all(Array.from({ length: 20 }, () => freePort()));
-      for (const port of ports) expect(port >= slice(id).from && port < slice(id).to, `worker ${id}: ${port}`).toBe(true);
+      for (const port of ports)
+        expect(port >= slice(id).from && port < slice(id).to, `worker ${id}: ${port}`).toBe(true);
     }
   });
 });

@@ -6,7 +6,7 @@
  * strongly connected parts of that graph.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
@@ -29,7 +29,10 @@ function resolveSpecifier(from: string, specifier: string, exists: (file: string
 }
 
 /** A graph of imports: each file and the package files it imports; also the relative imports no file answers. */
-export function importGraph(files: ReadonlyMap<string, string>): { edges: Map<string, string[]>; unresolved: string[] } {
+export function importGraph(files: ReadonlyMap<string, string>): {
+  edges: Map<string, string[]>;
+  unresolved: string[];
+} {
   const edges = new Map<string, string[]>();
   const unresolved: string[] = [];
   for (const [file, text] of files) {
@@ -140,7 +143,10 @@ describe("imports in src", () => {
     ]);
     const graph = importGraph(sample);
     expect(graph.unresolved).toEqual([]);
-    expect(importCircles(graph.edges)).toEqual([["a.ts", "b.ts"], ["c.ts", "d.ts"]]);
+    expect(importCircles(graph.edges)).toEqual([
+      ["a.ts", "b.ts"],
+      ["c.ts", "d.ts"],
+    ]);
     expect(describeCircle(["a.ts", "b.ts"], graph.edges)).toBe("a.ts → b.ts → a.ts");
   });
 });

@@ -13,12 +13,26 @@ describe("operation ids", () => {
     // @ts-expect-error: the spec's list-by-user operation is listUserProperties
     const misspelt: OperationId = "listPropertiesByUser";
     const listed: Record<OperationId, true> = {
-      retrieveProperty: true, retrievePropertyByExternalId: true, createProperty: true, editProperty: true, listUserProperties: true,
-      retrieveAgentCard: true, createAgentCard: true, updateAgentCard: true, deleteAgentCard: true, listAgentCards: true,
-      createDocument: true, updateDocument: true, retrieveDocument: true, deleteDocument: true, retrieveTemplateCatalogue: true,
+      retrieveProperty: true,
+      retrievePropertyByExternalId: true,
+      createProperty: true,
+      editProperty: true,
+      listUserProperties: true,
+      retrieveAgentCard: true,
+      createAgentCard: true,
+      updateAgentCard: true,
+      deleteAgentCard: true,
+      listAgentCards: true,
+      createDocument: true,
+      updateDocument: true,
+      retrieveDocument: true,
+      deleteDocument: true,
+      retrieveTemplateCatalogue: true,
     };
     const spec = loadSpec();
-    const ids = Object.values(spec.paths).flatMap((item) => HTTP_METHODS.flatMap((method) => (item?.[method] ? [item[method]!.operationId] : [])));
+    const ids = Object.values(spec.paths).flatMap((item) =>
+      HTTP_METHODS.flatMap((method) => (item?.[method] ? [item[method]!.operationId] : [])),
+    );
     expect(ids.sort()).toEqual(Object.keys(listed).sort());
     expect(ids).not.toContain(misspelt);
   });

@@ -51,7 +51,8 @@ describe("the release workflow", () => {
     const npm = workflow.jobs.npm!;
     expect(npm.permissions).toEqual({ contents: "read", "id-token": "write" });
     expect(runs(npm)).toContain("npm publish --provenance --access public");
-    for (const [name, job] of Object.entries(workflow.jobs)) if (name !== "npm") expect(job.permissions?.["id-token"], name).toBeUndefined();
+    for (const [name, job] of Object.entries(workflow.jobs))
+      if (name !== "npm") expect(job.permissions?.["id-token"], name).toBeUndefined();
   });
 
   it("builds and pushes the image for linux/amd64 and linux/arm64", () => {

@@ -24,9 +24,12 @@ it("runs anyway", () => {});
     const reporters = (config.test?.reporters ?? []) as string[];
     expect(reporters).toContain("default");
     const args = [join(PACKAGE_ROOT, "node_modules", "vitest", "vitest.mjs"), "run", "--root", project];
-    for (const reporter of reporters) args.push("--reporter", reporter.startsWith(".") ? join(PACKAGE_ROOT, reporter) : reporter);
+    for (const reporter of reporters)
+      args.push("--reporter", reporter.startsWith(".") ? join(PACKAGE_ROOT, reporter) : reporter);
     const run = startProcess(process.execPath, args);
     expect(await run.exited).toBe(0);
-    expect(run.output()).toContain("Skipped for a missing prerequisite:\n  prerequisite.test.mjs > needs a frobnicator\n      why: no frobnicator on this machine");
+    expect(run.output()).toContain(
+      "Skipped for a missing prerequisite:\n  prerequisite.test.mjs > needs a frobnicator\n      why: no frobnicator on this machine",
+    );
   });
 });

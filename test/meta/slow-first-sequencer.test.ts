@@ -15,11 +15,15 @@ const ROOT = "/repo";
 function sequencer(durations: Record<string, number> = {}, shard?: { index: number; count: number }) {
   const vitest = {
     config: { root: ROOT, shard },
-    cache: { getFileTestResults: (key: string) => (key.split(":")[1]! in durations ? { duration: durations[key.split(":")[1]!], failed: false } : undefined) },
+    cache: {
+      getFileTestResults: (key: string) =>
+        key.split(":")[1]! in durations ? { duration: durations[key.split(":")[1]!], failed: false } : undefined,
+    },
   };
   return new SlowFirstSequencer(vitest as unknown as Vitest);
 }
-const specs = (...paths: string[]) => paths.map((path) => ({ moduleId: `${ROOT}/${path}`, project: { name: "" } }) as unknown as TestSpecification);
+const specs = (...paths: string[]) =>
+  paths.map((path) => ({ moduleId: `${ROOT}/${path}`, project: { name: "" } }) as unknown as TestSpecification);
 const paths = (files: TestSpecification[]) => files.map((file) => file.moduleId.slice(ROOT.length + 1));
 
 describe("the slow-first sequencer", () => {
@@ -36,13 +40,21 @@ describe("the slow-first sequencer", () => {
     const [slowest, second] = SLOW_FILES as [string, string];
     const files = specs("test/a.test.ts", second, "test/c.test.ts", "test/b.test.ts", slowest, "test/d.test.ts");
     expect(paths(sequencer({ "test/c.test.ts": 900, "test/d.test.ts": 50 }).sort(files))).toEqual([
-      slowest, second, "test/c.test.ts", "test/d.test.ts", "test/a.test.ts", "test/b.test.ts",
+      slowest,
+      second,
+      "test/c.test.ts",
+      "test/d.test.ts",
+      "test/a.test.ts",
+      "test/b.test.ts",
     ]);
   });
 
   it("deals the sorted files out in turn with --shard, each file to one shard", () => {
     const files = specs("test/a.test.ts", "test/b.test.ts", "test/c.test.ts", SLOW_FILES[0]!, "test/d.test.ts");
     const shards = [1, 2].map((index) => paths(sequencer({}, { index, count: 2 }).shard(files)));
-    expect(shards).toEqual([[SLOW_FILES[0], "test/b.test.ts", "test/d.test.ts"], ["test/a.test.ts", "test/c.test.ts"]]);
+    expect(shards).toEqual([
+      [SLOW_FILES[0], "test/b.test.ts", "test/d.test.ts"],
+      ["test/a.test.ts", "test/c.test.ts"],
+    ]);
   });
 });

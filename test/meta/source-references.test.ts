@@ -23,7 +23,12 @@ function filesBelow(folder: string): string[] {
 
 /** Every folder below src/, src/ itself included. */
 function foldersBelow(folder: string): string[] {
-  return [folder, ...readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory()).flatMap((entry) => foldersBelow(join(folder, entry.name)))];
+  return [
+    folder,
+    ...readdirSync(folder, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .flatMap((entry) => foldersBelow(join(folder, entry.name))),
+  ];
 }
 
 /** The text of every comment of a TypeScript or JavaScript file, found by the parser so that strings and templates are not read. */
@@ -57,7 +62,8 @@ const ROOTS = "src|test|docs|scripts|spec";
 const REPOSITORY_PATH = new RegExp(String.raw`(?<![\w./@:-])(?:${ROOTS})/[\w.-]+(?:/[\w.-]+)*`, "g");
 const REPOSITORY_ROOT = new RegExp(String.raw`^(?:${ROOTS})/`);
 /** A file named with a hyphen in its name (kebab-case, as the kit names its files), alone or after folders of its own. */
-const NEAR_FILE = /(?<![\w./@:-])(?:[a-z0-9_]+(?:-[a-z0-9_]+)*\/)*[a-z0-9_]+(?:-[a-z0-9_]+)+\.(?:ts|js|css|html)(?![\w-])/g;
+const NEAR_FILE =
+  /(?<![\w./@:-])(?:[a-z0-9_]+(?:-[a-z0-9_]+)*\/)*[a-z0-9_]+(?:-[a-z0-9_]+)+\.(?:ts|js|css|html)(?![\w-])/g;
 
 /** Every reference of one comment that names no existing file or folder. */
 function staleIn(file: string, comment: string, folders: readonly string[]): string[] {
@@ -82,10 +88,16 @@ describe("the comments of src/", () => {
     expect(files.filter((path) => /\.(ts|js|css)$/.test(path)).length).toBeGreaterThan(100);
     // The reader finds what it is for: a comment with a good and a stale reference, and none in a string.
     const sample = join(SRC, "cli", "sample.ts");
-    const comments = scriptComments(sample, 'const s = "see docs/nowhere.md";\n// see docs/mock.md and docs/nowhere-else.md, and buffered-log.ts\n');
+    const comments = scriptComments(
+      sample,
+      'const s = "see docs/nowhere.md";\n// see docs/mock.md and docs/nowhere-else.md, and buffered-log.ts\n',
+    );
     expect(comments).toHaveLength(1);
     expect(staleIn(sample, comments[0]!, folders)).toEqual(["docs/nowhere-else.md"]);
-    expect(staleIn(sample, "/* no-such-file.ts, in store/no-such-place.ts */", folders)).toEqual(["no-such-file.ts", "store/no-such-place.ts"]);
+    expect(staleIn(sample, "/* no-such-file.ts, in store/no-such-place.ts */", folders)).toEqual([
+      "no-such-file.ts",
+      "store/no-such-place.ts",
+    ]);
   });
 
   it("name only files and folders that exist", () => {

@@ -24,12 +24,16 @@ describe("npm test's static checks", () => {
     expect(code, output).toBe(0);
   });
 
-  it("npm run generate:check: src/generated/ and docs/assumptions.md are what the spec generates", { timeout: TIMEOUT_MS }, async () => {
+  it("npm run generate:check: src/generated/ and docs/assumptions.md are what the spec generates", {
+    timeout: TIMEOUT_MS,
+  }, async () => {
     const { code, output } = await npmRun("generate:check");
     expect(code, output).toBe(0);
   });
 
-  it("npm run lint:spec: the spec passes Redocly's lint, Spectral's spectral:oas rules with no error, and the OpenAPI 3.1 schema", { timeout: TIMEOUT_MS }, async () => {
+  it("npm run lint:spec: the spec passes Redocly's lint, Spectral's spectral:oas rules with no error, and the OpenAPI 3.1 schema", {
+    timeout: TIMEOUT_MS,
+  }, async () => {
     const { code, output } = await npmRun("lint:spec");
     expect(code, output).toBe(0);
   });

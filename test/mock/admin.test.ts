@@ -44,11 +44,26 @@ describe("raw records under /__db (json-server)", () => {
   it("lets a test prepare records the API then serves, with nids from the shared sequence", async () => {
     const { body: raw } = await request(mock.app)
       .post("/__db/documents")
-      .send({ uid: 1, created: 1, changed: 1, title: "Raw plan", property_reference: 1001, file_url: "https://files.property-listing.example/raw.pdf", visible: true, category: "floorplan", is_floorplan: true, Show_on_unbranded: false })
+      .send({
+        uid: 1,
+        created: 1,
+        changed: 1,
+        title: "Raw plan",
+        property_reference: 1001,
+        file_url: "https://files.property-listing.example/raw.pdf",
+        visible: true,
+        category: "floorplan",
+        is_floorplan: true,
+        Show_on_unbranded: false,
+      })
       .expect(201);
     expect(raw.id).toBeGreaterThan(1004);
     const { body: property } = await api("get", "/property/1001").expect(200);
-    expect(property.floorplans[String(raw.id)]).toEqual({ nid: String(raw.id), title: "Raw plan", floorplan_url: "https://files.property-listing.example/raw.pdf" });
+    expect(property.floorplans[String(raw.id)]).toEqual({
+      nid: String(raw.id),
+      title: "Raw plan",
+      floorplan_url: "https://files.property-listing.example/raw.pdf",
+    });
     const { body: next } = await api("post", "/property").send(address).expect(200);
     expect(Number(next.nid)).toBeGreaterThan(raw.id);
   });
@@ -56,12 +71,19 @@ describe("raw records under /__db (json-server)", () => {
   it("reindexes after a raw change: an email changed raw is the one that is taken", async () => {
     await request(mock.app).patch("/__db/agents/1003").send({ email: "raw@harbor.example" }).expect(200);
     const agent = { agent_first_name: "A", agent_last_name: "B" };
-    await api("post", "/agent_card/").send({ ...agent, email: "raw@harbor.example" }).expect(409);
-    await api("post", "/agent_card/").send({ ...agent, email: "dana@harbor.example" }).expect(200);
+    await api("post", "/agent_card/")
+      .send({ ...agent, email: "raw@harbor.example" })
+      .expect(409);
+    await api("post", "/agent_card/")
+      .send({ ...agent, email: "dana@harbor.example" })
+      .expect(200);
   });
 
   it("adds an account with a fresh uid when none is given", async () => {
-    const { body } = await request(mock.app).post("/__db/accounts").send({ apiKey: "raw-key", token: "raw-token", agentSeats: 0, name: "Raw" }).expect(201);
+    const { body } = await request(mock.app)
+      .post("/__db/accounts")
+      .send({ apiKey: "raw-key", token: "raw-token", agentSeats: 0, name: "Raw" })
+      .expect(201);
     expect(body.id).toBe(3);
     const { body: problem } = await api("post", "/agent_card/", { "API-KEY": "raw-key", TOKEN: "raw-token" })
       .send({ agent_first_name: "A", agent_last_name: "B", email: "a@b.example" })
@@ -70,7 +92,11 @@ describe("raw records under /__db (json-server)", () => {
   });
 
   it("answers malformed JSON on a raw write with a 400 problem", async () => {
-    const { body } = await request(mock.app).post("/__db/properties").set("content-type", "application/json").send("{oops").expect(400);
+    const { body } = await request(mock.app)
+      .post("/__db/properties")
+      .set("content-type", "application/json")
+      .send("{oops")
+      .expect(400);
     expect(body.title).toBe("Malformed JSON");
   });
 });
@@ -91,12 +117,31 @@ describe("reset", () => {
   it("starts the nid, uid and auto-login sequences again: the same requests after a reset get the same answers", async () => {
     const run = async () => {
       const property = (await api("post", "/property").send(address).expect(200)).body as { nid: string; uri: string };
-      const document = (await api("post", "/document/").send({ title: "Plan", property_reference: Number(property.nid), file_url: "https://f.example/p.pdf", visible: true, category: "floorplan", is_floorplan: true, Show_on_unbranded: false }).expect(200)).body as { nid: number };
+      const document = (
+        await api("post", "/document/")
+          .send({
+            title: "Plan",
+            property_reference: Number(property.nid),
+            file_url: "https://f.example/p.pdf",
+            visible: true,
+            category: "floorplan",
+            is_floorplan: true,
+            Show_on_unbranded: false,
+          })
+          .expect(200)
+      ).body as { nid: number };
       const account = (await request(mock.app).get("/__db/accounts?apiKey=fresh-key").expect(200)).body as unknown[];
       await api("get", "/agent_cards", { "API-KEY": "fresh-key", TOKEN: "t" }).expect(200);
-      const opened = (await request(mock.app).get("/__db/accounts?apiKey=fresh-key").expect(200)).body as Array<{ id: number }>;
+      const opened = (await request(mock.app).get("/__db/accounts?apiKey=fresh-key").expect(200)).body as Array<{
+        id: number;
+      }>;
       // The uri's address is the one each request used (supertest listens on a new port for each): only its path, the token, must repeat.
-      return { property: { ...property, uri: new URL(property.uri).pathname }, document, before: account.length, uid: opened[0]!.id };
+      return {
+        property: { ...property, uri: new URL(property.uri).pathname },
+        document,
+        before: account.length,
+        uid: opened[0]!.id,
+      };
     };
     const first = await run();
     await request(mock.app).post("/__admin/reset").expect(200);
@@ -117,7 +162,9 @@ describe("a new account's uid", () => {
   it("is shown by GET /__db/accounts?apiKey=<key> once the key has been used", async () => {
     expect((await request(mock.app).get("/__db/accounts?apiKey=uid-key").expect(200)).body).toEqual([]);
     await api("get", "/agent_cards", fresh).expect(200);
-    const [account] = (await request(mock.app).get("/__db/accounts?apiKey=uid-key").expect(200)).body as Array<{ id: number }>;
+    const [account] = (await request(mock.app).get("/__db/accounts?apiKey=uid-key").expect(200)).body as Array<{
+      id: number;
+    }>;
     await api("post", "/property", fresh).send(address).expect(200);
     expect((await api("get", `/properties/${account!.id}`, fresh).expect(200)).body).toHaveLength(1);
   });
@@ -127,7 +174,11 @@ describe("CORS", () => {
   it("answers a browser's preflight, allowing the API-KEY and TOKEN headers", async () => {
     const response = await request(mock.app)
       .options("/api/v1/object/property")
-      .set({ Origin: "http://localhost:5173", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "api-key,token,content-type" })
+      .set({
+        Origin: "http://localhost:5173",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "api-key,token,content-type",
+      })
       .expect(204);
     expect(response.headers["access-control-allow-origin"]).toBe("*");
     expect(response.headers["access-control-allow-methods"]).toBe("GET, POST, PUT, DELETE, OPTIONS");
@@ -135,9 +186,15 @@ describe("CORS", () => {
   });
 
   it("marks answers, errors included, as readable from any origin", async () => {
-    const ok = await request(mock.app).get("/api/v1/object/template_base").set({ ...DEMO, "content-type": "application/json", Origin: "http://localhost:5173" }).expect(200);
+    const ok = await request(mock.app)
+      .get("/api/v1/object/template_base")
+      .set({ ...DEMO, "content-type": "application/json", Origin: "http://localhost:5173" })
+      .expect(200);
     expect(ok.headers["access-control-allow-origin"]).toBe("*");
-    const denied = await request(mock.app).get("/api/v1/object/template_base").set({ Origin: "http://localhost:5173" }).expect(401);
+    const denied = await request(mock.app)
+      .get("/api/v1/object/template_base")
+      .set({ Origin: "http://localhost:5173" })
+      .expect(401);
     expect(denied.headers["access-control-allow-origin"]).toBe("*");
   });
 });
@@ -158,10 +215,20 @@ describe("auto-login pages", () => {
 
 describe("paths outside the routes", () => {
   it("answers a 404 problem naming the request, under the admin prefixes too", async () => {
-    for (const [method, path] of [["get", "/nowhere"], ["get", "/__admin/reset"], ["post", "/__admin/other"], ["get", "/__dbx"], ["post", "/healthz"]] as const) {
+    for (const [method, path] of [
+      ["get", "/nowhere"],
+      ["get", "/__admin/reset"],
+      ["post", "/__admin/other"],
+      ["get", "/__dbx"],
+      ["post", "/healthz"],
+    ] as const) {
       const { body, headers } = await request(mock.app)[method](path).expect(404);
       expect(headers["content-type"]).toBe("application/problem+json; charset=utf-8");
-      expect(body, `${method} ${path}`).toMatchObject({ status: 404, instance: path, detail: `Nothing at ${method.toUpperCase()} ${path}. The API lives under /api/v1/object/.` });
+      expect(body, `${method} ${path}`).toMatchObject({
+        status: 404,
+        instance: path,
+        detail: `Nothing at ${method.toUpperCase()} ${path}. The API lives under /api/v1/object/.`,
+      });
     }
   });
 

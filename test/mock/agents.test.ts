@@ -9,12 +9,22 @@ const agent = (email: string) => ({ agent_first_name: "Luis", agent_last_name: "
 
 describe("create, retrieve, update, list, delete", () => {
   it("creates an agent that can be retrieved (by POST), listed, updated and deleted", async () => {
-    const created = await api("post", "/agent_card/").send({ ...agent("luis@harbor.example"), phone: "(415) 555-0100" }).expect(200);
+    const created = await api("post", "/agent_card/")
+      .send({ ...agent("luis@harbor.example"), phone: "(415) 555-0100" })
+      .expect(200);
     expect(created.body).toEqual({ nid: expect.stringMatching(/^[0-9]+$/) });
     const { nid } = created.body;
 
     const retrieved = await api("post", `/agent_card/${nid}`).expect(200);
-    expect(retrieved.body).toMatchObject({ id: nid, name: "Luis Ortega", email: "luis@harbor.example", phone: "(415) 555-0100", license: null, notes: null, social_media_links: [] });
+    expect(retrieved.body).toMatchObject({
+      id: nid,
+      name: "Luis Ortega",
+      email: "luis@harbor.example",
+      phone: "(415) 555-0100",
+      license: null,
+      notes: null,
+      social_media_links: [],
+    });
 
     const list = await api("get", "/agent_cards").expect(200);
     expect(list.body).toEqual({
@@ -22,8 +32,14 @@ describe("create, retrieve, update, list, delete", () => {
       [nid]: { email: "luis@harbor.example", nid },
     });
 
-    await api("put", `/agent_card/${nid}`).send({ agent_last_name: "Ortega-Ruiz", professional_title: "Broker" }).expect(200, { nid });
-    expect((await api("post", `/agent_card/${nid}`).expect(200)).body).toMatchObject({ name: "Luis Ortega-Ruiz", professional_title: "Broker", phone: "(415) 555-0100" });
+    await api("put", `/agent_card/${nid}`)
+      .send({ agent_last_name: "Ortega-Ruiz", professional_title: "Broker" })
+      .expect(200, { nid });
+    expect((await api("post", `/agent_card/${nid}`).expect(200)).body).toMatchObject({
+      name: "Luis Ortega-Ruiz",
+      professional_title: "Broker",
+      phone: "(415) 555-0100",
+    });
 
     await api("delete", `/agent_card/${nid}`).expect(200, [true]);
     await api("post", `/agent_card/${nid}`).expect(404);
@@ -37,8 +53,13 @@ describe("create, retrieve, update, list, delete", () => {
   });
 
   it("refuses an agent without the required fields or with a bad email, creating nothing", async () => {
-    const { body } = await api("post", "/agent_card/").send({ agent_first_name: "Luis", email: "not-an-email" }).expect(400);
-    expect(body.errors.map((error: { pointer: string }) => error.pointer).sort()).toEqual(["/agent_last_name", "/email"]);
+    const { body } = await api("post", "/agent_card/")
+      .send({ agent_first_name: "Luis", email: "not-an-email" })
+      .expect(400);
+    expect(body.errors.map((error: { pointer: string }) => error.pointer).sort()).toEqual([
+      "/agent_last_name",
+      "/email",
+    ]);
     expect(Object.keys((await api("get", "/agent_cards").expect(200)).body)).toEqual(["1003"]);
   });
 
@@ -90,7 +111,11 @@ describe("Not Enough Agent Seats (section 7 and 8)", () => {
     const first = await api("post", "/agent_card/").send(agent("a1@harbor.example")).expect(200);
     await api("post", "/agent_card/").send(agent("a2@harbor.example")).expect(200);
     const full = await api("post", "/agent_card/").send(agent("a3@harbor.example")).expect(402);
-    expect(full.body).toMatchObject({ title: "Not Enough Agent Seats", status: 402, detail: expect.stringContaining("All 3 agent seats") });
+    expect(full.body).toMatchObject({
+      title: "Not Enough Agent Seats",
+      status: 402,
+      detail: expect.stringContaining("All 3 agent seats"),
+    });
     await api("delete", `/agent_card/${first.body.nid}`).expect(200);
     await api("post", "/agent_card/").send(agent("a3@harbor.example")).expect(200);
   });
@@ -103,7 +128,12 @@ describe("Not Enough Agent Seats (section 7 and 8)", () => {
 });
 
 describe("under concurrent requests over real HTTP", () => {
-  const mock = createMockServer({ fixtures: tinyFixtures(), validateResponses: true, contract: sharedContract(), agentSeats: 10 });
+  const mock = createMockServer({
+    fixtures: tinyFixtures(),
+    validateResponses: true,
+    contract: sharedContract(),
+    agentSeats: 10,
+  });
   let url = "";
   beforeAll(async () => {
     ({ url } = await mock.listen(0));
@@ -119,10 +149,14 @@ describe("under concurrent requests over real HTTP", () => {
 
   it("gives exactly 10 agents for 25 parallel creates on a 10-seat account", async () => {
     const credentials = { "API-KEY": "seats-key", TOKEN: "seats-token" };
-    const statuses = await Promise.all(Array.from({ length: 25 }, (_, index) => create(credentials, `agent${index}@seats.example`)));
+    const statuses = await Promise.all(
+      Array.from({ length: 25 }, (_, index) => create(credentials, `agent${index}@seats.example`)),
+    );
     expect(statuses.filter((status) => status === 200)).toHaveLength(10);
     expect(statuses.filter((status) => status === 402)).toHaveLength(15);
-    const list = await fetch(`${url}/api/v1/object/agent_cards`, { headers: credentials }).then((response) => response.json() as Promise<Record<string, unknown>>);
+    const list = await fetch(`${url}/api/v1/object/agent_cards`, { headers: credentials }).then(
+      (response) => response.json() as Promise<Record<string, unknown>>,
+    );
     expect(Object.keys(list)).toHaveLength(10);
   });
 

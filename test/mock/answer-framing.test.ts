@@ -37,25 +37,41 @@ function exchange(method: string, path: string, headers: Record<string, string> 
       const [statusLine, ...lines] = raw.subarray(0, split).toString("latin1").split("\r\n");
       resolve({
         status: Number(statusLine!.split(" ")[1]),
-        headers: lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+        headers: lines.map((line) => [
+          line.slice(0, line.indexOf(":")).toLowerCase(),
+          line.slice(line.indexOf(":") + 1).trim(),
+        ]),
         body: raw.subarray(split + 4),
       });
     });
-    const head = Object.entries({ host: `127.0.0.1:${port}`, connection: "close", ...headers, ...(body ? { "content-length": String(Buffer.byteLength(body)) } : {}) })
+    const head = Object.entries({
+      host: `127.0.0.1:${port}`,
+      connection: "close",
+      ...headers,
+      ...(body ? { "content-length": String(Buffer.byteLength(body)) } : {}),
+    })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join("");
     socket.write(`${method} ${path} HTTP/1.1\r\n${head}\r\n${body}`);
   });
 }
 
-const values = (answer: RawAnswer, name: string) => answer.headers.filter(([header]) => header === name).map(([, value]) => value);
+const values = (answer: RawAnswer, name: string) =>
+  answer.headers.filter(([header]) => header === name).map(([, value]) => value);
 const JSON_HEADERS = { ...DEMO, "content-type": "application/json" };
 
 describe("answers on the wire", () => {
   it.each([
     ["a retrieved property", "GET", "/api/v1/object/property/1001", JSON_HEADERS, "", 200],
     ["a property list", "GET", "/api/v1/object/properties/1", JSON_HEADERS, "", 200],
-    ["a created property", "POST", "/api/v1/object/property", JSON_HEADERS, JSON.stringify({ street: "221 Baker Street", city: "Springfield", state: "IL", zip: "62701" }), 200],
+    [
+      "a created property",
+      "POST",
+      "/api/v1/object/property",
+      JSON_HEADERS,
+      JSON.stringify({ street: "221 Baker Street", city: "Springfield", state: "IL", zip: "62701" }),
+      200,
+    ],
     ["a refusal", "GET", "/api/v1/object/property/999999", JSON_HEADERS, "", 404],
     ["a 405 with its Allow", "DELETE", "/api/v1/object/property/1001", JSON_HEADERS, "", 405],
     ["the health page", "GET", "/healthz", {}, "", 200],
@@ -82,7 +98,9 @@ describe("answers on the wire", () => {
     ] as const) {
       const answer = await exchange("GET", path, headers);
       expect(values(answer, "access-control-allow-origin"), path).toEqual(["*"]);
-      expect(values(answer, "access-control-expose-headers"), path).toEqual(["Allow, Content-Type, Preference-Applied"]);
+      expect(values(answer, "access-control-expose-headers"), path).toEqual([
+        "Allow, Content-Type, Preference-Applied",
+      ]);
     }
   });
 

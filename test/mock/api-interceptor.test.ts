@@ -24,12 +24,14 @@ describe("wrapApiHandler", () => {
 
   it("runs interceptors outermost first around the handler, each seeing what the handler filled in and its reply", async () => {
     const seen: string[] = [];
-    const tracing = (name: string): ApiInterceptor => async (exchange, next) => {
-      seen.push(`${name} before ${exchange.operationId ?? "-"}`);
-      const reply = await next(exchange);
-      seen.push(`${name} after ${exchange.operationId} ${reply?.status}`);
-      return reply;
-    };
+    const tracing =
+      (name: string): ApiInterceptor =>
+      async (exchange, next) => {
+        seen.push(`${name} before ${exchange.operationId ?? "-"}`);
+        const reply = await next(exchange);
+        seen.push(`${name} after ${exchange.operationId} ${reply?.status}`);
+        return reply;
+      };
     const handler = async (exchange: ApiCall): Promise<Reply> => {
       seen.push("handler");
       exchange.operationId = "retrieveTemplateCatalogue";
@@ -56,7 +58,8 @@ describe("wrapApiHandler", () => {
     expect((await wrapApiHandler(handler, [fault])(call()))?.status).toBe(404);
     expect(ran).toBe(0);
 
-    const replacing: ApiInterceptor = async (exchange, next) => ((await next(exchange))?.status === 200 ? problemReply({ problem: "internalError", detail: "x" }) : undefined);
+    const replacing: ApiInterceptor = async (exchange, next) =>
+      (await next(exchange))?.status === 200 ? problemReply({ problem: "internalError", detail: "x" }) : undefined;
     expect((await wrapApiHandler(handler, [replacing])(call()))?.status).toBe(500);
     expect(ran).toBe(1);
   });

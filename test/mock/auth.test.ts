@@ -9,38 +9,66 @@ import { DEMO, OTHER, tinyFixtures } from "../support/tiny-fixtures.ts";
 const { mock, api } = createHarness();
 const operations = operationRequests();
 const send = (operation: (typeof operations)[number], headers: Record<string, string>) =>
-  request(mock.app)[operation.method](`/api/v1/object${operation.path}`).set(headers).send(operation.body as object);
+  request(mock.app)
+    [operation.method](`/api/v1/object${operation.path}`)
+    .set(headers)
+    .send(operation.body as object);
 
 describe("every operation requires API-KEY and TOKEN", () => {
   it("covers the fifteen operations", () => {
     expect(operations).toHaveLength(15);
   });
 
-  it.each(operations.map((operation) => [operation.operationId, operation] as const))("%s succeeds with the demo credentials", async (_id, operation) => {
-    await send(operation, { ...DEMO, "content-type": "application/json" }).expect(200);
-  });
+  it.each(operations.map((operation) => [operation.operationId, operation] as const))(
+    "%s succeeds with the demo credentials",
+    async (_id, operation) => {
+      await send(operation, { ...DEMO, "content-type": "application/json" }).expect(200);
+    },
+  );
 
   const broken = [
     ["no headers", { "content-type": "application/json" }, "The API-KEY header is missing."],
     ["no TOKEN", { "API-KEY": "demo-key", "content-type": "application/json" }, "The TOKEN header is missing."],
     ["no API-KEY", { TOKEN: "demo-token", "content-type": "application/json" }, "The API-KEY header is missing."],
-    ["a TOKEN of another key", { "API-KEY": "demo-key", TOKEN: "other-token", "content-type": "application/json" }, "The TOKEN does not belong to this API-KEY."],
-    ["an empty API-KEY", { "API-KEY": "", TOKEN: "demo-token", "content-type": "application/json" }, "The API-KEY header is missing."],
+    [
+      "a TOKEN of another key",
+      { "API-KEY": "demo-key", TOKEN: "other-token", "content-type": "application/json" },
+      "The TOKEN does not belong to this API-KEY.",
+    ],
+    [
+      "an empty API-KEY",
+      { "API-KEY": "", TOKEN: "demo-token", "content-type": "application/json" },
+      "The API-KEY header is missing.",
+    ],
   ] as const;
 
-  it.each(operations.flatMap((operation) => broken.map(([label, headers, detail]) => [operation.operationId, label, operation, headers, detail] as const)))(
-    "%s with %s answers 401",
-    async (_id, _label, operation, headers, detail) => {
-      const { body, headers: responseHeaders } = await send(operation, headers).expect(401);
-      expect(responseHeaders["content-type"]).toBe("application/problem+json; charset=utf-8");
-      expect(body).toMatchObject({ type: "https://property-listing.example/problems/unauthorized", title: "Unauthorized", status: 401, detail });
-    },
-  );
+  it.each(
+    operations.flatMap((operation) =>
+      broken.map(([label, headers, detail]) => [operation.operationId, label, operation, headers, detail] as const),
+    ),
+  )("%s with %s answers 401", async (_id, _label, operation, headers, detail) => {
+    const { body, headers: responseHeaders } = await send(operation, headers).expect(401);
+    expect(responseHeaders["content-type"]).toBe("application/problem+json; charset=utf-8");
+    expect(body).toMatchObject({
+      type: "https://property-listing.example/problems/unauthorized",
+      title: "Unauthorized",
+      status: 401,
+      detail,
+    });
+  });
 
   it("answers 401 before looking at the body or the path", async () => {
-    await request(mock.app).post("/api/v1/object/property").set("content-type", "application/json").send("{not json").expect(401);
+    await request(mock.app)
+      .post("/api/v1/object/property")
+      .set("content-type", "application/json")
+      .send("{not json")
+      .expect(401);
     await request(mock.app).get("/api/v1/object/property/abc").expect(401);
-    await request(mock.app).post("/api/v1/object/property").set({ "API-KEY": "demo-key", TOKEN: "x" }).send({ garage: "attached" }).expect(401);
+    await request(mock.app)
+      .post("/api/v1/object/property")
+      .set({ "API-KEY": "demo-key", TOKEN: "x" })
+      .send({ garage: "attached" })
+      .expect(401);
   });
 });
 
@@ -49,7 +77,9 @@ describe("accounts opened on first use", () => {
 
   it("opens an empty account with its own uid for a new key", async () => {
     expect((await api("get", "/agent_cards", fresh).expect(200)).body).toEqual({});
-    const { body } = await api("post", "/property", fresh).send({ street: "1 A St", city: "Reno", state: "NV", zip: "89501" }).expect(200);
+    const { body } = await api("post", "/property", fresh)
+      .send({ street: "1 A St", city: "Reno", state: "NV", zip: "89501" })
+      .expect(200);
     const { body: property } = await api("get", `/property/${body.nid}`, fresh).expect(200);
     expect(Number(property.uid)).toBeGreaterThan(2);
     expect((await api("get", `/properties/${property.uid}`, fresh).expect(200)).body).toHaveLength(1);
@@ -61,7 +91,9 @@ describe("accounts opened on first use", () => {
   });
 
   it("keeps accounts apart: no account sees or changes another's records", async () => {
-    const { body } = await api("post", "/property", fresh).send({ street: "1 A St", city: "Reno", state: "NV", zip: "89501" }).expect(200);
+    const { body } = await api("post", "/property", fresh)
+      .send({ street: "1 A St", city: "Reno", state: "NV", zip: "89501" })
+      .expect(200);
     await api("get", `/property/${body.nid}`).expect(404);
     await api("put", `/property/${body.nid}`).send({ city: "Elko" }).expect(404);
     await api("get", "/property/1001", fresh).expect(404);
@@ -73,7 +105,11 @@ describe("accounts opened on first use", () => {
   it("gives a new account the default number of seats", async () => {
     const small = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), agentSeats: 1 });
     const headers = { "API-KEY": "seat-key", TOKEN: "t", "content-type": "application/json" };
-    const create = (email: string) => request(small.app).post("/api/v1/object/agent_card/").set(headers).send({ agent_first_name: "A", agent_last_name: "B", email });
+    const create = (email: string) =>
+      request(small.app)
+        .post("/api/v1/object/agent_card/")
+        .set(headers)
+        .send({ agent_first_name: "A", agent_last_name: "B", email });
     await create("a@b.example").expect(200);
     await create("c@d.example").expect(402);
   });
@@ -86,7 +122,9 @@ describe("configured accounts only", () => {
     accounts: [{ apiKey: "ci-key", token: "ci-token", uid: 1, agentSeats: 2 }],
   });
   const get = (headers: Record<string, string>) =>
-    request(closed.app).get("/api/v1/object/properties/1").set({ ...headers, "content-type": "application/json" });
+    request(closed.app)
+      .get("/api/v1/object/properties/1")
+      .set({ ...headers, "content-type": "application/json" });
 
   it("admits a configured account, with the data of its uid", async () => {
     expect((await get({ "API-KEY": "ci-key", TOKEN: "ci-token" }).expect(200)).body).toHaveLength(1);
@@ -102,9 +140,16 @@ describe("configured accounts only", () => {
 
 describe("accounts opened on first use are bounded", () => {
   it("opens none past --max-accounts, answering a new key 401 saying why, while known keys keep working", async () => {
-    const bounded = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), validateResponses: true, maxAccounts: 4 });
+    const bounded = createMockServer({
+      fixtures: tinyFixtures(),
+      contract: sharedContract(),
+      validateResponses: true,
+      maxAccounts: 4,
+    });
     const call = (key: string, token = "t") =>
-      request(bounded.app).get("/api/v1/object/template_base").set({ "API-KEY": key, TOKEN: token, "content-type": "application/json" });
+      request(bounded.app)
+        .get("/api/v1/object/template_base")
+        .set({ "API-KEY": key, TOKEN: token, "content-type": "application/json" });
     await call("new-1").expect(200);
     await call("new-2").expect(200); // the 2 seeded accounts and these 2 make 4
     const { body } = await call("new-3").expect(401);
@@ -119,10 +164,17 @@ describe("accounts opened on first use are bounded", () => {
 
   it("defaults to 10,000", async () => {
     const many = tinyFixtures();
-    for (let uid = 3; uid <= 10_000; uid += 1) many.accounts.push({ id: uid, apiKey: `key-${uid}`, token: "t", agentSeats: 0, name: "Seeded" });
+    for (let uid = 3; uid <= 10_000; uid += 1)
+      many.accounts.push({ id: uid, apiKey: `key-${uid}`, token: "t", agentSeats: 0, name: "Seeded" });
     const full = createMockServer({ fixtures: many, contract: sharedContract() });
-    await request(full.app).get("/api/v1/object/template_base").set({ "API-KEY": "one-more", TOKEN: "t", "content-type": "application/json" }).expect(401);
+    await request(full.app)
+      .get("/api/v1/object/template_base")
+      .set({ "API-KEY": "one-more", TOKEN: "t", "content-type": "application/json" })
+      .expect(401);
     full.store.removeRaw("accounts", full.store.record("accounts", 10_000)!);
-    await request(full.app).get("/api/v1/object/template_base").set({ "API-KEY": "one-more", TOKEN: "t", "content-type": "application/json" }).expect(200);
+    await request(full.app)
+      .get("/api/v1/object/template_base")
+      .set({ "API-KEY": "one-more", TOKEN: "t", "content-type": "application/json" })
+      .expect(200);
   });
 });

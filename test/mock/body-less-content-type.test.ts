@@ -23,14 +23,19 @@ const GETS = [
 describe("a GET of endpoints 1, 2, 5 and 15 without content-type", () => {
   it.each(GETS)("%s is answered 200 with the same body as with it", async (_operation, path) => {
     const without = await request(mock.app).get(path).set(DEMO).expect(200);
-    const withIt = await request(mock.app).get(path).set({ ...DEMO, "content-type": "application/json" }).expect(200);
+    const withIt = await request(mock.app)
+      .get(path)
+      .set({ ...DEMO, "content-type": "application/json" })
+      .expect(200);
     expect(without.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(without.text).toBe(withIt.text);
   });
 
   it.each(GETS)("%s still breaks a documented fact of section 5 in the contract's eyes", (operation, path) => {
     const checked = sharedContract().validateRequest({ method: "GET", path, headers: DEMO });
-    expect(checked.errors).toEqual([expect.objectContaining({ operation, part: "header", pointer: "/content-type", tier: "fact", section: "5" })]);
+    expect(checked.errors).toEqual([
+      expect.objectContaining({ operation, part: "header", pointer: "/content-type", tier: "fact", section: "5" }),
+    ]);
   });
 
   it("is journaled as sent, without the header", async () => {
@@ -42,18 +47,32 @@ describe("a GET of endpoints 1, 2, 5 and 15 without content-type", () => {
 
 describe("what is still refused", () => {
   it("a GET whose content-type names another media type: 400 naming the header", async () => {
-    const { body } = await request(mock.app).get("/api/v1/object/property/1001").set({ ...DEMO, "content-type": "text/plain" }).expect(400);
-    expect(body.errors).toEqual([{ in: "header", pointer: "/content-type", detail: "must be application/json, got text/plain" }]);
+    const { body } = await request(mock.app)
+      .get("/api/v1/object/property/1001")
+      .set({ ...DEMO, "content-type": "text/plain" })
+      .expect(400);
+    expect(body.errors).toEqual([
+      { in: "header", pointer: "/content-type", detail: "must be application/json, got text/plain" },
+    ]);
   });
 
   it("a GET with an empty content-type: 400", async () => {
-    const { body } = await request(mock.app).get("/api/v1/object/template_base").set({ ...DEMO, "content-type": "" }).expect(400);
-    expect(body.errors).toEqual([{ in: "header", pointer: "/content-type", detail: expect.stringContaining("is required") }]);
+    const { body } = await request(mock.app)
+      .get("/api/v1/object/template_base")
+      .set({ ...DEMO, "content-type": "" })
+      .expect(400);
+    expect(body.errors).toEqual([
+      { in: "header", pointer: "/content-type", detail: expect.stringContaining("is required") },
+    ]);
   });
 
   it("a create whose body comes without content-type: 415, creating nothing", async () => {
     const before = mock.store.counts();
-    await request(mock.app).post("/api/v1/object/property").set(DEMO).send(Buffer.from(JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }))).expect(415);
+    await request(mock.app)
+      .post("/api/v1/object/property")
+      .set(DEMO)
+      .send(Buffer.from(JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" })))
+      .expect(415);
     expect(mock.store.counts()).toEqual(before);
   });
 
@@ -63,23 +82,43 @@ describe("what is still refused", () => {
 });
 
 describe("with a service profile", () => {
-  const provenance = { step: "retrieve the property without a content-type header", observedAt: "2026-01-02T03:04:05.000Z", runId: "r1" };
+  const provenance = {
+    step: "retrieve the property without a content-type header",
+    observedAt: "2026-01-02T03:04:05.000Z",
+    runId: "r1",
+  };
   const refused: ServiceProfile = {
-    profileVersion: 1, runId: "r1", recordedAt: "2026-01-02T03:04:05.000Z",
+    profileVersion: 1,
+    runId: "r1",
+    recordedAt: "2026-01-02T03:04:05.000Z",
     observations: {
       "error.content_type.missing": {
-        ...provenance, statuses: [406], mediaTypes: ["application/json"], example: { error: "Unsupported request content type" },
+        ...provenance,
+        statuses: [406],
+        mediaTypes: ["application/json"],
+        example: { error: "Unsupported request content type" },
         schema: { type: "object", properties: { error: { type: "string" } }, required: ["error"] },
       },
     },
   };
-  const answered: ServiceProfile = { profileVersion: 1, runId: "r2", recordedAt: "2026-01-02T03:04:05.000Z", observations: { "media_type.success": { ...provenance, value: ["application/json"] } } };
+  const answered: ServiceProfile = {
+    profileVersion: 1,
+    runId: "r2",
+    recordedAt: "2026-01-02T03:04:05.000Z",
+    observations: { "media_type.success": { ...provenance, value: ["application/json"] } },
+  };
   const started: MockServer[] = [];
   afterEach(async () => {
     for (const profiled of started.splice(0)) await profiled.close();
   });
   const withProfile = (profile: ServiceProfile) => {
-    const profiled = createMockServer({ fixtures: tinyFixtures(), profile, contract: sharedContract(), validateResponses: true, quiet: true });
+    const profiled = createMockServer({
+      fixtures: tinyFixtures(),
+      profile,
+      contract: sharedContract(),
+      validateResponses: true,
+      quiet: true,
+    });
     started.push(profiled);
     return profiled;
   };
@@ -89,7 +128,10 @@ describe("with a service profile", () => {
     for (const [, path] of GETS) {
       const { body } = await request(profiled.app).get(path).set(DEMO).expect(406);
       expect(body).toEqual({ error: expect.any(String) });
-      await request(profiled.app).get(path).set({ ...DEMO, "content-type": "application/json" }).expect(200);
+      await request(profiled.app)
+        .get(path)
+        .set({ ...DEMO, "content-type": "application/json" })
+        .expect(200);
     }
     expect(profiled.violations).toEqual([]);
   });

@@ -1,7 +1,11 @@
 /** The memory of passed checks behind --validate-responses: exact on what it keeps, bounded in what it holds. */
 import { describe, expect, it } from "vitest";
 import { JsonBytes } from "../../src/mock/json-bytes.ts";
-import { CheckedAnswers, MAX_CHECKED_TEXT_LENGTH, MAX_CHECKED_TEXTS } from "../../src/mock/validation/checked-answers.ts";
+import {
+  CheckedAnswers,
+  MAX_CHECKED_TEXT_LENGTH,
+  MAX_CHECKED_TEXTS,
+} from "../../src/mock/validation/checked-answers.ts";
 
 const CHECK = "retrieveProperty 200 application/json";
 const PATH = "/api/v1/object/property/1";

@@ -12,13 +12,20 @@ const names = Object.keys(CONSOLE_ASSETS);
 
 describe("the console's assets", () => {
   it("weigh at most 60 KiB gzipped, all together", () => {
-    const gzipped = names.reduce((sum, name) => sum + gzipSync(readFileSync(join(CONSOLE_SOURCE_DIR, name)), { level: 9 }).length, 0);
+    const gzipped = names.reduce(
+      (sum, name) => sum + gzipSync(readFileSync(join(CONSOLE_SOURCE_DIR, name)), { level: 9 }).length,
+      0,
+    );
     expect(names).toEqual(["index.html", "console-views.js", "console.js", "console.css"]);
     expect(gzipped).toBeLessThanOrEqual(60 * 1024);
   });
 
   it("are what the build copied into dist/console-assets, byte for byte", () => {
-    for (const name of names) expect(readFileSync(join(CONSOLE_ASSET_DIR, name)).equals(readFileSync(join(CONSOLE_SOURCE_DIR, name))), name).toBe(true);
+    for (const name of names)
+      expect(
+        readFileSync(join(CONSOLE_ASSET_DIR, name)).equals(readFileSync(join(CONSOLE_SOURCE_DIR, name))),
+        name,
+      ).toBe(true);
   });
 
   it("load nothing from another host, and never write markup from data", () => {

@@ -54,7 +54,13 @@ async function follow(url: string, headers: Record<string, string> = {}): Promis
 
 describe("the live journal (server-sent events)", () => {
   const log: string[] = [];
-  const mock = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), validateResponses: true, adminToken: TOKEN, log: (line) => log.push(line) });
+  const mock = createMockServer({
+    fixtures: tinyFixtures(),
+    contract: sharedContract(),
+    validateResponses: true,
+    adminToken: TOKEN,
+    log: (line) => log.push(line),
+  });
   const auth = { authorization: `Bearer ${TOKEN}` };
   let url = "";
   beforeAll(async () => {
@@ -66,12 +72,22 @@ describe("the live journal (server-sent events)", () => {
     const viewer = await follow(url, auth);
     expect(viewer.status).toBe(200);
     await viewer.next(({ event }) => event === "ready");
-    const answered = fetch(`${url}/api/v1/object/property`, { method: "POST", headers: { ...DEMO, "content-type": "application/json" }, body: JSON.stringify({ street: "1 Main St" }) });
+    const answered = fetch(`${url}/api/v1/object/property`, {
+      method: "POST",
+      headers: { ...DEMO, "content-type": "application/json" },
+      body: JSON.stringify({ street: "1 Main St" }),
+    });
     const arrived = await viewer.next(({ event }) => event === "call");
     expect(arrived.data).toMatchObject({ method: "POST", url: "/api/v1/object/property", status: null });
-    const over = await viewer.next(({ event, data }) => event === "call" && (data as { status: number | null }).status !== null);
+    const over = await viewer.next(
+      ({ event, data }) => event === "call" && (data as { status: number | null }).status !== null,
+    );
     expect(over.data).toMatchObject({ operationId: "createProperty", status: 400, uid: 1 });
-    expect((over.data as { errors: Array<{ pointer: string }> }).errors.map((error) => error.pointer).sort()).toEqual(["/city", "/state", "/zip"]);
+    expect((over.data as { errors: Array<{ pointer: string }> }).errors.map((error) => error.pointer).sort()).toEqual([
+      "/city",
+      "/state",
+      "/zip",
+    ]);
     expect((await answered).status).toBe(400);
     await fetch(`${url}/__admin/reset`, { method: "POST", headers: auth });
     await viewer.next(({ event }) => event === "cleared");
@@ -82,11 +98,23 @@ describe("the live journal (server-sent events)", () => {
 
   it("refuses a console without the token, or from another origin", async () => {
     expect((await fetch(`${url}/__admin/events`)).status).toBe(401);
-    expect((await fetch(`${url}/__admin/events`, { headers: { ...auth, origin: "http://elsewhere.example" } })).status).toBe(403);
-    expect((await fetch(`${url}/__admin/events`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: "{}" })).status).toBe(405);
+    expect(
+      (await fetch(`${url}/__admin/events`, { headers: { ...auth, origin: "http://elsewhere.example" } })).status,
+    ).toBe(403);
+    expect(
+      (
+        await fetch(`${url}/__admin/events`, {
+          method: "POST",
+          headers: { ...auth, "content-type": "application/json" },
+          body: "{}",
+        })
+      ).status,
+    ).toBe(405);
   });
 
-  it(`follows at most ${MAX_CONSOLE_VIEWERS} consoles; one that leaves is dropped and makes room`, { timeout: HANG_MS }, async () => {
+  it(`follows at most ${MAX_CONSOLE_VIEWERS} consoles; one that leaves is dropped and makes room`, {
+    timeout: HANG_MS,
+  }, async () => {
     const viewers: Viewer[] = [];
     for (let index = 0; index < MAX_CONSOLE_VIEWERS; index++) {
       const viewer = await follow(url, auth);
@@ -101,15 +129,20 @@ describe("the live journal (server-sent events)", () => {
     // The mock learns of the closed connection on its own turn: asked again until it has.
     let admitted: Viewer | undefined;
     await expect
-      .poll(async () => {
-        const viewer = await follow(url, auth);
-        if (viewer.status === 200) admitted = viewer;
-        else viewer.close();
-        return viewer.status;
-      }, { timeout: HANG_MS })
+      .poll(
+        async () => {
+          const viewer = await follow(url, auth);
+          if (viewer.status === 200) admitted = viewer;
+          else viewer.close();
+          return viewer.status;
+        },
+        { timeout: HANG_MS },
+      )
       .toBe(200);
     // Every console still following sees the next call.
-    const seen = [...viewers, admitted!].map((viewer) => viewer.next(({ event, data }) => event === "call" && (data as { status: number | null }).status === 200));
+    const seen = [...viewers, admitted!].map((viewer) =>
+      viewer.next(({ event, data }) => event === "call" && (data as { status: number | null }).status === 200),
+    );
     await fetch(`${url}/api/v1/object/template_base`, { headers: { ...DEMO, "content-type": "application/json" } });
     expect(await Promise.all(seen)).toHaveLength(MAX_CONSOLE_VIEWERS);
     for (const viewer of [...viewers, admitted!]) viewer.close();
@@ -125,7 +158,10 @@ describe("a console that reads slower than the mock writes", () => {
         chunks.push(chunk.toString()); // never done: the client does not read
       },
     });
-    return Object.assign(writable, { writeHead: () => writable, text: () => chunks.join("") }) as unknown as ServerResponse & { text: () => string };
+    return Object.assign(writable, {
+      writeHead: () => writable,
+      text: () => chunks.join(""),
+    }) as unknown as ServerResponse & { text: () => string };
   }
   /** A response whose client reads everything at once. */
   function readingResponse(): ServerResponse & { text: () => string } {
@@ -136,9 +172,17 @@ describe("a console that reads slower than the mock writes", () => {
         done();
       },
     });
-    return Object.assign(writable, { writeHead: () => writable, text: () => chunks.join("") }) as unknown as ServerResponse & { text: () => string };
+    return Object.assign(writable, {
+      writeHead: () => writable,
+      text: () => chunks.join(""),
+    }) as unknown as ServerResponse & { text: () => string };
   }
-  const request = () => Object.assign(new PassThrough(), { method: "GET", url: "/__admin/events", headers: { host: "127.0.0.1:4010" } }) as unknown as IncomingMessage;
+  const request = () =>
+    Object.assign(new PassThrough(), {
+      method: "GET",
+      url: "/__admin/events",
+      headers: { host: "127.0.0.1:4010" },
+    }) as unknown as IncomingMessage;
 
   it(`is let go once ${MAX_VIEWER_BACKLOG} bytes wait for it, while the others go on`, () => {
     const journal = new RequestJournal(10);

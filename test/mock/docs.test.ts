@@ -38,15 +38,24 @@ describe("/docs", () => {
   it("serves the copies the build made in dist/docs-assets, which are swagger-ui-dist's files byte for byte, licence beside them", async () => {
     const original = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
     for (const name of Object.keys(DOCS_ASSETS)) {
-      const served = (await request(mock.app).get(`/docs/${name}`).buffer(true).parse((response, done) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => done(null, Buffer.concat(chunks)));
-      }).expect(200)).body as Buffer;
-      expect(served.equals(readFileSync(join(DOCS_ASSET_DIR, name))), `${name} is the copy in dist/docs-assets`).toBe(true);
+      const served = (
+        await request(mock.app)
+          .get(`/docs/${name}`)
+          .buffer(true)
+          .parse((response, done) => {
+            const chunks: Buffer[] = [];
+            response.on("data", (chunk: Buffer) => chunks.push(chunk));
+            response.on("end", () => done(null, Buffer.concat(chunks)));
+          })
+          .expect(200)
+      ).body as Buffer;
+      expect(served.equals(readFileSync(join(DOCS_ASSET_DIR, name))), `${name} is the copy in dist/docs-assets`).toBe(
+        true,
+      );
       expect(served.equals(readFileSync(join(original, name))), `${name} is swagger-ui-dist's`).toBe(true);
     }
-    for (const beside of ["LICENSE", "NOTICE"]) expect(readFileSync(join(DOCS_ASSET_DIR, beside), "utf8")).toBe(readFileSync(join(original, beside), "utf8"));
+    for (const beside of ["LICENSE", "NOTICE"])
+      expect(readFileSync(join(DOCS_ASSET_DIR, beside), "utf8")).toBe(readFileSync(join(original, beside), "utf8"));
   });
 
   it("answers 404 saying how to build the copies when they are missing, naming no file path", async () => {
@@ -75,14 +84,23 @@ describe("/docs", () => {
   });
 
   it("fills in no configured account's secret", async () => {
-    const closed = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), accounts: [{ apiKey: "ci-key", token: "ci-secret", uid: 1 }] });
+    const closed = createMockServer({
+      fixtures: tinyFixtures(),
+      contract: sharedContract(),
+      accounts: [{ apiKey: "ci-key", token: "ci-secret", uid: 1 }],
+    });
     const init = (await request(closed.app).get("/docs/docs-init.js").expect(200)).text;
     expect(init).not.toContain("ci-secret");
     expect(init).toContain("const credentials = null;");
   });
 
   it("answers a file it does not serve with a 404 problem, never a file outside its assets", async () => {
-    for (const path of ["/docs/package.json", "/docs/../package.json", "/docs/%2e%2e/%2e%2e/package.json", "/docs/swagger-ui.js.map"]) {
+    for (const path of [
+      "/docs/package.json",
+      "/docs/../package.json",
+      "/docs/%2e%2e/%2e%2e/package.json",
+      "/docs/swagger-ui.js.map",
+    ]) {
       const answer = await request(mock.app).get(path);
       expect(answer.status, path).toBe(404);
       expect(answer.headers["content-type"], path).toBe("application/problem+json; charset=utf-8");

@@ -3,9 +3,14 @@ import { describe, expect, it } from "vitest";
 import { createHarness } from "../support/mock-harness.ts";
 import { OTHER } from "../support/tiny-fixtures.ts";
 
-let clock = Date.UTC(2026, 0, 1) ;
+let clock = Date.UTC(2026, 0, 1);
 const { api } = createHarness({ now: () => clock });
-const floorplan = { title: "Upper floor", property_reference: 1001, file_url: "https://files.property-listing.example/1001-upper.pdf", is_floorplan: true };
+const floorplan = {
+  title: "Upper floor",
+  property_reference: 1001,
+  file_url: "https://files.property-listing.example/1001-upper.pdf",
+  is_floorplan: true,
+};
 
 describe("create, retrieve, update, delete", () => {
   it("answers the new nid as an integer, and the document as section 2.3 gives it", async () => {
@@ -29,16 +34,31 @@ describe("create, retrieve, update, delete", () => {
 
   it("answers the nid as a string on update, changes only the given fields and moves `changed`", async () => {
     clock = Date.UTC(2026, 0, 1);
-    const { body: created } = await api("post", "/document/").send({ ...floorplan, category: "plans" }).expect(200);
+    const { body: created } = await api("post", "/document/")
+      .send({ ...floorplan, category: "plans" })
+      .expect(200);
     clock += 3_600_000;
-    await api("put", `/document/${created.nid}`).send({ visible: false }).expect(200, { nid: String(created.nid) });
+    await api("put", `/document/${created.nid}`)
+      .send({ visible: false })
+      .expect(200, { nid: String(created.nid) });
     const { body } = await api("get", `/document/${created.nid}`).expect(200);
-    expect(body).toMatchObject({ visible: false, category: "plans", title: "Upper floor", changed: body.created + 3600 });
+    expect(body).toMatchObject({
+      visible: false,
+      category: "plans",
+      title: "Upper floor",
+      changed: body.created + 3600,
+    });
   });
 
   it("defaults the category of a plain document to 'document'", async () => {
-    const { body: created } = await api("post", "/document/").send({ title: "Disclosure", property_reference: 1001, file_url: "https://files.property-listing.example/d.pdf" }).expect(200);
-    expect((await api("get", `/document/${created.nid}`).expect(200)).body).toMatchObject({ category: "document", is_floorplan: false, visible: true });
+    const { body: created } = await api("post", "/document/")
+      .send({ title: "Disclosure", property_reference: 1001, file_url: "https://files.property-listing.example/d.pdf" })
+      .expect(200);
+    expect((await api("get", `/document/${created.nid}`).expect(200)).body).toMatchObject({
+      category: "document",
+      is_floorplan: false,
+      visible: true,
+    });
   });
 
   it("deletes with [true], after which the document is gone", async () => {
@@ -70,13 +90,19 @@ describe("floorplans on their property", () => {
   });
 
   it("leaves plain documents out of the floorplans", async () => {
-    await api("post", "/document/").send({ ...floorplan, is_floorplan: false }).expect(200);
+    await api("post", "/document/")
+      .send({ ...floorplan, is_floorplan: false })
+      .expect(200);
     expect(Object.keys(await floorplansOf(1001))).toEqual(["1004"]);
   });
 
   it("moves a floorplan to another property of the account", async () => {
-    const { body: property } = await api("post", "/property").send({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }).expect(200);
-    await api("put", "/document/1004").send({ property_reference: Number(property.nid) }).expect(200);
+    const { body: property } = await api("post", "/property")
+      .send({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" })
+      .expect(200);
+    await api("put", "/document/1004")
+      .send({ property_reference: Number(property.nid) })
+      .expect(200);
     expect(await floorplansOf(1001)).toEqual({});
     expect(Object.keys(await floorplansOf(Number(property.nid)))).toEqual(["1004"]);
   });
@@ -85,8 +111,13 @@ describe("floorplans on their property", () => {
 describe("ownership", () => {
   it("refuses a document for another account's property, or for no property, with 422", async () => {
     for (const reference of [1002, 999999]) {
-      const { body } = await api("post", "/document/").send({ ...floorplan, property_reference: reference }).expect(422);
-      expect(body).toMatchObject({ title: "Unknown Property Reference", errors: [{ in: "body", pointer: "/property_reference", detail: "refers to no property of this account" }] });
+      const { body } = await api("post", "/document/")
+        .send({ ...floorplan, property_reference: reference })
+        .expect(422);
+      expect(body).toMatchObject({
+        title: "Unknown Property Reference",
+        errors: [{ in: "body", pointer: "/property_reference", detail: "refers to no property of this account" }],
+      });
     }
     await api("put", "/document/1004").send({ property_reference: 1002 }).expect(422);
     expect((await api("get", "/document/1004").expect(200)).body.property_reference).toBe(1001);
@@ -100,9 +131,23 @@ describe("ownership", () => {
   });
 
   it("refuses a body of the wrong types, listing each field", async () => {
-    const { body } = await api("post", "/document/").send({ title: "", property_reference: "1001", file_url: "nope", visible: "yes", Show_on_unbranded: 1, show_on_unbranded: false }).expect(400);
-    expect(body.errors.map((error: { pointer: string }) => error.pointer).sort()).toEqual(
-      ["/Show_on_unbranded", "/file_url", "/property_reference", "/show_on_unbranded", "/title", "/visible"],
-    );
+    const { body } = await api("post", "/document/")
+      .send({
+        title: "",
+        property_reference: "1001",
+        file_url: "nope",
+        visible: "yes",
+        Show_on_unbranded: 1,
+        show_on_unbranded: false,
+      })
+      .expect(400);
+    expect(body.errors.map((error: { pointer: string }) => error.pointer).sort()).toEqual([
+      "/Show_on_unbranded",
+      "/file_url",
+      "/property_reference",
+      "/show_on_unbranded",
+      "/title",
+      "/visible",
+    ]);
   });
 });

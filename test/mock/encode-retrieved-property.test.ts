@@ -22,9 +22,16 @@ function expected(record: Record<string, unknown>, documents: readonly DocumentR
   const answer: Record<string, unknown> = {};
   answer.nid = String(record.id);
   answer.uid = String(record.uid);
-  for (const key of Object.keys(record)) if (key !== "id" && key !== "uid" && key !== "published") answer[key] = record[key];
+  for (const key of Object.keys(record))
+    if (key !== "id" && key !== "uid" && key !== "published") answer[key] = record[key];
   const floorplans: Record<string, unknown> = {};
-  for (const document of documents) if (document.is_floorplan) floorplans[String(document.id)] = { nid: String(document.id), title: document.title, floorplan_url: document.file_url };
+  for (const document of documents)
+    if (document.is_floorplan)
+      floorplans[String(document.id)] = {
+        nid: String(document.id),
+        title: document.title,
+        floorplan_url: document.file_url,
+      };
   answer.floorplans = floorplans;
   return JSON.stringify(answer);
 }
@@ -56,18 +63,27 @@ describe("a retrieved property's bytes", () => {
   });
 
   it("are the projection's for records of any layout and text", () => {
-    const text = fc.oneof(fc.string(), fc.constantFrom(',"published":"1"}', '{"id":1,"uid":2,', "\u2028", "\ud800", '"', "\\"));
+    const text = fc.oneof(
+      fc.string(),
+      fc.constantFrom(',"published":"1"}', '{"id":1,"uid":2,', "\u2028", "\ud800", '"', "\\"),
+    );
     const value = fc.oneof(text, fc.integer(), fc.constant(null), fc.dictionary(fc.string(), text, { maxKeys: 3 }));
     const record = fc
       .record({
         id: fc.integer({ min: 1, max: 2 ** 40 }),
         uid: fc.integer({ min: 1, max: 1000 }),
         published: fc.oneof(fc.constantFrom("0", "1"), text),
-        fields: fc.dictionary(fc.oneof(fc.string(), fc.constantFrom("nid", "floorplans", "title", "published2")), value, { maxKeys: 8 }),
+        fields: fc.dictionary(
+          fc.oneof(fc.string(), fc.constantFrom("nid", "floorplans", "title", "published2")),
+          value,
+          { maxKeys: 8 },
+        ),
         order: fc.constantFrom("canonical", "published first", "id last", "shuffled"),
       })
       .map(({ id, uid, published, fields, order }) => {
-        const entries: Array<[string, unknown]> = Object.entries(fields).filter(([key]) => !["id", "uid", "published", "__proto__"].includes(key));
+        const entries: Array<[string, unknown]> = Object.entries(fields).filter(
+          ([key]) => !["id", "uid", "published", "__proto__"].includes(key),
+        );
         const layouts: Record<string, Array<[string, unknown]>> = {
           canonical: [["id", id], ["uid", uid], ...entries, ["published", published]],
           "published first": [["published", published], ["id", id], ["uid", uid], ...entries],
@@ -76,11 +92,16 @@ describe("a retrieved property's bytes", () => {
         };
         return Object.fromEntries(layouts[order]!) as unknown as PropertyRecord;
       });
-    const documents = fc.array(fc.record({ id: fc.integer({ min: 1, max: 10_000 }), is_floorplan: fc.boolean(), title: text, file_url: text }), { maxLength: 4 });
+    const documents = fc.array(
+      fc.record({ id: fc.integer({ min: 1, max: 10_000 }), is_floorplan: fc.boolean(), title: text, file_url: text }),
+      { maxLength: 4 },
+    );
     fc.assert(
       fc.property(record, documents, (property, docs) => {
         const typed = docs as unknown as DocumentRecord[];
-        expect(encodeRetrievedProperty(property, typed)).toBe(expected(property as unknown as Record<string, unknown>, typed));
+        expect(encodeRetrievedProperty(property, typed)).toBe(
+          expected(property as unknown as Record<string, unknown>, typed),
+        );
       }),
       { numRuns: 500 },
     );

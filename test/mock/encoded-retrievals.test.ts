@@ -49,8 +49,22 @@ function seed(): Database {
   });
   const floorplan = db.documents[0]!;
   db.documents.push(
-    { ...floorplan, id: 1006, title: "Main level", property_reference: 1005, file_url: "https://files.property-listing.example/1005-main.pdf" },
-    { ...floorplan, id: 1007, title: "Disclosure", property_reference: 1001, file_url: "https://files.property-listing.example/1001-disclosure.pdf", category: "disclosure", is_floorplan: false },
+    {
+      ...floorplan,
+      id: 1006,
+      title: "Main level",
+      property_reference: 1005,
+      file_url: "https://files.property-listing.example/1005-main.pdf",
+    },
+    {
+      ...floorplan,
+      id: 1007,
+      title: "Disclosure",
+      property_reference: 1001,
+      file_url: "https://files.property-listing.example/1001-disclosure.pdf",
+      category: "disclosure",
+      is_floorplan: false,
+    },
   );
   return db;
 }
@@ -65,13 +79,17 @@ async function asText(pending: request.Test): Promise<{ status: number; text: st
   return { status: response.status, text: response.body as string };
 }
 
-
 function floorplanIds(answer: string): string[] {
   return Object.keys((JSON.parse(answer) as { floorplans: Record<string, unknown> }).floorplans);
 }
 
 /** A new floorplan's fields, without its property. */
-const upper = { title: "Upper floor", file_url: "https://files.property-listing.example/upper.pdf", is_floorplan: true, category: "floorplan" };
+const upper = {
+  title: "Upper floor",
+  file_url: "https://files.property-listing.example/upper.pdf",
+  is_floorplan: true,
+  category: "floorplan",
+};
 
 const MODES = [
   { mode: "in process", listening: false, fromFile: false },
@@ -90,7 +108,12 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
   let target: RequestListener | string;
 
   beforeEach(async () => {
-    mock = createMockServer({ fixtures: fromFile ? seedFile : seed(), validateResponses: true, contract: sharedContract(), log: () => {} });
+    mock = createMockServer({
+      fixtures: fromFile ? seedFile : seed(),
+      validateResponses: true,
+      contract: sharedContract(),
+      log: () => {},
+    });
     target = listening ? (await mock.listen(0, "127.0.0.1")).url : mock.app;
   });
 
@@ -100,14 +123,19 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
   });
 
   const api = (method: "get" | "post" | "put" | "delete", path: string, credentials: Credentials = DEMO) =>
-    request(target)[method](`/api/v1/object${path}`).set({ ...credentials, "content-type": "application/json" });
+    request(target)
+      [method](`/api/v1/object${path}`)
+      .set({ ...credentials, "content-type": "application/json" });
   const raw = () => request(target);
 
   async function retrieve(nid: number, credentials: Credentials = DEMO): Promise<{ status: number; text: string }> {
     return asText(api("get", `/property/${nid}`, credentials));
   }
 
-  async function retrieveByExternalId(externalId: string, credentials: Credentials = DEMO): Promise<{ status: number; text: string }> {
+  async function retrieveByExternalId(
+    externalId: string,
+    credentials: Credentials = DEMO,
+  ): Promise<{ status: number; text: string }> {
     return asText(api("get", `/external-property/${encodeURIComponent(externalId)}`, credentials));
   }
 
@@ -155,7 +183,11 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
     expect((await retrieve(nid, credentials)).status).toBe(404);
   }
 
-  async function expectByExternalId(externalId: string, expected: string, credentials: Credentials = DEMO): Promise<void> {
+  async function expectByExternalId(
+    externalId: string,
+    expected: string,
+    credentials: Credentials = DEMO,
+  ): Promise<void> {
     for (let time = 0; time < 2; time += 1) {
       const answer = await retrieveByExternalId(externalId, credentials);
       expect(answer.status).toBe(200);
@@ -219,7 +251,10 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
     it("PATCH is in the next GET, by nid and by external id", async () => {
       const before = await kept(1001);
       await expectByExternalId("crm-1001", before);
-      await raw().patch("/__db/properties/1001").send({ title: "Patched raw", bedrooms: "4", virtual_tours: [] }).expect(200);
+      await raw()
+        .patch("/__db/properties/1001")
+        .send({ title: "Patched raw", bedrooms: "4", virtual_tours: [] })
+        .expect(200);
       const after = await expectCurrent(1001);
       expect(after).not.toBe(before);
       expect(JSON.parse(after)).toMatchObject({ title: "Patched raw", bedrooms: "4", virtual_tours: [] });
@@ -233,7 +268,10 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
     it("PUT of the whole record is in the next GET, even one that only lays its fields out in another order", async () => {
       const before = await kept(1001);
       const { body: record } = await raw().get("/__db/properties/1001").expect(200);
-      await raw().put("/__db/properties/1001").send({ ...record, title: "Put raw", baths: "3" }).expect(200);
+      await raw()
+        .put("/__db/properties/1001")
+        .send({ ...record, title: "Put raw", baths: "3" })
+        .expect(200);
       const replaced = await expectCurrent(1001);
       expect(replaced).not.toBe(before);
       expect(JSON.parse(replaced)).toMatchObject({ title: "Put raw", baths: "3" });
@@ -250,7 +288,10 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
     it("PUT moving the property to another account: a 404 for the former owner, the current answer for the new one", async () => {
       await kept(1005);
       const { body: record } = await raw().get("/__db/properties/1005").expect(200);
-      await raw().put("/__db/properties/1005").send({ ...record, uid: 2, api_author: "2" }).expect(200);
+      await raw()
+        .put("/__db/properties/1005")
+        .send({ ...record, uid: 2, api_author: "2" })
+        .expect(200);
       await expectGone(1005);
       expect(JSON.parse(await expectCurrent(1005, OTHER)).uid).toBe("2");
       await raw().patch("/__db/properties/1005").send({ uid: 1, api_author: "1" }).expect(200);
@@ -267,7 +308,10 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
       await expectGone(1001);
       expect((await retrieveByExternalId("crm-1001")).status).toBe(404);
       await expectGone(1001); // and stays gone, not a kept answer
-      await raw().post("/__db/properties").send({ ...record, title: "Rebuilt", external_id: "crm-rebuilt" }).expect(201);
+      await raw()
+        .post("/__db/properties")
+        .send({ ...record, title: "Rebuilt", external_id: "crm-rebuilt" })
+        .expect(201);
       const rebuilt = await expectCurrent(1001);
       expect(rebuilt).not.toBe(before);
       expect(JSON.parse(rebuilt).title).toBe("Rebuilt");
@@ -280,7 +324,9 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
     it("a floorplan created, retitled, moved to another property, unmarked, marked again and deleted through the API", async () => {
       const first = await kept(1001);
       const second = await kept(1005);
-      const { body: created } = await api("post", "/document/").send({ ...upper, property_reference: 1001 }).expect(200);
+      const { body: created } = await api("post", "/document/")
+        .send({ ...upper, property_reference: 1001 })
+        .expect(200);
       const key = String(created.nid);
       const withNew = await expectCurrent(1001);
       expect(withNew).not.toBe(first);
@@ -292,8 +338,12 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
       expect(JSON.parse(retitled).floorplans[key].title).toBe("Attic");
       await expectByExternalId("crm-1001", retitled);
 
-      await api("put", `/document/${key}`).send({ file_url: "https://files.property-listing.example/attic.pdf" }).expect(200);
-      expect(JSON.parse(await expectCurrent(1001)).floorplans[key].floorplan_url).toBe("https://files.property-listing.example/attic.pdf");
+      await api("put", `/document/${key}`)
+        .send({ file_url: "https://files.property-listing.example/attic.pdf" })
+        .expect(200);
+      expect(JSON.parse(await expectCurrent(1001)).floorplans[key].floorplan_url).toBe(
+        "https://files.property-listing.example/attic.pdf",
+      );
 
       expect(await expectCurrent(1005)).toBe(second); // kept, untouched so far
       await api("put", `/document/${key}`).send({ property_reference: 1005 }).expect(200);
@@ -340,7 +390,10 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
       const second = await kept(1005);
       const { body: model } = await raw().get("/__db/documents/1004").expect(200);
       const { id: _id, ...fields } = model as DocumentRecord;
-      const { body: created } = await raw().post("/__db/documents").send({ ...fields, title: "Raw plan", file_url: "https://files.property-listing.example/raw.pdf" }).expect(201);
+      const { body: created } = await raw()
+        .post("/__db/documents")
+        .send({ ...fields, title: "Raw plan", file_url: "https://files.property-listing.example/raw.pdf" })
+        .expect(201);
       const key = String(created.id);
       const withNew = await expectCurrent(1001);
       expect(floorplanIds(withNew)).toEqual(["1004", key]);
@@ -354,9 +407,15 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
       expect(floorplanIds(await expectCurrent(1005))).toEqual(["1006", key]);
 
       const { body: current } = await raw().get(`/__db/documents/${key}`).expect(200);
-      await raw().put(`/__db/documents/${key}`).send({ ...current, is_floorplan: false }).expect(200);
+      await raw()
+        .put(`/__db/documents/${key}`)
+        .send({ ...current, is_floorplan: false })
+        .expect(200);
       expect(await expectCurrent(1005)).toBe(second);
-      await raw().put(`/__db/documents/${key}`).send({ ...current, property_reference: 1001, title: "Raw plan, put" }).expect(200);
+      await raw()
+        .put(`/__db/documents/${key}`)
+        .send({ ...current, property_reference: 1001, title: "Raw plan, put" })
+        .expect(200);
       expect(JSON.parse(await expectCurrent(1001)).floorplans[key].title).toBe("Raw plan, put");
       expect(await expectCurrent(1005)).toBe(second);
 
@@ -373,7 +432,10 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
       await raw().delete("/__db/properties/1001").expect(200);
       await expectGone(1001);
       const { body: record } = await raw().get("/__db/properties/1005").expect(200);
-      await raw().post("/__db/properties").send({ ...record, id: 1001, title: "Recreated", external_id: "crm-1001" }).expect(201);
+      await raw()
+        .post("/__db/properties")
+        .send({ ...record, id: 1001, title: "Recreated", external_id: "crm-1001" })
+        .expect(201);
       const recreated = await expectCurrent(1001);
       expect(JSON.parse(recreated).title).toBe("Recreated");
       expect(floorplanIds(recreated)).toEqual([]); // 1004 went with the property removed
@@ -390,7 +452,9 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
 
       await api("put", "/property/1001").send({ title: "Before the reset" }).expect(200);
       await raw().patch("/__db/properties/1005").send({ external_id: "crm-1005", bedrooms: "7" }).expect(200);
-      await api("post", "/document/").send({ ...upper, property_reference: 1005 }).expect(200);
+      await api("post", "/document/")
+        .send({ ...upper, property_reference: 1005 })
+        .expect(200);
       await raw().delete("/__db/documents/1004").expect(200);
       await raw().delete("/__db/properties/1002").expect(200);
       expect(await expectCurrent(1001)).not.toBe(seeded.get(1001));
@@ -407,7 +471,9 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
 
     it("mock.reset() does too, and a nid handed out again after it answers its new property", async () => {
       const before = await kept(1001);
-      const { body: made } = await api("post", "/property").send({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }).expect(200);
+      const { body: made } = await api("post", "/property")
+        .send({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" })
+        .expect(200);
       const nid = Number(made.nid);
       const old = await kept(nid);
       expect(JSON.parse(old).street).toBe("1 Main St");
@@ -417,7 +483,9 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
       mock.reset();
       expect(await expectCurrent(1001)).toBe(before);
       await expectGone(nid);
-      const { body: again } = await api("post", "/property").send({ street: "2 Side St", city: "Dallas", state: "TX", zip: "75201" }).expect(200);
+      const { body: again } = await api("post", "/property")
+        .send({ street: "2 Side St", city: "Dallas", state: "TX", zip: "75201" })
+        .expect(200);
       expect(Number(again.nid)).toBe(nid); // the sequence starts again after a reset
       const renewed = await expectCurrent(nid);
       expect(renewed).not.toBe(old);
@@ -453,7 +521,14 @@ describe("answers kept per property and dropped on change, on a thousand generat
     const origin = "http://retrievals.mock.test";
     const mock = createMockHandlers({ fixtures: db, baseUrl: origin, log: () => {} });
     const send = async (method: string, path: string, body?: unknown) => {
-      const response = await getResponse(mock.handlers, new Request(`${origin}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }));
+      const response = await getResponse(
+        mock.handlers,
+        new Request(`${origin}${path}`, {
+          method,
+          headers,
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        }),
+      );
       if (!response) throw new Error(`no handler answered ${method} ${path}`);
       return { status: response.status, text: await response.text() };
     };
@@ -466,7 +541,11 @@ describe("answers kept per property and dropped on change, on a thousand generat
     started.push(mock);
     const { url } = await mock.listen(0, "127.0.0.1");
     const send = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
       return { status: response.status, text: await response.text() };
     };
     return { store: mock.store, violations: mock.violations, send };
@@ -484,7 +563,11 @@ describe("answers kept per property and dropped on change, on a thousand generat
   }
   const seeded = seededAnswers();
 
-  async function expectStatus(pending: Promise<{ status: number; text: string }>, status: number, what: string): Promise<void> {
+  async function expectStatus(
+    pending: Promise<{ status: number; text: string }>,
+    status: number,
+    what: string,
+  ): Promise<void> {
     const { status: got, text } = await pending;
     expect(got, `${what}: ${text}`).toBe(status);
   }
@@ -492,9 +575,11 @@ describe("answers kept per property and dropped on change, on a thousand generat
   /** Runs the tasks, at most `width` at a time. */
   async function inParallel<T>(items: readonly T[], width: number, task: (item: T) => Promise<void>): Promise<void> {
     let next = 0;
-    await Promise.all(Array.from({ length: width }, async () => {
-      while (next < items.length) await task(items[next++]!);
-    }));
+    await Promise.all(
+      Array.from({ length: width }, async () => {
+        while (next < items.length) await task(items[next++]!);
+      }),
+    );
   }
 
   /** A round of changes takes every STRIDE-th demo property: those whose index is `changes` modulo STRIDE. */
@@ -505,7 +590,11 @@ describe("answers kept per property and dropped on change, on a thousand generat
    * third round reaches classes 3, 0 and 1 and never the first round's removals (class 2), which answer their
    * seeded bytes again after the reset.
    */
-  const ROUNDS = { one: { changes: 0, removals: 2 }, two: { changes: 0, removals: 2 }, three: { changes: 3, removals: 1 } } as const;
+  const ROUNDS = {
+    one: { changes: 0, removals: 2 },
+    two: { changes: 0, removals: 2 },
+    three: { changes: 3, removals: 1 },
+  } as const;
 
   /**
    * Changes of every kind, all sent at once: to a class of the demo properties (ROUNDS) and the last 25, an API
@@ -513,7 +602,10 @@ describe("answers kept per property and dropped on change, on a thousand generat
    * removed raw, or the record laid out in reverse order; and a raw removal of a few properties. Returns the
    * properties changed and the ones removed.
    */
-  async function changeMany(mock: Running, round: keyof typeof ROUNDS): Promise<{ changed: Set<number>; removed: Set<number> }> {
+  async function changeMany(
+    mock: Running,
+    round: keyof typeof ROUNDS,
+  ): Promise<{ changed: Set<number>; removed: Set<number> }> {
     const { changes, removals } = ROUNDS[round];
     const chosen = [...new Set([...demoIds.filter((_, index) => index % STRIDE === changes), ...demoIds.slice(-25)])];
     const changed = new Set<number>();
@@ -526,17 +618,57 @@ describe("answers kept per property and dropped on change, on a thousand generat
       const next = demoIds[demoIds.indexOf(id) + 1];
       const to = next !== undefined && mock.store.record("properties", next) !== undefined ? next : undefined;
       changed.add(id);
-      if (kind === 0) work.push(expectStatus(mock.send("PUT", `/api/v1/object/property/${id}`, { title: `Edited ${round} ${id} \u00e9 "q"`, bedrooms: "7" }), 200, `edit ${id}`));
-      else if (kind === 1) work.push(expectStatus(mock.send("PATCH", `/__db/properties/${id}`, { title: `Raw ${round} ${id}`, display_price: null }), 200, `raw patch ${id}`));
+      if (kind === 0)
+        work.push(
+          expectStatus(
+            mock.send("PUT", `/api/v1/object/property/${id}`, {
+              title: `Edited ${round} ${id} \u00e9 "q"`,
+              bedrooms: "7",
+            }),
+            200,
+            `edit ${id}`,
+          ),
+        );
+      else if (kind === 1)
+        work.push(
+          expectStatus(
+            mock.send("PATCH", `/__db/properties/${id}`, { title: `Raw ${round} ${id}`, display_price: null }),
+            200,
+            `raw patch ${id}`,
+          ),
+        );
       else if (kind === 2) {
-        const body = { title: `Plan ${round} ${id}`, property_reference: id, file_url: `https://files.property-listing.example/${round}-${id}.pdf`, is_floorplan: true };
+        const body = {
+          title: `Plan ${round} ${id}`,
+          property_reference: id,
+          file_url: `https://files.property-listing.example/${round}-${id}.pdf`,
+          is_floorplan: true,
+        };
         work.push(expectStatus(mock.send("POST", "/api/v1/object/document/", body), 200, `floorplan of ${id}`));
       } else if (kind === 3 && plans.length > 0 && to !== undefined) {
         changed.add(to);
-        work.push(expectStatus(mock.send("PUT", `/api/v1/object/document/${plans[0]!.id}`, { property_reference: to, title: `Moved ${round}` }), 200, `move from ${id}`));
+        work.push(
+          expectStatus(
+            mock.send("PUT", `/api/v1/object/document/${plans[0]!.id}`, {
+              property_reference: to,
+              title: `Moved ${round}`,
+            }),
+            200,
+            `move from ${id}`,
+          ),
+        );
       } else if (kind === 4 && plans.length > 0) {
-        if (plans.length > 1) work.push(expectStatus(mock.send("DELETE", `/__db/documents/${plans[1]!.id}`), 200, `raw delete of a plan of ${id}`));
-        work.push(expectStatus(mock.send("PATCH", `/__db/documents/${plans[0]!.id}`, { is_floorplan: false }), 200, `unmark a plan of ${id}`));
+        if (plans.length > 1)
+          work.push(
+            expectStatus(mock.send("DELETE", `/__db/documents/${plans[1]!.id}`), 200, `raw delete of a plan of ${id}`),
+          );
+        work.push(
+          expectStatus(
+            mock.send("PATCH", `/__db/documents/${plans[0]!.id}`, { is_floorplan: false }),
+            200,
+            `unmark a plan of ${id}`,
+          ),
+        );
       } else {
         const reversed = Object.fromEntries(Object.entries(mock.store.record("properties", id)!).reverse());
         work.push(expectStatus(mock.send("PUT", `/__db/properties/${id}`, reversed), 200, `raw put of ${id}`));
@@ -565,18 +697,28 @@ describe("answers kept per property and dropped on change, on a thousand generat
       }
       const expected = encode(record, mock.store.documentsOfProperty(id));
       answers.set(id, answer.text);
-      if (answer.status !== 200 || answer.text !== expected) mismatches.push(`${id}: ${answer.status} ${difference(answer.text, expected)}`);
+      if (answer.status !== 200 || answer.text !== expected)
+        mismatches.push(`${id}: ${answer.status} ${difference(answer.text, expected)}`);
       const externalId = record.external_id;
       if (externalId) {
-        const byExternalId = await mock.send("GET", `/api/v1/object/external-property/${encodeURIComponent(externalId)}`);
-        if (byExternalId.text !== expected) mismatches.push(`${id} by external id ${externalId}: ${byExternalId.status} ${difference(byExternalId.text, expected)}`);
+        const byExternalId = await mock.send(
+          "GET",
+          `/api/v1/object/external-property/${encodeURIComponent(externalId)}`,
+        );
+        if (byExternalId.text !== expected)
+          mismatches.push(
+            `${id} by external id ${externalId}: ${byExternalId.status} ${difference(byExternalId.text, expected)}`,
+          );
       }
     });
     expect(mismatches.slice(0, 5), `${mismatches.length} stale or wrong answers`).toEqual([]);
     return answers;
   }
 
-  async function scenario(options: { validateResponses: boolean; checked: (ids: number[]) => number[] }): Promise<void> {
+  async function scenario(options: {
+    validateResponses: boolean;
+    checked: (ids: number[]) => number[];
+  }): Promise<void> {
     const mock = await start(options.validateResponses);
     // Right away, before any answer is kept.
     const first = await changeMany(mock, "one");
@@ -612,7 +754,10 @@ describe("answers kept per property and dropped on change, on a thousand generat
   });
 
   it("with validateResponses, on a sample of 200 properties and every changed one", async () => {
-    await scenario({ validateResponses: true, checked: (ids) => ids.filter((_, index) => index % Math.floor(ids.length / 200) === 3).slice(0, 200) });
+    await scenario({
+      validateResponses: true,
+      checked: (ids) => ids.filter((_, index) => index % Math.floor(ids.length / 200) === 3).slice(0, 200),
+    });
   });
 
   // Every answer kept first; then three in four of the demo properties among the first 600 edited, each dropping
@@ -627,13 +772,27 @@ describe("answers kept per property and dropped on change, on a thousand generat
     const edited = demoIds.filter((id, index) => front.has(id) && index % 4 !== 0);
     const rest = demoIds.filter((id) => !edited.includes(id));
     expect(edited.length).toBeGreaterThan(300);
-    const edit = (round: string) => async (id: number) => expectStatus(mock.send("PUT", `/api/v1/object/property/${id}`, { title: `Moved ${round} ${id} \u00b0` }), 200, `edit ${id}`);
+    const edit = (round: string) => async (id: number) =>
+      expectStatus(
+        mock.send("PUT", `/api/v1/object/property/${id}`, { title: `Moved ${round} ${id} \u00b0` }),
+        200,
+        `edit ${id}`,
+      );
     // The edits, with GETs of every demo property running beside them: each of those answers either the seeded
     // bytes or the edited ones (each property is edited once), checked once the edits are done.
     const during = new Map<number, string>();
-    await Promise.all([inParallel(edited, 8, edit("one")), inParallel(demoIds, 8, async (id) => void during.set(id, (await mock.send("GET", `/api/v1/object/property/${id}`)).text))]);
+    await Promise.all([
+      inParallel(edited, 8, edit("one")),
+      inParallel(
+        demoIds,
+        8,
+        async (id) => void during.set(id, (await mock.send("GET", `/api/v1/object/property/${id}`)).text),
+      ),
+    ]);
     const afterEdits = await expectAllCurrent(mock, demoIds);
-    expect(demoIds.filter((id) => during.get(id) !== seeded.get(id) && during.get(id) !== afterEdits.get(id))).toEqual([]);
+    expect(demoIds.filter((id) => during.get(id) !== seeded.get(id) && during.get(id) !== afterEdits.get(id))).toEqual(
+      [],
+    );
     expect(edited.filter((id) => afterEdits.get(id) === seeded.get(id))).toEqual([]);
     expect(rest.filter((id) => afterEdits.get(id) !== seeded.get(id))).toEqual([]);
     await inParallel(rest, 8, edit("two"));
@@ -649,27 +808,37 @@ describe("kept answers under --validate-responses", () => {
   it("are checked once each, not on every GET, and again once after a change", async () => {
     const contract = sharedContract();
     const checkedOperations: string[] = [];
-    const counting = { ...contract, validateResponse: (response: Parameters<typeof contract.validateResponse>[0]) => {
-      checkedOperations.push(`${response.method} ${response.path} ${response.status}`);
-      return contract.validateResponse(response);
-    } };
+    const counting = {
+      ...contract,
+      validateResponse: (response: Parameters<typeof contract.validateResponse>[0]) => {
+        checkedOperations.push(`${response.method} ${response.path} ${response.status}`);
+        return contract.validateResponse(response);
+      },
+    };
     const mock = createMockServer({ fixtures: seed(), validateResponses: true, contract: counting, log: () => {} });
     try {
       const { url } = await mock.listen(0, "127.0.0.1");
       const get = async (nid: number) => {
-        const response = await fetch(`${url}/api/v1/object/property/${nid}`, { headers: { ...DEMO, "content-type": "application/json" } });
+        const response = await fetch(`${url}/api/v1/object/property/${nid}`, {
+          headers: { ...DEMO, "content-type": "application/json" },
+        });
         const text = await response.text();
         expect(response.status, text).toBe(200);
         return text;
       };
-      const checksOf = (nid: number) => checkedOperations.filter((line) => line === `GET /api/v1/object/property/${nid} 200`).length;
+      const checksOf = (nid: number) =>
+        checkedOperations.filter((line) => line === `GET /api/v1/object/property/${nid} 200`).length;
       const first = await get(1001);
       for (let index = 0; index < 5; index++) expect(await get(1001)).toBe(first);
       expect(checksOf(1001)).toBe(1);
       await get(1005);
       await get(1005);
       expect(checksOf(1005)).toBe(1);
-      const edit = await fetch(`${url}/api/v1/object/property/1001`, { method: "PUT", headers: { ...DEMO, "content-type": "application/json" }, body: JSON.stringify({ title: "Checked again" }) });
+      const edit = await fetch(`${url}/api/v1/object/property/1001`, {
+        method: "PUT",
+        headers: { ...DEMO, "content-type": "application/json" },
+        body: JSON.stringify({ title: "Checked again" }),
+      });
       expect(edit.status).toBe(200);
       const edited = await get(1001);
       expect(edited).not.toBe(first);
@@ -694,7 +863,10 @@ describe("the answers kept, bounded in bytes", () => {
     const first = new Map(ids.map((id) => [id, retrievals.answerFor(id)!.text()]));
     expect(retrievals.keptBytes).toBeGreaterThan(limit / 2);
     expect(retrievals.keptBytes).toBeLessThanOrEqual(limit);
-    for (const id of ids) expect(retrievals.answerFor(id)!.text()).toBe(encode(store.record("properties", id)!, store.documentsOfProperty(id)));
+    for (const id of ids)
+      expect(retrievals.answerFor(id)!.text()).toBe(
+        encode(store.record("properties", id)!, store.documentsOfProperty(id)),
+      );
     for (const id of ids) expect(retrievals.answerFor(id)!.text()).toBe(first.get(id));
     expect(retrievals.keptBytes).toBeLessThanOrEqual(limit);
     // An answer past the bound is not kept, so that a kept one is never let go for it.

@@ -7,7 +7,10 @@ const path = "/api/v1/object/property";
 describe("FaultRules.add", () => {
   it("numbers rules, upper-cases the method and lists them back", () => {
     const rules = new FaultRules();
-    expect(rules.add({ method: "post", path, status: 503, times: 2 })).toEqual({ ok: true, value: { id: 1, method: "POST", path, status: 503, times: 2 } });
+    expect(rules.add({ method: "post", path, status: 503, times: 2 })).toEqual({
+      ok: true,
+      value: { id: 1, method: "POST", path, status: 503, times: 2 },
+    });
     expect(rules.add({ path, delay: 100 })).toEqual({ ok: true, value: { id: 2, path, delay: 100 } });
     expect(rules.list()).toEqual([
       { id: 1, method: "POST", path, status: 503, times: 2 },
@@ -98,12 +101,24 @@ describe("FaultRules with the contract's operations", () => {
   ];
 
   it.each([
-    ["/api/v1/object/property/{nid}", ["/api/v1/object/property/1", "/api/v1/object/property/x"], ["/api/v1/object/property", "/api/v1/object/property/", "/api/v1/object/property/1/2"]],
+    [
+      "/api/v1/object/property/{nid}",
+      ["/api/v1/object/property/1", "/api/v1/object/property/x"],
+      ["/api/v1/object/property", "/api/v1/object/property/", "/api/v1/object/property/1/2"],
+    ],
     ["/api/v1/object/property/{id}", ["/api/v1/object/property/1"], ["/api/v1/object/property"]],
     ["/api/v1/object/property/1001", ["/api/v1/object/property/1001"], ["/api/v1/object/property/10011"]],
-    ["/api/v1/object/agent_card/*", ["/api/v1/object/agent_card/", "/api/v1/object/agent_card/5"], ["/api/v1/object/agent_cards"]],
+    [
+      "/api/v1/object/agent_card/*",
+      ["/api/v1/object/agent_card/", "/api/v1/object/agent_card/5"],
+      ["/api/v1/object/agent_cards"],
+    ],
     ["/api/v1/object/prop*", ["/api/v1/object/property", "/api/v1/object/property/7"], ["/api/v1/object/agent_card/"]],
-    ["/api/v1/object/property/{nid}*", ["/api/v1/object/property/1", "/api/v1/object/property/1/x"], ["/api/v1/object/property/"]],
+    [
+      "/api/v1/object/property/{nid}*",
+      ["/api/v1/object/property/1", "/api/v1/object/property/1/x"],
+      ["/api/v1/object/property/"],
+    ],
     ["/api/*", ["/api/v1/object/property"], ["/healthz"]],
   ])("accepts %s and matches its paths only", (path, matched, unmatched) => {
     const rules = new FaultRules(routes);
@@ -138,4 +153,3 @@ describe("FaultRules with the contract's operations", () => {
     expect(rules.take("POST", "/api/v1/object/property")).toEqual({ id: 2, status: 502 });
   });
 });
-

@@ -26,7 +26,8 @@ function valuesFor(raw: Schema): fc.Arbitrary<unknown> {
   if (Array.isArray(schema.anyOf)) return fc.oneof(...(schema.anyOf as Schema[]).map(valuesFor));
   if (schema.format === "uri") return fc.webUrl();
   if (schema.format === "email") return fc.emailAddress();
-  if (typeof schema.pattern === "string" && schema.pattern.includes("[0-9]")) return fc.integer({ min: -5, max: 5000 }).map(String);
+  if (typeof schema.pattern === "string" && schema.pattern.includes("[0-9]"))
+    return fc.integer({ min: -5, max: 5000 }).map(String);
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   switch (type) {
     case "integer":
@@ -46,7 +47,12 @@ function valuesFor(raw: Schema): fc.Arbitrary<unknown> {
 
 function objectFor(schema: Schema): fc.Arbitrary<Record<string, unknown>> {
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
-  const fields = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, fc.oneof({ weight: 4, arbitrary: valuesFor(property) }, { weight: 1, arbitrary: fc.jsonValue() })]));
+  const fields = Object.fromEntries(
+    Object.entries(properties).map(([name, property]) => [
+      name,
+      fc.oneof({ weight: 4, arbitrary: valuesFor(property) }, { weight: 1, arbitrary: fc.jsonValue() }),
+    ]),
+  );
   return fc.record(fields, { requiredKeys: [] });
 }
 
@@ -58,46 +64,72 @@ const bodySchema = (operationId: string): Schema | undefined => {
 };
 const documented = (operationId: string) => [...contract.operation(operationId)!.responses.keys()].map(Number);
 
-describe.each(operations.map((operation) => [operation.operationId, operation] as const))("%s", (operationId, operation) => {
-  const send = (path: string, body: unknown) =>
-    request(mock.app)[operation.method](`/api/v1/object${path}`).set({ ...DEMO, "content-type": "application/json" }).send(JSON.stringify(body));
+describe.each(operations.map((operation) => [operation.operationId, operation] as const))(
+  "%s",
+  (operationId, operation) => {
+    const send = (path: string, body: unknown) =>
+      request(mock.app)
+        [operation.method](`/api/v1/object${path}`)
+        .set({ ...DEMO, "content-type": "application/json" })
+        .send(JSON.stringify(body));
 
-  it("answers only documented statuses to bodies shaped like the schema", async () => {
-    const schema = bodySchema(operationId);
-    const bodies = schema ? fc.oneof(objectFor(deref(schema)), fc.jsonValue()) : fc.jsonValue();
-    await fc.assert(
-      fc.asyncProperty(bodies, async (body) => {
-        const response = await send(operation.path, body);
-        expect(documented(operationId)).toContain(response.status);
-      }),
-      { numRuns: RUNS, seed: 42 },
-    );
-    expect(mock.violations).toEqual([]);
-  });
+    it("answers only documented statuses to bodies shaped like the schema", async () => {
+      const schema = bodySchema(operationId);
+      const bodies = schema ? fc.oneof(objectFor(deref(schema)), fc.jsonValue()) : fc.jsonValue();
+      await fc.assert(
+        fc.asyncProperty(bodies, async (body) => {
+          const response = await send(operation.path, body);
+          expect(documented(operationId)).toContain(response.status);
+        }),
+        { numRuns: RUNS, seed: 42 },
+      );
+      expect(mock.violations).toEqual([]);
+    });
 
-  it("answers only documented statuses to any path segment and raw bytes", async () => {
-    const segment = fc.oneof(fc.string({ maxLength: 20 }), fc.integer().map(String), fc.constantFrom("__proto__", "constructor", "%00", "%E0%A4%A", "..", "1e3", "-1"));
-    await fc.assert(
-      fc.asyncProperty(segment, fc.string({ maxLength: 40 }), async (value, raw) => {
-        const path = operation.path.replace(/[^/]+$/, (last) => (/^\d+$|^crm-/.test(last) ? encodeURIComponent(value) || "x" : last));
-        const response = await request(mock.app)[operation.method](`/api/v1/object${path}`).set({ ...DEMO, "content-type": "application/json" }).send(raw);
-        expect(response.status).toBeLessThan(500);
-        if (response.status !== 404 && response.status !== 405) expect(documented(operationId)).toContain(response.status);
-      }),
-      { numRuns: RUNS, seed: 7 },
-    );
-    expect(mock.violations).toEqual([]);
-  });
-});
+    it("answers only documented statuses to any path segment and raw bytes", async () => {
+      const segment = fc.oneof(
+        fc.string({ maxLength: 20 }),
+        fc.integer().map(String),
+        fc.constantFrom("__proto__", "constructor", "%00", "%E0%A4%A", "..", "1e3", "-1"),
+      );
+      await fc.assert(
+        fc.asyncProperty(segment, fc.string({ maxLength: 40 }), async (value, raw) => {
+          const path = operation.path.replace(/[^/]+$/, (last) =>
+            /^\d+$|^crm-/.test(last) ? encodeURIComponent(value) || "x" : last,
+          );
+          const response = await request(mock.app)
+            [operation.method](`/api/v1/object${path}`)
+            .set({ ...DEMO, "content-type": "application/json" })
+            .send(raw);
+          expect(response.status).toBeLessThan(500);
+          if (response.status !== 404 && response.status !== 405)
+            expect(documented(operationId)).toContain(response.status);
+        }),
+        { numRuns: RUNS, seed: 7 },
+      );
+      expect(mock.violations).toEqual([]);
+    });
+  },
+);
 
 it("keeps Object.prototype clean after fuzzing with __proto__ keys", async () => {
-  const polluting = fc.record({ __proto__: fc.jsonValue(), constructor: fc.jsonValue(), street: fc.string() }, { requiredKeys: [] });
+  const polluting = fc.record(
+    { __proto__: fc.jsonValue(), constructor: fc.jsonValue(), street: fc.string() },
+    { requiredKeys: [] },
+  );
   await fc.assert(
-    fc.asyncProperty(polluting, fc.constantFrom(...operations.filter((operation) => operation.body !== undefined)), async (body, operation) => {
-      const text = JSON.stringify(body).replace('"street"', '"__proto__":{"polluted":1},"street"');
-      const response = await request(mock.app)[operation.method](`/api/v1/object${operation.path}`).set({ ...DEMO, "content-type": "application/json" }).send(text);
-      expect(response.status).toBeLessThan(500);
-    }),
+    fc.asyncProperty(
+      polluting,
+      fc.constantFrom(...operations.filter((operation) => operation.body !== undefined)),
+      async (body, operation) => {
+        const text = JSON.stringify(body).replace('"street"', '"__proto__":{"polluted":1},"street"');
+        const response = await request(mock.app)
+          [operation.method](`/api/v1/object${operation.path}`)
+          .set({ ...DEMO, "content-type": "application/json" })
+          .send(text);
+        expect(response.status).toBeLessThan(500);
+      },
+    ),
     { numRuns: RUNS, seed: 3 },
   );
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();

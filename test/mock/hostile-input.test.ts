@@ -30,7 +30,12 @@ async function expectBoundedRefusal(send: () => request.Test): Promise<{ detail:
 describe("bounded validation work and error answers", () => {
   const agent = { agent_first_name: "A", agent_last_name: "B", email: "a@b.example" };
 
-  const WIDE = { in: "body", pointer: "", detail: "The body holds an array or object of more than 1000 members; no field of this service holds more than 100." };
+  const WIDE = {
+    in: "body",
+    pointer: "",
+    detail:
+      "The body holds an array or object of more than 1000 members; no field of this service holds more than 100.",
+  };
 
   it("refuses 40,000 social links, or 30,000 fields, before parsing them", async () => {
     const fields = Object.fromEntries(Array.from({ length: 30_000 }, (_, index) => [`field${index}`, "x"]));
@@ -52,8 +57,14 @@ describe("bounded validation work and error answers", () => {
     ]) {
       const { detail, errors } = await expectBoundedRefusal(send);
       // Every item has 3 errors: 2,701 in all, of which the bounded copy finds those of its first 64 items.
-      expect(detail).toMatch(/^The request breaks the contract in at least 1[0-9]{2} places; the first 50 are listed\.$/);
-      expect(errors).toContainEqual({ in: "body", pointer: "/social_media_links", detail: expect.stringContaining("50 items") });
+      expect(detail).toMatch(
+        /^The request breaks the contract in at least 1[0-9]{2} places; the first 50 are listed\.$/,
+      );
+      expect(errors).toContainEqual({
+        in: "body",
+        pointer: "/social_media_links",
+        detail: expect.stringContaining("50 items"),
+      });
     }
   });
 
@@ -65,16 +76,24 @@ describe("bounded validation work and error answers", () => {
 
   it("refuses nesting 20,000 levels deep before parsing it, and nesting 33 deep", async () => {
     for (const levels of [20_000, 32]) {
-      const { errors } = await expectBoundedRefusal(() => api("put", "/property/1001").send(`{"street":${deep(levels)}}`));
-      expect(errors).toEqual([{ in: "body", pointer: "", detail: "The body nests deeper than 32 levels; no field of this service does." }]);
+      const { errors } = await expectBoundedRefusal(() =>
+        api("put", "/property/1001").send(`{"street":${deep(levels)}}`),
+      );
+      expect(errors).toEqual([
+        { in: "body", pointer: "", detail: "The body nests deeper than 32 levels; no field of this service does." },
+      ]);
     }
     // Brackets inside strings are text, not nesting.
-    await api("put", "/property/1001").send({ street: "[".repeat(100), city: '{"\\[' }).expect(200);
+    await api("put", "/property/1001")
+      .send({ street: "[".repeat(100), city: '{"\\[' })
+      .expect(200);
   });
 
   it("cuts long keys and values in the errors it lists", async () => {
     const key = "k".repeat(500_000);
-    const { errors } = await expectBoundedRefusal(() => api("put", "/property/1001").send({ [key]: "x", street: "s".repeat(400_000), state: 7 }));
+    const { errors } = await expectBoundedRefusal(() =>
+      api("put", "/property/1001").send({ [key]: "x", street: "s".repeat(400_000), state: 7 }),
+    );
     for (const error of errors as Array<{ pointer: string; detail: string }>) {
       expect(error.pointer.length).toBeLessThanOrEqual(300);
       expect(error.detail.length).toBeLessThanOrEqual(300);
@@ -83,10 +102,16 @@ describe("bounded validation work and error answers", () => {
 
   it("bounds raw writes the same way", async () => {
     const { body: record } = await request(mock.app).get("/__db/agents/1003").expect(200);
-    await expectBoundedRefusal(() => request(mock.app).put("/__db/agents/1003").send({ ...record, social_media_links: links(900) }));
+    await expectBoundedRefusal(() =>
+      request(mock.app)
+        .put("/__db/agents/1003")
+        .send({ ...record, social_media_links: links(900) }),
+    );
     const fields = Object.fromEntries(Array.from({ length: 900 }, (_, index) => [`field${index}`, 1]));
     const { detail } = await expectBoundedRefusal(() => request(mock.app).patch("/__db/properties/1001").send(fields));
-    expect(detail).toMatch(/^The record breaks the stored shape of properties in at least [0-9]{2,3} places; the first 50 are listed\.$/);
+    expect(detail).toMatch(
+      /^The record breaks the stored shape of properties in at least [0-9]{2,3} places; the first 50 are listed\.$/,
+    );
   });
 });
 
@@ -96,7 +121,9 @@ describe("no stack trace or file path in any answer", () => {
   it("not in the answers to hostile requests", async () => {
     const answers = await Promise.all([
       request(mock.app).post("/__db/properties").set("content-type", "application/json").send("{oops"),
-      request(mock.app).post("/__db/properties").send({ uid: 1, virtual_tours: { a: null } }),
+      request(mock.app)
+        .post("/__db/properties")
+        .send({ uid: 1, virtual_tours: { a: null } }),
       request(mock.app).post("/__db/properties").set("content-type", "application/json").send('"\\ud800"'),
       request(mock.app).get("/__db/properties/%E0%A4%A"),
       request(mock.app).get("/__db/properties?_embed=x&title_like=(a+)+$"),
@@ -114,7 +141,11 @@ describe("no stack trace or file path in any answer", () => {
 
   it("not in the answer to a bug of the mock either: the log has the stack, the client a problem", async () => {
     const lines: string[] = [];
-    const buggy = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), log: (line) => lines.push(line) });
+    const buggy = createMockServer({
+      fixtures: tinyFixtures(),
+      contract: sharedContract(),
+      log: (line) => lines.push(line),
+    });
     const fail = () => {
       throw new Error("a bug in /work/somewhere/secret.ts");
     };
@@ -122,7 +153,10 @@ describe("no stack trace or file path in any answer", () => {
     buggy.store.records = fail;
     buggy.store.accountByKey = fail;
     for (const path of ["/healthz", "/__db/properties", "/api/v1/object/template_base"]) {
-      const answer = await request(buggy.app).get(path).set({ ...DEMO, "content-type": "application/json" }).expect(500);
+      const answer = await request(buggy.app)
+        .get(path)
+        .set({ ...DEMO, "content-type": "application/json" })
+        .expect(500);
       expect(answer.body).toMatchObject({ title: "Internal Error", status: 500 });
       expect(answer.text).not.toMatch(leaks);
       expect(answer.text).not.toContain("secret");
@@ -132,17 +166,29 @@ describe("no stack trace or file path in any answer", () => {
 });
 
 describe("integer path parameters are canonical decimal safe integers", () => {
-  it.each(["01001", "001001", "+1001", "1001.0", "9007199254740993", "99999999999999999999999"])("%s names no property", async (nid) => {
-    const answers = [await api("get", `/property/${nid}`), await api("put", `/property/${nid}`).send({ city: "Nowhere" })];
-    for (const answer of answers) {
-      expect([400, 404]).toContain(answer.status);
-      expect(answer.text).not.toMatch(/9007199254740992|e\+/);
-    }
-    expect(mock.store.record("properties", 1001)!.city).toBe("Austin");
-  });
+  it.each(["01001", "001001", "+1001", "1001.0", "9007199254740993", "99999999999999999999999"])(
+    "%s names no property",
+    async (nid) => {
+      const answers = [
+        await api("get", `/property/${nid}`),
+        await api("put", `/property/${nid}`).send({ city: "Nowhere" }),
+      ];
+      for (const answer of answers) {
+        expect([400, 404]).toContain(answer.status);
+        expect(answer.text).not.toMatch(/9007199254740992|e\+/);
+      }
+      expect(mock.store.record("properties", 1001)!.city).toBe("Austin");
+    },
+  );
 
   it("answers 404 to a leading zero and to a number above 2^53-1, quoting the parameter as sent", async () => {
-    for (const [path, method] of [["/property/01001", "get"], ["/agent_card/01003", "post"], ["/document/01004", "get"], ["/properties/01", "get"], ["/agent_card/01003", "delete"]] as const) {
+    for (const [path, method] of [
+      ["/property/01001", "get"],
+      ["/agent_card/01003", "post"],
+      ["/document/01004", "get"],
+      ["/properties/01", "get"],
+      ["/agent_card/01003", "delete"],
+    ] as const) {
       const { body } = await api(method, path).expect(404);
       expect(body.detail).toContain(path.split("/").pop());
     }

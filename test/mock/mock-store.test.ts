@@ -7,8 +7,17 @@ import { tinyFixtures } from "../support/tiny-fixtures.ts";
 
 const storeOf = (state: Database) => new MockStore(jsonServer.router<Database>(state).db, tinyFixtures);
 const document = (id: number): DocumentRecord => ({
-  id, uid: 1, created: 1, changed: 1, title: `Doc ${id}`, property_reference: 1001,
-  file_url: `https://files.property-listing.example/${id}.pdf`, visible: true, category: "document", is_floorplan: false, Show_on_unbranded: false,
+  id,
+  uid: 1,
+  created: 1,
+  changed: 1,
+  title: `Doc ${id}`,
+  property_reference: 1001,
+  file_url: `https://files.property-listing.example/${id}.pdf`,
+  visible: true,
+  category: "document",
+  is_floorplan: false,
+  Show_on_unbranded: false,
 });
 
 describe("removing records", () => {
@@ -18,7 +27,12 @@ describe("removing records", () => {
     for (const id of [2001, 2006, 2003, 1004, 2002]) store.remove("documents", store.record("documents", id)!);
     expect(store.state.documents.map((record) => record.id).sort()).toEqual([2004, 2005]);
     expect(store.record("documents", 2004)).toBe(added[3]);
-    expect(store.documentsOfProperty(1001).map((record) => record.id).sort()).toEqual([2004, 2005]);
+    expect(
+      store
+        .documentsOfProperty(1001)
+        .map((record) => record.id)
+        .sort(),
+    ).toEqual([2004, 2005]);
     store.remove("documents", store.record("documents", 2005)!); // a record that was moved into a gap
     store.remove("documents", store.record("documents", 2004)!);
     expect(store.state.documents).toEqual([]);
@@ -69,7 +83,9 @@ describe("indexes", () => {
 
   it("hand out nids after every nid in use, tours and videos included", () => {
     const state = tinyFixtures();
-    state.properties[0]!.property_videos = { "5000": { nid: 5000, title: "Walkthrough", video_url: "https://videos.property-listing.example/5000" } };
+    state.properties[0]!.property_videos = {
+      "5000": { nid: 5000, title: "Walkthrough", video_url: "https://videos.property-listing.example/5000" },
+    };
     expect(storeOf(state).nextId()).toBe(5001);
   });
 });
@@ -77,7 +93,12 @@ describe("indexes", () => {
 describe("the nid sequence", () => {
   it("is never fed by reference fields, whatever they hold", () => {
     const state = tinyFixtures();
-    Object.assign(state.properties[0]!, { main_image: "9007199254740991", logo: "5000", edit_access: "1e300", show_on_property: "abc" });
+    Object.assign(state.properties[0]!, {
+      main_image: "9007199254740991",
+      logo: "5000",
+      edit_access: "1e300",
+      show_on_property: "abc",
+    });
     expect(storeOf(state).nextId()).toBe(1103);
   });
 
@@ -97,7 +118,9 @@ describe("the nid sequence", () => {
     state.documents[0]!.id = 1103;
     const store = storeOf(state);
     expect(store.nextId()).toBe(1104); // 1101 and 1102 are a tour and a video, 1103 the document
-    state.properties[0]!.property_videos = { "1105": { nid: 1105, title: "V", video_url: "https://videos.property-listing.example/1105" } };
+    state.properties[0]!.property_videos = {
+      "1105": { nid: 1105, title: "V", video_url: "https://videos.property-listing.example/1105" },
+    };
     store.refresh([{ collection: "properties", id: 1001 }]);
     expect(store.nextId()).toBe(1106);
   });
@@ -146,7 +169,12 @@ describe("raw writes (putRaw, removeRaw)", () => {
     const changes: string[] = [];
     store.onChange((change) => changes.push(change.kind === "reset" ? "reset" : `${change.kind} ${change.collection}`));
     const videos = { "7001": { nid: 7001, title: "V", video_url: "https://videos.property-listing.example/7001" } };
-    store.putRaw("properties", { ...store.record("properties", 1001)!, id: 5000, external_id: null, property_videos: videos });
+    store.putRaw("properties", {
+      ...store.record("properties", 1001)!,
+      id: 5000,
+      external_id: null,
+      property_videos: videos,
+    });
     expect(store.nextId()).toBe(7002);
     store.putRaw("accounts", { id: 40, apiKey: "raw", token: "t", agentSeats: 1, name: "Raw" });
     expect(store.nextUid()).toBe(41);

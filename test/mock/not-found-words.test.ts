@@ -23,9 +23,18 @@ afterAll(async () => {
 });
 
 async function call(method: string, path: string, headers: Record<string, string> = DEMO, body?: unknown) {
-  const answer = await fetch(url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const answer = await fetch(url + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await answer.text();
-  return { status: answer.status, contentType: answer.headers.get("content-type"), text, body: JSON.parse(text) as Record<string, unknown> };
+  return {
+    status: answer.status,
+    contentType: answer.headers.get("content-type"),
+    text,
+    body: JSON.parse(text) as Record<string, unknown>,
+  };
 }
 
 describe("a path the contract does not have", () => {
@@ -38,7 +47,11 @@ describe("a path the contract does not have", () => {
     ["GET", `${API}/properties`, `Did you mean GET ${API}/properties/{uid}? The uid is part of the path.`],
     ["GET", `${API}/properties/`, `Did you mean GET ${API}/properties/{uid}? The uid is part of the path.`],
     ["GET", `${API}/property/`, `Did you mean GET ${API}/property/{nid}? The nid is part of the path.`],
-    ["GET", `${API}/external-property/`, `Did you mean GET ${API}/external-property/{external-id}? The external-id is part of the path.`],
+    [
+      "GET",
+      `${API}/external-property/`,
+      `Did you mean GET ${API}/external-property/{external-id}? The external-id is part of the path.`,
+    ],
   ])("%s %s: 404 pointing at the path meant", async (method, path, hint) => {
     const answer = await call(method, path, DEMO, method === "POST" ? { title: "x" } : undefined);
     expect(answer.status).toBe(404);
@@ -71,7 +84,9 @@ describe("another account's uid or record, asked for with the demo key (uid 1)",
     expect(foreign.status).toBe(404);
     expect(foreign.contentType).toMatch(/^application\/problem\+json/);
     expect(Object.keys(foreign.body).sort()).toEqual(["detail", "instance", "status", "title", "type"]);
-    expect(foreign.body.detail).toBe("No properties of uid 2 for this account: an account lists only its own, and this account is uid 1.");
+    expect(foreign.body.detail).toBe(
+      "No properties of uid 2 for this account: an account lists only its own, and this account is uid 1.",
+    );
     expect(foreign.body.detail).not.toMatch(/no user|does not exist/i);
     const never = await call("GET", `${API}/properties/987654`);
     expect(never.contentType).toBe(foreign.contentType);
@@ -81,7 +96,11 @@ describe("another account's uid or record, asked for with the demo key (uid 1)",
   it("the broker's property, agent card and document: the same 404 as a record that never existed, and no data", async () => {
     const [property] = (await call("GET", `${API}/properties/2`, BROKER)).body as unknown as Array<{ nid: string }>;
     const agent = Object.keys((await call("GET", `${API}/agent_cards`, BROKER)).body)[0]!;
-    const created = await call("POST", `${API}/document/`, BROKER, { title: "Plan", property_reference: Number(property!.nid), file_url: "https://files.example/plan.pdf" });
+    const created = await call("POST", `${API}/document/`, BROKER, {
+      title: "Plan",
+      property_reference: Number(property!.nid),
+      file_url: "https://files.example/plan.pdf",
+    });
     expect(created.status).toBe(200);
     const document = String(created.body.nid);
     const never = 987654;
@@ -99,7 +118,9 @@ describe("another account's uid or record, asked for with the demo key (uid 1)",
       const foreign = await call(method, path.replace("{id}", id), DEMO, body);
       const absent = await call(method, path.replace("{id}", String(never)), DEMO, body);
       expect(foreign.status, `${method} ${path}`).toBe(404);
-      expect(foreign.body.detail, `${method} ${path}`).toMatch(/^No (property|agent card|document) with nid \d+ for this account\.$/);
+      expect(foreign.body.detail, `${method} ${path}`).toMatch(
+        /^No (property|agent card|document) with nid \d+ for this account\.$/,
+      );
       expect(foreign.contentType, `${method} ${path}`).toBe(absent.contentType);
       expect(masked(foreign.text, id), `${method} ${path}`).toBe(masked(absent.text, never));
     }

@@ -30,7 +30,10 @@ afterEach(async () => {
 async function createAndRead(mock: MockServer, file: string): Promise<{ nid: string; saved: Database }> {
   const { body } = await request(mock.app).post("/api/v1/object/property").set(headers).send(address).expect(200);
   await mock.close();
-  return { nid: body.nid as string, saved: structuredClone(mockWith({ db: file, fixtures: tinyFixtures() }).store.state) };
+  return {
+    nid: body.nid as string,
+    saved: structuredClone(mockWith({ db: file, fixtures: tinyFixtures() }).store.state),
+  };
 }
 
 describe("createMockServer's options, named as the flags", () => {
@@ -43,7 +46,12 @@ describe("createMockServer's options, named as the flags", () => {
   it("fixtures (--fixtures) takes a file, as the flag does, or the state itself", async () => {
     const file = join(tempDir(), "seed.json");
     writeFileSync(file, JSON.stringify(tinyFixtures()));
-    expect(mockWith({ fixtures: file }).store.counts()).toEqual({ accounts: 2, properties: 2, agents: 1, documents: 1 });
+    expect(mockWith({ fixtures: file }).store.counts()).toEqual({
+      accounts: 2,
+      properties: 2,
+      agents: 1,
+      documents: 1,
+    });
     expect(mockWith({ fixtures: tinyFixtures() }).store.counts().properties).toBe(2);
   });
 
@@ -52,7 +60,10 @@ describe("createMockServer's options, named as the flags", () => {
     writeFileSync(file, JSON.stringify([{ apiKey: "ci-key", token: "ci-token", uid: 1 }]));
     for (const accounts of [file, [{ apiKey: "ci-key", token: "ci-token", uid: 1 }]]) {
       const mock = mockWith({ fixtures: tinyFixtures(), accounts });
-      await request(mock.app).get("/api/v1/object/properties/1").set({ "API-KEY": "ci-key", TOKEN: "ci-token", "content-type": "application/json" }).expect(200);
+      await request(mock.app)
+        .get("/api/v1/object/properties/1")
+        .set({ "API-KEY": "ci-key", TOKEN: "ci-token", "content-type": "application/json" })
+        .expect(200);
       await request(mock.app).get("/api/v1/object/properties/1").set(headers).expect(401);
     }
     writeFileSync(file, '[{"apiKey": "k"}]');
@@ -90,7 +101,9 @@ describe("the former names", () => {
   });
 
   it("are refused beside their new names when the two disagree", () => {
-    expect(() => mockWith({ db: "a.json", dbFile: "b.json" })).toThrow('"dbFile" is the former name of "db"; give one of them, not both.');
+    expect(() => mockWith({ db: "a.json", dbFile: "b.json" })).toThrow(
+      '"dbFile" is the former name of "db"; give one of them, not both.',
+    );
   });
 });
 
@@ -99,22 +112,32 @@ describe("an option the mock does not know", () => {
     const dir = tempDir();
     const misspelt = { fixtures: tinyFixtures(), dbfile: join(dir, "db.json") } as unknown as MockServerOptions;
     expect(() => mockWith(misspelt)).toThrow(TypeError);
-    expect(() => mockWith(misspelt)).toThrow('createMockServer: unknown option "dbfile" (did you mean "dbFile"?). The options are port, host, baseUrl, db, fixtures,');
-    expect(() => mockWith({ "validate-responses": true } as unknown as MockServerOptions)).toThrow('unknown option "validate-responses" (did you mean "validateResponses"?)');
+    expect(() => mockWith(misspelt)).toThrow(
+      'createMockServer: unknown option "dbfile" (did you mean "dbFile"?). The options are port, host, baseUrl, db, fixtures,',
+    );
+    expect(() => mockWith({ "validate-responses": true } as unknown as MockServerOptions)).toThrow(
+      'unknown option "validate-responses" (did you mean "validateResponses"?)',
+    );
     expect(() => mockWith({ seed: 42 } as unknown as MockServerOptions)).toThrow('unknown option "seed".');
     expect(existsSync(join(dir, "db.json"))).toBe(false);
   });
 
   it("is refused when a value has the wrong type, instead of running in memory", () => {
-    expect(() => mockWith({ db: 42 } as unknown as MockServerOptions)).toThrow('createMockServer: "db" must be a non-empty string, got 42.');
+    expect(() => mockWith({ db: 42 } as unknown as MockServerOptions)).toThrow(
+      'createMockServer: "db" must be a non-empty string, got 42.',
+    );
     expect(() => mockWith({ fixtures: "" })).toThrow('"fixtures" must be a file path or a state object');
   });
 });
 
 describe("every flag of the command line", () => {
   it("has an option of the same name, camel-cased (docs/mock.md: In your own tests)", () => {
-    const flags = [...MOCK_USAGE.matchAll(/^ {2}--([a-z][a-z-]*)/gm)].map((match) => match[1]!).filter((flag) => flag !== "help" && flag !== "version");
-    expect(flags).toEqual(expect.arrayContaining(["port", "db", "fixtures", "accounts", "validate-responses", "quiet"]));
+    const flags = [...MOCK_USAGE.matchAll(/^ {2}--([a-z][a-z-]*)/gm)]
+      .map((match) => match[1]!)
+      .filter((flag) => flag !== "help" && flag !== "version");
+    expect(flags).toEqual(
+      expect.arrayContaining(["port", "db", "fixtures", "accounts", "validate-responses", "quiet"]),
+    );
     // The two flags of a consumer's usage are one option: usage: { file, consumer }.
     const grouped: Record<string, string> = { "record-usage": "usage", consumer: "usage" };
     const missing = flags

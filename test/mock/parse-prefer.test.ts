@@ -21,16 +21,26 @@ describe("parsePrefer", () => {
     expect(parsePrefer(header)).toEqual({ ok: true, value: expected });
   });
 
-  it.each(["code=5o3", "code=99", "code=1000", "code=101", "code=600", "code", "delay=-1", "delay=1.5", `delay=${MAX_DELAY_MS + 1}`, "delay=abc"])(
-    "refuses %j with a message naming the header",
-    (header) => {
-      const result = parsePrefer(header);
-      expect(result.ok).toBe(false);
-      if (result.ok) return;
-      expect(result.failure.problem).toBe("invalidPreference");
-      expect(result.failure.errors).toEqual([{ in: "header", pointer: "/prefer", detail: expect.stringMatching(/^Prefer: (code|delay) must be/) }]);
-    },
-  );
+  it.each([
+    "code=5o3",
+    "code=99",
+    "code=1000",
+    "code=101",
+    "code=600",
+    "code",
+    "delay=-1",
+    "delay=1.5",
+    `delay=${MAX_DELAY_MS + 1}`,
+    "delay=abc",
+  ])("refuses %j with a message naming the header", (header) => {
+    const result = parsePrefer(header);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.failure.problem).toBe("invalidPreference");
+    expect(result.failure.errors).toEqual([
+      { in: "header", pointer: "/prefer", detail: expect.stringMatching(/^Prefer: (code|delay) must be/) },
+    ]);
+  });
 
   it("keeps a long value out of its message", () => {
     const result = parsePrefer(`code=${"9".repeat(10_000)}`);

@@ -9,8 +9,15 @@ import { describe, expect, it } from "vitest";
 import { PROBLEM_BASE, PROBLEMS, type ProblemType } from "../../src/mock/problems.ts";
 import { loadSpec } from "../../src/spec/load-spec.ts";
 
-interface ProblemExample { type: string; title: string; status: number }
-interface MockProblem extends ProblemExample { surface: string; when: string }
+interface ProblemExample {
+  type: string;
+  title: string;
+  status: number;
+}
+interface MockProblem extends ProblemExample {
+  surface: string;
+  when: string;
+}
 type ResponseObject = { content?: Record<string, { examples?: Record<string, { value?: unknown }> }> };
 
 const spec = loadSpec();
@@ -18,7 +25,9 @@ const components = (spec.components ?? {}) as { responses?: Record<string, Respo
 const responses = Object.entries(components.responses ?? {});
 /** Each problem example of components/responses, with the response it is an example of. */
 const shown = responses.flatMap(([name, response]) =>
-  Object.values(response.content?.["application/problem+json"]?.examples ?? {}).map((example) => [name, example.value as ProblemExample] as const),
+  Object.values(response.content?.["application/problem+json"]?.examples ?? {}).map(
+    (example) => [name, example.value as ProblemExample] as const,
+  ),
 );
 const mockOnly = (spec as { "x-mock-problems"?: { problems?: MockProblem[] } })["x-mock-problems"]?.problems ?? [];
 
@@ -48,25 +57,33 @@ describe("the problem catalogue and the spec", () => {
     expect(entry, example.type).toEqual({ type: example.type, title: example.title, status: example.status });
   });
 
-  it.each(mockOnly.map((problem) => [problem.type, problem] as const))("x-mock-problems %s is a catalogue entry, type, title and status alike, with where it comes from", (type, problem) => {
-    const entry = Object.values(PROBLEMS).find((candidate) => candidate.type === type);
-    expect(entry, type).toEqual({ type, title: problem.title, status: problem.status });
-    expect(["api", "admin", "api and admin"]).toContain(problem.surface);
-    expect(problem.when.length).toBeGreaterThan(0);
-  });
+  it.each(mockOnly.map((problem) => [problem.type, problem] as const))(
+    "x-mock-problems %s is a catalogue entry, type, title and status alike, with where it comes from",
+    (type, problem) => {
+      const entry = Object.values(PROBLEMS).find((candidate) => candidate.type === type);
+      expect(entry, type).toEqual({ type, title: problem.title, status: problem.status });
+      expect(["api", "admin", "api and admin"]).toContain(problem.surface);
+      expect(problem.when.length).toBeGreaterThan(0);
+    },
+  );
 
   it.each(Object.entries(PROBLEMS))("PROBLEMS.%s is in the spec, with its title and status", (key, entry) => {
     const asExample = shown.some(([, example]) => sameEntry(entry, example));
     const asMockOnly = mockOnly.some((problem) => sameEntry(entry, problem));
     expect(asExample || asMockOnly, whatToAdd(key, entry)).toBe(true);
     // One place each: a problem an operation answers is the service's, not only the mock's.
-    expect(asExample && asMockOnly, `${entry.type} is both an example of components/responses and in x-mock-problems of the spec: keep one`).toBe(false);
+    expect(
+      asExample && asMockOnly,
+      `${entry.type} is both an example of components/responses and in x-mock-problems of the spec: keep one`,
+    ).toBe(false);
   });
 
   it("every problem example is answered under its own status by the operations that list its response", () => {
     const listedUnder = new Map<string, Set<string>>();
     for (const pathItem of Object.values(spec.paths ?? {})) {
-      for (const operation of Object.values(pathItem as Record<string, { responses?: Record<string, { $ref?: string }> }>)) {
+      for (const operation of Object.values(
+        pathItem as Record<string, { responses?: Record<string, { $ref?: string }> }>,
+      )) {
         for (const [status, response] of Object.entries(operation?.responses ?? {})) {
           const name = response.$ref?.replace("#/components/responses/", "");
           if (name) listedUnder.set(name, (listedUnder.get(name) ?? new Set()).add(status));
@@ -74,8 +91,14 @@ describe("the problem catalogue and the spec", () => {
       }
     }
     const misplaced = shown
-      .filter(([name, example]) => !listedUnder.has(name) || [...listedUnder.get(name)!].some((status) => status !== String(example.status)))
-      .map(([name, example]) => `${name}: ${example.type} (${example.status}) is listed under ${[...(listedUnder.get(name) ?? [])].join(", ") || "no operation"}`);
+      .filter(
+        ([name, example]) =>
+          !listedUnder.has(name) || [...listedUnder.get(name)!].some((status) => status !== String(example.status)),
+      )
+      .map(
+        ([name, example]) =>
+          `${name}: ${example.type} (${example.status}) is listed under ${[...(listedUnder.get(name) ?? [])].join(", ") || "no operation"}`,
+      );
     expect(misplaced).toEqual([]);
   });
 });

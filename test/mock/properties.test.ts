@@ -10,7 +10,10 @@ const address = { street: "88 Colin P Kelly Jr St", city: "San Francisco", state
 describe("create then retrieve", () => {
   it("answers the nid and an auto-login uri under the base url, and the property can be retrieved", async () => {
     const created = await api("post", "/property").send(address).expect(200);
-    expect(created.body).toEqual({ nid: expect.stringMatching(/^[0-9]+$/), uri: expect.stringMatching(/^https:\/\/mock\.example:8443\/autologin\/[0-9]+-[0-9]+-[0-9a-f]{32}$/) });
+    expect(created.body).toEqual({
+      nid: expect.stringMatching(/^[0-9]+$/),
+      uri: expect.stringMatching(/^https:\/\/mock\.example:8443\/autologin\/[0-9]+-[0-9]+-[0-9a-f]{32}$/),
+    });
     const retrieved = await api("get", `/property/${created.body.nid}`).expect(200);
     expect(retrieved.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(retrieved.body).toMatchObject({ nid: created.body.nid, uid: "1", ...address, premise: "", country: "US" });
@@ -54,7 +57,9 @@ describe("create then retrieve", () => {
   it("maps every garage kind to a count and keeps huge integers exact", async () => {
     const counts: Record<string, string> = {};
     for (const garage of ["Attached", "Detached", "None"]) {
-      const { body } = await api("post", "/property").send({ ...address, garage, list_price: 1e21 }).expect(200);
+      const { body } = await api("post", "/property")
+        .send({ ...address, garage, list_price: 1e21 })
+        .expect(200);
       const { body: property } = await api("get", `/property/${body.nid}`).expect(200);
       counts[garage] = property.garage;
       expect(property.list_price).toBe("1000000000000000000000");
@@ -65,7 +70,21 @@ describe("create then retrieve", () => {
   it("answers null for what the body left out and sensible defaults for the rest", async () => {
     const { body } = await api("post", "/property").send(address).expect(200);
     const { body: property } = await api("get", `/property/${body.nid}`).expect(200);
-    for (const field of ["square_feet", "bedrooms", "baths", "list_price", "garage", "stories", "lot_size", "parking_spaces", "description", "property_type", "year_built", "external_id", "open_houses"]) {
+    for (const field of [
+      "square_feet",
+      "bedrooms",
+      "baths",
+      "list_price",
+      "garage",
+      "stories",
+      "lot_size",
+      "parking_spaces",
+      "description",
+      "property_type",
+      "year_built",
+      "external_id",
+      "open_houses",
+    ]) {
       expect(property[field], field).toBeNull();
     }
     expect(property).toMatchObject({
@@ -81,9 +100,19 @@ describe("create then retrieve", () => {
 
   it("returns the seeded tours, videos and floorplans in their documented shapes", async () => {
     const { body } = await api("get", "/property/1001").expect(200);
-    expect(body.virtual_tours).toEqual({ "1101": { nid: 1101, title: "3D tour", vtour_url: "https://tours.property-listing.example/1101" } });
-    expect(body.property_videos).toEqual({ "1102": { nid: 1102, title: "Drive-by", video_url: "https://videos.property-listing.example/1102.mp4" } });
-    expect(body.floorplans).toEqual({ "1004": { nid: "1004", title: "Ground floor", floorplan_url: "https://files.property-listing.example/1001-ground.pdf" } });
+    expect(body.virtual_tours).toEqual({
+      "1101": { nid: 1101, title: "3D tour", vtour_url: "https://tours.property-listing.example/1101" },
+    });
+    expect(body.property_videos).toEqual({
+      "1102": { nid: 1102, title: "Drive-by", video_url: "https://videos.property-listing.example/1102.mp4" },
+    });
+    expect(body.floorplans).toEqual({
+      "1004": {
+        nid: "1004",
+        title: "Ground floor",
+        floorplan_url: "https://files.property-listing.example/1001-ground.pdf",
+      },
+    });
   });
 
   it("issues a different auto-login token each time, and the uri opens a page for the property", async () => {
@@ -97,19 +126,33 @@ describe("create then retrieve", () => {
 
 describe("edit", () => {
   it("changes only the fields it is given and answers nid and uri", async () => {
-    const { body: created } = await api("post", "/property").send({ ...address, bedrooms: 2 }).expect(200);
+    const { body: created } = await api("post", "/property")
+      .send({ ...address, bedrooms: 2 })
+      .expect(200);
     const { body: before } = await api("get", `/property/${created.nid}`).expect(200);
-    const edited = await api("put", `/property/${created.nid}`).send({ street: "1 Infinite Loop", premise: "Suite 4", bedrooms: "4" }).expect(200);
-    expect(edited.body).toEqual({ nid: created.nid, uri: expect.stringMatching(/^https:\/\/mock\.example:8443\/autologin\//) });
+    const edited = await api("put", `/property/${created.nid}`)
+      .send({ street: "1 Infinite Loop", premise: "Suite 4", bedrooms: "4" })
+      .expect(200);
+    expect(edited.body).toEqual({
+      nid: created.nid,
+      uri: expect.stringMatching(/^https:\/\/mock\.example:8443\/autologin\//),
+    });
     const { body: after } = await api("get", `/property/${created.nid}`).expect(200);
     expect(after).toEqual({ ...before, street: "1 Infinite Loop", premise: "Suite 4", bedrooms: "4" });
   });
 
   it("takes a garage kind or a count, a property type with or without spaces, and moves the site with the subdomain", async () => {
     const { body: created } = await api("post", "/property").send(address).expect(200);
-    await api("put", `/property/${created.nid}`).send({ garage: "None", property_type: "Town House", subdomain: "colin-kelly" }).expect(200);
+    await api("put", `/property/${created.nid}`)
+      .send({ garage: "None", property_type: "Town House", subdomain: "colin-kelly" })
+      .expect(200);
     let { body } = await api("get", `/property/${created.nid}`).expect(200);
-    expect(body).toMatchObject({ garage: "0", property_type: "TownHouse", subdomain: "colin-kelly", website_url: "https://colin-kelly.sites.property-listing.example" });
+    expect(body).toMatchObject({
+      garage: "0",
+      property_type: "TownHouse",
+      subdomain: "colin-kelly",
+      website_url: "https://colin-kelly.sites.property-listing.example",
+    });
     await api("put", `/property/${created.nid}`).send({ garage: "2", property_type: "MultiFamily" }).expect(200);
     ({ body } = await api("get", `/property/${created.nid}`).expect(200));
     expect(body).toMatchObject({ garage: "2", property_type: "MultiFamily" });
@@ -127,7 +170,11 @@ describe("edit", () => {
   it("answers 404 for an unknown nid and for another account's property, which stays unchanged", async () => {
     await api("put", "/property/999999").send({ city: "Dallas" }).expect(404);
     const foreign = await api("put", "/property/1002").send({ city: "Dallas" }).expect(404);
-    expect(foreign.body).toMatchObject({ title: "Not Found", status: 404, detail: "No property with nid 1002 for this account." });
+    expect(foreign.body).toMatchObject({
+      title: "Not Found",
+      status: 404,
+      detail: "No property with nid 1002 for this account.",
+    });
     expect((await api("get", "/property/1002", OTHER).expect(200)).body.city).toBe("Austin");
   });
 });
@@ -145,13 +192,17 @@ describe("external id", () => {
   });
 
   it("can be given on create, and decodes reserved characters in the path", async () => {
-    const { body } = await api("post", "/property").send({ ...address, external_id: "crm/2024 #7" }).expect(200);
+    const { body } = await api("post", "/property")
+      .send({ ...address, external_id: "crm/2024 #7" })
+      .expect(200);
     const found = await api("get", `/external-property/${encodeURIComponent("crm/2024 #7")}`).expect(200);
     expect(found.body.nid).toBe(body.nid);
   });
 
   it("belongs to one property of the account: a second one is refused with 409", async () => {
-    const taken = await api("post", "/property").send({ ...address, external_id: "crm-1001" }).expect(409);
+    const taken = await api("post", "/property")
+      .send({ ...address, external_id: "crm-1001" })
+      .expect(409);
     expect(taken.body).toMatchObject({ title: "External Id Already In Use", status: 409 });
     const { body: created } = await api("post", "/property").send(address).expect(200);
     await api("put", `/property/${created.nid}`).send({ external_id: "crm-1001" }).expect(409);
@@ -160,7 +211,9 @@ describe("external id", () => {
 
   it("is scoped to the account: another account's external id is not found, and can be reused", async () => {
     await api("get", "/external-property/crm-1002").expect(404);
-    await api("post", "/property").send({ ...address, external_id: "crm-1002" }).expect(200);
+    await api("post", "/property")
+      .send({ ...address, external_id: "crm-1002" })
+      .expect(200);
   });
 });
 
@@ -176,7 +229,13 @@ describe("list by user", () => {
 
   // Each item's encoding is kept between answers: every way a property can change must show in the next list.
   it("shows every change made after a list was answered: edit, raw write, raw removal, reset", async () => {
-    const list = async () => (await api("get", "/properties/1").expect(200)).body as Array<{ nid: string; title: string; external_id: string | null; published: string }>;
+    const list = async () =>
+      (await api("get", "/properties/1").expect(200)).body as Array<{
+        nid: string;
+        title: string;
+        external_id: string | null;
+        published: string;
+      }>;
     const seeded = await list();
     await api("put", "/property/1001").send({ title: "Edited title", external_id: "" }).expect(200);
     expect((await list())[0]).toEqual({ nid: "1001", published: "1", title: "Edited title", external_id: null });
@@ -185,7 +244,10 @@ describe("list by user", () => {
     expect((await list())[0]).toEqual({ nid: "1001", published: "0", title: "Raw title", external_id: null });
 
     const whole = (await request(mock.app).get("/__db/properties/1001").expect(200)).body;
-    await request(mock.app).put("/__db/properties/1001").send({ ...whole, title: "Raw put" }).expect(200);
+    await request(mock.app)
+      .put("/__db/properties/1001")
+      .send({ ...whole, title: "Raw put" })
+      .expect(200);
     expect((await list())[0]!.title).toBe("Raw put");
 
     await request(mock.app).delete("/__db/properties/1001").expect(200);
@@ -197,7 +259,9 @@ describe("list by user", () => {
 
   it("shows a property a raw write moved to another user in both users' next lists", async () => {
     const nids = async (credentials?: Record<string, string>) =>
-      ((await api("get", `/properties/${credentials ? 2 : 1}`, credentials).expect(200)).body as Array<{ nid: string }>).map((item) => item.nid);
+      (
+        (await api("get", `/properties/${credentials ? 2 : 1}`, credentials).expect(200)).body as Array<{ nid: string }>
+      ).map((item) => item.nid);
     expect(await nids()).toEqual(["1001"]);
     expect(await nids(OTHER)).toEqual(["1002"]);
     await request(mock.app).patch("/__db/properties/1002").send({ uid: 1 }).expect(200);
@@ -219,7 +283,12 @@ describe("path parameters and headers", () => {
 
   it("refuses a content-type other than the application/json the property and template endpoints require (a missing one: body-less-content-type.test.ts)", async () => {
     const request = (await import("supertest")).default;
-    const { body } = await request(mock.app).get("/api/v1/object/property/1001").set({ "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "text/plain" }).expect(400);
-    expect(body.errors).toEqual([{ in: "header", pointer: "/content-type", detail: expect.stringContaining("application/json") }]);
+    const { body } = await request(mock.app)
+      .get("/api/v1/object/property/1001")
+      .set({ "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "text/plain" })
+      .expect(400);
+    expect(body.errors).toEqual([
+      { in: "header", pointer: "/content-type", detail: expect.stringContaining("application/json") },
+    ]);
   });
 });

@@ -21,9 +21,22 @@ afterAll(() => msw.close());
 
 /** What `POST /__admin/faults` answers for a rule, on the Node server and through the handlers. */
 async function routeAnswers(rule: unknown) {
-  const node = await request(server.app).post("/__admin/faults").set("content-type", "application/json").send(JSON.stringify(rule));
-  const page = await fetch(`${BASE}/__admin/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(rule) });
-  return { node: { status: node.status, body: node.body }, msw: { status: page.status, body: (await page.json()) as { detail: string; errors?: Array<{ pointer: string; detail: string }> } } };
+  const node = await request(server.app)
+    .post("/__admin/faults")
+    .set("content-type", "application/json")
+    .send(JSON.stringify(rule));
+  const page = await fetch(`${BASE}/__admin/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(rule),
+  });
+  return {
+    node: { status: node.status, body: node.body },
+    msw: {
+      status: page.status,
+      body: (await page.json()) as { detail: string; errors?: Array<{ pointer: string; detail: string }> },
+    },
+  };
 }
 
 const REFUSED = [
@@ -49,7 +62,8 @@ describe("faults.add refused", () => {
       expect(thrown).toBeInstanceOf(MockRefused);
       const refused = thrown as MockRefused;
       expect(refused.message).toContain(answered.node.body.detail);
-      for (const error of answered.node.body.errors ?? []) expect(refused.message).toContain(`${error.pointer} ${error.detail}`);
+      for (const error of answered.node.body.errors ?? [])
+        expect(refused.message).toContain(`${error.pointer} ${error.detail}`);
       expect(refused.problem).toEqual({ ...answered.node.body, instance: "/__admin/faults" });
       expect(mock.faults.list()).toEqual([]);
     }
@@ -58,7 +72,13 @@ describe("faults.add refused", () => {
   it("gives the rule with its id when it is accepted", () => {
     for (const mock of [server, handlers]) {
       mock.faults.clear();
-      expect(mock.faults.add({ path: "/api/v1/object/property", method: "post", status: 503, times: 1 })).toEqual({ id: 1, method: "POST", path: "/api/v1/object/property", status: 503, times: 1 });
+      expect(mock.faults.add({ path: "/api/v1/object/property", method: "post", status: 503, times: 1 })).toEqual({
+        id: 1,
+        method: "POST",
+        path: "/api/v1/object/property",
+        status: 503,
+        times: 1,
+      });
       mock.faults.clear();
     }
   });
@@ -66,7 +86,10 @@ describe("faults.add refused", () => {
 
 describe("useState refused", () => {
   it("throws, in both hosts, the detail POST /__admin/state answers for an unknown name, and changes nothing", async () => {
-    const node = await request(server.app).post("/__admin/state").set("content-type", "application/json").send(JSON.stringify({ state: "no-such-state" }));
+    const node = await request(server.app)
+      .post("/__admin/state")
+      .set("content-type", "application/json")
+      .send(JSON.stringify({ state: "no-such-state" }));
     expect(node.status).toBe(400);
     const detail = (node.body as { detail: string }).detail;
     for (const mock of [server, handlers]) {

@@ -1,6 +1,10 @@
 /** The request journal as a plain service: order, filters, the ring, the byte bounds, lazy bodies. */
 import { describe, expect, it } from "vitest";
-import { JOURNAL_BYTE_BUDGET, MAX_JOURNAL_BODY_BYTES, RequestJournal } from "../../src/mock/services/request-journal.ts";
+import {
+  JOURNAL_BYTE_BUDGET,
+  MAX_JOURNAL_BODY_BYTES,
+  RequestJournal,
+} from "../../src/mock/services/request-journal.ts";
 
 const json = "application/json";
 let tick = 0;
@@ -34,7 +38,14 @@ describe("RequestJournal", () => {
         durationMs: 30,
         fault: { latency: 5 },
       },
-      expect.objectContaining({ method: "GET", path: "/api/v1/object/agent_cards", query: {}, body: null, status: 200, fault: null }),
+      expect.objectContaining({
+        method: "GET",
+        path: "/api/v1/object/agent_cards",
+        query: {},
+        body: null,
+        status: 200,
+        fault: null,
+      }),
     ]);
   });
 
@@ -58,8 +69,15 @@ describe("RequestJournal", () => {
     arrive(journal, "POST", "/api/v1/object/agent_card/");
     arrive(journal, "POST", "/api/v1/object/property?x=1");
     const paths = (filter: object) => journal.entries(filter).map((entry) => `${entry.method} ${entry.path}`);
-    expect(paths({ method: "post" })).toEqual(["POST /api/v1/object/property", "POST /api/v1/object/agent_card/", "POST /api/v1/object/property"]);
-    expect(paths({ path: "/api/v1/object/property" })).toEqual(["POST /api/v1/object/property", "POST /api/v1/object/property"]);
+    expect(paths({ method: "post" })).toEqual([
+      "POST /api/v1/object/property",
+      "POST /api/v1/object/agent_card/",
+      "POST /api/v1/object/property",
+    ]);
+    expect(paths({ path: "/api/v1/object/property" })).toEqual([
+      "POST /api/v1/object/property",
+      "POST /api/v1/object/property",
+    ]);
     expect(paths({ method: "GET", path: "/api/v1/object/property" })).toEqual([]);
   });
 

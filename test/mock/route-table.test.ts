@@ -21,11 +21,14 @@ describe("the route table", () => {
   const mock = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), log: () => {} });
   const rows = (ROUTES as readonly Route[]).filter((route) => !FALLBACKS.has(route.name));
 
-  it.each(rows.map((route) => [`${methodOf(route)} ${pathOf(route)}`, route] as const))("%s reaches its handler in the Node host", async (_name, route) => {
-    const answer = await request(mock.app)[methodOf(route).toLowerCase() as "get"](pathOf(route));
-    expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(500);
-    expect(String(answer.body?.detail ?? ""), route.name).not.toMatch(/^Nothing at \w+ \S+\. The API lives under/);
-  });
+  it.each(rows.map((route) => [`${methodOf(route)} ${pathOf(route)}`, route] as const))(
+    "%s reaches its handler in the Node host",
+    async (_name, route) => {
+      const answer = await request(mock.app)[methodOf(route).toLowerCase() as "get"](pathOf(route));
+      expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(500);
+      expect(String(answer.body?.detail ?? ""), route.name).not.toMatch(/^Nothing at \w+ \S+\. The API lives under/);
+    },
+  );
 
   it("answers a path no row takes with the 404 that says where the API is", async () => {
     const answer = await request(mock.app).get("/nowhere").expect(404);

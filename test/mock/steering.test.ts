@@ -16,7 +16,10 @@ const { mock, api } = createHarness();
 const address = { street: "1 Main St", city: "Austin", state: "TX", zip: "78701" };
 const PROPERTY = "/api/v1/object/property";
 const admin = () => request(mock.app);
-const addFault = (rule: unknown) => admin().post("/__admin/faults").send(rule as object);
+const addFault = (rule: unknown) =>
+  admin()
+    .post("/__admin/faults")
+    .send(rule as object);
 
 let url = "";
 beforeAll(async () => {
@@ -25,7 +28,11 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 
 /** A request over a real socket, for what supertest cannot show: timing, dropped connections, timeouts. */
-function call(method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {}) {
+function call(
+  method: string,
+  path: string,
+  init: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {},
+) {
   return fetch(`${url}${path}`, {
     method,
     headers: { ...DEMO, "content-type": "application/json", ...init.headers },
@@ -53,14 +60,24 @@ describe("GET /__admin/requests: the request journal", () => {
         method: "POST",
         path: PROPERTY,
         query: { draft: "1" },
-        headers: expect.objectContaining({ "api-key": "demo-key", token: "demo-token", "content-type": "application/json" }),
+        headers: expect.objectContaining({
+          "api-key": "demo-key",
+          token: "demo-token",
+          "content-type": "application/json",
+        }),
         body: address,
         status: 200,
         time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         durationMs: expect.any(Number),
         fault: null,
       },
-      expect.objectContaining({ method: "GET", path: "/api/v1/object/agent_cards", query: {}, body: null, status: 200 }),
+      expect.objectContaining({
+        method: "GET",
+        path: "/api/v1/object/agent_cards",
+        query: {},
+        body: null,
+        status: 200,
+      }),
     ]);
     expect(Date.now() - Date.parse(body.requests[0].time)).toBeLessThan(60_000);
   });
@@ -82,9 +99,13 @@ describe("GET /__admin/requests: the request journal", () => {
   it("filters by method and by exact path, combined", async () => {
     await api("post", "/property").send(address).expect(200);
     await api("get", "/property/1001").expect(200);
-    await api("post", "/agent_card/").send({ agent_first_name: "A", agent_last_name: "B", email: "a@b.example" }).expect(200);
+    await api("post", "/agent_card/")
+      .send({ agent_first_name: "A", agent_last_name: "B", email: "a@b.example" })
+      .expect(200);
     const summary = async (query: string) =>
-      (await admin().get(`/__admin/requests${query}`).expect(200)).body.requests.map((entry: { method: string; path: string }) => `${entry.method} ${entry.path}`);
+      (await admin().get(`/__admin/requests${query}`).expect(200)).body.requests.map(
+        (entry: { method: string; path: string }) => `${entry.method} ${entry.path}`,
+      );
     expect(await summary("?method=POST")).toEqual([`POST ${PROPERTY}`, "POST /api/v1/object/agent_card/"]);
     expect(await summary(`?path=${encodeURIComponent(PROPERTY)}`)).toEqual([`POST ${PROPERTY}`]);
     expect(await summary(`?method=get&path=${PROPERTY}/1001`)).toEqual([`GET ${PROPERTY}/1001`]);
@@ -93,7 +114,13 @@ describe("GET /__admin/requests: the request journal", () => {
 
   it("refuses an unknown or repeated filter with a 400 problem", async () => {
     const { body } = await admin().get("/__admin/requests?status=200&method=GET&method=POST").expect(400);
-    expect(body).toMatchObject({ title: "Invalid Request Journal Filter", errors: [{ in: "query", pointer: "/status" }, { in: "query", pointer: "/method" }] });
+    expect(body).toMatchObject({
+      title: "Invalid Request Journal Filter",
+      errors: [
+        { in: "query", pointer: "/status" },
+        { in: "query", pointer: "/method" },
+      ],
+    });
   });
 
   it("is emptied by DELETE /__admin/requests and by POST /__admin/reset", async () => {
@@ -115,7 +142,9 @@ describe("GET /__admin/requests: the request journal", () => {
 
   it("keeps the start of a long body, says it was cut and how long it was", async () => {
     const description = "x".repeat(MAX_JOURNAL_BODY_BYTES * 2);
-    await api("post", "/property").send({ ...address, description }).expect(200);
+    await api("post", "/property")
+      .send({ ...address, description })
+      .expect(200);
     const [entry] = mock.requests();
     expect(entry).toMatchObject({ bodyTruncated: true, bodySize: JSON.stringify({ ...address, description }).length });
     expect((entry!.body as string).length).toBe(MAX_JOURNAL_BODY_BYTES);
@@ -124,23 +153,46 @@ describe("GET /__admin/requests: the request journal", () => {
   it("is a ring of --journal-size entries, newest kept", async () => {
     const small = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), journalSize: 2 });
     for (const path of ["/agent_cards", "/property/1001", "/properties/1"]) {
-      await request(small.app).get(`/api/v1/object${path}`).set({ ...DEMO, "content-type": "application/json" }).expect(200);
+      await request(small.app)
+        .get(`/api/v1/object${path}`)
+        .set({ ...DEMO, "content-type": "application/json" })
+        .expect(200);
     }
-    expect(small.requests().map((entry) => entry.path)).toEqual(["/api/v1/object/property/1001", "/api/v1/object/properties/1"]);
+    expect(small.requests().map((entry) => entry.path)).toEqual([
+      "/api/v1/object/property/1001",
+      "/api/v1/object/properties/1",
+    ]);
     const none = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), journalSize: 0 });
-    await request(none.app).get("/api/v1/object/agent_cards").set({ ...DEMO, "content-type": "application/json" }).expect(200);
+    await request(none.app)
+      .get("/api/v1/object/agent_cards")
+      .set({ ...DEMO, "content-type": "application/json" })
+      .expect(200);
     expect(none.requests()).toEqual([]);
   });
 });
 
 describe("Prefer: code=<status>", () => {
-  it.each(operationRequests().flatMap((operation) =>
-    [...sharedContract().operation(operation.operationId)!.responses.keys()].map((status) => ({ ...operation, status: Number(status) })),
-  ))("answers $operationId with the body the spec documents for $status", async ({ method, path, body, status }) => {
+  it.each(
+    operationRequests().flatMap((operation) =>
+      [...sharedContract().operation(operation.operationId)!.responses.keys()].map((status) => ({
+        ...operation,
+        status: Number(status),
+      })),
+    ),
+  )("answers $operationId with the body the spec documents for $status", async ({ method, path, body, status }) => {
     const before = JSON.stringify(mock.store.state);
-    const response = await api(method, path).set("Prefer", `code=${status}`).send(body as object).expect(status);
+    const response = await api(method, path)
+      .set("Prefer", `code=${status}`)
+      .send(body as object)
+      .expect(status);
     expect(response.headers["preference-applied"]).toBe(`code=${status}`);
-    const check = sharedContract().validateResponse({ method, path: `/api/v1/object${path}`, status, headers: response.headers, body: response.body });
+    const check = sharedContract().validateResponse({
+      method,
+      path: `/api/v1/object${path}`,
+      status,
+      headers: response.headers,
+      body: response.body,
+    });
     expect(check.errors).toEqual([]);
     expect(JSON.stringify(mock.store.state)).toBe(before);
   });
@@ -168,7 +220,9 @@ describe("Prefer: code=<status>", () => {
 
 describe("delays: Prefer: delay=<ms>, --latency, fault rules", () => {
   it("Prefer: delay waits before answering, and combines with code", async () => {
-    const { value: response, ms } = await timed(() => call("GET", "/api/v1/object/agent_cards", { headers: { Prefer: "delay=60, code=404" } }));
+    const { value: response, ms } = await timed(() =>
+      call("GET", "/api/v1/object/agent_cards", { headers: { Prefer: "delay=60, code=404" } }),
+    );
     expect(response.status).toBe(404);
     expect(response.headers.get("preference-applied")).toBe("code=404, delay=60");
     expect(ms).toBeGreaterThanOrEqual(55);
@@ -177,10 +231,16 @@ describe("delays: Prefer: delay=<ms>, --latency, fault rules", () => {
   });
 
   it("--latency delays every API answer by a fixed time, or one drawn from the range", async () => {
-    const slow = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), latency: { min: 50, max: 50 } });
+    const slow = createMockServer({
+      fixtures: tinyFixtures(),
+      contract: sharedContract(),
+      latency: { min: 50, max: 50 },
+    });
     const { url: slowUrl } = await slow.listen(0);
     try {
-      const { value: response, ms } = await timed(() => fetch(`${slowUrl}/api/v1/object/agent_cards`, { headers: { ...DEMO, "content-type": "application/json" } }));
+      const { value: response, ms } = await timed(() =>
+        fetch(`${slowUrl}/api/v1/object/agent_cards`, { headers: { ...DEMO, "content-type": "application/json" } }),
+      );
       expect(response.status).toBe(200);
       expect(ms).toBeGreaterThanOrEqual(45);
       expect(slow.requests()[0]!.fault).toEqual({ latency: 50 });
@@ -189,17 +249,35 @@ describe("delays: Prefer: delay=<ms>, --latency, fault rules", () => {
     } finally {
       await slow.close();
     }
-    const ranged = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), latency: { min: 10, max: 30 }, random: () => 0.5 });
-    await request(ranged.app).get("/api/v1/object/agent_cards").set({ ...DEMO, "content-type": "application/json" }).expect(200);
+    const ranged = createMockServer({
+      fixtures: tinyFixtures(),
+      contract: sharedContract(),
+      latency: { min: 10, max: 30 },
+      random: () => 0.5,
+    });
+    await request(ranged.app)
+      .get("/api/v1/object/agent_cards")
+      .set({ ...DEMO, "content-type": "application/json" })
+      .expect(200);
     expect(ranged.requests()[0]!.fault).toEqual({ latency: 20 });
   });
 
   it("takes latency as the flag writes it, and refuses a bad one or a bad journalSize as a mistake of the program", async () => {
-    const ranged = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), latency: "10-30", random: () => 0 });
-    await request(ranged.app).get("/api/v1/object/agent_cards").set({ ...DEMO, "content-type": "application/json" }).expect(200);
+    const ranged = createMockServer({
+      fixtures: tinyFixtures(),
+      contract: sharedContract(),
+      latency: "10-30",
+      random: () => 0,
+    });
+    await request(ranged.app)
+      .get("/api/v1/object/agent_cards")
+      .set({ ...DEMO, "content-type": "application/json" })
+      .expect(200);
     expect(ranged.requests()[0]!.fault).toEqual({ latency: 10 });
     expect(() => createMockServer({ latency: "slow" })).toThrow(/"latency" must be milliseconds/);
-    expect(() => createMockServer({ latency: { min: 30, max: 10 } })).toThrow(/"latency" range must go from the smaller/);
+    expect(() => createMockServer({ latency: { min: 30, max: 10 } })).toThrow(
+      /"latency" range must go from the smaller/,
+    );
     expect(() => createMockServer({ journalSize: -1 })).toThrow(/"journalSize" must be a whole number/);
   });
 
@@ -223,7 +301,11 @@ describe("POST /__admin/faults", () => {
     expect(rule).toEqual({ id: 1, method: "POST", path: PROPERTY, status: 503, times: 2 });
     await api("get", "/property/1001").expect(200); // another path
     const { body } = await api("post", "/property").send(address).expect(503);
-    expect(body).toMatchObject({ title: "Injected Fault", status: 503, detail: "Answered 503 as asked by fault rule 1; nothing was changed." });
+    expect(body).toMatchObject({
+      title: "Injected Fault",
+      status: 503,
+      detail: "Answered 503 as asked by fault rule 1; nothing was changed.",
+    });
     expect((await admin().get("/__admin/faults").expect(200)).body).toEqual({ faults: [{ ...rule, times: 1 }] });
     await api("post", "/property").send(address).expect(503);
     expect(mock.store.counts().properties).toBe(2);
@@ -240,16 +322,28 @@ describe("POST /__admin/faults", () => {
   it("applies to any method when none is given, without limit when times is left out", async () => {
     await addFault({ path: `${PROPERTY}/1001`, status: 500 }).expect(201);
     for (const method of ["get", "put"] as const) await api(method, "/property/1001").send({}).expect(500);
-    expect((await admin().get("/__admin/faults")).body.faults).toEqual([{ id: 1, path: `${PROPERTY}/1001`, status: 500 }]);
+    expect((await admin().get("/__admin/faults")).body.faults).toEqual([
+      { id: 1, path: `${PROPERTY}/1001`, status: 500 },
+    ]);
   });
 
   it("drops the connection: the client sees it closed with no answer, and the journal says so", async () => {
     await addFault({ path: PROPERTY, drop: true, times: 1 }).expect(201);
-    const error = await call("POST", PROPERTY, { body: address }).then(() => undefined, (failure: Error) => failure);
+    const error = await call("POST", PROPERTY, { body: address }).then(
+      () => undefined,
+      (failure: Error) => failure,
+    );
     expect(error).toBeInstanceOf(TypeError); // fetch failed
-    expect(String((error!.cause as Error | undefined)?.message ?? error)).toMatch(/other side closed|socket|ECONNRESET|terminated/i);
+    expect(String((error!.cause as Error | undefined)?.message ?? error)).toMatch(
+      /other side closed|socket|ECONNRESET|terminated/i,
+    );
     await expect.poll(() => mock.requests()[0]?.durationMs ?? null, { timeout: HANG_MS }).not.toBeNull();
-    expect(mock.requests()[0]).toMatchObject({ method: "POST", status: null, body: address, fault: { rule: { id: 1, drop: true } } });
+    expect(mock.requests()[0]).toMatchObject({
+      method: "POST",
+      status: null,
+      body: address,
+      fault: { rule: { id: 1, drop: true } },
+    });
     expect(mock.store.counts().properties).toBe(2);
     expect((await call("POST", PROPERTY, { body: address })).status).toBe(200);
   });
@@ -271,7 +365,10 @@ describe("POST /__admin/faults", () => {
     [{ path: PROPERTY }, "/status"],
   ])("refuses the rule %j with a 400 problem naming %s, adding nothing", async (rule, pointer) => {
     const { body } = await addFault(rule).expect(400);
-    expect(body).toMatchObject({ title: "Invalid Fault Rule", errors: [expect.objectContaining({ in: "body", pointer })] });
+    expect(body).toMatchObject({
+      title: "Invalid Fault Rule",
+      errors: [expect.objectContaining({ in: "body", pointer })],
+    });
     expect((await admin().get("/__admin/faults")).body.faults).toEqual([]);
   });
 
@@ -284,7 +381,8 @@ describe("POST /__admin/faults", () => {
   });
 
   it(`keeps at most ${MAX_FAULT_RULES} rules: beyond, 409`, async () => {
-    for (let index = 0; index < MAX_FAULT_RULES; index++) expect(mock.faults.add({ path: `${PROPERTY}/${1001 + index}`, status: 500 }).id).toBe(index + 1);
+    for (let index = 0; index < MAX_FAULT_RULES; index++)
+      expect(mock.faults.add({ path: `${PROPERTY}/${1001 + index}`, status: 500 }).id).toBe(index + 1);
     const { body } = await addFault({ path: PROPERTY, status: 503 }).expect(409);
     expect(body.title).toBe("Too Many Fault Rules");
     // In-process, the same refusal is thrown with the route's own words.
@@ -303,7 +401,12 @@ describe("POST /__admin/faults", () => {
     await api("get", "/agent_card/2001").expect(502);
     await api("post", "/agent_card/").send({}).expect(502);
     await api("get", "/agent_cards").expect(200); // agent_cards does not start with agent_card/
-    expect(mock.requests().filter((entry) => entry.fault).map((entry) => [entry.path, entry.fault!.rule!.id])).toEqual([
+    expect(
+      mock
+        .requests()
+        .filter((entry) => entry.fault)
+        .map((entry) => [entry.path, entry.fault!.rule!.id]),
+    ).toEqual([
       [`${PROPERTY}/1001`, template.id],
       [`${PROPERTY}/999999`, template.id],
       ["/api/v1/object/agent_card/2001", prefix.id],
@@ -318,25 +421,39 @@ describe("POST /__admin/faults", () => {
     [{ path: "/api/v2/*", status: 503 }, "/path", "matches no operation of the contract"],
     [{ path: "/api/v1/object/property/*/edit", status: 503 }, "/path", "only at its end"],
     [{ path: "/api/v1/object/property/nid-{nid}", status: 503 }, "/path", "a {parameter} is a whole segment"],
-    [{ method: "DELETE", path: PROPERTY, status: 503 }, "/method", "no operation at the paths this rule matches takes DELETE"],
+    [
+      { method: "DELETE", path: PROPERTY, status: 503 },
+      "/method",
+      "no operation at the paths this rule matches takes DELETE",
+    ],
     [{ method: "PATCH", path: "/api/v1/object/*", status: 503 }, "/method", "takes PATCH"],
   ])("refuses %j, which could never apply, with a 400 saying why at %s", async (rule, pointer, why) => {
     const { body } = await addFault(rule).expect(400);
-    expect(body).toMatchObject({ title: "Invalid Fault Rule", errors: [{ in: "body", pointer, detail: expect.stringContaining(why) }] });
+    expect(body).toMatchObject({
+      title: "Invalid Fault Rule",
+      errors: [{ in: "body", pointer, detail: expect.stringContaining(why) }],
+    });
     expect((await admin().get("/__admin/faults")).body.faults).toEqual([]);
   });
 
   it("removes one rule by its id (DELETE /__admin/faults/{id}), leaving the others; an unknown id is a 404", async () => {
     const ids: number[] = [];
-    for (const status of [501, 502, 503]) ids.push((await addFault({ path: PROPERTY, method: "POST", status }).expect(201)).body.id);
+    for (const status of [501, 502, 503])
+      ids.push((await addFault({ path: PROPERTY, method: "POST", status }).expect(201)).body.id);
     const { body } = await admin().delete(`/__admin/faults/${ids[0]}`).expect(200);
-    expect(body).toEqual({ removed: { id: ids[0], method: "POST", path: PROPERTY, status: 501 }, faults: [expect.objectContaining({ id: ids[1] }), expect.objectContaining({ id: ids[2] })] });
+    expect(body).toEqual({
+      removed: { id: ids[0], method: "POST", path: PROPERTY, status: 501 },
+      faults: [expect.objectContaining({ id: ids[1] }), expect.objectContaining({ id: ids[2] })],
+    });
     await api("post", "/property").send(address).expect(502);
     for (const unknown of [String(ids[0]), "999", "0", "abc", "1e2"]) {
       const { body: problem } = await admin().delete(`/__admin/faults/${unknown}`).expect(404);
       expect(problem).toMatchObject({ title: "Not Found", detail: expect.stringContaining("GET /__admin/faults") });
     }
-    expect((await admin().get("/__admin/faults")).body.faults.map((rule: { id: number }) => rule.id)).toEqual([ids[1], ids[2]]);
+    expect((await admin().get("/__admin/faults")).body.faults.map((rule: { id: number }) => rule.id)).toEqual([
+      ids[1],
+      ids[2],
+    ]);
     expect(mock.faults.remove(ids[1]!)).toMatchObject({ id: ids[1], status: 502 }); // the library, alike
     expect(mock.faults.remove(ids[1]!)).toBeUndefined();
     await api("post", "/property").send(address).expect(503);
@@ -357,25 +474,45 @@ describe("CORS for steering", () => {
       .set({ Origin: "http://localhost:5173", "Access-Control-Request-Method": "POST" })
       .expect(204);
     expect(preflight.headers["access-control-allow-headers"]).toMatch(/\bPrefer\b/);
-    const answer = await api("get", "/agent_cards").set({ Origin: "http://localhost:5173", Prefer: "delay=0" }).expect(200);
+    const answer = await api("get", "/agent_cards")
+      .set({ Origin: "http://localhost:5173", Prefer: "delay=0" })
+      .expect(200);
     expect(answer.headers["access-control-expose-headers"]).toMatch(/\bPreference-Applied\b/);
   });
 });
 
 describe("the steering routes sit behind the admin guard (hardening issue)", () => {
   it("refuse a page of another origin, an unknown Host and a missing admin token, and change nothing", async () => {
-    const guarded = createMockServer({ contract: sharedContract(), fixtures: tinyFixtures(), adminToken: "s3cret-token" });
+    const guarded = createMockServer({
+      contract: sharedContract(),
+      fixtures: tinyFixtures(),
+      adminToken: "s3cret-token",
+    });
     try {
       const bearer = { Authorization: "Bearer s3cret-token" };
       const rule = { path: PROPERTY, status: 503 };
-      for (const [method, path] of [["get", "/__admin/requests"], ["delete", "/__admin/requests"], ["get", "/__admin/faults"], ["delete", "/__admin/faults"], ["post", "/__admin/faults"]] as const) {
-        const send = (headers: Record<string, string>) => request(guarded.app)[method](path).set(headers).send(method === "post" ? rule : undefined);
+      for (const [method, path] of [
+        ["get", "/__admin/requests"],
+        ["delete", "/__admin/requests"],
+        ["get", "/__admin/faults"],
+        ["delete", "/__admin/faults"],
+        ["post", "/__admin/faults"],
+      ] as const) {
+        const send = (headers: Record<string, string>) =>
+          request(guarded.app)
+            [method](path)
+            .set(headers)
+            .send(method === "post" ? rule : undefined);
         await send({}).expect(401);
         await send({ ...bearer, Origin: "http://evil.example" }).expect(403);
         await send({ ...bearer, Host: "rebound.example:4010" }).expect(403);
       }
       expect(guarded.faults.list()).toEqual([]);
-      await request(guarded.app).post("/__admin/faults").set("Authorization", "Bearer s3cret-token").send(rule).expect(201);
+      await request(guarded.app)
+        .post("/__admin/faults")
+        .set("Authorization", "Bearer s3cret-token")
+        .send(rule)
+        .expect(201);
       expect(guarded.faults.list()).toHaveLength(1);
     } finally {
       await guarded.close();

@@ -21,17 +21,32 @@ function failure(assert: () => void): string {
 describe("expect(mock).toHaveReceived(pattern)", () => {
   it("passes when a request matches, with asymmetric matchers, any-case methods and header names", async () => {
     await api("post", "/property?draft=1").send(address).expect(200);
-    expect(mock).toHaveReceived({ method: "POST", path: PROPERTY, body: expect.objectContaining({ street: "1 Main St" }) });
-    expect(mock).toHaveReceived({ method: "post", headers: { "API-KEY": "demo-key" }, query: { draft: "1" }, status: 200 });
+    expect(mock).toHaveReceived({
+      method: "POST",
+      path: PROPERTY,
+      body: expect.objectContaining({ street: "1 Main St" }),
+    });
+    expect(mock).toHaveReceived({
+      method: "post",
+      headers: { "API-KEY": "demo-key" },
+      query: { draft: "1" },
+      status: 200,
+    });
     expect(mock).not.toHaveReceived({ method: "GET" });
     expect(mock).not.toHaveReceived({ headers: { "api-key": "other-key" } });
   });
 
   it("fails with what was received and a diff against the closest request", async () => {
     await api("get", "/agent_cards").expect(200);
-    await api("post", "/property").send({ ...address, street: "2 Main St" }).expect(200);
+    await api("post", "/property")
+      .send({ ...address, street: "2 Main St" })
+      .expect(200);
     const message = failure(() =>
-      expect(mock).toHaveReceived({ method: "POST", path: PROPERTY, body: expect.objectContaining({ street: "1 Main St" }) }),
+      expect(mock).toHaveReceived({
+        method: "POST",
+        path: PROPERTY,
+        body: expect.objectContaining({ street: "1 Main St" }),
+      }),
     );
     expect(message).toContain("expected the mock to have received a request matching");
     expect(message).toContain("but 0 of the 2 received did.");
@@ -52,7 +67,9 @@ describe("expect(mock).toHaveReceived(pattern)", () => {
     expect(failure(() => expect(mock).toHaveReceived({ path: "/api/v1/object/agent_cards" }, { times: 3 }))).toContain(
       "to have received exactly 3 requests matching",
     );
-    expect(failure(() => expect(mock).not.toHaveReceived({ method: "GET" }))).toMatch(/not to have received a request matching[\s\S]*but 2 did/);
+    expect(failure(() => expect(mock).not.toHaveReceived({ method: "GET" }))).toMatch(
+      /not to have received a request matching[\s\S]*but 2 did/,
+    );
   });
 
   it("reads the body of GET /__admin/requests too, for a mock in another process", async () => {
@@ -69,14 +86,21 @@ describe("expect(mock).toHaveReceived(pattern)", () => {
       /** The client under test: creates a listing, retrying once on 503. */
       const createListing = async (base: string, listing: object) => {
         for (let attempt = 1; ; attempt++) {
-          const response = await fetch(`${base}/api/v1/object/property`, { method: "POST", headers: { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" }, body: JSON.stringify(listing) });
+          const response = await fetch(`${base}/api/v1/object/property`, {
+            method: "POST",
+            headers: { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" },
+            body: JSON.stringify(listing),
+          });
           if (response.status !== 503 || attempt === 2) return response;
         }
       };
       mock.faults.add({ method: "POST", path: "/api/v1/object/property", status: 503, times: 1 });
       await createListing(url, address);
       expect(mock).toHaveReceived({ method: "POST", path: "/api/v1/object/property", status: 503 });
-      expect(mock).toHaveReceived({ method: "POST", path: "/api/v1/object/property", body: expect.objectContaining({ street: "1 Main St" }) }, { times: 2 });
+      expect(mock).toHaveReceived(
+        { method: "POST", path: "/api/v1/object/property", body: expect.objectContaining({ street: "1 Main St" }) },
+        { times: 2 },
+      );
     } finally {
       await mock.close();
     }

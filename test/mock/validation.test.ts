@@ -13,12 +13,30 @@ describe("invalid bodies", () => {
   it("lists every offending field with a JSON pointer and a readable detail", async () => {
     const before = snapshot();
     const { body, headers } = await api("post", "/property")
-      .send({ city: 7, state: "Texas", zip: "78701", garage: "attached", property_type: "Castle", template: "intra", "square feet": "1200", sqft: 1 })
+      .send({
+        city: 7,
+        state: "Texas",
+        zip: "78701",
+        garage: "attached",
+        property_type: "Castle",
+        template: "intra",
+        "square feet": "1200",
+        sqft: 1,
+      })
       .expect(400);
     expect(headers["content-type"]).toBe("application/problem+json; charset=utf-8");
-    expect(body).toMatchObject({ type: "https://property-listing.example/problems/validation-error", title: "Invalid Request", status: 400, instance: "/api/v1/object/property" });
+    expect(body).toMatchObject({
+      type: "https://property-listing.example/problems/validation-error",
+      title: "Invalid Request",
+      status: 400,
+      instance: "/api/v1/object/property",
+    });
     expect(body.detail).toBe("The request breaks the contract in 8 places.");
-    expect(Object.fromEntries(body.errors.map((error: { pointer: string; detail: string }) => [error.pointer, error.detail]))).toEqual({
+    expect(
+      Object.fromEntries(
+        body.errors.map((error: { pointer: string; detail: string }) => [error.pointer, error.detail]),
+      ),
+    ).toEqual({
       "/street": "is required",
       "/sqft": "is not a field the contract allows here",
       "/city": "must be string, got integer 7",
@@ -34,7 +52,15 @@ describe("invalid bodies", () => {
 
   it("points into nested fields", async () => {
     const { body } = await api("post", "/agent_card/")
-      .send({ agent_first_name: "A", agent_last_name: "B", email: "a@b.example", social_media_links: [{ service: "x", url: "https://x.example", weight: "1" }, { service: "y", url: "nope", weight: 2 }] })
+      .send({
+        agent_first_name: "A",
+        agent_last_name: "B",
+        email: "a@b.example",
+        social_media_links: [
+          { service: "x", url: "https://x.example", weight: "1" },
+          { service: "y", url: "nope", weight: 2 },
+        ],
+      })
       .expect(400);
     expect(body.errors).toEqual([
       { in: "body", pointer: "/social_media_links/1/url", detail: 'must be a valid uri, got string "nope"' },
@@ -45,12 +71,19 @@ describe("invalid bodies", () => {
   it("refuses a body that is not an object", async () => {
     for (const body of ["[]", "42", '"street"', "null"]) {
       const { body: problem } = await api("post", "/property").send(body).expect(400);
-      expect(problem.errors[0]).toMatchObject({ in: "body", pointer: "", detail: expect.stringMatching(/^must be object/) });
+      expect(problem.errors[0]).toMatchObject({
+        in: "body",
+        pointer: "",
+        detail: expect.stringMatching(/^must be object/),
+      });
     }
   });
 
   it("answers 400 for a missing body", async () => {
-    const { body } = await request(mock.app).post("/api/v1/object/property").set({ ...DEMO, "content-type": "application/json" }).expect(400);
+    const { body } = await request(mock.app)
+      .post("/api/v1/object/property")
+      .set({ ...DEMO, "content-type": "application/json" })
+      .expect(400);
     expect(body.errors).toEqual([{ in: "body", pointer: "", detail: "a JSON body is required" }]);
   });
 });
@@ -58,7 +91,11 @@ describe("invalid bodies", () => {
 describe("malformed, oversized and mistyped bodies", () => {
   it("answers 400 for malformed JSON, saying where it breaks", async () => {
     const { body } = await api("post", "/property").send('{"street": "1 Main St",').expect(400);
-    expect(body).toMatchObject({ title: "Malformed JSON", status: 400, detail: expect.stringMatching(/^The body is not valid JSON: /) });
+    expect(body).toMatchObject({
+      title: "Malformed JSON",
+      status: 400,
+      detail: expect.stringMatching(/^The body is not valid JSON: /),
+    });
   });
 
   it("answers 400 for a body that is not UTF-8", async () => {
@@ -78,22 +115,44 @@ describe("malformed, oversized and mistyped bodies", () => {
 
   it("answers 413 for a body over the limit, declared or streamed, and writes nothing", async () => {
     const before = snapshot();
-    const { body } = await api("post", "/property").send({ ...address, description: "x".repeat(5000) }).expect(413);
-    expect(body).toMatchObject({ title: "Payload Too Large", status: 413, detail: "The request body exceeds 4096 bytes." });
+    const { body } = await api("post", "/property")
+      .send({ ...address, description: "x".repeat(5000) })
+      .expect(413);
+    expect(body).toMatchObject({
+      title: "Payload Too Large",
+      status: 413,
+      detail: "The request body exceeds 4096 bytes.",
+    });
     expect(snapshot()).toBe(before);
   });
 
   it("answers 415 for a body in another media type", async () => {
-    const { body } = await request(mock.app).post("/api/v1/object/property").set(DEMO).type("form").send("street=1").expect(415);
-    expect(body).toMatchObject({ title: "Unsupported Media Type", detail: "The body must be sent as application/json, not application/x-www-form-urlencoded." });
+    const { body } = await request(mock.app)
+      .post("/api/v1/object/property")
+      .set(DEMO)
+      .type("form")
+      .send("street=1")
+      .expect(415);
+    expect(body).toMatchObject({
+      title: "Unsupported Media Type",
+      detail: "The body must be sent as application/json, not application/x-www-form-urlencoded.",
+    });
   });
 
   it("accepts a charset parameter on the content type", async () => {
-    await request(mock.app).post("/api/v1/object/property").set({ ...DEMO, "content-type": "application/json; charset=utf-8" }).send(JSON.stringify(address)).expect(200);
+    await request(mock.app)
+      .post("/api/v1/object/property")
+      .set({ ...DEMO, "content-type": "application/json; charset=utf-8" })
+      .send(JSON.stringify(address))
+      .expect(200);
   });
 
   it("ignores, without reading into memory, a large body sent to an operation that takes none", async () => {
-    await request(mock.app).delete("/api/v1/object/document/1004").set({ ...DEMO, "content-type": "application/json" }).send("x".repeat(100_000)).expect(200);
+    await request(mock.app)
+      .delete("/api/v1/object/document/1004")
+      .set({ ...DEMO, "content-type": "application/json" })
+      .send("x".repeat(100_000))
+      .expect(200);
   });
 });
 
@@ -108,7 +167,11 @@ describe("prototype safety", () => {
       expect(body.errors[0].detail).toBe("is not a field the contract allows here");
     }
     await api("put", "/property/1001").send('{"__proto__":{"polluted":true}}').expect(400);
-    await api("put", "/agent_card/1003").send('{"social_media_links":[{"service":"x","url":"https://x.example","weight":"1","__proto__":{"polluted":true}}]}').expect(400);
+    await api("put", "/agent_card/1003")
+      .send(
+        '{"social_media_links":[{"service":"x","url":"https://x.example","weight":"1","__proto__":{"polluted":true}}]}',
+      )
+      .expect(400);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(mock.store.record("properties", 1001))).toBe(Object.prototype);
   });
@@ -117,7 +180,9 @@ describe("prototype safety", () => {
 describe("routes", () => {
   it("answers 404 problem+json for an unknown path, and points at a missing trailing slash", async () => {
     const { body } = await api("post", "/agent_card").send({}).expect(404);
-    expect(body.detail).toBe("No operation of the Property Listing Service at POST /api/v1/object/agent_card. Did you mean POST /api/v1/object/agent_card/? The trailing slash is part of the path.");
+    expect(body.detail).toBe(
+      "No operation of the Property Listing Service at POST /api/v1/object/agent_card. Did you mean POST /api/v1/object/agent_card/? The trailing slash is part of the path.",
+    );
     const other = await request(mock.app).get("/nowhere").expect(404);
     expect(other.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
   });
@@ -131,35 +196,64 @@ describe("routes", () => {
 
 describe("the mock checks its own answers", () => {
   it("answers 500 and records the violation when a stored record breaks the contract", async () => {
-    const broken = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), validateResponses: true, log: () => {} });
+    const broken = createMockServer({
+      fixtures: tinyFixtures(),
+      contract: sharedContract(),
+      validateResponses: true,
+      log: () => {},
+    });
     // Raw writes cannot store such a record (the stored shapes refuse it), so the test breaks the record in place.
     Object.assign(broken.store.record("properties", 1001)!, { list_price: 485000, floorplans_extra: true });
-    const { body } = await request(broken.app).get("/api/v1/object/property/1001").set({ ...DEMO, "content-type": "application/json" }).expect(500);
+    const { body } = await request(broken.app)
+      .get("/api/v1/object/property/1001")
+      .set({ ...DEMO, "content-type": "application/json" })
+      .expect(500);
     expect(body).toMatchObject({ title: "Mock Response Breaks The Contract", status: 500 });
-    expect(body.detail).toContain("retrieveProperty response.body/list_price: must be a numeric string or null, got integer 485000");
+    expect(body.detail).toContain(
+      "retrieveProperty response.body/list_price: must be a numeric string or null, got integer 485000",
+    );
     expect(body.detail).toContain("response.body/floorplans_extra: is not a field the contract lists");
     expect(broken.violations).toHaveLength(1);
     expect(broken.violations[0]!.request).toBe("GET /api/v1/object/property/1001");
   });
 
   it("checks the list-by-user answer too, which it sends already encoded", async () => {
-    const broken = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), validateResponses: true, log: () => {} });
+    const broken = createMockServer({
+      fixtures: tinyFixtures(),
+      contract: sharedContract(),
+      validateResponses: true,
+      log: () => {},
+    });
     Object.assign(broken.store.record("properties", 1001)!, { title: 42 });
-    const { body } = await request(broken.app).get("/api/v1/object/properties/1").set({ ...DEMO, "content-type": "application/json" }).expect(500);
+    const { body } = await request(broken.app)
+      .get("/api/v1/object/properties/1")
+      .set({ ...DEMO, "content-type": "application/json" })
+      .expect(500);
     expect(body.detail).toContain("listUserProperties response.body/0/title");
     expect(broken.violations).toHaveLength(1);
   });
 
   it("checks an answer sent again unchanged only once, and anything else again, reporting every failure", async () => {
-    const checked = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), validateResponses: true, log: () => {} });
-    const get = (status: number) => request(checked.app).get("/api/v1/object/property/1001").set({ ...DEMO, "content-type": "application/json" }).expect(status);
+    const checked = createMockServer({
+      fixtures: tinyFixtures(),
+      contract: sharedContract(),
+      validateResponses: true,
+      log: () => {},
+    });
+    const get = (status: number) =>
+      request(checked.app)
+        .get("/api/v1/object/property/1001")
+        .set({ ...DEMO, "content-type": "application/json" })
+        .expect(status);
     const first = await get(200);
     const again = await get(200);
     expect(again.text).toBe(first.text);
     expect(again.headers["content-type"]).toBe("application/json; charset=utf-8");
     // Broken through the store (a change it announces, so the answer is encoded anew): the answer's bytes
     // differ, so it is checked, and refused each time it is sent
-    checked.store.update("properties", checked.store.record("properties", 1001)!, { list_price: 485000 as unknown as string });
+    checked.store.update("properties", checked.store.record("properties", 1001)!, {
+      list_price: 485000 as unknown as string,
+    });
     await get(500);
     await get(500);
     expect(checked.violations).toHaveLength(2);
@@ -168,7 +262,12 @@ describe("the mock checks its own answers", () => {
   });
 
   it("checks the list-by-user answer again once the state changed", async () => {
-    const checked = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract(), validateResponses: true, log: () => {} });
+    const checked = createMockServer({
+      fixtures: tinyFixtures(),
+      contract: sharedContract(),
+      validateResponses: true,
+      log: () => {},
+    });
     const headers = { ...DEMO, "content-type": "application/json" };
     await request(checked.app).get("/api/v1/object/properties/1").set(headers).expect(200);
     // Broken in place, then changed through the API: the list is encoded anew, checked, and refused
@@ -182,7 +281,10 @@ describe("the mock checks its own answers", () => {
   it("sends such an answer unchanged when the check is off", async () => {
     const unchecked = createMockServer({ fixtures: tinyFixtures(), contract: sharedContract() });
     Object.assign(unchecked.store.record("properties", 1001)!, { list_price: 485000 });
-    const { body } = await request(unchecked.app).get("/api/v1/object/property/1001").set({ ...DEMO, "content-type": "application/json" }).expect(200);
+    const { body } = await request(unchecked.app)
+      .get("/api/v1/object/property/1001")
+      .set({ ...DEMO, "content-type": "application/json" })
+      .expect(200);
     expect(body.list_price).toBe(485000);
   });
 });

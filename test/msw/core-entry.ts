@@ -26,7 +26,11 @@ export function createPlainMock() {
       const answer = await core.answer(plainRequest(request));
       if (!answer?.reply) return { dropped: true };
       const body = bodyOf(answer.reply);
-      return { status: answer.reply.status, contentType: contentTypeOf(answer.reply), body: typeof body === "string" ? body : new TextDecoder().decode(body) };
+      return {
+        status: answer.reply.status,
+        contentType: contentTypeOf(answer.reply),
+        body: typeof body === "string" ? body : new TextDecoder().decode(body),
+      };
     },
     reset: core.reset,
     violations: core.violations,

@@ -18,7 +18,10 @@ const NEW_PROPERTY = { street: "1 Main St", city: "Springfield", state: "IL", zi
 
 const first = createMockHandlers({ baseUrl: A, autologinSecret: "s" });
 const second = createMockHandlers({ baseUrl: `${B}/mock/`, fixtures: tinyFixtures(), validateResponses: true });
-const configured = createMockHandlers({ baseUrl: "http://accounts.mock.test", accounts: [{ apiKey: "k", token: "t", uid: 7, agentSeats: 0 }] });
+const configured = createMockHandlers({
+  baseUrl: "http://accounts.mock.test",
+  accounts: [{ apiKey: "k", token: "t", uid: 7, agentSeats: 0 }],
+});
 const server = setupServer(
   ...first.handlers,
   ...second.handlers,
@@ -43,26 +46,51 @@ describe("createMockHandlers under setupServer", () => {
   it("keeps one state per handler set, seeded as the server seeds it, and reset() brings it back", async () => {
     const seeded = await json(await fetch(`${A}/api/v1/object/properties/1`, { headers: JSON_HEADERS }));
     expect(seeded.status).toBe(200);
-    const created = await json(await fetch(`${A}/api/v1/object/property`, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(NEW_PROPERTY) }));
+    const created = await json(
+      await fetch(`${A}/api/v1/object/property`, {
+        method: "POST",
+        headers: JSON_HEADERS,
+        body: JSON.stringify(NEW_PROPERTY),
+      }),
+    );
     expect(created.status).toBe(200);
     expect(created.body.uri).toMatch(new RegExp(`^${A}/autologin/`));
     const after = await json(await fetch(`${A}/api/v1/object/properties/1`, { headers: JSON_HEADERS }));
     expect(after.body.length).toBe(seeded.body.length + 1);
     // The other set, under its prefix, has its own state (the tiny fixtures) and did not see the create.
-    const other = await json(await fetch(`${B}/mock/api/v1/object/property/${created.body.nid}`, { headers: JSON_HEADERS }));
+    const other = await json(
+      await fetch(`${B}/mock/api/v1/object/property/${created.body.nid}`, { headers: JSON_HEADERS }),
+    );
     expect(other.status).toBe(404);
     expect(other.body.instance).toBe(`/api/v1/object/property/${created.body.nid}`);
 
     first.reset();
-    expect((await json(await fetch(`${A}/api/v1/object/properties/1`, { headers: JSON_HEADERS }))).body).toEqual(seeded.body);
-    const again = await json(await fetch(`${A}/api/v1/object/property`, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(NEW_PROPERTY) }));
+    expect((await json(await fetch(`${A}/api/v1/object/properties/1`, { headers: JSON_HEADERS }))).body).toEqual(
+      seeded.body,
+    );
+    const again = await json(
+      await fetch(`${A}/api/v1/object/property`, {
+        method: "POST",
+        headers: JSON_HEADERS,
+        body: JSON.stringify(NEW_PROPERTY),
+      }),
+    );
     expect(again.body).toEqual(created.body); // the same nid and the same auto-login link after a reset
   });
 
   it("records every API request for the journal and toHaveReceived, and for GET /__admin/requests", async () => {
-    await fetch(`${A}/api/v1/object/property`, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(NEW_PROPERTY) });
+    await fetch(`${A}/api/v1/object/property`, {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: JSON.stringify(NEW_PROPERTY),
+    });
     await fetch(`${A}/api/v1/object/property/1`, { headers: { "content-type": "application/json" } });
-    expect(first).toHaveReceived({ method: "POST", path: "/api/v1/object/property", body: expect.objectContaining({ street: "1 Main St" }), status: 200 });
+    expect(first).toHaveReceived({
+      method: "POST",
+      path: "/api/v1/object/property",
+      body: expect.objectContaining({ street: "1 Main St" }),
+      status: 200,
+    });
     expect(first).toHaveReceived({ method: "GET", status: 401 }, { times: 1 });
     expect(second).not.toHaveReceived({});
     const listed = await json(await fetch(`${A}/__admin/requests?method=POST`));
@@ -71,33 +99,64 @@ describe("createMockHandlers under setupServer", () => {
   });
 
   it("answers 400 to a bad body and 401 without credentials, as problem+json", async () => {
-    const bad = await fetch(`${A}/api/v1/object/property`, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify({ street: 5 }) });
+    const bad = await fetch(`${A}/api/v1/object/property`, {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ street: 5 }),
+    });
     expect([bad.status, bad.headers.get("content-type")]).toEqual([400, "application/problem+json; charset=utf-8"]);
     expect(((await bad.json()) as { errors: unknown[] }).errors.length).toBeGreaterThan(0);
-    const anonymous = await fetch(`${A}/api/v1/object/properties/1`, { headers: { "content-type": "application/json" } });
+    const anonymous = await fetch(`${A}/api/v1/object/properties/1`, {
+      headers: { "content-type": "application/json" },
+    });
     expect(anonymous.status).toBe(401);
   });
 
   it("plays fault rules: a status, and a dropped connection as a network error", async () => {
-    expect(first.faults.add({ path: "/api/v1/object/template_base", status: 503, times: 1 })).toMatchObject({ id: 1, times: 1 });
+    expect(first.faults.add({ path: "/api/v1/object/template_base", status: 503, times: 1 })).toMatchObject({
+      id: 1,
+      times: 1,
+    });
     expect((await fetch(`${A}/api/v1/object/template_base`, { headers: JSON_HEADERS })).status).toBe(503);
     expect((await fetch(`${A}/api/v1/object/template_base`, { headers: JSON_HEADERS })).status).toBe(200);
-    const rule = await fetch(`${A}/__admin/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ path: "/api/v1/object/template_base", drop: true }) });
+    const rule = await fetch(`${A}/__admin/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ path: "/api/v1/object/template_base", drop: true }),
+    });
     expect(rule.status).toBe(201);
     await expect(fetch(`${A}/api/v1/object/template_base`, { headers: JSON_HEADERS })).rejects.toThrow(TypeError);
-    expect(first).toHaveReceived({ path: "/api/v1/object/template_base", status: null, fault: { rule: expect.objectContaining({ drop: true }) } });
+    expect(first).toHaveReceived({
+      path: "/api/v1/object/template_base",
+      status: null,
+      fault: { rule: expect.objectContaining({ drop: true }) },
+    });
   });
 
   it("admits only the configured accounts, with their seats", async () => {
     const headers = { "api-key": "k", token: "t", "content-type": "application/json" };
-    expect((await fetch("http://accounts.mock.test/api/v1/object/properties/1", { headers: JSON_HEADERS })).status).toBe(401);
+    expect(
+      (await fetch("http://accounts.mock.test/api/v1/object/properties/1", { headers: JSON_HEADERS })).status,
+    ).toBe(401);
     const agent = { agent_first_name: "Ann", agent_last_name: "Agent", email: "ann@example.test" };
-    const noSeat = await fetch("http://accounts.mock.test/api/v1/object/agent_card/", { method: "POST", headers, body: JSON.stringify(agent) });
-    expect([noSeat.status, ((await noSeat.json()) as { title: string }).title]).toEqual([402, "Not Enough Agent Seats"]);
+    const noSeat = await fetch("http://accounts.mock.test/api/v1/object/agent_card/", {
+      method: "POST",
+      headers,
+      body: JSON.stringify(agent),
+    });
+    expect([noSeat.status, ((await noSeat.json()) as { title: string }).title]).toEqual([
+      402,
+      "Not Enough Agent Seats",
+    ]);
   });
 
   it("checks its own answers with validateResponses and keeps the violations (none)", async () => {
-    for (const path of ["/api/v1/object/properties/1", "/api/v1/object/property/1001", "/api/v1/object/agent_cards", "/api/v1/object/template_base"]) {
+    for (const path of [
+      "/api/v1/object/properties/1",
+      "/api/v1/object/property/1001",
+      "/api/v1/object/agent_cards",
+      "/api/v1/object/template_base",
+    ]) {
       expect((await fetch(`${B}/mock${path}`, { headers: JSON_HEADERS })).status, path).toBe(200);
     }
     expect(second.violations).toEqual([]);
@@ -115,34 +174,72 @@ describe("createMockHandlers under setupServer", () => {
 
   it("keeps its state in a storage when asked (persist), for the next handler set on the same key, and starts from the seed on anything else", async () => {
     const saved = new Map<string, string>();
-    const storage = { getItem: (key: string) => saved.get(key) ?? null, setItem: (key: string, value: string) => void saved.set(key, value), removeItem: (key: string) => void saved.delete(key) };
+    const storage = {
+      getItem: (key: string) => saved.get(key) ?? null,
+      setItem: (key: string, value: string) => void saved.set(key, value),
+      removeItem: (key: string) => void saved.delete(key),
+    };
     const keep = createMockHandlers({ baseUrl: "http://kept.mock.test", persist: storage, persistKey: "kept" });
     server.use(...keep.handlers);
-    const created = await json(await fetch("http://kept.mock.test/api/v1/object/property", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(NEW_PROPERTY) }));
+    const created = await json(
+      await fetch("http://kept.mock.test/api/v1/object/property", {
+        method: "POST",
+        headers: JSON_HEADERS,
+        body: JSON.stringify(NEW_PROPERTY),
+      }),
+    );
     expect(saved.has("kept")).toBe(true);
 
     const reloaded = createMockHandlers({ baseUrl: "http://kept.mock.test", persist: storage, persistKey: "kept" });
     server.resetHandlers(...reloaded.handlers);
-    expect((await json(await fetch(`http://kept.mock.test/api/v1/object/property/${created.body.nid}`, { headers: JSON_HEADERS }))).body.street).toBe("1 Main St");
-    const next = await json(await fetch("http://kept.mock.test/api/v1/object/property", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(NEW_PROPERTY) }));
+    expect(
+      (
+        await json(
+          await fetch(`http://kept.mock.test/api/v1/object/property/${created.body.nid}`, { headers: JSON_HEADERS }),
+        )
+      ).body.street,
+    ).toBe("1 Main St");
+    const next = await json(
+      await fetch("http://kept.mock.test/api/v1/object/property", {
+        method: "POST",
+        headers: JSON_HEADERS,
+        body: JSON.stringify(NEW_PROPERTY),
+      }),
+    );
     expect(Number(next.body.nid)).toBe(Number(created.body.nid) + 1); // the id sequence is kept too
 
     saved.set("kept", "{not a state");
     const fresh = createMockHandlers({ baseUrl: "http://kept.mock.test", persist: storage, persistKey: "kept" });
     server.resetHandlers(...fresh.handlers);
-    expect((await fetch(`http://kept.mock.test/api/v1/object/property/${created.body.nid}`, { headers: JSON_HEADERS })).status).toBe(404);
+    expect(
+      (await fetch(`http://kept.mock.test/api/v1/object/property/${created.body.nid}`, { headers: JSON_HEADERS }))
+        .status,
+    ).toBe(404);
     server.resetHandlers();
     expect(() => createMockHandlers({ persist: "sessionStorage" })).toThrow(/does not have/);
   });
 
   it("refuses fixtures holding a record the mock cannot hold when it is made, naming the record, and starts from the seed over such a saved state", async () => {
-    expect(() => createMockHandlers({ fixtures: { ...tinyFixtures(), properties: [[1]] } as never })).toThrow('"fixtures" hold a record the mock cannot hold: properties[0] is an array, not an object.');
+    expect(() => createMockHandlers({ fixtures: { ...tinyFixtures(), properties: [[1]] } as never })).toThrow(
+      '"fixtures" hold a record the mock cannot hold: properties[0] is an array, not an object.',
+    );
     const deep = JSON.parse(`{"a":${"[".repeat(70)}${"]".repeat(70)}}`) as unknown;
-    expect(() => createMockHandlers({ fixtures: { ...tinyFixtures(), documents: [{ ...tinyFixtures().documents[0]!, deep }] } as never })).toThrow(`documents[0] (id ${tinyFixtures().documents[0]!.id}): nesting deeper than 64 levels`);
+    expect(() =>
+      createMockHandlers({
+        fixtures: { ...tinyFixtures(), documents: [{ ...tinyFixtures().documents[0]!, deep }] } as never,
+      }),
+    ).toThrow(`documents[0] (id ${tinyFixtures().documents[0]!.id}): nesting deeper than 64 levels`);
 
-    const unheld = { $meta: { seq: 0, nextId: 5000, nextUid: 3, autologin: { secret: "s".repeat(32), issued: 0 } }, state: { ...tinyFixtures(), properties: [...tinyFixtures().properties, [1]] } };
+    const unheld = {
+      $meta: { seq: 0, nextId: 5000, nextUid: 3, autologin: { secret: "s".repeat(32), issued: 0 } },
+      state: { ...tinyFixtures(), properties: [...tinyFixtures().properties, [1]] },
+    };
     const storage = { getItem: () => JSON.stringify(unheld), setItem: () => {}, removeItem: () => {} };
-    const fresh = createMockHandlers({ baseUrl: "http://unheld.mock.test", fixtures: tinyFixtures(), persist: storage });
+    const fresh = createMockHandlers({
+      baseUrl: "http://unheld.mock.test",
+      fixtures: tinyFixtures(),
+      persist: storage,
+    });
     server.resetHandlers(...fresh.handlers);
     const health = await json(await fetch("http://unheld.mock.test/healthz"));
     server.resetHandlers();
@@ -161,7 +258,11 @@ describe("named states (issue 29) in the MSW host", () => {
   const C = "http://states.mock.test";
   const states = createMockHandlers({ baseUrl: C, state: "empty-account" });
   const states2 = setupServer(...states.handlers);
-  const agent = (email: string) => ({ method: "POST", headers: JSON_HEADERS, body: JSON.stringify({ name: "A B", email, agent_first_name: "A", agent_last_name: "B" }) });
+  const agent = (email: string) => ({
+    method: "POST",
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ name: "A B", email, agent_first_name: "A", agent_last_name: "B" }),
+  });
   beforeAll(() => {
     server.close();
     states2.listen({ onUnhandledRequest: "error" });
@@ -174,7 +275,11 @@ describe("named states (issue 29) in the MSW host", () => {
   it("starts from the state named, comes back to it on reset, and takes another per test", async () => {
     const list = async () => json(await fetch(`${C}/api/v1/object/properties/1`, { headers: JSON_HEADERS }));
     expect(await list()).toEqual({ status: 200, body: [] });
-    await fetch(`${C}/api/v1/object/property`, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(NEW_PROPERTY) });
+    await fetch(`${C}/api/v1/object/property`, {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: JSON.stringify(NEW_PROPERTY),
+    });
     expect((await list()).body).toHaveLength(1);
     states.reset();
     expect(await list()).toEqual({ status: 200, body: [] });
@@ -184,7 +289,11 @@ describe("named states (issue 29) in the MSW host", () => {
     expect(refused.status).toBe(402);
     expect(((await refused.json()) as { title: string }).title).toBe("Not Enough Agent Seats");
 
-    const admin = await fetch(`${C}/__admin/state`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ state: "fixtures" }) });
+    const admin = await fetch(`${C}/__admin/state`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ state: "fixtures" }),
+    });
     expect(admin.status).toBe(200);
     expect(((await admin.json()) as { state: string }).state).toBe("fixtures");
     expect((await fetch(`${C}/api/v1/object/agent_card/`, agent("another.agent@example.test"))).status).toBe(200);
@@ -206,13 +315,24 @@ describe("named states (issue 29) in the MSW host", () => {
       own.useState(records);
       const listed = await json(await fetch(`${D}/api/v1/object/properties/1`, { headers: JSON_HEADERS }));
       expect(listed.status).toBe(200);
-      expect((listed.body as Array<{ nid: string }>).map((item) => item.nid).sort()).toEqual(records.properties.filter((property) => property.uid === 1).map((property) => String(property.id)).sort());
+      expect((listed.body as Array<{ nid: string }>).map((item) => item.nid).sort()).toEqual(
+        records.properties
+          .filter((property) => property.uid === 1)
+          .map((property) => String(property.id))
+          .sort(),
+      );
       // A record that breaks its stored shape: refused, naming the place, and the state is as it was.
       const broken = { ...records, properties: [{ ...records.properties[0]!, state: 12 }] };
       expect(() => own.useState(broken)).toThrow(/\/properties\/0\/state/);
-      const admin = await fetch(`${D}/__admin/state`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ state: broken }) });
+      const admin = await fetch(`${D}/__admin/state`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ state: broken }),
+      });
       expect(admin.status).toBe(400);
-      expect((await json(await fetch(`${D}/api/v1/object/properties/1`, { headers: JSON_HEADERS }))).body).toEqual(listed.body);
+      expect((await json(await fetch(`${D}/api/v1/object/properties/1`, { headers: JSON_HEADERS }))).body).toEqual(
+        listed.body,
+      );
     } finally {
       states2.resetHandlers(...states.handlers);
     }

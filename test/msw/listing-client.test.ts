@@ -27,7 +27,9 @@ describe("createListingClient", () => {
   it("reaches the handlers whether it was made before or after server.listen()", async () => {
     mock.reset();
     for (const client of [early, late]) {
-      const { data, error, response } = await client.GET("/api/v1/object/properties/{uid}", { params: { path: { uid: 1 } } });
+      const { data, error, response } = await client.GET("/api/v1/object/properties/{uid}", {
+        params: { path: { uid: 1 } },
+      });
       expect(error).toBeUndefined();
       expect(response.status).toBe(200);
       expect(Array.isArray(data)).toBe(true);
@@ -37,15 +39,24 @@ describe("createListingClient", () => {
 
   it("sends API-KEY, TOKEN and content-type on every operation, a GET with no body included", async () => {
     mock.reset();
-    const created = await early.POST("/api/v1/object/property", { body: { street: "1 Client Row", city: "Austin", state: "TX", zip: "78701" } });
+    const created = await early.POST("/api/v1/object/property", {
+      body: { street: "1 Client Row", city: "Austin", state: "TX", zip: "78701" },
+    });
     expect(created.response.status).toBe(200);
     const nid = Number(created.data!.nid);
     const read = await late.GET("/api/v1/object/property/{nid}", { params: { path: { nid } } });
     expect(read.data?.street).toBe("1 Client Row");
     const sent = mock.requests();
-    expect(sent.map((entry) => `${entry.method} ${entry.path}`)).toEqual(["POST /api/v1/object/property", `GET /api/v1/object/property/${nid}`]);
+    expect(sent.map((entry) => `${entry.method} ${entry.path}`)).toEqual([
+      "POST /api/v1/object/property",
+      `GET /api/v1/object/property/${nid}`,
+    ]);
     for (const entry of sent) {
-      expect(entry.headers).toMatchObject({ "api-key": "demo-key", token: "demo-token", "content-type": "application/json" });
+      expect(entry.headers).toMatchObject({
+        "api-key": "demo-key",
+        token: "demo-token",
+        "content-type": "application/json",
+      });
       expect(entry).toSatisfyContract();
     }
     expect(mock.violations).toEqual([]);
@@ -53,7 +64,9 @@ describe("createListingClient", () => {
 
   it("gives an expected failure as a value, with the problem the mock answered", async () => {
     const stranger = createListingClient({ baseUrl: BASE, apiKey: "demo-key", token: "wrong" });
-    const { data, error, response } = await stranger.GET("/api/v1/object/properties/{uid}", { params: { path: { uid: 1 } } });
+    const { data, error, response } = await stranger.GET("/api/v1/object/properties/{uid}", {
+      params: { path: { uid: 1 } },
+    });
     expect(data).toBeUndefined();
     expect(response.status).toBe(401);
     expect(error).toMatchObject({ status: 401 });
@@ -66,7 +79,9 @@ describe("createListingClient", () => {
       apiKey: "k",
       token: "t",
       fetch: async (request) => {
-        seen.push(`${request.method} ${request.url} ${request.headers.get("api-key")} ${request.headers.get("content-type")}`);
+        seen.push(
+          `${request.method} ${request.url} ${request.headers.get("api-key")} ${request.headers.get("content-type")}`,
+        );
         return new Response("[]", { headers: { "content-type": "application/json" } });
       },
     });
@@ -76,7 +91,11 @@ describe("createListingClient", () => {
   });
 
   it("refuses options it cannot use, saying which", () => {
-    expect(() => createListingClient({ baseUrl: BASE, apiKey: "", token: "t" })).toThrow('"apiKey" must be a non-empty string');
-    expect(() => createListingClient({ baseUrl: BASE, apiKey: "k", token: "t", fetch: "no" as never })).toThrow('"fetch" must be a function');
+    expect(() => createListingClient({ baseUrl: BASE, apiKey: "", token: "t" })).toThrow(
+      '"apiKey" must be a non-empty string',
+    );
+    expect(() => createListingClient({ baseUrl: BASE, apiKey: "k", token: "t", fetch: "no" as never })).toThrow(
+      '"fetch" must be a function',
+    );
   });
 });

@@ -43,9 +43,13 @@ describe("handlerFor", () => {
     const catalogue = await fetch(`${OTHER}/api/v1/object/template_base`, { headers: HEADERS });
     expect(catalogue.status).toBe(200);
     expect(await catalogue.json()).toHaveProperty("templates");
-    expect((await fetch(`${OTHER}/api/v1/object/template_base`, { headers: { "content-type": "application/json" } })).status).toBe(401);
+    expect(
+      (await fetch(`${OTHER}/api/v1/object/template_base`, { headers: { "content-type": "application/json" } })).status,
+    ).toBe(401);
     expect((await fetch(`${OTHER}/api/v1/object/properties/1`, { headers: HEADERS })).status).toBe(299);
-    expect((await fetch(`${OTHER}/api/v1/object/template_base`, { method: "POST", headers: HEADERS, body: "{}" })).status).toBe(299);
+    expect(
+      (await fetch(`${OTHER}/api/v1/object/template_base`, { method: "POST", headers: HEADERS, body: "{}" })).status,
+    ).toBe(299);
     expect(single).toHaveReceived({ method: "GET", path: "/api/v1/object/template_base", status: 200 });
     expect(single.requests()).toHaveLength(2);
   });
@@ -53,14 +57,22 @@ describe("handlerFor", () => {
   it("matches each {parameter} as one whole segment, with a query, under the base URL's prefix", async () => {
     const handlers = createMockHandlers({ baseUrl: "http://segments.mock.test/prefix" });
     server.use(handlers.handlerFor("retrieveProperty"));
-    expect((await fetch("http://segments.mock.test/prefix/api/v1/object/property/1001?x=1", { headers: HEADERS })).status).toBe(200);
-    expect((await fetch("http://segments.mock.test/prefix/api/v1/object/property/1001/more", { headers: HEADERS })).status).toBe(299);
-    expect((await fetch("http://segments.mock.test/api/v1/object/property/1001", { headers: HEADERS })).status).toBe(299);
+    expect(
+      (await fetch("http://segments.mock.test/prefix/api/v1/object/property/1001?x=1", { headers: HEADERS })).status,
+    ).toBe(200);
+    expect(
+      (await fetch("http://segments.mock.test/prefix/api/v1/object/property/1001/more", { headers: HEADERS })).status,
+    ).toBe(299);
+    expect((await fetch("http://segments.mock.test/api/v1/object/property/1001", { headers: HEADERS })).status).toBe(
+      299,
+    );
     expect(handlers.requests()).toHaveLength(1);
   });
 
   it("puts the mock's answer back over an earlier override", async () => {
-    server.use(http.get(`${BASE}/api/v1/object/properties/:uid`, () => HttpResponse.json({ error: "down" }, { status: 500 })));
+    server.use(
+      http.get(`${BASE}/api/v1/object/properties/:uid`, () => HttpResponse.json({ error: "down" }, { status: 500 })),
+    );
     expect((await fetch(LIST, { headers: HEADERS })).status).toBe(500);
     server.use(mock.handlerFor("listUserProperties"));
     expect((await fetch(LIST, { headers: HEADERS })).status).toBe(200);
@@ -71,7 +83,9 @@ describe("handlerFor", () => {
   });
 
   it("refuses an operation the contract does not have, naming those it has", () => {
-    expect(() => mock.handlerFor("getProperty")).toThrow(/no operation is called "getProperty"\. The operations are retrieveProperty, /);
+    expect(() => mock.handlerFor("getProperty")).toThrow(
+      /no operation is called "getProperty"\. The operations are retrieveProperty, /,
+    );
   });
 });
 
@@ -82,31 +96,59 @@ describe("a request a test's own handler answers", () => {
     expect(await answered.json()).toEqual([]);
     const [entry, ...more] = mock.requests();
     expect(more).toEqual([]);
-    expect(entry).toMatchObject({ method: "GET", path: "/api/v1/object/properties/1", query: { page: "2" }, status: 200, overridden: true, body: null, fault: null });
+    expect(entry).toMatchObject({
+      method: "GET",
+      path: "/api/v1/object/properties/1",
+      query: { page: "2" },
+      status: 200,
+      overridden: true,
+      body: null,
+      fault: null,
+    });
     expect(entry!.headers).toMatchObject({ "api-key": "demo-key", token: "demo-token" });
     expect(mock).toHaveReceived({ path: "/api/v1/object/properties/1", overridden: true, status: 200 });
     expect(entry).toSatisfyContract();
   });
 
   it("keeps the body an override was sent, and the error status it answered; GET /__admin/requests shows it", async () => {
-    server.use(http.post(`${BASE}/api/v1/object/property`, () => HttpResponse.json({ title: "Busy" }, { status: 503 })));
+    server.use(
+      http.post(`${BASE}/api/v1/object/property`, () => HttpResponse.json({ title: "Busy" }, { status: 503 })),
+    );
     const body = { street: "1 Override Way", city: "Austin", state: "TX", zip: "78701" };
-    expect((await fetch(`${BASE}/api/v1/object/property`, { method: "POST", headers: HEADERS, body: JSON.stringify(body) })).status).toBe(503);
-    expect(mock).toHaveReceived({ method: "POST", path: "/api/v1/object/property", body, status: 503, overridden: true }, { times: 1 });
-    const journal = (await (await fetch(`${BASE}/__admin/requests`)).json()) as { requests: Array<Record<string, unknown>> };
-    expect(journal.requests).toEqual([expect.objectContaining({ method: "POST", status: 503, overridden: true, body })]);
+    expect(
+      (await fetch(`${BASE}/api/v1/object/property`, { method: "POST", headers: HEADERS, body: JSON.stringify(body) }))
+        .status,
+    ).toBe(503);
+    expect(mock).toHaveReceived(
+      { method: "POST", path: "/api/v1/object/property", body, status: 503, overridden: true },
+      { times: 1 },
+    );
+    const journal = (await (await fetch(`${BASE}/__admin/requests`)).json()) as {
+      requests: Array<Record<string, unknown>>;
+    };
+    expect(journal.requests).toEqual([
+      expect.objectContaining({ method: "POST", status: 503, overridden: true, body }),
+    ]);
   });
 
   it("is not marked when the mock answers it, and the failure message of toHaveReceived says which were overridden", async () => {
     server.use(http.get(`${BASE}/api/v1/object/agent_cards`, () => HttpResponse.json({}, { status: 200 })));
     await fetch(`${BASE}/api/v1/object/agent_cards`, { headers: HEADERS });
     await fetch(LIST, { headers: HEADERS });
-    expect(mock.requests().map((entry) => `${entry.path} ${entry.status} ${entry.overridden ?? "-"}`)).toEqual(["/api/v1/object/agent_cards 200 true", "/api/v1/object/properties/1 200 -"]);
-    expect(() => expect(mock).toHaveReceived({ path: "/nowhere" })).toThrow("#1 GET /api/v1/object/agent_cards → 200 (overridden)");
+    expect(mock.requests().map((entry) => `${entry.path} ${entry.status} ${entry.overridden ?? "-"}`)).toEqual([
+      "/api/v1/object/agent_cards 200 true",
+      "/api/v1/object/properties/1 200 -",
+    ]);
+    expect(() => expect(mock).toHaveReceived({ path: "/nowhere" })).toThrow(
+      "#1 GET /api/v1/object/agent_cards → 200 (overridden)",
+    );
   });
 
   it("is left alone when it is not the mock's: another origin, or a path outside the API", async () => {
-    server.use(http.get(`${OTHER}/api/v1/object/agent_cards`, () => HttpResponse.json({})), http.get(`${BASE}/elsewhere`, () => HttpResponse.json({})));
+    server.use(
+      http.get(`${OTHER}/api/v1/object/agent_cards`, () => HttpResponse.json({})),
+      http.get(`${BASE}/elsewhere`, () => HttpResponse.json({})),
+    );
     await fetch(`${OTHER}/api/v1/object/agent_cards`, { headers: HEADERS });
     await fetch(`${BASE}/elsewhere`);
     expect(mock.requests()).toEqual([]);
@@ -127,8 +169,20 @@ describe("a request a test's own handler answers", () => {
     const silent = createMockHandlers({ baseUrl: "http://silent.mock.test", journalSize: 0 });
     const stopSilent = silent.observe(server);
     try {
-      server.use(http.post("http://silent.mock.test/api/v1/object/property", () => HttpResponse.json({ nid: 1 }, { status: 200 })));
-      expect((await fetch("http://silent.mock.test/api/v1/object/property", { method: "POST", headers: HEADERS, body: "{}" })).status).toBe(200);
+      server.use(
+        http.post("http://silent.mock.test/api/v1/object/property", () =>
+          HttpResponse.json({ nid: 1 }, { status: 200 }),
+        ),
+      );
+      expect(
+        (
+          await fetch("http://silent.mock.test/api/v1/object/property", {
+            method: "POST",
+            headers: HEADERS,
+            body: "{}",
+          })
+        ).status,
+      ).toBe(200);
       expect(silent.requests()).toEqual([]);
     } finally {
       stopSilent();
@@ -137,15 +191,26 @@ describe("a request a test's own handler answers", () => {
 
   it("holds a bounded number of requests between their start and their answer: a network that never answers cannot grow it", () => {
     const listeners = new Map<string, (event: any) => void>();
-    const network = { events: { on: (type: string, listener: (event: any) => void) => listeners.set(type, listener), removeListener: (type: string) => listeners.delete(type) } };
+    const network = {
+      events: {
+        on: (type: string, listener: (event: any) => void) => listeners.set(type, listener),
+        removeListener: (type: string) => listeners.delete(type),
+      },
+    };
     const bounded = createMockHandlers({ baseUrl: "http://bounded.mock.test" });
     const stopBounded = bounded.observe(network);
     const emit = (type: string, event: object) => listeners.get(type)!(event);
-    for (let index = 0; index < 5000; index++) emit("request:start", { requestId: `r${index}`, request: new Request(`http://bounded.mock.test/api/v1/object/properties/${index}`) });
+    for (let index = 0; index < 5000; index++)
+      emit("request:start", {
+        requestId: `r${index}`,
+        request: new Request(`http://bounded.mock.test/api/v1/object/properties/${index}`),
+      });
     emit("request:match", { requestId: "r0" }); // long forgotten: not recorded
     emit("request:match", { requestId: "r4999" });
     emit("response:mocked", { requestId: "r4999", response: new Response(null, { status: 204 }) });
-    expect(bounded.requests().map((entry) => [entry.path, entry.status, entry.overridden])).toEqual([["/api/v1/object/properties/4999", 204, true]]);
+    expect(bounded.requests().map((entry) => [entry.path, entry.status, entry.overridden])).toEqual([
+      ["/api/v1/object/properties/4999", 204, true],
+    ]);
     stopBounded();
     expect(listeners.size).toBe(0);
   });

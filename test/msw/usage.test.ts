@@ -22,14 +22,24 @@ describe("recorded through MSW", () => {
     // The test's own hook runs after the kit's: the state it sets is where the test starts.
     beforeEach(() => mock.useState("seats-full"));
     it("a full account is refused a new agent", async () => {
-      const answer = await fetch(`${BASE}/api/v1/object/agent_card/`, { method: "POST", headers: { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" }, body: JSON.stringify({ agent_first_name: "A", agent_last_name: "B", email: "a@b.example" }) });
+      const answer = await fetch(`${BASE}/api/v1/object/agent_card/`, {
+        method: "POST",
+        headers: { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" },
+        body: JSON.stringify({ agent_first_name: "A", agent_last_name: "B", email: "a@b.example" }),
+      });
       expect(answer.status).toBe(402);
     });
   });
 
   it("creates and reads a property", async () => {
     mock.reset();
-    const created = (await (await fetch(`${BASE}/api/v1/object/property`, { method: "POST", headers, body: JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }) })).json()) as { nid: string };
+    const created = (await (
+      await fetch(`${BASE}/api/v1/object/property`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }),
+      })
+    ).json()) as { nid: string };
     expect((await fetch(`${BASE}/api/v1/object/property/${created.nid}`, { headers })).status).toBe(200);
   });
 
@@ -47,18 +57,35 @@ describe("recorded through MSW", () => {
     expect(seats!.interactions[0]!.request.account).toBe("fresh");
     expect(seats!.interactions[0]!.basis.status).toMatchObject({ tier: "assumption", ids: ["seat-limit-status"] });
     expect(property!.start).toEqual({ kind: "named", name: "fixtures" });
-    expect(property!.interactions.map((interaction) => interaction.operation)).toEqual(["createProperty", "retrieveProperty"]);
-    expect(property!.interactions[1]!.bindings).toEqual([{ at: "/params/nid", from: "answer", interaction: 0, pointer: "/nid" }]);
+    expect(property!.interactions.map((interaction) => interaction.operation)).toEqual([
+      "createProperty",
+      "retrieveProperty",
+    ]);
+    expect(property!.interactions[1]!.bindings).toEqual([
+      { at: "/params/nid", from: "answer", interaction: 0, pointer: "/nid" },
+    ]);
     const text = mock.usage!.text();
     for (const value of Object.values(SECRET)) expect(text).not.toContain(value);
     expect(plain.usage).toBeUndefined();
   });
 
   it("begins a test over POST /__admin/usage/tests too", async () => {
-    const answer = await fetch(`${BASE}/__admin/usage/tests`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "named by the client" }) });
+    const answer = await fetch(`${BASE}/__admin/usage/tests`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "named by the client" }),
+    });
     expect(answer.status).toBe(200);
     expect(mock.usage!.toJSON().tests.at(-1)!.name).toBe("named by the client");
-    expect((await fetch("http://plain.mock.test/__admin/usage/tests", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(409);
+    expect(
+      (
+        await fetch("http://plain.mock.test/__admin/usage/tests", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: "{}",
+        })
+      ).status,
+    ).toBe(409);
   });
 
   it("refuses a file in MSW's usage option", () => {

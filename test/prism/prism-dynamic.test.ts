@@ -39,7 +39,8 @@ const GAPS: readonly GeneratorGap[] = [
       "Maps keyed by numeric id (virtual_tours, property_videos, floorplans, the agent list) get random words " +
       "as keys: json-schema-faker does not read `propertyNames`. Seen in every answer that has a non-empty map.",
     explains: (v) =>
-      v.rule === "propertyNames" && /^response\.body(\/(virtual_tours|property_videos|floorplans))?\/[^/]+$/.test(v.location),
+      v.rule === "propertyNames" &&
+      /^response\.body(\/(virtual_tours|property_videos|floorplans))?\/[^/]+$/.test(v.location),
   },
   {
     id: "if/then ignored",
@@ -64,7 +65,9 @@ const GAPS: readonly GeneratorGap[] = [
       "An agent's URL and id fields (website, headshot_url, agency_profile) are `allOf: [anyOf: [{format or " +
       "pattern}, null], {type: string}]` (null only for a field never set); the generator satisfies only the last " +
       "member, so random words come back. Nearly every answer.",
-    explains: (v) => ["format", "pattern"].includes(v.rule) && /^response\.body\/(website|headshot_url|agency_profile)$/.test(v.location),
+    explains: (v) =>
+      ["format", "pattern"].includes(v.rule) &&
+      /^response\.body\/(website|headshot_url|agency_profile)$/.test(v.location),
   },
 ];
 
@@ -94,7 +97,12 @@ function classify(operation: Operation, answer: TestAnswer): Sample {
     return sample;
   }
   const request = validRequest(contract, operation);
-  const result = contract.validateResponse({ ...request, status: answer.status, headers: answer.headers, body: answer.json });
+  const result = contract.validateResponse({
+    ...request,
+    status: answer.status,
+    headers: answer.headers,
+    body: answer.json,
+  });
   for (const violation of result.errors) {
     const gap = gapsHere.find((candidate) => candidate.explains(violation));
     if (gap) sample.gaps.add(gap.id);
@@ -138,15 +146,25 @@ describe("Prism --dynamic against our validator", () => {
   });
 
   it("breaks the contract only in the known, explained ways", () => {
-    const unexplained = samples.flatMap((sample) => sample.unexplained.map((fault) => `${sample.operation.id}: ${fault}`));
+    const unexplained = samples.flatMap((sample) =>
+      sample.unexplained.map((fault) => `${sample.operation.id}: ${fault}`),
+    );
     expect([...new Set(unexplained)]).toEqual([]);
   });
 
-  it.each(GAPS.map((gap) => [gap.id, gap] as const))("still shows the gap '%s' (drop it from the list once Prism fixes it)", (_, gap) => {
-    expect(samples.some((sample) => sample.gaps.has(gap.id)), gap.why).toBe(true);
-  });
+  it.each(GAPS.map((gap) => [gap.id, gap] as const))(
+    "still shows the gap '%s' (drop it from the list once Prism fixes it)",
+    (_, gap) => {
+      expect(
+        samples.some((sample) => sample.gaps.has(gap.id)),
+        gap.why,
+      ).toBe(true);
+    },
+  );
 
-  const untouched = contract.operations.filter((operation) => !GAPS.some((gap) => gap.operations.includes(operation.id)));
+  const untouched = contract.operations.filter(
+    (operation) => !GAPS.some((gap) => gap.operations.includes(operation.id)),
+  );
   it.each(untouched.map((operation) => [operation.id, operation] as const))(
     "%s: every generated answer is accepted (its schemas use none of those constructs)",
     (_, operation) => {

@@ -12,7 +12,13 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { Contract } from "../../src/contract/create-contract.ts";
 import type { Operation } from "../../src/contract/operation-table.ts";
 import { resolvePointer } from "../../src/spec/json-pointer.ts";
-import type { ExampleObject, MediaTypeObject, OpenApiDocument, RequestBodyObject, ResponseObject } from "../../src/spec/openapi-document.ts";
+import type {
+  ExampleObject,
+  MediaTypeObject,
+  OpenApiDocument,
+  RequestBodyObject,
+  ResponseObject,
+} from "../../src/spec/openapi-document.ts";
 import { HANG_MS } from "../support/deadlines.ts";
 import { onPort } from "../support/readme-commands.ts";
 import { freePort, startProcess } from "../support/start-process.ts";
@@ -28,14 +34,17 @@ export const CREDENTIALS = { "API-KEY": "demo-key", TOKEN: "demo-token" } as con
 /** A valid value for every path parameter of the spec. */
 export const PATH_VALUES: Record<string, string> = { nid: "1024", uid: "1", "external-id": "crm-000123" };
 
-
 /**
  * Retries a request to `url` every `intervalMs` until anything answers over HTTP (any status), failing after
  * `deadlineMs` or as soon as `gaveUp()` says the server process is gone.
  */
 export async function waitUntilAnswering(
   url: string,
-  { deadlineMs = HANG_MS, intervalMs = 100, gaveUp = () => false }: { deadlineMs?: number; intervalMs?: number; gaveUp?: () => boolean } = {},
+  {
+    deadlineMs = HANG_MS,
+    intervalMs = 100,
+    gaveUp = () => false,
+  }: { deadlineMs?: number; intervalMs?: number; gaveUp?: () => boolean } = {},
 ): Promise<void> {
   const deadline = Date.now() + deadlineMs;
   for (;;) {
@@ -68,10 +77,14 @@ export interface RunningPrism {
  */
 export async function startLauncher(args: readonly string[]): Promise<RunningPrism> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", TSX_LOADER, LAUNCHER, ...args, "--port", String(port), "--host", "127.0.0.1"], {
-    cwd: tmpdir(),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", TSX_LOADER, LAUNCHER, ...args, "--port", String(port), "--host", "127.0.0.1"],
+    {
+      cwd: tmpdir(),
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString("utf8")).slice(-200_000);
@@ -112,7 +125,9 @@ export async function startCommand(line: string): Promise<RunningPrism> {
   };
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilAnswering(url, { gaveUp: () => started.child.exitCode !== null || started.child.signalCode !== null });
+    await waitUntilAnswering(url, {
+      gaveUp: () => started.child.exitCode !== null || started.child.signalCode !== null,
+    });
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}\n--- output of ${line} ---\n${started.output()}`);
@@ -137,7 +152,11 @@ export interface TestAnswer {
 }
 
 /** Sends a request, with `extraHeaders` added, and reads the whole answer. */
-export async function send(baseUrl: string, request: TestRequest, extraHeaders: Record<string, string> = {}): Promise<TestAnswer> {
+export async function send(
+  baseUrl: string,
+  request: TestRequest,
+  extraHeaders: Record<string, string> = {},
+): Promise<TestAnswer> {
   const response = await fetch(baseUrl + request.path, {
     method: request.method,
     headers: { ...request.headers, ...extraHeaders },

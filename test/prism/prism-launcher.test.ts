@@ -22,7 +22,13 @@ describe("parsePrismCommand", () => {
     const result = parsePrismCommand(["mock"]);
     expect(result).toEqual({
       kind: "run",
-      command: { mode: "mock", host: "127.0.0.1", port: 4011, dynamic: false, args: ["mock", DEFAULT_SPEC_PATH, "--port", "4011", "--host", "127.0.0.1"] },
+      command: {
+        mode: "mock",
+        host: "127.0.0.1",
+        port: 4011,
+        dynamic: false,
+        args: ["mock", DEFAULT_SPEC_PATH, "--port", "4011", "--host", "127.0.0.1"],
+      },
     });
   });
 
@@ -34,7 +40,14 @@ describe("parsePrismCommand", () => {
   it("proxy: the target after the spec, on port 4012, with --errors", () => {
     const result = parsePrismCommand(["proxy", "--target", "http://localhost:8080"]);
     expect(result.kind === "run" && result.command.args).toEqual([
-      "proxy", DEFAULT_SPEC_PATH, "http://localhost:8080", "--port", "4012", "--host", "127.0.0.1", "--errors",
+      "proxy",
+      DEFAULT_SPEC_PATH,
+      "http://localhost:8080",
+      "--port",
+      "4012",
+      "--host",
+      "127.0.0.1",
+      "--errors",
     ]);
   });
 
@@ -74,7 +87,11 @@ describe("parsePrismCommand", () => {
 describe("the launcher process", () => {
   it("exits with 2 and says what is missing when proxy has no --target", () => {
     const loader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-    const run = spawnSync(process.execPath, ["--import", loader, LAUNCHER, "proxy"], { cwd: tmpdir(), encoding: "utf8", timeout: HANG_MS });
+    const run = spawnSync(process.execPath, ["--import", loader, LAUNCHER, "proxy"], {
+      cwd: tmpdir(),
+      encoding: "utf8",
+      timeout: HANG_MS,
+    });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("proxy needs the service to check: --target URL");
     expect(run.stdout).toBe("");
@@ -86,7 +103,10 @@ describe("the launcher process", () => {
     const { port } = blocker.address() as AddressInfo;
     try {
       const loader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-      const launcher = spawn(process.execPath, ["--import", loader, LAUNCHER, "mock", "--port", String(port)], { cwd: tmpdir(), stdio: ["ignore", "pipe", "pipe"] });
+      const launcher = spawn(process.execPath, ["--import", loader, LAUNCHER, "mock", "--port", String(port)], {
+        cwd: tmpdir(),
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let output = "";
       launcher.stdout.on("data", (chunk) => (output += chunk));
       launcher.stderr.on("data", (chunk) => (output += chunk));
@@ -109,9 +129,15 @@ describe("the launcher process", () => {
     mkdirSync(join(root, "node_modules"));
     symlinkSync(join(PACKAGE_ROOT, "node_modules", "yaml"), join(root, "node_modules", "yaml"), "dir");
     const loader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-    const run = spawnSync(process.execPath, ["--import", loader, join(root, "scripts", "prism.ts"), "mock"], { cwd: tmpdir(), encoding: "utf8", timeout: HANG_MS });
+    const run = spawnSync(process.execPath, ["--import", loader, join(root, "scripts", "prism.ts"), "mock"], {
+      cwd: tmpdir(),
+      encoding: "utf8",
+      timeout: HANG_MS,
+    });
     expect(run.status).toBe(1);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toBe("Prism is not installed (an optional peer dependency of this kit): npm install --no-save @stoplight/prism-cli@5.14.2\n");
+    expect(run.stderr).toBe(
+      "Prism is not installed (an optional peer dependency of this kit): npm install --no-save @stoplight/prism-cli@5.14.2\n",
+    );
   });
 });

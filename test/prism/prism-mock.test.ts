@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContract } from "../../src/contract/create-contract.ts";
 import { formatViolation } from "../../src/contract/contract-violation.ts";
 import { README_PRISM, readmeCommand } from "../support/readme-commands.ts";
-import { responseExample, send, startCommand, validRequest, type RunningPrism, type TestAnswer, type TestRequest } from "./prism-harness.ts";
+import {
+  responseExample,
+  send,
+  startCommand,
+  validRequest,
+  type RunningPrism,
+  type TestAnswer,
+  type TestRequest,
+} from "./prism-harness.ts";
 
 const contract = createContract();
 const operation = (id: string) => {
@@ -35,16 +43,19 @@ describe("a valid request to each operation", () => {
     expect(contract.operations).toHaveLength(15);
   });
 
-  it.each(contract.operations.map((op) => [op.id, op] as const))("%s answers 200 with the spec's example, and our validator accepts it", async (_, op) => {
-    const request = validRequest(contract, op);
-    const answer = await send(prism.url, request);
-    expect(answer.status, answer.text).toBe(200);
-    expect(answer.headers.get("sl-violations")).toBeNull();
-    expect(answer.json).toEqual(responseExample(contract.document, op, "200"));
-    const result = verdict(request, answer);
-    expect(result.errors.map(formatViolation)).toEqual([]);
-    expect(result.valid).toBe(true);
-  });
+  it.each(contract.operations.map((op) => [op.id, op] as const))(
+    "%s answers 200 with the spec's example, and our validator accepts it",
+    async (_, op) => {
+      const request = validRequest(contract, op);
+      const answer = await send(prism.url, request);
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.headers.get("sl-violations")).toBeNull();
+      expect(answer.json).toEqual(responseExample(contract.document, op, "200"));
+      const result = verdict(request, answer);
+      expect(result.errors.map(formatViolation)).toEqual([]);
+      expect(result.valid).toBe(true);
+    },
+  );
 });
 
 describe("invalid requests", () => {
@@ -67,7 +78,10 @@ describe("invalid requests", () => {
     expect(answer.status).toBeLessThan(500);
     // Prism answers the lowest of 422 and 400 the operation documents; createProperty documents only 400.
     expect(answer.status).toBe(400);
-    const violations = JSON.parse(answer.headers.get("sl-violations") ?? "[]") as Array<{ location: string[]; code: string }>;
+    const violations = JSON.parse(answer.headers.get("sl-violations") ?? "[]") as Array<{
+      location: string[];
+      code: string;
+    }>;
     expect(violations).toEqual([expect.objectContaining({ location: ["request", "body", "garage"], code: "enum" })]);
   });
 

@@ -36,20 +36,25 @@ const call = async (method: string, path: string, body?: unknown): Promise<TestA
 };
 
 it("create a property, attach a floorplan, read both back, list agents and templates: no violation", async () => {
-  const created = (await call("POST", "/api/v1/object/property", { street: "1 Proxy Way", city: "Oakland", state: "CA", zip: "94607" }))
-    .json as { nid: string; uri: string };
+  const created = (
+    await call("POST", "/api/v1/object/property", { street: "1 Proxy Way", city: "Oakland", state: "CA", zip: "94607" })
+  ).json as { nid: string; uri: string };
   await call("PUT", `/api/v1/object/property/${created.nid}`, { external_id: `proxy-${created.nid}` });
   const property = (await call("GET", `/api/v1/object/external-property/proxy-${created.nid}`)).json as { nid: string };
   expect(property.nid).toBe(created.nid);
 
-  const document = (await call("POST", "/api/v1/object/document/", {
-    title: "Ground floor",
-    property_reference: Number(created.nid),
-    file_url: "https://files.example/ground.pdf",
-    is_floorplan: true,
-  })).json as { nid: number };
+  const document = (
+    await call("POST", "/api/v1/object/document/", {
+      title: "Ground floor",
+      property_reference: Number(created.nid),
+      file_url: "https://files.example/ground.pdf",
+      is_floorplan: true,
+    })
+  ).json as { nid: number };
   await call("GET", `/api/v1/object/document/${document.nid}`);
-  const withFloorplan = (await call("GET", `/api/v1/object/property/${created.nid}`)).json as { floorplans: Record<string, unknown> };
+  const withFloorplan = (await call("GET", `/api/v1/object/property/${created.nid}`)).json as {
+    floorplans: Record<string, unknown>;
+  };
   expect(Object.keys(withFloorplan.floorplans)).toContain(String(document.nid));
 
   await call("GET", "/api/v1/object/agent_cards");
@@ -60,9 +65,18 @@ it("create a property, attach a floorplan, read both back, list agents and templ
 it("an invalid body: the proxy refuses it with 422 before the mock sees it, where the mock itself answers 400 (README: Prism)", async () => {
   const invalid = { street: "1 Proxy Way", city: "Oakland", state: "CA", zip: "94607", garage: "attached" };
   const before = mock.store.counts().properties;
-  const throughProxy = await send(prism.url, { method: "POST", path: "/api/v1/object/property", headers, body: invalid });
+  const throughProxy = await send(prism.url, {
+    method: "POST",
+    path: "/api/v1/object/property",
+    headers,
+    body: invalid,
+  });
   expect(throughProxy.status).toBe(422);
-  const direct = await fetch(`${mockUrl}/api/v1/object/property`, { method: "POST", headers, body: JSON.stringify(invalid) });
+  const direct = await fetch(`${mockUrl}/api/v1/object/property`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(invalid),
+  });
   expect(direct.status).toBe(400);
   expect(((await direct.json()) as { title: string }).title).toBe("Invalid Request");
   expect(mock.store.counts().properties).toBe(before);

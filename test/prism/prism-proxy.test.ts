@@ -9,7 +9,14 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createContract } from "../../src/contract/create-contract.ts";
 import { formatViolation } from "../../src/contract/contract-violation.ts";
-import { responseExample, send, startLauncher, validRequest, type RunningPrism, type TestRequest } from "./prism-harness.ts";
+import {
+  responseExample,
+  send,
+  startLauncher,
+  validRequest,
+  type RunningPrism,
+  type TestRequest,
+} from "./prism-harness.ts";
 
 const contract = createContract();
 const request = (id: string): TestRequest => {
@@ -82,24 +89,33 @@ beforeEach(() => {
   upstream.received = [];
 });
 
-const violationsOf = (headers: Headers): PrismViolation[] => JSON.parse(headers.get("sl-violations") ?? "[]") as PrismViolation[];
+const violationsOf = (headers: Headers): PrismViolation[] =>
+  JSON.parse(headers.get("sl-violations") ?? "[]") as PrismViolation[];
 
 it("prints where it listens and what it checks", () => {
   expect(prism.output()).toContain(`Prism validating proxy on http://127.0.0.1:${prism.port} -> http://127.0.0.1:`);
 });
 
 describe("a conformant service", () => {
-  it.each(["createProperty", "retrieveTemplateCatalogue", "retrieveDocument"])("%s passes through with 200 and no violation", async (id) => {
-    const sent = request(id);
-    const answer = await send(prism.url, sent);
-    expect(answer.status, answer.text).toBe(200);
-    expect(answer.headers.get("sl-violations")).toBeNull();
-    expect(answer.json).toEqual(upstream.routes[`${sent.method} ${sent.path}`]!.body);
-    expect(upstream.received).toEqual([`${sent.method} ${sent.path}`]);
-    // Prism and our own validator agree that the answer is conformant.
-    const ours = contract.validateResponse({ ...sent, status: answer.status, headers: answer.headers, body: answer.json });
-    expect(ours.errors.map(formatViolation)).toEqual([]);
-  });
+  it.each(["createProperty", "retrieveTemplateCatalogue", "retrieveDocument"])(
+    "%s passes through with 200 and no violation",
+    async (id) => {
+      const sent = request(id);
+      const answer = await send(prism.url, sent);
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.headers.get("sl-violations")).toBeNull();
+      expect(answer.json).toEqual(upstream.routes[`${sent.method} ${sent.path}`]!.body);
+      expect(upstream.received).toEqual([`${sent.method} ${sent.path}`]);
+      // Prism and our own validator agree that the answer is conformant.
+      const ours = contract.validateResponse({
+        ...sent,
+        status: answer.status,
+        headers: answer.headers,
+        body: answer.json,
+      });
+      expect(ours.errors.map(formatViolation)).toEqual([]);
+    },
+  );
 });
 
 describe("a service that breaks the contract", () => {
@@ -112,15 +128,37 @@ describe("a service that breaks the contract", () => {
     expect(answer.status).toBe(500);
     expect(answer.headers.get("content-type")).toMatch(/^application\/problem\+json/);
     const expected = [
-      { location: ["response", "body", "nid"], severity: "Error", code: "type", message: "Response body property nid must be string" },
-      { location: ["response", "body", "uri"], severity: "Error", code: "format", message: 'Response body property uri must match format "uri"' },
+      {
+        location: ["response", "body", "nid"],
+        severity: "Error",
+        code: "type",
+        message: "Response body property nid must be string",
+      },
+      {
+        location: ["response", "body", "uri"],
+        severity: "Error",
+        code: "format",
+        message: 'Response body property uri must match format "uri"',
+      },
     ];
     expect(violationsOf(answer.headers)).toEqual(expected);
-    expect(answer.json).toMatchObject({ type: "https://stoplight.io/prism/errors#VIOLATIONS", status: 500, validation: expected });
+    expect(answer.json).toMatchObject({
+      type: "https://stoplight.io/prism/errors#VIOLATIONS",
+      status: 500,
+      validation: expected,
+    });
 
     // Our validator finds the same two faults in the upstream's body.
-    const ours = contract.validateResponse({ ...sent, status: 200, headers: { "content-type": "application/json" }, body: { nid: 1024, uri: "x" } });
-    expect(ours.errors.map((error) => `${error.location} ${error.rule}`)).toEqual(["response.body/nid type", "response.body/uri format"]);
+    const ours = contract.validateResponse({
+      ...sent,
+      status: 200,
+      headers: { "content-type": "application/json" },
+      body: { nid: 1024, uri: "x" },
+    });
+    expect(ours.errors.map((error) => `${error.location} ${error.rule}`)).toEqual([
+      "response.body/nid type",
+      "response.body/uri format",
+    ]);
   });
 
   it("the template catalogue breaking the access-level rule (if/then): Prism's validator catches it", async () => {
@@ -138,8 +176,20 @@ describe("a service that breaks the contract", () => {
     upstream.routes = { ...CONFORMANT, "GET /api/v1/object/document/1024": { body: { nid: "1024" } } };
     const answer = await send(prism.url, request("retrieveDocument"));
     expect(answer.status).toBe(500);
-    const missing = violationsOf(answer.headers).map((violation) => violation.message.match(/required property '(.+)'/)?.[1]);
-    expect(missing).toEqual(["created", "changed", "title", "property_reference", "file_url", "visible", "category", "is_floorplan", "Show_on_unbranded"]);
+    const missing = violationsOf(answer.headers).map(
+      (violation) => violation.message.match(/required property '(.+)'/)?.[1],
+    );
+    expect(missing).toEqual([
+      "created",
+      "changed",
+      "title",
+      "property_reference",
+      "file_url",
+      "visible",
+      "category",
+      "is_floorplan",
+      "Show_on_unbranded",
+    ]);
   });
 
   it("an undocumented status is only a Warning: it passes through, flagged in sl-violations", async () => {
@@ -147,7 +197,11 @@ describe("a service that breaks the contract", () => {
     const answer = await send(prism.url, request("retrieveDocument"));
     expect(answer.status).toBe(418);
     expect(violationsOf(answer.headers)).toEqual([
-      { location: ["response"], severity: "Warning", message: "Unable to match the returned status code with those defined in the document: 200,400,401,404" },
+      {
+        location: ["response"],
+        severity: "Warning",
+        message: "Unable to match the returned status code with those defined in the document: 200,400,401,404",
+      },
     ]);
   });
 });

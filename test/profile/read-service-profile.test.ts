@@ -12,9 +12,19 @@ const document = createContract().document;
 const SEATS = { type: "object", properties: { error: { type: "string" } }, required: ["error"] } as InferredSchema;
 
 const profile = (schema: InferredSchema): ServiceProfile => ({
-  profileVersion: 1, runId: "r1", recordedAt: "2026-01-02T03:04:05.000Z",
+  profileVersion: 1,
+  runId: "r1",
+  recordedAt: "2026-01-02T03:04:05.000Z",
   observations: {
-    "error.seats": { step: "s", observedAt: "2026-01-02T03:04:05.000Z", runId: "r1", statuses: [402], mediaTypes: ["application/json"], schema, example: { error: "Not Enough Agent Seats" } },
+    "error.seats": {
+      step: "s",
+      observedAt: "2026-01-02T03:04:05.000Z",
+      runId: "r1",
+      statuses: [402],
+      mediaTypes: ["application/json"],
+      schema,
+      example: { error: "Not Enough Agent Seats" },
+    },
   },
 });
 
@@ -23,13 +33,25 @@ describe("the body shapes of a profile, compiled in a shared AJV", () => {
     const twice = { type: ["string", "string"] } as unknown as InferredSchema;
     for (let reading = 0; reading < 3; reading += 1) {
       const read = readServiceProfile(profile(twice), document);
-      expect(read).toEqual({ ok: false, problems: [expect.stringMatching(/^entry \/observations\/error\.seats: its schema does not compile: schema is invalid: .*must NOT have duplicate items/)] });
+      expect(read).toEqual({
+        ok: false,
+        problems: [
+          expect.stringMatching(
+            /^entry \/observations\/error\.seats: its schema does not compile: schema is invalid: .*must NOT have duplicate items/,
+          ),
+        ],
+      });
       expect(readServiceProfile(profile(SEATS), document)).toMatchObject({ ok: true });
     }
   });
 
   it("holds bodies to each shape as a fresh AJV would, however many shapes came before", () => {
-    for (let index = 0; index < 600; index += 1) compileBodySchema({ type: "object", properties: { [`field${index}`]: { type: "integer" } }, required: [`field${index}`] } as InferredSchema);
+    for (let index = 0; index < 600; index += 1)
+      compileBodySchema({
+        type: "object",
+        properties: { [`field${index}`]: { type: "integer" } },
+        required: [`field${index}`],
+      } as InferredSchema);
     const validate = compileBodySchema(SEATS);
     expect(validate({ error: "Not Enough Agent Seats" })).toBe(true);
     expect(validate({ error: 402 })).toBe(false);

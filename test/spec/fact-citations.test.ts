@@ -10,7 +10,24 @@ import { createSchemaExplainer } from "../../src/contract/schema-explainer.ts";
 import { escapeToken, resolvePointer } from "../../src/spec/json-pointer.ts";
 import { loadSpec } from "../../src/spec/load-spec.ts";
 
-const CONSTRAINTS = ["type", "enum", "const", "pattern", "format", "required", "minLength", "maxLength", "minItems", "maxItems", "minimum", "maximum", "contains", "minProperties", "propertyNames", "if"];
+const CONSTRAINTS = [
+  "type",
+  "enum",
+  "const",
+  "pattern",
+  "format",
+  "required",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "minimum",
+  "maximum",
+  "contains",
+  "minProperties",
+  "propertyNames",
+  "if",
+];
 const SECTION = /^(introduction|[1-9](\.[0-9]+)?)$/;
 
 describe("fact-tier citations", () => {
@@ -24,7 +41,8 @@ describe("fact-tier citations", () => {
     const uncited = new Set<string>();
     const visit = (node: unknown, pointer: string, covered: boolean, seen: Set<string>): void => {
       if (node === null || typeof node !== "object") return;
-      const here = covered || explainer.assumptionAt(pointer) !== undefined || explainer.sectionAt(pointer) !== undefined;
+      const here =
+        covered || explainer.assumptionAt(pointer) !== undefined || explainer.sectionAt(pointer) !== undefined;
       const ref = (node as { $ref?: unknown }).$ref;
       if (typeof ref === "string" && ref.startsWith("#") && !seen.has(`${ref}:${here}`)) {
         visit(resolvePointer(document, ref.slice(1)), ref.slice(1), here, new Set([...seen, `${ref}:${here}`]));
@@ -35,7 +53,8 @@ describe("fact-tier citations", () => {
         visit(child, `${pointer}/${escapeToken(key)}`, here, seen);
       }
     };
-    for (const [path, item] of Object.entries(document.paths)) visit(item, `/paths/${escapeToken(path)}`, false, new Set());
+    for (const [path, item] of Object.entries(document.paths))
+      visit(item, `/paths/${escapeToken(path)}`, false, new Set());
     expect([...uncited]).toEqual([]);
   });
 
@@ -55,14 +74,31 @@ describe("fact-tier citations", () => {
   it("reports a rule of the spec that cites no section as an assumption, and a cited one as a fact with its section", () => {
     const bare = structuredClone(document);
     delete (bare.components!.schemas!.Document as Record<string, unknown>)["x-section"];
-    const exchange = { method: "GET", path: "/api/v1/object/document/4001", status: 200, headers: { "content-type": "application/json" }, body: { nid: 4001 } };
-    const cited = createContract({ document }).validateResponse(exchange).errors.find((error) => error.location === "response.body/nid");
-    const uncited = createContract({ document: bare }).validateResponse(exchange).errors.find((error) => error.location === "response.body/nid");
+    const exchange = {
+      method: "GET",
+      path: "/api/v1/object/document/4001",
+      status: 200,
+      headers: { "content-type": "application/json" },
+      body: { nid: 4001 },
+    };
+    const cited = createContract({ document })
+      .validateResponse(exchange)
+      .errors.find((error) => error.location === "response.body/nid");
+    const uncited = createContract({ document: bare })
+      .validateResponse(exchange)
+      .errors.find((error) => error.location === "response.body/nid");
     expect(cited).toMatchObject({ tier: "fact", section: "2.1" });
     expect(uncited).toMatchObject({ tier: "fact", section: "2.1" }); // IdString cites 2.1 itself
-    const created = createContract({ document: bare }).validateResponse({ ...exchange, body: { nid: "4001" } }).errors.find((error) => error.location === "response.body/created");
-    expect(created).toMatchObject({ tier: "assumption", assumption: expect.stringContaining("No section of the interface document") });
-    const createdCited = createContract({ document }).validateResponse({ ...exchange, body: { nid: "4001" } }).errors.find((error) => error.location === "response.body/created");
+    const created = createContract({ document: bare })
+      .validateResponse({ ...exchange, body: { nid: "4001" } })
+      .errors.find((error) => error.location === "response.body/created");
+    expect(created).toMatchObject({
+      tier: "assumption",
+      assumption: expect.stringContaining("No section of the interface document"),
+    });
+    const createdCited = createContract({ document })
+      .validateResponse({ ...exchange, body: { nid: "4001" } })
+      .errors.find((error) => error.location === "response.body/created");
     expect(createdCited).toMatchObject({ tier: "fact", section: "2.3" });
   });
 });

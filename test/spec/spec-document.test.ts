@@ -1,8 +1,4 @@
-/**
- * The spec says what the interface document says: the fifteen operations, the field names, types, enums,
- * the access-level rule, the named errors, and which parts are marked as our assumptions.
- */
-import { readFileSync } from "node:fs";
+
 import { describe, expect, it } from "vitest";
 import { loadSpec } from "../../src/spec/load-spec.ts";
 import { resolvePointer } from "../../src/spec/json-pointer.ts";
@@ -11,9 +7,12 @@ import { AGENT_FIELDS, DOCUMENT_FIELDS, PROPERTY_FIELDS } from "../support/docum
 
 const spec = loadSpec();
 const schemas = spec.components!.schemas!;
-const schema = (name: string) => schemas[name] as SchemaObject & { properties: Record<string, SchemaObject>; required?: string[] };
+const schema = (name: string) =>
+  schemas[name] as SchemaObject & { properties: Record<string, SchemaObject>; required?: string[] };
 const deref = <T>(value: unknown): T =>
-  (value !== null && typeof value === "object" && "$ref" in value ? resolvePointer(spec, (value as { $ref: string }).$ref) : value) as T;
+  (value !== null && typeof value === "object" && "$ref" in value
+    ? resolvePointer(spec, (value as { $ref: string }).$ref)
+    : value) as T;
 const operation = (method: string, path: string): OperationObject => {
   const found = spec.paths[path]?.[method as "get"];
   if (!found) throw new Error(`${method} ${path} is not in the spec`);
@@ -42,7 +41,9 @@ const endpoints = [
 describe("operations (section 4)", () => {
   it("has exactly the fifteen documented operations", () => {
     const all = Object.entries(spec.paths).flatMap(([path, item]) =>
-      Object.keys(item).filter((key) => key !== "parameters").map((method) => `${method} ${path}`),
+      Object.keys(item)
+        .filter((key) => key !== "parameters")
+        .map((method) => `${method} ${path}`),
     );
     expect(all.sort()).toEqual(endpoints.map(([, method, path]) => `${method} ${path}`).sort());
   });
@@ -63,7 +64,9 @@ describe("operations (section 4)", () => {
       expect(Object.keys(body.content)).toEqual(["application/json"]);
       expect(Object.keys(body.content["application/json"]!.examples ?? {}).length).toBeGreaterThan(0);
     }
-    for (const parameter of [...(spec.paths[path]!.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref<{ in: string; name: string; schema: SchemaObject }>(p))) {
+    for (const parameter of [...(spec.paths[path]!.parameters ?? []), ...(op.parameters ?? [])].map((p) =>
+      deref<{ in: string; name: string; schema: SchemaObject }>(p),
+    )) {
       expect(path).toContain(`{${parameter.name}}`);
       expect(parameter.schema.type).toBeDefined();
     }
@@ -82,7 +85,9 @@ describe("operations (section 4)", () => {
     expect(param("PropertyNid")).toBe("integer");
     const uid = deref<{ schema: SchemaObject }>(operation("get", "/api/v1/object/properties/{uid}").parameters![0]);
     expect(uid.schema.type).toBe("integer");
-    const externalId = deref<{ schema: SchemaObject }>(operation("get", "/api/v1/object/external-property/{external-id}").parameters![0]);
+    const externalId = deref<{ schema: SchemaObject }>(
+      operation("get", "/api/v1/object/external-property/{external-id}").parameters![0],
+    );
     expect(externalId.schema.type).toBe("string");
   });
 });
@@ -140,7 +145,12 @@ describe("resources (section 2)", () => {
   });
 
   it("lists the property list item fields of endpoint 5", () => {
-    expect(Object.keys(schema("PropertyListItem").properties).sort()).toEqual(["external_id", "nid", "published", "title"]);
+    expect(Object.keys(schema("PropertyListItem").properties).sort()).toEqual([
+      "external_id",
+      "nid",
+      "published",
+      "title",
+    ]);
   });
 });
 
@@ -153,8 +163,18 @@ describe("constraints (section 4.1 and 2.4)", () => {
   it("has the three garage values and the twelve property types, case sensitive", () => {
     expect(schema("GarageType").enum).toEqual(["Attached", "Detached", "None"]);
     expect(schema("PropertyType").enum).toEqual([
-      "Single Family", "Duplex", "Triplex", "Quad-Plex", "Condo", "Co-op", "Mobile Home", "Multi Family", "Timeshare",
-      "Town House", "Miscellaneous", "Residential Land",
+      "Single Family",
+      "Duplex",
+      "Triplex",
+      "Quad-Plex",
+      "Condo",
+      "Co-op",
+      "Mobile Home",
+      "Multi Family",
+      "Timeshare",
+      "Town House",
+      "Miscellaneous",
+      "Residential Land",
     ]);
   });
 

@@ -27,17 +27,34 @@ interface Operation {
 }
 
 const deref = <T>(value: unknown): T =>
-  (value !== null && typeof value === "object" && "$ref" in value ? deref(resolvePointer(spec, (value as { $ref: string }).$ref)) : value) as T;
+  (value !== null && typeof value === "object" && "$ref" in value
+    ? deref(resolvePointer(spec, (value as { $ref: string }).$ref))
+    : value) as T;
 
 const operations: Operation[] = Object.entries(spec.paths).flatMap(([path, item]) =>
   METHODS.filter((method) => item[method]).map((method) => {
     const operation = item[method]!;
-    const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((raw) => deref<Parameter>(raw));
-    const body = deref<{ content: Record<string, { examples?: Record<string, unknown> }> } | undefined>(operation.requestBody);
-    const examples = Object.values(body?.content["application/json"]?.examples ?? {}).map((example) => deref<{ value: unknown }>(example).value);
+    const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((raw) =>
+      deref<Parameter>(raw),
+    );
+    const body = deref<{ content: Record<string, { examples?: Record<string, unknown> }> } | undefined>(
+      operation.requestBody,
+    );
+    const examples = Object.values(body?.content["application/json"]?.examples ?? {}).map(
+      (example) => deref<{ value: unknown }>(example).value,
+    );
     const ok = deref<{ links?: Record<string, unknown> }>(operation.responses["200"]);
-    const links = Object.fromEntries(Object.entries(ok.links ?? {}).map(([name, link]) => [name, deref<Operation["links"][string]>(link)]));
-    return { operationId: operation.operationId!, method, path, parameters, bodies: body ? examples : [undefined], links };
+    const links = Object.fromEntries(
+      Object.entries(ok.links ?? {}).map(([name, link]) => [name, deref<Operation["links"][string]>(link)]),
+    );
+    return {
+      operationId: operation.operationId!,
+      method,
+      path,
+      parameters,
+      bodies: body ? examples : [undefined],
+      links,
+    };
   }),
 );
 const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
@@ -65,14 +82,23 @@ const send = (method: Operation["method"], path: string, body?: unknown) => {
   return body === undefined ? sent : sent.send(body as object);
 };
 
-const linked = operations.flatMap((source) => Object.entries(source.links).map(([name, link]) => ({ source, name, link })));
+const linked = operations.flatMap((source) =>
+  Object.entries(source.links).map(([name, link]) => ({ source, name, link })),
+);
 
 describe("the spec's links", () => {
   it("chain each create into a retrieve, edit and delete of its resource, and each list into a retrieve", () => {
-    const targets = (operationId: string) => Object.values(byId.get(operationId)!.links).map((link) => link.operationId).sort();
+    const targets = (operationId: string) =>
+      Object.values(byId.get(operationId)!.links)
+        .map((link) => link.operationId)
+        .sort();
     expect(targets("createProperty")).toEqual(expect.arrayContaining(["editProperty", "retrieveProperty"]));
-    expect(targets("createAgentCard")).toEqual(expect.arrayContaining(["deleteAgentCard", "retrieveAgentCard", "updateAgentCard"]));
-    expect(targets("createDocument")).toEqual(expect.arrayContaining(["deleteDocument", "retrieveDocument", "updateDocument"]));
+    expect(targets("createAgentCard")).toEqual(
+      expect.arrayContaining(["deleteAgentCard", "retrieveAgentCard", "updateAgentCard"]),
+    );
+    expect(targets("createDocument")).toEqual(
+      expect.arrayContaining(["deleteDocument", "retrieveDocument", "updateDocument"]),
+    );
     expect(targets("listUserProperties")).toContain("retrieveProperty");
     // The agent list is a map keyed by nid: a runtime expression names a fixed key, never "an entry", so it has no link.
     expect(targets("listAgentCards")).toEqual([]);
@@ -84,7 +110,9 @@ describe("the spec's links", () => {
     (_title, _source, link) => {
       const target = byId.get(link.operationId);
       expect(target, link.operationId).toBeDefined();
-      const names = target!.parameters.filter((parameter) => parameter.in === "path").map((parameter) => parameter.name);
+      const names = target!.parameters
+        .filter((parameter) => parameter.in === "path")
+        .map((parameter) => parameter.name);
       expect(Object.keys(link.parameters).sort()).toEqual([...names].sort());
     },
   );
@@ -98,7 +126,12 @@ describe("the spec's links", () => {
         mock.reset();
         const answer = await send(source.method, pathOf(source), requestBody);
         expect(answer.status, `${source.operationId}: ${answer.text}`).toBe(200);
-        const values = Object.fromEntries(Object.entries(link.parameters).map(([name, expression]) => [name, evaluate(expression, { requestBody, responseBody: answer.body })]));
+        const values = Object.fromEntries(
+          Object.entries(link.parameters).map(([name, expression]) => [
+            name,
+            evaluate(expression, { requestBody, responseBody: answer.body }),
+          ]),
+        );
         if (Object.values(values).some((value) => value === undefined || value === null)) {
           tried.push(JSON.stringify(values));
           continue;

@@ -8,14 +8,21 @@ import { createContract } from "../../src/contract/create-contract.ts";
 import { formatViolation } from "../../src/contract/contract-violation.ts";
 import { loadSpec } from "../../src/spec/load-spec.ts";
 import { resolvePointer } from "../../src/spec/json-pointer.ts";
-import type { MediaTypeObject, OperationObject, RequestBodyObject, ResponseObject } from "../../src/spec/openapi-document.ts";
+import type {
+  MediaTypeObject,
+  OperationObject,
+  RequestBodyObject,
+  ResponseObject,
+} from "../../src/spec/openapi-document.ts";
 
 const spec = loadSpec();
 const open = createContract({ document: spec });
 const closed = createContract({ document: spec, closed: true });
 const credentials = { "API-KEY": "demo-key", TOKEN: "demo-token" };
 const deref = <T>(value: unknown): T =>
-  (value !== null && typeof value === "object" && "$ref" in value ? resolvePointer(spec, (value as { $ref: string }).$ref) : value) as T;
+  (value !== null && typeof value === "object" && "$ref" in value
+    ? resolvePointer(spec, (value as { $ref: string }).$ref)
+    : value) as T;
 const concrete = (template: string) =>
   template.replace("{nid}", "1024").replace("{uid}", "1").replace("{external-id}", "crm-000123");
 
@@ -38,12 +45,21 @@ for (const [template, item] of Object.entries(spec.paths)) {
       for (const [media, mediaObject] of Object.entries(content ?? {})) {
         for (const [name, example] of Object.entries(mediaObject.examples ?? {})) {
           const value = deref<{ value: unknown }>(example).value;
-          examples.push({ label: `${op.operationId} ${kind} ${status} ${name}`, kind, method, path: concrete(template), status, media, value });
+          examples.push({
+            label: `${op.operationId} ${kind} ${status} ${name}`,
+            kind,
+            method,
+            path: concrete(template),
+            status,
+            media,
+            value,
+          });
         }
       }
     };
     if (op.requestBody) add("request", 0, deref<RequestBodyObject>(op.requestBody).content);
-    for (const [status, response] of Object.entries(op.responses)) add("response", Number(status), deref<ResponseObject>(response).content);
+    for (const [status, response] of Object.entries(op.responses))
+      add("response", Number(status), deref<ResponseObject>(response).content);
   }
 }
 
@@ -72,20 +88,30 @@ describe("strict compilation", () => {
 
 describe("the spec's own examples", () => {
   it("has an example for every operation's request body and every response", () => {
-    const withRequestExamples = new Set(examples.filter((example) => example.kind === "request").map((example) => example.label.split(" ")[0]));
-    expect([...withRequestExamples].sort()).toEqual(
-      ["createAgentCard", "createDocument", "createProperty", "editProperty", "updateAgentCard", "updateDocument"],
+    const withRequestExamples = new Set(
+      examples.filter((example) => example.kind === "request").map((example) => example.label.split(" ")[0]),
     );
+    expect([...withRequestExamples].sort()).toEqual([
+      "createAgentCard",
+      "createDocument",
+      "createProperty",
+      "editProperty",
+      "updateAgentCard",
+      "updateDocument",
+    ]);
     expect(new Set(examples.map((example) => example.label.split(" ")[0])).size).toBe(15);
   });
 
-  it.each(examples.map((example) => [example.label, example] as const))("%s satisfies the contract, open and closed", (_label, example) => {
-    for (const contract of [open, closed]) {
-      const result = check(contract, example);
-      expect(result.errors.map(formatViolation)).toEqual([]);
-      expect(result.valid).toBe(true);
-    }
-  });
+  it.each(examples.map((example) => [example.label, example] as const))(
+    "%s satisfies the contract, open and closed",
+    (_label, example) => {
+      for (const contract of [open, closed]) {
+        const result = check(contract, example);
+        expect(result.errors.map(formatViolation)).toEqual([]);
+        expect(result.valid).toBe(true);
+      }
+    },
+  );
 });
 
 describe("documents that break the contract", () => {
@@ -95,13 +121,24 @@ describe("documents that break the contract", () => {
   const refused = [
     {
       name: "a catalogue entry whose access level does not match its machine name",
-      exchange: { method: "GET", path: "/api/v1/object/template_base", status: 200, headers: json,
-        body: { templates: [{ title: "Icon", machine_name: "icon", access_level: "standard" }] } },
+      exchange: {
+        method: "GET",
+        path: "/api/v1/object/template_base",
+        status: 200,
+        headers: json,
+        body: { templates: [{ title: "Icon", machine_name: "icon", access_level: "standard" }] },
+      },
       at: "response.body/templates/0/access_level",
     },
     {
       name: "a numeric nid in the create-property answer",
-      exchange: { method: "POST", path: "/api/v1/object/property", status: 200, headers: json, body: { nid: 1024, uri: "http://127.0.0.1:4010/autologin/abc" } },
+      exchange: {
+        method: "POST",
+        path: "/api/v1/object/property",
+        status: 200,
+        headers: json,
+        body: { nid: 1024, uri: "http://127.0.0.1:4010/autologin/abc" },
+      },
       at: "response.body/nid",
     },
     {
@@ -111,7 +148,13 @@ describe("documents that break the contract", () => {
     },
     {
       name: "an integer nid in the update-document answer",
-      exchange: { method: "PUT", path: "/api/v1/object/document/4001", status: 200, headers: json, body: { nid: 4001 } },
+      exchange: {
+        method: "PUT",
+        path: "/api/v1/object/document/4001",
+        status: 200,
+        headers: json,
+        body: { nid: 4001 },
+      },
       at: "response.body/nid",
     },
     {
@@ -121,24 +164,52 @@ describe("documents that break the contract", () => {
     },
     {
       name: "a number where the property answers a numeric string",
-      exchange: { method: "GET", path: "/api/v1/object/property/1024", status: 200, headers: json, body: { ...property, list_price: 1250000 } },
+      exchange: {
+        method: "GET",
+        path: "/api/v1/object/property/1024",
+        status: 200,
+        headers: json,
+        body: { ...property, list_price: 1250000 },
+      },
       at: "response.body/list_price",
     },
     {
       name: "a property type with spaces in a retrieved property",
-      exchange: { method: "GET", path: "/api/v1/object/property/1024", status: 200, headers: json, body: { ...property, property_type: "Single Family" } },
+      exchange: {
+        method: "GET",
+        path: "/api/v1/object/property/1024",
+        status: 200,
+        headers: json,
+        body: { ...property, property_type: "Single Family" },
+      },
       at: "response.body/property_type",
     },
     {
       name: "a floorplan whose nid is an integer",
-      exchange: { method: "GET", path: "/api/v1/object/property/1024", status: 200, headers: json,
-        body: { ...property, floorplans: { "4001": { nid: 4001, title: "Ground", floorplan_url: "https://files.example/1.pdf" } } } },
+      exchange: {
+        method: "GET",
+        path: "/api/v1/object/property/1024",
+        status: 200,
+        headers: json,
+        body: {
+          ...property,
+          floorplans: { "4001": { nid: 4001, title: "Ground", floorplan_url: "https://files.example/1.pdf" } },
+        },
+      },
       at: "response.body/floorplans/4001/nid",
     },
     {
       name: "a document whose Show_on_unbranded is spelt in lower case",
-      exchange: { method: "GET", path: "/api/v1/object/document/4001", status: 200, headers: json,
-        body: { ...Object.fromEntries(Object.entries(document).filter(([key]) => key !== "Show_on_unbranded")), show_on_unbranded: false } },
+      exchange: {
+        method: "GET",
+        path: "/api/v1/object/document/4001",
+        status: 200,
+        headers: json,
+        body: {
+          ...Object.fromEntries(Object.entries(document).filter(([key]) => key !== "Show_on_unbranded")),
+          show_on_unbranded: false,
+        },
+      },
       at: "response.body/Show_on_unbranded",
     },
   ] as const;
@@ -152,11 +223,19 @@ describe("documents that break the contract", () => {
   const badRequests = [
     { name: "garage in lower case", body: { garage: "attached" }, at: "request.body/garage" },
     { name: "an unknown property type", body: { property_type: "Castle" }, at: "request.body/property_type" },
-    { name: "the intra template, which cannot be chosen on create", body: { template: "intra" }, at: "request.body/template" },
+    {
+      name: "the intra template, which cannot be chosen on create",
+      body: { template: "intra" },
+      at: "request.body/template",
+    },
     { name: "the syd template", body: { template: "syd" }, at: "request.body/template" },
     { name: "a three-letter state", body: { state: "CAL" }, at: "request.body/state" },
     { name: "square feet as a string", body: { "square feet": "2150" }, at: "request.body/square feet" },
-    { name: "square_feet spelt as in the retrieved property", body: { square_feet: 2150 }, at: "request.body/square_feet" },
+    {
+      name: "square_feet spelt as in the retrieved property",
+      body: { square_feet: 2150 },
+      at: "request.body/square_feet",
+    },
   ];
   const base = { street: "1 Main St", city: "Springfield", state: "IL", zip: "62701" };
 
@@ -172,7 +251,12 @@ describe("documents that break the contract", () => {
 
   it("refuses a create body without a street", () => {
     const { street: _street, ...rest } = base;
-    const result = open.validateRequest({ method: "POST", path: "/api/v1/object/property", headers: { ...credentials, ...json }, body: rest });
+    const result = open.validateRequest({
+      method: "POST",
+      path: "/api/v1/object/property",
+      headers: { ...credentials, ...json },
+      body: rest,
+    });
     expect(result.errors.map((error) => [error.location, error.rule])).toEqual([["request.body/street", "required"]]);
   });
 });

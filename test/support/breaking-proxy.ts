@@ -32,7 +32,10 @@ export interface Breakage {
   response?(request: ForwardedRequest, response: ProxiedResponse): ProxiedResponse | void;
 }
 
-export async function startBreakingProxy(target: string, breakage: Breakage): Promise<{ url: string; close(): Promise<void> }> {
+export async function startBreakingProxy(
+  target: string,
+  breakage: Breakage,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer(async (incoming, outgoing) => {
     const request: ForwardedRequest = {
       method: incoming.method ?? "GET",
@@ -57,7 +60,11 @@ export async function startBreakingProxy(target: string, breakage: Breakage): Pr
       });
       const text = await answer.text();
       const contentType = answer.headers.get("content-type") ?? "";
-      response = { status: answer.status, contentType, body: contentType.includes("json") && text ? JSON.parse(text) : text };
+      response = {
+        status: answer.status,
+        contentType,
+        body: contentType.includes("json") && text ? JSON.parse(text) : text,
+      };
     }
     response = breakage.response?.(request, response) ?? response;
     outgoing.statusCode = response.status;

@@ -7,12 +7,22 @@ import { chromium, type Browser } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const CHROMIUM_AVAILABLE = existsSync(CHROMIUM);
-if (!CHROMIUM_AVAILABLE && (process.env.REQUIRE_BROWSER ?? "0") !== "0") throw new Error(`${CHROMIUM} is missing; .ci/run installs Debian's chromium package`);
+if (!CHROMIUM_AVAILABLE && (process.env.REQUIRE_BROWSER ?? "0") !== "0")
+  throw new Error(`${CHROMIUM} is missing; .ci/run installs Debian's chromium package`);
 
 /** Headless, with the flags that keep Chromium from reaching for the network this machine does not have. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }

@@ -15,7 +15,18 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -51,15 +62,30 @@ async function install(): Promise<ConsumerInstall> {
   const pack = readmeCommand(/^npm pack\b/).split(" ");
   const installLine = readmeCommand(/^npm install --save-dev \.\.\/property-listing-kit\//);
   const shown = /^npm install --save-dev \.\.\/property-listing-kit\/(\S+\.tgz)$/.exec(installLine)?.[1];
-  if (!shown) throw new Error(`The README's install line is not npm install --save-dev ../property-listing-kit/<archive>: ${installLine}`);
+  if (!shown)
+    throw new Error(
+      `The README's install line is not npm install --save-dev ../property-listing-kit/<archive>: ${installLine}`,
+    );
   const packing = mkdtempSync(join(tmpdir(), "plk-pack-"));
   try {
     const [packed] = JSON.parse(
-      execFileSync("npm", [...pack.slice(1), "--json", "--ignore-scripts", "--pack-destination", packing], { cwd: PACKAGE_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: withoutNpmVariables() }),
+      execFileSync("npm", [...pack.slice(1), "--json", "--ignore-scripts", "--pack-destination", packing], {
+        cwd: PACKAGE_ROOT,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+        env: withoutNpmVariables(),
+      }),
     ) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const archiveName = packed!.filename;
-    if (archiveName !== shown) throw new Error(`The README installs ${shown}, but npm pack writes ${archiveName}: the README's install line must name it.`);
-    const digest = createHash("sha256").update(readFileSync(join(packing, archiveName))).update(RECIPE).digest("hex").slice(0, 16);
+    if (archiveName !== shown)
+      throw new Error(
+        `The README installs ${shown}, but npm pack writes ${archiveName}: the README's install line must name it.`,
+      );
+    const digest = createHash("sha256")
+      .update(readFileSync(join(packing, archiveName)))
+      .update(RECIPE)
+      .digest("hex")
+      .slice(0, 16);
     const project = join(tmpdir(), `${PREFIX}${digest}`);
     const result = { project, archive: join(project, archiveName), files: packed!.files.map((file) => file.path) };
     removeUnused(PREFIX, project);

@@ -13,8 +13,10 @@ import { HANG_MS } from "./deadlines.ts";
 import { PACKAGE_ROOT } from "./start-process.ts";
 
 export const DOCKER_AVAILABLE = spawnSync("docker", ["info"], { stdio: "ignore", timeout: 30_000 }).status === 0;
-if (!DOCKER_AVAILABLE && (process.env.REQUIRE_DOCKER ?? "0") !== "0") throw new Error("No Docker engine answers `docker info`; .ci/run installs docker.io and starts dockerd");
-export const NO_DOCKER = "no Docker engine answers `docker info` (.ci/run installs docker.io and starts dockerd; REQUIRE_DOCKER=1 makes its absence an error)";
+if (!DOCKER_AVAILABLE && (process.env.REQUIRE_DOCKER ?? "0") !== "0")
+  throw new Error("No Docker engine answers `docker info`; .ci/run installs docker.io and starts dockerd");
+export const NO_DOCKER =
+  "no Docker engine answers `docker info` (.ci/run installs docker.io and starts dockerd; REQUIRE_DOCKER=1 makes its absence an error)";
 
 /** The demo account's request headers, as the README gives them. */
 export const DEMO_HEADERS = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
@@ -26,8 +28,16 @@ export interface Ran {
 }
 
 /** A docker (or other) command to its end without blocking the event loop; SIGKILL at the deadline. */
-export function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; deadlineMs?: number } = {}): Promise<Ran> {
-  const child = spawn(command, args, { cwd: options.cwd ?? PACKAGE_ROOT, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+export function run(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; deadlineMs?: number } = {},
+): Promise<Ran> {
+  const child = spawn(command, args, {
+    cwd: options.cwd ?? PACKAGE_ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -59,9 +69,14 @@ export function kitImage(): Promise<string> {
       return given;
     }
     const tag = "property-listing-kit:test";
-    const ran = await run("docker", ["build", "-q", "-t", tag, "."], { env: { DOCKER_BUILDKIT: "0" }, deadlineMs: 15 * 60_000 });
+    const ran = await run("docker", ["build", "-q", "-t", tag, "."], {
+      env: { DOCKER_BUILDKIT: "0" },
+      deadlineMs: 15 * 60_000,
+    });
     if (ran.status !== 0) {
-      throw new Error(`docker build of the Dockerfile failed (where no registry is reachable, make its base image with scripts/docker/stand-in-base.sh first):\n${ran.stderr}${ran.stdout}`);
+      throw new Error(
+        `docker build of the Dockerfile failed (where no registry is reachable, make its base image with scripts/docker/stand-in-base.sh first):\n${ran.stderr}${ran.stdout}`,
+      );
     }
     return tag;
   })();
@@ -94,7 +109,9 @@ export async function waitForDockerHealthy(id: string, deadlineMs = HANG_MS): Pr
     if (state.Health?.Status === "healthy") return;
     if (!state.Running || Date.now() > deadline) {
       const logs = await run("docker", ["logs", id]);
-      throw new Error(`container ${id.slice(0, 12)} did not turn healthy (${JSON.stringify(state)}); it said:\n${logs.stdout}${logs.stderr}`);
+      throw new Error(
+        `container ${id.slice(0, 12)} did not turn healthy (${JSON.stringify(state)}); it said:\n${logs.stdout}${logs.stderr}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -14,21 +14,28 @@ const EXAMPLE = join(PACKAGE_ROOT, "examples", "consumer");
 /** The example copied to a temporary folder, its dependencies resolved as an install would resolve them. */
 export function exampleConsumerProject(): string {
   const project = mkdtempSync(join(tmpdir(), "plk-example-consumer-"));
-  for (const entry of ["package.json", "vitest.config.ts", "src", "test"]) cpSync(join(EXAMPLE, entry), join(project, entry), { recursive: true });
+  for (const entry of ["package.json", "vitest.config.ts", "src", "test"])
+    cpSync(join(EXAMPLE, entry), join(project, entry), { recursive: true });
   mkdirSync(join(project, "node_modules"));
-  for (const name of ["msw", "openapi-fetch", "openapi-typescript-helpers", "vitest"]) symlinkSync(join(PACKAGE_ROOT, "node_modules", name), join(project, "node_modules", name), "dir");
+  for (const name of ["msw", "openapi-fetch", "openapi-typescript-helpers", "vitest"])
+    symlinkSync(join(PACKAGE_ROOT, "node_modules", name), join(project, "node_modules", name), "dir");
   symlinkSync(PACKAGE_ROOT, join(project, "node_modules", "property-listing-kit"), "dir");
   return project;
 }
 
 /** Runs the example's suite (`vitest run`) in `project`, writing the usage to `usageFile`. */
-export function runExampleSuite(project: string, usageFile: string, extra: NodeJS.ProcessEnv = {}): Promise<{ code: number; output: string }> {
+export function runExampleSuite(
+  project: string,
+  usageFile: string,
+  extra: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [join(PACKAGE_ROOT, "node_modules", "vitest", "vitest.mjs"), "run"],
       { cwd: project, env: { ...process.env, USAGE_FILE: usageFile, ...extra }, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, output: `${stdout}\n${stderr}` }),
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, output: `${stdout}\n${stderr}` }),
     );
   });
 }

@@ -39,11 +39,14 @@ export async function startForwardingProxy({ requireAuth }: { requireAuth?: stri
     const headers = { ...incoming.headers };
     delete headers["proxy-authorization"];
     delete headers["proxy-connection"];
-    const forward = httpRequest({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: incoming.method, headers }, (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
-    forward.on("error", () => outgoing.headersSent ? outgoing.destroy() : outgoing.writeHead(502).end());
+    const forward = httpRequest(
+      { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: incoming.method, headers },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    forward.on("error", () => (outgoing.headersSent ? outgoing.destroy() : outgoing.writeHead(502).end()));
     incoming.pipe(forward);
   });
   server.on("connect", (incoming, client: Socket, head: Buffer) => {

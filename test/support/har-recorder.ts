@@ -6,13 +6,29 @@
 export interface HarEntry {
   startedDateTime: string;
   time: number;
-  request: { method: string; url: string; httpVersion: string; headers: Array<{ name: string; value: string }>; postData?: { mimeType: string; text: string } };
-  response: { status: number; statusText: string; httpVersion: string; headers: Array<{ name: string; value: string }>; content: { size: number; mimeType: string; text?: string; encoding?: string } };
+  request: {
+    method: string;
+    url: string;
+    httpVersion: string;
+    headers: Array<{ name: string; value: string }>;
+    postData?: { mimeType: string; text: string };
+  };
+  response: {
+    status: number;
+    statusText: string;
+    httpVersion: string;
+    headers: Array<{ name: string; value: string }>;
+    content: { size: number; mimeType: string; text?: string; encoding?: string };
+  };
 }
 
 export interface HarRecorder {
   /** Sends a request to `base + path` and records the exchange. `body` is sent as JSON unless it is a string. */
-  send(method: string, path: string, options?: { headers?: Record<string, string>; body?: unknown }): Promise<{ status: number; body: unknown }>;
+  send(
+    method: string,
+    path: string,
+    options?: { headers?: Record<string, string>; body?: unknown },
+  ): Promise<{ status: number; body: unknown }>;
   /** Adds an entry as given, for traffic the recorder cannot make (a preflight, another host, a failed request). */
   add(entry: HarEntry): void;
   entries: HarEntry[];
@@ -35,7 +51,12 @@ export function createHarRecorder(base: string, defaultHeaders: Record<string, s
       const entry: HarEntry = {
         startedDateTime: new Date(started).toISOString(),
         time: Date.now() - started,
-        request: { method, url: `${base}${path}`, httpVersion: "HTTP/1.1", headers: Object.entries(sentHeaders).map(([name, value]) => ({ name, value })) },
+        request: {
+          method,
+          url: `${base}${path}`,
+          httpVersion: "HTTP/1.1",
+          headers: Object.entries(sentHeaders).map(([name, value]) => ({ name, value })),
+        },
         response: {
           status: response.status,
           statusText: response.statusText,
@@ -64,7 +85,13 @@ export function otherTraffic(url: string): HarEntry {
     startedDateTime: new Date(0).toISOString(),
     time: 3,
     request: { method: "GET", url, httpVersion: "HTTP/1.1", headers: [{ name: "accept", value: "text/html" }] },
-    response: { status: 200, statusText: "OK", httpVersion: "HTTP/1.1", headers: [{ name: "content-type", value: "text/html" }], content: { size: 15, mimeType: "text/html", text: "<p>a page</p>" } },
+    response: {
+      status: 200,
+      statusText: "OK",
+      httpVersion: "HTTP/1.1",
+      headers: [{ name: "content-type", value: "text/html" }],
+      content: { size: 15, mimeType: "text/html", text: "<p>a page</p>" },
+    },
   };
 }
 
@@ -83,6 +110,12 @@ export function preflight(url: string): HarEntry {
         { name: "access-control-request-headers", value: "api-key,content-type,token" },
       ],
     },
-    response: { status: 204, statusText: "No Content", httpVersion: "HTTP/1.1", headers: [], content: { size: 0, mimeType: "" } },
+    response: {
+      status: 204,
+      statusText: "No Content",
+      httpVersion: "HTTP/1.1",
+      headers: [],
+      content: { size: 0, mimeType: "" },
+    },
   };
 }

@@ -27,13 +27,25 @@ export interface IndependentRun {
 }
 
 /** Runs the runner against a fresh instance (variant undefined: the conforming one) and closes it. */
-export async function runAgainstIndependent(variant: string | undefined, { fuzz, seed, timeoutMs }: IndependentRun): Promise<RunReport> {
+export async function runAgainstIndependent(
+  variant: string | undefined,
+  { fuzz, seed, timeoutMs }: IndependentRun,
+): Promise<RunReport> {
   const service = await startIndependentService(variant ? { variant } : {});
   try {
     const { primary, other, fresh } = service.accounts;
     const outcome = await runContract({
-      baseUrl: service.url, fetch: service.fetch, apiKey: primary.apiKey, token: primary.token, other, fresh: { ...fresh, seats: fresh.agentSeats },
-      ...contracts(), timeoutMs, runId: variant ?? "conforming", seed, ...(fuzz ? { fuzz } : {}),
+      baseUrl: service.url,
+      fetch: service.fetch,
+      apiKey: primary.apiKey,
+      token: primary.token,
+      other,
+      fresh: { ...fresh, seats: fresh.agentSeats },
+      ...contracts(),
+      timeoutMs,
+      runId: variant ?? "conforming",
+      seed,
+      ...(fuzz ? { fuzz } : {}),
     });
     if (outcome.kind !== "report") throw new Error(outcome.message);
     return outcome.report;
@@ -44,5 +56,7 @@ export async function runAgainstIndependent(variant: string | undefined, { fuzz,
 
 /** The failures of a run, one line each: check, step, message. */
 export function failuresOf(report: RunReport): string[] {
-  return report.results.filter((result) => result.status === "failed").map((result) => `${result.check} (${result.step}): ${result.message ?? ""}`);
+  return report.results
+    .filter((result) => result.status === "failed")
+    .map((result) => `${result.check} (${result.step}): ${result.message ?? ""}`);
 }

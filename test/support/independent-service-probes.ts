@@ -25,7 +25,12 @@ export class Client {
     return { "API-KEY": this.account.apiKey, TOKEN: this.account.token, "content-type": "application/json" };
   }
 
-  async call(method: Method, path: string, body?: unknown, headers: Record<string, string> = this.credentials()): Promise<Answer> {
+  async call(
+    method: Method,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = this.credentials(),
+  ): Promise<Answer> {
     const response = await fetch(`${this.service.url}/api/v1/object${path}`, {
       method,
       headers,
@@ -59,7 +64,16 @@ export class Client {
   }
 
   async createDocument(property: string, extra: Record<string, unknown> = {}): Promise<string> {
-    return String((await this.ok("POST", "/document/", { property_reference: Number(property), title: "Plan", file_url: "https://files.example.org/plan.pdf", ...extra })).nid);
+    return String(
+      (
+        await this.ok("POST", "/document/", {
+          property_reference: Number(property),
+          title: "Plan",
+          file_url: "https://files.example.org/plan.pdf",
+          ...extra,
+        })
+      ).nid,
+    );
   }
 }
 
@@ -68,8 +82,29 @@ let emails = 0;
 export const uniqueEmail = () => `agent${++emails}.${Date.now()}@listing.example`;
 
 export const CATALOGUE = [
-  "rubik_v2", "icon", "air", "lnd", "focal", "mot", "rubik", "kit", "pipeline", "mak", "saren", "syd", "arlo",
-  "bren", "dax", "cobi", "eko", "lux", "ryne", "north", "stak", "karr", "intra",
+  "rubik_v2",
+  "icon",
+  "air",
+  "lnd",
+  "focal",
+  "mot",
+  "rubik",
+  "kit",
+  "pipeline",
+  "mak",
+  "saren",
+  "syd",
+  "arlo",
+  "bren",
+  "dax",
+  "cobi",
+  "eko",
+  "lux",
+  "ryne",
+  "north",
+  "stak",
+  "karr",
+  "intra",
 ];
 export const LINKS = [
   { service: "twitter", url: "https://twitter.example/a", weight: "5" },
@@ -81,37 +116,49 @@ export const isRefused = (status: number) => status >= 400 && status < 500;
 /** Probes of one documented rule each: pass on the conforming service, fail on the variant that breaks it. */
 export type Probe = (api: Client) => Promise<void>;
 
-const roundTrip = (edit: Record<string, string>): Probe => async (api) => {
-  const nid = await api.createProperty();
-  await api.ok("PUT", `/property/${nid}`, edit);
-  expect(await api.property(nid)).toMatchObject(edit);
-};
+const roundTrip =
+  (edit: Record<string, string>): Probe =>
+  async (api) => {
+    const nid = await api.createProperty();
+    await api.ok("PUT", `/property/${nid}`, edit);
+    expect(await api.property(nid)).toMatchObject(edit);
+  };
 /** A create whose values must come back as sent (and must not crash the service). */
-const roundTripOnCreate = (values: Record<string, string>): Probe => async (api) => {
-  expect(await api.property(await api.createProperty(values))).toMatchObject(values);
-};
+const roundTripOnCreate =
+  (values: Record<string, string>): Probe =>
+  async (api) => {
+    expect(await api.property(await api.createProperty(values))).toMatchObject(values);
+  };
 /**
  * A create the document rules out is refused, or taken and kept so that the documented fact holds on retrieve
  * (issue 28: the document requires no refusal; it documents what is stored).
  */
-const refusedOrKept = (change: Record<string, unknown>, holds: (property: Record<string, unknown>) => void, omit?: string): Probe => async (api) => {
-  const body: Record<string, unknown> = { ...VALID_PROPERTY, ...change };
-  if (omit !== undefined) delete body[omit];
-  const answer = await api.call("POST", "/property", body);
-  if (isRefused(answer.status)) return;
-  expect(answer.status).toBe(200);
-  holds(await api.property(answer.body.nid));
-};
+const refusedOrKept =
+  (change: Record<string, unknown>, holds: (property: Record<string, unknown>) => void, omit?: string): Probe =>
+  async (api) => {
+    const body: Record<string, unknown> = { ...VALID_PROPERTY, ...change };
+    if (omit !== undefined) delete body[omit];
+    const answer = await api.call("POST", "/property", body);
+    if (isRefused(answer.status)) return;
+    expect(answer.status).toBe(200);
+    holds(await api.property(answer.body.nid));
+  };
 const countLike = (field: string) => (property: Record<string, unknown>) => expect(property[field]).toMatch(/^[0-9]+$/);
 const twoCharacters = (property: Record<string, unknown>) => expect([...String(property.state)]).toHaveLength(2);
-const nullOrAValue = (field: string) => (property: Record<string, unknown>) => expect(property[field] === null || (typeof property[field] === "string" && property[field] !== "")).toBe(true);
-const authRefused = (request: (api: Client, nid: string) => [Method, string, unknown], headers: (api: Client) => Record<string, string>): Probe => async (api) => {
-  const nid = await api.createProperty({ external_id: "ext-auth" });
-  await api.ok("PUT", `/property/${nid}`, { external_id: "ext-auth" });
-  const [method, path, body] = request(api, nid);
-  expect((await api.call(method, path, body)).status).toBe(200);
-  expect(isRefused((await api.call(method, path, body, headers(api))).status)).toBe(true);
-};
+const nullOrAValue = (field: string) => (property: Record<string, unknown>) =>
+  expect(property[field] === null || (typeof property[field] === "string" && property[field] !== "")).toBe(true);
+const authRefused =
+  (
+    request: (api: Client, nid: string) => [Method, string, unknown],
+    headers: (api: Client) => Record<string, string>,
+  ): Probe =>
+  async (api) => {
+    const nid = await api.createProperty({ external_id: "ext-auth" });
+    await api.ok("PUT", `/property/${nid}`, { external_id: "ext-auth" });
+    const [method, path, body] = request(api, nid);
+    expect((await api.call(method, path, body)).status).toBe(200);
+    expect(isRefused((await api.call(method, path, body, headers(api))).status)).toBe(true);
+  };
 const withoutHeader = (name: string) => (api: Client) => {
   const headers = api.credentials();
   delete headers[name];
@@ -120,7 +167,8 @@ const withoutHeader = (name: string) => (api: Client) => {
 const withToken = (token: (api: Client) => string) => (api: Client) => ({ ...api.credentials(), TOKEN: token(api) });
 const absentIsNull: Probe = async (api) => {
   const property = await api.property(await api.createProperty());
-  for (const field of ["country", "amenities", "intent", "lot_size_units", "half_baths"]) expect(property).toHaveProperty(field, null);
+  for (const field of ["country", "amenities", "intent", "lot_size_units", "half_baths"])
+    expect(property).toHaveProperty(field, null);
 };
 const seatLimit: Probe = async (api) => {
   const fresh = new Client(api.service, api.service.accounts.fresh);
@@ -129,27 +177,41 @@ const seatLimit: Probe = async (api) => {
   expect(isRefused(answer.status)).toBe(true);
   expect(JSON.stringify(answer.body)).toContain("Not Enough Agent Seats");
 };
-const duplicateRefused = (variant: (email: string) => string): Probe => async (api) => {
-  const email = uniqueEmail();
-  await api.createAgent({ email });
-  const answer = await api.call("POST", "/agent_card/", { email: variant(email) });
-  expect(isRefused(answer.status)).toBe(true);
-  expect(JSON.stringify(answer.body)).toContain("Agent Already Exists");
-};
-const documentField = (create: Record<string, unknown>, check: (document: Answer["body"]) => void): Probe => async (api) => {
-  const nid = await api.createDocument(await api.createProperty(), create);
-  check(await api.ok("GET", `/document/${nid}`));
-};
-const agentLinks = (check: (links: Array<{ weight: unknown }>) => void): Probe => async (api) => {
-  check((await api.agent(await api.createAgent({ social_media_links: LINKS }))).social_media_links);
-};
+const duplicateRefused =
+  (variant: (email: string) => string): Probe =>
+  async (api) => {
+    const email = uniqueEmail();
+    await api.createAgent({ email });
+    const answer = await api.call("POST", "/agent_card/", { email: variant(email) });
+    expect(isRefused(answer.status)).toBe(true);
+    expect(JSON.stringify(answer.body)).toContain("Agent Already Exists");
+  };
+const documentField =
+  (create: Record<string, unknown>, check: (document: Answer["body"]) => void): Probe =>
+  async (api) => {
+    const nid = await api.createDocument(await api.createProperty(), create);
+    check(await api.ok("GET", `/document/${nid}`));
+  };
+const agentLinks =
+  (check: (links: Array<{ weight: unknown }>) => void): Probe =>
+  async (api) => {
+    check((await api.agent(await api.createAgent({ social_media_links: LINKS }))).social_media_links);
+  };
 
 export const PROBES: Record<string, Probe> = {
   "create-drops-year-built-and-parking": async (api) => {
-    expect(await api.property(await api.createProperty({ year_built: 1999, parking_spaces: 2 }))).toMatchObject({ year_built: "1999", parking_spaces: "2" });
+    expect(await api.property(await api.createProperty({ year_built: 1999, parking_spaces: 2 }))).toMatchObject({
+      year_built: "1999",
+      parking_spaces: "2",
+    });
   },
   "edit-drops-premise-and-country": roundTrip({ premise: "Unit 4", country: "US" }),
-  "edit-drops-listing-fields": roundTrip({ listing_status: "Active", intent: "sale", lot_size_units: "sqft", mls_id: "MLS-9" }),
+  "edit-drops-listing-fields": roundTrip({
+    listing_status: "Active",
+    intent: "sale",
+    lot_size_units: "sqft",
+    mls_id: "MLS-9",
+  }),
   "edit-drops-media-ids": roundTrip({ main_image: "101", logo: "102", edit_access: "103", show_on_property: "104" }),
   "list-price-as-number": async (api) => {
     expect((await api.property(await api.createProperty({ list_price: 250000 }))).list_price).toBe("250000");
@@ -182,7 +244,10 @@ export const PROBES: Record<string, Probe> = {
     expect((await api.property(await api.createProperty())).virtual_tours).toEqual([]);
   },
   "agent-drops-company-and-license": async (api) => {
-    expect(await api.agent(await api.createAgent({ company: "Acme", license: "L-7" }))).toMatchObject({ company: "Acme", license: "L-7" });
+    expect(await api.agent(await api.createAgent({ company: "Acme", license: "L-7" }))).toMatchObject({
+      company: "Acme",
+      license: "L-7",
+    });
   },
   "agent-update-drops-professional-title": async (api) => {
     const nid = await api.createAgent({ professional_title: "Agent" });
@@ -206,9 +271,15 @@ export const PROBES: Record<string, Probe> = {
     await api.ok("PUT", `/document/${nid}`, { visible: false });
     expect((await api.ok("GET", `/document/${nid}`)).visible).toBe(false);
   },
-  "document-timestamps-as-strings": documentField({}, (d) => expect(Number.isInteger(d.created) && Number.isInteger(d.changed)).toBe(true)),
-  "document-booleans-as-numbers": documentField({ visible: true, is_floorplan: false }, (d) => expect([d.visible, d.is_floorplan]).toEqual([true, false])),
-  "show-on-unbranded-lowercased": documentField({ Show_on_unbranded: true }, (d) => expect(d.Show_on_unbranded).toBe(true)),
+  "document-timestamps-as-strings": documentField({}, (d) =>
+    expect(Number.isInteger(d.created) && Number.isInteger(d.changed)).toBe(true),
+  ),
+  "document-booleans-as-numbers": documentField({ visible: true, is_floorplan: false }, (d) =>
+    expect([d.visible, d.is_floorplan]).toEqual([true, false]),
+  ),
+  "show-on-unbranded-lowercased": documentField({ Show_on_unbranded: true }, (d) =>
+    expect(d.Show_on_unbranded).toBe(true),
+  ),
   "property-reference-as-string": async (api) => {
     const property = await api.createProperty();
     const nid = await api.createDocument(property);
@@ -273,21 +344,37 @@ export const PROBES: Record<string, Probe> = {
   "unset-fields-as-empty-string": absentIsNull,
   "unset-fields-omitted": absentIsNull,
   "accepts-lowercase-garage": refusedOrKept({ garage: "attached" }, countLike("garage")),
-  "accepts-lowercase-property-type": refusedOrKept({ property_type: "single family" }, (property) => expect(property.property_type).toMatch(/^[^\s]+$/)),
+  "accepts-lowercase-property-type": refusedOrKept({ property_type: "single family" }, (property) =>
+    expect(property.property_type).toMatch(/^[^\s]+$/),
+  ),
   "accepts-3-char-state": refusedOrKept({ state: "ILL" }, twoCharacters),
   "accepts-1-char-state": refusedOrKept({ state: "I" }, twoCharacters),
-  "template-case-kept": refusedOrKept({ template: "MAK" }, (property) => expect(CATALOGUE).toContain(property.template)),
+  "template-case-kept": refusedOrKept({ template: "MAK" }, (property) =>
+    expect(CATALOGUE).toContain(property.template),
+  ),
   "accepts-missing-zip": refusedOrKept({}, nullOrAValue("zip"), "zip"),
   "accepts-missing-street": refusedOrKept({}, nullOrAValue("street"), "street"),
   "accepts-non-integer-weight": async (api) => {
-    const answer = await api.call("POST", "/agent_card/", { email: uniqueEmail(), social_media_links: [{ service: "x", url: "https://x.example", weight: "1.5" }] });
+    const answer = await api.call("POST", "/agent_card/", {
+      email: uniqueEmail(),
+      social_media_links: [{ service: "x", url: "https://x.example", weight: "1.5" }],
+    });
     expect(isRefused(answer.status)).toBe(true);
   },
   "auth-ep1-no-key": authRefused((_api, nid) => ["GET", `/property/${nid}`, undefined], withoutHeader("API-KEY")),
   "auth-ep2-no-token": authRefused(() => ["GET", "/external-property/ext-auth", undefined], withoutHeader("TOKEN")),
-  "auth-ep3-foreign-token": authRefused(() => ["POST", "/property", VALID_PROPERTY], withToken((api) => api.service.accounts.other.token)),
-  "auth-ep4-wrong-token": authRefused((_api, nid) => ["PUT", `/property/${nid}`, { title: "t" }], withToken(() => "tk-not-issued")),
-  "auth-ep5-foreign-token": authRefused((api) => ["GET", `/properties/${api.account.uid}`, undefined], withToken((api) => api.service.accounts.other.token)),
+  "auth-ep3-foreign-token": authRefused(
+    () => ["POST", "/property", VALID_PROPERTY],
+    withToken((api) => api.service.accounts.other.token),
+  ),
+  "auth-ep4-wrong-token": authRefused(
+    (_api, nid) => ["PUT", `/property/${nid}`, { title: "t" }],
+    withToken(() => "tk-not-issued"),
+  ),
+  "auth-ep5-foreign-token": authRefused(
+    (api) => ["GET", `/properties/${api.account.uid}`, undefined],
+    withToken((api) => api.service.accounts.other.token),
+  ),
   "auth-ep15-no-key": authRefused(() => ["GET", "/template_base", undefined], withoutHeader("API-KEY")),
   "seat-limit-not-enforced": seatLimit,
   "seat-limit-unnamed-error": seatLimit,
@@ -365,10 +452,14 @@ export const PROBES: Record<string, Probe> = {
     expect((await api.property(await api.createProperty({ garage: "None" }))).garage).toMatch(/^\d+$/);
   },
   "property-type-town-house-spaced": async (api) => {
-    expect((await api.property(await api.createProperty({ property_type: "Town House" }))).property_type).toBe("TownHouse");
+    expect((await api.property(await api.createProperty({ property_type: "Town House" }))).property_type).toBe(
+      "TownHouse",
+    );
   },
   "agent-website-other-host": async (api) => {
-    expect((await api.agent(await api.createAgent({ website: "https://agents.example.org/dana" }))).website).toBe("https://agents.example.org/dana");
+    expect((await api.agent(await api.createAgent({ website: "https://agents.example.org/dana" }))).website).toBe(
+      "https://agents.example.org/dana",
+    );
   },
   "amenities-item-dropped": roundTrip({ amenities: "Pool,Garden" }),
   "list-price-rounded": roundTrip({ list_price: "410000" }),
@@ -376,21 +467,26 @@ export const PROBES: Record<string, Probe> = {
     expect((await api.property(await api.createProperty({ garage: "Detached" }))).garage).toMatch(/^\d+$/);
   },
   "agent-name-first-only": async (api) => {
-    expect((await api.agent(await api.createAgent({ agent_first_name: "Dana", agent_last_name: "Whitfield" }))).name).toBe("Dana Whitfield");
+    expect(
+      (await api.agent(await api.createAgent({ agent_first_name: "Dana", agent_last_name: "Whitfield" }))).name,
+    ).toBe("Dana Whitfield");
   },
   // Found only by generated input (issue 21).
   "crash-on-fraction-in-integer": async (api) => {
     expect((await api.call("POST", "/property", { ...VALID_PROPERTY, bedrooms: 2.5 })).status).toBeLessThan(500);
   },
   "crash-on-non-ascii-street": roundTripOnCreate({ street: "12 Straße der Einheit, Zürich 🏠" }),
-  "crash-on-long-city": roundTripOnCreate({ city: "Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch ".repeat(3).trim() }),
+  "crash-on-long-city": roundTripOnCreate({
+    city: "Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch ".repeat(3).trim(),
+  }),
   "crash-on-negative-year-built": async (api) => {
     expect(await api.property(await api.createProperty({ year_built: -500 }))).toMatchObject({ year_built: "-500" });
   },
   "number-for-string-kept-as-number": async (api) => {
     await refusedOrKept({ zip: 62701 }, (property) => expect(property.zip).toBe("62701"))(api);
     const nid = await api.createProperty();
-    if (!isRefused((await api.call("PUT", `/property/${nid}`, { city: 7 })).status)) expect((await api.property(nid)).city).toBe("7");
+    if (!isRefused((await api.call("PUT", `/property/${nid}`, { city: 7 })).status))
+      expect((await api.property(nid)).city).toBe("7");
   },
   "edit-accepts-template-outside-catalogue": async (api) => {
     const nid = await api.createProperty({ template: "kit" });
@@ -404,4 +500,3 @@ export const PROBES: Record<string, Probe> = {
     expect(await listed()).toBe(before);
   },
 };
-

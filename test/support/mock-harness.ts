@@ -21,7 +21,13 @@ export interface Harness {
 }
 
 export function createHarness(options: MockServerOptions = {}): Harness {
-  const mock = createMockServer({ fixtures: tinyFixtures(), validateResponses: true, contract: sharedContract(), log: () => {}, ...options });
+  const mock = createMockServer({
+    fixtures: tinyFixtures(),
+    validateResponses: true,
+    contract: sharedContract(),
+    log: () => {},
+    ...options,
+  });
   afterEach(() => {
     expect(mock.violations, "the mock answered something the contract does not allow").toEqual([]);
     mock.reset();
@@ -29,6 +35,8 @@ export function createHarness(options: MockServerOptions = {}): Harness {
   return {
     mock,
     api: (method, path, credentials = DEMO) =>
-      request(mock.app)[method](`/api/v1/object${path}`).set({ ...credentials, "content-type": "application/json" }),
+      request(mock.app)
+        [method](`/api/v1/object${path}`)
+        .set({ ...credentials, "content-type": "application/json" }),
   };
 }

@@ -14,7 +14,10 @@ import { serveStaticSite, type StaticSite } from "./static-site.ts";
 const WORKER_SCRIPT = createRequire(import.meta.url).resolve("msw/mockServiceWorker.js");
 
 /** Serves the page whose entry is `entry` (a path from the package root); each request's path is told to `onRequest`. */
-export async function serveMswPage(entry: string, onRequest?: (method: string, path: string) => void): Promise<StaticSite> {
+export async function serveMswPage(
+  entry: string,
+  onRequest?: (method: string, path: string) => void,
+): Promise<StaticSite> {
   const bundle = await bundleForBrowser(entry, { minify: false });
   if (!bundle.ok) throw new Error(bundle.errors.join("\n"));
   return serveStaticSite(
@@ -42,7 +45,10 @@ export interface MswPageInChromium {
 }
 
 /** Serves the page of `entry` and launches Chromium before the file's tests, and stops both after them. */
-export function useMswPageInChromium(entry: string, onRequest?: (method: string, path: string) => void): MswPageInChromium {
+export function useMswPageInChromium(
+  entry: string,
+  onRequest?: (method: string, path: string) => void,
+): MswPageInChromium {
   let site: StaticSite | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {

@@ -20,9 +20,27 @@ export interface NotFoundForOthers {
   otherKind: number;
 }
 
-export function expectNotFoundForOthers({ store, collection, noun, call, foreign, otherKind }: NotFoundForOthers): void {
+export function expectNotFoundForOthers({
+  store,
+  collection,
+  noun,
+  call,
+  foreign,
+  otherKind,
+}: NotFoundForOthers): void {
   const before = structuredClone(store.record(collection, foreign));
-  expect(call(foreign)).toEqual({ ok: false, failure: { problem: "notFound", detail: `No ${noun} with nid ${foreign} for this account.`, situation: "foreign-record" } });
-  for (const nid of [999_999, otherKind]) expect(call(nid)).toEqual({ ok: false, failure: { problem: "notFound", detail: `No ${noun} with nid ${nid} for this account.` } });
+  expect(call(foreign)).toEqual({
+    ok: false,
+    failure: {
+      problem: "notFound",
+      detail: `No ${noun} with nid ${foreign} for this account.`,
+      situation: "foreign-record",
+    },
+  });
+  for (const nid of [999_999, otherKind])
+    expect(call(nid)).toEqual({
+      ok: false,
+      failure: { problem: "notFound", detail: `No ${noun} with nid ${nid} for this account.` },
+    });
   expect(store.record(collection, foreign)).toEqual(before);
 }

@@ -28,7 +28,8 @@ net.Socket.prototype.connect = function guardedConnect(...args) {
   const options = Array.isArray(first) ? first[0] : first;
   if (options && typeof options === "object") {
     if (options.path == null) note("connect", options.host, options.port);
-  } else if (typeof first === "number" || (typeof first === "string" && /^\d+$/.test(first))) note("connect", typeof args[1] === "string" ? args[1] : "localhost", Number(first));
+  } else if (typeof first === "number" || (typeof first === "string" && /^\d+$/.test(first)))
+    note("connect", typeof args[1] === "string" ? args[1] : "localhost", Number(first));
   return connect.apply(this, args);
 };
 

@@ -35,7 +35,9 @@ export function operationRequests(): OperationRequest[] {
         const body = operation.requestBody as RequestBodyObject;
         const [example] = Object.values(body.content["application/json"]!.examples ?? {});
         const value = structuredClone(
-          (example && "$ref" in example ? resolvePointer(spec, (example as { $ref: string }).$ref) : example) as { value: unknown },
+          (example && "$ref" in example ? resolvePointer(spec, (example as { $ref: string }).$ref) : example) as {
+            value: unknown;
+          },
         ).value as Record<string, unknown>;
         if ("property_reference" in value) value.property_reference = 1001;
         if (operation.operationId === "createAgentCard") value.email = "new.agent@harbor.example";

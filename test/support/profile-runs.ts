@@ -12,10 +12,19 @@ const contract = createContract();
 const closedContract = createContract({ closed: true });
 
 /** The three accounts a run uses. */
-export type Accounts = { apiKey: string; token: string; other: { apiKey: string; token: string }; fresh: { apiKey: string; token: string; seats?: number } };
+export type Accounts = {
+  apiKey: string;
+  token: string;
+  other: { apiKey: string; token: string };
+  fresh: { apiKey: string; token: string; seats?: number };
+};
 
 /** One run; its outcome carries the profile when `recordProfile` is set. A run that gives no verdict throws. */
-export async function run(baseUrl: string, accounts: Accounts, extra: { profile?: ServiceProfile; recordProfile?: boolean; runId: string; fetch?: typeof globalThis.fetch }) {
+export async function run(
+  baseUrl: string,
+  accounts: Accounts,
+  extra: { profile?: ServiceProfile; recordProfile?: boolean; runId: string; fetch?: typeof globalThis.fetch },
+) {
   const outcome = await runContract({ baseUrl, ...accounts, contract, closedContract, timeoutMs: HANG_MS, ...extra });
   if (outcome.kind !== "report") throw new Error(outcome.message);
   return outcome;
@@ -23,7 +32,10 @@ export async function run(baseUrl: string, accounts: Accounts, extra: { profile?
 
 /** The independent service's accounts, the fresh one with its seats. */
 export const serviceAccounts = (service: IndependentService): Accounts => ({
-  apiKey: service.accounts.primary.apiKey, token: service.accounts.primary.token, other: service.accounts.other, fresh: { ...service.accounts.fresh, seats: service.accounts.fresh.agentSeats },
+  apiKey: service.accounts.primary.apiKey,
+  token: service.accounts.primary.token,
+  other: service.accounts.other,
+  fresh: { ...service.accounts.fresh, seats: service.accounts.fresh.agentSeats },
 });
 
 /** The closed contract (no unlisted fields), for a mock that checks its own answers. */

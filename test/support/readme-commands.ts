@@ -10,8 +10,12 @@ import { PACKAGE_ROOT } from "./start-process.ts";
 
 /** The README, then each page of docs/ in name order: what a user reads, as one text. */
 export function userDocs(): string {
-  const pages = readdirSync(join(PACKAGE_ROOT, "docs")).filter((name) => name.endsWith(".md")).sort();
-  return [join(PACKAGE_ROOT, "README.md"), ...pages.map((name) => join(PACKAGE_ROOT, "docs", name))].map((path) => readFileSync(path, "utf8")).join("\n");
+  const pages = readdirSync(join(PACKAGE_ROOT, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .sort();
+  return [join(PACKAGE_ROOT, "README.md"), ...pages.map((name) => join(PACKAGE_ROOT, "docs", name))]
+    .map((path) => readFileSync(path, "utf8"))
+    .join("\n");
 }
 
 /** Each line of each `sh` block of the README and docs/, comments off, continued lines joined. */
@@ -29,7 +33,10 @@ export function readmeCommands(): string[] {
 /** The one command of the README and docs/ that matches; a test that runs it fails when they no longer have it. */
 export function readmeCommand(pattern: RegExp): string {
   const found = readmeCommands().filter((line) => pattern.test(line));
-  if (found.length !== 1) throw new Error(`README.md and docs/ have ${found.length} commands matching ${pattern}, not one: ${JSON.stringify(found)}`);
+  if (found.length !== 1)
+    throw new Error(
+      `README.md and docs/ have ${found.length} commands matching ${pattern}, not one: ${JSON.stringify(found)}`,
+    );
   return found[0]!;
 }
 
@@ -52,6 +59,7 @@ export const README_PRISM_TESTS: Record<keyof typeof README_PRISM, string> = {
  * or one added) and on the loopback rather than every interface.
  */
 export function onPort(line: string, port: number): string {
-  if (/--port \d+/.test(line)) return line.replace(/--port \d+/, `--port ${port}`).replace("--host 0.0.0.0", "--host 127.0.0.1");
+  if (/--port \d+/.test(line))
+    return line.replace(/--port \d+/, `--port ${port}`).replace("--host 0.0.0.0", "--host 127.0.0.1");
   return `${line}${line.includes(" -- ") ? "" : " --"} --port ${port}`;
 }

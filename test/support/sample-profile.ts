@@ -10,12 +10,21 @@ export const provenance = { step: "a step", observedAt: "2026-01-02T03:04:05.000
 
 /** An observed error answer: its status, and a JSON body of string members. */
 export const error = (status: number, example: Record<string, string>) => ({
-  ...provenance, statuses: [status], mediaTypes: ["application/json; charset=utf-8"], example,
-  schema: { type: "object", properties: Object.fromEntries(Object.keys(example).map((key) => [key, { type: "string" }])), required: Object.keys(example) },
+  ...provenance,
+  statuses: [status],
+  mediaTypes: ["application/json; charset=utf-8"],
+  example,
+  schema: {
+    type: "object",
+    properties: Object.fromEntries(Object.keys(example).map((key) => [key, { type: "string" }])),
+    required: Object.keys(example),
+  },
 });
 
 export const PROFILE: ServiceProfile = {
-  profileVersion: 1, runId: "r1", recordedAt: "2026-01-02T03:04:05.000Z",
+  profileVersion: 1,
+  runId: "r1",
+  recordedAt: "2026-01-02T03:04:05.000Z",
   observations: {
     "error.validation": error(422, { error: "invalid", kind: "validation" }),
     "error.unauthorized.missing": error(403, { error: "no credentials", kind: "auth" }),
@@ -24,7 +33,10 @@ export const PROFILE: ServiceProfile = {
     "error.agent_exists.create": error(409, { error: "Agent Already Exists", kind: "agent" }),
     "media_type.success": { ...provenance, value: ["application/json"] },
     "extra_fields.agent": { ...provenance, fields: { created: { types: ["integer"], example: 1767225600 } } },
-    "extra_fields.property": { ...provenance, fields: { listing_score: { types: ["integer"], example: 7 }, flags: { types: ["array"], example: ["a"] } } },
+    "extra_fields.property": {
+      ...provenance,
+      fields: { listing_score: { types: ["integer"], example: 7 }, flags: { types: ["array"], example: ["a"] } },
+    },
     "order.agent_list": { ...provenance, value: "descending" },
     "seats.fresh": { ...provenance, value: 2 },
   },

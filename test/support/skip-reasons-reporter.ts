@@ -14,7 +14,10 @@ export default class SkipReasonsReporter implements Reporter {
       for (const test of module.children.allTests("skipped")) {
         const result = test.result();
         const note = result.state === "skipped" ? result.note : undefined;
-        if (note) lines.push(`  ${relative(module.project.config.root, module.moduleId)} > ${test.fullName}\n      why: ${note}`);
+        if (note)
+          lines.push(
+            `  ${relative(module.project.config.root, module.moduleId)} > ${test.fullName}\n      why: ${note}`,
+          );
         else unexplained += 1;
       }
     }

@@ -49,7 +49,8 @@ export class SlowFirstSequencer implements TestSequencer {
       const position = SLOW_FILES.indexOf(path(file));
       return position === -1 ? SLOW_FILES.length : position;
     };
-    const cached = (file: TestSpecification) => this.vitest.cache.getFileTestResults(`${file.project.name}:${path(file)}`)?.duration ?? 0;
+    const cached = (file: TestSpecification) =>
+      this.vitest.cache.getFileTestResults(`${file.project.name}:${path(file)}`)?.duration ?? 0;
     return [...files].sort((a, b) => rank(a) - rank(b) || cached(b) - cached(a) || path(a).localeCompare(path(b)));
   }
 }

@@ -29,12 +29,21 @@ export interface StartedProcess {
 const RUNNER_VARIABLES = ["BASE_URL", "PORT", "HOST", "MOCK_DB", "MODE", "DEV", "PROD", "SSR"];
 
 export function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv = {}): StartedProcess {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !RUNNER_VARIABLES.includes(name)));
-  const child = spawn(command, args, { cwd: PACKAGE_ROOT, env: { ...inherited, ...env }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !RUNNER_VARIABLES.includes(name)),
+  );
+  const child = spawn(command, args, {
+    cwd: PACKAGE_ROOT,
+    env: { ...inherited, ...env },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<number | string>((resolve) => child.on("close", (code, signal) => resolve(code ?? signal ?? -1)));
+  const exited = new Promise<number | string>((resolve) =>
+    child.on("close", (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   return {
     child,
     output: () => output,
@@ -103,7 +112,12 @@ export async function waitForHealthy(url: string, deadlineMs = HANG_MS): Promise
  * to `started` for the caller to stop; its address once it says where it listens, has written the banner line
  * `bannerLine` when one is given, and answers /healthz.
  */
-export async function startMockBin(started: StartedProcess[], args: string[], env: NodeJS.ProcessEnv = {}, bannerLine?: RegExp): Promise<{ process: StartedProcess; url: string }> {
+export async function startMockBin(
+  started: StartedProcess[],
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  bannerLine?: RegExp,
+): Promise<{ process: StartedProcess; url: string }> {
   const mock = startProcess(process.execPath, ["dist/cli/mock.js", "--port", "0", "--quiet", ...args], env);
   started.push(mock);
   const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
@@ -128,7 +142,9 @@ export async function freePort(): Promise<number> {
     const port = PORTS.from + slice * size + randomInt(size);
     if (await isFree(port)) return port;
   }
-  throw new Error(`No free port in ${PORTS.from + slice * size}-${PORTS.from + (slice + 1) * size - 1} after 100 tries`);
+  throw new Error(
+    `No free port in ${PORTS.from + slice * size}-${PORTS.from + (slice + 1) * size - 1} after 100 tries`,
+  );
 }
 
 async function isFree(port: number): Promise<boolean> {

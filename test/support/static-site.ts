@@ -13,7 +13,10 @@ export interface StaticSite {
   close(): void;
 }
 
-export async function serveStaticSite(files: SiteFiles, onRequest: (method: string, path: string) => void = () => {}): Promise<StaticSite> {
+export async function serveStaticSite(
+  files: SiteFiles,
+  onRequest: (method: string, path: string) => void = () => {},
+): Promise<StaticSite> {
   const site = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://x").pathname;
     onRequest(request.method ?? "GET", path);

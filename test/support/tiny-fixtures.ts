@@ -67,8 +67,12 @@ export function tinyFixtures(): Database {
     properties: [
       property(1001, 1, {
         external_id: "crm-1001",
-        virtual_tours: { "1101": { nid: 1101, title: "3D tour", vtour_url: "https://tours.property-listing.example/1101" } },
-        property_videos: { "1102": { nid: 1102, title: "Drive-by", video_url: "https://videos.property-listing.example/1102.mp4" } },
+        virtual_tours: {
+          "1101": { nid: 1101, title: "3D tour", vtour_url: "https://tours.property-listing.example/1101" },
+        },
+        property_videos: {
+          "1102": { nid: 1102, title: "Drive-by", video_url: "https://videos.property-listing.example/1102.mp4" },
+        },
       }),
       property(1002, 2, { street: "9 Elm St", title: "Elm cottage", external_id: "crm-1002" }),
     ],

@@ -16,7 +16,12 @@ export function propertyNesting(depth: number, id = 1001): string {
 }
 
 /** A state's text with these records' texts in their collections (the others empty). */
-export function stateText(records: { accounts?: string[]; properties?: string[]; agents?: string[]; documents?: string[] }): string {
+export function stateText(records: {
+  accounts?: string[];
+  properties?: string[];
+  agents?: string[];
+  documents?: string[];
+}): string {
   const collection = (name: keyof typeof records) => `"${name}":[${(records[name] ?? []).join(",")}]`;
   return `{${collection("accounts")},${collection("properties")},${collection("agents")},${collection("documents")}}`;
 }

@@ -30,12 +30,19 @@ interface Step {
  * One test, step by step, against the mock; each step may read the answers before it. `start` is set after the
  * test begins and before its first request, as a `beforeEach` would.
  */
-async function recordTest(mock: MockServer, name: string, start: string, steps: (answers: unknown[]) => Step | undefined): Promise<void> {
+async function recordTest(
+  mock: MockServer,
+  name: string,
+  start: string,
+  steps: (answers: unknown[]) => Step | undefined,
+): Promise<void> {
   mock.usage!.beginTest(name);
   mock.useState(start);
   const answers: unknown[] = [];
   for (let step = steps(answers); step; step = steps(answers)) {
-    const sent = request(mock.app)[step.method](step.path).set({ ...(step.sendWith ?? CREDENTIALS[step.account ?? "primary"]!), "content-type": "application/json" });
+    const sent = request(mock.app)
+      [step.method](step.path)
+      .set({ ...(step.sendWith ?? CREDENTIALS[step.account ?? "primary"]!), "content-type": "application/json" });
     const response = step.body === undefined ? await sent : await sent.send(step.body as object);
     answers.push(response.body);
   }
@@ -64,7 +71,14 @@ export async function buildSampleUsage(options: SampleOptions = {}): Promise<Usa
   const mock = createMockServer({
     log: () => {},
     usage: { consumer: options.consumer ?? "listing-web" },
-    ...(own ? { accounts: [{ apiKey: own["API-KEY"], token: own.TOKEN, uid: 1 }, { apiKey: "broker-key", token: "broker-token", uid: 2 }] } : {}),
+    ...(own
+      ? {
+          accounts: [
+            { apiKey: own["API-KEY"], token: own.TOKEN, uid: 1 },
+            { apiKey: "broker-key", token: "broker-token", uid: 2 },
+          ],
+        }
+      : {}),
   });
   const sendWith = own ? { sendWith: own } : {};
   const uid = "1";
@@ -72,38 +86,107 @@ export async function buildSampleUsage(options: SampleOptions = {}): Promise<Usa
   const agent = mock.store.agentsOf(1)[0]!;
   const floorplan = mock.store.documentsOfProperty(started.id)[0]!;
 
-  await recordTest(mock, "properties › lists the account's properties and opens one", "fixtures", inOrder(
-    () => ({ method: "get", path: `/api/v1/object/properties/${uid}`, ...sendWith }),
-    () => ({ method: "get", path: `/api/v1/object/property/${started.id}`, ...sendWith }),
-  ));
+  await recordTest(
+    mock,
+    "properties › lists the account's properties and opens one",
+    "fixtures",
+    inOrder(
+      () => ({ method: "get", path: `/api/v1/object/properties/${uid}`, ...sendWith }),
+      () => ({ method: "get", path: `/api/v1/object/property/${started.id}`, ...sendWith }),
+    ),
+  );
 
   const created = (answers: unknown[]) => String((answers[0] as { nid: string }).nid);
-  await recordTest(mock, "properties › creates a property, edits it and adds a floorplan", "fixtures", inOrder(
-    () => ({ method: "post", path: "/api/v1/object/property", body: { street: "12 Harbour Road", city: "Portland", state: "ME", zip: "04101", "square feet": 1450, bedrooms: 3, property_type: "Single Family" }, ...sendWith }),
-    (answers) => ({ method: "put", path: `/api/v1/object/property/${created(answers)}`, body: { title: "Harbour view cottage" }, ...sendWith }),
-    (answers) => ({ method: "post", path: "/api/v1/object/document/", body: { title: "Ground floor", property_reference: Number(created(answers)), file_url: "https://files.example.com/ground.pdf", is_floorplan: true }, ...sendWith }),
-    (answers) => ({ method: "get", path: `/api/v1/object/property/${created(answers)}`, ...sendWith }),
-  ));
+  await recordTest(
+    mock,
+    "properties › creates a property, edits it and adds a floorplan",
+    "fixtures",
+    inOrder(
+      () => ({
+        method: "post",
+        path: "/api/v1/object/property",
+        body: {
+          street: "12 Harbour Road",
+          city: "Portland",
+          state: "ME",
+          zip: "04101",
+          "square feet": 1450,
+          bedrooms: 3,
+          property_type: "Single Family",
+        },
+        ...sendWith,
+      }),
+      (answers) => ({
+        method: "put",
+        path: `/api/v1/object/property/${created(answers)}`,
+        body: { title: "Harbour view cottage" },
+        ...sendWith,
+      }),
+      (answers) => ({
+        method: "post",
+        path: "/api/v1/object/document/",
+        body: {
+          title: "Ground floor",
+          property_reference: Number(created(answers)),
+          file_url: "https://files.example.com/ground.pdf",
+          is_floorplan: true,
+        },
+        ...sendWith,
+      }),
+      (answers) => ({ method: "get", path: `/api/v1/object/property/${created(answers)}`, ...sendWith }),
+    ),
+  );
 
-  await recordTest(mock, "agents › shows the seats-full screen", "seats-full", inOrder(
-    () => ({ method: "post", path: "/api/v1/object/agent_card/", body: { agent_first_name: "Ada", agent_last_name: "Byron", email: "ada.byron@agents.example.com" }, ...sendWith }),
-  ));
+  await recordTest(
+    mock,
+    "agents › shows the seats-full screen",
+    "seats-full",
+    inOrder(() => ({
+      method: "post",
+      path: "/api/v1/object/agent_card/",
+      body: { agent_first_name: "Ada", agent_last_name: "Byron", email: "ada.byron@agents.example.com" },
+      ...sendWith,
+    })),
+  );
 
-  await recordTest(mock, "cards › opens an agent card and a floorplan of the account", "fixtures", inOrder(
-    () => ({ method: "post", path: `/api/v1/object/agent_card/${agent.id}`, ...sendWith }),
-    () => ({ method: "get", path: `/api/v1/object/document/${floorplan.id}`, ...sendWith }),
-  ));
+  await recordTest(
+    mock,
+    "cards › opens an agent card and a floorplan of the account",
+    "fixtures",
+    inOrder(
+      () => ({ method: "post", path: `/api/v1/object/agent_card/${agent.id}`, ...sendWith }),
+      () => ({ method: "get", path: `/api/v1/object/document/${floorplan.id}`, ...sendWith }),
+    ),
+  );
 
-  await recordTest(mock, "properties › shows the errors of an invalid property", "fixtures", inOrder(
-    () => ({ method: "post", path: "/api/v1/object/property", body: { street: "3 Elm Street", city: "Salem", state: "Massachusetts", zip: "01970" }, ...sendWith }),
-  ));
+  await recordTest(
+    mock,
+    "properties › shows the errors of an invalid property",
+    "fixtures",
+    inOrder(() => ({
+      method: "post",
+      path: "/api/v1/object/property",
+      body: { street: "3 Elm Street", city: "Salem", state: "Massachusetts", zip: "01970" },
+      ...sendWith,
+    })),
+  );
 
   if (options.duplicateEmail) {
     const email = { agent_first_name: "Grace", agent_last_name: "Hopper", email: "grace.hopper@agents.example.com" };
-    await recordTest(mock, "agents › refuses a second agent with the same email", "fixtures", inOrder(
-      () => ({ method: "post", path: "/api/v1/object/agent_card/", body: email, ...sendWith }),
-      () => ({ method: "post", path: "/api/v1/object/agent_card/", body: { ...email, agent_first_name: "Amazing" }, ...sendWith }),
-    ));
+    await recordTest(
+      mock,
+      "agents › refuses a second agent with the same email",
+      "fixtures",
+      inOrder(
+        () => ({ method: "post", path: "/api/v1/object/agent_card/", body: email, ...sendWith }),
+        () => ({
+          method: "post",
+          path: "/api/v1/object/agent_card/",
+          body: { ...email, agent_first_name: "Amazing" },
+          ...sendWith,
+        }),
+      ),
+    );
   }
 
   const usage = mock.usage!.toJSON();

@@ -44,51 +44,153 @@ const created = (n: number): UsageBinding => ({ at: "/params/nid", from: "answer
 export const SAMPLE_TESTS: Record<string, SampleTest> = {
   list: {
     name: "properties > lists the demo account's properties",
-    steps: [{ operation: "listUserProperties", method: "GET", path: "/properties/{uid}", params: { uid: DEMO_UID }, bindings: [{ at: "/params/uid", from: "account-uid", account: "primary" }] }],
+    steps: [
+      {
+        operation: "listUserProperties",
+        method: "GET",
+        path: "/properties/{uid}",
+        params: { uid: DEMO_UID },
+        bindings: [{ at: "/params/uid", from: "account-uid", account: "primary" }],
+      },
+    ],
   },
   retrieve: {
     name: "properties > retrieves a listed property",
-    steps: [{ operation: "retrieveProperty", method: "GET", path: "/property/{nid}", params: { nid: DEMO_PROPERTY }, bindings: [{ at: "/params/nid", from: "start-record", collection: "properties", id: DEMO_PROPERTY }] }],
+    steps: [
+      {
+        operation: "retrieveProperty",
+        method: "GET",
+        path: "/property/{nid}",
+        params: { nid: DEMO_PROPERTY },
+        bindings: [{ at: "/params/nid", from: "start-record", collection: "properties", id: DEMO_PROPERTY }],
+      },
+    ],
   },
   openFirst: {
     name: "properties > opens the first property of the list",
     steps: [
-      { operation: "listUserProperties", method: "GET", path: "/properties/{uid}", params: { uid: DEMO_UID }, bindings: [{ at: "/params/uid", from: "account-uid", account: "primary" }] },
-      { operation: "retrieveProperty", method: "GET", path: "/property/{nid}", params: { nid: "0" }, bindings: [{ at: "/params/nid", from: "answer", interaction: 0, pointer: "/0/nid" }] },
+      {
+        operation: "listUserProperties",
+        method: "GET",
+        path: "/properties/{uid}",
+        params: { uid: DEMO_UID },
+        bindings: [{ at: "/params/uid", from: "account-uid", account: "primary" }],
+      },
+      {
+        operation: "retrieveProperty",
+        method: "GET",
+        path: "/property/{nid}",
+        params: { nid: "0" },
+        bindings: [{ at: "/params/nid", from: "answer", interaction: 0, pointer: "/0/nid" }],
+      },
     ],
   },
   createEdit: {
     name: "properties > creates a property and edits its title",
     steps: [
-      { operation: "createProperty", method: "POST", path: "/property", body: { street: "12 Consumer Lane", city: "Austin", state: "TX", zip: "78701", bedrooms: 3 } },
-      { operation: "editProperty", method: "PUT", path: "/property/{nid}", params: { nid: "0" }, body: { title: "Sunny corner house" }, bindings: [created(0)] },
-      { operation: "retrieveProperty", method: "GET", path: "/property/{nid}", params: { nid: "0" }, bindings: [created(0)] },
+      {
+        operation: "createProperty",
+        method: "POST",
+        path: "/property",
+        body: { street: "12 Consumer Lane", city: "Austin", state: "TX", zip: "78701", bedrooms: 3 },
+      },
+      {
+        operation: "editProperty",
+        method: "PUT",
+        path: "/property/{nid}",
+        params: { nid: "0" },
+        body: { title: "Sunny corner house" },
+        bindings: [created(0)],
+      },
+      {
+        operation: "retrieveProperty",
+        method: "GET",
+        path: "/property/{nid}",
+        params: { nid: "0" },
+        bindings: [created(0)],
+      },
     ],
   },
   seats: {
     name: "agents > shows the seats-full screen when a create is refused",
     start: "seats-full",
-    steps: [{ operation: "createAgentCard", method: "POST", path: "/agent_card/", as: "fresh", body: { agent_first_name: "Dana", agent_last_name: "Seatless", email: "dana.seatless@consumer.example" } }],
+    steps: [
+      {
+        operation: "createAgentCard",
+        method: "POST",
+        path: "/agent_card/",
+        as: "fresh",
+        body: { agent_first_name: "Dana", agent_last_name: "Seatless", email: "dana.seatless@consumer.example" },
+      },
+    ],
   },
   invalid: {
     name: "properties > shows the form's error for a state of the wrong length",
-    steps: [{ operation: "createProperty", method: "POST", path: "/property", body: { street: "1 Main St", city: "Austin", state: "Texas", zip: "78701" } }],
+    steps: [
+      {
+        operation: "createProperty",
+        method: "POST",
+        path: "/property",
+        body: { street: "1 Main St", city: "Austin", state: "Texas", zip: "78701" },
+      },
+    ],
   },
   document: {
     name: "documents > attaches a floorplan to a new property",
     steps: [
-      { operation: "createProperty", method: "POST", path: "/property", body: { street: "7 Plan Street", city: "Austin", state: "TX", zip: "78702" } },
-      { operation: "createDocument", method: "POST", path: "/document/", body: { title: "Ground floor", property_reference: 0, file_url: "https://files.consumer.example/plan.pdf", is_floorplan: true, visible: true, category: "floorplan", Show_on_unbranded: false }, bindings: [{ at: "/body/property_reference", from: "answer", interaction: 0, pointer: "/nid" }] },
-      { operation: "retrieveDocument", method: "GET", path: "/document/{nid}", params: { nid: "0" }, bindings: [created(1)] },
+      {
+        operation: "createProperty",
+        method: "POST",
+        path: "/property",
+        body: { street: "7 Plan Street", city: "Austin", state: "TX", zip: "78702" },
+      },
+      {
+        operation: "createDocument",
+        method: "POST",
+        path: "/document/",
+        body: {
+          title: "Ground floor",
+          property_reference: 0,
+          file_url: "https://files.consumer.example/plan.pdf",
+          is_floorplan: true,
+          visible: true,
+          category: "floorplan",
+          Show_on_unbranded: false,
+        },
+        bindings: [{ at: "/body/property_reference", from: "answer", interaction: 0, pointer: "/nid" }],
+      },
+      {
+        operation: "retrieveDocument",
+        method: "GET",
+        path: "/document/{nid}",
+        params: { nid: "0" },
+        bindings: [created(1)],
+      },
     ],
   },
   order: {
     name: "properties > lists two new properties, oldest first",
     start: "empty-account",
     steps: [
-      { operation: "createProperty", method: "POST", path: "/property", body: { street: "1 First Street", city: "Austin", state: "TX", zip: "78701" } },
-      { operation: "createProperty", method: "POST", path: "/property", body: { street: "2 Second Street", city: "Austin", state: "TX", zip: "78701" } },
-      { operation: "listUserProperties", method: "GET", path: "/properties/{uid}", params: { uid: DEMO_UID }, bindings: [{ at: "/params/uid", from: "account-uid", account: "primary" }] },
+      {
+        operation: "createProperty",
+        method: "POST",
+        path: "/property",
+        body: { street: "1 First Street", city: "Austin", state: "TX", zip: "78701" },
+      },
+      {
+        operation: "createProperty",
+        method: "POST",
+        path: "/property",
+        body: { street: "2 Second Street", city: "Austin", state: "TX", zip: "78701" },
+      },
+      {
+        operation: "listUserProperties",
+        method: "GET",
+        path: "/properties/{uid}",
+        params: { uid: DEMO_UID },
+        bindings: [{ at: "/params/uid", from: "account-uid", account: "primary" }],
+      },
     ],
   },
 };
@@ -101,14 +203,27 @@ export const LINKS_TEST: SampleTest = {
   name: "agents > shows an agent's social links in weight order",
   steps: [
     {
-      operation: "createAgentCard", method: "POST", path: "/agent_card/",
-      body: { agent_first_name: "Lin", agent_last_name: "Weights", email: "lin.weights@consumer.example", social_media_links: [
-        { service: "twitter", url: "https://twitter.example/lin", weight: "5" },
-        { service: "facebook", url: "https://facebook.example/lin", weight: "-2" },
-        { service: "linkedin", url: "https://linkedin.example/lin", weight: "10" },
-      ] },
+      operation: "createAgentCard",
+      method: "POST",
+      path: "/agent_card/",
+      body: {
+        agent_first_name: "Lin",
+        agent_last_name: "Weights",
+        email: "lin.weights@consumer.example",
+        social_media_links: [
+          { service: "twitter", url: "https://twitter.example/lin", weight: "5" },
+          { service: "facebook", url: "https://facebook.example/lin", weight: "-2" },
+          { service: "linkedin", url: "https://linkedin.example/lin", weight: "10" },
+        ],
+      },
     },
-    { operation: "retrieveAgentCard", method: "POST", path: "/agent_card/{nid}", params: { nid: "0" }, bindings: [created(0)] },
+    {
+      operation: "retrieveAgentCard",
+      method: "POST",
+      path: "/agent_card/{nid}",
+      params: { nid: "0" },
+      bindings: [created(0)],
+    },
   ],
 };
 
@@ -147,13 +262,31 @@ async function send(url: string, step: SampleStep, earlier: unknown[]): Promise<
   const params = { ...step.params };
   let body = structuredClone(step.body);
   for (const binding of step.bindings ?? []) {
-    const value = binding.from === "answer" ? String(binding.pointer.slice(1).split("/").reduce<unknown>((at, token) => (at as Record<string, unknown>)[token], earlier[binding.interaction])) : binding.from === "account-uid" ? DEMO_UID : binding.id;
+    const value =
+      binding.from === "answer"
+        ? String(
+            binding.pointer
+              .slice(1)
+              .split("/")
+              .reduce<unknown>((at, token) => (at as Record<string, unknown>)[token], earlier[binding.interaction]),
+          )
+        : binding.from === "account-uid"
+          ? DEMO_UID
+          : binding.id;
     if (binding.at.startsWith("/params/")) params[binding.at.slice("/params/".length)] = value;
     else body = { ...(body as object), [binding.at.slice("/body/".length)]: Number(value) };
   }
   const path = `${API}${step.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => params[name]!)}`;
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json", ...(step.as === null ? {} : CREDENTIALS) };
-  const response = await fetch(`${url}${path}`, { method: step.method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json",
+    ...(step.as === null ? {} : CREDENTIALS),
+  };
+  const response = await fetch(`${url}${path}`, {
+    method: step.method,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const text = await response.text();
   return text === "" ? null : (JSON.parse(text) as unknown);
 }

@@ -25,16 +25,34 @@ const TEST = "listing > shows the header";
 
 /** A usage as recorded (the mock's answers), and what the service answered it: a property whose country is null. */
 function answersDocument(consumer = "web-app"): AnswersDocument {
-  const usage = { usageVersion: 1, consumer, contract: { title: "t", version: "1", sha256: "0" }, accounts: [{ role: "primary", uid: "1", source: "demo" }], tests: [{ name: TEST, start: { kind: "named", name: "fixtures" }, records: {}, interactions: [] }] } as unknown as UsageDocument;
+  const usage = {
+    usageVersion: 1,
+    consumer,
+    contract: { title: "t", version: "1", sha256: "0" },
+    accounts: [{ role: "primary", uid: "1", source: "demo" }],
+    tests: [{ name: TEST, start: { kind: "named", name: "fixtures" }, records: {}, interactions: [] }],
+  } as unknown as UsageDocument;
   return {
-    answersVersion: 1, consumer, source: { kind: "service", baseUrl: "https://service.example" }, usage,
-    tests: [{
-      name: TEST,
-      interactions: [
-        { operation: "retrieveProperty", path: "/api/v1/object/property/500007", status: 200, mediaType: "application/json", headers: { "content-type": "application/json; charset=utf-8", "x-listing-service": "real" }, body: { nid: "500007", title: "Quiet cottage", country: null } },
-        { operation: "editProperty", notSent: "its id came from no earlier answer" },
-      ],
-    }],
+    answersVersion: 1,
+    consumer,
+    source: { kind: "service", baseUrl: "https://service.example" },
+    usage,
+    tests: [
+      {
+        name: TEST,
+        interactions: [
+          {
+            operation: "retrieveProperty",
+            path: "/api/v1/object/property/500007",
+            status: 200,
+            mediaType: "application/json",
+            headers: { "content-type": "application/json; charset=utf-8", "x-listing-service": "real" },
+            body: { nid: "500007", title: "Quiet cottage", country: null },
+          },
+          { operation: "editProperty", notSent: "its id came from no earlier answer" },
+        ],
+      },
+    ],
   };
 }
 
@@ -64,7 +82,12 @@ describe("createMockServer({ answers })", () => {
       expect(edited.status).toBe(200);
       await request(mock.app).get(`${API}/property/1001`).set(DEMO);
       const journal = mock.requests();
-      expect(journal.map((entry) => entry.fault?.answers)).toEqual(["service", "not-covered", "not-covered", "not-covered"]);
+      expect(journal.map((entry) => entry.fault?.answers)).toEqual([
+        "service",
+        "not-covered",
+        "not-covered",
+        "not-covered",
+      ]);
       expect(mock.answers!.notCovered().map((call) => `${call.method} ${call.path}: ${call.reason}`)).toEqual([
         `GET ${API}/property/500007: the next answer is for editProperty, not retrieveProperty`,
         `PUT ${API}/property/1001: the service was not asked it: its id came from no earlier answer`,
@@ -77,29 +100,63 @@ describe("createMockServer({ answers })", () => {
 
   it("answers a request of another operation than the next answer's as the mock would, and says why, at the end too", async () => {
     const logged: string[] = [];
-    const mock = createMockServer({ contract: sharedContract(), log: (line) => logged.push(line), quiet: true, answers: answersDocument() });
+    const mock = createMockServer({
+      contract: sharedContract(),
+      log: (line) => logged.push(line),
+      quiet: true,
+      answers: answersDocument(),
+    });
     try {
       mock.usage!.beginTest(TEST);
       const listed = await request(mock.app).get(`${API}/properties/1`).set(DEMO);
       expect(listed.status).toBe(200);
       expect(Array.isArray(listed.body)).toBe(true);
-      expect(mock.answers!.notCovered(TEST)[0]!.reason).toBe("the next answer is for retrieveProperty, not listUserProperties");
+      expect(mock.answers!.notCovered(TEST)[0]!.reason).toBe(
+        "the next answer is for retrieveProperty, not listUserProperties",
+      );
       mock.usage!.beginTest("a test the service never answered");
       await request(mock.app).get(`${API}/property/1001`).set(DEMO);
-      expect(mock.answers!.notCovered("a test the service never answered")[0]!.reason).toBe('the answers hold no test named "a test the service never answered"');
+      expect(mock.answers!.notCovered("a test the service never answered")[0]!.reason).toBe(
+        'the answers hold no test named "a test the service never answered"',
+      );
     } finally {
       await mock.close();
     }
-    expect(logged.join("\n")).toContain("2 requests were not covered by the service's answers, and answered as the mock would:");
-    expect(logged.join("\n")).toContain(`${TEST}: GET ${API}/properties/1 (the next answer is for retrieveProperty, not listUserProperties)`);
+    expect(logged.join("\n")).toContain(
+      "2 requests were not covered by the service's answers, and answered as the mock would:",
+    );
+    expect(logged.join("\n")).toContain(
+      `${TEST}: GET ${API}/properties/1 (the next answer is for retrieveProperty, not listUserProperties)`,
+    );
   });
 
   it("answers requests sent at once in another order by their paths: the service's ids, or the mock's", async () => {
-    const answered = (nid: string, path: string) => ({ operation: "retrieveProperty", path, status: 200, mediaType: "application/json", headers: { "content-type": "application/json" }, body: { nid, title: `service ${nid}` } });
+    const answered = (nid: string, path: string) => ({
+      operation: "retrieveProperty",
+      path,
+      status: 200,
+      mediaType: "application/json",
+      headers: { "content-type": "application/json" },
+      body: { nid, title: `service ${nid}` },
+    });
     const document = answersDocument();
-    const recorded = (path: string) => ({ operation: "retrieveProperty", request: { method: "GET", path, params: {}, headers: {}, account: "primary" }, response: { status: 200, mediaType: "application/json", body: {} }, bindings: [], basis: { status: { tier: "fact" }, mediaType: { tier: "fact" }, fields: {} } });
-    (document.usage.tests[0] as { interactions: unknown[] }).interactions = [recorded(`${API}/property/1001`), recorded(`${API}/property/1002`), recorded(`${API}/property/1003`)];
-    document.tests[0]!.interactions = [answered("500007", `${API}/property/500007`), answered("500013", `${API}/property/500013`), answered("500019", `${API}/property/500019`)];
+    const recorded = (path: string) => ({
+      operation: "retrieveProperty",
+      request: { method: "GET", path, params: {}, headers: {}, account: "primary" },
+      response: { status: 200, mediaType: "application/json", body: {} },
+      bindings: [],
+      basis: { status: { tier: "fact" }, mediaType: { tier: "fact" }, fields: {} },
+    });
+    (document.usage.tests[0] as { interactions: unknown[] }).interactions = [
+      recorded(`${API}/property/1001`),
+      recorded(`${API}/property/1002`),
+      recorded(`${API}/property/1003`),
+    ];
+    document.tests[0]!.interactions = [
+      answered("500007", `${API}/property/500007`),
+      answered("500013", `${API}/property/500013`),
+      answered("500019", `${API}/property/500019`),
+    ];
     const mock = createMockServer({ contract: sharedContract(), log: () => {}, answers: document });
     try {
       mock.usage!.beginTest(TEST);
@@ -119,7 +176,11 @@ describe("createMockServer({ answers })", () => {
     writeFileSync(answersFile, JSON.stringify(answersDocument()));
     const usageFile = join(folder, "usage-not-written.json");
     process.env.MOCK_ANSWERS = answersFile;
-    const mock = createMockServer({ contract: sharedContract(), log: () => {}, usage: { consumer: "web-app", file: usageFile } });
+    const mock = createMockServer({
+      contract: sharedContract(),
+      log: () => {},
+      usage: { consumer: "web-app", file: usageFile },
+    });
     try {
       mock.usage!.beginTest(TEST);
       const served = await request(mock.app).get(`${API}/property/500007`).set(DEMO);
@@ -136,8 +197,17 @@ describe("createMockServer({ answers })", () => {
     const file = join(folder, "answers-v2.json");
     writeFileSync(file, JSON.stringify({ ...answersDocument(), answersVersion: 2 }));
     process.env.MOCK_ANSWERS = file;
-    expect(() => createMockServer({ contract: sharedContract(), log: () => {}, usage: { consumer: "web-app" } })).toThrow(/MOCK_ANSWERS \(.*answers-v2\.json\) is refused: answersVersion is 2/);
-    expect(() => createMockServer({ contract: sharedContract(), log: () => {}, usage: { consumer: "web-app" }, answers: answersDocument("mobile-app") })).toThrow(/answers the usage of "mobile-app", not of "web-app"/);
+    expect(() =>
+      createMockServer({ contract: sharedContract(), log: () => {}, usage: { consumer: "web-app" } }),
+    ).toThrow(/MOCK_ANSWERS \(.*answers-v2\.json\) is refused: answersVersion is 2/);
+    expect(() =>
+      createMockServer({
+        contract: sharedContract(),
+        log: () => {},
+        usage: { consumer: "web-app" },
+        answers: answersDocument("mobile-app"),
+      }),
+    ).toThrow(/answers the usage of "mobile-app", not of "web-app"/);
   });
 });
 
@@ -170,7 +240,13 @@ describe("createMockHandlers in Node", () => {
 
 describe("property-listing-mock --answers", () => {
   it("refuses a missing file with exit 2, naming the flag and the file", async () => {
-    const { code, stderr } = await runCli("node", [join(PACKAGE_ROOT, "dist", "cli", "mock.js"), "--answers", join(folder, "missing.json"), "--port", "0"]);
+    const { code, stderr } = await runCli("node", [
+      join(PACKAGE_ROOT, "dist", "cli", "mock.js"),
+      "--answers",
+      join(folder, "missing.json"),
+      "--port",
+      "0",
+    ]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/--answers \(.*missing\.json\): cannot read it: no such file/);
   });

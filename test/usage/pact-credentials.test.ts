@@ -29,34 +29,59 @@ describe("a pact written from a usage recorded with secret-looking keys", () => 
     const usageFile = join(folder, "usage.json");
     const pactFile = join(folder, "pact.json");
     writeFileSync(usageFile, usageText);
-    const written = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", pactFile], { CONTRACT_API_KEY: SECRET_KEY, CONTRACT_TOKEN: SECRET_TOKEN });
+    const written = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", pactFile], {
+      CONTRACT_API_KEY: SECRET_KEY,
+      CONTRACT_TOKEN: SECRET_TOKEN,
+    });
     expect(written.code, written.stderr).toBe(0);
     const pact = readFileSync(pactFile, "utf8");
     for (const secret of [SECRET_KEY, SECRET_TOKEN, SECRET_KEY.slice(8), SECRET_TOKEN.slice(4)]) {
       expect(pact).not.toContain(secret);
       expect(written.stdout + written.stderr).not.toContain(secret);
     }
-    const headers = (JSON.parse(pact) as { interactions: Array<{ request: { headers?: Record<string, string[]> } }> }).interactions.map((interaction) => interaction.request.headers);
-    expect(new Set(headers.map((sent) => `${sent?.["API-KEY"]} ${sent?.TOKEN}`))).toEqual(new Set(["demo-key demo-token"]));
+    const headers = (
+      JSON.parse(pact) as { interactions: Array<{ request: { headers?: Record<string, string[]> } }> }
+    ).interactions.map((interaction) => interaction.request.headers);
+    expect(new Set(headers.map((sent) => `${sent?.["API-KEY"]} ${sent?.TOKEN}`))).toEqual(
+      new Set(["demo-key demo-token"]),
+    );
   });
 });
 
 describe("POST /__admin/provider-states refusals", () => {
-  const mock = createMockServer({ log: () => {}, adminToken: ADMIN_TOKEN, accounts: [{ apiKey: SECRET_KEY, token: SECRET_TOKEN, uid: 1 }] });
-  const post = (body: object, authorization?: string) => request(mock.app).post("/__admin/provider-states").set({ "content-type": "application/json", ...(authorization ? { authorization } : {}) }).send(body);
+  const mock = createMockServer({
+    log: () => {},
+    adminToken: ADMIN_TOKEN,
+    accounts: [{ apiKey: SECRET_KEY, token: SECRET_TOKEN, uid: 1 }],
+  });
+  const post = (body: object, authorization?: string) =>
+    request(mock.app)
+      .post("/__admin/provider-states")
+      .set({ "content-type": "application/json", ...(authorization ? { authorization } : {}) })
+      .send(body);
 
   it("answer no credential back: not the admin token, not an account's keys, not a value the params carried", async () => {
     const answers = [
       await post({ state: PROVIDER_STATES.seatsFull, params: {} }),
       await post({ state: PROVIDER_STATES.seatsFull, params: {} }, `Bearer ${ADMIN_TOKEN.slice(0, -1)}x`),
-      await post({ state: "no such state", params: { apiKey: SECRET_KEY, token: SECRET_TOKEN } }, `Bearer ${ADMIN_TOKEN}`),
-      await post({ state: PROVIDER_STATES.property, params: { key: SECRET_KEY.replace(/_/g, "-"), fields: { token: SECRET_TOKEN } } }, `Bearer ${ADMIN_TOKEN}`),
+      await post(
+        { state: "no such state", params: { apiKey: SECRET_KEY, token: SECRET_TOKEN } },
+        `Bearer ${ADMIN_TOKEN}`,
+      ),
+      await post(
+        {
+          state: PROVIDER_STATES.property,
+          params: { key: SECRET_KEY.replace(/_/g, "-"), fields: { token: SECRET_TOKEN } },
+        },
+        `Bearer ${ADMIN_TOKEN}`,
+      ),
       // The demo credentials of the role do not open an account on a mock with only configured accounts.
       await post({ state: PROVIDER_STATES.seatsFull, params: { account: "primary" } }, `Bearer ${ADMIN_TOKEN}`),
     ];
     expect(answers.map((answer) => answer.status)).toEqual([401, 401, 400, 400, 400]);
     for (const answer of answers) {
-      for (const secret of [ADMIN_TOKEN, SECRET_KEY, SECRET_TOKEN]) expect(JSON.stringify(answer.headers) + answer.text).not.toContain(secret);
+      for (const secret of [ADMIN_TOKEN, SECRET_KEY, SECRET_TOKEN])
+        expect(JSON.stringify(answer.headers) + answer.text).not.toContain(secret);
     }
   });
 });

@@ -29,7 +29,9 @@ function loadVerifier(): { Verifier?: typeof import("@pact-foundation/pact").Ver
     (require("@pact-foundation/pact-core/dist/ffi") as { getFfiLib: (level: string) => unknown }).getFfiLib("error");
     return { Verifier: (require("@pact-foundation/pact") as typeof import("@pact-foundation/pact")).Verifier };
   } catch (cause) {
-    return { missing: `the Pact verifier's native library does not load on this machine (${(cause as Error).message.split("\n")[0]}); REQUIRE_PACT=1 makes this an error` };
+    return {
+      missing: `the Pact verifier's native library does not load on this machine (${(cause as Error).message.split("\n")[0]}); REQUIRE_PACT=1 makes this an error`,
+    };
   }
 }
 const { Verifier, missing } = loadVerifier();
@@ -46,11 +48,27 @@ beforeAll(async () => {
   const usageFile = join(folder, "usage.json");
   pactFile = join(folder, "listing-web-property-listing-service.json");
   writeFileSync(usageFile, JSON.stringify(await buildSampleUsage()));
-  const written = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", pactFile, "--quiet"]);
+  const written = await runCli(process.execPath, [
+    CONTRACT_BIN,
+    "--usage",
+    usageFile,
+    "--write-pact",
+    pactFile,
+    "--quiet",
+  ]);
   expect(written.code, written.stderr).toBe(0);
   // The same pact with every id the states inject replaced by one no record has: it holds only if the verifier
   // really sends the ids the mock's set-up answered (the recorded ones exist on a fresh mock too).
-  const pact = JSON.parse(readFileSync(pactFile, "utf8")) as { interactions: Array<{ description: string; request: { path: string; body?: { content: Record<string, unknown> }; generators?: { path?: unknown; body?: Record<string, unknown> } } }> };
+  const pact = JSON.parse(readFileSync(pactFile, "utf8")) as {
+    interactions: Array<{
+      description: string;
+      request: {
+        path: string;
+        body?: { content: Record<string, unknown> };
+        generators?: { path?: unknown; body?: Record<string, unknown> };
+      };
+    }>;
+  };
   let replaced = 0;
   for (const interaction of pact.interactions) {
     interaction.description += " (ids injected)";
@@ -58,7 +76,8 @@ beforeAll(async () => {
       interaction.request.path = interaction.request.path.replace(/\/[0-9]+$/, "/999999");
       replaced += 1;
     }
-    if (interaction.request.generators?.body?.["$.property_reference"]) interaction.request.body!.content.property_reference = 999_999;
+    if (interaction.request.generators?.body?.["$.property_reference"])
+      interaction.request.body!.content.property_reference = 999_999;
   }
   expect(replaced).toBeGreaterThan(3);
   injectedFile = join(folder, "injected.json");
@@ -94,15 +113,29 @@ describe("the official Pact verifier", () => {
     await expect(verify(await startMock(), [pactFile, injectedFile])).resolves.toBeDefined();
   });
 
-  it("verifies it through stateHandlers that forward to a mock started with --admin-token, the token never in the pact", async ({ skip }) => {
+  it("verifies it through stateHandlers that forward to a mock started with --admin-token, the token never in the pact", async ({
+    skip,
+  }) => {
     skip(!Verifier, missing);
     const adminToken = "adm_5e0b7c2a9f14d3e8b6a1c0f2d4e7b9a3";
     const url = await startMock("--admin-token", adminToken);
     // The handlers of docs/pact.md, as a reader copies them, on this mock's address and with its token.
     const example = readmeExample("pact-state-handlers").replaceAll("http://127.0.0.1:4010", url);
-    for (const name of Object.values(PROVIDER_STATES)) expect(example, "docs/pact.md names every state").toContain(JSON.stringify(name));
-    const stateHandlers = new Function("process", "fetch", `${example}\nreturn stateHandlers;`)({ env: { ADMIN_TOKEN: adminToken } }, fetch) as import("@pact-foundation/pact").VerifierOptions["stateHandlers"];
-    await expect(new Verifier!({ provider: "Property Listing Service", providerBaseUrl: url, pactUrls: [injectedFile], stateHandlers, logLevel: "error" }).verifyProvider()).resolves.toBeDefined();
+    for (const name of Object.values(PROVIDER_STATES))
+      expect(example, "docs/pact.md names every state").toContain(JSON.stringify(name));
+    const stateHandlers = new Function("process", "fetch", `${example}\nreturn stateHandlers;`)(
+      { env: { ADMIN_TOKEN: adminToken } },
+      fetch,
+    ) as import("@pact-foundation/pact").VerifierOptions["stateHandlers"];
+    await expect(
+      new Verifier!({
+        provider: "Property Listing Service",
+        providerBaseUrl: url,
+        pactUrls: [injectedFile],
+        stateHandlers,
+        logLevel: "error",
+      }).verifyProvider(),
+    ).resolves.toBeDefined();
     expect(readFileSync(pactFile, "utf8")).not.toContain(adminToken);
   });
 
@@ -114,31 +147,58 @@ describe("the official Pact verifier", () => {
       const run = await runExampleSuite(project, usageFile);
       expect(run.code, run.output).toBe(0);
       const examplePact = join(project, "pact.json");
-      const written = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", examplePact, "--quiet"]);
+      const written = await runCli(process.execPath, [
+        CONTRACT_BIN,
+        "--usage",
+        usageFile,
+        "--write-pact",
+        examplePact,
+        "--quiet",
+      ]);
       expect(written.code, written.stderr).toBe(0);
-      const pact = JSON.parse(readFileSync(examplePact, "utf8")) as { interactions: Array<{ description: string; providerStates?: Array<{ name: string }> }> };
+      const pact = JSON.parse(readFileSync(examplePact, "utf8")) as {
+        interactions: Array<{ description: string; providerStates?: Array<{ name: string }> }>;
+      };
       // Every test of the suite, with the states its ids and its seats-full start need.
-      expect(new Set(pact.interactions.map((interaction) => interaction.description.split(" › ")[0]))).toEqual(new Set([
-        "my listings > lists the account's properties", "my listings > creates a listing and finds it under its new title",
-        "my listings > creates a listing, renames it and shows its header", "agents > adds an agent",
-        "a full account > shows the seats-full screen when the account has no seat left",
-      ]));
-      const states = new Set(pact.interactions.flatMap((interaction) => (interaction.providerStates ?? []).map((state) => state.name)));
-      for (const name of [PROVIDER_STATES.accountUid, PROVIDER_STATES.property, PROVIDER_STATES.seatsFull]) expect(states).toContain(name);
+      expect(new Set(pact.interactions.map((interaction) => interaction.description.split(" › ")[0]))).toEqual(
+        new Set([
+          "my listings > lists the account's properties",
+          "my listings > creates a listing and finds it under its new title",
+          "my listings > creates a listing, renames it and shows its header",
+          "agents > adds an agent",
+          "a full account > shows the seats-full screen when the account has no seat left",
+        ]),
+      );
+      const states = new Set(
+        pact.interactions.flatMap((interaction) => (interaction.providerStates ?? []).map((state) => state.name)),
+      );
+      for (const name of [PROVIDER_STATES.accountUid, PROVIDER_STATES.property, PROVIDER_STATES.seatsFull])
+        expect(states).toContain(name);
       await expect(verify(await startMock(), [examplePact])).resolves.toBeDefined();
     } finally {
       rmSync(project, { recursive: true, force: true });
     }
   }, 120_000);
 
-  it("verifies every interaction alone, through the verifier's filter, on a mock reset to its seeded state before each", async ({ skip }) => {
+  it("verifies every interaction alone, through the verifier's filter, on a mock reset to its seeded state before each", async ({
+    skip,
+  }) => {
     skip(!Verifier, missing);
     const usageFile = join(folder, "usage-alone.json");
     const aloneFile = join(folder, "alone.json");
     writeFileSync(usageFile, JSON.stringify(await buildSampleUsage({ duplicateEmail: true })));
-    const written = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", aloneFile, "--quiet"]);
+    const written = await runCli(process.execPath, [
+      CONTRACT_BIN,
+      "--usage",
+      usageFile,
+      "--write-pact",
+      aloneFile,
+      "--quiet",
+    ]);
     expect(written.code, written.stderr).toBe(0);
-    const descriptions = (JSON.parse(readFileSync(aloneFile, "utf8")) as { interactions: Array<{ description: string }> }).interactions.map((interaction) => interaction.description);
+    const descriptions = (
+      JSON.parse(readFileSync(aloneFile, "utf8")) as { interactions: Array<{ description: string }> }
+    ).interactions.map((interaction) => interaction.description);
     expect(descriptions).toContain("agents › refuses a second agent with the same email › 2 createAgentCard");
     const url = await startMock();
     const verified: string[] = [];
@@ -157,18 +217,39 @@ describe("the official Pact verifier", () => {
     expect(verified).toEqual(descriptions);
   }, 120_000);
 
-  it("fails it against a mock whose service answers the seat limit otherwise, naming the interaction", async ({ skip }) => {
+  it("fails it against a mock whose service answers the seat limit otherwise, naming the interaction", async ({
+    skip,
+  }) => {
     skip(!Verifier, missing);
     const profileFile = join(folder, "profile.json");
-    writeFileSync(profileFile, JSON.stringify({
-      profileVersion: 1, runId: "r1", recordedAt: provenance.observedAt,
-      observations: { "error.seats": error(403, { error: "Not Enough Agent Seats", message: "Purchase more seats first." }) },
-    }));
-    const failed = await verify(await startMock("--profile", profileFile)).then(() => undefined, (cause: Error) => cause);
+    writeFileSync(
+      profileFile,
+      JSON.stringify({
+        profileVersion: 1,
+        runId: "r1",
+        recordedAt: provenance.observedAt,
+        observations: {
+          "error.seats": error(403, { error: "Not Enough Agent Seats", message: "Purchase more seats first." }),
+        },
+      }),
+    );
+    const failed = await verify(await startMock("--profile", profileFile)).then(
+      () => undefined,
+      (cause: Error) => cause,
+    );
     expect(failed, "the verifier accepted a 403 where the consumer rests on a 402").toBeInstanceOf(Error);
     // pact-core rejects with the verifier's JSON report: only the interaction that rests on the seat limit fails.
-    const report = JSON.parse((failed as Error).message) as { errors: Array<{ interaction: string; mismatch: { mismatches?: Array<{ type: string; expected?: unknown; actual?: unknown }> } }> };
-    expect(report.errors.map((failure) => failure.interaction)).toEqual([expect.stringContaining("agents › shows the seats-full screen › 1 createAgentCard")]);
-    expect(report.errors[0]!.mismatch.mismatches).toContainEqual(expect.objectContaining({ type: "StatusMismatch", expected: 402, actual: 403 }));
+    const report = JSON.parse((failed as Error).message) as {
+      errors: Array<{
+        interaction: string;
+        mismatch: { mismatches?: Array<{ type: string; expected?: unknown; actual?: unknown }> };
+      }>;
+    };
+    expect(report.errors.map((failure) => failure.interaction)).toEqual([
+      expect.stringContaining("agents › shows the seats-full screen › 1 createAgentCard"),
+    ]);
+    expect(report.errors[0]!.mismatch.mismatches).toContainEqual(
+      expect.objectContaining({ type: "StatusMismatch", expected: 402, actual: 403 }),
+    );
   });
 });

@@ -10,7 +10,9 @@ const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema)
 /** Fails, listing the schema's complaints, unless the document is a valid usage document. */
 export function expectValidUsage(document: unknown): void {
   const valid = validate(document);
-  expect(valid ? [] : validate.errors?.slice(0, 10).map((error) => `${error.instancePath} ${error.message}`)).toEqual([]);
+  expect(valid ? [] : validate.errors?.slice(0, 10).map((error) => `${error.instancePath} ${error.message}`)).toEqual(
+    [],
+  );
 }
 
 /** Secret-looking credentials: none of them may reach a usage file. */

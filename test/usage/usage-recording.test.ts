@@ -16,12 +16,29 @@ const API = "/api/v1/object";
 const ADDRESS = { street: "1 Main St", city: "Austin", state: "TX", zip: "78701" };
 
 function recordingMock(options: MockServerOptions = {}) {
-  return createMockServer({ fixtures: tinyFixtures(), validateResponses: true, contract: sharedContract(), log: () => {}, baseUrl: "http://mock.test", autologinSecret: "fixed", now: () => 1_700_000_000_000, usage: { consumer: "web-app" }, ...options });
+  return createMockServer({
+    fixtures: tinyFixtures(),
+    validateResponses: true,
+    contract: sharedContract(),
+    log: () => {},
+    baseUrl: "http://mock.test",
+    autologinSecret: "fixed",
+    now: () => 1_700_000_000_000,
+    usage: { consumer: "web-app" },
+    ...options,
+  });
 }
 
 type Mock = ReturnType<typeof recordingMock>;
-const call = (mock: Mock, method: "get" | "post" | "put" | "delete", path: string, credentials: Record<string, string> = SECRET) =>
-  request(mock.app)[method](`${API}${path}`).set({ ...credentials, "content-type": "application/json", "x-client": "web 1.0" });
+const call = (
+  mock: Mock,
+  method: "get" | "post" | "put" | "delete",
+  path: string,
+  credentials: Record<string, string> = SECRET,
+) =>
+  request(mock.app)
+    [method](`${API}${path}`)
+    .set({ ...credentials, "content-type": "application/json", "x-client": "web 1.0" });
 
 /** A small suite, as a client's tests would run it. */
 async function suite(mock: Mock): Promise<void> {
@@ -34,11 +51,19 @@ async function suite(mock: Mock): Promise<void> {
 
   mock.usage!.beginTest("documents > floorplan of a fixture property");
   await call(mock, "get", "/property/1001", { "API-KEY": "demo-key", TOKEN: "demo-token" });
-  await call(mock, "post", "/document/", { "API-KEY": "demo-key", TOKEN: "demo-token" }).send({ title: "Plan", property_reference: 1001, file_url: "https://files.example/plan.pdf" });
+  await call(mock, "post", "/document/", { "API-KEY": "demo-key", TOKEN: "demo-token" }).send({
+    title: "Plan",
+    property_reference: 1001,
+    file_url: "https://files.example/plan.pdf",
+  });
 
   mock.usage!.beginTest("agents > seats full");
   mock.useState("seats-full");
-  await call(mock, "post", "/agent_card/", { "API-KEY": "demo-key", TOKEN: "demo-token" }).send({ agent_first_name: "Ann", agent_last_name: "Lee", email: "ann@example.com" });
+  await call(mock, "post", "/agent_card/", { "API-KEY": "demo-key", TOKEN: "demo-token" }).send({
+    agent_first_name: "Ann",
+    agent_last_name: "Lee",
+    email: "ann@example.com",
+  });
   await request(mock.app).get(`${API}/agent_cards`).set({ "content-type": "application/json" });
   await call(mock, "get", "/agent_cards", { "API-KEY": "demo-key", TOKEN: OTHER_SECRET.TOKEN });
   await call(mock, "get", "/agent_cards", OTHER_SECRET);
@@ -51,11 +76,24 @@ describe("a recorded suite", () => {
     const usage = mock.usage!.toJSON();
     expectValidUsage(usage);
     expect(usage.consumer).toBe("web-app");
-    expect(usage.tests.map((test) => test.name)).toEqual(["properties > create, read, list", "documents > floorplan of a fixture property", "agents > seats full"]);
+    expect(usage.tests.map((test) => test.name)).toEqual([
+      "properties > create, read, list",
+      "documents > floorplan of a fixture property",
+      "agents > seats full",
+    ]);
 
-    const [first, second, third] = usage.tests as [UsageDocument["tests"][0], UsageDocument["tests"][0], UsageDocument["tests"][0]];
+    const [first, second, third] = usage.tests as [
+      UsageDocument["tests"][0],
+      UsageDocument["tests"][0],
+      UsageDocument["tests"][0],
+    ];
     expect(first.start).toEqual({ kind: "named", name: "fixtures" });
-    expect(first.interactions.map((interaction) => interaction.operation)).toEqual(["createProperty", "retrieveProperty", "listUserProperties", "editProperty"]);
+    expect(first.interactions.map((interaction) => interaction.operation)).toEqual([
+      "createProperty",
+      "retrieveProperty",
+      "listUserProperties",
+      "editProperty",
+    ]);
     const [create, read, list] = first.interactions as [UsageInteraction, UsageInteraction, UsageInteraction];
     expect(create.request.account).toBe("primary");
     expect(create.request.headers).toEqual({ "content-type": "application/json", "x-client": "web 1.0" });
@@ -72,27 +110,43 @@ describe("a recorded suite", () => {
     // A fixture property the test read by id: kept as the mock held it when the test began.
     const [readFixture, createDocument] = second.interactions as [UsageInteraction, UsageInteraction];
     expect(readFixture.request.account).toBe("other");
-    expect(readFixture.bindings).toEqual([{ at: "/params/nid", from: "start-record", collection: "properties", id: "1001" }]);
+    expect(readFixture.bindings).toEqual([
+      { at: "/params/nid", from: "start-record", collection: "properties", id: "1001" },
+    ]);
     // The reference came from the answer the client had just read.
-    expect(createDocument.bindings).toEqual([{ at: "/body/property_reference", from: "answer", interaction: 0, pointer: "/nid" }]);
+    expect(createDocument.bindings).toEqual([
+      { at: "/body/property_reference", from: "answer", interaction: 0, pointer: "/nid" },
+    ]);
     expect(second.records.properties?.["1001"]).toMatchObject({ id: 1001, uid: 1, title: "Craftsman bungalow" });
     expect(Object.keys(second.records)).toEqual(["properties"]);
 
     // The seats-full test: the state set before its first call is where it starts; its account is "fresh"; the
     // refusal rests on the seat assumption; missing and wrong credentials are said so, without values.
     expect(third.start).toEqual({ kind: "named", name: "seats-full" });
-    const [seats, missing, wrong, other] = third.interactions as [UsageInteraction, UsageInteraction, UsageInteraction, UsageInteraction];
+    const [seats, missing, wrong, other] = third.interactions as [
+      UsageInteraction,
+      UsageInteraction,
+      UsageInteraction,
+      UsageInteraction,
+    ];
     expect(seats.request.account).toBe("fresh");
     expect(seats.response.status).toBe(402);
     expect(seats.basis.status).toMatchObject({ tier: "assumption", ids: ["seat-limit-status"] });
     expect(seats.basis.mediaType).toMatchObject({ tier: "assumption", ids: ["seat-limit-status", "error-body-shape"] });
     expect(seats.basis.fields["/title"]).toMatchObject({ tier: "assumption" });
     expect(missing.request).toMatchObject({ account: null, credentials: "missing" });
-    expect(missing.basis.status).toMatchObject({ tier: "assumption", ids: expect.arrayContaining(["unauthorized-status", "agent-document-auth"]) });
+    expect(missing.basis.status).toMatchObject({
+      tier: "assumption",
+      ids: expect.arrayContaining(["unauthorized-status", "agent-document-auth"]),
+    });
     expect(wrong.request).toMatchObject({ account: null, credentials: "wrong" });
     expect(other.request.account).toBe("account-3");
     expect(usage.accounts.map((account) => account.role)).toEqual(["primary", "other", "account-3", "fresh"]);
-    expect(usage.accounts.find((account) => account.role === "other")).toEqual({ role: "other", uid: "1", source: "demo" });
+    expect(usage.accounts.find((account) => account.role === "other")).toEqual({
+      role: "other",
+      uid: "1",
+      source: "demo",
+    });
     expect(usage.accounts.find((account) => account.role === "primary")?.source).toBe("opened-on-first-use");
   });
 
@@ -101,9 +155,16 @@ describe("a recorded suite", () => {
     await suite(mock);
     // A client that echoes its key in a header and a body field of its own.
     mock.usage!.beginTest("leaky client");
-    await call(mock, "post", "/property").set({ "x-debug": `key=${SECRET["API-KEY"]}`, "x-api-key": SECRET["API-KEY"], authorization: `Bearer ${SECRET.TOKEN}` }).send({ ...ADDRESS, description: `token ${SECRET.TOKEN}` });
+    await call(mock, "post", "/property")
+      .set({
+        "x-debug": `key=${SECRET["API-KEY"]}`,
+        "x-api-key": SECRET["API-KEY"],
+        authorization: `Bearer ${SECRET.TOKEN}`,
+      })
+      .send({ ...ADDRESS, description: `token ${SECRET.TOKEN}` });
     const text = mock.usage!.text();
-    for (const value of [...Object.values(SECRET), ...Object.values(OTHER_SECRET), "demo-token", "demo-key"]) expect(text).not.toContain(value);
+    for (const value of [...Object.values(SECRET), ...Object.values(OTHER_SECRET), "demo-token", "demo-key"])
+      expect(text).not.toContain(value);
     expect(text).not.toMatch(/"(api-key|token|authorization|x-api-key)":/i);
     expectValidUsage(JSON.parse(text));
   });
@@ -123,14 +184,23 @@ describe("a recorded suite", () => {
     const mock = recordingMock();
     await call(mock, "get", "/agent_cards");
     mock.usage!.beginTest("own records");
-    mock.useState({ accounts: [{ id: 5, apiKey: "own-key-123", token: "own-token-123", agentSeats: 1, name: "Own" }], properties: [], agents: [], documents: [] });
+    mock.useState({
+      accounts: [{ id: 5, apiKey: "own-key-123", token: "own-token-123", agentSeats: 1, name: "Own" }],
+      properties: [],
+      agents: [],
+      documents: [],
+    });
     await call(mock, "get", "/agent_cards", { "API-KEY": "own-key-123", TOKEN: "own-token-123" });
     const usage = mock.usage!.toJSON();
     expect(usage.tests.map((test) => [test.name, test.start])).toEqual([
       ["(no test named)", { kind: "named", name: "fixtures" }],
       ["own records", { kind: "own" }],
     ]);
-    expect(usage.accounts.find((account) => account.role === "other")).toEqual({ role: "other", uid: "5", source: "demo" });
+    expect(usage.accounts.find((account) => account.role === "other")).toEqual({
+      role: "other",
+      uid: "5",
+      source: "demo",
+    });
   });
 
   it("keeps a record of the start state the client reached through a list's answer, bound to that answer; never one the test made", async () => {
@@ -144,10 +214,14 @@ describe("a recorded suite", () => {
     await call(mock, "get", "/properties/1", demo);
     await call(mock, "get", `/property/${created.body.nid}`, demo);
     const [test] = mock.usage!.toJSON().tests;
-    expect(test!.interactions[1]!.bindings).toEqual([{ at: "/params/nid", from: "answer", interaction: 0, pointer: "/0/nid" }]);
+    expect(test!.interactions[1]!.bindings).toEqual([
+      { at: "/params/nid", from: "answer", interaction: 0, pointer: "/0/nid" },
+    ]);
     expect(test!.records.properties?.[first]).toMatchObject({ id: Number(first), uid: 1 });
     expect(Object.keys(test!.records.properties!)).toEqual([first]);
-    expect(test!.interactions[4]!.bindings).toEqual([{ at: "/params/nid", from: "answer", interaction: 2, pointer: "/nid" }]);
+    expect(test!.interactions[4]!.bindings).toEqual([
+      { at: "/params/nid", from: "answer", interaction: 2, pointer: "/nid" },
+    ]);
   });
 
   it("leaves out what a test asked the mock to inject, and what matched no operation", async () => {
@@ -156,7 +230,9 @@ describe("a recorded suite", () => {
     await call(mock, "get", "/agent_cards").set("Prefer", "code=503");
     await call(mock, "get", "/no-such-thing");
     await call(mock, "get", "/agent_cards");
-    expect(mock.usage!.toJSON().tests[0]!.interactions.map((interaction) => interaction.response.status)).toEqual([200]);
+    expect(mock.usage!.toJSON().tests[0]!.interactions.map((interaction) => interaction.response.status)).toEqual([
+      200,
+    ]);
   });
 });
 
@@ -172,7 +248,11 @@ describe("bounds", () => {
     expect(usage.tests[0]!.interactions).toHaveLength(3);
     expect(usage.tests[0]!.truncated).toBe(true);
     expect(usage.tests[1]!.interactions).toHaveLength(1);
-    expect(usage.truncated).toEqual({ reason: "max-interactions-per-test", limit: 3, at: { test: "chatty", interaction: 3 } });
+    expect(usage.truncated).toEqual({
+      reason: "max-interactions-per-test",
+      limit: 3,
+      at: { test: "chatty", interaction: 3 },
+    });
   });
 
   it("stops recording at the test bound and at the byte bound", async () => {
@@ -188,7 +268,8 @@ describe("bounds", () => {
 
     const bytes = recordingMock({ usage: { consumer: "web-app", limits: { maxBytes: 20_000 } } });
     bytes.usage!.beginTest("big");
-    for (let i = 0; i < 50; i += 1) await call(bytes, "get", "/property/1001", { "API-KEY": "demo-key", TOKEN: "demo-token" });
+    for (let i = 0; i < 50; i += 1)
+      await call(bytes, "get", "/property/1001", { "API-KEY": "demo-key", TOKEN: "demo-token" });
     const byBytes = bytes.usage!.toJSON();
     expectValidUsage(byBytes);
     expect(byBytes.truncated).toMatchObject({ reason: "max-bytes", limit: 20_000, at: { test: "big" } });
@@ -220,7 +301,9 @@ describe("POST /__admin/usage/tests", () => {
     const mock = recordingMock();
     mock.usage!.beginTest("kept");
     const sent = request(mock.app).post("/__admin/usage/tests").set("content-type", "application/json");
-    const answer = await (body === undefined ? sent : sent.send(typeof body === "string" ? body : JSON.stringify(body)));
+    const answer = await (body === undefined
+      ? sent
+      : sent.send(typeof body === "string" ? body : JSON.stringify(body)));
     expect(answer.status).toBe(status);
     expect(answer.headers["content-type"]).toMatch(/^application\/problem\+json/);
     expect(mock.usage!.toJSON().tests.map((test) => test.name)).toEqual(["kept"]);
@@ -239,12 +322,25 @@ describe("POST /__admin/usage/tests", () => {
   it("stays behind the admin guard", async () => {
     const mock = recordingMock({ adminToken: "admin-secret-1" });
     expect((await request(mock.app).post("/__admin/usage/tests").send({ name: "a" })).status).toBe(401);
-    expect((await request(mock.app).post("/__admin/usage/tests").set("authorization", "Bearer admin-secret-1").send({ name: "a" })).status).toBe(200);
+    expect(
+      (
+        await request(mock.app)
+          .post("/__admin/usage/tests")
+          .set("authorization", "Bearer admin-secret-1")
+          .send({ name: "a" })
+      ).status,
+    ).toBe(200);
   });
 });
 
 describe("the usage option", () => {
-  it.each([[{}], [{ consumer: "" }], [{ consumer: "a\nb" }], [{ consumer: "a", other: 1 }], [{ consumer: "a", limits: { maxTests: -1 } }]])("refuses %j with a TypeError", (usage) => {
+  it.each([
+    [{}],
+    [{ consumer: "" }],
+    [{ consumer: "a\nb" }],
+    [{ consumer: "a", other: 1 }],
+    [{ consumer: "a", limits: { maxTests: -1 } }],
+  ])("refuses %j with a TypeError", (usage) => {
     expect(() => createMockServer({ contract: sharedContract(), usage: usage as never })).toThrow(TypeError);
   });
   it("refuses a test name that cannot be recorded", () => {
@@ -261,7 +357,11 @@ describe("with a service profile played back", () => {
     await request(mock.app).get(`${API}/property/1001`).set({ "content-type": "application/json" });
     const usage = mock.usage!.toJSON();
     expectValidUsage(usage);
-    expect(usage.profile).toEqual({ source: "(given as an object)", runId: "r1", recordedAt: "2026-01-02T03:04:05.000Z" });
+    expect(usage.profile).toEqual({
+      source: "(given as an object)",
+      runId: "r1",
+      recordedAt: "2026-01-02T03:04:05.000Z",
+    });
     const [read, refused] = usage.tests[0]!.interactions as [UsageInteraction, UsageInteraction];
     expect(read.basis.mediaType).toEqual({ tier: "profile", point: "media_type.success" });
     expect(read.basis.fields["/listing_score"]).toEqual({ tier: "profile", point: "extra_fields.property" });
@@ -297,7 +397,6 @@ describe("tests named by the runner", () => {
       ["named outside a runner", { kind: "named", name: "seats-full" }, 0],
     ]);
   });
-
 
   it("begin on a recorder's first call under each test the runner names, unless a test was begun in it by name", async () => {
     let running: string | undefined = "suite > first";

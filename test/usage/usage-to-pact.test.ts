@@ -17,12 +17,16 @@ import { buildSampleUsage } from "../support/usage-pact-samples.ts";
 
 const contract = createContract();
 /** A start record's fields as a provider state gets them: less the mock's own keys, which the provider makes anew. */
-const withoutKeys = (record: Record<string, unknown>) => Object.fromEntries(Object.entries(record).filter(([name]) => !["id", "uid", "nid"].includes(name)));
+const withoutKeys = (record: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(record).filter(([name]) => !["id", "uid", "nid"].includes(name)));
 let usage: UsageDocument;
 let pact: PactFile;
 const named = (description: string): PactInteraction => {
   const found = pact.interactions.find((interaction) => interaction.description === description);
-  expect(found, `no interaction "${description}" in ${pact.interactions.map((interaction) => interaction.description).join(" | ")}`).toBeDefined();
+  expect(
+    found,
+    `no interaction "${description}" in ${pact.interactions.map((interaction) => interaction.description).join(" | ")}`,
+  ).toBeDefined();
   return found!;
 };
 
@@ -59,27 +63,47 @@ describe("usageToPact", () => {
     const retrieve = named("properties › lists the account's properties and opens one › 2 retrieveProperty");
     // The client opened the first property the list answered: the recorder binds the nid to that answer, and keeps
     // the record it names, as the start state held it, for the state that makes it.
-    expect(usage.tests[0]!.interactions[1]!.bindings).toEqual([{ at: "/params/nid", from: "answer", interaction: 0, pointer: "/0/nid" }]);
+    expect(usage.tests[0]!.interactions[1]!.bindings).toEqual([
+      { at: "/params/nid", from: "answer", interaction: 0, pointer: "/0/nid" },
+    ]);
     const [id, record] = Object.entries(usage.tests[0]!.records.properties!)[0]!;
-    expect(retrieve.providerStates).toEqual([{ name: PROVIDER_STATES.property, params: { key: `property_${id}`, account: "primary", fields: withoutKeys(record) } }]);
+    expect(retrieve.providerStates).toEqual([
+      {
+        name: PROVIDER_STATES.property,
+        params: { key: `property_${id}`, account: "primary", fields: withoutKeys(record) },
+      },
+    ]);
     expect(retrieve.request.path).toBe(`/api/v1/object/property/${id}`);
-    expect(retrieve.request.generators?.path).toEqual({ type: "ProviderState", expression: `/api/v1/object/property/\${property_${id}}`, dataType: "STRING" });
+    expect(retrieve.request.generators?.path).toEqual({
+      type: "ProviderState",
+      expression: `/api/v1/object/property/\${property_${id}}`,
+      dataType: "STRING",
+    });
     const list = named("properties › lists the account's properties and opens one › 1 listUserProperties");
-    expect(list.providerStates).toEqual([{ name: PROVIDER_STATES.accountUid, params: { key: "uid_primary", account: "primary" } }]);
+    expect(list.providerStates).toEqual([
+      { name: PROVIDER_STATES.accountUid, params: { key: "uid_primary", account: "primary" } },
+    ]);
     expect(list.request.generators?.path?.expression).toBe("/api/v1/object/properties/${uid_primary}");
   });
 
   it("makes what an earlier step created from the body it was created with, in the path and in the body", () => {
     const created = usage.tests[1]!.interactions[0]!.request.body;
-    const state = { name: PROVIDER_STATES.property, params: { key: "property_of_step_1", account: "primary", fields: created } };
+    const state = {
+      name: PROVIDER_STATES.property,
+      params: { key: "property_of_step_1", account: "primary", fields: created },
+    };
     const edit = named("properties › creates a property, edits it and adds a floorplan › 2 editProperty");
     expect(edit.providerStates).toEqual([state]);
     expect(edit.request.generators?.path?.expression).toBe("/api/v1/object/property/${property_of_step_1}");
     const document = named("properties › creates a property, edits it and adds a floorplan › 3 createDocument");
     expect(document.providerStates).toEqual([state]);
-    expect(document.request.generators?.body).toEqual({ "$.property_reference": { type: "ProviderState", expression: "${property_of_step_1}", dataType: "INTEGER" } });
+    expect(document.request.generators?.body).toEqual({
+      "$.property_reference": { type: "ProviderState", expression: "${property_of_step_1}", dataType: "INTEGER" },
+    });
     // The create itself needs nothing: it stands alone as the client sent it.
-    expect(named("properties › creates a property, edits it and adds a floorplan › 1 createProperty").providerStates).toBeUndefined();
+    expect(
+      named("properties › creates a property, edits it and adds a floorplan › 1 createProperty").providerStates,
+    ).toBeUndefined();
   });
 
   it("makes a document of the start state on its property, and an agent card by its fields", () => {
@@ -88,23 +112,41 @@ describe("usageToPact", () => {
     const retrieve = named("cards › opens an agent card and a floorplan of the account › 2 retrieveDocument");
     // The client never named the document's property: the usage does not keep it, and the state makes one of its own.
     expect(records.properties).toBeUndefined();
-    expect(retrieve.providerStates).toEqual([{ name: PROVIDER_STATES.document, params: { key: `document_${documentId}`, account: "primary", fields: withoutKeys(document), property: {} } }]);
+    expect(retrieve.providerStates).toEqual([
+      {
+        name: PROVIDER_STATES.document,
+        params: { key: `document_${documentId}`, account: "primary", fields: withoutKeys(document), property: {} },
+      },
+    ]);
     const card = named("cards › opens an agent card and a floorplan of the account › 1 retrieveAgentCard");
     const [agentId, agent] = Object.entries(records.agents!)[0]!;
-    expect(card.providerStates).toEqual([{ name: PROVIDER_STATES.agent, params: { key: `agent_${agentId}`, account: "primary", fields: withoutKeys(agent) } }]);
+    expect(card.providerStates).toEqual([
+      {
+        name: PROVIDER_STATES.agent,
+        params: { key: `agent_${agentId}`, account: "primary", fields: withoutKeys(agent) },
+      },
+    ]);
     expect(card.request.method).toBe("POST");
   });
 
   it("gives a refusal naming Agent Already Exists the state of the agent that holds the email first", async () => {
     const duplicated = usageToPact(await buildSampleUsage({ duplicateEmail: true }), contract);
-    const [first, second] = duplicated.interactions.filter((interaction) => interaction.description.startsWith("agents › refuses a second agent with the same email"));
+    const [first, second] = duplicated.interactions.filter((interaction) =>
+      interaction.description.startsWith("agents › refuses a second agent with the same email"),
+    );
     expect(first!.response.status).toBe(200);
     expect(first!.providerStates ?? []).toEqual([]);
     expect(second!.response.status).toBe(409);
-    expect(second!.providerStates).toEqual([{
-      name: PROVIDER_STATES.agent,
-      params: { key: "agent_grace_hopper_agents_example_com", account: "primary", fields: { agent_first_name: "Existing", agent_last_name: "Agent", email: "grace.hopper@agents.example.com" } },
-    }]);
+    expect(second!.providerStates).toEqual([
+      {
+        name: PROVIDER_STATES.agent,
+        params: {
+          key: "agent_grace_hopper_agents_example_com",
+          account: "primary",
+          fields: { agent_first_name: "Existing", agent_last_name: "Agent", email: "grace.hopper@agents.example.com" },
+        },
+      },
+    ]);
   });
 
   it("starts a seats-full test from the state that fills the account's seats, and keeps the refusal's status", () => {
@@ -114,17 +156,22 @@ describe("usageToPact", () => {
     expect(refused.providerStates).toEqual([{ name: PROVIDER_STATES.seatsFull, params: { account: "primary" } }]);
     expect(refused.request.headers?.["API-KEY"]).toEqual(["demo-key"]);
     expect(refused.response.status).toBe(402);
-    expect(refused.comments).toEqual({ testname: "agents › shows the seats-full screen", text: [
-      "status rests on an assumption: seat-limit-status (docs/assumptions.md)",
-      "media type rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
-      "body /type rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
-      "body /title rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
-      "body /status rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
-      "body /detail rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
-      "body /instance rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
-    ] });
+    expect(refused.comments).toEqual({
+      testname: "agents › shows the seats-full screen",
+      text: [
+        "status rests on an assumption: seat-limit-status (docs/assumptions.md)",
+        "media type rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
+        "body /type rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
+        "body /title rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
+        "body /status rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
+        "body /detail rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
+        "body /instance rests on an assumption: seat-limit-status, error-body-shape (docs/assumptions.md)",
+      ],
+    });
     expect(refused.response.headers).toEqual({ "Content-Type": ["application/problem+json"] });
-    expect(refused.response.matchingRules?.header?.["Content-Type"]?.matchers).toEqual([{ match: "regex", regex: "^application/problem\\+json(\\s*;.*)?$" }]);
+    expect(refused.response.matchingRules?.header?.["Content-Type"]?.matchers).toEqual([
+      { match: "regex", regex: "^application/problem\\+json(\\s*;.*)?$" },
+    ]);
   });
 
   it("matches answers by type, by the contract's patterns, maps keyed by ids by their values, and never a null", () => {
@@ -171,15 +218,33 @@ describe("property-listing-contract --usage --write-pact", () => {
     expect(written.stderr).toContain(`Pact written to ${pactFile} (10 interactions of 5 tests)`);
     expect(JSON.parse(readFileSync(pactFile, "utf8"))).toEqual(JSON.parse(JSON.stringify(pact)));
 
-    const cut = { ...usage, truncated: { reason: "max-interactions-per-test", limit: 4, at: { test: usage.tests[1]!.name, interaction: 4 } } };
+    const cut = {
+      ...usage,
+      truncated: { reason: "max-interactions-per-test", limit: 4, at: { test: usage.tests[1]!.name, interaction: 4 } },
+    };
     writeFileSync(usageFile, JSON.stringify(cut));
-    const warned = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", pactFile, "--quiet"]);
+    const warned = await runCli(process.execPath, [
+      CONTRACT_BIN,
+      "--usage",
+      usageFile,
+      "--write-pact",
+      pactFile,
+      "--quiet",
+    ]);
     expect(warned.code, warned.stderr).toBe(0);
     expect(warned.stderr).toContain("Warning: the usage was cut at a recording bound");
-    expect(JSON.parse(readFileSync(pactFile, "utf8")).metadata["property-listing-kit"].truncated).toEqual(cut.truncated);
+    expect(JSON.parse(readFileSync(pactFile, "utf8")).metadata["property-listing-kit"].truncated).toEqual(
+      cut.truncated,
+    );
 
     writeFileSync(usageFile, JSON.stringify({ ...usage, usageVersion: 9 }));
-    const refused = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", join(folder, "other.json")]);
+    const refused = await runCli(process.execPath, [
+      CONTRACT_BIN,
+      "--usage",
+      usageFile,
+      "--write-pact",
+      join(folder, "other.json"),
+    ]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`${usageFile}: usageVersion is 9`);
 
@@ -214,7 +279,15 @@ describe("property-listing-contract --usage --write-pact", () => {
     const alone = await runCli(process.execPath, [CONTRACT_BIN, "--write-pact", pactFile]);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toContain("--write-pact needs --usage <file>");
-    const sending = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", pactFile, "--base-url", "http://127.0.0.1:9"]);
+    const sending = await runCli(process.execPath, [
+      CONTRACT_BIN,
+      "--usage",
+      usageFile,
+      "--write-pact",
+      pactFile,
+      "--base-url",
+      "http://127.0.0.1:9",
+    ]);
     expect(sending.code).toBe(2);
     expect(sending.stderr).toContain("it takes --usage (and --quiet) only, not --base-url");
   });

@@ -4,7 +4,12 @@
  * response can be checked on every request; and a HAR recording read and checked as `npm run contract --
  * --recording` does.
  */
-import { createContract, type Contract, type RequestExchange, type ResponseExchange } from "../../../src/contract/create-contract.ts";
+import {
+  createContract,
+  type Contract,
+  type RequestExchange,
+  type ResponseExchange,
+} from "../../../src/contract/create-contract.ts";
 import { checkRecording } from "../../../src/contract/recording/check-recording.ts";
 import { readRecording } from "../../../src/contract/recording/read-recording.ts";
 import { FIXTURE_ACCOUNTS, generateFixtures } from "../../../src/fixtures/generate-fixtures.ts";
@@ -124,7 +129,10 @@ function measureContract(settings: BenchSettings): ContractFigures {
   // Realistic bodies: property 0 of the default fixtures has every optional field, floorplans, tours and videos.
   const db = generateFixtures({ seed: settings.seed });
   const record = db.properties[0]!;
-  const property = projectProperty(record, db.documents.filter((document) => document.property_reference === record.id));
+  const property = projectProperty(
+    record,
+    db.documents.filter((document) => document.property_reference === record.id),
+  );
   const agent = projectAgent(db.agents.find((candidate) => candidate.uid === FIXTURE_ACCOUNTS[0]!.id)!);
   const templates = { templates: [...TEMPLATE_CATALOGUE] };
   const credentials = { "API-KEY": FIXTURE_ACCOUNTS[0]!.apiKey, TOKEN: FIXTURE_ACCOUNTS[0]!.token };
@@ -153,30 +161,67 @@ function measureContract(settings: BenchSettings): ContractFigures {
 
   const cases: ValidationCase[] = [];
   const responseTargets = [
-    { check: "validateResponse GET property/{nid} 200", operationId: "retrieveProperty", method: "GET", path: `property/${property.nid}`, valid: property, invalid: badProperty },
-    { check: "validateResponse GET template_base 200", operationId: "retrieveTemplateCatalogue", method: "GET", path: "template_base", valid: templates, invalid: badTemplates },
+    {
+      check: "validateResponse GET property/{nid} 200",
+      operationId: "retrieveProperty",
+      method: "GET",
+      path: `property/${property.nid}`,
+      valid: property,
+      invalid: badProperty,
+    },
+    {
+      check: "validateResponse GET template_base 200",
+      operationId: "retrieveTemplateCatalogue",
+      method: "GET",
+      path: "template_base",
+      valid: templates,
+      invalid: badTemplates,
+    },
     // The service retrieves an agent card with POST (section 4.2).
-    { check: "validateResponse POST agent_card/{nid} 200", operationId: "retrieveAgentCard", method: "POST", path: `agent_card/${agent.id}`, valid: agent, invalid: badAgent },
+    {
+      check: "validateResponse POST agent_card/{nid} 200",
+      operationId: "retrieveAgentCard",
+      method: "POST",
+      path: `agent_card/${agent.id}`,
+      valid: agent,
+      invalid: badAgent,
+    },
   ];
   for (const target of responseTargets) {
     for (const kind of ["open", "closed"] as const) {
       const contract = contracts[kind]!;
       for (const body of ["valid", "invalid"] as const) {
         const exchange = response(target.method, target.path, body === "valid" ? target.valid : target.invalid);
-        cases.push({ check: target.check, operationId: target.operationId, contract: kind, body, call: () => contract.validateResponse(exchange), bodyBytes: jsonBytes(exchange.body) });
+        cases.push({
+          check: target.check,
+          operationId: target.operationId,
+          contract: kind,
+          body,
+          call: () => contract.validateResponse(exchange),
+          bodyBytes: jsonBytes(exchange.body),
+        });
       }
     }
   }
   for (const body of ["valid", "invalid"] as const) {
     const exchange = createRequest(body === "valid" ? createBody : badCreateBody);
     const contract = contracts.closed!;
-    cases.push({ check: "validateRequest POST property", operationId: "createProperty", contract: "either", body, call: () => contract.validateRequest(exchange), bodyBytes: jsonBytes(exchange.body) });
+    cases.push({
+      check: "validateRequest POST property",
+      operationId: "createProperty",
+      contract: "either",
+      body,
+      call: () => contract.validateRequest(exchange),
+      bodyBytes: jsonBytes(exchange.body),
+    });
   }
 
   const validation = cases.map((entry): ValidationFigure => {
     const result = entry.call();
     if (result.valid !== (entry.body === "valid") || result.operationId !== entry.operationId) {
-      throw new Error(`The ${entry.body} body of "${entry.check}" (${entry.contract}) was judged ${result.valid ? "valid" : "invalid"} as ${result.operationId}: a bug of the benchmark.`);
+      throw new Error(
+        `The ${entry.body} body of "${entry.check}" (${entry.contract}) was judged ${result.valid ? "valid" : "invalid"} as ${result.operationId}: a bug of the benchmark.`,
+      );
     }
     const opsPerSecond = callsPerSecond(entry.call, settings);
     return {
@@ -191,7 +236,13 @@ function measureContract(settings: BenchSettings): ContractFigures {
     };
   });
 
-  const recording = measureRecording(settings, contracts.open!, contracts.closed!, credentials, responseTargets.map((target) => response(target.method, target.path, target.valid)));
+  const recording = measureRecording(
+    settings,
+    contracts.open!,
+    contracts.closed!,
+    credentials,
+    responseTargets.map((target) => response(target.method, target.path, target.valid)),
+  );
 
   return {
     compile,
@@ -200,7 +251,9 @@ function measureContract(settings: BenchSettings): ContractFigures {
     sample: {
       nid: property.nid,
       floorplans: Object.keys(property.floorplans ?? {}).length,
-      virtualTours: Array.isArray(property.virtual_tours) ? property.virtual_tours.length : Object.keys(property.virtual_tours ?? {}).length,
+      virtualTours: Array.isArray(property.virtual_tours)
+        ? property.virtual_tours.length
+        : Object.keys(property.virtual_tours ?? {}).length,
       videos: Object.keys(property.property_videos ?? {}).length,
       bytes: jsonBytes(property),
     },
@@ -211,7 +264,13 @@ function measureContract(settings: BenchSettings): ContractFigures {
  * A HAR file of `settings.requests` exchanges (the three valid answers above in turn, as a browser records them),
  * read and checked as `npm run contract -- --recording` does; the median of `compileRounds` runs.
  */
-function measureRecording(settings: BenchSettings, open: Contract, closed: Contract, credentials: Record<string, string>, answers: ResponseExchange[]): ContractFigures["recording"] {
+function measureRecording(
+  settings: BenchSettings,
+  open: Contract,
+  closed: Contract,
+  credentials: Record<string, string>,
+  answers: ResponseExchange[],
+): ContractFigures["recording"] {
   const header = (name: string, value: string) => ({ name, value });
   const entries = Array.from({ length: settings.requests }, (_, index) => {
     const answer = answers[index % answers.length]!;
@@ -222,9 +281,19 @@ function measureRecording(settings: BenchSettings, open: Contract, closed: Contr
         method: answer.method,
         url: `https://service.example${answer.path}`,
         httpVersion: "HTTP/1.1",
-        headers: [header("API-KEY", credentials["API-KEY"]!), header("TOKEN", credentials.TOKEN!), header("content-type", "application/json")],
+        headers: [
+          header("API-KEY", credentials["API-KEY"]!),
+          header("TOKEN", credentials.TOKEN!),
+          header("content-type", "application/json"),
+        ],
       },
-      response: { status: 200, statusText: "OK", httpVersion: "HTTP/1.1", headers: [header("content-type", "application/json")], content: { size: 0, mimeType: "application/json", text: JSON.stringify(answer.body) } },
+      response: {
+        status: 200,
+        statusText: "OK",
+        httpVersion: "HTTP/1.1",
+        headers: [header("content-type", "application/json")],
+        content: { size: 0, mimeType: "application/json", text: JSON.stringify(answer.body) },
+      },
     };
   });
   const text = JSON.stringify({ log: { version: "1.2", creator: { name: "bench", version: "1" }, entries } });
@@ -234,16 +303,27 @@ function measureRecording(settings: BenchSettings, open: Contract, closed: Contr
     let started = performance.now();
     const read = readRecording(text);
     readTimes.push(performance.now() - started);
-    if (!read.ok) throw new Error(`The benchmark's HAR file is not a recording (${read.message}): a bug of the benchmark.`);
+    if (!read.ok)
+      throw new Error(`The benchmark's HAR file is not a recording (${read.message}): a bug of the benchmark.`);
     started = performance.now();
     const outcome = checkRecording(read.exchanges, { source: "bench.har", contract: open, closedContract: closed });
     checkTimes.push(performance.now() - started);
-    if (outcome.kind !== "report" || outcome.report.result !== "passed" || outcome.report.exchanges !== settings.requests) {
+    if (
+      outcome.kind !== "report" ||
+      outcome.report.result !== "passed" ||
+      outcome.report.exchanges !== settings.requests
+    ) {
       throw new Error("The benchmark's recording did not pass with every exchange checked: a bug of the benchmark.");
     }
   }
   const checkMs = median(checkTimes);
-  return { entries: settings.requests, bytes: Buffer.byteLength(text), readMs: median(readTimes), checkMs, exchangesPerSecond: settings.requests / (checkMs / 1000) };
+  return {
+    entries: settings.requests,
+    bytes: Buffer.byteLength(text),
+    readMs: median(readTimes),
+    checkMs,
+    exchangesPerSecond: settings.requests / (checkMs / 1000),
+  };
 }
 
 /** Median calls per second over timed rounds, after a warm-up that lets the JIT settle. */
@@ -266,4 +346,3 @@ function callsPerSecond(call: () => { valid: boolean }, settings: BenchSettings)
   if (sink < 0) throw new Error("unreachable"); // keeps the calls observable
   return median(rates);
 }
-

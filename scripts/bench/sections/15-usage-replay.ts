@@ -32,7 +32,13 @@ export const section: BenchSection<UsageReplayFigures> = {
   key: "usage-replay",
   async run({ progress }) {
     progress("usage replay: recording 100 interactions from the mock…");
-    const tests: SampleTest[] = [SAMPLE_TESTS.list!, ...Array.from({ length: 33 }, (_, index) => ({ ...SAMPLE_TESTS.createEdit!, name: `properties > creates a property and edits its title #${index + 1}` }))];
+    const tests: SampleTest[] = [
+      SAMPLE_TESTS.list!,
+      ...Array.from({ length: 33 }, (_, index) => ({
+        ...SAMPLE_TESTS.createEdit!,
+        name: `properties > creates a property and edits its title #${index + 1}`,
+      })),
+    ];
     const usage = await recordSampleUsage(tests, "bench-web-app");
     const interactions = usage.tests.reduce((sum, test) => sum + test.interactions.length, 0);
     const contract = createContract();
@@ -47,13 +53,27 @@ export const section: BenchSection<UsageReplayFigures> = {
         const { primary } = service.accounts;
         const started = performance.now();
         const answers = new AnswersCollector(usage);
-        const outcome = await replayUsage({ usage, file: "bench-usage.json", baseUrl: service.url, apiKey: primary.apiKey, token: primary.token, contract, closedContract, runId: `bench-${round}`, nonce: "bench0", answers });
+        const outcome = await replayUsage({
+          usage,
+          file: "bench-usage.json",
+          baseUrl: service.url,
+          apiKey: primary.apiKey,
+          token: primary.token,
+          contract,
+          closedContract,
+          runId: `bench-${round}`,
+          nonce: "bench0",
+          answers,
+        });
         JSON.stringify(answers.document({ kind: "service", baseUrl: service.url }), null, 2);
         roundsMs.push(performance.now() - started);
         if (outcome.kind !== "report") failures.push(`usage replay: ${outcome.message}`);
         else {
           requests = outcome.report.exchanges;
-          if (outcome.report.result !== "passed") failures.push(`usage replay: the replay failed (${outcome.report.results.filter((result) => result.status === "failed").map((result) => `${result.check}: ${result.message ?? ""}`)[0] ?? "?"})`);
+          if (outcome.report.result !== "passed")
+            failures.push(
+              `usage replay: the replay failed (${outcome.report.results.filter((result) => result.status === "failed").map((result) => `${result.check}: ${result.message ?? ""}`)[0] ?? "?"})`,
+            );
         }
       } finally {
         await service.close();
@@ -63,12 +83,32 @@ export const section: BenchSection<UsageReplayFigures> = {
     const lines = [
       "1b. A consumer's usage replayed against a service on loopback (--usage --base-url)",
       "",
-      ...table(["interactions", "tests", "requests sent", "rounds", "median"], [[count(interactions), count(usage.tests.length), count(requests), roundsMs.map((value) => ms(value)).join(" "), ms(medianMs)]], "rrrrr"),
+      ...table(
+        ["interactions", "tests", "requests sent", "rounds", "median"],
+        [
+          [
+            count(interactions),
+            count(usage.tests.length),
+            count(requests),
+            roundsMs.map((value) => ms(value)).join(" "),
+            ms(medianMs),
+          ],
+        ],
+        "rrrrr",
+      ),
     ];
     return {
       figures: { interactions, tests: usage.tests.length, requests, roundsMs, medianMs },
       lines,
-      goals: [{ id: "38c", name: `replay of ${interactions} interactions on loopback (median of ${ROUNDS})`, measured: ms(medianMs), target: `≤ ${ms(GOAL_MS)}`, pass: medianMs <= GOAL_MS }],
+      goals: [
+        {
+          id: "38c",
+          name: `replay of ${interactions} interactions on loopback (median of ${ROUNDS})`,
+          measured: ms(medianMs),
+          target: `≤ ${ms(GOAL_MS)}`,
+          pass: medianMs <= GOAL_MS,
+        },
+      ],
       failures,
     };
   },

@@ -6,7 +6,15 @@
  */
 import { DEFAULT_FIXTURES_PATH } from "../../../src/hosts/node/state/load-fixtures.ts";
 import { bytes, count, micros, ms, percent, perSecond, ratio, ratioOf, table, UNMEASURED } from "../format.ts";
-import { eachProcessLines, GROUP_PROCESSES, measureInterleaved, settleMsOf, warmUpWords, type Contender, type ServerFigure } from "../measure-servers.ts";
+import {
+  eachProcessLines,
+  GROUP_PROCESSES,
+  measureInterleaved,
+  settleMsOf,
+  warmUpWords,
+  type Contender,
+  type ServerFigure,
+} from "../measure-servers.ts";
 import { startGroups, startServer, startServers, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
@@ -24,7 +32,12 @@ interface StartFigure {
  * One server's row of the side-by-side table (the bench's and the performance page's): its start-up, throughput
  * and the mock's, CPU per request and bare node:http's, latency and memory.
  */
-export function peerCells(entry: ServerFigure, started: number | undefined, mock: ServerFigure, bare: ServerFigure): string[] {
+export function peerCells(
+  entry: ServerFigure,
+  started: number | undefined,
+  mock: ServerFigure,
+  bare: ServerFigure,
+): string[] {
   return [
     entry.server,
     started === undefined ? "" : ms(started),
@@ -77,7 +90,12 @@ export const section: BenchSection<PeersFigures> = {
         await server.stop();
       }
     }
-    const startup = startCommands.map((command, index) => ({ server: command.name, starts: settings.starts, medianMs: median(startTimes[index]!), allMs: startTimes[index]! }));
+    const startup = startCommands.map((command, index) => ({
+      server: command.name,
+      starts: settings.starts,
+      medianMs: median(startTimes[index]!),
+      allMs: startTimes[index]!,
+    }));
 
     // Throughput, latency, CPU per request and memory, on the same request.
     const running: RunningServer[] = [];
@@ -89,12 +107,18 @@ export const section: BenchSection<PeersFigures> = {
       const answer = await sampleAnswer(mock.url, path);
       const validating = await startServer(mockBin({ validateResponses: true }));
       running.push(validating);
-      const [mockReplicas, validatingReplicas] = (await startGroups([mockBin(), mockBin({ validateResponses: true })], MOCK_PROCESSES - 1, running)) as [RunningServer[], RunningServer[]];
+      const [mockReplicas, validatingReplicas] = (await startGroups(
+        [mockBin(), mockBin({ validateResponses: true })],
+        MOCK_PROCESSES - 1,
+        running,
+      )) as [RunningServer[], RunningServer[]];
       const json = await startServer(jsonServer(fixtures));
       running.push(json);
       const bares = await startServers(bareServer(answer), MOCK_PROCESSES, running);
       const bare = bares[0]!;
-      const baseline = settings.baseline ? await startServer(mockBin({ bin: settings.baseline, name: "mock (baseline build)" })) : undefined;
+      const baseline = settings.baseline
+        ? await startServer(mockBin({ bin: settings.baseline, name: "mock (baseline build)" }))
+        : undefined;
       if (baseline) running.push(baseline);
       const prismServer = settings.skipPrism ? undefined : await startServer(prism(), 120_000);
       if (prismServer) running.push(prismServer);
@@ -103,9 +127,21 @@ export const section: BenchSection<PeersFigures> = {
       const step = { method: "GET" as const, path, expect: 200 };
       const contenders: Contender[] = [
         { server: mock, replicas: mockReplicas, scenario: repeatedRequest("GET property/{nid}", step, jobs) },
-        { server: validating, replicas: validatingReplicas, scenario: repeatedRequest("GET property/{nid}", step, jobs, { validateResponses: true }) },
+        {
+          server: validating,
+          replicas: validatingReplicas,
+          scenario: repeatedRequest("GET property/{nid}", step, jobs, { validateResponses: true }),
+        },
         ...(baseline ? [{ server: baseline, scenario: repeatedRequest("GET property/{nid}", step, jobs) }] : []),
-        { server: json, scenario: repeatedRequest("GET /properties/{id}", { method: "GET", path: `/properties/${NID}`, expect: 200 }, jobs, { credentials: "none" }) },
+        {
+          server: json,
+          scenario: repeatedRequest(
+            "GET /properties/{id}",
+            { method: "GET", path: `/properties/${NID}`, expect: 200 },
+            jobs,
+            { credentials: "none" },
+          ),
+        },
         ...(prismServer ? [{ server: prismServer, scenario: repeatedRequest("GET property/{nid}", step, jobs) }] : []),
         { server: bare, replicas: bares.slice(1), scenario: repeatedRequest("GET property/{nid}", step, jobs) },
       ];
@@ -129,13 +165,27 @@ export const section: BenchSection<PeersFigures> = {
         ),
         ...eachProcessLines(servers),
         "",
-        ...table(["start-up", "median", "vs json-server", "each start"], startup.map((entry) => [entry.server, ms(entry.medianMs), ratio(entry.medianMs / startOf("json-server")!), `${entry.allMs.map((value) => Math.round(value)).join(", ")} ms`]), "lrrl"),
+        ...table(
+          ["start-up", "median", "vs json-server", "each start"],
+          startup.map((entry) => [
+            entry.server,
+            ms(entry.medianMs),
+            ratio(entry.medianMs / startOf("json-server")!),
+            `${entry.allMs.map((value) => Math.round(value)).join(", ")} ms`,
+          ]),
+          "lrrl",
+        ),
       ];
 
       const goals: Goal[] = [];
       const cpuGoals = [
         { id: "1", name: "CPU per answered GET, mock / bare node:http (same bytes)", target: "≤ 3.00×", bound: 3 },
-        { id: "23c", name: "CPU per answered GET, mock / bare node:http (same bytes), request validation on", target: "≤ 1.60×", bound: 1.6 },
+        {
+          id: "23c",
+          name: "CPU per answered GET, mock / bare node:http (same bytes), request validation on",
+          target: "≤ 1.60×",
+          bound: 1.6,
+        },
       ];
       for (const { bound, ...cpuGoal } of cpuGoals) {
         if (mockFigure.cpuMicrosPerRequest === null || bareFigure.cpuMicrosPerRequest === null) {
@@ -148,20 +198,52 @@ export const section: BenchSection<PeersFigures> = {
       const prismFigure = prismServer ? figure(prismServer.name) : undefined;
       if (prismFigure) {
         const value = mockFigure.requestsPerSecond / prismFigure.requestsPerSecond;
-        goals.push({ id: "2a", name: "throughput, mock / Prism", measured: ratio(value), target: "≥ 3.00×", pass: value >= 3 });
+        goals.push({
+          id: "2a",
+          name: "throughput, mock / Prism",
+          measured: ratio(value),
+          target: "≥ 3.00×",
+          pass: value >= 3,
+        });
       }
       const jsonFigure = figure(json.name)!;
       const overJson = mockFigure.requestsPerSecond / jsonFigure.requestsPerSecond;
-      goals.push({ id: "2b", name: "throughput, mock / json-server", measured: ratio(overJson), target: "≥ 2.00×", pass: overJson >= 2 });
+      goals.push({
+        id: "2b",
+        name: "throughput, mock / json-server",
+        measured: ratio(overJson),
+        target: "≥ 2.00×",
+        pass: overJson >= 2,
+      });
       const validatingFigure = figure(validating.name)!;
       const cost = (1 - validatingFigure.requestsPerSecond / mockFigure.requestsPerSecond) * 100;
-      goals.push({ id: "2d", name: "throughput cost of --validate-responses", measured: percent(cost), target: "≤ 10.0 %", pass: cost <= 10 });
+      goals.push({
+        id: "2d",
+        name: "throughput cost of --validate-responses",
+        measured: percent(cost),
+        target: "≤ 10.0 %",
+        pass: cost <= 10,
+      });
       const jsonStart = startOf("json-server")!;
-      for (const [id, name] of [["3a", "mock (bin)"], ["3b", "npm start"]] as const) {
+      for (const [id, name] of [
+        ["3a", "mock (bin)"],
+        ["3b", "npm start"],
+      ] as const) {
         const value = startOf(name)! / jsonStart;
-        goals.push({ id, name: `start-up, ${name} / json-server (same fixtures)`, measured: ratio(value), target: "≤ 1.50×", pass: value <= 1.5 });
+        goals.push({
+          id,
+          name: `start-up, ${name} / json-server (same fixtures)`,
+          measured: ratio(value),
+          target: "≤ 1.50×",
+          pass: value <= 1.5,
+        });
       }
-      return { figures: { request: `GET ${path}`, startup, servers }, lines: ["Peers: the mock beside Prism, json-server and bare node:http", "", ...lines], goals, failures };
+      return {
+        figures: { request: `GET ${path}`, startup, servers },
+        lines: ["Peers: the mock beside Prism, json-server and bare node:http", "", ...lines],
+        goals,
+        failures,
+      };
     } finally {
       for (const server of running) await server.stop();
     }

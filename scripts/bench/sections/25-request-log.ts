@@ -32,7 +32,11 @@ export const section: BenchSection<RequestLogFigures> = {
     const running: RunningServer[] = [];
     try {
       progress(`log: starting the mock with --quiet and logging, ${PROCESSES} processes each…`);
-      const [quiet, logging] = (await startGroups([mockBin({ name: "mock --quiet" }), mockBin({ name: "mock, request log on", log: true })], PROCESSES, running)) as [RunningServer[], RunningServer[]];
+      const [quiet, logging] = (await startGroups(
+        [mockBin({ name: "mock --quiet" }), mockBin({ name: "mock, request log on", log: true })],
+        PROCESSES,
+        running,
+      )) as [RunningServer[], RunningServer[]];
       const jobs = Math.max(1, Math.ceil(settings.requests / ROUNDS));
       const step = { method: "GET" as const, path: `${API}/property/${NID}`, expect: 200 };
       const scenario = repeatedRequest("GET property/{nid}", step, jobs);
@@ -71,7 +75,15 @@ export const section: BenchSection<RequestLogFigures> = {
       return {
         figures: { request: `GET ${step.path}`, quiet: quietFigure!, logging: loggingFigure!, throughputRatio },
         lines,
-        goals: [{ id: "23a", name: "throughput, mock logging each request (npm start) / --quiet", measured: ratio(throughputRatio), target: "≥ 0.92×", pass: throughputRatio >= 0.92 }],
+        goals: [
+          {
+            id: "23a",
+            name: "throughput, mock logging each request (npm start) / --quiet",
+            measured: ratio(throughputRatio),
+            target: "≥ 0.92×",
+            pass: throughputRatio >= 0.92,
+          },
+        ],
         failures,
       };
     } finally {

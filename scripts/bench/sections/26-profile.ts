@@ -8,7 +8,14 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { count, micros, percent, perSecond, ratio, ratioOf, table } from "../format.ts";
-import { eachProcessLines, GROUP_PROCESSES, measureInterleaved, settleMsOf, type Contender, type ServerFigure } from "../measure-servers.ts";
+import {
+  eachProcessLines,
+  GROUP_PROCESSES,
+  measureInterleaved,
+  settleMsOf,
+  type Contender,
+  type ServerFigure,
+} from "../measure-servers.ts";
 import { startGroups, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
@@ -24,16 +31,32 @@ export interface ProfileFigures {
 
 const provenance = { step: "bench", observedAt: "2026-01-01T00:00:00.000Z", runId: "bench" };
 const error = (status: number, example: Record<string, string>) => ({
-  ...provenance, statuses: [status], mediaTypes: ["application/json; charset=utf-8"], example,
-  schema: { type: "object", properties: Object.fromEntries(Object.keys(example).map((key) => [key, { type: "string" }])), required: Object.keys(example) },
+  ...provenance,
+  statuses: [status],
+  mediaTypes: ["application/json; charset=utf-8"],
+  example,
+  schema: {
+    type: "object",
+    properties: Object.fromEntries(Object.keys(example).map((key) => [key, { type: "string" }])),
+    required: Object.keys(example),
+  },
 });
 
 /** A profile that touches a GET of a property wherever a profile can. */
 const PROFILE = {
-  profileVersion: 1, runId: "bench", recordedAt: "2026-01-01T00:00:00.000Z",
+  profileVersion: 1,
+  runId: "bench",
+  recordedAt: "2026-01-01T00:00:00.000Z",
   observations: {
     "media_type.success": { ...provenance, value: ["application/json;charset=UTF-8"] },
-    "extra_fields.property": { ...provenance, fields: { language: { types: ["string"], example: "und" }, revision_count: { types: ["string"], example: "3" }, changed: { types: ["integer"], example: 1767225600 } } },
+    "extra_fields.property": {
+      ...provenance,
+      fields: {
+        language: { types: ["string"], example: "und" },
+        revision_count: { types: ["string"], example: "3" },
+        changed: { types: ["integer"], example: 1767225600 },
+      },
+    },
     "order.property_list": { ...provenance, value: "descending" },
     "error.not_found": error(404, { message: "not found" }),
     "error.unauthorized.missing": error(403, { error: "credentials", kind: "auth" }),
@@ -46,7 +69,15 @@ function mock(name: string, profile?: string): ServerCommand {
   return {
     name,
     command: process.execPath,
-    args: (port) => [fileURLToPath(new URL("../../../dist/cli/mock.js", import.meta.url)), "--port", String(port), "--host", "127.0.0.1", "--quiet", ...(profile ? ["--profile", profile] : [])],
+    args: (port) => [
+      fileURLToPath(new URL("../../../dist/cli/mock.js", import.meta.url)),
+      "--port",
+      String(port),
+      "--host",
+      "127.0.0.1",
+      "--quiet",
+      ...(profile ? ["--profile", profile] : []),
+    ],
     readyPath: "/healthz",
     spawnsServerItself: true,
   };
@@ -61,7 +92,11 @@ export const section: BenchSection<ProfileFigures> = {
     const running: RunningServer[] = [];
     try {
       progress("profile: starting the mock with and without --profile…");
-      const [plainGroup, profiledGroup] = (await startGroups([mock("mock (bin)"), mock("mock --profile", file)], PROCESSES, running)) as [RunningServer[], RunningServer[]];
+      const [plainGroup, profiledGroup] = (await startGroups(
+        [mock("mock (bin)"), mock("mock --profile", file)],
+        PROCESSES,
+        running,
+      )) as [RunningServer[], RunningServer[]];
       const [plain, ...plainReplicas] = plainGroup;
       const [profiled, ...profiledReplicas] = profiledGroup;
       const jobs = Math.max(1, Math.ceil(settings.requests / ROUNDS));
@@ -72,9 +107,20 @@ export const section: BenchSection<ProfileFigures> = {
       ];
       progress(`profile: ${count(jobs * ROUNDS)} requests to each, interleaved…`);
       const servers = await measureInterleaved(load, contenders, ROUNDS, failures, { settleMs: settleMsOf(settings) });
-      const [withoutFigure, withFigure] = [servers.find((entry) => entry.server === plain!.name)!, servers.find((entry) => entry.server === profiled!.name)!];
+      const [withoutFigure, withFigure] = [
+        servers.find((entry) => entry.server === plain!.name)!,
+        servers.find((entry) => entry.server === profiled!.name)!,
+      ];
       const value = withFigure.requestsPerSecond / withoutFigure.requestsPerSecond;
-      const goals: Goal[] = [{ id: "20a", name: "GET throughput with --profile / without", measured: ratio(value), target: "≥ 0.95×", pass: value >= 0.95 }];
+      const goals: Goal[] = [
+        {
+          id: "20a",
+          name: "GET throughput with --profile / without",
+          measured: ratio(value),
+          target: "≥ 0.95×",
+          pass: value >= 0.95,
+        },
+      ];
       const lines = [
         `GET of one property by the mock's bin with and without a service profile (another media type, three extra fields), ${PROCESSES} processes each, ${ROUNDS} runs in turn`,
         "",

@@ -11,7 +11,14 @@ import { fileURLToPath } from "node:url";
 import { setupServer } from "msw/node";
 import { createMockHandlers, type MockHandlers } from "../../../src/msw.ts";
 import { count, micros, perSecond, ratio, ratioOf, table } from "../format.ts";
-import { eachProcessLines, GROUP_PROCESSES, measureInterleaved, settleMsOf, type Contender, type ServerFigure } from "../measure-servers.ts";
+import {
+  eachProcessLines,
+  GROUP_PROCESSES,
+  measureInterleaved,
+  settleMsOf,
+  type Contender,
+  type ServerFigure,
+} from "../measure-servers.ts";
 import { startGroups, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, type Scenario, type Step } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
@@ -35,7 +42,15 @@ function mock(name: string, usageFile?: string): ServerCommand {
   return {
     name,
     command: process.execPath,
-    args: (port) => [fileURLToPath(new URL("../../../dist/cli/mock.js", import.meta.url)), "--port", String(port), "--host", "127.0.0.1", "--quiet", ...(usageFile ? ["--record-usage", usageFile, "--consumer", "bench"] : [])],
+    args: (port) => [
+      fileURLToPath(new URL("../../../dist/cli/mock.js", import.meta.url)),
+      "--port",
+      String(port),
+      "--host",
+      "127.0.0.1",
+      "--quiet",
+      ...(usageFile ? ["--record-usage", usageFile, "--consumer", "bench"] : []),
+    ],
     readyPath: "/healthz",
     spawnsServerItself: true,
   };
@@ -43,11 +58,25 @@ function mock(name: string, usageFile?: string): ServerCommand {
 
 /** Jobs of one test each: the test begun (answered 409 where recording is off), then {@link PER_TEST} GETs. */
 function suiteScenario(jobs: number): Scenario {
-  const begin: Step = { method: "POST", path: "/__admin/usage/tests", body: JSON.stringify({ name: "bench > GET one property" }), headers: { "content-type": "application/json" }, expect: [200, 409] };
+  const begin: Step = {
+    method: "POST",
+    path: "/__admin/usage/tests",
+    body: JSON.stringify({ name: "bench > GET one property" }),
+    headers: { "content-type": "application/json" },
+    expect: [200, 409],
+  };
   const get: Step = { method: "GET", path: `${API}/property/${NID}`, expect: 200 };
   const job = [begin, ...Array.from({ length: PER_TEST }, () => get)];
   const warmup = Math.min(50, Math.ceil(jobs / 10));
-  return { name: `a test: begin + ${PER_TEST} × GET property/{nid}`, unit: "request", credentials: "demo", warmup, jobs: Array.from({ length: warmup + jobs }, () => job), storeProperties: 0, validateResponses: false };
+  return {
+    name: `a test: begin + ${PER_TEST} × GET property/{nid}`,
+    unit: "request",
+    credentials: "demo",
+    warmup,
+    jobs: Array.from({ length: warmup + jobs }, () => job),
+    storeProperties: 0,
+    validateResponses: false,
+  };
 }
 
 /** Sends `total` GETs through MSW, `IN_FLIGHT` at a time, a test begun before every {@link PER_TEST}; the elapsed milliseconds. */
@@ -60,7 +89,8 @@ async function drive(handlers: MockHandlers, total: number, failures: string[]):
       sent += 1;
       const response = await fetch(`${MSW_BASE}${API}/property/${NID}`, { headers: HEADERS });
       await response.arrayBuffer();
-      if (response.status !== 200 && failures.length < 5) failures.push(`usage: GET through MSW answered ${response.status}`);
+      if (response.status !== 200 && failures.length < 5)
+        failures.push(`usage: GET through MSW answered ${response.status}`);
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
@@ -75,7 +105,11 @@ export const section: BenchSection<UsageFigures> = {
     let servers: ServerFigure[];
     try {
       progress("usage: starting the mock with and without --record-usage…");
-      const [offGroup, onGroup] = (await startGroups([mock("mock (bin)"), mock("mock --record-usage", join(scratch, "usage.json"))], PROCESSES, running)) as [RunningServer[], RunningServer[]];
+      const [offGroup, onGroup] = (await startGroups(
+        [mock("mock (bin)"), mock("mock --record-usage", join(scratch, "usage.json"))],
+        PROCESSES,
+        running,
+      )) as [RunningServer[], RunningServer[]];
       const [off, ...offReplicas] = offGroup;
       const [on, ...onReplicas] = onGroup;
       const jobs = Math.max(1, Math.ceil(settings.requests / ROUNDS / (PER_TEST + 1)));
@@ -115,8 +149,20 @@ export const section: BenchSection<UsageFigures> = {
 
     const processRatio = onFigure.requestsPerSecond / offFigure.requestsPerSecond;
     const goals: Goal[] = [
-      { id: "38a", name: "GET throughput recording usage / not, the process", measured: ratio(processRatio), target: "≥ 0.90×", pass: processRatio >= 0.9 },
-      { id: "38b", name: "GET throughput recording usage / not, MSW (setupServer)", measured: ratio(onRate / offRate), target: "≥ 0.90×", pass: onRate / offRate >= 0.9 },
+      {
+        id: "38a",
+        name: "GET throughput recording usage / not, the process",
+        measured: ratio(processRatio),
+        target: "≥ 0.90×",
+        pass: processRatio >= 0.9,
+      },
+      {
+        id: "38b",
+        name: "GET throughput recording usage / not, MSW (setupServer)",
+        measured: ratio(onRate / offRate),
+        target: "≥ 0.90×",
+        pass: onRate / offRate >= 0.9,
+      },
     ];
     const lines = [
       `Recording a consumer's usage: tests of one begin and ${PER_TEST} GETs of one property, recording off and on`,
@@ -125,7 +171,13 @@ export const section: BenchSection<UsageFigures> = {
       "",
       ...table(
         ["server", "throughput", "vs off", "CPU/request", "vs off"],
-        [offFigure, onFigure].map((entry) => [entry.server, `${perSecond(entry.requestsPerSecond)} req/s`, ratio(entry.requestsPerSecond / offFigure.requestsPerSecond), micros(entry.cpuMicrosPerRequest), ratioOf(entry.cpuMicrosPerRequest, offFigure.cpuMicrosPerRequest)]),
+        [offFigure, onFigure].map((entry) => [
+          entry.server,
+          `${perSecond(entry.requestsPerSecond)} req/s`,
+          ratio(entry.requestsPerSecond / offFigure.requestsPerSecond),
+          micros(entry.cpuMicrosPerRequest),
+          ratioOf(entry.cpuMicrosPerRequest, offFigure.cpuMicrosPerRequest),
+        ]),
         "lrrrr",
       ),
       ...eachProcessLines([offFigure, onFigure]),
@@ -141,6 +193,19 @@ export const section: BenchSection<UsageFigures> = {
         "lrr",
       ),
     ];
-    return { figures: { servers, msw: { requestsPerRound: perRound, rounds: MSW_ROUNDS, offRequestsPerSecond: offRate, onRequestsPerSecond: onRate } }, lines, goals, failures };
+    return {
+      figures: {
+        servers,
+        msw: {
+          requestsPerRound: perRound,
+          rounds: MSW_ROUNDS,
+          offRequestsPerSecond: offRate,
+          onRequestsPerSecond: onRate,
+        },
+      },
+      lines,
+      goals,
+      failures,
+    };
   },
 };

@@ -34,7 +34,12 @@ const CONTRACT_BIN = fileURLToPath(new URL("../../../dist/cli/contract.js", impo
 const VITEST = fileURLToPath(new URL("../../../node_modules/vitest/vitest.mjs", import.meta.url));
 
 export interface AnswersFigures {
-  msw: { requestsPerRound: number; rounds: number; recordingRequestsPerSecond: number; servingRequestsPerSecond: number };
+  msw: {
+    requestsPerRound: number;
+    rounds: number;
+    recordingRequestsPerSecond: number;
+    servingRequestsPerSecond: number;
+  };
   rerun: { suiteMs: number; replayMs: number; rerunMs: number; exitCode: number | string };
 }
 
@@ -48,7 +53,8 @@ async function drive(handlers: MockHandlers, total: number, failures: string[]):
       sent += 1;
       const response = await fetch(`${MSW_BASE}${API}/property/${NID}`, { headers: HEADERS });
       await response.arrayBuffer();
-      if (response.status !== 200 && failures.length < 5) failures.push(`answers: GET through MSW answered ${response.status}`);
+      if (response.status !== 200 && failures.length < 5)
+        failures.push(`answers: GET through MSW answered ${response.status}`);
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
@@ -65,22 +71,48 @@ async function answersOfTest(): Promise<AnswersDocument> {
   server.listen({ onUnhandledRequest: "error" });
   try {
     recording.usage!.beginTest(TEST);
-    for (let sent = 0; sent < PER_TEST; sent += 1) await (await fetch(`${MSW_BASE}${API}/property/${NID}`, { headers: HEADERS })).arrayBuffer();
+    for (let sent = 0; sent < PER_TEST; sent += 1)
+      await (await fetch(`${MSW_BASE}${API}/property/${NID}`, { headers: HEADERS })).arrayBuffer();
   } finally {
     server.close();
   }
   const usage = recording.usage!.toJSON();
   const recorded = usage.tests[0]!.interactions;
-  const interactions: ServiceAnswer[] = [...recorded, ...recorded.slice(0, IN_FLIGHT)].map((interaction) => ({ operation: interaction.operation, path: interaction.request.path, status: interaction.response.status, mediaType: interaction.response.mediaType, headers: { "content-type": "application/json; charset=utf-8" }, body: interaction.response.body }));
-  return { answersVersion: 1, consumer: "bench", source: { kind: "service", baseUrl: "https://service.example" }, usage, tests: [{ name: TEST, interactions }] };
+  const interactions: ServiceAnswer[] = [...recorded, ...recorded.slice(0, IN_FLIGHT)].map((interaction) => ({
+    operation: interaction.operation,
+    path: interaction.request.path,
+    status: interaction.response.status,
+    mediaType: interaction.response.mediaType,
+    headers: { "content-type": "application/json; charset=utf-8" },
+    body: interaction.response.body,
+  }));
+  return {
+    answersVersion: 1,
+    consumer: "bench",
+    source: { kind: "service", baseUrl: "https://service.example" },
+    usage,
+    tests: [{ name: TEST, interactions }],
+  };
 }
 
-function timed(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ ms: number; code: number | string }> {
+function timed(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ ms: number; code: number | string }> {
   const started = performance.now();
   return new Promise((resolve) => {
-    execFile(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, maxBuffer: 64 * 1024 * 1024 }, (error) => {
-      resolve({ ms: performance.now() - started, code: error ? ((error as { code?: number | string }).code ?? 1) : 0 });
-    });
+    execFile(
+      command,
+      args,
+      { cwd: options.cwd, env: { ...process.env, ...options.env }, maxBuffer: 64 * 1024 * 1024 },
+      (error) => {
+        resolve({
+          ms: performance.now() - started,
+          code: error ? ((error as { code?: number | string }).code ?? 1) : 0,
+        });
+      },
+    );
   });
 }
 
@@ -90,7 +122,11 @@ export const section: BenchSection<AnswersFigures> = {
     const failures: string[] = [];
     progress("answers: MSW handlers recording usage and serving a service's answers…");
     const recording = createMockHandlers({ baseUrl: MSW_BASE, usage: { consumer: "bench" } });
-    const serving = createMockHandlers({ baseUrl: MSW_BASE, usage: { consumer: "bench" }, answers: await answersOfTest() });
+    const serving = createMockHandlers({
+      baseUrl: MSW_BASE,
+      usage: { consumer: "bench" },
+      answers: await answersOfTest(),
+    });
     const server = setupServer();
     server.listen({ onUnhandledRequest: "error" });
     const perRound = Math.max(200, Math.min(settings.requests, 5_000));
@@ -107,7 +143,8 @@ export const section: BenchSection<AnswersFigures> = {
       }
     }
     server.close();
-    if (serving.answers!.notCovered().length > 0) failures.push(`answers: ${serving.answers!.notCovered().length} GETs were not served from the answers`);
+    if (serving.answers!.notCovered().length > 0)
+      failures.push(`answers: ${serving.answers!.notCovered().length} GETs were not served from the answers`);
     const recordingRate = ((perRound * MSW_ROUNDS) / elapsed.recording) * 1000;
     const servingRate = ((perRound * MSW_ROUNDS) / elapsed.serving) * 1000;
 
@@ -127,19 +164,61 @@ export const section: BenchSection<AnswersFigures> = {
       const answersFile = join(scratch, "answers.json");
       for (let round = 0; round < RERUN_ROUNDS; round += 1) {
         // What --rerun is made of: the replay writing the answers, then one run of the suite against them.
-        const replay = await timed(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--base-url", service.url, "--quiet", "--reporter", "json", "--output", join(scratch, "replay.json"), "--write-answers", answersFile], { env });
+        const replay = await timed(
+          process.execPath,
+          [
+            CONTRACT_BIN,
+            "--usage",
+            usageFile,
+            "--base-url",
+            service.url,
+            "--quiet",
+            "--reporter",
+            "json",
+            "--output",
+            join(scratch, "replay.json"),
+            "--write-answers",
+            answersFile,
+          ],
+          { env },
+        );
         times.replay.push(replay.ms);
         const startedSuite = performance.now();
         const suite = await runExampleSuite(project, usageFile, { MOCK_ANSWERS: answersFile });
         times.suite.push(performance.now() - startedSuite);
-        if (suite.code !== 1) failures.push(`answers: the example's suite against the service's answers exited ${suite.code}, not 1 (the header test breaking)`);
-        const again = await timed(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--base-url", service.url, "--quiet", "--rerun", command, "--reporter", "json", "--output", join(scratch, "rerun.json")], { env });
+        if (suite.code !== 1)
+          failures.push(
+            `answers: the example's suite against the service's answers exited ${suite.code}, not 1 (the header test breaking)`,
+          );
+        const again = await timed(
+          process.execPath,
+          [
+            CONTRACT_BIN,
+            "--usage",
+            usageFile,
+            "--base-url",
+            service.url,
+            "--quiet",
+            "--rerun",
+            command,
+            "--reporter",
+            "json",
+            "--output",
+            join(scratch, "rerun.json"),
+          ],
+          { env },
+        );
         times.rerun.push(again.ms);
         exitCode = again.code;
         // The example has one test that breaks against the service's answers: exit 1 is the expected verdict.
         if (again.code !== 1) failures.push(`answers: --rerun exited ${again.code}, not 1 (the header test breaking)`);
       }
-      rerun = { suiteMs: Math.min(...times.suite), replayMs: Math.min(...times.replay), rerunMs: Math.min(...times.rerun), exitCode };
+      rerun = {
+        suiteMs: Math.min(...times.suite),
+        replayMs: Math.min(...times.replay),
+        rerunMs: Math.min(...times.rerun),
+        exitCode,
+      };
     } finally {
       await service.close();
       rmSync(project, { recursive: true, force: true });
@@ -148,20 +227,60 @@ export const section: BenchSection<AnswersFigures> = {
     const servingRatio = servingRate / recordingRate;
     const rerunRatio = rerun.rerunMs / (rerun.replayMs + rerun.suiteMs);
     const goals: Goal[] = [
-      { id: "49a", name: "GET throughput serving a service's answers / recording usage, MSW (setupServer)", measured: ratio(servingRatio), target: "≥ 0.90×", pass: servingRatio >= 0.9 },
-      { id: "49b", name: "--rerun on the example consumer / (one replay + one run of its suite)", measured: ratio(rerunRatio), target: "≤ 1.15×", pass: rerunRatio <= 1.15 },
+      {
+        id: "49a",
+        name: "GET throughput serving a service's answers / recording usage, MSW (setupServer)",
+        measured: ratio(servingRatio),
+        target: "≥ 0.90×",
+        pass: servingRatio >= 0.9,
+      },
+      {
+        id: "49b",
+        name: "--rerun on the example consumer / (one replay + one run of its suite)",
+        measured: ratio(rerunRatio),
+        target: "≤ 1.15×",
+        pass: rerunRatio <= 1.15,
+      },
     ];
     const lines = [
       "A service's answers served to a consumer's suite, and --rerun",
       "",
       `MSW's setupServer in this process, tests of ${PER_TEST} GETs of one property, ${count(perRound)} GETs per round, ${MSW_ROUNDS} rounds in turn, ${IN_FLIGHT} in flight:`,
       "",
-      ...table(["handlers", "throughput", "vs recording"], [["recording usage (usage: { consumer })", perSecond(recordingRate), ratio(1)], ["serving answers (answers)", perSecond(servingRate), ratio(servingRatio)]], "lrr"),
+      ...table(
+        ["handlers", "throughput", "vs recording"],
+        [
+          ["recording usage (usage: { consumer })", perSecond(recordingRate), ratio(1)],
+          ["serving answers (answers)", perSecond(servingRate), ratio(servingRatio)],
+        ],
+        "lrr",
+      ),
       "",
       `The example consumer against the independent implementation on loopback, the least of ${RERUN_ROUNDS} runs in turn:`,
       "",
-      ...table(["run", "time"], [["the replay (--usage --base-url --write-answers)", ms(rerun.replayMs)], ["its suite, once, against the answers (MOCK_ANSWERS)", ms(rerun.suiteMs)], ["--rerun (replay, answers, suite)", ms(rerun.rerunMs)]], "lr"),
+      ...table(
+        ["run", "time"],
+        [
+          ["the replay (--usage --base-url --write-answers)", ms(rerun.replayMs)],
+          ["its suite, once, against the answers (MOCK_ANSWERS)", ms(rerun.suiteMs)],
+          ["--rerun (replay, answers, suite)", ms(rerun.rerunMs)],
+        ],
+        "lr",
+      ),
     ];
-    return { figures: { msw: { requestsPerRound: perRound, rounds: MSW_ROUNDS, recordingRequestsPerSecond: recordingRate, servingRequestsPerSecond: servingRate }, rerun }, lines, goals, failures };
+    return {
+      figures: {
+        msw: {
+          requestsPerRound: perRound,
+          rounds: MSW_ROUNDS,
+          recordingRequestsPerSecond: recordingRate,
+          servingRequestsPerSecond: servingRate,
+        },
+        rerun,
+      },
+      lines,
+      goals,
+      failures,
+    };
   },
 };

@@ -46,9 +46,14 @@ export const section: BenchSection<GrowthFigures> = {
       progress(`growth: ${count(size)} properties: fixtures, then the bin…`);
       const shared = size === settings.properties;
       const fixtures = shared ? context.largeFixtures() : generateFixtures({ seed: settings.seed, properties: size });
-      const file = shared ? context.largeFixturesFile() : await writeFixtures(join(context.scratch, `growth-${size}.jsonl`), fixtures);
-      const propertyJsonBytes = fixtures.properties.reduce((sum, property) => sum + Buffer.byteLength(JSON.stringify(property)), 0) / size;
-      const ids = fixtures.properties.filter((property) => property.uid === FIXTURE_ACCOUNTS[0]!.id).map((property) => property.id);
+      const file = shared
+        ? context.largeFixturesFile()
+        : await writeFixtures(join(context.scratch, `growth-${size}.jsonl`), fixtures);
+      const propertyJsonBytes =
+        fixtures.properties.reduce((sum, property) => sum + Buffer.byteLength(JSON.stringify(property)), 0) / size;
+      const ids = fixtures.properties
+        .filter((property) => property.uid === FIXTURE_ACCOUNTS[0]!.id)
+        .map((property) => property.id);
       const server = await startServer(mockBin({ fixtures: file }), 300_000);
       try {
         await settled(server, 300_000, mockIdleWorkAfterMs(settings, size));
@@ -73,13 +78,24 @@ export const section: BenchSection<GrowthFigures> = {
     const base = points[0];
     for (const point of points.slice(1)) {
       const most = Math.max(point.rssSettledBytes, point.rssAfterGetsBytes);
-      point.bytesPerProperty = (most - Math.max(base!.rssSettledBytes, base!.rssAfterGetsBytes)) / (point.properties - base!.properties);
+      point.bytesPerProperty =
+        (most - Math.max(base!.rssSettledBytes, base!.rssAfterGetsBytes)) / (point.properties - base!.properties);
     }
     const lines = [
       "2b. Memory growth with the store: the bin on seeded fixtures of each size, one at a time; bytes per property over the smallest store",
       "",
       ...table(
-        ["properties", "fixtures file", "file / property", "one property's JSON", "start-up", "RSS quiet after start", "RSS after a GET of each", "bytes / property", "× its JSON"],
+        [
+          "properties",
+          "fixtures file",
+          "file / property",
+          "one property's JSON",
+          "start-up",
+          "RSS quiet after start",
+          "RSS after a GET of each",
+          "bytes / property",
+          "× its JSON",
+        ],
         points.map((point) => [
           count(point.properties),
           bytes(point.fixturesFileBytes),

@@ -48,7 +48,8 @@ const SAMPLE_MS = 50;
 async function heldAccounts(url: string): Promise<number> {
   const response = await fetch(`${url}/__db/accounts?_limit=1`);
   const total = Number(response.headers.get("x-total-count"));
-  if (response.status !== 200 || !Number.isInteger(total)) throw new Error(`GET /__db/accounts answered ${response.status} without X-Total-Count`);
+  if (response.status !== 200 || !Number.isInteger(total))
+    throw new Error(`GET /__db/accounts answered ${response.status} without X-Total-Count`);
   return total;
 }
 const NID = 1001; // a property of the demo account in fixtures/db.json
@@ -78,12 +79,30 @@ export const section: BenchSection<SoakFigures> = {
           const n = tenth * perTenth + index;
           return [
             n % 2 === 0
-              ? { method: "PUT", path: `${API}/property/${NID}`, body: JSON.stringify({ title: `Soak ${n}` }), expect: 200 }
+              ? {
+                  method: "PUT",
+                  path: `${API}/property/${NID}`,
+                  body: JSON.stringify({ title: `Soak ${n}` }),
+                  expect: 200,
+                }
               : // 200 while accounts can be opened, 401 once the bound is reached; the bound is checked below.
-                { method: "GET", path: `${API}/agent_cards`, headers: { "API-KEY": `soak-key-${n}`, TOKEN: "soak-token", "content-type": "application/json" }, expect: [200, 401] },
+                {
+                  method: "GET",
+                  path: `${API}/agent_cards`,
+                  headers: { "API-KEY": `soak-key-${n}`, TOKEN: "soak-token", "content-type": "application/json" },
+                  expect: [200, 401],
+                },
           ];
         });
-        const scenario: Scenario = { name: "soak", unit: "request", credentials: "demo", warmup: 0, jobs, storeProperties: 0, validateResponses: false };
+        const scenario: Scenario = {
+          name: "soak",
+          unit: "request",
+          credentials: "demo",
+          warmup: 0,
+          jobs,
+          storeProperties: 0,
+          validateResponses: false,
+        };
         // The load client is a process of its own, so this one is free to read while the requests run.
         const readings: number[] = [];
         const sampler = setInterval(() => readings.push(server.rssBytes()), SAMPLE_MS);
@@ -112,9 +131,22 @@ export const section: BenchSection<SoakFigures> = {
       const growthPercent = Math.max(meanGrowthPercent, peakGrowthPercent);
       const accounts = await heldAccounts(server.url);
       const newKeys = Math.floor(sent / 2);
-      if (accounts > DEFAULT_MAX_ACCOUNTS) failures.push(`soak: the mock holds ${accounts} accounts, more than its bound of ${DEFAULT_MAX_ACCOUNTS}`);
-      if (accounts < Math.min(DEFAULT_MAX_ACCOUNTS, newKeys)) failures.push(`soak: ${newKeys} new keys opened only ${accounts} accounts`);
-      const figures: SoakFigures = { requests: sent, rssBytes, rssLowBytes, rssMeanBytes, rssHighBytes, growthPercent, meanGrowthPercent, peakGrowthPercent, requestsPerSecond: sent / (wallMs / 1000), accounts };
+      if (accounts > DEFAULT_MAX_ACCOUNTS)
+        failures.push(`soak: the mock holds ${accounts} accounts, more than its bound of ${DEFAULT_MAX_ACCOUNTS}`);
+      if (accounts < Math.min(DEFAULT_MAX_ACCOUNTS, newKeys))
+        failures.push(`soak: ${newKeys} new keys opened only ${accounts} accounts`);
+      const figures: SoakFigures = {
+        requests: sent,
+        rssBytes,
+        rssLowBytes,
+        rssMeanBytes,
+        rssHighBytes,
+        growthPercent,
+        meanGrowthPercent,
+        peakGrowthPercent,
+        requestsPerSecond: sent / (wallMs / 1000),
+        accounts,
+      };
       const lines = [
         `5. Soak: ${count(sent)} requests to the bin (default fixtures), half edits of one property (each a new auto-login token),`,
         `half retrieves under a new API-KEY each (each a new account up to the bound of ${count(DEFAULT_MAX_ACCOUNTS)}, then 401), at ${perSecond(figures.requestsPerSecond)} req/s;`,
@@ -124,7 +156,13 @@ export const section: BenchSection<SoakFigures> = {
         "",
         ...table(
           ["tenth", "lowest", "mean", "highest", "at its end"],
-          rssBytes.map((value, index) => [`to ${count((index + 1) * perTenth)} requests`, bytes(rssLowBytes[index]!), bytes(rssMeanBytes[index]!), bytes(rssHighBytes[index]!), bytes(value)]),
+          rssBytes.map((value, index) => [
+            `to ${count((index + 1) * perTenth)} requests`,
+            bytes(rssLowBytes[index]!),
+            bytes(rssMeanBytes[index]!),
+            bytes(rssHighBytes[index]!),
+            bytes(value),
+          ]),
           "lrrrr",
         ),
         "",
@@ -134,7 +172,15 @@ export const section: BenchSection<SoakFigures> = {
       return {
         figures,
         lines,
-        goals: [{ id: "5", name: `resident memory over a soak of ${count(sent)} requests (new tokens, new accounts), mean and peak`, measured: signed(growthPercent), target: "≤ +10.0 %", pass: growthPercent <= 10 }],
+        goals: [
+          {
+            id: "5",
+            name: `resident memory over a soak of ${count(sent)} requests (new tokens, new accounts), mean and peak`,
+            measured: signed(growthPercent),
+            target: "≤ +10.0 %",
+            pass: growthPercent <= 10,
+          },
+        ],
         failures,
       };
     } finally {

@@ -52,7 +52,11 @@ export interface ContainerFigures {
 }
 
 function docker(...args: string[]): string {
-  return execFileSync("docker", args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * MiB }).trim();
+  return execFileSync("docker", args, {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 64 * MiB,
+  }).trim();
 }
 
 export const section: BenchSection<ContainerFigures> = {
@@ -69,17 +73,34 @@ export const section: BenchSection<ContainerFigures> = {
     if (image === "") {
       progress("container: building the Dockerfile…");
       image = "property-listing-kit:bench";
-      const built = spawnSync("docker", ["build", "-q", "-t", image, ROOT], { encoding: "utf8", env: { ...process.env, DOCKER_BUILDKIT: "0" }, maxBuffer: 64 * MiB });
+      const built = spawnSync("docker", ["build", "-q", "-t", image, ROOT], {
+        encoding: "utf8",
+        env: { ...process.env, DOCKER_BUILDKIT: "0" },
+        maxBuffer: 64 * MiB,
+      });
       if (built.status !== 0) {
-        failures.push(`container: docker build failed (where no registry is reachable, run scripts/docker/stand-in-base.sh first): ${built.stderr.trim().split("\n").at(-1)}`);
-        return { figures: { skipped: "docker build failed" }, lines: ["7. The mock as a container", "", "  Not measured: docker build failed."], failures };
+        failures.push(
+          `container: docker build failed (where no registry is reachable, run scripts/docker/stand-in-base.sh first): ${built.stderr.trim().split("\n").at(-1)}`,
+        );
+        return {
+          figures: { skipped: "docker build failed" },
+          lines: ["7. The mock as a container", "", "  Not measured: docker build failed."],
+          failures,
+        };
       }
     }
     const buildMs = Date.now() - started;
     const imageBytes = Number(docker("image", "inspect", "--format", "{{.Size}}", image));
     const baseImage = /^FROM\s+(\S+)/im.exec(readFileSync(`${ROOT}/Dockerfile`, "utf8"))?.[1] ?? "";
     const baseImageBytes = Number(docker("image", "inspect", "--format", "{{.Size}}", baseImage));
-    const baseIsStandIn = docker("image", "inspect", "--format", '{{ index .Config.Labels "org.property-listing-kit.stand-in" }}', baseImage).replace("<no value>", "") !== "";
+    const baseIsStandIn =
+      docker(
+        "image",
+        "inspect",
+        "--format",
+        '{{ index .Config.Labels "org.property-listing-kit.stand-in" }}',
+        baseImage,
+      ).replace("<no value>", "") !== "";
 
     const smallFixtures = JSON.parse(readFileSync(DEFAULT_FIXTURES_PATH, "utf8")) as Database;
     const large = `${count(settings.properties)} properties`;
@@ -90,8 +111,25 @@ export const section: BenchSection<ContainerFigures> = {
     // Node sizes V8's heap to about half a container's memory limit; a heap of three quarters of the limit, given
     // by hand, shows whether the rest of the limit would do (not a goal: the goals are the image as it is run).
     const heapMiB = (512 * 3) / 4;
-    const informative = await underLimit(context, image, 512, large, context.largeFixtures(), context.largeFixturesFile(), [], `--max-old-space-size=${heapMiB}`);
-    const figures: ContainerFigures = { image, imageBytes, baseImage, baseImageBytes, baseIsStandIn, buildMs, limited: [...limited, informative] };
+    const informative = await underLimit(
+      context,
+      image,
+      512,
+      large,
+      context.largeFixtures(),
+      context.largeFixturesFile(),
+      [],
+      `--max-old-space-size=${heapMiB}`,
+    );
+    const figures: ContainerFigures = {
+      image,
+      imageBytes,
+      baseImage,
+      baseImageBytes,
+      baseIsStandIn,
+      buildMs,
+      limited: [...limited, informative],
+    };
     const goals: Goal[] = limited.map((run, index) => ({
       id: `32.4${"ab"[index]}`,
       name: `the bench's GET load (${count(run.requests)} requests) in a container with --memory ${run.limitBytes / MiB}m on ${run.fixtures}, answered, the mock not killed`,
@@ -107,9 +145,17 @@ export const section: BenchSection<ContainerFigures> = {
         ["figure", "value"],
         [
           [`image ${image}`, bytes(imageBytes)],
-          [`  its base, ${baseImage}${baseIsStandIn ? " (a stand-in: scripts/docker/stand-in-base.sh)" : ""}`, bytes(baseImageBytes)],
+          [
+            `  its base, ${baseImage}${baseIsStandIn ? " (a stand-in: scripts/docker/stand-in-base.sh)" : ""}`,
+            bytes(baseImageBytes),
+          ],
           ["  the kit's own layers", bytes(imageBytes - baseImageBytes)],
-          [process.env.PLK_DOCKER_IMAGE ? "build (done before the bench: PLK_DOCKER_IMAGE)" : "docker build (the engine's layer cache helps a rebuild)", process.env.PLK_DOCKER_IMAGE ? "-" : seconds(buildMs)],
+          [
+            process.env.PLK_DOCKER_IMAGE
+              ? "build (done before the bench: PLK_DOCKER_IMAGE)"
+              : "docker build (the engine's layer cache helps a rebuild)",
+            process.env.PLK_DOCKER_IMAGE ? "-" : seconds(buildMs),
+          ],
         ],
         "lr",
       ),
@@ -117,8 +163,26 @@ export const section: BenchSection<ContainerFigures> = {
       "The bench's GET scenarios (warm-up, retrieve by nid, by external id, the template catalogue) sent to the container:",
       "",
       ...table(
-        ["--memory", "fixtures", "NODE_OPTIONS", "requests", "failed", "the mock", "peak RSS (mock)", "peak (cgroup, with page cache)"],
-        figures.limited!.map((run) => [`${run.limitBytes / MiB}m`, run.fixtures, run.nodeOptions ?? "", count(run.requests), count(run.failures), outcome(run), mibOf(run.peakRssBytes), mibOf(run.cgroupPeakBytes)]),
+        [
+          "--memory",
+          "fixtures",
+          "NODE_OPTIONS",
+          "requests",
+          "failed",
+          "the mock",
+          "peak RSS (mock)",
+          "peak (cgroup, with page cache)",
+        ],
+        figures.limited!.map((run) => [
+          `${run.limitBytes / MiB}m`,
+          run.fixtures,
+          run.nodeOptions ?? "",
+          count(run.requests),
+          count(run.failures),
+          outcome(run),
+          mibOf(run.peakRssBytes),
+          mibOf(run.cgroupPeakBytes),
+        ]),
         "lllrrlrr",
       ),
       "",
@@ -129,17 +193,51 @@ export const section: BenchSection<ContainerFigures> = {
 };
 
 /** Starts the image with `--memory <limitMiB>m` (no swap) on `fixtures`, sends the GET scenarios, reads what is left. */
-async function underLimit(context: BenchContext, image: string, limitMiB: number, label: string, fixtures: Database, fixturesFile: string | undefined, failures: string[], nodeOptions?: string): Promise<LimitedRun> {
+async function underLimit(
+  context: BenchContext,
+  image: string,
+  limitMiB: number,
+  label: string,
+  fixtures: Database,
+  fixturesFile: string | undefined,
+  failures: string[],
+  nodeOptions?: string,
+): Promise<LimitedRun> {
   const { load, progress, settings } = context;
   progress(`container: --memory ${limitMiB}m on ${label}${nodeOptions ? ` with NODE_OPTIONS=${nodeOptions}` : ""}…`);
   const environment = nodeOptions === undefined ? [] : ["-e", `NODE_OPTIONS=${nodeOptions}`];
   const mount = fixturesFile === undefined ? [] : ["-v", `${fixturesFile}:/fixtures/db.json:ro`];
-  const command = ["node", "dist/cli/mock.js", "--quiet", ...(fixturesFile === undefined ? [] : ["--fixtures", "/fixtures/db.json"])];
-  const id = docker("run", "-d", "-p", "127.0.0.1::4010", "--memory", `${limitMiB}m`, "--memory-swap", `${limitMiB}m`, ...environment, ...mount, image, ...command);
+  const command = [
+    "node",
+    "dist/cli/mock.js",
+    "--quiet",
+    ...(fixturesFile === undefined ? [] : ["--fixtures", "/fixtures/db.json"]),
+  ];
+  const id = docker(
+    "run",
+    "-d",
+    "-p",
+    "127.0.0.1::4010",
+    "--memory",
+    `${limitMiB}m`,
+    "--memory-swap",
+    `${limitMiB}m`,
+    ...environment,
+    ...mount,
+    image,
+    ...command,
+  );
   try {
-    const url = `http://${docker("port", id, "4010/tcp").split("\n").find((line) => line.startsWith("127.0.0.1:"))}`;
+    const url = `http://${docker("port", id, "4010/tcp")
+      .split("\n")
+      .find((line) => line.startsWith("127.0.0.1:"))}`;
     const plan = new ScenarioPlan(fixtures, settings);
-    const scenarios: Scenario[] = [plan.warmUp(), plan.retrieveByNid(), plan.retrieveByExternalId(), plan.templateCatalogue()];
+    const scenarios: Scenario[] = [
+      plan.warmUp(),
+      plan.retrieveByNid(),
+      plan.retrieveByExternalId(),
+      plan.templateCatalogue(),
+    ];
     let requests = 0;
     let failed = 0;
     // A mock that ends before it answers is the figure measured here (the goal says how it ended), not a fault
@@ -149,17 +247,28 @@ async function underLimit(context: BenchContext, image: string, limitMiB: number
       () => false,
     );
     for (const scenario of up ? scenarios : []) {
-      const run = await load.run(url, scenario).catch((error: Error) => ({ failures: scenario.jobs.length, failureSamples: [error.message] }));
+      const run = await load
+        .run(url, scenario)
+        .catch((error: Error) => ({ failures: scenario.jobs.length, failureSamples: [error.message] }));
       requests += scenario.jobs.length;
       failed += run.failures;
       failures.push(...run.failureSamples.slice(0, 3).map((sample) => `container --memory ${limitMiB}m: ${sample}`));
     }
-    const state = JSON.parse(docker("inspect", "--format", "{{json .State}}", id)) as { Running: boolean; OOMKilled: boolean; ExitCode: number };
+    const state = JSON.parse(docker("inspect", "--format", "{{json .State}}", id)) as {
+      Running: boolean;
+      OOMKilled: boolean;
+      ExitCode: number;
+    };
     const logs = spawnSync("docker", ["logs", "--tail", "200", id], { encoding: "utf8", maxBuffer: 64 * MiB });
     const read = (...args: string[]) => spawnSync("docker", ["exec", id, ...args], { encoding: "utf8" });
     const hwm = /^VmHWM:\s+(\d+) kB/m.exec(read("cat", "/proc/1/status").stdout ?? "")?.[1];
     // cgroup v1, then v2 (memory.peak, Linux 5.19 and later)
-    const peak = [read("cat", "/sys/fs/cgroup/memory/memory.max_usage_in_bytes"), read("cat", "/sys/fs/cgroup/memory.peak")].find((ran) => ran.status === 0)?.stdout.trim();
+    const peak = [
+      read("cat", "/sys/fs/cgroup/memory/memory.max_usage_in_bytes"),
+      read("cat", "/sys/fs/cgroup/memory.peak"),
+    ]
+      .find((ran) => ran.status === 0)
+      ?.stdout.trim();
     return {
       fixtures: label,
       ...(nodeOptions === undefined ? {} : { nodeOptions }),
@@ -190,8 +299,14 @@ async function healthy(id: string, url: string): Promise<void> {
     } catch {
       // not listening yet
     }
-    const state = JSON.parse(docker("inspect", "--format", "{{json .State}}", id)) as { Running: boolean; OOMKilled: boolean };
-    if (!state.Running || Date.now() > deadline) throw new Error(`container ${id.slice(0, 12)} did not answer /healthz (${JSON.stringify(state)}): ${docker("logs", "--tail", "20", id)}`);
+    const state = JSON.parse(docker("inspect", "--format", "{{json .State}}", id)) as {
+      Running: boolean;
+      OOMKilled: boolean;
+    };
+    if (!state.Running || Date.now() > deadline)
+      throw new Error(
+        `container ${id.slice(0, 12)} did not answer /healthz (${JSON.stringify(state)}): ${docker("logs", "--tail", "20", id)}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -63,12 +63,18 @@ export const section: BenchSection<MswFigures> = {
     const body = new Uint8Array(await sample.arrayBuffer());
     const contentType = sample.headers.get("content-type")!;
     // Matched as the kit's handler is matched (one regular expression over the URL), so that only the answering differs.
-    const bare = http.all(/^http:\/\/bench\.mock\.test\//, () => new Response(body, { status: 200, headers: { "content-type": contentType } }));
+    const bare = http.all(
+      /^http:\/\/bench\.mock\.test\//,
+      () => new Response(body, { status: 200, headers: { "content-type": contentType } }),
+    );
 
     const perRound = Math.max(200, Math.min(settings.requests, 5_000));
     let kitMs = 0;
     let bareMs = 0;
-    for (const [label, handlers] of [["mock", mock.handlers], ["bare", [bare]]] as const) {
+    for (const [label, handlers] of [
+      ["mock", mock.handlers],
+      ["bare", [bare]],
+    ] as const) {
       server.resetHandlers(...handlers);
       progress(`msw: warming up ${label}…`);
       await drive(Math.min(perRound, 1_000), failures);
@@ -93,14 +99,30 @@ export const section: BenchSection<MswFigures> = {
     const kitRate = (total / kitMs) * 1000;
     const bareRate = (total / bareMs) * 1000;
     const goals: Goal[] = [
-      { id: "30a", name: "browser module, minified + gzipped (default fixtures in, msw left out)", measured: bytes(bundle.gzipBytes), target: `≤ ${bytes(SIZE_LIMIT)}`, pass: bundle.gzipBytes <= SIZE_LIMIT },
-      { id: "30b", name: "GET through setupServer, kit's handlers / bare MSW handler (same bytes)", measured: ratio(kitRate / bareRate), target: "≥ 0.50×", pass: kitRate / bareRate >= 0.5 },
+      {
+        id: "30a",
+        name: "browser module, minified + gzipped (default fixtures in, msw left out)",
+        measured: bytes(bundle.gzipBytes),
+        target: `≤ ${bytes(SIZE_LIMIT)}`,
+        pass: bundle.gzipBytes <= SIZE_LIMIT,
+      },
+      {
+        id: "30b",
+        name: "GET through setupServer, kit's handlers / bare MSW handler (same bytes)",
+        measured: ratio(kitRate / bareRate),
+        target: "≥ 0.50×",
+        pass: kitRate / bareRate >= 0.5,
+      },
     ];
     const lines = [
       "MSW: the kit's browser module and its handlers under setupServer",
       "",
       `The module (src/msw.ts bundled by esbuild for the browser into one file, minified): ${bytes(bundle.bytes)}, ${bytes(bundle.gzipBytes)} gzipped.`,
-      ...(split ? [`Split as Vite and Rollup split it: ${bytes(split.initialGzipBytes)} gzipped at once, ${bytes(split.lazyGzipBytes)} more when a service profile is read (AJV).`] : []),
+      ...(split
+        ? [
+            `Split as Vite and Rollup split it: ${bytes(split.initialGzipBytes)} gzipped at once, ${bytes(split.lazyGzipBytes)} more when a service profile is read (AJV).`,
+          ]
+        : []),
       `GET of one property (${bytes(body.length)}) in this process, ${count(perRound)} requests per round, ${ROUNDS} rounds in turn, ${IN_FLIGHT} in flight:`,
       "",
       ...table(
@@ -113,7 +135,13 @@ export const section: BenchSection<MswFigures> = {
       ),
     ];
     return {
-      figures: { module: { minifiedBytes: bundle.bytes, gzipBytes: bundle.gzipBytes, ...(split ? { split } : {}) }, requestsPerRound: perRound, rounds: ROUNDS, kitRequestsPerSecond: kitRate, bareRequestsPerSecond: bareRate },
+      figures: {
+        module: { minifiedBytes: bundle.bytes, gzipBytes: bundle.gzipBytes, ...(split ? { split } : {}) },
+        requestsPerRound: perRound,
+        rounds: ROUNDS,
+        kitRequestsPerSecond: kitRate,
+        bareRequestsPerSecond: bareRate,
+      },
       lines,
       goals,
       failures,

@@ -2,7 +2,15 @@ import { neverSetDefaultFields } from "../../spec/never-set-fields.ts";
 import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
 import type { OpenApiDocument } from "../../spec/openapi-document.ts";
 import { isJsonMediaType } from "../build-contract.ts";
-import { ERROR_POINTS, PROFILE_VERSION, RESOURCES, type ErrorObservation, type InferredSchema, type ResourceName, type ServiceProfile } from "./service-profile.ts";
+import {
+  ERROR_POINTS,
+  PROFILE_VERSION,
+  RESOURCES,
+  type ErrorObservation,
+  type InferredSchema,
+  type ResourceName,
+  type ServiceProfile,
+} from "./service-profile.ts";
 
 /** A profile that can be used, or why not: one line per entry at fault. */
 export type ProfileReading = { ok: true; profile: ServiceProfile } | { ok: false; problems: string[] };
@@ -40,9 +48,11 @@ export function compileBodySchemaWith(tools: ProfileTools, schema: InferredSchem
   // An inferred shape has types, properties, required keys and items only; any `$` keyword (an `$id` or an
   // anchor would leave a name behind in a shared AJV) gets an AJV of its own.
   const text = JSON.stringify(schema);
-  if (schema === null || typeof schema !== "object" || typeof text !== "string" || text.includes('"$')) return tools.newAjv().compile(schema as object);
+  if (schema === null || typeof schema !== "object" || typeof text !== "string" || text.includes('"$'))
+    return tools.newAjv().compile(schema as object);
   let compiler = bodyCompilers.get(tools);
-  if (!compiler || compiler.compiled >= COMPILES_PER_AJV) bodyCompilers.set(tools, (compiler = { ajv: tools.newAjv(), compiled: 0 }));
+  if (!compiler || compiler.compiled >= COMPILES_PER_AJV)
+    bodyCompilers.set(tools, (compiler = { ajv: tools.newAjv(), compiled: 0 }));
   compiler.compiled += 1;
   try {
     return compiler.ajv.compile(schema as object);
@@ -55,7 +65,9 @@ export function compileBodySchemaWith(tools: ProfileTools, schema: InferredSchem
 export function documentedFieldsOf(document: OpenApiDocument): Record<ResourceName, Set<string>> {
   const schemas = (document.components?.schemas ?? {}) as Record<string, { properties?: Record<string, unknown> }>;
   const fields = (name: string) => new Set(Object.keys(schemas[name]?.properties ?? {}));
-  return Object.fromEntries(Object.entries(RESOURCES).map(([resource, schema]) => [resource, fields(schema)])) as Record<ResourceName, Set<string>>;
+  return Object.fromEntries(
+    Object.entries(RESOURCES).map(([resource, schema]) => [resource, fields(schema)]),
+  ) as Record<ResourceName, Set<string>>;
 }
 
 /**
@@ -65,7 +77,11 @@ export function documentedFieldsOf(document: OpenApiDocument): Record<ResourceNa
  * is not null when never set, an agent field never set that its documented type rules out, a documented field listed as undocumented, a named error of section 7 whose body
  * does not name it). Every problem names its entry.
  */
-export function checkServiceProfile(source: string | unknown, document: OpenApiDocument, tools: ProfileTools): ProfileReading {
+export function checkServiceProfile(
+  source: string | unknown,
+  document: OpenApiDocument,
+  tools: ProfileTools,
+): ProfileReading {
   let value: unknown = source;
   if (typeof source === "string") {
     try {
@@ -74,19 +90,33 @@ export function checkServiceProfile(source: string | unknown, document: OpenApiD
       return { ok: false, problems: [`not JSON: ${(error as Error).message}`] };
     }
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return { ok: false, problems: ["a profile is a JSON object"] };
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return { ok: false, problems: ["a profile is a JSON object"] };
   const version = (value as { profileVersion?: unknown }).profileVersion;
   if (version !== PROFILE_VERSION) {
-    return { ok: false, problems: [`profileVersion is ${JSON.stringify(version)}; this kit reads version ${PROFILE_VERSION} (record the profile again with this kit's property-listing-contract --write-profile)`] };
+    return {
+      ok: false,
+      problems: [
+        `profileVersion is ${JSON.stringify(version)}; this kit reads version ${PROFILE_VERSION} (record the profile again with this kit's property-listing-contract --write-profile)`,
+      ],
+    };
   }
   let profileValidator = profileValidators.get(tools);
   if (!profileValidator) profileValidators.set(tools, (profileValidator = tools.newAjv().compile(tools.schema())));
   if (!profileValidator(value)) {
-    return { ok: false, problems: (profileValidator.errors ?? []).slice(0, 20).map((error) => {
-      const where = error.instancePath === "" ? "the profile" : `entry ${error.instancePath.replace(/~1/g, "/").replace(/~0/g, "~")}`;
-      const extra = (error.params as { additionalProperty?: string }).additionalProperty;
-      return extra !== undefined ? `${where}: unknown key ${JSON.stringify(extra)}` : `${where}: ${error.message ?? "is invalid"}`;
-    }) };
+    return {
+      ok: false,
+      problems: (profileValidator.errors ?? []).slice(0, 20).map((error) => {
+        const where =
+          error.instancePath === ""
+            ? "the profile"
+            : `entry ${error.instancePath.replace(/~1/g, "/").replace(/~0/g, "~")}`;
+        const extra = (error.params as { additionalProperty?: string }).additionalProperty;
+        return extra !== undefined
+          ? `${where}: unknown key ${JSON.stringify(extra)}`
+          : `${where}: ${error.message ?? "is invalid"}`;
+      }),
+    };
   }
   const profile = value as ServiceProfile;
   const problems = contradictions(profile, document, tools);
@@ -102,10 +132,14 @@ function contradictions(profile: ServiceProfile, document: OpenApiDocument, tool
     if (!entry) continue;
     const at = `entry /observations/${point}`;
     for (const status of entry.statuses) {
-      if (status < 300) problems.push(`${at}: status ${status} is not a refusal (section 4: 200 is the success status of every endpoint)`);
+      if (status < 300)
+        problems.push(
+          `${at}: status ${status} is not a refusal (section 4: 200 is the success status of every endpoint)`,
+        );
     }
     for (const media of entry.mediaTypes) {
-      if (!isJsonMediaType(media)) problems.push(`${at}: media type ${JSON.stringify(media)} is not JSON (section 1: bodies are JSON)`);
+      if (!isJsonMediaType(media))
+        problems.push(`${at}: media type ${JSON.stringify(media)} is not JSON (section 1: bodies are JSON)`);
     }
     let validate: ValidateFunction;
     try {
@@ -114,21 +148,33 @@ function contradictions(profile: ServiceProfile, document: OpenApiDocument, tool
       problems.push(`${at}: its schema does not compile: ${(error as Error).message}`);
       continue;
     }
-    if (!validate(entry.example)) problems.push(`${at}: its example does not fit its schema (${validate.errors?.[0]?.instancePath || "/"} ${validate.errors?.[0]?.message ?? ""})`);
+    if (!validate(entry.example))
+      problems.push(
+        `${at}: its example does not fit its schema (${validate.errors?.[0]?.instancePath || "/"} ${validate.errors?.[0]?.message ?? ""})`,
+      );
     const status = (entry.example as { status?: unknown } | null)?.status;
-    if (typeof status === "number" && status >= 200 && status < 300) problems.push(`${at}: its body's status ${status} is a success status (section 4)`);
+    if (typeof status === "number" && status >= 200 && status < 300)
+      problems.push(`${at}: its body's status ${status} is a success status (section 4)`);
     const named = NAMED_ERRORS[point];
-    if (named && !JSON.stringify(entry.example).includes(named)) problems.push(`${at}: its body does not name the error value ${JSON.stringify(named)} (section 7)`);
+    if (named && !JSON.stringify(entry.example).includes(named))
+      problems.push(`${at}: its body does not name the error value ${JSON.stringify(named)} (section 7)`);
   }
   for (const media of profile.observations["media_type.success"]?.value ?? []) {
-    if (!isJsonMediaType(media)) problems.push(`entry /observations/media_type.success: ${JSON.stringify(media)} is not JSON (section 1: bodies are JSON)`);
+    if (!isJsonMediaType(media))
+      problems.push(
+        `entry /observations/media_type.success: ${JSON.stringify(media)} is not JSON (section 1: bodies are JSON)`,
+      );
   }
   const documented = documentedFieldsOf(document);
   // A field the mock fills itself (never-set-defaults) may hold the service's own value, or be empty, as well.
   const ownValue = new Set(neverSetDefaultFields(document));
   for (const [field, shown] of Object.entries(profile.observations["unset.property"]?.fields ?? {})) {
-    if (!documented.property.has(field)) problems.push(`entry /observations/unset.property: ${field} is not a field of a property (section 2.1)`);
-    else if (shown !== "null" && !(ownValue.has(field) && (shown === "value" || shown === "empty"))) problems.push(`entry /observations/unset.property: ${field} comes back ${shown}, but section 2.1 says absent values come back as null`);
+    if (!documented.property.has(field))
+      problems.push(`entry /observations/unset.property: ${field} is not a field of a property (section 2.1)`);
+    else if (shown !== "null" && !(ownValue.has(field) && (shown === "value" || shown === "empty")))
+      problems.push(
+        `entry /observations/unset.property: ${field} comes back ${shown}, but section 2.1 says absent values come back as null`,
+      );
   }
   for (const [field, shown] of Object.entries(profile.observations["unset.agent"]?.fields ?? {})) {
     const wrong = agentUnsetContradiction(document, field, shown, tools);
@@ -137,7 +183,10 @@ function contradictions(profile: ServiceProfile, document: OpenApiDocument, tool
   for (const resource of Object.keys(RESOURCES) as ResourceName[]) {
     const key = `extra_fields.${resource}` as const;
     for (const field of Object.keys(profile.observations[key]?.fields ?? {})) {
-      if (documented[resource].has(field)) problems.push(`entry /observations/${key}: ${field} is a documented field of ${RESOURCES[resource]}, its type is the document's`);
+      if (documented[resource].has(field))
+        problems.push(
+          `entry /observations/${key}: ${field} is a documented field of ${RESOURCES[resource]}, its type is the document's`,
+        );
     }
   }
   return problems;
@@ -151,27 +200,38 @@ function factsOnly(schema: unknown): unknown {
   return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, factsOnly(value)]));
 }
 
-let agentFacts: { document: OpenApiDocument; validate: (field: string, value: unknown) => boolean; required: Set<string> } | undefined;
+let agentFacts:
+  | { document: OpenApiDocument; validate: (field: string, value: unknown) => boolean; required: Set<string> }
+  | undefined;
 
 /**
  * What section 2.2 rules out of a never-set agent field's representation: a field the card does not have, a
  * field of the table absent, null or empty where the field's documented type leaves it no room (the parts our
  * assumptions add, a string where the document allows null, do not count).
  */
-function agentUnsetContradiction(document: OpenApiDocument, field: string, shown: string, tools: ProfileTools): string | undefined {
+function agentUnsetContradiction(
+  document: OpenApiDocument,
+  field: string,
+  shown: string,
+  tools: ProfileTools,
+): string | undefined {
   if (agentFacts?.document !== document) {
     const components = factsOnly(document.components ?? {}) as { schemas?: Record<string, { required?: string[] }> };
     const ajv = tools.newAjv();
     ajv.addSchema({ $id: "urn:property-listing:facts", components });
     agentFacts = {
       document,
-      validate: (name, value) => ajv.validate(`urn:property-listing:facts#/components/schemas/AgentCard/properties/${name}`, value) as boolean,
+      validate: (name, value) =>
+        ajv.validate(`urn:property-listing:facts#/components/schemas/AgentCard/properties/${name}`, value) as boolean,
       required: new Set(components.schemas?.AgentCard?.required ?? []),
     };
   }
   if (!documentedFieldsOf(document).agent.has(field)) return `${field} is not a field of an agent card (section 2.2)`;
-  if (shown === "absent" && agentFacts.required.has(field)) return `${field} comes back absent, but section 2.2 lists it among the fields of every agent card`;
-  if (shown === "null" && !agentFacts.validate(field, null)) return `${field} comes back null, but section 2.2 types it without null`;
-  if (shown === "empty" && !agentFacts.validate(field, "") && !agentFacts.validate(field, [])) return `${field} comes back empty, but section 2.2 types it so that an empty value is not one`;
+  if (shown === "absent" && agentFacts.required.has(field))
+    return `${field} comes back absent, but section 2.2 lists it among the fields of every agent card`;
+  if (shown === "null" && !agentFacts.validate(field, null))
+    return `${field} comes back null, but section 2.2 types it without null`;
+  if (shown === "empty" && !agentFacts.validate(field, "") && !agentFacts.validate(field, []))
+    return `${field} comes back empty, but section 2.2 types it so that an empty value is not one`;
   return undefined;
 }

@@ -1,6 +1,13 @@
 import { isDeepStrictEqual } from "node:util";
 import { compileBodySchema } from "./read-service-profile.ts";
-import { ERROR_POINTS, POINT_KEYS, type ErrorObservation, type Observations, type Provenance, type ServiceProfile } from "./service-profile.ts";
+import {
+  ERROR_POINTS,
+  POINT_KEYS,
+  type ErrorObservation,
+  type Observations,
+  type Provenance,
+  type ServiceProfile,
+} from "./service-profile.ts";
 import type { ProfileObserver } from "./profile-observer.ts";
 
 /** How one point of a profile compares with what a run saw. */
@@ -31,15 +38,27 @@ export function compareWithProfile(profile: ServiceProfile, observer: ProfileObs
     if (!was) continue;
     // A resource seen without any undocumented field is seen: every field the profile recorded is gone.
     const reached = point.startsWith("extra_fields.") ? observer.stepReaching(point) : undefined;
-    const now = (seen[point] ?? (reached !== undefined ? { step: reached, fields: {} } : undefined)) as (Provenance & Record<string, unknown>) | undefined;
+    const now = (seen[point] ?? (reached !== undefined ? { step: reached, fields: {} } : undefined)) as
+      | (Provenance & Record<string, unknown>)
+      | undefined;
     const when = `recorded by "${was.step}" at ${was.observedAt} in run ${was.runId}`;
     if (!now) {
-      results.push({ point, status: "skipped", step: `profile: ${point}`, message: `this run did not reach ${point} (${when})` });
+      results.push({
+        point,
+        status: "skipped",
+        step: `profile: ${point}`,
+        message: `this run did not reach ${point} (${when})`,
+      });
       continue;
     }
-    const differences = point in ERROR_POINTS
-      ? errorDifferences(was as unknown as ErrorObservation, now as unknown as ErrorObservation, observer.bodiesAt(point))
-      : valueDifferences(point, was, now);
+    const differences =
+      point in ERROR_POINTS
+        ? errorDifferences(
+            was as unknown as ErrorObservation,
+            now as unknown as ErrorObservation,
+            observer.bodiesAt(point),
+          )
+        : valueDifferences(point, was, now);
     results.push({
       point,
       status: differences.length === 0 ? "passed" : "failed",
@@ -53,16 +72,22 @@ export function compareWithProfile(profile: ServiceProfile, observer: ProfileObs
 function errorDifferences(was: ErrorObservation, now: ErrorObservation, bodies: readonly unknown[]): string[] {
   const differences: string[] = [];
   const statuses = now.statuses.filter((status) => !was.statuses.includes(status));
-  if (statuses.length > 0) differences.push(`answered ${statuses.join(", ")}, the profile recorded ${was.statuses.join(", ")}`);
+  if (statuses.length > 0)
+    differences.push(`answered ${statuses.join(", ")}, the profile recorded ${was.statuses.join(", ")}`);
   const media = now.mediaTypes.filter((type) => !was.mediaTypes.some((recorded) => sameMedia(recorded, type)));
-  if (media.length > 0) differences.push(`answered as ${media.map((type) => JSON.stringify(type)).join(", ")}, the profile recorded ${was.mediaTypes.map((type) => JSON.stringify(type)).join(", ")}`);
+  if (media.length > 0)
+    differences.push(
+      `answered as ${media.map((type) => JSON.stringify(type)).join(", ")}, the profile recorded ${was.mediaTypes.map((type) => JSON.stringify(type)).join(", ")}`,
+    );
   const validate = compileBodySchema(was.schema);
   for (const body of bodies) {
     if (validate(body)) continue;
     const error = validate.errors?.[0];
     const where = error?.instancePath || "the body";
     const extra = (error?.params as { missingProperty?: string } | undefined)?.missingProperty;
-    differences.push(`a body does not have the recorded shape: ${where} ${extra !== undefined ? `lacks ${extra}` : (error?.message ?? "differs")} (got ${JSON.stringify(body).slice(0, 160)}, recorded ${JSON.stringify(was.example).slice(0, 160)})`);
+    differences.push(
+      `a body does not have the recorded shape: ${where} ${extra !== undefined ? `lacks ${extra}` : (error?.message ?? "differs")} (got ${JSON.stringify(body).slice(0, 160)}, recorded ${JSON.stringify(was.example).slice(0, 160)})`,
+    );
     break;
   }
   return differences;
@@ -72,17 +97,26 @@ function valueDifferences(point: string, was: Record<string, unknown>, now: Reco
   if (point === "media_type.success") {
     const recorded = was.value as string[];
     const other = (now.value as string[]).filter((type) => !recorded.some((known) => sameMedia(known, type)));
-    return other.length === 0 ? [] : [`answered as ${other.map((type) => JSON.stringify(type)).join(", ")}, the profile recorded ${recorded.map((type) => JSON.stringify(type)).join(", ")}`];
+    return other.length === 0
+      ? []
+      : [
+          `answered as ${other.map((type) => JSON.stringify(type)).join(", ")}, the profile recorded ${recorded.map((type) => JSON.stringify(type)).join(", ")}`,
+        ];
   }
-  if ("value" in was) return isDeepStrictEqual(was.value, now.value) ? [] : [`${JSON.stringify(now.value)}, the profile recorded ${JSON.stringify(was.value)}`];
+  if ("value" in was)
+    return isDeepStrictEqual(was.value, now.value)
+      ? []
+      : [`${JSON.stringify(now.value)}, the profile recorded ${JSON.stringify(was.value)}`];
   const recorded = (was.fields ?? {}) as Record<string, unknown>;
   const fields = (now.fields ?? {}) as Record<string, unknown>;
   const differences: string[] = [];
   for (const [field, value] of Object.entries(recorded)) {
     if (!(field in fields)) differences.push(`${field} is gone (recorded ${JSON.stringify(value)})`);
-    else if (!sameField(fields[field], value)) differences.push(`${field} is ${JSON.stringify(shown(fields[field]))}, recorded ${JSON.stringify(shown(value))}`);
+    else if (!sameField(fields[field], value))
+      differences.push(`${field} is ${JSON.stringify(shown(fields[field]))}, recorded ${JSON.stringify(shown(value))}`);
   }
-  for (const [field, value] of Object.entries(fields)) if (!(field in recorded)) differences.push(`${field} is new (${JSON.stringify(shown(value))})`);
+  for (const [field, value] of Object.entries(fields))
+    if (!(field in recorded)) differences.push(`${field} is new (${JSON.stringify(shown(value))})`);
   return differences;
 }
 

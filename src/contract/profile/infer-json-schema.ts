@@ -9,7 +9,8 @@ export function jsonTypeOf(value: unknown): JsonType {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
-  if (typeof value === "string" || typeof value === "boolean" || typeof value === "object") return typeof value as JsonType;
+  if (typeof value === "string" || typeof value === "boolean" || typeof value === "object")
+    return typeof value as JsonType;
   return "null";
 }
 
@@ -22,7 +23,9 @@ export function inferJsonSchema(value: unknown, depth = 0): InferredSchema {
   const type = jsonTypeOf(value);
   if (depth >= MAX_DEPTH) return { type };
   if (type === "object") {
-    const keys = Object.keys(value as object).sort().slice(0, MAX_KEYS);
+    const keys = Object.keys(value as object)
+      .sort()
+      .slice(0, MAX_KEYS);
     const properties: Record<string, InferredSchema> = {};
     for (const key of keys) properties[key] = inferJsonSchema((value as Record<string, unknown>)[key], depth + 1);
     return { type, properties, required: keys };
@@ -53,10 +56,14 @@ export function mergeJsonSchemas(a: InferredSchema, b: InferredSchema): Inferred
     }
     merged.properties = Object.fromEntries(Object.entries(properties).sort(([x], [y]) => (x < y ? -1 : 1)));
     // An object seen only on one side requires what that side saw; seen on both, what both require.
-    const required = a.properties && b.properties ? (a.required ?? []).filter((key) => (b.required ?? []).includes(key)) : (a.required ?? b.required ?? []);
+    const required =
+      a.properties && b.properties
+        ? (a.required ?? []).filter((key) => (b.required ?? []).includes(key))
+        : (a.required ?? b.required ?? []);
     merged.required = [...required].sort();
   }
-  if (a.items || b.items) merged.items = a.items && b.items ? mergeJsonSchemas(a.items, b.items) : (a.items ?? b.items)!;
+  if (a.items || b.items)
+    merged.items = a.items && b.items ? mergeJsonSchemas(a.items, b.items) : (a.items ?? b.items)!;
   return merged;
 }
 
@@ -72,5 +79,9 @@ export function sortedJson(value: unknown): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+  );
 }

@@ -80,7 +80,12 @@ export class ProfileObserver {
 
   /** The profile of what was seen. */
   profile(about: { recordedAt: string; baseUrl?: string; recording?: string }): ServiceProfile {
-    const profile: ServiceProfile = { profileVersion: PROFILE_VERSION, runId: this.#runId, recordedAt: about.recordedAt, observations: this.#observations };
+    const profile: ServiceProfile = {
+      profileVersion: PROFILE_VERSION,
+      runId: this.#runId,
+      recordedAt: about.recordedAt,
+      observations: this.#observations,
+    };
     if (about.baseUrl) profile.baseUrl = about.baseUrl;
     if (about.recording) profile.recording = about.recording;
     return profile;
@@ -91,7 +96,8 @@ export class ProfileObserver {
     const { exchange } = answer;
     const refused = exchange.status < 200 || exchange.status >= 300;
     // The external id of another property: refused (an error point, below) or taken, which is a choice too.
-    if (answer.point === "error.external_id_in_use") this.#value("external_id.duplicate", refused ? "refused" : "accepted", answer);
+    if (answer.point === "error.external_id_in_use")
+      this.#value("external_id.duplicate", refused ? "refused" : "accepted", answer);
     if (refused) {
       const point = answer.point ?? errorPointOf(answer);
       if (point?.startsWith("error.")) this.#error(point, answer);
@@ -107,7 +113,11 @@ export class ProfileObserver {
     switch (answer.operationId) {
       case "listUserProperties":
         if (Array.isArray(body)) {
-          this.#order("order.property_list", body.map((item) => (item as { nid?: unknown } | null)?.nid), answer);
+          this.#order(
+            "order.property_list",
+            body.map((item) => (item as { nid?: unknown } | null)?.nid),
+            answer,
+          );
           for (const item of body) if (isObject(item)) this.#extraFields("property_list_item", item, answer);
         }
         break;
@@ -121,21 +131,31 @@ export class ProfileObserver {
       case "retrieveTemplateCatalogue": {
         const templates = isObject(body) && Array.isArray(body.templates) ? body.templates.filter(isObject) : [];
         const names = templates.map((entry) => entry.machine_name);
-        if (names.length > 1 && names.every((name) => typeof name === "string")) this.#value("order.template_catalogue", names as string[], answer);
+        if (names.length > 1 && names.every((name) => typeof name === "string"))
+          this.#value("order.template_catalogue", names as string[], answer);
         for (const entry of templates) this.#extraFields("template", entry, answer);
         break;
       }
       case "retrieveAgentCard": {
         const links = isObject(body) ? body.social_media_links : undefined;
-        if (Array.isArray(links)) this.#order("order.social_links", links.map((link) => (link as { weight?: unknown } | null)?.weight), answer, true);
+        if (Array.isArray(links))
+          this.#order(
+            "order.social_links",
+            links.map((link) => (link as { weight?: unknown } | null)?.weight),
+            answer,
+            true,
+          );
         break;
       }
     }
     const resource = answer.operationId ? RESOURCE_OF_ANSWER[answer.operationId] : undefined;
-    if (resource === "agent_list_entry" && isObject(body)) for (const entry of Object.values(body)) if (isObject(entry)) this.#extraFields(resource, entry, answer);
+    if (resource === "agent_list_entry" && isObject(body))
+      for (const entry of Object.values(body)) if (isObject(entry)) this.#extraFields(resource, entry, answer);
     if (resource && resource !== "agent_list_entry" && isObject(body)) this.#extraFields(resource, body, answer);
-    if ((answer.point === "unset.property" || answer.point === "unset.agent") && answer.unsetFields && isObject(body)) this.#unset(answer.point, answer.unsetFields, body, answer);
-    if (answer.point === "derived.edit_property" && answer.value !== undefined) this.#value("derived.edit_property", answer.value as DerivedOnEdit, answer);
+    if ((answer.point === "unset.property" || answer.point === "unset.agent") && answer.unsetFields && isObject(body))
+      this.#unset(answer.point, answer.unsetFields, body, answer);
+    if (answer.point === "derived.edit_property" && answer.value !== undefined)
+      this.#value("derived.edit_property", answer.value as DerivedOnEdit, answer);
   }
 
   #provenance(answer: ObservedAnswer): Provenance {
@@ -150,7 +170,13 @@ export class ProfileObserver {
     if (kept.length < BODIES_KEPT) this.#bodies.set(point, [...kept, body]);
     const seen = this.#observations[point as `error.${string}`];
     if (!seen) {
-      const entry: ErrorObservation = { ...this.#provenance(answer), statuses: [exchange.status], mediaTypes: [mediaType], schema: inferJsonSchema(body), example: body };
+      const entry: ErrorObservation = {
+        ...this.#provenance(answer),
+        statuses: [exchange.status],
+        mediaTypes: [mediaType],
+        schema: inferJsonSchema(body),
+        example: body,
+      };
       this.#observations[point as `error.${string}`] = entry;
       return;
     }
@@ -166,17 +192,39 @@ export class ProfileObserver {
     else if (!seen.value.includes(contentType)) seen.value = [...seen.value, contentType].sort();
   }
 
-  #value<K extends "seats.fresh" | "encoding.empty_agent_list" | "order.property_list" | "order.agent_list" | "order.social_links" | "order.template_catalogue" | "derived.edit_property" | "external_id.duplicate">(key: K, value: NonNullable<Observations[K]>["value"], answer: ObservedAnswer): void {
+  #value<
+    K extends
+      | "seats.fresh"
+      | "encoding.empty_agent_list"
+      | "order.property_list"
+      | "order.agent_list"
+      | "order.social_links"
+      | "order.template_catalogue"
+      | "derived.edit_property"
+      | "external_id.duplicate",
+  >(key: K, value: NonNullable<Observations[K]>["value"], answer: ObservedAnswer): void {
     if (this.#observations[key] !== undefined) return;
-    (this.#observations as unknown as Record<string, ValueObservation<unknown>>)[key] = { ...this.#provenance(answer), value };
+    (this.#observations as unknown as Record<string, ValueObservation<unknown>>)[key] = {
+      ...this.#provenance(answer),
+      value,
+    };
   }
 
   /** An order by the numbers given (nids or weights), when there are two different ones to tell it by. */
-  #order(key: "order.property_list" | "order.agent_list" | "order.social_links", values: unknown[], answer: ObservedAnswer, ties = false): void {
+  #order(
+    key: "order.property_list" | "order.agent_list" | "order.social_links",
+    values: unknown[],
+    answer: ObservedAnswer,
+    ties = false,
+  ): void {
     const numbers = values.map((value) => Number(value));
     if (numbers.some((number) => !Number.isFinite(number)) || new Set(numbers).size < 2) return;
-    const ascending = numbers.every((number, index) => index === 0 || (ties ? numbers[index - 1]! <= number : numbers[index - 1]! < number));
-    const descending = numbers.every((number, index) => index === 0 || (ties ? numbers[index - 1]! >= number : numbers[index - 1]! > number));
+    const ascending = numbers.every(
+      (number, index) => index === 0 || (ties ? numbers[index - 1]! <= number : numbers[index - 1]! < number),
+    );
+    const descending = numbers.every(
+      (number, index) => index === 0 || (ties ? numbers[index - 1]! >= number : numbers[index - 1]! > number),
+    );
     const order: ListOrder | undefined = ascending ? "ascending" : descending ? "descending" : undefined;
     if (order) this.#value(key, order, answer);
   }
@@ -202,12 +250,23 @@ export class ProfileObserver {
     }
   }
 
-  #unset(key: "unset.property" | "unset.agent", fields: readonly string[], body: Record<string, unknown>, answer: ObservedAnswer): void {
+  #unset(
+    key: "unset.property" | "unset.agent",
+    fields: readonly string[],
+    body: Record<string, unknown>,
+    answer: ObservedAnswer,
+  ): void {
     if (this.#observations[key]) return;
     const shown: Record<string, UnsetRepresentation> = {};
     for (const field of fields) {
       const value = body[field];
-      shown[field] = !(field in body) ? "absent" : value === null ? "null" : value === "" || (Array.isArray(value) && value.length === 0) ? "empty" : "value";
+      shown[field] = !(field in body)
+        ? "absent"
+        : value === null
+          ? "null"
+          : value === "" || (Array.isArray(value) && value.length === 0)
+            ? "empty"
+            : "value";
     }
     this.#observations[key] = { ...this.#provenance(answer), fields: shown };
   }
@@ -218,8 +277,10 @@ function errorPointOf(answer: ObservedAnswer): string | undefined {
   // A named error of section 7 is the situation it names, whatever the request meant to provoke: a full account
   // may refuse a duplicate email with Not Enough Agent Seats (section 7 gives no precedence).
   if (answer.operationId === "createAgentCard" || answer.operationId === "updateAgentCard") {
-    if (answer.exchange.text.includes("Not Enough Agent Seats")) return answer.operationId === "createAgentCard" ? "error.seats" : undefined;
-    if (answer.exchange.text.includes("Agent Already Exists")) return answer.operationId === "createAgentCard" ? "error.agent_exists.create" : "error.agent_exists.update";
+    if (answer.exchange.text.includes("Not Enough Agent Seats"))
+      return answer.operationId === "createAgentCard" ? "error.seats" : undefined;
+    if (answer.exchange.text.includes("Agent Already Exists"))
+      return answer.operationId === "createAgentCard" ? "error.agent_exists.create" : "error.agent_exists.update";
   }
   if (["none", "no-key", "no-token"].includes(answer.credentials)) return "error.unauthorized.missing";
   if (["wrong-token", "other-token"].includes(answer.credentials)) return "error.unauthorized.wrong";
@@ -231,7 +292,8 @@ function errorPointOf(answer: ObservedAnswer): string | undefined {
     case "duplicate_agent_rejected":
       return answer.operationId === "updateAgentCard" ? "error.agent_exists.update" : "error.agent_exists.create";
   }
-  if (answer.account === "fresh" && answer.operationId === "createAgentCard" && answer.refusal === undefined) return "error.seats";
+  if (answer.account === "fresh" && answer.operationId === "createAgentCard" && answer.refusal === undefined)
+    return "error.seats";
   return undefined;
 }
 

@@ -4,7 +4,12 @@ import { join } from "node:path";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import { PACKAGE_ROOT } from "../../package-root.ts";
 import type { OpenApiDocument } from "../../spec/openapi-document.ts";
-import { checkServiceProfile, compileBodySchemaWith, type ProfileReading, type ProfileTools } from "./check-service-profile.ts";
+import {
+  checkServiceProfile,
+  compileBodySchemaWith,
+  type ProfileReading,
+  type ProfileTools,
+} from "./check-service-profile.ts";
 import type { InferredSchema } from "./service-profile.ts";
 
 export { documentedFieldsOf, type ProfileReading } from "./check-service-profile.ts";
@@ -48,7 +53,12 @@ export function readServiceProfileFile(file: string, document: OpenApiDocument):
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    return { ok: false, problems: [`cannot read ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`] };
+    return {
+      ok: false,
+      problems: [
+        `cannot read ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
+      ],
+    };
   }
   return readServiceProfile(text, document);
 }

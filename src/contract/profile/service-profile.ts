@@ -68,16 +68,19 @@ export const ERROR_POINTS = {
   "error.unauthorized.missing": "a request without API-KEY, without TOKEN, or without both",
   "error.unauthorized.wrong": "a TOKEN of no account, or another account's TOKEN, with the account's API-KEY",
   "error.not_found": "a record that does not exist (deleted, or never created)",
-  "error.foreign_record": "another account's record (the mock answers it exactly as a record the account does not have, unless a profile says otherwise)",
+  "error.foreign_record":
+    "another account's record (the mock answers it exactly as a record the account does not have, unless a profile says otherwise)",
   "error.no_route": "a path the service does not have (also a create without its trailing slash)",
   "error.method_not_allowed": "a method the path does not take (DELETE on a property)",
   "error.content_type.missing": "a property retrieved without the required content-type header",
   "error.content_type.wrong": "a property created with a body sent as text/plain",
-  "error.agent_exists.create": "an agent created with an email that belongs to an agent (section 7, Agent Already Exists)",
+  "error.agent_exists.create":
+    "an agent created with an email that belongs to an agent (section 7, Agent Already Exists)",
   "error.agent_exists.update": "an agent updated to an email that belongs to another agent",
   "error.seats": "an agent created on an account whose seats are full (section 7, Not Enough Agent Seats)",
   "error.unknown_property_reference": "a document whose property_reference is no property of the account",
-  "error.external_id_in_use": "a property edited to the external id another property of the account has (when the service refuses it)",
+  "error.external_id_in_use":
+    "a property edited to the external id another property of the account has (when the service refuses it)",
 } as const;
 export type ErrorPoint = keyof typeof ERROR_POINTS;
 
@@ -136,24 +139,31 @@ export const VALUE_POINTS = {
   "media_type.success": "the content-type of successful JSON answers (its charset parameter included)",
   "order.property_list": "the order of a user's properties (endpoint 5), by nid",
   "order.agent_list": "the order of the agent list's keys (endpoint 10), by nid, as sent",
-  "order.social_links": "the direction of the weight order of an agent's social links (section 2.2 says only that the weight orders them)",
+  "order.social_links":
+    "the direction of the weight order of an agent's social links (section 2.2 says only that the weight orders them)",
   "encoding.empty_agent_list": "how an account without agents is listed (endpoint 10): {} or []",
   "seats.fresh": "the agent seats of an account without agents (section 8 does not state the limit)",
   "unset.property": "how each optional field of a property created without it comes back",
-  "unset.agent": "how each optional field of an agent created with its first name, last name and email only comes back: null, empty, absent, or a value of the service's",
+  "unset.agent":
+    "how each optional field of an agent created with its first name, last name and email only comes back: null, empty, absent, or a value of the service's",
   "extra_fields.property": "fields a retrieved property carries beyond section 2.1, with their JSON types",
   "extra_fields.agent": "fields a retrieved agent card carries beyond section 2.2, with their JSON types",
   "extra_fields.document": "fields a retrieved document carries beyond section 2.3, with their JSON types",
   "extra_fields.agent_list_entry": "fields each value of the agent list carries beyond email and nid (section 4.2)",
-  "extra_fields.property_list_item": "fields each item of a user's property list carries beyond nid, published, title and external_id (section 2.1)",
+  "extra_fields.property_list_item":
+    "fields each item of a user's property list carries beyond nid, published, title and external_id (section 2.1)",
   "extra_fields.property_write": "fields a property create or edit answers beyond nid and uri (section 4.1)",
   "extra_fields.agent_write": "fields an agent create or update answers beyond nid (section 4.2)",
   "extra_fields.document_write": "fields a document create or update answers beyond nid (section 4.3)",
   "extra_fields.template_catalogue": "fields the template catalogue answers beside templates (section 4.4)",
-  "extra_fields.template": "fields each template entry carries beyond title, machine_name and access_level (section 2.4)",
-  "derived.edit_property": "what an edit of street, subdomain and website_url does to title and website_url: kept, derived, or as edited",
-  "external_id.duplicate": "whether a property edited to the external id another property of the account has is refused (error.external_id_in_use) or accepted",
-  "order.template_catalogue": "the machine names of the template catalogue in the order it lists them (section 4.5: ordering not shown)",
+  "extra_fields.template":
+    "fields each template entry carries beyond title, machine_name and access_level (section 2.4)",
+  "derived.edit_property":
+    "what an edit of street, subdomain and website_url does to title and website_url: kept, derived, or as edited",
+  "external_id.duplicate":
+    "whether a property edited to the external id another property of the account has is refused (error.external_id_in_use) or accepted",
+  "order.template_catalogue":
+    "the machine names of the template catalogue in the order it lists them (section 4.5: ordering not shown)",
 } as const;
 
 /** A service profile, as written to and read from its file. */

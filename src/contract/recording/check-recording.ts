@@ -33,7 +33,9 @@ export interface RecordingOptions {
 }
 
 /** The report, or why the recording has nothing to check. */
-export type RecordingOutcome = { kind: "report"; report: RunReport; profile?: ServiceProfile } | { kind: "nothing-to-check"; message: string };
+export type RecordingOutcome =
+  | { kind: "report"; report: RunReport; profile?: ServiceProfile }
+  | { kind: "nothing-to-check"; message: string };
 
 /**
  * Holds every exchange of a recording that addresses the service against the contract: the request the client
@@ -52,14 +54,32 @@ export function checkRecording(exchanges: readonly RecordedExchange[], options: 
   const started = now();
   const contract = options.contract ?? createContract();
   const emit = options.onEvent ?? (() => {});
-  const ledger = new CheckLedger({ contract, closedContract: options.closedContract ?? createContract({ closed: true }), strict: options.strict ?? false, emit });
+  const ledger = new CheckLedger({
+    contract,
+    closedContract: options.closedContract ?? createContract({ closed: true }),
+    strict: options.strict ?? false,
+    emit,
+  });
   const apiPrefix = commonPathPrefix(contract.operations.map((operation) => operation.pathTemplate));
   const base = options.baseUrl ? parseBase(options.baseUrl) : undefined;
-  const scope: RecordingScope = { file: options.source, entries: exchanges.length, checked: 0, preflights: 0, otherTraffic: 0 };
+  const scope: RecordingScope = {
+    file: options.source,
+    entries: exchanges.length,
+    checked: 0,
+    preflights: 0,
+    otherTraffic: 0,
+  };
   if (base) scope.baseUrl = options.baseUrl!;
   else scope.apiPrefix = apiPrefix;
   const otherAddresses = new Set<string>();
-  const observer = options.profile || options.recordProfile ? new ProfileObserver({ runId: `recording-${started.toString(36)}`, document: contract.document, now: () => started }) : undefined;
+  const observer =
+    options.profile || options.recordProfile
+      ? new ProfileObserver({
+          runId: `recording-${started.toString(36)}`,
+          document: contract.document,
+          now: () => started,
+        })
+      : undefined;
   const observe = observer && ((answer: ObservedAnswer) => observer.observe(answer));
 
   for (const recorded of exchanges) {
@@ -79,24 +99,50 @@ export function checkRecording(exchanges: readonly RecordedExchange[], options: 
 
   if (scope.checked === 0) {
     const where = base ? `under ${options.baseUrl}` : `with a path under ${apiPrefix}`;
-    const others = scope.otherTraffic > 0 ? `; its ${scope.otherTraffic} other entries go elsewhere (${[...otherAddresses].join(", ")}${scope.otherTraffic > otherAddresses.size ? ", …" : ""})` : "";
+    const others =
+      scope.otherTraffic > 0
+        ? `; its ${scope.otherTraffic} other entries go elsewhere (${[...otherAddresses].join(", ")}${scope.otherTraffic > otherAddresses.size ? ", …" : ""})`
+        : "";
     const hint = base ? "" : ". Give --base-url if the service is served under another path";
-    return { kind: "nothing-to-check", message: `${options.source} holds no exchange with the service ${where}${others}${hint}.` };
+    return {
+      kind: "nothing-to-check",
+      message: `${options.source} holds no exchange with the service ${where}${others}${hint}.`,
+    };
   }
 
   if (observer && options.profile) {
     for (const { point, status, step, message } of compareWithProfile(options.profile, observer)) {
       if (status === "skipped") ledger.skip("profile_conformance", step, message);
-      else ledger.record("profile_conformance", "profile", status === "passed", `${step} (profile: ${point})`, { message });
+      else
+        ledger.record("profile_conformance", "profile", status === "passed", `${step} (profile: ${point})`, {
+          message,
+        });
     }
   }
   const checks = options.profile ? [...RECORDING_CHECKS, "profile_conformance" as const] : RECORDING_CHECKS;
-  const report = ledger.report({ baseUrl: options.baseUrl ?? "", startedAt: started, finishedAt: now(), checks, recording: scope });
+  const report = ledger.report({
+    baseUrl: options.baseUrl ?? "",
+    startedAt: started,
+    finishedAt: now(),
+    checks,
+    recording: scope,
+  });
   if (!observer || !options.recordProfile) return { kind: "report", report };
-  return { kind: "report", report, profile: observer.profile({ recordedAt: new Date(started).toISOString(), recording: options.source }) };
+  return {
+    kind: "report",
+    report,
+    profile: observer.profile({ recordedAt: new Date(started).toISOString(), recording: options.source }),
+  };
 }
 
-function checkExchange(ledger: CheckLedger, contract: Contract, recorded: RecordedExchange, path: string, emit: (event: RunEvent) => void, observe?: (answer: ObservedAnswer) => void): void {
+function checkExchange(
+  ledger: CheckLedger,
+  contract: Contract,
+  recorded: RecordedExchange,
+  path: string,
+  emit: (event: RunEvent) => void,
+  observe?: (answer: ObservedAnswer) => void,
+): void {
   const step = recorded.label;
   const request: ExchangeSummary = { method: recorded.method, path };
   if (recorded.requestBody !== undefined) request.body = recorded.requestBody;
@@ -104,25 +150,53 @@ function checkExchange(ledger: CheckLedger, contract: Contract, recorded: Record
   const before = ledger.results.length;
   ledger.exchanges += 1;
 
-  const checked = contract.validateRequest({ method: recorded.method, path, headers: recorded.requestHeaders, body: recorded.requestBody });
-  const context: CheckContext = { operation: checked.operationId ?? `${recorded.method} ${path.split("?")[0]}`, request };
+  const checked = contract.validateRequest({
+    method: recorded.method,
+    path,
+    headers: recorded.requestHeaders,
+    body: recorded.requestBody,
+  });
+  const context: CheckContext = {
+    operation: checked.operationId ?? `${recorded.method} ${path.split("?")[0]}`,
+    request,
+  };
   if (recorded.requestBodyError !== undefined) {
-    ledger.record("request_conformance", "fact", false, step, { ...context, message: `the body is announced as JSON but does not parse: ${recorded.requestBodyError}` });
+    ledger.record("request_conformance", "fact", false, step, {
+      ...context,
+      message: `the body is announced as JSON but does not parse: ${recorded.requestBodyError}`,
+    });
   } else {
     ledger.checkViolations("request_conformance", step, context, checked.errors);
   }
 
   const response = recorded.response;
   if (!response) {
-    ledger.skipped("not_a_server_error", step, "the recording holds no answer to this request (it failed or was cancelled in the client)", context.operation, request);
+    ledger.skipped(
+      "not_a_server_error",
+      step,
+      "the recording holds no answer to this request (it failed or was cancelled in the client)",
+      context.operation,
+      request,
+    );
   } else if (checked.operationId !== undefined) {
     ledger.checkAnswer(step, context, toExchange(recorded, path), { bodyRecorded: response.bodyRecorded });
   } else {
     // No operation to hold the answer against; a server error is one all the same.
-    ledger.record("not_a_server_error", "fact", response.status < 500, step, { ...context, message: `answered ${response.status}: ${excerpt(response.text)}` });
+    ledger.record("not_a_server_error", "fact", response.status < 500, step, {
+      ...context,
+      message: `answered ${response.status}: ${excerpt(response.text)}`,
+    });
   }
-  if (response?.bodyRecorded && observe) observe(recordedAnswer(contract, recorded, path, checked, toExchange(recorded, path)));
-  emit({ kind: "step", step, operation: context.operation, request, durationMs: recorded.durationMs ?? 0, results: ledger.results.slice(before) });
+  if (response?.bodyRecorded && observe)
+    observe(recordedAnswer(contract, recorded, path, checked, toExchange(recorded, path)));
+  emit({
+    kind: "step",
+    step,
+    operation: context.operation,
+    request,
+    durationMs: recorded.durationMs ?? 0,
+    results: ledger.results.slice(before),
+  });
 }
 
 function toExchange(recorded: RecordedExchange, path: string): Exchange {
@@ -171,7 +245,7 @@ function pathAndQuery(url: string): { origin: string; path: string } | undefined
 
 function pathWithPrefix(url: string, prefix: string): string | undefined {
   const found = pathAndQuery(url);
-  return found && found.path.startsWith(prefix) ? found.path : undefined;
+  return found?.path.startsWith(prefix) ? found.path : undefined;
 }
 
 interface Base {
@@ -190,7 +264,8 @@ function pathUnder(url: string, base: Base): string | undefined {
   if (!found) return undefined;
   if (found.origin !== base.origin && found.origin !== PLACEHOLDER_ORIGIN) return undefined;
   if (base.path === "") return found.path;
-  if (found.path !== base.path && !found.path.startsWith(`${base.path}/`) && !found.path.startsWith(`${base.path}?`)) return undefined;
+  if (found.path !== base.path && !found.path.startsWith(`${base.path}/`) && !found.path.startsWith(`${base.path}?`))
+    return undefined;
   const rest = found.path.slice(base.path.length);
   return rest.startsWith("/") ? rest : `/${rest}`;
 }
@@ -198,5 +273,7 @@ function pathUnder(url: string, base: Base): string | undefined {
 function addressOf(url: string): string {
   const found = pathAndQuery(url);
   if (!found) return url.slice(0, 60);
-  return found.origin === PLACEHOLDER_ORIGIN ? found.path.split("?")[0]! : `${found.origin}${found.path.split("?")[0]!}`.slice(0, 80);
+  return found.origin === PLACEHOLDER_ORIGIN
+    ? found.path.split("?")[0]!
+    : `${found.origin}${found.path.split("?")[0]!}`.slice(0, 80);
 }

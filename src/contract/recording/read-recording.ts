@@ -2,7 +2,9 @@ import { isJsonMediaType, normalizeHeaders, type HeaderBag } from "../create-con
 import type { RecordedExchange, RecordedResponse } from "./recorded-exchange.ts";
 
 /** The exchanges of a recording, or why the text is not one. */
-export type RecordingRead = { ok: true; format: "har" | "exchanges"; exchanges: RecordedExchange[] } | { ok: false; message: string };
+export type RecordingRead =
+  | { ok: true; format: "har" | "exchanges"; exchanges: RecordedExchange[] }
+  | { ok: false; message: string };
 
 /**
  * Reads recorded traffic: a HAR 1.2 file (what browser developer tools, Playwright's `recordHar`, mitmproxy,
@@ -28,7 +30,10 @@ export function readRecording(text: string): RecordingRead {
     if (error instanceof ShapeError) return { ok: false, message: error.message };
     throw error;
   }
-  return { ok: false, message: "neither a HAR file (an object with log.entries) nor a list of { request, response } exchanges" };
+  return {
+    ok: false,
+    message: "neither a HAR file (an object with log.entries) nor a list of { request, response } exchanges",
+  };
 }
 
 /** A place in the recording that does not have the shape it should. */
@@ -39,7 +44,8 @@ class ShapeError extends Error {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function readHarEntry(entry: unknown, index: number): RecordedExchange {
   const at = `log.entries[${index}]`;
@@ -60,7 +66,8 @@ function readHarEntry(entry: unknown, index: number): RecordedExchange {
   const response = entry.response;
   if (!isObject(response)) throw new ShapeError(`${at}.response`, "must be an object");
   const status = response.status;
-  if (typeof status !== "number" || !Number.isInteger(status)) throw new ShapeError(`${at}.response.status`, "must be a whole number");
+  if (typeof status !== "number" || !Number.isInteger(status))
+    throw new ShapeError(`${at}.response.status`, "must be a whole number");
   // A status of 0 is how HAR writers record a request that got no answer (blocked, cancelled, failed).
   if (status > 0) {
     const headers = harHeaders(response.headers, `${at}.response.headers`);
@@ -86,14 +93,20 @@ function readExchange(item: unknown, index: number): RecordedExchange {
   if (!isObject(request)) throw new ShapeError(`${at}.request`, "must be an object");
   const method = stringAt(request.method, `${at}.request.method`);
   const url = typeof request.path === "string" ? request.path : stringAt(request.url, `${at}.request.path (or url)`);
-  const exchange: RecordedExchange = { label: `exchange ${index + 1}`, method: method.toUpperCase(), url, requestHeaders: plainHeaders(request.headers, `${at}.request.headers`) };
+  const exchange: RecordedExchange = {
+    label: `exchange ${index + 1}`,
+    method: method.toUpperCase(),
+    url,
+    requestHeaders: plainHeaders(request.headers, `${at}.request.headers`),
+  };
   if (request.body !== undefined) exchange.requestBody = request.body;
 
   const response = item.response;
   if (response !== undefined && response !== null) {
     if (!isObject(response)) throw new ShapeError(`${at}.response`, "must be an object");
     const status = response.status;
-    if (typeof status !== "number" || !Number.isInteger(status) || status < 100 || status > 599) throw new ShapeError(`${at}.response.status`, "must be an HTTP status (100 to 599)");
+    if (typeof status !== "number" || !Number.isInteger(status) || status < 100 || status > 599)
+      throw new ShapeError(`${at}.response.status`, "must be an HTTP status (100 to 599)");
     const answer: RecordedResponse = {
       status,
       headers: plainHeaders(response.headers, `${at}.response.headers`),
@@ -118,7 +131,8 @@ function harHeaders(list: unknown, where: string): Record<string, string> {
   if (!Array.isArray(list)) throw new ShapeError(where, "must be a list of { name, value }");
   const headers = new Map<string, string>();
   list.forEach((header, index) => {
-    if (!isObject(header) || typeof header.name !== "string" || typeof header.value !== "string") throw new ShapeError(`${where}[${index}]`, "must be { name, value } with two strings");
+    if (!isObject(header) || typeof header.name !== "string" || typeof header.value !== "string")
+      throw new ShapeError(`${where}[${index}]`, "must be { name, value } with two strings");
     const name = header.name.toLowerCase();
     if (!name.startsWith(":") && !headers.has(name)) headers.set(name, header.value);
   });
@@ -141,7 +155,12 @@ function readRequestBody(text: string, mimeType: string): Pick<RecordedExchange,
   }
 }
 
-function readResponse(status: number, headers: Record<string, string>, text: string | undefined, mimeType: string): RecordedResponse {
+function readResponse(
+  status: number,
+  headers: Record<string, string>,
+  text: string | undefined,
+  mimeType: string,
+): RecordedResponse {
   if (text === undefined) return { status, headers, text: "", bodyRecorded: false };
   const response: RecordedResponse = { status, headers, text, bodyRecorded: true };
   if (text !== "" && isJsonMediaType(mimeType)) {

@@ -12,9 +12,22 @@ import type { RecordedExchange } from "./recorded-exchange.ts";
  * to a valid request; a document refused for its property reference. The named errors of section 7 are read
  * from the body by the observer.
  */
-export function recordedAnswer(contract: Contract, recorded: RecordedExchange, path: string, checked: ContractResult, exchange: Exchange): ObservedAnswer {
+export function recordedAnswer(
+  contract: Contract,
+  recorded: RecordedExchange,
+  path: string,
+  checked: ContractResult,
+  exchange: Exchange,
+): ObservedAnswer {
   const headers = recorded.requestHeaders;
-  const credentials = !headers["api-key"] && !headers.token ? "none" : !headers["api-key"] ? "no-key" : !headers.token ? "no-token" : "valid";
+  const credentials =
+    !headers["api-key"] && !headers.token
+      ? "none"
+      : !headers["api-key"]
+        ? "no-key"
+        : !headers.token
+          ? "no-token"
+          : "valid";
   const answer: ObservedAnswer = { step: recorded.label, account: "primary", credentials, exchange };
   if (checked.operationId) answer.operationId = checked.operationId;
   const status = exchange.status;
@@ -24,13 +37,18 @@ export function recordedAnswer(contract: Contract, recorded: RecordedExchange, p
   else if (found.kind === "method-not-allowed") answer.point = "error.method_not_allowed";
   else if (credentials === "valid" && (status === 401 || status === 403)) answer.credentials = "wrong-token";
   else if (credentials === "valid") {
-    const contentType = checked.errors.find((error) => error.part === "header" && error.pointer.toLowerCase().includes("content-type"));
+    const contentType = checked.errors.find(
+      (error) => error.part === "header" && error.pointer.toLowerCase().includes("content-type"),
+    );
     const media = headers["content-type"];
-    if (recorded.requestBody !== undefined && media !== undefined && !/^application\/json\s*(;|$)/i.test(media)) answer.point = "error.content_type.wrong";
+    if (recorded.requestBody !== undefined && media !== undefined && !/^application\/json\s*(;|$)/i.test(media))
+      answer.point = "error.content_type.wrong";
     else if (contentType && media === undefined) answer.point = "error.content_type.missing";
-    else if (checked.errors.some((error) => error.part === "body" || error.part === "path")) answer.refusal = "negative_data_rejection";
+    else if (checked.errors.some((error) => error.part === "body" || error.part === "path"))
+      answer.refusal = "negative_data_rejection";
     else if (status === 404) answer.point = "error.not_found";
-    else if (checked.operationId === "createDocument" || checked.operationId === "updateDocument") answer.point = "error.unknown_property_reference";
+    else if (checked.operationId === "createDocument" || checked.operationId === "updateDocument")
+      answer.point = "error.unknown_property_reference";
   }
   return answer;
 }

@@ -28,7 +28,8 @@ function normalised(url: string): string {
     return url;
   }
 }
-const asObject = (value: unknown): Json | undefined => (value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : undefined);
+const asObject = (value: unknown): Json | undefined =>
+  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : undefined;
 
 /** What the run knows of its own records, per account, and the rules every answer is held to. */
 export class AnswerInvariants {
@@ -42,7 +43,13 @@ export class AnswerInvariants {
   }
 
   /** Holds one answer (a 200 with valid credentials) to every rule of its operation, and learns from it. */
-  observe(account: string, operationId: string, path: string, requestBody: unknown, exchange: Exchange): InvariantResult[] {
+  observe(
+    account: string,
+    operationId: string,
+    path: string,
+    requestBody: unknown,
+    exchange: Exchange,
+  ): InvariantResult[] {
     if (exchange.status !== 200) return [];
     const body = exchange.body;
     const nidInPath = decodeURIComponent(path.split("/").pop() ?? "");
@@ -52,7 +59,8 @@ export class AnswerInvariants {
     switch (operationId) {
       case "createAgentCard": {
         const nid = asObject(body)?.nid;
-        if (typeof nid === "string" && typeof sent?.email === "string") agents.set(nid, { email: sent.email, deleted: false });
+        if (typeof nid === "string" && typeof sent?.email === "string")
+          agents.set(nid, { email: sent.email, deleted: false });
         return [];
       }
       case "retrieveAgentCard": {
@@ -70,7 +78,8 @@ export class AnswerInvariants {
         return this.#agentList(body, agents);
       case "createProperty": {
         const nid = asObject(body)?.nid;
-        if (typeof nid === "string" && !properties.has(nid)) properties.set(nid, { title: undefined, external_id: undefined });
+        if (typeof nid === "string" && !properties.has(nid))
+          properties.set(nid, { title: undefined, external_id: undefined });
         return this.#uri(body, "4.1");
       }
       case "editProperty":
@@ -92,8 +101,10 @@ export class AnswerInvariants {
    */
   forget(account: string, operationId: string, path: string): void {
     const nid = decodeURIComponent(path.split("/").pop() ?? "");
-    if (operationId === "deleteAgentCard" || operationId === "updateAgentCard") this.#mapOf(this.#agents, account).delete(nid);
-    if (operationId === "editProperty" && this.#mapOf(this.#properties, account).has(nid)) this.#mapOf(this.#properties, account).set(nid, { title: undefined, external_id: undefined });
+    if (operationId === "deleteAgentCard" || operationId === "updateAgentCard")
+      this.#mapOf(this.#agents, account).delete(nid);
+    if (operationId === "editProperty" && this.#mapOf(this.#properties, account).has(nid))
+      this.#mapOf(this.#properties, account).set(nid, { title: undefined, external_id: undefined });
   }
 
   #mapOf<T>(maps: Map<string, Map<string, T>>, account: string): Map<string, T> {
@@ -109,7 +120,12 @@ export class AnswerInvariants {
       .filter(([key, value]) => asObject(value) === undefined || String(asObject(value)!.nid) !== key)
       .map(([key, value]) => `key ${key} holds nid ${show(asObject(value)?.nid)}`);
     const results: InvariantResult[] = [
-      { check: "list_consistency", passed: wrongKeys.length === 0, section: "4.2", message: `every key of the agent list must be its value's nid: ${wrongKeys.slice(0, 5).join("; ")}` },
+      {
+        check: "list_consistency",
+        passed: wrongKeys.length === 0,
+        section: "4.2",
+        message: `every key of the agent list must be its value's nid: ${wrongKeys.slice(0, 5).join("; ")}`,
+      },
     ];
     const misplaced: string[] = [];
     const stillListed: string[] = [];
@@ -122,10 +138,20 @@ export class AnswerInvariants {
       }
     }
     if (agents.size > 0) {
-      results.push({ check: "list_consistency", passed: misplaced.length === 0, section: "2.2", message: `the agent list holds the run's agents under other entries: ${misplaced.slice(0, 5).join("; ")}` });
+      results.push({
+        check: "list_consistency",
+        passed: misplaced.length === 0,
+        section: "2.2",
+        message: `the agent list holds the run's agents under other entries: ${misplaced.slice(0, 5).join("; ")}`,
+      });
     }
     if ([...agents.values()].some((agent) => agent.deleted)) {
-      results.push({ check: "use_after_free", passed: stillListed.length === 0, section: "4.2", message: `deleted agents are still listed: ${stillListed.join(", ")}` });
+      results.push({
+        check: "use_after_free",
+        passed: stillListed.length === 0,
+        section: "4.2",
+        message: `deleted agents are still listed: ${stillListed.join(", ")}`,
+      });
     }
     return results;
   }
@@ -137,7 +163,14 @@ export class AnswerInvariants {
     properties.set(nid, { title: property.title, external_id: property.external_id });
     // The run adds no tours to its properties: "Empty array when there are none" (2.1).
     const tours = property.virtual_tours;
-    return [{ check: "documented_representation", passed: isDeepStrictEqual(tours, []), section: "2.1", message: `virtual_tours of property ${nid}, which has no tours, is ${show(tours)}: an empty array when there are none` }];
+    return [
+      {
+        check: "documented_representation",
+        passed: isDeepStrictEqual(tours, []),
+        section: "2.1",
+        message: `virtual_tours of property ${nid}, which has no tours, is ${show(tours)}: an empty array when there are none`,
+      },
+    ];
   }
 
   #propertyList(body: unknown, properties: Map<string, { title: unknown; external_id: unknown }>): InvariantResult[] {
@@ -147,12 +180,26 @@ export class AnswerInvariants {
       const entry = asObject(item);
       const known = typeof entry?.nid === "string" ? properties.get(entry.nid) : undefined;
       if (!entry || !known || known.title === undefined) continue;
-      if (!isDeepStrictEqual(entry.title, known.title)) wrong.push(`property ${entry.nid as string}: title is ${show(entry.title)}, the property's is ${show(known.title)}`);
-      if (!isDeepStrictEqual(entry.external_id, known.external_id)) wrong.push(`property ${entry.nid as string}: external_id is ${show(entry.external_id)}, the property's is ${show(known.external_id)}`);
-      if (typeof entry.published !== "string") wrong.push(`property ${entry.nid as string}: published is ${show(entry.published)}, not a string`);
+      if (!isDeepStrictEqual(entry.title, known.title))
+        wrong.push(
+          `property ${entry.nid as string}: title is ${show(entry.title)}, the property's is ${show(known.title)}`,
+        );
+      if (!isDeepStrictEqual(entry.external_id, known.external_id))
+        wrong.push(
+          `property ${entry.nid as string}: external_id is ${show(entry.external_id)}, the property's is ${show(known.external_id)}`,
+        );
+      if (typeof entry.published !== "string")
+        wrong.push(`property ${entry.nid as string}: published is ${show(entry.published)}, not a string`);
     }
     if (![...properties.values()].some((known) => known.title !== undefined)) return [];
-    return [{ check: "list_consistency", passed: wrong.length === 0, section: "2.1", message: `list items of the run's properties differ from the properties: ${wrong.slice(0, 5).join("; ")}` }];
+    return [
+      {
+        check: "list_consistency",
+        passed: wrong.length === 0,
+        section: "2.1",
+        message: `list items of the run's properties differ from the properties: ${wrong.slice(0, 5).join("; ")}`,
+      },
+    ];
   }
 
   /** Section 4.1: `{base_url}/<autologin_path>/<ACCESS_TOKEN>`: the base, then a path, then a token. */
@@ -160,14 +207,24 @@ export class AnswerInvariants {
     const given = asObject(body)?.uri;
     if (typeof given !== "string") return [];
     const uri = normalised(given);
-    const rest = uri.startsWith(`${this.#publicBase}/`) ? uri.slice(this.#publicBase.length + 1).split(/[?#]/)[0]!.replace(/\/$/, "") : undefined;
+    const rest = uri.startsWith(`${this.#publicBase}/`)
+      ? uri
+          .slice(this.#publicBase.length + 1)
+          .split(/[?#]/)[0]!
+          .replace(/\/$/, "")
+      : undefined;
     const segments = rest === undefined ? [] : rest.split("/");
     const passed = rest !== undefined && segments.length >= 2 && segments.every((segment) => segment !== "");
-    return [{
-      check: "autologin_uri", passed, section,
-      message: rest === undefined
-        ? `uri ${show(given)} does not start with the service's base address ${this.#publicBase}/ (give --public-base-url if clients reach the service at another address)`
-        : `uri ${show(given)} is not {base_url}/<autologin_path>/<ACCESS_TOKEN>: after the base it holds ${show(rest)}`,
-    }];
+    return [
+      {
+        check: "autologin_uri",
+        passed,
+        section,
+        message:
+          rest === undefined
+            ? `uri ${show(given)} does not start with the service's base address ${this.#publicBase}/ (give --public-base-url if clients reach the service at another address)`
+            : `uri ${show(given)} is not {base_url}/<autologin_path>/<ACCESS_TOKEN>: after the base it holds ${show(rest)}`,
+      },
+    ];
   }
 }

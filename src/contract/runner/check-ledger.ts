@@ -2,7 +2,15 @@ import type { Contract } from "../create-contract.ts";
 import { formatViolation, type ContractViolation, type Tier } from "../contract-violation.ts";
 import { CHECKS, type CheckName } from "./checks.ts";
 import type { Exchange } from "./http-exchange.ts";
-import type { CheckResult, CheckStatus, ExchangeSummary, OperationCoverage, RecordingScope, RunEvent, RunReport } from "./run-report.ts";
+import type {
+  CheckResult,
+  CheckStatus,
+  ExchangeSummary,
+  OperationCoverage,
+  RecordingScope,
+  RunEvent,
+  RunReport,
+} from "./run-report.ts";
 
 /** Collaborators of a ledger. */
 export interface CheckLedgerDeps {
@@ -55,30 +63,73 @@ export class CheckLedger {
    * documented schema, and (as a warning) no unlisted field. `bodyRecorded: false` says the body is unknown
    * (a recording that left it out), so the schema is not checked.
    */
-  checkAnswer(step: string, context: CheckContext, exchange: Exchange, { bodyRecorded = true }: { bodyRecorded?: boolean } = {}): void {
+  checkAnswer(
+    step: string,
+    context: CheckContext,
+    exchange: Exchange,
+    { bodyRecorded = true }: { bodyRecorded?: boolean } = {},
+  ): void {
     let statuses = this.coverage.get(context.operation);
     if (!statuses) this.coverage.set(context.operation, (statuses = new Set()));
     statuses.add(exchange.status);
 
-    this.record("not_a_server_error", "fact", exchange.status < 500, step, { ...context, message: `answered ${exchange.status}: ${excerpt(exchange.text)}` });
+    this.record("not_a_server_error", "fact", exchange.status < 500, step, {
+      ...context,
+      message: `answered ${exchange.status}: ${excerpt(exchange.text)}`,
+    });
 
-    const response = { method: exchange.method, path: exchange.path, status: exchange.status, headers: exchange.headers, body: exchange.body };
+    const response = {
+      method: exchange.method,
+      path: exchange.path,
+      status: exchange.status,
+      headers: exchange.headers,
+      body: exchange.body,
+    };
     const open = this.deps.contract.validateResponse(response);
-    this.checkViolations("status_code_conformance", step, context, open.errors.filter((error) => error.part === "status"));
+    this.checkViolations(
+      "status_code_conformance",
+      step,
+      context,
+      open.errors.filter((error) => error.part === "status"),
+    );
     if (exchange.status >= 500 || open.errors.some((error) => error.part === "status")) return;
-    this.checkViolations("content_type_conformance", step, context, open.errors.filter((error) => error.part === "header"));
+    this.checkViolations(
+      "content_type_conformance",
+      step,
+      context,
+      open.errors.filter((error) => error.part === "header"),
+    );
     if (!bodyRecorded) {
-      this.skipped("response_schema_conformance", step, "the recording holds no body for this answer", context.operation, context.request);
+      this.skipped(
+        "response_schema_conformance",
+        step,
+        "the recording holds no body for this answer",
+        context.operation,
+        context.request,
+      );
       return;
     }
     if (exchange.jsonError) {
-      this.record("response_schema_conformance", "fact", false, step, { ...context, message: `the body is announced as JSON but does not parse: ${exchange.jsonError}` });
+      this.record("response_schema_conformance", "fact", false, step, {
+        ...context,
+        message: `the body is announced as JSON but does not parse: ${exchange.jsonError}`,
+      });
     } else {
-      this.checkViolations("response_schema_conformance", step, context, open.errors.filter((error) => error.part === "body"));
+      this.checkViolations(
+        "response_schema_conformance",
+        step,
+        context,
+        open.errors.filter((error) => error.part === "body"),
+      );
     }
     const closed = this.deps.closedContract.validateResponse(response);
     const extra = closed.errors.filter((error) => error.rule === "unevaluatedProperties");
-    this.checkViolations("undocumented_response_property", step, context, extra.map((error) => ({ ...error, tier: "assumption" as const })));
+    this.checkViolations(
+      "undocumented_response_property",
+      step,
+      context,
+      extra.map((error) => ({ ...error, tier: "assumption" as const })),
+    );
   }
 
   /** Records a check from the violations found for it: passed when there are none, a fact when any is one. */
@@ -95,14 +146,12 @@ export class CheckLedger {
   }
 
   /** Records one evaluation of a check. The message is kept only when the check did not pass. */
-  record(
-    check: CheckName,
-    tier: Tier,
-    passed: boolean,
-    step: string,
-    details: ResultDetails = {},
-  ): CheckResult {
-    const status: CheckStatus = passed ? "passed" : tier === "fact" || tier === "profile" || this.deps.strict || details.fails ? "failed" : "warning";
+  record(check: CheckName, tier: Tier, passed: boolean, step: string, details: ResultDetails = {}): CheckResult {
+    const status: CheckStatus = passed
+      ? "passed"
+      : tier === "fact" || tier === "profile" || this.deps.strict || details.fails
+        ? "failed"
+        : "warning";
     // Every result cites a section: the step's own, or the check's (checks.ts gives each one).
     const result: CheckResult = { check, status, tier, step, section: details.section ?? CHECKS[check].section };
     if (details.operation) result.operation = details.operation;
@@ -123,7 +172,14 @@ export class CheckLedger {
 
   /** Records a check that could not run, and why, as part of the step under way. */
   skipped(check: CheckName, step: string, reason: string, operation?: string, request?: ExchangeSummary): CheckResult {
-    const result: CheckResult = { check, status: "skipped", tier: "fact", step, message: reason, section: CHECKS[check].section };
+    const result: CheckResult = {
+      check,
+      status: "skipped",
+      tier: "fact",
+      step,
+      message: reason,
+      section: CHECKS[check].section,
+    };
     if (operation) result.operation = operation;
     if (request) result.request = request;
     this.results.push(result);
@@ -178,7 +234,8 @@ export class CheckLedger {
   summary(checks: readonly CheckName[]): RunReport["summary"] {
     const summary: RunReport["summary"] = {};
     for (const name of checks) summary[name] = { passed: 0, failed: 0, warning: 0, skipped: 0 };
-    for (const result of this.results) (summary[result.check] ??= { passed: 0, failed: 0, warning: 0, skipped: 0 })[result.status] += 1;
+    for (const result of this.results)
+      (summary[result.check] ??= { passed: 0, failed: 0, warning: 0, skipped: 0 })[result.status] += 1;
     return summary;
   }
 

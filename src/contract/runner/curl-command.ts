@@ -18,10 +18,27 @@ export interface CurlHeader {
  *   headers: [{ name: "API-KEY", value: "k", masked: "${CONTRACT_API_KEY}" }] })
  * // curl -X GET 'https://api.example/api/v1/object/property/12' -H "API-KEY: ${CONTRACT_API_KEY}"
  */
-export function curlCommand({ method, url, headers, body, reveal = false }: { method: string; url: string; headers: CurlHeader[]; body?: unknown; reveal?: boolean }): string {
+export function curlCommand({
+  method,
+  url,
+  headers,
+  body,
+  reveal = false,
+}: {
+  method: string;
+  url: string;
+  headers: CurlHeader[];
+  body?: unknown;
+  reveal?: boolean;
+}): string {
   const parts = ["curl", "-X", method, singleQuoted(url)];
   for (const header of headers) {
-    parts.push("-H", header.masked !== undefined && !reveal ? `"${header.name}: ${header.masked}"` : singleQuoted(`${header.name}: ${header.value}`));
+    parts.push(
+      "-H",
+      header.masked !== undefined && !reveal
+        ? `"${header.name}: ${header.masked}"`
+        : singleQuoted(`${header.name}: ${header.value}`),
+    );
   }
   if (body !== undefined) parts.push("--data-raw", singleQuoted(JSON.stringify(body)));
   return parts.join(" ");

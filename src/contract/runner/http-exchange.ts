@@ -105,7 +105,10 @@ export function createExchanger({ baseUrl, timeoutMs, fetch = globalThis.fetch, 
       status: response.status,
       // A fetch other than the global one (undici's own, through a proxy) has a Headers class of its own: copied
       // into the global one, which the contract knows.
-      headers: response.headers instanceof Headers ? response.headers : new Headers([...(response.headers as unknown as Iterable<[string, string]>)]),
+      headers:
+        response.headers instanceof Headers
+          ? response.headers
+          : new Headers([...(response.headers as unknown as Iterable<[string, string]>)]),
       body: undefined,
       text,
       durationMs: Math.round(performance.now() - started),
@@ -124,11 +127,13 @@ export function createExchanger({ baseUrl, timeoutMs, fetch = globalThis.fetch, 
 }
 
 /** Error codes of Node's TLS layer: the address answers, but not with a connection the runner can trust. */
-const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|EPROTO)/;
+const TLS_CODES =
+  /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|EPROTO)/;
 
 function describeNetworkError(error: unknown, timeoutMs: number): { kind: NoAnswerKind; reason: string } {
   const failure = error as Error & { cause?: { code?: string; message?: string } };
-  if (failure.name === "TimeoutError") return { kind: "timeout", reason: `no answer within ${timeoutMs} ms (--timeout)` };
+  if (failure.name === "TimeoutError")
+    return { kind: "timeout", reason: `no answer within ${timeoutMs} ms (--timeout)` };
   if (failure.name === "AbortError") return { kind: "interrupted", reason: "the run was interrupted" };
   const cause = failure.cause;
   if (cause?.code && TLS_CODES.test(cause.code)) {
@@ -137,12 +142,19 @@ function describeNetworkError(error: unknown, timeoutMs: number): { kind: NoAnsw
       reason: `TLS failed (${cause.code}: ${cause.message ?? "no detail"}); check that the address is https only where the service speaks TLS, and that its certificate is trusted (NODE_EXTRA_CA_CERTS names extra CA certificates)`,
     };
   }
-  if (cause?.code === "ECONNREFUSED") return { kind: "unreachable", reason: `nothing is listening there (${cause.message ?? "connection refused"})` };
-  if (cause?.code === "ENOTFOUND" || cause?.code === "EAI_AGAIN") return { kind: "unreachable", reason: `the host name does not resolve (${cause.message ?? cause.code})` };
+  if (cause?.code === "ECONNREFUSED")
+    return { kind: "unreachable", reason: `nothing is listening there (${cause.message ?? "connection refused"})` };
+  if (cause?.code === "ENOTFOUND" || cause?.code === "EAI_AGAIN")
+    return { kind: "unreachable", reason: `the host name does not resolve (${cause.message ?? cause.code})` };
   // A proxy that refuses the tunnel (CONNECT answered 403, 407, 502...) or cannot be reached.
-  if (/proxy/i.test(cause?.message ?? "") || (cause?.code ?? "").startsWith("UND_ERR_") && /proxy/i.test(failure.message)) {
+  if (
+    /proxy/i.test(cause?.message ?? "") ||
+    ((cause?.code ?? "").startsWith("UND_ERR_") && /proxy/i.test(failure.message))
+  ) {
     const detail = cause?.message ?? failure.message;
-    const hint = /407/.test(detail) ? "; give its user and password in its address, http://user:password@host:port" : "";
+    const hint = /407/.test(detail)
+      ? "; give its user and password in its address, http://user:password@host:port"
+      : "";
     return { kind: "unreachable", reason: `the proxy failed: ${detail} (HTTP_PROXY, HTTPS_PROXY, NO_PROXY${hint})` };
   }
   return { kind: "network", reason: cause?.message ?? failure.message };

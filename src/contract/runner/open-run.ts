@@ -40,7 +40,22 @@ export async function openRun(options: OpenRunOptions, needFreshEmpty: boolean):
   const closedContract = options.closedContract ?? createContract({ closed: true });
   const preflightAnswers: PreflightAnswer[] = [];
   const preflightLate: OpenedRun["preflightLate"] = [];
-  const problem = await preflight(exchange, options.baseUrl, accounts, { needFreshEmpty, answers: preflightAnswers, late: preflightLate });
+  const problem = await preflight(exchange, options.baseUrl, accounts, {
+    needFreshEmpty,
+    answers: preflightAnswers,
+    late: preflightLate,
+  });
   if (problem) return problem;
-  return { kind: "opened", now, started, exchange, cleanupExchange, accounts, contract, closedContract, preflightAnswers, preflightLate };
+  return {
+    kind: "opened",
+    now,
+    started,
+    exchange,
+    cleanupExchange,
+    accounts,
+    contract,
+    closedContract,
+    preflightAnswers,
+    preflightLate,
+  };
 }

@@ -12,7 +12,11 @@ export interface PreflightAnswer {
 }
 
 const API = "/api/v1/object";
-const OPTIONS: Record<AccountName, string> = { primary: "--api-key and --token", other: "--other-api-key and --other-token", fresh: "--fresh-api-key and --fresh-token" };
+const OPTIONS: Record<AccountName, string> = {
+  primary: "--api-key and --token",
+  other: "--other-api-key and --other-token",
+  fresh: "--fresh-api-key and --fresh-token",
+};
 
 /**
  * Looks for the mistakes a new user makes before the scenario runs, with two read-only requests per account:
@@ -24,7 +28,11 @@ export async function preflight(
   exchange: Exchanger,
   baseUrl: string,
   accounts: Partial<Record<AccountName, Credentials>>,
-  { needFreshEmpty, answers, late }: {
+  {
+    needFreshEmpty,
+    answers,
+    late,
+  }: {
     needFreshEmpty: boolean;
     /** Every answer the preflight gets is added here. */
     answers: PreflightAnswer[];
@@ -33,8 +41,18 @@ export async function preflight(
   },
 ): Promise<PreflightProblem | undefined> {
   const get = async (path: "template_base" | "agent_cards", credentials: Credentials) => {
-    const sent = await exchange({ method: "GET", path: `${API}/${path}`, headers: { "content-type": "application/json", accept: "application/json", "API-KEY": credentials.apiKey, TOKEN: credentials.token } });
-    const account = (Object.keys(accounts) as AccountName[]).find((name) => accounts[name] === credentials) ?? "primary";
+    const sent = await exchange({
+      method: "GET",
+      path: `${API}/${path}`,
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        "API-KEY": credentials.apiKey,
+        TOKEN: credentials.token,
+      },
+    });
+    const account =
+      (Object.keys(accounts) as AccountName[]).find((name) => accounts[name] === credentials) ?? "primary";
     const step = `preflight: GET ${API}/${path} as the ${account} account`;
     const operation = path === "template_base" ? "retrieveTemplateCatalogue" : "listAgentCards";
     if (sent.ok) answers.push({ step, operation, exchange: sent.exchange });
@@ -46,17 +64,25 @@ export async function preflight(
   for (const account of ["other", "fresh"] as const) {
     const credentials = accounts[account];
     if (credentials && (credentials.apiKey === primary.apiKey || credentials.token === primary.token)) {
-      return { kind: "usage", message: `${OPTIONS[account]} must be another account's, with its own API-KEY and TOKEN: the ${account} account's ${credentials.apiKey === primary.apiKey ? "API-KEY" : "TOKEN"} is the same as yours.` };
+      return {
+        kind: "usage",
+        message: `${OPTIONS[account]} must be another account's, with its own API-KEY and TOKEN: the ${account} account's ${credentials.apiKey === primary.apiKey ? "API-KEY" : "TOKEN"} is the same as yours.`,
+      };
     }
   }
   let catalogue = await get("template_base", primary);
   // A connection the service closed while idle (its keep-alive timeout) may be reset under the first request of
   // a run that follows another in the same process; that GET is sent once more on a new connection.
-  if (!catalogue.ok && /ECONNRESET|socket hang up|other side closed/i.test(catalogue.failure.reason)) catalogue = await get("template_base", primary);
-  if (!catalogue.ok && catalogue.failure.kind !== "timeout") return { kind: "unreachable", message: `Cannot reach ${baseUrl}: ${catalogue.failure.reason}.` };
+  if (!catalogue.ok && /ECONNRESET|socket hang up|other side closed/i.test(catalogue.failure.reason))
+    catalogue = await get("template_base", primary);
+  if (!catalogue.ok && catalogue.failure.kind !== "timeout")
+    return { kind: "unreachable", message: `Cannot reach ${baseUrl}: ${catalogue.failure.reason}.` };
   // 407 is a proxy's answer, not the service's (RFC 9110 15.5.8): no verdict on the service can follow.
   if (catalogue.ok && catalogue.exchange.status === 407) {
-    return { kind: "usage", message: `A proxy between the runner and ${baseUrl} asks for credentials (407 Proxy Authentication Required): give them in its address, HTTP_PROXY or HTTPS_PROXY=http://user:password@host:port.` };
+    return {
+      kind: "usage",
+      message: `A proxy between the runner and ${baseUrl} asks for credentials (407 Proxy Authentication Required): give them in its address, HTTP_PROXY or HTTPS_PROXY=http://user:password@host:port.`,
+    };
   }
   if (catalogue.ok && catalogue.exchange.status === 404) {
     const agents = await get("agent_cards", primary);

@@ -48,7 +48,8 @@ export function shownAddress(address: string): string {
 /** The proxy for one address, or undefined to go directly: by its scheme, unless no_proxy names its host. */
 export function proxyFor(address: string, settings: ProxySettings): string | undefined {
   const url = new URL(address);
-  const proxy = url.protocol === "https:" ? settings.httpsProxy : url.protocol === "http:" ? settings.httpProxy : undefined;
+  const proxy =
+    url.protocol === "https:" ? settings.httpsProxy : url.protocol === "http:" ? settings.httpProxy : undefined;
   if (proxy === undefined) return undefined;
   const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
   return bypassesProxy(url.hostname, port, settings.noProxy ?? "") ? undefined : proxy;
@@ -61,7 +62,10 @@ export function proxyFor(address: string, settings: ProxySettings): string | und
  * (`10.0.0.0/8`) every address in it, IPv6 with or without brackets; `host:port` only that port.
  */
 export function bypassesProxy(hostname: string, port: number, noProxy: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  const host = hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
   for (const raw of noProxy.split(/[,\s]+/)) {
     const entry = raw.trim().toLowerCase();
     if (entry === "") continue;
@@ -83,7 +87,8 @@ export function bypassesProxy(hostname: string, port: number, noProxy: string): 
 /** `[::1]:8080`, `host:8080`, `::1` (an IPv6 address has no port unless bracketed). */
 function splitPort(entry: string): { name: string; entryPort?: number } {
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
-  if (bracketed) return bracketed[2] ? { name: bracketed[1]!, entryPort: Number(bracketed[2]) } : { name: bracketed[1]! };
+  if (bracketed)
+    return bracketed[2] ? { name: bracketed[1]!, entryPort: Number(bracketed[2]) } : { name: bracketed[1]! };
   if (isIP(entry.split("/")[0]!) === 6) return { name: entry };
   const withPort = /^(.+):(\d+)$/.exec(entry);
   return withPort ? { name: withPort[1]!, entryPort: Number(withPort[2]) } : { name: entry };
@@ -126,5 +131,7 @@ export async function proxiedFetch(settings: ProxySettings): Promise<typeof glob
     return agent;
   };
   return ((input: string | URL, init?: RequestInit) =>
-    undici.fetch(String(input), { ...(init as object), dispatcher: dispatcherFor(String(input)) } as Parameters<typeof undici.fetch>[1])) as unknown as typeof globalThis.fetch;
+    undici.fetch(String(input), { ...(init as object), dispatcher: dispatcherFor(String(input)) } as Parameters<
+      typeof undici.fetch
+    >[1])) as unknown as typeof globalThis.fetch;
 }

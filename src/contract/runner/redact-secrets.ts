@@ -17,10 +17,16 @@ export const SHORTEST_SECRET = 4;
  * replaced whole.
  */
 export function secretRedactor(secrets: Secret[]): <T>(value: T) => T {
-  const ordered = secrets.filter((secret) => secret.value.length >= SHORTEST_SECRET).sort((a, b) => b.value.length - a.value.length);
+  const ordered = secrets
+    .filter((secret) => secret.value.length >= SHORTEST_SECRET)
+    .sort((a, b) => b.value.length - a.value.length);
   if (ordered.length === 0) return (value) => value;
   // A report holds thousands of strings and nearly none holds a secret: looking is cheaper than splitting each.
-  const scrub = (text: string) => ordered.reduce((result, secret) => (result.includes(secret.value) ? result.split(secret.value).join(secret.shownAs) : result), text);
+  const scrub = (text: string) =>
+    ordered.reduce(
+      (result, secret) => (result.includes(secret.value) ? result.split(secret.value).join(secret.shownAs) : result),
+      text,
+    );
   const walk = (value: unknown): unknown => {
     if (typeof value === "string") return scrub(value);
     if (Array.isArray(value)) return value.map(walk);
@@ -30,7 +36,8 @@ export function secretRedactor(secrets: Secret[]): <T>(value: T) => T {
       const copy: Record<string, unknown> = {};
       for (const key of Object.keys(value)) {
         const entry = walk((value as Record<string, unknown>)[key]);
-        if (key === "__proto__") Object.defineProperty(copy, key, { value: entry, enumerable: true, writable: true, configurable: true });
+        if (key === "__proto__")
+          Object.defineProperty(copy, key, { value: entry, enumerable: true, writable: true, configurable: true });
         else copy[key] = entry;
       }
       return copy;

@@ -61,7 +61,10 @@ export function retryAfterMs(header: string | null, now: number): number | undef
  * proxy that drops one request gives) is sent again once, at once, as HTTP lets a client do
  * (RFC 9110 9.2.2). A second close is judged: no answer. A late answer (the timeout) is not sent again.
  */
-export function withRetries(exchange: Exchanger, { budget, now = Date.now, sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)) }: RetryDeps): Exchanger {
+export function withRetries(
+  exchange: Exchanger,
+  { budget, now = Date.now, sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)) }: RetryDeps,
+): Exchanger {
   return async (request: ExchangeRequest): Promise<ExchangeResult> => {
     const repeatable = request.repeatable ?? IDEMPOTENT_METHODS.has(request.method.toUpperCase());
     let retried: Retried | undefined;
@@ -80,9 +83,11 @@ export function withRetries(exchange: Exchanger, { budget, now = Date.now, sleep
       const wait = retryAfterMs(header, now());
       if (wait === undefined) return result;
       const gaveUp =
-        attempt >= budget.limits.perRequest ? `sent ${budget.limits.perRequest} times again already`
-        : budget.waitedMs + wait > budget.limits.perRunMs ? `a wait of ${seconds(wait)} would pass the run's ${seconds(budget.limits.perRunMs)} of waiting (${seconds(budget.waitedMs)} spent)`
-        : undefined;
+        attempt >= budget.limits.perRequest
+          ? `sent ${budget.limits.perRequest} times again already`
+          : budget.waitedMs + wait > budget.limits.perRunMs
+            ? `a wait of ${seconds(wait)} would pass the run's ${seconds(budget.limits.perRunMs)} of waiting (${seconds(budget.waitedMs)} spent)`
+            : undefined;
       if (gaveUp) {
         if (retried) retried.gaveUp = gaveUp;
         else answer.retried = { answers: [], waitedMs: 0, gaveUp };
@@ -116,11 +121,20 @@ function seconds(ms: number): string {
 export const REPEATABLE_OPERATIONS: Readonly<Record<string, { repeat: boolean; why: string }>> = {
   retrieveProperty: { repeat: true, why: "GET" },
   retrievePropertyByExternalId: { repeat: true, why: "GET" },
-  createProperty: { repeat: false, why: "POST that creates: sent twice, it may leave two properties, which cannot be deleted" },
+  createProperty: {
+    repeat: false,
+    why: "POST that creates: sent twice, it may leave two properties, which cannot be deleted",
+  },
   editProperty: { repeat: true, why: "PUT: the same edit twice leaves the property as once" },
   listUserProperties: { repeat: true, why: "GET" },
-  retrieveAgentCard: { repeat: true, why: "a POST the document names a retrieve (section 4, endpoint 6): it reads, changes nothing" },
-  createAgentCard: { repeat: false, why: "POST that creates: sent twice, the second may be refused as a duplicate email or take a seat" },
+  retrieveAgentCard: {
+    repeat: true,
+    why: "a POST the document names a retrieve (section 4, endpoint 6): it reads, changes nothing",
+  },
+  createAgentCard: {
+    repeat: false,
+    why: "POST that creates: sent twice, the second may be refused as a duplicate email or take a seat",
+  },
   updateAgentCard: { repeat: true, why: "PUT" },
   deleteAgentCard: { repeat: true, why: "DELETE" },
   listAgentCards: { repeat: true, why: "GET" },

@@ -146,7 +146,12 @@ export class RunContext {
   }
 
   /** Sends one request of the scenario and checks its answer. Undefined when no answer came. */
-  async call(step: string, operationId: OperationId, path: string, options: CallOptions): Promise<Exchange | undefined> {
+  async call(
+    step: string,
+    operationId: OperationId,
+    path: string,
+    options: CallOptions,
+  ): Promise<Exchange | undefined> {
     this.sender.throwIfInterrupted();
     const operation = this.operation(operationId);
     const account = options.as ?? "primary";
@@ -161,7 +166,13 @@ export class RunContext {
     }
     const missing = this.missing(options.needs);
     if (missing) {
-      this.skip(typeof options.expect === "object" ? options.expect.refusal : "status_code_conformance", step, `not sent: ${missing}`, operationId, request);
+      this.skip(
+        typeof options.expect === "object" ? options.expect.refusal : "status_code_conformance",
+        step,
+        `not sent: ${missing}`,
+        operationId,
+        request,
+      );
       return undefined;
     }
 
@@ -177,20 +188,32 @@ export class RunContext {
       this.#noAnswer(step, operationId, request, sent.failure);
       if (operationId.startsWith("create")) this.leaves.noteUnknownCreate(step, operation.method, path);
       this.#invariants.forget(account, operationId, path);
-      this.#run.emit({ kind: "step", step, operation: operationId, request, durationMs: 0, results: this.results.slice(before) });
+      this.#run.emit({
+        kind: "step",
+        step,
+        operation: operationId,
+        request,
+        durationMs: 0,
+        results: this.results.slice(before),
+      });
       return undefined;
     }
     this.#unansweredInARow = 0;
     const exchange = sent.exchange;
     request.status = exchange.status;
-    if (this.leaves.track(step, operationId, path, exchange, account, credentials) && operationId === "createProperty") this.#scenarioProperties += 1;
+    if (this.leaves.track(step, operationId, path, exchange, account, credentials) && operationId === "createProperty")
+      this.#scenarioProperties += 1;
     const context = { operation: operationId, request };
     this.checkAnswer(step, context, exchange);
     this.#observe(step, operationId, account, credentials, options, exchange);
     // The rules every answer of this operation keeps, held to what the run knows of its own records.
     if (credentials === "valid") {
       for (const found of this.#invariants.observe(account, operationId, path, options.body, exchange)) {
-        this.record(found.check, "fact", found.passed, step, { ...context, message: found.message, section: found.section });
+        this.record(found.check, "fact", found.passed, step, {
+          ...context,
+          message: found.message,
+          section: found.section,
+        });
       }
     }
     const actual = `${exchange.status} ${excerpt(exchange.text)}`;
@@ -215,7 +238,14 @@ export class RunContext {
       });
     }
 
-    this.#run.emit({ kind: "step", step, operation: operationId, request, durationMs: exchange.durationMs, results: this.results.slice(before) });
+    this.#run.emit({
+      kind: "step",
+      step,
+      operation: operationId,
+      request,
+      durationMs: exchange.durationMs,
+      results: this.results.slice(before),
+    });
     return exchange;
   }
 
@@ -223,7 +253,12 @@ export class RunContext {
    * Sends a request outside the contract's operations (an unknown route, a method a path does not take), with
    * the primary account's credentials: only a server error fails it. For profiling what the service answers.
    */
-  async probe(step: string, method: string, path: string, options: { body?: unknown; point: string }): Promise<Exchange | undefined> {
+  async probe(
+    step: string,
+    method: string,
+    path: string,
+    options: { body?: unknown; point: string },
+  ): Promise<Exchange | undefined> {
     this.sender.throwIfInterrupted();
     const headers = this.sender.headers("primary", "valid");
     const request: ExchangeSummary = { method, path };
@@ -239,10 +274,21 @@ export class RunContext {
     } else {
       this.#unansweredInARow = 0;
       request.status = sent.exchange.status;
-      this.record("not_a_server_error", "fact", sent.exchange.status < 500, step, { operation, request, message: `answered ${sent.exchange.status}: ${excerpt(sent.exchange.text)}` });
+      this.record("not_a_server_error", "fact", sent.exchange.status < 500, step, {
+        operation,
+        request,
+        message: `answered ${sent.exchange.status}: ${excerpt(sent.exchange.text)}`,
+      });
       this.#observe(step, undefined, "primary", "valid", { expect: "any", point: options.point }, sent.exchange);
     }
-    this.#run.emit({ kind: "step", step, operation, request, durationMs: sent.ok ? sent.exchange.durationMs : 0, results: this.results.slice(before) });
+    this.#run.emit({
+      kind: "step",
+      step,
+      operation,
+      request,
+      durationMs: sent.ok ? sent.exchange.durationMs : 0,
+      results: this.results.slice(before),
+    });
     return sent.ok ? sent.exchange : undefined;
   }
 
@@ -251,7 +297,14 @@ export class RunContext {
     this.#observe(step, undefined, "primary", "valid", { expect: "any", point, observed: value }, exchange);
   }
 
-  #observe(step: string, operationId: OperationId | undefined, account: AccountName, credentials: CredentialMode, options: CallOptions, exchange: Exchange): void {
+  #observe(
+    step: string,
+    operationId: OperationId | undefined,
+    account: AccountName,
+    credentials: CredentialMode,
+    options: CallOptions,
+    exchange: Exchange,
+  ): void {
     if (!this.#run.observe) return;
     const answer: ObservedAnswer = { step, account, credentials, exchange };
     if (operationId) answer.operationId = operationId;
@@ -270,7 +323,9 @@ export class RunContext {
       this.skip(check, step, missing, operation);
       return;
     }
-    const request: ExchangeSummary | undefined = exchange ? { method: exchange.method, path: exchange.path, status: exchange.status } : undefined;
+    const request: ExchangeSummary | undefined = exchange
+      ? { method: exchange.method, path: exchange.path, status: exchange.status }
+      : undefined;
     if (request && exchange?.requestBody !== undefined) request.body = exchange.requestBody;
     if (request && exchange) request.curl = this.sender.curlOf(exchange);
     const result = this.record(check, tier, passed, step, {
@@ -289,7 +344,7 @@ export class RunContext {
    * one of that step when the run knows it, else the latest that went unanswered.
    */
   missing(needs: Needs | undefined, step?: string): string | undefined {
-    if (!needs || !needs.some((answer) => answer === undefined)) return undefined;
+    if (!needs?.some((answer) => answer === undefined)) return undefined;
     const latest = this.unanswered.findLast((entry) => entry.step === step) ?? this.unanswered.at(-1);
     if (!latest) return undefined;
     return `rests on the answer to ${latest.method} ${latest.path} ("${latest.step}"), which never came: ${latest.reason}`;
@@ -346,7 +401,10 @@ export class RunContext {
    * returns what is left behind and why (run-leaves.ts). Runs after an interruption too.
    */
   async cleanUp(): Promise<string[]> {
-    const { leftBehind, sent } = await this.leaves.cleanUp(this.sender, { ...(this.#run.tag ? { tag: this.#run.tag } : {}), ...(this.lostContact ? { lostContact: this.lostContact } : {}) });
+    const { leftBehind, sent } = await this.leaves.cleanUp(this.sender, {
+      ...(this.#run.tag ? { tag: this.#run.tag } : {}),
+      ...(this.lostContact ? { lostContact: this.lostContact } : {}),
+    });
     this.exchanges += sent;
     return leftBehind;
   }

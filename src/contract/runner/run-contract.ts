@@ -5,7 +5,6 @@ import { ProfileObserver } from "../profile/profile-observer.ts";
 import type { ServiceProfile } from "../profile/service-profile.ts";
 import { SCENARIO_CHECKS } from "./checks.ts";
 import type { FuzzSummary } from "./fuzz/fuzz-summary.ts";
-import { createExchanger } from "./http-exchange.ts";
 import { openRun } from "./open-run.ts";
 import type { ProxySettings } from "./proxy-settings.ts";
 import { retriesOf, type RetryLimits } from "./retry-policy.ts";
@@ -68,7 +67,9 @@ export interface RunOptions {
 }
 
 /** A finished run, or why it could not give a verdict (nothing answers, or a usage mistake). */
-export type RunOutcome = { kind: "report"; report: RunReport; profile?: ServiceProfile } | { kind: "unreachable" | "usage"; message: string };
+export type RunOutcome =
+  | { kind: "report"; report: RunReport; profile?: ServiceProfile }
+  | { kind: "unreachable" | "usage"; message: string };
 
 /**
  * Runs the contract scenario against an implementation and reports every check. The run fails when a check of
@@ -86,7 +87,17 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   const fuzzPhase = options.fuzz ? (await import("./fuzz/run-fuzz-phase.ts")).runFuzzPhase : undefined;
   const opened = await openRun(options, !options.skipSeatChecks);
   if (opened.kind !== "opened") return opened;
-  const { now, started, exchange, cleanupExchange, accounts, contract, closedContract, preflightAnswers, preflightLate } = opened;
+  const {
+    now,
+    started,
+    exchange,
+    cleanupExchange,
+    accounts,
+    contract,
+    closedContract,
+    preflightAnswers,
+    preflightLate,
+  } = opened;
 
   // No secret reaches a report or a progress line unless --show-credentials: a service may echo one in an answer.
   const redact = runRedactor(accounts, options.baseUrl, options.revealCredentials ?? false);
@@ -95,9 +106,19 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   const seed = options.seed ?? randomInt(2 ** 31 - 1);
   // The run's id: the start time and the seed, so that a property left on the service leads back to its run's report.
   const runId = options.runId ?? `${started.toString(36)}-s${seed}`;
-  const observer = options.profile || options.recordProfile ? new ProfileObserver({ runId, document: contract.document, now }) : undefined;
+  const observer =
+    options.profile || options.recordProfile
+      ? new ProfileObserver({ runId, document: contract.document, now })
+      : undefined;
   const tag = `${runId}-${options.nonce ?? randomBytes(4).toString("hex").slice(0, 6)}`;
-  const sender = new Sender({ exchange, cleanupExchange, baseUrl: options.baseUrl, accounts, revealCredentials: options.revealCredentials ?? false, ...(options.signal ? { signal: options.signal } : {}) });
+  const sender = new Sender({
+    exchange,
+    cleanupExchange,
+    baseUrl: options.baseUrl,
+    accounts,
+    revealCredentials: options.revealCredentials ?? false,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   const ctx = new RunContext({
     tag,
     sender,
@@ -121,18 +142,36 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   let leftBehind: string[] = [];
   let fuzz: FuzzSummary | undefined;
   try {
-    ({ clash } = await runScenario(ctx, { tag, seats: { skip: options.skipSeatChecks ?? false, ...(options.fresh?.seats !== undefined ? { seats: options.fresh.seats } : {}) } }));
+    ({ clash } = await runScenario(ctx, {
+      tag,
+      seats: {
+        skip: options.skipSeatChecks ?? false,
+        ...(options.fresh?.seats !== undefined ? { seats: options.fresh.seats } : {}),
+      },
+    }));
     if (observer) await profileSteps(ctx, { tag });
     if (observer && options.profile) {
       for (const { point, status, step, message } of compareWithProfile(options.profile, observer)) {
         if (status === "skipped") ctx.skip("profile_conformance", step, message);
-        else ctx.check("profile_conformance", { step: `${step} (profile: ${point})`, passed: status === "passed", tier: "profile", message });
+        else
+          ctx.check("profile_conformance", {
+            step: `${step} (profile: ${point})`,
+            passed: status === "passed",
+            tier: "profile",
+            message,
+          });
       }
     }
     if (fuzzPhase && options.fuzz && !ctx.lostContact) {
       fuzz = await fuzzPhase(
         ctx,
-        { contract, closedContract, strict: options.strict ?? false, emit, ...(options.signal ? { signal: options.signal } : {}) },
+        {
+          contract,
+          closedContract,
+          strict: options.strict ?? false,
+          emit,
+          ...(options.signal ? { signal: options.signal } : {}),
+        },
         { cases: options.fuzz, seed },
       );
     }
@@ -144,7 +183,16 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
     leftBehind = await ctx.cleanUp();
   }
   const checks = options.profile ? [...SCENARIO_CHECKS, "profile_conformance" as const] : SCENARIO_CHECKS;
-  const full = ctx.report({ baseUrl: options.baseUrl, startedAt: started, finishedAt: now(), checks, leftBehind, runId, interrupted, ...(clash ? { clash } : {}) });
+  const full = ctx.report({
+    baseUrl: options.baseUrl,
+    startedAt: started,
+    finishedAt: now(),
+    checks,
+    leftBehind,
+    runId,
+    interrupted,
+    ...(clash ? { clash } : {}),
+  });
   full.seed = seed;
   full.runTag = tag;
   full.created = ctx.leaves.reported();
@@ -153,5 +201,9 @@ export async function runContract(options: RunOptions): Promise<RunOutcome> {
   const report = redact(full);
   if (fuzz) report.fuzz = redact(fuzz);
   if (!observer || !options.recordProfile) return { kind: "report", report };
-  return { kind: "report", report, profile: observer.profile({ recordedAt: new Date(started).toISOString(), baseUrl: options.baseUrl }) };
+  return {
+    kind: "report",
+    report,
+    profile: observer.profile({ recordedAt: new Date(started).toISOString(), baseUrl: options.baseUrl }),
+  };
 }

@@ -46,22 +46,35 @@ export class RunLeaves {
 
   /** Notes a create that got no answer: the service may have made a record the run cannot name. */
   noteUnknownCreate(step: string, method: string, path: string): void {
-    this.unknownCreates.push(`perhaps a record of the create at "${step}" (${method} ${path} got no answer: the service may have made it)`);
+    this.unknownCreates.push(
+      `perhaps a record of the create at "${step}" (${method} ${path} got no answer: the service may have made it)`,
+    );
   }
 
   /**
    * Keeps the list of created records current from an answer: what a create made, what a delete removed. True
    * when the answer made a property the run did not know.
    */
-  track(step: string, operationId: string, path: string, exchange: Exchange, account: AccountName, credentials: CredentialMode = "valid"): boolean {
+  track(
+    step: string,
+    operationId: string,
+    path: string,
+    exchange: Exchange,
+    account: AccountName,
+    credentials: CredentialMode = "valid",
+  ): boolean {
     if (exchange.status !== 200) return false;
     const body = exchange.body as { nid?: unknown } | undefined;
-    const nid = body !== null && typeof body === "object" && (typeof body.nid === "string" || typeof body.nid === "number") ? String(body.nid) : undefined;
+    const nid =
+      body !== null && typeof body === "object" && (typeof body.nid === "string" || typeof body.nid === "number")
+        ? String(body.nid)
+        : undefined;
     const how = credentials === "valid" ? "" : ` (created with ${credentials} credentials)`;
     // A record created with broken credentials belongs to whichever account the service chose; the account's
     // own credentials are the best guess for deleting it.
     let made = false;
-    if (operationId === "createProperty" && nid) made = this.noteProperty(nid, `made by the step "${step}"${how}`, account);
+    if (operationId === "createProperty" && nid)
+      made = this.noteProperty(nid, `made by the step "${step}"${how}`, account);
     if (operationId === "createAgentCard" && nid) this.noteRecord("agent", nid, account);
     if (operationId === "createDocument" && nid) this.noteRecord("document", nid, account);
     const deleted = path.split("/").pop() ?? "";
@@ -75,10 +88,18 @@ export class RunLeaves {
    * credentials of the account it was created under, and returns what is left behind and why, with the number of
    * requests sent. Runs after an interruption too.
    */
-  async cleanUp(sender: Sender, about: { tag?: string; lostContact?: string }): Promise<{ leftBehind: string[]; sent: number }> {
+  async cleanUp(
+    sender: Sender,
+    about: { tag?: string; lostContact?: string },
+  ): Promise<{ leftBehind: string[]; sent: number }> {
     let sent = await this.#labelProperties(sender, about);
     const leftBehind = this.properties.map((property) => {
-      const label = property.label && "title" in property.label ? `, titled ${JSON.stringify(property.label.title)} with external id ${property.label.externalId}` : property.label ? `, not labelled (${property.label.failed})` : "";
+      const label =
+        property.label && "title" in property.label
+          ? `, titled ${JSON.stringify(property.label.title)} with external id ${property.label.externalId}`
+          : property.label
+            ? `, not labelled (${property.label.failed})`
+            : "";
       return `property ${property.nid}, ${property.by}${label} (the service has no operation to delete a property)`;
     });
     leftBehind.push(...this.unknownCreates);
@@ -87,7 +108,9 @@ export class RunLeaves {
       const answer = await sender.sendCleanup(record.as, "DELETE", path);
       sent += 1;
       if (answer.ok && answer.exchange.status === 200) continue;
-      leftBehind.push(`${record.kind} ${record.nid} of the ${record.as} account (DELETE ${path} ${answer.ok ? `answered ${answer.exchange.status}` : `got no answer: ${answer.failure.reason}`})`);
+      leftBehind.push(
+        `${record.kind} ${record.nid} of the ${record.as} account (DELETE ${path} ${answer.ok ? `answered ${answer.exchange.status}` : `got no answer: ${answer.failure.reason}`})`,
+      );
     }
     this.#created.clear();
     return { leftBehind, sent };
@@ -99,7 +122,9 @@ export class RunLeaves {
       kind: "property" as const,
       nid: property.nid,
       by: property.by,
-      ...(property.label && "title" in property.label ? { title: property.label.title, externalId: property.label.externalId } : {}),
+      ...(property.label && "title" in property.label
+        ? { title: property.label.title, externalId: property.label.externalId }
+        : {}),
       ...(property.label && "failed" in property.label ? { notLabelled: property.label.failed } : {}),
     }));
   }
@@ -111,7 +136,10 @@ export class RunLeaves {
    * property is labelled at the end, after every check that reads its title or external id, and whatever a
    * generated case wrote there before. Not when the service stopped answering: each edit would wait for nothing.
    */
-  async #labelProperties(sender: Sender, { tag, lostContact }: { tag?: string; lostContact?: string }): Promise<number> {
+  async #labelProperties(
+    sender: Sender,
+    { tag, lostContact }: { tag?: string; lostContact?: string },
+  ): Promise<number> {
     if (!tag) return 0;
     let sent = 0;
     for (const [index, property] of this.properties.entries()) {
@@ -121,9 +149,21 @@ export class RunLeaves {
         continue;
       }
       const label = { title: `Contract Run ${tag} (${index + 1})`, externalId: `contract-${tag}-${index + 1}` };
-      const answer = await sender.sendCleanup(property.account, "PUT", `${API}/property/${encodeURIComponent(property.nid)}`, { title: label.title, external_id: label.externalId });
+      const answer = await sender.sendCleanup(
+        property.account,
+        "PUT",
+        `${API}/property/${encodeURIComponent(property.nid)}`,
+        { title: label.title, external_id: label.externalId },
+      );
       sent += 1;
-      property.label = answer.ok && answer.exchange.status === 200 ? label : { failed: answer.ok ? `the edit answered ${answer.exchange.status}` : `the edit got no answer: ${answer.failure.reason}` };
+      property.label =
+        answer.ok && answer.exchange.status === 200
+          ? label
+          : {
+              failed: answer.ok
+                ? `the edit answered ${answer.exchange.status}`
+                : `the edit got no answer: ${answer.failure.reason}`,
+            };
     }
     return sent;
   }

@@ -171,5 +171,13 @@ export interface UsageVerdicts {
 
 /** What the runner tells a reporter while it runs. */
 export type RunEvent =
-  | { kind: "step"; step: string; operation: string; request: ExchangeSummary; durationMs: number; results: CheckResult[]; /** Many generated requests, not one: no status to show. */ generated?: true }
+  | {
+      kind: "step";
+      step: string;
+      operation: string;
+      request: ExchangeSummary;
+      durationMs: number;
+      results: CheckResult[] /** Many generated requests, not one: no status to show. */;
+      generated?: true;
+    }
   | { kind: "check"; result: CheckResult };

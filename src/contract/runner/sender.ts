@@ -54,14 +54,28 @@ export interface SenderOptions {
  * whole run (retry-policy.ts), both through the proxies: one for the run's requests, which stops at once when the
  * run is interrupted, and one for the clean-up, which must go out even after an interruption.
  */
-export async function createRunExchangers(options: SenderOptions): Promise<{ exchange: Exchanger; cleanupExchange: Exchanger }> {
+export async function createRunExchangers(
+  options: SenderOptions,
+): Promise<{ exchange: Exchanger; cleanupExchange: Exchanger }> {
   const now = options.now ?? Date.now;
-  const fetch = options.fetch ?? (options.proxy && usesProxy(options.proxy) ? await proxiedFetch(options.proxy) : undefined);
+  const fetch =
+    options.fetch ?? (options.proxy && usesProxy(options.proxy) ? await proxiedFetch(options.proxy) : undefined);
   const fetchOption = fetch ? { fetch } : {};
   const budget: RetryBudget = { limits: options.retryLimits ?? DEFAULT_RETRY_LIMITS, waitedMs: 0 };
   const retrying = { budget, now, sleep: options.sleep ?? ((ms: number) => interruptibleSleep(ms, options.signal)) };
-  const exchange = withRetries(createExchanger({ baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, ...fetchOption, ...(options.signal ? { signal: options.signal } : {}) }), retrying);
-  const cleanupExchange = withRetries(createExchanger({ baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, ...fetchOption }), { ...retrying, sleep: options.sleep ?? ((ms: number) => interruptibleSleep(ms, undefined)) });
+  const exchange = withRetries(
+    createExchanger({
+      baseUrl: options.baseUrl,
+      timeoutMs: options.timeoutMs,
+      ...fetchOption,
+      ...(options.signal ? { signal: options.signal } : {}),
+    }),
+    retrying,
+  );
+  const cleanupExchange = withRetries(
+    createExchanger({ baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, ...fetchOption }),
+    { ...retrying, sleep: options.sleep ?? ((ms: number) => interruptibleSleep(ms, undefined)) },
+  );
   return { exchange, cleanupExchange };
 }
 
@@ -75,7 +89,9 @@ export interface RunTransportOptions extends Omit<SenderOptions, "timeoutMs"> {
 }
 
 /** A run's exchangers (see {@link createRunExchangers}, 10 s per answer unless told) and its accounts. */
-export async function runTransport(options: RunTransportOptions): Promise<{ exchange: Exchanger; cleanupExchange: Exchanger; accounts: RunAccounts }> {
+export async function runTransport(
+  options: RunTransportOptions,
+): Promise<{ exchange: Exchanger; cleanupExchange: Exchanger; accounts: RunAccounts }> {
   const { apiKey, token, other, fresh, timeoutMs, ...sending } = options;
   const exchangers = await createRunExchangers({ ...sending, timeoutMs: timeoutMs ?? 10_000 });
   const accounts: RunAccounts = { primary: { apiKey, token } };
@@ -93,10 +109,15 @@ export function runRedactor(accounts: RunAccounts, baseUrl: string, reveal: bool
   const secrets: Secret[] = [];
   for (const account of ["primary", "other", "fresh"] as const) {
     const own = accounts[account];
-    if (own) secrets.push({ value: own.apiKey, shownAs: `\${${CREDENTIAL_VARIABLES[account].key}}` }, { value: own.token, shownAs: `\${${CREDENTIAL_VARIABLES[account].token}}` });
+    if (own)
+      secrets.push(
+        { value: own.apiKey, shownAs: `\${${CREDENTIAL_VARIABLES[account].key}}` },
+        { value: own.token, shownAs: `\${${CREDENTIAL_VARIABLES[account].token}}` },
+      );
   }
   const password = new URL(baseUrl).password;
-  if (password) secrets.push({ value: password, shownAs: "***" }, { value: decodeURIComponent(password), shownAs: "***" });
+  if (password)
+    secrets.push({ value: password, shownAs: "***" }, { value: decodeURIComponent(password), shownAs: "***" });
   return secretRedactor(secrets);
 }
 
@@ -158,7 +179,13 @@ export class Sender {
   }
 
   /** Sends a request of the run; throws {@link RunInterrupted} when the run was interrupted meanwhile. */
-  async send(method: string, path: string, headers: CurlHeader[], body?: unknown, repeatable?: boolean): Promise<ExchangeResult> {
+  async send(
+    method: string,
+    path: string,
+    headers: CurlHeader[],
+    body?: unknown,
+    repeatable?: boolean,
+  ): Promise<ExchangeResult> {
     this.throwIfInterrupted();
     const sent = await this.trySend(method, path, headers, body, repeatable);
     this.throwIfInterrupted();
@@ -166,18 +193,41 @@ export class Sender {
   }
 
   /** Sends a request of the run; an interruption is an answer that never came (kind `interrupted`), not a throw. */
-  trySend(method: string, path: string, headers: CurlHeader[], body?: unknown, repeatable?: boolean): Promise<ExchangeResult> {
-    return this.#deps.exchange({ method, path, headers: headerRecord(headers), body, ...(repeatable !== undefined ? { repeatable } : {}) });
+  trySend(
+    method: string,
+    path: string,
+    headers: CurlHeader[],
+    body?: unknown,
+    repeatable?: boolean,
+  ): Promise<ExchangeResult> {
+    return this.#deps.exchange({
+      method,
+      path,
+      headers: headerRecord(headers),
+      body,
+      ...(repeatable !== undefined ? { repeatable } : {}),
+    });
   }
 
   /** Sends a clean-up request as an account, with its own credentials: it goes out even after an interruption. */
   sendCleanup(account: AccountName, method: string, path: string, body?: unknown): Promise<ExchangeResult> {
-    return this.#deps.cleanupExchange({ method, path, headers: headerRecord(this.headers(account, "valid")), ...(body !== undefined ? { body } : {}) });
+    return this.#deps.cleanupExchange({
+      method,
+      path,
+      headers: headerRecord(this.headers(account, "valid")),
+      ...(body !== undefined ? { body } : {}),
+    });
   }
 
   /** The curl line of a request, credentials as their variables unless revealed. */
   curl(method: string, path: string, headers: CurlHeader[], body?: unknown): string {
-    return curlCommand({ method, url: `${this.#deps.baseUrl.replace(/\/+$/, "")}${path}`, headers, body, reveal: this.#deps.revealCredentials });
+    return curlCommand({
+      method,
+      url: `${this.#deps.baseUrl.replace(/\/+$/, "")}${path}`,
+      headers,
+      body,
+      reveal: this.#deps.revealCredentials,
+    });
   }
 
   /** The curl line of a request already sent, each credential it carried shown as its variable. */
@@ -194,7 +244,10 @@ export class Sender {
     const own = this.#deps.accounts[account];
     if (!own) throw new Error(`The scenario acts as the ${account} account, which the run has no credentials for`);
     const names = CREDENTIAL_VARIABLES[account];
-    const headers: CurlHeader[] = [{ name: "content-type", value: "application/json" }, { name: "accept", value: "application/json" }];
+    const headers: CurlHeader[] = [
+      { name: "content-type", value: "application/json" },
+      { name: "accept", value: "application/json" },
+    ];
     const key: CurlHeader = { name: "API-KEY", value: own.apiKey, masked: `\${${names.key}}` };
     const token: CurlHeader = { name: "TOKEN", value: own.token, masked: `\${${names.token}}` };
     switch (mode) {
@@ -207,11 +260,19 @@ export class Sender {
       case "no-token":
         return [...headers, key];
       case "wrong-token":
-        return [...headers, key, { ...token, value: `${own.token}-not-this-one`, masked: `\${${names.token}}-not-this-one` }];
+        return [
+          ...headers,
+          key,
+          { ...token, value: `${own.token}-not-this-one`, masked: `\${${names.token}}-not-this-one` },
+        ];
       case "other-token": {
         const other = this.#deps.accounts.other;
         if (!other) throw new Error("The scenario sends the other account's TOKEN without credentials for it");
-        return [...headers, key, { name: "TOKEN", value: other.token, masked: `\${${CREDENTIAL_VARIABLES.other.token}}` }];
+        return [
+          ...headers,
+          key,
+          { name: "TOKEN", value: other.token, masked: `\${${CREDENTIAL_VARIABLES.other.token}}` },
+        ];
       }
     }
   }
@@ -222,7 +283,8 @@ export class Sender {
       if (!own) continue;
       if (name === "API-KEY" && value === own.apiKey) return `\${${CREDENTIAL_VARIABLES[account].key}}`;
       if (name === "TOKEN" && value === own.token) return `\${${CREDENTIAL_VARIABLES[account].token}}`;
-      if (name === "TOKEN" && value === `${own.token}-not-this-one`) return `\${${CREDENTIAL_VARIABLES[account].token}}-not-this-one`;
+      if (name === "TOKEN" && value === `${own.token}-not-this-one`)
+        return `\${${CREDENTIAL_VARIABLES[account].token}}-not-this-one`;
     }
     return undefined;
   }

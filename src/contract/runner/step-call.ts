@@ -4,7 +4,10 @@ import type { Exchange } from "./http-exchange.ts";
 import type { AccountName, CredentialMode } from "./sender.ts";
 
 /** The checks that demand a refusal (any status but 2xx). */
-export type RefusalCheck = Extract<CheckName, "negative_data_rejection" | "ignored_auth" | "use_after_free" | "duplicate_agent_rejected" | "agent_seat_limit">;
+export type RefusalCheck = Extract<
+  CheckName,
+  "negative_data_rejection" | "ignored_auth" | "use_after_free" | "duplicate_agent_rejected" | "agent_seat_limit"
+>;
 
 /** A refusal a step demands: which check, at which tier, citing which section, for breaking which rule. */
 export interface Refusal {

@@ -27,7 +27,11 @@ export interface PropertyVocabulary {
 /** Reads the property types from the contract (`#/components/schemas/PropertyType`), not from a copy of the list. */
 export function propertyVocabulary(contract: Contract): PropertyVocabulary {
   const types = resolvePointer(contract.document, "/components/schemas/PropertyType/enum");
-  return { propertyTypes: new Set((Array.isArray(types) ? types : []).filter((value): value is string => typeof value === "string").map(compactKey)) };
+  return {
+    propertyTypes: new Set(
+      (Array.isArray(types) ? types : []).filter((value): value is string => typeof value === "string").map(compactKey),
+    ),
+  };
 }
 
 /** Fields section 2.1 lets be an empty string. */
@@ -43,19 +47,37 @@ const STRUCTURES = new Set(["open_houses", "virtual_tours", "property_videos", "
  * reading of the compact form, an assumption), and no empty string but in premise (absent values come back as null). Fields the request set to `""` are left out of
  * the last: the request named that value.
  */
-export function brokenFacts(property: Json, vocabulary: PropertyVocabulary, sentEmpty: ReadonlySet<string> = new Set()): BrokenFact[] {
+export function brokenFacts(
+  property: Json,
+  vocabulary: PropertyVocabulary,
+  sentEmpty: ReadonlySet<string> = new Set(),
+): BrokenFact[] {
   const broken: BrokenFact[] = [];
   const { garage, property_type: type } = property;
   // What the schema already fails (a value that is no numeric string, a type with a space) is its finding, not one more here.
   if (typeof garage === "string" && /^-?[0-9]+(\.[0-9]+)?$/.test(garage) && !/^[0-9]+$/.test(garage)) {
-    broken.push({ fact: "garage comes back as a count-like numeric string", section: "2.1", message: `garage is ${show(garage)}, not a count-like numeric string` });
+    broken.push({
+      fact: "garage comes back as a count-like numeric string",
+      section: "2.1",
+      message: `garage is ${show(garage)}, not a count-like numeric string`,
+    });
   }
   if (typeof type === "string" && !/ /.test(type) && !vocabulary.propertyTypes.has(compactKey(type))) {
-    broken.push({ fact: "property_type comes back in a compact form without spaces of a type of the list", section: "2.1", message: `property_type is ${show(type)}, not the compact form of a property type of endpoint 3 (section 4.1)` });
+    broken.push({
+      fact: "property_type comes back in a compact form without spaces of a type of the list",
+      section: "2.1",
+      message: `property_type is ${show(type)}, not the compact form of a property type of endpoint 3 (section 4.1)`,
+    });
   }
-  const empty = Object.keys(property).filter((field) => property[field] === "" && !EMPTY_ALLOWED.has(field) && !STRUCTURES.has(field) && !sentEmpty.has(field));
+  const empty = Object.keys(property).filter(
+    (field) => property[field] === "" && !EMPTY_ALLOWED.has(field) && !STRUCTURES.has(field) && !sentEmpty.has(field),
+  );
   if (empty.length > 0) {
-    broken.push({ fact: "absent values come back as null", section: "2.1", message: `${empty.join(", ")} ${empty.length === 1 ? "is" : "are"} "", which section 2.1 allows for premise only` });
+    broken.push({
+      fact: "absent values come back as null",
+      section: "2.1",
+      message: `${empty.join(", ")} ${empty.length === 1 ? "is" : "are"} "", which section 2.1 allows for premise only`,
+    });
   }
   return broken;
 }
@@ -69,10 +91,16 @@ export type Kept = "documented form" | "ignored" | "other value";
  * null on a new property), or as another value.
  */
 export function keptAs(sent: unknown, got: unknown, before: unknown): Kept {
-  if (sent === undefined) return got === null || got === undefined || isDeepStrictEqual(got, before) ? "ignored" : "other value";
+  if (sent === undefined)
+    return got === null || got === undefined || isDeepStrictEqual(got, before) ? "ignored" : "other value";
   if (typeof sent === "number" && isNumericStringOf(got, sent)) return "documented form";
   if (typeof sent === "number" && got === String(sent)) return "documented form";
-  if (typeof sent === "string" && typeof got === "string" && sent.normalize("NFC").trim() === got.normalize("NFC").trim()) return "documented form";
+  if (
+    typeof sent === "string" &&
+    typeof got === "string" &&
+    sent.normalize("NFC").trim() === got.normalize("NFC").trim()
+  )
+    return "documented form";
   if (got === null || got === undefined || isDeepStrictEqual(got, before)) return "ignored";
   return "other value";
 }
@@ -85,7 +113,9 @@ export function describeKept(field: string, sent: unknown, got: unknown, before:
     case "documented form":
       return `taken, and ${value} stored in the documented form (${show(got)})`;
     case "ignored":
-      return sent === undefined ? `taken ${value}, which comes back ${show(got)}` : `taken, and ${value} ignored (${field} is ${show(got)})`;
+      return sent === undefined
+        ? `taken ${value}, which comes back ${show(got)}`
+        : `taken, and ${value} ignored (${field} is ${show(got)})`;
     case "other value":
       return `taken, and ${value} stored as ${show(got)}`;
   }

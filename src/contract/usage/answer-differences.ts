@@ -30,24 +30,64 @@ export function answerDifferences(interactions: UsageInteraction[], answers: Ser
     if (!answer || "notSent" in answer) return;
     const where = (basis: Basis | undefined) => `${interaction.operation}${basisText(basis)}`;
     const add = (at: string, kind: AnswerDifference["kind"], text: string, mockValue?: unknown): void => {
-      found.push({ interaction: index, operation: interaction.operation, at, kind, text, ...(mockValue !== undefined ? { mockValue } : {}) });
+      found.push({
+        interaction: index,
+        operation: interaction.operation,
+        at,
+        kind,
+        text,
+        ...(mockValue !== undefined ? { mockValue } : {}),
+      });
     };
-    if (answer.status !== interaction.response.status) add("status", "status", `the service answered ${answer.status} where the mock answered ${interaction.response.status} (${where(interaction.basis.status)})`);
-    if (answer.mediaType !== interaction.response.mediaType) add("mediaType", "media-type", `the service answered ${answer.mediaType ?? "no content-type"} where the mock answered ${interaction.response.mediaType ?? "none"} (${where(interaction.basis.mediaType)})`);
+    if (answer.status !== interaction.response.status)
+      add(
+        "status",
+        "status",
+        `the service answered ${answer.status} where the mock answered ${interaction.response.status} (${where(interaction.basis.status)})`,
+      );
+    if (answer.mediaType !== interaction.response.mediaType)
+      add(
+        "mediaType",
+        "media-type",
+        `the service answered ${answer.mediaType ?? "no content-type"} where the mock answered ${interaction.response.mediaType ?? "none"} (${where(interaction.basis.mediaType)})`,
+      );
     if (answer.status !== interaction.response.status) return;
     let fields = 0;
     const walk = (mock: unknown, service: unknown, pointer: string, present: boolean): void => {
       if (++fields > MAX_FIELDS || mock === null || mock === undefined) return;
       const basis = interaction.basis.fields[pointer];
-      if (!present) return add(pointer, "missing", `the service left out ${pointer || "the body"} where the mock answered ${shown(mock)} (${where(basis)})`, mock);
-      if (service === null) return add(pointer, "null", `the service answered null at ${pointer || "the body"} where the mock answered ${shown(mock)} (${where(basis)})`, mock);
-      if (typeOf(mock) !== typeOf(service)) return add(pointer, "type", `the service answered ${typeOf(service)} ${shown(service)} at ${pointer || "the body"} where the mock answered ${typeOf(mock)} ${shown(mock)} (${where(basis)})`);
+      if (!present)
+        return add(
+          pointer,
+          "missing",
+          `the service left out ${pointer || "the body"} where the mock answered ${shown(mock)} (${where(basis)})`,
+          mock,
+        );
+      if (service === null)
+        return add(
+          pointer,
+          "null",
+          `the service answered null at ${pointer || "the body"} where the mock answered ${shown(mock)} (${where(basis)})`,
+          mock,
+        );
+      if (typeOf(mock) !== typeOf(service))
+        return add(
+          pointer,
+          "type",
+          `the service answered ${typeOf(service)} ${shown(service)} at ${pointer || "the body"} where the mock answered ${typeOf(mock)} ${shown(mock)} (${where(basis)})`,
+        );
       if (Array.isArray(mock)) {
         const list = service as unknown[];
         mock.forEach((item, at) => walk(item, list[at], `${pointer}/${at}`, at < list.length));
       } else if (typeof mock === "object") {
         const object = service as Record<string, unknown>;
-        for (const [key, value] of Object.entries(mock as Record<string, unknown>)) walk(value, object[key], `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`, Object.hasOwn(object, key));
+        for (const [key, value] of Object.entries(mock as Record<string, unknown>))
+          walk(
+            value,
+            object[key],
+            `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`,
+            Object.hasOwn(object, key),
+          );
       }
     };
     walk(interaction.response.body, answer.body, "", true);
@@ -60,7 +100,9 @@ export function likelyCauses(differences: AnswerDifference[], error: string): An
   // "Cannot read properties of null (reading 'toUpperCase')": a value the mock gave that has that member.
   const member = /\(reading '([^']+)'\)/.exec(error)?.[1];
   const rank = (difference: AnswerDifference): number => {
-    const absent = (/\bnull\b/.test(error) && difference.kind === "null") || (/\bundefined\b/.test(error) && difference.kind === "missing");
+    const absent =
+      (/\bnull\b/.test(error) && difference.kind === "null") ||
+      (/\bundefined\b/.test(error) && difference.kind === "missing");
     if (absent) {
       const mock = difference.mockValue;
       const has = member !== undefined && mock !== null && mock !== undefined && member in Object(mock);

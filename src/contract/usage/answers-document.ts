@@ -17,7 +17,9 @@ export interface AnswersDocument {
   answersVersion: typeof ANSWERS_VERSION;
   consumer: string;
   /** Who answered: a service (its base address), or the mock playing a service profile, nothing sent. */
-  source: { kind: "service"; baseUrl: string } | { kind: "profile"; profile: string; runId: string; recordedAt: string };
+  source:
+    | { kind: "service"; baseUrl: string }
+    | { kind: "profile"; profile: string; runId: string; recordedAt: string };
   /** The usage the answers were made from, as it was read. */
   usage: UsageDocument;
   /** One per test of the usage, in its order and under its name. */

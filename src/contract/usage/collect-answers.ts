@@ -3,7 +3,21 @@ import { ANSWERS_VERSION, type AnswersDocument, type AnswersTest, type ServiceAn
 import type { UsageDocument } from "./usage-document.ts";
 
 /** Headers of the connection, of the clock and cookies: not what the service answered the client's question. */
-const LEFT_OUT = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "date", "set-cookie", "age", "expires", "last-modified", "etag", "x-request-id", "x-response-time", "server-timing"]);
+const LEFT_OUT = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-length",
+  "date",
+  "set-cookie",
+  "age",
+  "expires",
+  "last-modified",
+  "etag",
+  "x-request-id",
+  "x-response-time",
+  "server-timing",
+]);
 
 /**
  * Gathers what a replay was answered into the answers document (`--write-answers`): the replay hands each
@@ -30,10 +44,23 @@ export class AnswersCollector {
   document(source: AnswersDocument["source"]): AnswersDocument {
     const tests = this.usage.tests.map((test) => {
       const entry = this.#tests.get(test.name)!;
-      const interactions = test.interactions.map((interaction, index) => entry.interactions[index] ?? { operation: interaction.operation, notSent: entry.notReplayed ?? "the replay did not reach it" });
+      const interactions = test.interactions.map(
+        (interaction, index) =>
+          entry.interactions[index] ?? {
+            operation: interaction.operation,
+            notSent: entry.notReplayed ?? "the replay did not reach it",
+          },
+      );
       return { ...entry, interactions };
     });
-    return { $schema: "https://property-listing.example/schemas/answers.schema.json", answersVersion: ANSWERS_VERSION, consumer: this.usage.consumer, source, usage: this.usage, tests };
+    return {
+      $schema: "https://property-listing.example/schemas/answers.schema.json",
+      answersVersion: ANSWERS_VERSION,
+      consumer: this.usage.consumer,
+      source,
+      usage: this.usage,
+      tests,
+    };
   }
 }
 
@@ -45,5 +72,12 @@ export function serviceAnswerOf(operation: string, exchange: Exchange): ServiceA
   for (const name of [...new Set(names)].sort()) if (!LEFT_OUT.has(name)) headers[name] = exchange.headers.get(name)!;
   const mediaType = exchange.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() || null;
   const body = exchange.body !== undefined ? exchange.body : exchange.text !== "" ? exchange.text : undefined;
-  return { operation, path: exchange.path, status: exchange.status, mediaType, headers, ...(body !== undefined ? { body } : {}) };
+  return {
+    operation,
+    path: exchange.path,
+    status: exchange.status,
+    mediaType,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+  };
 }

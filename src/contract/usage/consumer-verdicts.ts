@@ -37,31 +37,56 @@ export function restsOn(test: UsageTest): string[] {
  */
 export function recordDifferences(
   ledger: Pick<CheckLedger, "record">,
-  about: { test: UsageTest; index: number; interaction: UsageInteraction; request?: ExchangeSummary; by: "the service" | "the profile" },
+  about: {
+    test: UsageTest;
+    index: number;
+    interaction: UsageInteraction;
+    request?: ExchangeSummary;
+    by: "the service" | "the profile";
+  },
   differences: Difference[],
 ): CheckResult[] {
   const { test, index, interaction } = about;
   const step = interactionStep(test, index, interaction);
-  const common = { operation: interaction.operation, consumerTest: test.name, ...(about.request ? { request: about.request } : {}) };
+  const common = {
+    operation: interaction.operation,
+    consumerTest: test.name,
+    ...(about.request ? { request: about.request } : {}),
+  };
   const onAssumption = differences.filter((difference) => difference.basis.tier !== "fact");
   const onFact = differences.filter((difference) => difference.basis.tier === "fact");
-  const lines = (list: Difference[]) => list.map((difference) => `${difference.what}: the client got ${difference.expected}, ${about.by} ${about.by === "the service" ? "answered" : "says"} ${difference.actual}${difference.basis.tier === "fact" ? "" : ` (rests on ${basisName(difference.basis)})`}`);
-  const ids = [...new Set(onAssumption.flatMap((difference) => (difference.basis.tier === "assumption" && difference.basis.ids.length > 0 ? difference.basis.ids : [basisName(difference.basis)])))].join(", ");
+  const lines = (list: Difference[]) =>
+    list.map(
+      (difference) =>
+        `${difference.what}: the client got ${difference.expected}, ${about.by} ${about.by === "the service" ? "answered" : "says"} ${difference.actual}${difference.basis.tier === "fact" ? "" : ` (rests on ${basisName(difference.basis)})`}`,
+    );
+  const ids = [
+    ...new Set(
+      onAssumption.flatMap((difference) =>
+        difference.basis.tier === "assumption" && difference.basis.ids.length > 0
+          ? difference.basis.ids
+          : [basisName(difference.basis)],
+      ),
+    ),
+  ].join(", ");
   const results = [
     ledger.record("consumer_assumption", "assumption", onAssumption.length === 0, step, {
-      ...common, fails: true,
+      ...common,
+      fails: true,
       message: `the consumer test "${test.name}" rests on ${ids} at interaction #${index} (${interaction.operation} ${interaction.request.method} ${interaction.request.path}), which ${about.by} does not keep:\n${lines(onAssumption).join("\n")}`,
       expected: onAssumption.map((difference) => `${difference.what}: ${difference.expected}`).join("; "),
       actual: onAssumption.map((difference) => `${difference.what}: ${difference.actual}`).join("; "),
     }),
   ];
   if (about.by === "the service") {
-    results.push(ledger.record("consumer_fact", "fact", onFact.length === 0, step, {
-      ...common,
-      message: `a defect of the service: at interaction #${index} of the consumer test "${test.name}" (${interaction.operation} ${interaction.request.method} ${interaction.request.path}) it breaks a documented fact the client rests on:\n${lines(onFact).join("\n")}`,
-      expected: onFact.map((difference) => `${difference.what}: ${difference.expected}`).join("; "),
-      actual: onFact.map((difference) => `${difference.what}: ${difference.actual}`).join("; "),
-    }));
+    results.push(
+      ledger.record("consumer_fact", "fact", onFact.length === 0, step, {
+        ...common,
+        message: `a defect of the service: at interaction #${index} of the consumer test "${test.name}" (${interaction.operation} ${interaction.request.method} ${interaction.request.path}) it breaks a documented fact the client rests on:\n${lines(onFact).join("\n")}`,
+        expected: onFact.map((difference) => `${difference.what}: ${difference.expected}`).join("; "),
+        actual: onFact.map((difference) => `${difference.what}: ${difference.actual}`).join("; "),
+      }),
+    );
   }
   return results;
 }
@@ -71,12 +96,32 @@ export function recordDifferences(
  * it needs never came, a request got no answer) did not run as the client runs it: it is not run, never passed,
  * unless another of its interactions already failed it.
  */
-export function testVerdicts(tests: UsageTest[], results: CheckResult[], skipped: Map<string, string>): UsageVerdicts["tests"] {
+export function testVerdicts(
+  tests: UsageTest[],
+  results: CheckResult[],
+  skipped: Map<string, string>,
+): UsageVerdicts["tests"] {
   return tests.map((test) => {
     const own = results.filter((result) => result.consumerTest === test.name);
-    const unsent = own.find((result) => result.status === "skipped" && result.check === "consumer_assumption" && result.step !== test.name);
-    const reason = skipped.get(test.name) ?? (unsent ? `${unsent.step.slice(test.name.length).replace(/^ › /, "")}: ${unsent.message ?? "not sent"}` : undefined);
-    const result = own.some((entry) => entry.status === "failed") ? "failed" : reason !== undefined ? "skipped" : "passed";
-    return { name: test.name, result, interactions: test.interactions.length, restsOn: restsOn(test), ...(reason !== undefined ? { reason } : {}) };
+    const unsent = own.find(
+      (result) => result.status === "skipped" && result.check === "consumer_assumption" && result.step !== test.name,
+    );
+    const reason =
+      skipped.get(test.name) ??
+      (unsent
+        ? `${unsent.step.slice(test.name.length).replace(/^ › /, "")}: ${unsent.message ?? "not sent"}`
+        : undefined);
+    const result = own.some((entry) => entry.status === "failed")
+      ? "failed"
+      : reason !== undefined
+        ? "skipped"
+        : "passed";
+    return {
+      name: test.name,
+      result,
+      interactions: test.interactions.length,
+      restsOn: restsOn(test),
+      ...(reason !== undefined ? { reason } : {}),
+    };
   });
 }

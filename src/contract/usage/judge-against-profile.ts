@@ -23,15 +23,26 @@ const POINT_OF_ASSUMPTION: Record<string, ErrorPoint> = {
  */
 export function errorPointOf(interaction: UsageInteraction): ErrorPoint | undefined {
   const { basis, request, response } = interaction;
-  if (basis.status.tier === "profile" && basis.status.point.startsWith("error.")) return basis.status.point as ErrorPoint;
-  if (request.account === null) return request.credentials === "wrong" ? "error.unauthorized.wrong" : "error.unauthorized.missing";
+  if (basis.status.tier === "profile" && basis.status.point.startsWith("error."))
+    return basis.status.point as ErrorPoint;
+  if (request.account === null)
+    return request.credentials === "wrong" ? "error.unauthorized.wrong" : "error.unauthorized.missing";
   const ids = basis.status.tier === "assumption" ? basis.status.ids : [];
   for (const id of ids) {
     const point = POINT_OF_ASSUMPTION[id];
-    if (point === "error.agent_exists.create" && interaction.operation === "updateAgentCard") return "error.agent_exists.update";
+    if (point === "error.agent_exists.create" && interaction.operation === "updateAgentCard")
+      return "error.agent_exists.update";
     if (point) return point;
   }
-  const byStatus: Record<number, ErrorPoint> = { 400: "error.validation", 401: "error.unauthorized.missing", 402: "error.seats", 404: "error.not_found", 409: "error.agent_exists.create", 415: "error.content_type.wrong", 422: "error.unknown_property_reference" };
+  const byStatus: Record<number, ErrorPoint> = {
+    400: "error.validation",
+    401: "error.unauthorized.missing",
+    402: "error.seats",
+    404: "error.not_found",
+    409: "error.agent_exists.create",
+    415: "error.content_type.wrong",
+    422: "error.unknown_property_reference",
+  };
   return byStatus[response.status];
 }
 
@@ -42,56 +53,120 @@ export function errorPointOf(interaction: UsageInteraction): ErrorPoint | undefi
  * the test created without them) against what the profile saw a property never given them answer. Only what rests on an assumption or
  * a profile can differ: a profile that contradicts a documented fact is refused when read.
  */
-export function judgeAgainstProfile(interaction: UsageInteraction, profile: ServiceProfile, neverSet: ReadonlySet<string> = new Set()): ProfileJudgement {
+export function judgeAgainstProfile(
+  interaction: UsageInteraction,
+  profile: ServiceProfile,
+  neverSet: ReadonlySet<string> = new Set(),
+): ProfileJudgement {
   const { response, basis } = interaction;
   const observations = profile.observations;
   const differences: Difference[] = [];
   if (response.status >= 400) {
     const point = errorPointOf(interaction);
     const seen = point ? observations[point] : undefined;
-    if (!point || !seen) return { judged: false, why: `the profile records no ${point ?? "answer"} for this ${response.status}` };
-    if (!seen.statuses.includes(response.status)) differences.push({ basis: basis.status, what: "the status", expected: String(response.status), actual: `${seen.statuses.join(" or ")} (${point})` });
+    if (!point || !seen)
+      return { judged: false, why: `the profile records no ${point ?? "answer"} for this ${response.status}` };
+    if (!seen.statuses.includes(response.status))
+      differences.push({
+        basis: basis.status,
+        what: "the status",
+        expected: String(response.status),
+        actual: `${seen.statuses.join(" or ")} (${point})`,
+      });
     const mediaTypes = seen.mediaTypes.map(bare);
-    if (!mediaTypes.includes(bare(response.mediaType))) differences.push({ basis: basis.mediaType, what: "the media type", expected: response.mediaType ?? "none", actual: `${seen.mediaTypes.join(" or ")} (${point})` });
+    if (!mediaTypes.includes(bare(response.mediaType)))
+      differences.push({
+        basis: basis.mediaType,
+        what: "the media type",
+        expected: response.mediaType ?? "none",
+        actual: `${seen.mediaTypes.join(" or ")} (${point})`,
+      });
     shapeDifferences(response.body, seen.schema, "", basis, differences, point);
     return { judged: true, differences };
   }
   const success = observations["media_type.success"];
   if (success && response.mediaType !== null && !success.value.map(bare).includes(bare(response.mediaType))) {
-    differences.push({ basis: basis.mediaType, what: "the media type", expected: response.mediaType, actual: `${success.value.join(" or ")} (media_type.success)` });
+    differences.push({
+      basis: basis.mediaType,
+      what: "the media type",
+      expected: response.mediaType,
+      actual: `${success.value.join(" or ")} (media_type.success)`,
+    });
   }
   // A field of a property the test created and never set, which the mock filled and the profile saw come back
   // null (section 2.1's reading of an absent value): the client read a value where the service answers null.
   const unset = observations["unset.property"]?.fields ?? {};
-  const body = response.body !== null && typeof response.body === "object" && !Array.isArray(response.body) ? (response.body as Record<string, unknown>) : {};
+  const body =
+    response.body !== null && typeof response.body === "object" && !Array.isArray(response.body)
+      ? (response.body as Record<string, unknown>)
+      : {};
   for (const field of neverSet) {
     const shown = unset[field];
     if ((shown === "null" || shown === "absent") && body[field] !== null && body[field] !== undefined) {
-      differences.push({ basis: basis.fields[`/${field}`] ?? basis.status, what: `the field /${field}`, expected: jsonType(body[field]), actual: `${shown} (unset.property)` });
+      differences.push({
+        basis: basis.fields[`/${field}`] ?? basis.status,
+        what: `the field /${field}`,
+        expected: jsonType(body[field]),
+        actual: `${shown} (unset.property)`,
+      });
     }
   }
-  const order = interaction.operation === "listUserProperties" ? observations["order.property_list"] : interaction.operation === "listAgentCards" ? observations["order.agent_list"] : undefined;
-  const got = orderOf(interaction.operation === "listAgentCards" && response.body !== null && typeof response.body === "object" ? Object.keys(response.body) : Array.isArray(response.body) ? response.body.map((entry) => (entry as { nid?: unknown })?.nid) : []);
+  const order =
+    interaction.operation === "listUserProperties"
+      ? observations["order.property_list"]
+      : interaction.operation === "listAgentCards"
+        ? observations["order.agent_list"]
+        : undefined;
+  const got = orderOf(
+    interaction.operation === "listAgentCards" && response.body !== null && typeof response.body === "object"
+      ? Object.keys(response.body)
+      : Array.isArray(response.body)
+        ? response.body.map((entry) => (entry as { nid?: unknown })?.nid)
+        : [],
+  );
   if (order && got && got !== order.value) {
-    differences.push({ basis: orderBasis(basis), what: "the order of the list", expected: got, actual: `${order.value} (${interaction.operation === "listAgentCards" ? "order.agent_list" : "order.property_list"})` });
+    differences.push({
+      basis: orderBasis(basis),
+      what: "the order of the list",
+      expected: got,
+      actual: `${order.value} (${interaction.operation === "listAgentCards" ? "order.agent_list" : "order.property_list"})`,
+    });
   }
   return { judged: true, differences };
 }
 
 /** Every field of an error body the client got, against the shape the profile saw there: present, of its type. */
-function shapeDifferences(body: unknown, schema: InferredSchema, pointer: string, basis: UsageInteraction["basis"], differences: Difference[], point: string): void {
+function shapeDifferences(
+  body: unknown,
+  schema: InferredSchema,
+  pointer: string,
+  basis: UsageInteraction["basis"],
+  differences: Difference[],
+  point: string,
+): void {
   const at = (p: string): Basis => basis.fields[p] ?? basis.status;
   const types = schema.type === undefined ? undefined : Array.isArray(schema.type) ? schema.type : [schema.type];
   const type = jsonType(body);
   if (types && !types.some((seen) => seen === type || (seen === "integer" && type === "number"))) {
-    differences.push({ basis: at(pointer), what: `the field ${pointer || "(the body)"}`, expected: type, actual: `${types.join(" or ")} (${point})` });
+    differences.push({
+      basis: at(pointer),
+      what: `the field ${pointer || "(the body)"}`,
+      expected: type,
+      actual: `${types.join(" or ")} (${point})`,
+    });
     return;
   }
   if (type !== "object" || !schema.properties) return;
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
     const child = `${pointer}/${key}`;
     const seen = schema.properties[key];
-    if (!seen) differences.push({ basis: at(child), what: `the field ${child}`, expected: `present (${jsonType(value)})`, actual: `absent (${point})` });
+    if (!seen)
+      differences.push({
+        basis: at(child),
+        what: `the field ${child}`,
+        expected: `present (${jsonType(value)})`,
+        actual: `absent (${point})`,
+      });
     else shapeDifferences(value, seen, child, basis, differences, point);
   }
 }

@@ -30,19 +30,38 @@ const FACT: Basis = { tier: "fact" };
  * where the document fixes only the type (a title, a nid) is no difference. Each difference carries the basis
  * the usage gave that part of the answer.
  */
-export function judgeAnswer(interaction: UsageInteraction, actual: NoticedAnswer, sameId?: (mockId: string) => string | undefined): Difference[] {
+export function judgeAnswer(
+  interaction: UsageInteraction,
+  actual: NoticedAnswer,
+  sameId?: (mockId: string) => string | undefined,
+): Difference[] {
   const recorded = interaction.response;
   const { basis } = interaction;
   const differences: Difference[] = [];
   if (actual.status !== recorded.status) {
-    differences.push({ basis: basis.status, what: "the status", expected: String(recorded.status), actual: String(actual.status) });
+    differences.push({
+      basis: basis.status,
+      what: "the status",
+      expected: String(recorded.status),
+      actual: String(actual.status),
+    });
   }
   if (!sameMediaType(recorded.mediaType, actual.mediaType)) {
-    differences.push({ basis: basis.mediaType, what: "the media type", expected: recorded.mediaType ?? "none", actual: actual.mediaType ?? "none" });
+    differences.push({
+      basis: basis.mediaType,
+      what: "the media type",
+      expected: recorded.mediaType ?? "none",
+      actual: actual.mediaType ?? "none",
+    });
   }
   const named = ERROR_VALUES.find((value) => JSON.stringify(recorded.body ?? "").includes(value));
   if (named && !JSON.stringify(actual.body ?? "").includes(named)) {
-    differences.push({ basis: FACT, what: `the error value of section 7 (${named})`, expected: `an answer naming ${named}`, actual: "an answer that does not name it" });
+    differences.push({
+      basis: FACT,
+      what: `the error value of section 7 (${named})`,
+      expected: `an answer naming ${named}`,
+      actual: "an answer that does not name it",
+    });
   }
   // Another status is another answer: its fields are not the ones the client read.
   if (actual.status !== recorded.status) return differences;
@@ -50,7 +69,12 @@ export function judgeAnswer(interaction: UsageInteraction, actual: NoticedAnswer
   // delete's [true]): a client may rest on any of them, whatever the mock answered.
   if (actual.status === 200) {
     for (const broken of brokenAnswerFacts(interaction.operation, actual.body)) {
-      differences.push({ basis: FACT, what: `the field ${broken.pointer || "(the body)"} (section ${broken.section})`, expected: broken.expected, actual: broken.actual });
+      differences.push({
+        basis: FACT,
+        what: `the field ${broken.pointer || "(the body)"} (section ${broken.section})`,
+        expected: broken.expected,
+        actual: broken.actual,
+      });
     }
   }
   walk(recorded.body, actual.body, "", (pointer, expected, got, dataOnly) => {
@@ -88,14 +112,27 @@ export function jsonType(value: unknown): string {
  * list are compared index by index while the other list has them: how many records an account holds is its state,
  * not the contract.
  */
-function walk(expected: unknown, actual: unknown, pointer: string, differ: (pointer: string, expected: string, actual: string, dataOnly: boolean) => void): void {
+function walk(
+  expected: unknown,
+  actual: unknown,
+  pointer: string,
+  differ: (pointer: string, expected: string, actual: string, dataOnly: boolean) => void,
+): void {
   if (expected === undefined) return;
   if (actual === undefined) {
     differ(pointer, `present (${jsonType(expected)})`, "absent", /\/[0-9]+$/.test(pointer));
     return;
   }
   if (jsonType(expected) !== jsonType(actual)) {
-    differ(pointer, jsonType(expected), jsonType(actual) === "null" ? "null" : `${jsonType(actual)} ${shown(actual)}`, expected === null || actual === null || (isEmptyCollection(expected) && isCollection(actual)) || (isEmptyCollection(actual) && isCollection(expected)));
+    differ(
+      pointer,
+      jsonType(expected),
+      jsonType(actual) === "null" ? "null" : `${jsonType(actual)} ${shown(actual)}`,
+      expected === null ||
+        actual === null ||
+        (isEmptyCollection(expected) && isCollection(actual)) ||
+        (isEmptyCollection(actual) && isCollection(expected)),
+    );
     return;
   }
   if (Array.isArray(expected)) {
@@ -107,7 +144,13 @@ function walk(expected: unknown, actual: unknown, pointer: string, differ: (poin
   }
   if (expected !== null && typeof expected === "object") {
     const other = actual as Record<string, unknown>;
-    for (const [key, value] of Object.entries(expected)) walk(value, Object.hasOwn(other, key) ? other[key] : undefined, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`, differ);
+    for (const [key, value] of Object.entries(expected))
+      walk(
+        value,
+        Object.hasOwn(other, key) ? other[key] : undefined,
+        `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`,
+        differ,
+      );
   }
 }
 
@@ -115,16 +158,24 @@ function walk(expected: unknown, actual: unknown, pointer: string, differ: (poin
  * A list whose entries the client knew (their nids map to the service's) in another order on the service: the
  * relative order of the entries both lists hold.
  */
-function listOrder(expected: unknown, actual: unknown, sameId: ((mockId: string) => string | undefined) | undefined): { expected: string; actual: string } | undefined {
+function listOrder(
+  expected: unknown,
+  actual: unknown,
+  sameId: ((mockId: string) => string | undefined) | undefined,
+): { expected: string; actual: string } | undefined {
   if (!sameId || !Array.isArray(expected) || !Array.isArray(actual)) return undefined;
   const actualIds = actual.map((entry) => nidOf(entry));
-  const known = expected.map((entry) => nidOf(entry)).flatMap((mockId) => {
-    const id = mockId === undefined ? undefined : sameId(mockId);
-    return id !== undefined && actualIds.includes(id) ? [id] : [];
-  });
+  const known = expected
+    .map((entry) => nidOf(entry))
+    .flatMap((mockId) => {
+      const id = mockId === undefined ? undefined : sameId(mockId);
+      return id !== undefined && actualIds.includes(id) ? [id] : [];
+    });
   if (known.length < 2) return undefined;
   const seen = actualIds.filter((id): id is string => id !== undefined && known.includes(id));
-  return seen.join(",") === known.join(",") ? undefined : { expected: `entries in the order ${known.join(", ")}`, actual: `in the order ${seen.join(", ")}` };
+  return seen.join(",") === known.join(",")
+    ? undefined
+    : { expected: `entries in the order ${known.join(", ")}`, actual: `in the order ${seen.join(", ")}` };
 }
 
 function isCollection(value: unknown): boolean {

@@ -40,17 +40,29 @@ export function judgeUsageOffline(options: OfflineOptions): RunOutcome {
     for (const [index, interaction] of test.interactions.entries()) {
       const judged = judgeAgainstProfile(interaction, options.profile, neverSetBy(test, index, filled));
       if (!judged.judged) {
-        const result = ledger.skipped("consumer_assumption", interactionStep(test, index, interaction), judged.why, interaction.operation);
+        const result = ledger.skipped(
+          "consumer_assumption",
+          interactionStep(test, index, interaction),
+          judged.why,
+          interaction.operation,
+        );
         result.consumerTest = test.name;
         emit({ kind: "check", result });
         continue;
       }
-      for (const result of recordDifferences(ledger, { test, index, interaction, by: "the profile" }, judged.differences)) emit({ kind: "check", result });
+      for (const result of recordDifferences(
+        ledger,
+        { test, index, interaction, by: "the profile" },
+        judged.differences,
+      ))
+        emit({ kind: "check", result });
     }
   }
   const report = ledger.report({ baseUrl: "", startedAt: started, finishedAt: now(), checks: USAGE_CHECKS });
   report.usage = {
-    consumer: options.usage.consumer, file: options.file, against: "profile",
+    consumer: options.usage.consumer,
+    file: options.file,
+    against: "profile",
     profile: `${options.profileFile} (run ${options.profile.runId}, recorded ${options.profile.recordedAt})`,
     tests: testVerdicts(options.usage.tests, report.results, new Map()),
   };
@@ -70,7 +82,8 @@ function neverSetBy(test: UsageTest, index: number, filled: readonly string[]): 
   const set = new Set<string>(Object.keys(objectOf(test.interactions[made]!.request.body)));
   for (let at = made + 1; at < index; at += 1) {
     const edit = test.interactions[at]!;
-    if (edit.operation === "editProperty" && madeBy(test, at) === made) for (const field of Object.keys(objectOf(edit.request.body))) set.add(field);
+    if (edit.operation === "editProperty" && madeBy(test, at) === made)
+      for (const field of Object.keys(objectOf(edit.request.body))) set.add(field);
   }
   return new Set(filled.filter((field) => !set.has(field)));
 }
@@ -79,7 +92,7 @@ function neverSetBy(test: UsageTest, index: number, filled: readonly string[]): 
 function madeBy(test: UsageTest, index: number): number | undefined {
   for (let at = index, hops = 0; hops < 50; hops += 1) {
     const binding = test.interactions[at]?.bindings.find((entry) => entry.at === "/params/nid");
-    if (!binding || binding.from !== "answer") return undefined;
+    if (binding?.from !== "answer") return undefined;
     const source = test.interactions[binding.interaction];
     if (!source) return undefined;
     if (source.operation === "createProperty") return binding.interaction;

@@ -27,14 +27,25 @@ export interface PactExpectation {
  *
  * @param schemaPointer where the answer's schema is in `document` (`/paths/…/content/application~1json/schema`).
  */
-export function expectedBody(document: OpenApiDocument, schemaPointer: string | undefined, body: unknown): PactExpectation {
+export function expectedBody(
+  document: OpenApiDocument,
+  schemaPointer: string | undefined,
+  body: unknown,
+): PactExpectation {
   const rules: PactRuleSet = { $: { combine: "AND", matchers: [{ match: "type" }] } };
   const add = (path: string, matcher: PactMatcher) => {
     const entry = (rules[path] ??= { combine: "AND", matchers: [] });
-    if (!entry.matchers.some((known) => JSON.stringify(known) === JSON.stringify(matcher))) entry.matchers.push(matcher);
+    if (!entry.matchers.some((known) => JSON.stringify(known) === JSON.stringify(matcher)))
+      entry.matchers.push(matcher);
   };
   // `representative`: the value stands for every entry of a list or of a map keyed by ids, which may differ in what they hold.
-  const walk = (value: unknown, path: string, schemas: readonly object[], depth: number, representative = false): unknown => {
+  const walk = (
+    value: unknown,
+    path: string,
+    schemas: readonly object[],
+    depth: number,
+    representative = false,
+  ): unknown => {
     if (depth > MAX_DEPTH) return value;
     const resolved = schemas.flatMap((schema) => alternatives(document, schema, value));
     if (typeof value === "string") {
@@ -65,7 +76,13 @@ export function expectedBody(document: OpenApiDocument, schemaPointer: string | 
       });
       const member = (value as Record<string, unknown>)[key];
       if (!keyedByIds && below.length > 0 && unsure(document, below, member, representative)) continue;
-      expected[key] = walk(member, keyedByIds ? `${path}.*` : memberPath(path, key), below, depth + 1, keyedByIds || representative);
+      expected[key] = walk(
+        member,
+        keyedByIds ? `${path}.*` : memberPath(path, key),
+        below,
+        depth + 1,
+        keyedByIds || representative,
+      );
     }
     return expected;
   };
@@ -79,11 +96,26 @@ export function expectedBody(document: OpenApiDocument, schemaPointer: string | 
  * of more than one JSON type (`virtual_tours`, an object or an empty array), or it may be null where the example
  * stands for other entries.
  */
-function unsure(document: OpenApiDocument, schemas: readonly object[], value: unknown, representative: boolean): boolean {
+function unsure(
+  document: OpenApiDocument,
+  schemas: readonly object[],
+  value: unknown,
+  representative: boolean,
+): boolean {
   if (value === null) return true;
-  const nullable = schemas.some((schema) => alternatives(document, schema, null).some((alternative) => admitsNull(alternative)));
+  const nullable = schemas.some((schema) =>
+    alternatives(document, schema, null).some((alternative) => admitsNull(alternative)),
+  );
   if (nullable && representative) return true;
-  const types = new Set(["string", "number", "boolean", "object", "array"].filter((type) => schemas.some((schema) => alternatives(document, schema, sampleOf(type)).some((alternative) => (alternative as { type?: unknown }).type !== undefined))));
+  const types = new Set(
+    ["string", "number", "boolean", "object", "array"].filter((type) =>
+      schemas.some((schema) =>
+        alternatives(document, schema, sampleOf(type)).some(
+          (alternative) => (alternative as { type?: unknown }).type !== undefined,
+        ),
+      ),
+    ),
+  );
   return types.size > 1;
 }
 
@@ -93,12 +125,19 @@ function sampleOf(type: string): unknown {
 
 function admitsNull(schema: object): boolean {
   const type = (schema as { type?: unknown }).type;
-  return type === "null" || (Array.isArray(type) && type.includes("null")) || (schema as { const?: unknown }).const === null || (schema as { nullable?: unknown }).nullable === true;
+  return (
+    type === "null" ||
+    (Array.isArray(type) && type.includes("null")) ||
+    (schema as { const?: unknown }).const === null ||
+    (schema as { nullable?: unknown }).nullable === true
+  );
 }
 
 /** A Pact JSON path one member down: `$.nid`, or `$['square feet']` for a name that is not a plain word. */
 export function memberPath(path: string, key: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${path}.${key}` : `${path}['${key.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}']`;
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key)
+    ? `${path}.${key}`
+    : `${path}['${key.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}']`;
 }
 
 /** The schemas a value is read by: `$ref`s followed, `allOf` all, `oneOf`/`anyOf` those whose type admits the value. */
@@ -112,7 +151,9 @@ function alternatives(document: OpenApiDocument, schema: object, value: unknown,
   const found: object[] = admits(schema, value) ? [schema] : [];
   for (const keyword of ["allOf", "oneOf", "anyOf"] as const) {
     const list = (schema as Record<string, unknown>)[keyword];
-    if (Array.isArray(list)) for (const part of list) if (part && typeof part === "object") found.push(...alternatives(document, part, value, depth + 1));
+    if (Array.isArray(list))
+      for (const part of list)
+        if (part && typeof part === "object") found.push(...alternatives(document, part, value, depth + 1));
   }
   return found;
 }
@@ -122,7 +163,16 @@ function admits(schema: object, value: unknown): boolean {
   const type = (schema as { type?: unknown }).type;
   if (type === undefined) return true;
   const types = Array.isArray(type) ? type : [type];
-  const actual = value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : typeof value;
+  const actual =
+    value === null
+      ? "null"
+      : Array.isArray(value)
+        ? "array"
+        : typeof value === "number"
+          ? Number.isInteger(value)
+            ? "integer"
+            : "number"
+          : typeof value;
   return types.includes(actual) || (actual === "integer" && types.includes("number"));
 }
 

@@ -26,8 +26,16 @@ export interface InteractionNeeds {
 
 type Collection = "properties" | "agents" | "documents";
 const SINGULAR: Record<Collection, string> = { properties: "property", agents: "agent", documents: "document" };
-const STATE_OF: Record<Collection, string> = { properties: PROVIDER_STATES.property, agents: PROVIDER_STATES.agent, documents: PROVIDER_STATES.document };
-const CREATES: Record<Collection, string> = { properties: "createProperty", agents: "createAgentCard", documents: "createDocument" };
+const STATE_OF: Record<Collection, string> = {
+  properties: PROVIDER_STATES.property,
+  agents: PROVIDER_STATES.agent,
+  documents: PROVIDER_STATES.document,
+};
+const CREATES: Record<Collection, string> = {
+  properties: "createProperty",
+  agents: "createAgentCard",
+  documents: "createDocument",
+};
 
 /** How far a chain of answers is followed back to where its id was made. */
 const MAX_CHAIN = 50;
@@ -64,32 +72,61 @@ export function interactionNeeds(test: UsageTest, index: number, pathTemplate: s
       if (name !== "external-id") pathKeys[name] = key;
     } else if (binding.at.startsWith("/body")) {
       const value = valueAt(interaction.request.body, binding.at.slice("/body".length));
-      bodyGenerators[pactPathOf(binding.at.slice("/body".length))] = { type: "ProviderState", expression: `\${${key}}`, dataType: typeof value === "number" ? "INTEGER" : "STRING" };
+      bodyGenerators[pactPathOf(binding.at.slice("/body".length))] = {
+        type: "ProviderState",
+        expression: `\${${key}}`,
+        dataType: typeof value === "number" ? "INTEGER" : "STRING",
+      };
     }
   }
   const duplicate = duplicateOf(interaction);
   if (duplicate) {
-    addState({ name: PROVIDER_STATES.agent, params: { key: `agent_${safeKey(String(duplicate.email))}`, account, fields: duplicate } });
+    addState({
+      name: PROVIDER_STATES.agent,
+      params: { key: `agent_${safeKey(String(duplicate.email))}`, account, fields: duplicate },
+    });
   }
   // Last: the records the interaction needs are made first, then the seats left are filled (an agent card it needs takes one).
-  if (test.start.kind === "named" && test.start.name === "seats-full") addState({ name: PROVIDER_STATES.seatsFull, params: { account } });
+  if (test.start.kind === "named" && test.start.name === "seats-full")
+    addState({ name: PROVIDER_STATES.seatsFull, params: { account } });
   const needs: InteractionNeeds = { states, bodyGenerators };
-  if (Object.keys(pathKeys).length > 0) needs.pathExpression = pathWithKeys(pathTemplate, interaction.request.path, pathKeys);
+  if (Object.keys(pathKeys).length > 0)
+    needs.pathExpression = pathWithKeys(pathTemplate, interaction.request.path, pathKeys);
   return needs;
 }
 
 /** The key a binding's value is answered under, its state added; undefined when the value stays as recorded. */
-function bindingKey(test: UsageTest, interaction: UsageInteraction, binding: UsageBinding, account: string, addState: (state: PactProviderState) => void): string | undefined {
+function bindingKey(
+  test: UsageTest,
+  interaction: UsageInteraction,
+  binding: UsageBinding,
+  account: string,
+  addState: (state: PactProviderState) => void,
+): string | undefined {
   if (binding.from === "account-uid" || (binding.from === "answer" && binding.at === "/params/uid")) {
     const role = binding.from === "account-uid" ? pactRoleOf(binding.account) : account;
     const key = `uid_${safeKey(role)}`;
     addState({ name: PROVIDER_STATES.accountUid, params: { key, account: role } });
     return key;
   }
-  const collection = binding.from === "start-record" ? binding.collection : collectionOf(interaction.operation, binding.at);
-  const origin = binding.from === "start-record" ? { kind: "record" as const, id: binding.id } : originOf(test, binding.interaction, binding.pointer, collection);
-  const key = origin.kind === "record" ? `${SINGULAR[collection]}_${safeKey(origin.id)}` : origin.kind === "create" ? `${SINGULAR[collection]}_of_step_${origin.step + 1}` : `${SINGULAR[collection]}_${safeKey(origin.id)}`;
-  const fields = origin.kind === "record" ? recordFields(test, collection, origin.id) : origin.kind === "create" ? plainObject(test.interactions[origin.step]!.request.body) : {};
+  const collection =
+    binding.from === "start-record" ? binding.collection : collectionOf(interaction.operation, binding.at);
+  const origin =
+    binding.from === "start-record"
+      ? { kind: "record" as const, id: binding.id }
+      : originOf(test, binding.interaction, binding.pointer, collection);
+  const key =
+    origin.kind === "record"
+      ? `${SINGULAR[collection]}_${safeKey(origin.id)}`
+      : origin.kind === "create"
+        ? `${SINGULAR[collection]}_of_step_${origin.step + 1}`
+        : `${SINGULAR[collection]}_${safeKey(origin.id)}`;
+  const fields =
+    origin.kind === "record"
+      ? recordFields(test, collection, origin.id)
+      : origin.kind === "create"
+        ? plainObject(test.interactions[origin.step]!.request.body)
+        : {};
   const params: Record<string, unknown> = { key, account, fields };
   if (collection === "documents") params.property = propertyOfDocument(test, fields);
   addState({ name: STATE_OF[collection], params });
@@ -102,7 +139,8 @@ function bindingKey(test: UsageTest, interaction: UsageInteraction, binding: Usa
  */
 function duplicateOf(interaction: UsageInteraction): Record<string, unknown> | undefined {
   if (interaction.operation !== "createAgentCard" && interaction.operation !== "updateAgentCard") return undefined;
-  if (interaction.response.status < 400 || !JSON.stringify(interaction.response.body ?? "").includes(ERROR_VALUES[1])) return undefined;
+  if (interaction.response.status < 400 || !JSON.stringify(interaction.response.body ?? "").includes(ERROR_VALUES[1]))
+    return undefined;
   const body = plainObject(interaction.request.body);
   if (typeof body.email !== "string" || body.email === "") return undefined;
   return { agent_first_name: "Existing", agent_last_name: "Agent", email: body.email };
@@ -119,7 +157,9 @@ function originOf(test: UsageTest, step: number, pointer: string, collection: Co
     if (test.records[collection]?.[value] !== undefined) return { kind: "record", id: value };
     if (earlier.operation === CREATES[collection]) return { kind: "create", step };
     // An answer that repeats the id its request named (an edit answers the nid it was sent): follow that id back.
-    const named = earlier.bindings.find((binding) => binding.at.startsWith("/params/") && String(valueAt(earlier.request, binding.at)) === value);
+    const named = earlier.bindings.find(
+      (binding) => binding.at.startsWith("/params/") && String(valueAt(earlier.request, binding.at)) === value,
+    );
     if (!named) return { kind: "unknown", id: value };
     if (named.from === "start-record") return { kind: "record", id: named.id };
     if (named.from !== "answer") return { kind: "unknown", id: value };
@@ -149,7 +189,10 @@ function propertyOfDocument(test: UsageTest, fields: Record<string, unknown>): R
   if (reference === undefined || reference === null) return {};
   const id = String(reference);
   if (test.records.properties?.[id] !== undefined) return recordFields(test, "properties", id);
-  const made = test.interactions.find((interaction) => interaction.operation === "createProperty" && String(valueAt(interaction.response.body, "/nid")) === id);
+  const made = test.interactions.find(
+    (interaction) =>
+      interaction.operation === "createProperty" && String(valueAt(interaction.response.body, "/nid")) === id,
+  );
   return made ? plainObject(made.request.body) : {};
 }
 
@@ -158,17 +201,23 @@ function pathWithKeys(template: string, path: string, keys: Record<string, strin
   const templateSegments = template.split("/");
   const segments = path.split("?")[0]!.split("/");
   if (templateSegments.length !== segments.length) return segments.join("/");
-  return segments.map((segment, at) => {
-    const name = /^\{(.+)\}$/.exec(templateSegments[at]!)?.[1];
-    return name !== undefined && keys[name] !== undefined ? `\${${keys[name]}}` : segment;
-  }).join("/");
+  return segments
+    .map((segment, at) => {
+      const name = /^\{(.+)\}$/.exec(templateSegments[at]!)?.[1];
+      return name !== undefined && keys[name] !== undefined ? `\${${keys[name]}}` : segment;
+    })
+    .join("/");
 }
 
 /** A Pact JSON path from a JSON pointer into a body: `/property_reference` → `$.property_reference`. */
 export function pactPathOf(pointer: string): string {
   let path = "$";
   for (const token of pointer.split("/").slice(1).map(decodePointerToken)) {
-    path = /^[0-9]+$/.test(token) ? `${path}[${token}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(token) ? `${path}.${token}` : `${path}['${token.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}']`;
+    path = /^[0-9]+$/.test(token)
+      ? `${path}[${token}]`
+      : /^[A-Za-z_][A-Za-z0-9_]*$/.test(token)
+        ? `${path}.${token}`
+        : `${path}['${token.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}']`;
   }
   return path;
 }
@@ -193,5 +242,7 @@ function safeKey(text: string): string {
 }
 
 function plainObject(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? { ...(value as Record<string, unknown>) }
+    : {};
 }

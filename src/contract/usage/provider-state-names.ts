@@ -24,7 +24,9 @@ export type ProviderStateName = (typeof PROVIDER_STATES)[keyof typeof PROVIDER_S
  * recording (which holds none). `primary` and any role beyond the two demo accounts use the first.
  */
 export function demoCredentialsOf(role: string): { apiKey: string; token: string } {
-  return pactRoleOf(role) === "other" ? { apiKey: "broker-key", token: "broker-token" } : { apiKey: "demo-key", token: "demo-token" };
+  return pactRoleOf(role) === "other"
+    ? { apiKey: "broker-key", token: "broker-token" }
+    : { apiKey: "demo-key", token: "demo-token" };
 }
 
 /**

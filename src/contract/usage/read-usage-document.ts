@@ -34,7 +34,8 @@ export function readUsageDocument(text: string, source: string, operations: Read
   } catch (error) {
     return refuse([`not JSON: ${(error as Error).message}`]);
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return refuse(["a usage document is a JSON object"]);
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return refuse(["a usage document is a JSON object"]);
   const version = (value as { usageVersion?: unknown }).usageVersion;
   if (version === 1) {
     return refuse([
@@ -48,7 +49,9 @@ export function readUsageDocument(text: string, source: string, operations: Read
   }
   validator ??= profileAjv().compile(JSON.parse(readFileSync(USAGE_SCHEMA_PATH, "utf8")) as object);
   if (!validator(value)) {
-    return refuse((validator.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? "is not valid"}`));
+    return refuse(
+      (validator.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? "is not valid"}`),
+    );
   }
   const usage = value as UsageDocument;
   const problems: string[] = [];
@@ -56,14 +59,19 @@ export function readUsageDocument(text: string, source: string, operations: Read
   usage.tests.forEach((test, t) => {
     test.interactions.forEach((interaction, i) => {
       const at = `/tests/${t}/interactions/${i}`;
-      if (!operations.has(interaction.operation)) problems.push(`${at}/operation: ${interaction.operation} is not an operation of the contract`);
+      if (!operations.has(interaction.operation))
+        problems.push(`${at}/operation: ${interaction.operation} is not an operation of the contract`);
       const role = interaction.request.account;
-      if (role !== null && !roles.has(role)) problems.push(`${at}/request/account: ${role} is not an account of /accounts`);
+      if (role !== null && !roles.has(role))
+        problems.push(`${at}/request/account: ${role} is not an account of /accounts`);
       interaction.bindings.forEach((binding, b) => {
         if (binding.from === "answer" && binding.interaction >= i) {
-          problems.push(`${at}/bindings/${b}: interaction ${binding.interaction} is not an earlier interaction of the test`);
+          problems.push(
+            `${at}/bindings/${b}: interaction ${binding.interaction} is not an earlier interaction of the test`,
+          );
         }
-        if (binding.from === "account-uid" && !roles.has(binding.account)) problems.push(`${at}/bindings/${b}: ${binding.account} is not an account of /accounts`);
+        if (binding.from === "account-uid" && !roles.has(binding.account))
+          problems.push(`${at}/bindings/${b}: ${binding.account} is not an account of /accounts`);
       });
     });
   });
@@ -77,7 +85,12 @@ export function readUsageFile(file: string, operations: ReadonlySet<string>): Us
     text = readFileSync(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, problems: [`${file}: cannot read it: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : (error as Error).message}`] };
+    return {
+      ok: false,
+      problems: [
+        `${file}: cannot read it: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : (error as Error).message}`,
+      ],
+    };
   }
   return readUsageDocument(text, file, operations);
 }

@@ -26,8 +26,16 @@ export type ReboundRequest = { path: string; body?: unknown } | { missing: strin
  * run (an external id, section 4.1, endpoint 2; an agent's email, section 2.2), the same way each time so that a
  * test that sends one twice still does. The path is built from the operation's template and the parameters.
  */
-export function rebindRequest(interaction: UsageInteraction, pathTemplate: string, rebinding: Rebinding, index: number): ReboundRequest {
-  const request = { params: { ...interaction.request.params }, body: structuredClone(interaction.request.body) as unknown };
+export function rebindRequest(
+  interaction: UsageInteraction,
+  pathTemplate: string,
+  rebinding: Rebinding,
+  index: number,
+): ReboundRequest {
+  const request = {
+    params: { ...interaction.request.params },
+    body: structuredClone(interaction.request.body) as unknown,
+  };
   const bound = new Set<string>();
   for (const binding of interaction.bindings) {
     let value: unknown;
@@ -39,11 +47,17 @@ export function rebindRequest(interaction: UsageInteraction, pathTemplate: strin
         // service's list, which on a reused account may be a leftover of another run.
         const mockId = valueAt(source.response.body, binding.pointer);
         value = mockId === undefined || mockId === null ? undefined : rebinding.ids.get(String(mockId));
-        if (value === undefined) return { missing: `interaction #${index} takes ${binding.at} from an entry of the list answered to interaction #${binding.interaction} (${binding.pointer}, ${JSON.stringify(mockId) ?? "absent"} on the mock), a record this test neither made nor read first; a place in a list is no identity` };
+        if (value === undefined)
+          return {
+            missing: `interaction #${index} takes ${binding.at} from an entry of the list answered to interaction #${binding.interaction} (${binding.pointer}, ${JSON.stringify(mockId) ?? "absent"} on the mock), a record this test neither made nor read first; a place in a list is no identity`,
+          };
       } else {
         const answer = rebinding.answers[binding.interaction];
         value = answer === undefined ? undefined : valueAt(answer, binding.pointer);
-        if (value === undefined) return { missing: `interaction #${index} takes ${binding.at} from the answer to interaction #${binding.interaction} (${binding.pointer}), which the service did not give` };
+        if (value === undefined)
+          return {
+            missing: `interaction #${index} takes ${binding.at} from the answer to interaction #${binding.interaction} (${binding.pointer}), which the service did not give`,
+          };
       }
     } else if (binding.from === "account-uid") {
       value = rebinding.uids.get(binding.account);
@@ -53,22 +67,34 @@ export function rebindRequest(interaction: UsageInteraction, pathTemplate: strin
     if (value === undefined) return { missing: `interaction #${index}: no value on the service for ${binding.at}` };
     const previous = valueAt(request, binding.at);
     // A number stays a number (property_reference), a string a string (a path parameter).
-    setAt(request, binding.at, typeof previous === "number" && /^[0-9]+$/.test(String(value)) ? Number(value) : typeof previous === "string" ? String(value) : value);
+    setAt(
+      request,
+      binding.at,
+      typeof previous === "number" && /^[0-9]+$/.test(String(value))
+        ? Number(value)
+        : typeof previous === "string"
+          ? String(value)
+          : value,
+    );
     bound.add(binding.at);
   }
   const body = request.body;
   if (body !== null && typeof body === "object" && !Array.isArray(body)) {
     const fields = body as Record<string, unknown>;
-    if (typeof fields.external_id === "string" && fields.external_id !== "" && !bound.has("/body/external_id")) fields.external_id = `${fields.external_id}-${rebinding.tag}`;
-    if (typeof fields.email === "string" && !bound.has("/body/email")) fields.email = uniqueEmail(fields.email, rebinding.tag);
+    if (typeof fields.external_id === "string" && fields.external_id !== "" && !bound.has("/body/external_id"))
+      fields.external_id = `${fields.external_id}-${rebinding.tag}`;
+    if (typeof fields.email === "string" && !bound.has("/body/email"))
+      fields.email = uniqueEmail(fields.email, rebinding.tag);
   }
   if (interaction.operation === "retrievePropertyByExternalId") {
-    for (const name of Object.keys(request.params)) if (!bound.has(`/params/${name}`)) request.params[name] = `${request.params[name]}-${rebinding.tag}`;
+    for (const name of Object.keys(request.params))
+      if (!bound.has(`/params/${name}`)) request.params[name] = `${request.params[name]}-${rebinding.tag}`;
   }
   const names = [...pathTemplate.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
-  const path = names.length === 0 || names.some((name) => request.params[name] === undefined)
-    ? interaction.request.path
-    : pathTemplate.replace(/\{([^}]+)\}/g, (_whole, name: string) => encodeURIComponent(request.params[name]!));
+  const path =
+    names.length === 0 || names.some((name) => request.params[name] === undefined)
+      ? interaction.request.path
+      : pathTemplate.replace(/\{([^}]+)\}/g, (_whole, name: string) => encodeURIComponent(request.params[name]!));
   return request.body === undefined ? { path } : { path, body: request.body };
 }
 

@@ -39,22 +39,53 @@ const ROLES: Record<string, AccountName> = { primary: "primary", other: "other",
 export async function replayUsage(options: ReplayOptions): Promise<RunOutcome> {
   const opened = await openRun(options, false);
   if (opened.kind !== "opened") return opened;
-  const { now, started, exchange, cleanupExchange, accounts, contract, closedContract, preflightAnswers: answers, preflightLate: late } = opened;
+  const {
+    now,
+    started,
+    exchange,
+    cleanupExchange,
+    accounts,
+    contract,
+    closedContract,
+    preflightAnswers: answers,
+    preflightLate: late,
+  } = opened;
 
   const redact = runRedactor(accounts, options.baseUrl, options.revealCredentials ?? false);
   const redactAlways = runRedactor(accounts, options.baseUrl, false);
-  const keep = options.answers && ((test: string, index: number, answer: ServiceAnswer) => options.answers!.answered(test, index, redactAlways(answer)));
+  const keep =
+    options.answers &&
+    ((test: string, index: number, answer: ServiceAnswer) =>
+      options.answers!.answered(test, index, redactAlways(answer)));
   const onEvent = options.onEvent;
   const emit = onEvent ? (event: RunEvent) => onEvent(redact(event)) : () => {};
   const runId = options.runId ?? `${started.toString(36)}-usage`;
   const tag = `${runId}-${options.nonce ?? randomBytes(4).toString("hex").slice(0, 6)}`;
-  const sender = new Sender({ exchange, cleanupExchange, baseUrl: options.baseUrl, accounts, revealCredentials: options.revealCredentials ?? false, ...(options.signal ? { signal: options.signal } : {}) });
-  const ctx = new RunContext({ tag, sender, contract, closedContract, strict: options.strict ?? false, emit, propertyLimit: Number.POSITIVE_INFINITY,
+  const sender = new Sender({
+    exchange,
+    cleanupExchange,
+    baseUrl: options.baseUrl,
+    accounts,
+    revealCredentials: options.revealCredentials ?? false,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const ctx = new RunContext({
+    tag,
+    sender,
+    contract,
+    closedContract,
+    strict: options.strict ?? false,
+    emit,
+    propertyLimit: Number.POSITIVE_INFINITY,
     ...(options.publicBaseUrl !== undefined ? { publicBaseUrl: options.publicBaseUrl } : {}),
   });
   for (const { step, operation, exchange: answer } of answers) {
     ctx.exchanges += 1 + retriesOf(answer.retried);
-    ctx.checkAnswer(step, { operation, request: { method: answer.method, path: answer.path, status: answer.status } }, answer);
+    ctx.checkAnswer(
+      step,
+      { operation, request: { method: answer.method, path: answer.path, status: answer.status } },
+      answer,
+    );
   }
   for (const { step, operation, failure } of late) ctx.unansweredPreflight(step, operation, failure);
 
@@ -65,7 +96,13 @@ export async function replayUsage(options: ReplayOptions): Promise<RunOutcome> {
   try {
     for (const test of options.usage.tests) {
       const from = ctx.results.length;
-      const reason = await replayTest(ctx, test, { tag, uids, fresh: options.fresh, skipSeatChecks: options.skipSeatChecks ?? false, ...(keep ? { keep } : {}) });
+      const reason = await replayTest(ctx, test, {
+        tag,
+        uids,
+        fresh: options.fresh,
+        skipSeatChecks: options.skipSeatChecks ?? false,
+        ...(keep ? { keep } : {}),
+      });
       if (reason) {
         options.answers?.notReplayed(test.name, redactAlways(reason));
         skipped.set(test.name, reason);
@@ -80,12 +117,25 @@ export async function replayUsage(options: ReplayOptions): Promise<RunOutcome> {
     leftBehind = await ctx.cleanUp();
   }
   const checks = [...RECORDING_CHECKS.filter((check) => check !== "request_conformance"), ...USAGE_CHECKS];
-  const full = ctx.report({ baseUrl: options.baseUrl, startedAt: started, finishedAt: now(), checks, leftBehind, runId, interrupted });
+  const full = ctx.report({
+    baseUrl: options.baseUrl,
+    startedAt: started,
+    finishedAt: now(),
+    checks,
+    leftBehind,
+    runId,
+    interrupted,
+  });
   full.runTag = tag;
   full.created = ctx.leaves.reported();
   if (ctx.retried.length > 0) full.retried = ctx.retried;
   if (ctx.unanswered.length > 0) full.unanswered = ctx.unanswered;
-  full.usage = { consumer: options.usage.consumer, file: options.file, against: "service", tests: testVerdicts(options.usage.tests, full.results, skipped) };
+  full.usage = {
+    consumer: options.usage.consumer,
+    file: options.file,
+    against: "service",
+    tests: testVerdicts(options.usage.tests, full.results, skipped),
+  };
   return { kind: "report", report: redact(full) };
 }
 
@@ -93,7 +143,13 @@ export async function replayUsage(options: ReplayOptions): Promise<RunOutcome> {
 async function replayTest(
   ctx: RunContext,
   test: UsageTest,
-  run: { tag: string; uids: Map<AccountName, string>; fresh: ReplayOptions["fresh"]; skipSeatChecks: boolean; keep?: (test: string, index: number, answer: ServiceAnswer) => void },
+  run: {
+    tag: string;
+    uids: Map<AccountName, string>;
+    fresh: ReplayOptions["fresh"];
+    skipSeatChecks: boolean;
+    keep?: (test: string, index: number, answer: ServiceAnswer) => void;
+  },
 ): Promise<string | undefined> {
   const roles = new Set<string>();
   for (const interaction of test.interactions) {
@@ -105,26 +161,44 @@ async function replayTest(
   const roleOf: Record<string, AccountName> = seatsFull && !roles.has("fresh") ? { ...ROLES, primary: "fresh" } : ROLES;
   for (const role of roles) {
     const account = roleOf[role];
-    if (!account) return `the test acts as the account ${role}; a replay has the primary, other and fresh accounts only`;
-    if (!ctx.has(account)) return `the test acts as the ${role} account: give its credentials (CONTRACT_${role.toUpperCase()}_API_KEY and CONTRACT_${role.toUpperCase()}_TOKEN)`;
+    if (!account)
+      return `the test acts as the account ${role}; a replay has the primary, other and fresh accounts only`;
+    if (!ctx.has(account))
+      return `the test acts as the ${role} account: give its credentials (CONTRACT_${role.toUpperCase()}_API_KEY and CONTRACT_${role.toUpperCase()}_TOKEN)`;
   }
   if (ctx.lostContact) return ctx.lostContact;
   let seatAgents: string[] = [];
   try {
     if (seatsFull) {
-      if (run.skipSeatChecks) return "it starts with the fresh account's seats full, and --skip-seat-checks forbids filling them";
-      if (!ctx.has("fresh")) return "it starts with the fresh account's seats full: give the fresh account (CONTRACT_FRESH_API_KEY and CONTRACT_FRESH_TOKEN)";
+      if (run.skipSeatChecks)
+        return "it starts with the fresh account's seats full, and --skip-seat-checks forbids filling them";
+      if (!ctx.has("fresh"))
+        return "it starts with the fresh account's seats full: give the fresh account (CONTRACT_FRESH_API_KEY and CONTRACT_FRESH_TOKEN)";
       const filled = await fillSeats(ctx, test, run.tag, run.fresh?.seats);
       seatAgents = filled.agents;
       if (filled.failed) return filled.failed;
     }
-    const firstRole = test.interactions.find((interaction) => interaction.bindings.some((binding) => binding.from === "start-record"))?.request.account;
+    const firstRole = test.interactions.find((interaction) =>
+      interaction.bindings.some((binding) => binding.from === "start-record"),
+    )?.request.account;
     const made = await makeStartRecords(ctx, test, roleOf[firstRole ?? "primary"] ?? "primary", run.tag);
     if ("failed" in made) return made.failed;
-    const rebinding: Rebinding = { start: made.ids, answers: [], uids: new Map(), tag: run.tag, ids: new Map(), recorded: test.interactions };
+    const rebinding: Rebinding = {
+      start: made.ids,
+      answers: [],
+      uids: new Map(),
+      tag: run.tag,
+      ids: new Map(),
+      recorded: test.interactions,
+    };
     for (const [key, id] of made.ids) rebinding.ids.set(key.split(":")[1]!, id);
     for (const role of roles) {
-      if (!test.interactions.some((interaction) => interaction.bindings.some((binding) => binding.from === "account-uid" && binding.account === role))) continue;
+      if (
+        !test.interactions.some((interaction) =>
+          interaction.bindings.some((binding) => binding.from === "account-uid" && binding.account === role),
+        )
+      )
+        continue;
       const uid = await accountUid(ctx, roleOf[role]!, run.uids);
       if (!uid) return `the ${role} account's uid could not be learnt from the service`;
       rebinding.uids.set(role, uid);
@@ -144,7 +218,9 @@ async function replayTest(
       const credentials = request.account ? "valid" : request.credentials === "wrong" ? "wrong-token" : "none";
       const contentType = request.headers["content-type"];
       const answer = await ctx.call(step, interaction.operation, rebound.path, {
-        as, credentials, expect: "any",
+        as,
+        credentials,
+        expect: "any",
         ...(rebound.body !== undefined ? { body: rebound.body } : {}),
         ...(contentType !== undefined && contentType !== "application/json" ? { contentType } : {}),
       });
@@ -160,8 +236,20 @@ async function replayTest(
       const serviceNid = nidOf(answer.body);
       if (recordedNid !== undefined && serviceNid !== undefined) rebinding.ids.set(recordedNid, serviceNid);
       const mediaType = answer.headers.get("content-type")?.split(";")[0]?.trim() ?? null;
-      const differences = judgeAnswer(interaction, { status: answer.status, mediaType, body: answer.body }, (mockId) => rebinding.ids.get(mockId));
-      recordDifferences(ctx.ledger, { test, index, interaction, request: { method: answer.method, path: answer.path, status: answer.status, curl: ctx.sender.curlOf(answer) }, by: "the service" }, differences);
+      const differences = judgeAnswer(interaction, { status: answer.status, mediaType, body: answer.body }, (mockId) =>
+        rebinding.ids.get(mockId),
+      );
+      recordDifferences(
+        ctx.ledger,
+        {
+          test,
+          index,
+          interaction,
+          request: { method: answer.method, path: answer.path, status: answer.status, curl: ctx.sender.curlOf(answer) },
+          by: "the service",
+        },
+        differences,
+      );
     }
     return undefined;
   } finally {
@@ -170,6 +258,7 @@ async function replayTest(
 }
 
 function nidOf(body: unknown): string | undefined {
-  const nid = body !== null && typeof body === "object" && !Array.isArray(body) ? (body as { nid?: unknown }).nid : undefined;
+  const nid =
+    body !== null && typeof body === "object" && !Array.isArray(body) ? (body as { nid?: unknown }).nid : undefined;
   return typeof nid === "string" || typeof nid === "number" ? String(nid) : undefined;
 }

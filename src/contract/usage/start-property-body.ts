@@ -14,11 +14,17 @@ const BY_COMPACT = new Map(PROPERTY_TYPES.map((type) => [type.replace(/ /g, ""),
 const CREATABLE_TEMPLATES = new Set(CREATE_TEMPLATES);
 /** Record fields answered as numeric strings, and the create field each comes from. */
 const INTEGERS: Array<[record: string, create: string]> = [
-  ["square_feet", "square feet"], ["bedrooms", "bedrooms"], ["baths", "baths"], ["list_price", "list_price"],
-  ["stories", "stories"], ["parking_spaces", "parking_spaces"], ["year_built", "year_built"],
+  ["square_feet", "square feet"],
+  ["bedrooms", "bedrooms"],
+  ["baths", "baths"],
+  ["list_price", "list_price"],
+  ["stories", "stories"],
+  ["parking_spaces", "parking_spaces"],
+  ["year_built", "year_built"],
 ];
 
-const text = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === "string" && value.trim() !== "" ? value : undefined;
 
 /**
  * The fields of section 2.1 that endpoint 3 does not take and endpoint 4 sets, each a string (a service that
@@ -26,9 +32,26 @@ const text = (value: unknown): string | undefined => (typeof value === "string" 
  * the record again and the replay makes unique itself. The subdomain is made unique to the run.
  */
 const EDIT_ONLY = [
-  "premise", "country", "title", "amenities", "display_price", "lot_size_units", "half_baths", "listing_status",
-  "mls_id", "custom_domain", "api_author", "main_image", "edit_access", "show_on_property", "logo", "skip_zlookup",
-  "intent", "sns_id", "listtrack_property_id", "website_url",
+  "premise",
+  "country",
+  "title",
+  "amenities",
+  "display_price",
+  "lot_size_units",
+  "half_baths",
+  "listing_status",
+  "mls_id",
+  "custom_domain",
+  "api_author",
+  "main_image",
+  "edit_access",
+  "show_on_property",
+  "logo",
+  "skip_zlookup",
+  "intent",
+  "sns_id",
+  "listtrack_property_id",
+  "website_url",
 ] as const;
 /** Fields endpoint 4 takes only as numeric strings (section 4.1's edit, the contract's `PropertyEdit`). */
 const NUMERIC_EDIT = new Set(["half_baths", "main_image", "edit_access", "show_on_property", "logo"]);
@@ -45,7 +68,8 @@ export function startPropertyBody(source: Json | undefined): Json {
     const value = source?.[field];
     if (typeof value === "string" && /^-?[0-9]{1,15}$/.test(value)) body[create] = Number(value);
   }
-  for (const field of ["lot_size", "description"]) if (text(source?.[field]) !== undefined) body[field] = source![field];
+  for (const field of ["lot_size", "description"])
+    if (text(source?.[field]) !== undefined) body[field] = source![field];
   const type = typeof source?.property_type === "string" ? BY_COMPACT.get(source.property_type) : undefined;
   if (type) body.property_type = type;
   if (typeof source?.template === "string" && CREATABLE_TEMPLATES.has(source.template)) body.template = source.template;
@@ -59,7 +83,10 @@ export function startPropertyBody(source: Json | undefined): Json {
 export function startPropertyEdit(source: Json | undefined, tag: string): Json | undefined {
   const body: Json = {};
   if (typeof source?.subdomain === "string" && source.subdomain !== "") {
-    const subdomain = `${source.subdomain}-${tag}`.toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "");
+    const subdomain = `${source.subdomain}-${tag}`
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, "-")
+      .replace(/^-+|-+$/g, "");
     if (subdomain !== "") body.subdomain = subdomain;
   }
   for (const field of EDIT_ONLY) {

@@ -46,7 +46,11 @@ export interface PactFile {
   metadata: {
     pactSpecification: { version: "4.0" };
     /** Where the pact came from; `truncated` when the recording stopped at a bound, so the pact misses calls the client made. */
-    "property-listing-kit": { usageVersion: number; contract: UsageDocument["contract"]; truncated?: UsageDocument["truncated"] };
+    "property-listing-kit": {
+      usageVersion: number;
+      contract: UsageDocument["contract"];
+      truncated?: UsageDocument["truncated"];
+    };
   };
 }
 
@@ -63,13 +67,19 @@ export function usageToPact(usage: UsageDocument, contract: Contract): PactFile 
   for (const test of usage.tests) {
     test.interactions.forEach((interaction, index) => {
       let description = `${test.name} › ${index + 1} ${interaction.operation}`;
-      for (let copy = 2; descriptions.has(description); copy += 1) description = `${test.name} (${copy}) › ${index + 1} ${interaction.operation}`;
+      for (let copy = 2; descriptions.has(description); copy += 1)
+        description = `${test.name} (${copy}) › ${index + 1} ${interaction.operation}`;
       descriptions.add(description);
       const operation = contract.operation(interaction.operation);
       const needs = interactionNeeds(test, index, operation?.pathTemplate ?? interaction.request.path);
-      const schemaPointer = operation?.responses.get(String(interaction.response.status))?.schemaPointers.get(interaction.response.mediaType ?? "")
-        ?? operation?.responses.get(`${String(interaction.response.status)[0]}XX`)?.schemaPointers.get(interaction.response.mediaType ?? "")
-        ?? operation?.responses.get("default")?.schemaPointers.get(interaction.response.mediaType ?? "");
+      const schemaPointer =
+        operation?.responses
+          .get(String(interaction.response.status))
+          ?.schemaPointers.get(interaction.response.mediaType ?? "") ??
+        operation?.responses
+          .get(`${String(interaction.response.status)[0]}XX`)
+          ?.schemaPointers.get(interaction.response.mediaType ?? "") ??
+        operation?.responses.get("default")?.schemaPointers.get(interaction.response.mediaType ?? "");
       const pact: PactInteraction = {
         type: "Synchronous/HTTP",
         description,
@@ -80,7 +90,8 @@ export function usageToPact(usage: UsageDocument, contract: Contract): PactFile 
         response: pactResponse(interaction, expectedBody(contract.document, schemaPointer, interaction.response.body)),
       };
       const generators: NonNullable<PactInteraction["request"]["generators"]> = {};
-      if (needs.pathExpression !== undefined) generators.path = { type: "ProviderState", expression: needs.pathExpression, dataType: "STRING" };
+      if (needs.pathExpression !== undefined)
+        generators.path = { type: "ProviderState", expression: needs.pathExpression, dataType: "STRING" };
       if (Object.keys(needs.bodyGenerators).length > 0) generators.body = needs.bodyGenerators;
       if (Object.keys(generators).length > 0) pact.request.generators = generators;
       interactions.push(pact);
@@ -90,7 +101,14 @@ export function usageToPact(usage: UsageDocument, contract: Contract): PactFile 
     consumer: { name: usage.consumer },
     provider: { name: PACT_PROVIDER },
     interactions,
-    metadata: { pactSpecification: { version: "4.0" }, "property-listing-kit": { usageVersion: usage.usageVersion, contract: usage.contract, ...(usage.truncated ? { truncated: usage.truncated } : {}) } },
+    metadata: {
+      pactSpecification: { version: "4.0" },
+      "property-listing-kit": {
+        usageVersion: usage.usageVersion,
+        contract: usage.contract,
+        ...(usage.truncated ? { truncated: usage.truncated } : {}),
+      },
+    },
   };
 }
 
@@ -117,7 +135,9 @@ function pactRequest(interaction: UsageInteraction): PactInteraction["request"] 
     path,
     ...(Object.keys(query).length > 0 ? { query } : {}),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
-    ...(request.body === undefined ? {} : { body: { content: request.body, contentType: "application/json", encoded: false as const } }),
+    ...(request.body === undefined
+      ? {}
+      : { body: { content: request.body, contentType: "application/json", encoded: false as const } }),
   };
 }
 
@@ -132,7 +152,16 @@ function pactResponse(interaction: UsageInteraction, expected: PactExpectation):
     ...(hasBody ? { body: { content: expected.content, contentType: mediaType!, encoded: false as const } } : {}),
     matchingRules: {
       ...(hasBody ? { body: expected.rules } : {}),
-      ...(mediaType !== null ? { header: { "Content-Type": { combine: "AND", matchers: [{ match: "regex", regex: `^${escapeRegex(mediaType)}(\\s*;.*)?$` }] } } } : {}),
+      ...(mediaType !== null
+        ? {
+            header: {
+              "Content-Type": {
+                combine: "AND",
+                matchers: [{ match: "regex", regex: `^${escapeRegex(mediaType)}(\\s*;.*)?$` }],
+              },
+            },
+          }
+        : {}),
     },
   };
 }
@@ -140,9 +169,17 @@ function pactResponse(interaction: UsageInteraction, expected: PactExpectation):
 /** The assumptions (docs/assumptions.md) and profile points the answer rests on, one line each, for a person reading the pact. */
 function restsOn(interaction: UsageInteraction): { text?: string[] } {
   const lines = new Set<string>();
-  const parts: Array<[string, Basis]> = [["status", interaction.basis.status], ["media type", interaction.basis.mediaType], ...Object.entries(interaction.basis.fields).map(([pointer, basis]): [string, Basis] => [`body ${pointer || "(whole)"}`, basis])];
+  const parts: Array<[string, Basis]> = [
+    ["status", interaction.basis.status],
+    ["media type", interaction.basis.mediaType],
+    ...Object.entries(interaction.basis.fields).map(([pointer, basis]): [string, Basis] => [
+      `body ${pointer || "(whole)"}`,
+      basis,
+    ]),
+  ];
   for (const [part, basis] of parts) {
-    if (basis.tier === "assumption") lines.add(`${part} rests on an assumption: ${basis.ids.join(", ")} (docs/assumptions.md)`);
+    if (basis.tier === "assumption")
+      lines.add(`${part} rests on an assumption: ${basis.ids.join(", ")} (docs/assumptions.md)`);
     if (basis.tier === "profile") lines.add(`${part} comes from a service profile: ${basis.point}`);
   }
   return lines.size > 0 ? { text: [...lines] } : {};

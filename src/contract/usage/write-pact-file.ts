@@ -8,7 +8,9 @@ import { usageToPact } from "./usage-to-pact.ts";
  * What writing a pact gave: how many interactions, or why not, each line naming the file at fault, and which of
  * the two it is (`usage`: the usage file is refused; `pact`: the pact file cannot be written).
  */
-export type PactWriting = { ok: true; interactions: number; tests: number; truncated: boolean } | { ok: false; at: "usage" | "pact"; problems: string[] };
+export type PactWriting =
+  | { ok: true; interactions: number; tests: number; truncated: boolean }
+  | { ok: false; at: "usage" | "pact"; problems: string[] };
 
 /**
  * `--usage <file> --write-pact <file>`: reads the usage (all or nothing) and writes it as a Pact v4 file, two-space
@@ -24,7 +26,14 @@ export function writePactFile(usageFile: string, pactFile: string, contract: Con
     writeFileSync(pactFile, `${JSON.stringify(pact, null, 2)}\n`);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "EISDIR" ? "it is a folder" : code === "ENOTDIR" || code === "EEXIST" ? "a part of its path is a file, not a folder" : code === "EACCES" || code === "EPERM" ? "permission denied" : (code ?? (error as Error).message);
+    const why =
+      code === "EISDIR"
+        ? "it is a folder"
+        : code === "ENOTDIR" || code === "EEXIST"
+          ? "a part of its path is a file, not a folder"
+          : code === "EACCES" || code === "EPERM"
+            ? "permission denied"
+            : (code ?? (error as Error).message);
     return { ok: false, at: "pact", problems: [`${pactFile}: cannot write the pact: ${why}`] };
   }
   const truncated = read.usage.truncated !== undefined || read.usage.tests.some((test) => test.truncated);

@@ -45,5 +45,8 @@ export function responseOf(answer: Answer): Response {
   const headers = new Headers(reply.headers);
   headers.set("content-type", contentTypeOf(reply));
   const body = bodyOf(reply);
-  return new Response(typeof body === "string" ? body : (body as Uint8Array<ArrayBuffer>), { status: reply.status, headers });
+  return new Response(typeof body === "string" ? body : (body as Uint8Array<ArrayBuffer>), {
+    status: reply.status,
+    headers,
+  });
 }

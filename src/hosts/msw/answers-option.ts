@@ -7,7 +7,12 @@ import { checkAnswers } from "../../mock/answers/check-answers.ts";
  * service's answers with no change to it (what `property-listing-contract --rerun` sets). In a browser there is no
  * environment: the page gives the option. A mistake throws a TypeError naming the option or the file.
  */
-export function answersOption(given: unknown, records: { consumer: string } | undefined, caller: string, label = '"answers"'): AnswersDocument | undefined {
+export function answersOption(
+  given: unknown,
+  records: { consumer: string } | undefined,
+  caller: string,
+  label = '"answers"',
+): AnswersDocument | undefined {
   let source = label;
   let value = given;
   if (value === undefined) {
@@ -20,7 +25,9 @@ export function answersOption(given: unknown, records: { consumer: string } | un
       value = fs.readFileSync(file, "utf8");
     } catch (error) {
       const code = (error as { code?: string }).code;
-      throw new TypeError(`${caller}: ${source}: cannot read it: ${code === "ENOENT" ? "no such file" : (error as Error).message}`);
+      throw new TypeError(
+        `${caller}: ${source}: cannot read it: ${code === "ENOENT" ? "no such file" : (error as Error).message}`,
+      );
     }
   }
   if (typeof value === "string") {
@@ -33,7 +40,9 @@ export function answersOption(given: unknown, records: { consumer: string } | un
   const checked = checkAnswers(value);
   if (!checked.ok) throw new TypeError(`${caller}: ${source} is refused: ${checked.problem}`);
   if (records && checked.answers.consumer !== records.consumer) {
-    throw new TypeError(`${caller}: ${source} answers the usage of ${JSON.stringify(checked.answers.consumer)}, not of ${JSON.stringify(records.consumer)} (usage.consumer).`);
+    throw new TypeError(
+      `${caller}: ${source} answers the usage of ${JSON.stringify(checked.answers.consumer)}, not of ${JSON.stringify(records.consumer)} (usage.consumer).`,
+    );
   }
   return checked.answers;
 }
@@ -45,5 +54,7 @@ function environment(): Record<string, string | undefined> | undefined {
 /** `node:fs` where the handlers run in Node, without an import a browser bundle would have to resolve. */
 function nodeFs(): { readFileSync(file: string, encoding: "utf8"): string } | undefined {
   const processObject = (globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } }).process;
-  return processObject?.getBuiltinModule?.("node:fs") as { readFileSync(file: string, encoding: "utf8"): string } | undefined;
+  return processObject?.getBuiltinModule?.("node:fs") as
+    | { readFileSync(file: string, encoding: "utf8"): string }
+    | undefined;
 }

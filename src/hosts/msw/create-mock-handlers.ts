@@ -28,7 +28,18 @@ import { answersOption } from "./answers-option.ts";
 
 /** Options of {@link createMockHandlers}: the server's own where they make sense in a browser. */
 export interface MockHandlersOptions
-  extends Pick<MockCoreOptions, "agentSeats" | "maxAccounts" | "validateResponses" | "random" | "journalSize" | "bodyLimit" | "now" | "autologinSecret" | "adminToken"> {
+  extends Pick<
+    MockCoreOptions,
+    | "agentSeats"
+    | "maxAccounts"
+    | "validateResponses"
+    | "random"
+    | "journalSize"
+    | "bodyLimit"
+    | "now"
+    | "autologinSecret"
+    | "adminToken"
+  > {
   /**
    * The origin the handlers answer (and, with a path, the prefix the mock's paths follow): `http://localhost:4010`,
    * `https://api.example.test/mock`. By default the page's origin in a browser, and any origin elsewhere (Node).
@@ -140,7 +151,29 @@ export interface MockHandlers {
   readonly answers: AnswersServer | undefined;
 }
 
-const OPTION_NAMES = new Set<string>(["baseUrl", "fixtures", "state", "checkRecords", "accounts", "agentSeats", "maxAccounts", "validateResponses", "latency", "random", "journalSize", "bodyLimit", "now", "autologinSecret", "adminToken", "playback", "log", "persist", "persistKey", "usage", "answers"]);
+const OPTION_NAMES = new Set<string>([
+  "baseUrl",
+  "fixtures",
+  "state",
+  "checkRecords",
+  "accounts",
+  "agentSeats",
+  "maxAccounts",
+  "validateResponses",
+  "latency",
+  "random",
+  "journalSize",
+  "bodyLimit",
+  "now",
+  "autologinSecret",
+  "adminToken",
+  "playback",
+  "log",
+  "persist",
+  "persistKey",
+  "usage",
+  "answers",
+]);
 
 /** The paths of the mock: only these are answered, so that the page's own files and other calls go on. */
 const MOCK_PATHS = /^\/(?:api(?:\/|$)|__admin(?:\/|$)|__db(?:\/|$)|healthz$|openapi\.json$|autologin\/)/;
@@ -165,15 +198,23 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
   const fixtures = given.fixtures;
   // Checked once, here: a record the store cannot hold is refused at once, not met when its answer is encoded.
   const fixturesFault = fixtures ? firstRecordFault(fixtures) : undefined;
-  if (fixturesFault) throw new TypeError(`createMockHandlers: "fixtures" hold a record the mock cannot hold: ${describeRecordFault(fixturesFault)}.`);
-  const fixturesSeed = (): Database => withConfiguredAccounts(fixtures ? structuredClone(fixtures) : (JSON.parse(DEFAULT_FIXTURES_JSON) as Database), given.accounts);
+  if (fixturesFault)
+    throw new TypeError(
+      `createMockHandlers: "fixtures" hold a record the mock cannot hold: ${describeRecordFault(fixturesFault)}.`,
+    );
+  const fixturesSeed = (): Database =>
+    withConfiguredAccounts(
+      fixtures ? structuredClone(fixtures) : (JSON.parse(DEFAULT_FIXTURES_JSON) as Database),
+      given.accounts,
+    );
   /** Shipped states by name, and records when there is a check for them (`checkRecords`). */
   const checkRecords = given.checkRecords;
   const chooseState = (state: unknown): Outcome<ChosenState> =>
     chooseStateWith(state, {
       fixtures: fixturesSeed,
       validate: checkRecords,
-      recordsRefused: "A state of your own records needs the checkRecords option of createMockHandlers (checkRecords: await loadRecordChecker()); without it, give a shipped state's name, or your records as the fixtures option.",
+      recordsRefused:
+        "A state of your own records needs the checkRecords option of createMockHandlers (checkRecords: await loadRecordChecker()); without it, give a shipped state's name, or your records as the fixtures option.",
       finish: (records) => withConfiguredAccounts(records, given.accounts),
     });
   const startState = given.state === undefined ? undefined : chooseState(given.state);
@@ -189,7 +230,14 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     seed,
     seedName: startState?.value.name ?? "fixtures",
     chooseState,
-    ...(storage ? { persistence: storagePersistence(storage, given.persistKey ?? `property-listing-kit/msw ${base.origin ?? "*"}${base.prefix}`) } : {}),
+    ...(storage
+      ? {
+          persistence: storagePersistence(
+            storage,
+            given.persistKey ?? `property-listing-kit/msw ${base.origin ?? "*"}${base.prefix}`,
+          ),
+        }
+      : {}),
     ...(given.accounts ? { accounts: given.accounts } : {}),
     ...(given.agentSeats !== undefined ? { agentSeats: given.agentSeats } : {}),
     ...(given.maxAccounts !== undefined ? { maxAccounts: given.maxAccounts } : {}),
@@ -207,13 +255,17 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     ...(given.playback ? { playback: given.playback.playback, profile: given.playback.about } : {}),
     tell: (_level, text) => log(text),
     reportError: log,
-    ...(given.usage ? { usage: { consumer: given.usage.consumer, ...(given.usage.limits ? { limits: given.usage.limits } : {}) } } : {}),
+    ...(given.usage
+      ? { usage: { consumer: given.usage.consumer, ...(given.usage.limits ? { limits: given.usage.limits } : {}) } }
+      : {}),
     ...(answers ? { answers } : {}),
   });
   const usage = core.usage ?? core.answers;
   if (usage) registerUsage(usage);
 
-  const pattern = base.origin ? new RegExp(`^${escapeRegExp(base.origin + base.prefix)}/`) : /^[a-z][a-z0-9+.-]*:\/\/[^/]+\//i;
+  const pattern = base.origin
+    ? new RegExp(`^${escapeRegExp(base.origin + base.prefix)}/`)
+    : /^[a-z][a-z0-9+.-]*:\/\/[^/]+\//i;
   const overrides = createOverrideObserver({
     journal: core.journal,
     apiPath: (url) => {
@@ -245,7 +297,10 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     baseUrl: base.origin ? `${base.origin}${base.prefix}` : undefined,
     handlerFor(operationId) {
       const operation = contract.operations.find((candidate) => candidate.id === operationId);
-      if (!operation) throw new TypeError(`handlerFor: no operation is called ${JSON.stringify(String(operationId)).slice(0, 100)}. The operations are ${contract.operations.map((candidate) => candidate.id).join(", ")}.`);
+      if (!operation)
+        throw new TypeError(
+          `handlerFor: no operation is called ${JSON.stringify(String(operationId)).slice(0, 100)}. The operations are ${contract.operations.map((candidate) => candidate.id).join(", ")}.`,
+        );
       const method = operation.method.toLowerCase() as "get" | "post" | "put" | "delete" | "patch";
       return http[method](operationUrl(operation, base), resolve);
     },
@@ -257,14 +312,21 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
 
 /** The options checked once, at the edge: an unknown name or a wrong value is a `TypeError` saying which. */
 function checkOptions(options: MockHandlersOptions): Omit<MockHandlersOptions, "latency"> & { latency?: Latency } {
-  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new TypeError("createMockHandlers takes an object of options.");
+  if (options === null || typeof options !== "object" || Array.isArray(options))
+    throw new TypeError("createMockHandlers takes an object of options.");
   for (const name of Object.keys(options)) {
-    if (!OPTION_NAMES.has(name)) throw new TypeError(`createMockHandlers: unknown option "${name}". The options are ${[...OPTION_NAMES].join(", ")}.`);
+    if (!OPTION_NAMES.has(name))
+      throw new TypeError(
+        `createMockHandlers: unknown option "${name}". The options are ${[...OPTION_NAMES].join(", ")}.`,
+      );
   }
   const { latency, ...rest } = options;
   const checked: Omit<MockHandlersOptions, "latency"> & { latency?: Latency } = { ...rest };
   if (latency !== undefined) {
-    const read = typeof latency === "object" && latency !== null ? parseLatency(`${latency.min}-${latency.max}`) : parseLatency(String(latency));
+    const read =
+      typeof latency === "object" && latency !== null
+        ? parseLatency(`${latency.min}-${latency.max}`)
+        : parseLatency(String(latency));
     if (typeof read === "string") throw new TypeError(`createMockHandlers: ${read.replace("--latency", '"latency"')}`);
     checked.latency = read;
   }
@@ -272,18 +334,26 @@ function checkOptions(options: MockHandlersOptions): Omit<MockHandlersOptions, "
     const accounts = checkAccountConfigs(options.accounts, "accounts");
     if (typeof accounts === "string") throw new TypeError(`createMockHandlers: ${accounts}`);
   }
-  if (options.journalSize !== undefined && !(Number.isInteger(options.journalSize) && options.journalSize >= 0 && options.journalSize <= MAX_JOURNAL_SIZE)) {
+  if (
+    options.journalSize !== undefined &&
+    !(Number.isInteger(options.journalSize) && options.journalSize >= 0 && options.journalSize <= MAX_JOURNAL_SIZE)
+  ) {
     throw new TypeError(`createMockHandlers: "journalSize" must be a whole number from 0 to ${MAX_JOURNAL_SIZE}.`);
   }
   for (const name of ["agentSeats", "maxAccounts", "bodyLimit"] as const) {
     const value = options[name];
-    if (value !== undefined && !(Number.isInteger(value) && value >= 0)) throw new TypeError(`createMockHandlers: "${name}" must be a whole number, got ${JSON.stringify(value)}.`);
+    if (value !== undefined && !(Number.isInteger(value) && value >= 0))
+      throw new TypeError(`createMockHandlers: "${name}" must be a whole number, got ${JSON.stringify(value)}.`);
   }
   if (options.usage !== undefined) {
     checkUsageOption(options.usage, "createMockHandlers");
-    if ((options.usage as { file?: unknown }).file !== undefined) throw new TypeError('createMockHandlers: "usage.file" is the Node server\'s; here, write mock.usage.toJSON() where you want it.');
+    if ((options.usage as { file?: unknown }).file !== undefined)
+      throw new TypeError(
+        'createMockHandlers: "usage.file" is the Node server\'s; here, write mock.usage.toJSON() where you want it.',
+      );
   }
-  if (options.fixtures !== undefined && (typeof options.fixtures !== "object" || options.fixtures === null)) throw new TypeError('createMockHandlers: "fixtures" must be a state object (a Database).');
+  if (options.fixtures !== undefined && (typeof options.fixtures !== "object" || options.fixtures === null))
+    throw new TypeError('createMockHandlers: "fixtures" must be a state object (a Database).');
   return checked;
 }
 
@@ -293,10 +363,15 @@ function storageOf(persist: MockHandlersOptions["persist"]): KeyValueStorage | u
   if (typeof persist === "object" && persist !== null && typeof persist.getItem === "function") return persist;
   if (persist === "sessionStorage" || persist === "localStorage") {
     const storage = (globalThis as Record<string, unknown>)[persist] as KeyValueStorage | undefined;
-    if (!storage) throw new TypeError(`createMockHandlers: "persist" is ${persist}, which this host does not have (a browser page has it).`);
+    if (!storage)
+      throw new TypeError(
+        `createMockHandlers: "persist" is ${persist}, which this host does not have (a browser page has it).`,
+      );
     return storage;
   }
-  throw new TypeError('createMockHandlers: "persist" must be "sessionStorage", "localStorage" or an object with getItem, setItem and removeItem.');
+  throw new TypeError(
+    'createMockHandlers: "persist" must be "sessionStorage", "localStorage" or an object with getItem, setItem and removeItem.',
+  );
 }
 
 /** The origin and path prefix the handlers answer; no origin means any (outside a browser, without baseUrl). */
@@ -308,9 +383,12 @@ function baseOf(baseUrl: string | undefined): { origin: string | undefined; pref
   try {
     url = new URL(given);
   } catch {
-    throw new TypeError(`createMockHandlers: "baseUrl" must be an absolute http(s) URL such as http://localhost:4010, got ${JSON.stringify(given)}.`);
+    throw new TypeError(
+      `createMockHandlers: "baseUrl" must be an absolute http(s) URL such as http://localhost:4010, got ${JSON.stringify(given)}.`,
+    );
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`createMockHandlers: "baseUrl" must be an http(s) URL, got ${JSON.stringify(given)}.`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new TypeError(`createMockHandlers: "baseUrl" must be an http(s) URL, got ${JSON.stringify(given)}.`);
   return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, "") };
 }
 

@@ -1,6 +1,10 @@
 import { builtInSpec } from "../../contract/built-in-spec.ts";
 import { importAjvParts } from "./import-ajv.ts";
-import { checkServiceProfile, compileBodySchemaWith, type ProfileTools } from "../../contract/profile/check-service-profile.ts";
+import {
+  checkServiceProfile,
+  compileBodySchemaWith,
+  type ProfileTools,
+} from "../../contract/profile/check-service-profile.ts";
 import type { ServiceProfile } from "../../contract/profile/service-profile.ts";
 import { SERVICE_PROFILE_SCHEMA_JSON } from "../../generated/service-profile-schema.ts";
 import { ProfileRefused } from "../../mock/profile-refused.ts";
@@ -17,7 +21,10 @@ import type { LoadedPlayback } from "./create-mock-handlers.ts";
  * const playback = await loadProfilePlayback(await (await fetch("/service-profile.json")).json());
  * const mock = createMockHandlers({ playback });
  */
-export async function loadProfilePlayback(profile: ServiceProfile | string, source = "(given as an object)"): Promise<LoadedPlayback> {
+export async function loadProfilePlayback(
+  profile: ServiceProfile | string,
+  source = "(given as an object)",
+): Promise<LoadedPlayback> {
   const tools = await profileTools();
   const read = checkServiceProfile(profile, builtInSpec().document, tools);
   const named = typeof profile === "string" ? "(given as JSON text)" : source;

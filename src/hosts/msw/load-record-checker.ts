@@ -14,7 +14,10 @@ import { buildRawRecordValidator, type RawRecordValidator } from "../../mock/sto
  */
 export async function loadRecordChecker(): Promise<RawRecordValidator> {
   const parts = await importAjvParts();
-  const check = buildRawRecordValidator(() => builtInSpec().document, () => parts);
+  const check = buildRawRecordValidator(
+    () => builtInSpec().document,
+    () => parts,
+  );
   check.warm();
   return check;
 }

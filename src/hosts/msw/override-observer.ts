@@ -36,7 +36,10 @@ interface Started {
  * `response:mocked` (or `response:bypass` for a passthrough) with the answer; the mock's resolver says which
  * requests are its own, so that each request is journaled once.
  */
-export function createOverrideObserver(options: { journal: RequestJournal; apiPath: (url: URL) => string | undefined }): OverrideObserver {
+export function createOverrideObserver(options: {
+  journal: RequestJournal;
+  apiPath: (url: URL) => string | undefined;
+}): OverrideObserver {
   const { journal } = options;
   const starting = new Map<string, Started>();
   const open = new Map<string, JournalRecord>();
@@ -54,7 +57,16 @@ export function createOverrideObserver(options: { journal: RequestJournal; apiPa
       return;
     }
     if (options.apiPath(url) === undefined) return;
-    const body = request.body === null ? undefined : request.clone().arrayBuffer().then((bytes) => new Uint8Array(bytes), () => undefined);
+    const body =
+      request.body === null
+        ? undefined
+        : request
+            .clone()
+            .arrayBuffer()
+            .then(
+              (bytes) => new Uint8Array(bytes),
+              () => undefined,
+            );
     keep(starting, requestId, { request, started: performance.now(), body });
   };
   const onMatch = ({ requestId }: { requestId: string }) => {
@@ -67,7 +79,11 @@ export function createOverrideObserver(options: { journal: RequestJournal; apiPa
       headers[name] = value;
     });
     headers.host ??= url.host;
-    const record = journal.begin({ method: start.request.method.toUpperCase(), url: `${options.apiPath(url)}${url.search}`, headers }, start.started, { overridden: true });
+    const record = journal.begin(
+      { method: start.request.method.toUpperCase(), url: `${options.apiPath(url)}${url.search}`, headers },
+      start.started,
+      { overridden: true },
+    );
     void start.body?.then((bytes) => {
       if (bytes && bytes.length > 0) record.body(bytes, headers["content-type"]);
     });
@@ -91,7 +107,8 @@ export function createOverrideObserver(options: { journal: RequestJournal; apiPa
     },
     observe(network) {
       const events = network?.events;
-      if (!events || typeof events.on !== "function") throw new TypeError("observe takes what setupServer() or setupWorker() returned (it listens to its events).");
+      if (!events || typeof events.on !== "function")
+        throw new TypeError("observe takes what setupServer() or setupWorker() returned (it listens to its events).");
       if (observed.has(events)) return () => {};
       observed.add(events);
       const listeners: Array<[string, (event: any) => void]> = [

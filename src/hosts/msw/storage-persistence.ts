@@ -64,7 +64,16 @@ function read(storage: KeyValueStorage, key: string): PersistedState | undefined
   }
   const meta = saved?.$meta;
   const state = saved?.state;
-  if (!meta || !state || typeof meta.autologin?.secret !== "string" || !Array.isArray(state.accounts) || !Array.isArray(state.properties) || !Array.isArray(state.agents) || !Array.isArray(state.documents)) return undefined;
+  if (
+    !meta ||
+    !state ||
+    typeof meta.autologin?.secret !== "string" ||
+    !Array.isArray(state.accounts) ||
+    !Array.isArray(state.properties) ||
+    !Array.isArray(state.agents) ||
+    !Array.isArray(state.documents)
+  )
+    return undefined;
   // A record the store cannot hold (record-fault.ts) makes it no saved state either: the seed, not a crash later.
   if (firstRecordFault(state)) return undefined;
   return { state, meta, notes: [], restored: true };

@@ -21,7 +21,9 @@ const HEARTBEAT_MS = 15_000;
  * each event is encoded once for every console. At most {@link MAX_CONSOLE_VIEWERS} consoles, each with at most
  * {@link MAX_VIEWER_BACKLOG} bytes waiting; a console that leaves is dropped.
  */
-export function createConsoleEvents(journal: RequestJournal): (request: IncomingMessage, response: ServerResponse) => void {
+export function createConsoleEvents(
+  journal: RequestJournal,
+): (request: IncomingMessage, response: ServerResponse) => void {
   const viewers = new Set<ServerResponse>();
   let unsubscribe: (() => void) | undefined;
 
@@ -33,7 +35,10 @@ export function createConsoleEvents(journal: RequestJournal): (request: Incoming
     }
   };
   const broadcast = (event: "arrived" | "answered" | "cleared", call: JournaledCall | undefined): void => {
-    const text = event === "cleared" ? "event: cleared\ndata: {}\n\n" : `event: call\ndata: ${JSON.stringify(summarize(call!))}\n\n`;
+    const text =
+      event === "cleared"
+        ? "event: cleared\ndata: {}\n\n"
+        : `event: call\ndata: ${JSON.stringify(summarize(call!))}\n\n`;
     for (const viewer of viewers) {
       if (viewer.writableLength > MAX_VIEWER_BACKLOG) {
         leave(viewer);
@@ -45,12 +50,36 @@ export function createConsoleEvents(journal: RequestJournal): (request: Incoming
   return (request, response) => {
     request.resume();
     if (request.method !== "GET") {
-      return send(response, problemReply({ problem: "methodNotAllowed", detail: `${request.method} is not a method of ${EVENTS_PATH}; it allows GET.` }, EVENTS_PATH, { Allow: "GET" }));
+      return send(
+        response,
+        problemReply(
+          {
+            problem: "methodNotAllowed",
+            detail: `${request.method} is not a method of ${EVENTS_PATH}; it allows GET.`,
+          },
+          EVENTS_PATH,
+          { Allow: "GET" },
+        ),
+      );
     }
     if (viewers.size >= MAX_CONSOLE_VIEWERS) {
-      return send(response, problemReply({ problem: "tooManyConsoleViewers", detail: `At most ${MAX_CONSOLE_VIEWERS} consoles follow the journal at once; close one, or read GET /__admin/journal.` }, EVENTS_PATH, { "Retry-After": "5" }));
+      return send(
+        response,
+        problemReply(
+          {
+            problem: "tooManyConsoleViewers",
+            detail: `At most ${MAX_CONSOLE_VIEWERS} consoles follow the journal at once; close one, or read GET /__admin/journal.`,
+          },
+          EVENTS_PATH,
+          { "Retry-After": "5" },
+        ),
+      );
     }
-    response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" });
+    response.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    });
     response.write("retry: 2000\n\nevent: ready\ndata: {}\n\n");
     viewers.add(response);
     unsubscribe ??= journal.subscribe(broadcast);

@@ -18,7 +18,9 @@ export const CONSOLE_CSP =
  * does not hold, since a browser cannot send it when it opens a page: the page holds no record, and asks for the
  * token before it reads any.
  */
-export function createConsolePages(assetDir: string = CONSOLE_ASSET_DIR): (request: IncomingMessage, response: ServerResponse, path: string) => void {
+export function createConsolePages(
+  assetDir: string = CONSOLE_ASSET_DIR,
+): (request: IncomingMessage, response: ServerResponse, path: string) => void {
   const cache = new Map<string, Buffer>();
   const asset = (name: string): Buffer | undefined => {
     const cached = cache.get(name);
@@ -35,14 +37,24 @@ export function createConsolePages(assetDir: string = CONSOLE_ASSET_DIR): (reque
   return (request, response, path) => {
     request.resume();
     if (request.method !== "GET" && request.method !== "HEAD") {
-      send(response, problemReply({ problem: "methodNotAllowed", detail: `${request.method} is not a method of ${path}; it allows GET, HEAD.` }, path, { Allow: "GET, HEAD" }));
+      send(
+        response,
+        problemReply(
+          { problem: "methodNotAllowed", detail: `${request.method} is not a method of ${path}; it allows GET, HEAD.` },
+          path,
+          { Allow: "GET, HEAD" },
+        ),
+      );
       return;
     }
-    const name = path === CONSOLE_PATH || path === `${CONSOLE_PATH}/` ? "index.html" : path.slice(CONSOLE_PATH.length + 1);
+    const name =
+      path === CONSOLE_PATH || path === `${CONSOLE_PATH}/` ? "index.html" : path.slice(CONSOLE_PATH.length + 1);
     const type = Object.hasOwn(CONSOLE_ASSETS, name) ? CONSOLE_ASSETS[name] : undefined;
     const bytes = type ? asset(name) : undefined;
     if (!type || !bytes) {
-      const detail = type ? `The console's ${name} is not built: \`npm run build\` copies it from src/console/ into dist/console-assets/.` : `Nothing at ${path}; the console is at ${CONSOLE_PATH}.`;
+      const detail = type
+        ? `The console's ${name} is not built: \`npm run build\` copies it from src/console/ into dist/console-assets/.`
+        : `Nothing at ${path}; the console is at ${CONSOLE_PATH}.`;
       send(response, problemReply({ problem: "notFound", detail }, path));
       return;
     }

@@ -12,11 +12,17 @@ const DEFAULT_ALLOWED_HEADERS = "API-KEY, TOKEN, Content-Type, Prefer";
  * As a flat list of names and values, which `send` (send-reply.ts) writes in one `writeHead` with the reply's own
  * headers: on every API request's path, where setting them one by one first cost more than Node's own writing.
  */
-export const CORS_HEADERS: readonly string[] = ["Access-Control-Allow-Origin", "*", "Access-Control-Expose-Headers", "Allow, Content-Type, Preference-Applied"];
+export const CORS_HEADERS: readonly string[] = [
+  "Access-Control-Allow-Origin",
+  "*",
+  "Access-Control-Expose-Headers",
+  "Allow, Content-Type, Preference-Applied",
+];
 
 /** Sets {@link CORS_HEADERS} on a response a page of this host writes by itself (the API reference's files). */
 export function setCorsHeaders(response: ServerResponse): void {
-  for (let index = 0; index < CORS_HEADERS.length; index += 2) response.setHeader(CORS_HEADERS[index]!, CORS_HEADERS[index + 1]!);
+  for (let index = 0; index < CORS_HEADERS.length; index += 2)
+    response.setHeader(CORS_HEADERS[index]!, CORS_HEADERS[index + 1]!);
 }
 
 /**
@@ -28,7 +34,10 @@ export function answerPreflight(request: IncomingMessage, response: ServerRespon
   if (request.method !== "OPTIONS" || !request.headers["access-control-request-method"]) return false;
   setCorsHeaders(response);
   response.setHeader("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS");
-  response.setHeader("Access-Control-Allow-Headers", request.headers["access-control-request-headers"] ?? DEFAULT_ALLOWED_HEADERS);
+  response.setHeader(
+    "Access-Control-Allow-Headers",
+    request.headers["access-control-request-headers"] ?? DEFAULT_ALLOWED_HEADERS,
+  );
   response.setHeader("Access-Control-Max-Age", "600");
   response.setHeader("Vary", "Access-Control-Request-Headers");
   response.statusCode = 204;

@@ -1,4 +1,4 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { RequestListener, } from "node:http";
 import { createRequire } from "node:module";
 import type { Contract } from "../../contract/create-contract.ts";
 import type { RawRecordService } from "../../mock/services/raw-records.ts";
@@ -57,7 +57,14 @@ export function createApp(deps: AppDeps): RequestListener {
   const { contract, log, router } = deps;
   const reportError = deps.reportError ?? log ?? console.error;
   const docs = createDocsPages(deps.docsCredentials ?? (() => undefined));
-  const rawRecords = createRawRecordsRoute({ store: deps.store, raw: deps.raw, bodyLimit: deps.bodyLimit, log: reportError, internalError: router.internalError, ...(deps.durability ? { durability: deps.durability } : {}) });
+  const rawRecords = createRawRecordsRoute({
+    store: deps.store,
+    raw: deps.raw,
+    bodyLimit: deps.bodyLimit,
+    log: reportError,
+    internalError: router.internalError,
+    ...(deps.durability ? { durability: deps.durability } : {}),
+  });
   const consolePages = deps.journal ? createConsolePages() : undefined;
   const consoleEvents = deps.journal ? createConsoleEvents(deps.journal) : undefined;
   let specYaml: string | undefined; // built on the first request for it: most runs never ask
@@ -69,8 +76,15 @@ export function createApp(deps: AppDeps): RequestListener {
       return textReply("application/yaml", specYaml);
     },
     rawRecords: (request, path) => rawRecords(request.incoming, request.response, path),
-    ...(consolePages ? { consolePage: (request: NodeRequest, path: string) => void consolePages(request.incoming, request.response, path) } : {}),
-    ...(consoleEvents ? { consoleEvents: (request: NodeRequest) => void consoleEvents(request.incoming, request.response) } : {}),
+    ...(consolePages
+      ? {
+          consolePage: (request: NodeRequest, path: string) =>
+            void consolePages(request.incoming, request.response, path),
+        }
+      : {}),
+    ...(consoleEvents
+      ? { consoleEvents: (request: NodeRequest) => void consoleEvents(request.incoming, request.response) }
+      : {}),
   });
 
   /**

@@ -194,7 +194,9 @@ interface ResolvedOptions extends Omit<MockServerOptions, "dbFile" | "fixturesFi
  */
 export function resolveMockServerOptions(options: MockServerOptions): ResolvedOptions {
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    throw new TypeError(`createMockServer takes an object of options, got ${options === null ? "null" : typeof options}.`);
+    throw new TypeError(
+      `createMockServer takes an object of options, got ${options === null ? "null" : typeof options}.`,
+    );
   }
   const known = Object.keys(OPTION_NAMES);
   for (const name of Object.keys(options)) {
@@ -208,12 +210,18 @@ export function resolveMockServerOptions(options: MockServerOptions): ResolvedOp
   const { dbFile, fixturesFile, accounts, latency, ...rest } = options;
   const resolved: ResolvedOptions = { ...rest };
   if (latency !== undefined) {
-    const read = typeof latency === "object" && latency !== null ? checkLatency(latency) : parseLatency(String(latency));
+    const read =
+      typeof latency === "object" && latency !== null ? checkLatency(latency) : parseLatency(String(latency));
     if (typeof read === "string") throw new TypeError(`createMockServer: ${read.replace("--latency", '"latency"')}`);
     resolved.latency = read;
   }
-  if (resolved.journalSize !== undefined && !(Number.isInteger(resolved.journalSize) && resolved.journalSize >= 0 && resolved.journalSize <= MAX_JOURNAL_SIZE)) {
-    throw new TypeError(`createMockServer: "journalSize" must be a whole number from 0 to ${MAX_JOURNAL_SIZE}, got ${JSON.stringify(resolved.journalSize)}.`);
+  if (
+    resolved.journalSize !== undefined &&
+    !(Number.isInteger(resolved.journalSize) && resolved.journalSize >= 0 && resolved.journalSize <= MAX_JOURNAL_SIZE)
+  ) {
+    throw new TypeError(
+      `createMockServer: "journalSize" must be a whole number from 0 to ${MAX_JOURNAL_SIZE}, got ${JSON.stringify(resolved.journalSize)}.`,
+    );
   }
   for (const [alias, name] of Object.entries(ALIASES) as Array<[keyof typeof ALIASES, "db" | "fixtures"]>) {
     const value = alias === "dbFile" ? dbFile : fixturesFile;
@@ -224,25 +232,56 @@ export function resolveMockServerOptions(options: MockServerOptions): ResolvedOp
     resolved[name] = value;
   }
   if (resolved.logFormat !== undefined && !LOG_FORMATS.includes(resolved.logFormat)) {
-    throw new TypeError(`createMockServer: "logFormat" must be ${LOG_FORMATS.map((format) => JSON.stringify(format)).join(" or ")}, got ${JSON.stringify(resolved.logFormat)}.`);
+    throw new TypeError(
+      `createMockServer: "logFormat" must be ${LOG_FORMATS.map((format) => JSON.stringify(format)).join(" or ")}, got ${JSON.stringify(resolved.logFormat)}.`,
+    );
   }
   for (const name of ["db", "host", "baseUrl", "adminToken"] as const) {
     if (resolved[name] !== undefined && (typeof resolved[name] !== "string" || resolved[name] === "")) {
-      throw new TypeError(`createMockServer: "${name}" must be a non-empty string, got ${JSON.stringify(resolved[name])}.`);
+      throw new TypeError(
+        `createMockServer: "${name}" must be a non-empty string, got ${JSON.stringify(resolved[name])}.`,
+      );
     }
   }
-  if (resolved.fixtures !== undefined && (resolved.fixtures === "" || (typeof resolved.fixtures !== "string" && (typeof resolved.fixtures !== "object" || resolved.fixtures === null)))) {
-    throw new TypeError(`createMockServer: "fixtures" must be a file path or a state object, got ${JSON.stringify(resolved.fixtures)}.`);
+  if (
+    resolved.fixtures !== undefined &&
+    (resolved.fixtures === "" ||
+      (typeof resolved.fixtures !== "string" && (typeof resolved.fixtures !== "object" || resolved.fixtures === null)))
+  ) {
+    throw new TypeError(
+      `createMockServer: "fixtures" must be a file path or a state object, got ${JSON.stringify(resolved.fixtures)}.`,
+    );
   }
-  if (resolved.state !== undefined && (resolved.state === "" || resolved.state === null || (typeof resolved.state !== "string" && typeof resolved.state !== "object"))) {
-    throw new TypeError(`createMockServer: "state" must be a shipped state's name or a state object, got ${JSON.stringify(resolved.state)}.`);
+  if (
+    resolved.state !== undefined &&
+    (resolved.state === "" ||
+      resolved.state === null ||
+      (typeof resolved.state !== "string" && typeof resolved.state !== "object"))
+  ) {
+    throw new TypeError(
+      `createMockServer: "state" must be a shipped state's name or a state object, got ${JSON.stringify(resolved.state)}.`,
+    );
   }
-  if (resolved.profile !== undefined && (resolved.profile === "" || resolved.profile === null || (typeof resolved.profile !== "string" && typeof resolved.profile !== "object"))) {
-    throw new TypeError(`createMockServer: "profile" must be a profile file's path or a profile object, got ${JSON.stringify(resolved.profile)}.`);
+  if (
+    resolved.profile !== undefined &&
+    (resolved.profile === "" ||
+      resolved.profile === null ||
+      (typeof resolved.profile !== "string" && typeof resolved.profile !== "object"))
+  ) {
+    throw new TypeError(
+      `createMockServer: "profile" must be a profile file's path or a profile object, got ${JSON.stringify(resolved.profile)}.`,
+    );
   }
   if (resolved.usage !== undefined) checkUsageOption(resolved.usage, "createMockServer");
-  if (resolved.answers !== undefined && (resolved.answers === "" || resolved.answers === null || (typeof resolved.answers !== "string" && typeof resolved.answers !== "object"))) {
-    throw new TypeError(`createMockServer: "answers" must be an answers file's path or an answers document, got ${JSON.stringify(resolved.answers)}.`);
+  if (
+    resolved.answers !== undefined &&
+    (resolved.answers === "" ||
+      resolved.answers === null ||
+      (typeof resolved.answers !== "string" && typeof resolved.answers !== "object"))
+  ) {
+    throw new TypeError(
+      `createMockServer: "answers" must be an answers file's path or an answers document, got ${JSON.stringify(resolved.answers)}.`,
+    );
   }
   if (typeof accounts === "string") {
     const read = readAccountsFile(accounts);
@@ -253,7 +292,6 @@ export function resolveMockServerOptions(options: MockServerOptions): ResolvedOp
   }
   return resolved;
 }
-
 
 /** A state that cannot be used (`state`, `mock.useState()`): an unknown name, or records that are not right. */
 export class StateRefused extends Error {
@@ -268,6 +306,7 @@ export class StateRefused extends Error {
 
 /** A latency given as `{ min, max }`, checked as the flag's text would be. */
 function checkLatency(latency: Latency): Latency | string {
-  return typeof latency.min === "number" && typeof latency.max === "number" ? parseLatency(`${latency.min}-${latency.max}`) : `--latency must be { min, max } in milliseconds, got ${JSON.stringify(latency)}`;
+  return typeof latency.min === "number" && typeof latency.max === "number"
+    ? parseLatency(`${latency.min}-${latency.max}`)
+    : `--latency must be { min, max } in milliseconds, got ${JSON.stringify(latency)}`;
 }
-

@@ -69,7 +69,9 @@ export function readNodeBody(request: IncomingMessage, limit: number): Promise<B
       chunks.push(chunk);
     };
     request.on("data", onData);
-    request.on("end", () => settle(size === 0 ? { kind: "empty" } : { kind: "bytes", bytes: Buffer.concat(chunks, size) }));
+    request.on("end", () =>
+      settle(size === 0 ? { kind: "empty" } : { kind: "bytes", bytes: Buffer.concat(chunks, size) }),
+    );
     request.on("error", () => settle({ kind: "aborted" }));
     request.on("aborted", () => settle({ kind: "aborted" }));
   });

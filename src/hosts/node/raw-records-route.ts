@@ -32,7 +32,11 @@ export interface RawRecordsRouteDeps {
  * Answers one request under `/__db` (the admin guard has admitted it): the reply to send when json-server is not
  * to see it, else undefined once json-server has it (it writes its answer itself); a bug rejects.
  */
-export type RawRecordsRoute = (request: IncomingMessage, response: ServerResponse, path: string) => Promise<Reply | undefined>;
+export type RawRecordsRoute = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  path: string,
+) => Promise<Reply | undefined>;
 
 /**
  * Nested routes json-server 0.17 has (`/__db/<parent>/<id>/<children>`), where our records relate: a property's
@@ -44,7 +48,8 @@ const NESTED: Partial<Record<CollectionName, Partial<Record<CollectionName, stri
   accounts: { properties: "uid", agents: "uid", documents: "uid" },
 };
 const CANONICAL_ID = /^[1-9][0-9]*$/;
-const PLACES = "Raw records live at /__db/<collection> and /__db/<collection>/<id> (the collections are accounts, properties, agents and documents), a property's documents at /__db/properties/<id>/documents, an account's records at /__db/accounts/<uid>/<collection>, and the whole state at /__db/db.";
+const PLACES =
+  "Raw records live at /__db/<collection> and /__db/<collection>/<id> (the collections are accounts, properties, agents and documents), a property's documents at /__db/properties/<id>/documents, an account's records at /__db/accounts/<uid>/<collection>, and the whole state at /__db/db.";
 
 /**
  * The raw records under `/__db`, served by json-server 0.17's own router (raw-records-router.ts, loaded with
@@ -73,7 +78,11 @@ export function createRawRecordsRoute(deps: RawRecordsRouteDeps): RawRecordsRout
 }
 
 /** The request made ready for json-server, or the answer it gets instead. */
-async function prepare(request: IncomingMessage, path: string, deps: RawRecordsRouteDeps): Promise<Reply | Omit<RawRequest, "before"> | undefined> {
+async function prepare(
+  request: IncomingMessage,
+  path: string,
+  deps: RawRecordsRouteDeps,
+): Promise<Reply | Omit<RawRequest, "before"> | undefined> {
   const method = request.method === "HEAD" ? "GET" : (request.method ?? "GET");
   const url = request.url ?? path;
   const search = url.includes("?") ? url.slice(url.indexOf("?") + 1) : "";
@@ -83,8 +92,19 @@ async function prepare(request: IncomingMessage, path: string, deps: RawRecordsR
     discardBody(request);
     return problemReply(failed, path, headers);
   };
-  const notAllowed = (allowed: string) => refuse({ problem: "methodNotAllowed", detail: `${request.method} is not a method of ${clip(path, 100)}; it allows ${allowed}.` }, { Allow: allowed });
-  if (segments.length === 0 || segments.length > 3 || segments.some((segment) => segment === undefined || segment === "")) {
+  const notAllowed = (allowed: string) =>
+    refuse(
+      {
+        problem: "methodNotAllowed",
+        detail: `${request.method} is not a method of ${clip(path, 100)}; it allows ${allowed}.`,
+      },
+      { Allow: allowed },
+    );
+  if (
+    segments.length === 0 ||
+    segments.length > 3 ||
+    segments.some((segment) => segment === undefined || segment === "")
+  ) {
     return refuse({ problem: "notFound", detail: PLACES });
   }
   const [first, id, nested] = segments as string[];
@@ -93,13 +113,21 @@ async function prepare(request: IncomingMessage, path: string, deps: RawRecordsR
     return handOver(request, { query: emptyQuery(), body: {} }, path, false);
   }
   const collection = collectionNamed(first!);
-  if (!collection) return refuse({ problem: "notFound", detail: `No collection ${clip(first!, 100)} under /__db; there are ${COLLECTIONS.join(", ")}. ${PLACES}` });
+  if (!collection)
+    return refuse({
+      problem: "notFound",
+      detail: `No collection ${clip(first!, 100)} under /__db; there are ${COLLECTIONS.join(", ")}. ${PLACES}`,
+    });
   const size = (name: CollectionName) => deps.store.records(name).length;
 
   if (nested !== undefined) {
     const children = collectionNamed(nested);
     const field = children && NESTED[collection]?.[children];
-    if (!children || !field) return refuse({ problem: "notFound", detail: `${clip(nested, 100)} are not records of ${collection}. ${PLACES}` });
+    if (!children || !field)
+      return refuse({
+        problem: "notFound",
+        detail: `${clip(nested, 100)} are not records of ${collection}. ${PLACES}`,
+      });
     if (method === "GET") {
       const query = rawQuery(search, { collection: children, list: true, size });
       if (!query.ok) return refuse(query.failure);
@@ -142,7 +170,12 @@ async function prepare(request: IncomingMessage, path: string, deps: RawRecordsR
 }
 
 /** Sets what json-server's router reads (`req.query`, `req.body`, and `_body`, which tells its body parser the body is read). */
-function handOver(request: IncomingMessage, parsed: { query: RawQuery; body: object }, path: string, writes: boolean): Omit<RawRequest, "before"> {
+function handOver(
+  request: IncomingMessage,
+  parsed: { query: RawQuery; body: object },
+  path: string,
+  writes: boolean,
+): Omit<RawRequest, "before"> {
   if (!writes) discardBody(request);
   // method-override would turn a POST into the method this header names, past the checks made for a POST.
   delete request.headers["x-http-method-override"];
@@ -151,9 +184,17 @@ function handOver(request: IncomingMessage, parsed: { query: RawQuery; body: obj
 }
 
 /** A write's query: json-server reads only `_delay` there (bounded like any other delay). */
-function writeQuery(search: string, collection: CollectionName, size: (name: CollectionName) => number): ReturnType<typeof rawQuery> {
+function writeQuery(
+  search: string,
+  collection: CollectionName,
+  size: (name: CollectionName) => number,
+): ReturnType<typeof rawQuery> {
   const delay = new URLSearchParams(search).get("_delay");
-  return rawQuery(delay === null ? "" : new URLSearchParams({ _delay: delay }).toString(), { collection, list: false, size });
+  return rawQuery(delay === null ? "" : new URLSearchParams({ _delay: delay }).toString(), {
+    collection,
+    list: false,
+    size,
+  });
 }
 
 function emptyQuery(): RawQuery {
@@ -161,19 +202,47 @@ function emptyQuery(): RawQuery {
 }
 
 /** Reads a raw write's body: a JSON object within the limit (the admin guard has already refused any other media type). */
-async function readRecord(request: IncomingMessage, limit: number, path: string): Promise<{ record: Record<string, unknown> } | Reply | undefined> {
+async function readRecord(
+  request: IncomingMessage,
+  limit: number,
+  path: string,
+): Promise<{ record: Record<string, unknown> } | Reply | undefined> {
   const media = mediaTypeOf(request.headers["content-type"]);
   const read = await readBody(request, limit);
   if (read.kind === "aborted") return undefined;
-  if (read.kind === "too-large") return problemReply({ problem: "payloadTooLarge", detail: `The request body exceeds ${limit} bytes.` }, path, { Connection: "close" });
+  if (read.kind === "too-large")
+    return problemReply({ problem: "payloadTooLarge", detail: `The request body exceeds ${limit} bytes.` }, path, {
+      Connection: "close",
+    });
   if (read.kind === "bytes" && media !== "application/json") {
-    return problemReply({ problem: "unsupportedMediaType", detail: `Raw records are sent as application/json, not ${media ?? "without a content-type"}.` }, path);
+    return problemReply(
+      {
+        problem: "unsupportedMediaType",
+        detail: `Raw records are sent as application/json, not ${media ?? "without a content-type"}.`,
+      },
+      path,
+    );
   }
   const parsed = read.kind === "empty" ? { ok: true as const, value: undefined } : parseJson(read.bytes);
-  if (!parsed.ok) return problemReply({ problem: parsed.tooDeep ? "invalidRequest" : "malformedJson", detail: parsed.reason, errors: [{ in: "body", pointer: "", detail: parsed.reason }] }, path);
+  if (!parsed.ok)
+    return problemReply(
+      {
+        problem: parsed.tooDeep ? "invalidRequest" : "malformedJson",
+        detail: parsed.reason,
+        errors: [{ in: "body", pointer: "", detail: parsed.reason }],
+      },
+      path,
+    );
   const value = parsed.value;
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return problemReply({ problem: "invalidRequest", detail: "A raw record is a JSON object.", errors: [{ in: "body", pointer: "", detail: "must be an object" }] }, path);
+    return problemReply(
+      {
+        problem: "invalidRequest",
+        detail: "A raw record is a JSON object.",
+        errors: [{ in: "body", pointer: "", detail: "must be an object" }],
+      },
+      path,
+    );
   }
   return { record: value as Record<string, unknown> };
 }

@@ -63,7 +63,8 @@ export async function createRawRecordsRouter(deps: RawRecordsRouterDeps): Promis
     const now = collectionsOf(store);
     if (COLLECTIONS.some((name) => view[name] !== now[name])) db.setState((view = now)); // after a reset
   };
-  const nameOf = (collection: unknown): CollectionName | undefined => COLLECTIONS.find((name) => view[name] === collection);
+  const nameOf = (collection: unknown): CollectionName | undefined =>
+    COLLECTIONS.find((name) => view[name] === collection);
 
   const contexts = new WeakMap<object, RawRequest>();
   /** A refused write's failure, by the body json-server handed to the operation (`req.body`). */
@@ -96,8 +97,10 @@ export async function createRawRecordsRouter(deps: RawRecordsRouterDeps): Promis
       refused.set(doc, created.failure);
       return doc;
     },
-    replaceById: (collection: unknown, id: unknown, attrs: Doc) => changed(raw.replace(collectionOf(collection), id, attrs), attrs),
-    updateById: (collection: unknown, id: unknown, attrs: Doc) => changed(raw.patch(collectionOf(collection), id, attrs), attrs),
+    replaceById: (collection: unknown, id: unknown, attrs: Doc) =>
+      changed(raw.replace(collectionOf(collection), id, attrs), attrs),
+    updateById: (collection: unknown, id: unknown, attrs: Doc) =>
+      changed(raw.patch(collectionOf(collection), id, attrs), attrs),
     removeById: (collection: unknown, id: unknown) => {
       const name = collectionOf(collection);
       const gone = raw.remove(name, id);
@@ -107,7 +110,9 @@ export async function createRawRecordsRouter(deps: RawRecordsRouterDeps): Promis
     getRemovable: () => {
       const from = removed;
       removed = undefined;
-      return from ? raw.dependentsOf(from.collection, from.id).map(({ collection, id }) => ({ name: collection, id })) : [];
+      return from
+        ? raw.dependentsOf(from.collection, from.id).map(({ collection, id }) => ({ name: collection, id }))
+        : [];
     },
   });
 
@@ -122,7 +127,16 @@ export async function createRawRecordsRouter(deps: RawRecordsRouterDeps): Promis
       return;
     }
     if (response.statusCode === 404) {
-      send(response, problemReply({ problem: "notFound", detail: `No record at ${clip(context.instance, 100)}: ids are positive whole numbers in plain decimal, up to 9007199254740991.` }, context.instance));
+      send(
+        response,
+        problemReply(
+          {
+            problem: "notFound",
+            detail: `No record at ${clip(context.instance, 100)}: ids are positive whole numbers in plain decimal, up to 9007199254740991.`,
+          },
+          context.instance,
+        ),
+      );
       return;
     }
     const data: unknown = response.locals.data;
@@ -140,7 +154,11 @@ export async function createRawRecordsRouter(deps: RawRecordsRouterDeps): Promis
   };
 
   const failed: ErrorRequestHandler = (error: unknown, request, response, _next) => {
-    const { reply } = deps.internalError({ method: request.method, url: request.originalUrl }, contexts.get(request)?.instance ?? "/__db", error);
+    const { reply } = deps.internalError(
+      { method: request.method, url: request.originalUrl },
+      contexts.get(request)?.instance ?? "/__db",
+      error,
+    );
     if (response.headersSent) response.destroy();
     else send(response, reply);
   };
@@ -158,13 +176,24 @@ export async function createRawRecordsRouter(deps: RawRecordsRouterDeps): Promis
   app.use(failed);
   // An Express application is a plain listener at heart; Express gives request and response its own
   // prototypes when it takes them.
-  const listener = app as unknown as (request: IncomingMessage, response: ServerResponse, done: (error?: unknown) => void) => void;
+  const listener = app as unknown as (
+    request: IncomingMessage,
+    response: ServerResponse,
+    done: (error?: unknown) => void,
+  ) => void;
   return (request, response, context) => {
     sync();
     contexts.set(request, context);
     listener(request, response, (error) => {
       if (error) log(`Internal error on ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
-      if (!response.headersSent) send(response, problemReply({ problem: "notFound", detail: `Nothing at ${request.method} ${clip(context.instance, 100)}.` }, context.instance));
+      if (!response.headersSent)
+        send(
+          response,
+          problemReply(
+            { problem: "notFound", detail: `Nothing at ${request.method} ${clip(context.instance, 100)}.` },
+            context.instance,
+          ),
+        );
     });
   };
 }

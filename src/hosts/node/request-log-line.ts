@@ -23,7 +23,9 @@ export function requestLogLine(request: LoggedRequest): string {
   const { problem } = request;
   if (!problem) return line;
   const [first, ...others] = problem.errors ?? [];
-  const why = first ? `${first.in} ${first.pointer || "/"} ${first.detail}${others.length > 0 ? ` (and ${others.length} more)` : ""}` : problem.detail;
+  const why = first
+    ? `${first.in} ${first.pointer || "/"} ${first.detail}${others.length > 0 ? ` (and ${others.length} more)` : ""}`
+    : problem.detail;
   return `${line} ${problem.title}: ${oneLine(why)}`;
 }
 
@@ -56,7 +58,9 @@ function oneLine(text: string): string {
 export function requestLogJson(request: LoggedRequest): string {
   const level = request.status >= 500 ? "error" : request.status >= 400 ? "warn" : "info";
   const { problem } = request;
-  const why = problem ? `,"problem":${JSON.stringify({ title: problem.title, detail: problem.detail, ...(problem.errors ? { errors: problem.errors } : {}) })}` : "";
+  const why = problem
+    ? `,"problem":${JSON.stringify({ title: problem.title, detail: problem.detail, ...(problem.errors ? { errors: problem.errors } : {}) })}`
+    : "";
   return (
     `${jsonLineStart(level, request.at)},"req":{"method":${JSON.stringify(request.method)},"url":${JSON.stringify(request.url)}},` +
     `"res":{"statusCode":${request.status}},"responseTime":${Math.round(request.durationMs)}${why},"msg":"request completed"}`

@@ -31,7 +31,14 @@ export function logWhenFinished(
   now: () => number = Date.now,
   format: (request: LoggedRequest) => string = requestLogLine,
 ): void {
-  (response as Logged)[PENDING] = { method: request.method ?? "GET", url: request.url ?? "/", receivedAt, log, now, format };
+  (response as Logged)[PENDING] = {
+    method: request.method ?? "GET",
+    url: request.url ?? "/",
+    receivedAt,
+    log,
+    now,
+    format,
+  };
   response.on("finish", finished);
 }
 
@@ -40,5 +47,14 @@ function finished(this: Logged): void {
   if (!request) return;
   this[PENDING] = undefined;
   const problem = problemSent(this);
-  request.log(request.format({ at: request.now(), method: request.method, url: request.url, status: this.statusCode, durationMs: performance.now() - request.receivedAt, ...(problem ? { problem } : {}) }));
+  request.log(
+    request.format({
+      at: request.now(),
+      method: request.method,
+      url: request.url,
+      status: this.statusCode,
+      durationMs: performance.now() - request.receivedAt,
+      ...(problem ? { problem } : {}),
+    }),
+  );
 }

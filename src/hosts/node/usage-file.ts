@@ -11,7 +11,11 @@ const MIN_INTERVAL_MS = 1_000;
  * again after every one); the tests that end in between are written by the next. The Node host's (it uses
  * `node:fs`).
  */
-export function writeUsageFile(recorder: UsageRecorder, file: string, onError: (text: string) => void): { close(): Promise<void> } {
+export function writeUsageFile(
+  recorder: UsageRecorder,
+  file: string,
+  onError: (text: string) => void,
+): { close(): Promise<void> } {
   let writing: Promise<void> | undefined;
   let again = false;
   let reported = false;

@@ -74,7 +74,14 @@ export class AnswersServer implements UsageControl {
     const recorded = new Map(answers.usage.tests.map((test) => [test.name, test.interactions] as const));
     for (const test of answers.tests) {
       const sent = recorded.get(test.name);
-      this.#byName.set(test.name, test.interactions.map((answer, index) => ({ answer, servicePath: "path" in answer ? answer.path : undefined, mockPath: sent?.[index]?.request.path })));
+      this.#byName.set(
+        test.name,
+        test.interactions.map((answer, index) => ({
+          answer,
+          servicePath: "path" in answer ? answer.path : undefined,
+          mockPath: sent?.[index]?.request.path,
+        })),
+      );
     }
     this.#usage = answers.usage;
     this.#contract = contract;
@@ -126,11 +133,12 @@ export class AnswersServer implements UsageControl {
         return this.#uncovered(test, call, next, `the service was not asked it: ${planned.notSent}`);
       }
       const first = test.planned?.[test.next]?.answer;
-      const reason = test.planned === undefined
-        ? `the answers hold no test named ${JSON.stringify(test.name)}`
-        : first === undefined
-          ? `the test's ${test.planned.length} answers were used up`
-          : `the next answer is for ${first.operation}, not ${operation}`;
+      const reason =
+        test.planned === undefined
+          ? `the answers hold no test named ${JSON.stringify(test.name)}`
+          : first === undefined
+            ? `the test's ${test.planned.length} answers were used up`
+            : `the next answer is for ${first.operation}, not ${operation}`;
       return this.#uncovered(test, call, next, reason);
     };
   }
@@ -163,15 +171,22 @@ export class AnswersServer implements UsageControl {
     return operation;
   }
 
-  #uncovered(test: ServedTest, call: Parameters<ApiInterceptor>[0], next: Parameters<ApiInterceptor>[1], reason: string) {
+  #uncovered(
+    test: ServedTest,
+    call: Parameters<ApiInterceptor>[0],
+    next: Parameters<ApiInterceptor>[1],
+    reason: string,
+  ) {
     call.fault = { ...call.fault, answers: "not-covered" };
-    if (test.notCovered.length < MAX_NOT_COVERED) test.notCovered.push({ test: test.name, method: call.method, path: call.path, reason });
+    if (test.notCovered.length < MAX_NOT_COVERED)
+      test.notCovered.push({ test: test.name, method: call.method, path: call.path, reason });
     return next(call);
   }
 
   #current(): ServedTest {
     const running = runningTestName();
-    if (running !== undefined && running !== this.#runnerTest && testNameProblem(running) === undefined) this.beginTest(running);
+    if (running !== undefined && running !== this.#runnerTest && testNameProblem(running) === undefined)
+      this.beginTest(running);
     if (!this.#open) this.beginTest(UNNAMED_TEST);
     return this.#open!;
   }
@@ -180,11 +195,18 @@ export class AnswersServer implements UsageControl {
 /** The service's answer as the mock sends it: its status, its content-type as sent, its other headers and its body. */
 function replyOf(answer: Extract<ServiceAnswer, { status: number }>): Reply {
   const { "content-type": contentType, ...headers } = answer.headers;
-  const body = answer.body === undefined ? new JsonBytes("") : new JsonBytes(typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body));
+  const body =
+    answer.body === undefined
+      ? new JsonBytes("")
+      : new JsonBytes(typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body));
   return {
     status: answer.status,
     contentType: answer.mediaType === "application/problem+json" ? "application/problem+json" : "application/json",
-    ...(contentType !== undefined ? { mediaType: contentType } : answer.mediaType ? { mediaType: answer.mediaType } : {}),
+    ...(contentType !== undefined
+      ? { mediaType: contentType }
+      : answer.mediaType
+        ? { mediaType: answer.mediaType }
+        : {}),
     headers,
     body,
   };

@@ -19,11 +19,21 @@ export interface TestResultLine {
  * hook calls it: `property-listing-kit/vitest`). Appended as one line, so that test files run in parallel
  * processes each add theirs whole. Nothing without the variable, or where there is no file system (a browser).
  */
-export function reportTestResult(test: string, state: string | undefined, errors: Array<{ name?: string; message?: string } | undefined>): void {
-  const processObject = (globalThis as { process?: { env?: Record<string, string | undefined>; getBuiltinModule?: (name: string) => unknown } }).process;
+export function reportTestResult(
+  test: string,
+  state: string | undefined,
+  errors: Array<{ name?: string; message?: string } | undefined>,
+): void {
+  const processObject = (
+    globalThis as {
+      process?: { env?: Record<string, string | undefined>; getBuiltinModule?: (name: string) => unknown };
+    }
+  ).process;
   const file = processObject?.env?.[RESULTS_VARIABLE];
   if (!file) return;
-  const fs = processObject?.getBuiltinModule?.("node:fs") as { appendFileSync(file: string, text: string): void } | undefined;
+  const fs = processObject?.getBuiltinModule?.("node:fs") as
+    | { appendFileSync(file: string, text: string): void }
+    | undefined;
   if (!fs) return;
   const notCovered: NotCovered[] = [];
   for (const usage of usageInProcess()) {
@@ -33,7 +43,13 @@ export function reportTestResult(test: string, state: string | undefined, errors
   const line: TestResultLine = {
     test,
     state: state === "pass" ? "pass" : state === "fail" ? "fail" : "skip",
-    errors: errors.map((error) => (error ? `${error.name && error.name !== "Error" ? `${error.name}: ` : ""}${error.message ?? ""}`.split("\n")[0]!.slice(0, 1000) : "")),
+    errors: errors.map((error) =>
+      error
+        ? `${error.name && error.name !== "Error" ? `${error.name}: ` : ""}${error.message ?? ""}`
+            .split("\n")[0]!
+            .slice(0, 1000)
+        : "",
+    ),
     notCovered,
   };
   fs.appendFileSync(file, `${JSON.stringify(line)}\n`);

@@ -55,11 +55,19 @@ export function createConsoleRoutes(deps: ConsoleRoutesDeps): ConsoleRoutes {
       discardBody(request);
       const id = path.slice(JOURNAL_PREFIX.length);
       const call = /^[1-9][0-9]{0,14}$/.test(id) ? deps.journal.call(Number(id)) : undefined;
-      if (!call) return problemReply({ problem: "notFound", detail: `The journal holds no call ${JSON.stringify(id.slice(0, 100))} (a reset empties it, and it keeps the newest calls only).` }, path);
+      if (!call)
+        return problemReply(
+          {
+            problem: "notFound",
+            detail: `The journal holds no call ${JSON.stringify(id.slice(0, 100))} (a reset empties it, and it keeps the newest calls only).`,
+          },
+          path,
+        );
       return okReply(detail(call));
     }
     if (path === "/__admin/coverage") {
-      if (method !== "GET" && method !== "HEAD" && method !== "DELETE") return notAllowed(request, path, "GET, HEAD, DELETE");
+      if (method !== "GET" && method !== "HEAD" && method !== "DELETE")
+        return notAllowed(request, path, "GET, HEAD, DELETE");
       discardBody(request);
       if (method === "DELETE") deps.coverage.clear();
       return okReply(deps.coverage.report());
@@ -98,18 +106,40 @@ export function readLatency(input: unknown): Outcome<Latency> {
   const body = input as Record<string, unknown>;
   const errors: FieldError[] = [];
   for (const field of Object.keys(body)) {
-    if (field !== "min" && field !== "max") errors.push({ in: "body", pointer: `/${field.slice(0, 100).replace(/~/g, "~0").replace(/\//g, "~1")}`, detail: "is not a field of a latency (min, max)" });
+    if (field !== "min" && field !== "max")
+      errors.push({
+        in: "body",
+        pointer: `/${field.slice(0, 100).replace(/~/g, "~0").replace(/\//g, "~1")}`,
+        detail: "is not a field of a latency (min, max)",
+      });
   }
-  const whole = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= MAX_DELAY_MS;
-  if (!whole(body.min)) errors.push({ in: "body", pointer: "/min", detail: `must be whole milliseconds from 0 to ${MAX_DELAY_MS}` });
-  if (body.max !== undefined && !whole(body.max)) errors.push({ in: "body", pointer: "/max", detail: `must be whole milliseconds from 0 to ${MAX_DELAY_MS}, or left out for a fixed latency` });
-  if (errors.length === 0 && whole(body.min) && whole(body.max) && body.max < body.min) errors.push({ in: "body", pointer: "/max", detail: "must not be less than min" });
-  if (errors.length > 0) return failure("invalidLatency", `The latency is wrong in ${errors.length === 1 ? "1 field" : `${errors.length} fields`}.`, errors.slice(0, 20));
+  const whole = (value: unknown): value is number =>
+    typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= MAX_DELAY_MS;
+  if (!whole(body.min))
+    errors.push({ in: "body", pointer: "/min", detail: `must be whole milliseconds from 0 to ${MAX_DELAY_MS}` });
+  if (body.max !== undefined && !whole(body.max))
+    errors.push({
+      in: "body",
+      pointer: "/max",
+      detail: `must be whole milliseconds from 0 to ${MAX_DELAY_MS}, or left out for a fixed latency`,
+    });
+  if (errors.length === 0 && whole(body.min) && whole(body.max) && body.max < body.min)
+    errors.push({ in: "body", pointer: "/max", detail: "must not be less than min" });
+  if (errors.length > 0)
+    return failure(
+      "invalidLatency",
+      `The latency is wrong in ${errors.length === 1 ? "1 field" : `${errors.length} fields`}.`,
+      errors.slice(0, 20),
+    );
   const min = body.min as number;
   return success({ min, max: (body.max as number | undefined) ?? min });
 }
 
 function notAllowed(request: MockRequest, path: string, allow: string): Reply {
   discardBody(request);
-  return problemReply({ problem: "methodNotAllowed", detail: `${request.method} is not a method of ${path}; it allows ${allow}.` }, path, { Allow: allow });
+  return problemReply(
+    { problem: "methodNotAllowed", detail: `${request.method} is not a method of ${path}; it allows ${allow}.` },
+    path,
+    { Allow: allow },
+  );
 }

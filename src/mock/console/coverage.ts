@@ -49,7 +49,12 @@ export class Coverage {
 
   constructor(contract: Pick<Contract, "operations" | "document">) {
     this.#document = contract.document;
-    this.#operations = contract.operations.map((operation) => ({ id: operation.id, method: operation.method, path: operation.pathTemplate, statuses: [...operation.responses.keys()] }));
+    this.#operations = contract.operations.map((operation) => ({
+      id: operation.id,
+      method: operation.method,
+      path: operation.pathTemplate,
+      statuses: [...operation.responses.keys()],
+    }));
   }
 
   /** Counts one answer; a call that matched no operation (404, 405), or was not answered, counts nowhere. */
@@ -101,7 +106,11 @@ export class Coverage {
     const assumptions = [...used]
       .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
       .map(([id, count]) => ({ id, ...text.get(id)!, count }));
-    return { operations, totals: { operations: operations.length, exercised, responses, responsesExercised }, assumptions };
+    return {
+      operations,
+      totals: { operations: operations.length, exercised, responses, responsesExercised },
+      assumptions,
+    };
   }
 }
 
@@ -131,7 +140,15 @@ function readAssumptions(document: Contract["document"], operations: readonly Co
   const byResponse = new Map(
     operations.map((operation) => {
       const base = `/paths/${escapeToken(operation.path)}/${operation.method.toLowerCase()}/responses`;
-      return [operation.id, new Map(operation.statuses.map((status) => [status, markersUnder(document, `${base}/${escapeToken(status)}`, numbered)]))];
+      return [
+        operation.id,
+        new Map(
+          operation.statuses.map((status) => [
+            status,
+            markersUnder(document, `${base}/${escapeToken(status)}`, numbered),
+          ]),
+        ),
+      ];
     }),
   );
   return { byResponse, text };

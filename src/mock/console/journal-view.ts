@@ -81,7 +81,10 @@ export function detail(call: JournaledCall): CallDetail {
   if (call.answered) {
     const { body, headers } = call.answered;
     const contentType = contentTypeOf(call.answered as Reply);
-    answer = { headers: { "content-type": contentType, ...headers }, body: body === undefined ? null : formatted(bodyText(body), contentType) };
+    answer = {
+      headers: { "content-type": contentType, ...headers },
+      body: body === undefined ? null : formatted(bodyText(body), contentType),
+    };
     if (call.answerSize !== undefined) {
       answer.bodyTruncated = true;
       answer.bodySize = call.answerSize;
@@ -94,30 +97,43 @@ export function detail(call: JournaledCall): CallDetail {
 export function curlOf(call: JournaledCall): string {
   const host = firstHeader(call.headers, "host") ?? "localhost";
   const parts = ["curl", "-X", call.method, quoted(`http://${host}${call.url}`)];
-  for (const [name, line] of Object.entries(CURL_PLACEHOLDERS)) if (call.headers[name] !== undefined) parts.push("-H", `"${line}"`);
+  for (const [name, line] of Object.entries(CURL_PLACEHOLDERS))
+    if (call.headers[name] !== undefined) parts.push("-H", `"${line}"`);
   for (const [name, shown] of Object.entries(CURL_HEADERS)) {
     const value = firstHeader(call.headers, name);
     if (value !== undefined) parts.push("-H", quoted(`${shown}: ${value}`));
   }
-  if (call.bytes !== undefined && call.bytes.length > 0) parts.push("--data-raw", quoted(text.decode(call.bytes) + (call.bodySize > call.bytes.length ? "…(cut by the journal)" : "")));
+  if (call.bytes !== undefined && call.bytes.length > 0)
+    parts.push(
+      "--data-raw",
+      quoted(text.decode(call.bytes) + (call.bodySize > call.bytes.length ? "…(cut by the journal)" : "")),
+    );
   return parts.join(" ");
 }
 
 function problemOf(call: JournaledCall): { title?: unknown; type?: unknown; errors?: unknown } | undefined {
   const body = call.answered?.body;
   if (body === undefined || body === null) return undefined;
-  if (!(body instanceof Uint8Array) && !(body instanceof JsonBytes) && typeof body !== "string") return body as { title?: unknown };
+  if (!(body instanceof Uint8Array) && !(body instanceof JsonBytes) && typeof body !== "string")
+    return body as { title?: unknown };
   if (call.answerSize !== undefined || !/json/i.test(contentTypeOf(call.answered as Reply))) return undefined;
   try {
     const parsed = JSON.parse(bodyText(body)) as unknown;
-    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as { title?: unknown }) : undefined;
+    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
+      ? (parsed as { title?: unknown })
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
 function isFieldError(value: unknown): value is FieldError {
-  return value !== null && typeof value === "object" && typeof (value as FieldError).pointer === "string" && typeof (value as FieldError).detail === "string";
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    typeof (value as FieldError).pointer === "string" &&
+    typeof (value as FieldError).detail === "string"
+  );
 }
 
 function bodyText(body: unknown): string {
@@ -140,7 +156,12 @@ function shownHeaders(headers: JournaledCall["headers"]): Record<string, string>
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const joined = Array.isArray(value) ? value.join(", ") : value;
-    Object.defineProperty(shown, name, { value: SECRET_HEADERS.has(name) ? `(hidden: ${joined.length} characters)` : joined, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(shown, name, {
+      value: SECRET_HEADERS.has(name) ? `(hidden: ${joined.length} characters)` : joined,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return shown;
 }

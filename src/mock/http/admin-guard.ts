@@ -32,11 +32,21 @@ export type AdminGuard = (request: MockRequest, path: string) => Failure | undef
 /** The one guard in front of the admin routes (`admin-routes.ts` calls it first, for every admin request). */
 export function createAdminGuard(options: AdminGuardOptions = {}): AdminGuard {
   const base = options.baseUrl ? new URL(options.baseUrl) : undefined;
-  const configured = [...(options.allowedHosts ?? []), ...(base ? [hostnameOf(base.host) ?? base.hostname] : [])].map((host) => host.toLowerCase());
+  const configured = [...(options.allowedHosts ?? []), ...(base ? [hostnameOf(base.host) ?? base.hostname] : [])].map(
+    (host) => host.toLowerCase(),
+  );
   const token = options.adminToken;
   return (request) => {
     const allowedHosts = admittedHosts(configured, options.listenHost?.());
-    return checkAdminRequest({ method: request.method, headers: request.headers }, { allowedHosts, ...(options.inProcess ? { inProcess: true } : {}), ...(base ? { baseOrigin: base.origin } : {}), ...(token ? { token } : {}) });
+    return checkAdminRequest(
+      { method: request.method, headers: request.headers },
+      {
+        allowedHosts,
+        ...(options.inProcess ? { inProcess: true } : {}),
+        ...(base ? { baseOrigin: base.origin } : {}),
+        ...(token ? { token } : {}),
+      },
+    );
   };
 }
 
@@ -63,7 +73,10 @@ export interface AdminCheckOptions {
  * 4. A write's body must be `application/json`: the form encodings and `text/plain` a page can send without a
  *    CORS preflight get 415.
  */
-export function checkAdminRequest(request: { method: string; headers: RequestHeaders }, options: AdminCheckOptions): Failure | undefined {
+export function checkAdminRequest(
+  request: { method: string; headers: RequestHeaders },
+  options: AdminCheckOptions,
+): Failure | undefined {
   const { headers } = request;
   const host = firstHeader(headers, "host");
   if (!options.inProcess && !isHostAllowed(host, options.allowedHosts)) {
@@ -81,13 +94,19 @@ export function checkAdminRequest(request: { method: string; headers: RequestHea
     };
   }
   if (options.token && !bearerMatches(firstHeader(headers, "authorization"), options.token)) {
-    return { problem: "unauthorized", detail: "The admin routes of this mock require Authorization: Bearer <the --admin-token it was started with>." };
+    return {
+      problem: "unauthorized",
+      detail: "The admin routes of this mock require Authorization: Bearer <the --admin-token it was started with>.",
+    };
   }
   const method = request.method.toUpperCase();
   if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && sendsBody(headers)) {
     const media = mediaTypeOf(firstHeader(headers, "content-type"));
     if (media !== "application/json") {
-      return { problem: "unsupportedMediaType", detail: `Admin routes take application/json bodies only, not ${media ? clip(media, 200) : "a body without a content-type"}.` };
+      return {
+        problem: "unsupportedMediaType",
+        detail: `Admin routes take application/json bodies only, not ${media ? clip(media, 200) : "a body without a content-type"}.`,
+      };
     }
   }
   return undefined;
@@ -102,12 +121,20 @@ function isOwnOrigin(origin: string, host: string | undefined, baseOrigin: strin
   } catch {
     return false;
   }
-  return (parsed.protocol === "http:" || parsed.protocol === "https:") && host !== undefined && parsed.host === new URL(`http://${host.trim()}`).host;
+  return (
+    (parsed.protocol === "http:" || parsed.protocol === "https:") &&
+    host !== undefined &&
+    parsed.host === new URL(`http://${host.trim()}`).host
+  );
 }
 
 /** A body is coming when it is announced: a content-type, a length above zero, or chunked transfer. */
 function sendsBody(headers: RequestHeaders): boolean {
-  return headers["content-type"] !== undefined || Number(firstHeader(headers, "content-length") ?? 0) > 0 || headers["transfer-encoding"] !== undefined;
+  return (
+    headers["content-type"] !== undefined ||
+    Number(firstHeader(headers, "content-length") ?? 0) > 0 ||
+    headers["transfer-encoding"] !== undefined
+  );
 }
 
 function bearerMatches(authorization: string | undefined, token: string): boolean {
@@ -126,4 +153,3 @@ function sameInConstantTime(given: string, expected: string): boolean {
   for (let index = 0; index < a.length; index += 1) difference |= a[index]! ^ b[index]!;
   return difference === 0;
 }
-

@@ -34,7 +34,10 @@ export interface AdminRoutesDeps {
 }
 
 /** A route's handler: the reply, or undefined when the client left before its body was read (or the host wrote the answer itself). */
-export type RouteHandler<R extends MockRequest = MockRequest> = (request: R, path: string) => Reply | undefined | Promise<Reply | undefined>;
+export type RouteHandler<R extends MockRequest = MockRequest> = (
+  request: R,
+  path: string,
+) => Reply | undefined | Promise<Reply | undefined>;
 
 /** The admin guard's refusal of a request, as its answer; undefined lets the request through. */
 export function adminRefusal(guard: AdminGuard, request: MockRequest, path: string): Reply | undefined {
@@ -42,13 +45,22 @@ export function adminRefusal(guard: AdminGuard, request: MockRequest, path: stri
   if (!refused) return undefined;
   discardBody(request);
   // RFC 9110 §11.6.1: a 401 names the scheme that would be accepted.
-  return problemReply(refused, path, refused.problem === "unauthorized" ? { "WWW-Authenticate": 'Bearer realm="property-listing-mock admin"' } : undefined);
+  return problemReply(
+    refused,
+    path,
+    refused.problem === "unauthorized"
+      ? { "WWW-Authenticate": 'Bearer realm="property-listing-mock admin"' }
+      : undefined,
+  );
 }
 
 /** The 404 of a path no route takes, its body discarded. */
 export function nothingAt(request: MockRequest, path: string): Reply {
   discardBody(request);
-  return problemReply({ problem: "notFound", detail: `Nothing at ${request.method} ${path}. The API lives under /api/v1/object/.` }, path);
+  return problemReply(
+    { problem: "notFound", detail: `Nothing at ${request.method} ${path}. The API lives under /api/v1/object/.` },
+    path,
+  );
 }
 
 /**
@@ -74,7 +86,11 @@ export function createAdminRoutes(deps: AdminRoutesDeps): Partial<Record<RouteNa
   return {
     rawRecordsElsewhere: bodiless((_request, path) =>
       problemReply(
-        { problem: "notFound", detail: "The raw records (/__db) are served by json-server, which runs only where the mock runs as a Node server; here, read the state through the API, or reset it with POST /__admin/reset." },
+        {
+          problem: "notFound",
+          detail:
+            "The raw records (/__db) are served by json-server, which runs only where the mock runs as a Node server; here, read the state through the API, or reset it with POST /__admin/reset.",
+        },
         path,
       ),
     ),
@@ -82,19 +98,24 @@ export function createAdminRoutes(deps: AdminRoutesDeps): Partial<Record<RouteNa
       const before = deps.durability?.version();
       const done = deps.reset();
       if (!done.ok) return problemReply(done.failure, path);
-      return (await whenSaved(deps.durability, before, okReply({ status: "reset", counts: store.counts() }), path)).reply;
+      return (await whenSaved(deps.durability, before, okReply({ status: "reset", counts: store.counts() }), path))
+        .reply;
     }),
     state: (request) => state(request),
     ...(providerStates ? { providerStates: (request: MockRequest) => providerStates(request) } : {}),
     usageTests: (request) => usageTests(request),
-    requests: bodiless((request) => (request.method === "GET" ? steering.listRequests(request.url) : steering.clearRequests())),
+    requests: bodiless((request) =>
+      request.method === "GET" ? steering.listRequests(request.url) : steering.clearRequests(),
+    ),
     faults: (request) => {
       if (request.method === "POST") return steering.addFault(request);
       discardBody(request);
       return request.method === "GET" ? steering.listFaults() : steering.clearFaults();
     },
     fault: bodiless((_request, path) => steering.removeFault(path.slice("/__admin/faults/".length))),
-    ...(consoleRoutes ? { console: (request: MockRequest, path: string) => consoleRoutes(request, path) || nothingAt(request, path) } : {}),
+    ...(consoleRoutes
+      ? { console: (request: MockRequest, path: string) => consoleRoutes(request, path) || nothingAt(request, path) }
+      : {}),
     adminNotFound: nothingAt,
   };
 }

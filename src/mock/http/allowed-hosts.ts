@@ -27,7 +27,9 @@ export function isHostAllowed(hostHeader: string | undefined, allowed: readonly 
  * wildcard (Vite admits `server.host` alike). The admin guard and the auto-login base read the same list.
  */
 export function admittedHosts(configured: readonly string[], listening: string | undefined): readonly string[] {
-  return listening && !isWildcardHost(listening) ? [...configured, listening.replace(/^\[|\]$/g, "").toLowerCase()] : configured;
+  return listening && !isWildcardHost(listening)
+    ? [...configured, listening.replace(/^\[|\]$/g, "").toLowerCase()]
+    : configured;
 }
 
 /** An address that listens on every interface: it names no host of its own. */
@@ -75,7 +77,8 @@ function isIpv6(text: string): boolean {
   const lastColon = text.lastIndexOf(":");
   if (text.includes(".", lastColon)) {
     const ipv4 = text.slice(lastColon + 1).split(".");
-    if (ipv4.length !== 4 || !ipv4.every((part) => /^(?:0|[1-9][0-9]{0,2})$/.test(part) && Number(part) <= 255)) return false;
+    if (ipv4.length !== 4 || !ipv4.every((part) => /^(?:0|[1-9][0-9]{0,2})$/.test(part) && Number(part) <= 255))
+      return false;
     groups = `${text.slice(0, lastColon + 1)}0`;
     tail = 1; // the IPv4 tail stands for two groups; "0" above took one place
   }

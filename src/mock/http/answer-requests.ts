@@ -63,7 +63,11 @@ export type Answer = { reply: Reply; dropped?: undefined } | { dropped: true; re
  * awaits it, or, on the Node host's hot path, writes it at once when it is not a promise. A host that has split
  * the target already gives its path, so that it is split once.
  */
-export type AnswerRequest<R extends MockRequest = MockRequest> = (request: R, receivedAt?: number, path?: string) => Answer | Promise<Answer>;
+export type AnswerRequest<R extends MockRequest = MockRequest> = (
+  request: R,
+  receivedAt?: number,
+  path?: string,
+) => Answer | Promise<Answer>;
 
 /**
  * The handlers a host gives for the routes only it can answer (route-table.ts, `host: true`), each called with the
@@ -96,7 +100,8 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
   const autologin = (path: string): Reply => {
     const propertyId = deps.tokens.propertyOf(decodeSegment(path.slice(AUTOLOGIN.length)) ?? "");
     const property = propertyId === undefined ? undefined : store.record("properties", propertyId);
-    if (!property) return problemReply({ problem: "notFound", detail: "This auto-login address is not known to the mock." }, path);
+    if (!property)
+      return problemReply({ problem: "notFound", detail: "This auto-login address is not known to the mock." }, path);
     return textReply(
       "text/html",
       `<!doctype html><title>Signed in</title><p>Signed in to property ${property.id} (${escapeHtml(property.title)}).</p>` +
@@ -106,10 +111,25 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
 
   /** The core's handlers, by route name; the API's is apart (it is given the call, not the request). */
   const core: Partial<Record<RouteName, RouteHandler>> = {
-    ...createAdminRoutes({ store, steering: deps.steering, reset: deps.reset, states: deps.states, ...(durability ? { durability } : {}), ...(deps.console ? { console: deps.console } : {}), ...(deps.providerStates ? { providerStates: deps.providerStates } : {}), usage: deps.usage }),
+    ...createAdminRoutes({
+      store,
+      steering: deps.steering,
+      reset: deps.reset,
+      states: deps.states,
+      ...(durability ? { durability } : {}),
+      ...(deps.console ? { console: deps.console } : {}),
+      ...(deps.providerStates ? { providerStates: deps.providerStates } : {}),
+      usage: deps.usage,
+    }),
     health: (_request, path) => {
       const problem = durability?.problem();
-      return problem ? problemReply({ problem: "stateNotSaved", detail: problem }, path) : okReply(deps.profile ? { status: "ok", counts: store.counts(), profile: deps.profile } : { status: "ok", counts: store.counts() });
+      return problem
+        ? problemReply({ problem: "stateNotSaved", detail: problem }, path)
+        : okReply(
+            deps.profile
+              ? { status: "ok", counts: store.counts(), profile: deps.profile }
+              : { status: "ok", counts: store.counts() },
+          );
     },
     index: () =>
       okReply({
@@ -119,19 +139,35 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
         health: "/healthz",
         ...(deps.docsPath ? { docs: deps.docsPath } : {}),
         ...(deps.consolePath ? { console: deps.consolePath } : {}),
-        admin: { raw: "/__db", reset: "POST /__admin/reset", state: "/__admin/state", requests: "/__admin/requests", faults: "/__admin/faults" },
+        admin: {
+          raw: "/__db",
+          reset: "POST /__admin/reset",
+          state: "/__admin/state",
+          requests: "/__admin/requests",
+          faults: "/__admin/faults",
+        },
       }),
     openapiJson: () => okReply(contract.document),
     autologin: (_request, path) => autologin(path),
   };
 
-  const internalError = (request: Pick<MockRequest, "method" | "url">, path: string, error: unknown): { reply: Reply } => {
+  const internalError = (
+    request: Pick<MockRequest, "method" | "url">,
+    path: string,
+    error: unknown,
+  ): { reply: Reply } => {
     deps.reportError(`Internal error on ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
-    return { reply: problemReply({ problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." }, path) };
+    return {
+      reply: problemReply(
+        { problem: "internalError", detail: "The mock failed on this request; this is a bug of the mock." },
+        path,
+      ),
+    };
   };
 
   /** What the core answers an API call, once the interceptors and the handler have given their reply. */
-  const apiAnswer = (call: ApiCall, reply: Reply | undefined): Answer => (reply ? { reply } : call.dropped ? { dropped: true } : undefined);
+  const apiAnswer = (call: ApiCall, reply: Reply | undefined): Answer =>
+    reply ? { reply } : call.dropped ? { dropped: true } : undefined;
   const answerOf = (reply: Reply | undefined): Answer => reply && { reply };
 
   const withHost = <R extends MockRequest>(host: HostRoutes<R>): AnswerRequest<R> => {

@@ -12,7 +12,7 @@ import { bodyLessContentType } from "../validation/body-less-content-type.ts";
 import { capFieldErrors } from "../validation/cap-field-errors.ts";
 import { CheckedAnswers } from "../validation/checked-answers.ts";
 import type { ApiCall, ApiHandler } from "./api-interceptor.ts";
-import { firstHeader, type MockRequest } from "./mock-request.ts";
+import { firstHeader, } from "./mock-request.ts";
 import { noRouteHint } from "./no-route-hint.ts";
 import { nonCanonicalId, nonCanonicalIdDetail } from "./non-canonical-id.ts";
 import { JsonBytes } from "../json-bytes.ts";
@@ -46,7 +46,8 @@ export interface ApiHandlerDeps {
 export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
   const { contract } = deps;
   const playback = deps.playback ?? OWN_ANSWERS;
-  const refuse = (failure: Failure, call: ApiCall, headers?: Record<string, string>) => playback.refuse(failure, call.operationId, call.path, headers);
+  const refuse = (failure: Failure, call: ApiCall, headers?: Record<string, string>) =>
+    playback.refuse(failure, call.operationId, call.path, headers);
 
   /**
    * The answer to an API call. An operation without a body (every GET) is answered at once, without the promise
@@ -58,12 +59,21 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     const found = contract.match(call.method, path);
     if (found.kind === "no-route") {
       discardBody(request);
-      return { reply: refuse({ problem: "notFound", detail: noRouteDetail(contract, call.method, path), situation: "no-route" }, call), routed: false };
+      return {
+        reply: refuse(
+          { problem: "notFound", detail: noRouteDetail(contract, call.method, path), situation: "no-route" },
+          call,
+        ),
+        routed: false,
+      };
     }
     if (found.kind === "method-not-allowed") {
       discardBody(request);
       const detail = `${call.method} is not an operation of ${path}; it allows ${found.allowed.join(", ")}.${noRouteHint(contract, call.method, path)}`;
-      return { reply: refuse({ problem: "methodNotAllowed", detail }, call, { Allow: found.allowed.join(", ") }), routed: false };
+      return {
+        reply: refuse({ problem: "methodNotAllowed", detail }, call, { Allow: found.allowed.join(", ") }),
+        routed: false,
+      };
     }
     call.operationId = found.operation.id;
     const reply = respondToOperation(call, found);
@@ -72,7 +82,10 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
 
   const respondToOperation = (call: ApiCall, route: OperationFound): Reply | undefined | Promise<Reply | undefined> => {
     const { request } = call;
-    const auth = deps.accounts.authenticate(firstHeader(request.headers, "api-key"), firstHeader(request.headers, "token"));
+    const auth = deps.accounts.authenticate(
+      firstHeader(request.headers, "api-key"),
+      firstHeader(request.headers, "token"),
+    );
     if (!auth.ok) {
       discardBody(request);
       return refuse(auth.failure, call);
@@ -84,23 +97,42 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
   };
 
   /** An operation with a body: the body read, then answered (or the reading refused). */
-  const readAndAnswer = async (call: ApiCall, route: OperationFound, account: AccountRecord): Promise<Reply | undefined> => {
+  const readAndAnswer = async (
+    call: ApiCall,
+    route: OperationFound,
+    account: AccountRecord,
+  ): Promise<Reply | undefined> => {
     const { request } = call;
     const read = await readBody(request, deps.bodyLimit);
     if (read.kind === "aborted") return undefined;
     if (read.kind === "too-large") {
-      return refuse({ problem: "payloadTooLarge", detail: `The request body exceeds ${deps.bodyLimit} bytes.` }, call, { Connection: "close" });
+      return refuse({ problem: "payloadTooLarge", detail: `The request body exceeds ${deps.bodyLimit} bytes.` }, call, {
+        Connection: "close",
+      });
     }
     let body: unknown;
     if (read.kind === "bytes") {
       call.rawBody = read.bytes;
       const media = mediaTypeOf(firstHeader(request.headers, "content-type"));
       if (media !== "application/json") {
-        return refuse({ problem: "unsupportedMediaType", detail: `The body must be sent as application/json, not ${media ?? "without a content-type"}.` }, call);
+        return refuse(
+          {
+            problem: "unsupportedMediaType",
+            detail: `The body must be sent as application/json, not ${media ?? "without a content-type"}.`,
+          },
+          call,
+        );
       }
       const parsed = parseJson(read.bytes);
       if (!parsed.ok) {
-        return refuse({ problem: parsed.tooDeep ? "invalidRequest" : "malformedJson", detail: parsed.reason, errors: [{ in: "body", pointer: "", detail: parsed.reason }] }, call);
+        return refuse(
+          {
+            problem: parsed.tooDeep ? "invalidRequest" : "malformedJson",
+            detail: parsed.reason,
+            errors: [{ in: "body", pointer: "", detail: parsed.reason }],
+          },
+          call,
+        );
       }
       body = parsed.value;
       call.body = body;
@@ -120,19 +152,34 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       return refuse({ problem: "invalidRequest", ...capFieldErrors(errors, "The request breaks the contract") }, call);
     }
     const assumedContentType = bodyLessContentType(operation, playback.refusesMissingContentType);
-    const check = contract.validateRequest({ method: call.method, path, headers: request.headers, body: bounded.value, route, assumedContentType });
+    const check = contract.validateRequest({
+      method: call.method,
+      path,
+      headers: request.headers,
+      body: bounded.value,
+      route,
+      assumedContentType,
+    });
     if (!check.valid) {
       const errors: FieldError[] = check.errors.map((violation) => ({
         in: violation.part === "path" ? "path" : violation.part === "header" ? "header" : "body",
         pointer: violation.pointer,
         detail: violation.message,
       }));
-      return refuse({ problem: "invalidRequest", ...capFieldErrors(errors, "The request breaks the contract", bounded.cut) }, call);
+      return refuse(
+        { problem: "invalidRequest", ...capFieldErrors(errors, "The request breaks the contract", bounded.cut) },
+        call,
+      );
     }
     const unknownId = nonCanonicalId(operation, rawParams);
     if (unknownId) return refuse({ problem: "notFound", detail: nonCanonicalIdDetail(unknownId) }, call);
 
-    const outcome = deps.handlers[operation.id as OperationId]({ account, params: check.pathParams ?? {}, body, host: typeof request.headers.host === "string" ? request.headers.host : undefined });
+    const outcome = deps.handlers[operation.id as OperationId]({
+      account,
+      params: check.pathParams ?? {},
+      body,
+      host: typeof request.headers.host === "string" ? request.headers.host : undefined,
+    });
     return outcome.ok ? playback.succeed(operation.id, outcome.value) : refuse(outcome.failure, call);
   };
 
@@ -150,10 +197,23 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     if (shaped.shaped) {
       if (shaped.problem === undefined) return reply;
       const violation: ContractViolation = {
-        operation: call.operationId ?? `${call.method} ${call.path}`, side: "response", part: "body", pointer: "", location: "response.body", rule: "profile", message: shaped.problem, tier: "profile",
+        operation: call.operationId ?? `${call.method} ${call.path}`,
+        side: "response",
+        part: "body",
+        pointer: "",
+        location: "response.body",
+        rule: "profile",
+        message: shaped.problem,
+        tier: "profile",
       };
       deps.onViolation([violation], `${call.method} ${call.url}`);
-      return problemReply({ problem: "responseContractViolation", detail: `The mock's answer (${reply.status}) breaks the service profile: ${shaped.problem}` }, call.path);
+      return problemReply(
+        {
+          problem: "responseContractViolation",
+          detail: `The mock's answer (${reply.status}) breaks the service profile: ${shaped.problem}`,
+        },
+        call.path,
+      );
     }
     // The same bytes for the same operation, status and media type pass as they did before (checked-answers.ts).
     // A 200 answer is encoded here, and its text is what is checked and sent; a problem stays a value, which the
@@ -192,7 +252,10 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     }
     deps.onViolation(errors, `${call.method} ${call.url}`);
     return problemReply(
-      { problem: "responseContractViolation", detail: `The mock's answer (${reply.status}) breaks the contract: ${errors.map(formatViolation).join("; ")}` },
+      {
+        problem: "responseContractViolation",
+        detail: `The mock's answer (${reply.status}) breaks the contract: ${errors.map(formatViolation).join("; ")}`,
+      },
       call.path,
     );
   };

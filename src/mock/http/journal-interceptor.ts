@@ -44,10 +44,10 @@ function over(record: JournalRecord, call: ApiCall, given: Reply | undefined): R
   if (call.fault) record.fault(call.fault);
   record.about(call.operationId, call.account);
   if (reply) {
-    if (reply.contentType === "application/json" && !(reply.body instanceof JsonBytes) && reply.body !== undefined) reply = { ...reply, body: new JsonBytes(JSON.stringify(reply.body)) };
+    if (reply.contentType === "application/json" && !(reply.body instanceof JsonBytes) && reply.body !== undefined)
+      reply = { ...reply, body: new JsonBytes(JSON.stringify(reply.body)) };
     record.answer(reply);
   }
   record.finish(reply?.status ?? null);
   return reply;
 }
-

@@ -52,17 +52,33 @@ const utf8 = new TextEncoder();
 /** A {@link MockRequest} over a plain value. */
 export function plainRequest(request: PlainRequest): MockRequest {
   const headers: Record<string, string | string[] | undefined> = {};
-  const entries = request.headers === undefined ? [] : Symbol.iterator in request.headers ? request.headers : Object.entries(request.headers);
+  const entries =
+    request.headers === undefined
+      ? []
+      : Symbol.iterator in request.headers
+        ? request.headers
+        : Object.entries(request.headers);
   for (const [name, value] of entries as Iterable<[string, string | string[] | undefined]>) {
     if (value !== undefined) headers[name.toLowerCase()] = value;
   }
-  const bytes = typeof request.body === "string" ? utf8.encode(request.body) : request.body instanceof ArrayBuffer ? new Uint8Array(request.body) : request.body;
+  const bytes =
+    typeof request.body === "string"
+      ? utf8.encode(request.body)
+      : request.body instanceof ArrayBuffer
+        ? new Uint8Array(request.body)
+        : request.body;
   return {
     method: request.method.toUpperCase(),
     url: targetOf(request.url),
     headers,
     readBody: (limit) =>
-      Promise.resolve(!bytes || bytes.byteLength === 0 ? { kind: "empty" } : bytes.byteLength > limit ? { kind: "too-large" } : { kind: "bytes", bytes }),
+      Promise.resolve(
+        !bytes || bytes.byteLength === 0
+          ? { kind: "empty" }
+          : bytes.byteLength > limit
+            ? { kind: "too-large" }
+            : { kind: "bytes", bytes },
+      ),
     discardBody: () => {},
   };
 }

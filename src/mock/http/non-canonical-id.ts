@@ -12,7 +12,10 @@ const DIGITS = /^-?[0-9]+$/;
  * parameter as it was sent, never a rounded number. Negative numbers are canonical but name no record either;
  * the services answer those.
  */
-export function nonCanonicalId(operation: Operation, rawParams: Record<string, string>): { name: string; raw: string } | undefined {
+export function nonCanonicalId(
+  operation: Operation,
+  rawParams: Record<string, string>,
+): { name: string; raw: string } | undefined {
   for (const parameter of operation.pathParameters) {
     if (parameter.type !== "integer") continue;
     const raw = rawParams[parameter.name] ?? "";

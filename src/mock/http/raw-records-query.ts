@@ -65,24 +65,31 @@ export function rawQuery(search: string, scope: RawQueryScope): Outcome<RawQuery
   }
 
   const sort = query._sort as string | undefined;
-  if (sort !== undefined && sort.split(",").length > MAX_SORT_FIELDS) return badQuery("_sort", `names more than ${MAX_SORT_FIELDS} fields`);
+  if (sort !== undefined && sort.split(",").length > MAX_SORT_FIELDS)
+    return badQuery("_sort", `names more than ${MAX_SORT_FIELDS} fields`);
   const delay = query._delay as string | undefined;
-  if (delay !== undefined && parseFloat(delay) > MAX_DELAY_MS) return badQuery("_delay", `asks for more than ${MAX_DELAY_MS} ms`);
+  if (delay !== undefined && parseFloat(delay) > MAX_DELAY_MS)
+    return badQuery("_delay", `asks for more than ${MAX_DELAY_MS} ms`);
 
   const expands = [query._expand ?? []].flat();
   for (const name of expands) {
-    if (!(EXPANDS[scope.collection] ?? []).includes(name)) return badQuery("_expand", unrelated("_expand", name, scope.collection, EXPANDS));
+    if (!(EXPANDS[scope.collection] ?? []).includes(name))
+      return badQuery("_expand", unrelated("_expand", name, scope.collection, EXPANDS));
   }
   const embeds = [...new Set([query._embed ?? []].flat())];
   for (const name of embeds) {
-    if (!(EMBEDS[scope.collection] ?? []).includes(name)) return badQuery("_embed", unrelated("_embed", name, scope.collection, EMBEDS));
+    if (!(EMBEDS[scope.collection] ?? []).includes(name))
+      return badQuery("_embed", unrelated("_embed", name, scope.collection, EMBEDS));
   }
   if (embeds.length > 0) {
     query._embed = embeds;
     const listed = scope.list ? listedAtMost(query, scope.size(scope.collection)) : 1;
     const compared = listed * embeds.reduce((sum, name) => sum + scope.size(name as CollectionName), 0);
     if (compared > MAX_EMBED_COMPARISONS) {
-      return badQuery("_embed", `would compare ${compared} pairs of records (at most ${MAX_EMBED_COMPARISONS}): list fewer records with it, with _page and _limit`);
+      return badQuery(
+        "_embed",
+        `would compare ${compared} pairs of records (at most ${MAX_EMBED_COMPARISONS}): list fewer records with it, with _page and _limit`,
+      );
     }
   }
   return success(query);
@@ -111,7 +118,12 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 }
 
-function unrelated(option: string, name: string, collection: CollectionName, table: Partial<Record<CollectionName, readonly string[]>>): string {
+function unrelated(
+  option: string,
+  name: string,
+  collection: CollectionName,
+  table: Partial<Record<CollectionName, readonly string[]>>,
+): string {
   const related = Object.entries(table).map(([from, names]) => `${option}=${names!.join(",")} on ${from}`);
   return `${clip(name, 100)} does not relate to ${collection}; the records relate by property_reference (${related.join("; ")}), and to their account by uid (filter with ?uid=)`;
 }

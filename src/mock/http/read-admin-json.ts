@@ -14,11 +14,21 @@ export interface AdminBodyWords {
  * is empty or not JSON, in the route's own words; undefined when the client left. That the body is JSON at all
  * is the admin guard's rule, checked before.
  */
-export async function readAdminJson(request: MockRequest, limit: number, instance: string, words: AdminBodyWords): Promise<{ ok: true; value: unknown } | { ok: false; reply: Reply | undefined }> {
+export async function readAdminJson(
+  request: MockRequest,
+  limit: number,
+  instance: string,
+  words: AdminBodyWords,
+): Promise<{ ok: true; value: unknown } | { ok: false; reply: Reply | undefined }> {
   const read = await readBody(request, limit);
   if (read.kind === "aborted") return { ok: false, reply: undefined };
-  if (read.kind === "too-large") return { ok: false, reply: problemReply({ problem: "payloadTooLarge", detail: words.tooLarge }, instance, { Connection: "close" }) };
+  if (read.kind === "too-large")
+    return {
+      ok: false,
+      reply: problemReply({ problem: "payloadTooLarge", detail: words.tooLarge }, instance, { Connection: "close" }),
+    };
   const parsed = read.kind === "empty" ? { ok: false as const, reason: words.empty } : parseJson(read.bytes);
-  if (!parsed.ok) return { ok: false, reply: problemReply({ problem: "malformedJson", detail: parsed.reason }, instance) };
+  if (!parsed.ok)
+    return { ok: false, reply: problemReply({ problem: "malformedJson", detail: parsed.reason }, instance) };
   return { ok: true, value: parsed.value };
 }

@@ -19,7 +19,9 @@ export function discardBody(request: MockRequest): void {
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Parses a JSON body; a failure is a value carrying what is wrong with it (`tooDeep`: it nests past {@link MAX_DEPTH}). */
-export function parseJson(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false; reason: string; tooDeep?: true } {
+export function parseJson(
+  bytes: Uint8Array,
+): { ok: true; value: unknown } | { ok: false; reason: string; tooDeep?: true } {
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -29,8 +31,18 @@ export function parseJson(bytes: Uint8Array): { ok: true; value: unknown } | { o
   // JSON.parse takes hundreds of milliseconds over a megabyte of nesting or of one object's fields, and no
   // value of the service nests deep or holds many members: such a body is refused before it is parsed.
   const shape = outsizedShape(text);
-  if (shape === "deep") return { ok: false, reason: `The body nests deeper than ${MAX_DEPTH} levels; no field of this service does.`, tooDeep: true };
-  if (shape === "wide") return { ok: false, reason: `The body holds an array or object of more than ${MAX_MEMBERS} members; no field of this service holds more than 100.`, tooDeep: true };
+  if (shape === "deep")
+    return {
+      ok: false,
+      reason: `The body nests deeper than ${MAX_DEPTH} levels; no field of this service does.`,
+      tooDeep: true,
+    };
+  if (shape === "wide")
+    return {
+      ok: false,
+      reason: `The body holds an array or object of more than ${MAX_MEMBERS} members; no field of this service holds more than 100.`,
+      tooDeep: true,
+    };
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
@@ -53,7 +65,8 @@ function outsizedShape(text: string): "deep" | "wide" | undefined {
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
     if (inString) {
-      if (code === 0x5c) index += 1; // a backslash escapes the next character
+      if (code === 0x5c)
+        index += 1; // a backslash escapes the next character
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) {
       inString = true;

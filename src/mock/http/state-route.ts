@@ -44,10 +44,30 @@ export function createStateRoute(deps: StateRouteDeps): (request: MockRequest) =
     });
     if (!parsed.ok) return parsed.reply;
     const body = parsed.value as Record<string, unknown> | null;
-    const extra = body !== null && typeof body === "object" && !Array.isArray(body) ? Object.keys(body).filter((key) => key !== "state") : [];
+    const extra =
+      body !== null && typeof body === "object" && !Array.isArray(body)
+        ? Object.keys(body).filter((key) => key !== "state")
+        : [];
     if (body === null || typeof body !== "object" || Array.isArray(body) || !("state" in body) || extra.length > 0) {
-      const errors = extra.length > 0 ? extra.slice(0, 20).map((key) => ({ in: "body" as const, pointer: `/${key.slice(0, 100).replace(/~/g, "~0").replace(/\//g, "~1")}`, detail: "is not a field of this route (state)" })) : [{ in: "body" as const, pointer: "/state", detail: "is required" }];
-      return problemReply({ problem: "invalidState", detail: 'Send {"state": "<a shipped name>"} or {"state": {"accounts": [...], "properties": [...], "agents": [...], "documents": [...]}}; GET /__admin/state lists the names.', errors }, PATH);
+      const errors =
+        extra.length > 0
+          ? extra
+              .slice(0, 20)
+              .map((key) => ({
+                in: "body" as const,
+                pointer: `/${key.slice(0, 100).replace(/~/g, "~0").replace(/\//g, "~1")}`,
+                detail: "is not a field of this route (state)",
+              }))
+          : [{ in: "body" as const, pointer: "/state", detail: "is required" }];
+      return problemReply(
+        {
+          problem: "invalidState",
+          detail:
+            'Send {"state": "<a shipped name>"} or {"state": {"accounts": [...], "properties": [...], "agents": [...], "documents": [...]}}; GET /__admin/state lists the names.',
+          errors,
+        },
+        PATH,
+      );
     }
     const before = deps.durability?.version();
     const used = deps.states.use(body.state);
@@ -55,12 +75,26 @@ export function createStateRoute(deps: StateRouteDeps): (request: MockRequest) =
       const errors = used.failure.errors?.map((error) => ({ ...error, pointer: `/state${error.pointer}` }));
       return problemReply({ ...used.failure, ...(errors ? { errors } : {}) }, PATH);
     }
-    return (await whenSaved(deps.durability, before, okReply({ status: "state", state: used.value.name, counts: deps.store.counts() }), PATH)).reply;
+    return (
+      await whenSaved(
+        deps.durability,
+        before,
+        okReply({ status: "state", state: used.value.name, counts: deps.store.counts() }),
+        PATH,
+      )
+    ).reply;
   };
   return async (request) => {
     if (request.method === "POST") return load(request);
     discardBody(request);
     if (request.method === "GET" || request.method === "HEAD") return okReply(answerList());
-    return problemReply({ problem: "methodNotAllowed", detail: `${request.method} is not a method of ${PATH}; it allows GET, HEAD, POST.` }, PATH, { Allow: "GET, HEAD, POST" });
+    return problemReply(
+      {
+        problem: "methodNotAllowed",
+        detail: `${request.method} is not a method of ${PATH}; it allows GET, HEAD, POST.`,
+      },
+      PATH,
+      { Allow: "GET, HEAD, POST" },
+    );
   };
 }

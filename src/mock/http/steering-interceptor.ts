@@ -42,14 +42,20 @@ export function steerRequests(deps: SteeringDeps): ApiInterceptor {
     const given = call.request.headers.prefer;
     const header = Array.isArray(given) ? given.join(", ") : given;
     const preferred = header === undefined ? NO_PREFERENCES : parsePrefer(header);
-    if (!preferred.ok) return readForJournal(call, deps.bodyLimit).then(() => problemReply(preferred.failure, call.path));
+    if (!preferred.ok)
+      return readForJournal(call, deps.bodyLimit).then(() => problemReply(preferred.failure, call.path));
     const prefer = preferred.value;
     const rule = deps.faults.take(call.method, call.path);
     if (!rule && !deps.latency && prefer.code === undefined && prefer.delay === undefined) return next(call);
     return steer(call, next, prefer, rule);
   };
 
-  async function steer(call: ApiCall, next: ApiHandler, prefer: Preferences, rule: AppliedRule | undefined): Promise<Reply | undefined> {
+  async function steer(
+    call: ApiCall,
+    next: ApiHandler,
+    prefer: Preferences,
+    rule: AppliedRule | undefined,
+  ): Promise<Reply | undefined> {
     const applied: AppliedFaults = {};
     if (rule) applied.rule = rule;
     if (prefer.code !== undefined || prefer.delay !== undefined) applied.prefer = prefer;
@@ -78,10 +84,15 @@ export function steerRequests(deps: SteeringDeps): ApiInterceptor {
       const by = rule?.status !== undefined ? `fault rule ${rule.id}` : "the Prefer header";
       reply = answer
         ? { status, contentType: answer.contentType as Reply["contentType"], body: answer.body }
-        : problemReply({ problem: "injectedFault", status, detail: `Answered ${status} as asked by ${by}; nothing was changed.` }, call.path);
+        : problemReply(
+            { problem: "injectedFault", status, detail: `Answered ${status} as asked by ${by}; nothing was changed.` },
+            call.path,
+          );
     }
     const appliedHeader = preferenceApplied(prefer);
-    return reply && appliedHeader ? { ...reply, headers: { ...reply.headers, "Preference-Applied": appliedHeader } } : reply;
+    return reply && appliedHeader
+      ? { ...reply, headers: { ...reply.headers, "Preference-Applied": appliedHeader } }
+      : reply;
   }
 }
 

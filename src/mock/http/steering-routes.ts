@@ -59,26 +59,42 @@ export function createSteeringRoutes(journal: RequestJournal, faults: FaultRules
       const removed = /^[1-9][0-9]{0,14}$/.test(id) ? faults.remove(Number(id)) : undefined;
       if (!removed) {
         const shown = JSON.stringify(id.slice(0, 100));
-        return problemReply({ problem: "notFound", detail: `No fault rule has the id ${shown} (a rule used up its times is gone); GET /__admin/faults lists the rules and their ids.` }, instance);
+        return problemReply(
+          {
+            problem: "notFound",
+            detail: `No fault rule has the id ${shown} (a rule used up its times is gone); GET /__admin/faults lists the rules and their ids.`,
+          },
+          instance,
+        );
       }
       return okReply({ removed, faults: faults.list() });
     },
   };
 }
 
-
 /** The journal filter from the query; an unknown or repeated parameter is refused rather than ignored. */
-function readFilter(url: string): JournalFilter | { problem: "invalidJournalFilter"; detail: string; errors: Array<{ in: "query"; pointer: string; detail: string }> } {
+function readFilter(
+  url: string,
+):
+  | JournalFilter
+  | {
+      problem: "invalidJournalFilter";
+      detail: string;
+      errors: Array<{ in: "query"; pointer: string; detail: string }>;
+    } {
   const at = url.indexOf("?");
   const filter: JournalFilter = {};
   const errors: Array<{ in: "query"; pointer: string; detail: string }> = [];
   for (const [name, value] of new URLSearchParams(at < 0 ? "" : url.slice(at + 1))) {
     const pointer = `/${name.slice(0, 100)}`;
-    if (!FILTERS.has(name)) errors.push({ in: "query", pointer, detail: "is not a filter of the journal (method, path)" });
-    else if (filter[name as keyof JournalFilter] !== undefined) errors.push({ in: "query", pointer, detail: "is given twice" });
+    if (!FILTERS.has(name))
+      errors.push({ in: "query", pointer, detail: "is not a filter of the journal (method, path)" });
+    else if (filter[name as keyof JournalFilter] !== undefined)
+      errors.push({ in: "query", pointer, detail: "is given twice" });
     else filter[name as keyof JournalFilter] = value;
     if (errors.length >= 20) break;
   }
-  if (errors.length > 0) return { problem: "invalidJournalFilter", detail: "GET /__admin/requests takes ?method= and ?path= only.", errors };
+  if (errors.length > 0)
+    return { problem: "invalidJournalFilter", detail: "GET /__admin/requests takes ?method= and ?path= only.", errors };
   return filter;
 }

@@ -17,7 +17,12 @@ export interface Durability {
  * `--db` means the change is on disk, so when the request changed something (the version moved since
  * `before`) the answer waits for the sync; when the write failed the answer is a 503 instead.
  */
-export async function whenSaved(durability: Durability | undefined, before: number | undefined, reply: Reply, instance: string): Promise<{ reply: Reply; saved: boolean }> {
+export async function whenSaved(
+  durability: Durability | undefined,
+  before: number | undefined,
+  reply: Reply,
+  instance: string,
+): Promise<{ reply: Reply; saved: boolean }> {
   if (!durability || before === undefined || durability.version() === before) return { reply, saved: true };
   const result = await durability.saved();
   if (!result || result.saved) return { reply, saved: true };

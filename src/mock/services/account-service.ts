@@ -2,8 +2,14 @@ import { failure, success, type Outcome } from "../problems.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import type { AccountRecord } from "../store/records.ts";
 
-const missing = (detail: string): Outcome<never> => ({ ok: false, failure: { problem: "unauthorized", detail, situation: "credentials-missing" } });
-const wrong = (detail: string): Outcome<never> => ({ ok: false, failure: { problem: "unauthorized", detail, situation: "credentials-wrong" } });
+const missing = (detail: string): Outcome<never> => ({
+  ok: false,
+  failure: { problem: "unauthorized", detail, situation: "credentials-missing" },
+});
+const wrong = (detail: string): Outcome<never> => ({
+  ok: false,
+  failure: { problem: "unauthorized", detail, situation: "credentials-wrong" },
+});
 
 /** Accounts the mock opens on first use unless configured: enough for any test suite, a bound on memory. */
 export const DEFAULT_MAX_ACCOUNTS = 10_000;

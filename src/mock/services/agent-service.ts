@@ -14,7 +14,21 @@ export const AGENT_PLACEHOLDER_BASE = "https://agents.property-listing.example";
  * What the mock stores for each optional field of an agent the create body does not set. A service profile's
  * `unset.agent` shows a field that still holds it as the profiled service shows a field never set.
  */
-export function agentDefaults(id: number): Pick<AgentRecord, "phone" | "company" | "professional_title" | "license" | "website" | "social_media_links" | "card_type" | "agency_profile" | "headshot_url" | "notes"> {
+export function agentDefaults(
+  id: number,
+): Pick<
+  AgentRecord,
+  | "phone"
+  | "company"
+  | "professional_title"
+  | "license"
+  | "website"
+  | "social_media_links"
+  | "card_type"
+  | "agency_profile"
+  | "headshot_url"
+  | "notes"
+> {
   return {
     phone: "",
     company: "",
@@ -50,7 +64,9 @@ export class AgentService {
   /** Endpoint 6. */
   retrieve(account: AccountRecord, nid: number): Outcome<Schemas["AgentCard"]> {
     const agent = this.#own(account, nid);
-    return agent ? success(projectAgent(agent)) : foreign(notFound(nid), this.#store.record("agents", nid) !== undefined);
+    return agent
+      ? success(projectAgent(agent))
+      : foreign(notFound(nid), this.#store.record("agents", nid) !== undefined);
   }
 
   /** Endpoint 7. A duplicate email is reported before a full account. */
@@ -114,7 +130,8 @@ export class AgentService {
   /** Endpoint 10: the account's agents keyed by nid. */
   list(account: AccountRecord): Outcome<Schemas["AgentCardList"]> {
     const list: Record<string, Schemas["AgentCardListEntry"]> = {};
-    for (const agent of this.#store.agentsOf(account.id)) list[String(agent.id)] = { email: agent.email, nid: String(agent.id) };
+    for (const agent of this.#store.agentsOf(account.id))
+      list[String(agent.id)] = { email: agent.email, nid: String(agent.id) };
     return success(list);
   }
 

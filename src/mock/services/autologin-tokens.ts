@@ -79,6 +79,7 @@ export class AutologinTokens {
 function sameInConstantTime(given: string, expected: string): boolean {
   if (given.length !== expected.length) return false;
   let difference = 0;
-  for (let index = 0; index < given.length; index += 1) difference |= given.charCodeAt(index) ^ expected.charCodeAt(index);
+  for (let index = 0; index < given.length; index += 1)
+    difference |= given.charCodeAt(index) ^ expected.charCodeAt(index);
   return difference === 0;
 }

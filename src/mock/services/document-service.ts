@@ -29,7 +29,9 @@ export class DocumentService {
   /** Endpoint 13. */
   retrieve(account: AccountRecord, nid: number): Outcome<Schemas["Document"]> {
     const document = this.#own(account, nid);
-    return document ? success(projectDocument(document)) : foreign(notFound(nid), this.#deps.store.record("documents", nid) !== undefined);
+    return document
+      ? success(projectDocument(document))
+      : foreign(notFound(nid), this.#deps.store.record("documents", nid) !== undefined);
   }
 
   /** Endpoint 11: answers the nid as an integer. */

@@ -12,7 +12,9 @@ export interface DocumentedAnswer {
  * `Prefer: code=<status>` answers for a status the operation documents (Prism's static mocking does the same).
  * `npm run lint` (Redocly's no-invalid-media-type-examples) and test/spec checks hold every example to its schema.
  */
-export function createDocumentedAnswers(contract: Contract): (operationId: string, status: number) => DocumentedAnswer | undefined {
+export function createDocumentedAnswers(
+  contract: Contract,
+): (operationId: string, status: number) => DocumentedAnswer | undefined {
   const table = new Map<string, DocumentedAnswer>();
   for (const operation of contract.operations) {
     for (const [status, response] of operation.responses) {
@@ -21,7 +23,8 @@ export function createDocumentedAnswers(contract: Contract): (operationId: strin
           | { example?: unknown; examples?: Record<string, unknown> }
           | undefined;
         const body = media?.example !== undefined ? media.example : firstExample(contract, media?.examples);
-        if (body !== undefined && !table.has(`${operation.id} ${status}`)) table.set(`${operation.id} ${status}`, { contentType, body });
+        if (body !== undefined && !table.has(`${operation.id} ${status}`))
+          table.set(`${operation.id} ${status}`, { contentType, body });
       }
     }
   }

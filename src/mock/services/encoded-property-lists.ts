@@ -35,7 +35,8 @@ export class EncodedPropertyLists {
     this.#extra = extra;
     store.onChange((change) => {
       if (change.kind === "reset") this.#items.clear();
-      else if (change.collection === "properties") this.#items.delete(change.kind === "put" ? change.record.id : change.id);
+      else if (change.collection === "properties")
+        this.#items.delete(change.kind === "put" ? change.record.id : change.id);
       else return;
       this.#answers.clear();
     });
@@ -54,7 +55,8 @@ export class EncodedPropertyLists {
     for (let index = 0; index < ids.length; index++) {
       const id = ids[index]!;
       let encoded = this.#items.get(id);
-      if (encoded === undefined) this.#items.set(id, (encoded = this.#encodeItem(this.#store.record("properties", id)!)));
+      if (encoded === undefined)
+        this.#items.set(id, (encoded = this.#encodeItem(this.#store.record("properties", id)!)));
       items[index] = encoded;
     }
     if (this.#newestFirst) items.reverse();

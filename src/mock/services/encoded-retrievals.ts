@@ -47,7 +47,8 @@ export class EncodedRetrievals {
           this.#floorplanOf.delete(id);
           this.#drop(listedIn);
         }
-        if (change.kind === "put" && (change.record as DocumentRecord).is_floorplan) this.#drop((change.record as DocumentRecord).property_reference);
+        if (change.kind === "put" && (change.record as DocumentRecord).is_floorplan)
+          this.#drop((change.record as DocumentRecord).property_reference);
       }
     });
   }

@@ -70,7 +70,10 @@ export class FaultRules {
     const checked = validateRule(input, this.#routes);
     if (!checked.ok) return checked;
     if (this.#rules.length >= MAX_FAULT_RULES) {
-      return failure("tooManyFaultRules", `The mock keeps at most ${MAX_FAULT_RULES} fault rules; DELETE /__admin/faults/{id} removes one, DELETE /__admin/faults all.`);
+      return failure(
+        "tooManyFaultRules",
+        `The mock keeps at most ${MAX_FAULT_RULES} fault rules; DELETE /__admin/faults/{id} removes one, DELETE /__admin/faults all.`,
+      );
     }
     const rule: FaultRule = { id: this.#nextId++, ...checked.value };
     this.#rules.push({ rule, matches: pathMatcher(rule.path) });
@@ -98,7 +101,9 @@ export class FaultRules {
   /** The fault for a request, if a rule matches it; the rule is used up by one. */
   take(method: string, path: string): AppliedRule | undefined {
     if (this.#rules.length === 0) return undefined;
-    const index = this.#rules.findIndex(({ rule, matches }) => (rule.method === undefined || rule.method === method) && matches(path));
+    const index = this.#rules.findIndex(
+      ({ rule, matches }) => (rule.method === undefined || rule.method === method) && matches(path),
+    );
     if (index < 0) return undefined;
     const { rule } = this.#rules[index]!;
     if (rule.times !== undefined && --rule.times === 0) this.#rules.splice(index, 1);
@@ -113,17 +118,26 @@ export class FaultRules {
 /** A rule body checked field by field, strictly: unknown fields and wrong types are refused, not ignored. */
 function validateRule(input: unknown, routes: readonly FaultRoute[] | undefined): Outcome<Omit<FaultRule, "id">> {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
-    return failure("invalidFaultRule", 'A fault rule is a JSON object such as {"path": "/api/v1/object/property", "status": 503}.');
+    return failure(
+      "invalidFaultRule",
+      'A fault rule is a JSON object such as {"path": "/api/v1/object/property", "status": 503}.',
+    );
   }
   const body = input as Record<string, unknown>;
   const errors: FieldError[] = [];
   const wrong = (field: string, detail: string) => errors.push({ in: "body", pointer: `/${field}`, detail });
   for (const field of Object.keys(body)) {
-    if (!FIELDS.has(field)) wrong(field.slice(0, 100), `is not a field of a fault rule (method, path, status, delay, drop, times)`);
+    if (!FIELDS.has(field))
+      wrong(field.slice(0, 100), `is not a field of a fault rule (method, path, status, delay, drop, times)`);
   }
   const rule: Omit<FaultRule, "id"> = { path: "" };
 
-  if (typeof body.path !== "string" || !body.path.startsWith("/") || body.path.length > MAX_PATH_LENGTH || /[?#\s]/.test(body.path)) {
+  if (
+    typeof body.path !== "string" ||
+    !body.path.startsWith("/") ||
+    body.path.length > MAX_PATH_LENGTH ||
+    /[?#\s]/.test(body.path)
+  ) {
     wrong("path", `must be a request path starting with / without a query, at most ${MAX_PATH_LENGTH} characters`);
   } else {
     const form = pathFormProblem(body.path);
@@ -148,10 +162,12 @@ function validateRule(input: unknown, routes: readonly FaultRoute[] | undefined)
     else if (body.drop) rule.drop = true;
   }
   if (body.times !== undefined) {
-    if (!isInteger(body.times, 1, MAX_FAULT_TIMES)) wrong("times", `must be a whole number from 1 to ${MAX_FAULT_TIMES}; leave it out for no limit`);
+    if (!isInteger(body.times, 1, MAX_FAULT_TIMES))
+      wrong("times", `must be a whole number from 1 to ${MAX_FAULT_TIMES}; leave it out for no limit`);
     else rule.times = body.times;
   }
-  if (rule.drop && rule.status !== undefined) wrong("drop", "cannot go with status: a dropped connection answers nothing");
+  if (rule.drop && rule.status !== undefined)
+    wrong("drop", "cannot go with status: a dropped connection answers nothing");
   if (errors.length === 0 && rule.status === undefined && rule.delay === undefined && !rule.drop) {
     wrong("status", "a rule needs status, delay or drop: true, or it does nothing");
   }
@@ -169,7 +185,8 @@ function validateRule(input: unknown, routes: readonly FaultRoute[] | undefined)
 /** Why a path cannot be a rule's path (a misplaced `*`, a `{parameter}` that is not a whole segment), or undefined. */
 function pathFormProblem(path: string): string | undefined {
   const star = path.indexOf("*");
-  if (star >= 0 && star !== path.length - 1) return "may hold a * only at its end (/api/v1/object/agent_card/* matches every path starting with /api/v1/object/agent_card/)";
+  if (star >= 0 && star !== path.length - 1)
+    return "may hold a * only at its end (/api/v1/object/agent_card/* matches every path starting with /api/v1/object/agent_card/)";
   for (const segment of path.replace(/\*$/, "").split("/")) {
     const braces = segment.includes("{") || segment.includes("}");
     if (braces && !/^\{[^{}]+\}$/.test(segment)) {
@@ -206,7 +223,10 @@ function pathMatcher(path: string): (requestPath: string) => boolean {
  * A rule matches an operation when some request path could be both one of the rule's paths and one of the
  * operation's, and the rule's method (if any) is the operation's.
  */
-function unmatchedRoute(rule: Omit<FaultRule, "id">, routes: readonly FaultRoute[]): { field: "path" | "method"; detail: string } | undefined {
+function unmatchedRoute(
+  rule: Omit<FaultRule, "id">,
+  routes: readonly FaultRoute[],
+): { field: "path" | "method"; detail: string } | undefined {
   const reached = routes.filter((route) => pathsMeet(rule.path, route.pathTemplate));
   if (reached.length === 0) {
     const templates = [...new Set(routes.map((route) => route.pathTemplate))];
@@ -217,7 +237,10 @@ function unmatchedRoute(rule: Omit<FaultRule, "id">, routes: readonly FaultRoute
   }
   if (rule.method !== undefined && !reached.some((route) => route.method === rule.method)) {
     const methods = [...new Set(reached.map((route) => route.method))];
-    return { field: "method", detail: `no operation at the paths this rule matches takes ${rule.method}, so the rule would never apply; they take ${methods.join(", ")}` };
+    return {
+      field: "method",
+      detail: `no operation at the paths this rule matches takes ${rule.method}, so the rule would never apply; they take ${methods.join(", ")}`,
+    };
   }
   return undefined;
 }

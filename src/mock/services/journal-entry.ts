@@ -84,7 +84,8 @@ export interface JournalEntry {
 export function journalEntryOf(slot: JournaledCall, path: string, query: string): JournalEntry {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(slot.headers)) {
-    if (value !== undefined) Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
+    if (value !== undefined)
+      Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
   }
   const entry: JournalEntry = {
     method: slot.method,
@@ -126,7 +127,13 @@ function parseQuery(query: string): Record<string, string | string[]> {
   for (const [name, value] of new URLSearchParams(query)) {
     const existing = Object.hasOwn(result, name) ? result[name] : undefined;
     if (Array.isArray(existing)) existing.push(value);
-    else Object.defineProperty(result, name, { value: existing === undefined ? value : [existing, value], enumerable: true, writable: true, configurable: true });
+    else
+      Object.defineProperty(result, name, {
+        value: existing === undefined ? value : [existing, value],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   return result;
 }

@@ -64,14 +64,16 @@ export class PropertyService {
   /** Endpoint 1, encoded (encoded-retrievals.ts keeps the answers): what the API answers. */
   retrieveJson(account: AccountRecord, nid: number): Outcome<JsonBytes> {
     const owner = this.#deps.store.propertyOwner(nid);
-    if (owner !== account.id) return foreign(failure("notFound", `No property with nid ${nid} for this account.`), owner !== undefined);
+    if (owner !== account.id)
+      return foreign(failure("notFound", `No property with nid ${nid} for this account.`), owner !== undefined);
     return success(this.#retrievals.answerFor(nid)!);
   }
 
   /** Endpoint 2, already encoded. */
   retrieveByExternalIdJson(account: AccountRecord, externalId: string): Outcome<JsonBytes> {
     const id = this.#deps.store.propertyIdByExternalId(account.id, externalId);
-    if (id === undefined) return failure("notFound", `No property with the external id ${JSON.stringify(externalId)} for this account.`);
+    if (id === undefined)
+      return failure("notFound", `No property with the external id ${JSON.stringify(externalId)} for this account.`);
     return success(this.#retrievals.answerFor(id)!);
   }
 
@@ -79,7 +81,11 @@ export class PropertyService {
    * Endpoint 3. Numbers sent as integers are kept as numeric strings; fields the body does not set are null
    * where the record has nothing to say (section 2.1) and take a sensible default where every property has one.
    */
-  create(account: AccountRecord, body: Schemas["PropertyCreate"], host?: string): Outcome<Schemas["PropertyWriteResult"]> {
+  create(
+    account: AccountRecord,
+    body: Schemas["PropertyCreate"],
+    host?: string,
+  ): Outcome<Schemas["PropertyWriteResult"]> {
     const { store } = this.#deps;
     if (body.external_id !== undefined && !this.#deps.sharedExternalIds) {
       const holder = store.propertyByExternalId(account.id, body.external_id);
@@ -135,29 +141,44 @@ export class PropertyService {
     };
     const given = new Set(Object.keys(body).map((field) => (field === "square feet" ? "square_feet" : field)));
     for (const [field, value] of Object.entries(this.#deps.neverSet ?? {})) {
-      if (!given.has(field) && field in record && field !== "uid" && field !== "id") (record as unknown as Record<string, unknown>)[field] = value;
+      if (!given.has(field) && field in record && field !== "uid" && field !== "id")
+        (record as unknown as Record<string, unknown>)[field] = value;
     }
     store.add("properties", record);
     return success(this.#writeResult(record, host));
   }
 
   /** Endpoint 4: changes only the fields the body names. An empty `external_id` removes the external id. */
-  edit(account: AccountRecord, nid: number, body: Schemas["PropertyEdit"], host?: string): Outcome<Schemas["PropertyWriteResult"]> {
+  edit(
+    account: AccountRecord,
+    nid: number,
+    body: Schemas["PropertyEdit"],
+    host?: string,
+  ): Outcome<Schemas["PropertyWriteResult"]> {
     const { store } = this.#deps;
     const property = this.#own(account, nid);
-    if (!property) return foreign(failure("notFound", `No property with nid ${nid} for this account.`), this.#deps.store.record("properties", nid) !== undefined);
+    if (!property)
+      return foreign(
+        failure("notFound", `No property with nid ${nid} for this account.`),
+        this.#deps.store.record("properties", nid) !== undefined,
+      );
     const { garage, property_type, external_id, ...plain } = body;
     const changes: Partial<PropertyRecord> = { ...plain };
     if (garage !== undefined) changes.garage = isGarageType(garage) ? GARAGE_COUNT[garage] : garage;
     if (property_type !== undefined) changes.property_type = compactPropertyType(property_type);
     if (external_id !== undefined) {
-      const holder = external_id === "" || this.#deps.sharedExternalIds ? undefined : store.propertyByExternalId(account.id, external_id);
+      const holder =
+        external_id === "" || this.#deps.sharedExternalIds
+          ? undefined
+          : store.propertyByExternalId(account.id, external_id);
       if (holder && holder.id !== property.id) return externalIdTaken(external_id, holder.id);
       changes.external_id = external_id === "" ? null : external_id;
     }
-    if (plain.subdomain !== undefined && plain.website_url === undefined) changes.website_url = siteUrl(plain.subdomain);
+    if (plain.subdomain !== undefined && plain.website_url === undefined)
+      changes.website_url = siteUrl(plain.subdomain);
     const derived = this.#deps.derived ?? OWN_DERIVATIONS;
-    if (derived.title === "follows-street" && plain.street !== undefined && plain.title === undefined) changes.title = plain.street;
+    if (derived.title === "follows-street" && plain.street !== undefined && plain.title === undefined)
+      changes.title = plain.street;
     const subdomain = plain.subdomain ?? property.subdomain;
     // A property whose subdomain was never set (a profile's null) has no site to derive.
     if (derived.website_url === "from-subdomain" && subdomain !== null) changes.website_url = siteUrl(subdomain);
@@ -173,7 +194,10 @@ export class PropertyService {
    */
   listByUserJson(account: AccountRecord, uid: number): Outcome<JsonBytes> {
     if (uid !== account.id) {
-      return failure("notFound", `No properties of uid ${uid} for this account: an account lists only its own, and this account is uid ${account.id}.`);
+      return failure(
+        "notFound",
+        `No properties of uid ${uid} for this account: an account lists only its own, and this account is uid ${account.id}.`,
+      );
     }
     return success(this.#lists.answerFor(uid));
   }
@@ -222,5 +246,8 @@ function isGarageType(value: string): value is Schemas["GarageType"] {
 }
 
 function externalIdTaken(externalId: string, holder: number): Outcome<never> {
-  return failure("externalIdInUse", `The external id ${JSON.stringify(externalId)} already belongs to property ${holder}.`);
+  return failure(
+    "externalIdInUse",
+    `The external id ${JSON.stringify(externalId)} already belongs to property ${holder}.`,
+  );
 }

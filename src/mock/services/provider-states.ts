@@ -29,7 +29,10 @@ const MAX_FIELDS = 200;
 const MAX_PASSES = 50;
 
 const PROPERTY_DEFAULTS = { street: "1 Provider State Road", city: "Springfield", state: "IL", zip: "62701" };
-const DOCUMENT_DEFAULTS = { title: "Provider state document", file_url: "https://files.example.com/provider-state.pdf" };
+const DOCUMENT_DEFAULTS = {
+  title: "Provider state document",
+  file_url: "https://files.example.com/provider-state.pdf",
+};
 
 /**
  * Pact's provider states, made on the mock (`POST /__admin/provider-states`): the names a pact written from a
@@ -57,12 +60,17 @@ export class ProviderStates {
     if (state === "") return success({});
     if (!(Object.values(PROVIDER_STATES) as string[]).includes(state)) return unknownState(state);
     const role = params.account ?? "primary";
-    if (typeof role !== "string" || !ROLE.test(role)) return refuse("params/account must be an account role of the usage (primary, other, …): letters, digits, - and _, at most 40.");
+    if (typeof role !== "string" || !ROLE.test(role))
+      return refuse(
+        "params/account must be an account role of the usage (primary, other, …): letters, digits, - and _, at most 40.",
+      );
     const key = params.key;
     const needsKey = state !== PROVIDER_STATES.seatsFull;
-    if (needsKey && (typeof key !== "string" || !KEY.test(key))) return refuse("params/key must name the value to answer: a letter or _, then letters, digits or _, at most 64.");
+    if (needsKey && (typeof key !== "string" || !KEY.test(key)))
+      return refuse("params/key must name the value to answer: a letter or _, then letters, digits or _, at most 64.");
     const fields = params.fields ?? {};
-    if (!isPlainObject(fields) || Object.keys(fields).length > MAX_FIELDS) return refuse(`params/fields must be an object of at most ${MAX_FIELDS} fields.`);
+    if (!isPlainObject(fields) || Object.keys(fields).length > MAX_FIELDS)
+      return refuse(`params/fields must be an object of at most ${MAX_FIELDS} fields.`);
     const account = this.#account(role);
     if (!account.ok) return account;
     // A state refused half-way (a document's property made, the document not) is undone by the teardown all the same.
@@ -78,7 +86,13 @@ export class ProviderStates {
     return done;
   }
 
-  #make(state: string, account: AccountRecord, key: string, fields: Record<string, unknown>, property: unknown): Outcome<InjectedValues> {
+  #make(
+    state: string,
+    account: AccountRecord,
+    key: string,
+    fields: Record<string, unknown>,
+    property: unknown,
+  ): Outcome<InjectedValues> {
     switch (state) {
       case PROVIDER_STATES.accountUid:
         return success({ [key]: String(account.id) });
@@ -93,10 +107,17 @@ export class ProviderStates {
         return made.ok ? success({ [key]: made.value }) : made;
       }
       case PROVIDER_STATES.document: {
-        if (property !== undefined && (!isPlainObject(property) || Object.keys(property).length > MAX_FIELDS)) return refuse(`params/property must be an object of at most ${MAX_FIELDS} fields.`);
+        if (property !== undefined && (!isPlainObject(property) || Object.keys(property).length > MAX_FIELDS))
+          return refuse(`params/property must be an object of at most ${MAX_FIELDS} fields.`);
         const home = this.#property(account, (property as Record<string, unknown> | undefined) ?? {});
         if (!home.ok) return home;
-        const body = this.#valid("POST", "/api/v1/object/document/", { ...fields, property_reference: Number(home.value) }, account, { ...DOCUMENT_DEFAULTS, property_reference: Number(home.value) });
+        const body = this.#valid(
+          "POST",
+          "/api/v1/object/document/",
+          { ...fields, property_reference: Number(home.value) },
+          account,
+          { ...DOCUMENT_DEFAULTS, property_reference: Number(home.value) },
+        );
         if (!body) return cannotMake("document");
         const made = this.#deps.services.documents.create(account, body as Schemas["DocumentCreate"]);
         return made.ok ? success({ [key]: String(made.value.nid), [`${key}_property`]: home.value }) : made;
@@ -110,7 +131,12 @@ export class ProviderStates {
   #property(account: AccountRecord, fields: Record<string, unknown>): Outcome<string> {
     const { properties } = this.#deps.services;
     const given = { ...fields };
-    if (typeof given.square_feet === "string" && given["square feet"] === undefined && /^[0-9]{1,9}$/.test(given.square_feet)) given["square feet"] = Number(given.square_feet);
+    if (
+      typeof given.square_feet === "string" &&
+      given["square feet"] === undefined &&
+      /^[0-9]{1,9}$/.test(given.square_feet)
+    )
+      given["square feet"] = Number(given.square_feet);
     const create = this.#valid("POST", "/api/v1/object/property", given, account, PROPERTY_DEFAULTS);
     if (!create) return cannotMake("property");
     // External ids are the account's own keys: a property that holds this one already is the property asked for.
@@ -121,7 +147,11 @@ export class ProviderStates {
     const made = properties.create(account, create as Schemas["PropertyCreate"]);
     if (!made.ok) return made;
     const nid = made.value.nid;
-    const rest = Object.fromEntries(Object.entries(given).filter(([name, value]) => typeof value === "string" && !(name in create) && name !== "external_id"));
+    const rest = Object.fromEntries(
+      Object.entries(given).filter(
+        ([name, value]) => typeof value === "string" && !(name in create) && name !== "external_id",
+      ),
+    );
     if (Object.keys(rest).length > 0) {
       const edit = this.#valid("PUT", `/api/v1/object/property/${nid}`, rest, account, {});
       if (edit && Object.keys(edit).length > 0) properties.edit(account, Number(nid), edit as Schemas["PropertyEdit"]);
@@ -136,10 +166,16 @@ export class ProviderStates {
     const email = typeof fields.email === "string" ? fields.email.toLowerCase() : undefined;
     if (listed.ok && email !== undefined) {
       // The mock compares emails without regard to case (docs/assumptions.md).
-      const held = Object.values(listed.value as Record<string, { email: string; nid: string }>).find((entry) => entry.email.toLowerCase() === email);
+      const held = Object.values(listed.value as Record<string, { email: string; nid: string }>).find(
+        (entry) => entry.email.toLowerCase() === email,
+      );
       if (held) return success(String(held.nid));
     }
-    const defaults = { agent_first_name: "Provider", agent_last_name: "State", email: `provider-state-${account.id}-${(this.#agentsMade += 1)}@agents.example.com` };
+    const defaults = {
+      agent_first_name: "Provider",
+      agent_last_name: "State",
+      email: `provider-state-${account.id}-${(this.#agentsMade += 1)}@agents.example.com`,
+    };
     const body = this.#valid("POST", "/api/v1/object/agent_card/", fields, account, defaults);
     if (!body) return cannotMake("agent card");
     const made = agents.create(account, body as Schemas["AgentCardCreate"]);
@@ -150,7 +186,11 @@ export class ProviderStates {
   #fillSeats(account: AccountRecord): Outcome<InjectedValues> {
     const { agents } = this.#deps.services;
     for (let seat = 1; seat <= MAX_SEATS_FILLED + 1; seat += 1) {
-      const made = agents.create(account, { agent_first_name: "Seat", agent_last_name: `Filler ${seat}`, email: `seat-filler-${seat}@agents.example.com` });
+      const made = agents.create(account, {
+        agent_first_name: "Seat",
+        agent_last_name: `Filler ${seat}`,
+        email: `seat-filler-${seat}@agents.example.com`,
+      });
       if (!made.ok && made.failure.problem === "notEnoughAgentSeats") return success({});
       if (!made.ok && made.failure.problem !== "agentAlreadyExists") return made;
     }
@@ -162,14 +202,25 @@ export class ProviderStates {
    * missing or refused): a refused field is left out, or its default put back, one pass per field named. Undefined
    * when no valid body comes of it: the services are only ever given what the contract accepts.
    */
-  #valid(method: string, path: string, fields: Record<string, unknown>, account: AccountRecord, defaults: Record<string, unknown>): Record<string, unknown> | undefined {
+  #valid(
+    method: string,
+    path: string,
+    fields: Record<string, unknown>,
+    account: AccountRecord,
+    defaults: Record<string, unknown>,
+  ): Record<string, unknown> | undefined {
     const { contract } = this.#deps;
     const headers = { "content-type": "application/json", "api-key": account.apiKey, token: account.token };
     const current: Record<string, unknown> = { ...defaults, ...fields };
     for (let pass = 0; pass < MAX_PASSES; pass += 1) {
       const result = contract.validateRequest({ method, path, headers, body: current });
       if (result.valid) return current;
-      const offending = new Set(result.errors.filter((error) => error.part === "body").map((error) => topField(error.pointer, error.message, current)).filter((name): name is string => name !== undefined));
+      const offending = new Set(
+        result.errors
+          .filter((error) => error.part === "body")
+          .map((error) => topField(error.pointer, error.message, current))
+          .filter((name): name is string => name !== undefined),
+      );
       let changed = false;
       for (const name of offending) {
         if (!Object.hasOwn(defaults, name)) {
@@ -189,7 +240,11 @@ export class ProviderStates {
   #account(role: string): Outcome<AccountRecord> {
     const credentials = demoCredentialsOf(role);
     const opened = this.#deps.services.accounts.authenticate(credentials.apiKey, credentials.token);
-    return opened.ok ? opened : refuse(`The demo account of the role ${role} (${credentials.apiKey}) does not open on this mock: ${opened.failure.detail}`);
+    return opened.ok
+      ? opened
+      : refuse(
+          `The demo account of the role ${role} (${credentials.apiKey}) does not open on this mock: ${opened.failure.detail}`,
+        );
   }
 }
 
@@ -200,15 +255,25 @@ function topField(pointer: string, message: string, body: Record<string, unknown
     const name = token.replace(/~1/g, "/").replace(/~0/g, "~");
     return Object.hasOwn(body, name) ? name : undefined;
   }
-  return Object.keys(body).find((name) => message.includes(`'${name}'`) || message.includes(`"${name}"`) || message.includes(` ${name}`));
+  return Object.keys(body).find(
+    (name) => message.includes(`'${name}'`) || message.includes(`"${name}"`) || message.includes(` ${name}`),
+  );
 }
 
 function cannotMake(what: string): Outcome<never> {
-  return refuse(`No ${what} the service accepts comes of params/fields, even with defaults for the fields it requires.`);
+  return refuse(
+    `No ${what} the service accepts comes of params/fields, even with defaults for the fields it requires.`,
+  );
 }
 
 function unknownState(state: string): Outcome<never> {
-  return refuse(`${JSON.stringify(state.slice(0, 200))} is not a provider state this mock sets up; it knows ${Object.values(PROVIDER_STATES).map((name) => JSON.stringify(name)).join(", ")} (docs/pact.md).`);
+  return refuse(
+    `${JSON.stringify(state.slice(0, 200))} is not a provider state this mock sets up; it knows ${Object.values(
+      PROVIDER_STATES,
+    )
+      .map((name) => JSON.stringify(name))
+      .join(", ")} (docs/pact.md).`,
+  );
 }
 
 function refuse(detail: string): Outcome<never> {

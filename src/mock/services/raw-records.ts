@@ -32,8 +32,11 @@ export class RawRecordService {
    * find the same record and `"01001"` none; a lookup is an index read, not a scan.
    */
   find(collection: CollectionName, id: unknown): StoredRecord | undefined {
-    const number = typeof id === "number" ? id : typeof id === "string" && CANONICAL_ID.test(id) ? Number(id) : undefined;
-    return number !== undefined && Number.isSafeInteger(number) && number > 0 ? this.#store.record(collection, number) : undefined;
+    const number =
+      typeof id === "number" ? id : typeof id === "string" && CANONICAL_ID.test(id) ? Number(id) : undefined;
+    return number !== undefined && Number.isSafeInteger(number) && number > 0
+      ? this.#store.record(collection, number)
+      : undefined;
   }
 
   /** `POST /__db/<collection>`: adds a record; without an `id` it gets the next nid (the next uid, for an account). */
@@ -60,7 +63,10 @@ export class RawRecordService {
     // A body wider than any record is invalid whatever it holds past its first fields, so only those are
     // merged: spreading 30,000 fields into a record took longer than all the rest of the check.
     const keys = Object.keys(body);
-    const changes = keys.length > MAX_CHECKED_KEYS ? Object.fromEntries(keys.slice(0, MAX_CHECKED_KEYS).map((key) => [key, body[key]])) : body;
+    const changes =
+      keys.length > MAX_CHECKED_KEYS
+        ? Object.fromEntries(keys.slice(0, MAX_CHECKED_KEYS).map((key) => [key, body[key]]))
+        : body;
     return this.#put(collection, { ...found.value, ...changes, id: found.value.id }, "existing");
   }
 
@@ -84,21 +90,30 @@ export class RawRecordService {
   #existing(collection: CollectionName, id: unknown): Outcome<StoredRecord> {
     const record = this.find(collection, id);
     const shown = typeof id === "string" ? clip(id, 100) : String(id);
-    return record ? success(record) : failure("notFound", `No record ${collection}/${shown}: ids are positive whole numbers in plain decimal, up to 9007199254740991.`);
+    return record
+      ? success(record)
+      : failure(
+          "notFound",
+          `No record ${collection}/${shown}: ids are positive whole numbers in plain decimal, up to 9007199254740991.`,
+        );
   }
 
   #put(collection: CollectionName, value: Record<string, unknown>, expect: "new" | "existing"): Outcome<StoredRecord> {
     const check = this.#validate(collection, value);
     if (!check.ok) return invalidRecord(collection, check.errors, check.atLeast);
     if (expect === "new" && this.#store.record(collection, check.record.id)) {
-      return failure("rawIdTaken", `${collection}/${check.record.id} already exists; change it with PUT or PATCH, or leave the id out to get a new one.`, [
-        { in: "body", pointer: "/id", detail: "is taken" },
-      ]);
+      return failure(
+        "rawIdTaken",
+        `${collection}/${check.record.id} already exists; change it with PUT or PATCH, or leave the id out to get a new one.`,
+        [{ in: "body", pointer: "/id", detail: "is taken" }],
+      );
     }
     if (collection === "accounts") {
       const holder = this.#store.accountByKey((check.record as { apiKey: string }).apiKey);
       if (holder && holder.id !== check.record.id) {
-        return failure("rawIdTaken", `The apiKey already opens account ${holder.id}; an API key opens one account.`, [{ in: "body", pointer: "/apiKey", detail: "is taken" }]);
+        return failure("rawIdTaken", `The apiKey already opens account ${holder.id}; an API key opens one account.`, [
+          { in: "body", pointer: "/apiKey", detail: "is taken" },
+        ]);
       }
     }
     this.#store.putRaw(collection, check.record);
@@ -112,7 +127,9 @@ export function collectionNamed(name: string): CollectionName | undefined {
 }
 
 function notAnObject(): Outcome<never> {
-  return failure("invalidRequest", "A raw record is a JSON object.", [{ in: "body", pointer: "", detail: "must be an object" }]);
+  return failure("invalidRequest", "A raw record is a JSON object.", [
+    { in: "body", pointer: "", detail: "must be an object" },
+  ]);
 }
 
 function invalidRecord(collection: CollectionName, errors: FieldError[], atLeast: boolean): Outcome<never> {

@@ -1,5 +1,11 @@
 import { JsonBytes } from "../json-bytes.ts";
-import { journalEntryOf, type AppliedFaults, type JournalAnswer, type JournaledCall, type JournalEntry } from "./journal-entry.ts";
+import {
+  journalEntryOf,
+  type AppliedFaults,
+  type JournalAnswer,
+  type JournaledCall,
+  type JournalEntry,
+} from "./journal-entry.ts";
 
 export type { AppliedFaults, JournalAnswer, JournaledCall, JournalEntry } from "./journal-entry.ts";
 
@@ -14,8 +20,6 @@ export const MAX_JOURNAL_BODY_BYTES = 16 * 1024;
  * client sending large headers or bodies cannot grow the mock past this whatever `--journal-size` says.
  */
 export const JOURNAL_BYTE_BUDGET = 32 * 1024 * 1024;
-
-
 
 /** `GET /__admin/requests?method=POST&path=/api/v1/object/property`: both exact, both optional. */
 export interface JournalFilter {
@@ -43,8 +47,6 @@ export interface JournalRecord {
   /** The answer's status, or `null` when there was none. Only the first call counts. */
   finish(status: number | null): void;
 }
-
-
 
 /** Told of a call when it arrives, when it is over, and of the journal emptied. */
 export type JournalListener = (event: "arrived" | "answered" | "cleared", call: JournaledCall | undefined) => void;
@@ -100,7 +102,8 @@ class Slot implements JournalRecord, JournaledCall {
     this.bodySize = bytes.length;
     // A short body is kept as the very buffer the mock read (nobody writes to it); a long one as a copy of its
     // start, so the journal never holds a large buffer alive.
-    this.bytes = bytes.length <= MAX_JOURNAL_BODY_BYTES ? bytes : new Uint8Array(bytes.subarray(0, MAX_JOURNAL_BODY_BYTES));
+    this.bytes =
+      bytes.length <= MAX_JOURNAL_BODY_BYTES ? bytes : new Uint8Array(bytes.subarray(0, MAX_JOURNAL_BODY_BYTES));
     this.contentType = contentType;
     if (!this.evicted) this.#journal.grow(this, this.bytes.length);
   }
@@ -116,7 +119,12 @@ class Slot implements JournalRecord, JournaledCall {
 
   get answered(): JournalAnswer | undefined {
     if (this.#answerContentType === undefined) return undefined;
-    return { contentType: this.#answerContentType, mediaType: this.#answerMediaType, headers: this.#answerHeaders, body: this.#answerBody };
+    return {
+      contentType: this.#answerContentType,
+      mediaType: this.#answerMediaType,
+      headers: this.#answerHeaders,
+      body: this.#answerBody,
+    };
   }
 
   answer(answer: JournalAnswer): void {
@@ -125,17 +133,29 @@ class Slot implements JournalRecord, JournaledCall {
     // as a copy of its start; a value (a problem, its fields capped) is measured as the text it is sent as.
     const { body } = answer;
     const encoded = body instanceof JsonBytes ? body.encoded : body;
-    const size = encoded === undefined ? 0 : encoded instanceof Uint8Array ? encoded.byteLength : typeof encoded === "string" ? encoded.length : JSON.stringify(encoded).length;
+    const size =
+      encoded === undefined
+        ? 0
+        : encoded instanceof Uint8Array
+          ? encoded.byteLength
+          : typeof encoded === "string"
+            ? encoded.length
+            : JSON.stringify(encoded).length;
     this.#answerContentType = answer.contentType;
     this.#answerMediaType = answer.mediaType;
     this.#answerHeaders = answer.headers;
     if (size > MAX_JOURNAL_BODY_BYTES) {
-      const whole = encoded instanceof Uint8Array ? undefined : typeof encoded === "string" ? encoded : JSON.stringify(encoded);
+      const whole =
+        encoded instanceof Uint8Array ? undefined : typeof encoded === "string" ? encoded : JSON.stringify(encoded);
       const bytes = whole === undefined ? (encoded as Uint8Array) : utf8.encode(whole.slice(0, MAX_JOURNAL_BODY_BYTES));
       this.#answerBody = new Uint8Array(bytes.subarray(0, MAX_JOURNAL_BODY_BYTES));
       this.answerSize = size;
     } else this.#answerBody = body;
-    if (!this.evicted) this.#journal.grow(this, Math.min(size, MAX_JOURNAL_BODY_BYTES) + (answer.headers ? headerBytes(answer.headers) : 0));
+    if (!this.evicted)
+      this.#journal.grow(
+        this,
+        Math.min(size, MAX_JOURNAL_BODY_BYTES) + (answer.headers ? headerBytes(answer.headers) : 0),
+      );
   }
 
   finish(status: number | null): void {
@@ -260,7 +280,8 @@ export class RequestJournal {
 
   /** Empties the journal. */
   clear(): void {
-    for (let index = 0; index < this.#count; index++) this.#slots[(this.#start + index) % this.capacity]!.evicted = true;
+    for (let index = 0; index < this.#count; index++)
+      this.#slots[(this.#start + index) % this.capacity]!.evicted = true;
     this.#slots = [];
     this.#start = 0;
     this.#count = 0;

@@ -16,13 +16,18 @@ const MAX_ERRORS = 20;
  */
 export function checkState(value: unknown, validate: RawRecordValidator): Outcome<Database> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return failure("invalidState", `A state is a JSON object with ${COLLECTIONS.join(", ")} (each an array of records, as GET /__db/db answers).`, [{ in: "body", pointer: "", detail: "must be an object" }]);
+    return failure(
+      "invalidState",
+      `A state is a JSON object with ${COLLECTIONS.join(", ")} (each an array of records, as GET /__db/db answers).`,
+      [{ in: "body", pointer: "", detail: "must be an object" }],
+    );
   }
   const given = value as Record<string, unknown>;
   const errors: FieldError[] = [];
   const wrong = (pointer: string, detail: string) => errors.push({ in: "body", pointer, detail });
   for (const key of Object.keys(given)) {
-    if (!(COLLECTIONS as readonly string[]).includes(key)) wrong(`/${escape(key.slice(0, 100))}`, `is not a collection of a state (${COLLECTIONS.join(", ")})`);
+    if (!(COLLECTIONS as readonly string[]).includes(key))
+      wrong(`/${escape(key.slice(0, 100))}`, `is not a collection of a state (${COLLECTIONS.join(", ")})`);
     if (errors.length >= MAX_ERRORS) break;
   }
   const state: Database = { accounts: [], properties: [], agents: [], documents: [] };
@@ -48,7 +53,8 @@ export function checkState(value: unknown, validate: RawRecordValidator): Outcom
       ids.add(record.id);
       if (collection !== "accounts") {
         const holder = nids.get(record.id);
-        if (holder !== undefined && holder !== collection) wrong(`${place}/id`, `is taken: nids are one sequence, and ${holder} has ${record.id}`);
+        if (holder !== undefined && holder !== collection)
+          wrong(`${place}/id`, `is taken: nids are one sequence, and ${holder} has ${record.id}`);
         nids.set(record.id, collection);
       } else {
         if (apiKeys.has(record.apiKey!)) wrong(`${place}/apiKey`, "is taken: an API key opens one account");
@@ -59,7 +65,12 @@ export function checkState(value: unknown, validate: RawRecordValidator): Outcom
   }
   if (errors.length > 0) {
     // The check stops once it has found enough to show: past them there may be more.
-    const count = errors.length >= MAX_ERRORS ? `at least ${MAX_ERRORS} places are wrong (the first ${MAX_ERRORS} shown)` : errors.length === 1 ? "1 place is wrong" : `${errors.length} places are wrong`;
+    const count =
+      errors.length >= MAX_ERRORS
+        ? `at least ${MAX_ERRORS} places are wrong (the first ${MAX_ERRORS} shown)`
+        : errors.length === 1
+          ? "1 place is wrong"
+          : `${errors.length} places are wrong`;
     return failure("invalidState", `The state is refused, nothing was changed: ${count}.`, errors.slice(0, MAX_ERRORS));
   }
   return success(state);

@@ -34,12 +34,16 @@ export function chooseState(given: unknown, deps: ChooseStateDeps): Outcome<Chos
   if (typeof given === "string") {
     const named = namedState(given);
     if (!named) {
-      return failure("invalidState", `No state is named ${JSON.stringify(given.slice(0, 100))}; the shipped states are ${STATE_NAMES.join(", ")}, and a state of your own is given as its records.`);
+      return failure(
+        "invalidState",
+        `No state is named ${JSON.stringify(given.slice(0, 100))}; the shipped states are ${STATE_NAMES.join(", ")}, and a state of your own is given as its records.`,
+      );
     }
     // Made from fixtures already finished: finishing twice would number configured accounts without a uid anew.
     return success({ name: given, build: () => named.build(deps.fixtures()) });
   }
-  if (!deps.validate) return failure("invalidState", deps.recordsRefused ?? "This mock takes a shipped state's name only.");
+  if (!deps.validate)
+    return failure("invalidState", deps.recordsRefused ?? "This mock takes a shipped state's name only.");
   const checked = checkState(given, deps.validate);
   if (!checked.ok) return checked;
   return success({ name: "given", build: () => deps.finish(structuredClone(checked.value)) });

@@ -9,10 +9,9 @@ export { buildRawRecordValidator, type RawRecordCheck, type RawRecordValidator }
  * The check a raw write goes through, on Node: {@link buildRawRecordValidator} over `spec/openapi.yaml` (or the
  * document given), with AJV from this package's dependencies, compiled on first use.
  */
-export function createRawRecordValidator(document?: OpenApiDocument, nullAgentFields: readonly string[] = []): RawRecordValidator & { warm(): void } {
-  return buildRawRecordValidator(
-    () => document ?? loadSpec(),
-    nodeAjvParts,
-    nullAgentFields,
-  );
+export function createRawRecordValidator(
+  document?: OpenApiDocument,
+  nullAgentFields: readonly string[] = [],
+): RawRecordValidator & { warm(): void } {
+  return buildRawRecordValidator(() => document ?? loadSpec(), nodeAjvParts, nullAgentFields);
 }

@@ -1,4 +1,13 @@
-import { COLLECTIONS, type AccountRecord, type AgentRecord, type CollectionName, type Database, type DocumentRecord, type PropertyRecord, type StoredRecord } from "./records.ts";
+import {
+  COLLECTIONS,
+  type AccountRecord,
+  type AgentRecord,
+  type CollectionName,
+  type Database,
+  type DocumentRecord,
+  type PropertyRecord,
+  type StoredRecord,
+} from "./records.ts";
 import type { StateChange } from "./state-change.ts";
 import { exact, largerId, largerNestedId } from "./sequence-ids.ts";
 import { RecordPositions } from "./record-positions.ts";
@@ -96,7 +105,8 @@ export class MockStore {
     if (!seeded) return;
     for (const collection of COLLECTIONS) {
       const kept = new Set(database[collection].map((record) => record.id));
-      for (const record of seeded[collection]) if (!kept.has(record.id)) this.#changed({ kind: "remove", collection, id: record.id });
+      for (const record of seeded[collection])
+        if (!kept.has(record.id)) this.#changed({ kind: "remove", collection, id: record.id });
       for (const record of database[collection]) this.#changed({ kind: "put", collection, record });
     }
   }
@@ -317,7 +327,11 @@ export class MockStore {
   }
 
   /** Changes a record's fields in place (the record itself, as found through the store). */
-  update<C extends CollectionName>(collection: C, record: Database[C][number], changes: Partial<Database[C][number]>): Database[C][number] {
+  update<C extends CollectionName>(
+    collection: C,
+    record: Database[C][number],
+    changes: Partial<Database[C][number]>,
+  ): Database[C][number] {
     const moved = this.#indexes.unindexKeyed(collection, record, changes);
     assignFields(record, changes);
     if (moved) this.#indexes.indexKeyed(collection, record);

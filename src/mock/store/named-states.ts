@@ -22,18 +22,26 @@ export const MANY_PROPERTIES = 1_000;
  */
 export const NAMED_STATES: Readonly<Record<string, NamedState>> = {
   fixtures: {
-    description: "The seed as the mock starts without --state: the fixtures (30 properties, 9 agent cards, 32 documents, 2 accounts).",
+    description:
+      "The seed as the mock starts without --state: the fixtures (30 properties, 9 agent cards, 32 documents, 2 accounts).",
     build: (seed) => seed,
   },
   "empty-account": {
-    description: "The demo account holds nothing: no property, no agent card, no document (its seats all free). Other accounts keep theirs.",
+    description:
+      "The demo account holds nothing: no property, no agent card, no document (its seats all free). Other accounts keep theirs.",
     build: (seed) => {
       const demo = demoUid(seed);
-      return { ...seed, properties: seed.properties.filter((record) => record.uid !== demo), agents: seed.agents.filter((record) => record.uid !== demo), documents: seed.documents.filter((record) => record.uid !== demo) };
+      return {
+        ...seed,
+        properties: seed.properties.filter((record) => record.uid !== demo),
+        agents: seed.agents.filter((record) => record.uid !== demo),
+        documents: seed.documents.filter((record) => record.uid !== demo),
+      };
     },
   },
   "seats-full": {
-    description: "Every agent seat of the demo account is taken: creating an agent card answers 402 Not Enough Agent Seats.",
+    description:
+      "Every agent seat of the demo account is taken: creating an agent card answers 402 Not Enough Agent Seats.",
     build: (seed) => {
       const demo = seed.accounts[0];
       if (!demo) return seed;
@@ -77,10 +85,13 @@ function demoUid(seed: Database): number | undefined {
 /** The next nid after every record of the seed (nids are one sequence over properties, agents and documents). */
 function nextNid(seed: Database): number {
   let max = 1000;
-  for (const records of [seed.properties, seed.agents, seed.documents]) for (const record of records) max = Math.max(max, record.id);
+  for (const records of [seed.properties, seed.agents, seed.documents])
+    for (const record of records) max = Math.max(max, record.id);
   for (const property of seed.properties) {
     for (const nested of [property.virtual_tours, property.property_videos] as unknown[]) {
-      if (nested && typeof nested === "object") for (const item of Object.values(nested)) max = Math.max(max, Number((item as { nid?: unknown } | null)?.nid) || 0);
+      if (nested && typeof nested === "object")
+        for (const item of Object.values(nested))
+          max = Math.max(max, Number((item as { nid?: unknown } | null)?.nid) || 0);
     }
   }
   return max + 1;
@@ -91,7 +102,15 @@ function seatFiller(template: AgentRecord, id: number, uid: number, seat: number
   const first = "Seat";
   const last = `Holder ${seat}`;
   const email = `seat-${seat}.${id}@seats-full.example`;
-  return { ...structuredClone(template), id, uid, name: `${first} ${last}`, agent_first_name: first, agent_last_name: last, email };
+  return {
+    ...structuredClone(template),
+    id,
+    uid,
+    name: `${first} ${last}`,
+    agent_first_name: first,
+    agent_last_name: last,
+    email,
+  };
 }
 
 /** A copy of a property under a new nid: its own subdomain and site, an external id of its own, no tours or videos. */

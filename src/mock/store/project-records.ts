@@ -19,7 +19,11 @@ export function projectFloorplans(documents: Iterable<DocumentRecord>): Schemas[
   const floorplans: Schemas["Property"]["floorplans"] = {};
   for (const document of documents) {
     if (!document.is_floorplan) continue;
-    floorplans[String(document.id)] = { nid: String(document.id), title: document.title, floorplan_url: document.file_url };
+    floorplans[String(document.id)] = {
+      nid: String(document.id),
+      title: document.title,
+      floorplan_url: document.file_url,
+    };
   }
   return floorplans;
 }
@@ -34,7 +38,11 @@ export function projectAgent(record: AgentRecord): Schemas["AgentCard"] {
   const { id, uid: _uid, social_media_links, ...fields } = record;
   // null only where a service profile says a never-set field comes back null (agent-service.ts); anything but an
   // array (a state file's card may hold anything there) is answered as it is.
-  return { id: String(id), ...fields, social_media_links: Array.isArray(social_media_links) ? orderByWeight(social_media_links) : social_media_links };
+  return {
+    id: String(id),
+    ...fields,
+    social_media_links: Array.isArray(social_media_links) ? orderByWeight(social_media_links) : social_media_links,
+  };
 }
 
 /** A retrieved document (endpoint 13). */

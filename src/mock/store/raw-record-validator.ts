@@ -26,7 +26,11 @@ export type RawRecordValidator = (collection: CollectionName, value: unknown) =>
  * @param ajvParts AJV as the host gives it (create-raw-record-validator.ts: Node's).
  * @param nullAgentFields agent fields a stored card may hold null in (a service profile's, stored-record-schemas.ts).
  */
-export function buildRawRecordValidator(document: () => OpenApiDocument, ajvParts: () => AjvParts, nullAgentFields: readonly string[] = []): RawRecordValidator & { warm(): void } {
+export function buildRawRecordValidator(
+  document: () => OpenApiDocument,
+  ajvParts: () => AjvParts,
+  nullAgentFields: readonly string[] = [],
+): RawRecordValidator & { warm(): void } {
   let compiled: Map<CollectionName, ValidateFunction> | undefined;
   let explain: ((validate: ValidateFunction) => FieldError[]) | undefined;
 
@@ -34,11 +38,17 @@ export function buildRawRecordValidator(document: () => OpenApiDocument, ajvPart
     if (compiled) return compiled;
     const source = document();
     // Only the component schemas are needed; the document was checked against the meta-schema by the contract.
-    const closed = closeSchemas({ openapi: source.openapi, info: source.info, paths: {}, components: { schemas: source.components?.schemas ?? {} } });
+    const closed = closeSchemas({
+      openapi: source.openapi,
+      info: source.info,
+      paths: {},
+      components: { schemas: source.components?.schemas ?? {} },
+    });
     const schemas = storedRecordSchemas(closed, nullAgentFields);
     const ajv = createAjvWith(ajvParts(), closed, { validateSchema: false });
     const explainer = createSchemaExplainer(closed, (pointer) => ajv.getSchema(`${SPEC_ID}#${pointer}`));
-    explain = (validate) => explainer.explain(validate).map((finding) => ({ in: "body", pointer: finding.pointer, detail: finding.message }));
+    explain = (validate) =>
+      explainer.explain(validate).map((finding) => ({ in: "body", pointer: finding.pointer, detail: finding.message }));
     compiled = new Map(COLLECTIONS.map((collection) => [collection, ajv.compile(schemas[collection])]));
     return compiled;
   };
@@ -46,11 +56,16 @@ export function buildRawRecordValidator(document: () => OpenApiDocument, ajvPart
   const validate = ((collection: CollectionName, value: unknown): RawRecordCheck => {
     const validator = compile().get(collection)!;
     const bounded = boundForValidation(value);
-    if (!bounded.ok) return { ok: false, errors: [{ in: "body", pointer: bounded.pointer, detail: bounded.detail }], atLeast: false };
+    if (!bounded.ok)
+      return { ok: false, errors: [{ in: "body", pointer: bounded.pointer, detail: bounded.detail }], atLeast: false };
     if (!validator(bounded.value)) return { ok: false, errors: explain!(validator), atLeast: bounded.cut };
     if (bounded.cut) {
       // Cannot happen while the stored shapes bound every array and keyed object (stored-record-schemas.ts).
-      return { ok: false, errors: [{ in: "body", pointer: "", detail: "is larger than a stored record can be" }], atLeast: false };
+      return {
+        ok: false,
+        errors: [{ in: "body", pointer: "", detail: "is larger than a stored record can be" }],
+        atLeast: false,
+      };
     }
     return { ok: true, record: value as StoredRecord };
   }) as RawRecordValidator & { warm(): void };

@@ -48,7 +48,8 @@ const OWNED: ReadonlySet<CollectionName> = new Set(["properties", "agents"]);
  * walk of its nesting (its line opens fewer brackets than it may nest, state-lines.ts).
  */
 export function recordProblem(collection: CollectionName, record: unknown, depthKnown = false): string | undefined {
-  if (record === null || typeof record !== "object" || Array.isArray(record)) return `is ${kindOf(record)}, not an object`;
+  if (record === null || typeof record !== "object" || Array.isArray(record))
+    return `is ${kindOf(record)}, not an object`;
   const fields = record as Record<string, unknown>;
   const id = idProblem(fields, "id");
   if (id) return id;
@@ -65,7 +66,10 @@ export function recordProblem(collection: CollectionName, record: unknown, depth
  * collection that is not an array is not looked at: that is the caller's to refuse). `depthKnown` lists the
  * collections whose nesting a scan bounded.
  */
-export function firstRecordFault(state: Readonly<Partial<Record<CollectionName, unknown>>>, depthKnown: readonly CollectionName[] = []): RecordFault | undefined {
+export function firstRecordFault(
+  state: Readonly<Partial<Record<CollectionName, unknown>>>,
+  depthKnown: readonly CollectionName[] = [],
+): RecordFault | undefined {
   for (const collection of COLLECTIONS) {
     const records = state[collection];
     if (!Array.isArray(records)) continue;
@@ -79,9 +83,19 @@ export function firstRecordFault(state: Readonly<Partial<Record<CollectionName, 
 }
 
 /** A fault of a record at a place, with its id when it has a safe integer one. */
-export function recordFault(collection: CollectionName, index: number | undefined, record: unknown, problem: string): RecordFault {
+export function recordFault(
+  collection: CollectionName,
+  index: number | undefined,
+  record: unknown,
+  problem: string,
+): RecordFault {
   const id = record !== null && typeof record === "object" ? (record as { id?: unknown }).id : undefined;
-  return { collection, ...(index === undefined ? {} : { index }), ...(Number.isSafeInteger(id) ? { id: id as number } : {}), problem };
+  return {
+    collection,
+    ...(index === undefined ? {} : { index }),
+    ...(Number.isSafeInteger(id) ? { id: id as number } : {}),
+    problem,
+  };
 }
 
 /** The fault as a refusal shows it: `properties[0] is an array, not an object`, `properties[3] (id 17): nesting deeper than 64 levels`. */

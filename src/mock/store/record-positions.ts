@@ -49,7 +49,8 @@ export class RecordPositions {
   #positions(): Map<object, number> {
     if (this.#map) return this.#map;
     const positions = new Map<object, number>();
-    for (const records of this.#arrays()) for (let index = 0; index < records.length; index++) positions.set(records[index]!, index);
+    for (const records of this.#arrays())
+      for (let index = 0; index < records.length; index++) positions.set(records[index]!, index);
     return (this.#map = positions);
   }
 }

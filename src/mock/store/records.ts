@@ -23,8 +23,23 @@ export interface AccountRecord {
  * section 2.1 lets a service answer null for any field the property never had a value for.
  */
 type AlwaysSet =
-  | "street" | "premise" | "city" | "state" | "zip" | "country" | "title" | "lot_size_units" | "half_baths" | "intent"
-  | "subdomain" | "website_url" | "template" | "main_image" | "edit_access" | "show_on_property" | "logo";
+  | "street"
+  | "premise"
+  | "city"
+  | "state"
+  | "zip"
+  | "country"
+  | "title"
+  | "lot_size_units"
+  | "half_baths"
+  | "intent"
+  | "subdomain"
+  | "website_url"
+  | "template"
+  | "main_image"
+  | "edit_access"
+  | "show_on_property"
+  | "logo";
 
 /** A property: every field of section 2.1 except the derived `nid`, `uid` and `floorplans`. */
 export type PropertyRecord = Omit<Schemas["Property"], "nid" | "uid" | "floorplans" | AlwaysSet> & {

@@ -14,7 +14,9 @@ export const SEQUENCE_FEED_LIMIT = 2 ** 52;
  * {@link SEQUENCE_FEED_LIMIT} is ignored, so the sequence can never become NaN, inexact, or run out.
  */
 export function largerId(max: number, id: unknown): number {
-  return Number.isSafeInteger(id) && (id as number) > max && (id as number) < SEQUENCE_FEED_LIMIT ? (id as number) : max;
+  return Number.isSafeInteger(id) && (id as number) > max && (id as number) < SEQUENCE_FEED_LIMIT
+    ? (id as number)
+    : max;
 }
 
 /** A sequence's value, which 2^52 ids of room keep exact; past 2^53-1 it would be a bug of the mock. */
@@ -32,11 +34,13 @@ export function exact(id: number): number {
 export function largerNestedId(max: number, property: PropertyRecord): number {
   const tours = property.virtual_tours as unknown;
   if (tours !== null && typeof tours === "object" && !Array.isArray(tours)) {
-    for (const key of Object.keys(tours)) max = largerId(max, (tours as Record<string, { nid?: unknown } | null>)[key]?.nid);
+    for (const key of Object.keys(tours))
+      max = largerId(max, (tours as Record<string, { nid?: unknown } | null>)[key]?.nid);
   }
   const videos = property.property_videos as unknown;
   if (videos !== null && typeof videos === "object") {
-    for (const key of Object.keys(videos)) max = largerId(max, (videos as Record<string, { nid?: unknown } | null>)[key]?.nid);
+    for (const key of Object.keys(videos))
+      max = largerId(max, (videos as Record<string, { nid?: unknown } | null>)[key]?.nid);
   }
   return max;
 }

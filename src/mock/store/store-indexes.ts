@@ -1,4 +1,11 @@
-import type { AccountRecord, AgentRecord, CollectionName, DocumentRecord, PropertyRecord, StoredRecord } from "./records.ts";
+import type {
+  AccountRecord,
+  AgentRecord,
+  CollectionName,
+  DocumentRecord,
+  PropertyRecord,
+  StoredRecord,
+} from "./records.ts";
 
 /**
  * The indexes of the mock's state, so that no lookup scans a collection: by id, by owner, by external id, by
@@ -102,14 +109,16 @@ export class StoreIndexes {
 
   #holdExternalId(key: string, id: number): void {
     const holder = this.#propertiesByExternalId.get(key);
-    if (holder !== undefined && holder !== id) this.#externalIdHolders.set(key, (this.#externalIdHolders.get(key) ?? 1) + 1);
+    if (holder !== undefined && holder !== id)
+      this.#externalIdHolders.set(key, (this.#externalIdHolders.get(key) ?? 1) + 1);
     this.#propertiesByExternalId.set(key, id);
   }
 
   indexAgent(agent: AgentRecord): void {
     this.agents.set(agent.id, agent);
     addTo(this.#agentsByOwner, agent.uid, agent.id);
-    if (typeof agent.email === "string") this.#agentsByEmail.set(ownedKey(agent.uid, agent.email.toLowerCase()), agent.id);
+    if (typeof agent.email === "string")
+      this.#agentsByEmail.set(ownedKey(agent.uid, agent.email.toLowerCase()), agent.id);
   }
 
   indexDocument(document: DocumentRecord): void {
@@ -134,7 +143,8 @@ export class StoreIndexes {
         const property = record as PropertyRecord;
         this.#unindexExternalId(property);
         this.properties.delete(property.id);
-        if ((next as PropertyRecord | undefined)?.uid !== property.uid) this.#propertiesByOwner.get(property.uid)?.delete(property.id);
+        if ((next as PropertyRecord | undefined)?.uid !== property.uid)
+          this.#propertiesByOwner.get(property.uid)?.delete(property.id);
         return;
       }
       case "agents": {
@@ -147,7 +157,8 @@ export class StoreIndexes {
       case "documents": {
         const document = record as DocumentRecord;
         this.documents.delete(document.id);
-        if ((next as DocumentRecord | undefined)?.property_reference !== document.property_reference) removeSmall(this.#documentsByProperty, document.property_reference, document.id);
+        if ((next as DocumentRecord | undefined)?.property_reference !== document.property_reference)
+          removeSmall(this.#documentsByProperty, document.property_reference, document.id);
         return;
       }
     }
@@ -214,7 +225,8 @@ export class StoreIndexes {
 
   /** After a property's external id changed: it finds the property. */
   #indexExternalId(property: PropertyRecord): void {
-    if (property.external_id !== null && property.external_id !== undefined) this.#holdExternalId(ownedKey(property.uid, property.external_id), property.id);
+    if (property.external_id !== null && property.external_id !== undefined)
+      this.#holdExternalId(ownedKey(property.uid, property.external_id), property.id);
   }
 
   /** Before an agent's email changes or it goes: another agent of the account with the same one is found by it. */
@@ -224,7 +236,10 @@ export class StoreIndexes {
     const email = agent.email.toLowerCase();
     const key = ownedKey(agent.uid, email);
     if (this.#agentsByEmail.get(key) !== agent.id) return;
-    const other = this.agentsOf(agent.uid).find((candidate) => candidate.id !== agent.id && typeof candidate.email === "string" && candidate.email.toLowerCase() === email);
+    const other = this.agentsOf(agent.uid).find(
+      (candidate) =>
+        candidate.id !== agent.id && typeof candidate.email === "string" && candidate.email.toLowerCase() === email,
+    );
     if (other) this.#agentsByEmail.set(key, other.id);
     else this.#agentsByEmail.delete(key);
   }

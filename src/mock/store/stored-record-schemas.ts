@@ -25,13 +25,22 @@ function fieldsOf(document: OpenApiDocument, schemaName: string, derived: string
   const properties = (schema?.properties ?? {}) as Record<string, unknown>;
   const fields: Record<string, object> = {};
   for (const name of Object.keys(properties)) {
-    if (!derived.includes(name)) fields[name] = ref(`/components/schemas/${schemaName}/properties/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+    if (!derived.includes(name))
+      fields[name] = ref(
+        `/components/schemas/${schemaName}/properties/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`,
+      );
   }
   return fields;
 }
 
 function closedRecord(collection: CollectionName, properties: Record<string, object>): SchemaObject {
-  return { $id: `${STORED_RECORD_ID}/${collection}`, type: "object", additionalProperties: false, required: Object.keys(properties), properties };
+  return {
+    $id: `${STORED_RECORD_ID}/${collection}`,
+    type: "object",
+    additionalProperties: false,
+    required: Object.keys(properties),
+    properties,
+  };
 }
 
 /**
@@ -40,9 +49,13 @@ function closedRecord(collection: CollectionName, properties: Record<string, obj
  * @param nullAgentFields agent fields a stored card may hold null in: those a service profile says come back
  *   null when never set (agent-service.ts stores them so), which section 2.2 allows and our reading does not.
  */
-export function storedRecordSchemas(document: OpenApiDocument, nullAgentFields: readonly string[] = []): Record<CollectionName, SchemaObject> {
+export function storedRecordSchemas(
+  document: OpenApiDocument,
+  nullAgentFields: readonly string[] = [],
+): Record<CollectionName, SchemaObject> {
   const agentFields: Record<string, object> = fieldsOf(document, "AgentCard", ["id"]);
-  for (const field of nullAgentFields) if (agentFields[field]) agentFields[field] = { anyOf: [agentFields[field], { type: "null" }] };
+  for (const field of nullAgentFields)
+    if (agentFields[field]) agentFields[field] = { anyOf: [agentFields[field], { type: "null" }] };
   return {
     accounts: closedRecord("accounts", {
       id: ID,
@@ -56,8 +69,18 @@ export function storedRecordSchemas(document: OpenApiDocument, nullAgentFields: 
       uid: ID,
       ...fieldsOf(document, "Property", ["nid", "uid", "floorplans"]),
       // Keyed by nid, so unbounded in the answer schema; a stored property keeps a number a page can show.
-      virtual_tours: { allOf: [ref("/components/schemas/Property/properties/virtual_tours"), { type: ["object", "array"], maxProperties: MAX_KEYED }] },
-      property_videos: { allOf: [ref("/components/schemas/Property/properties/property_videos"), { type: "object", maxProperties: MAX_KEYED }] },
+      virtual_tours: {
+        allOf: [
+          ref("/components/schemas/Property/properties/virtual_tours"),
+          { type: ["object", "array"], maxProperties: MAX_KEYED },
+        ],
+      },
+      property_videos: {
+        allOf: [
+          ref("/components/schemas/Property/properties/property_videos"),
+          { type: "object", maxProperties: MAX_KEYED },
+        ],
+      },
       published: ref("/components/schemas/PropertyListItem/properties/published"),
     }),
     agents: closedRecord("agents", {
@@ -66,7 +89,12 @@ export function storedRecordSchemas(document: OpenApiDocument, nullAgentFields: 
       ...agentFields,
       // The API takes at most 50 links (AgentCardCreate); a stored card keeps no more.
       social_media_links: nullAgentFields.includes("social_media_links")
-        ? { anyOf: [{ type: "array", maxItems: 50, items: ref("/components/schemas/SocialMediaLink") }, { type: "null" }] }
+        ? {
+            anyOf: [
+              { type: "array", maxItems: 50, items: ref("/components/schemas/SocialMediaLink") },
+              { type: "null" },
+            ],
+          }
         : { type: "array", maxItems: 50, items: ref("/components/schemas/SocialMediaLink") },
     }),
     documents: closedRecord("documents", {

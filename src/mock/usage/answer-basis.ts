@@ -77,21 +77,33 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
     const schema = (resolvePointer(document, pointer) ?? {}) as Record<string, unknown>;
     const always: string[] = [];
     if (typeof schema.$ref === "string" && schema.$ref.startsWith("#")) always.push(schema.$ref.slice(1));
-    const list = (key: string) => (Array.isArray(schema[key]) ? (schema[key] as unknown[]).map((_, at) => `${pointer}/${key}/${at}`) : []);
+    const list = (key: string) =>
+      Array.isArray(schema[key]) ? (schema[key] as unknown[]).map((_, at) => `${pointer}/${key}/${at}`) : [];
     always.push(...list("allOf"));
     const properties = new Map<string, string>();
     if (schema.properties && typeof schema.properties === "object") {
-      for (const name of Object.keys(schema.properties)) properties.set(name, `${pointer}/properties/${escapeToken(name)}`);
+      for (const name of Object.keys(schema.properties))
+        properties.set(name, `${pointer}/properties/${escapeToken(name)}`);
     }
     const type = schema.type;
     node = {
       ids: markers.get(pointer)?.plain ? [markers.get(pointer)!.plain!] : [],
       always,
       branches: [...list("anyOf"), ...list("oneOf")],
-      types: typeof type === "string" ? [type] : Array.isArray(type) ? (type as string[]) : schema.const === null ? ["null"] : undefined,
+      types:
+        typeof type === "string"
+          ? [type]
+          : Array.isArray(type)
+            ? (type as string[])
+            : schema.const === null
+              ? ["null"]
+              : undefined,
       maxItems: typeof schema.maxItems === "number" ? schema.maxItems : undefined,
       properties,
-      additional: schema.additionalProperties && typeof schema.additionalProperties === "object" ? `${pointer}/additionalProperties` : undefined,
+      additional:
+        schema.additionalProperties && typeof schema.additionalProperties === "object"
+          ? `${pointer}/additionalProperties`
+          : undefined,
       items: schema.items && typeof schema.items === "object" ? `${pointer}/items` : undefined,
     };
     nodes.set(pointer, node);
@@ -123,7 +135,9 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
   };
 
   /** The ids of marked objects along a chain of `$ref`s (a response object and the component it points to). */
-  const markedAlong = (pointer: string): { pointers: string[]; target: Record<string, unknown> | undefined; at: string } => {
+  const markedAlong = (
+    pointer: string,
+  ): { pointers: string[]; target: Record<string, unknown> | undefined; at: string } => {
     const pointers: string[] = [];
     let at = pointer;
     for (let hop = 0; hop < 8; hop += 1) {
@@ -139,7 +153,12 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
    * What a field of one type, reached through these schema nodes under these inherited markers, rests on; and the
    * steps of its members and items, made once and kept: a body's walk is then a lookup per field.
    */
-  const makeStep = (schemas: readonly string[], value: unknown, ids: readonly string[], pointers: readonly string[]): Step => {
+  const makeStep = (
+    schemas: readonly string[],
+    value: unknown,
+    ids: readonly string[],
+    pointers: readonly string[],
+  ): Step => {
     const nodesHere = applying(schemas, value);
     let ownIds = ids;
     let ownPointers = pointers;
@@ -174,7 +193,16 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
       item(item) {
         const tag = typeTag(item);
         let step = items.get(tag);
-        if (!step) items.set(tag, (step = makeStep(nodesHere.map((at) => nodeAt(at).items).filter((at): at is string => at !== undefined), item, ownIds, ownPointers)));
+        if (!step)
+          items.set(
+            tag,
+            (step = makeStep(
+              nodesHere.map((at) => nodeAt(at).items).filter((at): at is string => at !== undefined),
+              item,
+              ownIds,
+              ownPointers,
+            )),
+          );
         return step;
       },
     };
@@ -209,7 +237,10 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
     if (!operation.responses.has(status)) {
       // A status the operation does not list (a body refused before the operation is known to take one): the
       // component response of that status, when there is one.
-      const responses = ((document.components as Record<string, unknown> | undefined)?.responses ?? {}) as Record<string, Record<string, unknown>>;
+      const responses = ((document.components as Record<string, unknown> | undefined)?.responses ?? {}) as Record<
+        string,
+        Record<string, unknown>
+      >;
       const component = Object.entries(responses).find(([, response]) => statusOfComponent(response) === shape.status);
       if (!component) return null;
       responsePointer = `/components/responses/${escapeToken(component[0])}`;
@@ -221,9 +252,12 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
     const schema = schemaHome;
     const statusMarks = [...responseMarks];
     if (shape.status === 401 && markers.get(operationPointer)?.security) statusMarks.push(operationPointer);
-    if (shape.status === 400 && markers.get(`${operationPointer}/requestBody`)?.plain) statusMarks.push(`${operationPointer}/requestBody`);
+    if (shape.status === 400 && markers.get(`${operationPointer}/requestBody`)?.plain)
+      statusMarks.push(`${operationPointer}/requestBody`);
     const statusBasis = assumption(statusMarks, idOf);
-    const rootMarks = schema ? applying([schema], undefined).filter((pointer) => markers.get(pointer)?.plain && shape.status !== 200) : [];
+    const rootMarks = schema
+      ? applying([schema], undefined).filter((pointer) => markers.get(pointer)?.plain && shape.status !== 200)
+      : [];
     const inherited = statusMarks.map(idOf).filter((id): id is string => id !== undefined);
     const roots = new Map<string, Step>();
     return {
@@ -255,9 +289,11 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
     const resource = RESOURCE_OF_ANSWER[shape.operationId];
     const extraPoint = (depth: number): string | undefined => {
       if (!profiled.playing) return undefined;
-      if (shape.operationId === "listUserProperties") return depth === 1 ? "extra_fields.property_list_item" : undefined;
+      if (shape.operationId === "listUserProperties")
+        return depth === 1 ? "extra_fields.property_list_item" : undefined;
       if (shape.operationId === "listAgentCards") return depth === 1 ? "extra_fields.agent_list_entry" : undefined;
-      if (shape.operationId === "retrieveTemplateCatalogue") return depth === 0 ? "extra_fields.template_catalogue" : depth === 2 ? "extra_fields.template" : undefined;
+      if (shape.operationId === "retrieveTemplateCatalogue")
+        return depth === 0 ? "extra_fields.template_catalogue" : depth === 2 ? "extra_fields.template" : undefined;
       return depth === 0 && resource ? `extra_fields.${resource}` : undefined;
     };
     const walk = (value: unknown, step: Step, pointer: string, depth: number, key: string | undefined): void => {
@@ -265,15 +301,26 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
       if (pointer !== "" || value === null || typeof value !== "object" || Array.isArray(value)) {
         count += 1;
         fields[pointer] =
-          profiled.playing && value === null && depth === 1 && shape.operationId === "retrieveAgentCard" && key !== undefined && profiled.agentUnset.has(key)
+          profiled.playing &&
+          value === null &&
+          depth === 1 &&
+          shape.operationId === "retrieveAgentCard" &&
+          key !== undefined &&
+          profiled.agentUnset.has(key)
             ? { tier: "profile", point: "unset.agent" }
-            : profiled.playing && value === null && depth === 1 && (shape.operationId === "retrieveProperty" || shape.operationId === "retrievePropertyByExternalId") && key !== undefined && profiled.propertyUnset?.has(key)
+            : profiled.playing &&
+                value === null &&
+                depth === 1 &&
+                (shape.operationId === "retrieveProperty" || shape.operationId === "retrievePropertyByExternalId") &&
+                key !== undefined &&
+                profiled.propertyUnset?.has(key)
               ? { tier: "profile", point: "unset.property" }
               : step.basis;
       }
       if (value === null || typeof value !== "object") return;
       if (Array.isArray(value)) {
-        for (let index = 0; index < value.length; index += 1) walk(value[index], step.item(value[index]), `${pointer}/${index}`, depth + 1, undefined);
+        for (let index = 0; index < value.length; index += 1)
+          walk(value[index], step.item(value[index]), `${pointer}/${index}`, depth + 1, undefined);
         return;
       }
       for (const name in value) {
@@ -327,7 +374,11 @@ function typeTag(value: unknown): string {
 }
 
 /** A basis from marked places: a fact when there are none. */
-function assumption(pointers: readonly string[], idOf: (pointer: string) => string | undefined, ids?: readonly string[]): Basis {
+function assumption(
+  pointers: readonly string[],
+  idOf: (pointer: string) => string | undefined,
+  ids?: readonly string[],
+): Basis {
   const found = ids ?? pointers.map(idOf).filter((id): id is string => id !== undefined);
   if (found.length === 0) return FACT;
   return { tier: "assumption", ids: [...new Set(found)].slice(0, 50), pointers: [...new Set(pointers)].slice(0, 50) };
@@ -338,7 +389,9 @@ function listFields(value: unknown, pointer: string, add: (pointer: string) => v
   if (depth > 32) return;
   if (pointer !== "" || value === null || typeof value !== "object" || Array.isArray(value)) add(pointer);
   if (value === null || typeof value !== "object") return;
-  const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+  const entries = Array.isArray(value)
+    ? value.map((item, index) => [String(index), item] as const)
+    : Object.entries(value);
   for (const [name, child] of entries) listFields(child, `${pointer}/${escapeToken(name)}`, add, depth + 1);
 }
 

@@ -5,7 +5,9 @@ const NAME_KEY = Symbol.for("property-listing-kit.test-name-source");
  * a recorder begins that test by itself on its first call, should no hook have begun it (a runner that loads the
  * kit's module once for many files runs its hooks in the first file only). Returns the source it replaces.
  */
-export function setTestNameSource(source: (() => string | undefined) | undefined): (() => string | undefined) | undefined {
+export function setTestNameSource(
+  source: (() => string | undefined) | undefined,
+): (() => string | undefined) | undefined {
   const global = globalThis as unknown as Record<symbol, (() => string | undefined) | undefined>;
   const previous = global[NAME_KEY];
   global[NAME_KEY] = source;

@@ -1,7 +1,14 @@
 import type { RequestHeaders } from "../http/mock-request.ts";
 
 /** Headers that carry a credential: never recorded, whatever their value. */
-const CREDENTIAL_HEADERS = new Set(["api-key", "token", "authorization", "proxy-authorization", "cookie", "set-cookie"]);
+const CREDENTIAL_HEADERS = new Set([
+  "api-key",
+  "token",
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "set-cookie",
+]);
 /** A header whose name says it holds a secret (`x-api-key`, `x-auth-token`, `x-session`). */
 const CREDENTIAL_NAME = /key|token|secret|passw|auth|cookie|session|signature|credential/i;
 /**
@@ -9,8 +16,24 @@ const CREDENTIAL_NAME = /key|token|secret|passw|auth|cookie|session|signature|cr
  * run (a port in `host`, a version in `user-agent`) and a replay sends its own.
  */
 const TRANSPORT_HEADERS = new Set([
-  "host", "connection", "content-length", "transfer-encoding", "keep-alive", "upgrade", "te", "trailer", "expect",
-  "user-agent", "accept-encoding", "accept-language", "origin", "referer", "priority", "pragma", "cache-control", "dnt",
+  "host",
+  "connection",
+  "content-length",
+  "transfer-encoding",
+  "keep-alive",
+  "upgrade",
+  "te",
+  "trailer",
+  "expect",
+  "user-agent",
+  "accept-encoding",
+  "accept-language",
+  "origin",
+  "referer",
+  "priority",
+  "pragma",
+  "cache-control",
+  "dnt",
 ]);
 const TRANSPORT_PREFIXES = ["sec-", "x-forwarded-", "proxy-"];
 /** A header value longer than this is cut (the usage schema's bound). */
@@ -27,7 +50,14 @@ const MAX_KINDS = 1_000;
 function kindOf(name: string): "kept" | "credential" | "left-out" {
   let kind = KINDS.get(name);
   if (kind) return kind;
-  kind = CREDENTIAL_HEADERS.has(name) || CREDENTIAL_NAME.test(name) ? "credential" : TRANSPORT_HEADERS.has(name) || !HEADER_NAME.test(name) || TRANSPORT_PREFIXES.some((prefix) => name.startsWith(prefix)) ? "left-out" : "kept";
+  kind =
+    CREDENTIAL_HEADERS.has(name) || CREDENTIAL_NAME.test(name)
+      ? "credential"
+      : TRANSPORT_HEADERS.has(name) ||
+          !HEADER_NAME.test(name) ||
+          TRANSPORT_PREFIXES.some((prefix) => name.startsWith(prefix))
+        ? "left-out"
+        : "kept";
   if (KINDS.size < MAX_KINDS) KINDS.set(name, kind);
   return kind;
 }

@@ -1,6 +1,12 @@
 import type { Contract } from "../../contract/build-contract.ts";
 import { mediaTypeOf } from "../../contract/build-contract.ts";
-import { USAGE_VERSION, type UsageAccount, type UsageDocument, type UsageStartState, type UsageTruncation } from "../../contract/usage/usage-document.ts";
+import {
+  USAGE_VERSION,
+  type UsageAccount,
+  type UsageDocument,
+  type UsageStartState,
+  type UsageTruncation,
+} from "../../contract/usage/usage-document.ts";
 import { SPEC_SHA256 } from "../../generated/openapi-document.ts";
 import type { ApiCall } from "../http/api-interceptor.ts";
 import type { Reply } from "../http/reply.ts";
@@ -23,7 +29,11 @@ export interface UsageLimits {
   maxBytes: number;
 }
 
-export const DEFAULT_USAGE_LIMITS: UsageLimits = { maxTests: 2_000, maxInteractionsPerTest: 500, maxBytes: 32 * 1024 * 1024 };
+export const DEFAULT_USAGE_LIMITS: UsageLimits = {
+  maxTests: 2_000,
+  maxInteractionsPerTest: 500,
+  maxBytes: 32 * 1024 * 1024,
+};
 /** Accounts a usage names by role (the usage schema's bound). */
 export const MAX_USAGE_ACCOUNTS = 100;
 /** The name of the test a call belongs to when none was begun. */
@@ -120,7 +130,13 @@ export class UsageRecorder implements UsageControl {
     // A test the runner began under its own name, that has made no call yet, takes the name the test gives itself
     // (a story names itself by its id inside the runner's test), rather than leaving an empty test behind.
     const open = this.#open;
-    if (open && running !== undefined && open.name === running && this.#runnerTest === running && open.calls.length === 0) {
+    if (
+      open &&
+      running !== undefined &&
+      open.name === running &&
+      this.#runnerTest === running &&
+      open.calls.length === 0
+    ) {
       open.bytes += name.length - open.name.length;
       open.name = name;
       return;
@@ -128,7 +144,8 @@ export class UsageRecorder implements UsageControl {
     this.#runnerTest = running;
     this.#end();
     if (this.#stopped) return;
-    if (this.#written.length >= this.#limits.maxTests) return this.#stop({ reason: "max-tests", limit: this.#limits.maxTests, at: { test: name } });
+    if (this.#written.length >= this.#limits.maxTests)
+      return this.#stop({ reason: "max-tests", limit: this.#limits.maxTests, at: { test: name } });
     this.#open = this.#newTest(name);
   }
 
@@ -151,7 +168,7 @@ export class UsageRecorder implements UsageControl {
     // Paths a test sends are few; a client inventing a new one on every request must not grow the cache past this.
     if (test.paths.size >= MAX_PATHS_PER_TEST) test.paths.clear();
     const found = this.#deps.contract.match(call.method, call.path);
-    if (found.kind !== "operation") return test.paths.set(call.path, null), undefined;
+    if (found.kind !== "operation") return (test.paths.set(call.path, null), undefined);
     test.paths.set(call.path, sortedParams(found.pathParams));
     const collection = collectionOfPath(found.operation.pathTemplate);
     const nid = found.pathParams.nid;
@@ -174,12 +191,21 @@ export class UsageRecorder implements UsageControl {
     if (!test || test.truncated) return reply;
     if (test.calls.length >= this.#limits.maxInteractionsPerTest) {
       test.truncated = true;
-      this.#truncated ??= { reason: "max-interactions-per-test", limit: this.#limits.maxInteractionsPerTest, at: { test: test.name, interaction: test.calls.length } };
+      this.#truncated ??= {
+        reason: "max-interactions-per-test",
+        limit: this.#limits.maxInteractionsPerTest,
+        at: { test: test.name, interaction: test.calls.length },
+      };
       return reply;
     }
     const { headers } = call.request;
     const mediaType = reply.mediaType ? (mediaTypeOf(reply.mediaType) ?? null) : reply.contentType;
-    const shape = { operationId: call.operationId, status: reply.status, mediaType, ...(reply.profilePoint ? { errorPoint: reply.profilePoint } : {}) };
+    const shape = {
+      operationId: call.operationId,
+      status: reply.status,
+      mediaType,
+      ...(reply.profilePoint ? { errorPoint: reply.profilePoint } : {}),
+    };
     if (!this.#deps.basis.known(shape)) return reply;
     let sent = reply;
     let answer: string | Uint8Array | undefined;
@@ -188,21 +214,35 @@ export class UsageRecorder implements UsageControl {
     else if (body !== undefined) {
       answer = JSON.stringify(body);
       // Encoded once: the host sends this text rather than encoding the value again.
-      if (reply.status === 200 && reply.contentType === "application/json" && !reply.logged) sent = { ...reply, body: new JsonBytes(answer) };
+      if (reply.status === 200 && reply.contentType === "application/json" && !reply.logged)
+        sent = { ...reply, body: new JsonBytes(answer) };
     }
     const requestBody = call.body === undefined ? undefined : JSON.stringify(call.body);
     // What the call takes once written: its answer, and up to three times as much for the basis of its fields
     // (a field resting on an assumption writes its name and the marked place).
-    const bytes = 4 * (typeof answer === "string" ? answer.length : (answer?.byteLength ?? 0)) + 2 * (requestBody?.length ?? 0) + 600 + 2 * call.path.length;
+    const bytes =
+      4 * (typeof answer === "string" ? answer.length : (answer?.byteLength ?? 0)) +
+      2 * (requestBody?.length ?? 0) +
+      600 +
+      2 * call.path.length;
     if (this.#writtenBytes + test.bytes + bytes > this.#limits.maxBytes) {
       test.truncated = true;
-      this.#stop({ reason: "max-bytes", limit: this.#limits.maxBytes, at: { test: test.name, interaction: test.calls.length } });
+      this.#stop({
+        reason: "max-bytes",
+        limit: this.#limits.maxBytes,
+        at: { test: test.name, interaction: test.calls.length },
+      });
       return sent;
     }
     const apiKey = firstHeader(headers, "api-key");
     const token = firstHeader(headers, "token");
     for (const value of credentialValues(headers)) {
-      if (value.length < MIN_REDACTED_LENGTH || this.#credentials.has(value) || this.#credentials.size >= MAX_CREDENTIALS) continue;
+      if (
+        value.length < MIN_REDACTED_LENGTH ||
+        this.#credentials.has(value) ||
+        this.#credentials.size >= MAX_CREDENTIALS
+      )
+        continue;
       this.#credentials.add(value);
       // Answers written before may hold it: they are written again.
       this.#pieces.clear();
@@ -220,7 +260,8 @@ export class UsageRecorder implements UsageControl {
     }
     if (call.operationId === "createDocument" || call.operationId === "updateDocument") {
       const reference = (call.body as { property_reference?: unknown } | undefined)?.property_reference;
-      if (typeof reference === "number" && Number.isSafeInteger(reference)) this.#capture(test, "properties", reference);
+      if (typeof reference === "number" && Number.isSafeInteger(reference))
+        this.#capture(test, "properties", reference);
     }
     test.bytes += bytes;
     test.calls.push({
@@ -264,11 +305,17 @@ export class UsageRecorder implements UsageControl {
       $schema: "https://property-listing.example/schemas/usage.schema.json",
       usageVersion: USAGE_VERSION,
       consumer: this.#deps.consumer,
-      contract: { title: this.#deps.contract.document.info.title, version: this.#deps.contract.document.info.version, sha256: SPEC_SHA256 },
+      contract: {
+        title: this.#deps.contract.document.info.title,
+        version: this.#deps.contract.document.info.version,
+        sha256: SPEC_SHA256,
+      },
       ...(this.#deps.profile ? { profile: this.#deps.profile } : {}),
       accounts: this.#fresh ? [...this.#roles, this.#fresh] : this.#roles,
     };
-    const lines = Object.entries(head).map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value, this.#replacer)}`);
+    const lines = Object.entries(head).map(
+      ([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value, this.#replacer)}`,
+    );
     lines.push(`  "tests": [${tests.length === 0 ? "]" : `\n    ${tests.join(",\n    ")}\n  ]`}`);
     if (this.#truncated) lines.push(`  "truncated": ${JSON.stringify(this.#truncated, this.#replacer)}`);
     return `{\n${lines.join(",\n")}\n}\n`;
@@ -277,7 +324,8 @@ export class UsageRecorder implements UsageControl {
   #current(): OpenTest | undefined {
     // A test of the runner that no hook began (and that named none of its own) begins on its first call.
     const running = runningTestName();
-    if (running !== undefined && running !== this.#runnerTest && testNameProblem(running) === undefined) this.beginTest(running);
+    if (running !== undefined && running !== this.#runnerTest && testNameProblem(running) === undefined)
+      this.beginTest(running);
     if (this.#open) return this.#open;
     if (this.#written.length >= this.#limits.maxTests) {
       this.#stop({ reason: "max-tests", limit: this.#limits.maxTests, at: { test: UNNAMED_TEST } });
@@ -288,7 +336,19 @@ export class UsageRecorder implements UsageControl {
   }
 
   #newTest(name: string): OpenTest {
-    return { name, start: this.#startState(), calls: [], records: new Map(), externalIds: new Map(), paths: new Map(), roles: new Map(), uids: new Map(), freshTaken: false, truncated: false, bytes: name.length + 200 };
+    return {
+      name,
+      start: this.#startState(),
+      calls: [],
+      records: new Map(),
+      externalIds: new Map(),
+      paths: new Map(),
+      roles: new Map(),
+      uids: new Map(),
+      freshTaken: false,
+      truncated: false,
+      bytes: name.length + 200,
+    };
   }
 
   #startState(): UsageStartState {
@@ -306,7 +366,12 @@ export class UsageRecorder implements UsageControl {
   }
 
   #write(test: OpenTest): string {
-    return writeUsageTest(test, { basis: this.#deps.basis, pathOf: (id) => this.#deps.contract.operation(id)?.pathTemplate, replacer: this.#replacer, pieces: this.#pieces });
+    return writeUsageTest(test, {
+      basis: this.#deps.basis,
+      pathOf: (id) => this.#deps.contract.operation(id)?.pathTemplate,
+      replacer: this.#replacer,
+      pieces: this.#pieces,
+    });
   }
 
   #stop(truncation: UsageTruncation): void {
@@ -331,11 +396,19 @@ export class UsageRecorder implements UsageControl {
     let entry = this.#accounts.get(apiKey);
     if (!entry) {
       if (this.#accounts.size >= MAX_USAGE_ACCOUNTS) {
-        this.#stop({ reason: "max-accounts", limit: MAX_USAGE_ACCOUNTS, at: { test: test.name, interaction: test.calls.length } });
+        this.#stop({
+          reason: "max-accounts",
+          limit: MAX_USAGE_ACCOUNTS,
+          at: { test: test.name, interaction: test.calls.length },
+        });
         test.truncated = true;
         return undefined;
       }
-      const source = this.#deps.configured ? "configured" : name.startsWith(PREFIX_OPENED) ? "opened-on-first-use" : "demo";
+      const source = this.#deps.configured
+        ? "configured"
+        : name.startsWith(PREFIX_OPENED)
+          ? "opened-on-first-use"
+          : "demo";
       entry = { index: this.#accounts.size, uid: String(uid), source };
       this.#accounts.set(apiKey, entry);
     }
@@ -362,7 +435,8 @@ export class UsageRecorder implements UsageControl {
   /** A string as written: no credential's value, no auto-login token. */
   #redact(key: string, value: string): string {
     let text = value;
-    if (key === "uri" || text.includes("/autologin/")) text = text.replace(/\/autologin\/[^/?#"\s]+/g, "/autologin/<ACCESS_TOKEN>");
+    if (key === "uri" || text.includes("/autologin/"))
+      text = text.replace(/\/autologin\/[^/?#"\s]+/g, "/autologin/<ACCESS_TOKEN>");
     for (const secret of this.#credentials) if (text.includes(secret)) text = text.split(secret).join("<CREDENTIAL>");
     return text;
   }
@@ -371,7 +445,10 @@ export class UsageRecorder implements UsageControl {
 /** A call answered by a fault a test asked for (`Prefer: code`, a fault rule's status or drop): not the service's answer. */
 function injected(call: ApiCall): boolean {
   const fault = call.fault;
-  return fault !== undefined && (fault.prefer?.code !== undefined || fault.rule?.status !== undefined || fault.rule?.drop === true);
+  return (
+    fault !== undefined &&
+    (fault.prefer?.code !== undefined || fault.rule?.status !== undefined || fault.rule?.drop === true)
+  );
 }
 
 function sortedParams(params: Record<string, string>): Record<string, string> {

@@ -14,16 +14,29 @@ const BODY_LIMIT = 16 * 1024;
  * A body that is not that is a 400 listing what is wrong, and changes nothing; a mock that does not record usage
  * answers 409 saying how to turn it on.
  */
-export function createUsageRoute(usage: UsageControl | undefined): (request: MockRequest) => Promise<Reply | undefined> {
+export function createUsageRoute(
+  usage: UsageControl | undefined,
+): (request: MockRequest) => Promise<Reply | undefined> {
   return async (request) => {
     if (request.method !== "POST") {
       discardBody(request);
-      return problemReply({ problem: "methodNotAllowed", detail: `${request.method} is not a method of ${USAGE_TESTS_PATH}; it allows POST.` }, USAGE_TESTS_PATH, { Allow: "POST" });
+      return problemReply(
+        {
+          problem: "methodNotAllowed",
+          detail: `${request.method} is not a method of ${USAGE_TESTS_PATH}; it allows POST.`,
+        },
+        USAGE_TESTS_PATH,
+        { Allow: "POST" },
+      );
     }
     if (!usage) {
       discardBody(request);
       return problemReply(
-        { problem: "usageNotRecorded", detail: "This mock does not record a consumer's usage: start it with --record-usage <file> --consumer <name> (MOCK_RECORD_USAGE, MOCK_CONSUMER), or give createMockServer / createMockHandlers the option usage: { consumer }." },
+        {
+          problem: "usageNotRecorded",
+          detail:
+            "This mock does not record a consumer's usage: start it with --record-usage <file> --consumer <name> (MOCK_RECORD_USAGE, MOCK_CONSUMER), or give createMockServer / createMockHandlers the option usage: { consumer }.",
+        },
         USAGE_TESTS_PATH,
       );
     }
@@ -34,10 +47,21 @@ export function createUsageRoute(usage: UsageControl | undefined): (request: Moc
     if (!parsed.ok) return parsed.reply;
     const body = parsed.value;
     const refuse = (pointer: string, detail: string) =>
-      problemReply({ problem: "invalidUsageTest", detail: 'Send {"name": "<the test\'s name>"}, as the test runner names it (suite > test).', errors: [{ in: "body", pointer, detail }] }, USAGE_TESTS_PATH);
+      problemReply(
+        {
+          problem: "invalidUsageTest",
+          detail: 'Send {"name": "<the test\'s name>"}, as the test runner names it (suite > test).',
+          errors: [{ in: "body", pointer, detail }],
+        },
+        USAGE_TESTS_PATH,
+      );
     if (body === null || typeof body !== "object" || Array.isArray(body)) return refuse("", "must be a JSON object");
     const extra = Object.keys(body).find((key) => key !== "name");
-    if (extra !== undefined) return refuse(`/${extra.slice(0, 100).replace(/~/g, "~0").replace(/\//g, "~1")}`, "is not a field of this route (name)");
+    if (extra !== undefined)
+      return refuse(
+        `/${extra.slice(0, 100).replace(/~/g, "~0").replace(/\//g, "~1")}`,
+        "is not a field of this route (name)",
+      );
     if (!("name" in body)) return refuse("/name", "is required");
     const problem = testNameProblem((body as { name: unknown }).name);
     if (problem) return refuse("/name", problem);

@@ -57,7 +57,12 @@ export function writeUsageTest(test: OpenTest, deps: WriteTestDeps): string {
     if (answered) {
       // An id the client read from an answer that did not make it (a list, a retrieve) names a record of the start
       // state all the same: it is kept, so that a replay or a provider state can make it as the mock held it.
-      if (collection && test.records.has(`${collection}/${value}`) && !MAKES.has(test.calls[answered.interaction]!.operation)) used.add(`${collection}/${value}`);
+      if (
+        collection &&
+        test.records.has(`${collection}/${value}`) &&
+        !MAKES.has(test.calls[answered.interaction]!.operation)
+      )
+        used.add(`${collection}/${value}`);
       return { at, from: "answer", ...answered };
     }
     if (collection && test.records.has(`${collection}/${value}`)) {
@@ -77,7 +82,11 @@ export function writeUsageTest(test: OpenTest, deps: WriteTestDeps): string {
       let binding: UsageBinding | undefined;
       if (name === "uid") {
         const role = uidRoles.get(value);
-        binding = role ? { at, from: "account-uid", account: role } : fromAnswers.has(value) ? { at, from: "answer", ...fromAnswers.get(value)! } : undefined;
+        binding = role
+          ? { at, from: "account-uid", account: role }
+          : fromAnswers.has(value)
+            ? { at, from: "answer", ...fromAnswers.get(value)! }
+            : undefined;
       } else if (name === "external-id") {
         const answered = externalFromAnswers.get(value);
         const nid = test.externalIds.get(value);
@@ -90,7 +99,10 @@ export function writeUsageTest(test: OpenTest, deps: WriteTestDeps): string {
       if (binding) bindings.push(binding);
     }
     const requestBody = call.requestBody === undefined ? undefined : (JSON.parse(call.requestBody) as unknown);
-    const reference = requestBody !== null && typeof requestBody === "object" ? (requestBody as Record<string, unknown>).property_reference : undefined;
+    const reference =
+      requestBody !== null && typeof requestBody === "object"
+        ? (requestBody as Record<string, unknown>).property_reference
+        : undefined;
     if (typeof reference === "number" || typeof reference === "string") {
       const binding = bindOne("/body/property_reference", String(reference), "properties");
       if (binding) bindings.push(binding);
@@ -106,9 +118,13 @@ export function writeUsageTest(test: OpenTest, deps: WriteTestDeps): string {
       ...(requestBody === undefined ? {} : { body: requestBody }),
     };
     // Members in the order of UsageInteraction, the answer's parts as written once (answerPiece).
-    interactions.push(`{"operation":${JSON.stringify(call.operation)},"request":${JSON.stringify(request, deps.replacer)},"response":${piece.response},"bindings":${JSON.stringify(bindings)},"basis":${piece.basis}}`);
-    for (const [value, pointer] of piece.ids) if (!fromAnswers.has(value)) fromAnswers.set(value, { interaction: index, pointer });
-    for (const [value, pointer] of piece.externals) if (!externalFromAnswers.has(value)) externalFromAnswers.set(value, { interaction: index, pointer });
+    interactions.push(
+      `{"operation":${JSON.stringify(call.operation)},"request":${JSON.stringify(request, deps.replacer)},"response":${piece.response},"bindings":${JSON.stringify(bindings)},"basis":${piece.basis}}`,
+    );
+    for (const [value, pointer] of piece.ids)
+      if (!fromAnswers.has(value)) fromAnswers.set(value, { interaction: index, pointer });
+    for (const [value, pointer] of piece.externals)
+      if (!externalFromAnswers.has(value)) externalFromAnswers.set(value, { interaction: index, pointer });
     if (piece.made !== undefined) made.add(piece.made);
   });
 
@@ -129,16 +145,36 @@ export function writeUsageTest(test: OpenTest, deps: WriteTestDeps): string {
 
 /** An answer's response and basis as written, and the ids it gives: from the kept pieces when written before. */
 function answerPiece(call: OpenTest["calls"][number], deps: WriteTestDeps): AnswerPiece {
-  const text = call.answer === undefined ? undefined : typeof call.answer === "string" ? call.answer : utf8.decode(call.answer);
-  const key = text !== undefined && text.length <= MAX_PIECE_TEXT ? `${call.operation} ${call.status} ${call.mediaType} ${call.errorPoint ?? ""} ${call.profiledMedia ? 1 : 0}\n${text}` : undefined;
+  const text =
+    call.answer === undefined ? undefined : typeof call.answer === "string" ? call.answer : utf8.decode(call.answer);
+  const key =
+    text !== undefined && text.length <= MAX_PIECE_TEXT
+      ? `${call.operation} ${call.status} ${call.mediaType} ${call.errorPoint ?? ""} ${call.profiledMedia ? 1 : 0}\n${text}`
+      : undefined;
   const kept = key === undefined ? undefined : deps.pieces.get(key);
   if (kept) return kept;
   const body = text === undefined ? null : (JSON.parse(text) as unknown);
-  const basis = deps.basis.of({ operationId: call.operation, status: call.status, mediaType: call.mediaType, ...(call.errorPoint ? { errorPoint: call.errorPoint } : {}), ...(call.profiledMedia ? { profiledMedia: true } : {}) }, body) ?? { status: FACT, mediaType: FACT, fields: {} };
+  const basis = deps.basis.of(
+    {
+      operationId: call.operation,
+      status: call.status,
+      mediaType: call.mediaType,
+      ...(call.errorPoint ? { errorPoint: call.errorPoint } : {}),
+      ...(call.profiledMedia ? { profiledMedia: true } : {}),
+    },
+    body,
+  ) ?? { status: FACT, mediaType: FACT, fields: {} };
   const ids = new Map<string, { interaction: number; pointer: string }>();
   const externals = new Map<string, { interaction: number; pointer: string }>();
   if (call.status === 200) indexIds(body, "", 0, ids, externals, 0);
-  const made = call.status === 200 && call.operation === "createDocument" && body !== null && typeof body === "object" && "nid" in body ? String((body as { nid: unknown }).nid) : undefined;
+  const made =
+    call.status === 200 &&
+    call.operation === "createDocument" &&
+    body !== null &&
+    typeof body === "object" &&
+    "nid" in body
+      ? String((body as { nid: unknown }).nid)
+      : undefined;
   const piece: AnswerPiece = {
     response: JSON.stringify({ status: call.status, mediaType: call.mediaType, body }, deps.replacer),
     basis: JSON.stringify(basis),
@@ -156,13 +192,22 @@ function answerPiece(call: OpenTest["calls"][number], deps: WriteTestDeps): Answ
 const FACT: Basis = { tier: "fact" };
 
 /** Ids an answer gives (every `nid`, at any depth; every `external_id`), first place first. */
-function indexIds(value: unknown, pointer: string, interaction: number, ids: Map<string, { interaction: number; pointer: string }>, externals: Map<string, { interaction: number; pointer: string }>, depth: number): void {
+function indexIds(
+  value: unknown,
+  pointer: string,
+  interaction: number,
+  ids: Map<string, { interaction: number; pointer: string }>,
+  externals: Map<string, { interaction: number; pointer: string }>,
+  depth: number,
+): void {
   if (value === null || typeof value !== "object" || depth > 4 || ids.size >= MAX_INDEXED_IDS) return;
   const entries = Array.isArray(value) ? value.map((item, at) => [String(at), item] as const) : Object.entries(value);
   for (const [key, child] of entries) {
     const at = `${pointer}/${escapeToken(key)}`;
-    if (key === "nid" && (typeof child === "string" || typeof child === "number") && !ids.has(String(child))) ids.set(String(child), { interaction, pointer: at });
-    else if (key === "external_id" && typeof child === "string" && child !== "" && !externals.has(child)) externals.set(child, { interaction, pointer: at });
+    if (key === "nid" && (typeof child === "string" || typeof child === "number") && !ids.has(String(child)))
+      ids.set(String(child), { interaction, pointer: at });
+    else if (key === "external_id" && typeof child === "string" && child !== "" && !externals.has(child))
+      externals.set(child, { interaction, pointer: at });
     else indexIds(child, at, interaction, ids, externals, depth + 1);
   }
 }
@@ -175,7 +220,11 @@ function byCollectionAndId(a: string, b: string): number {
 
 /** An object with its members in key order (a record's order is not meaningful). */
 function sortedKeys(record: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.keys(record).sort().map((key) => [key, record[key]]));
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((key) => [key, record[key]]),
+  );
 }
 
 /** A pointer's token: most names need no escape, and this runs for every field of every answer written. */

@@ -66,13 +66,26 @@ export function boundForValidation(value: unknown): BoundedValue {
     if (!copy && keys === all) return node;
     // Rebuild in the original order; `defineProperty` keeps a `__proto__` key an own field, as JSON.parse made it.
     const result: Record<string, unknown> = {};
-    for (const key of keys) Object.defineProperty(result, key, { value: copy && key in copy ? copy[key] : record[key], enumerable: true, writable: true, configurable: true });
+    for (const key of keys)
+      Object.defineProperty(result, key, {
+        value: copy && key in copy ? copy[key] : record[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return result;
   };
 
   const bounded = visit(value, 0);
   if (tooDeep) {
-    return { ok: false, pointer: path.map(escapeToken).join("/").replace(/^(?=.)/, "/"), detail: `nests deeper than ${MAX_DEPTH} levels; no field of this service does` };
+    return {
+      ok: false,
+      pointer: path
+        .map(escapeToken)
+        .join("/")
+        .replace(/^(?=.)/, "/"),
+      detail: `nests deeper than ${MAX_DEPTH} levels; no field of this service does`,
+    };
   }
   return { ok: true, value: bounded, cut };
 }

@@ -25,14 +25,27 @@ const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "a
 const agent = { agent_first_name: "Page", agent_last_name: "Agent", email: "page.agent@harbor.example" };
 
 async function call(method: string, path: string, body?: unknown, sent: Record<string, string> = headers) {
-  const response = await fetch(path, { method, headers: sent, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  return { status: response.status, type: response.headers.get("content-type"), body: (await response.json()) as Record<string, unknown> & unknown[] };
+  const response = await fetch(path, {
+    method,
+    headers: sent,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return {
+    status: response.status,
+    type: response.headers.get("content-type"),
+    body: (await response.json()) as Record<string, unknown> & unknown[],
+  };
 }
 
 async function run() {
   await worker.start({ serviceWorker: { url: "/mockServiceWorker.js" }, onUnhandledRequest: "bypass", quiet: true });
   const listed = await call("GET", "/api/v1/object/properties/1");
-  const created = await call("POST", "/api/v1/object/property", { street: "1 Worker Way", city: "Austin", state: "TX", zip: "78701" });
+  const created = await call("POST", "/api/v1/object/property", {
+    street: "1 Worker Way",
+    city: "Austin",
+    state: "TX",
+    zip: "78701",
+  });
   const retrieved = await call("GET", `/api/v1/object/property/${created.body.nid}`);
   const listedAfter = await call("GET", "/api/v1/object/properties/1");
   const firstAgent = await call("POST", "/api/v1/object/agent_card/", agent);
@@ -66,7 +79,12 @@ async function runKept() {
   const load = Number(page.sessionStorage.getItem("test-load") ?? "0") + 1;
   page.sessionStorage.setItem("test-load", String(load));
   if (load === 1) {
-    const created = await call("POST", "/api/v1/object/property", { street: "2 Kept Lane", city: "Austin", state: "TX", zip: "78701" });
+    const created = await call("POST", "/api/v1/object/property", {
+      street: "2 Kept Lane",
+      city: "Austin",
+      state: "TX",
+      zip: "78701",
+    });
     page.sessionStorage.setItem("test-nid", String(created.body.nid));
     return { load, created: created.status };
   }
@@ -85,7 +103,16 @@ async function runClient() {
   const fromLate = await late.GET("/api/v1/object/properties/{uid}", { params: { path: { uid: 1 } } });
   worker.use(http.get("/api/v1/object/agent_cards", () => HttpResponse.json({}, { status: 200 })));
   const overridden = await late.GET("/api/v1/object/agent_cards");
-  const journal = mock.requests().map((entry) => [entry.method, entry.path, entry.status, entry.overridden ?? false, entry.headers["api-key"], entry.headers["content-type"]]);
+  const journal = mock
+    .requests()
+    .map((entry) => [
+      entry.method,
+      entry.path,
+      entry.status,
+      entry.overridden ?? false,
+      entry.headers["api-key"],
+      entry.headers["content-type"],
+    ]);
   stop();
   return {
     early: [fromEarly.response.status, Array.isArray(fromEarly.data)],

@@ -13,8 +13,18 @@ const headers = { "API-KEY": "page-key-5f1e9a7c", TOKEN: "page-token-8b2d4c6e", 
 
 async function run() {
   await worker.start({ serviceWorker: { url: "/mockServiceWorker.js" }, onUnhandledRequest: "bypass", quiet: true });
-  const begun = await fetch("/__admin/usage/tests", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "page > create and read" }) });
-  const created = (await (await fetch("/api/v1/object/property", { method: "POST", headers, body: JSON.stringify({ street: "1 Worker Way", city: "Austin", state: "TX", zip: "78701" }) })).json()) as { nid: string };
+  const begun = await fetch("/__admin/usage/tests", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: "page > create and read" }),
+  });
+  const created = (await (
+    await fetch("/api/v1/object/property", {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ street: "1 Worker Way", city: "Austin", state: "TX", zip: "78701" }),
+    })
+  ).json()) as { nid: string };
   await fetch(`/api/v1/object/property/${created.nid}`, { headers });
   mock.usage!.beginTest("page > agents");
   await fetch("/api/v1/object/agent_cards", { headers });

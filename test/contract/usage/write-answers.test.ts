@@ -32,14 +32,29 @@ async function answersOf(runId: string, nonce: string): Promise<{ text: string; 
     const { primary, other, fresh } = service.accounts;
     const collector = new AnswersCollector(usage);
     const outcome = await replayUsage({
-      usage, file: "usage.json", baseUrl: service.url, apiKey: primary.apiKey, token: primary.token, other, fresh: { ...fresh, seats: fresh.agentSeats },
-      contract, closedContract, timeoutMs: 10_000, runId, nonce, answers: collector,
+      usage,
+      file: "usage.json",
+      baseUrl: service.url,
+      apiKey: primary.apiKey,
+      token: primary.token,
+      other,
+      fresh: { ...fresh, seats: fresh.agentSeats },
+      contract,
+      closedContract,
+      timeoutMs: 10_000,
+      runId,
+      nonce,
+      answers: collector,
       // Even when the report may show them, the answers never hold a credential.
       revealCredentials: true,
     });
     if (outcome.kind !== "report") throw new Error(outcome.message);
     const document = collector.document({ kind: "service", baseUrl: "https://service.example" });
-    return { url: service.url, text: `${JSON.stringify(document, null, 2)}\n`, secrets: [primary, other, fresh].flatMap((account) => [account.apiKey, account.token]) };
+    return {
+      url: service.url,
+      text: `${JSON.stringify(document, null, 2)}\n`,
+      secrets: [primary, other, fresh].flatMap((account) => [account.apiKey, account.token]),
+    };
   } finally {
     await service.close();
   }
@@ -51,8 +66,10 @@ async function answersOf(runId: string, nonce: string): Promise<{ text: string; 
  */
 function normalised(answers: { text: string; url: string }, tag: string): string {
   return answers.text
-    .split(tag).join("<run>")
-    .split(answers.url).join("<service>")
+    .split(tag)
+    .join("<run>")
+    .split(answers.url)
+    .join("<service>")
     .replace(/"(created|changed|timestamp)": ?"?[0-9T:.Z-]+"?/g, '"$1": <time>')
     .replace(/\/autologin\/[^"\s]+/g, "/autologin/<token>");
 }
@@ -66,11 +83,17 @@ describe("the answers a replay writes", () => {
   it("are valid against spec/answers.schema.json, one entry per test and interaction, in the usage's order", () => {
     const ajv = profileAjv();
     ajv.addSchema(JSON.parse(readFileSync(USAGE_SCHEMA_PATH, "utf8")) as object);
-    const validate = ajv.compile(JSON.parse(readFileSync(join(PACKAGE_ROOT, "spec", "answers.schema.json"), "utf8")) as object);
+    const validate = ajv.compile(
+      JSON.parse(readFileSync(join(PACKAGE_ROOT, "spec", "answers.schema.json"), "utf8")) as object,
+    );
     const document = JSON.parse(first.text) as AnswersDocument;
     expect(validate(document), JSON.stringify(validate.errors)).toBe(true);
     expect(document.tests.map((test) => test.name)).toEqual(usage.tests.map((test) => test.name));
-    document.tests.forEach((test, t) => expect(test.interactions.map((answer) => answer.operation)).toEqual(usage.tests[t]!.interactions.map((interaction) => interaction.operation)));
+    document.tests.forEach((test, t) =>
+      expect(test.interactions.map((answer) => answer.operation)).toEqual(
+        usage.tests[t]!.interactions.map((interaction) => interaction.operation),
+      ),
+    );
     const retrieve = document.tests.find((test) => test.name === SAMPLE_TESTS.retrieve!.name)!.interactions[0]!;
     expect(retrieve).toMatchObject({ operation: "retrieveProperty", status: 200, mediaType: "application/json" });
     expect("headers" in retrieve && retrieve.headers.date).toBeUndefined();

@@ -7,14 +7,41 @@ const open = { openOnFirstUse: true, defaultAgentSeats: 4 };
 
 describe("AccountService.authenticate", () => {
   it.each([
-    { case: "no API-KEY", key: undefined, token: "demo-token", situation: "credentials-missing", detail: "The API-KEY header is missing." },
-    { case: "an empty API-KEY", key: "", token: "demo-token", situation: "credentials-missing", detail: "The API-KEY header is missing." },
-    { case: "no TOKEN", key: "demo-key", token: undefined, situation: "credentials-missing", detail: "The TOKEN header is missing." },
-    { case: "another account's TOKEN", key: "demo-key", token: "other-token", situation: "credentials-wrong", detail: "The TOKEN does not belong to this API-KEY." },
+    {
+      case: "no API-KEY",
+      key: undefined,
+      token: "demo-token",
+      situation: "credentials-missing",
+      detail: "The API-KEY header is missing.",
+    },
+    {
+      case: "an empty API-KEY",
+      key: "",
+      token: "demo-token",
+      situation: "credentials-missing",
+      detail: "The API-KEY header is missing.",
+    },
+    {
+      case: "no TOKEN",
+      key: "demo-key",
+      token: undefined,
+      situation: "credentials-missing",
+      detail: "The TOKEN header is missing.",
+    },
+    {
+      case: "another account's TOKEN",
+      key: "demo-key",
+      token: "other-token",
+      situation: "credentials-wrong",
+      detail: "The TOKEN does not belong to this API-KEY.",
+    },
   ])("refuses $case as unauthorized, saying which header, and opens nothing", ({ key, token, situation, detail }) => {
     const store = inMemoryStore();
     const before = store.accountCount();
-    expect(new AccountService({ store, ...open }).authenticate(key, token)).toEqual({ ok: false, failure: { problem: "unauthorized", detail, situation } });
+    expect(new AccountService({ store, ...open }).authenticate(key, token)).toEqual({
+      ok: false,
+      failure: { problem: "unauthorized", detail, situation },
+    });
     expect(store.accountCount()).toBe(before);
   });
 
@@ -28,14 +55,20 @@ describe("AccountService.authenticate", () => {
     const store = inMemoryStore();
     const accounts = new AccountService({ store, ...open });
     const first = accounts.authenticate("fresh-key", "fresh-token");
-    expect(first.ok && first.value).toEqual(expect.objectContaining({ apiKey: "fresh-key", token: "fresh-token", agentSeats: 4 }));
+    expect(first.ok && first.value).toEqual(
+      expect.objectContaining({ apiKey: "fresh-key", token: "fresh-token", agentSeats: 4 }),
+    );
     const id = first.ok ? first.value.id : -1;
     expect(store.propertiesOf(id)).toEqual([]);
     expect(store.agentsOf(id)).toEqual([]);
     expect(accounts.authenticate("fresh-key", "fresh-token")).toEqual(first);
     expect(accounts.authenticate("fresh-key", "another-token")).toEqual({
       ok: false,
-      failure: { problem: "unauthorized", detail: "The TOKEN does not belong to this API-KEY.", situation: "credentials-wrong" },
+      failure: {
+        problem: "unauthorized",
+        detail: "The TOKEN does not belong to this API-KEY.",
+        situation: "credentials-wrong",
+      },
     });
   });
 
@@ -43,7 +76,14 @@ describe("AccountService.authenticate", () => {
     const store = inMemoryStore();
     const before = store.accountCount();
     const outcome = new AccountService({ store, ...open, openOnFirstUse: false }).authenticate("fresh-key", "t");
-    expect(outcome).toEqual({ ok: false, failure: { problem: "unauthorized", detail: "The API-KEY is not known to this service.", situation: "credentials-wrong" } });
+    expect(outcome).toEqual({
+      ok: false,
+      failure: {
+        problem: "unauthorized",
+        detail: "The API-KEY is not known to this service.",
+        situation: "credentials-wrong",
+      },
+    });
     expect(store.accountCount()).toBe(before);
   });
 

@@ -23,7 +23,10 @@ describe("AgentService.create", () => {
     const before = store.counts().agents;
     expect(agents.create(demo, card("c@x.example"))).toEqual({
       ok: false,
-      failure: { problem: "notEnoughAgentSeats", detail: "All 3 agent seats of this account are taken; purchase more seats before adding an agent." },
+      failure: {
+        problem: "notEnoughAgentSeats",
+        detail: "All 3 agent seats of this account are taken; purchase more seats before adding an agent.",
+      },
     });
     expect(store.counts().agents).toBe(before);
     expect(agents.remove(demo, nidOf(made[0]!))).toEqual({ ok: true, value: [true] });
@@ -37,7 +40,10 @@ describe("AgentService.create", () => {
     const { agents, demo } = setUp();
     agents.create(demo, card("a@x.example"));
     agents.create(demo, card("b@x.example")); // every seat taken: the duplicate is still what is said
-    expect(agents.create(demo, card(email))).toEqual({ ok: false, failure: { problem: "agentAlreadyExists", detail: `An agent with the email ${email} already exists.` } });
+    expect(agents.create(demo, card(email))).toEqual({
+      ok: false,
+      failure: { problem: "agentAlreadyExists", detail: `An agent with the email ${email} already exists.` },
+    });
   });
 
   it("lets another account have an agent with the same email, and frees an email on removal", () => {
@@ -50,13 +56,21 @@ describe("AgentService.create", () => {
   it("stores the defaults for fields the body does not set, and the name from the two names", () => {
     const { store, agents, other } = setUp();
     const nid = nidOf(agents.create(other, card("a@x.example")));
-    expect(store.record("agents", nid)).toEqual({ id: nid, uid: other.id, name: "Ada Byron", ...card("a@x.example"), ...agentDefaults(nid) });
+    expect(store.record("agents", nid)).toEqual({
+      id: nid,
+      uid: other.id,
+      name: "Ada Byron",
+      ...card("a@x.example"),
+      ...agentDefaults(nid),
+    });
   });
 
   it("stores what a service profile says for fields never set, instead of the defaults", () => {
     const { store, agents, other } = setUp({ neverSet: { phone: null, website: "", social_media_links: [] } });
     const nid = nidOf(agents.create(other, card("a@x.example")));
-    expect(store.record("agents", nid)).toEqual(expect.objectContaining({ phone: null, website: "", social_media_links: [], company: "" }));
+    expect(store.record("agents", nid)).toEqual(
+      expect.objectContaining({ phone: null, website: "", social_media_links: [], company: "" }),
+    );
   });
 });
 
@@ -85,20 +99,36 @@ describe("AgentService.update", () => {
 
 describe("an agent of another account, or of none", () => {
   const calls = {
-    retrieve: (agents: AgentService, account: Parameters<AgentService["retrieve"]>[0], nid: number) => agents.retrieve(account, nid),
-    update: (agents: AgentService, account: Parameters<AgentService["retrieve"]>[0], nid: number) => agents.update(account, nid, { phone: "0" }),
-    remove: (agents: AgentService, account: Parameters<AgentService["retrieve"]>[0], nid: number) => agents.remove(account, nid),
+    retrieve: (agents: AgentService, account: Parameters<AgentService["retrieve"]>[0], nid: number) =>
+      agents.retrieve(account, nid),
+    update: (agents: AgentService, account: Parameters<AgentService["retrieve"]>[0], nid: number) =>
+      agents.update(account, nid, { phone: "0" }),
+    remove: (agents: AgentService, account: Parameters<AgentService["retrieve"]>[0], nid: number) =>
+      agents.remove(account, nid),
   };
 
-  it.each(Object.keys(calls) as Array<keyof typeof calls>)("%s: not found, told apart as foreign when it exists, and left as it was", (name) => {
-    const { store, agents, other } = setUp();
-    expectNotFoundForOthers({ store, collection: "agents", noun: "agent card", call: (nid) => calls[name](agents, other, nid), foreign: 1003, otherKind: 1001 });
-  });
+  it.each(Object.keys(calls) as Array<keyof typeof calls>)(
+    "%s: not found, told apart as foreign when it exists, and left as it was",
+    (name) => {
+      const { store, agents, other } = setUp();
+      expectNotFoundForOthers({
+        store,
+        collection: "agents",
+        noun: "agent card",
+        call: (nid) => calls[name](agents, other, nid),
+        foreign: 1003,
+        otherKind: 1001,
+      });
+    },
+  );
 
   it("list: each account lists its own agents only, keyed by nid", () => {
     const { agents, demo, other } = setUp();
     const nid = nidOf(agents.create(other, card("a@x.example")));
     expect(agents.list(demo)).toEqual({ ok: true, value: { "1003": { email: "dana@harbor.example", nid: "1003" } } });
-    expect(agents.list(other)).toEqual({ ok: true, value: { [String(nid)]: { email: "a@x.example", nid: String(nid) } } });
+    expect(agents.list(other)).toEqual({
+      ok: true,
+      value: { [String(nid)]: { email: "a@x.example", nid: String(nid) } },
+    });
   });
 });

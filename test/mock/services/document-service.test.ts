@@ -15,7 +15,11 @@ function setUp(startAt = 1_800_000_000_500) {
   const documents = new DocumentService({ store, now: () => now });
   return { store, documents, ...accountsOf(store), setNow: (ms: number) => (now = ms) };
 }
-const plan = (property_reference: number) => ({ title: "Upper floor", property_reference, file_url: "https://files.example/upper.pdf" });
+const plan = (property_reference: number) => ({
+  title: "Upper floor",
+  property_reference,
+  file_url: "https://files.example/upper.pdf",
+});
 const refused = (nid: number) => ({
   ok: false,
   failure: {
@@ -32,8 +36,15 @@ describe("DocumentService.create", () => {
     expect(outcome).toEqual({ ok: true, value: { nid: expect.any(Number) } });
     const nid = outcome.ok ? outcome.value.nid : -1;
     expect(store.record("documents", nid)).toEqual({
-      id: nid, uid: demo.id, ...plan(1001), created: 1_800_000_000, changed: 1_800_000_000,
-      visible: true, category: "document", is_floorplan: false, Show_on_unbranded: false,
+      id: nid,
+      uid: demo.id,
+      ...plan(1001),
+      created: 1_800_000_000,
+      changed: 1_800_000_000,
+      visible: true,
+      category: "document",
+      is_floorplan: false,
+      Show_on_unbranded: false,
     });
     expect(store.documentsOfProperty(1001).map((document) => document.id)).toContain(nid);
   });
@@ -63,7 +74,9 @@ describe("DocumentService.update", () => {
   it("sets changed from the clock, never before created, and answers the nid as a string", () => {
     const { store, documents, demo, setNow } = setUp();
     expect(documents.update(demo, 1004, { title: "Renamed" })).toEqual({ ok: true, value: { nid: "1004" } });
-    expect(store.record("documents", 1004)).toEqual(expect.objectContaining({ title: "Renamed", created: 1735689600, changed: 1_800_000_000 }));
+    expect(store.record("documents", 1004)).toEqual(
+      expect.objectContaining({ title: "Renamed", created: 1735689600, changed: 1_800_000_000 }),
+    );
     setNow(1_000_000_000_000); // a clock behind the record's creation
     documents.update(demo, 1004, { title: "Again" });
     expect(store.record("documents", 1004)!.changed).toBe(1735689600);
@@ -88,7 +101,14 @@ describe("a document of another account, or of none", () => {
 
   it.each(Object.keys(calls))("%s: not found, told apart as foreign when it exists, and left as it was", (name) => {
     const { store, documents, other } = setUp();
-    expectNotFoundForOthers({ store, collection: "documents", noun: "document", call: (nid) => calls[name]!(documents, other, nid), foreign: 1004, otherKind: 1001 });
+    expectNotFoundForOthers({
+      store,
+      collection: "documents",
+      noun: "document",
+      call: (nid) => calls[name]!(documents, other, nid),
+      foreign: 1004,
+      otherKind: 1001,
+    });
   });
 
   it("remove: the owner's removal takes it out of its property's documents", () => {
@@ -96,6 +116,9 @@ describe("a document of another account, or of none", () => {
     expect(documents.remove(demo, 1004)).toEqual({ ok: true, value: [true] });
     expect(store.record("documents", 1004)).toBeUndefined();
     expect(store.documentsOfProperty(1001)).toEqual([]);
-    expect(documents.retrieve(demo, 1004)).toEqual({ ok: false, failure: { problem: "notFound", detail: "No document with nid 1004 for this account." } });
+    expect(documents.retrieve(demo, 1004)).toEqual({
+      ok: false,
+      failure: { problem: "notFound", detail: "No document with nid 1004 for this account." },
+    });
   });
 });

@@ -26,14 +26,28 @@ const nidOf = (outcome: { ok: boolean; value?: { nid: string } }) => Number(outc
 describe("PropertyService.create", () => {
   it("stores the body's numbers as numeric strings, null for what it does not say, and answers an auto-login uri", () => {
     const { store, properties, demo } = setUp();
-    const outcome = properties.create(demo, { ...address, list_price: 1e21, bedrooms: 3, garage: "Detached", property_type: "Single Family" }, "127.0.0.1:4010");
+    const outcome = properties.create(
+      demo,
+      { ...address, list_price: 1e21, bedrooms: 3, garage: "Detached", property_type: "Single Family" },
+      "127.0.0.1:4010",
+    );
     expect(outcome.ok).toBe(true);
     const nid = nidOf(outcome);
-    expect(outcome.ok && outcome.value.uri).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:4010/autologin/1-${nid}-[0-9a-f]+$`));
+    expect(outcome.ok && outcome.value.uri).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:4010/autologin/1-${nid}-[0-9a-f]+$`),
+    );
     expect(store.record("properties", nid)).toEqual(
       expect.objectContaining({
-        uid: demo.id, title: "7 Birch Rd", list_price: "1000000000000000000000", bedrooms: "3", baths: null, garage: "1",
-        property_type: "SingleFamily", external_id: null, template: "rubik_v2", subdomain: `7-birch-rd-${nid}`,
+        uid: demo.id,
+        title: "7 Birch Rd",
+        list_price: "1000000000000000000000",
+        bedrooms: "3",
+        baths: null,
+        garage: "1",
+        property_type: "SingleFamily",
+        external_id: null,
+        template: "rubik_v2",
+        subdomain: `7-birch-rd-${nid}`,
         website_url: `https://7-birch-rd-${nid}.sites.property-listing.example`,
       }),
     );
@@ -48,7 +62,10 @@ describe("PropertyService.create", () => {
     const before = setup.store.counts().properties;
     const outcome = setup.properties.create(setup[account], { ...address, external_id });
     if (taken) {
-      expect(outcome).toEqual({ ok: false, failure: { problem: "externalIdInUse", detail: 'The external id "crm-1001" already belongs to property 1001.' } });
+      expect(outcome).toEqual({
+        ok: false,
+        failure: { problem: "externalIdInUse", detail: 'The external id "crm-1001" already belongs to property 1001.' },
+      });
       expect(setup.store.counts().properties).toBe(before);
     } else expect(setup.store.record("properties", nidOf(outcome))!.external_id).toBe(external_id);
   });
@@ -84,39 +101,86 @@ describe("PropertyService.edit", () => {
   });
 
   it.each([
-    { derived: undefined, body: { street: "1 New St" }, title: "Craftsman bungalow", website: "https://12-oak-ave-1001.sites.property-listing.example" },
-    { derived: { title: "follows-street", website_url: "as-edited" }, body: { street: "1 New St" }, title: "1 New St", website: "https://12-oak-ave-1001.sites.property-listing.example" },
-    { derived: undefined, body: { subdomain: "oak" }, title: "Craftsman bungalow", website: "https://oak.sites.property-listing.example" },
-    { derived: { title: "kept", website_url: "kept" }, body: { subdomain: "oak", website_url: "https://elsewhere.example" }, title: "Craftsman bungalow", website: "https://12-oak-ave-1001.sites.property-listing.example" },
-    { derived: { title: "kept", website_url: "from-subdomain" }, body: { website_url: "https://elsewhere.example" }, title: "Craftsman bungalow", website: "https://12-oak-ave-1001.sites.property-listing.example" },
+    {
+      derived: undefined,
+      body: { street: "1 New St" },
+      title: "Craftsman bungalow",
+      website: "https://12-oak-ave-1001.sites.property-listing.example",
+    },
+    {
+      derived: { title: "follows-street", website_url: "as-edited" },
+      body: { street: "1 New St" },
+      title: "1 New St",
+      website: "https://12-oak-ave-1001.sites.property-listing.example",
+    },
+    {
+      derived: undefined,
+      body: { subdomain: "oak" },
+      title: "Craftsman bungalow",
+      website: "https://oak.sites.property-listing.example",
+    },
+    {
+      derived: { title: "kept", website_url: "kept" },
+      body: { subdomain: "oak", website_url: "https://elsewhere.example" },
+      title: "Craftsman bungalow",
+      website: "https://12-oak-ave-1001.sites.property-listing.example",
+    },
+    {
+      derived: { title: "kept", website_url: "from-subdomain" },
+      body: { website_url: "https://elsewhere.example" },
+      title: "Craftsman bungalow",
+      website: "https://12-oak-ave-1001.sites.property-listing.example",
+    },
   ] as const)("derived fields as the profile says ($derived): $body", ({ derived, body, title, website }) => {
     const { store, properties, demo } = setUp(derived ? { derived } : {});
     expect(properties.edit(demo, 1001, body).ok).toBe(true);
-    expect({ title: store.record("properties", 1001)!.title, website: store.record("properties", 1001)!.website_url }).toEqual({ title, website });
+    expect({
+      title: store.record("properties", 1001)!.title,
+      website: store.record("properties", 1001)!.website_url,
+    }).toEqual({ title, website });
   });
 });
 
 describe("a property of another account, or of none", () => {
-  const calls: Record<string, (service: PropertyService, account: AccountRecord, nid: number) => { ok: boolean; failure?: unknown }> = {
+  const calls: Record<
+    string,
+    (service: PropertyService, account: AccountRecord, nid: number) => { ok: boolean; failure?: unknown }
+  > = {
     retrieve: (service, account, nid) => service.retrieveJson(account, nid),
     edit: (service, account, nid) => service.edit(account, nid, { title: "Taken over" }),
   };
 
   it.each(Object.keys(calls))("%s: not found, told apart as foreign when it exists, and left as it was", (name) => {
     const { store, properties, other } = setUp();
-    expectNotFoundForOthers({ store, collection: "properties", noun: "property", call: (nid) => calls[name]!(properties, other, nid), foreign: 1001, otherKind: 1003 });
+    expectNotFoundForOthers({
+      store,
+      collection: "properties",
+      noun: "property",
+      call: (nid) => calls[name]!(properties, other, nid),
+      foreign: 1001,
+      otherKind: 1003,
+    });
   });
 
   it("an external id is looked up in the account's own properties only", () => {
     const { properties, demo, other } = setUp();
-    expect(properties.retrieveByExternalIdJson(other, "crm-1001")).toEqual({ ok: false, failure: { problem: "notFound", detail: 'No property with the external id "crm-1001" for this account.' } });
+    expect(properties.retrieveByExternalIdJson(other, "crm-1001")).toEqual({
+      ok: false,
+      failure: { problem: "notFound", detail: 'No property with the external id "crm-1001" for this account.' },
+    });
     const found = properties.retrieveByExternalIdJson(demo, "crm-1001");
     expect(found.ok && (found.value.value() as { nid: string }).nid).toBe("1001");
   });
 
   it("a user's list is answered to that user only", () => {
     const { properties, demo, other } = setUp();
-    expect(properties.listByUserJson(demo, other.id)).toEqual({ ok: false, failure: { problem: "notFound", detail: `No properties of uid ${other.id} for this account: an account lists only its own, and this account is uid ${demo.id}.` } });
+    expect(properties.listByUserJson(demo, other.id)).toEqual({
+      ok: false,
+      failure: {
+        problem: "notFound",
+        detail: `No properties of uid ${other.id} for this account: an account lists only its own, and this account is uid ${demo.id}.`,
+      },
+    });
     const own = properties.listByUserJson(demo, demo.id);
     expect(own.ok && (own.value.value() as Array<{ nid: string }>).map((item) => item.nid)).toEqual(["1001"]);
   });

@@ -49,11 +49,41 @@ describe("RawRecordService writes", () => {
   });
 
   it.each([
-    { case: "a taken id", collection: "agents", body: { ...agentOfOther("x@b.example"), id: 1003 }, problem: "rawIdTaken", pointer: "/id" },
-    { case: "an apiKey another account has", collection: "accounts", body: { apiKey: "demo-key", token: "t", agentSeats: 1, name: "Twin" }, problem: "rawIdTaken", pointer: "/apiKey" },
-    { case: "an array", collection: "agents", body: [agentOfOther("x@b.example")], problem: "invalidRequest", pointer: "" },
-    { case: "a record missing a field", collection: "agents", body: { uid: 2, email: "x@b.example" }, problem: "invalidRequest", pointer: undefined },
-    { case: "an id past 2^53-1", collection: "agents", body: { ...agentOfOther("x@b.example"), id: 2 ** 53 }, problem: "invalidRequest", pointer: "/id" },
+    {
+      case: "a taken id",
+      collection: "agents",
+      body: { ...agentOfOther("x@b.example"), id: 1003 },
+      problem: "rawIdTaken",
+      pointer: "/id",
+    },
+    {
+      case: "an apiKey another account has",
+      collection: "accounts",
+      body: { apiKey: "demo-key", token: "t", agentSeats: 1, name: "Twin" },
+      problem: "rawIdTaken",
+      pointer: "/apiKey",
+    },
+    {
+      case: "an array",
+      collection: "agents",
+      body: [agentOfOther("x@b.example")],
+      problem: "invalidRequest",
+      pointer: "",
+    },
+    {
+      case: "a record missing a field",
+      collection: "agents",
+      body: { uid: 2, email: "x@b.example" },
+      problem: "invalidRequest",
+      pointer: undefined,
+    },
+    {
+      case: "an id past 2^53-1",
+      collection: "agents",
+      body: { ...agentOfOther("x@b.example"), id: 2 ** 53 },
+      problem: "invalidRequest",
+      pointer: "/id",
+    },
   ] as const)("refuses $case, naming the field, and writes nothing", ({ collection, body, problem, pointer }) => {
     const { store, raw } = setUp();
     const before = JSON.stringify(store.state);
@@ -80,7 +110,8 @@ describe("RawRecordService writes", () => {
 
   it("skips the service's rules: an agent past the seats, a document on another account's property", () => {
     const { store, raw } = setUp();
-    for (const email of ["a@x.example", "b@x.example", "c@x.example"]) expect(raw.create("agents", { ...agentOfOther(email), uid: 1 }).ok).toBe(true);
+    for (const email of ["a@x.example", "b@x.example", "c@x.example"])
+      expect(raw.create("agents", { ...agentOfOther(email), uid: 1 }).ok).toBe(true);
     expect(store.agentCountOf(1)).toBe(4); // the demo account has 3 seats
     const { id: _id, ...plan } = tinyFixtures().documents[0]!;
     expect(raw.create("documents", { ...plan, uid: 1, property_reference: 1002 }).ok).toBe(true);

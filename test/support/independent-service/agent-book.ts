@@ -9,8 +9,18 @@ import type { Faults } from "./variants.ts";
 
 /** The string fields of 2.2 a client may set (id is the service's). */
 const TEXT_FIELDS = [
-  "name", "agent_first_name", "agent_last_name", "email", "phone", "company", "professional_title",
-  "license", "website", "card_type", "headshot_url", "notes",
+  "name",
+  "agent_first_name",
+  "agent_last_name",
+  "email",
+  "phone",
+  "company",
+  "professional_title",
+  "license",
+  "website",
+  "card_type",
+  "headshot_url",
+  "notes",
 ] as const;
 const NULLABLE = new Set(["license", "notes"]);
 
@@ -48,15 +58,21 @@ type Parsed =
 const MAX_LINKS = 50;
 
 function readLinks(value: unknown, faults: Faults): SocialLink[] | string {
-  if (!Array.isArray(value) || value.length > MAX_LINKS) return `social_media_links must be an array of at most ${MAX_LINKS} links`;
+  if (!Array.isArray(value) || value.length > MAX_LINKS)
+    return `social_media_links must be an array of at most ${MAX_LINKS} links`;
   const links: SocialLink[] = [];
   for (const [i, link] of value.entries()) {
     if (typeof link !== "object" || link === null) return `social_media_links[${i}] must be an object`;
     const { service, url, weight } = link as Record<string, unknown>;
-    if (typeof service !== "string" || typeof url !== "string") return `social_media_links[${i}] needs service and url strings`;
+    if (typeof service !== "string" || typeof url !== "string")
+      return `social_media_links[${i}] needs service and url strings`;
     const text = typeof weight === "number" && Number.isFinite(weight) ? String(weight) : weight;
     const integerLike = typeof text === "string" && /^-?\d{1,9}$/.test(text);
-    const looseNumber = typeof text === "string" && faults.on("accepts-non-integer-weight") && Number.isFinite(Number(text)) && text.trim() !== "";
+    const looseNumber =
+      typeof text === "string" &&
+      faults.on("accepts-non-integer-weight") &&
+      Number.isFinite(Number(text)) &&
+      text.trim() !== "";
     if (!integerLike && !looseNumber) return `social_media_links[${i}].weight must be an integer-like string`;
     links.push({ service, url, weight: text as string });
   }
@@ -65,7 +81,8 @@ function readLinks(value: unknown, faults: Faults): SocialLink[] | string {
 
 /** Reads the fields of 2.2 from a create or update body; fields not named are left alone. */
 function readAgent(body: unknown, faults: Faults): Parsed {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return { ok: false, error: "body must be a JSON object" };
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    return { ok: false, error: "body must be a JSON object" };
   const fields = body as Record<string, unknown>;
   const values = new Map<string, string | null>();
   for (const field of TEXT_FIELDS) {
@@ -76,7 +93,8 @@ function readAgent(body: unknown, faults: Faults): Parsed {
     else return { ok: false, error: `${field} must be a string` };
   }
   const email = values.get("email");
-  if (email !== undefined && (email === null || !/^[^@\s]+@[^@\s]+$/.test(email))) return { ok: false, error: "email must be an email address" };
+  if (email !== undefined && (email === null || !/^[^@\s]+@[^@\s]+$/.test(email)))
+    return { ok: false, error: "email must be an email address" };
   const parsed: Parsed = { ok: true, values };
   if (fields.social_media_links !== undefined) {
     const links = readLinks(fields.social_media_links, faults);
@@ -86,7 +104,8 @@ function readAgent(body: unknown, faults: Faults): Parsed {
   const profile = fields.agency_profile;
   if (profile !== undefined) {
     const text = typeof profile === "number" && Number.isInteger(profile) ? String(profile) : profile;
-    if (typeof text !== "string" || !/^\d{1,15}$/.test(text)) return { ok: false, error: "agency_profile must be a numeric id" };
+    if (typeof text !== "string" || !/^\d{1,15}$/.test(text))
+      return { ok: false, error: "agency_profile must be a numeric id" };
     parsed.agencyProfile = text;
   }
   return parsed;
@@ -116,7 +135,8 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
   const find = (caller: Account, nid: string): AgentRecord | Reply => {
     if (!/^\d{1,15}$/.test(nid)) return malformed("nid must be an integer");
     const record = live().find((r) => r.nid === Number(nid));
-    if (record !== undefined && record.uid !== caller.uid && faults.chooses("foreign-records-403")) return denied(`agent ${nid} is not yours`);
+    if (record !== undefined && record.uid !== caller.uid && faults.chooses("foreign-records-403"))
+      return denied(`agent ${nid} is not yours`);
     return record !== undefined && record.uid === caller.uid ? record : notFound(`no agent ${nid}`);
   };
 
@@ -132,7 +152,8 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
     const value = (field: string) => {
       const stored = record.values.has(field) ? record.values.get(field) : null;
       if (typeof stored !== "string") return stored;
-      if (field === "website" && faults.on("agent-website-other-host")) return stored.replace(/^(https?:\/\/)[^/]+/, "$1agents.elsewhere.example");
+      if (field === "website" && faults.on("agent-website-other-host"))
+        return stored.replace(/^(https?:\/\/)[^/]+/, "$1agents.elsewhere.example");
       if (field === "website" || field === "headshot_url") return slashed(stored, faults);
       if (field === "phone" && faults.chooses("phone-formatted")) return phoneFormat(stored);
       return stored;
@@ -145,8 +166,17 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
       let shown = record.links.map((l) => ({ ...l }));
       if (faults.on("negative-weight-link-dropped")) shown = shown.filter((l) => Number(l.weight) >= 0);
       // "orders the links" (2.2): lowest weight first, ties in the order given.
-      if (!faults.on("links-not-ordered-by-weight")) shown.sort((a, b) => (faults.chooses("links-heaviest-first") ? Number(b.weight) - Number(a.weight) : Number(a.weight) - Number(b.weight)));
-      links = shown.map((l) => ({ service: l.service, url: slashed(l.url, faults), weight: faults.on("weight-as-number") ? Number(l.weight) : l.weight }));
+      if (!faults.on("links-not-ordered-by-weight"))
+        shown.sort((a, b) =>
+          faults.chooses("links-heaviest-first")
+            ? Number(b.weight) - Number(a.weight)
+            : Number(a.weight) - Number(b.weight),
+        );
+      links = shown.map((l) => ({
+        service: l.service,
+        url: slashed(l.url, faults),
+        weight: faults.on("weight-as-number") ? Number(l.weight) : l.weight,
+      }));
     }
     const shownName = faults.on("agent-name-first-only") ? (first ?? null) : derivedName === "" ? null : derivedName;
     return {
@@ -162,7 +192,12 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
       website: value("website"),
       social_media_links: links,
       card_type: value("card_type"),
-      agency_profile: record.agencyProfile === undefined ? null : faults.on("agency-profile-as-number") ? Number(record.agencyProfile) : record.agencyProfile,
+      agency_profile:
+        record.agencyProfile === undefined
+          ? null
+          : faults.on("agency-profile-as-number")
+            ? Number(record.agencyProfile)
+            : record.agencyProfile,
       headshot_url: value("headshot_url"),
       notes: value("notes"),
       // Undocumented extras: allowed (issue 8, item 3).
@@ -171,7 +206,15 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
   };
 
   const add = (caller: Account, values: Map<string, string | null>): AgentRecord => {
-    const record: AgentRecord = { nid: nids.next(), uid: caller.uid, values, links: undefined, agencyProfile: undefined, deleted: false, created: now() };
+    const record: AgentRecord = {
+      nid: nids.next(),
+      uid: caller.uid,
+      values,
+      links: undefined,
+      agencyProfile: undefined,
+      deleted: false,
+      created: now(),
+    };
     records.push(record);
     return record;
   };
@@ -191,9 +234,14 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
       // legitimate variant email-before-seats the email first.
       const used = live().filter((r) => r.uid === caller.uid).length;
       const full = used >= caller.agentSeats && !faults.on("seat-limit-not-enforced");
-      const duplicate = !faults.on("duplicate-email-accepted") && taken(email, undefined, faults.on("duplicate-email-case-variant-accepted"));
+      const duplicate =
+        !faults.on("duplicate-email-accepted") &&
+        taken(email, undefined, faults.on("duplicate-email-case-variant-accepted"));
       if (duplicate && faults.chooses("email-before-seats")) return agentError("Agent Already Exists");
-      if (full) return faults.on("seat-limit-unnamed-error") ? refused(403, "limit reached") : agentError("Not Enough Agent Seats");
+      if (full)
+        return faults.on("seat-limit-unnamed-error")
+          ? refused(403, "limit reached")
+          : agentError("Not Enough Agent Seats");
       if (duplicate) return agentError("Agent Already Exists");
       if (faults.on("agent-drops-company-and-license")) {
         input.values.delete("company");
@@ -202,7 +250,10 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
       const record = add(caller, input.values);
       record.links = input.links;
       record.agencyProfile = input.agencyProfile;
-      return ok({ nid: faults.on("agent-create-nid-as-number") ? record.nid : String(record.nid), ...(faults.chooses("no-extra-fields") ? {} : { status: "created" }) });
+      return ok({
+        nid: faults.on("agent-create-nid-as-number") ? record.nid : String(record.nid),
+        ...(faults.chooses("no-extra-fields") ? {} : { status: "created" }),
+      });
     },
 
     update(caller, nid, body) {
@@ -211,7 +262,11 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
       const input = readAgent(body, faults);
       if (!input.ok) return invalid(input.error);
       const email = input.values.get("email");
-      if (typeof email === "string" && !faults.on("duplicate-email-on-update-accepted") && taken(email, record, false)) {
+      if (
+        typeof email === "string" &&
+        !faults.on("duplicate-email-on-update-accepted") &&
+        taken(email, record, false)
+      ) {
         return agentError("Agent Already Exists");
       }
       if (faults.on("agent-update-drops-professional-title")) input.values.delete("professional_title");
@@ -235,7 +290,9 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
       // Newest first (or oldest first, a legitimate variant). JSON.stringify would put integer-like keys in ascending order, so the text is built here.
       const values = mine.map((r) => {
         const nid = faults.chooses("agent-list-nid-as-string") ? String(r.nid) : r.nid;
-        return faults.chooses("no-extra-fields") ? { email: r.values.get("email") ?? null, nid } : { email: r.values.get("email") ?? null, nid, name: view(r).name };
+        return faults.chooses("no-extra-fields")
+          ? { email: r.values.get("email") ?? null, nid }
+          : { email: r.values.get("email") ?? null, nid, name: view(r).name };
       });
       if (faults.on("agent-list-as-array") && values.length > 0) return ok(values);
       const entries = mine.map((r, i) => {
@@ -247,7 +304,13 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
     },
 
     seed(owner, email, name) {
-      return add(owner, new Map([["email", email], ["name", name]])).nid;
+      return add(
+        owner,
+        new Map([
+          ["email", email],
+          ["name", name],
+        ]),
+      ).nid;
     },
   };
 }

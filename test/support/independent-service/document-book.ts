@@ -44,7 +44,8 @@ type Parsed =
   | { ok: false; error: string };
 
 function readDocument(body: unknown): Parsed {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return { ok: false, error: "body must be a JSON object" };
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    return { ok: false, error: "body must be a JSON object" };
   const fields = body as Record<string, unknown>;
   const parsed: Parsed = { ok: true, text: new Map(), flags: new Map() };
   for (const field of TEXT_FIELDS) {
@@ -62,7 +63,8 @@ function readDocument(body: unknown): Parsed {
   const reference = fields.property_reference;
   if (reference !== undefined) {
     const text = typeof reference === "number" && Number.isInteger(reference) ? String(reference) : reference;
-    if (typeof text !== "string" || !/^\d{1,15}$/.test(text)) return { ok: false, error: "property_reference must be an integer" };
+    if (typeof text !== "string" || !/^\d{1,15}$/.test(text))
+      return { ok: false, error: "property_reference must be an integer" };
     parsed.propertyReference = Number(text);
   }
   return parsed;
@@ -77,8 +79,11 @@ export function documentBook(options: DocumentBookOptions): DocumentBook {
 
   const find = (caller: Account, nid: string): DocumentRecord | Reply => {
     if (!/^\d{1,15}$/.test(nid)) return malformed("nid must be an integer");
-    const record = records.find((r) => r.nid === Number(nid) && (!r.deleted || faults.on("deleted-document-still-retrievable")));
-    if (record !== undefined && record.uid !== caller.uid && faults.chooses("foreign-records-403")) return denied(`document ${nid} is not yours`);
+    const record = records.find(
+      (r) => r.nid === Number(nid) && (!r.deleted || faults.on("deleted-document-still-retrievable")),
+    );
+    if (record !== undefined && record.uid !== caller.uid && faults.chooses("foreign-records-403"))
+      return denied(`document ${nid} is not yours`);
     return record !== undefined && record.uid === caller.uid ? record : notFound(`no document ${nid}`);
   };
 
@@ -94,12 +99,15 @@ export function documentBook(options: DocumentBookOptions): DocumentBook {
       created: time(record.created),
       changed: time(record.changed),
       title: record.text.get("title") ?? null,
-      property_reference: faults.on("property-reference-as-string") ? String(record.propertyReference) : record.propertyReference,
+      property_reference: faults.on("property-reference-as-string")
+        ? String(record.propertyReference)
+        : record.propertyReference,
       file_url: record.text.has("file_url") ? slashed(record.text.get("file_url")!, faults) : null,
       visible: flag("visible"),
       category: record.text.get("category") ?? null,
       is_floorplan: flag("is_floorplan"),
-      [faults.on("show-on-unbranded-lowercased") ? "show_on_unbranded" : "Show_on_unbranded"]: flag("Show_on_unbranded"),
+      [faults.on("show-on-unbranded-lowercased") ? "show_on_unbranded" : "Show_on_unbranded"]:
+        flag("Show_on_unbranded"),
       // Undocumented extras: allowed (issue 8, item 3).
       ...(faults.chooses("no-extra-fields") ? {} : { uid: String(record.uid), status: "stored" }),
     };
@@ -110,15 +118,25 @@ export function documentBook(options: DocumentBookOptions): DocumentBook {
       const input = readDocument(body);
       if (!input.ok) return invalid(input.error);
       if (input.propertyReference === undefined) return invalid("property_reference is required");
-      if (!options.ownsProperty(caller, input.propertyReference)) return invalid(`property_reference ${input.propertyReference} is not one of your properties`);
+      if (!options.ownsProperty(caller, input.propertyReference))
+        return invalid(`property_reference ${input.propertyReference} is not one of your properties`);
       if (faults.on("document-drops-category")) input.text.delete("category");
       const time = now();
       const record: DocumentRecord = {
-        nid: nids.next(), uid: caller.uid, propertyReference: input.propertyReference,
-        text: input.text, flags: input.flags, created: time, changed: time, deleted: false,
+        nid: nids.next(),
+        uid: caller.uid,
+        propertyReference: input.propertyReference,
+        text: input.text,
+        flags: input.flags,
+        created: time,
+        changed: time,
+        deleted: false,
       };
       records.push(record);
-      return ok({ nid: faults.on("document-create-nid-as-string") ? String(record.nid) : record.nid, ...(faults.chooses("no-extra-fields") ? {} : { status: "created" }) });
+      return ok({
+        nid: faults.on("document-create-nid-as-string") ? String(record.nid) : record.nid,
+        ...(faults.chooses("no-extra-fields") ? {} : { status: "created" }),
+      });
     },
 
     update(caller, nid, body) {
@@ -156,7 +174,11 @@ export function documentBook(options: DocumentBookOptions): DocumentBook {
         .filter((r) => r.flags.get("is_floorplan") === true || faults.on("document-not-floorplan-on-property"))
         .filter((r) => !r.deleted || faults.on("floorplan-stays-after-delete"))
         .sort((a, b) => (faults.chooses("lists-oldest-first") ? a.nid - b.nid : b.nid - a.nid))
-        .map((r) => ({ nid: r.nid, title: r.text.get("title") ?? null, floorplan_url: r.text.get("file_url") ?? null }));
+        .map((r) => ({
+          nid: r.nid,
+          title: r.text.get("title") ?? null,
+          floorplan_url: r.text.get("file_url") ?? null,
+        }));
     },
   };
 }

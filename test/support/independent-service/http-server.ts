@@ -5,7 +5,13 @@
  * answers in this process (a run that judges answers, not the network, spends no CPU on sockets: the runner's
  * network is tested against the node:http server, test/contract/runner-network.test.ts).
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { authenticate, type Account, type Accounts, type AuthHoles } from "./accounts.ts";
 import type { AgentBook } from "./agent-book.ts";
 import type { DocumentBook } from "./document-book.ts";
@@ -40,7 +46,12 @@ function routes({ properties, agents, documents, faults }: ServiceParts): Route[
   const at = (path: string) => new RegExp(`^${PREFIX}${path}$`);
   return [
     { endpoint: 1, method: "GET", path: at(`/property/${id}`), handle: (c, p) => properties.retrieve(c, p) },
-    { endpoint: 2, method: "GET", path: at(`/external-property/${id}`), handle: (c, p) => properties.retrieveByExternalId(c, p) },
+    {
+      endpoint: 2,
+      method: "GET",
+      path: at(`/external-property/${id}`),
+      handle: (c, p) => properties.retrieveByExternalId(c, p),
+    },
     { endpoint: 3, method: "POST", path: at("/property"), handle: (c, _p, b) => properties.create(c, b) },
     { endpoint: 4, method: "PUT", path: at(`/property/${id}`), handle: (c, p, b) => properties.edit(c, p, b) },
     { endpoint: 5, method: "GET", path: at(`/properties/${id}`), handle: (c, p) => properties.listByUser(c, p) },
@@ -63,7 +74,9 @@ function holesFor(endpoint: number, faults: Faults): AuthHoles {
     noKey: (endpoint === 1 && faults.on("auth-ep1-no-key")) || (endpoint === 15 && faults.on("auth-ep15-no-key")),
     noToken: endpoint === 2 && faults.on("auth-ep2-no-token"),
     wrongToken: endpoint === 4 && faults.on("auth-ep4-wrong-token"),
-    foreignToken: (endpoint === 3 && faults.on("auth-ep3-foreign-token")) || (endpoint === 5 && faults.on("auth-ep5-foreign-token")),
+    foreignToken:
+      (endpoint === 3 && faults.on("auth-ep3-foreign-token")) ||
+      (endpoint === 5 && faults.on("auth-ep5-foreign-token")),
   };
 }
 
@@ -86,7 +99,9 @@ function readBody(req: IncomingMessage): Promise<{ text: string } | { tooLarge: 
       size += chunk.length;
       if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
-    req.on("end", () => resolve(size > MAX_BODY_BYTES ? { tooLarge: true } : { text: Buffer.concat(chunks).toString("utf8") }));
+    req.on("end", () =>
+      resolve(size > MAX_BODY_BYTES ? { tooLarge: true } : { text: Buffer.concat(chunks).toString("utf8") }),
+    );
     req.on("error", reject);
   });
 }
@@ -97,7 +112,9 @@ function answer(req: ServiceRequest, parts: ServiceParts, table: Route[]): Reply
   const route = matching.find((r) => r.method === req.method);
   const read = req.body;
   if (route === undefined) {
-    return matching.length > 0 ? refused(405, `method ${req.method} not allowed here`) : notFound(`no endpoint at ${pathname}`);
+    return matching.length > 0
+      ? refused(405, `method ${req.method} not allowed here`)
+      : notFound(`no endpoint at ${pathname}`);
   }
   const caller = authenticate(req.headers, parts.accounts, holesFor(route.endpoint, parts.faults));
   if ("status" in caller) return caller;
@@ -127,7 +144,11 @@ function answer(req: ServiceRequest, parts: ServiceParts, table: Route[]): Reply
 }
 
 /** The reply to a request, restyled as the variant answers, with its headers. */
-function respond(req: ServiceRequest, parts: ServiceParts, table: Route[]): { status: number; headers: Record<string, string>; json: string } {
+function respond(
+  req: ServiceRequest,
+  parts: ServiceParts,
+  table: Route[],
+): { status: number; headers: Record<string, string>; json: string } {
   let given: Reply;
   try {
     given = answer(req, parts, table);
@@ -136,7 +157,9 @@ function respond(req: ServiceRequest, parts: ServiceParts, table: Route[]): { st
   }
   const reply = restyle(given, parts.faults);
   // Header names in unusual case: HTTP header names are case-insensitive.
-  const headers: Record<string, string> = { "Content-TYPE": parts.faults.chooses("no-charset") ? "application/json" : "application/json; charset=utf-8" };
+  const headers: Record<string, string> = {
+    "Content-TYPE": parts.faults.chooses("no-charset") ? "application/json" : "application/json; charset=utf-8",
+  };
   if (!parts.faults.chooses("no-extra-fields")) headers["X-Listing-SERVICE"] = "independent";
   return { status: reply.status, headers, json: reply.json };
 }
@@ -146,8 +169,14 @@ export function createHttpServer(parts: ServiceParts): Server {
   const table = routes(parts);
   return createServer((req: IncomingMessage, res: ServerResponse) => {
     readBody(req)
-      .then((body) => respond({ method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, body }, parts, table))
-      .catch((error: unknown) => ({ status: 500, headers: {}, json: JSON.stringify({ error: `bug: ${String(error)}` }) }))
+      .then((body) =>
+        respond({ method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, body }, parts, table),
+      )
+      .catch((error: unknown) => ({
+        status: 500,
+        headers: {},
+        json: JSON.stringify({ error: `bug: ${String(error)}` }),
+      }))
       .then((reply) => {
         res.statusCode = reply.status;
         for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
@@ -165,7 +194,10 @@ export function createServiceFetch(parts: ServiceParts): typeof globalThis.fetch
   return async (input, init) => {
     const request = plainRequest(input, init) ?? (await throughRequest(new Request(input, init)));
     const reply = respond(request, parts, table);
-    return new Response(request.method === "HEAD" ? null : reply.json, { status: reply.status, headers: reply.headers });
+    return new Response(request.method === "HEAD" ? null : reply.json, {
+      status: reply.status,
+      headers: reply.headers,
+    });
   };
 }
 
@@ -190,18 +222,22 @@ const REDIRECTS = new Set([undefined, "follow", "manual", "error"]);
  */
 function plainRequest(input: Parameters<typeof fetch>[0], init: RequestInit | undefined): ServiceRequest | undefined {
   const { method = "GET", headers, body, signal, redirect } = init ?? {};
-  if (typeof input !== "string" || !URL.canParse(input) || !PLAIN_METHODS.has(method) || !REDIRECTS.has(redirect)) return undefined;
+  if (typeof input !== "string" || !URL.canParse(input) || !PLAIN_METHODS.has(method) || !REDIRECTS.has(redirect))
+    return undefined;
   if (init !== undefined && Object.keys(init).some((key) => !PLAIN_INIT.has(key))) return undefined;
   if (signal !== undefined && signal !== null && !(signal instanceof AbortSignal)) return undefined;
-  if (headers !== undefined && (headers === null || Object.getPrototypeOf(headers) !== Object.prototype)) return undefined;
-  if (body !== undefined && body !== null && (typeof body !== "string" || method === "GET" || method === "HEAD")) return undefined;
+  if (headers !== undefined && (headers === null || Object.getPrototypeOf(headers) !== Object.prototype))
+    return undefined;
+  if (body !== undefined && body !== null && (typeof body !== "string" || method === "GET" || method === "HEAD"))
+    return undefined;
   const url = new URL(input);
   if (url.username !== "" || url.password !== "") return undefined;
   // Checked and joined as a Request's headers are; a text body without a content-type is announced as text.
   const fields = new Headers(headers);
   if (typeof body === "string" && !fields.has("content-type")) fields.set("content-type", "text/plain;charset=UTF-8");
   // Sent as UTF-8, a lone surrogate becomes U+FFFD.
-  const text = typeof body !== "string" ? "" : /\p{Surrogate}/u.test(body) ? Buffer.from(body, "utf8").toString("utf8") : body;
+  const text =
+    typeof body !== "string" ? "" : /\p{Surrogate}/u.test(body) ? Buffer.from(body, "utf8").toString("utf8") : body;
   const sent = Buffer.byteLength(text, "utf8") > MAX_BODY_BYTES ? { tooLarge: true as const } : { text };
   return { method, url: url.pathname + url.search, headers: Object.fromEntries(fields), body: sent };
 }

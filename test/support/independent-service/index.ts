@@ -39,7 +39,12 @@ export interface IndependentService {
   close(): Promise<void>;
 }
 
-const copy = (a: Account): IndependentAccount => ({ apiKey: a.apiKey, token: a.token, uid: a.uid, agentSeats: a.agentSeats });
+const copy = (a: Account): IndependentAccount => ({
+  apiKey: a.apiKey,
+  token: a.token,
+  uid: a.uid,
+  agentSeats: a.agentSeats,
+});
 
 /**
  * Starts an instance on 127.0.0.1 (a free port): the plain conforming one, one broken by a defect of
@@ -60,8 +65,23 @@ export async function startIndependentService(options: { variant?: string } = {}
 
   // What an account holds when it is handed out is not shown: a legitimate variant starts them empty.
   if (!faults.chooses("empty-accounts")) {
-    properties.seed(accounts.primary, { street: "12 Harbour Row", city: "Portland", state: "ME", zip: "04101", title: "Harbour Row loft", external_id: "seed-primary-1", list_price: "415000" });
-    properties.seed(accounts.other, { street: "9 Elm Court", city: "Austin", state: "TX", zip: "73301", title: "Elm Court", external_id: "seed-other-1" });
+    properties.seed(accounts.primary, {
+      street: "12 Harbour Row",
+      city: "Portland",
+      state: "ME",
+      zip: "04101",
+      title: "Harbour Row loft",
+      external_id: "seed-primary-1",
+      list_price: "415000",
+    });
+    properties.seed(accounts.other, {
+      street: "9 Elm Court",
+      city: "Austin",
+      state: "TX",
+      zip: "73301",
+      title: "Elm Court",
+      external_id: "seed-other-1",
+    });
   }
   // An account may start with no agents (agent-list-values-shifted hides its fault behind a list of one).
   if (!faults.on("agent-list-values-shifted") && !faults.chooses("empty-accounts")) {

@@ -68,7 +68,16 @@ function derivedWebsite(values: Map<string, string>): string | null {
 }
 
 /** Fields 2.1 types as numeric strings; the list-price variant turns one of them into a JSON number. */
-const NUMERIC_VIEW = new Set(["list_price", "square_feet", "stories", "bedrooms", "baths", "half_baths", "year_built", "parking_spaces"]);
+const _NUMERIC_VIEW = new Set([
+  "list_price",
+  "square_feet",
+  "stories",
+  "bedrooms",
+  "baths",
+  "half_baths",
+  "year_built",
+  "parking_spaces",
+]);
 
 /** Creates an empty property book. */
 export function propertyBook(options: PropertyBookOptions): PropertyBook {
@@ -78,10 +87,12 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
   const records: PropertyRecord[] = [];
 
   const find = (caller: Account, given: string): PropertyRecord | Reply => {
-    const nid = faults.chooses("nid-parsed-leniently") && /^\d/.test(given) ? String(Number.parseInt(given, 10)) : given;
+    const nid =
+      faults.chooses("nid-parsed-leniently") && /^\d/.test(given) ? String(Number.parseInt(given, 10)) : given;
     if (!/^\d{1,15}$/.test(nid)) return malformed("nid must be an integer");
     const record = records.find((r) => r.nid === Number(nid));
-    if (record !== undefined && record.uid !== caller.uid && faults.chooses("foreign-records-403")) return denied(`property ${nid} is not yours`);
+    if (record !== undefined && record.uid !== caller.uid && faults.chooses("foreign-records-403"))
+      return denied(`property ${nid} is not yours`);
     // Another account's property is invisible: the same answer as one that does not exist.
     return record !== undefined && record.uid === caller.uid ? record : notFound(`no property ${nid}`);
   };
@@ -93,7 +104,10 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
   };
 
   const view = (record: PropertyRecord): Record<string, unknown> => {
-    const out: Record<string, unknown> = { nid: String(record.nid), uid: faults.on("uid-as-number") ? record.uid : String(record.uid) };
+    const out: Record<string, unknown> = {
+      nid: String(record.nid),
+      uid: faults.on("uid-as-number") ? record.uid : String(record.uid),
+    };
     for (const field of SETTABLE_FIELDS) {
       let value: unknown = record.values.get(field);
       if (value === undefined) {
@@ -110,16 +124,28 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
         out[field] = text;
         continue;
       }
-      if (field === "garage" && !faults.on("garage-as-word") && !(faults.on("garage-none-as-word") && text === "None")) value = (faults.chooses("garage-counts-otherwise") ? OTHER_GARAGE_COUNTS : GARAGE_COUNTS)[text.toLowerCase()] ?? text;
-      if (field === "property_type" && !faults.on("property-type-not-compacted") && !(faults.on("property-type-town-house-spaced") && text === "Town House")) value = text.replace(/\s+/g, "");
+      if (field === "garage" && !faults.on("garage-as-word") && !(faults.on("garage-none-as-word") && text === "None"))
+        value =
+          (faults.chooses("garage-counts-otherwise") ? OTHER_GARAGE_COUNTS : GARAGE_COUNTS)[text.toLowerCase()] ?? text;
+      if (
+        field === "property_type" &&
+        !faults.on("property-type-not-compacted") &&
+        !(faults.on("property-type-town-house-spaced") && text === "Town House")
+      )
+        value = text.replace(/\s+/g, "");
       if (field === "lot_size" && faults.on("lot-size-separator-stripped")) value = text.replace(/,/g, "");
       if (field === "description" && faults.on("description-html-stripped")) value = text.replace(/<[^>]*>/g, "");
       if (field === "premise" && text === "" && faults.on("premise-empty-string-as-null")) value = null;
       if (field === "list_price" && faults.on("list-price-as-number")) value = Number(text);
       if (field === "list_price" && faults.chooses("decimal-numbers")) value = Number(text).toFixed(2);
       if (field === "amenities" && faults.on("amenities-item-dropped")) value = text.split(",").slice(1).join(",");
-      if (field === "list_price" && faults.on("list-price-rounded") && record.revisions > 1) value = String(Math.round(Number(text) / 1000) * 1000 + 1000);
-      if (field === "amenities" && faults.chooses("amenities-spaced")) value = text.split(",").map((item) => item.trim()).join(", ");
+      if (field === "list_price" && faults.on("list-price-rounded") && record.revisions > 1)
+        value = String(Math.round(Number(text) / 1000) * 1000 + 1000);
+      if (field === "amenities" && faults.chooses("amenities-spaced"))
+        value = text
+          .split(",")
+          .map((item) => item.trim())
+          .join(", ");
       out[field] = value;
     }
     if (faults.chooses("website-url-derived")) out.website_url = derivedWebsite(record.values);
@@ -144,16 +170,29 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
   };
 
   /** Newest first (the list's order is this implementation's choice, 4.5), or oldest first as a variant. */
-  const newestFirst = (): PropertyRecord[] => [...records].sort((a, b) => (faults.chooses("lists-oldest-first") ? a.nid - b.nid : b.nid - a.nid));
-  const extra = (fields: Record<string, unknown>): Record<string, unknown> => (faults.chooses("no-extra-fields") ? {} : fields);
+  const newestFirst = (): PropertyRecord[] =>
+    [...records].sort((a, b) => (faults.chooses("lists-oldest-first") ? a.nid - b.nid : b.nid - a.nid));
+  const extra = (fields: Record<string, unknown>): Record<string, unknown> =>
+    faults.chooses("no-extra-fields") ? {} : fields;
 
   /** The defect of a service that inserts the row first and checks the body after: the required fields stay stored. */
   const storeBeforeChecking = (caller: Account, body: unknown): void => {
     if (typeof body !== "object" || body === null) return;
     const given = body as Record<string, unknown>;
     const values = new Map<string, string>();
-    for (const field of ["street", "city", "state", "zip"]) if (typeof given[field] === "string") values.set(field, given[field]);
-    if (values.size === 4) records.push({ nid: nids.next(), uid: caller.uid, values, seeded: false, changed: now(), revisions: 1, verbatim: new Set(), numbers: new Set() });
+    for (const field of ["street", "city", "state", "zip"])
+      if (typeof given[field] === "string") values.set(field, given[field]);
+    if (values.size === 4)
+      records.push({
+        nid: nids.next(),
+        uid: caller.uid,
+        values,
+        seeded: false,
+        changed: now(),
+        revisions: 1,
+        verbatim: new Set(),
+        numbers: new Set(),
+      });
   };
 
   return {
@@ -175,11 +214,25 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
         if (faults.on("create-refused-after-insert")) storeBeforeChecking(caller, body);
         return invalid(input.error);
       }
-      const record: PropertyRecord = { nid: nids.next(), uid: caller.uid, values: input.values, seeded: false, changed: now(), revisions: 1, verbatim: input.verbatim, numbers: input.numbers };
-      if (faults.on("garage-detached-word-on-create") && input.values.get("garage") === "Detached") record.verbatim.add("garage");
+      const record: PropertyRecord = {
+        nid: nids.next(),
+        uid: caller.uid,
+        values: input.values,
+        seeded: false,
+        changed: now(),
+        revisions: 1,
+        verbatim: input.verbatim,
+        numbers: input.numbers,
+      };
+      if (faults.on("garage-detached-word-on-create") && input.values.get("garage") === "Detached")
+        record.verbatim.add("garage");
       records.push(record);
       return ok(
-        { nid: String(record.nid), uri: uri(faults.on("create-uri-relative"), faults.on("create-uri-foreign-host")), ...extra({ status: "created" }) },
+        {
+          nid: String(record.nid),
+          uri: uri(faults.on("create-uri-relative"), faults.on("create-uri-foreign-host")),
+          ...extra({ status: "created" }),
+        },
         faults.on("create-answers-201") ? 201 : 200,
       );
     },
@@ -198,7 +251,15 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
       }
       record.changed = now();
       record.revisions += 1;
-      return ok(faults.on("edit-answers-no-uri") ? { nid: String(record.nid), ...extra({ status: "updated" }) } : { nid: String(record.nid), uri: uri(false, false, faults.on("edit-uri-no-token")), ...extra({ status: "updated" }) });
+      return ok(
+        faults.on("edit-answers-no-uri")
+          ? { nid: String(record.nid), ...extra({ status: "updated" }) }
+          : {
+              nid: String(record.nid),
+              uri: uri(false, false, faults.on("edit-uri-no-token")),
+              ...extra({ status: "updated" }),
+            },
+      );
     },
 
     listByUser(caller, uid) {
@@ -222,7 +283,16 @@ export function propertyBook(options: PropertyBookOptions): PropertyBook {
     },
 
     seed(owner, values) {
-      const record: PropertyRecord = { nid: nids.next(), uid: owner.uid, values: new Map(Object.entries(values)), seeded: true, changed: now(), revisions: 1, verbatim: new Set(), numbers: new Set() };
+      const record: PropertyRecord = {
+        nid: nids.next(),
+        uid: owner.uid,
+        values: new Map(Object.entries(values)),
+        seeded: true,
+        changed: now(),
+        revisions: 1,
+        verbatim: new Set(),
+        numbers: new Set(),
+      };
       records.push(record);
       return record.nid;
     },

@@ -10,17 +10,60 @@ import type { Faults } from "./variants.ts";
 
 /** The scalar fields of 2.1 a client may set (everything but nid, uid and the nested structures). */
 export const SETTABLE_FIELDS = [
-  "street", "premise", "city", "state", "zip", "country", "title", "description", "amenities", "list_price",
-  "display_price", "square_feet", "lot_size", "lot_size_units", "stories", "bedrooms", "baths", "half_baths",
-  "garage", "parking_spaces", "listing_status", "property_type", "year_built", "subdomain", "custom_domain",
-  "mls_id", "template", "api_author", "main_image", "edit_access", "show_on_property", "logo", "external_id",
-  "skip_zlookup", "intent", "sns_id", "listtrack_property_id", "website_url",
+  "street",
+  "premise",
+  "city",
+  "state",
+  "zip",
+  "country",
+  "title",
+  "description",
+  "amenities",
+  "list_price",
+  "display_price",
+  "square_feet",
+  "lot_size",
+  "lot_size_units",
+  "stories",
+  "bedrooms",
+  "baths",
+  "half_baths",
+  "garage",
+  "parking_spaces",
+  "listing_status",
+  "property_type",
+  "year_built",
+  "subdomain",
+  "custom_domain",
+  "mls_id",
+  "template",
+  "api_author",
+  "main_image",
+  "edit_access",
+  "show_on_property",
+  "logo",
+  "external_id",
+  "skip_zlookup",
+  "intent",
+  "sns_id",
+  "listtrack_property_id",
+  "website_url",
 ] as const;
 
 /** Fields 2.1 types as "string (numeric)" or as numeric ids. */
 const NUMERIC_FIELDS = new Set([
-  "list_price", "square_feet", "stories", "bedrooms", "baths", "half_baths", "year_built", "parking_spaces",
-  "main_image", "edit_access", "show_on_property", "logo",
+  "list_price",
+  "square_feet",
+  "stories",
+  "bedrooms",
+  "baths",
+  "half_baths",
+  "year_built",
+  "parking_spaces",
+  "main_image",
+  "edit_access",
+  "show_on_property",
+  "logo",
 ]);
 
 /** Fields 2.1 types as numeric ids: digits only. */
@@ -34,8 +77,14 @@ function numericError(name: string, value: string): string | undefined {
 
 /** Integer fields of the create table; "square feet" is spelled with a space there. */
 const CREATE_INTEGERS: Record<string, string> = {
-  "square feet": "square_feet", square_feet: "square_feet", bedrooms: "bedrooms", baths: "baths",
-  list_price: "list_price", stories: "stories", parking_spaces: "parking_spaces", year_built: "year_built",
+  "square feet": "square_feet",
+  square_feet: "square_feet",
+  bedrooms: "bedrooms",
+  baths: "baths",
+  list_price: "list_price",
+  stories: "stories",
+  parking_spaces: "parking_spaces",
+  year_built: "year_built",
 };
 
 /** The garage values of endpoint 3, case sensitive. */
@@ -43,8 +92,18 @@ export const GARAGE_VALUES = ["Attached", "Detached", "None"] as const;
 
 /** The property types of endpoint 3, case sensitive. */
 export const PROPERTY_TYPES = [
-  "Single Family", "Duplex", "Triplex", "Quad-Plex", "Condo", "Co-op", "Mobile Home", "Multi Family",
-  "Timeshare", "Town House", "Miscellaneous", "Residential Land",
+  "Single Family",
+  "Duplex",
+  "Triplex",
+  "Quad-Plex",
+  "Condo",
+  "Co-op",
+  "Mobile Home",
+  "Multi Family",
+  "Timeshare",
+  "Town House",
+  "Miscellaneous",
+  "Residential Land",
 ] as const;
 
 const REQUIRED = ["street", "city", "state", "zip"] as const;
@@ -53,7 +112,9 @@ const REQUIRED = ["street", "city", "state", "zip"] as const;
  * Stored values by 2.1 field name, or the reason the body was refused. `verbatim`: fields a defect keeps as sent,
  * without their documented representation; `numbers`: fields a defect answers as the JSON number it was sent.
  */
-export type PropertyInput = { ok: true; values: Map<string, string>; verbatim: Set<string>; numbers: Set<string> } | { ok: false; error: string };
+export type PropertyInput =
+  | { ok: true; values: Map<string, string>; verbatim: Set<string>; numbers: Set<string> }
+  | { ok: false; error: string };
 
 function isObject(body: unknown): body is Record<string, unknown> {
   return typeof body === "object" && body !== null && !Array.isArray(body);
@@ -86,7 +147,11 @@ function typeOnCreate(value: string, faults: Faults): string | undefined {
   // The lenient reading takes the type in any case or compact form, stored as the listed one.
   const listed = PROPERTY_TYPES.find((t) => loose(t) === loose(value));
   if (listed && faults.chooses("lenient-types")) return listed;
-  if (faults.on("accepts-lowercase-property-type") && PROPERTY_TYPES.some((t) => t.toLowerCase() === value.toLowerCase())) return value;
+  if (
+    faults.on("accepts-lowercase-property-type") &&
+    PROPERTY_TYPES.some((t) => t.toLowerCase() === value.toLowerCase())
+  )
+    return value;
   return undefined;
 }
 
@@ -94,19 +159,24 @@ function templateOnCreateError(value: string, faults: Faults): string | undefine
   if (CREATE_TEMPLATES.includes(value)) return undefined;
   // The lenient reading lets a create choose any template of the catalogue (2.4), syd and intra too.
   if (faults.chooses("lenient-types") && (CATALOGUE_NAMES as readonly string[]).includes(value)) return undefined;
-  if (faults.on("template-case-kept") && CREATE_TEMPLATES.some((t) => t.toLowerCase() === value.toLowerCase())) return undefined;
+  if (faults.on("template-case-kept") && CREATE_TEMPLATES.some((t) => t.toLowerCase() === value.toLowerCase()))
+    return undefined;
   return `template "${value}" cannot be chosen on create`;
 }
 
 /** The crashes of the variants that break on a class of input (a bug, answered 500 by the HTTP layer). */
 function crashes(name: string, value: string, faults: Faults): void {
-  if (name === "street" && faults.on("crash-on-non-ascii-street") && /[^\u0000-\u007f]/.test(value)) throw new Error("street is not ASCII");
-  if (name === "city" && faults.on("crash-on-long-city") && [...value].length > 100) throw new Error("city overflows its column");
-  if (name === "year_built" && faults.on("crash-on-negative-year-built") && /^-[0-9]/.test(value)) throw new Error("year out of range");
+  if (name === "street" && faults.on("crash-on-non-ascii-street") && /[^\u0000-\u007f]/.test(value))
+    throw new Error("street is not ASCII");
+  if (name === "city" && faults.on("crash-on-long-city") && [...value].length > 100)
+    throw new Error("city overflows its column");
+  if (name === "year_built" && faults.on("crash-on-negative-year-built") && /^-[0-9]/.test(value))
+    throw new Error("year out of range");
 }
 
 /** A number whose text is the numeric string 2.1 writes (not 1e+21, not 5e-324): what the lenient reading stores. */
-const numericText = (value: number): string | undefined => (/^-?[0-9]+(\.[0-9]+)?$/.test(String(value)) ? String(value) : undefined);
+const numericText = (value: number): string | undefined =>
+  /^-?[0-9]+(\.[0-9]+)?$/.test(String(value)) ? String(value) : undefined;
 
 /**
  * A JSON number where the document gives a string: its text for the lenient reading and for the defect that
@@ -130,7 +200,9 @@ export function readCreate(body: unknown, faults: Faults): PropertyInput {
   const numbers = new Set<string>();
   for (const field of REQUIRED) {
     const value = asText(field, body[field], faults, numbers);
-    const excused = (field === "zip" && faults.on("accepts-missing-zip")) || (field === "street" && faults.on("accepts-missing-street"));
+    const excused =
+      (field === "zip" && faults.on("accepts-missing-zip")) ||
+      (field === "street" && faults.on("accepts-missing-street"));
     if (value === undefined && excused) {
       // The defect stores the missing field as an empty string, where 2.1 answers null for an absent value.
       values.set(field, "");
@@ -141,15 +213,29 @@ export function readCreate(body: unknown, faults: Faults): PropertyInput {
   for (const [name, given] of Object.entries(body)) {
     const integerField = CREATE_INTEGERS[name];
     if (integerField !== undefined) {
-      if (faults.on("crash-on-fraction-in-integer") && typeof given === "number" && !Number.isInteger(given)) throw new Error(`cannot store ${given} in an integer column`);
-      if (faults.on("crash-on-negative-year-built") && integerField === "year_built" && typeof given === "number" && given < 0) throw new Error("year out of range");
+      if (faults.on("crash-on-fraction-in-integer") && typeof given === "number" && !Number.isInteger(given))
+        throw new Error(`cannot store ${given} in an integer column`);
+      if (
+        faults.on("crash-on-negative-year-built") &&
+        integerField === "year_built" &&
+        typeof given === "number" &&
+        given < 0
+      )
+        throw new Error("year out of range");
       // The lenient reading takes a numeric string, and a number whose text is a numeric string, as that number.
-      const lenient = faults.chooses("lenient-types") ? (typeof given === "number" ? numericText(given) : typeof given === "string" && /^-?[0-9]+(\.[0-9]+)?$/.test(given) ? given : undefined) : undefined;
+      const lenient = faults.chooses("lenient-types")
+        ? typeof given === "number"
+          ? numericText(given)
+          : typeof given === "string" && /^-?[0-9]+(\.[0-9]+)?$/.test(given)
+            ? given
+            : undefined
+        : undefined;
       if (lenient !== undefined) {
         values.set(integerField, lenient);
         continue;
       }
-      if (typeof given !== "number" || !Number.isInteger(given)) return { ok: false, error: `${name} must be an integer` };
+      if (typeof given !== "number" || !Number.isInteger(given))
+        return { ok: false, error: `${name} must be an integer` };
       values.set(integerField, String(given));
       continue;
     }
@@ -162,11 +248,17 @@ export function readCreate(body: unknown, faults: Faults): PropertyInput {
     if (name === "property_type") stored = typeOnCreate(value, faults);
     if (stored === undefined) return { ok: false, error: `${name} must be one of the documented values` };
     // The near-miss defects keep a value off the list as sent, shown without its documented representation.
-    if ((name === "garage" && !(GARAGE_VALUES as readonly string[]).includes(stored)) || (name === "property_type" && !(PROPERTY_TYPES as readonly string[]).includes(stored))) verbatim.add(name);
+    if (
+      (name === "garage" && !(GARAGE_VALUES as readonly string[]).includes(stored)) ||
+      (name === "property_type" && !(PROPERTY_TYPES as readonly string[]).includes(stored))
+    )
+      verbatim.add(name);
     const error =
-      name === "state" ? stateError(value, faults)
-      : name === "template" ? templateOnCreateError(value, faults)
-      : numericError(name, value);
+      name === "state"
+        ? stateError(value, faults)
+        : name === "template"
+          ? templateOnCreateError(value, faults)
+          : numericError(name, value);
     if (error !== undefined) return { ok: false, error };
     values.set(name, stored);
   }
@@ -201,19 +293,36 @@ export function readEdit(body: unknown, faults: Faults): PropertyInput {
     if (!(SETTABLE_FIELDS as readonly string[]).includes(name)) continue;
     // The lenient reading computes website_url (a derived field) and ignores what an edit sends for it.
     if (name === "website_url" && faults.chooses("lenient-types")) continue;
-    const integer = typeof sent === "number" && Number.isInteger(sent) && INTEGERS_ON_CREATE.has(name) && !faults.chooses("edit-refuses-numbers") ? String(sent) : sent;
+    const integer =
+      typeof sent === "number" &&
+      Number.isInteger(sent) &&
+      INTEGERS_ON_CREATE.has(name) &&
+      !faults.chooses("edit-refuses-numbers")
+        ? String(sent)
+        : sent;
     const value = faults.chooses("edit-refuses-numbers") ? sent : asText(name, integer, faults, numbers);
     if (typeof value !== "string") return { ok: false, error: `${given} must be a string on edit` };
     crashes(name, value, faults);
     const error =
-      (REQUIRED as readonly string[]).includes(name) && value.trim() === "" ? `${name} cannot be emptied`
-      : name === "state" ? stateError(value, faults, true)
-      : name === "garage" && faults.chooses("edit-takes-retrieve-forms") && !/^\d+$/.test(value) ? "garage must be a count on edit"
-      : name === "garage" && !(GARAGE_VALUES as readonly string[]).includes(value) && !/^\d+$/.test(value) ? "garage must be Attached, Detached, None or a count"
-      : name === "property_type" && faults.chooses("edit-takes-retrieve-forms") && !PROPERTY_TYPES.some((t) => compact(t) === value) ? "property_type must be a compact type on edit"
-      : name === "property_type" && !PROPERTY_TYPES.some((t) => t === value || compact(t) === value) ? "property_type must be one of the documented types"
-      : name === "template" && !(CATALOGUE_NAMES as readonly string[]).includes(value) && !faults.on("edit-accepts-template-outside-catalogue") ? `template "${value}" is not in the catalogue`
-      : numericError(name, value);
+      (REQUIRED as readonly string[]).includes(name) && value.trim() === ""
+        ? `${name} cannot be emptied`
+        : name === "state"
+          ? stateError(value, faults, true)
+          : name === "garage" && faults.chooses("edit-takes-retrieve-forms") && !/^\d+$/.test(value)
+            ? "garage must be a count on edit"
+            : name === "garage" && !(GARAGE_VALUES as readonly string[]).includes(value) && !/^\d+$/.test(value)
+              ? "garage must be Attached, Detached, None or a count"
+              : name === "property_type" &&
+                  faults.chooses("edit-takes-retrieve-forms") &&
+                  !PROPERTY_TYPES.some((t) => compact(t) === value)
+                ? "property_type must be a compact type on edit"
+                : name === "property_type" && !PROPERTY_TYPES.some((t) => t === value || compact(t) === value)
+                  ? "property_type must be one of the documented types"
+                  : name === "template" &&
+                      !(CATALOGUE_NAMES as readonly string[]).includes(value) &&
+                      !faults.on("edit-accepts-template-outside-catalogue")
+                    ? `template "${value}" is not in the catalogue`
+                    : numericError(name, value);
     if (error !== undefined) return { ok: false, error };
     values.set(name, value);
   }

@@ -7,7 +7,15 @@
 import type { Faults } from "./variants.ts";
 
 /** Why a request was refused. */
-export type ErrorCause = "validation" | "malformed" | "auth-missing" | "auth-mismatch" | "forbidden" | "not-found" | "agent" | "other";
+export type ErrorCause =
+  | "validation"
+  | "malformed"
+  | "auth-missing"
+  | "auth-mismatch"
+  | "forbidden"
+  | "not-found"
+  | "agent"
+  | "other";
 
 export interface Reply {
   status: number;
@@ -23,7 +31,11 @@ export function ok(body: unknown, status = 200): Reply {
 
 /** A body that was refused: 422 `{"error": ...}`. */
 export function invalid(message: string): Reply {
-  return { status: 422, json: JSON.stringify({ error: message, kind: "validation" }), error: { cause: "validation", message } };
+  return {
+    status: 422,
+    json: JSON.stringify({ error: message, kind: "validation" }),
+    error: { cause: "validation", message },
+  };
 }
 
 /** A request that is not JSON, or a path parameter that is not a number: 400. */
@@ -46,7 +58,11 @@ export type AgentErrorValue = "Not Enough Agent Seats" | "Agent Already Exists";
 
 /** A named agent error: 402 for seats (they must be bought), 409 for an existing email. */
 export function agentError(value: AgentErrorValue): Reply {
-  return { status: value === "Not Enough Agent Seats" ? 402 : 409, json: JSON.stringify({ error: value, kind: "agent" }), error: { cause: "agent", message: value } };
+  return {
+    status: value === "Not Enough Agent Seats" ? 402 : 409,
+    json: JSON.stringify({ error: value, kind: "agent" }),
+    error: { cause: "agent", message: value },
+  };
 }
 
 /** A generic refusal (used by the broken seat-limit variant, which does not name the error). */

@@ -6,14 +6,54 @@ import type { Faults } from "./variants.ts";
 
 /** Every machine name of section 2.4, in the document's order. */
 export const CATALOGUE_NAMES = [
-  "rubik_v2", "icon", "air", "lnd", "focal", "mot", "rubik", "kit", "pipeline", "mak", "saren", "syd",
-  "arlo", "bren", "dax", "cobi", "eko", "lux", "ryne", "north", "stak", "karr", "intra",
+  "rubik_v2",
+  "icon",
+  "air",
+  "lnd",
+  "focal",
+  "mot",
+  "rubik",
+  "kit",
+  "pipeline",
+  "mak",
+  "saren",
+  "syd",
+  "arlo",
+  "bren",
+  "dax",
+  "cobi",
+  "eko",
+  "lux",
+  "ryne",
+  "north",
+  "stak",
+  "karr",
+  "intra",
 ] as const;
 
 /** The templates property create accepts (section 4.1, endpoint 3). */
 export const CREATE_TEMPLATES: readonly string[] = [
-  "mak", "kit", "mot", "lnd", "karr", "stak", "north", "icon", "lux", "ryne", "dax", "bren", "eko",
-  "rubik_v2", "arlo", "pipeline", "cobi", "focal", "rubik", "air", "saren",
+  "mak",
+  "kit",
+  "mot",
+  "lnd",
+  "karr",
+  "stak",
+  "north",
+  "icon",
+  "lux",
+  "ryne",
+  "dax",
+  "bren",
+  "eko",
+  "rubik_v2",
+  "arlo",
+  "pipeline",
+  "cobi",
+  "focal",
+  "rubik",
+  "air",
+  "saren",
 ];
 
 const PRO = new Set(["icon", "eko", "lux", "north", "stak"]);

@@ -41,27 +41,43 @@ function built<T>(key: string, build: () => fc.Arbitrary<T>): fc.Arbitrary<T> {
  * KiB per field, so a body with several long fields stays far from the size limits a service may keep.
  */
 function text(minLength: number): fc.Arbitrary<string> {
-  return built(`text ${minLength}`, () => fc.oneof(
-    { weight: 4, arbitrary: fc.string({ unit: "grapheme", minLength, maxLength: 24 }) },
-    { weight: 2, arbitrary: fc.string({ unit: "grapheme-ascii", minLength, maxLength: 24 }) },
-    { weight: 1, arbitrary: fc.string({ unit: "binary", minLength, maxLength: 24 }) },
-    // Long: any length up to 400 graphemes, so that shrinking can take a long text down to the shortest that fails.
-    { weight: 1, arbitrary: fc.string({ unit: "grapheme", minLength, maxLength: 400, size: "max" }) },
-  ));
+  return built(`text ${minLength}`, () =>
+    fc.oneof(
+      { weight: 4, arbitrary: fc.string({ unit: "grapheme", minLength, maxLength: 24 }) },
+      { weight: 2, arbitrary: fc.string({ unit: "grapheme-ascii", minLength, maxLength: 24 }) },
+      { weight: 1, arbitrary: fc.string({ unit: "binary", minLength, maxLength: 24 }) },
+      // Long: any length up to 400 graphemes, so that shrinking can take a long text down to the shortest that fails.
+      { weight: 1, arbitrary: fc.string({ unit: "grapheme", minLength, maxLength: 400, size: "max" }) },
+    ),
+  );
 }
 
 /**
  * Integers of any sign, small and as large as JSON carries them exactly (IEEE doubles: ±(2^53 − 1)): negative
  * ones as often as positive ones, since the document gives integers no sign.
  */
-const anyInteger = fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: -100_000, max: -1 }), fc.maxSafeInteger());
+const anyInteger = fc.oneof(
+  fc.integer({ min: 0, max: 100_000 }),
+  fc.integer({ min: -100_000, max: -1 }),
+  fc.maxSafeInteger(),
+);
 /**
  * A number that is not an integer (JSON writes 2.0 as 2, so every value here has a fractional part): mostly a
  * whole part and a simple fraction, which shrinks to a readable 0.5; now and then any double.
  */
 const fraction = fc.oneof(
-  { weight: 3, arbitrary: fc.tuple(fc.integer({ min: -100_000, max: 100_000 }), fc.constantFrom(0.5, 0.25, 0.75, 0.1)).map(([whole, part]) => whole + part) },
-  { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }).filter((value) => !Number.isInteger(value)) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(fc.integer({ min: -100_000, max: 100_000 }), fc.constantFrom(0.5, 0.25, 0.75, 0.1))
+      .map(([whole, part]) => whole + part),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 })
+      .filter((value) => !Number.isInteger(value)),
+  },
 );
 
 function letters(alphabet: string[], minLength: number, maxLength: number): fc.Arbitrary<string> {
@@ -85,7 +101,8 @@ function validValue(field: InputField): fc.Arbitrary<unknown> {
     case "string":
       // A documented exact length (state, 2 characters): capital letters, so that no reading of "character" differs
       // and a service that writes abbreviations in capitals shows the value as sent.
-      if (kind.minLength !== undefined && kind.minLength === kind.maxLength) return letters(UPPER, kind.minLength, kind.minLength);
+      if (kind.minLength !== undefined && kind.minLength === kind.maxLength)
+        return letters(UPPER, kind.minLength, kind.minLength);
       if (kind.pattern !== undefined) {
         const pattern = kind.pattern;
         return built(`pattern ${pattern}`, () => fc.stringMatching(new RegExp(pattern)));
@@ -108,7 +125,14 @@ const kindsOf = (field: InputField): FieldKind[] => [field.kind, ...(field.also 
 function wrongType(field: InputField): fc.Arbitrary<unknown> {
   const documented = new Set(kindsOf(field).map(jsonType));
   const options: Array<fc.WeightedArbitrary<unknown>> = [
-    { weight: 1, arbitrary: fc.oneof(fc.boolean(), fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }), fc.dictionary(letters(LETTERS, 1, 3), fc.string({ maxLength: 3 }), { maxKeys: 2 })) },
+    {
+      weight: 1,
+      arbitrary: fc.oneof(
+        fc.boolean(),
+        fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }),
+        fc.dictionary(letters(LETTERS, 1, 3), fc.string({ maxLength: 3 }), { maxKeys: 2 }),
+      ),
+    },
   ];
   if (!documented.has("string")) options.push({ weight: 1, arbitrary: text(0) });
   // A number where a string is documented is the likeliest slip of a client, and the one a lenient service takes.
@@ -118,7 +142,11 @@ function wrongType(field: InputField): fc.Arbitrary<unknown> {
 
 /** A value outside a list, near the listed ones (case, spacing) or anywhere. */
 function outside(values: readonly string[]): fc.Arbitrary<string> {
-  const near = fc.constantFrom(...values).chain((value) => fc.constantFrom(value.toLowerCase(), value.toUpperCase(), value.replace(/[ _-]/g, ""), ` ${value}`, `${value}s`));
+  const near = fc
+    .constantFrom(...values)
+    .chain((value) =>
+      fc.constantFrom(value.toLowerCase(), value.toUpperCase(), value.replace(/[ _-]/g, ""), ` ${value}`, `${value}s`),
+    );
   return fc.oneof(near, text(1)).filter((value) => !values.includes(value));
 }
 
@@ -135,7 +163,9 @@ function notInteger(own: string | undefined): fc.Arbitrary<string> {
 /** A body with every required field and any of the others, each valid. */
 function validBody(fields: InputField[], atLeastOne: boolean): fc.Arbitrary<Record<string, unknown>> {
   const model = Object.fromEntries(fields.map((field) => [field.name, validValue(field)]));
-  const body = fc.record(model, { requiredKeys: fields.filter((field) => field.required).map((field) => field.name) }) as fc.Arbitrary<Record<string, unknown>>;
+  const body = fc.record(model, {
+    requiredKeys: fields.filter((field) => field.required).map((field) => field.name),
+  }) as fc.Arbitrary<Record<string, unknown>>;
   return atLeastOne ? body.filter((value) => Object.keys(value).length > 0) : body;
 }
 
@@ -147,7 +177,11 @@ function validBody(fields: InputField[], atLeastOne: boolean): fc.Arbitrary<Reco
  * path parameter that is not an integer. An over-long string or an unknown field is never among them: the
  * document sets no length limit and does not forbid other fields.
  */
-export function caseArbitrary(operation: InputOperation, target: FuzzTarget, share: CaseShare = { valid: 1, invalid: 1 }): fc.Arbitrary<FuzzCase> | undefined {
+export function caseArbitrary(
+  operation: InputOperation,
+  target: FuzzTarget,
+  share: CaseShare = { valid: 1, invalid: 1 },
+): fc.Arbitrary<FuzzCase> | undefined {
   const id = operation.id;
   const section = operation.section;
   const fields = operation.body ?? [];
@@ -160,11 +194,26 @@ export function caseArbitrary(operation: InputOperation, target: FuzzTarget, sha
     if (!parameter) return undefined;
     const own = parameter.name === "uid" ? target.uid : target.nid;
     if (parameter.type === "integer") {
-      valid.push((own ? fc.oneof(fc.constant(own), anyInteger.map(String)) : anyInteger.map(String)).map((value) => ({ operation: id, params: { [parameter.name]: value } })));
-      invalid.push(notInteger(own).map((value) => ({ operation: id, params: { [parameter.name]: value }, broken: { rule: "path-not-integer", field: parameter.name, section } })));
+      valid.push(
+        (own ? fc.oneof(fc.constant(own), anyInteger.map(String)) : anyInteger.map(String)).map((value) => ({
+          operation: id,
+          params: { [parameter.name]: value },
+        })),
+      );
+      invalid.push(
+        notInteger(own).map((value) => ({
+          operation: id,
+          params: { [parameter.name]: value },
+          broken: { rule: "path-not-integer", field: parameter.name, section },
+        })),
+      );
     } else {
       // A string-like identifier: any text but the dot segments, which a URL resolves away before sending.
-      valid.push(text(1).filter((value) => value !== "." && value !== "..").map((value) => ({ operation: id, params: { [parameter.name]: value } })));
+      valid.push(
+        text(1)
+          .filter((value) => value !== "." && value !== "..")
+          .map((value) => ({ operation: id, params: { [parameter.name]: value } })),
+      );
     }
     return fc.oneof(...valid, ...invalid);
   }
@@ -175,15 +224,37 @@ export function caseArbitrary(operation: InputOperation, target: FuzzTarget, sha
   valid.push(validBody(fields, integerParam !== undefined).map((value) => ({ operation: id, params, body: value })));
   const body = smallBody(operation);
   for (const rule of bodyRules(operation)) {
-    invalid.push(fc.tuple(body, fc.constantFrom(...rule.fields).chain((field) => rule.value(field).map((value) => [field, value] as const))).map(([base, [field, value]]) => brokenCase(operation, params, rule, field, base, value)));
+    invalid.push(
+      fc
+        .tuple(
+          body,
+          fc.constantFrom(...rule.fields).chain((field) => rule.value(field).map((value) => [field, value] as const)),
+        )
+        .map(([base, [field, value]]) => brokenCase(operation, params, rule, field, base, value)),
+    );
   }
   if (integerParam) {
     invalid.push(
-      fc.tuple(fc.constantFrom(...fields).chain((field) => validValue(field).map((value) => ({ [field.name]: value }))), notInteger(target.nid)).map(([value, nid]): FuzzCase => ({ operation: id, params: { [integerParam.name]: nid }, body: value, broken: { rule: "path-not-integer", field: integerParam.name, section } })),
+      fc
+        .tuple(
+          fc.constantFrom(...fields).chain((field) => validValue(field).map((value) => ({ [field.name]: value }))),
+          notInteger(target.nid),
+        )
+        .map(
+          ([value, nid]): FuzzCase => ({
+            operation: id,
+            params: { [integerParam.name]: nid },
+            body: value,
+            broken: { rule: "path-not-integer", field: integerParam.name, section },
+          }),
+        ),
     );
   }
   if (share.invalid <= 0) return fc.oneof(...valid);
-  return fc.oneof({ weight: share.valid, arbitrary: fc.oneof(...valid) }, { weight: share.invalid, arbitrary: fc.oneof(...invalid) });
+  return fc.oneof(
+    { weight: share.valid, arbitrary: fc.oneof(...valid) },
+    { weight: share.invalid, arbitrary: fc.oneof(...invalid) },
+  );
 }
 
 /**
@@ -209,9 +280,15 @@ export interface CaseShare {
  * and `limits.valid` valid cases (the phase gives each a share of an operation's budget). Values are drawn from
  * the seed.
  */
-export function coverageCases(operation: InputOperation, target: FuzzTarget, seed: number, limits: { valid: number; invalid: number }): { valid: FuzzCase[]; invalid: FuzzCase[] } {
+export function coverageCases(
+  operation: InputOperation,
+  target: FuzzTarget,
+  seed: number,
+  limits: { valid: number; invalid: number },
+): { valid: FuzzCase[]; invalid: FuzzCase[] } {
   const integerParam = operation.parameters.find((parameter) => parameter.type === "integer");
-  if (operation.method === "GET" || (operation.body ?? []).length === 0 || (integerParam && !target.nid)) return { valid: [], invalid: [] };
+  if (operation.method === "GET" || (operation.body ?? []).length === 0 || (integerParam && !target.nid))
+    return { valid: [], invalid: [] };
   const params = writeParams(operation, target);
   const limit = limits.invalid;
   const queues = bodyRules(operation).map((rule) => {
@@ -224,7 +301,10 @@ export function coverageCases(operation: InputOperation, target: FuzzTarget, see
   }
   const body = smallBody(operation);
   const invalid = pairs.map(({ rule, field }, index) => {
-    const [base, value] = fc.sample(fc.tuple(body, rule.first?.(field) ?? rule.value(field)), { seed: (seed + Math.imul(index + 1, 0x9e3779b1)) | 0, numRuns: 1 })[0]!;
+    const [base, value] = fc.sample(fc.tuple(body, rule.first?.(field) ?? rule.value(field)), {
+      seed: (seed + Math.imul(index + 1, 0x9e3779b1)) | 0,
+      numRuns: 1,
+    })[0]!;
     return brokenCase(operation, params, rule, field, base, value);
   });
   return { valid: edgeCases(operation, params, seed, Math.max(limits.valid, 0)), invalid };
@@ -242,23 +322,45 @@ type Edge = (typeof EDGES)[number];
 /** A valid value of a field at an edge (a field whose values are fixed or formatted takes any valid one). */
 function edgeValue(field: InputField, edge: Edge): fc.Arbitrary<unknown> {
   const { kind } = field;
-  const integer = edge === "low" ? fc.integer({ min: -100_000, max: -1 }) : edge === "high" ? fc.constant(Number.MAX_SAFE_INTEGER) : fc.integer({ min: 0, max: 100 });
+  const integer =
+    edge === "low"
+      ? fc.integer({ min: -100_000, max: -1 })
+      : edge === "high"
+        ? fc.constant(Number.MAX_SAFE_INTEGER)
+        : fc.integer({ min: 0, max: 100 });
   switch (kind.type) {
     case "integer":
       return integer;
     case "numeric":
       return integer.map(String);
     case "id":
-      return edge === "high" ? fc.constant(String(Number.MAX_SAFE_INTEGER)) : edge === "low" ? fc.constant("0") : validValue(field);
+      return edge === "high"
+        ? fc.constant(String(Number.MAX_SAFE_INTEGER))
+        : edge === "low"
+          ? fc.constant("0")
+          : validValue(field);
     case "enum":
       return fc.constant(edge === "low" ? kind.values[0] : kind.values[kind.values.length - 1]);
     case "string": {
-      if ((kind.minLength !== undefined && kind.minLength === kind.maxLength) || kind.pattern !== undefined) return validValue(field);
+      if ((kind.minLength !== undefined && kind.minLength === kind.maxLength) || kind.pattern !== undefined)
+        return validValue(field);
       const shortest = EMPTY_ALLOWED.has(field.name) ? 0 : 1;
       // Not blank: a reading may take a blank text for an empty one, which only premise may be (EMPTY_ALLOWED).
-      if (edge === "low") return built(`low ${shortest}`, () => fc.string({ unit: "grapheme-ascii", minLength: shortest, maxLength: shortest }).filter((value) => value === "" || /\S/.test(value)));
-      if (edge === "high") return built("high", () => fc.string({ unit: "grapheme", minLength: 400, maxLength: 400 }).filter((value) => /\S/.test(value)));
-      return built("beyond ASCII", () => fc.string({ unit: "grapheme", minLength: 1, maxLength: 24 }).filter((value) => /[^\u0000-\u007f]/.test(value) && /\S/.test(value)));
+      if (edge === "low")
+        return built(`low ${shortest}`, () =>
+          fc
+            .string({ unit: "grapheme-ascii", minLength: shortest, maxLength: shortest })
+            .filter((value) => value === "" || /\S/.test(value)),
+        );
+      if (edge === "high")
+        return built("high", () =>
+          fc.string({ unit: "grapheme", minLength: 400, maxLength: 400 }).filter((value) => /\S/.test(value)),
+        );
+      return built("beyond ASCII", () =>
+        fc
+          .string({ unit: "grapheme", minLength: 1, maxLength: 24 })
+          .filter((value) => /[^\u0000-\u007f]/.test(value) && /\S/.test(value)),
+      );
     }
     case "url":
       return validValue(field);
@@ -297,23 +399,60 @@ function bodyRules(operation: InputOperation): BodyRule[] {
   const fields = operation.body ?? [];
   const section = operation.section;
   const isEdit = operation.parameters.some((parameter) => parameter.type === "integer");
-  const listedValues = (field: InputField): string[] | undefined => (isEdit ? (field.shownAs?.type === "enum" ? field.shownAs.values : undefined) : field.kind.type === "enum" ? field.kind.values : undefined);
+  const listedValues = (field: InputField): string[] | undefined =>
+    isEdit
+      ? field.shownAs?.type === "enum"
+        ? field.shownAs.values
+        : undefined
+      : field.kind.type === "enum"
+        ? field.kind.values
+        : undefined;
   const rules: BodyRule[] = [
-    { rule: "missing-required", section, fields: fields.filter((field) => field.required), value: () => fc.constant(ABSENT) },
+    {
+      rule: "missing-required",
+      section,
+      fields: fields.filter((field) => field.required),
+      value: () => fc.constant(ABSENT),
+    },
     { rule: "wrong-type", section, fields, value: wrongType, first: otherScalar },
-    { rule: "fraction", section, fields: fields.filter((field) => kindsOf(field).some((kind) => kind.type === "integer")), value: () => fraction },
-    { rule: "outside-enum", section: isEdit ? "2.1" : section, fields: fields.filter((field) => listedValues(field) !== undefined), value: (field) => outside(listedValues(field)!) },
+    {
+      rule: "fraction",
+      section,
+      fields: fields.filter((field) => kindsOf(field).some((kind) => kind.type === "integer")),
+      value: () => fraction,
+    },
+    {
+      rule: "outside-enum",
+      section: isEdit ? "2.1" : section,
+      fields: fields.filter((field) => listedValues(field) !== undefined),
+      value: (field) => outside(listedValues(field)!),
+    },
     {
       rule: "length",
       section: isEdit ? "2.1" : section,
-      fields: fields.filter((field) => field.kind.type === "string" && field.kind.minLength !== undefined && field.kind.minLength > 1 && field.kind.minLength === field.kind.maxLength),
+      fields: fields.filter(
+        (field) =>
+          field.kind.type === "string" &&
+          field.kind.minLength !== undefined &&
+          field.kind.minLength > 1 &&
+          field.kind.minLength === field.kind.maxLength,
+      ),
       value: (field) => {
         const size = (field.kind as { minLength: number }).minLength;
         return fc.oneof(letters(UPPER, 0, size - 1), letters(UPPER, size + 1, size + 6));
       },
     },
     // A value a retrieve could not show as the numeric string 2.1 gives the field: text where a number is documented.
-    { rule: "not-numeric", section: "2.1", fields: fields.filter((field) => kindsOf(field).some((kind) => kind.type === "numeric" || kind.type === "id") && field.shownAs?.type === "numeric"), value: () => letters(NOT_NUMERIC, 1, 8) },
+    {
+      rule: "not-numeric",
+      section: "2.1",
+      fields: fields.filter(
+        (field) =>
+          kindsOf(field).some((kind) => kind.type === "numeric" || kind.type === "id") &&
+          field.shownAs?.type === "numeric",
+      ),
+      value: () => letters(NOT_NUMERIC, 1, 8),
+    },
   ];
   return rules.filter((rule) => rule.fields.length > 0);
 }
@@ -342,9 +481,21 @@ function writeParams(operation: InputOperation, target: FuzzTarget): Record<stri
   return integerParam && target.nid ? { [integerParam.name]: target.nid } : {};
 }
 
-function brokenCase(operation: InputOperation, params: Record<string, string>, rule: BodyRule, field: InputField, base: Record<string, unknown>, value: unknown): FuzzCase {
+function brokenCase(
+  operation: InputOperation,
+  params: Record<string, string>,
+  rule: BodyRule,
+  field: InputField,
+  base: Record<string, unknown>,
+  value: unknown,
+): FuzzCase {
   const body = { ...base };
   if (value === ABSENT) delete body[field.name];
   else body[field.name] = value;
-  return { operation: operation.id, params, body, broken: { rule: rule.rule, field: field.name, section: rule.section } };
+  return {
+    operation: operation.id,
+    params,
+    body,
+    broken: { rule: rule.rule, field: field.name, section: rule.section },
+  };
 }

@@ -98,7 +98,12 @@ const STALE_CONNECTION = /ECONNRESET|other side closed|socket hang up/i;
  * string value): the create's "square feet" as `square_feet`, an integer as its numeric string.
  */
 function asEditBody(body: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(body).map(([field, value]) => [propertyFieldName(field), typeof value === "number" ? String(value) : value]));
+  return Object.fromEntries(
+    Object.entries(body).map(([field, value]) => [
+      propertyFieldName(field),
+      typeof value === "number" ? String(value) : value,
+    ]),
+  );
 }
 
 /**
@@ -118,7 +123,12 @@ export class CaseRunner {
 
   constructor(deps: CaseRunnerDeps) {
     this.#deps = deps;
-    this.ledger = new CheckLedger({ contract: deps.contract, closedContract: deps.closedContract, strict: deps.strict, emit: () => {} });
+    this.ledger = new CheckLedger({
+      contract: deps.contract,
+      closedContract: deps.closedContract,
+      strict: deps.strict,
+      emit: () => {},
+    });
   }
 
   /** Notes a property a case made: once each, for the report and the limit. */
@@ -133,7 +143,11 @@ export class CaseRunner {
       // Half the properties the phase may make go to valid creates, the rest to creates the document rules out that
       // a lenient service takes; past them a valid create is judged as an edit of the phase's own property.
       if (!fuzzCase.broken && this.#made.size >= Math.ceil(propertyLimit / 2) && edit && this.state.nid !== undefined) {
-        const outcome = await this.run(edit, { operation: edit.id, params: { nid: this.state.nid }, body: asEditBody(fuzzCase.body ?? {}) });
+        const outcome = await this.run(edit, {
+          operation: edit.id,
+          params: { nid: this.state.nid },
+          body: asEditBody(fuzzCase.body ?? {}),
+        });
         return { ...outcome, asEdit: true };
       }
       if (this.#made.size >= propertyLimit) return { findings: [], sent: 0, reads: 0, notSent: true };
@@ -146,12 +160,26 @@ export class CaseRunner {
     // wrong type usually takes it in every field.
     const kindOfCase = fuzzCase.broken ? fuzzCase.broken.rule : "valid";
     const finding = (kind: string, check: CheckName, message: string, extra: Partial<Finding> = {}): void => {
-      outcome.findings.push({ kind: `${check}:${operation.id}:${kind}`, operation: operation.id, check, tier: "fact", section: operation.section, message, exchange, ...extra });
+      outcome.findings.push({
+        kind: `${check}:${operation.id}:${kind}`,
+        operation: operation.id,
+        check,
+        tier: "fact",
+        section: operation.section,
+        message,
+        exchange,
+        ...extra,
+      });
     };
     const status = exchange.status;
     if (status >= 500) {
       // One kind per operation: the smallest request that still fails shows what crashes it, whatever the case was.
-      finding("5xx", "not_a_server_error", `a generated ${describeCase(fuzzCase)} case was answered ${status}: ${excerpt(exchange.text)}`, { section: "4", actual: `${status} ${excerpt(exchange.text)}` });
+      finding(
+        "5xx",
+        "not_a_server_error",
+        `a generated ${describeCase(fuzzCase)} case was answered ${status}: ${excerpt(exchange.text)}`,
+        { section: "4", actual: `${status} ${excerpt(exchange.text)}` },
+      );
       return outcome;
     }
     const accepted = status >= 200 && status < 300;
@@ -162,24 +190,47 @@ export class CaseRunner {
         // A refusal is a fact in what it did: nothing (a 5xx was found above).
         if (operation.method === "GET") return outcome;
         const changed = await this.#changes(outcome, operation.id, exchange);
-        if (changed) finding(`${kindOfCase}:changed`, "negative_data_rejection", `the service refused the generated request (${rule}) with ${status}, yet ${changed}`, { section });
+        if (changed)
+          finding(
+            `${kindOfCase}:changed`,
+            "negative_data_rejection",
+            `the service refused the generated request (${rule}) with ${status}, yet ${changed}`,
+            { section },
+          );
         return outcome;
       }
       // Taken: judged by what the service then answers and stores. The answer was held to the contract already.
-      const taken = operation.method === "GET" ? `taken (${status})` : await this.#judgeTaken(outcome, operation.id, fuzzCase, exchange, finding);
+      const taken =
+        operation.method === "GET"
+          ? `taken (${status})`
+          : await this.#judgeTaken(outcome, operation.id, fuzzCase, exchange, finding);
       if (taken !== undefined) {
-        finding(`${kindOfCase}:taken`, "negative_data_rejection", `the generated request breaks a documented rule (${rule}) and was ${taken}: we expect a refusal, which the document does not require`, {
-          tier: "assumption", section, expected: "a refusal (any status but 2xx)", actual: `${status} ${excerpt(exchange.text)}`,
-        });
+        finding(
+          `${kindOfCase}:taken`,
+          "negative_data_rejection",
+          `the generated request breaks a documented rule (${rule}) and was ${taken}: we expect a refusal, which the document does not require`,
+          {
+            tier: "assumption",
+            section,
+            expected: "a refusal (any status but 2xx)",
+            actual: `${status} ${excerpt(exchange.text)}`,
+          },
+        );
       }
       return outcome;
     }
     if (operation.method === "GET") return outcome; // a record the generated id does not name is not found: any 4xx will do
     if (!accepted) {
       outcome.findings.push({
-        kind: `status_code_conformance:${operation.id}:refused:${status}`, operation: operation.id, check: "status_code_conformance", tier: "assumption", section: "4", exchange,
+        kind: `status_code_conformance:${operation.id}:refused:${status}`,
+        operation: operation.id,
+        check: "status_code_conformance",
+        tier: "assumption",
+        section: "4",
+        exchange,
         message: `a request the document allows was refused with ${status} (a service may limit lengths or characters the document leaves open): ${excerpt(exchange.text)}`,
-        expected: "200", actual: `${status} ${excerpt(exchange.text)}`,
+        expected: "200",
+        actual: `${status} ${excerpt(exchange.text)}`,
       });
       return outcome;
     }
@@ -191,14 +242,24 @@ export class CaseRunner {
       outcome.created = { nid: String(nid) };
       const retrieved = await this.#retrieve(outcome, String(nid));
       if (!retrieved) {
-        finding("valid:not-found", "ensure_resource_availability", `the property ${nid} a generated create made cannot be retrieved`, { section: "4.1" });
+        finding(
+          "valid:not-found",
+          "ensure_resource_availability",
+          `the property ${nid} a generated create made cannot be retrieved`,
+          { section: "4.1" },
+        );
         return outcome;
       }
       outcome.created.record = retrieved;
       for (const [field, sent] of Object.entries(body)) {
         const name = propertyFieldName(field);
         const problem = representationProblem(name, sent, retrieved[name], "create");
-        if (problem) finding(`valid:${name}`, "create_round_trip", `${problem} (section 2.1)`, { section: "2.1", expected: show(sent), actual: show(retrieved[name]) });
+        if (problem)
+          finding(`valid:${name}`, "create_round_trip", `${problem} (section 2.1)`, {
+            section: "2.1",
+            expected: show(sent),
+            actual: show(retrieved[name]),
+          });
       }
       if (this.state.listed) this.state.listed.add(String(nid));
       return outcome;
@@ -206,14 +267,24 @@ export class CaseRunner {
     // An edit of the run's own property: what it named shows, what it did not name keeps its value.
     const after = await this.#retrieve(outcome, this.state.nid!);
     if (!after) {
-      finding("valid:not-found", "ensure_resource_availability", `the property ${this.state.nid} cannot be retrieved after a generated edit`, { section: "4.1" });
+      finding(
+        "valid:not-found",
+        "ensure_resource_availability",
+        `the property ${this.state.nid} cannot be retrieved after a generated edit`,
+        { section: "4.1" },
+      );
       return outcome;
     }
     // Only what the edit named: the document does not say which fields a service derives from others (a
     // website_url from the subdomain), so a generated edit of many fields cannot tell a derived change apart.
     for (const [name, sent] of Object.entries(body)) {
       const problem = representationProblem(name, sent, after[name], "edit");
-      if (problem) finding(`valid:${name}`, "edit_visible", `${problem} (sections 4.1 and 2.1)`, { section: "4.1", expected: show(sent), actual: show(after[name]) });
+      if (problem)
+        finding(`valid:${name}`, "edit_visible", `${problem} (sections 4.1 and 2.1)`, {
+          section: "4.1",
+          expected: show(sent),
+          actual: show(after[name]),
+        });
     }
     this.state.current = after;
     return outcome;
@@ -224,7 +295,13 @@ export class CaseRunner {
    * must keep every fact of 2.1 its schema does not state (each broken fact a finding with its section); says how
    * the field it broke was kept, or undefined when the property could not be retrieved (that is the finding).
    */
-  async #judgeTaken(outcome: CaseOutcome, operationId: string, fuzzCase: FuzzCase, exchange: Exchange, finding: (kind: string, check: CheckName, message: string, extra?: Partial<Finding>) => void): Promise<string | undefined> {
+  async #judgeTaken(
+    outcome: CaseOutcome,
+    operationId: string,
+    fuzzCase: FuzzCase,
+    exchange: Exchange,
+    finding: (kind: string, check: CheckName, message: string, extra?: Partial<Finding>) => void,
+  ): Promise<string | undefined> {
     const kind = fuzzCase.broken!.rule;
     let nid = this.state.nid;
     let before: Json | undefined = this.state.current;
@@ -239,14 +316,28 @@ export class CaseRunner {
     if (nid === undefined) return `taken (${exchange.status})`;
     const after = await this.#retrieve(outcome, nid);
     if (!after) {
-      finding(`${kind}:not-found`, "ensure_resource_availability", `the service took a generated request (${exchange.status}), and property ${nid} cannot be retrieved after it`, { section: "4.1" });
+      finding(
+        `${kind}:not-found`,
+        "ensure_resource_availability",
+        `the service took a generated request (${exchange.status}), and property ${nid} cannot be retrieved after it`,
+        { section: "4.1" },
+      );
       return undefined;
     }
     if (operationId !== "createProperty") this.state.current = after;
     const body = fuzzCase.body ?? {};
-    const sentEmpty = new Set(Object.entries(body).filter(([, value]) => value === "").map(([field]) => propertyFieldName(field)));
+    const sentEmpty = new Set(
+      Object.entries(body)
+        .filter(([, value]) => value === "")
+        .map(([field]) => propertyFieldName(field)),
+    );
     for (const fact of brokenFacts(after, this.#deps.vocabulary, sentEmpty)) {
-      finding(`${kind}:fact:${fact.fact}`, "negative_data_rejection", `the service took a generated request the document rules out (${describeCase(fuzzCase).replace(/^invalid: /, "")}) and then breaks a documented fact: ${fact.fact} (section ${fact.section}): ${fact.message}`, { section: fact.section });
+      finding(
+        `${kind}:fact:${fact.fact}`,
+        "negative_data_rejection",
+        `the service took a generated request the document rules out (${describeCase(fuzzCase).replace(/^invalid: /, "")}) and then breaks a documented fact: ${fact.fact} (section ${fact.section}): ${fact.message}`,
+        { section: fact.section },
+      );
     }
     const field = fuzzCase.broken!.field;
     const name = propertyFieldName(field);
@@ -260,8 +351,16 @@ export class CaseRunner {
     if (typeof record.uid !== "string" && typeof record.uid !== "number") return 0;
     this.state.uid = String(record.uid);
     const outcome: CaseOutcome = { findings: [], sent: 0, reads: 0 };
-    const listed = await this.#send(outcome, "listUserProperties", "GET", `${API}/properties/${encodeURIComponent(this.state.uid)}`, undefined, true);
-    if (listed?.status === 200 && Array.isArray(listed.body)) this.state.listed = new Set((listed.body as Json[]).map((entry) => String(entry?.nid)));
+    const listed = await this.#send(
+      outcome,
+      "listUserProperties",
+      "GET",
+      `${API}/properties/${encodeURIComponent(this.state.uid)}`,
+      undefined,
+      true,
+    );
+    if (listed?.status === 200 && Array.isArray(listed.body))
+      this.state.listed = new Set((listed.body as Json[]).map((entry) => String(entry?.nid)));
     return outcome.reads;
   }
 
@@ -269,12 +368,23 @@ export class CaseRunner {
   async #changes(outcome: CaseOutcome, operationId: string, exchange: Exchange): Promise<string | undefined> {
     if (operationId === "createProperty") {
       const created = recordOf(exchange)?.nid;
-      if (exchange.status >= 200 && exchange.status < 300 && (typeof created === "string" || typeof created === "number")) {
+      if (
+        exchange.status >= 200 &&
+        exchange.status < 300 &&
+        (typeof created === "string" || typeof created === "number")
+      ) {
         this.#created(String(created));
         this.state.listed?.add(String(created));
       }
       if (!this.state.uid || !this.state.listed) return undefined;
-      const listed = await this.#send(outcome, "listUserProperties", "GET", `${API}/properties/${encodeURIComponent(this.state.uid)}`, undefined, true);
+      const listed = await this.#send(
+        outcome,
+        "listUserProperties",
+        "GET",
+        `${API}/properties/${encodeURIComponent(this.state.uid)}`,
+        undefined,
+        true,
+      );
       if (listed?.status !== 200 || !Array.isArray(listed.body)) return undefined;
       const nids = (listed.body as Json[]).map((entry) => String(entry?.nid));
       const added = nids.filter((nid) => !this.state.listed!.has(nid));
@@ -288,16 +398,37 @@ export class CaseRunner {
     if (!after) return undefined;
     this.state.current = after;
     if (!before) return undefined;
-    const moved = Object.keys({ ...before, ...after }).filter((name) => JSON.stringify(before[name]) !== JSON.stringify(after[name]));
-    return moved.length > 0 ? `property ${this.state.nid} changed: ${moved.slice(0, 5).map((name) => `${name} from ${show(before[name])} to ${show(after[name])}`).join("; ")}` : undefined;
+    const moved = Object.keys({ ...before, ...after }).filter(
+      (name) => JSON.stringify(before[name]) !== JSON.stringify(after[name]),
+    );
+    return moved.length > 0
+      ? `property ${this.state.nid} changed: ${moved
+          .slice(0, 5)
+          .map((name) => `${name} from ${show(before[name])} to ${show(after[name])}`)
+          .join("; ")}`
+      : undefined;
   }
 
   async #retrieve(outcome: CaseOutcome, nid: string): Promise<Json | undefined> {
-    const exchange = await this.#send(outcome, "retrieveProperty", "GET", `${API}/property/${encodeURIComponent(nid)}`, undefined, true);
+    const exchange = await this.#send(
+      outcome,
+      "retrieveProperty",
+      "GET",
+      `${API}/property/${encodeURIComponent(nid)}`,
+      undefined,
+      true,
+    );
     return exchange?.status === 200 ? recordOf(exchange) : undefined;
   }
 
-  async #send(outcome: CaseOutcome, operationId: string, method: string, path: string, body: unknown, read: boolean): Promise<Exchange | undefined> {
+  async #send(
+    outcome: CaseOutcome,
+    operationId: string,
+    method: string,
+    path: string,
+    body: unknown,
+    read: boolean,
+  ): Promise<Exchange | undefined> {
     if (outcome.noAnswer || outcome.unansweredAfter !== undefined) return undefined;
     // A copy: fast-check may reuse a generated value while it shrinks, and the report must show what was sent.
     const copy: unknown = body === undefined ? undefined : JSON.parse(JSON.stringify(body));
@@ -307,14 +438,16 @@ export class CaseRunner {
     // A kept-alive connection the service closed while idle (on a busy machine, between two cases) is reset under
     // the next request before the service reads it: sent again once on a new connection. A service that resets
     // the connection on this input resets it again, and that is reported.
-    if (!sent.ok && STALE_CONNECTION.test(sent.failure.reason)) sent = await sender.trySend(method, path, headers, copy);
+    if (!sent.ok && STALE_CONNECTION.test(sent.failure.reason))
+      sent = await sender.trySend(method, path, headers, copy);
     if (read) outcome.reads += 1;
     else outcome.sent += 1;
     if (!sent.ok) {
       const { unanswered } = this.#deps;
       if (unanswered && sent.failure.kind !== "interrupted") {
         outcome.unansweredAfter = outcome.findings.length;
-        if (unanswered(operationId, sent.failure)) outcome.noAnswer = `the service stopped answering at ${method} ${path}: ${sent.failure.reason}`;
+        if (unanswered(operationId, sent.failure))
+          outcome.noAnswer = `the service stopped answering at ${method} ${path}: ${sent.failure.reason}`;
         return undefined;
       }
       outcome.noAnswer = `the service stopped answering at ${method} ${path}: ${sent.failure.reason}`;
@@ -323,13 +456,23 @@ export class CaseRunner {
     this.#deps.answered?.();
     const exchange = sent.exchange;
     const from = this.ledger.results.length;
-    this.ledger.checkAnswer("generated", { operation: operationId, request: { method, path, status: exchange.status } }, exchange);
+    this.ledger.checkAnswer(
+      "generated",
+      { operation: operationId, request: { method, path, status: exchange.status } },
+      exchange,
+    );
     for (const result of this.ledger.results.splice(from)) {
       if (result.status === "passed" || result.status === "skipped" || result.check === "not_a_server_error") continue;
       if (exchange.status >= 500 && result.check === "status_code_conformance") continue; // the 5xx is the finding
       outcome.findings.push({
-        kind: `${result.check}:${operationId}:${exchange.status}`, operation: operationId, check: result.check, tier: result.tier, section: result.section ?? "2",
-        message: result.message ?? "", exchange, ofAnswer: true,
+        kind: `${result.check}:${operationId}:${exchange.status}`,
+        operation: operationId,
+        check: result.check,
+        tier: result.tier,
+        section: result.section ?? "2",
+        message: result.message ?? "",
+        exchange,
+        ofAnswer: true,
       });
     }
     return exchange;
@@ -338,7 +481,9 @@ export class CaseRunner {
 
 /** The concrete path of an operation, its parameters percent-encoded. */
 export function pathOf(operation: InputOperation, params: Record<string, string>): string {
-  return operation.pathTemplate.replace(/\{([^}]+)\}/g, (_whole, name: string) => encodeURIComponent(params[name] ?? ""));
+  return operation.pathTemplate.replace(/\{([^}]+)\}/g, (_whole, name: string) =>
+    encodeURIComponent(params[name] ?? ""),
+  );
 }
 
 function recordOf(exchange: Exchange | undefined): Json | undefined {
@@ -352,13 +497,24 @@ function recordOf(exchange: Exchange | undefined): Json | undefined {
  * spaces, and everything else as the scenario compares it (steps/sent-value.ts: the same number, the same list
  * items, a site address a service may compute; otherwise the text sent).
  */
-export function representationProblem(field: string, sent: unknown, got: unknown, how: "create" | "edit"): string | undefined {
+export function representationProblem(
+  field: string,
+  sent: unknown,
+  got: unknown,
+  how: "create" | "edit",
+): string | undefined {
   const said = `${field} is ${show(got)}, the ${how} sent ${show(sent)}`;
-  if (field === "garage") return typeof got === "string" && /^[0-9]+$/.test(got) ? undefined : `${said}: garage comes back as a count-like numeric string`;
+  if (field === "garage")
+    return typeof got === "string" && /^[0-9]+$/.test(got)
+      ? undefined
+      : `${said}: garage comes back as a count-like numeric string`;
   if (field === "property_type") {
-    return typeof got === "string" && !got.includes(" ") && compactKey(got) === compactKey(String(sent)) ? undefined : `${said}: property_type comes back in a compact form without spaces`;
+    return typeof got === "string" && !got.includes(" ") && compactKey(got) === compactKey(String(sent))
+      ? undefined
+      : `${said}: property_type comes back in a compact form without spaces`;
   }
-  if (typeof sent === "number") return isNumericStringOf(got, sent) ? undefined : `${said}: numbers come back as numeric strings`;
+  if (typeof sent === "number")
+    return isNumericStringOf(got, sent) ? undefined : `${said}: numbers come back as numeric strings`;
   const kind = PROPERTY_SAMENESS[field] ?? "text";
   // The same text in Unicode's canonical form, without surrounding spaces, is the value sent: a service may
   // normalise text it stores (NFC, trimming), which the document neither asks for nor forbids.

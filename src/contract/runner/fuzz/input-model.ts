@@ -58,7 +58,7 @@ export interface InputOperation {
 export function readInputModel(contract: Contract): InputOperation[] {
   const document = contract.document;
   const property = resolveSchema(document, resolvePointer(document, "/components/schemas/Property") as SchemaObject);
-  const shown = (properties(property));
+  const shown = properties(property);
   const operations: InputOperation[] = [];
   for (const operation of contract.operations) {
     const parameters = operation.pathParameters;
@@ -72,7 +72,10 @@ export function readInputModel(contract: Contract): InputOperation[] {
       method: operation.method,
       pathTemplate: operation.pathTemplate,
       section: operation.section ?? "4",
-      parameters: parameters.map((parameter) => ({ name: parameter.name, type: parameter.type === "integer" ? "integer" : "string" })),
+      parameters: parameters.map((parameter) => ({
+        name: parameter.name,
+        type: parameter.type === "integer" ? "integer" : "string",
+      })),
     };
     if (pointer) {
       const schema = resolveSchema(document, resolvePointer(document, pointer) as SchemaObject);
@@ -105,7 +108,10 @@ function withTypesGivenElsewhere(operations: InputOperation[]): InputOperation[]
   const fields = operations.flatMap((operation) => (operation.body ?? []).map((field) => ({ operation, field })));
   for (const { operation, field } of fields) {
     const others = fields
-      .filter((other) => other.operation !== operation && propertyFieldName(other.field.name) === propertyFieldName(field.name))
+      .filter(
+        (other) =>
+          other.operation !== operation && propertyFieldName(other.field.name) === propertyFieldName(field.name),
+      )
       .map((other) => other.field.kind)
       .filter((kind) => kind.type !== field.kind.type);
     if (others.length > 0) field.also = others;
@@ -119,7 +125,8 @@ function properties(schema: SchemaObject): Record<string, SchemaObject> {
 
 function resolveSchema(document: unknown, schema: SchemaObject): SchemaObject {
   let node = schema;
-  for (let depth = 0; typeof node?.$ref === "string" && depth < 10; depth += 1) node = resolvePointer(document, (node.$ref as string).replace(/^#/, "")) as SchemaObject;
+  for (let depth = 0; typeof node?.$ref === "string" && depth < 10; depth += 1)
+    node = resolvePointer(document, (node.$ref as string).replace(/^#/, "")) as SchemaObject;
   return node;
 }
 
@@ -134,8 +141,10 @@ function kindOf(document: unknown, schema: SchemaObject): FieldKind | undefined 
   if (name === "IdString") return { type: "id" };
   if (name === "HttpUrl") return { type: "url" };
   const resolved = resolveSchema(document, schema);
-  if (Array.isArray(resolved.enum)) return { type: "enum", values: resolved.enum.filter((value): value is string => typeof value === "string") };
-  if (Array.isArray(resolved.anyOf) && resolved.anyOf.length > 0) return kindOf(document, resolved.anyOf[0] as SchemaObject);
+  if (Array.isArray(resolved.enum))
+    return { type: "enum", values: resolved.enum.filter((value): value is string => typeof value === "string") };
+  if (Array.isArray(resolved.anyOf) && resolved.anyOf.length > 0)
+    return kindOf(document, resolved.anyOf[0] as SchemaObject);
   if (resolved.type === "integer") return { type: "integer" };
   if (resolved.type === "string") {
     const kind: FieldKind = { type: "string" };
@@ -156,6 +165,7 @@ function shownKind(document: unknown, schema: SchemaObject | undefined): InputFi
   const only = documented[0]!;
   if (refName(only) === "NumericString" || refName(only) === "IdString") return { type: "numeric" };
   const resolved = resolveSchema(document, only);
-  if (resolved["x-assumption"] === undefined && Array.isArray(resolved.enum)) return { type: "enum", values: resolved.enum.filter((value): value is string => typeof value === "string") };
+  if (resolved["x-assumption"] === undefined && Array.isArray(resolved.enum))
+    return { type: "enum", values: resolved.enum.filter((value): value is string => typeof value === "string") };
   return undefined;
 }

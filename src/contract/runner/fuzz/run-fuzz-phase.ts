@@ -42,7 +42,13 @@ const SHRINK_TRIES = 100;
 const FIRST_CREATE = { street: "1 Generated Case Way", city: "Austin", state: "TX", zip: "78701" };
 
 /** The order of the operations: create first, since edits and reads aim at the property it makes. */
-const ORDER = ["createProperty", "editProperty", "retrieveProperty", "retrievePropertyByExternalId", "listUserProperties"];
+const ORDER = [
+  "createProperty",
+  "editProperty",
+  "retrieveProperty",
+  "retrievePropertyByExternalId",
+  "listUserProperties",
+];
 
 /**
  * The generated phase (`--fuzz <n>`): n cases per operation whose input the document describes, built with
@@ -54,7 +60,11 @@ const ORDER = ["createProperty", "editProperty", "retrieveProperty", "retrievePr
  */
 export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options: FuzzOptions): Promise<FuzzSummary> {
   const model = readInputModel(deps.contract).sort((a, b) => rank(a.id) - rank(b.id));
-  const summary: FuzzSummary = { casesPerOperation: options.cases, properties: { limit: Math.ceil(options.cases / CASES_PER_PROPERTY), created: 0 }, operations: {} };
+  const summary: FuzzSummary = {
+    casesPerOperation: options.cases,
+    properties: { limit: Math.ceil(options.cases / CASES_PER_PROPERTY), created: 0 },
+    operations: {},
+  };
   const edit = model.find((operation) => operation.id === "editProperty");
   const runner = new CaseRunner({
     propertyLimit: summary.properties.limit,
@@ -99,7 +109,8 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
     // assumption: an answer whose schema fails a marked assumption must not hide the next one failing a fact.
     const keep = (finding: Finding, fuzzCase: FuzzCase, index: number) => {
       const known = findings.get(finding.kind);
-      if (!known || (known.finding.tier !== "fact" && finding.tier === "fact")) findings.set(finding.kind, { finding, fuzzCase, index });
+      if (!known || (known.finding.tier !== "fact" && finding.tier === "fact"))
+        findings.set(finding.kind, { finding, fuzzCase, index });
     };
     let runs = 0;
     const explore = async (fuzzCase: FuzzCase) => {
@@ -129,9 +140,15 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
     // The cases at the edges of the valid values and one per documented rule and field come first (coverageCases),
     // each out of its half of the budget; the random cases make up the rest, so that about half of the n stay valid.
     const half = Math.floor(budget / 2);
-    const coverage = coverageCases(operation, runner.state, seed, { valid: Math.floor((budget - half) / 4), invalid: half });
+    const coverage = coverageCases(operation, runner.state, seed, {
+      valid: Math.floor((budget - half) / 4),
+      invalid: half,
+    });
     const examples = [...coverage.valid, ...coverage.invalid].map((fuzzCase): [FuzzCase] => [fuzzCase]);
-    const arbitrary = caseArbitrary(operation, runner.state, { valid: budget - half - coverage.valid.length, invalid: half - coverage.invalid.length });
+    const arbitrary = caseArbitrary(operation, runner.state, {
+      valid: budget - half - coverage.valid.length,
+      invalid: half - coverage.invalid.length,
+    });
     if (!arbitrary) {
       skip(ctx, deps, operation, entry, "the generated phase could not create its property, which every edit aims at");
       continue;
@@ -176,7 +193,12 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
     }
     for (const check of exercised(operation, entry)) {
       if (results.some((result) => result.check === check && result.status !== "passed")) continue;
-      results.push(ctx.record(check, "fact", true, `generated cases of ${operation.id}`, { operation: operation.id, section: operation.section }));
+      results.push(
+        ctx.record(check, "fact", true, `generated cases of ${operation.id}`, {
+          operation: operation.id,
+          section: operation.section,
+        }),
+      );
     }
     deps.emit({
       kind: "step",
@@ -196,7 +218,13 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
 }
 
 function repeats(ctx: RunContext, finding: Finding): boolean {
-  return ctx.results.some((result) => result.check === finding.check && result.status !== "passed" && result.operation === finding.operation && result.request?.status === finding.exchange.status);
+  return ctx.results.some(
+    (result) =>
+      result.check === finding.check &&
+      result.status !== "passed" &&
+      result.operation === finding.operation &&
+      result.request?.status === finding.exchange.status,
+  );
 }
 
 function rank(id: string): number {
@@ -219,9 +247,20 @@ function exercised(operation: InputOperation, entry: FuzzOperationSummary): Chec
 }
 
 /** Records a finding in the run's report, with the request behind it as a curl line. */
-function record(ctx: RunContext, deps: FuzzPhaseDeps, operation: InputOperation, finding: Finding, fuzzCase: FuzzCase): CheckResult {
+function record(
+  ctx: RunContext,
+  deps: FuzzPhaseDeps,
+  operation: InputOperation,
+  finding: Finding,
+  fuzzCase: FuzzCase,
+): CheckResult {
   const { exchange } = finding;
-  const request: ExchangeSummary = { method: exchange.method, path: exchange.path, status: exchange.status, curl: ctx.sender.curl(exchange.method, exchange.path, ctx.sender.headers("primary", "valid"), exchange.requestBody) };
+  const request: ExchangeSummary = {
+    method: exchange.method,
+    path: exchange.path,
+    status: exchange.status,
+    curl: ctx.sender.curl(exchange.method, exchange.path, ctx.sender.headers("primary", "valid"), exchange.requestBody),
+  };
   if (exchange.requestBody !== undefined) request.body = exchange.requestBody;
   const step = `generated ${describeCase(fuzzCase)} case of ${operation.id}${finding.operation === operation.id ? "" : `, then ${finding.operation}`}`;
   return ctx.record(finding.check, finding.tier, false, step, {
@@ -234,7 +273,16 @@ function record(ctx: RunContext, deps: FuzzPhaseDeps, operation: InputOperation,
   });
 }
 
-function skip(ctx: RunContext, deps: FuzzPhaseDeps, operation: InputOperation, entry: FuzzOperationSummary, reason: string): void {
+function skip(
+  ctx: RunContext,
+  deps: FuzzPhaseDeps,
+  operation: InputOperation,
+  entry: FuzzOperationSummary,
+  reason: string,
+): void {
   entry.skipped = reason;
-  deps.emit({ kind: "check", result: ctx.skipped("not_a_server_error", `generated cases of ${operation.id}`, reason, operation.id) });
+  deps.emit({
+    kind: "check",
+    result: ctx.skipped("not_a_server_error", `generated cases of ${operation.id}`, reason, operation.id),
+  });
 }

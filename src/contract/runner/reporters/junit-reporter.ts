@@ -32,12 +32,20 @@ export function renderJunitReport(report: RunReport): string {
     }
     for (const result of results) {
       const name = names.get(result)!;
-      const request = result.request ? `${result.request.method} ${result.request.path}${result.request.status === undefined ? "" : ` → ${result.request.status}`}` : "";
+      const request = result.request
+        ? `${result.request.method} ${result.request.path}${result.request.status === undefined ? "" : ` → ${result.request.status}`}`
+        : "";
       const details = [request, result.message ?? ""].filter(Boolean).join("\n");
       lines.push(`    <testcase classname="contract.${check}" name="${xmlText(name)}">`);
-      if (result.status === "failed") lines.push(`      <failure type="${result.tier}" message="${xmlText(firstLine(result.message))}">${xmlText(details)}</failure>`);
+      if (result.status === "failed")
+        lines.push(
+          `      <failure type="${result.tier}" message="${xmlText(firstLine(result.message))}">${xmlText(details)}</failure>`,
+        );
       if (result.status === "skipped") lines.push(`      <skipped message="${xmlText(firstLine(result.message))}"/>`);
-      if (result.status === "warning") lines.push(`      <system-out>${xmlText(`WARNING (rests on an assumption of the contract)\n${details}`)}</system-out>`);
+      if (result.status === "warning")
+        lines.push(
+          `      <system-out>${xmlText(`WARNING (rests on an assumption of the contract)\n${details}`)}</system-out>`,
+        );
       lines.push("    </testcase>");
     }
     lines.push("  </testsuite>");

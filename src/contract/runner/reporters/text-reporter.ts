@@ -9,14 +9,22 @@ const MARK = { passed: "✓", failed: "✗", warning: "!", skipped: "-" } as con
 export function createProgressPrinter(write: (line: string) => void): (event: RunEvent) => void {
   return (event) => {
     if (event.kind === "check") {
-      if (event.result.status !== "passed") write(`    ${MARK[event.result.status]} ${event.result.check}: ${firstLine(event.result.message)}`);
+      if (event.result.status !== "passed")
+        write(`    ${MARK[event.result.status]} ${event.result.check}: ${firstLine(event.result.message)}`);
       return;
     }
-    const worst = event.results.some((result) => result.status === "failed") ? "failed" : event.results.some((result) => result.status === "warning") ? "warning" : "passed";
+    const worst = event.results.some((result) => result.status === "failed")
+      ? "failed"
+      : event.results.some((result) => result.status === "warning")
+        ? "warning"
+        : "passed";
     const status = event.request.status === undefined ? "no answer" : String(event.request.status);
-    write(`  ${MARK[worst]} ${event.step}  ${event.request.method} ${event.request.path}${event.generated ? "" : ` → ${status}`} (${event.durationMs} ms)`);
+    write(
+      `  ${MARK[worst]} ${event.step}  ${event.request.method} ${event.request.path}${event.generated ? "" : ` → ${status}`} (${event.durationMs} ms)`,
+    );
     for (const result of event.results) {
-      if (result.status === "failed" || result.status === "warning") write(`    ${MARK[result.status]} ${result.check}: ${firstLine(result.message)}`);
+      if (result.status === "failed" || result.status === "warning")
+        write(`    ${MARK[result.status]} ${result.check}: ${firstLine(result.message)}`);
     }
   };
 }
@@ -44,7 +52,10 @@ export function renderTextReport(report: RunReport, options: TextReportOptions =
     lines.push(...usageLines(report));
   } else if (scope) {
     const selection = scope.baseUrl ? `under ${scope.baseUrl}` : `with paths under ${scope.apiPrefix}`;
-    const leftOut = [plural(scope.preflights, "CORS preflight"), plural(scope.otherTraffic, "entry to other addresses", "entries to other addresses")];
+    const leftOut = [
+      plural(scope.preflights, "CORS preflight"),
+      plural(scope.otherTraffic, "entry to other addresses", "entries to other addresses"),
+    ];
     lines.push(
       `Contract check of the recording ${scope.file} (${spec})`,
       `  ${scope.checked} of ${scope.entries} entries are exchanges with the service ${selection}; left out: ${leftOut.join(", ")}`,
@@ -57,7 +68,14 @@ export function renderTextReport(report: RunReport, options: TextReportOptions =
   for (const [name, counts] of Object.entries(report.summary)) {
     const total = counts.passed + counts.failed + counts.warning + counts.skipped;
     if (total === 0) continue;
-    const mark = counts.failed > 0 ? MARK.failed : counts.warning > 0 ? MARK.warning : counts.passed > 0 ? MARK.passed : MARK.skipped;
+    const mark =
+      counts.failed > 0
+        ? MARK.failed
+        : counts.warning > 0
+          ? MARK.warning
+          : counts.passed > 0
+            ? MARK.passed
+            : MARK.skipped;
     const parts = [`${counts.passed} passed`];
     if (counts.failed) parts.push(`${counts.failed} failed`);
     if (counts.warning) parts.push(plural(counts.warning, "warning"));
@@ -70,8 +88,15 @@ export function renderTextReport(report: RunReport, options: TextReportOptions =
     const operations = Object.entries(report.coverage);
     const succeeded = operations.filter(([, coverage]) => coverage.statuses.includes(200)).length;
     const documentedPairs = operations.reduce((sum, [, coverage]) => sum + coverage.documented.length, 0);
-    const seenPairs = operations.reduce((sum, [, coverage]) => sum + coverage.statuses.filter((status) => coverage.documented.includes(String(status))).length, 0);
-    lines.push("", `Coverage: ${succeeded}/${operations.length} operations answered 200; ${seenPairs}/${documentedPairs} documented responses seen`);
+    const seenPairs = operations.reduce(
+      (sum, [, coverage]) =>
+        sum + coverage.statuses.filter((status) => coverage.documented.includes(String(status))).length,
+      0,
+    );
+    lines.push(
+      "",
+      `Coverage: ${succeeded}/${operations.length} operations answered 200; ${seenPairs}/${documentedPairs} documented responses seen`,
+    );
     const nameWidth = Math.max(...operations.map(([name]) => name.length));
     for (const [name, coverage] of operations) {
       const seen = coverage.statuses.length > 0 ? coverage.statuses.join(" ") : "not exercised";
@@ -82,23 +107,30 @@ export function renderTextReport(report: RunReport, options: TextReportOptions =
   const section = (title: string, results: CheckResult[]) => {
     if (results.length === 0) return;
     const causes = byCause(results);
-    lines.push("", `${title} (${causes.length}${causes.length === results.length ? "" : `, from ${plural(results.length, "check")}`})`);
+    lines.push(
+      "",
+      `${title} (${causes.length}${causes.length === results.length ? "" : `, from ${plural(results.length, "check")}`})`,
+    );
     causes.forEach((group, index) => {
       const first = group[0]!;
       const checks = [...new Set(group.map((result) => result.check))].join(", ");
       const cited = first.section ? `, ${citeSection(first.section)}` : "";
-      lines.push(`  ${index + 1}. ${checks} [${first.tier}${cited}]: ${first.step}${first.operation ? ` (${first.operation})` : ""}`);
+      lines.push(
+        `  ${index + 1}. ${checks} [${first.tier}${cited}]: ${first.step}${first.operation ? ` (${first.operation})` : ""}`,
+      );
       if (first.request) {
         const status = first.request.status === undefined ? "" : ` → ${first.request.status}`;
         lines.push(`     ${first.request.method} ${first.request.path}${status}`);
-        if (first.request.body !== undefined) lines.push(`     body ${truncate(JSON.stringify(first.request.body), 160)}`);
+        if (first.request.body !== undefined)
+          lines.push(`     body ${truncate(JSON.stringify(first.request.body), 160)}`);
       }
       const messages = new Set<string>();
       for (const result of group) for (const line of (result.message ?? "").split("\n")) if (line) messages.add(line);
       for (const line of messages) lines.push(`     ${line}`);
       const compared = group.find((result) => result.expected !== undefined || result.actual !== undefined);
       if (compared?.expected !== undefined) lines.push(`     expected: ${truncate(compared.expected, 300)}`);
-      if (compared?.actual !== undefined) lines.push(`     actual:   ${truncate(compared.actual.replace(/\s+/g, " "), 300)}`);
+      if (compared?.actual !== undefined)
+        lines.push(`     actual:   ${truncate(compared.actual.replace(/\s+/g, " "), 300)}`);
       if (first.request?.curl && first.status !== "skipped") lines.push(`     ${first.request.curl}`);
     });
   };
@@ -107,7 +139,9 @@ export function renderTextReport(report: RunReport, options: TextReportOptions =
     const width = Math.max(...Object.keys(report.fuzz.operations).map((name) => name.length));
     for (const [name, entry] of Object.entries(report.fuzz.operations)) {
       const shrinks = entry.shrinks > 0 ? `, ${entry.shrinks} of them to shrink failures` : "";
-      lines.push(`  ${name.padEnd(width)}  ${entry.skipped ? `skipped: ${entry.skipped}` : `${entry.cases} sent (${entry.valid} valid, ${entry.invalid} invalid${shrinks}), ${plural(entry.reads, "read")} to check them`}`);
+      lines.push(
+        `  ${name.padEnd(width)}  ${entry.skipped ? `skipped: ${entry.skipped}` : `${entry.cases} sent (${entry.valid} valid, ${entry.invalid} invalid${shrinks}), ${plural(entry.reads, "read")} to check them`}`,
+      );
     }
   }
 
@@ -117,10 +151,22 @@ export function renderTextReport(report: RunReport, options: TextReportOptions =
   waits(lines, report);
   leftBehind(lines, report, options.jsonReport);
   if (report.runId !== undefined || report.seed !== undefined) lines.push("");
-  if (report.runId) lines.push(`Run id ${report.runId}: its records carry it in their emails, titles and external ids.`);
-  if (report.seed !== undefined) lines.push(`Seed ${report.seed}: --seed ${report.seed} sends the same generated cases again.`);
+  if (report.runId)
+    lines.push(`Run id ${report.runId}: its records carry it in their emails, titles and external ids.`);
+  if (report.seed !== undefined)
+    lines.push(`Seed ${report.seed}: --seed ${report.seed} sends the same generated cases again.`);
 
-  const verdict = report.interrupted ? "Run INTERRUPTED, no verdict" : report.clash ? "No verdict (another client used the account)" : report.usage ? (report.result === "passed" ? "Consumer usage HOLDS" : "Consumer usage BROKEN") : report.result === "passed" ? "Contract HOLDS" : "Contract BROKEN";
+  const verdict = report.interrupted
+    ? "Run INTERRUPTED, no verdict"
+    : report.clash
+      ? "No verdict (another client used the account)"
+      : report.usage
+        ? report.result === "passed"
+          ? "Consumer usage HOLDS"
+          : "Consumer usage BROKEN"
+        : report.result === "passed"
+          ? "Contract HOLDS"
+          : "Contract BROKEN";
   const counts = `${plural(byCause(failures).length, "failure")}, ${plural(byCause(warnings).length, "warning")}`;
   const seconds = `${(report.durationMs / 1000).toFixed(1)} s`;
   lines.push(
@@ -136,7 +182,9 @@ export function renderTextReport(report: RunReport, options: TextReportOptions =
 function byCause(results: CheckResult[]): CheckResult[][] {
   const groups = new Map<string, CheckResult[]>();
   for (const result of results) {
-    const request = result.request ? `${result.request.method} ${result.request.path} ${result.request.status ?? "-"}` : "";
+    const request = result.request
+      ? `${result.request.method} ${result.request.path} ${result.request.status ?? "-"}`
+      : "";
     const key = `${result.step}\u0000${result.operation ?? ""}\u0000${request}\u0000${result.status}`;
     const group = groups.get(key);
     if (group) group.push(result);
@@ -150,17 +198,33 @@ function waits(lines: string[], report: RunReport): void {
   const retried = report.retried ?? [];
   if (retried.length > 0) {
     const waited = retried.reduce((sum, entry) => sum + entry.waitedMs, 0);
-    const why = [retried.some((entry) => entry.answers.length > 0) ? "Retry-After" : undefined, retried.some((entry) => entry.dropped !== undefined) ? "a connection closed without an answer" : undefined].filter(Boolean).join(" or ");
-    lines.push("", `Sent again after ${why || "Retry-After"} (${plural(retried.length, "request")}, ${(waited / 1000).toFixed(1)} s waited in all)`);
+    const why = [
+      retried.some((entry) => entry.answers.length > 0) ? "Retry-After" : undefined,
+      retried.some((entry) => entry.dropped !== undefined) ? "a connection closed without an answer" : undefined,
+    ]
+      .filter(Boolean)
+      .join(" or ");
+    lines.push(
+      "",
+      `Sent again after ${why || "Retry-After"} (${plural(retried.length, "request")}, ${(waited / 1000).toFixed(1)} s waited in all)`,
+    );
     for (const entry of retried) {
-      const asked = [...(entry.dropped === undefined ? [] : [`connection closed without an answer (${entry.dropped})`]), ...entry.answers.map((answer) => `${answer.status} Retry-After: ${answer.retryAfter}`)].join(", ");
+      const asked = [
+        ...(entry.dropped === undefined ? [] : [`connection closed without an answer (${entry.dropped})`]),
+        ...entry.answers.map((answer) => `${answer.status} Retry-After: ${answer.retryAfter}`),
+      ].join(", ");
       const end = entry.finalStatus === undefined ? "then no answer" : `then ${entry.finalStatus}`;
-      lines.push(`  ${entry.method} ${entry.path} (${entry.step}): ${asked || "no retry"}; ${end}${entry.gaveUp ? `; not waited for again: ${entry.gaveUp}` : ""}`);
+      lines.push(
+        `  ${entry.method} ${entry.path} (${entry.step}): ${asked || "no retry"}; ${end}${entry.gaveUp ? `; not waited for again: ${entry.gaveUp}` : ""}`,
+      );
     }
   }
   const unanswered = report.unanswered ?? [];
   if (unanswered.length > 0) {
-    lines.push("", `No answer (${plural(unanswered.length, "request")}; each failed once, what rested on it is skipped)`);
+    lines.push(
+      "",
+      `No answer (${plural(unanswered.length, "request")}; each failed once, what rested on it is skipped)`,
+    );
     for (const entry of unanswered) lines.push(`  ${entry.method} ${entry.path} (${entry.step}): ${entry.reason}`);
   }
 }
@@ -171,16 +235,22 @@ function waits(lines: string[], report: RunReport): void {
  */
 function leftBehind(lines: string[], report: RunReport, jsonReport: string | undefined): void {
   if (report.leftBehind.length === 0) return;
-  const properties = report.leftBehind.filter((entry) => /^property \S+\b.* \(the service has no operation to delete a property\)$/.test(entry));
+  const properties = report.leftBehind.filter((entry) =>
+    /^property \S+\b.* \(the service has no operation to delete a property\)$/.test(entry),
+  );
   const others = report.leftBehind.filter((entry) => !properties.includes(entry));
   lines.push("", `Left behind: ${plural(report.leftBehind.length, "record")}`);
   if (properties.length > 0) {
     const labelled = report.runTag ? `; their titles and external ids carry this run's tag, ${report.runTag}` : "";
-    lines.push(`  ${plural(properties.length, "property", "properties")}: the service has no operation to delete a property${labelled}`);
+    lines.push(
+      `  ${plural(properties.length, "property", "properties")}: the service has no operation to delete a property${labelled}`,
+    );
   }
   for (const entry of others.slice(0, 10)) lines.push(`  ${entry}`);
   if (others.length > 10) lines.push(`  and ${others.length - 10} more`);
-  lines.push(`  The full list is in the JSON report, under "leftBehind" (${jsonReport ?? "--json-report <file>, or --reporter json"}).`);
+  lines.push(
+    `  The full list is in the JSON report, under "leftBehind" (${jsonReport ?? "--json-report <file>, or --reporter json"}).`,
+  );
 }
 
 function plural(count: number, one: string, many = `${one}s`): string {

@@ -6,8 +6,29 @@ const PRO = ["icon", "eko", "lux", "north", "stak"];
 const EXCLUSIVE = ["intra"];
 /** Section 2.4: the twenty-three machine names of the catalogue. */
 export const CATALOGUE_NAMES = [
-  "rubik_v2", "icon", "air", "lnd", "focal", "mot", "rubik", "kit", "pipeline", "mak", "saren", "syd", "arlo",
-  "bren", "dax", "cobi", "eko", "lux", "ryne", "north", "stak", "karr", "intra",
+  "rubik_v2",
+  "icon",
+  "air",
+  "lnd",
+  "focal",
+  "mot",
+  "rubik",
+  "kit",
+  "pipeline",
+  "mak",
+  "saren",
+  "syd",
+  "arlo",
+  "bren",
+  "dax",
+  "cobi",
+  "eko",
+  "lux",
+  "ryne",
+  "north",
+  "stak",
+  "karr",
+  "intra",
 ];
 
 /** Endpoint 15: every template of section 2.4, once, with its access level. */
@@ -26,7 +47,15 @@ export async function catalogueSteps(ctx: RunContext): Promise<void> {
   for (const entry of entries) {
     const name = String(entry?.machine_name);
     const expected = PRO.includes(name) ? "pro" : EXCLUSIVE.includes(name) ? "exclusive" : "standard";
-    if (CATALOGUE_NAMES.includes(name) && entry.access_level !== expected) problems.push(`${name} has access level ${JSON.stringify(entry.access_level)}, not ${expected}`);
+    if (CATALOGUE_NAMES.includes(name) && entry.access_level !== expected)
+      problems.push(`${name} has access level ${JSON.stringify(entry.access_level)}, not ${expected}`);
   }
-  ctx.check("template_catalogue", { step, passed: problems.length === 0, exchange, operation: "retrieveTemplateCatalogue", section: "2.4", message: problems.join("; ") });
+  ctx.check("template_catalogue", {
+    step,
+    passed: problems.length === 0,
+    exchange,
+    operation: "retrieveTemplateCatalogue",
+    section: "2.4",
+    message: problems.join("; "),
+  });
 }

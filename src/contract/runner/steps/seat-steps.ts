@@ -31,7 +31,11 @@ const EXISTS = "Agent Already Exists";
 export async function seatSteps(ctx: RunContext, names: RunNames, options: SeatOptions): Promise<SeatOutcome> {
   const step = "fill the fresh account's agent seats";
   if (options.skip) {
-    ctx.skip("agent_seat_limit", step, "--skip-seat-checks: the run does not fill agent seats (for a production account)");
+    ctx.skip(
+      "agent_seat_limit",
+      step,
+      "--skip-seat-checks: the run does not fill agent seats (for a production account)",
+    );
     return {};
   }
   if (!ctx.has("fresh")) {
@@ -44,11 +48,16 @@ export async function seatSteps(ctx: RunContext, names: RunNames, options: SeatO
   let duplicate: Exchange | undefined;
   for (let index = 0; index <= limit; index += 1) {
     const email = `seat-${index}-${names.tag}@contract-run.example`.toLowerCase();
-    const answer = await ctx.call(`create agent ${index + 1} on the fresh account`, "createAgentCard", `${API}/agent_card/`, {
-      as: "fresh",
-      body: { agent_first_name: "Seat", agent_last_name: `${index + 1} ${names.tag}`, email },
-      expect: "any",
-    });
+    const answer = await ctx.call(
+      `create agent ${index + 1} on the fresh account`,
+      "createAgentCard",
+      `${API}/agent_card/`,
+      {
+        as: "fresh",
+        body: { agent_first_name: "Seat", agent_last_name: `${index + 1} ${names.tag}`, email },
+        expect: "any",
+      },
+    );
     if (!answer) {
       // How many seats were taken is unknown: the limit cannot be judged (the agents made are deleted by the clean-up).
       ctx.skip("agent_seat_limit", step, ctx.missing([answer]) ?? "the create got no answer");
@@ -59,9 +68,16 @@ export async function seatSteps(ctx: RunContext, names: RunNames, options: SeatO
       ours.push({ nid, email });
       if (index === 0) {
         // The email rule where only it may apply: judged once the run knows whether a seat was still free.
-        duplicate = await ctx.call("create an agent with the first agent's email on the fresh account", "createAgentCard", `${API}/agent_card/`, {
-          as: "fresh", body: { agent_first_name: "Seat", agent_last_name: `duplicate ${names.tag}`, email }, expect: "any",
-        });
+        duplicate = await ctx.call(
+          "create an agent with the first agent's email on the fresh account",
+          "createAgentCard",
+          `${API}/agent_card/`,
+          {
+            as: "fresh",
+            body: { agent_first_name: "Seat", agent_last_name: `duplicate ${names.tag}`, email },
+            expect: "any",
+          },
+        );
         const accepted = record(duplicate)?.nid;
         if (typeof accepted === "string") ours.push({ nid: accepted, email });
       }
@@ -72,67 +88,132 @@ export async function seatSteps(ctx: RunContext, names: RunNames, options: SeatO
   }
 
   try {
-    const clash = await foreignAgents(ctx, ours.map(({ nid }) => nid));
+    const clash = await foreignAgents(
+      ctx,
+      ours.map(({ nid }) => nid),
+    );
     if (clash) {
       ctx.skip("agent_seat_limit", step, clash);
       return { clash };
     }
     if (options.seats !== undefined) {
       ctx.check("agent_seat_limit", {
-        step, exchange: full, operation: "createAgentCard", section: "8",
+        step,
+        exchange: full,
+        operation: "createAgentCard",
+        section: "8",
         passed: ours.length === options.seats && full !== undefined,
-        message: ours.length < options.seats
-          ? `agent ${ours.length + 1} was refused although the account has ${options.seats} seats (--fresh-seats)`
-          : `the account has ${options.seats} seats (--fresh-seats), and agent ${options.seats + 1} was accepted`,
+        message:
+          ours.length < options.seats
+            ? `agent ${ours.length + 1} was refused although the account has ${options.seats} seats (--fresh-seats)`
+            : `the account has ${options.seats} seats (--fresh-seats), and agent ${options.seats + 1} was accepted`,
         expected: `${options.seats} agents accepted, agent ${options.seats + 1} refused`,
         actual: `${ours.length} accepted${full ? `, then ${full.status}` : ""}`,
       });
     }
     if (!full) {
-      if (options.seats === undefined) ctx.skip("agent_seat_limit", step, `no refusal within ${SEAT_PROBE_LIMIT} agents; give the account's limit with --fresh-seats`);
+      if (options.seats === undefined)
+        ctx.skip(
+          "agent_seat_limit",
+          step,
+          `no refusal within ${SEAT_PROBE_LIMIT} agents; give the account's limit with --fresh-seats`,
+        );
       return {};
     }
     if (refused(full) && ours.length > 0) {
-      ctx.check("agent_seat_limit", { step: `create agent ${ours.length + 1} on the full fresh account`, passed: full.text.includes(NAMED), exchange: full, operation: "createAgentCard", section: "7",
-        message: `the refusal does not name the error value ${NAMED}`, expected: `a refusal naming ${NAMED}`, actual: `${full.status} ${full.text.slice(0, 200)}` });
+      ctx.check("agent_seat_limit", {
+        step: `create agent ${ours.length + 1} on the full fresh account`,
+        passed: full.text.includes(NAMED),
+        exchange: full,
+        operation: "createAgentCard",
+        section: "7",
+        message: `the refusal does not name the error value ${NAMED}`,
+        expected: `a refusal naming ${NAMED}`,
+        actual: `${full.status} ${full.text.slice(0, 200)}`,
+      });
     }
     if (ours.length === 0) return {};
     // With a second agent created after it, the duplicate met a free seat: only Agent Already Exists is right.
-    judgeDuplicate(ctx, "create an agent with the first agent's email on the fresh account", duplicate, ours.length >= 2);
+    judgeDuplicate(
+      ctx,
+      "create an agent with the first agent's email on the fresh account",
+      duplicate,
+      ours.length >= 2,
+    );
 
     // Both rules broken at once: either named error is right (section 7 gives no precedence).
-    const both = await ctx.call("create an agent with a taken email on the full account", "createAgentCard", `${API}/agent_card/`, {
-      as: "fresh",
-      body: { agent_first_name: "Seat", agent_last_name: `taken ${names.tag}`, email: ours[0]!.email },
-      expect: { refusal: "agent_seat_limit", section: "7", rule: "the account is full and the email is taken" },
-    });
+    const both = await ctx.call(
+      "create an agent with a taken email on the full account",
+      "createAgentCard",
+      `${API}/agent_card/`,
+      {
+        as: "fresh",
+        body: { agent_first_name: "Seat", agent_last_name: `taken ${names.tag}`, email: ours[0]!.email },
+        expect: { refusal: "agent_seat_limit", section: "7", rule: "the account is full and the email is taken" },
+      },
+    );
     if (refused(both)) {
-      ctx.check("agent_seat_limit", { step: "create an agent with a taken email on the full account", passed: both!.text.includes(NAMED) || both!.text.includes(EXISTS), exchange: both, operation: "createAgentCard", section: "7",
-        message: `the refusal names neither ${NAMED} nor ${EXISTS}`, expected: `a refusal naming ${NAMED} or ${EXISTS}`, actual: `${both!.status} ${both!.text.slice(0, 200)}` });
+      ctx.check("agent_seat_limit", {
+        step: "create an agent with a taken email on the full account",
+        passed: both!.text.includes(NAMED) || both!.text.includes(EXISTS),
+        exchange: both,
+        operation: "createAgentCard",
+        section: "7",
+        message: `the refusal names neither ${NAMED} nor ${EXISTS}`,
+        expected: `a refusal naming ${NAMED} or ${EXISTS}`,
+        actual: `${both!.status} ${both!.text.slice(0, 200)}`,
+      });
     }
 
     // A deleted agent frees its seat and its email: one create shows both.
     const freed = ours.shift()!;
-    const deleted = await ctx.call("delete an agent of the full account", "deleteAgentCard", `${API}/agent_card/${freed.nid}`, { as: "fresh", expect: "success" });
-    const again = await ctx.call("create an agent with the deleted agent's email on the freed seat", "createAgentCard", `${API}/agent_card/`, {
-      as: "fresh",
-      needs: [deleted],
-      body: { agent_first_name: "Seat", agent_last_name: `again ${names.tag}`, email: freed.email },
-      expect: "any",
+    const deleted = await ctx.call(
+      "delete an agent of the full account",
+      "deleteAgentCard",
+      `${API}/agent_card/${freed.nid}`,
+      { as: "fresh", expect: "success" },
+    );
+    const again = await ctx.call(
+      "create an agent with the deleted agent's email on the freed seat",
+      "createAgentCard",
+      `${API}/agent_card/`,
+      {
+        as: "fresh",
+        needs: [deleted],
+        body: { agent_first_name: "Seat", agent_last_name: `again ${names.tag}`, email: freed.email },
+        expect: "any",
+      },
+    );
+    ctx.check("agent_seat_limit", {
+      step: "create an agent with the deleted agent's email on the freed seat",
+      passed: again?.status === 200,
+      exchange: again,
+      operation: "createAgentCard",
+      section: "8",
+      message: "deleting an agent did not free its seat and email for a new agent",
+      expected: "200",
+      actual: again ? `${again.status} ${again.text.slice(0, 200)}` : "no answer",
     });
-    ctx.check("agent_seat_limit", { step: "create an agent with the deleted agent's email on the freed seat", passed: again?.status === 200, exchange: again, operation: "createAgentCard", section: "8",
-      message: "deleting an agent did not free its seat and email for a new agent", expected: "200", actual: again ? `${again.status} ${again.text.slice(0, 200)}` : "no answer" });
     const againNid = record(again)?.nid;
     if (typeof againNid === "string") ours.push({ nid: againNid, email: freed.email });
     return {};
   } finally {
-    for (const { nid } of ours) await ctx.call("delete a seat agent", "deleteAgentCard", `${API}/agent_card/${nid}`, { as: "fresh", expect: "any" });
+    for (const { nid } of ours)
+      await ctx.call("delete a seat agent", "deleteAgentCard", `${API}/agent_card/${nid}`, {
+        as: "fresh",
+        expect: "any",
+      });
   }
 }
 
 /** Agents on the fresh account that this run did not create: another client is using it (two runs at once?). */
 async function foreignAgents(ctx: RunContext, ours: string[]): Promise<string | undefined> {
-  const listed = record(await ctx.call("list the fresh account's agents", "listAgentCards", `${API}/agent_cards`, { as: "fresh", expect: "success" }));
+  const listed = record(
+    await ctx.call("list the fresh account's agents", "listAgentCards", `${API}/agent_cards`, {
+      as: "fresh",
+      expect: "success",
+    }),
+  );
   if (!listed) return undefined;
   const foreign = Object.keys(listed).filter((nid) => !ours.includes(nid));
   return foreign.length === 0

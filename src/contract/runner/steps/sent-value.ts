@@ -17,8 +17,18 @@ export type Verdict = "same" | "equivalent" | "different";
 /** Property fields (section 2.1) compared otherwise than as text, and why. */
 export const PROPERTY_SAMENESS: Readonly<Record<string, Sameness>> = {
   // "string (numeric)" and numeric ids: the number is the fact, its text ("1300000" or "1300000.00") is not.
-  list_price: "number", square_feet: "number", stories: "number", bedrooms: "number", baths: "number", half_baths: "number",
-  parking_spaces: "number", year_built: "number", main_image: "number", edit_access: "number", show_on_property: "number", logo: "number",
+  list_price: "number",
+  square_feet: "number",
+  stories: "number",
+  bedrooms: "number",
+  baths: "number",
+  half_baths: "number",
+  parking_spaces: "number",
+  year_built: "number",
+  main_image: "number",
+  edit_access: "number",
+  show_on_property: "number",
+  logo: "number",
   // "Comma-separated list": the items are the fact, the spacing after each comma is not.
   amenities: "list",
   // The site's address: a service may compute it from subdomain or custom_domain (2.1 types it only as a URL;
@@ -28,7 +38,10 @@ export const PROPERTY_SAMENESS: Readonly<Record<string, Sameness>> = {
 
 /** Agent fields (section 2.2) compared otherwise than as text. */
 export const AGENT_SAMENESS: Readonly<Record<string, Sameness>> = {
-  website: "url", headshot_url: "url", agency_profile: "number", phone: "phone",
+  website: "url",
+  headshot_url: "url",
+  agency_profile: "number",
+  phone: "phone",
 };
 
 /** Document fields (section 2.3) compared otherwise than as text. */
@@ -53,18 +66,28 @@ export function compareSent(kind: Sameness, sent: unknown, got: unknown): Verdic
     case "text":
       return "different";
     case "number":
-      return typeof got === "string" && /^-?[0-9]+(\.[0-9]+)?$/.test(got) && Number(got) === Number(sent) ? "equivalent" : "different";
+      return typeof got === "string" && /^-?[0-9]+(\.[0-9]+)?$/.test(got) && Number(got) === Number(sent)
+        ? "equivalent"
+        : "different";
     case "url": {
       const a = normalUrl(sent);
       return a !== undefined && a === normalUrl(got) ? "equivalent" : "different";
     }
     case "list": {
-      const items = (value: unknown) => (typeof value === "string" ? value.split(",").map((item) => item.trim()).filter(Boolean) : undefined);
+      const items = (value: unknown) =>
+        typeof value === "string"
+          ? value
+              .split(",")
+              .map((item) => item.trim())
+              .filter(Boolean)
+          : undefined;
       return isDeepStrictEqual(items(sent), items(got)) && items(got) !== undefined ? "equivalent" : "different";
     }
     case "phone": {
       const digits = (value: unknown) => (typeof value === "string" ? value.replace(/[^0-9]/g, "") : undefined);
-      return digits(got) !== undefined && digits(got) !== "" && digits(got) === digits(sent) ? "equivalent" : "different";
+      return digits(got) !== undefined && digits(got) !== "" && digits(got) === digits(sent)
+        ? "equivalent"
+        : "different";
     }
     case "computed":
       return "equivalent";
@@ -85,9 +108,11 @@ export function compareFields(actual: Json, sent: Json, table: Readonly<Record<s
     const verdict = compareSent(kind, value, actual[field]);
     if (verdict === "different") out.facts.push(`${field} is ${show(actual[field])}, expected ${show(value)}`);
     if (verdict === "equivalent") {
-      out.readings.push(kind === "computed"
-        ? `${field} is ${show(actual[field])}, sent ${show(value)} (a service may compute it)`
-        : `${field} is ${show(actual[field])}, sent ${show(value)} (the same ${kind === "list" ? "items" : kind === "phone" ? "digits" : kind}, in other text)`);
+      out.readings.push(
+        kind === "computed"
+          ? `${field} is ${show(actual[field])}, sent ${show(value)} (a service may compute it)`
+          : `${field} is ${show(actual[field])}, sent ${show(value)} (the same ${kind === "list" ? "items" : kind === "phone" ? "digits" : kind}, in other text)`,
+      );
     }
   }
   return out;

@@ -8,8 +8,43 @@ export type Json = Record<string, unknown>;
 
 /** The values of the enums of endpoint 3 (section 4.1), case sensitive, in the document's order. */
 export const GARAGE_KINDS = ["Attached", "Detached", "None"];
-export const PROPERTY_TYPES = ["Single Family", "Duplex", "Triplex", "Quad-Plex", "Condo", "Co-op", "Mobile Home", "Multi Family", "Timeshare", "Town House", "Miscellaneous", "Residential Land"];
-export const CREATE_TEMPLATES = ["mak", "kit", "mot", "lnd", "karr", "stak", "north", "icon", "lux", "ryne", "dax", "bren", "eko", "rubik_v2", "arlo", "pipeline", "cobi", "focal", "rubik", "air", "saren"];
+export const PROPERTY_TYPES = [
+  "Single Family",
+  "Duplex",
+  "Triplex",
+  "Quad-Plex",
+  "Condo",
+  "Co-op",
+  "Mobile Home",
+  "Multi Family",
+  "Timeshare",
+  "Town House",
+  "Miscellaneous",
+  "Residential Land",
+];
+export const CREATE_TEMPLATES = [
+  "mak",
+  "kit",
+  "mot",
+  "lnd",
+  "karr",
+  "stak",
+  "north",
+  "icon",
+  "lux",
+  "ryne",
+  "dax",
+  "bren",
+  "eko",
+  "rubik_v2",
+  "arlo",
+  "pipeline",
+  "cobi",
+  "focal",
+  "rubik",
+  "air",
+  "saren",
+];
 
 /** What every step of one run needs to name its records: unique per run, even when a run id is reused. */
 export interface RunNames {
@@ -19,7 +54,12 @@ export interface RunNames {
 
 /** The JSON object of a 200 answer, or undefined. */
 export function record(exchange: Exchange | undefined): Json | undefined {
-  return exchange?.status === 200 && exchange.body !== null && typeof exchange.body === "object" && !Array.isArray(exchange.body) ? (exchange.body as Json) : undefined;
+  return exchange?.status === 200 &&
+    exchange.body !== null &&
+    typeof exchange.body === "object" &&
+    !Array.isArray(exchange.body)
+    ? (exchange.body as Json)
+    : undefined;
 }
 
 /** Whether an answer refused the request (any status but 2xx). */
@@ -33,7 +73,12 @@ export function show(value: unknown): string {
 }
 
 /** Compares fields of an answer with what was sent; one line per difference. */
-export function differences(actual: Json, expected: Json, compare: (field: string, sent: unknown, got: unknown) => boolean = (_field, sent, got) => isDeepStrictEqual(sent, got)): string[] {
+export function differences(
+  actual: Json,
+  expected: Json,
+  compare: (field: string, sent: unknown, got: unknown) => boolean = (_field, sent, got) =>
+    isDeepStrictEqual(sent, got),
+): string[] {
   return Object.entries(expected)
     .filter(([field, sent]) => !compare(field, sent, actual[field]))
     .map(([field, sent]) => `${field} is ${show(actual[field])}, expected ${show(sent)}`);
