@@ -66,6 +66,7 @@ function nameOf(task: NamedTask): string {
 }
 
 declare module "vitest" {
+  // biome-ignore lint/suspicious/noExplicitAny: the declaration merges with vitest's own, which defaults T to any
   interface Matchers<T = any> {
     /** Passes when the request or response is legal under the Property Listing Service contract. */
     toSatisfyContract(options?: ContractMatcherOptions): T;

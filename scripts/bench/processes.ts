@@ -126,8 +126,8 @@ export async function startServer(command: ServerCommand, deadlineMs = 60_000): 
   });
   let stderr = "";
   let stdout = "";
-  child.stderr!.on("data", (chunk) => (stderr = (stderr + chunk).slice(-2_000)));
-  child.stdout!.on("data", (chunk) => (stdout = (stdout + chunk).slice(-2_000))); // read, so a chatty server never blocks on a full pipe
+  child.stderr.on("data", (chunk) => (stderr = (stderr + chunk).slice(-2_000)));
+  child.stdout.on("data", (chunk) => (stdout = (stdout + chunk).slice(-2_000))); // read, so a chatty server never blocks on a full pipe
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   let readyStatus: number;

@@ -129,7 +129,7 @@ export function parseBenchArgs(args: readonly string[]): ArgsResult {
   if (typeof values["growth-sizes"] === "string") {
     const sizes = values["growth-sizes"].split(",").map((size) => positiveInteger("--growth-sizes", size.trim(), 0));
     const bad = sizes.find((size) => typeof size === "string");
-    if (bad !== undefined) return { ok: false, message: bad as string };
+    if (bad !== undefined) return { ok: false, message: bad };
     if (sizes.length < 2) return { ok: false, message: "--growth-sizes needs at least two sizes" };
     growthSizes = sizes as number[];
   }

@@ -3,7 +3,7 @@ import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { OpenApiDocument } from "../spec/openapi-document.ts";
 import { createAjvWith, type AjvOptions, type AjvParts } from "./ajv-with.ts";
 
-export { OPENAPI_VOCABULARY, SPEC_ID, type AjvOptions } from "./ajv-with.ts";
+export { SPEC_ID, type AjvOptions } from "./ajv-with.ts";
 
 // AJV's compiler is loaded when a contract is compiled at run time, not when this module is imported: the
 // mock's default path runs the validators generated at build time and never needs it. Both packages are

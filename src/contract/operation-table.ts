@@ -204,7 +204,7 @@ function resolve<T>(
     if (target === undefined) throw new Error(`Unresolvable $ref ${value.$ref} at ${pointer}`);
     return { value: target as T, pointer: value.$ref.replace(/^#/, "") };
   }
-  return { value: value as T, pointer };
+  return { value: value, pointer };
 }
 
 function readRequestBody(

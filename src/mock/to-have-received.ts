@@ -89,7 +89,7 @@ export function toHaveReceived(
 function entriesOf(received: unknown): JournalEntry[] {
   if (Array.isArray(received)) return received as JournalEntry[];
   if (received !== null && typeof received === "object" && "requests" in received) {
-    const requests = (received as { requests: unknown }).requests;
+    const requests = received.requests;
     if (typeof requests === "function") return (requests as () => JournalEntry[]).call(received);
     if (Array.isArray(requests)) return requests as JournalEntry[];
   }

@@ -2,12 +2,9 @@
 
 /** Escapes one reference token: `~` becomes `~0` and `/` becomes `~1` (RFC 6901 §3). */
 export function escapeToken(token: string | number): string {
-  return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-/** Joins reference tokens into a pointer, escaping each one. */
-export function toPointer(tokens: ReadonlyArray<string | number>): string {
-  return tokens.map((token) => `/${escapeToken(token)}`).join("");
+  const text = String(token);
+  // Most names need no escape, and the usage recorder calls this for every field of every answer it writes.
+  return text.includes("~") || text.includes("/") ? text.replace(/~/g, "~0").replace(/\//g, "~1") : text;
 }
 
 /** Splits a pointer (with or without a leading `#`) into unescaped reference tokens. */

@@ -191,7 +191,7 @@ describe.runIf(available)(`the console at /__admin/console (needs ${CHROMIUM}; .
       .toBe("latency 25 ms");
     await page.getByRole("button", { name: "No latency" }).click();
     await expect.poll(() => page.textContent("#latency-current"), wait).toBe("none");
-    expect((await fetch(`${url}/__admin/latency`).then((answer) => answer.json())) as unknown).toEqual({
+    expect(await fetch(`${url}/__admin/latency`).then((answer): Promise<unknown> => answer.json())).toEqual({
       latency: null,
     });
   });

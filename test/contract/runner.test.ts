@@ -134,7 +134,7 @@ describe("what a run leaves on the service", () => {
 
 describe("without a second account or a fresh one", () => {
   it("skips the probes with another account's TOKEN and the seat checks, and says why", async () => {
-    const report = await run(mockUrl, { other: undefined, fresh: undefined } as Partial<RunOptions>);
+    const report = await run(mockUrl, { other: undefined, fresh: undefined });
     expect(report.result).toBe("passed");
     const skipped = report.results
       .filter((result) => result.status === "skipped")
@@ -209,7 +209,7 @@ const variants: Array<{
       },
     },
     // Every request reaches the demo account, whose seeded agents make it no fresh account.
-    options: { fresh: undefined } as Partial<RunOptions>,
+    options: { fresh: undefined },
     // The probe deletes went through, so deleting the probe records afterwards finds nothing.
     fails: ["ignored_auth", "status_code_conformance"],
     mentions: ["ignored_auth", "should have been refused (without credentials, on a record the caller owns), got 200"],

@@ -324,6 +324,7 @@ async function startHoldingProxy(target: string, holdAfter: (method: string, pat
   const released = new Promise<void>((resolve) => (release = resolve));
   let heldOne: () => void = () => {};
   const holdingOne = new Promise<void>((resolve) => (heldOne = resolve));
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a test's server: a failure in it is the test's
   const server = createServer(async (incoming, outgoing) => {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);

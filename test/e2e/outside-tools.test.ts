@@ -86,7 +86,7 @@ const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
       String(parameters.find((parameter) => parameter.name === name)!.example),
     );
     return {
-      operationId: operation.operationId!,
+      operationId: operation.operationId,
       method,
       path: concrete,
       body: (example as { value?: unknown } | undefined)?.value,

@@ -48,7 +48,7 @@ describe("the mock's steering options", () => {
       ["POST", 503, { rule: { id: 1, status: 503 }, latency: 40 }],
       ["GET", 200, { latency: 40 }],
     ]);
-    expect((await (await fetch(`${url}/__admin/faults`)).json()) as unknown).toEqual({
+    expect(await (await fetch(`${url}/__admin/faults`)).json()).toEqual({
       faults: [{ id: 1, method: "POST", path: "/api/v1/object/property", status: 503, times: 1 }],
     });
   });

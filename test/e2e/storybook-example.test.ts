@@ -177,7 +177,7 @@ async function serveFolder(root: string): Promise<string> {
       .end(readFileSync(file));
   });
   await new Promise<void>((resolve) => site!.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(site!.address() as AddressInfo).port}`;
+  return `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 }
 
 describe("docs/storybook.md", () => {

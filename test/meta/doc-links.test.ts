@@ -23,7 +23,7 @@ function prose(text: string): string {
 }
 
 /** GitHub's slug of a heading: lower case, punctuation dropped (letters, digits, `-` and `_` kept), spaces as `-`. */
-export function githubSlug(heading: string): string {
+function githubSlug(heading: string): string {
   return heading
     .replace(/<[^>]+>/g, "")
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")

@@ -6,7 +6,7 @@
  * strongly connected parts of that graph.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, } from "node:path";
+import { dirname, join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
@@ -29,7 +29,7 @@ function resolveSpecifier(from: string, specifier: string, exists: (file: string
 }
 
 /** A graph of imports: each file and the package files it imports; also the relative imports no file answers. */
-export function importGraph(files: ReadonlyMap<string, string>): {
+function importGraph(files: ReadonlyMap<string, string>): {
   edges: Map<string, string[]>;
   unresolved: string[];
 } {
@@ -52,7 +52,7 @@ export function importGraph(files: ReadonlyMap<string, string>): {
 }
 
 /** The circles of a graph: each strongly connected part of more than one file, or a file importing itself (Tarjan). */
-export function importCircles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
+function importCircles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];

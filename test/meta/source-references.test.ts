@@ -60,7 +60,7 @@ function commentsOf(path: string): string[] {
 const ROOTS = "src|test|docs|scripts|spec";
 /** A repository path: a top folder, then names; not a piece of a longer path or an address. */
 const REPOSITORY_PATH = new RegExp(String.raw`(?<![\w./@:-])(?:${ROOTS})/[\w.-]+(?:/[\w.-]+)*`, "g");
-const REPOSITORY_ROOT = new RegExp(String.raw`^(?:${ROOTS})/`);
+const REPOSITORY_ROOT = new RegExp(`^(?:${ROOTS})/`);
 /** A file named with a hyphen in its name (kebab-case, as the kit names its files), alone or after folders of its own. */
 const NEAR_FILE =
   /(?<![\w./@:-])(?:[a-z0-9_]+(?:-[a-z0-9_]+)*\/)*[a-z0-9_]+(?:-[a-z0-9_]+)+\.(?:ts|js|css|html)(?![\w-])/g;

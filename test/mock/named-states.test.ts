@@ -31,10 +31,7 @@ afterEach(async () => {
 
 const api = (mock: MockServer, method: "get" | "post", path: string, headers = DEMO) =>
   request(mock.app)[method](`/api/v1/object${path}`).set(headers);
-const useState = (mock: MockServer, state: unknown) =>
-  request(mock.app)
-    .post("/__admin/state")
-    .send({ state } as object);
+const useState = (mock: MockServer, state: unknown) => request(mock.app).post("/__admin/state").send({ state });
 
 describe("the shipped states", () => {
   it("seats-full: the demo account's next agent card answers 402, until a reset brings the fixtures back", async () => {

@@ -144,7 +144,7 @@ describe("every flag of the command line", () => {
       .map((flag) => grouped[flag] ?? flag.replace(/-([a-z])/g, (_dash, letter: string) => letter.toUpperCase()))
       .filter((name) => {
         try {
-          mockWith({ fixtures: tinyFixtures(), [name]: undefined } as MockServerOptions);
+          mockWith({ fixtures: tinyFixtures(), [name]: undefined });
           return false;
         } catch (error) {
           return (error as Error).message.includes("unknown option");

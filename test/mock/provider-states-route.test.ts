@@ -160,10 +160,7 @@ describe("POST /__admin/provider-states", () => {
     ["an array", [{ state: PROVIDER_STATES.property }], /must be an object/],
   ])("refuses %s with 400 invalid-provider-state, changing nothing", async (_name, body, detail) => {
     const before = mock.store.counts();
-    const refused = await request(mock.app)
-      .post(PATH)
-      .set("content-type", "application/json")
-      .send(body as object);
+    const refused = await request(mock.app).post(PATH).set("content-type", "application/json").send(body);
     expect(refused.status).toBe(400);
     expect(refused.headers["content-type"]).toMatch(/^application\/problem\+json/);
     expect(refused.body.type).toMatch(/invalid-provider-state$/);

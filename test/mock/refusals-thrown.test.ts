@@ -55,7 +55,7 @@ describe("faults.add refused", () => {
       mock.faults.clear();
       let thrown: unknown;
       try {
-        mock.faults.add(rule as never);
+        mock.faults.add(rule);
       } catch (error) {
         thrown = error;
       }

@@ -51,7 +51,7 @@ describe("the body shapes of a profile, compiled in a shared AJV", () => {
         type: "object",
         properties: { [`field${index}`]: { type: "integer" } },
         required: [`field${index}`],
-      } as InferredSchema);
+      });
     const validate = compileBodySchema(SEATS);
     expect(validate({ error: "Not Enough Agent Seats" })).toBe(true);
     expect(validate({ error: 402 })).toBe(false);

@@ -170,9 +170,10 @@ function checkedExamples(): { checked: Set<string>; problems: Record<string, str
         if (parameter.example === undefined) continue;
         const where = ref ? `/components/parameters/${ref.split("/").at(-1)}` : place;
         let found: string[];
-        if (parameter.name === "nid" && collection)
-          (target = String(parameter.example)), (found = findRecord(collection, parameter.example));
-        else if (parameter.name === "uid")
+        if (parameter.name === "nid" && collection) {
+          target = String(parameter.example);
+          found = findRecord(collection, parameter.example);
+        } else if (parameter.name === "uid")
           found =
             String(parameter.example) === String(demo.id)
               ? []

@@ -49,7 +49,7 @@ function unbounded(pointer: string): string[] {
       if (schema.items !== undefined) visit(`${at}/items`, depth + 1, false, seen);
     }
     if (types.has("object")) {
-      const properties = Object.keys((schema.properties ?? {}) as object);
+      const properties = Object.keys(schema.properties ?? {});
       const closed = schema.additionalProperties === false && properties.length < MAX_CHECKED_KEYS;
       const capped = typeof schema.maxProperties === "number" && schema.maxProperties < MAX_CHECKED_KEYS;
       if (!closed && !capped) problems.push(`${at}: an object that is neither closed nor capped by maxProperties`);
@@ -58,7 +58,7 @@ function unbounded(pointer: string): string[] {
       if (typeof schema.additionalProperties === "object") visit(`${at}/additionalProperties`, depth + 1, false, seen);
     }
     const hasType = schema.type !== undefined || schema.enum !== undefined || schema.const !== undefined;
-    const combined = ["allOf", "anyOf", "oneOf"].some((key) => key in schema!);
+    const combined = ["allOf", "anyOf", "oneOf"].some((key) => key in schema);
     // A part of an allOf/anyOf/oneOf may add a constraint alone; a value's own schema must say what it is.
     if (!hasType && !combined && !isPart) problems.push(`${at}: free-form (no type)`);
   };

@@ -48,7 +48,7 @@ const operations: Operation[] = Object.entries(spec.paths).flatMap(([path, item]
       Object.entries(ok.links ?? {}).map(([name, link]) => [name, deref<Operation["links"][string]>(link)]),
     );
     return {
-      operationId: operation.operationId!,
+      operationId: operation.operationId,
       method,
       path,
       parameters,

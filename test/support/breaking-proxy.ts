@@ -27,8 +27,10 @@ export interface Breakage {
    * Changes the request before it is forwarded; answer a response here to not forward it at all. A promise holds
    * the request until it settles (an answer that comes late, or never until the test releases it).
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that returns nothing lets the request through as it is
   request?(request: ForwardedRequest): ProxiedResponse | "hang-up" | void | Promise<ProxiedResponse | "hang-up" | void>;
   /** Changes the answer before it is sent back. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that returns nothing leaves the answer as it is
   response?(request: ForwardedRequest, response: ProxiedResponse): ProxiedResponse | void;
 }
 
@@ -36,6 +38,7 @@ export async function startBreakingProxy(
   target: string,
   breakage: Breakage,
 ): Promise<{ url: string; close(): Promise<void> }> {
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a test's proxy: a failure in it is the test's
   const server: Server = createServer(async (incoming, outgoing) => {
     const request: ForwardedRequest = {
       method: incoming.method ?? "GET",

@@ -4,7 +4,7 @@
 import http from "node:http";
 
 const emit = http.Server.prototype.emit;
-http.Server.prototype.emit = function (event, request, response) {
+http.Server.prototype.emit = function (event, request, response, ...rest) {
   if (event === "request" && request.url === "/crash-after-answer") {
     response.once("finish", () =>
       process.nextTick(() => {
@@ -12,5 +12,5 @@ http.Server.prototype.emit = function (event, request, response) {
       }),
     );
   }
-  return emit.apply(this, arguments);
+  return emit.call(this, event, request, response, ...rest);
 };

@@ -35,7 +35,7 @@ export function operationRequests(): OperationRequest[] {
         const body = operation.requestBody as RequestBodyObject;
         const [example] = Object.values(body.content["application/json"]!.examples ?? {});
         const value = structuredClone(
-          (example && "$ref" in example ? resolvePointer(spec, (example as { $ref: string }).$ref) : example) as {
+          (example && "$ref" in example ? resolvePointer(spec, example.$ref) : example) as {
             value: unknown;
           },
         ).value as Record<string, unknown>;

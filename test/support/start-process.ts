@@ -39,8 +39,8 @@ export function startProcess(command: string, args: string[], env: NodeJS.Proces
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
   const exited = new Promise<number | string>((resolve) =>
     child.on("close", (code, signal) => resolve(code ?? signal ?? -1)),
   );
@@ -61,8 +61,8 @@ export function startProcess(command: string, args: string[], env: NodeJS.Proces
       return new Promise<RegExpMatchArray>((resolve, reject) => {
         const stop = () => {
           clearTimeout(deadline);
-          child.stdout!.off("data", look);
-          child.stderr!.off("data", look);
+          child.stdout.off("data", look);
+          child.stderr.off("data", look);
         };
         const look = () => {
           const match = output.match(pattern);
@@ -77,8 +77,8 @@ export function startProcess(command: string, args: string[], env: NodeJS.Proces
         };
         const deadline = setTimeout(fail, deadlineMs);
         if (look()) return;
-        child.stdout!.on("data", look);
-        child.stderr!.on("data", look);
+        child.stdout.on("data", look);
+        child.stderr.on("data", look);
         void exited.then(() => look() || fail());
       });
     },

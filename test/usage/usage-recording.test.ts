@@ -344,7 +344,7 @@ describe("the usage option", () => {
     expect(() => createMockServer({ contract: sharedContract(), usage: usage as never })).toThrow(TypeError);
   });
   it("refuses a test name that cannot be recorded", () => {
-    expect(() => recordingMock().usage!.beginTest("" as string)).toThrow(TypeError);
+    expect(() => recordingMock().usage!.beginTest("")).toThrow(TypeError);
   });
 });
 

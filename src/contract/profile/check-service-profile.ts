@@ -57,7 +57,7 @@ export function compileBodySchemaWith(tools: ProfileTools, schema: InferredSchem
   try {
     return compiler.ajv.compile(schema as object);
   } finally {
-    compiler.ajv.removeSchema(schema as object);
+    compiler.ajv.removeSchema(schema);
   }
 }
 
@@ -222,7 +222,7 @@ function agentUnsetContradiction(
     agentFacts = {
       document,
       validate: (name, value) =>
-        ajv.validate(`urn:property-listing:facts#/components/schemas/AgentCard/properties/${name}`, value) as boolean,
+        ajv.validate(`urn:property-listing:facts#/components/schemas/AgentCard/properties/${name}`, value),
       required: new Set(components.schemas?.AgentCard?.required ?? []),
     };
   }

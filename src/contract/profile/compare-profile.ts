@@ -133,8 +133,3 @@ function shown(value: unknown): unknown {
   return (value as { types?: string[] } | null)?.types ?? value;
 }
 
-/** The observations of a profile a run compares, for a one-line summary. */
-export function profileSummary(profile: ServiceProfile): string {
-  const count = Object.keys(profile.observations as Observations).length;
-  return `${count} observation${count === 1 ? "" : "s"} of run ${profile.runId}, recorded ${profile.recordedAt}`;
-}

@@ -132,7 +132,7 @@ export class ProfileObserver {
         const templates = isObject(body) && Array.isArray(body.templates) ? body.templates.filter(isObject) : [];
         const names = templates.map((entry) => entry.machine_name);
         if (names.length > 1 && names.every((name) => typeof name === "string"))
-          this.#value("order.template_catalogue", names as string[], answer);
+          this.#value("order.template_catalogue", names, answer);
         for (const entry of templates) this.#extraFields("template", entry, answer);
         break;
       }

@@ -180,7 +180,3 @@ export interface ServiceProfile {
 /** Every key an observation may have. */
 export const POINT_KEYS: readonly string[] = [...Object.keys(ERROR_POINTS), ...Object.keys(VALUE_POINTS)].sort();
 
-/** What a point means, for messages and the docs. */
-export function pointMeaning(point: string): string {
-  return (ERROR_POINTS as Record<string, string>)[point] ?? (VALUE_POINTS as Record<string, string>)[point] ?? point;
-}

@@ -131,7 +131,8 @@ export async function proxiedFetch(settings: ProxySettings): Promise<typeof glob
     return agent;
   };
   return ((input: string | URL, init?: RequestInit) =>
-    undici.fetch(String(input), { ...(init as object), dispatcher: dispatcherFor(String(input)) } as Parameters<
-      typeof undici.fetch
-    >[1])) as unknown as typeof globalThis.fetch;
+    undici.fetch(String(input), {
+      ...(init as object),
+      dispatcher: dispatcherFor(String(input)),
+    })) as unknown as typeof globalThis.fetch;
 }

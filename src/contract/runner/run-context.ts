@@ -15,7 +15,7 @@ import { RunInterrupted, withContentType, type AccountName, type CredentialMode,
 export { RunInterrupted, type AccountName, type CredentialMode, type Credentials } from "./sender.ts";
 export type { CreatedProperty } from "./run-leaves.ts";
 
-export type { CallOptions, Needs, Refusal, RefusalCheck, StepCheck } from "./step-call.ts";
+export type { CallOptions, Needs, StepCheck } from "./step-call.ts";
 
 /** Collaborators of a run. */
 export interface RunContextDeps extends CheckLedgerDeps {

@@ -17,7 +17,6 @@ export const PROVIDER_STATES = {
   seatsFull: "the account's seats are full",
 } as const;
 
-export type ProviderStateName = (typeof PROVIDER_STATES)[keyof typeof PROVIDER_STATES];
 
 /**
  * The mock's demo credentials for an account role of a usage: the pact carries these, never a value from the

@@ -34,7 +34,7 @@ export function rebindRequest(
 ): ReboundRequest {
   const request = {
     params: { ...interaction.request.params },
-    body: structuredClone(interaction.request.body) as unknown,
+    body: structuredClone<unknown>(interaction.request.body),
   };
   const bound = new Set<string>();
   for (const binding of interaction.bindings) {

@@ -52,7 +52,7 @@ export function rerunVerdicts(
   const verdicts = answers.usage.tests.map((test, t): RerunVerdict => {
     const served =
       answers.tests[t]?.name === test.name
-        ? answers.tests[t]!.interactions
+        ? answers.tests[t].interactions
         : (answers.tests.find((candidate) => candidate.name === test.name)?.interactions ?? []);
     const differences = [
       ...new Set(
@@ -168,7 +168,7 @@ export function renderRerunText(outcome: RerunOutcome): string {
 
 /** The re-run as JUnit: one testcase per consumer test. */
 export function renderRerunJunit(outcome: RerunOutcome): string {
-  const escape = (text: string) =>
+  const escapeXml = (text: string) =>
     text
       .replace(/&/g, "&amp;")
       .replace(/</g, "&lt;")
@@ -178,11 +178,11 @@ export function renderRerunJunit(outcome: RerunOutcome): string {
   const broke = outcome.verdicts.filter((verdict) => verdict.result === "broke").length;
   const skipped = outcome.verdicts.filter((verdict) => verdict.result === "not-run").length;
   const cases = outcome.verdicts.map((verdict) => {
-    const open = `    <testcase classname="${escape(outcome.consumer)}" name="${escape(verdict.name)}"`;
+    const open = `    <testcase classname="${escapeXml(outcome.consumer)}" name="${escapeXml(verdict.name)}"`;
     if (verdict.result === "held") return `${open}/>`;
     if (verdict.result === "not-run")
-      return `${open}>\n      <skipped message="${escape(verdict.explanation)}"/>\n    </testcase>`;
-    return `${open}>\n      <failure message="${escape(verdict.explanation)}">${escape([...verdict.errors, ...verdict.answered, ...verdict.differences].join("\n"))}</failure>\n    </testcase>`;
+      return `${open}>\n      <skipped message="${escapeXml(verdict.explanation)}"/>\n    </testcase>`;
+    return `${open}>\n      <failure message="${escapeXml(verdict.explanation)}">${escapeXml([...verdict.errors, ...verdict.answered, ...verdict.differences].join("\n"))}</failure>\n    </testcase>`;
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="${escape(outcome.consumer)} against the service's answers" tests="${outcome.verdicts.length}" failures="${broke}" skipped="${skipped}">\n${cases.join("\n")}\n  </testsuite>\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="${escapeXml(outcome.consumer)} against the service's answers" tests="${outcome.verdicts.length}" failures="${broke}" skipped="${skipped}">\n${cases.join("\n")}\n  </testsuite>\n</testsuites>\n`;
 }

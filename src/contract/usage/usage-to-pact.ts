@@ -149,7 +149,7 @@ function pactResponse(interaction: UsageInteraction, expected: PactExpectation):
   return {
     status: response.status,
     ...(mediaType !== null ? { headers: { "Content-Type": [mediaType] } } : {}),
-    ...(hasBody ? { body: { content: expected.content, contentType: mediaType!, encoded: false as const } } : {}),
+    ...(hasBody ? { body: { content: expected.content, contentType: mediaType, encoded: false as const } } : {}),
     matchingRules: {
       ...(hasBody ? { body: expected.rules } : {}),
       ...(mediaType !== null

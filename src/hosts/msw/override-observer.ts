@@ -6,7 +6,9 @@ import type { JournalRecord, RequestJournal } from "../../mock/services/request-
  */
 export interface ObservedNetwork {
   events: {
+    // biome-ignore lint/suspicious/noExplicitAny: MSW types each event's listener apart; only any takes them all
     on(type: string, listener: (event: any) => void): unknown;
+    // biome-ignore lint/suspicious/noExplicitAny: as for on
     removeListener(type: string, listener: (event: any) => void): unknown;
   };
 }
@@ -111,6 +113,7 @@ export function createOverrideObserver(options: {
         throw new TypeError("observe takes what setupServer() or setupWorker() returned (it listens to its events).");
       if (observed.has(events)) return () => {};
       observed.add(events);
+      // biome-ignore lint/suspicious/noExplicitAny: the listeners of several event types, handed to on()
       const listeners: Array<[string, (event: any) => void]> = [
         ["request:start", onStart],
         ["request:match", onMatch],

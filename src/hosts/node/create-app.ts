@@ -1,4 +1,4 @@
-import type { RequestListener, } from "node:http";
+import type { RequestListener } from "node:http";
 import { createRequire } from "node:module";
 import type { Contract } from "../../contract/create-contract.ts";
 import type { RawRecordService } from "../../mock/services/raw-records.ts";
@@ -117,6 +117,7 @@ export function createApp(deps: AppDeps): RequestListener {
     const answered = answer(request, receivedAt, path);
     // Most answers come at once (api-interceptor.ts): written now, without a turn of the microtask queue.
     if (!(answered instanceof Promise)) deliver(request, path, answered, cors);
-    else answered.then((settled) => deliver(request, path, settled, cors));
+    // The router turns every exception into its 500 answer, so the promise of an answer never rejects.
+    else void answered.then((settled) => deliver(request, path, settled, cors));
   };
 }

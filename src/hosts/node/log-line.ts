@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import { PINO_LEVELS, type LogFormat, type LogLevel } from "../../mock/log-line.ts";
 
-export { LOG_FORMATS, PINO_LEVELS, type LogFormat, type LogLevel } from "../../mock/log-line.ts";
+export { LOG_FORMATS, type LogFormat, type LogLevel } from "../../mock/log-line.ts";
 
 /** The fields pino puts first on every line. */
 const PROCESS = { pid: process.pid, hostname: hostname() };

@@ -114,14 +114,11 @@ export function curlOf(call: JournaledCall): string {
 function problemOf(call: JournaledCall): { title?: unknown; type?: unknown; errors?: unknown } | undefined {
   const body = call.answered?.body;
   if (body === undefined || body === null) return undefined;
-  if (!(body instanceof Uint8Array) && !(body instanceof JsonBytes) && typeof body !== "string")
-    return body as { title?: unknown };
+  if (!(body instanceof Uint8Array) && !(body instanceof JsonBytes) && typeof body !== "string") return body;
   if (call.answerSize !== undefined || !/json/i.test(contentTypeOf(call.answered as Reply))) return undefined;
   try {
     const parsed = JSON.parse(bodyText(body)) as unknown;
-    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
-      ? (parsed as { title?: unknown })
-      : undefined;
+    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }

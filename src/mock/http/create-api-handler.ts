@@ -12,7 +12,7 @@ import { bodyLessContentType } from "../validation/body-less-content-type.ts";
 import { capFieldErrors } from "../validation/cap-field-errors.ts";
 import { CheckedAnswers } from "../validation/checked-answers.ts";
 import type { ApiCall, ApiHandler } from "./api-interceptor.ts";
-import { firstHeader, } from "./mock-request.ts";
+import { firstHeader } from "./mock-request.ts";
 import { noRouteHint } from "./no-route-hint.ts";
 import { nonCanonicalId, nonCanonicalIdDetail } from "./non-canonical-id.ts";
 import { JsonBytes } from "../json-bytes.ts";
@@ -174,7 +174,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     const unknownId = nonCanonicalId(operation, rawParams);
     if (unknownId) return refuse({ problem: "notFound", detail: nonCanonicalIdDetail(unknownId) }, call);
 
-    const outcome = deps.handlers[operation.id as OperationId]({
+    const outcome = deps.handlers[operation.id]({
       account,
       params: check.pathParams ?? {},
       body,

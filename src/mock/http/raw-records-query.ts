@@ -124,7 +124,7 @@ function unrelated(
   collection: CollectionName,
   table: Partial<Record<CollectionName, readonly string[]>>,
 ): string {
-  const related = Object.entries(table).map(([from, names]) => `${option}=${names!.join(",")} on ${from}`);
+  const related = Object.entries(table).map(([from, names]) => `${option}=${names.join(",")} on ${from}`);
   return `${clip(name, 100)} does not relate to ${collection}; the records relate by property_reference (${related.join("; ")}), and to their account by uid (filter with ?uid=)`;
 }
 

@@ -109,7 +109,7 @@ export class ProviderStates {
       case PROVIDER_STATES.document: {
         if (property !== undefined && (!isPlainObject(property) || Object.keys(property).length > MAX_FIELDS))
           return refuse(`params/property must be an object of at most ${MAX_FIELDS} fields.`);
-        const home = this.#property(account, (property as Record<string, unknown> | undefined) ?? {});
+        const home = this.#property(account, property ?? {});
         if (!home.ok) return home;
         const body = this.#valid(
           "POST",
@@ -154,7 +154,7 @@ export class ProviderStates {
     );
     if (Object.keys(rest).length > 0) {
       const edit = this.#valid("PUT", `/api/v1/object/property/${nid}`, rest, account, {});
-      if (edit && Object.keys(edit).length > 0) properties.edit(account, Number(nid), edit as Schemas["PropertyEdit"]);
+      if (edit && Object.keys(edit).length > 0) properties.edit(account, Number(nid), edit);
     }
     return success(nid);
   }

@@ -1,6 +1,7 @@
 import { failure, success, type FieldError, type Outcome } from "../problems.ts";
 import type { RawRecordValidator } from "./raw-record-validator.ts";
 import { COLLECTIONS, type CollectionName, type Database } from "./records.ts";
+import { escapeToken } from "../../spec/json-pointer.ts";
 
 /** The most offending places a refusal lists; past them it says there are more. */
 const MAX_ERRORS = 20;
@@ -27,7 +28,7 @@ export function checkState(value: unknown, validate: RawRecordValidator): Outcom
   const wrong = (pointer: string, detail: string) => errors.push({ in: "body", pointer, detail });
   for (const key of Object.keys(given)) {
     if (!(COLLECTIONS as readonly string[]).includes(key))
-      wrong(`/${escape(key.slice(0, 100))}`, `is not a collection of a state (${COLLECTIONS.join(", ")})`);
+      wrong(`/${escapeToken(key.slice(0, 100))}`, `is not a collection of a state (${COLLECTIONS.join(", ")})`);
     if (errors.length >= MAX_ERRORS) break;
   }
   const state: Database = { accounts: [], properties: [], agents: [], documents: [] };
@@ -60,7 +61,7 @@ export function checkState(value: unknown, validate: RawRecordValidator): Outcom
         if (apiKeys.has(record.apiKey!)) wrong(`${place}/apiKey`, "is taken: an API key opens one account");
         apiKeys.add(record.apiKey!);
       }
-      (state[collection as CollectionName] as unknown[]).push(record);
+      (state[collection] as unknown[]).push(record);
     }
   }
   if (errors.length > 0) {
@@ -74,9 +75,4 @@ export function checkState(value: unknown, validate: RawRecordValidator): Outcom
     return failure("invalidState", `The state is refused, nothing was changed: ${count}.`, errors.slice(0, MAX_ERRORS));
   }
   return success(state);
-}
-
-/** A key as a JSON pointer token (RFC 6901). */
-function escape(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }

@@ -3,7 +3,7 @@ import type { OpenApiDocument } from "../../spec/openapi-document.ts";
 import { nodeAjvParts } from "../../contract/create-ajv.ts";
 import { buildRawRecordValidator, type RawRecordValidator } from "./raw-record-validator.ts";
 
-export { buildRawRecordValidator, type RawRecordCheck, type RawRecordValidator } from "./raw-record-validator.ts";
+export type { RawRecordValidator } from "./raw-record-validator.ts";
 
 /**
  * The check a raw write goes through, on Node: {@link buildRawRecordValidator} over `spec/openapi.yaml` (or the

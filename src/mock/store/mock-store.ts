@@ -15,7 +15,6 @@ import { StoreIndexes } from "./store-indexes.ts";
 
 /** The first nid the sequence hands out on an empty state (seeded records start at 1001). */
 const FIRST_NID = 1001;
-export { SEQUENCE_FEED_LIMIT } from "./sequence-ids.ts";
 
 export type { StoredRecord } from "./records.ts";
 
@@ -157,7 +156,7 @@ export class MockStore {
    * {@link update}.
    */
   record<C extends CollectionName>(collection: C, id: number): Database[C][number] | undefined {
-    return this.#indexes.record(collection, id) as Database[C][number] | undefined;
+    return this.#indexes.record(collection, id);
   }
 
   /**
@@ -188,7 +187,7 @@ export class MockStore {
   /** A raw removal (`/__db`): removes the record and its index entries, without a scan of the state. */
   removeRaw(collection: CollectionName, record: StoredRecord): void {
     if (this.record(collection, record.id) !== record) return;
-    this.#positions.remove(this.state[collection] as StoredRecord[], record);
+    this.#positions.remove(this.state[collection], record);
     this.#indexes.unindex(collection, record, undefined);
     this.#changed({ kind: "remove", collection, id: record.id });
   }
@@ -320,6 +319,8 @@ export class MockStore {
 
   /** Adds a record to its collection (its id already given: {@link nextId}). */
   add<C extends CollectionName>(collection: C, record: Database[C][number]): Database[C][number] {
+    // Without the assertion, the collections of C are intersected and no record fits (tsc refuses the call).
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it, see above
     this.#positions.append(this.state[collection] as StoredRecord[], record);
     this.#indexes.index(collection, record);
     this.#changed({ kind: "put", collection, record });
@@ -341,7 +342,7 @@ export class MockStore {
 
   /** Removes a record from its collection. */
   remove(collection: CollectionName, record: StoredRecord): void {
-    this.#positions.remove(this.state[collection] as StoredRecord[], record);
+    this.#positions.remove(this.state[collection], record);
     this.#indexes.unindex(collection, record, undefined);
     this.#changed({ kind: "remove", collection, id: record.id });
   }

@@ -126,7 +126,7 @@ function propertyCopy(source: PropertyRecord, id: number, round: number): Proper
     // As a property without them holds them (section 2.1: tours are an empty array when there are none).
     virtual_tours: [],
     property_videos: {},
-  } as PropertyRecord;
+  };
 }
 
 /** A card for a seed without one to copy. */
@@ -147,7 +147,7 @@ const PLAIN_AGENT: AgentRecord = {
   agency_profile: "0",
   headshot_url: "https://seats-full.example/headshot.jpg",
   notes: "",
-} as AgentRecord;
+};
 
 /**
  * `1000` as `1,000`. Not `toLocaleString`: the first call sets up Intl's number formatting, work that every start

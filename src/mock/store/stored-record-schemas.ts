@@ -21,7 +21,7 @@ const ref = (pointer: string) => ({ $ref: `${SPEC_ID}#${pointer}` });
 
 /** Every field of an answer schema except the derived ones, each as a reference to the spec's own schema. */
 function fieldsOf(document: OpenApiDocument, schemaName: string, derived: string[]): Record<string, object> {
-  const schema = document.components?.schemas?.[schemaName] as SchemaObject | undefined;
+  const schema = document.components?.schemas?.[schemaName];
   const properties = (schema?.properties ?? {}) as Record<string, unknown>;
   const fields: Record<string, object> = {};
   for (const name of Object.keys(properties)) {

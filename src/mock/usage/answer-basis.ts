@@ -1,7 +1,7 @@
 import type { Contract } from "../../contract/build-contract.ts";
 import type { Basis, UsageBasis } from "../../contract/usage/usage-document.ts";
 import { RESOURCE_OF_ANSWER } from "../../contract/profile/service-profile.ts";
-import { escapeToken as escapeAny, resolvePointer } from "../../spec/json-pointer.ts";
+import { escapeToken, resolvePointer } from "../../spec/json-pointer.ts";
 import { listAssumptions } from "../../spec/list-assumptions.ts";
 import type { OperationId } from "../../contract/operation-id.ts";
 
@@ -36,7 +36,7 @@ export interface AnswerBasis {
   known(shape: AnswerShape): boolean;
 }
 
-const FACT: Basis = Object.freeze({ tier: "fact" }) as Basis;
+const FACT: Basis = Object.freeze({ tier: "fact" });
 
 /** What one schema node says, once resolved: the marker ids on it, and where its children's schemas are. */
 interface SchemaNode {
@@ -420,10 +420,4 @@ function statusOfComponent(response: Record<string, unknown>): number | undefine
     }
   }
   return undefined;
-}
-
-/** A pointer's token: most names need no escape, and this runs for every field of every answer written. */
-function escapeToken(token: string | number): string {
-  const text = String(token);
-  return text.includes("~") || text.includes("/") ? escapeAny(text) : text;
 }

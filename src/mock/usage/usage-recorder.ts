@@ -168,7 +168,10 @@ export class UsageRecorder implements UsageControl {
     // Paths a test sends are few; a client inventing a new one on every request must not grow the cache past this.
     if (test.paths.size >= MAX_PATHS_PER_TEST) test.paths.clear();
     const found = this.#deps.contract.match(call.method, call.path);
-    if (found.kind !== "operation") return (test.paths.set(call.path, null), undefined);
+    if (found.kind !== "operation") {
+      test.paths.set(call.path, null);
+      return;
+    }
     test.paths.set(call.path, sortedParams(found.pathParams));
     const collection = collectionOfPath(found.operation.pathTemplate);
     const nid = found.pathParams.nid;

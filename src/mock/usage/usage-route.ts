@@ -63,7 +63,7 @@ export function createUsageRoute(
         "is not a field of this route (name)",
       );
     if (!("name" in body)) return refuse("/name", "is required");
-    const problem = testNameProblem((body as { name: unknown }).name);
+    const problem = testNameProblem(body.name);
     if (problem) return refuse("/name", problem);
     const name = (body as { name: string }).name;
     usage.beginTest(name);

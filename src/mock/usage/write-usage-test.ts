@@ -1,5 +1,5 @@
 import type { Basis, UsageBinding, UsageInteraction, UsageTest } from "../../contract/usage/usage-document.ts";
-import { escapeToken as escapeAny } from "../../spec/json-pointer.ts";
+import { escapeToken } from "../../spec/json-pointer.ts";
 import type { AnswerBasis } from "./answer-basis.ts";
 import { collectionOfPath, type OpenTest, type RecordCollection } from "./recorded-test.ts";
 
@@ -173,7 +173,7 @@ function answerPiece(call: OpenTest["calls"][number], deps: WriteTestDeps): Answ
     body !== null &&
     typeof body === "object" &&
     "nid" in body
-      ? String((body as { nid: unknown }).nid)
+      ? String(body.nid)
       : undefined;
   const piece: AnswerPiece = {
     response: JSON.stringify({ status: call.status, mediaType: call.mediaType, body }, deps.replacer),
@@ -225,10 +225,4 @@ function sortedKeys(record: Record<string, unknown>): Record<string, unknown> {
       .sort()
       .map((key) => [key, record[key]]),
   );
-}
-
-/** A pointer's token: most names need no escape, and this runs for every field of every answer written. */
-function escapeToken(token: string | number): string {
-  const text = String(token);
-  return text.includes("~") || text.includes("/") ? escapeAny(text) : text;
 }

@@ -74,7 +74,7 @@ function readLinks(value: unknown, faults: Faults): SocialLink[] | string {
       Number.isFinite(Number(text)) &&
       text.trim() !== "";
     if (!integerLike && !looseNumber) return `social_media_links[${i}].weight must be an integer-like string`;
-    links.push({ service, url, weight: text as string });
+    links.push({ service, url, weight: text });
   }
   return links;
 }

@@ -168,7 +168,8 @@ function respond(
 export function createHttpServer(parts: ServiceParts): Server {
   const table = routes(parts);
   return createServer((req: IncomingMessage, res: ServerResponse) => {
-    readBody(req)
+    // Every failure is caught and answered above; writing the answer cannot reject.
+    void readBody(req)
       .then((body) =>
         respond({ method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, body }, parts, table),
       )

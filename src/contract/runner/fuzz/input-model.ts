@@ -126,7 +126,7 @@ function properties(schema: SchemaObject): Record<string, SchemaObject> {
 function resolveSchema(document: unknown, schema: SchemaObject): SchemaObject {
   let node = schema;
   for (let depth = 0; typeof node?.$ref === "string" && depth < 10; depth += 1)
-    node = resolvePointer(document, (node.$ref as string).replace(/^#/, "")) as SchemaObject;
+    node = resolvePointer(document, node.$ref.replace(/^#/, "")) as SchemaObject;
   return node;
 }
 

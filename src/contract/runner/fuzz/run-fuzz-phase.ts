@@ -189,7 +189,7 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
       }
       // A warning about the answer's shape that the scenario already gave for this operation and status says nothing new.
       if (finding.tier !== "fact" && finding.ofAnswer && repeats(ctx, finding)) continue;
-      results.push(record(ctx, deps, operation, smallest.finding, smallest.fuzzCase));
+      results.push(record(ctx, operation, smallest.finding, smallest.fuzzCase));
     }
     for (const check of exercised(operation, entry)) {
       if (results.some((result) => result.check === check && result.status !== "passed")) continue;
@@ -247,13 +247,7 @@ function exercised(operation: InputOperation, entry: FuzzOperationSummary): Chec
 }
 
 /** Records a finding in the run's report, with the request behind it as a curl line. */
-function record(
-  ctx: RunContext,
-  deps: FuzzPhaseDeps,
-  operation: InputOperation,
-  finding: Finding,
-  fuzzCase: FuzzCase,
-): CheckResult {
+function record(ctx: RunContext, operation: InputOperation, finding: Finding, fuzzCase: FuzzCase): CheckResult {
   const { exchange } = finding;
   const request: ExchangeSummary = {
     method: exchange.method,
