@@ -147,7 +147,7 @@ export interface MockCore {
   readonly coverage: Coverage;
   /** Why changes cannot be saved, or undefined. */
   problem(): string | undefined;
-  /** Saves what is pending (the persistence port's journal). */
+  /** Saves what is pending (the `--db` change log). */
   close(): Promise<void>;
 }
 
@@ -170,7 +170,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     issued: loaded?.meta.autologin.issued ?? 0,
   });
   store.onReset(() => tokens.clear());
-  let journal: PersistenceJournal | undefined;
+  // The --db change log, which saves the state; `MockCore.journal` is the request journal, another thing.
+  let changeLog: PersistenceJournal | undefined;
   if (options.persistence) {
     const opened = options.persistence.open({
       state: () => store.state,
@@ -178,12 +179,12 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       log: (line, level) => options.tell(level, line),
     });
     store.onChange((change) => opened.append(change));
-    journal = opened;
+    changeLog = opened;
   }
-  const durability: Durability | undefined = journal && {
+  const durability: Durability | undefined = changeLog && {
     version: () => store.version,
-    saved: () => journal.saved(),
-    problem: () => journal.problem,
+    saved: () => changeLog.saved(),
+    problem: () => changeLog.problem,
   };
   const baseUrl = options.baseUrl?.replace(/\/+$/, "");
   const configuredHosts = (options.allowedHosts ?? []).map((host) => host.toLowerCase());
@@ -232,17 +233,17 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const coverage = new Coverage(contract);
   requestJournal.countAnswers((operationId, status) => coverage.record(operationId, status));
   // Read by the steering interceptor on every call: PUT /__admin/latency changes it for the next one.
-  const steering: { latency: Latency | undefined } = { latency: options.latency };
+  const latencyNow: { latency: Latency | undefined } = { latency: options.latency };
   const latencyControl: LatencyControl = {
-    get: () => steering.latency,
-    set: (latency) => (steering.latency = latency),
+    get: () => latencyNow.latency,
+    set: (latency) => (latencyNow.latency = latency),
   };
   const apiInterceptors: ApiInterceptor[] = [
     ...(requestJournal.capacity > 0 ? [journalRequests(requestJournal)] : []),
     steerRequests({
       faults,
       get latency() {
-        return steering.latency;
+        return latencyNow.latency;
       },
       ...(options.random ? { random: options.random } : {}),
       documented,
@@ -283,7 +284,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     store.reset();
     faults.clear();
     requestJournal.clear();
-    steering.latency = options.latency;
+    latencyNow.latency = options.latency;
     currentState = options.seedName ?? "fixtures";
     usage?.stateChanged();
   };
@@ -354,8 +355,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     requests: (filter) => requestJournal.entries(filter),
     journal: requestJournal,
     coverage,
-    problem: () => journal?.problem,
-    close: async () => journal?.close(),
+    problem: () => changeLog?.problem,
+    close: async () => changeLog?.close(),
   };
 }
 
