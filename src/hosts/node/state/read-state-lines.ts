@@ -45,11 +45,12 @@ export function readStateLines(path: string, source: string): StateFromLines | u
   let metaLine = 0;
   let number = 0;
   let lastFilled = 0;
-  // The checksum of every byte before the `$meta` line, as the writer took it.
+  // The checksum of every byte before the line at hand, as the writer took it (the `$meta` line's own are not in it).
   let checksum = 0;
-  let beforeMeta = true;
+  let through = 0;
   for (const line of fileLines(path, (bytes) => {
-    if (beforeMeta) checksum = crc32(bytes, checksum);
+    checksum = through;
+    through = crc32(bytes, through);
   })) {
     number += 1;
     if (line.trim() === "") continue;
@@ -74,7 +75,6 @@ export function readStateLines(path: string, source: string): StateFromLines | u
     if (key === "$meta") {
       meta = member;
       metaLine = number;
-      beforeMeta = false;
       if (isTrailer(member)) checkTrailer(source, number, member, state, checksum);
       continue;
     }

@@ -148,7 +148,7 @@ export function readSnapshot(path: string): ReadSnapshot | undefined {
 }
 
 /** The meta a `$meta` holds, without its trailer's fields; undefined for a trailer alone. */
-function metaOf(value: unknown, path: string, line: number): StateMeta | undefined {
+export function metaOf(value: unknown, path: string, line: number): StateMeta | undefined {
   if (isMeta(value)) {
     const { seq, nextId, nextUid, autologin } = value;
     return { seq, nextId, nextUid, autologin: { secret: autologin.secret, issued: autologin.issued } };
