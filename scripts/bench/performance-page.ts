@@ -63,7 +63,8 @@ export function renderSection(report: BenchReport): string {
         `${bytes(scale.rssSettledBytes)} once quiet after start and ${bytes(scale.rssSettledAfterLoadBytes)} once quiet after the retrieve scenarios; a GET there costs ` +
         `${ratioOf(scale.storeSize.cpuRatio, 1)} the CPU of one on the default fixtures (three processes each; one each: ${ratioOf(scale.storeSizeOneProcess.cpuRatio, 1)}) ` +
         `and ${ratioOf(scale.bareCpuRatio, 1)} that of bare node:http answering the same bytes. It starts in ${ms(scale.startupMs)} (spawn to first 200), ` +
-        `${ratio(scale.startupMs / scale.defaultStartupMs)} the ${ms(scale.defaultStartupMs)} of a start on the default fixtures in turn with it; node alone reads and parses the same file in ${ms(scale.readAndParseMs)}.`,
+        `${ratio(scale.startupMs / scale.readAndParseMs)} the ${ms(scale.readAndParseMs)} node alone takes to read, parse and keep the same file (JSON Lines); ` +
+        `from the same state as one JSON document it starts in ${ms(scale.document.startupMs)}, ${ratio(scale.document.startupMs / scale.document.readAndParseMs)} node's ${ms(scale.document.readAndParseMs)}.`,
       "",
     );
   }
