@@ -50,7 +50,7 @@ export function convertState(from: string, to: string, seed: () => Database): Co
     const lines = readStateLines(from, from);
     if (lines) {
       state = lines.state;
-      meta = lines.meta === undefined ? undefined : metaOf(lines.meta, from, lines.metaLine);
+      meta = lines.meta === undefined ? undefined : metaOf(lines.meta, from, () => lines.metaLine);
     } else ({ state, meta } = readSnapshot(from)!);
   }
   const format = stateFormatOf(to);

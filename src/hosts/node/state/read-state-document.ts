@@ -4,14 +4,14 @@ import { JSONParser } from "@streamparser/json";
 import { firstRecordFault, MAX_RECORD_DEPTH, recordFault, recordProblem, RecordRefused } from "../../../mock/store/record-fault.ts";
 import { COLLECTIONS, type CollectionName, type Database } from "../../../mock/store/records.ts";
 import { StateFileError } from "../../../mock/store/state-file-error.ts";
-import { fileLines } from "./file-lines.ts";
 import { opensFewer } from "./read-state-lines.ts";
 
 /** A state read from one JSON document, with its `$meta` member (unknown: the caller checks it) and its line. */
 export interface StateFromDocument {
   state: Database;
   meta: unknown;
-  metaLine: number;
+  /** The line of `$meta`, counted when asked (only a refusal names it). */
+  metaLine: () => number;
 }
 
 /**
@@ -50,20 +50,117 @@ class NotLaidOut extends Error {}
 
 const MEMBER = /^"((?:[^"\\]|\\.)*)"\s*:\s*(.*)$/;
 
+/**
+ * A file read a chunk at a time, as lines or as a value's text up to the line that closes it. Each result's place
+ * is its first byte's offset in the file: a line number is counted only when one is to be shown.
+ */
+class ChunkedFile {
+  readonly #fd: number;
+  #buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  #start = 0;
+  #filled = 0;
+  #ended = false;
+  /** The file's offset of the buffer's first byte. */
+  #base = 0;
+
+  constructor(path: string) {
+    this.#fd = openSync(path, "r");
+  }
+
+  close(): void {
+    closeSync(this.#fd);
+  }
+
+  /** The offset of the next byte to be read. */
+  get offset(): number {
+    return this.#base + this.#start;
+  }
+
+  /** The next line without its line end, or undefined at the end of the file. */
+  line(): string | undefined {
+    let from = this.#start;
+    for (;;) {
+      const at = this.#buffer.indexOf(LINE_END, from);
+      if (at !== -1 && at < this.#filled) {
+        const line = this.#buffer.toString("utf8", this.#start, at);
+        this.#start = at + 1;
+        return line;
+      }
+      from = this.#filled;
+      if (!this.#more()) {
+        if (this.#start === this.#filled) return undefined;
+        const line = this.#buffer.toString("utf8", this.#start, this.#filled);
+        this.#start = this.#filled;
+        return line;
+      }
+      from -= this.#shifted;
+    }
+  }
+
+  /** The text up to and including `closer`, consumed; undefined when the file ends first. */
+  through(closer: Buffer): string | undefined {
+    let from = this.#start;
+    for (;;) {
+      const at = this.#buffer.indexOf(closer, from);
+      if (at !== -1 && at + closer.length <= this.#filled) {
+        const text = this.#buffer.toString("utf8", this.#start, at + closer.length);
+        this.#start = at + closer.length;
+        return text;
+      }
+      from = Math.max(this.#start, this.#filled - closer.length + 1);
+      if (!this.#more()) return undefined;
+      from -= this.#shifted;
+    }
+  }
+
+  /** How far the last {@link #more} moved the held bytes towards the buffer's start. */
+  #shifted = 0;
+
+  /** Reads more of the file after what is held, growing the buffer when it is full; false at the end. */
+  #more(): boolean {
+    if (this.#ended) return false;
+    this.#shifted = this.#start;
+    this.#buffer.copy(this.#buffer, 0, this.#start, this.#filled);
+    this.#base += this.#start;
+    this.#filled -= this.#start;
+    this.#start = 0;
+    if (this.#filled === this.#buffer.length) this.#buffer = Buffer.concat([this.#buffer, Buffer.allocUnsafe(this.#buffer.length)]);
+    const read = readSync(this.#fd, this.#buffer, this.#filled, this.#buffer.length - this.#filled, null);
+    if (read === 0) this.#ended = true;
+    this.#filled += read;
+    return read > 0;
+  }
+}
+
+/** The 1-based line of a byte offset of a file, counted only when a line is to be named. */
+export function lineOfOffset(path: string, offset: number): number {
+  let line = 1;
+  const fd = openSync(path, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    for (let done = 0; done < offset; ) {
+      const read = readSync(fd, buffer, 0, Math.min(buffer.length, offset - done), null);
+      if (read === 0) break;
+      line += newlines(buffer, read);
+      done += read;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return line;
+}
+
 function readLaidOut(path: string, source: string, checked: CollectionName[]): StateFromDocument {
   const state: Record<string, unknown> = {};
   let meta: unknown;
-  let metaLine = 0;
+  let metaOffset = 0;
   let phase: "open" | "members" | "records" | "closed" = "open";
   /** A comma ended the last member or record: another must follow. */
   let more = false;
   let collection: CollectionName | undefined;
   let records: unknown[] = [];
-  /** A value spanning lines: its lines so far, its first line's indent and number, and where it goes. */
-  let piece: { lines: string[]; indent: number; line: number; key: string | undefined } | undefined;
-  let number = 0;
 
-  const take = (key: string | undefined, text: string, line: number): boolean => {
+  const take = (key: string | undefined, text: string, offset: number): boolean => {
     const comma = text.endsWith(",");
     let value: unknown;
     try {
@@ -73,11 +170,11 @@ function readLaidOut(path: string, source: string, checked: CollectionName[]): S
     }
     if (key === undefined) {
       const problem = collection ? recordProblem(collection, value, opensFewer(text, MAX_RECORD_DEPTH)) : undefined;
-      if (problem !== undefined) throw new RecordRefused(`${source} line ${line}`, recordFault(collection!, records.length, value, problem));
+      if (problem !== undefined) throw new RecordRefused(`${source} line ${lineOfOffset(path, offset)}`, recordFault(collection!, records.length, value, problem));
       records.push(value);
     } else if (key === "$meta") {
       meta = value;
-      metaLine = line;
+      metaOffset = offset;
     } else {
       state[key] = value;
       // Taken whole (or taken again): its records are checked after.
@@ -86,69 +183,80 @@ function readLaidOut(path: string, source: string, checked: CollectionName[]): S
     return comma;
   };
 
-  for (const line of fileLines(path)) {
-    number += 1;
-    const text = line.trim();
-    if (text === "") continue;
-    if (piece) {
-      piece.lines.push(text);
+  const file = new ChunkedFile(path);
+  try {
+    /**
+     * A value whose first line opens it alone (`{`, or `"key": {`): the rest of its text, through the line that
+     * closes it at the same indent (JSON.stringify's layout; any other fails to parse, and the file is streamed).
+     */
+    const spanning = (opening: string, line: string, key: string | undefined, offset: number): boolean => {
       const indent = line.length - line.trimStart().length;
-      if (indent === piece.indent && /^[}\]],?$/.test(text)) {
-        more = take(piece.key, piece.lines.join("\n"), piece.line);
-        piece = undefined;
-      }
-      continue;
-    }
-    switch (phase) {
-      case "open":
-        if (text !== "{") throw new NotLaidOut();
-        phase = "members";
-        more = true;
-        break;
-      case "members": {
-        if (text === "}") {
-          if (more && Object.keys(state).length + (meta === undefined ? 0 : 1) > 0) throw new NotLaidOut();
-          phase = "closed";
+      const rest = file.through(Buffer.from(`\n${line.slice(0, indent)}${opening === "{" ? "}" : "]"}`));
+      if (rest === undefined) throw new NotLaidOut();
+      // The closing line's end: a comma, or nothing.
+      const after = file.line()?.trimEnd();
+      if (after !== "" && after !== "," && after !== undefined) throw new NotLaidOut();
+      return take(key, `${opening}${rest}${after ?? ""}`, offset);
+    };
+    for (;;) {
+      const offset = file.offset;
+      const line = file.line();
+      if (line === undefined) break;
+      const text = line.trim();
+      if (text === "") continue;
+      switch (phase) {
+        case "open":
+          if (text !== "{") throw new NotLaidOut();
+          phase = "members";
+          more = true;
+          break;
+        case "members": {
+          if (text === "}") {
+            if (more && Object.keys(state).length + (meta === undefined ? 0 : 1) > 0) throw new NotLaidOut();
+            phase = "closed";
+            break;
+          }
+          const member = MEMBER.exec(text);
+          if (!member || !more) throw new NotLaidOut();
+          const key = JSON.parse(`"${member[1]}"`) as string;
+          const rest = member[2]!;
+          if (rest === "[" && (COLLECTIONS as readonly string[]).includes(key)) {
+            collection = key as CollectionName;
+            records = [];
+            state[key] = records;
+            checked.push(collection);
+            phase = "records";
+            more = true;
+          } else if (rest === "{" || rest === "[") {
+            more = spanning(rest, line, key, offset);
+          } else {
+            more = take(key, rest, offset);
+          }
           break;
         }
-        const member = MEMBER.exec(text);
-        if (!member || !more) throw new NotLaidOut();
-        const key = JSON.parse(`"${member[1]}"`) as string;
-        const rest = member[2]!;
-        if (rest === "[" && (COLLECTIONS as readonly string[]).includes(key)) {
-          collection = key as CollectionName;
-          records = [];
-          state[key] = records;
-          checked.push(collection);
-          phase = "records";
-          more = true;
-        } else if (/^[{[]$/.test(rest)) {
-          piece = { lines: [rest], indent: line.length - line.trimStart().length, line: number, key };
-        } else {
-          more = take(key, rest, number);
-        }
-        break;
-      }
-      case "records":
-        if (text === "]" || text === "],") {
-          if (more && records.length > 0) throw new NotLaidOut();
-          more = text.endsWith(",");
-          collection = undefined;
-          phase = "members";
-        } else if (!more) {
+        case "records":
+          if (text === "]" || text === "],") {
+            if (more && records.length > 0) throw new NotLaidOut();
+            more = text.endsWith(",");
+            collection = undefined;
+            phase = "members";
+          } else if (!more) {
+            throw new NotLaidOut();
+          } else if (text === "{") {
+            more = spanning("{", line, undefined, offset);
+          } else {
+            more = take(undefined, text, offset);
+          }
+          break;
+        case "closed":
           throw new NotLaidOut();
-        } else if (text === "{") {
-          piece = { lines: [text], indent: line.length - line.trimStart().length, line: number, key: undefined };
-        } else {
-          more = take(undefined, text, number);
-        }
-        break;
-      case "closed":
-        throw new NotLaidOut();
+      }
     }
+  } finally {
+    file.close();
   }
-  if (phase !== "closed" || piece) throw new NotLaidOut();
-  return { state: state as unknown as Database, meta, metaLine };
+  if (phase !== "closed") throw new NotLaidOut();
+  return { state: state as unknown as Database, meta, metaLine: () => lineOfOffset(path, metaOffset) };
 }
 
 /** Bytes given to the streaming parser at a time. */
@@ -206,10 +314,12 @@ function readStreamed(path: string, source: string): StateFromDocument {
     closeSync(fd);
   }
   if (notAnObject) throw new StateFileError(`${source} does not hold a mock state (an object with ${COLLECTIONS.join(", ")}).`);
-  return { state: state as unknown as Database, meta, metaLine };
+  return { state: state as unknown as Database, meta, metaLine: () => metaLine };
 }
 
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+const LINE_END = 0x0a;
 
 /** The line ends among a chunk's first `length` bytes. */
 function newlines(chunk: Uint8Array, length: number): number {

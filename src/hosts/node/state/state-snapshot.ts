@@ -141,20 +141,20 @@ export function readSnapshot(path: string): ReadSnapshot | undefined {
           "it is cut short or damaged, and is left as it is. A file of records written by hand is read with --fixtures.",
       );
     }
-    return { state: lines.state, meta: metaOf(lines.meta, path, lines.metaLine) };
+    return { state: lines.state, meta: metaOf(lines.meta, path, () => lines.metaLine) };
   }
   const document = readStateDocument(path, path);
   return { state: document.state, meta: document.meta === undefined ? undefined : metaOf(document.meta, path, document.metaLine) };
 }
 
 /** The meta a `$meta` holds, without its trailer's fields; undefined for a trailer alone. */
-export function metaOf(value: unknown, path: string, line: number): StateMeta | undefined {
+export function metaOf(value: unknown, path: string, line: () => number): StateMeta | undefined {
   if (isMeta(value)) {
     const { seq, nextId, nextUid, autologin } = value;
     return { seq, nextId, nextUid, autologin: { secret: autologin.secret, issued: autologin.issued } };
   }
   if (isTrailer(value) && Object.keys(value).length === 2) return undefined;
-  throw new StateFileError(`${path} line ${line}: "$meta" is not the meta of a mock state.`);
+  throw new StateFileError(`${path} line ${line()}: "$meta" is not the meta of a mock state.`);
 }
 
 function isMeta(value: unknown): value is StateMeta {
