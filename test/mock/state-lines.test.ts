@@ -134,6 +134,14 @@ describe("a state in JSON Lines", () => {
       expect(() => loadFixtures(broken), content).toThrow(new RegExp(`^The fixtures file ${broken} line ${line}:? ${problem}`));
     }
     for (const content of ["\ufeff{}", "[1, 2]"]) expect(() => loadFixtures(file(content)), content).toThrow("does not hold a mock state");
+    // A record the store cannot hold, in either layout the line reader knows, is named with its line.
+    const bad = { ...generated, properties: [generated.properties[0]!, { ...generated.properties[1]!, id: "x" }, ...generated.properties.slice(2)] };
+    const indented = JSON.stringify(bad, null, 2);
+    const opening = indented.split("\n").findIndex((line) => line.includes('"id": "x"')); // the line after the record's `{`
+    expect(() => loadFixtures(file(indented))).toThrow(`line ${opening} holds a record the mock cannot hold, and is refused: properties[1]: "id" is not an integer (a string).`);
+    const aRecordALine = ["{", ...(["accounts", "properties", "agents", "documents"] as const).map((name, at) => `  "${name}": [\n${bad[name].map((record) => `    ${JSON.stringify(record)}`).join(",\n")}\n  ]${at === 3 ? "" : ","}`), "}", ""].join("\n");
+    expect(JSON.stringify(loadFixtures(file(aRecordALine.replace('"id":"x"', `"id":${generated.properties[1]!.id}`))))).toBe(JSON.stringify(generated));
+    expect(() => loadFixtures(file(aRecordALine))).toThrow(`line ${6 + generated.accounts.length} holds a record the mock cannot hold`);
   });
 });
 
