@@ -69,6 +69,7 @@ async function runBench(settings: BenchSettings, progress: (line: string) => voi
   const scratch = mkdtempSync(join(tmpdir(), "plk-bench-"));
   let fixtures: Database | undefined;
   let fixturesFile: string | undefined;
+  let documentFile: string | undefined;
   const load = startLoadClient(settings.concurrency);
   const context: BenchContext = {
     settings,
@@ -83,6 +84,13 @@ async function runBench(settings: BenchSettings, progress: (line: string) => voi
         writeFileSync(fixturesFile, [...stateLines(context.largeFixtures())].join(""));
       }
       return fixturesFile;
+    },
+    largeFixturesDocumentFile() {
+      if (!documentFile) {
+        documentFile = join(scratch, `fixtures-${settings.properties}.json`);
+        writeFileSync(documentFile, JSON.stringify(context.largeFixtures(), null, 2) + "\n");
+      }
+      return documentFile;
     },
   };
   const report: BenchReport = {

@@ -6,7 +6,7 @@ import type { MockCommand } from "./parse-mock-args.ts";
  * from the running mock, not from the options, so that it tells the truth after a restart with `--db` (the
  * state read from the file, not the fixtures') and with `--accounts` (the configured accounts, not the demo one).
  */
-export function mockBanner(mock: Pick<MockServer, "store" | "restoredFrom"> & Partial<Pick<MockServer, "profile">>, command: MockCommand, listening: Listening): string {
+export function mockBanner(mock: Pick<MockServer, "store" | "restoredFrom"> & Partial<Pick<MockServer, "restoredNotes">> & Partial<Pick<MockServer, "profile">>, command: MockCommand, listening: Listening): string {
   const { url } = listening;
   const counts = mock.store.counts();
   const accounts = mock.store.state.accounts;
@@ -27,7 +27,7 @@ export function mockBanner(mock: Pick<MockServer, "store" | "restoredFrom"> & Pa
   }
   lines.push(
     mock.restoredFrom
-      ? `  Restored     ${records}, read from ${mock.restoredFrom}`
+      ? `  Restored     ${records}, read from ${mock.restoredFrom}${(mock.restoredNotes ?? []).map((note) => `; ${note}`).join("")}`
       : command.state !== undefined
         ? `  Seeded       ${records} (state ${command.stateFile ?? String(command.state)}; POST ${url}/__admin/state changes it)`
         : `  Seeded       ${records} (${command.fixturesFile ?? "fixtures/db.json"})`,

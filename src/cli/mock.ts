@@ -14,6 +14,10 @@ import { MOCK_USAGE, parseMockArgs } from "./parse-mock-args.ts";
 import { commandOrExit } from "./command-or-exit.ts";
 import { BufferedLog } from "./buffered-log.ts";
 import { messageLine } from "../hosts/node/log-line.ts";
+import { convertStateCommand } from "./convert-state-command.ts";
+
+// A conversion of a state file is a program of its own: it writes the file and exits.
+if (process.argv[2] === "--convert-state") process.exit(convertStateCommand(process.argv.slice(3)));
 
 const command = commandOrExit(parseMockArgs(process.argv.slice(2), process.env), MOCK_USAGE);
 

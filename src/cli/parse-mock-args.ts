@@ -57,7 +57,9 @@ Options:
                          default: the address the client used, when the mock answers to its host,
                          else the address the mock listens on)
   --db <file.json>       keep the state in this file across restarts (env MOCK_DB; default: in memory);
-                         every change goes to <file.json>.journal first and is answered once synced
+                         every change goes to <file.json>.journal first and is answered once synced.
+                         A .json file stays one JSON document in json-server's db.json shape; a name
+                         ending in .jsonl or .ndjson is JSON Lines, a record a line, for large states
   --db-sync <mode>       fsync (default): a 2xx to a write means it is on disk, even after kill -9 or a
                          power cut; none: answers do not wait, the last moments before a crash can be lost
                          (env MOCK_DB_SYNC)
@@ -97,6 +99,11 @@ Options:
                          line in pino's shape (level, time, msg, req, res, responseTime) for log tooling
   --version              print the kit's version
   --help                 show this help
+
+property-listing-mock --convert-state <from> <to>
+                         write the state in <from> to <to> in the form <to>'s name says (.jsonl or
+                         .ndjson: JSON Lines; else one JSON document); <from> is left as it is and <to>
+                         must not exist (exit 0 once written, 2 when it cannot be); --convert-state --help
 
 Setting up a test (docs/setting-up-a-test.md):
   GET /__admin/requests[?method=POST&path=/api/v1/object/property]   the request journal; DELETE empties it

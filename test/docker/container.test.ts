@@ -3,10 +3,15 @@
  * it: healthy, serving the API with the demo account as an unprivileged user; stopped cleanly by `docker stop`;
  * every acknowledged create on a `--db` volume kept across `docker kill -s KILL` and a new container; serving from
  * a read-only root with every capability dropped; the compose example passing; serving the load of many GETs under
- * a memory limit. Runs where an engine answers (test/support/docker.ts); in CI it must.
+ * a memory limit, and at 100,000 properties under 512m from a `--db` state in either form. Runs where an engine answers (test/support/docker.ts); in CI it must.
  */
-import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEFAULT_SEED, generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
+import type { Database } from "../../src/mock/store/records.ts";
+import { stateChunks } from "../../src/hosts/node/state/state-snapshot.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HANG_MS } from "../support/deadlines.ts";
 import { containerState, DEMO_HEADERS, docker, DOCKER_AVAILABLE, kitImage, NO_DOCKER, publishedUrl, run, uniqueName, waitForDockerHealthy } from "../support/docker.ts";
@@ -185,6 +190,57 @@ async function composeCommand(): Promise<string[] | undefined> {
   }
   return undefined;
 }
+
+describe("the image at 100,000 properties within --memory 512m", () => {
+  // One state, written in each form: as `npm run fixtures` writes db.json, and as the mock writes a JSON Lines snapshot.
+  let fixtures: Database | undefined;
+  const large = () => (fixtures ??= generateFixtures({ seed: DEFAULT_SEED, properties: 100_000 }));
+
+  const forms: Array<[string, string, (db: Database) => string]> = [
+    ["one JSON document", "state.json", (db) => JSON.stringify(db, null, 2) + "\n"],
+    // A JSON Lines --db state is a snapshot the mock wrote (--convert-state, or a first start): with its trailer.
+    ["JSON Lines", "state.jsonl", (db) => {
+      const chunks = stateChunks(db, "lines");
+      let text = "";
+      for (let next = chunks.next(); ; next = chunks.next()) {
+        text += next.value;
+        if (next.done) return text;
+      }
+    }],
+  ];
+  for (const [form, name, text] of forms) it(`starts from a --db state as ${form}, answers the list of 80,000 items and persists edits, never killed; the state file left as it is`, async ({ skip }) => {
+    skip(!DOCKER_AVAILABLE, NO_DOCKER);
+    const dir = mkdtempSync(join(tmpdir(), "plk-512-"));
+    chmodSync(dir, 0o777); // the image's user writes the journal beside the state
+    const file = join(dir, name);
+    writeFileSync(file, text(large()));
+    const before = createHash("sha256").update(readFileSync(file)).digest("hex");
+    const { id, url } = await start(["--memory", "512m", "--memory-swap", "512m", "-v", `${dir}:/data`], ["node", "dist/cli/mock.js", "--quiet", "--db", `/data/${name}`]);
+    const nids = large().properties.filter((property) => property.uid === 1).map((property) => property.id);
+    const statuses: number[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      const list = await fetch(`${url}/api/v1/object/properties/1`, { headers: DEMO_HEADERS });
+      statuses.push(list.status);
+      if (round === 0) expect(((await list.json()) as unknown[]).length).toBe(nids.length);
+      else await list.arrayBuffer();
+      for (let edit = 0; edit < 7; edit += 1) {
+        const nid = nids[(round * 7 + edit) * 997 % nids.length];
+        const response = await fetch(`${url}/api/v1/object/property/${nid}`, { method: "PUT", headers: DEMO_HEADERS, body: JSON.stringify({ title: `Edited ${round}-${edit}` }) });
+        statuses.push(response.status);
+        await response.arrayBuffer();
+      }
+    }
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    const state = await containerState(id);
+    expect(state.OOMKilled).toBe(false);
+    expect(state.Running).toBe(true);
+    await docker("stop", "--time", "5", id);
+    expect((await containerState(id)).ExitCode).toBe(0);
+    // The edits are in the journal; the state file is as it was written, in its own form.
+    expect(createHash("sha256").update(readFileSync(file)).digest("hex")).toBe(before);
+    expect(readFileSync(`${file}.journal`, "utf8").split("\n").filter((line) => line.includes('"put":"properties"'))).toHaveLength(21);
+  }, 10 * 60_000);
+});
 
 describe("docker-compose.yml, run by a Docker engine", () => {
   it("its example builds the mock, starts the tests once it is healthy, and exits 0", async ({ skip }) => {

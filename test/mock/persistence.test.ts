@@ -244,7 +244,7 @@ describe("reading a --db state back", () => {
     writeFileSync(file, '{"properties": {}}');
     expect(() => start(file)).toThrow(`${file} does not hold a mock state`);
     writeFileSync(file, '{\n  "accounts": [],\n  "properties": [\n    {nope}\n  ]\n}\n');
-    expect(() => start(file)).toThrow(`${file} line 4: is not valid JSON`);
+    expect(() => start(file)).toThrow(`${file} line 4 is not valid JSON`);
     expect(readFileSync(file, "utf8")).toContain("{nope}");
   });
 
@@ -329,8 +329,8 @@ describe("the files of a --db state", () => {
     const first = start(file);
     const { body } = await request(first.app).post("/api/v1/object/property").set(headers).send(address()).expect(200);
     await first.close();
-    // The snapshot is in JSON Lines, its meta on the last line.
-    const secret = JSON.parse(readFileSync(file, "utf8").trimEnd().split("\n").at(-1)!).$meta.autologin.secret as string;
+    // The snapshot is one JSON document, its meta the member $meta.
+    const secret = JSON.parse(readFileSync(file, "utf8")).$meta.autologin.secret as string;
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
     const path = new URL(body.uri).pathname;
     const second = start(file);

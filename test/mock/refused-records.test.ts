@@ -103,7 +103,7 @@ describe("a fixtures file read again after it changed on disk", () => {
 
   it.each([
     ["deleted", (file: string) => rmSync(file), "Cannot read fixtures from"],
-    ["no longer JSON", (file: string) => writeFileSync(file, "{ not json"), "Cannot read fixtures from"],
+    ["no longer JSON", (file: string) => writeFileSync(file, "{ not json"), "line 1 is not valid JSON"],
     ["JSON that is not a state", (file: string) => writeFileSync(file, "[]"), "does not hold a mock state"],
   ] as const)("POST /__admin/reset on a fixtures file since %s: 409 Seed Refused naming the file, and the state as it was", async (_label, spoil, said) => {
     const file = tempFile(JSON.stringify(tinyFixtures()));

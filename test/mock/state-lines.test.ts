@@ -109,26 +109,39 @@ describe("a state in JSON Lines", () => {
   it("names the line that is not JSON, or not a line of a state", () => {
     const account = JSON.stringify(tinyFixtures().accounts[0]);
     const broken = file(`{"accounts":${account}}\n{"properties":{"id":1001,"uid":1,"title":tru}}\n`);
-    expect(() => loadFixtures(broken)).toThrow(`The fixtures file ${broken} line 2 is not valid JSON:`);
+    expect(() => loadFixtures(broken)).toThrow(`The fixtures file ${broken} line 2 is not valid JSON (`);
     const foreign = file(`{"accounts":${account}}\n{"listings":{"id":1}}\n`);
     expect(() => loadFixtures(foreign)).toThrow(`${foreign} line 2 is not a line of a mock state`);
     const twoMembers = file(`{"accounts":${account}}\n{"accounts":{"id":2},"agents":{"id":3}}\n`);
     expect(() => loadFixtures(twoMembers)).toThrow(`${twoMembers} line 2 is not a line of a mock state`);
   });
 
-  it("leaves a file in one JSON text to JSON.parse: read as before, or refused with JSON.parse's own message", () => {
+  it("reads a file in one JSON text a record at a time, as JSON.parse would, or refuses it naming its line", () => {
     expect(loadFixtures(file(readFileSync(DEFAULT_FIXTURES_PATH, "utf8")))).toEqual(JSON.parse(readFileSync(DEFAULT_FIXTURES_PATH, "utf8")));
     expect(JSON.stringify(loadFixtures(file(JSON.stringify(generated))))).toBe(JSON.stringify(generated));
-    for (const content of ['{"accounts":[],"properties":[{"id":1001,"uid":1,"title":tru}],"agents":[],"documents":[]}', '{"accounts":[]', "\ufeff{}", ""]) {
+    // Laid out by hand: not the layout the line reader knows, so the streaming parser reads it.
+    const odd = `{ "accounts": [ ${JSON.stringify(generated.accounts[0])} ,\n${JSON.stringify(generated.accounts[1])}],\n"properties"\n:${JSON.stringify(generated.properties)}, "agents": ${JSON.stringify(generated.agents)},\n\t"documents": ${JSON.stringify(generated.documents, null, 3)} }\n`;
+    expect(JSON.stringify(loadFixtures(file(odd)))).toBe(JSON.stringify(generated));
+    const cases: Array<[string, number, string]> = [
+      ['{"accounts":[],"properties":[{"id":1001,"uid":1,"title":tru}],"agents":[],"documents":[]}', 1, "is not valid JSON"],
+      ['{\n  "accounts": [],\n  "properties": [\n    {"id":1001,"uid":1,"title":tru}\n  ]\n}\n', 4, "is not valid JSON"],
+      ['{"accounts":[]', 1, "the JSON document ends before it is closed"],
+      ["", 1, "the JSON document ends before it is closed"],
+      ['{"accounts":[],"properties":[],"agents":[],"documents":[]}\n\n{}', 3, "is not valid JSON"],
+    ];
+    for (const [content, line, problem] of cases) {
       const broken = file(content);
-      let expected = "";
-      try {
-        JSON.parse(content);
-      } catch (error) {
-        expected = (error as Error).message;
-      }
-      expect(() => loadFixtures(broken)).toThrow(`Cannot read fixtures from ${broken}: ${expected}`);
+      expect(() => loadFixtures(broken), content).toThrow(new RegExp(`^The fixtures file ${broken} line ${line}:? ${problem}`));
     }
+    for (const content of ["\ufeff{}", "[1, 2]"]) expect(() => loadFixtures(file(content)), content).toThrow("does not hold a mock state");
+    // A record the store cannot hold, in either layout the line reader knows, is named with its line.
+    const bad = { ...generated, properties: [generated.properties[0]!, { ...generated.properties[1]!, id: "x" }, ...generated.properties.slice(2)] };
+    const indented = JSON.stringify(bad, null, 2);
+    const opening = indented.split("\n").findIndex((line) => line.includes('"id": "x"')); // the line after the record's `{`
+    expect(() => loadFixtures(file(indented))).toThrow(`line ${opening} holds a record the mock cannot hold, and is refused: properties[1]: "id" is not an integer (a string).`);
+    const aRecordALine = ["{", ...(["accounts", "properties", "agents", "documents"] as const).map((name, at) => `  "${name}": [\n${bad[name].map((record) => `    ${JSON.stringify(record)}`).join(",\n")}\n  ]${at === 3 ? "" : ","}`), "}", ""].join("\n");
+    expect(JSON.stringify(loadFixtures(file(aRecordALine.replace('"id":"x"', `"id":${generated.properties[1]!.id}`))))).toBe(JSON.stringify(generated));
+    expect(() => loadFixtures(file(aRecordALine))).toThrow(`line ${6 + generated.accounts.length} holds a record the mock cannot hold`);
   });
 });
 
@@ -136,27 +149,41 @@ describe("a --db snapshot", () => {
   const account = tinyFixtures().accounts[0]!;
   const headers = { "API-KEY": account.apiKey, TOKEN: account.token, "content-type": "application/json" };
 
-  it("is written in JSON Lines, its meta last, and read back as the same state; an earlier JSON snapshot is still read", async () => {
-    const db = join(mkdtempSync(join(directory, "db-")), "db.json");
+  it("is written in the form its name says, read back as the same state; an earlier version's JSON Lines snapshot is still read", async () => {
+    const folder = mkdtempSync(join(directory, "db-"));
+    const db = join(folder, "db.json");
     const first = createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() });
     const before = JSON.stringify(first.store.state);
     await first.close();
-    const lines = readFileSync(db, "utf8").trimEnd().split("\n");
-    expect(lines.at(-1)).toMatch(/^\{"\$meta":\{"seq":/);
-    expect(lines.slice(0, -1).map((line) => Object.keys(JSON.parse(line))[0])).toEqual(
-      (["accounts", "properties", "agents", "documents"] as const).flatMap((name) => tinyFixtures()[name].map(() => name)),
-    );
+    // One JSON document in json-server's shape, a record a line, the meta last.
+    const text = readFileSync(db, "utf8");
+    const { $meta: meta, ...records } = JSON.parse(text);
+    expect(JSON.stringify(records)).toBe(before);
+    expect(meta).toMatchObject({ seq: 0, autologin: { issued: 0 } });
+    expect(text.split("\n").slice(0, 3)).toEqual(["{", '  "accounts": [', `    ${JSON.stringify(tinyFixtures().accounts[0])},`]);
     const second = createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() });
     expect(JSON.stringify(second.store.state)).toBe(before);
     await second.close();
+    expect(readFileSync(db, "utf8")).toBe(text);
 
-    // The same state as an earlier version wrote it: one JSON text, the meta a member.
-    const meta = JSON.parse(lines.at(-1)!).$meta;
-    writeFileSync(db, JSON.stringify({ ...JSON.parse(before), $meta: meta }, null, 2));
-    const third = createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() });
-    expect(JSON.stringify(third.store.state)).toBe(before);
-    await request(third.app).get(`/api/v1/object/properties/${account.id}`).set(headers).expect(200);
+    // In JSON Lines, for a name that says so: a record a line, and the trailer last.
+    const lines = join(folder, "db.jsonl");
+    const third = createMockServer({ fixtures: tinyFixtures(), db: lines, contract: sharedContract() });
     await third.close();
+    const written = readFileSync(lines, "utf8").trimEnd().split("\n");
+    expect(written.slice(0, -1).map((line) => Object.keys(JSON.parse(line))[0])).toEqual(
+      (["accounts", "properties", "agents", "documents"] as const).flatMap((name) => tinyFixtures()[name].map(() => name)),
+    );
+    const trailer = JSON.parse(written.at(-1)!).$meta;
+    expect(trailer).toMatchObject({ seq: 0, records: { accounts: 2, properties: tinyFixtures().properties.length }, crc32: expect.any(Number) });
+
+    // The same state as an earlier version wrote it: JSON Lines, the meta last without counts.
+    const { records: _counts, crc32: _checksum, ...earlierMeta } = trailer;
+    writeFileSync(db, `${asLines(JSON.parse(before))}{"$meta":${JSON.stringify(earlierMeta)}}\n`);
+    const fourth = createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() });
+    expect(JSON.stringify(fourth.store.state)).toBe(before);
+    await request(fourth.app).get(`/api/v1/object/properties/${account.id}`).set(headers).expect(200);
+    await fourth.close();
   });
 
   it("names the line of a $meta that is not right, and of a record the store cannot hold", () => {

@@ -63,7 +63,7 @@ async function measurePersistence(mock: MockServer): Promise<PersistenceFigures>
     const pauses = monitorEventLoopDelay({ resolution: PAUSE_RESOLUTION_MS });
     pauses.enable();
     const started = performance.now();
-    await writeSnapshot(file, mock.store.state, () => ({ seq: 0, nextId: 1, nextUid: 1, autologin: { secret: "bench", issued: 0 } }));
+    await writeSnapshot(file, "lines", mock.store.state, () => ({ seq: 0, nextId: 1, nextUid: 1, autologin: { secret: "bench", issued: 0 } }));
     const writeMs = performance.now() - started;
     pauses.disable();
     const fileBytes = statSync(file).size;

@@ -35,7 +35,13 @@ export const section: BenchSection<DurabilityReport> = {
       { id: "11d", name: `peak resident memory of the --db mock at ${at} properties`, measured: bytes(memory.peakRssBytes), target: "≤ 800 MiB", pass: memory.peakRssBytes / 1024 / 1024 <= 800 },
       // Issue 32's bounds on the same run: the peak over the first start (which writes the snapshot) and the GETs
       // with 20 edits/s persisted, before the journal of many changes; the p99 is 11b's, held to its bound.
-      { id: "32.3a", name: `peak resident memory of the --db mock at ${at} properties: its start, then GETs with ${reads.editsPerSecond.toFixed(0)} edits/s persisted`, measured: bytes(memory.peakWhileEditingBytes), target: "≤ 400 MiB", pass: memory.peakWhileEditingBytes / 1024 / 1024 <= 400 },
+      {
+        id: "32.3a",
+        name: `peak resident memory of the --db mock at ${at} properties: its start, then GETs with ${reads.editsPerSecond.toFixed(0)} edits/s persisted; the highest of a first start, and of starts from the state as one JSON document and in JSON Lines`,
+        measured: `${bytes(Math.max(memory.peakWhileEditingBytes, memory.fromDocumentPeakBytes, memory.fromLinesPeakBytes))} (first start ${bytes(memory.peakWhileEditingBytes)}, JSON document ${bytes(memory.fromDocumentPeakBytes)}, JSON Lines ${bytes(memory.fromLinesPeakBytes)})`,
+        target: "≤ 480 MiB",
+        pass: Math.max(memory.peakWhileEditingBytes, memory.fromDocumentPeakBytes, memory.fromLinesPeakBytes) / 1024 / 1024 <= 480,
+      },
       { id: "32.3b", name: `GET p99 at ${at} properties while ${reads.editsPerSecond.toFixed(0)} edits/s are persisted (11b)`, measured: ms(reads.whileEditing.p99Ms), target: "≤ 20 ms", pass: reads.whileEditing.p99Ms <= 20 },
     ];
     return { figures: durability, lines: ["6. --db durability", "", ...printDurability(durability)], goals, failures };

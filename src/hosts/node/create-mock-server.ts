@@ -91,6 +91,8 @@ export interface MockServer {
   useState(state: string | object): void;
   /** The `db` file the state was read from at start, or undefined when the mock started from its fixtures. */
   readonly restoredFrom: string | undefined;
+  /** What reading the `--db` files back did that a person may want to know (a torn last journal line ignored, say). */
+  readonly restoredNotes: readonly string[];
   /** The service profile it plays back: where it came from, its run and when it was recorded. */
   readonly profile: { source: string; runId: string; recordedAt: string } | undefined;
   /**
@@ -222,6 +224,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     store,
     violations: core.violations,
     restoredFrom: core.restored ? options.db : undefined,
+    restoredNotes: persistence?.restored?.notes ?? [],
     profile: profiled?.about,
     listen(port = options.port ?? DEFAULT_PORT, host = options.host ?? DEFAULT_HOST) {
       if (server) return Promise.reject(new Error("The mock is already listening."));

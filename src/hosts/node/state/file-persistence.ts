@@ -33,6 +33,7 @@ export function filePersistence(options: FilePersistenceOptions, seed: () => Dat
           state: access.state,
           meta: access.meta,
           log: access.log,
+          writeSecret: restored.writeSecret,
           ...(options.io ? { io: options.io } : {}),
         });
       } catch (error) {

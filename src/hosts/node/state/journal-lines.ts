@@ -15,6 +15,10 @@ import { StateFileError } from "./state-files.ts";
  *
  * `s` is the change's sequence number (replay skips what the snapshot already holds), `m` the id sequences and
  * auto-login token count when the line was written.
+ *
+ * A snapshot without a meta of its own (a `db.json` a person wrote) has no auto-login secret: the mock draws one,
+ * and the first write to the journal begins with it, `{"s":0,"secret":"…"}`, so that the tokens of the changes
+ * after it stay valid across a restart; the next compaction puts it in the snapshot's meta.
  */
 export interface JournalEntry {
   seq: number;
@@ -58,6 +62,13 @@ export interface ReadJournal {
   goodBytes: number;
   /** The torn last line was present (a crash in the middle of an append, never acknowledged). */
   torn: boolean;
+  /** The auto-login secret a line gave, for a snapshot that has none. */
+  secret?: string;
+}
+
+/** The line that gives a state without a meta its auto-login secret. */
+export function secretLine(secret: string): string {
+  return `{"s":0,"secret":${JSON.stringify(secret)}}\n`;
 }
 
 /**
@@ -69,6 +80,7 @@ export function readJournal(path: string): ReadJournal {
   if (!existsSync(path)) return { entries: [], goodBytes: 0, torn: false };
   const bytes = readFileSync(path);
   const entries: JournalEntry[] = [];
+  let secret: string | undefined;
   let start = 0;
   let line = 1;
   while (start < bytes.length) {
@@ -80,18 +92,19 @@ export function readJournal(path: string): ReadJournal {
     if (entry !== undefined && typeof entry === "object" && "problem" in entry) throw new RecordRefused(`${path} line ${line}`, entry);
     if (entry === undefined || typeof entry === "string") {
       // A line without its newline was cut short; a last line with one that does not parse was cut short by the disk.
-      if (last) return { entries, goodBytes: start, torn: true };
+      if (last) return { entries, goodBytes: start, torn: true, ...(secret ? { secret } : {}) };
       throw new StateFileError(`${path} line ${line}: ${entry ?? "not a journal entry"}; the journal is left as it is.`);
     }
-    entries.push(entry);
+    if ("secret" in entry) secret = entry.secret;
+    else entries.push(entry);
     start = end + 1;
     line += 1;
   }
-  return { entries, goodBytes: start, torn: false };
+  return { entries, goodBytes: start, torn: false, ...(secret ? { secret } : {}) };
 }
 
 /** An entry, or what is wrong with the line, or with the record it puts. */
-function parseLine(text: string): JournalEntry | string | RecordFault {
+function parseLine(text: string): JournalEntry | { secret: string } | string | RecordFault {
   let value: Record<string, unknown>;
   try {
     value = JSON.parse(text) as Record<string, unknown>;
@@ -99,6 +112,7 @@ function parseLine(text: string): JournalEntry | string | RecordFault {
     return `not valid JSON (${(error as Error).message})`;
   }
   if (value === null || typeof value !== "object") return "not a journal entry";
+  if (value.s === 0 && typeof value.secret === "string" && value.secret.length >= 32) return { secret: value.secret };
   const m = value.m as Record<string, unknown> | undefined;
   if (!isCount(value.s) || value.s === 0 || !m || !isCount(m.id) || !isCount(m.uid) || !isCount(m.tok)) {
     return 'not a journal entry (it needs "s" and "m")';

@@ -1,13 +1,14 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { StateFileError } from "../../../mock/store/state-file-error.ts";
+import { stateFormatOf, type StateFormat } from "./state-format.ts";
 
 /**
  * The files of a `--db` state, all beside the path given:
  *
  * | file | holds |
  * |---|---|
- * | `state.json` | the snapshot: the whole state as of a sequence number, one record per line |
+ * | `state.json` | the snapshot: the whole state as of a sequence number, in the form its name says (state-format.ts) |
  * | `state.json.journal` | every change since, one JSON line each, appended and synced before it is answered |
  * | `state.json.journal.compacting` | only while a compaction runs: the changes the new snapshot is being made of |
  * | `state.json.tmp` | only while a compaction runs: the new snapshot, renamed over `state.json` once synced |
@@ -18,6 +19,8 @@ export interface StateFiles {
   compacting: string;
   temporary: string;
   directory: string;
+  /** The snapshot's form, from its name. */
+  format: StateFormat;
 }
 
 /** The names of the files of a state kept at `dbFile`. */
@@ -28,6 +31,7 @@ export function stateFilesOf(dbFile: string): StateFiles {
     compacting: `${dbFile}.journal.compacting`,
     temporary: `${dbFile}.tmp`,
     directory: dirname(dbFile),
+    format: stateFormatOf(dbFile),
   };
 }
 

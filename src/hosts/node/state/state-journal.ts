@@ -1,6 +1,6 @@
 import { closeSync, constants, fdatasync, fstatSync, openSync, renameSync, write } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
-import { changeText, journalLine, sequencesText, type LineSequences } from "./journal-lines.ts";
+import { changeText, journalLine, secretLine, sequencesText, type LineSequences } from "./journal-lines.ts";
 import type { Database } from "../../../mock/store/records.ts";
 import type { LogLevel } from "../../../mock/log-line.ts";
 import type { StateChange } from "../../../mock/store/state-change.ts";
@@ -37,6 +37,8 @@ export interface StateJournalOptions {
   /** Told once when saving starts failing and once when it works again, and when a compaction ends. */
   log: (line: string, level: LogLevel) => void;
   io?: JournalIo;
+  /** The snapshot has no meta and no journal line gave its secret: the first write gives it (journal-lines.ts). */
+  writeSecret?: boolean;
   /** Milliseconds between attempts while writes fail. */
   retryMs?: number;
 }
@@ -79,6 +81,7 @@ export class StateJournal {
   /** Set once close() has begun: the fd is closed or about to be; nothing may write. */
   #closed: Promise<void> | undefined;
   #fdClosed = false;
+  #writeSecret: boolean;
 
   constructor(options: StateJournalOptions) {
     this.#options = options;
@@ -91,6 +94,7 @@ export class StateJournal {
     this.#lastSeq = options.seq;
     this.#savedSeq = options.seq;
     this.#compactAfter = options.compactAfterBytes;
+    this.#writeSecret = options.writeSecret ?? false;
   }
 
   /** Takes a change; it is written with the others of this turn. */
@@ -177,6 +181,11 @@ export class StateJournal {
     const upto = this.#lastSeq;
     const sequences = sequencesText(this.#sequences());
     let text = this.#unsaved;
+    if (this.#writeSecret) {
+      // Kept in the unsaved text should the write fail, so written once.
+      text += secretLine(this.#options.meta().autologin.secret);
+      this.#writeSecret = false;
+    }
     for (const entry of this.#pending) text += journalLine(entry.seq, sequences, entry.text);
     this.#pending = [];
     const bytes = Buffer.from(text);
@@ -249,7 +258,7 @@ export class StateJournal {
         this.#rotatedAt = this.#lastSeq;
       }
       const seq = this.#rotatedAt;
-      const written = await writeSnapshot(files.temporary, this.#options.state(), () => ({ seq, ...this.#options.meta() }), () => this.#closing);
+      const written = await writeSnapshot(files.temporary, files.format, this.#options.state(), () => ({ seq, ...this.#options.meta() }), () => this.#closing);
       if (!written) {
         await rm(files.temporary, { force: true });
         return;

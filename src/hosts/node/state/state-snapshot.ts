@@ -1,46 +1,87 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, writeSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { firstRecordFault, RecordRefused } from "../../../mock/store/record-fault.ts";
-import { COLLECTIONS, type Database } from "../../../mock/store/records.ts";
+import { crc32 } from "node:zlib";
+import { COLLECTIONS, type CollectionName, type Database } from "../../../mock/store/records.ts";
 import { StateFileError } from "./state-files.ts";
-import { stateLine } from "../../../mock/store/state-lines.ts";
+import { isTrailer, stateLine, type StateTrailer } from "../../../mock/store/state-lines.ts";
 import { readStateLines } from "./read-state-lines.ts";
+import { readStateDocument } from "./read-state-document.ts";
+import type { StateFormat } from "./state-format.ts";
 import type { StateMeta } from "../../../mock/store/state-persistence.ts";
+
+export { assertDatabase } from "./read-state-document.ts";
 
 /** Records written between two turns of the event loop while a snapshot is written in the background. */
 const RECORDS_PER_TURN = 500;
 
 /**
- * The snapshot's text in JSON Lines (state-lines.ts), a few hundred records a chunk, its meta last: read once
- * every record is written, its sequences then cover every id in the file.
+ * A state's text in the form asked for, a few hundred records a chunk, so that it is never held as one string:
+ *
+ * - JSON Lines (state-lines.ts): a record a line, and last the trailer, `{"$meta":{…the meta…,"records":{…},
+ *   "crc32":…}}`: the records of each collection and the checksum of every byte before it;
+ * - one JSON document in json-server's `db.json` shape, a record a line, the meta last as the member `$meta`:
+ *
+ *   ```text
+ *   {
+ *     "accounts": [
+ *       {"id":1,"apiKey":"demo-key",…},
+ *       {"id":2,…}
+ *     ],
+ *     "properties": [
+ *     …
+ *     ],
+ *     "$meta": {"seq":41,…}
+ *   }
+ *   ```
+ *
+ * The meta is read once every record is written: its sequences then cover every id in the file. Without a meta
+ * (a state converted from a file a person wrote), a document has no `$meta` and the trailer holds only its counts.
  */
-function* snapshotChunks(state: Database, meta: () => StateMeta): Generator<string, string> {
+export function* stateChunks(state: Database, format: StateFormat, meta?: () => StateMeta): Generator<string, string> {
   // The arrays of this moment: records added later are in the journal after `seq`, which replay adds again.
   const collections = COLLECTIONS.map((name) => [name, state[name].slice()] as const);
-  let chunk = "";
+  let chunk = format === "lines" ? "" : "{\n";
   let written = 0;
-  for (const [name, records] of collections) {
-    for (const record of records) {
-      chunk += stateLine(name, record);
+  let checksum = 0;
+  const records = {} as Record<CollectionName, number>;
+  for (const [index, [name, list]] of collections.entries()) {
+    records[name] = list.length;
+    if (format === "document") chunk += `  ${JSON.stringify(name)}: [${list.length === 0 ? "" : "\n"}`;
+    for (let at = 0; at < list.length; at++) {
+      chunk += format === "lines" ? stateLine(name, list[at]) : `    ${JSON.stringify(list[at])}${at === list.length - 1 ? "" : ","}\n`;
       if (++written % RECORDS_PER_TURN === 0) {
+        if (format === "lines") checksum = crc32(chunk, checksum);
         yield chunk;
         chunk = "";
       }
     }
+    if (format === "document") chunk += `${list.length === 0 ? "" : "  "}]${index === collections.length - 1 && !meta ? "" : ","}\n`;
   }
-  return chunk + stateLine("$meta", meta());
+  const current = meta?.();
+  if (format === "lines") {
+    checksum = crc32(chunk, checksum);
+    const trailer: StateTrailer = { records, crc32: checksum };
+    return chunk + stateLine("$meta", { ...current, ...trailer });
+  }
+  return chunk + (current ? `  "$meta": ${JSON.stringify(current)}\n` : "") + "}\n";
 }
 
 /**
- * Writes a snapshot to `path` and syncs it, a few hundred records per turn of the event loop so that a large
- * state does not hold up requests. `aborted` is asked between chunks; when it says yes the write stops and
- * resolves false. The caller renames the file into place.
+ * Writes a snapshot to `path` in `format` and syncs it, a few hundred records per turn of the event loop so that
+ * a large state does not hold up requests. `aborted` is asked between chunks; when it says yes the write stops
+ * and resolves false. The caller renames the file into place.
  */
-export async function writeSnapshot(path: string, state: Database, meta: () => StateMeta, aborted: () => boolean = () => false): Promise<boolean> {
+export async function writeSnapshot(
+  path: string,
+  format: StateFormat,
+  state: Database,
+  meta: () => StateMeta,
+  aborted: () => boolean = () => false,
+): Promise<boolean> {
   const file = await open(path, "w");
   try {
-    const chunks = snapshotChunks(state, meta);
+    const chunks = stateChunks(state, format, meta);
     for (;;) {
       const next = chunks.next();
       await file.write(next.value);
@@ -55,11 +96,11 @@ export async function writeSnapshot(path: string, state: Database, meta: () => S
   }
 }
 
-/** The same, all at once: at start-up, before the mock answers anything. */
-export function writeSnapshotNow(path: string, state: Database, meta: StateMeta): void {
+/** The same, all at once: at start-up, before the mock answers anything, or by `--convert-state`. */
+export function writeSnapshotNow(path: string, format: StateFormat, state: Database, meta: StateMeta | undefined): void {
   const fd = openSync(path, "w");
   try {
-    const chunks = snapshotChunks(state, () => meta);
+    const chunks = stateChunks(state, format, meta && (() => meta));
     for (;;) {
       const next = chunks.next();
       writeSync(fd, next.value);
@@ -71,55 +112,49 @@ export function writeSnapshotNow(path: string, state: Database, meta: StateMeta)
   }
 }
 
-/** A snapshot as read: the state, and its meta unless the file was written by an earlier version of the mock. */
+/** A snapshot as read: the state, and its meta unless the file has none (one a person wrote). */
 export interface ReadSnapshot {
   state: Database;
   meta: StateMeta | undefined;
 }
 
 /**
- * Reads a snapshot, or undefined when there is none: line by line when it is in JSON Lines (as the mock writes
- * it), else parsed whole (as an earlier version wrote it). A file that is not a state is refused with a message
- * naming the file and the line at fault; one holding a record the store cannot hold (record-fault.ts), with a
- * {@link RecordRefused} naming the record. The file is left as it is.
+ * Reads a snapshot, or undefined when there is none, in the form its text has: JSON Lines line by line, a JSON
+ * document a record at a time (read-state-document.ts). Nothing is held but the records.
+ *
+ * A snapshot in JSON Lines is the mock's own: it must end with its `$meta` line, whose counts and checksum
+ * (state-lines.ts) are checked; one an earlier version wrote has no counts, and is taken when its `$meta` line is
+ * its last. One cut short, torn, holding a line that is not a state's, or without that last line is refused. A
+ * JSON document is whole once the parser sees it closed; its `$meta` is optional (json-server's `db.json` has
+ * none: the mock then draws its secret, and numbers ids on from the records).
+ *
+ * A refusal names the file and the line at fault ({@link StateFileError}), or the record the store cannot hold
+ * (record-fault.ts, a RecordRefused). The file is left as it is.
  */
 export function readSnapshot(path: string): ReadSnapshot | undefined {
   if (!existsSync(path)) return undefined;
   const lines = readStateLines(path, path);
   if (lines) {
-    if (lines.meta !== undefined && !isMeta(lines.meta)) throw new StateFileError(`${path} line ${lines.metaLine}: "$meta" is not the meta of a mock state.`);
-    return { state: lines.state, meta: lines.meta as StateMeta | undefined };
+    if (lines.meta === undefined || !lines.metaLast) {
+      throw new StateFileError(
+        `${path} line ${lines.lines}: the snapshot ends without its last line ({"$meta":…}, with the count of its records): ` +
+          "it is cut short or damaged, and is left as it is. A file of records written by hand is read with --fixtures.",
+      );
+    }
+    return { state: lines.state, meta: metaOf(lines.meta, path, () => lines.metaLine) };
   }
-  const text = readFileSync(path).toString("utf8");
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    const message = (error as Error).message;
-    const position = /at position ([0-9]+)/.exec(message);
-    const line = position ? ` line ${lineAt(text, Number(position[1]))}:` : "";
-    throw new StateFileError(`${path}${line} is not valid JSON: ${message}`);
-  }
-  assertDatabase(parsed, path);
-  const fault = firstRecordFault(parsed);
-  if (fault) throw new RecordRefused(path, fault);
-  const { $meta, ...state } = parsed as Database & { $meta?: unknown };
-  if ($meta !== undefined && !isMeta($meta)) {
-    throw new StateFileError(`${path} line ${lineAt(text, text.lastIndexOf('"$meta"'))}: "$meta" is not the meta of a mock state.`);
-  }
-  return { state, meta: $meta };
+  const document = readStateDocument(path, path);
+  return { state: document.state, meta: document.meta === undefined ? undefined : metaOf(document.meta, path, document.metaLine) };
 }
 
-/** Throws unless the value has the four collections of a state. */
-export function assertDatabase(value: unknown, source: string): asserts value is Database {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new StateFileError(`${source} does not hold a mock state (an object with ${COLLECTIONS.join(", ")}).`);
+/** The meta a `$meta` holds, without its trailer's fields; undefined for a trailer alone. */
+export function metaOf(value: unknown, path: string, line: () => number): StateMeta | undefined {
+  if (isMeta(value)) {
+    const { seq, nextId, nextUid, autologin } = value;
+    return { seq, nextId, nextUid, autologin: { secret: autologin.secret, issued: autologin.issued } };
   }
-  for (const name of COLLECTIONS) {
-    if (!Array.isArray((value as Record<string, unknown>)[name])) {
-      throw new StateFileError(`${source} does not hold a mock state: "${name}" must be an array.`);
-    }
-  }
+  if (isTrailer(value) && Object.keys(value).length === 2) return undefined;
+  throw new StateFileError(`${path} line ${line()}: "$meta" is not the meta of a mock state.`);
 }
 
 function isMeta(value: unknown): value is StateMeta {
@@ -131,11 +166,4 @@ function isMeta(value: unknown): value is StateMeta {
     typeof meta.autologin?.secret === "string" &&
     meta.autologin.secret.length >= 32
   );
-}
-
-/** The 1-based line of a character position. */
-export function lineAt(text: string, position: number): number {
-  let line = 1;
-  for (let at = text.indexOf("\n"); at !== -1 && at < position; at = text.indexOf("\n", at + 1)) line += 1;
-  return line;
 }
