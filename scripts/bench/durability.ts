@@ -86,7 +86,10 @@ const EDITS_PER_SECOND = 20;
 const MOCK_VARIABLES = ["BASE_URL", "PORT", "HOST", "MOCK_DB", "MOCK_DB_SYNC"];
 
 /** Runs the section; `progress` is told what it is doing. Temporary files are removed at the end. */
-export async function measureDurability(settings: DurabilitySettings, progress: (line: string) => void): Promise<DurabilityReport> {
+export async function measureDurability(
+  settings: DurabilitySettings,
+  progress: (line: string) => void,
+): Promise<DurabilityReport> {
   const dir = mkdtempSync(join(tmpdir(), "plk-bench-db-"));
   const processes: MockProcess[] = [];
   const start = async (name: string, args: string[]) => {
@@ -97,7 +100,9 @@ export async function measureDurability(settings: DurabilitySettings, progress: 
   };
   try {
     // Create throughput: the same mock, same small seed, in memory and with --db, one after the other.
-    progress(`     create throughput at ${settings.small.properties.length} properties (memory, --db fsync, --db none)…`);
+    progress(
+      `     create throughput at ${settings.small.properties.length} properties (memory, --db fsync, --db none)…`,
+    );
     const small = join(dir, "small.json");
     writeFileSync(small, JSON.stringify(settings.small));
     const sides = [];
@@ -107,19 +112,35 @@ export async function measureDurability(settings: DurabilitySettings, progress: 
       ["none", ["--db", join(dir, "none", "db.json"), "--db-sync", "none"]],
     ] as const) {
       const mock = await start(side, ["--fixtures", small, ...extra]);
-      await drive(mock.url, { concurrency: settings.concurrency, total: Math.min(500, settings.creates), next: createRequest }); // warm-up
+      await drive(mock.url, {
+        concurrency: settings.concurrency,
+        total: Math.min(500, settings.creates),
+        next: createRequest,
+      }); // warm-up
       sides.push({ side, mock, runs: [] as LoadFigure[] });
     }
     // Interleaved (A B C A B C), so a change of background load hits every side alike.
     for (let round = 0; round < 2; round += 1) {
-      for (const side of sides) side.runs.push(await drive(side.mock.url, { concurrency: settings.concurrency, total: Math.ceil(settings.creates / 2), next: createRequest }));
+      for (const side of sides)
+        side.runs.push(
+          await drive(side.mock.url, {
+            concurrency: settings.concurrency,
+            total: Math.ceil(settings.creates / 2),
+            next: createRequest,
+          }),
+        );
     }
-    const createRuns = Object.fromEntries(sides.map((side) => [side.side, merge(side.runs)])) as Record<"memory" | "fsync" | "none", LoadFigure>;
+    const createRuns = Object.fromEntries(sides.map((side) => [side.side, merge(side.runs)])) as Record<
+      "memory" | "fsync" | "none",
+      LoadFigure
+    >;
     for (const side of sides) await side.mock.stop();
 
     // The large store, with --db: reads without and with edits persisted, then a journal of many changes.
     const properties = settings.large.properties.length;
-    const nids = settings.large.properties.filter((property) => property.uid === DEMO.id).map((property) => property.id);
+    const nids = settings.large.properties
+      .filter((property) => property.uid === DEMO.id)
+      .map((property) => property.id);
     // In JSON Lines, as a large state is best given to the mock (docs/large-stores.md).
     const large = join(dir, "large.jsonl");
     writeFileSync(large, [...stateLines(settings.large)].join(""));
@@ -128,23 +149,39 @@ export async function measureDurability(settings: DurabilitySettings, progress: 
 
     progress("     first start (writes the snapshot), then GETs without and with 20 edits per second…");
     const first = await start("first start", dbArgs);
-    const retrieve = (index: number) => ({ method: "GET", path: `${API}/property/${nids[(index * 7919) % nids.length]}` });
+    const retrieve = (index: number) => ({
+      method: "GET",
+      path: `${API}/property/${nids[(index * 7919) % nids.length]}`,
+    });
     await drive(first.url, { concurrency: settings.concurrency, total: 2_000, next: retrieve }); // warm-up
     const quietRuns: LoadFigure[] = [];
     const editingRuns: LoadFigure[] = [];
     let edits = 0;
     let editsAcknowledged = 0;
     for (let round = 0; round < 2; round += 1) {
-      quietRuns.push(await drive(first.url, { concurrency: settings.concurrency, durationMs: settings.getRunMs, next: retrieve }));
-      const editor = startEditor(first.url, nids, () => (edits += 1), () => (editsAcknowledged += 1));
-      editingRuns.push(await drive(first.url, { concurrency: settings.concurrency, durationMs: settings.getRunMs, next: retrieve }));
+      quietRuns.push(
+        await drive(first.url, { concurrency: settings.concurrency, durationMs: settings.getRunMs, next: retrieve }),
+      );
+      const editor = startEditor(
+        first.url,
+        nids,
+        () => (edits += 1),
+        () => (editsAcknowledged += 1),
+      );
+      editingRuns.push(
+        await drive(first.url, { concurrency: settings.concurrency, durationMs: settings.getRunMs, next: retrieve }),
+      );
       await editor.stop();
     }
     const rssAfterEditsBytes = first.rss().current;
     const peakWhileEditingBytes = first.rss().peak;
 
     progress(`     ${settings.journalChanges} edits into the journal…`);
-    await drive(first.url, { concurrency: settings.concurrency, total: settings.journalChanges, next: (index) => editRequest(nids[index % nids.length]!, index) });
+    await drive(first.url, {
+      concurrency: settings.concurrency,
+      total: settings.journalChanges,
+      next: (index) => editRequest(nids[index % nids.length]!, index),
+    });
     const peakRssBytes = first.rss().peak;
     await first.stop();
     const journalBytes = statSync(`${dbFile}.journal`).size;
@@ -161,11 +198,19 @@ export async function measureDurability(settings: DurabilitySettings, progress: 
     // From a state already there, in each form: its start, then GETs with edits persisted, and the peak of both.
     progress("     from the state as one JSON document, and in JSON Lines: start, GETs with 20 edits per second…");
     const linesFile = join(dir, "large", "db.jsonl");
-    const converted = spawnSync(process.execPath, ["dist/cli/mock.js", "--convert-state", dbFile, linesFile], { cwd: ROOT, encoding: "utf8" });
+    const converted = spawnSync(process.execPath, ["dist/cli/mock.js", "--convert-state", dbFile, linesFile], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
     if (converted.status !== 0) throw new Error(`--convert-state failed: ${converted.stderr}`);
     const peakFrom = async (name: string, file: string) => {
       const mock = await start(name, ["--fixtures", large, "--db", file]);
-      const editor = startEditor(mock.url, nids, () => {}, () => {});
+      const editor = startEditor(
+        mock.url,
+        nids,
+        () => {},
+        () => {},
+      );
       await drive(mock.url, { concurrency: settings.concurrency, durationMs: settings.getRunMs, next: retrieve });
       await editor.stop();
       const peak = mock.rss().peak;
@@ -225,7 +270,10 @@ export function printDurability(report: DurabilityReport): string[] {
     row("create, --db --db-sync none", creates.none),
     `  create throughput --db / in memory: ${creates.fsyncRatio.toFixed(2)}x (goal >= 0.5x); --db-sync none: ${creates.noneRatio.toFixed(2)}x`,
     row(`GET at ${reads.properties.toLocaleString("en-US")}, no writes`, reads.quiet),
-    row(`GET at ${reads.properties.toLocaleString("en-US")}, ${reads.editsPerSecond.toFixed(0)} edits/s persisted`, reads.whileEditing),
+    row(
+      `GET at ${reads.properties.toLocaleString("en-US")}, ${reads.editsPerSecond.toFixed(0)} edits/s persisted`,
+      reads.whileEditing,
+    ),
     `  GET throughput while editing / without: ${reads.throughputRatio.toFixed(2)}x (goal >= 0.85x); p99 ${reads.whileEditing.p99Ms.toFixed(1)} ms (goal <= 20 ms); ${reads.editsAcknowledged} edits acknowledged`,
     `  peak resident memory of the --db mock: ${mib(memory.peakRssBytes)} (goal <= 800 MiB); after the edits: ${mib(memory.rssAfterEditsBytes)}; ` +
       `peak before the journal of ${report.startUp.journalChanges.toLocaleString("en-US")} changes (start, GETs, 20 edits/s): ${mib(memory.peakWhileEditingBytes)}; ` +
@@ -274,7 +322,10 @@ async function startMock(args: string[]): Promise<MockProcess> {
   };
   const [, url] = await waitForOutput(/listening on (http:\/\/127\.0\.0\.1:[0-9]+)/);
   for (;;) {
-    const status = await send(url!, { method: "GET", path: "/healthz" }, new Agent()).then((answer) => answer.status, () => 0);
+    const status = await send(url!, { method: "GET", path: "/healthz" }, new Agent()).then(
+      (answer) => answer.status,
+      () => 0,
+    );
     if (status === 200) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -314,19 +365,27 @@ const createRequest = (index: number): Job => ({
   body: JSON.stringify({ street: `${index} Bench St`, city: "Austin", state: "TX", zip: "78701" }),
 });
 
-const editRequest = (nid: number, index: number): Job => ({ method: "PUT", path: `${API}/property/${nid}`, body: JSON.stringify({ title: `Edited ${index}` }) });
+const editRequest = (nid: number, index: number): Job => ({
+  method: "PUT",
+  path: `${API}/property/${nid}`,
+  body: JSON.stringify({ title: `Edited ${index}` }),
+});
 
 /**
  * Sends jobs over `concurrency` keep-alive connections, either `total` of them or for `durationMs`, and measures
  * each from send to the end of its answer.
  */
-async function drive(url: string, options: { concurrency: number; total?: number; durationMs?: number; next: (index: number) => Job }): Promise<LoadFigure> {
+async function drive(
+  url: string,
+  options: { concurrency: number; total?: number; durationMs?: number; next: (index: number) => Job },
+): Promise<LoadFigure> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
   const latencies: number[] = [];
   let failures = 0;
   let issued = 0;
   const started = performance.now();
-  const more = () => (options.total !== undefined ? issued < options.total : performance.now() - started < options.durationMs!);
+  const more = () =>
+    options.total !== undefined ? issued < options.total : performance.now() - started < options.durationMs!;
   await Promise.all(
     Array.from({ length: options.concurrency }, async () => {
       while (more()) {
@@ -351,7 +410,12 @@ async function drive(url: string, options: { concurrency: number; total?: number
 }
 
 /** Edits at {@link EDITS_PER_SECOND} on a connection of its own until stopped. */
-function startEditor(url: string, nids: readonly number[], onSent: () => void, onAcknowledged: () => void): { stop(): Promise<void> } {
+function startEditor(
+  url: string,
+  nids: readonly number[],
+  onSent: () => void,
+  onAcknowledged: () => void,
+): { stop(): Promise<void> } {
   const agent = new Agent({ keepAlive: true });
   const inFlight = new Set<Promise<unknown>>();
   let index = 0;
@@ -359,7 +423,10 @@ function startEditor(url: string, nids: readonly number[], onSent: () => void, o
     onSent();
     const job = editRequest(nids[(index * 104_729) % nids.length]!, index);
     index += 1;
-    const sending = send(url, job, agent).then(({ status }) => status === 200 && onAcknowledged(), () => {});
+    const sending = send(url, job, agent).then(
+      ({ status }) => status === 200 && onAcknowledged(),
+      () => {},
+    );
     inFlight.add(sending);
     void sending.finally(() => inFlight.delete(sending));
   }, 1000 / EDITS_PER_SECOND);

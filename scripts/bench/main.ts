@@ -53,7 +53,9 @@ const gc = (globalThis as { gc?: () => void }).gc;
 /** The sections, in the order of their file names. */
 async function loadSections(): Promise<BenchSection[]> {
   const folder = fileURLToPath(new URL("./sections/", import.meta.url));
-  const files = readdirSync(folder).filter((file) => file.endsWith(".ts")).sort();
+  const files = readdirSync(folder)
+    .filter((file) => file.endsWith(".ts"))
+    .sort();
   const sections: BenchSection[] = [];
   for (const file of files) {
     const module = (await import(new URL(`./sections/${file}`, import.meta.url).href)) as { section?: BenchSection };
@@ -63,9 +65,14 @@ async function loadSections(): Promise<BenchSection[]> {
   return sections;
 }
 
-async function runBench(settings: BenchSettings, progress: (line: string) => void): Promise<{ report: BenchReport; text: string[] }> {
+async function runBench(
+  settings: BenchSettings,
+  progress: (line: string) => void,
+): Promise<{ report: BenchReport; text: string[] }> {
   const loadAverageAtStart = loadavg()[0]!;
-  const sections = (await loadSections()).filter((section) => settings.only.length === 0 || settings.only.includes(section.key));
+  const sections = (await loadSections()).filter(
+    (section) => settings.only.length === 0 || settings.only.includes(section.key),
+  );
   const scratch = mkdtempSync(join(tmpdir(), "plk-bench-"));
   let fixtures: Database | undefined;
   let fixturesFile: string | undefined;
@@ -88,14 +95,22 @@ async function runBench(settings: BenchSettings, progress: (line: string) => voi
     largeFixturesDocumentFile() {
       if (!documentFile) {
         documentFile = join(scratch, `fixtures-${settings.properties}.json`);
-        writeFileSync(documentFile, JSON.stringify(context.largeFixtures(), null, 2) + "\n");
+        writeFileSync(documentFile, `${JSON.stringify(context.largeFixtures(), null, 2)}\n`);
       }
       return documentFile;
     },
   };
   const report: BenchReport = {
     settings: withoutJson(settings),
-    environment: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? "unknown", loadAverageAtStart, loadAverageAtEnd: 0, gcForced: gc !== undefined, cpuClock: { name: cpuClock.name, resolutionMs: cpuClock.resolutionMs } },
+    environment: {
+      node: process.version,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model.trim() ?? "unknown",
+      loadAverageAtStart,
+      loadAverageAtEnd: 0,
+      gcForced: gc !== undefined,
+      cpuClock: { name: cpuClock.name, resolutionMs: cpuClock.resolutionMs },
+    },
     goals: [],
     failures: [],
   };
@@ -123,14 +138,29 @@ async function runBench(settings: BenchSettings, progress: (line: string) => voi
     `CPU time of servers: ${environment.cpuClock.name}, to ${environment.cpuClock.resolutionMs} ms`,
     "",
   ];
-  const goals = report.goals.length === 0 ? [] : ["Goals of issues 9 (speed), 11 (durable --db), 23 (speed, round 2), 30 (the browser module), 32 (memory and start-up at scale), 38 (a consumer's usage recorded and replayed) and 49 (a service's answers served, --rerun), measured in this run", "", ...goalTable(report.goals), ""];
-  const failures = report.failures.length > 0 ? ["FAILURES (the figures above are not trustworthy):", ...report.failures.map((failure) => `  ${failure}`)] : [];
+  const goals =
+    report.goals.length === 0
+      ? []
+      : [
+          "Goals of issues 9 (speed), 11 (durable --db), 23 (speed, round 2), 30 (the browser module), 32 (memory and start-up at scale), 38 (a consumer's usage recorded and replayed) and 49 (a service's answers served, --rerun), measured in this run",
+          "",
+          ...goalTable(report.goals),
+          "",
+        ];
+  const failures =
+    report.failures.length > 0
+      ? ["FAILURES (the figures above are not trustworthy):", ...report.failures.map((failure) => `  ${failure}`)]
+      : [];
   return { report, text: [...head, ...text, ...goals, ...failures] };
 }
 
 /** The goals as a table with PASS/FAIL. */
 export function goalTable(goals: readonly Goal[]): string[] {
-  return table(["goal", "what", "measured", "target", ""], goals.map((goal) => [goal.id, goal.name, goal.measured, goal.target, verdict(goal)]), "lllll");
+  return table(
+    ["goal", "what", "measured", "target", ""],
+    goals.map((goal) => [goal.id, goal.name, goal.measured, goal.target, verdict(goal)]),
+    "lllll",
+  );
 }
 
 function withoutJson(settings: BenchSettings): Omit<BenchSettings, "json" | "jsonFile"> {

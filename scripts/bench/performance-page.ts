@@ -24,7 +24,7 @@ export function updatePerformancePage(report: BenchReport): string {
   const start = text.indexOf(START);
   const end = text.indexOf(END);
   if (start < 0 || end < start) return `docs/performance.md has no ${START} … ${END} section; nothing rewritten.`;
-  writeFileSync(PAGE, text.slice(0, start + START.length) + "\n" + renderSection(report) + text.slice(end));
+  writeFileSync(PAGE, `${text.slice(0, start + START.length)}\n${renderSection(report)}${text.slice(end)}`);
   return "docs/performance.md: generated section rewritten from this run.";
 }
 

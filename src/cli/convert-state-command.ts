@@ -32,7 +32,9 @@ export function convertStateCommand(argv: readonly string[]): number {
     const converted = convertState(from, to, () => loadFixtures(fixtures));
     const counts = COLLECTIONS.map((name) => `${converted.records[name]} ${name}`).join(", ");
     const form = converted.format === "lines" ? "JSON Lines" : "one JSON document";
-    console.log(`Wrote ${to} (${form}): ${counts}, from ${converted.fromDb ? `the --db state ${from} and its journal` : from}.`);
+    console.log(
+      `Wrote ${to} (${form}): ${counts}, from ${converted.fromDb ? `the --db state ${from} and its journal` : from}.`,
+    );
     return 0;
   } catch (error) {
     console.error((error as Error).message);

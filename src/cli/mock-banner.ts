@@ -6,16 +6,27 @@ import type { MockCommand } from "./parse-mock-args.ts";
  * from the running mock, not from the options, so that it tells the truth after a restart with `--db` (the
  * state read from the file, not the fixtures') and with `--accounts` (the configured accounts, not the demo one).
  */
-export function mockBanner(mock: Pick<MockServer, "store" | "restoredFrom"> & Partial<Pick<MockServer, "restoredNotes">> & Partial<Pick<MockServer, "profile">>, command: MockCommand, listening: Listening): string {
+export function mockBanner(
+  mock: Pick<MockServer, "store" | "restoredFrom"> &
+    Partial<Pick<MockServer, "restoredNotes">> &
+    Partial<Pick<MockServer, "profile">>,
+  command: MockCommand,
+  listening: Listening,
+): string {
   const { url } = listening;
   const counts = mock.store.counts();
   const accounts = mock.store.state.accounts;
   const records = `${plural(counts.properties, "property", "properties")}, ${plural(counts.agents, "agent")}, ${plural(counts.documents, "document")}, ${plural(counts.accounts, "account")}`;
-  const lines = [`Property Listing Service mock listening on ${url} (${command.host}:${listening.port})`, `  API          ${url}/api/v1/object/`];
+  const lines = [
+    `Property Listing Service mock listening on ${url} (${command.host}:${listening.port})`,
+    `  API          ${url}/api/v1/object/`,
+  ];
   if (command.accounts) {
     // Only the keys: the tokens are secrets of the file's owner, and logs travel.
     const listed = accounts.map((account) => `${account.apiKey} (uid ${account.id})`).join(", ");
-    lines.push(`  Accounts     ${listed}, from ${command.accountsFile ?? "the configured accounts"}; no other key is admitted`);
+    lines.push(
+      `  Accounts     ${listed}, from ${command.accountsFile ?? "the configured accounts"}; no other key is admitted`,
+    );
   } else {
     const demo = accounts[0];
     lines.push(
@@ -32,12 +43,20 @@ export function mockBanner(mock: Pick<MockServer, "store" | "restoredFrom"> & Pa
         ? `  Seeded       ${records} (state ${command.stateFile ?? String(command.state)}; POST ${url}/__admin/state changes it)`
         : `  Seeded       ${records} (${command.fixturesFile ?? "fixtures/db.json"})`,
     `  State        ${stateLine(command)}`,
-    ...(mock.profile ? [`  Profile      ${mock.profile.source}: answers as run ${mock.profile.runId} (recorded ${mock.profile.recordedAt}) saw the service answer where the document is silent`] : []),
+    ...(mock.profile
+      ? [
+          `  Profile      ${mock.profile.source}: answers as run ${mock.profile.runId} (recorded ${mock.profile.recordedAt}) saw the service answer where the document is silent`,
+        ]
+      : []),
     `  Raw records  ${url}/__db/properties   reset: POST ${url}/__admin/reset   health: ${url}/healthz`,
     `  Spec         ${url}/openapi.yaml${command.validateResponses ? "   answers checked against it" : ""}`,
     `  Docs         ${url}/docs   (the API, to try out in a browser; setting up a test: docs/setting-up-a-test.md)`,
     `  Console      ${url}/__admin/console   (live requests and answers, coverage, states, faults, latency)`,
-    ...(command.recordUsage ? [`  Usage        recording ${command.recordUsage.consumer}'s usage in ${command.recordUsage.file}; a test begins with POST ${url}/__admin/usage/tests {"name": "suite > test"}`] : []),
+    ...(command.recordUsage
+      ? [
+          `  Usage        recording ${command.recordUsage.consumer}'s usage in ${command.recordUsage.file}; a test begins with POST ${url}/__admin/usage/tests {"name": "suite > test"}`,
+        ]
+      : []),
     `  Steering     requests: ${url}/__admin/requests   faults: POST ${url}/__admin/faults   states: ${url}/__admin/state   Prefer: code=503, delay=250${latencyNote(command)}`,
   );
   return lines.join("\n");

@@ -30,7 +30,9 @@ try {
   mock = createMockServer({
     fixtures: command.fixturesFile ?? DEFAULT_FIXTURES_PATH,
     ...(command.state !== undefined ? { state: command.state } : {}),
-    ...(command.dbFile ? { db: command.dbFile, dbSync: command.dbSync, dbCompactAfter: command.dbCompactAfterBytes } : {}),
+    ...(command.dbFile
+      ? { db: command.dbFile, dbSync: command.dbSync, dbCompactAfter: command.dbCompactAfterBytes }
+      : {}),
     ...(command.baseUrl ? { baseUrl: command.baseUrl } : {}),
     ...(command.accounts ? { accounts: command.accounts } : {}),
     // A profile's seats stand unless --agent-seats is given.
@@ -45,12 +47,18 @@ try {
     log: (line: string) => out.line(line),
     journalSize: command.journalSize,
     ...(command.latency ? { latency: command.latency } : {}),
-    ...(command.recordUsage ? { usage: { consumer: command.recordUsage.consumer, file: command.recordUsage.file } } : {}),
+    ...(command.recordUsage
+      ? { usage: { consumer: command.recordUsage.consumer, file: command.recordUsage.file } }
+      : {}),
     ...(command.answers ? { answers: command.answers } : {}),
   });
 } catch (error) {
   // A refused --state file is named as the user gave it (the mock was given its records).
-  console.error(error instanceof StateRefused && command.stateFile ? new StateRefused(command.stateFile, error.problems).message : (error as Error).message.replace('createMockServer: "answers"', "--answers"));
+  console.error(
+    error instanceof StateRefused && command.stateFile
+      ? new StateRefused(command.stateFile, error.problems).message
+      : (error as Error).message.replace('createMockServer: "answers"', "--answers"),
+  );
   // A state that cannot be read or written is not a usage error: exit 1, as for a port in use. A state refused for
   // what it holds (a record the mock cannot hold, RecordRefused; records of the wrong shape, StateRefused) is: exit 2.
   process.exit(error instanceof StateFileError ? 1 : 2);
@@ -93,7 +101,9 @@ const stop = (signal: string) => {
   bound?.stop();
   out.line(messageLine(command.logFormat, "info", `${signal}: stopping`, Date.now()));
   setTimeout(() => {
-    console.error(`Stopped after ${STOP_DEADLINE_MS} ms without finishing: changes not yet written to ${command.dbFile ?? "the state"} are lost.`);
+    console.error(
+      `Stopped after ${STOP_DEADLINE_MS} ms without finishing: changes not yet written to ${command.dbFile ?? "the state"} are lost.`,
+    );
     process.exit(1);
   }, STOP_DEADLINE_MS).unref();
   mock.close().then(

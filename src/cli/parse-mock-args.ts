@@ -1,5 +1,11 @@
 import { readOptions, type ParsedArgs } from "./read-options.ts";
-import { DEFAULT_AGENT_SEATS, DEFAULT_HOST, DEFAULT_MAX_ACCOUNTS, DEFAULT_PORT, type AccountConfig } from "../hosts/node/create-mock-server.ts";
+import {
+  DEFAULT_AGENT_SEATS,
+  DEFAULT_HOST,
+  DEFAULT_MAX_ACCOUNTS,
+  DEFAULT_PORT,
+  type AccountConfig,
+} from "../hosts/node/create-mock-server.ts";
 import { readAccountsFile } from "../hosts/node/read-accounts-file.ts";
 import { STATE_NAMES } from "../mock/store/named-states.ts";
 import { readStateOption } from "./read-state-option.ts";
@@ -126,9 +132,26 @@ Setting up a test (docs/setting-up-a-test.md):
 
 /** The mock's options that take a value, and its flags (each one in the usage above). */
 const VALUE_OPTIONS = [
-  "port", "host", "base-url", "db", "db-sync", "db-compact-after", "fixtures", "state", "accounts",
-  "agent-seats", "max-accounts", "allowed-hosts", "admin-token", "journal-size", "latency", "profile",
-  "record-usage", "consumer", "answers", "log-format",
+  "port",
+  "host",
+  "base-url",
+  "db",
+  "db-sync",
+  "db-compact-after",
+  "fixtures",
+  "state",
+  "accounts",
+  "agent-seats",
+  "max-accounts",
+  "allowed-hosts",
+  "admin-token",
+  "journal-size",
+  "latency",
+  "profile",
+  "record-usage",
+  "consumer",
+  "answers",
+  "log-format",
 ] as const;
 const FLAG_OPTIONS = ["validate-responses", "quiet"] as const;
 
@@ -142,14 +165,21 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
   const { values } = read;
 
   const port = integer(values.port ?? env.PORT ?? String(DEFAULT_PORT), 0, 65535);
-  if (port === undefined) return { kind: "error", message: `--port must be a whole number from 0 to 65535, got ${values.port ?? env.PORT}` };
+  if (port === undefined)
+    return { kind: "error", message: `--port must be a whole number from 0 to 65535, got ${values.port ?? env.PORT}` };
   const agentSeats = integer(values["agent-seats"] ?? String(DEFAULT_AGENT_SEATS), 0, 1_000_000);
-  if (agentSeats === undefined) return { kind: "error", message: `--agent-seats must be a whole number, got ${values["agent-seats"]}` };
+  if (agentSeats === undefined)
+    return { kind: "error", message: `--agent-seats must be a whole number, got ${values["agent-seats"]}` };
   const maxAccountsText = values["max-accounts"] ?? env.MAX_ACCOUNTS ?? String(DEFAULT_MAX_ACCOUNTS);
   const maxAccounts = integer(maxAccountsText, 0, 100_000_000);
-  if (maxAccounts === undefined) return { kind: "error", message: `--max-accounts must be a whole number up to 100000000, got ${maxAccountsText}` };
+  if (maxAccounts === undefined)
+    return { kind: "error", message: `--max-accounts must be a whole number up to 100000000, got ${maxAccountsText}` };
   const journalSize = integer(values["journal-size"] ?? String(DEFAULT_JOURNAL_SIZE), 0, MAX_JOURNAL_SIZE);
-  if (journalSize === undefined) return { kind: "error", message: `--journal-size must be a whole number from 0 to ${MAX_JOURNAL_SIZE}, got ${values["journal-size"]}` };
+  if (journalSize === undefined)
+    return {
+      kind: "error",
+      message: `--journal-size must be a whole number from 0 to ${MAX_JOURNAL_SIZE}, got ${values["journal-size"]}`,
+    };
   const latency = values.latency === undefined ? undefined : parseLatency(values.latency);
   if (typeof latency === "string") return { kind: "error", message: latency };
   const baseUrl = values["base-url"] ?? env.BASE_URL;
@@ -158,12 +188,22 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
   }
 
   const logFormat = values["log-format"] ?? "text";
-  if (!(LOG_FORMATS as readonly string[]).includes(logFormat)) return { kind: "error", message: `--log-format must be ${LOG_FORMATS.join(" or ")}, got ${logFormat}` };
+  if (!(LOG_FORMATS as readonly string[]).includes(logFormat))
+    return { kind: "error", message: `--log-format must be ${LOG_FORMATS.join(" or ")}, got ${logFormat}` };
 
   const dbSync = values["db-sync"] ?? env.MOCK_DB_SYNC ?? "fsync";
-  if (dbSync !== "fsync" && dbSync !== "none") return { kind: "error", message: `--db-sync must be fsync or none, got ${dbSync}` };
-  const dbCompactAfterBytes = integer(values["db-compact-after"] ?? String(DEFAULT_COMPACT_AFTER_BYTES), 1, Number.MAX_SAFE_INTEGER);
-  if (dbCompactAfterBytes === undefined) return { kind: "error", message: `--db-compact-after must be a positive whole number of bytes, got ${values["db-compact-after"]}` };
+  if (dbSync !== "fsync" && dbSync !== "none")
+    return { kind: "error", message: `--db-sync must be fsync or none, got ${dbSync}` };
+  const dbCompactAfterBytes = integer(
+    values["db-compact-after"] ?? String(DEFAULT_COMPACT_AFTER_BYTES),
+    1,
+    Number.MAX_SAFE_INTEGER,
+  );
+  if (dbCompactAfterBytes === undefined)
+    return {
+      kind: "error",
+      message: `--db-compact-after must be a positive whole number of bytes, got ${values["db-compact-after"]}`,
+    };
 
   const command: MockCommand = {
     port,
@@ -182,14 +222,22 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
   if (baseUrl !== undefined) command.baseUrl = baseUrl;
   const allowedHosts = values["allowed-hosts"] ?? env.ALLOWED_HOSTS;
   if (allowedHosts !== undefined) {
-    const hosts = allowedHosts.split(",").map((host) => host.trim().toLowerCase()).filter((host) => host !== "");
+    const hosts = allowedHosts
+      .split(",")
+      .map((host) => host.trim().toLowerCase())
+      .filter((host) => host !== "");
     const bad = hosts.find((host) => !/^\.?[a-z0-9.-]+$|^[0-9a-f:]+$/.test(host));
-    if (bad !== undefined) return { kind: "error", message: `--allowed-hosts takes host names without scheme or port, separated by commas (such as mock.test,.dev.example); got ${bad}` };
+    if (bad !== undefined)
+      return {
+        kind: "error",
+        message: `--allowed-hosts takes host names without scheme or port, separated by commas (such as mock.test,.dev.example); got ${bad}`,
+      };
     command.allowedHosts = hosts;
   }
   const adminToken = values["admin-token"] ?? env.ADMIN_TOKEN;
   if (adminToken !== undefined) {
-    if (adminToken.length < 8 || /\s/.test(adminToken)) return { kind: "error", message: "--admin-token must be at least 8 characters, without spaces" };
+    if (adminToken.length < 8 || /\s/.test(adminToken))
+      return { kind: "error", message: "--admin-token must be at least 8 characters, without spaces" };
     command.adminToken = adminToken;
   }
   const profile = values.profile ?? env.MOCK_PROFILE;
@@ -198,9 +246,18 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
   const usageFile = values["record-usage"] ?? env.MOCK_RECORD_USAGE;
   const consumer = values.consumer ?? env.MOCK_CONSUMER;
   if (usageFile !== undefined || consumer !== undefined) {
-    if (!usageFile) return { kind: "error", message: "--consumer names the consumer of a usage file: give --record-usage <file> too" };
-    if (consumer === undefined) return { kind: "error", message: "--record-usage needs --consumer <name>: the consumer whose usage it records (a Pact file's consumer)" };
-    if (consumer === "" || consumer.length > 200 || /[\u0000-\u001f]/.test(consumer)) return { kind: "error", message: "--consumer must be a name of 1 to 200 characters without control characters" };
+    if (!usageFile)
+      return {
+        kind: "error",
+        message: "--consumer names the consumer of a usage file: give --record-usage <file> too",
+      };
+    if (consumer === undefined)
+      return {
+        kind: "error",
+        message: "--record-usage needs --consumer <name>: the consumer whose usage it records (a Pact file's consumer)",
+      };
+    if (consumer === "" || consumer.length > 200 || /[\u0000-\u001f]/.test(consumer))
+      return { kind: "error", message: "--consumer must be a name of 1 to 200 characters without control characters" };
     command.recordUsage = { file: usageFile, consumer };
   }
   const answers = values.answers ?? env.MOCK_ANSWERS;

@@ -1,5 +1,5 @@
 import type { OperationId } from "../contract/operation-id.ts";
-import type { components, } from "../generated/openapi.ts";
+import type { components } from "../generated/openapi.ts";
 import type { Outcome } from "./problems.ts";
 import type { AccountRecord } from "./store/records.ts";
 import type { AccountService } from "./services/account-service.ts";

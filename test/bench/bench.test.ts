@@ -49,7 +49,18 @@ function positive(value: unknown, name: string): void {
 
 function checkHttpFigure(figure: HttpFigure): void {
   const name = `${(figure as Partial<ServerFigure>).server ?? ""} ${figure.scenario}`;
-  for (const key of ["jobs", "requests", "concurrency", "wallMs", "jobsPerSecond", "requestsPerSecond", "p50Ms", "p95Ms", "p99Ms", "meanResponseBytes"] as const) {
+  for (const key of [
+    "jobs",
+    "requests",
+    "concurrency",
+    "wallMs",
+    "jobsPerSecond",
+    "requestsPerSecond",
+    "p50Ms",
+    "p95Ms",
+    "p99Ms",
+    "meanResponseBytes",
+  ] as const) {
     positive(figure[key], `${name}: ${key}`);
   }
   expect(figure.p50Ms, `${name}: p50 ≤ p95`).toBeLessThanOrEqual(figure.p95Ms);
@@ -59,10 +70,56 @@ function checkHttpFigure(figure: HttpFigure): void {
 
 /** The smallest counts that still measure something in every section: --quick's are 2,000 / 300 / 3,000. */
 const SMALL = { properties: 300, requests: 40, soak: 400 };
-const SMALL_ARGS = ["--properties", String(SMALL.properties), "--requests", String(SMALL.requests), "--soak", String(SMALL.soak), "--growth-sizes", "30,100,300"];
+const SMALL_ARGS = [
+  "--properties",
+  String(SMALL.properties),
+  "--requests",
+  String(SMALL.requests),
+  "--soak",
+  String(SMALL.soak),
+  "--growth-sizes",
+  "30,100,300",
+];
 
 /** The container section (7) sets its goals only where a Docker engine answers. */
-const GOALS = ["1", "2a", "2b", "2c", "2d", "3a", "3b", "4a", "4b", "4c", "4d", "4e", "5", "11a", "11b", "11c", "11d", "20a", "23a", "23b", "23c", "30a", "30b", "32.1a", "32.1b", "32.1c", "32.2a", "32.2b", "32.3a", "32.3b", ...(DOCKER_AVAILABLE ? ["32.4a", "32.4b"] : []), "38a", "38b", "38c", "49a", "49b"];
+const GOALS = [
+  "1",
+  "2a",
+  "2b",
+  "2c",
+  "2d",
+  "3a",
+  "3b",
+  "4a",
+  "4b",
+  "4c",
+  "4d",
+  "4e",
+  "5",
+  "11a",
+  "11b",
+  "11c",
+  "11d",
+  "20a",
+  "23a",
+  "23b",
+  "23c",
+  "30a",
+  "30b",
+  "32.1a",
+  "32.1b",
+  "32.1c",
+  "32.2a",
+  "32.2b",
+  "32.3a",
+  "32.3b",
+  ...(DOCKER_AVAILABLE ? ["32.4a", "32.4b"] : []),
+  "38a",
+  "38b",
+  "38c",
+  "49a",
+  "49b",
+];
 
 describe("npm run bench", () => {
   // One run through the npm script for the two tests of this block: the tables on stdout, the same figures as JSON
@@ -73,13 +130,30 @@ describe("npm run bench", () => {
     let report: any;
     beforeAll(async () => {
       const file = join(mkdtempSync(join(tmpdir(), "plk-bench-")), "bench.json");
-      finished = await run("npm", ["run", "--silent", "bench", "--", "--quick", "--starts", "1", ...SMALL_ARGS, "--json-file", file]);
+      finished = await run("npm", [
+        "run",
+        "--silent",
+        "bench",
+        "--",
+        "--quick",
+        "--starts",
+        "1",
+        ...SMALL_ARGS,
+        "--json-file",
+        file,
+      ]);
       if (finished.code === 0) report = JSON.parse(readFileSync(file, "utf8"));
     }, RUN_TIMEOUT_MS);
 
     it("writes every section as JSON with --json-file: the peers side by side, finite figures, every goal with a verdict", () => {
       expect(finished.code, finished.stderr).toBe(0);
-      expect(report.settings).toMatchObject({ quick: true, properties: SMALL.properties, requests: SMALL.requests, soakRequests: SMALL.soak, starts: 1 });
+      expect(report.settings).toMatchObject({
+        quick: true,
+        properties: SMALL.properties,
+        requests: SMALL.requests,
+        soakRequests: SMALL.soak,
+        starts: 1,
+      });
       expect(report.environment.gcForced).toBe(true);
       // Servers' CPU time comes from a clock that sees a quick run's few milliseconds: the scheduler's, to the µs
       expect(report.environment.cpuClock).toEqual({ name: expect.stringContaining("schedstat"), resolutionMs: 0.001 });
@@ -100,37 +174,62 @@ describe("npm run bench", () => {
         positive(figure.cpuMicrosPerRequest, `${figure.server}: cpuMicrosPerRequest`);
         positive(figure.rssBytes, `${figure.server}: rssBytes`);
       }
-      expect(report.peers.startup.map((figure: { server: string }) => figure.server)).toEqual(["mock (bin)", "npm start", "json-server"]);
+      expect(report.peers.startup.map((figure: { server: string }) => figure.server)).toEqual([
+        "mock (bin)",
+        "npm start",
+        "json-server",
+      ]);
       for (const figure of report.peers.startup) positive(figure.medianMs, `start-up of ${figure.server}`);
 
       // Scale, persistence, soak
       const { scale } = report;
       expect(scale.properties).toBe(SMALL.properties);
       for (const key of ["startupMs", "rssAfterStartBytes", "fixturesFileBytes"]) positive(scale[key], `scale: ${key}`);
-      for (const key of ["items", "medianMs", "peakRssBytes", "responseBytes"]) positive(scale.listByUser[key], `list by user: ${key}`);
-      expect(scale.http.map((figure: HttpFigure) => figure.scenario)).toEqual(["retrieve by nid", "retrieve by external id", "template catalogue", "create property", "create+delete agent pair"]);
+      for (const key of ["items", "medianMs", "peakRssBytes", "responseBytes"])
+        positive(scale.listByUser[key], `list by user: ${key}`);
+      expect(scale.http.map((figure: HttpFigure) => figure.scenario)).toEqual([
+        "retrieve by nid",
+        "retrieve by external id",
+        "template catalogue",
+        "create property",
+        "create+delete agent pair",
+      ]);
       for (const figure of scale.http) checkHttpFigure(figure);
       positive(scale.storeSize.throughputRatio, "storeSize: throughputRatio");
       for (const key of ["writeMs", "fileBytes"]) positive(report.persistence[key], `persistence: ${key}`);
       // The write of 300 properties may end before the event-loop monitor's first tick: then the pause is null
       // ("too small to measure"), never a 0 that would read as "no pause"
-      if (report.persistence.longestPauseMs !== null) positive(report.persistence.longestPauseMs, "persistence: longestPauseMs");
+      if (report.persistence.longestPauseMs !== null)
+        positive(report.persistence.longestPauseMs, "persistence: longestPauseMs");
       positive(report.scale.rssSettledBytes, "scale: rssSettledBytes");
-      for (const key of ["rssSettledAfterLoadBytes", "defaultStartupMs", "bareCpuRatio"]) positive(report.scale[key], `scale: ${key}`);
+      for (const key of ["rssSettledAfterLoadBytes", "defaultStartupMs", "bareCpuRatio"])
+        positive(report.scale[key], `scale: ${key}`);
       checkHttpFigure(report.scale.bare);
 
       // Memory growth with the store's size (issue 32, item 5): each size asked for, bytes per property beyond the first
       const { points } = report.growth;
       expect(points.map((point: { properties: number }) => point.properties)).toEqual([30, 100, 300]);
       for (const point of points) {
-        for (const key of ["fixturesFileBytes", "propertyJsonBytes", "startupMs", "rssSettledBytes", "rssAfterGetsBytes"]) positive(point[key], `growth ${point.properties}: ${key}`);
+        for (const key of [
+          "fixturesFileBytes",
+          "propertyJsonBytes",
+          "startupMs",
+          "rssSettledBytes",
+          "rssAfterGetsBytes",
+        ])
+          positive(point[key], `growth ${point.properties}: ${key}`);
       }
       expect(points[0].bytesPerProperty).toBeNull();
-      for (const point of points.slice(1)) expect(Number.isFinite(point.bytesPerProperty), `growth ${point.properties}: bytesPerProperty`).toBe(true);
+      for (const point of points.slice(1))
+        expect(Number.isFinite(point.bytesPerProperty), `growth ${point.properties}: bytesPerProperty`).toBe(true);
       expect(report.soak.requests).toBe(SMALL.soak);
       expect(report.soak.rssBytes).toHaveLength(10);
       for (let tenth = 0; tenth < 10; tenth++) {
-        const [low, mean, high] = [report.soak.rssLowBytes[tenth], report.soak.rssMeanBytes[tenth], report.soak.rssHighBytes[tenth]];
+        const [low, mean, high] = [
+          report.soak.rssLowBytes[tenth],
+          report.soak.rssMeanBytes[tenth],
+          report.soak.rssHighBytes[tenth],
+        ];
         positive(low, `soak tenth ${tenth}: lowest`);
         expect(low <= mean && mean <= high, `soak tenth ${tenth}: ${low} <= ${mean} <= ${high}`).toBe(true);
       }
@@ -139,7 +238,8 @@ describe("npm run bench", () => {
       // A new key every other request, all under the account bound: each opened an account, beside the fixtures' own
       expect(report.soak.accounts).toBeGreaterThanOrEqual(SMALL.soak / 2);
       positive(report.scale.readAndParseMs, "scale: readAndParseMs");
-      for (const key of ["startupMs", "readAndParseMs", "peakRssBytes", "fileBytes"]) positive(report.scale.document[key], `scale, one JSON document: ${key}`);
+      for (const key of ["startupMs", "readAndParseMs", "peakRssBytes", "fileBytes"])
+        positive(report.scale.document[key], `scale, one JSON document: ${key}`);
       positive(report.scale.peakOverStartAndListBytes, "scale: peakOverStartAndListBytes");
       // The mock's own start-up work: what the start took beyond node's parse of the same file
       // (on 300 properties and a busy machine, the difference may be under the noise of its two measures: then it
@@ -154,14 +254,19 @@ describe("npm run bench", () => {
       positive(report.msw.kitRequestsPerSecond, "msw: kitRequestsPerSecond");
       positive(report.msw.bareRequestsPerSecond, "msw: bareRequestsPerSecond");
       // Recording a consumer's usage, off and on side by side, through the process and through MSW
-      expect(report.usage.servers.map((figure: ServerFigure) => figure.server)).toEqual(["mock (bin)", "mock --record-usage"]);
-      for (const figure of report.usage.servers as ServerFigure[]) positive(figure.cpuMicrosPerRequest, `usage ${figure.server}: cpuMicrosPerRequest`);
+      expect(report.usage.servers.map((figure: ServerFigure) => figure.server)).toEqual([
+        "mock (bin)",
+        "mock --record-usage",
+      ]);
+      for (const figure of report.usage.servers as ServerFigure[])
+        positive(figure.cpuMicrosPerRequest, `usage ${figure.server}: cpuMicrosPerRequest`);
       positive(report.usage.msw.offRequestsPerSecond, "usage: msw offRequestsPerSecond");
       positive(report.usage.msw.onRequestsPerSecond, "usage: msw onRequestsPerSecond");
       // A service's answers served beside recording, and --rerun beside what it is made of
       positive(report.answers.msw.recordingRequestsPerSecond, "answers: msw recordingRequestsPerSecond");
       positive(report.answers.msw.servingRequestsPerSecond, "answers: msw servingRequestsPerSecond");
-      for (const key of ["suiteMs", "replayMs", "rerunMs"]) positive(report.answers.rerun[key], `answers: rerun ${key}`);
+      for (const key of ["suiteMs", "replayMs", "rerunMs"])
+        positive(report.answers.rerun[key], `answers: rerun ${key}`);
       expect(report.answers.rerun.exitCode).toBe(1);
       expect(report.goals.map((goal: { id: string }) => goal.id)).toEqual(GOALS);
       for (const goal of report.goals) {
@@ -169,21 +274,33 @@ describe("npm run bench", () => {
         expect(goal.target, goal.id).toMatch(/^[≤≥] /);
         expect(typeof goal.pass, goal.id).toBe("boolean");
         // Every figure is measured, but the one a small run can leave under the noise (see ownStartupMs above)
-        if (goal.id !== "4b" || report.scale.ownStartupMs !== null) expect(goal.unmeasured, `${goal.id} measured`).toBeUndefined();
+        if (goal.id !== "4b" || report.scale.ownStartupMs !== null)
+          expect(goal.unmeasured, `${goal.id} measured`).toBeUndefined();
         else expect(goal).toMatchObject({ unmeasured: true, pass: false, measured: "too small to measure" });
       }
 
       // --db durability (issue 11), the mock as a process with and without its journal
       const { durability } = report;
       for (const side of ["memory", "fsync", "none"]) {
-        for (const key of ["requests", "requestsPerSecond", "p50Ms", "p99Ms"]) positive(durability.creates[side][key], `creates ${side}: ${key}`);
+        for (const key of ["requests", "requestsPerSecond", "p50Ms", "p99Ms"])
+          positive(durability.creates[side][key], `creates ${side}: ${key}`);
         expect(durability.creates[side].failures, `creates ${side}: failures`).toBe(0);
       }
       for (const key of ["fsyncRatio", "noneRatio"]) positive(durability.creates[key], `creates: ${key}`);
       expect(durability.reads.properties).toBe(SMALL.properties);
-      for (const key of ["editsPerSecond", "editsAcknowledged", "throughputRatio"]) positive(durability.reads[key], `reads: ${key}`);
-      for (const key of ["peakRssBytes", "rssAfterEditsBytes", "peakWhileEditingBytes"]) positive(durability.memory[key], `memory: ${key}`);
-      for (const key of ["firstStartMs", "journalBytes", "withJournalMs", "snapshotOnlyMs", "inMemoryMs", "snapshotBytes"]) positive(durability.startUp[key], `start-up: ${key}`);
+      for (const key of ["editsPerSecond", "editsAcknowledged", "throughputRatio"])
+        positive(durability.reads[key], `reads: ${key}`);
+      for (const key of ["peakRssBytes", "rssAfterEditsBytes", "peakWhileEditingBytes"])
+        positive(durability.memory[key], `memory: ${key}`);
+      for (const key of [
+        "firstStartMs",
+        "journalBytes",
+        "withJournalMs",
+        "snapshotOnlyMs",
+        "inMemoryMs",
+        "snapshotBytes",
+      ])
+        positive(durability.startUp[key], `start-up: ${key}`);
       expect(durability.startUp.journalChanges).toBe(200);
       expect(Number.isFinite(durability.compaction.ms) && durability.compaction.ms >= 0).toBe(true);
 
@@ -194,7 +311,16 @@ describe("npm run bench", () => {
       } else {
         for (const key of ["imageBytes", "baseImageBytes"]) positive(container[key], `container: ${key}`);
         expect(container.imageBytes).toBeGreaterThan(container.baseImageBytes);
-        expect(container.limited.map((run: { limitBytes: number; properties: number }) => [run.limitBytes / 1024 / 1024, run.properties])).toEqual([[256, 30], [512, SMALL.properties], [512, SMALL.properties]]);
+        expect(
+          container.limited.map((run: { limitBytes: number; properties: number }) => [
+            run.limitBytes / 1024 / 1024,
+            run.properties,
+          ]),
+        ).toEqual([
+          [256, 30],
+          [512, SMALL.properties],
+          [512, SMALL.properties],
+        ]);
         for (const run of container.limited) {
           expect(run).toMatchObject({ failures: 0, oomKilled: false, running: true });
           positive(run.requests, "container: requests");
@@ -209,7 +335,9 @@ describe("npm run bench", () => {
       expect(stdout).toMatch(/^ {2}mock \(bin\) +[\d,.]+ ms +[\d,.]+ req\/s +1\.00× +[\d,.]+ µs +[\d.]+× /m);
       expect(stdout).toMatch(/^ {2}bare node:http +[\d,.]+ req\/s +[\d.]+× +[\d,.]+ µs +1\.00× /m);
       for (const id of GOALS) expect(stdout).toMatch(new RegExp(`^ {2}${id} +.+ (PASS|FAIL|NOT MEASURED)$`, "m"));
-      expect(stdout.match(/NOT MEASURED$/gm) ?? [], "only 4b may be under its noise in a small run").toHaveLength(report.scale.ownStartupMs === null ? 1 : 0);
+      expect(stdout.match(/NOT MEASURED$/gm) ?? [], "only 4b may be under its noise in a small run").toHaveLength(
+        report.scale.ownStartupMs === null ? 1 : 0,
+      );
       expect(stdout).not.toContain("FAILURES");
       expect(stdout).not.toMatch(/Infinity|NaN/);
     });

@@ -23,7 +23,11 @@ const run = async (args: string[]) => {
   return { code, output: process.output() };
 };
 const create = async (url: string, street: string) => {
-  const response = await fetch(`${url}/api/v1/object/property`, { method: "POST", headers, body: JSON.stringify({ street, city: "Austin", state: "TX", zip: "78701" }) });
+  const response = await fetch(`${url}/api/v1/object/property`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ street, city: "Austin", state: "TX", zip: "78701" }),
+  });
   expect(response.status).toBe(200);
   return (await response.json()) as { nid: string; uri: string };
 };
@@ -56,7 +60,12 @@ describe("a --db state file keeps its form", () => {
     await stop(first.process);
     // The change is in the journal; the file is still json-server's db.json, as it was.
     expect(hash(db)).toBe(before);
-    expect(Object.keys(JSON.parse(readFileSync(db, "utf8")))).toEqual(["accounts", "properties", "agents", "documents"]);
+    expect(Object.keys(JSON.parse(readFileSync(db, "utf8")))).toEqual([
+      "accounts",
+      "properties",
+      "agents",
+      "documents",
+    ]);
     const journal = readFileSync(`${db}.journal`, "utf8").split("\n");
     expect(journal[0]).toMatch(/^\{"s":0,"secret":"[0-9a-f]{64}"\}$/);
 
@@ -74,7 +83,9 @@ describe("a --db state file keeps its form", () => {
     expect(Object.keys(document)).toEqual(["accounts", "properties", "agents", "documents", "$meta"]);
     expect(JSON.stringify(document.properties)).toContain("1 Snapshot St");
     const lines = await writtenSnapshot("db.jsonl");
-    const last = JSON.parse(readFileSync(lines, "utf8").trimEnd().split("\n").at(-1)!) as { $meta: { records: Record<string, number>; crc32: number } };
+    const last = JSON.parse(readFileSync(lines, "utf8").trimEnd().split("\n").at(-1)!) as {
+      $meta: { records: Record<string, number>; crc32: number };
+    };
     expect(last.$meta.records.properties).toBe((document.properties as unknown[]).length);
     for (const db of [json, lines]) {
       const before = hash(db);
@@ -95,7 +106,9 @@ describe("a snapshot that is not whole is refused, and left byte for byte", () =
     expect(output).toMatch(line);
     expect(output).toContain(db);
     expect(hash(db)).toBe(before);
-    expect(readdirSync(join(db, "..")).sort()).toEqual([db.split("/").at(-1)!, `${db.split("/").at(-1)!}.journal`].sort());
+    expect(readdirSync(join(db, "..")).sort()).toEqual(
+      [db.split("/").at(-1)!, `${db.split("/").at(-1)!}.journal`].sort(),
+    );
   }
 
   it("JSON Lines: cut in half, cut at a line's end, torn, a line that is not JSON, a line removed, a byte changed, its last line missing", async () => {
@@ -104,13 +117,44 @@ describe("a snapshot that is not whole is refused, and left byte for byte", () =
     const lines = pristine.trimEnd().split("\n");
     const count = lines.length;
     const damages: Array<[string, (text: string) => string, RegExp]> = [
-      ["cut in half", (text) => Buffer.from(text).subarray(0, Buffer.byteLength(text) / 2).toString("utf8"), /line \d+ is not valid JSON/],
-      ["cut at a line's end", () => `${lines.slice(0, 20).join("\n")}\n`, /line 20: the snapshot ends without its last line/],
-      ["its last line missing", () => `${lines.slice(0, -1).join("\n")}\n`, new RegExp(`line ${count - 1}: the snapshot ends without its last line`)],
-      ["a line that is not JSON", () => [...lines.slice(0, 5), "garbage", ...lines.slice(5)].join("\n") + "\n", /line 6 is not valid JSON/],
-      ["a line removed", () => [...lines.slice(0, 5), ...lines.slice(6)].join("\n") + "\n", new RegExp(`line ${count - 1}: the lines before it do not hold the records it counts`)],
-      ["a byte changed", (text) => text.replace('"1 Snapshot St"', '"1 Snapshot Su"'), new RegExp(`line ${count}: the lines before it do not match its checksum`)],
-      ["a line after the last", (text) => `${text}{"properties":{"id":99999,"uid":1}}\n`, new RegExp(`line ${count + 1} follows the state's last line`)],
+      [
+        "cut in half",
+        (text) =>
+          Buffer.from(text)
+            .subarray(0, Buffer.byteLength(text) / 2)
+            .toString("utf8"),
+        /line \d+ is not valid JSON/,
+      ],
+      [
+        "cut at a line's end",
+        () => `${lines.slice(0, 20).join("\n")}\n`,
+        /line 20: the snapshot ends without its last line/,
+      ],
+      [
+        "its last line missing",
+        () => `${lines.slice(0, -1).join("\n")}\n`,
+        new RegExp(`line ${count - 1}: the snapshot ends without its last line`),
+      ],
+      [
+        "a line that is not JSON",
+        () => `${[...lines.slice(0, 5), "garbage", ...lines.slice(5)].join("\n")}\n`,
+        /line 6 is not valid JSON/,
+      ],
+      [
+        "a line removed",
+        () => `${[...lines.slice(0, 5), ...lines.slice(6)].join("\n")}\n`,
+        new RegExp(`line ${count - 1}: the lines before it do not hold the records it counts`),
+      ],
+      [
+        "a byte changed",
+        (text) => text.replace('"1 Snapshot St"', '"1 Snapshot Su"'),
+        new RegExp(`line ${count}: the lines before it do not match its checksum`),
+      ],
+      [
+        "a line after the last",
+        (text) => `${text}{"properties":{"id":99999,"uid":1}}\n`,
+        new RegExp(`line ${count + 1} follows the state's last line`),
+      ],
     ];
     for (const [, damage, line] of damages) {
       writeFileSync(db, pristine);
@@ -128,7 +172,11 @@ describe("a snapshot that is not whole is refused, and left byte for byte", () =
     }
     writeFileSync(db, pristine);
     // Cut after a record's line: every line is whole, the document is not closed.
-    await refused(db, (text) => text.split("\n").slice(0, 8).join("\n") + "\n", /line 9: the JSON document ends before it is closed/);
+    await refused(
+      db,
+      (text) => `${text.split("\n").slice(0, 8).join("\n")}\n`,
+      /line 9: the JSON document ends before it is closed/,
+    );
   });
 
   it("only a torn last journal line is dropped, and the banner says so", async () => {
@@ -153,7 +201,9 @@ describe("--convert-state", () => {
     const lines = join(tempDir(), "state.jsonl");
     const converted = await run(["--convert-state", db, lines]);
     expect(converted.code, converted.output).toBe(0);
-    expect(converted.output).toMatch(/^Wrote .*state\.jsonl \(JSON Lines\): 2 accounts, \d+ properties, \d+ agents, \d+ documents, from the --db state/);
+    expect(converted.output).toMatch(
+      /^Wrote .*state\.jsonl \(JSON Lines\): 2 accounts, \d+ properties, \d+ agents, \d+ documents, from the --db state/,
+    );
     expect(hash(db)).toBe(before);
     const back = join(tempDir(), "back.json");
     expect((await run(["--convert-state", lines, back])).code).toBe(0);
@@ -166,7 +216,10 @@ describe("--convert-state", () => {
     // A file of records a person wrote converts too: no meta, the trailer's counts alone.
     const records = join(tempDir(), "records.jsonl");
     expect((await run(["--convert-state", FIXTURES, records])).code).toBe(0);
-    expect(JSON.parse(readFileSync(records, "utf8").trimEnd().split("\n").at(-1)!).$meta).toEqual({ records: expect.any(Object), crc32: expect.any(Number) });
+    expect(JSON.parse(readFileSync(records, "utf8").trimEnd().split("\n").at(-1)!).$meta).toEqual({
+      records: expect.any(Object),
+      crc32: expect.any(Number),
+    });
   });
 
   it("refuses, with exit 2 and a clear line, to overwrite its input or any file, a missing input, a damaged one, or other arguments", async () => {
@@ -188,12 +241,14 @@ describe("--convert-state", () => {
     }
     expect(hash(db)).toBe(before);
     expect(readFileSync(other, "utf8")).toBe("{}");
-    writeFileSync(db, readFileSync(db, "utf8").split("\n").slice(0, 3).join("\n") + "\n");
+    writeFileSync(db, `${readFileSync(db, "utf8").split("\n").slice(0, 3).join("\n")}\n`);
     const out = join(tempDir(), "out.json");
     const damaged = await run(["--convert-state", db, out]);
     expect(damaged.code).toBe(2);
     expect(damaged.output).toMatch(/line 3: the snapshot ends without its last line/);
     expect(existsSync(out)).toBe(false);
-    expect((await run(["--convert-state", "--help"])).output).toContain("Usage: property-listing-mock --convert-state <from> <to>");
+    expect((await run(["--convert-state", "--help"])).output).toContain(
+      "Usage: property-listing-mock --convert-state <from> <to>",
+    );
   });
 });

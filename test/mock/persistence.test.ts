@@ -3,7 +3,16 @@
  * is written and synced; a restart replays the journal; compaction folds it into the snapshot. (The crash test
  * with a real process and SIGKILL is test/e2e/db-crash.test.ts.)
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync, appendFileSync, copyFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+  appendFileSync,
+  copyFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
@@ -20,7 +29,9 @@ const start = (file: string, options: MockServerOptions = {}) =>
   createMockServer({ fixtures: tinyFixtures(), dbFile: file, contract: sharedContract(), log: () => {}, ...options });
 /** The streets of the demo account's properties, in the store's order, from the raw records. */
 const streets = async (app: Parameters<typeof request>[0]) =>
-  ((await request(app).get("/__db/properties?uid=1").expect(200)).body as Array<{ street: string }>).map((record) => record.street);
+  ((await request(app).get("/__db/properties?uid=1").expect(200)).body as Array<{ street: string }>).map(
+    (record) => record.street,
+  );
 const journalLines = (file: string) => readFileSync(`${file}.journal`, "utf8").split("\n").filter(Boolean);
 
 /** Real writes, whose syncs wait until the test lets them go, or fail while `failing` is set. */
@@ -70,30 +81,62 @@ describe("a --db state", () => {
   it("keeps every change made through the API, /__db and reset across a restart, and the nid sequence too", async () => {
     const file = join(tempDir(), "db.json");
     const first = start(file);
-    const { body: created } = await request(first.app).post("/api/v1/object/property").set(headers).send(address()).expect(200);
-    await request(first.app).put(`/api/v1/object/property/${created.nid}`).set(headers).send({ title: "Edited" }).expect(200);
-    const { body: agent } = await request(first.app).post("/api/v1/object/agent_card/").set(headers).send({ agent_first_name: "A", agent_last_name: "B", email: "a@b.example" }).expect(200);
-    await request(first.app).delete(`/api/v1/object/agent_card/${Number(agent.nid)}`).set(headers).expect(200);
+    const { body: created } = await request(first.app)
+      .post("/api/v1/object/property")
+      .set(headers)
+      .send(address())
+      .expect(200);
+    await request(first.app)
+      .put(`/api/v1/object/property/${created.nid}`)
+      .set(headers)
+      .send({ title: "Edited" })
+      .expect(200);
+    const { body: agent } = await request(first.app)
+      .post("/api/v1/object/agent_card/")
+      .set(headers)
+      .send({ agent_first_name: "A", agent_last_name: "B", email: "a@b.example" })
+      .expect(200);
+    await request(first.app)
+      .delete(`/api/v1/object/agent_card/${Number(agent.nid)}`)
+      .set(headers)
+      .expect(200);
     await request(first.app).patch("/__db/properties/1002").send({ title: "Raw edit" }).expect(200);
     const { id: _id, ...plan } = (await request(first.app).get("/__db/documents/1004").expect(200)).body;
     await request(first.app).delete("/__db/documents/1004").expect(200);
     const { body: raw } = await request(first.app).post("/__db/agents").send(rawAgent("raw@b.example")).expect(201);
-    const { body: doomed } = await request(first.app).post("/api/v1/object/property").set(headers).send(address("Doomed")).expect(200);
-    const { body: doomedPlan } = await request(first.app).post(`/__db/properties/${doomed.nid}/documents`).send(plan).expect(201);
+    const { body: doomed } = await request(first.app)
+      .post("/api/v1/object/property")
+      .set(headers)
+      .send(address("Doomed"))
+      .expect(200);
+    const { body: doomedPlan } = await request(first.app)
+      .post(`/__db/properties/${doomed.nid}/documents`)
+      .send(plan)
+      .expect(201);
     await request(first.app).delete(`/__db/properties/${doomed.nid}`).expect(200); // its document goes with it
     await first.close();
 
     const second = start(file);
-    const { body: edited } = await request(second.app).get(`/api/v1/object/property/${created.nid}`).set(headers).expect(200);
+    const { body: edited } = await request(second.app)
+      .get(`/api/v1/object/property/${created.nid}`)
+      .set(headers)
+      .expect(200);
     expect(edited.title).toBe("Edited");
-    await request(second.app).post(`/api/v1/object/agent_card/${Number(agent.nid)}`).set(headers).expect(404);
+    await request(second.app)
+      .post(`/api/v1/object/agent_card/${Number(agent.nid)}`)
+      .set(headers)
+      .expect(404);
     expect((await request(second.app).get("/__db/properties/1002").expect(200)).body.title).toBe("Raw edit");
     await request(second.app).get("/__db/documents/1004").expect(404);
     await request(second.app).get(`/__db/agents/${raw.id}`).expect(200);
     await request(second.app).get(`/__db/properties/${doomed.nid}`).expect(404);
     await request(second.app).get(`/__db/documents/${doomedPlan.id}`).expect(404);
     // The removed agent had the highest nid: it is still never handed out again.
-    const { body: next } = await request(second.app).post("/api/v1/object/property").set(headers).send(address()).expect(200);
+    const { body: next } = await request(second.app)
+      .post("/api/v1/object/property")
+      .set(headers)
+      .send(address())
+      .expect(200);
     expect(Number(next.nid)).toBeGreaterThan(Math.max(Number(agent.nid), raw.id, doomedPlan.id));
     await request(second.app).post("/__admin/reset").expect(200);
     await request(second.app).post("/api/v1/object/property").set(headers).send(address("After reset")).expect(200);
@@ -111,10 +154,14 @@ describe("a --db state", () => {
     const mock = start(file, { journalIo: held.io });
     held.hold();
     let answered = false;
-    const pending = request(mock.app).post("/api/v1/object/property").set(headers).send(address("Held")).then((response) => {
-      answered = true;
-      return response;
-    });
+    const pending = request(mock.app)
+      .post("/api/v1/object/property")
+      .set(headers)
+      .send(address("Held"))
+      .then((response) => {
+        answered = true;
+        return response;
+      });
     await held.syncsBegun(1);
     expect(journalLines(file).at(-1)).toContain('"street":"Held"');
     // A read sent now does not wait for anything; its whole round trip ends with the change still unanswered:
@@ -125,7 +172,10 @@ describe("a --db state", () => {
     expect((await pending).status).toBe(200);
 
     // Nor does a raw write or a reset get an answer before its sync.
-    for (const send of [() => request(mock.app).post("/__db/agents").send(rawAgent("held@b.example")), () => request(mock.app).post("/__admin/reset")]) {
+    for (const send of [
+      () => request(mock.app).post("/__db/agents").send(rawAgent("held@b.example")),
+      () => request(mock.app).post("/__admin/reset"),
+    ]) {
       held.hold();
       const syncs = held.calls.sync;
       let done = false;
@@ -149,7 +199,12 @@ describe("a --db state", () => {
     const before = mock.store.counts().properties;
     held.hold();
     // then() sends it: supertest waits for it otherwise
-    const send = (index: number) => request(mock.app).post("/api/v1/object/property").set(headers).send(address(`Group ${index}`)).then((answer) => answer);
+    const send = (index: number) =>
+      request(mock.app)
+        .post("/api/v1/object/property")
+        .set(headers)
+        .send(address(`Group ${index}`))
+        .then((answer) => answer);
     const first = send(0);
     await held.syncsBegun(1);
     // 39 more while the first one's sync is held: each is made in memory and waits for the disk
@@ -179,14 +234,21 @@ describe("a --db state", () => {
     const mock = start(file, { journalIo: held.io, log: (line) => log.push(line) });
     held.failing = "ENOSPC: no space left on device";
     for (const street of ["F1", "F2", "F3"]) {
-      const { body } = await request(mock.app).post("/api/v1/object/property").set(headers).send(address(street)).expect(503);
+      const { body } = await request(mock.app)
+        .post("/api/v1/object/property")
+        .set(headers)
+        .send(address(street))
+        .expect(503);
       expect(body.type).toBe("https://property-listing.example/problems/state-not-saved");
       expect(body.detail).toContain("ENOSPC");
     }
     const health = await request(mock.app).get("/healthz").expect(503);
     expect(health.body.detail).toContain(`${file}.journal: ENOSPC`);
     await request(mock.app).get("/api/v1/object/property/1001").set(headers).expect(200);
-    expect(log.filter((line) => line.startsWith("Cannot save")), log.join("\n")).toHaveLength(1);
+    expect(
+      log.filter((line) => line.startsWith("Cannot save")),
+      log.join("\n"),
+    ).toHaveLength(1);
 
     held.failing = undefined;
     await request(mock.app).post("/api/v1/object/property").set(headers).send(address("F4")).expect(200);
@@ -216,7 +278,10 @@ describe("reading a --db state back", () => {
     const first = start(file);
     await request(first.app).post("/api/v1/object/property").set(headers).send(address("Kept")).expect(200);
     await first.close();
-    appendFileSync(`${file}.journal`, '{"s":99,"m":{"id":5000,"uid":3,"tok":9},"put":"properties","r":{"id":4999,"uid":1,"str');
+    appendFileSync(
+      `${file}.journal`,
+      '{"s":99,"m":{"id":5000,"uid":3,"tok":9},"put":"properties","r":{"id":4999,"uid":1,"str',
+    );
 
     const second = start(file);
     await request(second.app).get("/__db/properties/4999").expect(404);
@@ -230,7 +295,8 @@ describe("reading a --db state back", () => {
   it("refuses a journal with a bad line that is not the last, naming the file and line, and leaves it as it is", async () => {
     const file = join(tempDir(), "db.json");
     const first = start(file);
-    for (const street of ["A", "B"]) await request(first.app).post("/api/v1/object/property").set(headers).send(address(street)).expect(200);
+    for (const street of ["A", "B"])
+      await request(first.app).post("/api/v1/object/property").set(headers).send(address(street)).expect(200);
     await first.close();
     const lines = journalLines(file);
     writeFileSync(`${file}.journal`, `${lines[0]}\n{"s":2,"m":{}}\n${lines[1]}\n`);
@@ -250,7 +316,10 @@ describe("reading a --db state back", () => {
 
   it("refuses a snapshot whose $meta is not right, naming its line, though the scan takes the rest of it", () => {
     const file = join(tempDir(), "db.json");
-    writeFileSync(file, '{\n  "accounts": [],\n  "properties": [\n    {"id":1001,"uid":1,"title":"x"}\n  ],\n  "agents": [],\n  "documents": [],\n  "$meta": {"seq": -1}\n}\n');
+    writeFileSync(
+      file,
+      '{\n  "accounts": [],\n  "properties": [\n    {"id":1001,"uid":1,"title":"x"}\n  ],\n  "agents": [],\n  "documents": [],\n  "$meta": {"seq": -1}\n}\n',
+    );
     expect(() => start(file)).toThrow(`${file} line 8: "$meta" is not the meta of a mock state.`);
   });
 
@@ -258,9 +327,16 @@ describe("reading a --db state back", () => {
     const file = join(tempDir(), "db.json");
     let compacted: () => void = () => {};
     const firstCompaction = new Promise<void>((resolve) => (compacted = resolve));
-    const mock = start(file, { dbCompactAfter: 4_000, log: (line) => void (line.startsWith("Compacted") && compacted()) });
+    const mock = start(file, {
+      dbCompactAfter: 4_000,
+      log: (line) => void (line.startsWith("Compacted") && compacted()),
+    });
     for (let index = 0; index < 12; index += 1) {
-      await request(mock.app).post("/api/v1/object/property").set(headers).send(address(`C${index}`)).expect(200);
+      await request(mock.app)
+        .post("/api/v1/object/property")
+        .set(headers)
+        .send(address(`C${index}`))
+        .expect(200);
     }
     await firstCompaction;
     await mock.close();
@@ -278,25 +354,38 @@ describe("reading a --db state back", () => {
     const dir = tempDir();
     const file = join(dir, "db.json");
     const first = start(file);
-    const { body: agent } = await request(first.app).post("/api/v1/object/agent_card/").set(headers).send({ agent_first_name: "A", agent_last_name: "B", email: "x@b.example" }).expect(200);
+    const { body: agent } = await request(first.app)
+      .post("/api/v1/object/agent_card/")
+      .set(headers)
+      .send({ agent_first_name: "A", agent_last_name: "B", email: "x@b.example" })
+      .expect(200);
     await first.close();
     copyFileSync(`${file}.journal`, join(dir, "early.journal"));
     const second = start(file);
-    await request(second.app).delete(`/api/v1/object/agent_card/${Number(agent.nid)}`).set(headers).expect(200);
+    await request(second.app)
+      .delete(`/api/v1/object/agent_card/${Number(agent.nid)}`)
+      .set(headers)
+      .expect(200);
     await request(second.app).post("/api/v1/object/property").set(headers).send(address("Late")).expect(200);
     await second.close();
 
     // Crashed right after the journal was set aside: the changes are all in `.compacting`.
     renameSync(`${file}.journal`, `${file}.journal.compacting`);
     const third = start(file);
-    await request(third.app).post(`/api/v1/object/agent_card/${Number(agent.nid)}`).set(headers).expect(404);
+    await request(third.app)
+      .post(`/api/v1/object/agent_card/${Number(agent.nid)}`)
+      .set(headers)
+      .expect(404);
     await third.close();
     expect(existsSync(`${file}.journal.compacting`)).toBe(false);
 
     // Crashed after the new snapshot was renamed, before the set-aside journal was removed: its lines are old.
     copyFileSync(join(dir, "early.journal"), `${file}.journal.compacting`);
     const fourth = start(file);
-    await request(fourth.app).post(`/api/v1/object/agent_card/${Number(agent.nid)}`).set(headers).expect(404); // not brought back
+    await request(fourth.app)
+      .post(`/api/v1/object/agent_card/${Number(agent.nid)}`)
+      .set(headers)
+      .expect(404); // not brought back
     expect((await streets(fourth.app)).filter((street) => street === "Late")).toHaveLength(1);
     await fourth.close();
   });
@@ -321,7 +410,9 @@ describe("the files of a --db state", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "file"), "");
     const file = join(dir, "file", "db.json");
-    expect(() => start(file)).toThrow(new RegExp(`^Cannot use --db ${file}: EEXIST: file already exists, mkdir '${join(dir, "file")}'$`));
+    expect(() => start(file)).toThrow(
+      new RegExp(`^Cannot use --db ${file}: EEXIST: file already exists, mkdir '${join(dir, "file")}'$`),
+    );
   });
 
   it("keeps auto-login links working across a restart, under a secret of the state", async () => {

@@ -34,17 +34,26 @@ describe("a fixtures file, as it is read", () => {
     const file = tempFile(stateText({ properties: [propertyNesting(64)] }));
     expect(loadFixtures(file).properties).toHaveLength(1);
     writeFileSync(file, stateText({ properties: [propertyNesting(65)] }));
-    expect(() => loadFixtures(file)).toThrow(`The fixtures file ${file} holds a record the mock cannot hold, and is refused: properties[0] (id 1001): nesting deeper than 64 levels.`);
+    expect(() => loadFixtures(file)).toThrow(
+      `The fixtures file ${file} holds a record the mock cannot hold, and is refused: properties[0] (id 1001): nesting deeper than 64 levels.`,
+    );
     // In JSON Lines, the record's line is named too.
-    const lines = (depth: number) => [`{"accounts":${JSON.stringify(tinyFixtures().accounts[0])}}`, `{"properties":${propertyNesting(depth)}}`].join("\n");
+    const lines = (depth: number) =>
+      [`{"accounts":${JSON.stringify(tinyFixtures().accounts[0])}}`, `{"properties":${propertyNesting(depth)}}`].join(
+        "\n",
+      );
     writeFileSync(file, lines(64));
     expect(loadFixtures(file).properties).toHaveLength(1);
     writeFileSync(file, lines(65));
-    expect(() => loadFixtures(file)).toThrow(`The fixtures file ${file} line 2 holds a record the mock cannot hold, and is refused: properties[0] (id 1001): nesting deeper than 64 levels.`);
+    expect(() => loadFixtures(file)).toThrow(
+      `The fixtures file ${file} line 2 holds a record the mock cannot hold, and is refused: properties[0] (id 1001): nesting deeper than 64 levels.`,
+    );
   });
 
   it("still takes unknown fields on records and members beside the collections", () => {
-    const file = tempFile(`{"note":{"deep":${"[".repeat(200)}${"]".repeat(200)}},${stateText({ properties: [propertyNesting(3)], documents: ['{"id":1004,"uid":1,"anything":{"at":["all"]}}'] }).slice(1)}`);
+    const file = tempFile(
+      `{"note":{"deep":${"[".repeat(200)}${"]".repeat(200)}},${stateText({ properties: [propertyNesting(3)], documents: ['{"id":1004,"uid":1,"anything":{"at":["all"]}}'] }).slice(1)}`,
+    );
     const state = loadFixtures(file) as unknown as Record<string, unknown>;
     expect(Object.keys(state)).toEqual(["note", "accounts", "properties", "agents", "documents"]);
   });
@@ -52,11 +61,25 @@ describe("a fixtures file, as it is read", () => {
 
 describe("fixtures given as an object", () => {
   it.each([
-    ["a property that is an array", { ...tinyFixtures(), properties: [[1]] }, "properties[0] is an array, not an object"],
-    ["an agent card whose owner is not an integer", { ...tinyFixtures(), agents: [{ ...tinyFixtures().agents[0]!, uid: "1" }] }, `agents[0] (id ${tinyFixtures().agents[0]!.id}): "uid" is not an integer (a string)`],
-    ["a document whose id is past 2^53-1", { ...tinyFixtures(), documents: [{ ...tinyFixtures().documents[0]!, id: 2 ** 60 }] }, 'documents[0]: "id" is beyond 2^53-1, where a number is no longer exact'],
+    [
+      "a property that is an array",
+      { ...tinyFixtures(), properties: [[1]] },
+      "properties[0] is an array, not an object",
+    ],
+    [
+      "an agent card whose owner is not an integer",
+      { ...tinyFixtures(), agents: [{ ...tinyFixtures().agents[0]!, uid: "1" }] },
+      `agents[0] (id ${tinyFixtures().agents[0]!.id}): "uid" is not an integer (a string)`,
+    ],
+    [
+      "a document whose id is past 2^53-1",
+      { ...tinyFixtures(), documents: [{ ...tinyFixtures().documents[0]!, id: 2 ** 60 }] },
+      'documents[0]: "id" is beyond 2^53-1, where a number is no longer exact',
+    ],
   ])("%s: createMockServer throws, naming the record", (_name, fixtures, fault) => {
-    expect(() => createMockServer({ fixtures: fixtures as never, contract: sharedContract(), log: () => {} })).toThrow(`The fixtures given as an object holds a record the mock cannot hold, and is refused: ${fault}.`);
+    expect(() => createMockServer({ fixtures: fixtures as never, contract: sharedContract(), log: () => {} })).toThrow(
+      `The fixtures given as an object holds a record the mock cannot hold, and is refused: ${fault}.`,
+    );
   });
 });
 
@@ -68,8 +91,14 @@ describe("a record the mock holds although the API would not write it", () => {
       mocks.push(mock);
       const headers = { ...DEMO, "content-type": "application/json" };
       await request(mock.app).post("/api/v1/object/agent_card/1003").set(headers).expect(200);
-      await request(mock.app).put("/api/v1/object/agent_card/1003").set(headers).send({ email: "new@harbor.example" }).expect(200);
-      expect((await request(mock.app).post("/api/v1/object/agent_card/1003").set(headers).expect(200)).body.email).toBe("new@harbor.example");
+      await request(mock.app)
+        .put("/api/v1/object/agent_card/1003")
+        .set(headers)
+        .send({ email: "new@harbor.example" })
+        .expect(200);
+      expect((await request(mock.app).post("/api/v1/object/agent_card/1003").set(headers).expect(200)).body.email).toBe(
+        "new@harbor.example",
+      );
     }
   });
 });
@@ -81,14 +110,23 @@ describe("a fixtures file read again after it changed on disk", () => {
     const mock = createMockServer({ fixtures: file, contract: sharedContract(), log: () => {} });
     mocks.push(mock);
     const headers = { ...DEMO, "content-type": "application/json" };
-    const { body } = await request(mock.app).post("/api/v1/object/property").set(headers).send({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }).expect(200);
+    const { body } = await request(mock.app)
+      .post("/api/v1/object/property")
+      .set(headers)
+      .send({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" })
+      .expect(200);
     writeFileSync(file, stateText({ properties: [propertyNesting(65)] }));
     return { mock, file, created: body.nid as string };
   }
 
   const expectUnchanged = async (mock: MockServer, created: string) => {
     await request(mock.app).get(`/api/v1/object/property/${created}`).set(DEMO).expect(200);
-    expect((await request(mock.app).get("/healthz").expect(200)).body.counts).toEqual({ accounts: 2, properties: 3, agents: 1, documents: 1 });
+    expect((await request(mock.app).get("/healthz").expect(200)).body.counts).toEqual({
+      accounts: 2,
+      properties: 3,
+      agents: 1,
+      documents: 1,
+    });
     expect((await request(mock.app).get("/__admin/state").expect(200)).body.current).toBe("fixtures");
   };
 
@@ -97,7 +135,9 @@ describe("a fixtures file read again after it changed on disk", () => {
     const answer = await request(mock.app).post("/__admin/reset").expect(409);
     expect(answer.headers["content-type"]).toMatch(/^application\/problem\+json/);
     expect(answer.body).toMatchObject({ type: `${PROBLEM_BASE}seed-refused`, title: "Seed Refused", status: 409 });
-    expect(answer.body.detail).toContain(`The fixtures file ${file} holds a record the mock cannot hold, and is refused: properties[0] (id 1001): nesting deeper than 64 levels.`);
+    expect(answer.body.detail).toContain(
+      `The fixtures file ${file} holds a record the mock cannot hold, and is refused: properties[0] (id 1001): nesting deeper than 64 levels.`,
+    );
     await expectUnchanged(mock, created);
   });
 
@@ -105,19 +145,26 @@ describe("a fixtures file read again after it changed on disk", () => {
     ["deleted", (file: string) => rmSync(file), "Cannot read fixtures from"],
     ["no longer JSON", (file: string) => writeFileSync(file, "{ not json"), "line 1 is not valid JSON"],
     ["JSON that is not a state", (file: string) => writeFileSync(file, "[]"), "does not hold a mock state"],
-  ] as const)("POST /__admin/reset on a fixtures file since %s: 409 Seed Refused naming the file, and the state as it was", async (_label, spoil, said) => {
-    const file = tempFile(JSON.stringify(tinyFixtures()));
-    const mock = createMockServer({ fixtures: file, contract: sharedContract(), log: () => {} });
-    mocks.push(mock);
-    const { body } = await request(mock.app).post("/api/v1/object/property").set({ ...DEMO, "content-type": "application/json" }).send({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }).expect(200);
-    spoil(file);
-    const answer = await request(mock.app).post("/__admin/reset").expect(409);
-    expect(answer.body).toMatchObject({ type: `${PROBLEM_BASE}seed-refused`, title: "Seed Refused", status: 409 });
-    expect(answer.body.detail).toContain(file);
-    expect(answer.body.detail).toContain(said);
-    expect(answer.body.detail).toContain("Nothing was changed");
-    await expectUnchanged(mock, body.nid as string);
-  });
+  ] as const)(
+    "POST /__admin/reset on a fixtures file since %s: 409 Seed Refused naming the file, and the state as it was",
+    async (_label, spoil, said) => {
+      const file = tempFile(JSON.stringify(tinyFixtures()));
+      const mock = createMockServer({ fixtures: file, contract: sharedContract(), log: () => {} });
+      mocks.push(mock);
+      const { body } = await request(mock.app)
+        .post("/api/v1/object/property")
+        .set({ ...DEMO, "content-type": "application/json" })
+        .send({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" })
+        .expect(200);
+      spoil(file);
+      const answer = await request(mock.app).post("/__admin/reset").expect(409);
+      expect(answer.body).toMatchObject({ type: `${PROBLEM_BASE}seed-refused`, title: "Seed Refused", status: 409 });
+      expect(answer.body.detail).toContain(file);
+      expect(answer.body.detail).toContain(said);
+      expect(answer.body.detail).toContain("Nothing was changed");
+      await expectUnchanged(mock, body.nid as string);
+    },
+  );
 
   it("POST /__admin/state with a shipped state made from the fixtures: the same 409, and the state as it was", async () => {
     const { mock, created } = await changedUnderfoot();

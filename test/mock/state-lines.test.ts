@@ -54,18 +54,30 @@ describe("a state in JSON Lines", () => {
   });
 
   it("is answered byte for byte as the same state in JSON", async () => {
-    const mocks = [asLines(generated), JSON.stringify(generated)].map((content) => createMockServer({ fixtures: file(content), contract: sharedContract() }));
+    const mocks = [asLines(generated), JSON.stringify(generated)].map((content) =>
+      createMockServer({ fixtures: file(content), contract: sharedContract() }),
+    );
     const account = generated.accounts[0]!;
     const headers = { "API-KEY": account.apiKey, TOKEN: account.token, "content-type": "application/json" };
-    const paths = [`/api/v1/object/properties/${account.id}`, ...generated.properties.filter((property) => property.uid === account.id).slice(0, 40).map((property) => `/api/v1/object/property/${property.id}`)];
+    const paths = [
+      `/api/v1/object/properties/${account.id}`,
+      ...generated.properties
+        .filter((property) => property.uid === account.id)
+        .slice(0, 40)
+        .map((property) => `/api/v1/object/property/${property.id}`),
+    ];
     for (const path of paths) {
-      const [lines, json] = (await Promise.all(mocks.map((mock) => text(request(mock.app).get(path).set(headers))))) as [request.Response, request.Response];
+      const [lines, json] = (await Promise.all(
+        mocks.map((mock) => text(request(mock.app).get(path).set(headers))),
+      )) as [request.Response, request.Response];
       expect(lines.status).toBe(200);
       expect(lines.body).toBe(json.body);
     }
     // A nid handed out after it is the same too (the nested nids of tours and videos feed the sequence).
     const create = { street: "1 Main St", city: "Austin", state: "TX", zip: "78701" };
-    const [fromLines, fromJson] = (await Promise.all(mocks.map((mock) => request(mock.app).post("/api/v1/object/property").set(headers).send(create)))) as [request.Response, request.Response];
+    const [fromLines, fromJson] = (await Promise.all(
+      mocks.map((mock) => request(mock.app).post("/api/v1/object/property").set(headers).send(create)),
+    )) as [request.Response, request.Response];
     expect(fromLines.body.nid).toBe(fromJson.body.nid);
     for (const mock of mocks) await mock.close();
   });
@@ -76,28 +88,51 @@ describe("a state in JSON Lines", () => {
     const [first, second, third] = state.properties as Array<Record<string, unknown>>;
     const { id, uid, ...rest } = first!;
     state.properties[0] = { ...rest, id, uid } as (typeof state.properties)[number];
-    Object.defineProperty(second, "__proto__", { value: { polluted: true }, enumerable: true, configurable: true, writable: true });
+    Object.defineProperty(second, "__proto__", {
+      value: { polluted: true },
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
     third!.external_id = (state.properties[3] as Record<string, unknown>).external_id; // two properties share an external id
-    const mocks = [asLines(state), JSON.stringify(state)].map((content) => createMockServer({ fixtures: file(content), contract: sharedContract() }));
+    const mocks = [asLines(state), JSON.stringify(state)].map((content) =>
+      createMockServer({ fixtures: file(content), contract: sharedContract() }),
+    );
     const account = state.accounts[0]!;
     const headers = { "API-KEY": account.apiKey, TOKEN: account.token, "content-type": "application/json" };
     const both = async (send: (mock: (typeof mocks)[number]) => request.Test) => {
-      const [lines, json] = (await Promise.all(mocks.map((mock) => text(send(mock))))) as [request.Response, request.Response];
+      const [lines, json] = (await Promise.all(mocks.map((mock) => text(send(mock))))) as [
+        request.Response,
+        request.Response,
+      ];
       expect(`${lines.status} ${lines.body}`).toBe(`${json.status} ${json.body}`);
       return lines;
     };
     const owned = state.properties.filter((property) => property.uid === account.id);
     for (const property of owned.slice(0, 12)) {
-      if (property.external_id) await both((mock) => request(mock.app).get(`/api/v1/object/external-property/${encodeURIComponent(property.external_id!)}`).set(headers));
+      if (property.external_id)
+        await both((mock) =>
+          request(mock.app)
+            .get(`/api/v1/object/external-property/${encodeURIComponent(property.external_id!)}`)
+            .set(headers),
+        );
     }
     // The property sharing its external id moves to another: the one left holding it is found by it.
     const edited = third as unknown as (typeof owned)[number];
     expect(owned).toContain(edited);
     const shared = edited.external_id!;
     // Its answer holds each mock's own address and sign-in token: the status and the nid are compared.
-    const puts = await Promise.all(mocks.map((mock) => request(mock.app).put(`/api/v1/object/property/${edited.id}`).set(headers).send({ title: "Edited", external_id: "crm-moved" })));
+    const puts = await Promise.all(
+      mocks.map((mock) =>
+        request(mock.app)
+          .put(`/api/v1/object/property/${edited.id}`)
+          .set(headers)
+          .send({ title: "Edited", external_id: "crm-moved" }),
+      ),
+    );
     expect(puts.map((put) => `${put.status} ${put.body.nid}`)).toEqual([`200 ${edited.id}`, `200 ${edited.id}`]);
-    for (const externalId of ["crm-moved", shared]) await both((mock) => request(mock.app).get(`/api/v1/object/external-property/${externalId}`).set(headers));
+    for (const externalId of ["crm-moved", shared])
+      await both((mock) => request(mock.app).get(`/api/v1/object/external-property/${externalId}`).set(headers));
     await both((mock) => request(mock.app).get(`/api/v1/object/properties/${account.id}`).set(headers));
     // A raw read serves every record, read or not, as it is in the file (member order included).
     await both((mock) => request(mock.app).get(`/__db/properties/${owned[30]!.id}`));
@@ -117,31 +152,65 @@ describe("a state in JSON Lines", () => {
   });
 
   it("reads a file in one JSON text a record at a time, as JSON.parse would, or refuses it naming its line", () => {
-    expect(loadFixtures(file(readFileSync(DEFAULT_FIXTURES_PATH, "utf8")))).toEqual(JSON.parse(readFileSync(DEFAULT_FIXTURES_PATH, "utf8")));
+    expect(loadFixtures(file(readFileSync(DEFAULT_FIXTURES_PATH, "utf8")))).toEqual(
+      JSON.parse(readFileSync(DEFAULT_FIXTURES_PATH, "utf8")),
+    );
     expect(JSON.stringify(loadFixtures(file(JSON.stringify(generated))))).toBe(JSON.stringify(generated));
     // Laid out by hand: not the layout the line reader knows, so the streaming parser reads it.
     const odd = `{ "accounts": [ ${JSON.stringify(generated.accounts[0])} ,\n${JSON.stringify(generated.accounts[1])}],\n"properties"\n:${JSON.stringify(generated.properties)}, "agents": ${JSON.stringify(generated.agents)},\n\t"documents": ${JSON.stringify(generated.documents, null, 3)} }\n`;
     expect(JSON.stringify(loadFixtures(file(odd)))).toBe(JSON.stringify(generated));
     const cases: Array<[string, number, string]> = [
-      ['{"accounts":[],"properties":[{"id":1001,"uid":1,"title":tru}],"agents":[],"documents":[]}', 1, "is not valid JSON"],
-      ['{\n  "accounts": [],\n  "properties": [\n    {"id":1001,"uid":1,"title":tru}\n  ]\n}\n', 4, "is not valid JSON"],
+      [
+        '{"accounts":[],"properties":[{"id":1001,"uid":1,"title":tru}],"agents":[],"documents":[]}',
+        1,
+        "is not valid JSON",
+      ],
+      [
+        '{\n  "accounts": [],\n  "properties": [\n    {"id":1001,"uid":1,"title":tru}\n  ]\n}\n',
+        4,
+        "is not valid JSON",
+      ],
       ['{"accounts":[]', 1, "the JSON document ends before it is closed"],
       ["", 1, "the JSON document ends before it is closed"],
       ['{"accounts":[],"properties":[],"agents":[],"documents":[]}\n\n{}', 3, "is not valid JSON"],
     ];
     for (const [content, line, problem] of cases) {
       const broken = file(content);
-      expect(() => loadFixtures(broken), content).toThrow(new RegExp(`^The fixtures file ${broken} line ${line}:? ${problem}`));
+      expect(() => loadFixtures(broken), content).toThrow(
+        new RegExp(`^The fixtures file ${broken} line ${line}:? ${problem}`),
+      );
     }
-    for (const content of ["\ufeff{}", "[1, 2]"]) expect(() => loadFixtures(file(content)), content).toThrow("does not hold a mock state");
+    for (const content of ["\ufeff{}", "[1, 2]"])
+      expect(() => loadFixtures(file(content)), content).toThrow("does not hold a mock state");
     // A record the store cannot hold, in either layout the line reader knows, is named with its line.
-    const bad = { ...generated, properties: [generated.properties[0]!, { ...generated.properties[1]!, id: "x" }, ...generated.properties.slice(2)] };
+    const bad = {
+      ...generated,
+      properties: [
+        generated.properties[0]!,
+        { ...generated.properties[1]!, id: "x" },
+        ...generated.properties.slice(2),
+      ],
+    };
     const indented = JSON.stringify(bad, null, 2);
     const opening = indented.split("\n").findIndex((line) => line.includes('"id": "x"')); // the line after the record's `{`
-    expect(() => loadFixtures(file(indented))).toThrow(`line ${opening} holds a record the mock cannot hold, and is refused: properties[1]: "id" is not an integer (a string).`);
-    const aRecordALine = ["{", ...(["accounts", "properties", "agents", "documents"] as const).map((name, at) => `  "${name}": [\n${bad[name].map((record) => `    ${JSON.stringify(record)}`).join(",\n")}\n  ]${at === 3 ? "" : ","}`), "}", ""].join("\n");
-    expect(JSON.stringify(loadFixtures(file(aRecordALine.replace('"id":"x"', `"id":${generated.properties[1]!.id}`))))).toBe(JSON.stringify(generated));
-    expect(() => loadFixtures(file(aRecordALine))).toThrow(`line ${6 + generated.accounts.length} holds a record the mock cannot hold`);
+    expect(() => loadFixtures(file(indented))).toThrow(
+      `line ${opening} holds a record the mock cannot hold, and is refused: properties[1]: "id" is not an integer (a string).`,
+    );
+    const aRecordALine = [
+      "{",
+      ...(["accounts", "properties", "agents", "documents"] as const).map(
+        (name, at) =>
+          `  "${name}": [\n${bad[name].map((record) => `    ${JSON.stringify(record)}`).join(",\n")}\n  ]${at === 3 ? "" : ","}`,
+      ),
+      "}",
+      "",
+    ].join("\n");
+    expect(
+      JSON.stringify(loadFixtures(file(aRecordALine.replace('"id":"x"', `"id":${generated.properties[1]!.id}`)))),
+    ).toBe(JSON.stringify(generated));
+    expect(() => loadFixtures(file(aRecordALine))).toThrow(
+      `line ${6 + generated.accounts.length} holds a record the mock cannot hold`,
+    );
   });
 });
 
@@ -160,7 +229,11 @@ describe("a --db snapshot", () => {
     const { $meta: meta, ...records } = JSON.parse(text);
     expect(JSON.stringify(records)).toBe(before);
     expect(meta).toMatchObject({ seq: 0, autologin: { issued: 0 } });
-    expect(text.split("\n").slice(0, 3)).toEqual(["{", '  "accounts": [', `    ${JSON.stringify(tinyFixtures().accounts[0])},`]);
+    expect(text.split("\n").slice(0, 3)).toEqual([
+      "{",
+      '  "accounts": [',
+      `    ${JSON.stringify(tinyFixtures().accounts[0])},`,
+    ]);
     const second = createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() });
     expect(JSON.stringify(second.store.state)).toBe(before);
     await second.close();
@@ -172,10 +245,16 @@ describe("a --db snapshot", () => {
     await third.close();
     const written = readFileSync(lines, "utf8").trimEnd().split("\n");
     expect(written.slice(0, -1).map((line) => Object.keys(JSON.parse(line))[0])).toEqual(
-      (["accounts", "properties", "agents", "documents"] as const).flatMap((name) => tinyFixtures()[name].map(() => name)),
+      (["accounts", "properties", "agents", "documents"] as const).flatMap((name) =>
+        tinyFixtures()[name].map(() => name),
+      ),
     );
     const trailer = JSON.parse(written.at(-1)!).$meta;
-    expect(trailer).toMatchObject({ seq: 0, records: { accounts: 2, properties: tinyFixtures().properties.length }, crc32: expect.any(Number) });
+    expect(trailer).toMatchObject({
+      seq: 0,
+      records: { accounts: 2, properties: tinyFixtures().properties.length },
+      crc32: expect.any(Number),
+    });
 
     // The same state as an earlier version wrote it: JSON Lines, the meta last without counts.
     const { records: _counts, crc32: _checksum, ...earlierMeta } = trailer;
@@ -190,8 +269,12 @@ describe("a --db snapshot", () => {
     const db = join(mkdtempSync(join(directory, "db-")), "db.json");
     writeFileSync(db, `${asLines(tinyFixtures())}{"$meta":{"seq":-1}}\n`);
     const metaLine = asLines(tinyFixtures()).split("\n").length;
-    expect(() => createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() })).toThrow(`${db} line ${metaLine}: "$meta" is not the meta of a mock state.`);
+    expect(() => createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() })).toThrow(
+      `${db} line ${metaLine}: "$meta" is not the meta of a mock state.`,
+    );
     writeFileSync(db, `{"accounts":${JSON.stringify(account)}}\n{"documents":{"id":"x"}}\n`);
-    expect(() => createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() })).toThrow(`${db} line 2 holds a record the mock cannot hold, and is refused: documents[0]: "id" is not an integer (a string).`);
+    expect(() => createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() })).toThrow(
+      `${db} line 2 holds a record the mock cannot hold, and is refused: documents[0]: "id" is not an integer (a string).`,
+    );
   });
 });

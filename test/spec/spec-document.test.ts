@@ -1,4 +1,3 @@
-
 import { describe, expect, it } from "vitest";
 import { loadSpec } from "../../src/spec/load-spec.ts";
 import { resolvePointer } from "../../src/spec/json-pointer.ts";

@@ -70,7 +70,14 @@ export interface ScaleFigures {
    */
   rssSettledAfterLoadBytes: number;
   http: HttpFigure[];
-  listByUser: { items: number; answers: number; firstMs: number; medianMs: number; peakRssBytes: number; responseBytes: number };
+  listByUser: {
+    items: number;
+    answers: number;
+    firstMs: number;
+    medianMs: number;
+    peakRssBytes: number;
+    responseBytes: number;
+  };
   /** Retrieve by nid at this size and on the default fixtures, interleaved, three processes on each side (goal 2c). */
   storeSize: { large: ServerFigure; small: ServerFigure; throughputRatio: number; cpuRatio: number | null };
   /**
@@ -108,24 +115,36 @@ export const section: BenchSection<ScaleFigures> = {
       const defaultStartups: number[] = [];
       const ownWork: number[] = [];
       for (let turn = 0; turn < starts; turn++) {
-        progress(`scale: node reading and parsing the file alone, the bin on the default fixtures, then on the file (${turn + 1} of ${starts})…`);
+        progress(
+          `scale: node reading and parsing the file alone, the bin on the default fixtures, then on the file (${turn + 1} of ${starts})…`,
+        );
         floors.push(readAndParse(file));
         await running.pop()?.stop();
-        const small = await startServer(mockBin({ fixtures: DEFAULT_FIXTURES_PATH, name: "mock, default fixtures" }), 120_000);
+        const small = await startServer(
+          mockBin({ fixtures: DEFAULT_FIXTURES_PATH, name: "mock, default fixtures" }),
+          120_000,
+        );
         await small.stop();
         defaultStartups.push(small.startupMs);
         const started = await startServer(mockBin({ fixtures: file }), 120_000);
         running.push(started);
         startups.push(started.startupMs);
         ownWork.push(started.startupMs - floors.at(-1)!);
-        for (const server of [small, started]) if (server.readyStatus !== 200) failures.push(`${server.name} answered its first /healthz with ${server.readyStatus}, not 200`);
+        for (const server of [small, started])
+          if (server.readyStatus !== 200)
+            failures.push(`${server.name} answered its first /healthz with ${server.readyStatus}, not 200`);
         documentFloors.push(readAndParse(documentFile));
-        const fromDocument = await startServer(mockBin({ fixtures: documentFile, name: "mock, one JSON document" }), 120_000);
+        const fromDocument = await startServer(
+          mockBin({ fixtures: documentFile, name: "mock, one JSON document" }),
+          120_000,
+        );
         try {
           documentStartups.push(fromDocument.startupMs);
-          if (fromDocument.readyStatus !== 200) failures.push(`${fromDocument.name} answered its first /healthz with ${fromDocument.readyStatus}, not 200`);
+          if (fromDocument.readyStatus !== 200)
+            failures.push(`${fromDocument.name} answered its first /healthz with ${fromDocument.readyStatus}, not 200`);
           if (turn === 0) {
-            for (const answer of timedGets(`${fromDocument.url}${API}/properties/1`, { ...DEMO_CREDENTIALS }, 1)) if (answer.status !== 200) failures.push(`list by user answered ${answer.status}`);
+            for (const answer of timedGets(`${fromDocument.url}${API}/properties/1`, { ...DEMO_CREDENTIALS }, 1))
+              if (answer.status !== 200) failures.push(`list by user answered ${answer.status}`);
             documentPeakBytes = fromDocument.peakRssBytes();
           }
         } finally {
@@ -146,7 +165,13 @@ export const section: BenchSection<ScaleFigures> = {
       const http: HttpFigure[] = [];
       await load.run(large.url, plan.warmUp());
       let rssSettledAfterLoadBytes = 0;
-      for (const scenario of [plan.retrieveByNid(), plan.retrieveByExternalId(), plan.templateCatalogue(), plan.createProperty(), plan.createDeleteAgentPair()]) {
+      for (const scenario of [
+        plan.retrieveByNid(),
+        plan.retrieveByExternalId(),
+        plan.templateCatalogue(),
+        plan.createProperty(),
+        plan.createDeleteAgentPair(),
+      ]) {
         if (scenario.name === "create property") {
           // The store's size still the fixtures' (the creates add thousands of properties).
           progress("scale: waiting until the bin is quiet after the retrieves…");
@@ -180,7 +205,12 @@ export const section: BenchSection<ScaleFigures> = {
       // to ±8 % here (measure-servers.ts), and the true ratio is close to the bound.
       // The two sides' new processes started in turn (processes.ts, startGroups), the default fixtures' first.
       const smallCommand = mockBin({ fixtures: DEFAULT_FIXTURES_PATH, name: "mock, default fixtures" });
-      const [firstSmalls, largeReplicas] = (await startGroups([smallCommand, mockBin({ fixtures: file })], SCALE_PROCESSES - 1, running, 120_000)) as [RunningServer[], RunningServer[]];
+      const [firstSmalls, largeReplicas] = (await startGroups(
+        [smallCommand, mockBin({ fixtures: file })],
+        SCALE_PROCESSES - 1,
+        running,
+        120_000,
+      )) as [RunningServer[], RunningServer[]];
       const larges = [large, ...largeReplicas];
       const smalls = [...firstSmalls, ...(await startServers(smallCommand, 1, running))];
       const smallFixtures = JSON.parse(readFileSync(DEFAULT_FIXTURES_PATH, "utf8")) as Database;
@@ -198,10 +228,25 @@ export const section: BenchSection<ScaleFigures> = {
       const [largeFigure, smallFigure, bareFigure] = await measureInterleaved(
         load,
         [
-          { server: large, replicas: larges.slice(1), scenario: { ...plan.retrieveByNid(share), storeProperties: fixtures.properties.length } },
-          { server: smalls[0]!, replicas: smalls.slice(1), scenario: { ...new ScenarioPlan(smallFixtures, settings).retrieveByNid(share), storeProperties: smallFixtures.properties.length } },
+          {
+            server: large,
+            replicas: larges.slice(1),
+            scenario: { ...plan.retrieveByNid(share), storeProperties: fixtures.properties.length },
+          },
+          {
+            server: smalls[0]!,
+            replicas: smalls.slice(1),
+            scenario: {
+              ...new ScenarioPlan(smallFixtures, settings).retrieveByNid(share),
+              storeProperties: smallFixtures.properties.length,
+            },
+          },
           // Every round the same request (bare node:http answers the same bytes to any path).
-          { server: bares[0]!, replicas: bares.slice(1), scenario: { ...plan.retrieveByNid(share), storeProperties: fixtures.properties.length } },
+          {
+            server: bares[0]!,
+            replicas: bares.slice(1),
+            scenario: { ...plan.retrieveByNid(share), storeProperties: fixtures.properties.length },
+          },
         ],
         rounds,
         failures,
@@ -214,8 +259,17 @@ export const section: BenchSection<ScaleFigures> = {
       const [largeAlone, smallAlone] = await measureInterleaved(
         load,
         [
-          { server: larges[1] ?? large, scenario: { ...plan.retrieveByNid(share), storeProperties: fixtures.properties.length } },
-          { server: smalls[0]!, scenario: { ...new ScenarioPlan(smallFixtures, settings).retrieveByNid(share), storeProperties: smallFixtures.properties.length } },
+          {
+            server: larges[1] ?? large,
+            scenario: { ...plan.retrieveByNid(share), storeProperties: fixtures.properties.length },
+          },
+          {
+            server: smalls[0]!,
+            scenario: {
+              ...new ScenarioPlan(smallFixtures, settings).retrieveByNid(share),
+              storeProperties: smallFixtures.properties.length,
+            },
+          },
         ],
         rounds,
         failures,
@@ -230,7 +284,12 @@ export const section: BenchSection<ScaleFigures> = {
         startupMs,
         defaultStartupMs,
         readAndParseMs,
-        document: { fileBytes: statSync(documentFile).size, startupMs: median(documentStartups), readAndParseMs: median(documentFloors), peakRssBytes: documentPeakBytes },
+        document: {
+          fileBytes: statSync(documentFile).size,
+          startupMs: median(documentStartups),
+          readAndParseMs: median(documentFloors),
+          peakRssBytes: documentPeakBytes,
+        },
         peakOverStartAndListBytes: Math.max(peakBeforeListBytes, peakRssBytes),
         ownStartupMs,
         rssAfterStartBytes,
@@ -238,11 +297,28 @@ export const section: BenchSection<ScaleFigures> = {
         settledAfterMs,
         rssSettledAfterLoadBytes,
         http,
-        listByUser: { items, answers: times.length, firstMs: times[0]!, medianMs: median(times), peakRssBytes, responseBytes },
-        storeSize: { large: largeFigure!, small: smallFigure!, throughputRatio, cpuRatio: quotient(largeFigure!.cpuMicrosPerRequest, smallFigure!.cpuMicrosPerRequest) },
+        listByUser: {
+          items,
+          answers: times.length,
+          firstMs: times[0]!,
+          medianMs: median(times),
+          peakRssBytes,
+          responseBytes,
+        },
+        storeSize: {
+          large: largeFigure!,
+          small: smallFigure!,
+          throughputRatio,
+          cpuRatio: quotient(largeFigure!.cpuMicrosPerRequest, smallFigure!.cpuMicrosPerRequest),
+        },
         bare: bareFigure!,
         bareCpuRatio: quotient(largeFigure!.cpuMicrosPerRequest, bareFigure!.cpuMicrosPerRequest),
-        storeSizeOneProcess: { large: largeAlone!, small: smallAlone!, throughputRatio: oneProcessRatio, cpuRatio: quotient(largeAlone!.cpuMicrosPerRequest, smallAlone!.cpuMicrosPerRequest) },
+        storeSizeOneProcess: {
+          large: largeAlone!,
+          small: smallAlone!,
+          throughputRatio: oneProcessRatio,
+          cpuRatio: quotient(largeAlone!.cpuMicrosPerRequest, smallAlone!.cpuMicrosPerRequest),
+        },
       };
       const mib = (value: number) => value / 1024 / 1024;
       const rssSettledMost = Math.max(rssSettledBytes, rssSettledAfterLoadBytes);
@@ -251,10 +327,33 @@ export const section: BenchSection<ScaleFigures> = {
       const documentStartRatio = figures.document.startupMs / figures.document.readAndParseMs;
       const peakOverStartAndList = Math.max(figures.peakOverStartAndListBytes, figures.document.peakRssBytes);
       const goals: Goal[] = [
-        { id: "32.1a", name: `resident memory at ${count(figures.properties)} properties, settled (after start, and after the retrieves)`, measured: bytes(rssSettledMost), target: "≤ 300 MiB", pass: mib(rssSettledMost) <= 300 },
-        { id: "32.1b", name: `throughput at ${count(figures.properties)} properties / default fixtures (2c's figure)`, measured: ratio(throughputRatio), target: "≥ 0.95×", pass: throughputRatio >= 0.95 },
-        cpuGoal("32.1c", `CPU per GET at ${count(figures.properties)} properties / bare node:http (same bytes)`, figures.bareCpuRatio, 1.3),
-        { id: "32.2a", name: `start to first 200 at ${count(figures.properties)} properties, median of ${starts}`, measured: seconds(startupMs), target: "≤ 1.50 s", pass: startupMs <= 1_500 },
+        {
+          id: "32.1a",
+          name: `resident memory at ${count(figures.properties)} properties, settled (after start, and after the retrieves)`,
+          measured: bytes(rssSettledMost),
+          target: "≤ 300 MiB",
+          pass: mib(rssSettledMost) <= 300,
+        },
+        {
+          id: "32.1b",
+          name: `throughput at ${count(figures.properties)} properties / default fixtures (2c's figure)`,
+          measured: ratio(throughputRatio),
+          target: "≥ 0.95×",
+          pass: throughputRatio >= 0.95,
+        },
+        cpuGoal(
+          "32.1c",
+          `CPU per GET at ${count(figures.properties)} properties / bare node:http (same bytes)`,
+          figures.bareCpuRatio,
+          1.3,
+        ),
+        {
+          id: "32.2a",
+          name: `start to first 200 at ${count(figures.properties)} properties, median of ${starts}`,
+          measured: seconds(startupMs),
+          target: "≤ 1.50 s",
+          pass: startupMs <= 1_500,
+        },
         {
           id: "32.2b",
           name: `start to first 200 at ${count(figures.properties)} properties / node's own read, parse and keep of the same file (JSON Lines ${ms(readAndParseMs)}, one JSON document ${ms(figures.document.readAndParseMs)}), the worse of the two`,
@@ -269,9 +368,27 @@ export const section: BenchSection<ScaleFigures> = {
           target: "≤ 480 MiB",
           pass: mib(peakOverStartAndList) <= 480,
         },
-        { id: "2c", name: `throughput at ${count(figures.properties)} properties / default fixtures`, measured: ratio(throughputRatio), target: "≥ 0.95×", pass: throughputRatio >= 0.95 },
-        { id: "23b", name: `throughput at ${count(figures.properties)} properties / default fixtures, one process each`, measured: ratio(oneProcessRatio), target: "≥ 0.95×", pass: oneProcessRatio >= 0.95 },
-        { id: "4a", name: `resident memory right after start, ${count(figures.properties)} properties`, measured: bytes(rssAfterStartBytes), target: "≤ 400 MiB", pass: mib(rssAfterStartBytes) <= 400 },
+        {
+          id: "2c",
+          name: `throughput at ${count(figures.properties)} properties / default fixtures`,
+          measured: ratio(throughputRatio),
+          target: "≥ 0.95×",
+          pass: throughputRatio >= 0.95,
+        },
+        {
+          id: "23b",
+          name: `throughput at ${count(figures.properties)} properties / default fixtures, one process each`,
+          measured: ratio(oneProcessRatio),
+          target: "≥ 0.95×",
+          pass: oneProcessRatio >= 0.95,
+        },
+        {
+          id: "4a",
+          name: `resident memory right after start, ${count(figures.properties)} properties`,
+          measured: bytes(rssAfterStartBytes),
+          target: "≤ 400 MiB",
+          pass: mib(rssAfterStartBytes) <= 400,
+        },
         {
           id: "4b",
           name: `start-up at ${count(figures.properties)} properties, the mock's own work (${seconds(startupMs)} spawn to answer, less ${seconds(readAndParseMs)} for node to parse the file)`,
@@ -280,8 +397,20 @@ export const section: BenchSection<ScaleFigures> = {
           pass: ownStartupMs !== null && ownStartupMs <= 1_500,
           ...(ownStartupMs === null ? { unmeasured: true } : {}),
         },
-        { id: "4c", name: `peak resident memory answering list-by-user (${count(items)} items)`, measured: bytes(peakRssBytes), target: "≤ 600 MiB", pass: mib(peakRssBytes) <= 600 },
-        { id: "4d", name: `list-by-user answer (${count(items)} items), median of ${times.length}`, measured: ms(figures.listByUser.medianMs), target: "≤ 73 ms (before)", pass: figures.listByUser.medianMs <= 73 },
+        {
+          id: "4c",
+          name: `peak resident memory answering list-by-user (${count(items)} items)`,
+          measured: bytes(peakRssBytes),
+          target: "≤ 600 MiB",
+          pass: mib(peakRssBytes) <= 600,
+        },
+        {
+          id: "4d",
+          name: `list-by-user answer (${count(items)} items), median of ${times.length}`,
+          measured: ms(figures.listByUser.medianMs),
+          target: "≤ 73 ms (before)",
+          pass: figures.listByUser.medianMs <= 73,
+        },
       ];
       const lines = [
         `2. The mock at scale: the bin on ${count(figures.properties)} properties (${count(figures.documents)} documents, a ${bytes(figures.fixturesFileBytes)} fixtures file)`,
@@ -291,18 +420,42 @@ export const section: BenchSection<ScaleFigures> = {
           [
             [`start-up (spawn to first answer), median of ${starts}`, ms(startupMs)],
             [`the bin on the default fixtures, started in turn with it, median of ${starts}`, ms(defaultStartupMs)],
-            ["node alone reading, parsing and keeping the same file (spawn to exit), each just before a start", ms(readAndParseMs)],
-            [`the same state as one JSON document (${bytes(figures.document.fileBytes)}): start-up, median of ${starts}`, ms(figures.document.startupMs)],
+            [
+              "node alone reading, parsing and keeping the same file (spawn to exit), each just before a start",
+              ms(readAndParseMs),
+            ],
+            [
+              `the same state as one JSON document (${bytes(figures.document.fileBytes)}): start-up, median of ${starts}`,
+              ms(figures.document.startupMs),
+            ],
             ["  node alone reading, parsing and keeping that file", ms(figures.document.readAndParseMs)],
             [`  peak resident memory over its start and the first list by user`, bytes(figures.document.peakRssBytes)],
-            ["peak resident memory over the start, the scenarios and the first list by user (JSON Lines)", bytes(figures.peakOverStartAndListBytes)],
-            ["the mock's own start-up work (each start less the parse before it)", ownStartupMs === null ? UNMEASURED : ms(ownStartupMs)],
+            [
+              "peak resident memory over the start, the scenarios and the first list by user (JSON Lines)",
+              bytes(figures.peakOverStartAndListBytes),
+            ],
+            [
+              "the mock's own start-up work (each start less the parse before it)",
+              ownStartupMs === null ? UNMEASURED : ms(ownStartupMs),
+            ],
             ["resident memory right after start", bytes(rssAfterStartBytes)],
-            [`resident memory once quiet after start (${ms(settledAfterMs)} after the first answer)`, bytes(rssSettledBytes)],
-            ["resident memory once quiet after the retrieves below (before the creates)", bytes(rssSettledAfterLoadBytes)],
-            [`list by user (${count(items)} items, ${bytes(responseBytes)}), median of ${times.length} answers one at a time`, ms(figures.listByUser.medianMs)],
+            [
+              `resident memory once quiet after start (${ms(settledAfterMs)} after the first answer)`,
+              bytes(rssSettledBytes),
+            ],
+            [
+              "resident memory once quiet after the retrieves below (before the creates)",
+              bytes(rssSettledAfterLoadBytes),
+            ],
+            [
+              `list by user (${count(items)} items, ${bytes(responseBytes)}), median of ${times.length} answers one at a time`,
+              ms(figures.listByUser.medianMs),
+            ],
             ["  the first of them (every item encoded)", ms(figures.listByUser.firstMs)],
-            ["peak resident memory while answering them", peakReset ? bytes(peakRssBytes) : "not measurable (clear_refs refused)"],
+            [
+              "peak resident memory while answering them",
+              peakReset ? bytes(peakRssBytes) : "not measurable (clear_refs refused)",
+            ],
           ],
           "lr",
         ),
@@ -354,8 +507,14 @@ const agent = new http.Agent({ keepAlive: true });
 })();
 `;
 
-function timedGets(url: string, headers: Record<string, string>, count: number): Array<{ ms: number; status: number; bytes: number }> {
-  const run = spawnSync(process.execPath, ["-e", TIMED_GETS, url, JSON.stringify(headers), String(count)], { encoding: "utf8" });
+function timedGets(
+  url: string,
+  headers: Record<string, string>,
+  count: number,
+): Array<{ ms: number; status: number; bytes: number }> {
+  const run = spawnSync(process.execPath, ["-e", TIMED_GETS, url, JSON.stringify(headers), String(count)], {
+    encoding: "utf8",
+  });
   if (run.status !== 0) throw new Error(`the timing client failed: ${run.stderr}`);
   return JSON.parse(run.stdout) as Array<{ ms: number; status: number; bytes: number }>;
 }
@@ -398,6 +557,7 @@ function quotient(a: number | null, b: number | null): number | null {
 
 /** A bound on a CPU ratio, NOT MEASURED when either side used too little CPU for its clock. */
 function cpuGoal(id: string, name: string, value: number | null, bound: number): Goal {
-  if (value === null) return { id, name, measured: UNMEASURED, target: `≤ ${ratio(bound)}`, pass: false, unmeasured: true };
+  if (value === null)
+    return { id, name, measured: UNMEASURED, target: `≤ ${ratio(bound)}`, pass: false, unmeasured: true };
   return { id, name, measured: ratio(value), target: `≤ ${ratio(bound)}`, pass: value <= bound };
 }

@@ -41,7 +41,12 @@ export const section: BenchSection<PersistenceFigures> = {
         ["figure", "value"],
         [
           [`write the state (${count(figures.properties)} properties) to a file`, ms(figures.writeMs)],
-          ["longest event-loop pause during the write (a request waits at most this long)", figures.longestPauseMs === null ? `${UNMEASURED} (the write ended within the monitor's ${PAUSE_RESOLUTION_MS} ms)` : ms(figures.longestPauseMs)],
+          [
+            "longest event-loop pause during the write (a request waits at most this long)",
+            figures.longestPauseMs === null
+              ? `${UNMEASURED} (the write ended within the monitor's ${PAUSE_RESOLUTION_MS} ms)`
+              : ms(figures.longestPauseMs),
+          ],
           ["file size", bytes(figures.fileBytes)],
           ["write rate", `${figures.megabytesPerSecond.toFixed(1)} MB/s`],
         ],
@@ -63,11 +68,22 @@ async function measurePersistence(mock: MockServer): Promise<PersistenceFigures>
     const pauses = monitorEventLoopDelay({ resolution: PAUSE_RESOLUTION_MS });
     pauses.enable();
     const started = performance.now();
-    await writeSnapshot(file, "lines", mock.store.state, () => ({ seq: 0, nextId: 1, nextUid: 1, autologin: { secret: "bench", issued: 0 } }));
+    await writeSnapshot(file, "lines", mock.store.state, () => ({
+      seq: 0,
+      nextId: 1,
+      nextUid: 1,
+      autologin: { secret: "bench", issued: 0 },
+    }));
     const writeMs = performance.now() - started;
     pauses.disable();
     const fileBytes = statSync(file).size;
-    return { properties: mock.store.counts().properties, writeMs, longestPauseMs: pauses.count > 0 && pauses.max > 0 ? pauses.max / 1e6 : null, fileBytes, megabytesPerSecond: fileBytes / 1e6 / (writeMs / 1000) };
+    return {
+      properties: mock.store.counts().properties,
+      writeMs,
+      longestPauseMs: pauses.count > 0 && pauses.max > 0 ? pauses.max / 1e6 : null,
+      fileBytes,
+      megabytesPerSecond: fileBytes / 1e6 / (writeMs / 1000),
+    };
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }

@@ -4,7 +4,6 @@ import {
   ERROR_POINTS,
   POINT_KEYS,
   type ErrorObservation,
-  type Observations,
   type Provenance,
   type ServiceProfile,
 } from "./service-profile.ts";
@@ -132,4 +131,3 @@ function sameField(now: unknown, recorded: unknown): boolean {
 function shown(value: unknown): unknown {
   return (value as { types?: string[] } | null)?.types ?? value;
 }
-

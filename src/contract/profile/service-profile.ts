@@ -179,4 +179,3 @@ export interface ServiceProfile {
 
 /** Every key an observation may have. */
 export const POINT_KEYS: readonly string[] = [...Object.keys(ERROR_POINTS), ...Object.keys(VALUE_POINTS)].sort();
-

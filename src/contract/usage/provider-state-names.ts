@@ -17,7 +17,6 @@ export const PROVIDER_STATES = {
   seatsFull: "the account's seats are full",
 } as const;
 
-
 /**
  * The mock's demo credentials for an account role of a usage: the pact carries these, never a value from the
  * recording (which holds none). `primary` and any role beyond the two demo accounts use the first.

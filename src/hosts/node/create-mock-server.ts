@@ -2,7 +2,11 @@ import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createContract, type Contract } from "../../contract/create-contract.ts";
 import type { ContractViolation } from "../../contract/contract-violation.ts";
-import { compileBodySchema, readServiceProfile, readServiceProfileFile } from "../../contract/profile/read-service-profile.ts";
+import {
+  compileBodySchema,
+  readServiceProfile,
+  readServiceProfileFile,
+} from "../../contract/profile/read-service-profile.ts";
 import type { ServiceProfile } from "../../contract/profile/service-profile.ts";
 import { createMockCore, withConfiguredAccounts } from "../../mock/create-mock-core.ts";
 import { createApp } from "./create-app.ts";
@@ -129,17 +133,33 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
   const contract = options.contract ?? createContract({ closed: true });
   const profiled = options.profile === undefined ? undefined : readProfileOption(options.profile, contract);
   const playback = createProfilePlayback(profiled?.profile, compileBodySchema);
-  const validateRecord = createRawRecordValidator(contract.document, Object.keys(playback.agentNeverSet ?? {}).filter((field) => playback.agentNeverSet![field] === null));
+  const validateRecord = createRawRecordValidator(
+    contract.document,
+    Object.keys(playback.agentNeverSet ?? {}).filter((field) => playback.agentNeverSet![field] === null),
+  );
   const fixtures = options.fixtures ?? DEFAULT_FIXTURES_PATH;
   // Fixtures given as an object are checked once, here, as a file is when it is read (record-fault.ts).
   const fixturesFault = typeof fixtures === "string" ? undefined : firstRecordFault(fixtures);
   if (fixturesFault) throw new RecordRefused("The fixtures given as an object", fixturesFault);
   const fixturesSeed = (): Database =>
-    withConfiguredAccounts(typeof fixtures === "string" ? loadFixtures(fixtures) : structuredClone(fixtures), options.accounts);
+    withConfiguredAccounts(
+      typeof fixtures === "string" ? loadFixtures(fixtures) : structuredClone(fixtures),
+      options.accounts,
+    );
   /** A state a test names or gives (`state`, `POST /__admin/state`, `useState`): what builds it, or why it is refused. */
   const resolveState = (state: unknown) =>
-    chooseState(state, { fixtures: fixturesSeed, validate: validateRecord, finish: (records) => withConfiguredAccounts(records, options.accounts) });
-  const startState = options.state === undefined ? undefined : chosenOrThrow(resolveState(options.state), typeof options.state === "string" ? options.state : "(given as an object)");
+    chooseState(state, {
+      fixtures: fixturesSeed,
+      validate: validateRecord,
+      finish: (records) => withConfiguredAccounts(records, options.accounts),
+    });
+  const startState =
+    options.state === undefined
+      ? undefined
+      : chosenOrThrow(
+          resolveState(options.state),
+          typeof options.state === "string" ? options.state : "(given as an object)",
+        );
   /** What start and `reset` restore: the start state, else the fixtures. */
   const seed = startState?.build ?? fixturesSeed;
   const logFormat = options.logFormat ?? "text";
@@ -154,14 +174,25 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     options.db === undefined
       ? undefined
       : filePersistence(
-          { db: options.db, ...(options.dbSync ? { sync: options.dbSync } : {}), ...(options.dbCompactAfter !== undefined ? { compactAfter: options.dbCompactAfter } : {}), ...(options.journalIo ? { io: options.journalIo } : {}) },
+          {
+            db: options.db,
+            ...(options.dbSync ? { sync: options.dbSync } : {}),
+            ...(options.dbCompactAfter !== undefined ? { compactAfter: options.dbCompactAfter } : {}),
+            ...(options.journalIo ? { io: options.journalIo } : {}),
+          },
           seed,
           () => options.autologinSecret ?? AutologinTokens.newSecret(),
         );
   for (const note of persistence?.restored?.notes ?? []) tell("info", note);
-  const answers = typeof options.answers === "string"
-    ? answersOption(readAnswersFile(options.answers), options.usage, "createMockServer", `"answers" (${options.answers})`)
-    : answersOption(options.answers, options.usage, "createMockServer");
+  const answers =
+    typeof options.answers === "string"
+      ? answersOption(
+          readAnswersFile(options.answers),
+          options.usage,
+          "createMockServer",
+          `"answers" (${options.answers})`,
+        )
+      : answersOption(options.answers, options.usage, "createMockServer");
   let listeningAt: string | undefined;
   let listeningHost: string | undefined;
 
@@ -193,10 +224,20 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     reportError: (text: string) => (options.log && !options.quiet ? tell("error", text) : console.error(text)),
     docsPath: DOCS_PATH,
     consolePath: CONSOLE_PATH,
-    ...(options.usage ? { usage: { consumer: options.usage.consumer, ...(options.usage.limits ? { limits: options.usage.limits } : {}) } } : {}),
+    ...(options.usage
+      ? {
+          usage: {
+            consumer: options.usage.consumer,
+            ...(options.usage.limits ? { limits: options.usage.limits } : {}),
+          },
+        }
+      : {}),
     ...(answers ? { answers } : {}),
   });
-  const usageFile = core.usage && options.usage?.file ? writeUsageFile(core.usage, options.usage.file, (text) => tell("error", text, console.error)) : undefined;
+  const usageFile =
+    core.usage && options.usage?.file
+      ? writeUsageFile(core.usage, options.usage.file, (text) => tell("error", text, console.error))
+      : undefined;
   const served = core.usage ?? core.answers;
   const forgetUsage = served ? registerUsage(served) : undefined;
   const { store } = core;
@@ -256,8 +297,14 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
       // The run's end says which requests the service's answers did not cover (answered as the mock would).
       const uncovered = core.answers?.notCovered() ?? [];
       if (uncovered.length > 0) {
-        const shown = uncovered.slice(0, 20).map((call) => `  ${call.test}: ${call.method} ${call.path} (${call.reason})`);
-        tell("warn", `${uncovered.length} request${uncovered.length === 1 ? " was" : "s were"} not covered by the service's answers, and answered as the mock would:\n${shown.join("\n")}${uncovered.length > 20 ? `\n  and ${uncovered.length - 20} more` : ""}`, console.error);
+        const shown = uncovered
+          .slice(0, 20)
+          .map((call) => `  ${call.test}: ${call.method} ${call.path} (${call.reason})`);
+        tell(
+          "warn",
+          `${uncovered.length} request${uncovered.length === 1 ? " was" : "s were"} not covered by the service's answers, and answered as the mock would:\n${shown.join("\n")}${uncovered.length > 20 ? `\n  and ${uncovered.length - 20} more` : ""}`,
+          console.error,
+        );
       }
       await usageFile?.close();
       core.usage?.finish();
@@ -267,7 +314,11 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     reset: core.reset,
     useState(state) {
       const used = core.useState(state);
-      if (!used.ok) throw new StateRefused(typeof state === "string" ? JSON.stringify(state) : "(given as an object)", refusalLines(used.failure));
+      if (!used.ok)
+        throw new StateRefused(
+          typeof state === "string" ? JSON.stringify(state) : "(given as an object)",
+          refusalLines(used.failure),
+        );
     },
     requests: (filter) => core.requests(filter),
     faults: mockFaults(core.faults),
@@ -282,21 +333,28 @@ function chosenOrThrow(chosen: Outcome<ChosenState>, source: string): ChosenStat
   return chosen.value;
 }
 
-
 /** An answers file's text, or a TypeError naming it. */
 function readAnswersFile(file: string): string {
   try {
     return readFileSync(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new TypeError(`createMockServer: "answers" (${file}): cannot read it: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : (error as Error).message}`);
+    throw new TypeError(
+      `createMockServer: "answers" (${file}): cannot read it: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : (error as Error).message}`,
+    );
   }
 }
 
 /** The profile option read and checked, all or nothing, with what names it. */
-function readProfileOption(profile: string | ServiceProfile, contract: Contract): { profile: ServiceProfile; about: { source: string; runId: string; recordedAt: string } } {
+function readProfileOption(
+  profile: string | ServiceProfile,
+  contract: Contract,
+): { profile: ServiceProfile; about: { source: string; runId: string; recordedAt: string } } {
   const source = typeof profile === "string" ? profile : "(given as an object)";
-  const read = typeof profile === "string" ? readServiceProfileFile(profile, contract.document) : readServiceProfile(profile, contract.document);
+  const read =
+    typeof profile === "string"
+      ? readServiceProfileFile(profile, contract.document)
+      : readServiceProfile(profile, contract.document);
   if (!read.ok) throw new ProfileRefused(source, read.problems);
   return { profile: read.profile, about: { source, runId: read.profile.runId, recordedAt: read.profile.recordedAt } };
 }

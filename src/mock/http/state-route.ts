@@ -51,13 +51,11 @@ export function createStateRoute(deps: StateRouteDeps): (request: MockRequest) =
     if (body === null || typeof body !== "object" || Array.isArray(body) || !("state" in body) || extra.length > 0) {
       const errors =
         extra.length > 0
-          ? extra
-              .slice(0, 20)
-              .map((key) => ({
-                in: "body" as const,
-                pointer: `/${key.slice(0, 100).replace(/~/g, "~0").replace(/\//g, "~1")}`,
-                detail: "is not a field of this route (state)",
-              }))
+          ? extra.slice(0, 20).map((key) => ({
+              in: "body" as const,
+              pointer: `/${key.slice(0, 100).replace(/~/g, "~0").replace(/\//g, "~1")}`,
+              detail: "is not a field of this route (state)",
+            }))
           : [{ in: "body" as const, pointer: "/state", detail: "is required" }];
       return problemReply(
         {

@@ -73,9 +73,7 @@ export function createSteeringRoutes(journal: RequestJournal, faults: FaultRules
 }
 
 /** The journal filter from the query; an unknown or repeated parameter is refused rather than ignored. */
-function readFilter(
-  url: string,
-):
+function readFilter(url: string):
   | JournalFilter
   | {
       problem: "invalidJournalFilter";

@@ -1,6 +1,6 @@
 import { failure, success, type FieldError, type Outcome } from "../problems.ts";
 import type { RawRecordValidator } from "./raw-record-validator.ts";
-import { COLLECTIONS, type CollectionName, type Database } from "./records.ts";
+import { COLLECTIONS, type Database } from "./records.ts";
 import { escapeToken } from "../../spec/json-pointer.ts";
 
 /** The most offending places a refusal lists; past them it says there are more. */

@@ -20,13 +20,11 @@ export interface CappedFieldErrors {
  * @param atLeast the errors were found in a bounded copy of the body, so there may be more.
  */
 export function capFieldErrors(all: readonly FieldError[], subject: string, atLeast = false): CappedFieldErrors {
-  const errors = all
-    .slice(0, MAX_LISTED_ERRORS)
-    .map((error) => ({
-      ...error,
-      pointer: clip(error.pointer, MAX_ERROR_TEXT),
-      detail: clip(error.detail, MAX_ERROR_TEXT),
-    }));
+  const errors = all.slice(0, MAX_LISTED_ERRORS).map((error) => ({
+    ...error,
+    pointer: clip(error.pointer, MAX_ERROR_TEXT),
+    detail: clip(error.detail, MAX_ERROR_TEXT),
+  }));
   const total = all.length;
   const count = `${atLeast ? "at least " : ""}${total} ${total === 1 ? "place" : "places"}`;
   const listed = total > errors.length ? `; the first ${errors.length} are listed` : "";

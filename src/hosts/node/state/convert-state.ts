@@ -34,9 +34,14 @@ export function convertState(from: string, to: string, seed: () => Database): Co
   if (!existsSync(from)) throw new ConvertRefused(`Cannot convert ${from}: there is no such file.`);
   if (existsSync(to)) {
     const same = realpathSync(from) === realpathSync(to);
-    throw new ConvertRefused(same ? `Cannot convert ${from} into itself: name another file to write.` : `Will not overwrite ${to}: it exists. Remove it first, or name another file.`);
+    throw new ConvertRefused(
+      same
+        ? `Cannot convert ${from} into itself: name another file to write.`
+        : `Will not overwrite ${to}: it exists. Remove it first, or name another file.`,
+    );
   }
-  if (resolve(to) === resolve(from)) throw new ConvertRefused(`Cannot convert ${from} into itself: name another file to write.`);
+  if (resolve(to) === resolve(from))
+    throw new ConvertRefused(`Cannot convert ${from} into itself: name another file to write.`);
   const fromFiles = stateFilesOf(from);
   const fromDb = existsSync(fromFiles.journal) || existsSync(fromFiles.compacting);
   let state: Database;
@@ -63,6 +68,9 @@ export function convertState(from: string, to: string, seed: () => Database): Co
     rmSync(temporary, { force: true });
     throw new ConvertRefused(`Cannot write ${to}: ${(error as Error).message}`);
   }
-  const records = Object.fromEntries(COLLECTIONS.map((name) => [name, state[name].length])) as Record<CollectionName, number>;
+  const records = Object.fromEntries(COLLECTIONS.map((name) => [name, state[name].length])) as Record<
+    CollectionName,
+    number
+  >;
   return { format, records, fromDb };
 }

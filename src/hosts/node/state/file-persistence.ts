@@ -18,7 +18,11 @@ export interface FilePersistenceOptions {
  * is read back here, at once, so that a place that cannot be used stops the start; a place the journal cannot be
  * opened in stops it too.
  */
-export function filePersistence(options: FilePersistenceOptions, seed: () => Database, newSecret: () => string): StatePersistence {
+export function filePersistence(
+  options: FilePersistenceOptions,
+  seed: () => Database,
+  newSecret: () => string,
+): StatePersistence {
   const files = stateFilesOf(options.db);
   const restored = loadState(files, seed, newSecret);
   return {

@@ -89,11 +89,14 @@ export function readJournal(path: string): ReadJournal {
     const text = bytes.toString("utf8", start, end === -1 ? bytes.length : end);
     const entry = end === -1 ? undefined : parseLine(text);
     // A line that parsed whole was not cut short: its record is refused, not ignored as a torn line.
-    if (entry !== undefined && typeof entry === "object" && "problem" in entry) throw new RecordRefused(`${path} line ${line}`, entry);
+    if (entry !== undefined && typeof entry === "object" && "problem" in entry)
+      throw new RecordRefused(`${path} line ${line}`, entry);
     if (entry === undefined || typeof entry === "string") {
       // A line without its newline was cut short; a last line with one that does not parse was cut short by the disk.
       if (last) return { entries, goodBytes: start, torn: true, ...(secret ? { secret } : {}) };
-      throw new StateFileError(`${path} line ${line}: ${entry ?? "not a journal entry"}; the journal is left as it is.`);
+      throw new StateFileError(
+        `${path} line ${line}: ${entry ?? "not a journal entry"}; the journal is left as it is.`,
+      );
     }
     if ("secret" in entry) secret = entry.secret;
     else entries.push(entry);
@@ -121,10 +124,15 @@ function parseLine(text: string): JournalEntry | { secret: string } | string | R
   if (value.reset === true) return { seq: value.s, sequences, change: { kind: "reset" } };
   if (isCollection(value.put)) {
     const record = value.r as { id?: unknown } | null;
-    if (record === null || typeof record !== "object" || Array.isArray(record) || !isCount(record.id)) return `the record of "put" has no id`;
+    if (record === null || typeof record !== "object" || Array.isArray(record) || !isCount(record.id))
+      return `the record of "put" has no id`;
     const problem = recordProblem(value.put, record);
     if (problem !== undefined) return recordFault(value.put, undefined, record, problem);
-    return { seq: value.s, sequences, change: { kind: "put", collection: value.put, record: record as { id: number } } };
+    return {
+      seq: value.s,
+      sequences,
+      change: { kind: "put", collection: value.put, record: record as { id: number } },
+    };
   }
   if (isCollection(value.remove)) {
     if (!isCount(value.id)) return `"remove" has no id`;

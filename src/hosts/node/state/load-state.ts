@@ -2,7 +2,13 @@ import { existsSync, renameSync, rmSync, truncateSync } from "node:fs";
 import { readJournal, type ReadJournal } from "./journal-lines.ts";
 import type { Database } from "../../../mock/store/records.ts";
 import { ChangeApplier } from "../../../mock/store/state-change.ts";
-import { ensureDirectory, removeTemporaryFiles, StateFileError, syncDirectory, type StateFiles } from "./state-files.ts";
+import {
+  ensureDirectory,
+  removeTemporaryFiles,
+  StateFileError,
+  syncDirectory,
+  type StateFiles,
+} from "./state-files.ts";
 import type { StateMeta } from "../../../mock/store/state-persistence.ts";
 import { readSnapshot, writeSnapshotNow, type ReadSnapshot } from "./state-snapshot.ts";
 
@@ -39,7 +45,12 @@ export function readState(files: StateFiles, seed: () => Database, newSecret: ()
   const interrupted = readJournal(files.compacting);
   const journal = readJournal(files.journal);
   const secret = journal.secret ?? interrupted.secret;
-  const meta: StateMeta = snapshot?.meta ?? { seq: 0, nextId: 0, nextUid: 0, autologin: { secret: secret ?? newSecret(), issued: 0 } };
+  const meta: StateMeta = snapshot?.meta ?? {
+    seq: 0,
+    nextId: 0,
+    nextUid: 0,
+    autologin: { secret: secret ?? newSecret(), issued: 0 },
+  };
   const applier = new ChangeApplier(snapshot?.state ?? seed(), seed);
   let replayed = 0;
   for (const entry of [...interrupted.entries, ...journal.entries]) {
@@ -80,7 +91,8 @@ export function loadState(files: StateFiles, seed: () => Database, newSecret: ()
   const { snapshot, journal, interrupted, meta } = read;
   const interruptedCompaction = existsSync(files.compacting);
   if (read.replayed > 0) notes.push(`Replayed ${read.replayed} changes from the journal`);
-  if (journal.torn || interrupted.torn) notes.push("Ignored a torn last journal line (a write cut short, never acknowledged)");
+  if (journal.torn || interrupted.torn)
+    notes.push("Ignored a torn last journal line (a write cut short, never acknowledged)");
 
   let written = false;
   try {

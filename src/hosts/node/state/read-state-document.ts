@@ -1,7 +1,13 @@
 import { Buffer } from "node:buffer";
 import { closeSync, openSync, readSync } from "node:fs";
 import { JSONParser } from "@streamparser/json";
-import { firstRecordFault, MAX_RECORD_DEPTH, recordFault, recordProblem, RecordRefused } from "../../../mock/store/record-fault.ts";
+import {
+  firstRecordFault,
+  MAX_RECORD_DEPTH,
+  recordFault,
+  recordProblem,
+  RecordRefused,
+} from "../../../mock/store/record-fault.ts";
 import { COLLECTIONS, type CollectionName, type Database } from "../../../mock/store/records.ts";
 import { StateFileError } from "../../../mock/store/state-file-error.ts";
 import { opensFewer } from "./read-state-lines.ts";
@@ -124,7 +130,8 @@ class ChunkedFile {
     this.#base += this.#start;
     this.#filled -= this.#start;
     this.#start = 0;
-    if (this.#filled === this.#buffer.length) this.#buffer = Buffer.concat([this.#buffer, Buffer.allocUnsafe(this.#buffer.length)]);
+    if (this.#filled === this.#buffer.length)
+      this.#buffer = Buffer.concat([this.#buffer, Buffer.allocUnsafe(this.#buffer.length)]);
     const read = readSync(this.#fd, this.#buffer, this.#filled, this.#buffer.length - this.#filled, null);
     if (read === 0) this.#ended = true;
     this.#filled += read;
@@ -170,7 +177,11 @@ function readLaidOut(path: string, source: string, checked: CollectionName[]): S
     }
     if (key === undefined) {
       const problem = collection ? recordProblem(collection, value, opensFewer(text, MAX_RECORD_DEPTH)) : undefined;
-      if (problem !== undefined) throw new RecordRefused(`${source} line ${lineOfOffset(path, offset)}`, recordFault(collection!, records.length, value, problem));
+      if (problem !== undefined)
+        throw new RecordRefused(
+          `${source} line ${lineOfOffset(path, offset)}`,
+          recordFault(collection!, records.length, value, problem),
+        );
       records.push(value);
     } else if (key === "$meta") {
       meta = value;
@@ -294,26 +305,37 @@ function readStreamed(path: string, source: string): StateFromDocument {
       chunk = buffer.subarray(0, read);
       if (parser.isEnded) {
         const extra = chunk.findIndex((byte) => !WHITESPACE.has(byte));
-        if (extra !== -1) throw new StateFileError(`${source} line ${linesBefore + newlines(chunk, extra) + 1}: text follows the end of the JSON document; the file is left as it is.`);
+        if (extra !== -1)
+          throw new StateFileError(
+            `${source} line ${linesBefore + newlines(chunk, extra) + 1}: text follows the end of the JSON document; the file is left as it is.`,
+          );
       } else {
         try {
           parser.write(chunk);
         } catch (error) {
           const position = /absolute position "([0-9]+)"/.exec((error as Error).message);
-          const line = linesBefore + (position ? newlines(chunk, Number(position[1]) - consumed) : newlines(chunk, chunk.length)) + 1;
-          throw new StateFileError(`${source} line ${line} is not valid JSON (${(error as Error).message}): the file is cut short or damaged, and is left as it is.`);
+          const line =
+            linesBefore +
+            (position ? newlines(chunk, Number(position[1]) - consumed) : newlines(chunk, chunk.length)) +
+            1;
+          throw new StateFileError(
+            `${source} line ${line} is not valid JSON (${(error as Error).message}): the file is cut short or damaged, and is left as it is.`,
+          );
         }
       }
       consumed += read;
       linesBefore += newlines(chunk, chunk.length);
     }
     if (!parser.isEnded) {
-      throw new StateFileError(`${source} line ${linesBefore + 1}: the JSON document ends before it is closed: the file is cut short, and is left as it is.`);
+      throw new StateFileError(
+        `${source} line ${linesBefore + 1}: the JSON document ends before it is closed: the file is cut short, and is left as it is.`,
+      );
     }
   } finally {
     closeSync(fd);
   }
-  if (notAnObject) throw new StateFileError(`${source} does not hold a mock state (an object with ${COLLECTIONS.join(", ")}).`);
+  if (notAnObject)
+    throw new StateFileError(`${source} does not hold a mock state (an object with ${COLLECTIONS.join(", ")}).`);
   return { state: state as unknown as Database, meta, metaLine: () => metaLine };
 }
 

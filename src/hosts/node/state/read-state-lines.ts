@@ -60,17 +60,23 @@ export function readStateLines(path: string, source: string): StateFromLines | u
       value = JSON.parse(line);
     } catch (error) {
       if (number === 1) return undefined;
-      throw new StateFileError(`${source} line ${number} is not valid JSON (${(error as Error).message}): the file is cut short or damaged, and is left as it is.`);
+      throw new StateFileError(
+        `${source} line ${number} is not valid JSON (${(error as Error).message}): the file is cut short or damaged, and is left as it is.`,
+      );
     }
     const keys = value !== null && typeof value === "object" && !Array.isArray(value) ? Object.keys(value) : [];
     const key = keys[0];
     if (keys.length !== 1 || (key !== "$meta" && !(COLLECTIONS as readonly string[]).includes(key!))) {
       if (number === 1) return undefined;
-      throw new StateFileError(`${source} line ${number} is not a line of a mock state: one member, a collection's name (${COLLECTIONS.join(", ")}) and one of its records, or "$meta".`);
+      throw new StateFileError(
+        `${source} line ${number} is not a line of a mock state: one member, a collection's name (${COLLECTIONS.join(", ")}) and one of its records, or "$meta".`,
+      );
     }
     const member = (value as Record<string, unknown>)[key!];
     if (meta !== undefined && isTrailer(meta)) {
-      throw new StateFileError(`${source} line ${number} follows the state's last line ("$meta", line ${metaLine}): the file is damaged, and is left as it is.`);
+      throw new StateFileError(
+        `${source} line ${number} follows the state's last line ("$meta", line ${metaLine}): the file is damaged, and is left as it is.`,
+      );
     }
     if (key === "$meta") {
       meta = member;
@@ -81,11 +87,19 @@ export function readStateLines(path: string, source: string): StateFromLines | u
     const collection = key as CollectionName;
     const records = state[collection] as unknown[];
     const problem = recordProblem(collection, member, opensFewer(line, MAX_RECORD_DEPTH));
-    if (problem !== undefined) throw new RecordRefused(`${source} line ${number}`, recordFault(collection, records.length, member, problem));
+    if (problem !== undefined)
+      throw new RecordRefused(`${source} line ${number}`, recordFault(collection, records.length, member, problem));
     records.push(member);
   }
   if (number === 0) return undefined;
-  return { state, meta, metaLine, metaLast: meta !== undefined && metaLine === lastFilled, sealed: meta !== undefined && isTrailer(meta), lines: number };
+  return {
+    state,
+    meta,
+    metaLine,
+    metaLast: meta !== undefined && metaLine === lastFilled,
+    sealed: meta !== undefined && isTrailer(meta),
+    lines: number,
+  };
 }
 
 /** Refuses a trailer whose counts or checksum are not those of the lines before it. */
@@ -93,10 +107,14 @@ function checkTrailer(source: string, line: number, trailer: StateTrailer, state
   const short = COLLECTIONS.filter((name) => trailer.records[name] !== state[name].length);
   if (short.length > 0) {
     const counts = short.map((name) => `${name} ${state[name].length} of ${trailer.records[name]}`).join(", ");
-    throw new StateFileError(`${source} line ${line}: the lines before it do not hold the records it counts (${counts}): the file is damaged, and is left as it is.`);
+    throw new StateFileError(
+      `${source} line ${line}: the lines before it do not hold the records it counts (${counts}): the file is damaged, and is left as it is.`,
+    );
   }
   if (trailer.crc32 !== checksum) {
-    throw new StateFileError(`${source} line ${line}: the lines before it do not match its checksum: the file is damaged, and is left as it is.`);
+    throw new StateFileError(
+      `${source} line ${line}: the lines before it do not match its checksum: the file is damaged, and is left as it is.`,
+    );
   }
 }
 
@@ -106,6 +124,7 @@ function checkTrailer(source: string, line: number, trailer: StateTrailer, state
  */
 export function opensFewer(line: string, levels: number): boolean {
   let opened = 0;
-  for (const bracket of ["{", "["]) for (let at = line.indexOf(bracket); at !== -1 && opened < levels; at = line.indexOf(bracket, at + 1)) opened += 1;
+  for (const bracket of ["{", "["])
+    for (let at = line.indexOf(bracket); at !== -1 && opened < levels; at = line.indexOf(bracket, at + 1)) opened += 1;
   return opened < levels;
 }

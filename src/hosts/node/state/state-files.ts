@@ -54,7 +54,10 @@ export function removeTemporaryFiles(files: StateFiles): string[] {
   const prefix = basename(files.snapshot);
   const removed: string[] = [];
   for (const name of readdirSync(files.directory)) {
-    if (name === basename(files.temporary) || (name.startsWith(`${prefix}.`) && /^\.[0-9]+\.tmp$/.test(name.slice(prefix.length)))) {
+    if (
+      name === basename(files.temporary) ||
+      (name.startsWith(`${prefix}.`) && /^\.[0-9]+\.tmp$/.test(name.slice(prefix.length)))
+    ) {
       const path = join(files.directory, name);
       rmSync(path, { force: true });
       removed.push(path);

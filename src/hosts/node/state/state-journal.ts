@@ -8,7 +8,6 @@ import { syncDirectory, type StateFiles } from "./state-files.ts";
 import type { SaveResult, StateMeta } from "../../../mock/store/state-persistence.ts";
 import { writeSnapshot } from "./state-snapshot.ts";
 
-
 /** How a change is saved before it is answered. */
 export type SyncMode =
   /** Written and synced (fdatasync) before the answer: survives a crash of the process or of the machine. */
@@ -115,7 +114,9 @@ export class StateJournal {
 
   /** Why saving fails right now, or undefined while it works. */
   get problem(): string | undefined {
-    return this.#failure === undefined ? undefined : `Changes cannot be saved to ${this.#files.journal}: ${this.#failure}`;
+    return this.#failure === undefined
+      ? undefined
+      : `Changes cannot be saved to ${this.#files.journal}: ${this.#failure}`;
   }
 
   /** How many changes are not on disk yet. */
@@ -159,7 +160,9 @@ export class StateJournal {
     this.#fdClosed = true;
     closeSync(this.#fd);
     if (this.#lastSeq > this.#savedSeq) {
-      throw new Error(`${this.#lastSeq - this.#savedSeq} changes were not saved to ${this.#files.journal}: ${this.#failure ?? "unknown error"}`);
+      throw new Error(
+        `${this.#lastSeq - this.#savedSeq} changes were not saved to ${this.#files.journal}: ${this.#failure ?? "unknown error"}`,
+      );
     }
   }
 
@@ -196,15 +199,19 @@ export class StateJournal {
       } catch (error) {
         this.#unsaved = text;
         if (this.#failure === undefined) {
-          this.#options.log(`Cannot save changes to ${this.#files.journal}: ${(error as Error).message}. ` +
-            "The mock keeps answering from memory; writes answer 503 and /healthz 503 until saving works again.", "error");
+          this.#options.log(
+            `Cannot save changes to ${this.#files.journal}: ${(error as Error).message}. ` +
+              "The mock keeps answering from memory; writes answer 503 and /healthz 503 until saving works again.",
+            "error",
+          );
         }
         this.#failure = (error as Error).message;
         this.#settle(upto, { saved: false, reason: this.problem! });
-        if (!this.#closing) this.#retry = setTimeout(() => {
-          this.#retry = undefined;
-          if (!this.#writing) void this.#write();
-        }, this.#options.retryMs ?? 500).unref();
+        if (!this.#closing)
+          this.#retry = setTimeout(() => {
+            this.#retry = undefined;
+            if (!this.#writing) void this.#write();
+          }, this.#options.retryMs ?? 500).unref();
         return;
       }
       this.#offset += bytes.length;
@@ -218,7 +225,8 @@ export class StateJournal {
     })().finally(() => {
       this.#writing = undefined;
       if (this.#pending.length > 0) this.#schedule();
-      else if (this.#offset > this.#compactAfter && !this.#compaction && !this.#closing && this.#failure === undefined) void this.compact();
+      else if (this.#offset > this.#compactAfter && !this.#compaction && !this.#closing && this.#failure === undefined)
+        void this.compact();
     });
     return this.#writing;
   }
@@ -258,7 +266,13 @@ export class StateJournal {
         this.#rotatedAt = this.#lastSeq;
       }
       const seq = this.#rotatedAt;
-      const written = await writeSnapshot(files.temporary, files.format, this.#options.state(), () => ({ seq, ...this.#options.meta() }), () => this.#closing);
+      const written = await writeSnapshot(
+        files.temporary,
+        files.format,
+        this.#options.state(),
+        () => ({ seq, ...this.#options.meta() }),
+        () => this.#closing,
+      );
       if (!written) {
         await rm(files.temporary, { force: true });
         return;
@@ -277,13 +291,20 @@ export class StateJournal {
       this.#rotatedAt = undefined;
       this.#compactionFailure = undefined;
       this.#compactAfter = this.#options.compactAfterBytes;
-      this.#options.log(`Compacted the journal into ${files.snapshot} in ${Math.round(performance.now() - started)} ms`, "info");
+      this.#options.log(
+        `Compacted the journal into ${files.snapshot} in ${Math.round(performance.now() - started)} ms`,
+        "info",
+      );
       // The journal may have passed the size again while this one ran, with no write left to notice.
-      if (this.#offset > this.#compactAfter && !this.#closing) setImmediate(() => void (this.#compaction ? undefined : this.compact()));
+      if (this.#offset > this.#compactAfter && !this.#closing)
+        setImmediate(() => void (this.#compaction ? undefined : this.compact()));
     } catch (error) {
       await rm(files.temporary, { force: true }).catch(() => {});
       if (this.#compactionFailure === undefined) {
-        this.#options.log(`Cannot compact the journal into ${files.snapshot}: ${(error as Error).message}. Changes are still saved in the journal; trying again later.`, "warn");
+        this.#options.log(
+          `Cannot compact the journal into ${files.snapshot}: ${(error as Error).message}. Changes are still saved in the journal; trying again later.`,
+          "warn",
+        );
       }
       this.#compactionFailure = (error as Error).message;
       this.#compactAfter = this.#offset + this.#options.compactAfterBytes; // not again at every write
@@ -309,7 +330,9 @@ const nodeIo: JournalIo = {
   async write(fd, bytes, position) {
     for (let done = 0; done < bytes.length; ) {
       done += await new Promise<number>((resolve, reject) =>
-        write(fd, bytes, done, bytes.length - done, position + done, (error, written) => (error ? reject(error) : resolve(written))),
+        write(fd, bytes, done, bytes.length - done, position + done, (error, written) =>
+          error ? reject(error) : resolve(written),
+        ),
       );
     }
   },

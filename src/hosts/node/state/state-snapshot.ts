@@ -10,8 +10,6 @@ import { readStateDocument } from "./read-state-document.ts";
 import type { StateFormat } from "./state-format.ts";
 import type { StateMeta } from "../../../mock/store/state-persistence.ts";
 
-export { assertDatabase } from "./read-state-document.ts";
-
 /** Records written between two turns of the event loop while a snapshot is written in the background. */
 const RECORDS_PER_TURN = 500;
 
@@ -49,14 +47,18 @@ export function* stateChunks(state: Database, format: StateFormat, meta?: () => 
     records[name] = list.length;
     if (format === "document") chunk += `  ${JSON.stringify(name)}: [${list.length === 0 ? "" : "\n"}`;
     for (let at = 0; at < list.length; at++) {
-      chunk += format === "lines" ? stateLine(name, list[at]) : `    ${JSON.stringify(list[at])}${at === list.length - 1 ? "" : ","}\n`;
+      chunk +=
+        format === "lines"
+          ? stateLine(name, list[at])
+          : `    ${JSON.stringify(list[at])}${at === list.length - 1 ? "" : ","}\n`;
       if (++written % RECORDS_PER_TURN === 0) {
         if (format === "lines") checksum = crc32(chunk, checksum);
         yield chunk;
         chunk = "";
       }
     }
-    if (format === "document") chunk += `${list.length === 0 ? "" : "  "}]${index === collections.length - 1 && !meta ? "" : ","}\n`;
+    if (format === "document")
+      chunk += `${list.length === 0 ? "" : "  "}]${index === collections.length - 1 && !meta ? "" : ","}\n`;
   }
   const current = meta?.();
   if (format === "lines") {
@@ -64,7 +66,7 @@ export function* stateChunks(state: Database, format: StateFormat, meta?: () => 
     const trailer: StateTrailer = { records, crc32: checksum };
     return chunk + stateLine("$meta", { ...current, ...trailer });
   }
-  return chunk + (current ? `  "$meta": ${JSON.stringify(current)}\n` : "") + "}\n";
+  return `${chunk + (current ? `  "$meta": ${JSON.stringify(current)}\n` : "")}}\n`;
 }
 
 /**
@@ -97,7 +99,12 @@ export async function writeSnapshot(
 }
 
 /** The same, all at once: at start-up, before the mock answers anything, or by `--convert-state`. */
-export function writeSnapshotNow(path: string, format: StateFormat, state: Database, meta: StateMeta | undefined): void {
+export function writeSnapshotNow(
+  path: string,
+  format: StateFormat,
+  state: Database,
+  meta: StateMeta | undefined,
+): void {
   const fd = openSync(path, "w");
   try {
     const chunks = stateChunks(state, format, meta && (() => meta));
@@ -144,7 +151,10 @@ export function readSnapshot(path: string): ReadSnapshot | undefined {
     return { state: lines.state, meta: metaOf(lines.meta, path, () => lines.metaLine) };
   }
   const document = readStateDocument(path, path);
-  return { state: document.state, meta: document.meta === undefined ? undefined : metaOf(document.meta, path, document.metaLine) };
+  return {
+    state: document.state,
+    meta: document.meta === undefined ? undefined : metaOf(document.meta, path, document.metaLine),
+  };
 }
 
 /** The meta a `$meta` holds, without its trailer's fields; undefined for a trailer alone. */
@@ -162,7 +172,9 @@ function isMeta(value: unknown): value is StateMeta {
   return (
     typeof meta === "object" &&
     meta !== null &&
-    [meta.seq, meta.nextId, meta.nextUid, meta.autologin?.issued].every((number) => Number.isSafeInteger(number) && number! >= 0) &&
+    [meta.seq, meta.nextId, meta.nextUid, meta.autologin?.issued].every(
+      (number) => Number.isSafeInteger(number) && number! >= 0,
+    ) &&
     typeof meta.autologin?.secret === "string" &&
     meta.autologin.secret.length >= 32
   );
