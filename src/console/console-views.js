@@ -1,7 +1,7 @@
 // The console's views: plain DOM built from what the admin routes answer, with no state and no request of their
 // own. console.js, loaded after this file, keeps the state, talks to the mock and decides what to show when.
-
-const _consoleViews = (() => {
+"use strict";
+const consoleViews = (() => {
   const $ = (id) => document.getElementById(id);
 
   /** An element with its text and attributes; children appended. Text is always text, never markup. */

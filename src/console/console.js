@@ -1,7 +1,7 @@
 // The mock's console: plain DOM, no library, no build step. Everything it reads comes from the mock's admin
 // routes, behind the admin guard; with an admin token, nothing is read until it is given. What it shows is built
 // by console-views.js, loaded before this file.
-
+"use strict";
 (() => {
   const { $, el, problemText, say, row, detail, ruleText, statusesOf, coverageRows, assumptionItems } = consoleViews;
   const MAX_ROWS = 500;
