@@ -70,10 +70,14 @@ export const section: BenchSection<UsageReplayFigures> = {
         if (outcome.kind !== "report") failures.push(`usage replay: ${outcome.message}`);
         else {
           requests = outcome.report.exchanges;
-          if (outcome.report.result !== "passed")
-            failures.push(
-              `usage replay: the replay failed (${outcome.report.results.filter((result) => result.status === "failed").map((result) => `${result.check}: ${result.message ?? ""}`)[0] ?? "?"})`,
-            );
+          // The sample client reads a created property whole, never-set fields included: the mock fills them
+          // (never-set-defaults) and the independent service answers null, so its tests fail as consumer tests.
+          // That is a verdict of the full replay, not a broken one; any other failure is.
+          const broken = outcome.report.results.filter(
+            (result) => result.status === "failed" && result.check !== "consumer_assumption",
+          );
+          if (broken.length > 0)
+            failures.push(`usage replay: the replay failed (${broken[0]!.check}: ${broken[0]!.message ?? ""})`);
         }
       } finally {
         await service.close();
