@@ -50,10 +50,11 @@ export function rerunVerdicts(
   const byName = new Map<string, SuiteTestResult>();
   for (const result of results) byName.set(result.test, result);
   const verdicts = answers.usage.tests.map((test, t): RerunVerdict => {
-    const served =
+    const servedTest =
       answers.tests[t]?.name === test.name
-        ? answers.tests[t].interactions
-        : (answers.tests.find((candidate) => candidate.name === test.name)?.interactions ?? []);
+        ? answers.tests[t]
+        : answers.tests.find((candidate) => candidate.name === test.name);
+    const served = servedTest?.interactions ?? [];
     const differences = [
       ...new Set(
         replay.results
@@ -67,33 +68,24 @@ export function rerunVerdicts(
     const answered = likelyCauses(answerDifferences(test.interactions, served), error).map(
       (difference) => difference.text,
     );
-    if (!ran || ran.state === "skip") {
-      return {
-        name: test.name,
-        result: "not-run",
-        errors: [],
-        answered,
-        differences,
-        notCovered,
-        explanation: "not run: the test command did not run this test",
-      };
-    }
+    const verdict = (result: RerunVerdict["result"], explanation: string, errors: string[] = []): RerunVerdict => ({
+      name: test.name,
+      result,
+      errors,
+      answered,
+      differences,
+      notCovered,
+      explanation,
+    });
+    if (!ran || ran.state === "skip") return verdict("not-run", "not run: the test command did not run this test");
     // A test some of whose requests the service was never asked passed partly on the mock's answers: not a pass.
     const unsent = served.filter((answer) => "notSent" in answer) as Array<{ operation: string; notSent: string }>;
-    const notReplayed = answers.tests.find((candidate) => candidate.name === test.name)?.notReplayed;
+    const notReplayed = servedTest?.notReplayed;
     if (ran.state === "pass" && (unsent.length > 0 || notReplayed !== undefined)) {
       const why =
         notReplayed ??
         `${unsent.length} of its ${served.length} requests could not be sent to the service (${unsent[0]!.notSent})`;
-      return {
-        name: test.name,
-        result: "not-run",
-        errors: [],
-        answered,
-        differences,
-        notCovered,
-        explanation: `not run against the service: ${why}; it passed on the mock's answers there`,
-      };
+      return verdict("not-run", `not run against the service: ${why}; it passed on the mock's answers there`);
     }
     if (ran.state === "pass") {
       const seen = answered.length > 0 ? answered : differences;
@@ -101,15 +93,7 @@ export function rerunVerdicts(
         seen.length > 0
           ? ` (the service answered otherwise than the mock, and the test did not notice: ${seen[0]}${seen.length > 1 ? ` and ${seen.length - 1} more` : ""})`
           : "";
-      return {
-        name: test.name,
-        result: "held",
-        errors: [],
-        answered,
-        differences,
-        notCovered,
-        explanation: `held${note}`,
-      };
+      return verdict("held", `held${note}`);
     }
     const causes = answered.length > 0 ? answered : differences;
     const why =
@@ -118,15 +102,7 @@ export function rerunVerdicts(
         : notCovered.length > 0
           ? ` — requests not covered by the service's answers: ${notCovered.map((call) => `${call.method} ${call.path}`).join(", ")}`
           : "";
-    return {
-      name: test.name,
-      result: "broke",
-      errors: ran.errors,
-      answered,
-      differences,
-      notCovered,
-      explanation: `broke: ${error}${why}`,
-    };
+    return verdict("broke", `broke: ${error}${why}`, ran.errors);
   });
   const known = new Set(answers.usage.tests.map((test) => test.name));
   const unknownTests = [...byName.keys()].filter((name) => !known.has(name));

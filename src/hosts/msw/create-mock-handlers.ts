@@ -17,7 +17,7 @@ import type { RawRecordValidator } from "../../mock/store/raw-record-validator.t
 import { refusalLines, type Outcome } from "../../mock/problems.ts";
 import { mockRequestOf, responseOf } from "../fetch/fetch-exchange.ts";
 import { storagePersistence, type KeyValueStorage } from "./storage-persistence.ts";
-import { operationUrl } from "./operation-url.ts";
+import { escapeRegExp, operationUrl } from "./operation-url.ts";
 import { createOverrideObserver, type ObservedNetwork } from "./override-observer.ts";
 import type { UsageControl, UsageLimits } from "../../mock/usage/usage-recorder.ts";
 import { registerUsage } from "../../mock/usage/usage-registry.ts";
@@ -390,8 +390,4 @@ function baseOf(baseUrl: string | undefined): { origin: string | undefined; pref
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new TypeError(`createMockHandlers: "baseUrl" must be an http(s) URL, got ${JSON.stringify(given)}.`);
   return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, "") };
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

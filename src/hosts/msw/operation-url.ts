@@ -19,6 +19,7 @@ export function operationUrl(
   return new RegExp(`^${start}${path}$`, base.origin ? "" : "i");
 }
 
-function escapeRegExp(text: string): string {
+/** A text matched literally inside a regular expression (the MSW host's base URL and paths). */
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
