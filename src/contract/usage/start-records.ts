@@ -37,20 +37,24 @@ export async function makeStartRecords(
   for (const collection of ["properties", "agents", "documents"] as const)
     for (const id of Object.keys(test.records[collection] ?? {})) named.add(`${collection}:${id}`);
   const step = (what: string) => `${test.name} › start: ${what}`;
+  /** Creates a record on the service as the account of the role; its nid as a string, or undefined. */
+  const create = async (
+    what: string,
+    operationId: "createProperty" | "createAgentCard" | "createDocument",
+    path: string,
+    body: Json,
+  ): Promise<string | undefined> => {
+    const nid = record(
+      await ctx.call(step(`make ${what} of the start state`), operationId, path, { as, body, expect: "success" }),
+    )?.nid;
+    return typeof nid === "string" || typeof nid === "number" ? String(nid) : undefined;
+  };
   const makeProperty = async (mockId: string, source: Json | undefined): Promise<string | undefined> => {
     const known = ids.get(`properties:${mockId}`);
     if (known) return known;
-    const body = startPropertyBody(source);
-    const made = record(
-      await ctx.call(step(`make property ${mockId} of the start state`), "createProperty", `${API}/property`, {
-        as,
-        body,
-        expect: "success",
-      }),
-    );
-    const nid = made?.nid;
-    if (typeof nid !== "string" && typeof nid !== "number") return undefined;
-    ids.set(`properties:${mockId}`, String(nid));
+    const nid = await create(`property ${mockId}`, "createProperty", `${API}/property`, startPropertyBody(source));
+    if (nid === undefined) return undefined;
+    ids.set(`properties:${mockId}`, nid);
     const edit = startPropertyEdit(source, tag);
     if (
       edit &&
@@ -64,7 +68,7 @@ export async function makeStartRecords(
       )
     )
       return undefined;
-    return String(nid);
+    return nid;
   };
   for (const key of [...named].sort(byCollection)) {
     const [collection, mockId] = key.split(":") as ["properties" | "agents" | "documents", string];
@@ -82,16 +86,9 @@ export async function makeStartRecords(
         agent_last_name: text(source?.agent_last_name, `Agent ${mockId}`),
         email,
       };
-      const made = record(
-        await ctx.call(step(`make agent ${mockId} of the start state`), "createAgentCard", `${API}/agent_card/`, {
-          as,
-          body,
-          expect: "success",
-        }),
-      );
-      if (typeof made?.nid !== "string" && typeof made?.nid !== "number")
-        return { failed: `agent ${mockId} of the start state could not be made on the service` };
-      ids.set(key, String(made.nid));
+      const nid = await create(`agent ${mockId}`, "createAgentCard", `${API}/agent_card/`, body);
+      if (nid === undefined) return { failed: `agent ${mockId} of the start state could not be made on the service` };
+      ids.set(key, nid);
       continue;
     }
     const ownerId = String(source?.property_reference ?? "");
@@ -104,16 +101,9 @@ export async function makeStartRecords(
       file_url: text(source?.file_url, "https://files.replay.example/document.pdf"),
     };
     if (typeof source?.is_floorplan === "boolean") body.is_floorplan = source.is_floorplan;
-    const made = record(
-      await ctx.call(step(`make document ${mockId} of the start state`), "createDocument", `${API}/document/`, {
-        as,
-        body,
-        expect: "success",
-      }),
-    );
-    if (typeof made?.nid !== "string" && typeof made?.nid !== "number")
-      return { failed: `document ${mockId} of the start state could not be made on the service` };
-    ids.set(key, String(made.nid));
+    const nid = await create(`document ${mockId}`, "createDocument", `${API}/document/`, body);
+    if (nid === undefined) return { failed: `document ${mockId} of the start state could not be made on the service` };
+    ids.set(key, nid);
   }
   return { ids };
 }
