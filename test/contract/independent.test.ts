@@ -5,7 +5,7 @@
  * choice where the document is silent, issue 19) with no failure, catches every variant of it that breaks one
  * documented rule, and still passes the mock. Each run starts its own instance in this process (a run costs a
  * few hundred requests, some 0.2 s of CPU), and all share one compiled contract. With a generated phase (issue
- * 21) it passes the conforming instance and every legitimate variant (independent-seeds.test.ts, on five seeds),
+ * 21) it passes the conforming instance and every legitimate variant (independent-seeds.test.ts, on fixed seeds),
  * and catches the variants that only generated input reveals, which the scenario alone misses.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -81,7 +81,7 @@ describe("every legitimate variant, taking a choice the document leaves open", (
     }
   });
 
-  // The scenario and a generated phase of 100 cases per operation on five seeds each, the conforming instance's
+  // The scenario and a generated phase of 100 cases per operation on fixed seeds, the conforming instance's
   // among them: independent-seeds.test.ts.
   it("includes both ends of the reading of input: a strict edit and lenient types (issue 28)", () => {
     expect(LEGITIMATE_VARIANTS.map((variant) => variant.name)).toEqual(

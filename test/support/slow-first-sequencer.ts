@@ -16,7 +16,6 @@ export const SLOW_FILES = [
   "test/docker/container.test.ts",
   // An npm install (on a first run), a Storybook build and the stories in Chromium: minutes on a first run.
   "test/e2e/storybook-example.test.ts",
-  "test/contract/independent-seeds.test.ts",
   "test/contract/independent.test.ts",
   "test/profile/closed-loop.test.ts",
   "test/bench/bench.test.ts",
@@ -28,6 +27,7 @@ export const SLOW_FILES = [
   "test/e2e/contract-cli.test.ts",
   "test/contract/runner.test.ts",
   "test/contract/fuzz-phase.test.ts",
+  "test/contract/independent-seeds.test.ts",
   "test/mock/fuzz.test.ts",
   "test/prism/prism-dynamic.test.ts",
 ];
