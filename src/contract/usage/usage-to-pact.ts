@@ -1,4 +1,5 @@
 import type { Contract } from "../build-contract.ts";
+import { escapeRegExp } from "../escape-reg-exp.ts";
 import { expectedBody, type PactExpectation, type PactRuleSet } from "./pact-matching-rules.ts";
 import { interactionNeeds, type PactProviderState, type ProviderStateGenerator } from "./pact-provider-states.ts";
 import { demoCredentialsOf } from "./provider-state-names.ts";
@@ -157,7 +158,7 @@ function pactResponse(interaction: UsageInteraction, expected: PactExpectation):
             header: {
               "Content-Type": {
                 combine: "AND",
-                matchers: [{ match: "regex", regex: `^${escapeRegex(mediaType)}(\\s*;.*)?$` }],
+                matchers: [{ match: "regex", regex: `^${escapeRegExp(mediaType)}(\\s*;.*)?$` }],
               },
             },
           }
@@ -188,8 +189,4 @@ function restsOn(interaction: UsageInteraction): { text?: string[] } {
 function splitQuery(path: string): [string, string] {
   const at = path.indexOf("?");
   return at < 0 ? [path, ""] : [path.slice(0, at), path.slice(at + 1)];
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

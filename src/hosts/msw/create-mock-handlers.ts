@@ -2,6 +2,7 @@ import { http, type HttpHandler } from "msw";
 import type { Contract } from "../../contract/build-contract.ts";
 import { builtInContract } from "../../contract/built-in-contract.ts";
 import type { ContractViolation } from "../../contract/contract-violation.ts";
+import { escapeRegExp } from "../../contract/escape-reg-exp.ts";
 import { DEFAULT_FIXTURES_JSON } from "../../generated/default-fixtures.ts";
 import { checkAccountConfigs, type AccountConfig } from "../../mock/account-config.ts";
 import { createMockCore, withConfiguredAccounts, type MockCoreOptions } from "../../mock/create-mock-core.ts";
@@ -17,7 +18,7 @@ import type { RawRecordValidator } from "../../mock/store/raw-record-validator.t
 import { refusalLines, type Outcome } from "../../mock/problems.ts";
 import { mockRequestOf, responseOf } from "../fetch/fetch-exchange.ts";
 import { storagePersistence, type KeyValueStorage } from "./storage-persistence.ts";
-import { escapeRegExp, operationUrl } from "./operation-url.ts";
+import { operationUrl } from "./operation-url.ts";
 import { createOverrideObserver, type ObservedNetwork } from "./override-observer.ts";
 import type { UsageControl, UsageLimits } from "../../mock/usage/usage-recorder.ts";
 import { registerUsage } from "../../mock/usage/usage-registry.ts";

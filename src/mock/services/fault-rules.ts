@@ -1,3 +1,4 @@
+import { escapeRegExp } from "../../contract/escape-reg-exp.ts";
 import { failure, success, type FieldError, type Outcome } from "../problems.ts";
 import { MAX_DELAY_MS } from "./delay-limit.ts";
 
@@ -212,7 +213,7 @@ function pathMatcher(path: string): (requestPath: string) => boolean {
     return (requestPath) => requestPath.startsWith(prefix);
   }
   const source = segmentsOf(wildcard ? path.slice(0, -1) : path)
-    .map((segment) => ("param" in segment ? "[^/]+" : segment.literal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .map((segment) => ("param" in segment ? "[^/]+" : escapeRegExp(segment.literal)))
     .join("/");
   const pattern = new RegExp(`^${source}${wildcard ? "" : "$"}`);
   return (requestPath) => pattern.test(requestPath);
