@@ -7,7 +7,7 @@ import type { ApiInterceptor } from "./http/api-interceptor.ts";
 import { createRequestAnswerer, type AnswerRequest, type RequestAnswerer } from "./http/answer-requests.ts";
 import { journalRequests } from "./http/journal-interceptor.ts";
 import { steerRequests } from "./http/steering-interceptor.ts";
-import { createSteeringRoutes } from "./http/steering-routes.ts";
+import { createRequestAndFaultRoutes } from "./http/request-and-fault-routes.ts";
 import { createDurabilityInterceptor, type Durability } from "./http/when-saved.ts";
 import type { LogLevel } from "./log-line.ts";
 import { createOperationHandlers } from "./operation-handlers.ts";
@@ -36,7 +36,7 @@ import { StateFileError } from "./store/state-file-error.ts";
 import { FixturesUnreadable } from "./fixtures-unreadable.ts";
 import type { AccountRecord, Database } from "./store/records.ts";
 import { SharedState } from "./store/shared-state.ts";
-import type { PersistenceJournal, StatePersistence } from "./store/state-persistence.ts";
+import type { ChangeLog, StatePersistence } from "./store/state-persistence.ts";
 import { createConsoleRoutes, type LatencyControl } from "./console/console-routes.ts";
 import { Coverage } from "./console/coverage.ts";
 import { createAnswerBasis } from "./usage/answer-basis.ts";
@@ -170,8 +170,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     issued: loaded?.meta.autologin.issued ?? 0,
   });
   store.onReset(() => tokens.clear());
-  // The --db change log, which saves the state; `MockCore.journal` is the request journal, another thing.
-  let changeLog: PersistenceJournal | undefined;
+  // The change log that saves the state (`--db`); the request journal lists API calls.
+  let changeLog: ChangeLog | undefined;
   if (options.persistence) {
     const opened = options.persistence.open({
       state: () => store.state,
@@ -307,7 +307,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const router = createRequestAnswerer({
     adminGuard,
     apiInterceptors,
-    steering: createSteeringRoutes(requestJournal, faults),
+    requestsAndFaults: createRequestAndFaultRoutes(requestJournal, faults),
     reset: answerReset,
     states: { use: useState, current: () => currentState },
     providerStates: new ProviderStates({ contract, services, store, reset: answerReset }),
