@@ -70,8 +70,9 @@ export class PropertyListingMockContainer extends GenericContainer {
     for (const needed of ["Dockerfile", "package-lock.json", "scripts/bundle-bin.ts"]) {
       if (!existsSync(join(context, needed))) {
         throw new Error(
-          `${join(context, needed)} is missing: building the image needs a clone of the kit's repository (pass its folder as { context }), ` +
-            `or build it once with \`docker build -t property-listing-mock .\` there and start from the name: new PropertyListingMockContainer("property-listing-mock:latest")`,
+          `${join(context, needed)} is missing: building the image needs a clone of the kit's repository ` +
+            "(pass its folder as { context }), or build it once with `docker build -t property-listing-mock .` " +
+            'there and start from the name: new PropertyListingMockContainer("property-listing-mock:latest")',
         );
       }
     }
