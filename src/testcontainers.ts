@@ -15,6 +15,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { AbstractStartedContainer, GenericContainer, Wait, type StartedTestContainer } from "testcontainers";
+import type { AccountConfig } from "./mock/account-config.ts";
 import { PACKAGE_ROOT } from "./package-root.ts";
 
 /** The port the image's mock listens on (its ENV PORT and EXPOSE). */
@@ -29,12 +30,11 @@ export interface Credentials {
   token: string;
 }
 
-/** An entry of `--accounts`: only these accounts are admitted, and none opens on first use. */
-export interface MockAccount extends Credentials {
-  /** The account's uid; give the uid of seeded data (1 is the demo account's) to reach it. */
-  uid?: number;
-  agentSeats?: number;
-}
+/**
+ * An entry of `--accounts`: only these accounts are admitted, and none opens on first use. Its `uid` and
+ * `agentSeats` are the mock's own account options (give the uid of seeded data, 1 the demo account's, to reach it).
+ */
+export interface MockAccount extends Credentials, Pick<AccountConfig, "uid" | "agentSeats"> {}
 
 export interface BuildOptions {
   /**
@@ -70,8 +70,9 @@ export class PropertyListingMockContainer extends GenericContainer {
     for (const needed of ["Dockerfile", "package-lock.json", "scripts/bundle-bin.ts"]) {
       if (!existsSync(join(context, needed))) {
         throw new Error(
-          `${join(context, needed)} is missing: building the image needs a clone of the kit's repository (pass its folder as { context }), ` +
-            `or build it once with \`docker build -t property-listing-mock .\` there and start from the name: new PropertyListingMockContainer("property-listing-mock:latest")`,
+          `${join(context, needed)} is missing: building the image needs a clone of the kit's repository ` +
+            "(pass its folder as { context }), or build it once with `docker build -t property-listing-mock .` " +
+            'there and start from the name: new PropertyListingMockContainer("property-listing-mock:latest")',
         );
       }
     }

@@ -15,6 +15,7 @@ import { commandOrExit } from "./command-or-exit.ts";
 import { BufferedLog } from "./buffered-log.ts";
 import { messageLine } from "../hosts/node/log-line.ts";
 import { convertStateCommand } from "./convert-state-command.ts";
+import { definedOnly } from "../mock/defined-only.ts";
 
 // A conversion of a state file is a program of its own: it writes the file and exits.
 if (process.argv[2] === "--convert-state") process.exit(convertStateCommand(process.argv.slice(3)));
@@ -29,28 +30,30 @@ let mock;
 try {
   mock = createMockServer({
     fixtures: command.fixturesFile ?? DEFAULT_FIXTURES_PATH,
-    ...(command.state !== undefined ? { state: command.state } : {}),
-    ...(command.dbFile
-      ? { db: command.dbFile, dbSync: command.dbSync, dbCompactAfter: command.dbCompactAfterBytes }
-      : {}),
-    ...(command.baseUrl ? { baseUrl: command.baseUrl } : {}),
-    ...(command.accounts ? { accounts: command.accounts } : {}),
-    // A profile's seats stand unless --agent-seats is given.
-    ...(command.profile && !command.agentSeatsGiven ? {} : { agentSeats: command.agentSeats }),
-    ...(command.profile ? { profile: command.profile } : {}),
+    ...definedOnly({
+      state: command.state,
+      // An empty value (an environment variable set to nothing) is no value.
+      db: command.dbFile || undefined,
+      // The journal's options mean something only with a file to keep.
+      dbSync: command.dbFile ? command.dbSync : undefined,
+      dbCompactAfter: command.dbFile ? command.dbCompactAfterBytes : undefined,
+      baseUrl: command.baseUrl || undefined,
+      accounts: command.accounts,
+      // A profile's seats stand unless --agent-seats is given.
+      agentSeats: command.profile && !command.agentSeatsGiven ? undefined : command.agentSeats,
+      profile: command.profile || undefined,
+      allowedHosts: command.allowedHosts,
+      adminToken: command.adminToken,
+      latency: command.latency,
+      usage: command.recordUsage && { consumer: command.recordUsage.consumer, file: command.recordUsage.file },
+      answers: command.answers || undefined,
+    }),
     maxAccounts: command.maxAccounts,
-    ...(command.allowedHosts ? { allowedHosts: command.allowedHosts } : {}),
-    ...(command.adminToken !== undefined ? { adminToken: command.adminToken } : {}),
     validateResponses: command.validateResponses,
     quiet: command.quiet,
     logFormat: command.logFormat,
     log: (line: string) => out.line(line),
     journalSize: command.journalSize,
-    ...(command.latency ? { latency: command.latency } : {}),
-    ...(command.recordUsage
-      ? { usage: { consumer: command.recordUsage.consumer, file: command.recordUsage.file } }
-      : {}),
-    ...(command.answers ? { answers: command.answers } : {}),
   });
 } catch (error) {
   // A refused --state file is named as the user gave it (the mock was given its records).
@@ -102,7 +105,8 @@ const stop = (signal: string) => {
   out.line(messageLine(command.logFormat, "info", `${signal}: stopping`, Date.now()));
   setTimeout(() => {
     console.error(
-      `Stopped after ${STOP_DEADLINE_MS} ms without finishing: changes not yet written to ${command.dbFile ?? "the state"} are lost.`,
+      `Stopped after ${STOP_DEADLINE_MS} ms without finishing: ` +
+        `changes not yet written to ${command.dbFile ?? "the state"} are lost.`,
     );
     process.exit(1);
   }, STOP_DEADLINE_MS).unref();

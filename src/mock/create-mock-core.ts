@@ -7,7 +7,7 @@ import type { ApiInterceptor } from "./http/api-interceptor.ts";
 import { createRequestAnswerer, type AnswerRequest, type RequestAnswerer } from "./http/answer-requests.ts";
 import { journalRequests } from "./http/journal-interceptor.ts";
 import { steerRequests } from "./http/steering-interceptor.ts";
-import { createSteeringRoutes } from "./http/steering-routes.ts";
+import { createRequestAndFaultRoutes } from "./http/request-and-fault-routes.ts";
 import { createDurabilityInterceptor, type Durability } from "./http/when-saved.ts";
 import type { LogLevel } from "./log-line.ts";
 import { createOperationHandlers } from "./operation-handlers.ts";
@@ -18,6 +18,8 @@ import { AgentService } from "./services/agent-service.ts";
 import { AutologinTokens } from "./services/autologin-tokens.ts";
 import { DocumentService } from "./services/document-service.ts";
 import { createDocumentedAnswers } from "./services/documented-answers.ts";
+import type { CheckedMockOptions } from "./mock-options.ts";
+import { definedOnly } from "./defined-only.ts";
 import { FaultRules } from "./services/fault-rules.ts";
 import type { Latency } from "./services/latency.ts";
 import { PropertyService } from "./services/property-service.ts";
@@ -36,20 +38,26 @@ import { StateFileError } from "./store/state-file-error.ts";
 import { FixturesUnreadable } from "./fixtures-unreadable.ts";
 import type { AccountRecord, Database } from "./store/records.ts";
 import { SharedState } from "./store/shared-state.ts";
-import type { PersistenceJournal, StatePersistence } from "./store/state-persistence.ts";
+import type { ChangeLog, StatePersistence } from "./store/state-persistence.ts";
 import { createConsoleRoutes, type LatencyControl } from "./console/console-routes.ts";
 import { Coverage } from "./console/coverage.ts";
 import { createAnswerBasis } from "./usage/answer-basis.ts";
 import { recordUsage } from "./usage/usage-interceptor.ts";
-import { UsageRecorder, type UsageLimits } from "./usage/usage-recorder.ts";
+import { UsageRecorder } from "./usage/usage-recorder.ts";
 import { AnswersServer } from "./answers/answers-server.ts";
 import type { AnswersDocument } from "../contract/usage/answers-document.ts";
 
-/** What the core is built from: the contract, the seed, and the options every host shares, already read. */
-export interface MockCoreOptions {
+/**
+ * What the core is built from: the contract, the seed, the options every host shares, already checked
+ * (mock-options.ts), and what each host gives of itself.
+ */
+export interface MockCoreOptions extends CheckedMockOptions {
   /** The contract the mock routes, validates and checks its answers with (closed, as the mock reads it). */
   contract: Contract;
-  /** The seeded state: the fixtures, with the configured accounts when there are (see {@link withConfiguredAccounts}). */
+  /**
+   * The seeded state: the fixtures, with the configured accounts when there are (see
+   * {@link withConfiguredAccounts}).
+   */
   seed: () => Database;
   /** The name of the state `seed` builds (a shipped state's, `"given"`, or `"fixtures"`, the default). */
   seedName?: string;
@@ -60,36 +68,15 @@ export interface MockCoreOptions {
   chooseState?: (state: unknown) => Outcome<ChosenState>;
   /** Where the state outlives the mock; in memory only without. */
   persistence?: StatePersistence;
-  /** Configured accounts: with them, no account opens on first use. */
-  accounts?: AccountConfig[];
-  /** Agent seats of an account that does not say (`--agent-seats`); 10 by default. */
-  agentSeats?: number;
-  /** Most accounts opened on first use (`--max-accounts`). */
-  maxAccounts?: number;
   /** The public base address (auto-login links, the admin guard's own origin). */
   baseUrl?: string;
   /** Where links point when there is no `baseUrl` (the Node host: where it listens). */
   defaultBaseUrl?: () => string;
   allowedHosts?: readonly string[];
-  /** Admin requests must carry `Authorization: Bearer <adminToken>`. */
-  adminToken?: string;
   /** The address the host listens on, once it does, for the admin guard. */
   listenHost?: () => string | undefined;
   /** The host delivers requests from inside the process (MSW): the admin guard does not check `Host`. */
   inProcess?: boolean;
-  /** Check every answer against the contract; a mismatch answers 500 and is kept in `violations`. */
-  validateResponses?: boolean;
-  /** Largest request body accepted, in bytes; 1 MiB by default. */
-  bodyLimit?: number;
-  /** The clock of document uploads and of the request journal, in milliseconds. */
-  now?: () => number;
-  /** How many API requests the journal keeps (0 keeps none); 1000 by default. */
-  journalSize?: number;
-  latency?: Latency;
-  /** Draws the latency; `Math.random` by default. */
-  random?: () => number;
-  /** The secret auto-login tokens are signed with; random unless given (give one for the same links every run). */
-  autologinSecret?: string;
   /** How failures and successes are answered (a service profile's way); the mock's own without. */
   playback?: Playback;
   /** The profile played back, named by `/healthz`. */
@@ -102,8 +89,6 @@ export interface MockCoreOptions {
   docsPath?: string;
   /** Where the host serves the console's page, for the index page; none when it serves none. */
   consolePath?: string;
-  /** Record a consumer's usage (usage/usage-recorder.ts): the consumer's name, and bounds other than the defaults. */
-  usage?: { consumer: string; limits?: Partial<UsageLimits> };
   /**
    * Serve a service's answers to the suite that recorded the usage they answer (answers/answers-server.ts),
    * checked (answers/check-answers.ts). Nothing is recorded meanwhile: the usage stays the one recorded.
@@ -141,7 +126,10 @@ export interface MockCore {
   currentState(): string;
   /** The API requests received, oldest first, optionally filtered. */
   requests(filter?: JournalFilter): JournalEntry[];
-  /** The request journal itself, for a host that records requests answered past the core (MSW overrides) or follows it live (the console's server-sent events). */
+  /**
+   * The request journal itself, for a host that records requests answered past the core (MSW overrides) or
+   * follows it live (the console's server-sent events).
+   */
   readonly journal: RequestJournal;
   /** Which operations and documented responses the session exercised. */
   readonly coverage: Coverage;
@@ -170,8 +158,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     issued: loaded?.meta.autologin.issued ?? 0,
   });
   store.onReset(() => tokens.clear());
-  // The --db change log, which saves the state; `MockCore.journal` is the request journal, another thing.
-  let changeLog: PersistenceJournal | undefined;
+  // The change log that saves the state (`--db`); the request journal lists API calls.
+  let changeLog: ChangeLog | undefined;
   if (options.persistence) {
     const opened = options.persistence.open({
       state: () => store.state,
@@ -188,7 +176,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   };
   const baseUrl = options.baseUrl?.replace(/\/+$/, "");
   const configuredHosts = (options.allowedHosts ?? []).map((host) => host.toLowerCase());
-  /** The base URL when given; else the address the client used, if the mock admits its host; else the host's default. */
+  /** The base URL when given; else the address the client used, if the mock admits its host; else the host's. */
   const autologinBase = (host: string | undefined): string =>
     baseUrl ??
     clientOrigin(host, admittedHosts(configuredHosts, options.listenHost?.())) ??
@@ -207,25 +195,26 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       tokens,
       autologinUrl: (token, host) => `${autologinBase(host)}/autologin/${token}`,
       newestFirst: playback.newestFirst,
-      ...(playback.derived ? { derived: playback.derived } : {}),
-      ...(playback.sharedExternalIds ? { sharedExternalIds: true } : {}),
-      ...(playback.listItemExtra ? { listItemExtra: playback.listItemExtra } : {}),
-      ...(playback.propertyExtra ? { propertyExtra: playback.propertyExtra } : {}),
-      ...(playback.propertyNeverSet ? { neverSet: playback.propertyNeverSet } : {}),
+      sharedExternalIds: playback.sharedExternalIds,
+      listItemExtra: playback.listItemExtra,
+      propertyExtra: playback.propertyExtra,
+      ...definedOnly({ derived: playback.derived, neverSet: playback.propertyNeverSet }),
     }),
-    agents: new AgentService(store, playback.agentNeverSet ? { neverSet: playback.agentNeverSet } : {}),
+    agents: new AgentService(store, definedOnly({ neverSet: playback.agentNeverSet })),
     documents: new DocumentService({ store, now: options.now ?? Date.now }),
   };
 
   // The two seams of the HTTP layer (src/mock/README.md): the guard every admin request passes first, and the
   // interceptors every API request passes through (a journal, fault rules, latency), outermost first.
-  const adminGuard = createAdminGuard({
-    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
-    ...(baseUrl ? { baseUrl } : {}),
-    ...(options.adminToken !== undefined ? { adminToken: options.adminToken } : {}),
-    ...(options.listenHost ? { listenHost: options.listenHost } : {}),
-    ...(options.inProcess ? { inProcess: true } : {}),
-  });
+  const adminGuard = createAdminGuard(
+    definedOnly({
+      allowedHosts: options.allowedHosts,
+      baseUrl: baseUrl || undefined,
+      adminToken: options.adminToken,
+      listenHost: options.listenHost,
+      inProcess: options.inProcess,
+    }),
+  );
   const requestJournal = new RequestJournal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
   const faults = new FaultRules(contract.operations);
   const documented = createDocumentedAnswers(contract);
@@ -245,7 +234,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       get latency() {
         return latencyNow.latency;
       },
-      ...(options.random ? { random: options.random } : {}),
+      ...definedOnly({ random: options.random }),
       documented,
       operationOf: (method, path) => {
         const found = contract.match(method, path);
@@ -274,9 +263,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
         }),
         currentState: () => currentState,
         configured: options.accounts !== undefined,
-        ...(options.profile ? { profile: options.profile } : {}),
         now: options.now ?? Date.now,
-        ...(options.usage.limits ? { limits: options.usage.limits } : {}),
+        ...definedOnly({ profile: options.profile, limits: options.usage.limits }),
       });
   // Beside the journal, outside the faults: it sees what a test asked for, and leaves those answers out.
   if (usage) apiInterceptors.splice(requestJournal.capacity > 0 ? 1 : 0, 0, recordUsage(usage));
@@ -307,7 +295,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const router = createRequestAnswerer({
     adminGuard,
     apiInterceptors,
-    steering: createSteeringRoutes(requestJournal, faults),
+    requestsAndFaults: createRequestAndFaultRoutes(requestJournal, faults),
     reset: answerReset,
     states: { use: useState, current: () => currentState },
     providerStates: new ProviderStates({ contract, services, store, reset: answerReset }),
@@ -315,11 +303,9 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     store,
     tokens,
     contract,
-    ...(durability ? { durability } : {}),
     accounts: services.accounts,
     handlers: createOperationHandlers(services),
     playback,
-    ...(options.profile ? { profile: options.profile } : {}),
     bodyLimit,
     validateResponses: options.validateResponses ?? false,
     onViolation: (errors, request) => {
@@ -330,9 +316,13 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       );
     },
     reportError: options.reportError,
-    ...(options.docsPath ? { docsPath: options.docsPath } : {}),
     console: createConsoleRoutes({ journal: requestJournal, coverage, latency: latencyControl }),
-    ...(options.consolePath ? { consolePath: options.consolePath } : {}),
+    ...definedOnly({
+      durability,
+      profile: options.profile,
+      docsPath: options.docsPath || undefined,
+      consolePath: options.consolePath || undefined,
+    }),
   });
 
   return {

@@ -18,6 +18,7 @@ import {
   type ServiceProfile,
   type InferredSchema,
 } from "../contract/profile/service-profile.ts";
+import { errorPointOf, type ErrorKind, type ErrorSituation } from "../contract/profile/error-point-of.ts";
 import { JsonBytes } from "./json-bytes.ts";
 import { withMembers } from "./with-members.ts";
 import { okReply, problemReply, type Reply } from "./http/reply.ts";
@@ -86,38 +87,43 @@ export const OWN_ANSWERS: Playback = {
   propertyExtra: "",
 };
 
-/** The error point of a failure of the mock: which situation of a profile it is. */
-export function errorPointOf(failure: Failure, operationId: string | undefined): string | undefined {
+/** The kind of refusal each problem of the catalogue is, where a profile may record it. */
+const KIND_OF_PROBLEM: Partial<Record<Failure["problem"], ErrorKind>> = {
+  malformedJson: "validation",
+  methodNotAllowed: "method-not-allowed",
+  unsupportedMediaType: "content-type-wrong",
+  agentAlreadyExists: "agent-exists",
+  notEnoughAgentSeats: "seats",
+  unknownPropertyReference: "unknown-property-reference",
+  externalIdInUse: "external-id-in-use",
+};
+
+/** A failure of the mock as the situation a profile's error points are told by. */
+function situationOf(failure: Failure, operationId: string | undefined): ErrorSituation {
   switch (failure.problem) {
     case "invalidRequest":
-      return failure.errors?.length &&
-        failure.errors.every((error) => error.in === "header" && error.pointer.toLowerCase().includes("content-type"))
-        ? "error.content_type.missing"
-        : "error.validation";
-    case "malformedJson":
-      return "error.validation";
+      return {
+        operationId,
+        kind:
+          failure.errors?.length &&
+          failure.errors.every((error) => error.in === "header" && error.pointer.toLowerCase().includes("content-type"))
+            ? "content-type-missing"
+            : "validation",
+      };
     case "unauthorized":
-      return failure.situation === "credentials-wrong" ? "error.unauthorized.wrong" : "error.unauthorized.missing";
+      return { operationId, credentials: failure.situation === "credentials-wrong" ? "wrong" : "missing" };
     case "notFound":
-      return failure.situation === "no-route"
-        ? "error.no_route"
-        : failure.situation === "foreign-record"
-          ? "error.foreign_record"
-          : "error.not_found";
-    case "methodNotAllowed":
-      return "error.method_not_allowed";
-    case "unsupportedMediaType":
-      return "error.content_type.wrong";
-    case "agentAlreadyExists":
-      return operationId === "updateAgentCard" ? "error.agent_exists.update" : "error.agent_exists.create";
-    case "notEnoughAgentSeats":
-      return "error.seats";
-    case "unknownPropertyReference":
-      return "error.unknown_property_reference";
-    case "externalIdInUse":
-      return "error.external_id_in_use";
+      return {
+        operationId,
+        kind:
+          failure.situation === "no-route"
+            ? "no-route"
+            : failure.situation === "foreign-record"
+              ? "foreign-record"
+              : "not-found",
+      };
     default:
-      return undefined;
+      return { operationId, kind: KIND_OF_PROBLEM[failure.problem] };
   }
 }
 
@@ -205,7 +211,7 @@ export function createProfilePlayback(
     successMedia ? { status: 200, contentType: "application/json", body, mediaType: successMedia } : okReply(body);
   return {
     refuse(failure, operationId, instance, headers) {
-      const point = errorPointOf(failure, operationId);
+      const point = errorPointOf(situationOf(failure, operationId));
       // Another account's record is answered as a missing one when the profile did not see the difference.
       const usedPoint =
         point === undefined
@@ -254,12 +260,15 @@ export function createProfilePlayback(
       const played = profiled.get(reply);
       if (!played) return { shaped: false };
       if (played.validate(reply.body)) return { shaped: true };
+      const first = played.validate.errors?.[0];
+      const where = first?.instancePath;
       return {
         shaped: true,
-        problem: `the answer does not have the profile's body shape: ${played.validate.errors?.[0]?.instancePath || "/"} ${played.validate.errors?.[0]?.message ?? ""}`,
+        problem: `the answer does not have the profile's body shape: ${where || "/"} ${first?.message ?? ""}`,
       };
     },
-    // The profile's undocumented fields, and the agent fields it says come back null (section 2.2 allows it; our reading expects a string).
+    // The profile's undocumented fields, and the agent fields it says come back null (section 2.2 allows it; our
+    // reading expects a string).
     allowed: (violations) =>
       violations.filter(
         (violation) =>
@@ -338,7 +347,10 @@ function fill(example: unknown, detail: string, status: number, instance: string
   return filled;
 }
 
-/** The catalogue in the profile's order (templates it did not list last, as the mock has them), each entry with the profile's extra fields. */
+/**
+ * The catalogue in the profile's order (templates it did not list last, as the mock has them), each entry with the
+ * profile's extra fields.
+ */
 function catalogue(
   answer: { templates: Array<Record<string, unknown>> },
   order: readonly string[] | undefined,
@@ -357,7 +369,10 @@ function catalogue(
   };
 }
 
-/** The agent list keyed by nid, in the order the profile saw, encoded as it is sent (a parsed object would sort the keys). */
+/**
+ * The agent list keyed by nid, in the order the profile saw, encoded as it is sent (a parsed object would sort the
+ * keys).
+ */
 function agentList(list: Record<string, unknown>, newestFirst: boolean, empty: "{}" | "[]", extra: string): unknown {
   const keys = Object.keys(list);
   if (keys.length === 0) return empty === "[]" ? [] : {};

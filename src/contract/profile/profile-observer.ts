@@ -1,6 +1,7 @@
 import type { OperationId } from "../operation-id.ts";
 import type { OpenApiDocument } from "../../spec/openapi-document.ts";
 import type { Exchange } from "../runner/http-exchange.ts";
+import { errorPointOf, type ErrorKind, type ErrorSituation } from "./error-point-of.ts";
 import { inferJsonSchema, jsonTypeOf, mergeJsonSchemas } from "./infer-json-schema.ts";
 import { documentedFieldsOf } from "./read-service-profile.ts";
 import {
@@ -73,7 +74,10 @@ export class ProfileObserver {
     return this.#bodies.get(point) ?? [];
   }
 
-  /** The step that first saw the resource of an `extra_fields.` point, when the run saw one (with extra fields or without). */
+  /**
+   * The step that first saw the resource of an `extra_fields.` point, when the run saw one (with extra fields or
+   * without).
+   */
   stepReaching(point: string): string | undefined {
     return this.#reached.get(point);
   }
@@ -99,7 +103,7 @@ export class ProfileObserver {
     if (answer.point === "error.external_id_in_use")
       this.#value("external_id.duplicate", refused ? "refused" : "accepted", answer);
     if (refused) {
-      const point = answer.point ?? errorPointOf(answer);
+      const point = answer.point ?? errorPointOf(situationOf(answer));
       if (point?.startsWith("error.")) this.#error(point, answer);
       // The fresh account's seats: the agents it took before its first refusal for seats.
       if (point === "error.seats" && answer.account === "fresh") this.#value("seats.fresh", this.#freshCreated, answer);
@@ -272,29 +276,42 @@ export class ProfileObserver {
   }
 }
 
-/** The error situation an answer of the scenario shows, from how its request was made and what it was meant to break. */
-function errorPointOf(answer: ObservedAnswer): string | undefined {
-  // A named error of section 7 is the situation it names, whatever the request meant to provoke: a full account
-  // may refuse a duplicate email with Not Enough Agent Seats (section 7 gives no precedence).
-  if (answer.operationId === "createAgentCard" || answer.operationId === "updateAgentCard") {
-    if (answer.exchange.text.includes("Not Enough Agent Seats"))
-      return answer.operationId === "createAgentCard" ? "error.seats" : undefined;
-    if (answer.exchange.text.includes("Agent Already Exists"))
-      return answer.operationId === "createAgentCard" ? "error.agent_exists.create" : "error.agent_exists.update";
-  }
-  if (["none", "no-key", "no-token"].includes(answer.credentials)) return "error.unauthorized.missing";
-  if (["wrong-token", "other-token"].includes(answer.credentials)) return "error.unauthorized.wrong";
-  switch (answer.refusal) {
-    case "negative_data_rejection":
-      return "error.validation";
-    case "use_after_free":
-      return "error.not_found";
-    case "duplicate_agent_rejected":
-      return answer.operationId === "updateAgentCard" ? "error.agent_exists.update" : "error.agent_exists.create";
-  }
-  if (answer.account === "fresh" && answer.operationId === "createAgentCard" && answer.refusal === undefined)
-    return "error.seats";
-  return undefined;
+/** The kind of refusal each check of the scenario demands, where a profile records it. */
+const KIND_OF_REFUSAL: Record<string, ErrorKind> = {
+  negative_data_rejection: "validation",
+  use_after_free: "not-found",
+  duplicate_agent_rejected: "agent-exists",
+};
+
+/**
+ * The error situation an answer of the scenario shows, from how its request was made and what it was meant to
+ * break.
+ */
+function situationOf(answer: ObservedAnswer): ErrorSituation {
+  const { operationId, credentials, refusal, exchange } = answer;
+  const agentWrite = operationId === "createAgentCard" || operationId === "updateAgentCard";
+  return {
+    operationId,
+    named: !agentWrite
+      ? undefined
+      : exchange.text.includes("Not Enough Agent Seats")
+        ? "seats"
+        : exchange.text.includes("Agent Already Exists")
+          ? "agent-exists"
+          : undefined,
+    credentials: ["none", "no-key", "no-token"].includes(credentials)
+      ? "missing"
+      : ["wrong-token", "other-token"].includes(credentials)
+        ? "wrong"
+        : undefined,
+    // The fresh account's agents are created until its seats refuse one, with no refusal demanded.
+    kind:
+      refusal !== undefined
+        ? KIND_OF_REFUSAL[refusal]
+        : answer.account === "fresh" && operationId === "createAgentCard"
+          ? "seats"
+          : undefined,
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,3 +1,4 @@
+import { errorPointOf, type ErrorKind } from "../profile/error-point-of.ts";
 import type { ErrorPoint, InferredSchema, ServiceProfile } from "../profile/service-profile.ts";
 import type { Difference } from "./judge-answer.ts";
 import { jsonType, orderBasis } from "./judge-answer.ts";
@@ -6,52 +7,40 @@ import type { Basis, UsageInteraction } from "./usage-document.ts";
 /** What a profile says of an interaction: the differences a client would notice, or that it recorded nothing there. */
 export type ProfileJudgement = { judged: true; differences: Difference[] } | { judged: false; why: string };
 
-/** The assumptions of docs/assumptions.md that choose an error answer, by name, and the profile's point for each. */
-const POINT_OF_ASSUMPTION: Record<string, ErrorPoint> = {
-  "validation-status": "error.validation",
-  "not-found-status": "error.not_found",
-  "agent-exists-status": "error.agent_exists.create",
-  "seat-limit-status": "error.seats",
-  "external-id-unique": "error.external_id_in_use",
-  "unknown-property-reference-status": "error.unknown_property_reference",
-  "unsupported-media-type-status": "error.content_type.wrong",
+/** The assumptions of docs/assumptions.md that choose an error answer, by name, and the kind of refusal of each. */
+const KIND_OF_ASSUMPTION: Record<string, ErrorKind> = {
+  "validation-status": "validation",
+  "not-found-status": "not-found",
+  "agent-exists-status": "agent-exists",
+  "seat-limit-status": "seats",
+  "external-id-unique": "external-id-in-use",
+  "unknown-property-reference-status": "unknown-property-reference",
+  "unsupported-media-type-status": "content-type-wrong",
 };
 
 /**
  * The point of a profile an error answer of the usage is about: the profile's own when the mock played one back;
- * else the situation its assumptions name (`seat-limit-status`); else the request's credentials or the status.
+ * else the request's credentials, the situation its assumptions name (`seat-limit-status`), or the status.
  */
-export function errorPointOf(interaction: UsageInteraction): ErrorPoint | undefined {
-  const { basis, request, response } = interaction;
+function errorPointOfInteraction(interaction: UsageInteraction): ErrorPoint | undefined {
+  const { basis, request, response, operation } = interaction;
   if (basis.status.tier === "profile" && basis.status.point.startsWith("error."))
     return basis.status.point as ErrorPoint;
-  if (request.account === null)
-    return request.credentials === "wrong" ? "error.unauthorized.wrong" : "error.unauthorized.missing";
   const ids = basis.status.tier === "assumption" ? basis.status.ids : [];
-  for (const id of ids) {
-    const point = POINT_OF_ASSUMPTION[id];
-    if (point === "error.agent_exists.create" && interaction.operation === "updateAgentCard")
-      return "error.agent_exists.update";
-    if (point) return point;
-  }
-  const byStatus: Record<number, ErrorPoint> = {
-    400: "error.validation",
-    401: "error.unauthorized.missing",
-    402: "error.seats",
-    404: "error.not_found",
-    409: "error.agent_exists.create",
-    415: "error.content_type.wrong",
-    422: "error.unknown_property_reference",
-  };
-  return byStatus[response.status];
+  return errorPointOf({
+    operationId: operation,
+    credentials: request.account !== null ? undefined : request.credentials === "wrong" ? "wrong" : "missing",
+    kind: ids.map((id) => KIND_OF_ASSUMPTION[id]).find((kind) => kind !== undefined),
+    status: response.status,
+  });
 }
 
 /**
  * Judges an interaction against a recorded service profile alone, sending nothing: an error answer against what
  * the profile saw at its point (statuses, media types, the body's shape), a successful answer against the media
  * type of successful answers, a list against the order the profile saw, and the fields `neverSet` (of a property
- * the test created without them) against what the profile saw a property never given them answer. Only what rests on an assumption or
- * a profile can differ: a profile that contradicts a documented fact is refused when read.
+ * the test created without them) against what the profile saw a property never given them answer. Only what rests
+ * on an assumption or a profile can differ: a profile that contradicts a documented fact is refused when read.
  */
 export function judgeAgainstProfile(
   interaction: UsageInteraction,
@@ -62,7 +51,7 @@ export function judgeAgainstProfile(
   const observations = profile.observations;
   const differences: Difference[] = [];
   if (response.status >= 400) {
-    const point = errorPointOf(interaction);
+    const point = errorPointOfInteraction(interaction);
     const seen = point ? observations[point] : undefined;
     if (!point || !seen)
       return { judged: false, why: `the profile records no ${point ?? "answer"} for this ${response.status}` };
@@ -111,12 +100,13 @@ export function judgeAgainstProfile(
       });
     }
   }
-  const order =
+  const orderPoint =
     interaction.operation === "listUserProperties"
-      ? observations["order.property_list"]
+      ? "order.property_list"
       : interaction.operation === "listAgentCards"
-        ? observations["order.agent_list"]
+        ? "order.agent_list"
         : undefined;
+  const order = orderPoint && observations[orderPoint];
   const got = orderOf(
     interaction.operation === "listAgentCards" && response.body !== null && typeof response.body === "object"
       ? Object.keys(response.body)
@@ -129,7 +119,7 @@ export function judgeAgainstProfile(
       basis: orderBasis(basis),
       what: "the order of the list",
       expected: got,
-      actual: `${order.value} (${interaction.operation === "listAgentCards" ? "order.agent_list" : "order.property_list"})`,
+      actual: `${order.value} (${orderPoint})`,
     });
   }
   return { judged: true, differences };

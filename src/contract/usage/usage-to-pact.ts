@@ -1,4 +1,5 @@
 import type { Contract } from "../build-contract.ts";
+import { escapeRegExp } from "../escape-reg-exp.ts";
 import { expectedBody, type PactExpectation, type PactRuleSet } from "./pact-matching-rules.ts";
 import { interactionNeeds, type PactProviderState, type ProviderStateGenerator } from "./pact-provider-states.ts";
 import { demoCredentialsOf } from "./provider-state-names.ts";
@@ -45,7 +46,10 @@ export interface PactFile {
   interactions: PactInteraction[];
   metadata: {
     pactSpecification: { version: "4.0" };
-    /** Where the pact came from; `truncated` when the recording stopped at a bound, so the pact misses calls the client made. */
+    /**
+     * Where the pact came from; `truncated` when the recording stopped at a bound, so the pact misses calls the
+     * client made.
+     */
     "property-listing-kit": {
       usageVersion: number;
       contract: UsageDocument["contract"];
@@ -112,7 +116,10 @@ export function usageToPact(usage: UsageDocument, contract: Contract): PactFile 
   };
 }
 
-/** The request as the client sent it, with the demo credentials of its account's role (or none, or wrong ones, as it sent). */
+/**
+ * The request as the client sent it, with the demo credentials of its account's role (or none, or wrong ones, as
+ * it sent).
+ */
 function pactRequest(interaction: UsageInteraction): PactInteraction["request"] {
   const { request } = interaction;
   const headers: Record<string, string[]> = {};
@@ -157,7 +164,7 @@ function pactResponse(interaction: UsageInteraction, expected: PactExpectation):
             header: {
               "Content-Type": {
                 combine: "AND",
-                matchers: [{ match: "regex", regex: `^${escapeRegex(mediaType)}(\\s*;.*)?$` }],
+                matchers: [{ match: "regex", regex: `^${escapeRegExp(mediaType)}(\\s*;.*)?$` }],
               },
             },
           }
@@ -166,7 +173,10 @@ function pactResponse(interaction: UsageInteraction, expected: PactExpectation):
   };
 }
 
-/** The assumptions (docs/assumptions.md) and profile points the answer rests on, one line each, for a person reading the pact. */
+/**
+ * The assumptions (docs/assumptions.md) and profile points the answer rests on, one line each, for a person
+ * reading the pact.
+ */
 function restsOn(interaction: UsageInteraction): { text?: string[] } {
   const lines = new Set<string>();
   const parts: Array<[string, Basis]> = [
@@ -188,8 +198,4 @@ function restsOn(interaction: UsageInteraction): { text?: string[] } {
 function splitQuery(path: string): [string, string] {
   const at = path.indexOf("?");
   return at < 0 ? [path, ""] : [path.slice(0, at), path.slice(at + 1)];
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

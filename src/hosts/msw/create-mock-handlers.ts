@@ -2,13 +2,24 @@ import { http, type HttpHandler } from "msw";
 import type { Contract } from "../../contract/build-contract.ts";
 import { builtInContract } from "../../contract/built-in-contract.ts";
 import type { ContractViolation } from "../../contract/contract-violation.ts";
+import { escapeRegExp } from "../../contract/escape-reg-exp.ts";
 import { DEFAULT_FIXTURES_JSON } from "../../generated/default-fixtures.ts";
-import { checkAccountConfigs, type AccountConfig } from "../../mock/account-config.ts";
-import { createMockCore, withConfiguredAccounts, type MockCoreOptions } from "../../mock/create-mock-core.ts";
+import { createMockCore, withConfiguredAccounts } from "../../mock/create-mock-core.ts";
+import { definedOnly } from "../../mock/defined-only.ts";
+import {
+  ANY,
+  checkOptions,
+  coreOptionsOf,
+  MOCK_OPTIONS,
+  readLatency,
+  type CheckedMockOptions,
+  type MockOptions,
+  type OptionDescriptor,
+} from "../../mock/mock-options.ts";
 import type { Playback } from "../../mock/profile-playback.ts";
 import { mockFaults, type MockFaults } from "../../mock/mock-faults.ts";
-import { parseLatency, type Latency } from "../../mock/services/latency.ts";
-import { MAX_JOURNAL_SIZE, type JournalEntry, type JournalFilter } from "../../mock/services/request-journal.ts";
+import type { Latency } from "../../mock/services/latency.ts";
+import type { JournalEntry, JournalFilter } from "../../mock/services/request-journal.ts";
 import type { MockStore } from "../../mock/store/mock-store.ts";
 import { describeRecordFault, firstRecordFault } from "../../mock/store/record-fault.ts";
 import type { Database } from "../../mock/store/records.ts";
@@ -17,29 +28,17 @@ import type { RawRecordValidator } from "../../mock/store/raw-record-validator.t
 import { refusalLines, type Outcome } from "../../mock/problems.ts";
 import { mockRequestOf, responseOf } from "../fetch/fetch-exchange.ts";
 import { storagePersistence, type KeyValueStorage } from "./storage-persistence.ts";
-import { escapeRegExp, operationUrl } from "./operation-url.ts";
+import { operationUrl } from "./operation-url.ts";
 import { createOverrideObserver, type ObservedNetwork } from "./override-observer.ts";
-import type { UsageControl, UsageLimits } from "../../mock/usage/usage-recorder.ts";
+import type { UsageControl } from "../../mock/usage/usage-recorder.ts";
 import { registerUsage } from "../../mock/usage/usage-registry.ts";
-import { checkUsageOption } from "../../mock/usage/check-usage-option.ts";
+import { usageOptionProblem } from "../../mock/usage/check-usage-option.ts";
 import type { AnswersDocument } from "../../contract/usage/answers-document.ts";
 import type { AnswersServer } from "../../mock/answers/answers-server.ts";
 import { answersOption } from "./answers-option.ts";
 
-/** Options of {@link createMockHandlers}: the server's own where they make sense in a browser. */
-export interface MockHandlersOptions
-  extends Pick<
-    MockCoreOptions,
-    | "agentSeats"
-    | "maxAccounts"
-    | "validateResponses"
-    | "random"
-    | "journalSize"
-    | "bodyLimit"
-    | "now"
-    | "autologinSecret"
-    | "adminToken"
-  > {
+/** Options of {@link createMockHandlers}: the server's own where they make sense in a browser ({@link MockOptions}). */
+export interface MockHandlersOptions extends MockOptions {
   /**
    * The origin the handlers answer (and, with a path, the prefix the mock's paths follow): `http://localhost:4010`,
    * `https://api.example.test/mock`. By default the page's origin in a browser, and any origin elsewhere (Node).
@@ -59,10 +58,6 @@ export interface MockHandlersOptions
    * shipped name, and your own records are the `fixtures` option.
    */
   checkRecords?: RawRecordValidator;
-  /** The only accounts admitted (`--accounts`); without them the demo accounts and any new key opens an account. */
-  accounts?: AccountConfig[];
-  /** Added to every API answer: milliseconds (200), a range ("100-400") or `{ min, max }`. */
-  latency?: number | string | Latency;
   /**
    * A service profile to play back, as read and checked by `loadProfilePlayback` of `property-listing-kit/msw`
    * (profiles need a schema compiler, which this module leaves out so that it stays small).
@@ -77,12 +72,6 @@ export interface MockHandlersOptions
   persist?: "sessionStorage" | "localStorage" | KeyValueStorage;
   /** The storage key of the kept state; one per base URL by default. */
   persistKey?: string;
-  /**
-   * Record a consumer's usage: each test's requests and answers, and what each answer rests on. `consumer`
-   * names it; `mock.usage.toJSON()` is the document. Tests begin with `mock.usage.beginTest(name)`,
-   * `POST /__admin/usage/tests`, or by themselves under `property-listing-kit/vitest`.
-   */
-  usage?: { consumer: string; limits?: Partial<UsageLimits> };
   /**
    * Serve a service's answers (`property-listing-contract --write-answers`): the document or its JSON text. While
    * a test runs, its requests get what the service answered the same test's recorded interactions, in order;
@@ -117,7 +106,10 @@ export interface MockHandlers {
   useState(state: string | object): void;
   /** The API requests received, oldest first, optionally filtered: `expect(mock).toHaveReceived(...)` reads them. */
   requests(filter?: JournalFilter): JournalEntry[];
-  /** The fault rules (`POST /__admin/faults` adds them too); `faults.add` throws a `MockRefused` where the route refuses. */
+  /**
+   * The fault rules (`POST /__admin/faults` adds them too); `faults.add` throws a `MockRefused` where the route
+   * refuses.
+   */
   readonly faults: MockFaults;
   /** Answers that broke the contract (with `validateResponses`). */
   readonly violations: Array<{ request: string; errors: ContractViolation[] }>;
@@ -145,35 +137,41 @@ export interface MockHandlers {
    * mock.observe(server);
    */
   observe(network: ObservedNetwork): () => void;
-  /** The consumer's usage, with the `usage` option (undefined without); while answers are served, the usage they answer. */
+  /**
+   * The consumer's usage, with the `usage` option (undefined without); while answers are served, the usage they
+   * answer.
+   */
   readonly usage: UsageControl | undefined;
   /** The service's answers served (the `answers` option, `MOCK_ANSWERS`), or undefined. */
   readonly answers: AnswersServer | undefined;
 }
 
-const OPTION_NAMES = new Set<string>([
-  "baseUrl",
-  "fixtures",
-  "state",
-  "checkRecords",
-  "accounts",
-  "agentSeats",
-  "maxAccounts",
-  "validateResponses",
-  "latency",
-  "random",
-  "journalSize",
-  "bodyLimit",
-  "now",
-  "autologinSecret",
-  "adminToken",
-  "playback",
-  "log",
-  "persist",
-  "persistKey",
-  "usage",
-  "answers",
-]);
+/**
+ * The options and their checks: the ones every host shares (mock-options.ts), and this host's, whose values are
+ * read where they are used (`baseOf`, `storageOf`, `chooseState`, `answersOption`) or taken as they are.
+ */
+const HANDLER_OPTIONS = {
+  baseUrl: ANY,
+  fixtures: {
+    problem: (value) =>
+      typeof value === "object" && value !== null ? undefined : '"fixtures" must be a state object (a Database).',
+  },
+  state: ANY,
+  checkRecords: ANY,
+  ...MOCK_OPTIONS,
+  usage: {
+    problem: (value) =>
+      usageOptionProblem(value) ??
+      ((value as { file?: unknown }).file === undefined
+        ? undefined
+        : '"usage.file" is the Node server\'s; here, write mock.usage.toJSON() where you want it.'),
+  },
+  playback: ANY,
+  log: ANY,
+  persist: ANY,
+  persistKey: ANY,
+  answers: ANY,
+} as const satisfies { [Name in keyof Required<MockHandlersOptions>]: OptionDescriptor };
 
 /** The paths of the mock: only these are answered, so that the page's own files and other calls go on. */
 const MOCK_PATHS = /^\/(?:api(?:\/|$)|__admin(?:\/|$)|__db(?:\/|$)|healthz$|openapi\.json$|autologin\/)/;
@@ -193,7 +191,7 @@ let sharedContract: Contract | undefined;
  * server.listen(); afterEach(() => mock.reset()); afterAll(() => server.close());
  */
 export function createMockHandlers(options: MockHandlersOptions = {}): MockHandlers {
-  const given = checkOptions(options);
+  const given = checkHandlerOptions(options);
   const base = baseOf(given.baseUrl);
   const fixtures = given.fixtures;
   // Checked once, here: a record the store cannot hold is refused at once, not met when its answer is encoded.
@@ -214,7 +212,8 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
       fixtures: fixturesSeed,
       validate: checkRecords,
       recordsRefused:
-        "A state of your own records needs the checkRecords option of createMockHandlers (checkRecords: await loadRecordChecker()); without it, give a shipped state's name, or your records as the fixtures option.",
+        "A state of your own records needs the checkRecords option of createMockHandlers (checkRecords: await " +
+        "loadRecordChecker()); without it, give a shipped state's name, or your records as the fixtures option.",
       finish: (records) => withConfiguredAccounts(records, given.accounts),
     });
   const startState = given.state === undefined ? undefined : chooseState(given.state);
@@ -230,35 +229,20 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     seed,
     seedName: startState?.value.name ?? "fixtures",
     chooseState,
-    ...(storage
-      ? {
-          persistence: storagePersistence(
-            storage,
-            given.persistKey ?? `property-listing-kit/msw ${base.origin ?? "*"}${base.prefix}`,
-          ),
-        }
-      : {}),
-    ...(given.accounts ? { accounts: given.accounts } : {}),
-    ...(given.agentSeats !== undefined ? { agentSeats: given.agentSeats } : {}),
-    ...(given.maxAccounts !== undefined ? { maxAccounts: given.maxAccounts } : {}),
-    ...(base.origin ? { baseUrl: `${base.origin}${base.prefix}` } : {}),
+    ...coreOptionsOf(given),
+    ...definedOnly({
+      persistence:
+        storage &&
+        storagePersistence(storage, given.persistKey ?? `property-listing-kit/msw ${base.origin ?? "*"}${base.prefix}`),
+      baseUrl: base.origin && `${base.origin}${base.prefix}`,
+      playback: given.playback?.playback,
+      profile: given.playback?.about,
+      answers,
+    }),
     defaultBaseUrl: () => "http://localhost",
-    ...(given.adminToken !== undefined ? { adminToken: given.adminToken } : {}),
     inProcess: true,
-    validateResponses: given.validateResponses ?? false,
-    ...(given.bodyLimit !== undefined ? { bodyLimit: given.bodyLimit } : {}),
-    ...(given.now ? { now: given.now } : {}),
-    ...(given.journalSize !== undefined ? { journalSize: given.journalSize } : {}),
-    ...(given.latency !== undefined ? { latency: given.latency } : {}),
-    ...(given.random ? { random: given.random } : {}),
-    ...(given.autologinSecret !== undefined ? { autologinSecret: given.autologinSecret } : {}),
-    ...(given.playback ? { playback: given.playback.playback, profile: given.playback.about } : {}),
     tell: (_level, text) => log(text),
     reportError: log,
-    ...(given.usage
-      ? { usage: { consumer: given.usage.consumer, ...(given.usage.limits ? { limits: given.usage.limits } : {}) } }
-      : {}),
-    ...(answers ? { answers } : {}),
   });
   const usage = core.usage ?? core.answers;
   if (usage) registerUsage(usage);
@@ -299,7 +283,8 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
       const operation = contract.operations.find((candidate) => candidate.id === operationId);
       if (!operation)
         throw new TypeError(
-          `handlerFor: no operation is called ${JSON.stringify(String(operationId)).slice(0, 100)}. The operations are ${contract.operations.map((candidate) => candidate.id).join(", ")}.`,
+          `handlerFor: no operation is called ${JSON.stringify(String(operationId)).slice(0, 100)}. ` +
+            `The operations are ${contract.operations.map((candidate) => candidate.id).join(", ")}.`,
         );
       const method = operation.method.toLowerCase() as "get" | "post" | "put" | "delete" | "patch";
       return http[method](operationUrl(operation, base), resolve);
@@ -311,50 +296,13 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
 }
 
 /** The options checked once, at the edge: an unknown name or a wrong value is a `TypeError` saying which. */
-function checkOptions(options: MockHandlersOptions): Omit<MockHandlersOptions, "latency"> & { latency?: Latency } {
-  if (options === null || typeof options !== "object" || Array.isArray(options))
-    throw new TypeError("createMockHandlers takes an object of options.");
-  for (const name of Object.keys(options)) {
-    if (!OPTION_NAMES.has(name))
-      throw new TypeError(
-        `createMockHandlers: unknown option "${name}". The options are ${[...OPTION_NAMES].join(", ")}.`,
-      );
-  }
+function checkHandlerOptions(options: MockHandlersOptions): Omit<MockHandlersOptions, "latency"> & CheckedMockOptions {
+  checkOptions(options, HANDLER_OPTIONS, "createMockHandlers");
   const { latency, ...rest } = options;
-  const checked: Omit<MockHandlersOptions, "latency"> & { latency?: Latency } = { ...rest };
-  if (latency !== undefined) {
-    const read =
-      typeof latency === "object" && latency !== null
-        ? parseLatency(`${latency.min}-${latency.max}`)
-        : parseLatency(String(latency));
-    if (typeof read === "string") throw new TypeError(`createMockHandlers: ${read.replace("--latency", '"latency"')}`);
-    checked.latency = read;
-  }
-  if (options.accounts !== undefined) {
-    const accounts = checkAccountConfigs(options.accounts, "accounts");
-    if (typeof accounts === "string") throw new TypeError(`createMockHandlers: ${accounts}`);
-  }
-  if (
-    options.journalSize !== undefined &&
-    !(Number.isInteger(options.journalSize) && options.journalSize >= 0 && options.journalSize <= MAX_JOURNAL_SIZE)
-  ) {
-    throw new TypeError(`createMockHandlers: "journalSize" must be a whole number from 0 to ${MAX_JOURNAL_SIZE}.`);
-  }
-  for (const name of ["agentSeats", "maxAccounts", "bodyLimit"] as const) {
-    const value = options[name];
-    if (value !== undefined && !(Number.isInteger(value) && value >= 0))
-      throw new TypeError(`createMockHandlers: "${name}" must be a whole number, got ${JSON.stringify(value)}.`);
-  }
-  if (options.usage !== undefined) {
-    checkUsageOption(options.usage, "createMockHandlers");
-    if ((options.usage as { file?: unknown }).file !== undefined)
-      throw new TypeError(
-        'createMockHandlers: "usage.file" is the Node server\'s; here, write mock.usage.toJSON() where you want it.',
-      );
-  }
-  if (options.fixtures !== undefined && (typeof options.fixtures !== "object" || options.fixtures === null))
-    throw new TypeError('createMockHandlers: "fixtures" must be a state object (a Database).');
-  return checked;
+  return {
+    ...rest,
+    ...definedOnly({ latency: latency === undefined ? undefined : (readLatency(latency) as Latency) }),
+  };
 }
 
 /** The storage `persist` names, or undefined without it. */
@@ -370,7 +318,8 @@ function storageOf(persist: MockHandlersOptions["persist"]): KeyValueStorage | u
     return storage;
   }
   throw new TypeError(
-    'createMockHandlers: "persist" must be "sessionStorage", "localStorage" or an object with getItem, setItem and removeItem.',
+    'createMockHandlers: "persist" must be "sessionStorage", "localStorage" or an object with getItem, setItem ' +
+      "and removeItem.",
   );
 }
 
@@ -384,7 +333,8 @@ function baseOf(baseUrl: string | undefined): { origin: string | undefined; pref
     url = new URL(given);
   } catch {
     throw new TypeError(
-      `createMockHandlers: "baseUrl" must be an absolute http(s) URL such as http://localhost:4010, got ${JSON.stringify(given)}.`,
+      'createMockHandlers: "baseUrl" must be an absolute http(s) URL such as http://localhost:4010, ' +
+        `got ${JSON.stringify(given)}.`,
     );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")

@@ -1,3 +1,4 @@
+import { escapeRegExp } from "../../contract/escape-reg-exp.ts";
 import type { Operation } from "../../contract/operation-table.ts";
 
 /**
@@ -17,9 +18,4 @@ export function operationUrl(
     ? escapeRegExp(base.origin + base.prefix)
     : `[a-z][a-z0-9+.-]*://[^/]+${escapeRegExp(base.prefix)}`;
   return new RegExp(`^${start}${path}$`, base.origin ? "" : "i");
-}
-
-/** A text matched literally inside a regular expression (the MSW host's base URL and paths). */
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

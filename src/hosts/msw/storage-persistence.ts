@@ -1,6 +1,6 @@
 import { firstRecordFault } from "../../mock/store/record-fault.ts";
 import type { Database } from "../../mock/store/records.ts";
-import type { PersistedState, PersistenceJournal, StatePersistence } from "../../mock/store/state-persistence.ts";
+import type { PersistedState, ChangeLog, StatePersistence } from "../../mock/store/state-persistence.ts";
 import type { StateMeta } from "../../mock/store/state-persistence.ts";
 
 /** The part of the Web Storage API the port uses (`sessionStorage`, `localStorage`, or a test's own). */
@@ -23,7 +23,7 @@ export function storagePersistence(storage: KeyValueStorage, key: string): State
   const restored = read(storage, key);
   return {
     restored,
-    open(access): PersistenceJournal {
+    open(access): ChangeLog {
       let pending = false;
       let problem: string | undefined;
       const write = () => {

@@ -9,6 +9,8 @@ import {
 } from "../../contract/profile/read-service-profile.ts";
 import type { ServiceProfile } from "../../contract/profile/service-profile.ts";
 import { createMockCore, withConfiguredAccounts } from "../../mock/create-mock-core.ts";
+import { definedOnly } from "../../mock/defined-only.ts";
+import { coreOptionsOf } from "../../mock/mock-options.ts";
 import { createApp } from "./create-app.ts";
 import { isWildcardHost } from "../../mock/http/allowed-hosts.ts";
 import { DOCS_PATH } from "./docs-pages.ts";
@@ -80,7 +82,10 @@ export interface MockServer {
   close(): Promise<void>;
   /** Why the mock is unhealthy (changes cannot be saved), or undefined. */
   problem(): string | undefined;
-  /** Puts the start state back (the `state` option's, else the fixtures), removes every fault rule and empties the request journal. */
+  /**
+   * Puts the start state back (the `state` option's, else the fixtures), removes every fault rule and empties the
+   * request journal.
+   */
   reset(): void;
   /**
    * A reset to another state, for one test (`POST /__admin/state`): a shipped state's name (`"empty-account"`,
@@ -146,7 +151,7 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
       typeof fixtures === "string" ? loadFixtures(fixtures) : structuredClone(fixtures),
       options.accounts,
     );
-  /** A state a test names or gives (`state`, `POST /__admin/state`, `useState`): what builds it, or why it is refused. */
+  /** A state a test names or gives (`state`, `POST /__admin/state`, `useState`): what builds it, or why not. */
   const resolveState = (state: unknown) =>
     chooseState(state, {
       fixtures: fixturesSeed,
@@ -174,12 +179,12 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     options.db === undefined
       ? undefined
       : filePersistence(
-          {
+          definedOnly({
             db: options.db,
-            ...(options.dbSync ? { sync: options.dbSync } : {}),
-            ...(options.dbCompactAfter !== undefined ? { compactAfter: options.dbCompactAfter } : {}),
-            ...(options.journalIo ? { io: options.journalIo } : {}),
-          },
+            sync: options.dbSync,
+            compactAfter: options.dbCompactAfter,
+            io: options.journalIo,
+          }),
           seed,
           () => options.autologinSecret ?? AutologinTokens.newSecret(),
         );
@@ -201,38 +206,22 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     seed,
     seedName: startState?.name ?? "fixtures",
     chooseState: resolveState,
-    ...(persistence ? { persistence } : {}),
-    ...(options.accounts ? { accounts: options.accounts } : {}),
-    ...(options.agentSeats !== undefined ? { agentSeats: options.agentSeats } : {}),
-    ...(options.maxAccounts !== undefined ? { maxAccounts: options.maxAccounts } : {}),
-    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    ...coreOptionsOf(options),
+    ...definedOnly({
+      persistence,
+      baseUrl: options.baseUrl,
+      allowedHosts: options.allowedHosts,
+      profile: profiled?.about,
+      answers,
+    }),
     defaultBaseUrl: () => listeningAt ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`,
-    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
-    ...(options.adminToken !== undefined ? { adminToken: options.adminToken } : {}),
     listenHost: () => listeningHost,
-    validateResponses: options.validateResponses ?? false,
-    ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
-    ...(options.now ? { now: options.now } : {}),
-    ...(options.journalSize !== undefined ? { journalSize: options.journalSize } : {}),
-    ...(options.latency ? { latency: options.latency } : {}),
-    ...(options.random ? { random: options.random } : {}),
-    ...(options.autologinSecret !== undefined ? { autologinSecret: options.autologinSecret } : {}),
     playback,
-    ...(profiled ? { profile: profiled.about } : {}),
     tell: (level, text) => tell(level, text, console.error),
     // A bug met on a request goes where the request log goes, in its format (stderr with --quiet, as before).
     reportError: (text: string) => (options.log && !options.quiet ? tell("error", text) : console.error(text)),
     docsPath: DOCS_PATH,
     consolePath: CONSOLE_PATH,
-    ...(options.usage
-      ? {
-          usage: {
-            consumer: options.usage.consumer,
-            ...(options.usage.limits ? { limits: options.usage.limits } : {}),
-          },
-        }
-      : {}),
-    ...(answers ? { answers } : {}),
   });
   const usageFile =
     core.usage && options.usage?.file
@@ -247,11 +236,10 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
     raw: new RawRecordService(store, validateRecord),
     contract,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    ...(core.durability ? { durability: core.durability } : {}),
     journal: core.journal,
     ...(options.log && !options.quiet ? { log: options.log, formatRequest: formatRequestLog(logFormat) } : {}),
     reportError: (text: string) => (options.log && !options.quiet ? tell("error", text) : console.error(text)),
-    ...(options.now ? { now: options.now } : {}),
+    ...definedOnly({ durability: core.durability, now: options.now }),
     // The demo account's credentials, never a configured account's: the page is open to whoever reaches the mock.
     docsCredentials: () => {
       const demo = options.accounts ? undefined : store.state.accounts[0];
@@ -302,7 +290,9 @@ export function createMockServer(given: MockServerOptions = {}): MockServer {
           .map((call) => `  ${call.test}: ${call.method} ${call.path} (${call.reason})`);
         tell(
           "warn",
-          `${uncovered.length} request${uncovered.length === 1 ? " was" : "s were"} not covered by the service's answers, and answered as the mock would:\n${shown.join("\n")}${uncovered.length > 20 ? `\n  and ${uncovered.length - 20} more` : ""}`,
+          `${uncovered.length} request${uncovered.length === 1 ? " was" : "s were"} not covered by the service's ` +
+            `answers, and answered as the mock would:\n${shown.join("\n")}` +
+            (uncovered.length > 20 ? `\n  and ${uncovered.length - 20} more` : ""),
           console.error,
         );
       }
@@ -339,9 +329,8 @@ function readAnswersFile(file: string): string {
     return readFileSync(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new TypeError(
-      `createMockServer: "answers" (${file}): cannot read it: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : (error as Error).message}`,
-    );
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : (error as Error).message;
+    throw new TypeError(`createMockServer: "answers" (${file}): cannot read it: ${why}`);
   }
 }
 

@@ -10,11 +10,20 @@ import { readAccountsFile, type AccountConfig } from "./read-accounts-file.ts";
 export type { AccountConfig };
 import { DEFAULT_MAX_ACCOUNTS } from "../../mock/services/account-service.ts";
 export { DEFAULT_AGENT_SEATS, DEFAULT_BODY_LIMIT, DEFAULT_HOST, DEFAULT_PORT } from "../../mock/defaults.ts";
-import { parseLatency, type Latency } from "../../mock/services/latency.ts";
-import { MAX_JOURNAL_SIZE } from "../../mock/services/request-journal.ts";
+import type { Latency } from "../../mock/services/latency.ts";
+import {
+  ANY,
+  checkOptions,
+  MOCK_OPTIONS,
+  nonEmptyString,
+  readLatency,
+  type CheckedMockOptions,
+  type MockOptions,
+  type OptionDescriptor,
+} from "../../mock/mock-options.ts";
 import type { Database } from "../../mock/store/records.ts";
 import type { JournalIo, SyncMode } from "./state/state-journal.ts";
-import { checkUsageOption, type UsageOption } from "../../mock/usage/check-usage-option.ts";
+import type { UsageOption } from "../../mock/usage/check-usage-option.ts";
 import type { AnswersDocument } from "../../contract/usage/answers-document.ts";
 
 export type { UsageOption };
@@ -28,7 +37,7 @@ export { ProfileRefused } from "../../mock/profile-refused.ts";
  * pass (`contract`, `log`, `now`, `bodyLimit`). An unknown name is refused, so a misspelt option cannot
  * silently leave the mock running with its default.
  */
-export interface MockServerOptions {
+export interface MockServerOptions extends Omit<MockOptions, "accounts" | "usage"> {
   /** Where `listen()` listens unless given a port (`--port`); 0 picks a free port. */
   port?: number;
   /** Where `listen()` listens unless given a host (`--host`). */
@@ -43,7 +52,10 @@ export interface MockServerOptions {
    * exist. Without it the state lives in memory.
    */
   db?: string;
-  /** With `db` (`--db-sync`): `"fsync"` (default) answers a change once it is synced to disk, `"none"` without waiting. */
+  /**
+   * With `db` (`--db-sync`): `"fsync"` (default) answers a change once it is synced to disk, `"none"` without
+   * waiting.
+   */
   dbSync?: SyncMode;
   /** With `db` (`--db-compact-after`): the journal size, in bytes, past which it is compacted into the snapshot. */
   dbCompactAfter?: number;
@@ -66,23 +78,12 @@ export interface MockServerOptions {
    * first use: the list, or a JSON file holding it.
    */
   accounts?: AccountConfig[] | string;
-  /** Agent seats of accounts opened on first use (`--agent-seats`). */
-  agentSeats?: number;
-  /**
-   * No account is opened on first use once the mock holds this many accounts (default 10,000): every new API
-   * key a client invents costs memory. A new key beyond it answers 401 saying so.
-   */
-  maxAccounts?: number;
   /**
    * Host names or addresses (no port) the admin routes answer to besides `localhost`, the loopback addresses,
    * the host of `baseUrl` and the address the mock listens on (`--allowed-hosts`); `.example.test` admits a
    * name and all its subdomains. Any other `Host` is refused (DNS rebinding).
    */
   allowedHosts?: string[];
-  /** When set, the admin routes require `Authorization: Bearer <adminToken>` (`--admin-token`). */
-  adminToken?: string;
-  /** Check every answer against the contract (`--validate-responses`); a mismatch answers 500 and is recorded in `violations`. */
-  validateResponses?: boolean;
   /** No request log (`--quiet`), even when `log` is given. */
   quiet?: boolean;
   /** Told of every answered request, and of contract violations. The library logs nothing without it. */
@@ -93,25 +94,10 @@ export interface MockServerOptions {
    * `responseTime`), for log tooling.
    */
   logFormat?: LogFormat;
-  /** Largest request body accepted, in bytes. */
-  bodyLimit?: number;
-  /** The clock, in milliseconds (documents' `created` and `changed`, the request log's timestamps). */
-  now?: () => number;
-  /** API requests the request journal keeps (`--journal-size`; `GET /__admin/requests`, `mock.requests()`); 0 keeps none. */
-  journalSize?: number;
-  /**
-   * A delay added to every API answer (`--latency`): milliseconds, a range as the flag writes it (`"100-400"`,
-   * uniformly random), or `{ min, max }`.
-   */
-  latency?: number | string | Latency;
-  /** Draws the latency; `Math.random` unless a test wants it fixed. */
-  random?: () => number;
   /** A compiled contract to reuse (compiling takes a few hundred milliseconds). */
   contract?: Contract;
   /** With `db`: the journal's write and sync, injectable so a test can hold them up or make them fail. */
   journalIo?: JournalIo;
-  /** The secret auto-login tokens are signed with; random unless given (and kept in the `db` state). */
-  autologinSecret?: string;
   /**
    * A service profile (`--profile`): a file written by `property-listing-contract --write-profile`, or its object.
    * The mock then answers as that service was seen to where the document is silent (error statuses, media
@@ -141,88 +127,75 @@ export interface MockServerOptions {
   fixturesFile?: string;
 }
 
+/** The check of an option that takes a file's path or an object read from one, naming what the object is. */
+const pathOrObject =
+  (name: string, what: string) =>
+  (value: unknown): string | undefined =>
+    value === "" || value === null || (typeof value !== "string" && typeof value !== "object")
+      ? `"${name}" must be ${what}, got ${JSON.stringify(value)}.`
+      : undefined;
+
 /**
- * Every option name, checked against {@link MockServerOptions} by the compiler: adding an option to the
- * interface without adding it here (or the reverse) does not build.
+ * Every option and its check: the ones every host shares (mock-options.ts), extended with this host's. Checked
+ * against {@link MockServerOptions} by the compiler: adding an option to the interface without adding it here (or
+ * the reverse) does not build. The first few are the ones a misspelt name's message lists first.
  */
-const OPTION_NAMES = {
-  port: true,
-  host: true,
-  baseUrl: true,
-  db: true,
-  fixtures: true,
-  state: true,
-  dbSync: true,
-  dbCompactAfter: true,
-  accounts: true,
-  agentSeats: true,
-  maxAccounts: true,
-  allowedHosts: true,
-  adminToken: true,
-  validateResponses: true,
-  quiet: true,
-  log: true,
-  logFormat: true,
-  bodyLimit: true,
-  now: true,
-  contract: true,
-  journalIo: true,
-  autologinSecret: true,
-  journalSize: true,
-  latency: true,
-  random: true,
-  profile: true,
-  usage: true,
-  answers: true,
-  dbFile: true,
-  fixturesFile: true,
-} as const satisfies Record<keyof MockServerOptions, true>;
+const SERVER_OPTIONS = {
+  port: ANY,
+  host: { problem: nonEmptyString("host") },
+  baseUrl: { problem: nonEmptyString("baseUrl") },
+  db: { problem: nonEmptyString("db") },
+  fixtures: {
+    problem: (value) =>
+      value === "" || (typeof value !== "string" && (typeof value !== "object" || value === null))
+        ? `"fixtures" must be a file path or a state object, got ${JSON.stringify(value)}.`
+        : undefined,
+  },
+  state: { problem: pathOrObject("state", "a shipped state's name or a state object") },
+  dbSync: ANY,
+  dbCompactAfter: ANY,
+  ...MOCK_OPTIONS,
+  // A file's path, read once the options are checked; a list is checked as every host checks it.
+  accounts: { problem: (value) => (typeof value === "string" ? undefined : MOCK_OPTIONS.accounts.problem(value)) },
+  allowedHosts: ANY,
+  quiet: ANY,
+  log: ANY,
+  logFormat: {
+    problem: (value) => {
+      if (LOG_FORMATS.includes(value as LogFormat)) return undefined;
+      const formats = LOG_FORMATS.map((format) => JSON.stringify(format)).join(" or ");
+      return `"logFormat" must be ${formats}, got ${JSON.stringify(value)}.`;
+    },
+  },
+  contract: ANY,
+  journalIo: ANY,
+  profile: { problem: pathOrObject("profile", "a profile file's path or a profile object") },
+  answers: { problem: pathOrObject("answers", "an answers file's path or an answers document") },
+  dbFile: { formerNameOf: "db", problem: nonEmptyString("dbFile") },
+  fixturesFile: { formerNameOf: "fixtures", problem: nonEmptyString("fixturesFile") },
+} as const satisfies { [Name in keyof Required<MockServerOptions>]: OptionDescriptor };
 
 /** The former option names and the names that replace them. */
 const ALIASES = { dbFile: "db", fixturesFile: "fixtures" } as const;
 
-/** The options with the aliases folded in and the accounts file read; what the mock is built from. */
-interface ResolvedOptions extends Omit<MockServerOptions, "dbFile" | "fixturesFile" | "accounts" | "latency"> {
-  accounts?: AccountConfig[];
-  latency?: Latency;
+/** The options with the aliases folded in, the latency and an accounts file read; what the mock is built from. */
+interface ResolvedOptions
+  extends Omit<MockServerOptions, "dbFile" | "fixturesFile" | "accounts" | "latency">,
+    CheckedMockOptions {
+  usage?: UsageOption;
 }
 
 /**
- * Checks the options' names (and the types of the ones whose mistakes would go unnoticed), folds the former
- * names into the current ones, and reads an accounts file. A mistake is a bug of the calling program, so it
- * throws a TypeError that names the option.
+ * Checks the options (their names, and the values whose mistakes would go unnoticed), folds the former names
+ * into the current ones, and reads the latency and an accounts file. A mistake is a bug of the calling program, so
+ * it throws a TypeError that names the option.
  */
 export function resolveMockServerOptions(options: MockServerOptions): ResolvedOptions {
-  if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    throw new TypeError(
-      `createMockServer takes an object of options, got ${options === null ? "null" : typeof options}.`,
-    );
-  }
-  const known = Object.keys(OPTION_NAMES);
-  for (const name of Object.keys(options)) {
-    if (!Object.hasOwn(OPTION_NAMES, name)) {
-      const near = known.find((candidate) => candidate.toLowerCase() === name.toLowerCase().replace(/[-_]/g, ""));
-      throw new TypeError(
-        `createMockServer: unknown option "${name}"${near ? ` (did you mean "${near}"?)` : ""}. The options are ${known.filter((option) => !(option in ALIASES)).join(", ")}.`,
-      );
-    }
-  }
+  checkOptions(options, SERVER_OPTIONS, "createMockServer");
   const { dbFile, fixturesFile, accounts, latency, ...rest } = options;
   const resolved: ResolvedOptions = { ...rest };
-  if (latency !== undefined) {
-    const read =
-      typeof latency === "object" && latency !== null ? checkLatency(latency) : parseLatency(String(latency));
-    if (typeof read === "string") throw new TypeError(`createMockServer: ${read.replace("--latency", '"latency"')}`);
-    resolved.latency = read;
-  }
-  if (
-    resolved.journalSize !== undefined &&
-    !(Number.isInteger(resolved.journalSize) && resolved.journalSize >= 0 && resolved.journalSize <= MAX_JOURNAL_SIZE)
-  ) {
-    throw new TypeError(
-      `createMockServer: "journalSize" must be a whole number from 0 to ${MAX_JOURNAL_SIZE}, got ${JSON.stringify(resolved.journalSize)}.`,
-    );
-  }
+  // Checked above: a latency read here is never refused.
+  if (latency !== undefined) resolved.latency = readLatency(latency) as Latency;
   for (const [alias, name] of Object.entries(ALIASES) as Array<[keyof typeof ALIASES, "db" | "fixtures"]>) {
     const value = alias === "dbFile" ? dbFile : fixturesFile;
     if (value === undefined) continue;
@@ -230,58 +203,6 @@ export function resolveMockServerOptions(options: MockServerOptions): ResolvedOp
       throw new TypeError(`createMockServer: "${alias}" is the former name of "${name}"; give one of them, not both.`);
     }
     resolved[name] = value;
-  }
-  if (resolved.logFormat !== undefined && !LOG_FORMATS.includes(resolved.logFormat)) {
-    throw new TypeError(
-      `createMockServer: "logFormat" must be ${LOG_FORMATS.map((format) => JSON.stringify(format)).join(" or ")}, got ${JSON.stringify(resolved.logFormat)}.`,
-    );
-  }
-  for (const name of ["db", "host", "baseUrl", "adminToken"] as const) {
-    if (resolved[name] !== undefined && (typeof resolved[name] !== "string" || resolved[name] === "")) {
-      throw new TypeError(
-        `createMockServer: "${name}" must be a non-empty string, got ${JSON.stringify(resolved[name])}.`,
-      );
-    }
-  }
-  if (
-    resolved.fixtures !== undefined &&
-    (resolved.fixtures === "" ||
-      (typeof resolved.fixtures !== "string" && (typeof resolved.fixtures !== "object" || resolved.fixtures === null)))
-  ) {
-    throw new TypeError(
-      `createMockServer: "fixtures" must be a file path or a state object, got ${JSON.stringify(resolved.fixtures)}.`,
-    );
-  }
-  if (
-    resolved.state !== undefined &&
-    (resolved.state === "" ||
-      resolved.state === null ||
-      (typeof resolved.state !== "string" && typeof resolved.state !== "object"))
-  ) {
-    throw new TypeError(
-      `createMockServer: "state" must be a shipped state's name or a state object, got ${JSON.stringify(resolved.state)}.`,
-    );
-  }
-  if (
-    resolved.profile !== undefined &&
-    (resolved.profile === "" ||
-      resolved.profile === null ||
-      (typeof resolved.profile !== "string" && typeof resolved.profile !== "object"))
-  ) {
-    throw new TypeError(
-      `createMockServer: "profile" must be a profile file's path or a profile object, got ${JSON.stringify(resolved.profile)}.`,
-    );
-  }
-  if (resolved.usage !== undefined) checkUsageOption(resolved.usage, "createMockServer");
-  if (
-    resolved.answers !== undefined &&
-    (resolved.answers === "" ||
-      resolved.answers === null ||
-      (typeof resolved.answers !== "string" && typeof resolved.answers !== "object"))
-  ) {
-    throw new TypeError(
-      `createMockServer: "answers" must be an answers file's path or an answers document, got ${JSON.stringify(resolved.answers)}.`,
-    );
   }
   if (typeof accounts === "string") {
     const read = readAccountsFile(accounts);
@@ -302,11 +223,4 @@ export class StateRefused extends Error {
     super(`The state ${source} is refused, nothing was changed:\n  ${problems.join("\n  ")}`);
     this.name = "StateRefused";
   }
-}
-
-/** A latency given as `{ min, max }`, checked as the flag's text would be. */
-function checkLatency(latency: Latency): Latency | string {
-  return typeof latency.min === "number" && typeof latency.max === "number"
-    ? parseLatency(`${latency.min}-${latency.max}`)
-    : `--latency must be { min, max } in milliseconds, got ${JSON.stringify(latency)}`;
 }

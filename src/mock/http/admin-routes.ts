@@ -6,7 +6,7 @@ import { discardBody } from "./read-body.ts";
 import { okReply, problemReply, type Reply } from "./reply.ts";
 import type { RouteName } from "./route-table.ts";
 import { whenSaved, type Durability } from "./when-saved.ts";
-import type { SteeringRoutes } from "./steering-routes.ts";
+import type { RequestAndFaultRoutes } from "./request-and-fault-routes.ts";
 import { createStateRoute, type StateControl } from "./state-route.ts";
 import type { ConsoleRoutes } from "../console/console-routes.ts";
 import type { ProviderStates } from "../services/provider-states.ts";
@@ -18,7 +18,7 @@ import type { UsageControl } from "../usage/usage-recorder.ts";
 export interface AdminRoutesDeps {
   store: MockStore;
   /** `/__admin/requests` (the request journal) and `/__admin/faults` (fault rules). */
-  steering: SteeringRoutes;
+  requestsAndFaults: RequestAndFaultRoutes;
   /** What `POST /__admin/reset` does: the seeded state back, no fault rules, an empty journal; or why not, nothing changed. */
   reset: () => Outcome<void>;
   /** `/__admin/state`: a reset to a named or given state. */
@@ -70,7 +70,7 @@ export function nothingAt(request: MockRequest, path: string): Reply {
  * they are. A collaborator not given leaves its route out.
  */
 export function createAdminRoutes(deps: AdminRoutesDeps): Partial<Record<RouteName, RouteHandler>> {
-  const { store, steering } = deps;
+  const { store, requestsAndFaults } = deps;
   const durable = deps.durability ? { durability: deps.durability } : {};
   const state = createStateRoute({ states: deps.states, store, ...durable });
   const providerStates = deps.providerStates && createProviderStatesRoute({ states: deps.providerStates, ...durable });
@@ -105,14 +105,14 @@ export function createAdminRoutes(deps: AdminRoutesDeps): Partial<Record<RouteNa
     ...(providerStates ? { providerStates: (request: MockRequest) => providerStates(request) } : {}),
     usageTests: (request) => usageTests(request),
     requests: bodiless((request) =>
-      request.method === "GET" ? steering.listRequests(request.url) : steering.clearRequests(),
+      request.method === "GET" ? requestsAndFaults.listRequests(request.url) : requestsAndFaults.clearRequests(),
     ),
     faults: (request) => {
-      if (request.method === "POST") return steering.addFault(request);
+      if (request.method === "POST") return requestsAndFaults.addFault(request);
       discardBody(request);
-      return request.method === "GET" ? steering.listFaults() : steering.clearFaults();
+      return request.method === "GET" ? requestsAndFaults.listFaults() : requestsAndFaults.clearFaults();
     },
-    fault: bodiless((_request, path) => steering.removeFault(path.slice("/__admin/faults/".length))),
+    fault: bodiless((_request, path) => requestsAndFaults.removeFault(path.slice("/__admin/faults/".length))),
     ...(consoleRoutes
       ? { console: (request: MockRequest, path: string) => consoleRoutes(request, path) || nothingAt(request, path) }
       : {}),

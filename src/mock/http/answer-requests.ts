@@ -4,7 +4,7 @@ import type { AutologinTokens } from "../services/autologin-tokens.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import type { AdminGuard } from "./admin-guard.ts";
 import { adminRefusal, createAdminRoutes, nothingAt, type RouteHandler } from "./admin-routes.ts";
-import type { SteeringRoutes } from "./steering-routes.ts";
+import type { RequestAndFaultRoutes } from "./request-and-fault-routes.ts";
 import type { ProviderStates } from "../services/provider-states.ts";
 import type { StateControl } from "./state-route.ts";
 import { wrapApiHandler, type ApiCall, type ApiInterceptor } from "./api-interceptor.ts";
@@ -28,7 +28,7 @@ export interface CoreDeps extends ApiHandlerDeps {
   /** Around the API handler, outermost first: they see every API request and its final reply. */
   apiInterceptors?: readonly ApiInterceptor[];
   /** The request journal and fault rules of the admin surface (`/__admin/requests`, `/__admin/faults`). */
-  steering: SteeringRoutes;
+  requestsAndFaults: RequestAndFaultRoutes;
   /** What `POST /__admin/reset` does: the seeded state back, no fault rules, an empty journal; or why not. */
   reset: () => Outcome<void>;
   /** `/__admin/state`: a reset to a named or given state. */
@@ -113,7 +113,7 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
   const core: Partial<Record<RouteName, RouteHandler>> = {
     ...createAdminRoutes({
       store,
-      steering: deps.steering,
+      requestsAndFaults: deps.requestsAndFaults,
       reset: deps.reset,
       states: deps.states,
       ...(durability ? { durability } : {}),

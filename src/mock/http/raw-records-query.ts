@@ -1,3 +1,4 @@
+import { escapeRegExp } from "../../contract/escape-reg-exp.ts";
 import { failure, success, type Outcome } from "../problems.ts";
 import { MAX_DELAY_MS } from "../services/delay-limit.ts";
 import type { CollectionName } from "../store/records.ts";
@@ -111,11 +112,6 @@ function listedAtMost(query: RawQuery, size: number): number {
     return Number.isFinite(limit) && limit >= 0 ? Math.min(size, limit) : size;
   }
   return size;
-}
-
-/** A text matched as itself by the RegExp json-server builds from it. */
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 }
 
 function unrelated(

@@ -33,8 +33,11 @@ export interface PersistedAccess {
   log(line: string, level: LogLevel): void;
 }
 
-/** The journal of changes a persistence port keeps once the mock runs. */
-export interface PersistenceJournal {
+/**
+ * The log of changes a persistence port keeps once the mock runs (the Node host writes it as `<db>.journal`); not
+ * the request journal, which lists API calls.
+ */
+export interface ChangeLog {
   /** Takes one change, as the store makes it. */
   append(change: StateChange): void;
   /** Resolves once every change so far is saved; undefined when there is nothing to wait for. */
@@ -52,6 +55,6 @@ export interface PersistenceJournal {
 export interface StatePersistence {
   /** The state saved before, read at start; undefined starts from the seed. */
   readonly restored: PersistedState | undefined;
-  /** Opens the journal every change goes through before it is answered. */
-  open(access: PersistedAccess): PersistenceJournal;
+  /** Opens the change log every change goes through before it is answered. */
+  open(access: PersistedAccess): ChangeLog;
 }

@@ -9,7 +9,7 @@ const RULE_BODY_LIMIT = 16 * 1024;
 const FILTERS = new Set(["method", "path"]);
 
 /** The handlers of `/__admin/requests` and `/__admin/faults`, mounted by the admin routes: each gives its reply. */
-export interface SteeringRoutes {
+export interface RequestAndFaultRoutes {
   listRequests(url: string): Reply;
   clearRequests(): Reply;
   /** Undefined when the client left before its body was read. */
@@ -21,10 +21,11 @@ export interface SteeringRoutes {
 }
 
 /**
- * The admin side of a test's steering: the request journal (`GET`/`DELETE /__admin/requests`, WireMock's model) and the
- * fault rules (`POST`/`GET`/`DELETE /__admin/faults`, `DELETE /__admin/faults/{id}`). Rule bodies are small; JSON only is the admin guard's rule.
+ * What a test reads and sets of the mock's API calls: the request journal (`GET`/`DELETE /__admin/requests`,
+ * WireMock's model) and the fault rules the steering interceptor applies (`POST`/`GET`/`DELETE /__admin/faults`,
+ * `DELETE /__admin/faults/{id}`). Rule bodies are small; JSON only is the admin guard's rule.
  */
-export function createSteeringRoutes(journal: RequestJournal, faults: FaultRules): SteeringRoutes {
+export function createRequestAndFaultRoutes(journal: RequestJournal, faults: FaultRules): RequestAndFaultRoutes {
   return {
     listRequests(url) {
       const filter = readFilter(url);
