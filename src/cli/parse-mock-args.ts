@@ -230,7 +230,9 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
     if (bad !== undefined)
       return {
         kind: "error",
-        message: `--allowed-hosts takes host names without scheme or port, separated by commas (such as mock.test,.dev.example); got ${bad}`,
+        message:
+          "--allowed-hosts takes host names without scheme or port, separated by commas " +
+          `(such as mock.test,.dev.example); got ${bad}`,
       };
     command.allowedHosts = hosts;
   }
