@@ -158,7 +158,8 @@ URL, the credentials are refused everywhere, the fresh account has agents, anoth
 meanwhile), the implementation cannot be reached (or TLS fails), the recording cannot be read or holds no
 exchange with the service, the --usage file is refused (missing, not JSON, another version, an operation the
 contract lacks: the file is named), or the --profile file is refused (not JSON, another version, unknown keys, or it
-contradicts the interface document: every entry at fault is named); 130 interrupted (Ctrl-C), after deleting what the run created.`;
+contradicts the interface document: every entry at fault is named); 130 interrupted (Ctrl-C), after deleting
+what the run created.`;
 
 /** The runner's options that take a value, and its flags (each one in the usage above). */
 const VALUE_OPTIONS = [
