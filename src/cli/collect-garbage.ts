@@ -20,7 +20,8 @@ export function collectGarbage(): void {
 
 /**
  * Runs one full garbage collection now, without waiting for its sweeping: what a full collection decides (how far
- * the heap may grow before the next, bound-heap-growth.ts) is decided, and the pause is half of {@link collectGarbage}'s.
+ * the heap may grow before the next, bound-heap-growth.ts) is decided, and the pause is half of
+ * {@link collectGarbage}'s.
  */
 export function collectOnce(): void {
   gcFunction()();

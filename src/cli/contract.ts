@@ -63,7 +63,8 @@ if (command.kind === "pact") {
   // A pact missing calls the client makes verifies more than it should: say so even with --quiet.
   if (written.truncated)
     progress(
-      `Warning: the usage was cut at a recording bound; the pact lacks the calls past it (see metadata."property-listing-kit".truncated).`,
+      "Warning: the usage was cut at a recording bound; the pact lacks the calls past it " +
+        `(see metadata."property-listing-kit".truncated).`,
     );
   process.exit(0);
 }
@@ -94,15 +95,18 @@ if (command.output) {
   writeFileSync(command.output, rendered);
   const failures = report.results.filter((result) => result.status === "failed").length;
   progress(
-    `${report.result === "passed" ? "Contract HOLDS" : "Contract BROKEN"} (${failures} failure${failures === 1 ? "" : "s"}); ${command.reporter} report written to ${command.output}`,
+    `${report.result === "passed" ? "Contract HOLDS" : "Contract BROKEN"} ` +
+      `(${failures} failure${failures === 1 ? "" : "s"}); ${command.reporter} report written to ${command.output}`,
   );
 } else {
   process.stdout.write(rendered);
 }
 if (report.interrupted) {
-  progress(
-    `Interrupted: the run stopped before its end${report.leftBehind.length > 0 ? `; left behind: ${report.leftBehind.join(", ")}` : ", and deleted what it had created"}.`,
-  );
+  const leftBehind =
+    report.leftBehind.length > 0
+      ? `; left behind: ${report.leftBehind.join(", ")}`
+      : ", and deleted what it had created";
+  progress(`Interrupted: the run stopped before its end${leftBehind}.`);
   process.exitCode = 130;
 } else if (report.clash) {
   progress(`No verdict: ${report.clash}. Run again when no other run uses the account.`);
@@ -124,7 +128,8 @@ async function runUsage(command: UsageCommand): Promise<RunReport> {
   if (!command.service) {
     if (!command.quiet)
       progress(
-        `Judging the usage ${command.file} (${what}) against the profile ${command.profile} (run ${profile!.runId}, recorded ${profile!.recordedAt}); no request is sent`,
+        `Judging the usage ${command.file} (${what}) against the profile ${command.profile} ` +
+          `(run ${profile!.runId}, recorded ${profile!.recordedAt}); no request is sent`,
       );
     const outcome = judgeUsageOffline({
       usage: read.usage,
@@ -145,14 +150,12 @@ async function runAgainstService(
   command: ServiceCommand,
   usage?: { usage: UsageDocument; file: string; what: string; answers?: AnswersCollector },
 ): Promise<RunReport> {
+  const strict = command.strict ? " (strict)" : "";
+  const fuzz = command.fuzz ? `, then ${command.fuzz} generated cases per operation` : "";
   if (!command.quiet && usage)
-    progress(
-      `Replaying the usage ${usage.file} (${usage.what}) against ${shownAddress(command.baseUrl)}${command.strict ? " (strict)" : ""}`,
-    );
+    progress(`Replaying the usage ${usage.file} (${usage.what}) against ${shownAddress(command.baseUrl)}${strict}`);
   else if (!command.quiet)
-    progress(
-      `Running the contract scenario against ${shownAddress(command.baseUrl)}${command.strict ? " (strict)" : ""}${command.fuzz ? `, then ${command.fuzz} generated cases per operation` : ""}`,
-    );
+    progress(`Running the contract scenario against ${shownAddress(command.baseUrl)}${strict}${fuzz}`);
   // Ctrl-C stops the run; it still deletes what it created. A second Ctrl-C stops at once.
   // One Ctrl-C can arrive more than once: from the terminal to the whole process group, and relayed by npm (or
   // by tsx, running the sources). Only a signal a second or more after the first is a second Ctrl-C.
@@ -236,7 +239,8 @@ async function answerUsage(command: UsageCommand, usage: UsageDocument, what: st
     const { url } = await played.listen(0, "127.0.0.1");
     if (!command.quiet)
       progress(
-        `Replaying the usage ${command.file} (${what}) against the mock playing the profile ${command.profile}; no request is sent to the service`,
+        `Replaying the usage ${command.file} (${what}) against the mock playing the profile ${command.profile}; ` +
+          "no request is sent to the service",
       );
     try {
       const offline: ServiceCommand = {
@@ -275,7 +279,9 @@ async function answerUsage(command: UsageCommand, usage: UsageDocument, what: st
   const ran = await rerunSuite(command.rerun, answersFile);
   if (ran.results.length === 0) {
     fail(
-      `The test command reported no test (exit code ${ran.exitCode ?? "none: it could not start"}): --rerun runs a suite that loads property-listing-kit/vitest (setupFiles) and records its usage as the docs show (docs/consumer-contracts.md).`,
+      `The test command reported no test (exit code ${ran.exitCode ?? "none: it could not start"}): ` +
+        "--rerun runs a suite that loads property-listing-kit/vitest (setupFiles) and records its usage " +
+        "as the docs show (docs/consumer-contracts.md).",
     );
   }
   const outcome = rerunVerdicts(answers, report, ran.results, command.rerun);
@@ -309,15 +315,15 @@ function checkRecordingFile(command: RecordingCommand): RunReport {
   try {
     text = readFileSync(command.file, "utf8");
   } catch (error) {
-    return fail(
-      `Cannot read the recording ${command.file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
-    );
+    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message;
+    return fail(`Cannot read the recording ${command.file}: ${reason}`);
   }
   const read = readRecording(text);
   if (!read.ok) return fail(`${command.file} is not a recording: ${read.message}`);
   if (!command.quiet)
     progress(
-      `Checking the recording ${command.file} (${read.exchanges.length} entries) against the contract${command.strict ? " (strict)" : ""}`,
+      `Checking the recording ${command.file} (${read.exchanges.length} entries) against the contract` +
+        (command.strict ? " (strict)" : ""),
     );
   const outcome = checkRecording(read.exchanges, {
     source: command.file,

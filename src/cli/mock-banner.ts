@@ -16,7 +16,9 @@ export function mockBanner(
   const { url } = listening;
   const counts = mock.store.counts();
   const accounts = mock.store.state.accounts;
-  const records = `${plural(counts.properties, "property", "properties")}, ${plural(counts.agents, "agent")}, ${plural(counts.documents, "document")}, ${plural(counts.accounts, "account")}`;
+  const records =
+    `${plural(counts.properties, "property", "properties")}, ${plural(counts.agents, "agent")}, ` +
+    `${plural(counts.documents, "document")}, ${plural(counts.accounts, "account")}`;
   const lines = [
     `Property Listing Service mock listening on ${url} (${command.host}:${listening.port})`,
     `  API          ${url}/api/v1/object/`,
@@ -31,21 +33,25 @@ export function mockBanner(
     const demo = accounts[0];
     lines.push(
       demo
-        ? `  Credentials  API-KEY: ${demo.apiKey}   TOKEN: ${demo.token}   (uid ${demo.id}; any other new key opens its own empty account)`
+        ? `  Credentials  API-KEY: ${demo.apiKey}   TOKEN: ${demo.token}   ` +
+            `(uid ${demo.id}; any other new key opens its own empty account)`
         : "  Credentials  any API-KEY and TOKEN: a new key opens its own empty account",
       `  Your uid     a new key's uid is the uid of any property it creates, or: GET ${url}/__db/accounts?apiKey=<key>`,
     );
   }
   lines.push(
     mock.restoredFrom
-      ? `  Restored     ${records}, read from ${mock.restoredFrom}${(mock.restoredNotes ?? []).map((note) => `; ${note}`).join("")}`
+      ? `  Restored     ${records}, read from ${mock.restoredFrom}` +
+          (mock.restoredNotes ?? []).map((note) => `; ${note}`).join("")
       : command.state !== undefined
-        ? `  Seeded       ${records} (state ${command.stateFile ?? String(command.state)}; POST ${url}/__admin/state changes it)`
+        ? `  Seeded       ${records} (state ${command.stateFile ?? String(command.state)}; ` +
+          `POST ${url}/__admin/state changes it)`
         : `  Seeded       ${records} (${command.fixturesFile ?? "fixtures/db.json"})`,
     `  State        ${stateLine(command)}`,
     ...(mock.profile
       ? [
-          `  Profile      ${mock.profile.source}: answers as run ${mock.profile.runId} (recorded ${mock.profile.recordedAt}) saw the service answer where the document is silent`,
+          `  Profile      ${mock.profile.source}: answers as run ${mock.profile.runId} ` +
+            `(recorded ${mock.profile.recordedAt}) saw the service answer where the document is silent`,
         ]
       : []),
     `  Raw records  ${url}/__db/properties   reset: POST ${url}/__admin/reset   health: ${url}/healthz`,
@@ -54,10 +60,12 @@ export function mockBanner(
     `  Console      ${url}/__admin/console   (live requests and answers, coverage, states, faults, latency)`,
     ...(command.recordUsage
       ? [
-          `  Usage        recording ${command.recordUsage.consumer}'s usage in ${command.recordUsage.file}; a test begins with POST ${url}/__admin/usage/tests {"name": "suite > test"}`,
+          `  Usage        recording ${command.recordUsage.consumer}'s usage in ${command.recordUsage.file}; ` +
+            `a test begins with POST ${url}/__admin/usage/tests {"name": "suite > test"}`,
         ]
       : []),
-    `  Steering     requests: ${url}/__admin/requests   faults: POST ${url}/__admin/faults   states: ${url}/__admin/state   Prefer: code=503, delay=250${latencyNote(command)}`,
+    `  Steering     requests: ${url}/__admin/requests   faults: POST ${url}/__admin/faults   ` +
+      `states: ${url}/__admin/state   Prefer: code=503, delay=250${latencyNote(command)}`,
   );
   return lines.join("\n");
 }

@@ -73,7 +73,9 @@ export interface UsageCommand extends ReportOptions {
 /** What the contract runner's command line asks for. */
 export type ContractCommand = ServiceCommand | RecordingCommand | UsageCommand | PactCommand;
 
-export const CONTRACT_USAGE = `Usage: property-listing-contract --base-url <url> --api-key <key> --token <token> [options]
+// The backslash ends the first source line without adding a newline: the text starts flush left, as it prints.
+export const CONTRACT_USAGE = `\
+Usage: property-listing-contract --base-url <url> --api-key <key> --token <token> [options]
        property-listing-contract --recording <file.har> [--base-url <url>] [options]
        property-listing-contract --usage <usage.json> --base-url <url> [options]
        property-listing-contract --usage <usage.json> --profile <profile.json> [options]
@@ -156,7 +158,8 @@ URL, the credentials are refused everywhere, the fresh account has agents, anoth
 meanwhile), the implementation cannot be reached (or TLS fails), the recording cannot be read or holds no
 exchange with the service, the --usage file is refused (missing, not JSON, another version, an operation the
 contract lacks: the file is named), or the --profile file is refused (not JSON, another version, unknown keys, or it
-contradicts the interface document: every entry at fault is named); 130 interrupted (Ctrl-C), after deleting what the run created.`;
+contradicts the interface document: every entry at fault is named); 130 interrupted (Ctrl-C), after deleting
+what the run created.`;
 
 /** The runner's options that take a value, and its flags (each one in the usage above). */
 const VALUE_OPTIONS = [
@@ -201,7 +204,9 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
     if (others.length > 0)
       return {
         kind: "error",
-        message: `--write-pact writes the usage as a pact and sends nothing; it takes --usage (and --quiet) only, not ${others.map((name) => `--${name}`).join(", ")}`,
+        message:
+          "--write-pact writes the usage as a pact and sends nothing; it takes --usage (and --quiet) only, not " +
+          others.map((name) => `--${name}`).join(", "),
       };
     return {
       kind: "run",
@@ -254,7 +259,9 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
     if (refused.length > 0)
       return {
         kind: "error",
-        message: `${refused.map((name) => `--${name}`).join(", ")} ${refused.length === 1 ? "does" : "do"} not go with --usage`,
+        message:
+          `${refused.map((name) => `--${name}`).join(", ")} ` +
+          `${refused.length === 1 ? "does" : "do"} not go with --usage`,
       };
     // Offline when --profile is given without --base-url, or when only CONTRACT_PROFILE names one and no base URL
     // is set at all; a nightly job with CONTRACT_BASE_URL and CONTRACT_PROFILE replays.
@@ -281,7 +288,9 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
       if (sending.length > 0)
         return {
           kind: "error",
-          message: `${sending.map((name) => `--${name}`).join(", ")} ${sending.length === 1 ? "is" : "are"} for a replay against a service (--base-url), not for judging a usage against --profile alone`,
+          message:
+            `${sending.map((name) => `--${name}`).join(", ")} ${sending.length === 1 ? "is" : "are"} ` +
+            "for a replay against a service (--base-url), not for judging a usage against --profile alone",
         };
       return { kind: "run", command: { kind: "usage", file: values.usage, ...report, ...answersOptions } };
     }
@@ -289,13 +298,15 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
       return {
         kind: "error",
         message:
-          "--usage takes --base-url (replay against the service) or --profile (judge against a recorded profile, sending nothing), not both",
+          "--usage takes --base-url (replay against the service) " +
+          "or --profile (judge against a recorded profile, sending nothing), not both",
       };
     if (values["base-url"] === undefined && !env.CONTRACT_BASE_URL)
       return {
         kind: "error",
         message:
-          "--usage needs --base-url (or CONTRACT_BASE_URL) to replay against a service, or --profile to judge against a recorded profile",
+          "--usage needs --base-url (or CONTRACT_BASE_URL) to replay against a service, " +
+          "or --profile to judge against a recorded profile",
       };
   }
 
@@ -322,7 +333,9 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
     if (sending.length > 0)
       return {
         kind: "error",
-        message: `${sending.map((name) => `--${name}`).join(", ")} ${sending.length === 1 ? "is" : "are"} for a run against a service, not for --recording (a recording carries its own requests)`,
+        message:
+          `${sending.map((name) => `--${name}`).join(", ")} ${sending.length === 1 ? "is" : "are"} ` +
+          "for a run against a service, not for --recording (a recording carries its own requests)",
       };
     const baseUrl = values["base-url"];
     if (baseUrl !== undefined && !isHttpUrl(baseUrl))
@@ -338,12 +351,14 @@ export function parseContractArgs(argv: string[], env: NodeJS.ProcessEnv): Parse
   if (!baseUrl)
     return { kind: "error", message: "--base-url is required (or CONTRACT_BASE_URL), unless --recording is given" };
   if (!isHttpUrl(baseUrl)) return { kind: "error", message: `--base-url must be an http(s) address, got ${baseUrl}` };
-  // fetch refuses an address with credentials in it, and a log would show them: the service takes API-KEY and TOKEN (section 5).
+  // fetch refuses an address with credentials in it, and a log would show them: the service takes API-KEY and
+  // TOKEN (section 5).
   if (new URL(baseUrl).username || new URL(baseUrl).password)
     return {
       kind: "error",
       message:
-        "--base-url must not hold a user or password (user:password@): the service authenticates by API-KEY and TOKEN (section 5)",
+        "--base-url must not hold a user or password (user:password@): " +
+        "the service authenticates by API-KEY and TOKEN (section 5)",
     };
   if (!apiKey) return { kind: "error", message: "--api-key is required (or CONTRACT_API_KEY)" };
   if (!token) return { kind: "error", message: "--token is required (or CONTRACT_TOKEN)" };

@@ -72,9 +72,9 @@ Options:
   --db-compact-after <bytes>
                          fold the journal into <file.json> once it is this long (default ${DEFAULT_COMPACT_AFTER_BYTES})
   --fixtures <file.json> seed from this file instead of fixtures/db.json
-  --state <name|file>    start from (and reset to) a shipped state: ${STATE_NAMES.join(", ")};
-                         or a file of your own records, as GET /__db/db answers (env MOCK_STATE).
-                         POST /__admin/state {"state": ...} changes it during a run
+  --state <name|file>    start from (and reset to) a shipped state or a file of your own records, as
+                         GET /__db/db answers (env MOCK_STATE). POST /__admin/state {"state": ...} changes
+                         it during a run. The shipped states: ${STATE_NAMES.join(", ")}
   --accounts <file.json> admit only these accounts: [{"apiKey","token","uid"?,"agentSeats"?}]
   --agent-seats <n>      agent seats of accounts opened on first use (default ${DEFAULT_AGENT_SEATS}, or the
                          profile's fresh account's seats)
@@ -230,7 +230,9 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
     if (bad !== undefined)
       return {
         kind: "error",
-        message: `--allowed-hosts takes host names without scheme or port, separated by commas (such as mock.test,.dev.example); got ${bad}`,
+        message:
+          "--allowed-hosts takes host names without scheme or port, separated by commas " +
+          `(such as mock.test,.dev.example); got ${bad}`,
       };
     command.allowedHosts = hosts;
   }

@@ -32,8 +32,9 @@ export interface IdleReclaim {
  * It runs in the bin only, which owns its process (a test runner that starts the mock in its own process
  * decides for itself when it collects), and for a store of 10,000 properties or more (`LARGE_STORE_PROPERTIES`),
  * where what it gives back weighs against a container's limit: a small store's few MiB do not, and the requests
- * after a collection pay for it (in CPU per GET, docs/performance.md). The check costs one `process.cpuUsage()` a second, and a
- * collection happens at most once per idle spell, after work; its timer does not keep the process alive.
+ * after a collection pay for it (in CPU per GET, docs/performance.md). The check costs one `process.cpuUsage()` a
+ * second, and a collection happens at most once per idle spell, after work; its timer does not keep the process
+ * alive.
  *
  * @param cpuMs the process's CPU time so far, in ms, counted from its start (injected for tests; the process's own by
  *   default).

@@ -74,8 +74,8 @@ export function documentedFieldsOf(document: OpenApiDocument): Record<ResourceNa
  * Reads a profile from its file's text or as an object, all or nothing: the text must be JSON, of this format's
  * version, valid against `spec/service-profile.schema.json` (no unknown key), and must contradict no documented
  * fact (an error answered with a success status or a media type that is not JSON, a field of section 2.1 that
- * is not null when never set, an agent field never set that its documented type rules out, a documented field listed as undocumented, a named error of section 7 whose body
- * does not name it). Every problem names its entry.
+ * is not null when never set, an agent field never set that its documented type rules out, a documented field
+ * listed as undocumented, a named error of section 7 whose body does not name it). Every problem names its entry.
  */
 export function checkServiceProfile(
   source: string | unknown,
@@ -97,7 +97,8 @@ export function checkServiceProfile(
     return {
       ok: false,
       problems: [
-        `profileVersion is ${JSON.stringify(version)}; this kit reads version ${PROFILE_VERSION} (record the profile again with this kit's property-listing-contract --write-profile)`,
+        `profileVersion is ${JSON.stringify(version)}; this kit reads version ${PROFILE_VERSION} ` +
+          "(record the profile again with this kit's property-listing-contract --write-profile)",
       ],
     };
   }
@@ -150,7 +151,8 @@ function contradictions(profile: ServiceProfile, document: OpenApiDocument, tool
     }
     if (!validate(entry.example))
       problems.push(
-        `${at}: its example does not fit its schema (${validate.errors?.[0]?.instancePath || "/"} ${validate.errors?.[0]?.message ?? ""})`,
+        `${at}: its example does not fit its schema ` +
+          `(${validate.errors?.[0]?.instancePath || "/"} ${validate.errors?.[0]?.message ?? ""})`,
       );
     const status = (entry.example as { status?: unknown } | null)?.status;
     if (typeof status === "number" && status >= 200 && status < 300)
@@ -173,7 +175,8 @@ function contradictions(profile: ServiceProfile, document: OpenApiDocument, tool
       problems.push(`entry /observations/unset.property: ${field} is not a field of a property (section 2.1)`);
     else if (shown !== "null" && !(ownValue.has(field) && (shown === "value" || shown === "empty")))
       problems.push(
-        `entry /observations/unset.property: ${field} comes back ${shown}, but section 2.1 says absent values come back as null`,
+        `entry /observations/unset.property: ${field} comes back ${shown}, ` +
+          "but section 2.1 says absent values come back as null",
       );
   }
   for (const [field, shown] of Object.entries(profile.observations["unset.agent"]?.fields ?? {})) {
@@ -185,7 +188,8 @@ function contradictions(profile: ServiceProfile, document: OpenApiDocument, tool
     for (const field of Object.keys(profile.observations[key]?.fields ?? {})) {
       if (documented[resource].has(field))
         problems.push(
-          `entry /observations/${key}: ${field} is a documented field of ${RESOURCES[resource]}, its type is the document's`,
+          `entry /observations/${key}: ${field} is a documented field of ${RESOURCES[resource]}, ` +
+            "its type is the document's",
         );
     }
   }

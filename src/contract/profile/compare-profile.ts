@@ -20,7 +20,10 @@ export interface PointComparison {
   actual?: string;
 }
 
-/** Media types compared without regard to case or spaces: `application/json;charset=UTF-8` is `application/json; charset=utf-8`. */
+/**
+ * Media types compared without regard to case or spaces: `application/json;charset=UTF-8` is
+ * `application/json; charset=utf-8`.
+ */
 const sameMedia = (a: string, b: string) => a.replace(/\s+/g, "").toLowerCase() === b.replace(/\s+/g, "").toLowerCase();
 
 /**
@@ -76,7 +79,8 @@ function errorDifferences(was: ErrorObservation, now: ErrorObservation, bodies: 
   const media = now.mediaTypes.filter((type) => !was.mediaTypes.some((recorded) => sameMedia(recorded, type)));
   if (media.length > 0)
     differences.push(
-      `answered as ${media.map((type) => JSON.stringify(type)).join(", ")}, the profile recorded ${was.mediaTypes.map((type) => JSON.stringify(type)).join(", ")}`,
+      `answered as ${media.map((type) => JSON.stringify(type)).join(", ")}, ` +
+        `the profile recorded ${was.mediaTypes.map((type) => JSON.stringify(type)).join(", ")}`,
     );
   const validate = compileBodySchema(was.schema);
   for (const body of bodies) {
@@ -84,8 +88,10 @@ function errorDifferences(was: ErrorObservation, now: ErrorObservation, bodies: 
     const error = validate.errors?.[0];
     const where = error?.instancePath || "the body";
     const extra = (error?.params as { missingProperty?: string } | undefined)?.missingProperty;
+    const what = extra !== undefined ? `lacks ${extra}` : (error?.message ?? "differs");
     differences.push(
-      `a body does not have the recorded shape: ${where} ${extra !== undefined ? `lacks ${extra}` : (error?.message ?? "differs")} (got ${JSON.stringify(body).slice(0, 160)}, recorded ${JSON.stringify(was.example).slice(0, 160)})`,
+      `a body does not have the recorded shape: ${where} ${what} ` +
+        `(got ${JSON.stringify(body).slice(0, 160)}, recorded ${JSON.stringify(was.example).slice(0, 160)})`,
     );
     break;
   }
@@ -99,7 +105,8 @@ function valueDifferences(point: string, was: Record<string, unknown>, now: Reco
     return other.length === 0
       ? []
       : [
-          `answered as ${other.map((type) => JSON.stringify(type)).join(", ")}, the profile recorded ${recorded.map((type) => JSON.stringify(type)).join(", ")}`,
+          `answered as ${other.map((type) => JSON.stringify(type)).join(", ")}, ` +
+            `the profile recorded ${recorded.map((type) => JSON.stringify(type)).join(", ")}`,
         ];
   }
   if ("value" in was)
@@ -119,7 +126,10 @@ function valueDifferences(point: string, was: Record<string, unknown>, now: Reco
   return differences;
 }
 
-/** An extra field compares by its types (those seen now among those recorded); a never-set field by its representation. */
+/**
+ * An extra field compares by its types (those seen now among those recorded); a never-set field by its
+ * representation.
+ */
 function sameField(now: unknown, recorded: unknown): boolean {
   const types = (value: unknown) => (value as { types?: string[] } | null)?.types;
   const recordedTypes = types(recorded);

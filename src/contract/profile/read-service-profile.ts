@@ -53,12 +53,8 @@ export function readServiceProfileFile(file: string, document: OpenApiDocument):
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    return {
-      ok: false,
-      problems: [
-        `cannot read ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
-      ],
-    };
+    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message;
+    return { ok: false, problems: [`cannot read ${file}: ${reason}`] };
   }
   return readServiceProfile(text, document);
 }

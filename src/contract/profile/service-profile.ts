@@ -25,7 +25,10 @@ export interface InferredSchema {
   items?: InferredSchema;
 }
 
-/** An error situation: the statuses, media types and body shape seen, one body kept as an example (the first status and media type are the example's). */
+/**
+ * An error situation: the statuses, media types and body shape seen, one body kept as an example (the first status
+ * and media type are the example's).
+ */
 export interface ErrorObservation extends Provenance {
   statuses: number[];
   mediaTypes: string[];
@@ -52,7 +55,10 @@ export interface ExtraField {
   types: JsonType[];
   example: unknown;
 }
-/** What an edit does to the fields derived from others: the title when the street changes, the site when the subdomain does. */
+/**
+ * What an edit does to the fields derived from others: the title when the street changes, the site when the
+ * subdomain does.
+ */
 export interface DerivedOnEdit {
   title: "kept" | "follows-street" | "other";
   website_url: "as-edited" | "from-subdomain" | "kept" | "other";
@@ -69,7 +75,8 @@ export const ERROR_POINTS = {
   "error.unauthorized.wrong": "a TOKEN of no account, or another account's TOKEN, with the account's API-KEY",
   "error.not_found": "a record that does not exist (deleted, or never created)",
   "error.foreign_record":
-    "another account's record (the mock answers it exactly as a record the account does not have, unless a profile says otherwise)",
+    "another account's record " +
+    "(the mock answers it exactly as a record the account does not have, unless a profile says otherwise)",
   "error.no_route": "a path the service does not have (also a create without its trailing slash)",
   "error.method_not_allowed": "a method the path does not take (DELETE on a property)",
   "error.content_type.missing": "a property retrieved without the required content-type header",
@@ -145,7 +152,8 @@ export const VALUE_POINTS = {
   "seats.fresh": "the agent seats of an account without agents (section 8 does not state the limit)",
   "unset.property": "how each optional field of a property created without it comes back",
   "unset.agent":
-    "how each optional field of an agent created with its first name, last name and email only comes back: null, empty, absent, or a value of the service's",
+    "how each optional field of an agent created with its first name, last name and email only comes back: " +
+    "null, empty, absent, or a value of the service's",
   "extra_fields.property": "fields a retrieved property carries beyond section 2.1, with their JSON types",
   "extra_fields.agent": "fields a retrieved agent card carries beyond section 2.2, with their JSON types",
   "extra_fields.document": "fields a retrieved document carries beyond section 2.3, with their JSON types",
@@ -161,7 +169,8 @@ export const VALUE_POINTS = {
   "derived.edit_property":
     "what an edit of street, subdomain and website_url does to title and website_url: kept, derived, or as edited",
   "external_id.duplicate":
-    "whether a property edited to the external id another property of the account has is refused (error.external_id_in_use) or accepted",
+    "whether a property edited to the external id another property of the account has is refused " +
+    "(error.external_id_in_use) or accepted",
   "order.template_catalogue":
     "the machine names of the template catalogue in the order it lists them (section 4.5: ordering not shown)",
 } as const;
