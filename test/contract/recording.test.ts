@@ -116,20 +116,24 @@ describe("a recording of a client that keeps the contract", () => {
 });
 
 describe("a client that breaks the contract", () => {
-  it("fails request_conformance for an invalid body, naming the field, while the mock's refusal itself conforms", async () => {
-    const har = recorder();
-    await har.send("POST", `${API}/property`, {
-      body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701", garage: "attached" },
-    });
-    const report = reportOf(har.har());
-    expect(report.result).toBe("failed");
-    expect(
-      notPassed(report).map((result) => [result.check, result.status, result.step, result.request?.status]),
-    ).toEqual([["request_conformance", "failed", "entry 1", 400]]);
-    expect(notPassed(report)[0]!.message).toBe(
-      'createProperty request.body/garage: must be one of "Attached", "Detached", "None", got string "attached" [enum]',
-    );
-  });
+  it(
+    "fails request_conformance for an invalid body, naming the " + "field, while the mock's refusal itself conforms",
+    async () => {
+      const har = recorder();
+      await har.send("POST", `${API}/property`, {
+        body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701", garage: "attached" },
+      });
+      const report = reportOf(har.har());
+      expect(report.result).toBe("failed");
+      expect(
+        notPassed(report).map((result) => [result.check, result.status, result.step, result.request?.status]),
+      ).toEqual([["request_conformance", "failed", "entry 1", 400]]);
+      expect(notPassed(report)[0]!.message).toBe(
+        'createProperty request.body/garage: must be one of "Attached", "Detached", "None", got string ' +
+          '"attached" [enum]',
+      );
+    },
+  );
 
   it("fails request_conformance for missing credentials and for a route the contract does not have", async () => {
     const har = createHarRecorder(url, { "API-KEY": "demo-key", "content-type": "application/json" });
@@ -138,8 +142,10 @@ describe("a client that breaks the contract", () => {
     const report = reportOf(har.har());
     const messages = notPassed(report).map((result) => `${result.check} ${result.status}: ${result.message}`);
     expect(messages).toEqual([
-      "request_conformance failed: retrieveProperty request.header/TOKEN: is required by the retrieveProperty operation [security]",
-      "request_conformance failed: GET /api/v1/object/properties request.route: no operation of the contract has this path [operation]",
+      "request_conformance failed: retrieveProperty request.header/TOKEN: is required by the " +
+        "retrieveProperty operation [security]",
+      "request_conformance failed: GET /api/v1/object/properties request.route: no operation of the contract " +
+        "has this path [operation]",
     ]);
   });
 
@@ -220,27 +226,32 @@ describe("a service that breaks the contract, seen in a recording", () => {
 });
 
 describe("what a recording may leave out", () => {
-  it("skips the schema check of an answer recorded without its body, and the answer checks of a request that got none", async () => {
-    const har = recorder();
-    await har.send("GET", `${API}/template_base`);
-    await har.send("GET", `${API}/agent_cards`);
-    delete har.entries[0]!.response.content.text;
-    Object.assign(har.entries[1]!.response, {
-      status: 0,
-      statusText: "",
-      headers: [],
-      content: { size: 0, mimeType: "" },
-    });
-    const report = reportOf(har.har());
-    expect(
-      notPassed(report).map((result) => `${result.step} ${result.check} ${result.status}: ${result.message}`),
-    ).toEqual([
-      "entry 1 response_schema_conformance skipped: the recording holds no body for this answer",
-      "entry 2 not_a_server_error skipped: the recording holds no answer to this request (it failed or was cancelled in the client)",
-    ]);
-    expect(report.summary.content_type_conformance!.passed).toBe(1);
-    expect(report.result).toBe("passed");
-  });
+  it(
+    "skips the schema check of an answer recorded without its body, and the answer checks of a request that " +
+      "got none",
+    async () => {
+      const har = recorder();
+      await har.send("GET", `${API}/template_base`);
+      await har.send("GET", `${API}/agent_cards`);
+      delete har.entries[0]!.response.content.text;
+      Object.assign(har.entries[1]!.response, {
+        status: 0,
+        statusText: "",
+        headers: [],
+        content: { size: 0, mimeType: "" },
+      });
+      const report = reportOf(har.har());
+      expect(
+        notPassed(report).map((result) => `${result.step} ${result.check} ${result.status}: ${result.message}`),
+      ).toEqual([
+        "entry 1 response_schema_conformance skipped: the recording holds no body for this answer",
+        "entry 2 not_a_server_error skipped: the recording holds no answer to this request (it failed or was " +
+          "cancelled in the client)",
+      ]);
+      expect(report.summary.content_type_conformance!.passed).toBe(1);
+      expect(report.result).toBe("passed");
+    },
+  );
 
   it("reads base64 bodies, and leaves out HTTP/2 pseudo-headers", async () => {
     const har = recorder();
@@ -306,8 +317,10 @@ describe("which exchanges are the service's", () => {
     expect(outcome).toEqual({
       kind: "nothing-to-check",
       message:
-        "traffic.har holds no exchange with the service with a path under /api/v1/object/; its 2 other entries go elsewhere " +
-        "(https://gateway.example/listing/api/v1/object/template_base, https://cdn.example/app.js). Give --base-url if the service is served under another path.",
+        "traffic.har holds no exchange with the service with a path under /api/v1/object/; its 2 other " +
+        "entries go elsewhere " +
+        "(https://gateway.example/listing/api/v1/object/template_base, https://cdn.example/app.js). Give " +
+        "--base-url if the service is served under another path.",
     });
   });
 });
@@ -347,7 +360,8 @@ describe("readRecording", () => {
       /^log\.entries\[0\]\.response\.status must be a whole number$/,
     ],
     [
-      '{"log": {"entries": [{"request": {"method": "GET", "url": "/x", "headers": [{"name": "a"}]}, "response": {"status": 200}}]}}',
+      '{"log": {"entries": [{"request": {"method": "GET", "url": "/x", "headers": [{"name": "a"}]}, ' +
+        '"response": {"status": 200}}]}}',
       /^log\.entries\[0\]\.request\.headers\[0\] must be \{ name, value \} with two strings$/,
     ],
     ['[{"request": {"method": "GET"}}]', /^\[0\]\.request\.path \(or url\) must be a non-empty string$/],
@@ -363,7 +377,8 @@ describe("readRecording", () => {
 
   it("keeps a __proto__ header as a header, not as a prototype", () => {
     const read = readRecording(
-      '{"log": {"entries": [{"request": {"method": "GET", "url": "/x", "headers": [{"name": "__proto__", "value": "x"}]}, "response": {"status": 0}}]}}',
+      '{"log": {"entries": [{"request": {"method": "GET", "url": "/x", "headers": [{"name": "__proto__", ' +
+        '"value": "x"}]}, "response": {"status": 0}}]}}',
     );
     if (!read.ok) throw new Error(read.message);
     const headers = read.exchanges[0]!.requestHeaders;

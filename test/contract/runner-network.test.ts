@@ -112,12 +112,14 @@ describe("an answer later than --timeout", () => {
     expect(failed(report).map(line)).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^not_a_server_error: retrieve the property: GET /api/v1/object/property/\\d+ got no answer: no answer within ${TIMEOUT_MS} ms \\(--timeout\\)$`,
+          `^not_a_server_error: retrieve the property: GET /api/v1/object/property/\\d+ got no answer: no ` +
+            `answer within ${TIMEOUT_MS} ms \\(--timeout\\)$`,
         ),
       ),
       expect.stringMatching(
         new RegExp(
-          `^not_a_server_error: edit the property's state to 3 characters: retrieve the property after: GET /api/v1/object/property/\\d+ got no answer: no answer within ${TIMEOUT_MS} ms \\(--timeout\\)$`,
+          `^not_a_server_error: edit the property's state to 3 characters: retrieve the property after: GET ` +
+            `/api/v1/object/property/\\d+ got no answer: no answer within ${TIMEOUT_MS} ms \\(--timeout\\)$`,
         ),
       ),
     ]);
@@ -143,7 +145,8 @@ describe("an answer later than --timeout", () => {
     for (const result of skipped)
       expect(result.message).toMatch(
         new RegExp(
-          `^rests on the answer to GET /api/v1/object/property/\\d+ \\("retrieve the property"\\), which never came: no answer within ${TIMEOUT_MS} ms`,
+          `^rests on the answer to GET /api/v1/object/property/\\d+ \\("retrieve the property"\\), which ` +
+            `never came: no answer within ${TIMEOUT_MS} ms`,
         ),
       );
   });
@@ -174,7 +177,10 @@ describe("an answer later than --timeout", () => {
         "edit the property's state to 3 characters: retrieve the property after",
         "skipped",
         expect.stringMatching(
-          /^rests on the answer to GET .*\("edit the property's state to 3 characters: retrieve the property after"\), which never came/,
+          new RegExp(
+            /^rests on the answer to GET .*\("edit the property's state to /.source +
+              /3 characters: retrieve the property after"\), which never came/.source,
+          ),
         ),
       ],
     ]);
@@ -196,7 +202,8 @@ describe("the very first request answered late", () => {
           ),
         );
         expect(failed(report).map(line)).toEqual([
-          `not_a_server_error: preflight: GET /api/v1/object/template_base as the primary account: GET /api/v1/object/template_base got no answer: no answer within ${TIMEOUT_MS} ms (--timeout)`,
+          `not_a_server_error: preflight: GET /api/v1/object/template_base as the primary account: GET ` +
+            `/api/v1/object/template_base got no answer: no answer within ${TIMEOUT_MS} ms (--timeout)`,
         ]);
         expect(report.summary.template_catalogue!.passed).toBe(1);
       } finally {
@@ -208,59 +215,65 @@ describe("the very first request answered late", () => {
 });
 
 describe("a 503 or 429 with Retry-After", () => {
-  it("to a GET, once: waited for, sent again, and the run holds; the report says which request and how long", async () => {
-    const { report, waits } = await runThrough(
-      onNth(
-        1,
-        (request) => request.method === "GET" && request.path === "/api/v1/object/agent_cards",
-        () => busy({ "retry-after": "1" }),
-      ),
-      { runId: "retry-once" },
-    );
-    expect(failed(report).map(line)).toEqual([]);
-    expect(report.result).toBe("passed");
-    expect(waits).toEqual([1000]);
-    expect(report.retried).toEqual([
-      expect.objectContaining({
-        method: "GET",
-        path: "/api/v1/object/agent_cards",
-        answers: [{ status: 503, retryAfter: "1" }],
-        waitedMs: 1000,
-        finalStatus: 200,
-      }),
-    ]);
-  });
+  it(
+    "to a GET, once: waited for, sent again, and the run holds; " + "the report says which request and how long",
+    async () => {
+      const { report, waits } = await runThrough(
+        onNth(
+          1,
+          (request) => request.method === "GET" && request.path === "/api/v1/object/agent_cards",
+          () => busy({ "retry-after": "1" }),
+        ),
+        { runId: "retry-once" },
+      );
+      expect(failed(report).map(line)).toEqual([]);
+      expect(report.result).toBe("passed");
+      expect(waits).toEqual([1000]);
+      expect(report.retried).toEqual([
+        expect.objectContaining({
+          method: "GET",
+          path: "/api/v1/object/agent_cards",
+          answers: [{ status: 503, retryAfter: "1" }],
+          waitedMs: 1000,
+          finalStatus: 200,
+        }),
+      ]);
+    },
+  );
 
-  it("as an HTTP-date, and a 429 to the POST that retrieves an agent card: the same (a date past means at once)", async () => {
-    let agentRetrieves = 0;
-    const { report, waits } = await runThrough({
-      request: (request) => {
-        if (
-          request.method === "POST" &&
-          /^\/api\/v1\/object\/agent_card\/\d+$/.test(request.path) &&
-          (agentRetrieves += 1) === 1
-        ) {
-          return {
-            status: 429,
-            contentType: "application/json",
-            body: { error: "slow down" },
-            headers: { "retry-after": "Wed, 21 Oct 2015 07:28:00 GMT" },
-          };
-        }
-        return undefined;
-      },
-    });
-    expect(failed(report).map(line)).toEqual([]);
-    expect(waits).toEqual([]);
-    expect(report.retried).toEqual([
-      expect.objectContaining({
-        method: "POST",
-        answers: [{ status: 429, retryAfter: "Wed, 21 Oct 2015 07:28:00 GMT" }],
-        waitedMs: 0,
-        finalStatus: 200,
-      }),
-    ]);
-  });
+  it(
+    "as an HTTP-date, and a 429 to the POST that retrieves an " + "agent card: the same (a date past means at once)",
+    async () => {
+      let agentRetrieves = 0;
+      const { report, waits } = await runThrough({
+        request: (request) => {
+          if (
+            request.method === "POST" &&
+            /^\/api\/v1\/object\/agent_card\/\d+$/.test(request.path) &&
+            (agentRetrieves += 1) === 1
+          ) {
+            return {
+              status: 429,
+              contentType: "application/json",
+              body: { error: "slow down" },
+              headers: { "retry-after": "Wed, 21 Oct 2015 07:28:00 GMT" },
+            };
+          }
+          return undefined;
+        },
+      });
+      expect(failed(report).map(line)).toEqual([]);
+      expect(waits).toEqual([]);
+      expect(report.retried).toEqual([
+        expect.objectContaining({
+          method: "POST",
+          answers: [{ status: 429, retryAfter: "Wed, 21 Oct 2015 07:28:00 GMT" }],
+          waitedMs: 0,
+          finalStatus: 200,
+        }),
+      ]);
+    },
+  );
 
   it("to a create: not sent again (a create is not safe to repeat), and judged as it came", async () => {
     const { report, waits } = await runThrough(
@@ -310,61 +323,74 @@ describe("a 503 or 429 with Retry-After", () => {
   });
 });
 
-describe("a connection closed without an answer (a proxy that drops a request, an idle connection the service closed)", () => {
-  it("to a GET, once: sent again at once, and the run holds; the report says which request and why", async () => {
-    const { report, waits } = await runThrough(onNth(2, isRetrieve, () => "hang-up"));
-    expect(failed(report).map(line)).toEqual([]);
-    expect(report.result).toBe("passed");
-    expect(waits).toEqual([]);
-    expect(report.retried).toEqual([
-      expect.objectContaining({
-        method: "GET",
-        path: expect.stringMatching(/^\/api\/v1\/object\/property\/\d+$/),
-        answers: [],
-        dropped: expect.any(String),
-        waitedMs: 0,
-        finalStatus: 200,
-      }),
-    ]);
-    expect(renderTextReport(report)).toMatch(
-      /Sent again after a connection closed without an answer \(1 request, 0\.0 s waited in all\)\n {2}GET \/api\/v1\/object\/property\/\d+ \(.+\): connection closed without an answer \(.+\); then 200/,
-    );
-  });
-
-  it("to the same GET twice: judged, that request fails once (no answer) and the run goes on", async () => {
-    let drops = 0;
-    const { report } = await runThrough({
-      request: (request) => (isRetrieve(request) && (drops += 1) <= 2 ? "hang-up" : undefined),
+describe(
+  "a connection closed without an answer (a proxy that drops a " + "request, an idle connection the service closed)",
+  () => {
+    it("to a GET, once: sent again at once, and the run holds; the report says which request and why", async () => {
+      const { report, waits } = await runThrough(onNth(2, isRetrieve, () => "hang-up"));
+      expect(failed(report).map(line)).toEqual([]);
+      expect(report.result).toBe("passed");
+      expect(waits).toEqual([]);
+      expect(report.retried).toEqual([
+        expect.objectContaining({
+          method: "GET",
+          path: expect.stringMatching(/^\/api\/v1\/object\/property\/\d+$/),
+          answers: [],
+          dropped: expect.any(String),
+          waitedMs: 0,
+          finalStatus: 200,
+        }),
+      ]);
+      expect(renderTextReport(report)).toMatch(
+        new RegExp(
+          /Sent again after a connection closed without an answer \(1 request, /.source +
+            /0\.0 s waited in all\)\n {2}GET \/api\/v1\/object\/property\/\d+ /.source +
+            /\(.+\): connection closed without an answer \(.+\); then 200/.source,
+        ),
+      );
     });
-    expect(failed(report).map(line)).toEqual([
-      expect.stringMatching(
-        /^not_a_server_error: retrieve the property: GET \/api\/v1\/object\/property\/\d+ got no answer: /,
-      ),
-    ]);
-    expect(report.summary.edit_visible!.passed).toBeGreaterThan(0);
-  });
 
-  it("to a create: not sent again (the service may have made the property), and that request fails: no answer", async () => {
-    const { report } = await runThrough(
-      onNth(
-        1,
-        (request) => request.method === "POST" && request.path === "/api/v1/object/property",
-        () => "hang-up",
-      ),
-      { runId: "dropped-create" },
+    it("to the same GET twice: judged, that request fails once (no answer) and the run goes on", async () => {
+      let drops = 0;
+      const { report } = await runThrough({
+        request: (request) => (isRetrieve(request) && (drops += 1) <= 2 ? "hang-up" : undefined),
+      });
+      expect(failed(report).map(line)).toEqual([
+        expect.stringMatching(
+          /^not_a_server_error: retrieve the property: GET \/api\/v1\/object\/property\/\d+ got no answer: /,
+        ),
+      ]);
+      expect(report.summary.edit_visible!.passed).toBeGreaterThan(0);
+    });
+
+    it(
+      "to a create: not sent again (the service may have made the " + "property), and that request fails: no answer",
+      async () => {
+        const { report } = await runThrough(
+          onNth(
+            1,
+            (request) => request.method === "POST" && request.path === "/api/v1/object/property",
+            () => "hang-up",
+          ),
+          { runId: "dropped-create" },
+        );
+        expect(report.retried).toBeUndefined();
+        expect(
+          failed(report)
+            .filter((result) => result.check === "not_a_server_error")
+            .map(line),
+        ).toEqual([
+          expect.stringMatching(
+            new RegExp(
+              /^not_a_server_error: create a property with every documented /.source +
+                /field: POST \/api\/v1\/object\/property got no answer: /.source,
+            ),
+          ),
+        ]);
+      },
     );
-    expect(report.retried).toBeUndefined();
-    expect(
-      failed(report)
-        .filter((result) => result.check === "not_a_server_error")
-        .map(line),
-    ).toEqual([
-      expect.stringMatching(
-        /^not_a_server_error: create a property with every documented field: POST \/api\/v1\/object\/property got no answer: /,
-      ),
-    ]);
-  });
-});
+  },
+);
 
 describe("a 5xx without Retry-After", () => {
   it("mid-run fails not_a_server_error for that request, and is not sent again", async () => {
@@ -377,7 +403,10 @@ describe("a 5xx without Retry-After", () => {
         .map(line),
     ).toEqual([
       expect.stringMatching(
-        /^not_a_server_error: retrieve the property created with garage Attached, property_type Single Family, template rubik_v2: answered 503/,
+        new RegExp(
+          /^not_a_server_error: retrieve the property created with garage /.source +
+            /Attached, property_type Single Family, template rubik_v2: answered 503/.source,
+        ),
       ),
     ]);
   });
@@ -396,7 +425,8 @@ describe("a 5xx without Retry-After", () => {
         .filter((result) => result.check === "not_a_server_error")
         .map(line),
     ).toEqual([
-      'not_a_server_error: preflight: GET /api/v1/object/template_base as the primary account: answered 503: {"error":"busy"}',
+      "not_a_server_error: preflight: GET /api/v1/object/template_base as the primary account: answered 503: " +
+        '{"error":"busy"}',
     ]);
   });
 });
@@ -482,7 +512,9 @@ describe("an answer later than --timeout in the generated phase (--fuzz)", () =>
     expect(failed(report).map(line)).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^not_a_server_error: generated cases: ${held!.method} ${held!.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} got no answer: no answer within ${TIMEOUT_MS} ms`,
+          `^not_a_server_error: generated cases: ${held!.method} ` +
+            `${held!.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} got no answer: no answer within ` +
+            `${TIMEOUT_MS} ms`,
         ),
       ),
     ]);

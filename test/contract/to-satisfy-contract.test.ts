@@ -28,7 +28,8 @@ describe("responses", () => {
     const broken = { ...recorded, body: { nid: "4001" } };
     expect(broken).not.toSatisfyContract();
     expect(() => expect(broken).toSatisfyContract()).toThrow(
-      'expected POST /api/v1/object/document/ → 200 to satisfy the contract, but it breaks it in 1 place:\n  createDocument response.body/nid: must be integer, got string "4001" [type]',
+      "expected POST /api/v1/object/document/ → 200 to satisfy the contract, but it breaks it in 1 place:\n  " +
+        'createDocument response.body/nid: must be integer, got string "4001" [type]',
     );
   });
 
@@ -98,20 +99,24 @@ describe("request journal entries", () => {
     expect(entry).toSatisfyContract();
   });
 
-  it("fails an entry whose request broke the contract, naming the request's places, and judges a carried answer too", async () => {
-    mock.reset();
-    await request(mock.app).post("/api/v1/object/property").set(headers).send({ street: 12 });
-    const [entry] = mock.requests();
-    expect(entry!.status).toBe(400);
-    expect(() => expect(entry).toSatisfyContract()).toThrow(/createProperty request\.body\/street: must be string/);
-    const withAnswer = {
-      ...entry!,
-      body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701" },
-      response: { status: 200, headers: { "content-type": "application/json" }, body: { nid: 1 } },
-    };
-    expect(() => expect(withAnswer).toSatisfyContract()).toThrow(/createProperty response\.body\/nid/);
-    expect(() => expect(withAnswer).toSatisfyContract()).not.toThrow(/request\.body/);
-  });
+  it(
+    "fails an entry whose request broke the contract, naming the request's places, and judges a carried answer " +
+      "too",
+    async () => {
+      mock.reset();
+      await request(mock.app).post("/api/v1/object/property").set(headers).send({ street: 12 });
+      const [entry] = mock.requests();
+      expect(entry!.status).toBe(400);
+      expect(() => expect(entry).toSatisfyContract()).toThrow(/createProperty request\.body\/street: must be string/);
+      const withAnswer = {
+        ...entry!,
+        body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701" },
+        response: { status: 200, headers: { "content-type": "application/json" }, body: { nid: 1 } },
+      };
+      expect(() => expect(withAnswer).toSatisfyContract()).toThrow(/createProperty response\.body\/nid/);
+      expect(() => expect(withAnswer).toSatisfyContract()).not.toThrow(/request\.body/);
+    },
+  );
 
   it("judges the query an entry records", async () => {
     mock.reset();
