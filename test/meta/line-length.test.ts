@@ -78,6 +78,15 @@ describe("scripts/line-length.ts", () => {
     expect(code).toBe(0);
   });
 
+  it("skips a JSON Schema's long description, and no other long line of it", () => {
+    const description = `  "description": "${"d".repeat(120)}",\n`;
+    track({ "spec/a.schema.json": `{\n${description}  "title": "${"t".repeat(120)}"\n}\n` });
+    const { code, stderr } = check();
+    expect(code).toBe(1);
+    expect(stderr).toContain("spec/a.schema.json:3 (");
+    expect(stderr).not.toContain("spec/a.schema.json:2 (");
+  });
+
   it("counts a long line in a path still being shortened as a warning, not a failure", () => {
     track({ "src/cli/mock.ts": `${tooLong}${tooLong}` });
     const { code, stderr } = check();
