@@ -45,7 +45,10 @@ export interface PactFile {
   interactions: PactInteraction[];
   metadata: {
     pactSpecification: { version: "4.0" };
-    /** Where the pact came from; `truncated` when the recording stopped at a bound, so the pact misses calls the client made. */
+    /**
+     * Where the pact came from; `truncated` when the recording stopped at a bound, so the pact misses calls the client
+     * made.
+     */
     "property-listing-kit": {
       usageVersion: number;
       contract: UsageDocument["contract"];
@@ -112,7 +115,10 @@ export function usageToPact(usage: UsageDocument, contract: Contract): PactFile 
   };
 }
 
-/** The request as the client sent it, with the demo credentials of its account's role (or none, or wrong ones, as it sent). */
+/**
+ * The request as the client sent it, with the demo credentials of its account's role (or none, or wrong ones, as it
+ * sent).
+ */
 function pactRequest(interaction: UsageInteraction): PactInteraction["request"] {
   const { request } = interaction;
   const headers: Record<string, string[]> = {};
@@ -166,7 +172,10 @@ function pactResponse(interaction: UsageInteraction, expected: PactExpectation):
   };
 }
 
-/** The assumptions (docs/assumptions.md) and profile points the answer rests on, one line each, for a person reading the pact. */
+/**
+ * The assumptions (docs/assumptions.md) and profile points the answer rests on, one line each, for a person reading the
+ * pact.
+ */
 function restsOn(interaction: UsageInteraction): { text?: string[] } {
   const lines = new Set<string>();
   const parts: Array<[string, Basis]> = [
