@@ -72,7 +72,8 @@ export class FaultRules {
     if (this.#rules.length >= MAX_FAULT_RULES) {
       return failure(
         "tooManyFaultRules",
-        `The mock keeps at most ${MAX_FAULT_RULES} fault rules; DELETE /__admin/faults/{id} removes one, DELETE /__admin/faults all.`,
+        `The mock keeps at most ${MAX_FAULT_RULES} fault rules; DELETE /__admin/faults/{id} removes one, ` +
+          `DELETE /__admin/faults all.`,
       );
     }
     const rule: FaultRule = { id: this.#nextId++, ...checked.value };
@@ -85,7 +86,9 @@ export class FaultRules {
     return this.#rules.map(({ rule }) => ({ ...rule }));
   }
 
-  /** Removes the rule with this id alone; the rule removed, or undefined when there is none (used up, or never added). */
+  /**
+   * Removes the rule with this id alone; the rule removed, or undefined when there is none (used up, or never added).
+   */
   remove(id: number): FaultRule | undefined {
     const index = this.#rules.findIndex(({ rule }) => rule.id === id);
     if (index < 0) return undefined;
@@ -186,11 +189,17 @@ function validateRule(input: unknown, routes: readonly FaultRoute[] | undefined)
 function pathFormProblem(path: string): string | undefined {
   const star = path.indexOf("*");
   if (star >= 0 && star !== path.length - 1)
-    return "may hold a * only at its end (/api/v1/object/agent_card/* matches every path starting with /api/v1/object/agent_card/)";
+    return (
+      "may hold a * only at its end (/api/v1/object/agent_card/* matches every path starting with " +
+      "/api/v1/object/agent_card/)"
+    );
   for (const segment of path.replace(/\*$/, "").split("/")) {
     const braces = segment.includes("{") || segment.includes("}");
     if (braces && !/^\{[^{}]+\}$/.test(segment)) {
-      return `has ${JSON.stringify(segment.slice(0, 100))}: a {parameter} is a whole segment, as the spec writes it (/api/v1/object/property/{nid})`;
+      return (
+        `has ${JSON.stringify(segment.slice(0, 100))}: a {parameter} is a whole segment, as the spec writes it ` +
+        `(/api/v1/object/property/{nid})`
+      );
     }
   }
   return undefined;
@@ -232,14 +241,18 @@ function unmatchedRoute(
     const templates = [...new Set(routes.map((route) => route.pathTemplate))];
     return {
       field: "path",
-      detail: `matches no operation of the contract, so the rule would never apply; the operations' paths are ${templates.join(", ")} (a path of one, a template as written there, or a prefix ending in *)`,
+      detail:
+        `matches no operation of the contract, so the rule would never apply; the operations' paths are ` +
+        `${templates.join(", ")} (a path of one, a template as written there, or a prefix ending in *)`,
     };
   }
   if (rule.method !== undefined && !reached.some((route) => route.method === rule.method)) {
     const methods = [...new Set(reached.map((route) => route.method))];
     return {
       field: "method",
-      detail: `no operation at the paths this rule matches takes ${rule.method}, so the rule would never apply; they take ${methods.join(", ")}`,
+      detail:
+        `no operation at the paths this rule matches takes ${rule.method}, so the rule would never apply; they ` +
+        `take ${methods.join(", ")}`,
     };
   }
   return undefined;
