@@ -15,12 +15,15 @@ import { consumerInstall, withoutNpmVariables, type ConsumerInstall } from "../s
 import { HANG_MS } from "../support/deadlines.ts";
 import { startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
 
-/** The goal of issue 22 (json-server back as a dependency), in MiB of disk (what `du` counts), for node_modules after the install. */
+/**
+ * The goal of issue 22 (json-server back as a dependency), in MiB of disk (what `du` counts), for node_modules after
+ * the install.
+ */
 const LIMIT_MIB = 30;
 /**
- * Packages a consumer must not get: the optional peers (Prism and what only it needs, faker, testcontainers), the TypeScript loader
- * and its compiler (the bins run built JavaScript), swagger-ui-dist and its analytics dependency (the build copies
- * the docs page's files into the package), and the compiler.
+ * Packages a consumer must not get: the optional peers (Prism and what only it needs, faker, testcontainers), the
+ * TypeScript loader and its compiler (the bins run built JavaScript), swagger-ui-dist and its analytics dependency (the
+ * build copies the docs page's files into the package), and the compiler.
  */
 const MUST_NOT_BE_INSTALLED = [
   "@stoplight/prism-cli",
@@ -99,9 +102,13 @@ describe("npm install --save-dev <the packed kit>, as the README installs it", (
     expect(dependents).toEqual(["json-server"]);
   });
 
-  it("brings fast-check and its one dependency, pure-rand: the runner's generated phase (--fuzz) needs them at run time", () => {
-    expect(installedNames()).toEqual(expect.arrayContaining(["fast-check", "pure-rand"]));
-  });
+  it(
+    "brings fast-check and its one dependency, pure-rand: the runner's generated phase (--fuzz) needs them at " +
+      "run time",
+    () => {
+      expect(installedNames()).toEqual(expect.arrayContaining(["fast-check", "pure-rand"]));
+    },
+  );
 
   it("leaves out the TypeScript sources and source maps, which nothing reads at run time", () => {
     const kit = join(installed.project, "node_modules", "property-listing-kit");
@@ -120,46 +127,50 @@ describe("npm install --save-dev <the packed kit>, as the README installs it", (
     ).toEqual([]);
   });
 
-  it("runs the mock's bin from the built JavaScript: --version, /healthz, the API, /__db and the docs page", async () => {
-    const bin = join(installed.project, "node_modules", ".bin", "property-listing-mock");
-    expect(realpathSync(bin)).toBe(
-      join(realpathSync(installed.project), "node_modules", "property-listing-kit", "dist", "cli", "mock.js"),
-    );
-    const { version } = JSON.parse(
-      readFileSync(join(installed.project, "node_modules", "property-listing-kit", "package.json"), "utf8"),
-    ) as { version: string };
-    const npx = spawnSync("npx", ["property-listing-mock", "--version"], {
-      cwd: installed.project,
-      encoding: "utf8",
-      env: withoutNpmVariables(),
-      timeout: HANG_MS,
-    });
-    expect(npx.status, npx.stderr).toBe(0);
-    expect(npx.stdout.trim()).toBe(`property-listing-kit ${version}`);
+  it(
+    "runs the mock's bin from the built JavaScript: --version, " + "/healthz, the API, /__db and the docs page",
+    async () => {
+      const bin = join(installed.project, "node_modules", ".bin", "property-listing-mock");
+      expect(realpathSync(bin)).toBe(
+        join(realpathSync(installed.project), "node_modules", "property-listing-kit", "dist", "cli", "mock.js"),
+      );
+      const { version } = JSON.parse(
+        readFileSync(join(installed.project, "node_modules", "property-listing-kit", "package.json"), "utf8"),
+      ) as { version: string };
+      const npx = spawnSync("npx", ["property-listing-mock", "--version"], {
+        cwd: installed.project,
+        encoding: "utf8",
+        env: withoutNpmVariables(),
+        timeout: HANG_MS,
+      });
+      expect(npx.status, npx.stderr).toBe(0);
+      expect(npx.stdout.trim()).toBe(`property-listing-kit ${version}`);
 
-    const mock = startProcess(bin, ["--port", "0", "--quiet"]);
-    started.push(mock);
-    const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-    await waitForHealthy(`${url}/healthz`);
-    const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
-    const properties = await fetch(`${url}/api/v1/object/properties/1`, { headers });
-    expect(properties.status).toBe(200);
-    expect(((await properties.json()) as unknown[]).length).toBeGreaterThan(0);
-    const raw = await fetch(`${url}/__db/properties?_limit=1`);
-    expect(raw.status).toBe(200);
-    expect(Number(raw.headers.get("x-total-count"))).toBeGreaterThan(0);
-    const page = await fetch(`${url}/docs`);
-    expect(page.status).toBe(200);
-    const assets = [...(await page.text()).matchAll(/(?:src|href)="(\/docs\/[^"]+)"/g)].map((match) => match[1]!);
-    expect(assets).toContain("/docs/swagger-ui-bundle.js");
-    for (const asset of assets) expect((await fetch(`${url}${asset}`)).status, asset).toBe(200);
-  });
+      const mock = startProcess(bin, ["--port", "0", "--quiet"]);
+      started.push(mock);
+      const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      await waitForHealthy(`${url}/healthz`);
+      const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
+      const properties = await fetch(`${url}/api/v1/object/properties/1`, { headers });
+      expect(properties.status).toBe(200);
+      expect(((await properties.json()) as unknown[]).length).toBeGreaterThan(0);
+      const raw = await fetch(`${url}/__db/properties?_limit=1`);
+      expect(raw.status).toBe(200);
+      expect(Number(raw.headers.get("x-total-count"))).toBeGreaterThan(0);
+      const page = await fetch(`${url}/docs`);
+      expect(page.status).toBe(200);
+      const assets = [...(await page.text()).matchAll(/(?:src|href)="(\/docs\/[^"]+)"/g)].map((match) => match[1]!);
+      expect(assets).toContain("/docs/swagger-ui-bundle.js");
+      for (const asset of assets) expect((await fetch(`${url}${asset}`)).status, asset).toBe(200);
+    },
+  );
 
   it("gives a program the library, and the contract runner its bin", async () => {
     const script = join(installed.project, `use-${process.pid}.mjs`); // inside the project, to import the kit by name
     writeFileSync(
       script,
-      'import { createContract, createMockServer } from "property-listing-kit"; console.log(typeof createContract, typeof createMockServer);',
+      'import { createContract, createMockServer } from "property-listing-kit"; console.log(typeof ' +
+        "createContract, typeof createMockServer);",
     );
     const run = startProcess(process.execPath, [script]);
     try {
