@@ -4,8 +4,8 @@
  * failure, and each defect of VARIANTS must be caught on every seed (a failed run). Prints one row per variant and
  * exits 1 on any red: a legitimate variant failed, or a defect passed.
  *
- *   npx tsx scripts/sweep-fuzz-seeds.ts [--seeds 100] [--from 1] [--fuzz 100] [--only name,name] [--legitimate-only |
- * --defects-only] [--generated-defects] [--timeout 30000]
+ *   npx tsx scripts/sweep-fuzz-seeds.ts [--seeds 100] [--from 1] [--fuzz 100] [--only name,name]
+ *     [--legitimate-only | --defects-only] [--generated-defects] [--timeout 30000]
  *
  * `--generated-defects` keeps, of the defects, those only generated input reveals (`needsFuzz`): the others are
  * caught by the fixed scenario, whatever the seed.
