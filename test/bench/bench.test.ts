@@ -145,198 +145,192 @@ describe("npm run bench", () => {
       if (finished.code === 0) report = JSON.parse(readFileSync(file, "utf8"));
     }, RUN_TIMEOUT_MS);
 
-    it(
-      "writes every section as JSON with --json-file: the peers side by side, finite figures, every goal with " +
-        "a verdict",
-      () => {
-        expect(finished.code, finished.stderr).toBe(0);
-        expect(report.settings).toMatchObject({
-          quick: true,
-          properties: SMALL.properties,
-          requests: SMALL.requests,
-          soakRequests: SMALL.soak,
-          starts: 1,
-        });
-        expect(report.environment.gcForced).toBe(true);
-        // Servers' CPU time comes from a clock that sees a quick run's few milliseconds: the scheduler's, to the µs
-        expect(report.environment.cpuClock).toEqual({
-          name: expect.stringContaining("schedstat"),
-          resolutionMs: 0.001,
-        });
-        expect(report.failures).toEqual([]);
+    it("writes every section as JSON with --json-file: peers side by side, finite figures, each goal's verdict", () => {
+      expect(finished.code, finished.stderr).toBe(0);
+      expect(report.settings).toMatchObject({
+        quick: true,
+        properties: SMALL.properties,
+        requests: SMALL.requests,
+        soakRequests: SMALL.soak,
+        starts: 1,
+      });
+      expect(report.environment.gcForced).toBe(true);
+      // Servers' CPU time comes from a clock that sees a quick run's few milliseconds: the scheduler's, to the µs
+      expect(report.environment.cpuClock).toEqual({
+        name: expect.stringContaining("schedstat"),
+        resolutionMs: 0.001,
+      });
+      expect(report.failures).toEqual([]);
 
-        // Contract validation
-        for (const figure of report.contract.compile) positive(figure.medianMs, `compile ${figure.contract}`);
-        expect(report.contract.validation).toHaveLength(14);
-        for (const figure of report.contract.validation)
-          positive(figure.microsPerCall, `${figure.check}: microsPerCall`);
-        expect(report.contract.recording.entries).toBe(SMALL.requests);
+      // Contract validation
+      for (const figure of report.contract.compile) positive(figure.medianMs, `compile ${figure.contract}`);
+      expect(report.contract.validation).toHaveLength(14);
+      for (const figure of report.contract.validation) positive(figure.microsPerCall, `${figure.check}: microsPerCall`);
+      expect(report.contract.recording.entries).toBe(SMALL.requests);
 
-        // Peers: the same request to each server started as a process; CPU and memory from its own process
-        const servers = report.peers.servers.map((figure: ServerFigure) => figure.server);
-        expect(servers).toEqual(["mock (bin)", "mock --validate-responses", "json-server", "Prism", "bare node:http"]);
-        for (const figure of report.peers.servers as ServerFigure[]) {
-          checkHttpFigure(figure);
-          // Measured, even for the bare server of a quick run on a busy machine: never 0 (nor a ratio of Infinity)
-          positive(figure.cpuMicrosPerRequest, `${figure.server}: cpuMicrosPerRequest`);
-          positive(figure.rssBytes, `${figure.server}: rssBytes`);
-        }
-        expect(report.peers.startup.map((figure: { server: string }) => figure.server)).toEqual([
-          "mock (bin)",
-          "npm start",
-          "json-server",
-        ]);
-        for (const figure of report.peers.startup) positive(figure.medianMs, `start-up of ${figure.server}`);
+      // Peers: the same request to each server started as a process; CPU and memory from its own process
+      const servers = report.peers.servers.map((figure: ServerFigure) => figure.server);
+      expect(servers).toEqual(["mock (bin)", "mock --validate-responses", "json-server", "Prism", "bare node:http"]);
+      for (const figure of report.peers.servers as ServerFigure[]) {
+        checkHttpFigure(figure);
+        // Measured, even for the bare server of a quick run on a busy machine: never 0 (nor a ratio of Infinity)
+        positive(figure.cpuMicrosPerRequest, `${figure.server}: cpuMicrosPerRequest`);
+        positive(figure.rssBytes, `${figure.server}: rssBytes`);
+      }
+      expect(report.peers.startup.map((figure: { server: string }) => figure.server)).toEqual([
+        "mock (bin)",
+        "npm start",
+        "json-server",
+      ]);
+      for (const figure of report.peers.startup) positive(figure.medianMs, `start-up of ${figure.server}`);
 
-        // Scale, persistence, soak
-        const { scale } = report;
-        expect(scale.properties).toBe(SMALL.properties);
-        for (const key of ["startupMs", "rssAfterStartBytes", "fixturesFileBytes"])
-          positive(scale[key], `scale: ${key}`);
-        for (const key of ["items", "medianMs", "peakRssBytes", "responseBytes"])
-          positive(scale.listByUser[key], `list by user: ${key}`);
-        expect(scale.http.map((figure: HttpFigure) => figure.scenario)).toEqual([
-          "retrieve by nid",
-          "retrieve by external id",
-          "template catalogue",
-          "create property",
-          "create+delete agent pair",
-        ]);
-        for (const figure of scale.http) checkHttpFigure(figure);
-        positive(scale.storeSize.throughputRatio, "storeSize: throughputRatio");
-        for (const key of ["writeMs", "fileBytes"]) positive(report.persistence[key], `persistence: ${key}`);
-        // The write of 300 properties may end before the event-loop monitor's first tick: then the pause is null
-        // ("too small to measure"), never a 0 that would read as "no pause"
-        if (report.persistence.longestPauseMs !== null)
-          positive(report.persistence.longestPauseMs, "persistence: longestPauseMs");
-        positive(report.scale.rssSettledBytes, "scale: rssSettledBytes");
-        for (const key of ["rssSettledAfterLoadBytes", "defaultStartupMs", "bareCpuRatio"])
-          positive(report.scale[key], `scale: ${key}`);
-        checkHttpFigure(report.scale.bare);
+      // Scale, persistence, soak
+      const { scale } = report;
+      expect(scale.properties).toBe(SMALL.properties);
+      for (const key of ["startupMs", "rssAfterStartBytes", "fixturesFileBytes"]) positive(scale[key], `scale: ${key}`);
+      for (const key of ["items", "medianMs", "peakRssBytes", "responseBytes"])
+        positive(scale.listByUser[key], `list by user: ${key}`);
+      expect(scale.http.map((figure: HttpFigure) => figure.scenario)).toEqual([
+        "retrieve by nid",
+        "retrieve by external id",
+        "template catalogue",
+        "create property",
+        "create+delete agent pair",
+      ]);
+      for (const figure of scale.http) checkHttpFigure(figure);
+      positive(scale.storeSize.throughputRatio, "storeSize: throughputRatio");
+      for (const key of ["writeMs", "fileBytes"]) positive(report.persistence[key], `persistence: ${key}`);
+      // The write of 300 properties may end before the event-loop monitor's first tick: then the pause is null
+      // ("too small to measure"), never a 0 that would read as "no pause"
+      if (report.persistence.longestPauseMs !== null)
+        positive(report.persistence.longestPauseMs, "persistence: longestPauseMs");
+      positive(report.scale.rssSettledBytes, "scale: rssSettledBytes");
+      for (const key of ["rssSettledAfterLoadBytes", "defaultStartupMs", "bareCpuRatio"])
+        positive(report.scale[key], `scale: ${key}`);
+      checkHttpFigure(report.scale.bare);
 
-        // Memory growth with the store's size (issue 32, item 5): each size asked for, bytes per property beyond the
-        // first
-        const { points } = report.growth;
-        expect(points.map((point: { properties: number }) => point.properties)).toEqual([30, 100, 300]);
-        for (const point of points) {
-          for (const key of [
-            "fixturesFileBytes",
-            "propertyJsonBytes",
-            "startupMs",
-            "rssSettledBytes",
-            "rssAfterGetsBytes",
-          ])
-            positive(point[key], `growth ${point.properties}: ${key}`);
-        }
-        expect(points[0].bytesPerProperty).toBeNull();
-        for (const point of points.slice(1))
-          expect(Number.isFinite(point.bytesPerProperty), `growth ${point.properties}: bytesPerProperty`).toBe(true);
-        expect(report.soak.requests).toBe(SMALL.soak);
-        expect(report.soak.rssBytes).toHaveLength(10);
-        for (let tenth = 0; tenth < 10; tenth++) {
-          const [low, mean, high] = [
-            report.soak.rssLowBytes[tenth],
-            report.soak.rssMeanBytes[tenth],
-            report.soak.rssHighBytes[tenth],
-          ];
-          positive(low, `soak tenth ${tenth}: lowest`);
-          expect(low <= mean && mean <= high, `soak tenth ${tenth}: ${low} <= ${mean} <= ${high}`).toBe(true);
-        }
-        expect(report.soak.growthPercent).toBe(Math.max(report.soak.meanGrowthPercent, report.soak.peakGrowthPercent));
-        expect(Number.isFinite(report.soak.growthPercent)).toBe(true);
-        // A new key every other request, all under the account bound: each opened an account, beside the fixtures' own
-        expect(report.soak.accounts).toBeGreaterThanOrEqual(SMALL.soak / 2);
-        positive(report.scale.readAndParseMs, "scale: readAndParseMs");
-        for (const key of ["startupMs", "readAndParseMs", "peakRssBytes", "fileBytes"])
-          positive(report.scale.document[key], `scale, one JSON document: ${key}`);
-        positive(report.scale.peakOverStartAndListBytes, "scale: peakOverStartAndListBytes");
-        // The mock's own start-up work: what the start took beyond node's parse of the same file
-        // (on 300 properties and a busy machine, the difference may be under the noise of its two measures: then it
-        // is null, and its goal says NOT MEASURED, never a negative figure)
-        if (report.scale.ownStartupMs !== null) {
-          positive(report.scale.ownStartupMs, "scale: ownStartupMs");
-          expect(report.scale.ownStartupMs).toBeLessThan(report.scale.startupMs);
-        }
-
-        // Every goal of the issue, once, with what was measured, the bound and a verdict
-        positive(report.msw.module.gzipBytes, "msw: module gzipBytes");
-        positive(report.msw.kitRequestsPerSecond, "msw: kitRequestsPerSecond");
-        positive(report.msw.bareRequestsPerSecond, "msw: bareRequestsPerSecond");
-        // Recording a consumer's usage, off and on side by side, through the process and through MSW
-        expect(report.usage.servers.map((figure: ServerFigure) => figure.server)).toEqual([
-          "mock (bin)",
-          "mock --record-usage",
-        ]);
-        for (const figure of report.usage.servers as ServerFigure[])
-          positive(figure.cpuMicrosPerRequest, `usage ${figure.server}: cpuMicrosPerRequest`);
-        positive(report.usage.msw.offRequestsPerSecond, "usage: msw offRequestsPerSecond");
-        positive(report.usage.msw.onRequestsPerSecond, "usage: msw onRequestsPerSecond");
-        // A service's answers served beside recording, and --rerun beside what it is made of
-        positive(report.answers.msw.recordingRequestsPerSecond, "answers: msw recordingRequestsPerSecond");
-        positive(report.answers.msw.servingRequestsPerSecond, "answers: msw servingRequestsPerSecond");
-        for (const key of ["suiteMs", "replayMs", "rerunMs"])
-          positive(report.answers.rerun[key], `answers: rerun ${key}`);
-        expect(report.answers.rerun.exitCode).toBe(1);
-        expect(report.goals.map((goal: { id: string }) => goal.id)).toEqual(GOALS);
-        for (const goal of report.goals) {
-          if (!goal.unmeasured) expect(goal.measured, goal.id).toMatch(/\d/);
-          expect(goal.target, goal.id).toMatch(/^[≤≥] /);
-          expect(typeof goal.pass, goal.id).toBe("boolean");
-          // Every figure is measured, but the one a small run can leave under the noise (see ownStartupMs above)
-          if (goal.id !== "4b" || report.scale.ownStartupMs !== null)
-            expect(goal.unmeasured, `${goal.id} measured`).toBeUndefined();
-          else expect(goal).toMatchObject({ unmeasured: true, pass: false, measured: "too small to measure" });
-        }
-
-        // --db durability (issue 11), the mock as a process with and without its journal
-        const { durability } = report;
-        for (const side of ["memory", "fsync", "none"]) {
-          for (const key of ["requests", "requestsPerSecond", "p50Ms", "p99Ms"])
-            positive(durability.creates[side][key], `creates ${side}: ${key}`);
-          expect(durability.creates[side].failures, `creates ${side}: failures`).toBe(0);
-        }
-        for (const key of ["fsyncRatio", "noneRatio"]) positive(durability.creates[key], `creates: ${key}`);
-        expect(durability.reads.properties).toBe(SMALL.properties);
-        for (const key of ["editsPerSecond", "editsAcknowledged", "throughputRatio"])
-          positive(durability.reads[key], `reads: ${key}`);
-        for (const key of ["peakRssBytes", "rssAfterEditsBytes", "peakWhileEditingBytes"])
-          positive(durability.memory[key], `memory: ${key}`);
+      // Memory growth with the store's size (issue 32, item 5): each size asked for, bytes per property beyond the
+      // first
+      const { points } = report.growth;
+      expect(points.map((point: { properties: number }) => point.properties)).toEqual([30, 100, 300]);
+      for (const point of points) {
         for (const key of [
-          "firstStartMs",
-          "journalBytes",
-          "withJournalMs",
-          "snapshotOnlyMs",
-          "inMemoryMs",
-          "snapshotBytes",
+          "fixturesFileBytes",
+          "propertyJsonBytes",
+          "startupMs",
+          "rssSettledBytes",
+          "rssAfterGetsBytes",
         ])
-          positive(durability.startUp[key], `start-up: ${key}`);
-        expect(durability.startUp.journalChanges).toBe(200);
-        expect(Number.isFinite(durability.compaction.ms) && durability.compaction.ms >= 0).toBe(true);
+          positive(point[key], `growth ${point.properties}: ${key}`);
+      }
+      expect(points[0].bytesPerProperty).toBeNull();
+      for (const point of points.slice(1))
+        expect(Number.isFinite(point.bytesPerProperty), `growth ${point.properties}: bytesPerProperty`).toBe(true);
+      expect(report.soak.requests).toBe(SMALL.soak);
+      expect(report.soak.rssBytes).toHaveLength(10);
+      for (let tenth = 0; tenth < 10; tenth++) {
+        const [low, mean, high] = [
+          report.soak.rssLowBytes[tenth],
+          report.soak.rssMeanBytes[tenth],
+          report.soak.rssHighBytes[tenth],
+        ];
+        positive(low, `soak tenth ${tenth}: lowest`);
+        expect(low <= mean && mean <= high, `soak tenth ${tenth}: ${low} <= ${mean} <= ${high}`).toBe(true);
+      }
+      expect(report.soak.growthPercent).toBe(Math.max(report.soak.meanGrowthPercent, report.soak.peakGrowthPercent));
+      expect(Number.isFinite(report.soak.growthPercent)).toBe(true);
+      // A new key every other request, all under the account bound: each opened an account, beside the fixtures' own
+      expect(report.soak.accounts).toBeGreaterThanOrEqual(SMALL.soak / 2);
+      positive(report.scale.readAndParseMs, "scale: readAndParseMs");
+      for (const key of ["startupMs", "readAndParseMs", "peakRssBytes", "fileBytes"])
+        positive(report.scale.document[key], `scale, one JSON document: ${key}`);
+      positive(report.scale.peakOverStartAndListBytes, "scale: peakOverStartAndListBytes");
+      // The mock's own start-up work: what the start took beyond node's parse of the same file
+      // (on 300 properties and a busy machine, the difference may be under the noise of its two measures: then it
+      // is null, and its goal says NOT MEASURED, never a negative figure)
+      if (report.scale.ownStartupMs !== null) {
+        positive(report.scale.ownStartupMs, "scale: ownStartupMs");
+        expect(report.scale.ownStartupMs).toBeLessThan(report.scale.startupMs);
+      }
 
-        // The mock as a container: measured where an engine answers, else said not to be
-        const { container } = report;
-        if (!DOCKER_AVAILABLE) {
-          expect(container).toEqual({ skipped: expect.stringContaining("docker info") });
-        } else {
-          for (const key of ["imageBytes", "baseImageBytes"]) positive(container[key], `container: ${key}`);
-          expect(container.imageBytes).toBeGreaterThan(container.baseImageBytes);
-          expect(
-            container.limited.map((run: { limitBytes: number; properties: number }) => [
-              run.limitBytes / 1024 / 1024,
-              run.properties,
-            ]),
-          ).toEqual([
-            [256, 30],
-            [512, SMALL.properties],
-            [512, SMALL.properties],
-          ]);
-          for (const run of container.limited) {
-            expect(run).toMatchObject({ failures: 0, oomKilled: false, running: true });
-            positive(run.requests, "container: requests");
-          }
+      // Every goal of the issue, once, with what was measured, the bound and a verdict
+      positive(report.msw.module.gzipBytes, "msw: module gzipBytes");
+      positive(report.msw.kitRequestsPerSecond, "msw: kitRequestsPerSecond");
+      positive(report.msw.bareRequestsPerSecond, "msw: bareRequestsPerSecond");
+      // Recording a consumer's usage, off and on side by side, through the process and through MSW
+      expect(report.usage.servers.map((figure: ServerFigure) => figure.server)).toEqual([
+        "mock (bin)",
+        "mock --record-usage",
+      ]);
+      for (const figure of report.usage.servers as ServerFigure[])
+        positive(figure.cpuMicrosPerRequest, `usage ${figure.server}: cpuMicrosPerRequest`);
+      positive(report.usage.msw.offRequestsPerSecond, "usage: msw offRequestsPerSecond");
+      positive(report.usage.msw.onRequestsPerSecond, "usage: msw onRequestsPerSecond");
+      // A service's answers served beside recording, and --rerun beside what it is made of
+      positive(report.answers.msw.recordingRequestsPerSecond, "answers: msw recordingRequestsPerSecond");
+      positive(report.answers.msw.servingRequestsPerSecond, "answers: msw servingRequestsPerSecond");
+      for (const key of ["suiteMs", "replayMs", "rerunMs"])
+        positive(report.answers.rerun[key], `answers: rerun ${key}`);
+      expect(report.answers.rerun.exitCode).toBe(1);
+      expect(report.goals.map((goal: { id: string }) => goal.id)).toEqual(GOALS);
+      for (const goal of report.goals) {
+        if (!goal.unmeasured) expect(goal.measured, goal.id).toMatch(/\d/);
+        expect(goal.target, goal.id).toMatch(/^[≤≥] /);
+        expect(typeof goal.pass, goal.id).toBe("boolean");
+        // Every figure is measured, but the one a small run can leave under the noise (see ownStartupMs above)
+        if (goal.id !== "4b" || report.scale.ownStartupMs !== null)
+          expect(goal.unmeasured, `${goal.id} measured`).toBeUndefined();
+        else expect(goal).toMatchObject({ unmeasured: true, pass: false, measured: "too small to measure" });
+      }
+
+      // --db durability (issue 11), the mock as a process with and without its journal
+      const { durability } = report;
+      for (const side of ["memory", "fsync", "none"]) {
+        for (const key of ["requests", "requestsPerSecond", "p50Ms", "p99Ms"])
+          positive(durability.creates[side][key], `creates ${side}: ${key}`);
+        expect(durability.creates[side].failures, `creates ${side}: failures`).toBe(0);
+      }
+      for (const key of ["fsyncRatio", "noneRatio"]) positive(durability.creates[key], `creates: ${key}`);
+      expect(durability.reads.properties).toBe(SMALL.properties);
+      for (const key of ["editsPerSecond", "editsAcknowledged", "throughputRatio"])
+        positive(durability.reads[key], `reads: ${key}`);
+      for (const key of ["peakRssBytes", "rssAfterEditsBytes", "peakWhileEditingBytes"])
+        positive(durability.memory[key], `memory: ${key}`);
+      for (const key of [
+        "firstStartMs",
+        "journalBytes",
+        "withJournalMs",
+        "snapshotOnlyMs",
+        "inMemoryMs",
+        "snapshotBytes",
+      ])
+        positive(durability.startUp[key], `start-up: ${key}`);
+      expect(durability.startUp.journalChanges).toBe(200);
+      expect(Number.isFinite(durability.compaction.ms) && durability.compaction.ms >= 0).toBe(true);
+
+      // The mock as a container: measured where an engine answers, else said not to be
+      const { container } = report;
+      if (!DOCKER_AVAILABLE) {
+        expect(container).toEqual({ skipped: expect.stringContaining("docker info") });
+      } else {
+        for (const key of ["imageBytes", "baseImageBytes"]) positive(container[key], `container: ${key}`);
+        expect(container.imageBytes).toBeGreaterThan(container.baseImageBytes);
+        expect(
+          container.limited.map((run: { limitBytes: number; properties: number }) => [
+            run.limitBytes / 1024 / 1024,
+            run.properties,
+          ]),
+        ).toEqual([
+          [256, 30],
+          [512, SMALL.properties],
+          [512, SMALL.properties],
+        ]);
+        for (const run of container.limited) {
+          expect(run).toMatchObject({ failures: 0, oomKilled: false, running: true });
+          positive(run.requests, "container: requests");
         }
-      },
-    );
+      }
+    });
 
     it("prints the side-by-side table and the goals with PASS or FAIL", () => {
       const { code, stdout, stderr } = finished;

@@ -97,28 +97,25 @@ describe.runIf(available)(`the console at /__admin/console (needs ${CHROMIUM}; .
     expect(await page.textContent("body")).not.toMatch(/demo-key|demo-token/);
   });
 
-  it(
-    "opens a request from the keyboard: the answer beside it, " + "and a curl with the credentials as placeholders",
-    async () => {
-      await rowOf("/api/v1/object/property").first().locator("button.open").focus();
-      await page.keyboard.press("Enter");
-      const detail = page.locator("#detail-body");
-      await detail.locator("h3").waitFor(wait);
-      expect(await detail.locator("h3").textContent()).toContain("POST /api/v1/object/property");
-      const bodies = await detail.locator("pre.body").allTextContents();
-      expect(bodies[0]).toContain('"state": "TXX"');
-      expect(bodies[1]).toContain('"title": "Invalid Request"');
-      expect(await detail.locator("dl.headers").last().textContent()).toContain("application/problem+json");
-      const curl = await page.inputValue("#curl");
-      expect(curl).toContain('"API-KEY: $API_KEY"');
-      expect(curl).toContain('"TOKEN: $TOKEN"');
-      expect(curl).not.toMatch(/demo-key|demo-token/);
-      await page.getByRole("button", { name: "Copy as curl" }).click();
-      await expect.poll(() => detail.textContent(), wait).toContain("Copied");
-      expect(await page.evaluate("navigator.clipboard.readText()")).toBe(curl);
-      await screenshot(page, "journal");
-    },
-  );
+  it("opens a request from the keyboard: the answer beside it, a curl with placeholder credentials", async () => {
+    await rowOf("/api/v1/object/property").first().locator("button.open").focus();
+    await page.keyboard.press("Enter");
+    const detail = page.locator("#detail-body");
+    await detail.locator("h3").waitFor(wait);
+    expect(await detail.locator("h3").textContent()).toContain("POST /api/v1/object/property");
+    const bodies = await detail.locator("pre.body").allTextContents();
+    expect(bodies[0]).toContain('"state": "TXX"');
+    expect(bodies[1]).toContain('"title": "Invalid Request"');
+    expect(await detail.locator("dl.headers").last().textContent()).toContain("application/problem+json");
+    const curl = await page.inputValue("#curl");
+    expect(curl).toContain('"API-KEY: $API_KEY"');
+    expect(curl).toContain('"TOKEN: $TOKEN"');
+    expect(curl).not.toMatch(/demo-key|demo-token/);
+    await page.getByRole("button", { name: "Copy as curl" }).click();
+    await expect.poll(() => detail.textContent(), wait).toContain("Copied");
+    expect(await page.evaluate("navigator.clipboard.readText()")).toBe(curl);
+    await screenshot(page, "journal");
+  });
 
   it("updates the coverage as requests are answered", async () => {
     await expect.poll(() => page.textContent("#coverage-summary"), wait).toContain("Operations exercised: 2 of 15");

@@ -90,53 +90,51 @@ describe(`a browser page on another origin (needs ${CHROMIUM})`, () => {
     expect(mock.violations).toEqual([]);
   });
 
-  it(
-    "records a HAR file of its traffic that the recording check reads: the page left out, the client's bad " +
-      "call named",
-    async ({ skip }) => {
-      skip(!available, WHY);
-      const harPath = join(mkdtempSync(join(tmpdir(), "plk-har-")), "front-end.har");
-      const context = await browser.newContext({ recordHar: { path: harPath } });
-      const tab = await context.newPage();
-      await tab.goto(page);
-      await tab.evaluate(async (base) => {
-        const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
-        const created = await fetch(`${base}/api/v1/object/property`, {
-          method: "POST",
+  it("records a HAR file the recording check reads: the page left out, the client's bad call named", async ({
+    skip,
+  }) => {
+    skip(!available, WHY);
+    const harPath = join(mkdtempSync(join(tmpdir(), "plk-har-")), "front-end.har");
+    const context = await browser.newContext({ recordHar: { path: harPath } });
+    const tab = await context.newPage();
+    await tab.goto(page);
+    await tab.evaluate(async (base) => {
+      const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
+      const created = await fetch(`${base}/api/v1/object/property`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ street: "2 Browser Way", city: "Austin", state: "TX", zip: "78701", bedrooms: 2 }),
+      });
+      const { nid } = (await created.json()) as { nid: string };
+      await (await fetch(`${base}/api/v1/object/property/${nid}`, { headers })).json();
+      await (await fetch(`${base}/api/v1/object/template_base`, { headers })).json();
+      // A client bug: a lower-case garage value.
+      await (
+        await fetch(`${base}/api/v1/object/property/${nid}`, {
+          method: "PUT",
           headers,
-          body: JSON.stringify({ street: "2 Browser Way", city: "Austin", state: "TX", zip: "78701", bedrooms: 2 }),
-        });
-        const { nid } = (await created.json()) as { nid: string };
-        await (await fetch(`${base}/api/v1/object/property/${nid}`, { headers })).json();
-        await (await fetch(`${base}/api/v1/object/template_base`, { headers })).json();
-        // A client bug: a lower-case garage value.
-        await (
-          await fetch(`${base}/api/v1/object/property/${nid}`, {
-            method: "PUT",
-            headers,
-            body: JSON.stringify({ garage: "attached" }),
-          })
-        ).text();
-      }, api);
-      await context.close(); // writes the HAR file
+          body: JSON.stringify({ garage: "attached" }),
+        })
+      ).text();
+    }, api);
+    await context.close(); // writes the HAR file
 
-      const read = readRecording(readFileSync(harPath, "utf8"));
-      if (!read.ok) throw new Error(read.message);
-      const outcome = checkRecording(read.exchanges, { source: "front-end.har", contract: sharedContract() });
-      if (outcome.kind !== "report") throw new Error(outcome.message);
-      const { report } = outcome;
-      expect(report.recording).toMatchObject({ checked: 4 });
-      expect(report.recording!.otherTraffic).toBeGreaterThanOrEqual(1); // the page itself
-      expect(
-        report.results
-          .filter((result) => result.status !== "passed")
-          .map((result) => `${result.step.replace(/\d+/, "N")} ${result.check}: ${result.message}`),
-      ).toEqual([
-        'entry N request_conformance: editProperty request.body/garage: must be one of "Attached", "Detached", ' +
-          '"None" or a numeric string, got string "attached" [anyOf]',
-      ]);
-      expect(report.summary.response_schema_conformance!.passed).toBe(4);
-      expect(mock.violations).toEqual([]);
-    },
-  );
+    const read = readRecording(readFileSync(harPath, "utf8"));
+    if (!read.ok) throw new Error(read.message);
+    const outcome = checkRecording(read.exchanges, { source: "front-end.har", contract: sharedContract() });
+    if (outcome.kind !== "report") throw new Error(outcome.message);
+    const { report } = outcome;
+    expect(report.recording).toMatchObject({ checked: 4 });
+    expect(report.recording!.otherTraffic).toBeGreaterThanOrEqual(1); // the page itself
+    expect(
+      report.results
+        .filter((result) => result.status !== "passed")
+        .map((result) => `${result.step.replace(/\d+/, "N")} ${result.check}: ${result.message}`),
+    ).toEqual([
+      'entry N request_conformance: editProperty request.body/garage: must be one of "Attached", "Detached", ' +
+        '"None" or a numeric string, got string "attached" [anyOf]',
+    ]);
+    expect(report.summary.response_schema_conformance!.passed).toBe(4);
+    expect(mock.violations).toEqual([]);
+  });
 });

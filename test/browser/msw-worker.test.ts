@@ -49,8 +49,7 @@ describe(`MSW's worker with the kit's handlers in Chromium (needs ${CHROMIUM})`,
     expect(reached).toContain("GET /mockServiceWorker.js");
   });
 
-  it("reaches the worker with the typed client made before and after worker.start(), and journals an override " +
-    "it answered", {
+  it("reaches the worker with a typed client made before and after worker.start(); journals an override", {
     timeout: 120_000,
   }, async ({ skip }) => {
     skip(!CHROMIUM_AVAILABLE, WHY);

@@ -22,20 +22,17 @@ describe("boundHeapGrowth", () => {
     vi.useRealTimers();
   });
 
-  it(
-    "tells V8 how far the heap may grow, at once, and collects " + "once after the first answers so that it applies",
-    () => {
-      const bound = boundHeapGrowth(collect, setFlags);
-      expect(flags).toEqual([`--heap-growing-percent=${LARGE_HEAP_GROWING_PERCENT}`]);
-      vi.advanceTimersByTime(BOUND_AFTER_START_MS - 1);
-      expect(collections).toBe(0);
-      vi.advanceTimersByTime(1);
-      expect(collections).toBe(1);
-      vi.advanceTimersByTime(60_000);
-      expect(collections).toBe(1);
-      bound.stop();
-    },
-  );
+  it("tells V8 how far the heap may grow, at once, and collects once after the first answers so it applies", () => {
+    const bound = boundHeapGrowth(collect, setFlags);
+    expect(flags).toEqual([`--heap-growing-percent=${LARGE_HEAP_GROWING_PERCENT}`]);
+    vi.advanceTimersByTime(BOUND_AFTER_START_MS - 1);
+    expect(collections).toBe(0);
+    vi.advanceTimersByTime(1);
+    expect(collections).toBe(1);
+    vi.advanceTimersByTime(60_000);
+    expect(collections).toBe(1);
+    bound.stop();
+  });
 
   it("does not collect once stopped (a stop soon after the start)", () => {
     const bound = boundHeapGrowth(collect, setFlags);

@@ -74,53 +74,45 @@ describe("parseContractArgs in CI", () => {
 });
 
 describe("parseContractArgs with --usage", () => {
-  it(
-    "replays against --base-url with the credentials of the environment, and holds the service to the usage, " +
-      "not to CONTRACT_PROFILE",
-    () => {
-      const parsed = command(
-        ["--usage", "usage.json", "--base-url", "https://staging.example.com", "--reporter", "junit"],
-        {
-          ...ENV,
-          CONTRACT_PROFILE: "nightly-profile.json",
-          CONTRACT_FRESH_API_KEY: "fresh-1234",
-          CONTRACT_FRESH_TOKEN: "fresh-token",
-        },
-      );
-      expect(parsed).toMatchObject({
-        kind: "usage",
-        file: "usage.json",
-        reporter: "junit",
-        service: {
-          kind: "service",
-          baseUrl: "https://staging.example.com",
-          apiKey: "key-1234",
-          fresh: { apiKey: "fresh-1234" },
-        },
-      });
-      expect(parsed).not.toHaveProperty("profile");
-      expect((parsed as { service: object }).service).not.toHaveProperty("profile");
-    },
-  );
+  it("replays against --base-url with the environment's credentials, holding the service to the usage alone", () => {
+    const parsed = command(
+      ["--usage", "usage.json", "--base-url", "https://staging.example.com", "--reporter", "junit"],
+      {
+        ...ENV,
+        CONTRACT_PROFILE: "nightly-profile.json",
+        CONTRACT_FRESH_API_KEY: "fresh-1234",
+        CONTRACT_FRESH_TOKEN: "fresh-token",
+      },
+    );
+    expect(parsed).toMatchObject({
+      kind: "usage",
+      file: "usage.json",
+      reporter: "junit",
+      service: {
+        kind: "service",
+        baseUrl: "https://staging.example.com",
+        apiKey: "key-1234",
+        fresh: { apiKey: "fresh-1234" },
+      },
+    });
+    expect(parsed).not.toHaveProperty("profile");
+    expect((parsed as { service: object }).service).not.toHaveProperty("profile");
+  });
 
-  it(
-    "judges against --profile alone when no --base-url is given, even with CONTRACT_BASE_URL set, and needs no " +
-      "credential",
-    () => {
-      expect(
-        command(["--usage", "usage.json", "--profile", "profile.json"], {
-          CONTRACT_BASE_URL: "https://staging.example.com",
-        }),
-      ).toEqual({
-        kind: "usage",
-        file: "usage.json",
-        profile: "profile.json",
-        strict: false,
-        reporter: "text",
-        quiet: false,
-      });
-    },
-  );
+  it("judges against --profile alone without --base-url, even with CONTRACT_BASE_URL set; needs no credential", () => {
+    expect(
+      command(["--usage", "usage.json", "--profile", "profile.json"], {
+        CONTRACT_BASE_URL: "https://staging.example.com",
+      }),
+    ).toEqual({
+      kind: "usage",
+      file: "usage.json",
+      profile: "profile.json",
+      strict: false,
+      reporter: "text",
+      quiet: false,
+    });
+  });
 
   it("refuses what does not go with it, saying why", () => {
     const error = (argv: string[], env: NodeJS.ProcessEnv = ENV) => {

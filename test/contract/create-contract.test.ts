@@ -149,67 +149,59 @@ describe("validateRequest and validateResponse", () => {
     ]);
   });
 
-  it(
-    "reports an answer that fails every branch of an anyOf as a fact, even when the closest branch is an " +
-      "assumption",
-    () => {
-      const list = (body: unknown) =>
+  it("reports an answer failing every branch of an anyOf as a fact, even when the closest is an assumption", () => {
+    const list = (body: unknown) =>
+      contract.validateResponse({
+        method: "GET",
+        path: "/api/v1/object/agent_cards",
+        status: 200,
+        headers: { "content-type": "application/json" },
+        body,
+      }).errors;
+    // The agent list is a map (section 4.2); an empty array for an empty map is our assumption, a non-empty array is
+    // neither.
+    expect(list([])).toEqual([]);
+    expect(
+      list([{ email: "a@b.example", nid: "7" }]).map((error) => [error.location, error.tier, error.section]),
+    ).toEqual([["response.body", "fact", "4.2"]]);
+    // Inside the documented branch, our own reading of a field stays an assumption.
+    expect(list({ 7: { email: "a@b.example", nid: 7 } }).map((error) => [error.location, error.tier])).toEqual([
+      ["response.body/7/nid", "assumption"],
+    ]);
+  });
+
+  it("reports a field breaking the document's type as a fact, where our narrower reading also fails", async () => {
+    // Section 2.1 types parking_spaces "string or null"; that it is a numeric string is our assumption (an allOf
+    // beside the type).
+    const mock = createMockServer({ log: () => {} });
+    const { url } = await mock.listen(0);
+    try {
+      const property = (await (
+        await fetch(`${url}/api/v1/object/property/1001`, { headers: { "API-KEY": "demo-key", TOKEN: "demo-token" } })
+      ).json()) as Record<string, unknown>;
+      const retrieve = (body: unknown) =>
         contract.validateResponse({
           method: "GET",
-          path: "/api/v1/object/agent_cards",
+          path: "/api/v1/object/property/1001",
           status: 200,
           headers: { "content-type": "application/json" },
           body,
         }).errors;
-      // The agent list is a map (section 4.2); an empty array for an empty map is our assumption, a non-empty array is
-      // neither.
-      expect(list([])).toEqual([]);
+      expect(retrieve(property)).toEqual([]);
       expect(
-        list([{ email: "a@b.example", nid: "7" }]).map((error) => [error.location, error.tier, error.section]),
-      ).toEqual([["response.body", "fact", "4.2"]]);
-      // Inside the documented branch, our own reading of a field stays an assumption.
-      expect(list({ 7: { email: "a@b.example", nid: 7 } }).map((error) => [error.location, error.tier])).toEqual([
-        ["response.body/7/nid", "assumption"],
+        retrieve({ ...property, parking_spaces: 2 }).map((error) => [error.location, error.rule, error.tier]),
+      ).toEqual([
+        ["response.body/parking_spaces", "type", "fact"],
+        ["response.body/parking_spaces", "anyOf", "assumption"],
       ]);
-    },
-  );
-
-  it(
-    "reports a field that breaks the document's type as a fact, where a narrower reading of ours beside it " +
-      "also fails",
-    async () => {
-      // Section 2.1 types parking_spaces "string or null"; that it is a numeric string is our assumption (an allOf
-      // beside the type).
-      const mock = createMockServer({ log: () => {} });
-      const { url } = await mock.listen(0);
-      try {
-        const property = (await (
-          await fetch(`${url}/api/v1/object/property/1001`, { headers: { "API-KEY": "demo-key", TOKEN: "demo-token" } })
-        ).json()) as Record<string, unknown>;
-        const retrieve = (body: unknown) =>
-          contract.validateResponse({
-            method: "GET",
-            path: "/api/v1/object/property/1001",
-            status: 200,
-            headers: { "content-type": "application/json" },
-            body,
-          }).errors;
-        expect(retrieve(property)).toEqual([]);
-        expect(
-          retrieve({ ...property, parking_spaces: 2 }).map((error) => [error.location, error.rule, error.tier]),
-        ).toEqual([
-          ["response.body/parking_spaces", "type", "fact"],
-          ["response.body/parking_spaces", "anyOf", "assumption"],
-        ]);
-        // Text that is no number breaks only our reading.
-        expect(retrieve({ ...property, parking_spaces: "two" }).map((error) => [error.location, error.tier])).toEqual([
-          ["response.body/parking_spaces", "assumption"],
-        ]);
-      } finally {
-        await mock.close();
-      }
-    },
-  );
+      // Text that is no number breaks only our reading.
+      expect(retrieve({ ...property, parking_spaces: "two" }).map((error) => [error.location, error.tier])).toEqual([
+        ["response.body/parking_spaces", "assumption"],
+      ]);
+    } finally {
+      await mock.close();
+    }
+  });
 
   it("names a route that is not in the contract", () => {
     const result = contract.validateResponse({ method: "GET", path: "/api/v1/object/nothing", status: 200 });

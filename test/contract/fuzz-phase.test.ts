@@ -112,174 +112,152 @@ describe("--fuzz 100 against the mock", () => {
     expect(renderJunitReport(report)).toContain('<property name="seed" value="7"/>');
   });
 
-  it(
-    "sends an edit no integer where the create table types the same field integer: that type is no other type, " +
-      "so neither valid nor invalid",
-    () => {
-      const integersOnCreate = [
-        "square_feet",
-        "bedrooms",
-        "baths",
-        "list_price",
-        "stories",
-        "parking_spaces",
-        "year_built",
-      ];
-      const edits = withFuzz.mock
-        .requests()
-        .filter(
-          (entry) =>
-            entry.method === "PUT" &&
-            /\/property\//.test(entry.path) &&
-            entry.body !== null &&
-            typeof entry.body === "object",
-        );
-      const bodies = edits.map((entry) => entry.body as Record<string, unknown>);
-      expect(bodies.filter((body) => integersOnCreate.some((field) => Number.isInteger(body[field])))).toEqual([]);
-      // A number in a field no table types as a number is still another type, and sent as an invalid case.
-      expect(
-        bodies.some((body) =>
-          Object.entries(body).some(([field, value]) => !integersOnCreate.includes(field) && typeof value === "number"),
-        ),
-      ).toBe(true);
-    },
-  );
+  it("sends no edit a non-integer where the create table types the field integer: neither valid nor invalid", () => {
+    const integersOnCreate = [
+      "square_feet",
+      "bedrooms",
+      "baths",
+      "list_price",
+      "stories",
+      "parking_spaces",
+      "year_built",
+    ];
+    const edits = withFuzz.mock
+      .requests()
+      .filter(
+        (entry) =>
+          entry.method === "PUT" &&
+          /\/property\//.test(entry.path) &&
+          entry.body !== null &&
+          typeof entry.body === "object",
+      );
+    const bodies = edits.map((entry) => entry.body as Record<string, unknown>);
+    expect(bodies.filter((body) => integersOnCreate.some((field) => Number.isInteger(body[field])))).toEqual([]);
+    // A number in a field no table types as a number is still another type, and sent as an invalid case.
+    expect(
+      bodies.some((body) =>
+        Object.entries(body).some(([field, value]) => !integersOnCreate.includes(field) && typeof value === "number"),
+      ),
+    ).toBe(true);
+  });
 
-  it(
-    "gives every field of the create its own case of a JSON number where the document gives a string, and most " +
-      "fields of an edit one",
-    () => {
-      const generated = withFuzz.mock.requests().slice(scenarioOnly);
-      // The fields of the requests whose body is the required fields (or none) and one field holding a JSON number.
-      const lone = (method: string, path: RegExp, required: string[], candidates: (field: string) => boolean) =>
-        new Set(
-          generated
-            .filter(
-              (entry) =>
-                entry.method === method &&
-                path.test(entry.path) &&
-                entry.body !== null &&
-                typeof entry.body === "object",
-            )
-            .flatMap((entry) => {
-              const body = entry.body as Record<string, unknown>;
-              const numbers = Object.keys(body).filter((field) => typeof body[field] === "number" && candidates(field));
-              return numbers.length === 1 &&
-                Object.keys(body).every((field) => field === numbers[0] || required.includes(field))
-                ? numbers
-                : [];
-            }),
-        );
-      // Endpoint 3's fields that the create table gives a string (the others it types integer).
-      const createStrings = [
-        "street",
-        "city",
-        "state",
-        "zip",
-        "garage",
-        "lot_size",
-        "description",
-        "property_type",
-        "template",
-      ];
-      expect(
-        [
-          ...lone("POST", /^\/api\/v1\/object\/property$/, ["street", "city", "state", "zip"], (field) =>
-            createStrings.includes(field),
-          ),
-        ].sort(),
-      ).toEqual([...createStrings].sort());
-      // 38 fields, of which 31 have no integer in either table: the rules take turns within half of the 100 cases.
-      const integersOnCreate = [
-        "square_feet",
-        "bedrooms",
-        "baths",
-        "list_price",
-        "stories",
-        "parking_spaces",
-        "year_built",
-      ];
-      expect(
-        lone("PUT", /^\/api\/v1\/object\/property\/\d+$/, [], (field) => !integersOnCreate.includes(field)).size,
-      ).toBeGreaterThanOrEqual(15);
-    },
-  );
-
-  it(
-    "sends a create and an edit with every field at each edge of its valid values: negative integers, long " +
-      "text, text beyond ASCII",
-    () => {
-      const writes = withFuzz.mock
-        .requests()
-        .slice(scenarioOnly)
-        .filter(
-          (entry) =>
-            (entry.method === "POST" || entry.method === "PUT") &&
-            /^\/api\/v1\/object\/property(\/\d+)?$/.test(entry.path),
-        );
-      const whole = (fields: number) =>
-        writes
+  it("gives each create field, and most edit fields, a case of a JSON number where the document gives a string", () => {
+    const generated = withFuzz.mock.requests().slice(scenarioOnly);
+    // The fields of the requests whose body is the required fields (or none) and one field holding a JSON number.
+    const lone = (method: string, path: RegExp, required: string[], candidates: (field: string) => boolean) =>
+      new Set(
+        generated
           .filter(
             (entry) =>
-              entry.body !== null && typeof entry.body === "object" && Object.keys(entry.body).length === fields,
+              entry.method === method && path.test(entry.path) && entry.body !== null && typeof entry.body === "object",
           )
-          .map((entry) => entry.body as Record<string, unknown>);
-      const beyondAscii = (value: unknown) => /[^\u0000-\u007f]/.test(String(value));
-      // A create's 16 fields (sent as an edit of the phase's own property once the phase made the properties it may),
-      // an edit's 38.
-      for (const bodies of [whole(16), whole(38)]) {
-        expect(
-          bodies.some(
-            (body) => Number(body.year_built) < 0 && Number(body.bedrooms) < 0 && Number(body.list_price) < 0,
-          ),
-        ).toBe(true);
-        expect(
-          bodies.some((body) => beyondAscii(body.street) && beyondAscii(body.city) && beyondAscii(body.description)),
-        ).toBe(true);
-      }
-      // Every field long: a body far longer than the journal keeps (16 KiB), or one whose texts are each 400 graphemes.
-      expect(
-        writes.some(
-          (entry) =>
-            (entry.bodySize ?? 0) > 38 * 400 ||
-            (typeof entry.body === "object" &&
-              entry.body !== null &&
-              [...String((entry.body as Record<string, unknown>).city)].length === 400),
+          .flatMap((entry) => {
+            const body = entry.body as Record<string, unknown>;
+            const numbers = Object.keys(body).filter((field) => typeof body[field] === "number" && candidates(field));
+            return numbers.length === 1 &&
+              Object.keys(body).every((field) => field === numbers[0] || required.includes(field))
+              ? numbers
+              : [];
+          }),
+      );
+    // Endpoint 3's fields that the create table gives a string (the others it types integer).
+    const createStrings = [
+      "street",
+      "city",
+      "state",
+      "zip",
+      "garage",
+      "lot_size",
+      "description",
+      "property_type",
+      "template",
+    ];
+    expect(
+      [
+        ...lone("POST", /^\/api\/v1\/object\/property$/, ["street", "city", "state", "zip"], (field) =>
+          createStrings.includes(field),
         ),
-      ).toBe(true);
-    },
-  );
+      ].sort(),
+    ).toEqual([...createStrings].sort());
+    // 38 fields, of which 31 have no integer in either table: the rules take turns within half of the 100 cases.
+    const integersOnCreate = [
+      "square_feet",
+      "bedrooms",
+      "baths",
+      "list_price",
+      "stories",
+      "parking_spaces",
+      "year_built",
+    ];
+    expect(
+      lone("PUT", /^\/api\/v1\/object\/property\/\d+$/, [], (field) => !integersOnCreate.includes(field)).size,
+    ).toBeGreaterThanOrEqual(15);
+  });
 
-  it(
-    "makes at most one property per 20 cases, judges the other valid creates as edits, and lists what it made " +
-      "as left behind, labelled",
-    () => {
-      const { fuzz, leftBehind, created } = withFuzz.report;
-      expect(fuzz!.properties.limit).toBe(5);
-      const made = leftBehind.filter((entry) => entry.includes("made by a generated case"));
-      expect(made.length).toBe(fuzz!.properties.created);
-      expect(made.length).toBeGreaterThan(0);
-      expect(made.length).toBeLessThanOrEqual(5);
+  it("sends a create and an edit with each field at its valid edges: negative integers, long text, non-ASCII", () => {
+    const writes = withFuzz.mock
+      .requests()
+      .slice(scenarioOnly)
+      .filter(
+        (entry) =>
+          (entry.method === "POST" || entry.method === "PUT") &&
+          /^\/api\/v1\/object\/property(\/\d+)?$/.test(entry.path),
+      );
+    const whole = (fields: number) =>
+      writes
+        .filter(
+          (entry) => entry.body !== null && typeof entry.body === "object" && Object.keys(entry.body).length === fields,
+        )
+        .map((entry) => entry.body as Record<string, unknown>);
+    const beyondAscii = (value: unknown) => /[^\u0000-\u007f]/.test(String(value));
+    // A create's 16 fields (sent as an edit of the phase's own property once the phase made the properties it may),
+    // an edit's 38.
+    for (const bodies of [whole(16), whole(38)]) {
       expect(
-        made.every((entry) =>
-          new RegExp(
-            /^property \d+, made by a generated case, titled "Contract Run /.source +
-              /fuzz-abcdef \(\d+\)" with external id contract-fuzz-abcdef-\d+ /.source,
-          ).test(entry),
-        ),
+        bodies.some((body) => Number(body.year_built) < 0 && Number(body.bedrooms) < 0 && Number(body.list_price) < 0),
       ).toBe(true);
-      expect(created!.filter((record) => record.by === "made by a generated case")).toHaveLength(made.length);
-      // The mock refuses every create the document rules out, so none goes unsent; the valid ones past the limit went
-      // as edits.
-      expect(fuzz!.operations.createProperty!.notSent).toBeUndefined();
-      expect(fuzz!.operations.createProperty!.asEdits).toBeGreaterThan(20);
-      const creates = withFuzz.mock
-        .requests()
-        .slice(scenarioOnly)
-        .filter((entry) => entry.method === "POST" && entry.path === "/api/v1/object/property");
-      expect(creates.length).toBeGreaterThan(20); // the cases the document rules out, each refused
-    },
-  );
+      expect(
+        bodies.some((body) => beyondAscii(body.street) && beyondAscii(body.city) && beyondAscii(body.description)),
+      ).toBe(true);
+    }
+    // Every field long: a body far longer than the journal keeps (16 KiB), or one whose texts are each 400 graphemes.
+    expect(
+      writes.some(
+        (entry) =>
+          (entry.bodySize ?? 0) > 38 * 400 ||
+          (typeof entry.body === "object" &&
+            entry.body !== null &&
+            [...String((entry.body as Record<string, unknown>).city)].length === 400),
+      ),
+    ).toBe(true);
+  });
+
+  it("makes at most one property per 20 cases, judges other valid creates as edits, lists what it left", () => {
+    const { fuzz, leftBehind, created } = withFuzz.report;
+    expect(fuzz!.properties.limit).toBe(5);
+    const made = leftBehind.filter((entry) => entry.includes("made by a generated case"));
+    expect(made.length).toBe(fuzz!.properties.created);
+    expect(made.length).toBeGreaterThan(0);
+    expect(made.length).toBeLessThanOrEqual(5);
+    expect(
+      made.every((entry) =>
+        new RegExp(
+          /^property \d+, made by a generated case, titled "Contract Run /.source +
+            /fuzz-abcdef \(\d+\)" with external id contract-fuzz-abcdef-\d+ /.source,
+        ).test(entry),
+      ),
+    ).toBe(true);
+    expect(created!.filter((record) => record.by === "made by a generated case")).toHaveLength(made.length);
+    // The mock refuses every create the document rules out, so none goes unsent; the valid ones past the limit went
+    // as edits.
+    expect(fuzz!.operations.createProperty!.notSent).toBeUndefined();
+    expect(fuzz!.operations.createProperty!.asEdits).toBeGreaterThan(20);
+    const creates = withFuzz.mock
+      .requests()
+      .slice(scenarioOnly)
+      .filter((entry) => entry.method === "POST" && entry.path === "/api/v1/object/property");
+    expect(creates.length).toBeGreaterThan(20); // the cases the document rules out, each refused
+  });
 });
 
 describe("a failure of a generated case", () => {

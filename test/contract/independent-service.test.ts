@@ -218,42 +218,39 @@ describe("the conforming independent service, endpoint by endpoint", () => {
     expect(isRefused((await api.call("GET", `/properties/${otherUid}`)).status)).toBe(true);
   });
 
-  it(
-    "6-10: agent cards are created, retrieved with the fields " + "of 2.2, updated, listed by nid and deleted",
-    async () => {
-      const fields = {
-        name: "Ada Agent",
-        agent_first_name: "Ada",
-        agent_last_name: "Agent",
-        email: uniqueEmail(),
-        phone: "555-0100",
-        company: "Acme Realty",
-        professional_title: "Broker",
-        license: "LIC-1",
-        website: "https://ada.example",
-        card_type: "standard",
-        agency_profile: "77",
-        headshot_url: "https://ada.example/h.png",
-        notes: "n",
-        social_media_links: LINKS,
-      };
-      const created = await api.ok("POST", "/agent_card/", fields);
-      expect(created.nid).toMatch(/^\d+$/);
-      const agent = await api.agent(created.nid);
-      expect(agent).toMatchObject({ ...fields, id: created.nid, social_media_links: [LINKS[1], LINKS[2], LINKS[0]] });
-      expect(await api.ok("PUT", `/agent_card/${created.nid}`, { phone: "555-0199", notes: null })).toEqual({
-        nid: created.nid,
-      });
-      expect(await api.agent(created.nid)).toMatchObject({ phone: "555-0199", notes: null, company: "Acme Realty" });
-      const list = await api.ok("GET", "/agent_cards");
-      for (const [key, value] of Object.entries<{ nid: unknown; email: string }>(list))
-        expect(String(value.nid)).toBe(key);
-      expect(list[created.nid].email).toBe(fields.email);
-      expect(await api.ok("DELETE", `/agent_card/${created.nid}`)).toEqual([true]);
-      expect((await api.call("POST", `/agent_card/${created.nid}`)).status).toBe(404);
-      expect(await api.ok("GET", "/agent_cards")).not.toHaveProperty(created.nid);
-    },
-  );
+  it("6-10: agent cards are created, retrieved with the fields of 2.2, updated, listed by nid, deleted", async () => {
+    const fields = {
+      name: "Ada Agent",
+      agent_first_name: "Ada",
+      agent_last_name: "Agent",
+      email: uniqueEmail(),
+      phone: "555-0100",
+      company: "Acme Realty",
+      professional_title: "Broker",
+      license: "LIC-1",
+      website: "https://ada.example",
+      card_type: "standard",
+      agency_profile: "77",
+      headshot_url: "https://ada.example/h.png",
+      notes: "n",
+      social_media_links: LINKS,
+    };
+    const created = await api.ok("POST", "/agent_card/", fields);
+    expect(created.nid).toMatch(/^\d+$/);
+    const agent = await api.agent(created.nid);
+    expect(agent).toMatchObject({ ...fields, id: created.nid, social_media_links: [LINKS[1], LINKS[2], LINKS[0]] });
+    expect(await api.ok("PUT", `/agent_card/${created.nid}`, { phone: "555-0199", notes: null })).toEqual({
+      nid: created.nid,
+    });
+    expect(await api.agent(created.nid)).toMatchObject({ phone: "555-0199", notes: null, company: "Acme Realty" });
+    const list = await api.ok("GET", "/agent_cards");
+    for (const [key, value] of Object.entries<{ nid: unknown; email: string }>(list))
+      expect(String(value.nid)).toBe(key);
+    expect(list[created.nid].email).toBe(fields.email);
+    expect(await api.ok("DELETE", `/agent_card/${created.nid}`)).toEqual([true]);
+    expect((await api.call("POST", `/agent_card/${created.nid}`)).status).toBe(404);
+    expect(await api.ok("GET", "/agent_cards")).not.toHaveProperty(created.nid);
+  });
 
   it("7, 8: section 7's named errors for seats and duplicate emails", async () => {
     const fresh = new Client(service, service.accounts.fresh);
@@ -329,39 +326,35 @@ describe("the conforming independent service, endpoint by endpoint", () => {
     for (const template of templates) expect(typeof template.title).toBe("string");
   });
 
-  it(
-    "1-5, 15: refuse a missing key, a missing token, a wrong token and another account's token on the caller's " +
-      "own records",
-    async () => {
-      const nid = await api.createProperty();
-      await api.ok("PUT", `/property/${nid}`, { external_id: "ext-auth" });
-      const own = api.credentials();
-      const { "API-KEY": _key, ...noKey } = own;
-      const { TOKEN: _token, ...noToken } = own;
-      const probes: Array<[Method, string, unknown]> = [
-        ["GET", `/property/${nid}`, undefined],
-        ["GET", "/external-property/ext-auth", undefined],
-        ["POST", "/property", VALID_PROPERTY],
-        ["PUT", `/property/${nid}`, { title: "x" }],
-        ["GET", `/properties/${api.account.uid}`, undefined],
-        ["GET", "/template_base", undefined],
-      ];
-      for (const [method, path, body] of probes) {
-        expect((await api.call(method, path, body)).status, `${method} ${path}`).toBe(200);
-        for (const headers of [
-          noKey,
-          noToken,
-          { ...own, TOKEN: "not-a-token" },
-          { ...own, TOKEN: service.accounts.other.token },
-        ]) {
-          expect(
-            (await api.call(method, path, body, headers)).status,
-            `${method} ${path} ${JSON.stringify(headers)}`,
-          ).toBe(403);
-        }
+  it("1-5, 15: refuse a missing key or token, a wrong token, another account's token on own records", async () => {
+    const nid = await api.createProperty();
+    await api.ok("PUT", `/property/${nid}`, { external_id: "ext-auth" });
+    const own = api.credentials();
+    const { "API-KEY": _key, ...noKey } = own;
+    const { TOKEN: _token, ...noToken } = own;
+    const probes: Array<[Method, string, unknown]> = [
+      ["GET", `/property/${nid}`, undefined],
+      ["GET", "/external-property/ext-auth", undefined],
+      ["POST", "/property", VALID_PROPERTY],
+      ["PUT", `/property/${nid}`, { title: "x" }],
+      ["GET", `/properties/${api.account.uid}`, undefined],
+      ["GET", "/template_base", undefined],
+    ];
+    for (const [method, path, body] of probes) {
+      expect((await api.call(method, path, body)).status, `${method} ${path}`).toBe(200);
+      for (const headers of [
+        noKey,
+        noToken,
+        { ...own, TOKEN: "not-a-token" },
+        { ...own, TOKEN: service.accounts.other.token },
+      ]) {
+        expect(
+          (await api.call(method, path, body, headers)).status,
+          `${method} ${path} ${JSON.stringify(headers)}`,
+        ).toBe(403);
       }
-    },
-  );
+    }
+  });
 
   it("answers JSON with a charset parameter, and another account's records are invisible", async () => {
     const nid = await api.createProperty();
@@ -377,66 +370,59 @@ describe("the conforming independent service, endpoint by endpoint", () => {
   });
 });
 
-describe(
-  "both ends of the reading of input (issue 28): each refuses " + "or takes, and what it takes keeps 2.1's facts",
-  () => {
-    it("edit-refuses-numbers: an edit takes strings only, even the create table's integer", async () => {
-      const service = await startIndependentService({ variant: "edit-refuses-numbers" });
-      try {
-        const api = new Client(service);
-        const nid = await api.createProperty({ bedrooms: 3 });
-        expect(isRefused((await api.call("PUT", `/property/${nid}`, { bedrooms: 4 })).status)).toBe(true);
-        expect(isRefused((await api.call("PUT", `/property/${nid}`, { title: 7 })).status)).toBe(true);
-        expect((await api.property(nid)).bedrooms).toBe("3");
-      } finally {
-        await service.close();
-      }
-    });
+describe("both ends of the reading of input: each refuses or takes, and what it takes keeps 2.1's facts", () => {
+  it("edit-refuses-numbers: an edit takes strings only, even the create table's integer", async () => {
+    const service = await startIndependentService({ variant: "edit-refuses-numbers" });
+    try {
+      const api = new Client(service);
+      const nid = await api.createProperty({ bedrooms: 3 });
+      expect(isRefused((await api.call("PUT", `/property/${nid}`, { bedrooms: 4 })).status)).toBe(true);
+      expect(isRefused((await api.call("PUT", `/property/${nid}`, { title: 7 })).status)).toBe(true);
+      expect((await api.property(nid)).bedrooms).toBe("3");
+    } finally {
+      await service.close();
+    }
+  });
 
-    it(
-      "lenient-types: neighbouring types taken and stored in the documented form; derived, read-only and unknown " +
-        "edit fields ignored",
-      async () => {
-        const service = await startIndependentService({ variant: "lenient-types" });
-        try {
-          const api = new Client(service);
-          const nid = await api.createProperty({
-            zip: 62701,
-            bedrooms: "3",
-            garage: "attached",
-            property_type: "single family",
-            template: "syd",
-          });
-          expect(await api.property(nid)).toMatchObject({
-            zip: "62701",
-            bedrooms: "3",
-            garage: expect.stringMatching(/^[0-9]+$/),
-            property_type: "SingleFamily",
-            template: "syd",
-          });
-          await api.ok("PUT", `/property/${nid}`, {
-            edit_access: 4,
-            title: 12.5,
-            website_url: "https://elsewhere.example/",
-            nid: "1",
-            uid: "2",
-            no_such_field: "x",
-          });
-          expect(await api.property(nid)).toMatchObject({
-            nid,
-            uid: String(api.account.uid),
-            edit_access: "4",
-            title: "12.5",
-            website_url: null,
-          });
-          expect(isRefused((await api.call("PUT", `/property/${nid}`, { edit_access: 0.5 })).status)).toBe(true);
-        } finally {
-          await service.close();
-        }
-      },
-    );
-  },
-);
+  it("lenient-types: near types stored as documented; derived, read-only, unknown edit fields ignored", async () => {
+    const service = await startIndependentService({ variant: "lenient-types" });
+    try {
+      const api = new Client(service);
+      const nid = await api.createProperty({
+        zip: 62701,
+        bedrooms: "3",
+        garage: "attached",
+        property_type: "single family",
+        template: "syd",
+      });
+      expect(await api.property(nid)).toMatchObject({
+        zip: "62701",
+        bedrooms: "3",
+        garage: expect.stringMatching(/^[0-9]+$/),
+        property_type: "SingleFamily",
+        template: "syd",
+      });
+      await api.ok("PUT", `/property/${nid}`, {
+        edit_access: 4,
+        title: 12.5,
+        website_url: "https://elsewhere.example/",
+        nid: "1",
+        uid: "2",
+        no_such_field: "x",
+      });
+      expect(await api.property(nid)).toMatchObject({
+        nid,
+        uid: String(api.account.uid),
+        edit_access: "4",
+        title: "12.5",
+        website_url: null,
+      });
+      expect(isRefused((await api.call("PUT", `/property/${nid}`, { edit_access: 0.5 })).status)).toBe(true);
+    } finally {
+      await service.close();
+    }
+  });
+});
 
 describe("the broken variants", () => {
   it("are at least 30, uniquely named, each citing a section of the document, each with a probe here", () => {
@@ -470,102 +456,98 @@ describe("the broken variants", () => {
 // The in-process fetch reads a plain call (the runner's: a URL, a record of headers, a text body) from its
 // arguments, without a Request: it must read what a Request, and the server behind a socket, would.
 describe("the in-process fetch", () => {
-  it(
-    "answers each request as the server does: headers joined and trimmed, a body without a content-type, a " +
-      "lone surrogate, a body past the limit, a Request given whole",
-    async () => {
-      const viaFetch = await startIndependentService();
-      const viaSocket = await startIndependentService();
-      try {
-        const { apiKey, token } = viaFetch.accounts.primary;
-        const json = { "content-type": "application/json" };
-        const calls: Array<[string, RequestInit]> = [
-          ["/property/1", { headers: { "API-KEY": ` ${apiKey} `, TOKEN: `${token}\t` } }],
-          ["/property/1", { headers: { "API-KEY": apiKey, "api-key": apiKey, TOKEN: token } }],
-          [
-            "/property",
-            { method: "POST", headers: { "API-KEY": apiKey, TOKEN: token }, body: JSON.stringify(VALID_PROPERTY) },
-          ],
-          [
-            "/property",
-            {
-              method: "POST",
-              headers: { "API-KEY": apiKey, TOKEN: token, ...json },
-              body: JSON.stringify({ ...VALID_PROPERTY, description: "x".repeat(64 * 1024) }),
-            },
-          ],
-          ["/property/1", { method: "PUT", headers: { "API-KEY": apiKey, TOKEN: token, ...json }, body: "" }],
-          [
-            "/properties/1",
-            {
-              method: "DELETE",
-              headers: { "API-KEY": apiKey, TOKEN: token },
-              body: null,
-              redirect: "manual",
-              signal: AbortSignal.timeout(60_000),
-            },
-          ],
-        ];
-        // The answers compared apart from each instance's own address and its auto-login tokens.
-        const read = async (response: Response, service: IndependentService) => ({
-          status: response.status,
-          type: response.headers.get("content-type"),
-          text: (await response.text())
-            .split(service.url)
-            .join("{base}")
-            .replace(/\/autologin\/[^"]+/g, "/autologin/…"),
-        });
-        for (const [path, init] of calls) {
-          const inProcess = await read(await viaFetch.fetch(`${viaFetch.url}/api/v1/object${path}`, init), viaFetch);
-          const overSocket = await read(await fetch(`${viaSocket.url}/api/v1/object${path}`, init), viaSocket);
-          expect(inProcess, `${init.method ?? "GET"} ${path}`).toEqual(overSocket);
-        }
-        // A body with a lone surrogate, sent as UTF-8 (where it becomes U+FFFD), edited into a property and read back.
-        const loneSurrogate = `{"title":"Lone \ud800 surrogate"}`;
-        const readBack = async (service: IndependentService, send: typeof fetch) => {
-          const headers = { "API-KEY": apiKey, TOKEN: token, ...json };
-          const created = JSON.parse(
-            await (
-              await send(`${service.url}/api/v1/object/property`, {
-                method: "POST",
-                headers,
-                body: JSON.stringify(VALID_PROPERTY),
-              })
-            ).text(),
-          ) as { nid: string };
-          expect(
-            (
-              await send(`${service.url}/api/v1/object/property/${created.nid}`, {
-                method: "PUT",
-                headers,
-                body: loneSurrogate,
-              })
-            ).status,
-          ).toBe(200);
-          return read(await send(`${service.url}/api/v1/object/property/${created.nid}`, { headers }), service);
-        };
-        const shown = await readBack(viaFetch, viaFetch.fetch);
-        expect(shown.text).toContain('"title":"Lone \ufffd surrogate"');
-        expect(shown).toEqual(await readBack(viaSocket, fetch));
-        const whole = new Request(`${viaFetch.url}/api/v1/object/property/1`, {
-          headers: { "API-KEY": apiKey, TOKEN: token },
-        });
-        expect(await read(await viaFetch.fetch(whole), viaFetch)).toEqual(
-          await read(
-            await fetch(`${viaSocket.url}/api/v1/object/property/1`, { headers: { "API-KEY": apiKey, TOKEN: token } }),
-            viaSocket,
-          ),
-        );
-        // What a Request refuses, the in-process fetch refuses too.
-        await expect(
-          viaFetch.fetch(`${viaFetch.url}/api/v1/object/property/1`, { headers: { TOKEN: "a\nb" } }),
-        ).rejects.toThrow(TypeError);
-        await expect(viaFetch.fetch(`${viaFetch.url}/api/v1/object/property/1`, { body: "{}" })).rejects.toThrow(
-          TypeError,
-        );
-      } finally {
-        await Promise.all([viaFetch.close(), viaSocket.close()]);
+  it("answers requests as the server does: headers, no content-type, lone surrogate, too long, a Request", async () => {
+    const viaFetch = await startIndependentService();
+    const viaSocket = await startIndependentService();
+    try {
+      const { apiKey, token } = viaFetch.accounts.primary;
+      const json = { "content-type": "application/json" };
+      const calls: Array<[string, RequestInit]> = [
+        ["/property/1", { headers: { "API-KEY": ` ${apiKey} `, TOKEN: `${token}\t` } }],
+        ["/property/1", { headers: { "API-KEY": apiKey, "api-key": apiKey, TOKEN: token } }],
+        [
+          "/property",
+          { method: "POST", headers: { "API-KEY": apiKey, TOKEN: token }, body: JSON.stringify(VALID_PROPERTY) },
+        ],
+        [
+          "/property",
+          {
+            method: "POST",
+            headers: { "API-KEY": apiKey, TOKEN: token, ...json },
+            body: JSON.stringify({ ...VALID_PROPERTY, description: "x".repeat(64 * 1024) }),
+          },
+        ],
+        ["/property/1", { method: "PUT", headers: { "API-KEY": apiKey, TOKEN: token, ...json }, body: "" }],
+        [
+          "/properties/1",
+          {
+            method: "DELETE",
+            headers: { "API-KEY": apiKey, TOKEN: token },
+            body: null,
+            redirect: "manual",
+            signal: AbortSignal.timeout(60_000),
+          },
+        ],
+      ];
+      // The answers compared apart from each instance's own address and its auto-login tokens.
+      const read = async (response: Response, service: IndependentService) => ({
+        status: response.status,
+        type: response.headers.get("content-type"),
+        text: (await response.text())
+          .split(service.url)
+          .join("{base}")
+          .replace(/\/autologin\/[^"]+/g, "/autologin/…"),
+      });
+      for (const [path, init] of calls) {
+        const inProcess = await read(await viaFetch.fetch(`${viaFetch.url}/api/v1/object${path}`, init), viaFetch);
+        const overSocket = await read(await fetch(`${viaSocket.url}/api/v1/object${path}`, init), viaSocket);
+        expect(inProcess, `${init.method ?? "GET"} ${path}`).toEqual(overSocket);
       }
-    },
-  );
+      // A body with a lone surrogate, sent as UTF-8 (where it becomes U+FFFD), edited into a property and read back.
+      const loneSurrogate = `{"title":"Lone \ud800 surrogate"}`;
+      const readBack = async (service: IndependentService, send: typeof fetch) => {
+        const headers = { "API-KEY": apiKey, TOKEN: token, ...json };
+        const created = JSON.parse(
+          await (
+            await send(`${service.url}/api/v1/object/property`, {
+              method: "POST",
+              headers,
+              body: JSON.stringify(VALID_PROPERTY),
+            })
+          ).text(),
+        ) as { nid: string };
+        expect(
+          (
+            await send(`${service.url}/api/v1/object/property/${created.nid}`, {
+              method: "PUT",
+              headers,
+              body: loneSurrogate,
+            })
+          ).status,
+        ).toBe(200);
+        return read(await send(`${service.url}/api/v1/object/property/${created.nid}`, { headers }), service);
+      };
+      const shown = await readBack(viaFetch, viaFetch.fetch);
+      expect(shown.text).toContain('"title":"Lone \ufffd surrogate"');
+      expect(shown).toEqual(await readBack(viaSocket, fetch));
+      const whole = new Request(`${viaFetch.url}/api/v1/object/property/1`, {
+        headers: { "API-KEY": apiKey, TOKEN: token },
+      });
+      expect(await read(await viaFetch.fetch(whole), viaFetch)).toEqual(
+        await read(
+          await fetch(`${viaSocket.url}/api/v1/object/property/1`, { headers: { "API-KEY": apiKey, TOKEN: token } }),
+          viaSocket,
+        ),
+      );
+      // What a Request refuses, the in-process fetch refuses too.
+      await expect(
+        viaFetch.fetch(`${viaFetch.url}/api/v1/object/property/1`, { headers: { TOKEN: "a\nb" } }),
+      ).rejects.toThrow(TypeError);
+      await expect(viaFetch.fetch(`${viaFetch.url}/api/v1/object/property/1`, { body: "{}" })).rejects.toThrow(
+        TypeError,
+      );
+    } finally {
+      await Promise.all([viaFetch.close(), viaSocket.close()]);
+    }
+  });
 });

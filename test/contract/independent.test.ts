@@ -89,27 +89,23 @@ describe("every legitimate variant, taking a choice the document leaves open", (
     );
   });
 
-  it(
-    "lenient-types: passes the scenario with no failure, its near misses taken and stored in the documented " +
-      "form (warnings)",
-    async () => {
-      const report = await runAgainst("lenient-types");
-      expect(failuresOf(report)).toEqual([]);
-      const taken = report.results.filter(
-        (result) => result.check === "negative_data_rejection" && result.status === "warning",
-      );
-      expect(taken.length).toBeGreaterThan(0);
-      expect(
-        taken.every(
-          (result) =>
-            result.tier === "assumption" &&
-            /we expect a refusal, which the document does not require/.test(result.message ?? ""),
-        ),
-      ).toBe(true);
-      // It took near misses that make properties, and the run still left no more than 14.
-      expect(report.created!.length).toBeLessThanOrEqual(14);
-    },
-  );
+  it("lenient-types: passes with no failure, its near misses stored in the documented form (warnings)", async () => {
+    const report = await runAgainst("lenient-types");
+    expect(failuresOf(report)).toEqual([]);
+    const taken = report.results.filter(
+      (result) => result.check === "negative_data_rejection" && result.status === "warning",
+    );
+    expect(taken.length).toBeGreaterThan(0);
+    expect(
+      taken.every(
+        (result) =>
+          result.tier === "assumption" &&
+          /we expect a refusal, which the document does not require/.test(result.message ?? ""),
+      ),
+    ).toBe(true);
+    // It took near misses that make properties, and the run still left no more than 14.
+    expect(report.created!.length).toBeLessThanOrEqual(14);
+  });
 
   it("lenient-types with --strict: the taken near misses fail, as every warning does", async () => {
     const service = await import("../support/independent-service/index.ts").then(({ startIndependentService }) =>
@@ -183,35 +179,31 @@ describe("the sweep of every value a create accepts (section 4.1 endpoint 3)", (
     "saren",
   ];
 
-  it(
-    "sees each garage kind and property type as a create sets it, and every create template, as facts, even " +
-      "where an edit refuses the create's words",
-    async () => {
-      const report = await runAgainst("edit-takes-retrieve-forms");
-      const representation = report.results.filter((result) => result.check === "documented_representation");
-      expect(representation.filter((result) => result.status === "failed")).toEqual([]);
-      // Every retrieve of a property also checks its virtual_tours under the same check, at the same step: a step
-      // the sweep checked carries two passed facts, the sweep's and that one.
-      const counts = new Map<string, number>();
-      for (const result of representation)
-        if (result.tier === "fact" && result.status === "passed")
-          counts.set(result.step, (counts.get(result.step) ?? 0) + 1);
-      const facts = [...counts].filter(([, count]) => count >= 2).map(([step]) => step);
-      const created = facts.filter((step) => step.startsWith("retrieve the property created with "));
-      for (const garage of GARAGE)
-        expect(created.filter((step) => step.includes(`garage ${garage},`)).length, garage).toBeGreaterThanOrEqual(3);
-      for (const type of TYPES)
-        expect(
-          created.filter((step) => step.includes(`property_type ${type},`)),
-          type,
-        ).toHaveLength(1);
-      for (const template of TEMPLATES)
-        expect(
-          facts.some((step) => step.endsWith(`template ${template}`)),
-          template,
-        ).toBe(true);
-    },
-  );
+  it("sees each garage kind, property type and template a create sets as facts, though edits refuse them", async () => {
+    const report = await runAgainst("edit-takes-retrieve-forms");
+    const representation = report.results.filter((result) => result.check === "documented_representation");
+    expect(representation.filter((result) => result.status === "failed")).toEqual([]);
+    // Every retrieve of a property also checks its virtual_tours under the same check, at the same step: a step
+    // the sweep checked carries two passed facts, the sweep's and that one.
+    const counts = new Map<string, number>();
+    for (const result of representation)
+      if (result.tier === "fact" && result.status === "passed")
+        counts.set(result.step, (counts.get(result.step) ?? 0) + 1);
+    const facts = [...counts].filter(([, count]) => count >= 2).map(([step]) => step);
+    const created = facts.filter((step) => step.startsWith("retrieve the property created with "));
+    for (const garage of GARAGE)
+      expect(created.filter((step) => step.includes(`garage ${garage},`)).length, garage).toBeGreaterThanOrEqual(3);
+    for (const type of TYPES)
+      expect(
+        created.filter((step) => step.includes(`property_type ${type},`)),
+        type,
+      ).toHaveLength(1);
+    for (const template of TEMPLATES)
+      expect(
+        facts.some((step) => step.endsWith(`template ${template}`)),
+        template,
+      ).toBe(true);
+  });
 });
 
 describe("the mock, held to the same runs", () => {

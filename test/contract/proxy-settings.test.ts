@@ -3,29 +3,25 @@ import { describe, expect, it } from "vitest";
 import { bypassesProxy, proxyFor, readProxySettings, shownAddress } from "../../src/contract/runner/proxy-settings.ts";
 
 describe("readProxySettings", () => {
-  it(
-    "reads each variable in lower case first, then upper case; ALL_PROXY for a scheme without its own; a bare " +
-      "host:port is http://",
-    () => {
-      expect(
-        readProxySettings({
-          http_proxy: "http://lower:1",
-          HTTP_PROXY: "http://upper:2",
-          HTTPS_PROXY: "proxy.corp:3128",
-          NO_PROXY: "localhost",
-        }),
-      ).toEqual({
-        httpProxy: "http://lower:1",
-        httpsProxy: "http://proxy.corp:3128",
-        noProxy: "localhost",
-      });
-      expect(readProxySettings({ ALL_PROXY: "http://all:3", https_proxy: "" })).toEqual({
-        httpProxy: "http://all:3",
-        httpsProxy: "http://all:3",
-      });
-      expect(readProxySettings({})).toEqual({});
-    },
-  );
+  it("reads each variable lower case first; ALL_PROXY for a scheme without its own; bare host:port is http://", () => {
+    expect(
+      readProxySettings({
+        http_proxy: "http://lower:1",
+        HTTP_PROXY: "http://upper:2",
+        HTTPS_PROXY: "proxy.corp:3128",
+        NO_PROXY: "localhost",
+      }),
+    ).toEqual({
+      httpProxy: "http://lower:1",
+      httpsProxy: "http://proxy.corp:3128",
+      noProxy: "localhost",
+    });
+    expect(readProxySettings({ ALL_PROXY: "http://all:3", https_proxy: "" })).toEqual({
+      httpProxy: "http://all:3",
+      httpsProxy: "http://all:3",
+    });
+    expect(readProxySettings({})).toEqual({});
+  });
 
   it("takes the proxy by the address's scheme: HTTP_PROXY is not used for https:// (as curl)", () => {
     const settings = readProxySettings({ HTTP_PROXY: "http://p:1" });

@@ -116,24 +116,21 @@ describe("a recording of a client that keeps the contract", () => {
 });
 
 describe("a client that breaks the contract", () => {
-  it(
-    "fails request_conformance for an invalid body, naming the " + "field, while the mock's refusal itself conforms",
-    async () => {
-      const har = recorder();
-      await har.send("POST", `${API}/property`, {
-        body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701", garage: "attached" },
-      });
-      const report = reportOf(har.har());
-      expect(report.result).toBe("failed");
-      expect(
-        notPassed(report).map((result) => [result.check, result.status, result.step, result.request?.status]),
-      ).toEqual([["request_conformance", "failed", "entry 1", 400]]);
-      expect(notPassed(report)[0]!.message).toBe(
-        'createProperty request.body/garage: must be one of "Attached", "Detached", "None", got string ' +
-          '"attached" [enum]',
-      );
-    },
-  );
+  it("fails request_conformance for a bad body, naming the field; the mock's refusal itself conforms", async () => {
+    const har = recorder();
+    await har.send("POST", `${API}/property`, {
+      body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701", garage: "attached" },
+    });
+    const report = reportOf(har.har());
+    expect(report.result).toBe("failed");
+    expect(
+      notPassed(report).map((result) => [result.check, result.status, result.step, result.request?.status]),
+    ).toEqual([["request_conformance", "failed", "entry 1", 400]]);
+    expect(notPassed(report)[0]!.message).toBe(
+      'createProperty request.body/garage: must be one of "Attached", "Detached", "None", got string ' +
+        '"attached" [enum]',
+    );
+  });
 
   it("fails request_conformance for missing credentials and for a route the contract does not have", async () => {
     const har = createHarRecorder(url, { "API-KEY": "demo-key", "content-type": "application/json" });
@@ -226,32 +223,28 @@ describe("a service that breaks the contract, seen in a recording", () => {
 });
 
 describe("what a recording may leave out", () => {
-  it(
-    "skips the schema check of an answer recorded without its body, and the answer checks of a request that " +
-      "got none",
-    async () => {
-      const har = recorder();
-      await har.send("GET", `${API}/template_base`);
-      await har.send("GET", `${API}/agent_cards`);
-      delete har.entries[0]!.response.content.text;
-      Object.assign(har.entries[1]!.response, {
-        status: 0,
-        statusText: "",
-        headers: [],
-        content: { size: 0, mimeType: "" },
-      });
-      const report = reportOf(har.har());
-      expect(
-        notPassed(report).map((result) => `${result.step} ${result.check} ${result.status}: ${result.message}`),
-      ).toEqual([
-        "entry 1 response_schema_conformance skipped: the recording holds no body for this answer",
-        "entry 2 not_a_server_error skipped: the recording holds no answer to this request (it failed or was " +
-          "cancelled in the client)",
-      ]);
-      expect(report.summary.content_type_conformance!.passed).toBe(1);
-      expect(report.result).toBe("passed");
-    },
-  );
+  it("skips the schema check of an answer recorded bodiless, and answer checks of a request with none", async () => {
+    const har = recorder();
+    await har.send("GET", `${API}/template_base`);
+    await har.send("GET", `${API}/agent_cards`);
+    delete har.entries[0]!.response.content.text;
+    Object.assign(har.entries[1]!.response, {
+      status: 0,
+      statusText: "",
+      headers: [],
+      content: { size: 0, mimeType: "" },
+    });
+    const report = reportOf(har.har());
+    expect(
+      notPassed(report).map((result) => `${result.step} ${result.check} ${result.status}: ${result.message}`),
+    ).toEqual([
+      "entry 1 response_schema_conformance skipped: the recording holds no body for this answer",
+      "entry 2 not_a_server_error skipped: the recording holds no answer to this request (it failed or was " +
+        "cancelled in the client)",
+    ]);
+    expect(report.summary.content_type_conformance!.passed).toBe(1);
+    expect(report.result).toBe("passed");
+  });
 
   it("reads base64 bodies, and leaves out HTTP/2 pseudo-headers", async () => {
     const har = recorder();

@@ -215,65 +215,59 @@ describe("the very first request answered late", () => {
 });
 
 describe("a 503 or 429 with Retry-After", () => {
-  it(
-    "to a GET, once: waited for, sent again, and the run holds; " + "the report says which request and how long",
-    async () => {
-      const { report, waits } = await runThrough(
-        onNth(
-          1,
-          (request) => request.method === "GET" && request.path === "/api/v1/object/agent_cards",
-          () => busy({ "retry-after": "1" }),
-        ),
-        { runId: "retry-once" },
-      );
-      expect(failed(report).map(line)).toEqual([]);
-      expect(report.result).toBe("passed");
-      expect(waits).toEqual([1000]);
-      expect(report.retried).toEqual([
-        expect.objectContaining({
-          method: "GET",
-          path: "/api/v1/object/agent_cards",
-          answers: [{ status: 503, retryAfter: "1" }],
-          waitedMs: 1000,
-          finalStatus: 200,
-        }),
-      ]);
-    },
-  );
+  it("to a GET, once: waited for, sent again, the run holds; the report says which request and how long", async () => {
+    const { report, waits } = await runThrough(
+      onNth(
+        1,
+        (request) => request.method === "GET" && request.path === "/api/v1/object/agent_cards",
+        () => busy({ "retry-after": "1" }),
+      ),
+      { runId: "retry-once" },
+    );
+    expect(failed(report).map(line)).toEqual([]);
+    expect(report.result).toBe("passed");
+    expect(waits).toEqual([1000]);
+    expect(report.retried).toEqual([
+      expect.objectContaining({
+        method: "GET",
+        path: "/api/v1/object/agent_cards",
+        answers: [{ status: 503, retryAfter: "1" }],
+        waitedMs: 1000,
+        finalStatus: 200,
+      }),
+    ]);
+  });
 
-  it(
-    "as an HTTP-date, and a 429 to the POST that retrieves an " + "agent card: the same (a date past means at once)",
-    async () => {
-      let agentRetrieves = 0;
-      const { report, waits } = await runThrough({
-        request: (request) => {
-          if (
-            request.method === "POST" &&
-            /^\/api\/v1\/object\/agent_card\/\d+$/.test(request.path) &&
-            (agentRetrieves += 1) === 1
-          ) {
-            return {
-              status: 429,
-              contentType: "application/json",
-              body: { error: "slow down" },
-              headers: { "retry-after": "Wed, 21 Oct 2015 07:28:00 GMT" },
-            };
-          }
-          return undefined;
-        },
-      });
-      expect(failed(report).map(line)).toEqual([]);
-      expect(waits).toEqual([]);
-      expect(report.retried).toEqual([
-        expect.objectContaining({
-          method: "POST",
-          answers: [{ status: 429, retryAfter: "Wed, 21 Oct 2015 07:28:00 GMT" }],
-          waitedMs: 0,
-          finalStatus: 200,
-        }),
-      ]);
-    },
-  );
+  it("as an HTTP-date, and a 429 to the POST retrieving an agent card: the same (a past date: at once)", async () => {
+    let agentRetrieves = 0;
+    const { report, waits } = await runThrough({
+      request: (request) => {
+        if (
+          request.method === "POST" &&
+          /^\/api\/v1\/object\/agent_card\/\d+$/.test(request.path) &&
+          (agentRetrieves += 1) === 1
+        ) {
+          return {
+            status: 429,
+            contentType: "application/json",
+            body: { error: "slow down" },
+            headers: { "retry-after": "Wed, 21 Oct 2015 07:28:00 GMT" },
+          };
+        }
+        return undefined;
+      },
+    });
+    expect(failed(report).map(line)).toEqual([]);
+    expect(waits).toEqual([]);
+    expect(report.retried).toEqual([
+      expect.objectContaining({
+        method: "POST",
+        answers: [{ status: 429, retryAfter: "Wed, 21 Oct 2015 07:28:00 GMT" }],
+        waitedMs: 0,
+        finalStatus: 200,
+      }),
+    ]);
+  });
 
   it("to a create: not sent again (a create is not safe to repeat), and judged as it came", async () => {
     const { report, waits } = await runThrough(
@@ -323,74 +317,68 @@ describe("a 503 or 429 with Retry-After", () => {
   });
 });
 
-describe(
-  "a connection closed without an answer (a proxy that drops a " + "request, an idle connection the service closed)",
-  () => {
-    it("to a GET, once: sent again at once, and the run holds; the report says which request and why", async () => {
-      const { report, waits } = await runThrough(onNth(2, isRetrieve, () => "hang-up"));
-      expect(failed(report).map(line)).toEqual([]);
-      expect(report.result).toBe("passed");
-      expect(waits).toEqual([]);
-      expect(report.retried).toEqual([
-        expect.objectContaining({
-          method: "GET",
-          path: expect.stringMatching(/^\/api\/v1\/object\/property\/\d+$/),
-          answers: [],
-          dropped: expect.any(String),
-          waitedMs: 0,
-          finalStatus: 200,
-        }),
-      ]);
-      expect(renderTextReport(report)).toMatch(
-        new RegExp(
-          /Sent again after a connection closed without an answer \(1 request, /.source +
-            /0\.0 s waited in all\)\n {2}GET \/api\/v1\/object\/property\/\d+ /.source +
-            /\(.+\): connection closed without an answer \(.+\); then 200/.source,
-        ),
-      );
-    });
-
-    it("to the same GET twice: judged, that request fails once (no answer) and the run goes on", async () => {
-      let drops = 0;
-      const { report } = await runThrough({
-        request: (request) => (isRetrieve(request) && (drops += 1) <= 2 ? "hang-up" : undefined),
-      });
-      expect(failed(report).map(line)).toEqual([
-        expect.stringMatching(
-          /^not_a_server_error: retrieve the property: GET \/api\/v1\/object\/property\/\d+ got no answer: /,
-        ),
-      ]);
-      expect(report.summary.edit_visible!.passed).toBeGreaterThan(0);
-    });
-
-    it(
-      "to a create: not sent again (the service may have made the " + "property), and that request fails: no answer",
-      async () => {
-        const { report } = await runThrough(
-          onNth(
-            1,
-            (request) => request.method === "POST" && request.path === "/api/v1/object/property",
-            () => "hang-up",
-          ),
-          { runId: "dropped-create" },
-        );
-        expect(report.retried).toBeUndefined();
-        expect(
-          failed(report)
-            .filter((result) => result.check === "not_a_server_error")
-            .map(line),
-        ).toEqual([
-          expect.stringMatching(
-            new RegExp(
-              /^not_a_server_error: create a property with every documented /.source +
-                /field: POST \/api\/v1\/object\/property got no answer: /.source,
-            ),
-          ),
-        ]);
-      },
+describe("a connection closed without an answer (a proxy dropping a request, an idle one the service closed)", () => {
+  it("to a GET, once: sent again at once, and the run holds; the report says which request and why", async () => {
+    const { report, waits } = await runThrough(onNth(2, isRetrieve, () => "hang-up"));
+    expect(failed(report).map(line)).toEqual([]);
+    expect(report.result).toBe("passed");
+    expect(waits).toEqual([]);
+    expect(report.retried).toEqual([
+      expect.objectContaining({
+        method: "GET",
+        path: expect.stringMatching(/^\/api\/v1\/object\/property\/\d+$/),
+        answers: [],
+        dropped: expect.any(String),
+        waitedMs: 0,
+        finalStatus: 200,
+      }),
+    ]);
+    expect(renderTextReport(report)).toMatch(
+      new RegExp(
+        /Sent again after a connection closed without an answer \(1 request, /.source +
+          /0\.0 s waited in all\)\n {2}GET \/api\/v1\/object\/property\/\d+ /.source +
+          /\(.+\): connection closed without an answer \(.+\); then 200/.source,
+      ),
     );
-  },
-);
+  });
+
+  it("to the same GET twice: judged, that request fails once (no answer) and the run goes on", async () => {
+    let drops = 0;
+    const { report } = await runThrough({
+      request: (request) => (isRetrieve(request) && (drops += 1) <= 2 ? "hang-up" : undefined),
+    });
+    expect(failed(report).map(line)).toEqual([
+      expect.stringMatching(
+        /^not_a_server_error: retrieve the property: GET \/api\/v1\/object\/property\/\d+ got no answer: /,
+      ),
+    ]);
+    expect(report.summary.edit_visible!.passed).toBeGreaterThan(0);
+  });
+
+  it("to a create: not sent again (the service may have made the property); the request fails: no answer", async () => {
+    const { report } = await runThrough(
+      onNth(
+        1,
+        (request) => request.method === "POST" && request.path === "/api/v1/object/property",
+        () => "hang-up",
+      ),
+      { runId: "dropped-create" },
+    );
+    expect(report.retried).toBeUndefined();
+    expect(
+      failed(report)
+        .filter((result) => result.check === "not_a_server_error")
+        .map(line),
+    ).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          /^not_a_server_error: create a property with every documented /.source +
+            /field: POST \/api\/v1\/object\/property got no answer: /.source,
+        ),
+      ),
+    ]);
+  });
+});
 
 describe("a 5xx without Retry-After", () => {
   it("mid-run fails not_a_server_error for that request, and is not sent again", async () => {

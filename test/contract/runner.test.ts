@@ -68,24 +68,20 @@ describe("against the conforming mock", () => {
     ).toHaveLength(15);
   });
 
-  it(
-    "leaves behind only the properties it could not delete (two, and one per property type but the first's), " +
-      "each labelled, and the mock never broke the contract",
-    () => {
-      expect(report.leftBehind).toEqual(
-        Array.from({ length: 2 + 11 }, () =>
-          expect.stringMatching(
-            new RegExp(
-              /^property \d+, made by the step "create a property with [^"]+", titled /.source +
-                /"Contract Run conforming-[0-9a-f]{6} \(\d+\)" with external id /.source +
-                /contract-conforming-[0-9a-f]{6}-\d+ \(the service has no operation to delete a property\)$/.source,
-            ),
+  it("leaves only the properties it cannot delete (two, one per property type but the first's), labelled", () => {
+    expect(report.leftBehind).toEqual(
+      Array.from({ length: 2 + 11 }, () =>
+        expect.stringMatching(
+          new RegExp(
+            /^property \d+, made by the step "create a property with [^"]+", titled /.source +
+              /"Contract Run conforming-[0-9a-f]{6} \(\d+\)" with external id /.source +
+              /contract-conforming-[0-9a-f]{6}-\d+ \(the service has no operation to delete a property\)$/.source,
           ),
         ),
-      );
-      expect(mock.violations).toEqual([]);
-    },
-  );
+      ),
+    );
+    expect(mock.violations).toEqual([]);
+  });
 
   it("cites a section of the interface document for every fact-tier result", () => {
     const facts = report.results.filter((result) => result.tier === "fact");
@@ -95,54 +91,50 @@ describe("against the conforming mock", () => {
 });
 
 describe("what a run leaves on the service", () => {
-  it(
-    "labels every property it created with its tag, in the title and the external id, as the service then " +
-      "shows them, and reports each",
-    async () => {
-      const keys = { apiKey: "left-behind", token: "left-behind-token" };
-      const outcome = await runContract({
-        baseUrl: mockUrl,
-        ...keys,
-        other: { apiKey: "left-behind-other", token: "t2" },
-        fresh: { apiKey: "left-behind-fresh", token: "t3" },
-        contract,
-        closedContract,
-        timeoutMs: HANG_MS,
-        seed: 5,
-        now: () => Date.UTC(2026, 10, 26),
-        nonce: "abc123",
+  it("labels each property it made with its tag, in title and external id, as the service shows; reports", async () => {
+    const keys = { apiKey: "left-behind", token: "left-behind-token" };
+    const outcome = await runContract({
+      baseUrl: mockUrl,
+      ...keys,
+      other: { apiKey: "left-behind-other", token: "t2" },
+      fresh: { apiKey: "left-behind-fresh", token: "t3" },
+      contract,
+      closedContract,
+      timeoutMs: HANG_MS,
+      seed: 5,
+      now: () => Date.UTC(2026, 10, 26),
+      nonce: "abc123",
+    });
+    if (outcome.kind !== "report") throw new Error(outcome.message);
+    const { report } = outcome;
+    // Without --run-id, the id is the start time and the seed: a property found on the account leads back to its
+    // report.
+    expect(report.runId).toBe(`${Date.UTC(2026, 10, 26).toString(36)}-s5`);
+    expect(report.runTag).toBe(`${report.runId}-abc123`);
+    expect(report.created).toHaveLength(13);
+    const headers = { "API-KEY": keys.apiKey, TOKEN: keys.token, "content-type": "application/json" };
+    for (const [index, created] of report.created!.entries()) {
+      expect(created).toMatchObject({
+        kind: "property",
+        title: `Contract Run ${report.runTag} (${index + 1})`,
+        externalId: `contract-${report.runTag}-${index + 1}`,
       });
-      if (outcome.kind !== "report") throw new Error(outcome.message);
-      const { report } = outcome;
-      // Without --run-id, the id is the start time and the seed: a property found on the account leads back to its
-      // report.
-      expect(report.runId).toBe(`${Date.UTC(2026, 10, 26).toString(36)}-s5`);
-      expect(report.runTag).toBe(`${report.runId}-abc123`);
-      expect(report.created).toHaveLength(13);
-      const headers = { "API-KEY": keys.apiKey, TOKEN: keys.token, "content-type": "application/json" };
-      for (const [index, created] of report.created!.entries()) {
-        expect(created).toMatchObject({
-          kind: "property",
-          title: `Contract Run ${report.runTag} (${index + 1})`,
-          externalId: `contract-${report.runTag}-${index + 1}`,
-        });
-        const shown = (await (
-          await fetch(`${mockUrl}/api/v1/object/property/${created.nid}`, { headers })
-        ).json()) as Record<string, unknown>;
-        expect({ title: shown.title, external_id: shown.external_id }).toEqual({
-          title: created.title,
-          external_id: created.externalId,
-        });
-      }
-      const owner = (await (
-        await fetch(`${mockUrl}/api/v1/object/property/${report.created![0]!.nid}`, { headers })
-      ).json()) as { uid: string };
-      const listed = (await (
-        await fetch(`${mockUrl}/api/v1/object/properties/${owner.uid}`, { headers })
-      ).json()) as Array<{ title: string }>;
-      expect(listed.filter((item) => item.title.startsWith(`Contract Run ${report.runTag} (`))).toHaveLength(13);
-    },
-  );
+      const shown = (await (
+        await fetch(`${mockUrl}/api/v1/object/property/${created.nid}`, { headers })
+      ).json()) as Record<string, unknown>;
+      expect({ title: shown.title, external_id: shown.external_id }).toEqual({
+        title: created.title,
+        external_id: created.externalId,
+      });
+    }
+    const owner = (await (
+      await fetch(`${mockUrl}/api/v1/object/property/${report.created![0]!.nid}`, { headers })
+    ).json()) as { uid: string };
+    const listed = (await (
+      await fetch(`${mockUrl}/api/v1/object/properties/${owner.uid}`, { headers })
+    ).json()) as Array<{ title: string }>;
+    expect(listed.filter((item) => item.title.startsWith(`Contract Run ${report.runTag} (`))).toHaveLength(13);
+  });
 });
 
 describe("without a second account or a fresh one", () => {
@@ -328,34 +320,27 @@ describe("breakage that rests only on the contract's assumptions", () => {
   });
 });
 
-describe(
-  "a service behind another address (section 4.1: the uri is " + "{base_url}/<autologin_path>/<ACCESS_TOKEN>)",
-  () => {
-    let proxy: Awaited<ReturnType<typeof startBreakingProxy>>;
-    beforeAll(async () => {
-      proxy = await startBreakingProxy(mockUrl, {});
-    });
-    afterAll(() => proxy.close());
+describe("a service behind another address (4.1: the uri is {base_url}/<autologin_path>/<ACCESS_TOKEN>)", () => {
+  let proxy: Awaited<ReturnType<typeof startBreakingProxy>>;
+  beforeAll(async () => {
+    proxy = await startBreakingProxy(mockUrl, {});
+  });
+  afterAll(() => proxy.close());
 
-    it(
-      "fails autologin_uri when the uri does not start with the address the run uses, and says how to name the " +
-        "public one",
-      async () => {
-        const report = await run(proxy.url);
-        expect(failedChecks(report)).toEqual(["autologin_uri"]);
-        expect(messagesOf(report, "autologin_uri")).toContain("--public-base-url");
-      },
-    );
+  it("fails autologin_uri when the uri does not start with the run's address; says how to name another", async () => {
+    const report = await run(proxy.url);
+    expect(failedChecks(report)).toEqual(["autologin_uri"]);
+    expect(messagesOf(report, "autologin_uri")).toContain("--public-base-url");
+  });
 
-    it("holds with --public-base-url naming the address clients reach the service at", async () => {
-      const report = await run(proxy.url, { publicBaseUrl: mockUrl });
-      expect(report.results.filter((result) => result.status === "failed")).toEqual([]);
-      expect(
-        report.results.filter((result) => result.check === "autologin_uri" && result.status === "passed").length,
-      ).toBeGreaterThan(2);
-    });
-  },
-);
+  it("holds with --public-base-url naming the address clients reach the service at", async () => {
+    const report = await run(proxy.url, { publicBaseUrl: mockUrl });
+    expect(report.results.filter((result) => result.status === "failed")).toEqual([]);
+    expect(
+      report.results.filter((result) => result.check === "autologin_uri" && result.status === "passed").length,
+    ).toBeGreaterThan(2);
+  });
+});
 
 describe("the mock reached by another of its names (issue 29: the uri carries the address the client used)", () => {
   it("holds autologin_uri at http://localhost:<port> with no base URL given to the mock", async () => {

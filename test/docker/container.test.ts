@@ -104,37 +104,35 @@ describe("the image, run by a Docker engine", () => {
     expect(await docker("exec", id, "cat", "/proc/1/comm")).toBe("node");
   });
 
-  it(
-    "holds package.json's runtime dependencies and the built JavaScript, with no dev dependency, optional peer " +
-      "or source",
-    async ({ skip }) => {
-      skip(!DOCKER_AVAILABLE, NO_DOCKER);
-      const { dependencies } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as {
-        dependencies: Record<string, string>;
-      };
-      const absent = [
-        "vitest",
-        "tsx",
-        "esbuild",
-        "typescript",
-        "swagger-ui-dist",
-        "@scarf/scarf",
-        "testcontainers",
-        "@stoplight/prism-cli",
-        "@faker-js/faker",
-      ];
-      // The packages installed, each named by its package.json (npm leaves empty scope folders of omitted ones).
-      const script =
-        `ls -A /app; echo --; for p in ${[...Object.keys(dependencies), ...absent].join(" ")}; do [ -f ` +
-        `node_modules/$p/package.json ] && echo $p; done; echo --; ls dist/docs-assets`;
-      const [app, installed, assets] = (await docker("run", "--rm", "--entrypoint", "sh", image, "-c", script))
-        .split("\n--\n")
-        .map((part) => part.split("\n").filter(Boolean));
-      expect(app!.sort()).toEqual(["dist", "fixtures", "node_modules", "package-lock.json", "package.json", "spec"]);
-      expect(installed).toEqual(Object.keys(dependencies));
-      expect(assets).toContain("swagger-ui-bundle.js");
-    },
-  );
+  it("holds package.json's runtime dependencies and the built JavaScript; no dev dependency, peer or source", async ({
+    skip,
+  }) => {
+    skip(!DOCKER_AVAILABLE, NO_DOCKER);
+    const { dependencies } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    const absent = [
+      "vitest",
+      "tsx",
+      "esbuild",
+      "typescript",
+      "swagger-ui-dist",
+      "@scarf/scarf",
+      "testcontainers",
+      "@stoplight/prism-cli",
+      "@faker-js/faker",
+    ];
+    // The packages installed, each named by its package.json (npm leaves empty scope folders of omitted ones).
+    const script =
+      `ls -A /app; echo --; for p in ${[...Object.keys(dependencies), ...absent].join(" ")}; do [ -f ` +
+      `node_modules/$p/package.json ] && echo $p; done; echo --; ls dist/docs-assets`;
+    const [app, installed, assets] = (await docker("run", "--rm", "--entrypoint", "sh", image, "-c", script))
+      .split("\n--\n")
+      .map((part) => part.split("\n").filter(Boolean));
+    expect(app!.sort()).toEqual(["dist", "fixtures", "node_modules", "package-lock.json", "package.json", "spec"]);
+    expect(installed).toEqual(Object.keys(dependencies));
+    expect(assets).toContain("swagger-ui-bundle.js");
+  });
 
   it("stops by itself with exit code 0 on `docker stop` within 5 s (past them Docker would kill it: 137)", async ({
     skip,
@@ -149,76 +147,74 @@ describe("the image, run by a Docker engine", () => {
     expect(logs.stdout + logs.stderr).toContain("SIGTERM: stopping");
   });
 
-  it(
-    "keeps every acknowledged create on a --db volume across `docker kill -s KILL` and a new container, with " +
-      "no temporary file left",
-    async ({ skip }) => {
-      skip(!DOCKER_AVAILABLE, NO_DOCKER);
-      const data = await volume();
-      const args = ["-v", `${data}:/data`];
-      const command = ["node", "dist/cli/mock.js", "--quiet", "--db", "/data/db.json"];
-      const headers = {
-        "API-KEY": "container-crash-key",
-        TOKEN: "container-crash-token",
-        "content-type": "application/json",
-      };
-      const acknowledged = new Map<number, string>();
-      const worker = async (url: string, trial: number, index: number, stop: () => boolean) => {
-        for (let step = 0; !stop(); step += 1) {
-          const street = `t${trial}-w${index}-${step}`;
-          try {
-            const response = await fetch(`${url}/api/v1/object/property`, {
-              method: "POST",
-              headers,
-              body: JSON.stringify({ street, city: "Austin", state: "TX", zip: "78701" }),
-              signal: AbortSignal.timeout(HANG_MS),
-            });
-            if (response.status === 200)
-              acknowledged.set(Number(((await response.json()) as { nid: string }).nid), street);
-          } catch {
-            return; // the container was killed under this request: it was never acknowledged
-          }
+  it("keeps each acknowledged create on a --db volume across `docker kill -s KILL`, no temporary file left", async ({
+    skip,
+  }) => {
+    skip(!DOCKER_AVAILABLE, NO_DOCKER);
+    const data = await volume();
+    const args = ["-v", `${data}:/data`];
+    const command = ["node", "dist/cli/mock.js", "--quiet", "--db", "/data/db.json"];
+    const headers = {
+      "API-KEY": "container-crash-key",
+      TOKEN: "container-crash-token",
+      "content-type": "application/json",
+    };
+    const acknowledged = new Map<number, string>();
+    const worker = async (url: string, trial: number, index: number, stop: () => boolean) => {
+      for (let step = 0; !stop(); step += 1) {
+        const street = `t${trial}-w${index}-${step}`;
+        try {
+          const response = await fetch(`${url}/api/v1/object/property`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ street, city: "Austin", state: "TX", zip: "78701" }),
+            signal: AbortSignal.timeout(HANG_MS),
+          });
+          if (response.status === 200)
+            acknowledged.set(Number(((await response.json()) as { nid: string }).nid), street);
+        } catch {
+          return; // the container was killed under this request: it was never acknowledged
         }
-      };
-      // How long after the tenth acknowledged create of a trial the kill comes (fixed, not drawn: same run, same
-      // kills).
-      const delays = [0, 150, 400];
-      let { id, url } = await start(args, command);
-      for (const [trial, delay] of delays.entries()) {
-        let stopped = false;
-        const workers = Array.from({ length: 4 }, (_, index) => worker(url, trial, index, () => stopped));
-        const before = acknowledged.size;
-        while (acknowledged.size < before + 10) await new Promise((resolve) => setTimeout(resolve, 2));
-        // Not a wait for a verdict: the moment of the kill, which the crash test varies on purpose.
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        await docker("kill", "--signal", "KILL", id);
-        stopped = true;
-        await Promise.all(workers);
-        expect((await containerState(id)).ExitCode, "killed, not stopped").toBe(137);
-
-        ({ id, url } = await start(args, command));
-        const [first] = acknowledged.keys();
-        const { uid } = (await (await fetch(`${url}/__db/properties/${first}`)).json()) as { uid: number };
-        const records = (await (await fetch(`${url}/__db/properties?uid=${uid}`)).json()) as Array<{
-          id: number;
-          street: string;
-        }>;
-        const byId = new Map(records.map((record) => [record.id, record.street]));
-        expect(byId.size, "a property is in the state twice").toBe(records.length);
-        expect(new Set(byId.values()).size, "a create was applied twice").toBe(records.length);
-        expect(
-          [...acknowledged].filter(([nid, street]) => byId.get(nid) !== street),
-          "acknowledged creates lost",
-        ).toEqual([]);
       }
-      expect(acknowledged.size).toBeGreaterThanOrEqual(30);
-      await docker("stop", "--time", "5", id);
-      expect((await containerState(id)).ExitCode).toBe(0);
-      // The volume as the next container finds it: the state and its journal, nothing half-written.
-      const files = await docker("run", "--rm", "-v", `${data}:/data`, "--entrypoint", "ls", image, "-A", "/data");
-      expect(files.split("\n").filter((name) => name !== "db.json" && name !== "db.json.journal")).toEqual([]);
-    },
-  );
+    };
+    // How long after the tenth acknowledged create of a trial the kill comes (fixed, not drawn: same run, same
+    // kills).
+    const delays = [0, 150, 400];
+    let { id, url } = await start(args, command);
+    for (const [trial, delay] of delays.entries()) {
+      let stopped = false;
+      const workers = Array.from({ length: 4 }, (_, index) => worker(url, trial, index, () => stopped));
+      const before = acknowledged.size;
+      while (acknowledged.size < before + 10) await new Promise((resolve) => setTimeout(resolve, 2));
+      // Not a wait for a verdict: the moment of the kill, which the crash test varies on purpose.
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      await docker("kill", "--signal", "KILL", id);
+      stopped = true;
+      await Promise.all(workers);
+      expect((await containerState(id)).ExitCode, "killed, not stopped").toBe(137);
+
+      ({ id, url } = await start(args, command));
+      const [first] = acknowledged.keys();
+      const { uid } = (await (await fetch(`${url}/__db/properties/${first}`)).json()) as { uid: number };
+      const records = (await (await fetch(`${url}/__db/properties?uid=${uid}`)).json()) as Array<{
+        id: number;
+        street: string;
+      }>;
+      const byId = new Map(records.map((record) => [record.id, record.street]));
+      expect(byId.size, "a property is in the state twice").toBe(records.length);
+      expect(new Set(byId.values()).size, "a create was applied twice").toBe(records.length);
+      expect(
+        [...acknowledged].filter(([nid, street]) => byId.get(nid) !== street),
+        "acknowledged creates lost",
+      ).toEqual([]);
+    }
+    expect(acknowledged.size).toBeGreaterThanOrEqual(30);
+    await docker("stop", "--time", "5", id);
+    expect((await containerState(id)).ExitCode).toBe(0);
+    // The volume as the next container finds it: the state and its journal, nothing half-written.
+    const files = await docker("run", "--rm", "-v", `${data}:/data`, "--entrypoint", "ls", image, "-A", "/data");
+    expect(files.split("\n").filter((name) => name !== "db.json" && name !== "db.json.journal")).toEqual([]);
+  });
 
   it("serves from a read-only root file system with every capability dropped, its state on a volume", async ({
     skip,

@@ -168,19 +168,16 @@ describe("Dockerfile", () => {
     for (const example of examples) expect(example.slice(0, cmd.length)).toEqual(cmd);
   });
 
-  it(
-    "its HEALTHCHECK exits 0 while the mock answers, and non-zero " + "when nothing listens or the answer is not 200",
-    async () => {
-      const port = await freePort();
-      startCmd(PACKAGE_ROOT, port);
-      await waitForHealthy(`http://127.0.0.1:${port}/healthz`);
-      expect((await runHealthcheck(port)).status).toBe(0);
+  it("its HEALTHCHECK exits 0 while the mock answers, else non-zero: nothing listens, or no 200", async () => {
+    const port = await freePort();
+    startCmd(PACKAGE_ROOT, port);
+    await waitForHealthy(`http://127.0.0.1:${port}/healthz`);
+    expect((await runHealthcheck(port)).status).toBe(0);
 
-      expect((await runHealthcheck(await freePort())).status).not.toBe(0);
-      const failing = await listen((_request, response) => response.writeHead(503).end());
-      expect((await runHealthcheck(failing)).status).not.toBe(0);
-    },
-  );
+    expect((await runHealthcheck(await freePort())).status).not.toBe(0);
+    const failing = await listen((_request, response) => response.writeHead(503).end());
+    expect((await runHealthcheck(failing)).status).not.toBe(0);
+  });
 
   it("its HEALTHCHECK gives up by itself before Docker's --timeout when the mock does not answer", async () => {
     const silent = await listen(() => undefined); // accepts and never answers
@@ -234,15 +231,11 @@ describe("docker-compose.yml", () => {
   const mock = compose.services[MOCK_SERVICE]!;
   const tests = compose.services.tests!;
 
-  it(
-    "builds the mock from the Dockerfile, publishes its port on the host's loopback only, and tells it the " +
-      "address other containers use",
-    () => {
-      expect(mock.build).toBe(".");
-      expect(mock.ports).toEqual([`127.0.0.1:${env.PORT}:${env.PORT}`]);
-      expect(mock.environment?.BASE_URL).toBe(`http://${MOCK_SERVICE}:${env.PORT}`);
-    },
-  );
+  it("builds the mock, publishes its port on the host's loopback only, and gives it the address others use", () => {
+    expect(mock.build).toBe(".");
+    expect(mock.ports).toEqual([`127.0.0.1:${env.PORT}:${env.PORT}`]);
+    expect(mock.environment?.BASE_URL).toBe(`http://${MOCK_SERVICE}:${env.PORT}`);
+  });
 
   it("checks the mock's health with the Dockerfile's own command", () => {
     expect(mock.healthcheck?.test).toEqual(["CMD", ...healthcheck.command]);
@@ -280,8 +273,9 @@ describe("docker-compose.yml", () => {
 });
 
 describe("the image's file set", () => {
-  it("replayed stage by stage, each in a folder of its own (the build stage compiles; the last installs the " +
-    "runtime dependencies and copies dist/ from it), serves the mock from the built JavaScript", async ({ skip }) => {
+  it("replayed stage by stage, each in a folder of its own, serves the mock from the built JavaScript", async ({
+    skip,
+  }) => {
     skip(
       DOCKER_AVAILABLE,
       "a Docker engine answers: test/docker/container.test.ts builds the image itself and checks its files",

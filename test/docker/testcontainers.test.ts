@@ -56,26 +56,25 @@ const PROFILE = {
 };
 
 describe("PropertyListingMockContainer (property-listing-kit/testcontainers)", () => {
-  it(
-    "starts from an image name, healthy, and answers the base " + "URL and the demo credentials that the API takes",
-    async ({ skip }) => {
-      skip(!DOCKER_AVAILABLE, NO_DOCKER);
-      // As a user imports it: the package's export, the built JavaScript.
-      const exported = await import("property-listing-kit/testcontainers");
-      const mock = await start(new exported.PropertyListingMockContainer(image));
-      expect(mock.getBaseUrl()).toMatch(/^http:\/\/[^/]+:\d+$/);
-      expect(mock.getCredentials()).toEqual(DEMO_CREDENTIALS);
-      expect(mock.getHeaders()).toEqual(DEMO_HEADERS);
-      expect((await fetch(`${mock.getBaseUrl()}/healthz`)).status).toBe(200);
-      const answer = await fetch(`${mock.getBaseUrl()}/api/v1/object/properties/1`, { headers: mock.getHeaders() });
-      expect(answer.status).toBe(200);
-      expect(((await answer.json()) as unknown[]).length).toBeGreaterThan(0);
-      const wrong = await fetch(`${mock.getBaseUrl()}/api/v1/object/properties/1`, {
-        headers: mock.getHeaders({ apiKey: "demo-key", token: "not-the-token" }),
-      });
-      expect(wrong.status).toBeGreaterThanOrEqual(400);
-    },
-  );
+  it("starts from an image name, healthy, and answers the base URL and demo credentials that the API takes", async ({
+    skip,
+  }) => {
+    skip(!DOCKER_AVAILABLE, NO_DOCKER);
+    // As a user imports it: the package's export, the built JavaScript.
+    const exported = await import("property-listing-kit/testcontainers");
+    const mock = await start(new exported.PropertyListingMockContainer(image));
+    expect(mock.getBaseUrl()).toMatch(/^http:\/\/[^/]+:\d+$/);
+    expect(mock.getCredentials()).toEqual(DEMO_CREDENTIALS);
+    expect(mock.getHeaders()).toEqual(DEMO_HEADERS);
+    expect((await fetch(`${mock.getBaseUrl()}/healthz`)).status).toBe(200);
+    const answer = await fetch(`${mock.getBaseUrl()}/api/v1/object/properties/1`, { headers: mock.getHeaders() });
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as unknown[]).length).toBeGreaterThan(0);
+    const wrong = await fetch(`${mock.getBaseUrl()}/api/v1/object/properties/1`, {
+      headers: mock.getHeaders({ apiKey: "demo-key", token: "not-the-token" }),
+    });
+    expect(wrong.status).toBeGreaterThanOrEqual(400);
+  });
 
   it(
     "builds the kit's Dockerfile and starts the image it built",
@@ -152,23 +151,20 @@ describe("PropertyListingMockContainer (property-listing-kit/testcontainers)", (
     ).toBe(401);
   });
 
-  it(
-    "withProfile answers as the profile says, given as an object " + "or as its JSON text, and names it at /healthz",
-    async ({ skip }) => {
-      skip(!DOCKER_AVAILABLE, NO_DOCKER);
-      for (const profile of [PROFILE, JSON.stringify(PROFILE)]) {
-        const mock = await start(new PropertyListingMockContainer(image).withProfile(profile));
-        const wrong = await fetch(`${mock.getBaseUrl()}/api/v1/object/agent_cards`, {
-          headers: mock.getHeaders({ apiKey: "demo-key", token: "not-the-token" }),
-        });
-        expect(wrong.status).toBe(403);
-        expect(await wrong.json()).toEqual({ error: expect.any(String), kind: "auth" });
-        expect(JSON.stringify(await (await fetch(`${mock.getBaseUrl()}/healthz`)).json())).toContain(
-          "testcontainers-1",
-        );
-      }
-    },
-  );
+  it("withProfile answers as the profile says, given as an object or JSON text, and names it at /healthz", async ({
+    skip,
+  }) => {
+    skip(!DOCKER_AVAILABLE, NO_DOCKER);
+    for (const profile of [PROFILE, JSON.stringify(PROFILE)]) {
+      const mock = await start(new PropertyListingMockContainer(image).withProfile(profile));
+      const wrong = await fetch(`${mock.getBaseUrl()}/api/v1/object/agent_cards`, {
+        headers: mock.getHeaders({ apiKey: "demo-key", token: "not-the-token" }),
+      });
+      expect(wrong.status).toBe(403);
+      expect(await wrong.json()).toEqual({ error: expect.any(String), kind: "auth" });
+      expect(JSON.stringify(await (await fetch(`${mock.getBaseUrl()}/healthz`)).json())).toContain("testcontainers-1");
+    }
+  });
 
   it("fails to start on a profile the mock refuses, instead of waiting for a health that never comes", async ({
     skip,

@@ -91,55 +91,47 @@ describe("the documented CI command", () => {
     expect(example).not.toContain("npm run");
   });
 
-  it(
-    "holds against the mock: exit 0, a well-formed JUnit file with unique test cases, the JSON report, no " +
-      "secret anywhere",
-    async () => {
-      const run = await runExample(mockUrl);
-      expect(run.code, run.stderr).toBe(0);
-      expect(run.stdout).toBe("");
-      const junit = readJunit(run.xml);
-      expect(junit.failures).toBe(0);
-      expect(junit.names.length).toBe(junit.tests);
-      expect(new Set(junit.names).size).toBe(junit.names.length);
-      const report = JSON.parse(run.json) as { result: string; leftBehind: string[] };
-      expect(report.result).toBe("passed");
-      expect(report.leftBehind.length).toBeGreaterThan(0);
-      expectNoSecret(run.stdout, run.stderr, run.xml, run.json);
-    },
-  );
+  it("holds against the mock: exit 0, a JUnit file of unique cases, the JSON report, no secret anywhere", async () => {
+    const run = await runExample(mockUrl);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe("");
+    const junit = readJunit(run.xml);
+    expect(junit.failures).toBe(0);
+    expect(junit.names.length).toBe(junit.tests);
+    expect(new Set(junit.names).size).toBe(junit.names.length);
+    const report = JSON.parse(run.json) as { result: string; leftBehind: string[] };
+    expect(report.result).toBe("passed");
+    expect(report.leftBehind.length).toBeGreaterThan(0);
+    expectNoSecret(run.stdout, run.stderr, run.xml, run.json);
+  });
 
-  it(
-    "fails against a service that echoes the credentials in a 500, and still shows them nowhere, only their " +
-      "variables",
-    async () => {
-      // Every retrieve of the template catalogue answers 500 with the request's credentials in the body, which the
-      // report quotes (`answered 500: …`).
-      const echo = await startBreakingProxy(mockUrl, {
-        request: (request) =>
-          request.path.endsWith("/template_base")
-            ? {
-                status: 500,
-                contentType: "application/json",
-                body: { error: "boom", key: request.headers["api-key"], token: request.headers.token },
-              }
-            : undefined,
-      });
-      try {
-        const run = await runExample(echo.url);
-        expect(run.code, run.stderr).toBe(1);
-        const junit = readJunit(run.xml);
-        expect(junit.failures).toBeGreaterThan(0);
-        expect(new Set(junit.names).size).toBe(junit.names.length);
-        expect(run.xml).toContain("${CONTRACT_API_KEY}");
-        expect(run.json).toContain("${CONTRACT_TOKEN}");
-        expect(run.stderr).toContain("${CONTRACT_API_KEY}");
-        expectNoSecret(run.stdout, run.stderr, run.xml, run.json);
-      } finally {
-        await echo.close();
-      }
-    },
-  );
+  it("fails against a service echoing the credentials in a 500; shows them nowhere, only their variables", async () => {
+    // Every retrieve of the template catalogue answers 500 with the request's credentials in the body, which the
+    // report quotes (`answered 500: …`).
+    const echo = await startBreakingProxy(mockUrl, {
+      request: (request) =>
+        request.path.endsWith("/template_base")
+          ? {
+              status: 500,
+              contentType: "application/json",
+              body: { error: "boom", key: request.headers["api-key"], token: request.headers.token },
+            }
+          : undefined,
+    });
+    try {
+      const run = await runExample(echo.url);
+      expect(run.code, run.stderr).toBe(1);
+      const junit = readJunit(run.xml);
+      expect(junit.failures).toBeGreaterThan(0);
+      expect(new Set(junit.names).size).toBe(junit.names.length);
+      expect(run.xml).toContain("${CONTRACT_API_KEY}");
+      expect(run.json).toContain("${CONTRACT_TOKEN}");
+      expect(run.stderr).toContain("${CONTRACT_API_KEY}");
+      expectNoSecret(run.stdout, run.stderr, run.xml, run.json);
+    } finally {
+      await echo.close();
+    }
+  });
 });
 
 describe("a machine format without --output", () => {
@@ -158,23 +150,20 @@ describe("a machine format without --output", () => {
     });
   }
 
-  it(
-    "writes --json-report beside any reporter, and the text " + "report points at it for the records left behind",
-    async () => {
-      const file = join(mkdtempSync(join(tmpdir(), "plk-ci-")), "contract.json");
-      const run = await runCli("node", [CONTRACT_BIN, "--skip-seat-checks", "--json-report", file], {
-        ...SECRETS,
-        CONTRACT_BASE_URL: mockUrl,
-      });
-      expect(run.code, run.stderr).toBe(0);
-      const report = JSON.parse(readFileSync(file, "utf8")) as { leftBehind: string[] };
-      expect(run.stdout).toContain(
-        `Left behind: ${report.leftBehind.length} records\n  ${report.leftBehind.length} properties: the ` +
-          `service has no operation to delete a property`,
-      );
-      expect(run.stdout).toContain(`The full list is in the JSON report, under "leftBehind" (${file}).`);
-    },
-  );
+  it("writes --json-report beside any reporter; the text report points at it for the records left behind", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "plk-ci-")), "contract.json");
+    const run = await runCli("node", [CONTRACT_BIN, "--skip-seat-checks", "--json-report", file], {
+      ...SECRETS,
+      CONTRACT_BASE_URL: mockUrl,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(file, "utf8")) as { leftBehind: string[] };
+    expect(run.stdout).toContain(
+      `Left behind: ${report.leftBehind.length} records\n  ${report.leftBehind.length} properties: the ` +
+        `service has no operation to delete a property`,
+    );
+    expect(run.stdout).toContain(`The full list is in the JSON report, under "leftBehind" (${file}).`);
+  });
 });
 
 describe("the sample nightly workflow", () => {

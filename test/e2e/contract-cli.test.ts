@@ -65,38 +65,35 @@ describe("npm run contract", () => {
     );
   });
 
-  it(
-    "exits 1 and names the violation when the service breaks " + "the contract, with a JSON report on request",
-    async () => {
-      const proxy = await startBreakingProxy(url, {
-        response: (request, response) =>
-          request.method === "POST" && request.path === "/api/v1/object/property" && response.status === 200
-            ? { ...response, body: { ...(response.body as object), nid: 1 } }
-            : undefined,
-      });
-      try {
-        const { code, output } = await contract([
-          "--base-url",
-          proxy.url,
-          "--api-key",
-          "demo-key",
-          "--token",
-          "demo-token",
-          "--reporter",
-          "json",
-          "--quiet",
-        ]);
-        expect(code).toBe(1);
-        const report = JSON.parse(output) as { result: string; results: Array<{ status: string; message?: string }> };
-        expect(report.result).toBe("failed");
-        expect(report.results.filter((result) => result.status === "failed").map((result) => result.message)).toContain(
-          "createProperty response.body/nid: must be string, got integer 1 [type]",
-        );
-      } finally {
-        await proxy.close();
-      }
-    },
-  );
+  it("exits 1 naming the violation when the service breaks the contract, with a JSON report on request", async () => {
+    const proxy = await startBreakingProxy(url, {
+      response: (request, response) =>
+        request.method === "POST" && request.path === "/api/v1/object/property" && response.status === 200
+          ? { ...response, body: { ...(response.body as object), nid: 1 } }
+          : undefined,
+    });
+    try {
+      const { code, output } = await contract([
+        "--base-url",
+        proxy.url,
+        "--api-key",
+        "demo-key",
+        "--token",
+        "demo-token",
+        "--reporter",
+        "json",
+        "--quiet",
+      ]);
+      expect(code).toBe(1);
+      const report = JSON.parse(output) as { result: string; results: Array<{ status: string; message?: string }> };
+      expect(report.result).toBe("failed");
+      expect(report.results.filter((result) => result.status === "failed").map((result) => result.message)).toContain(
+        "createProperty response.body/nid: must be string, got integer 1 [type]",
+      );
+    } finally {
+      await proxy.close();
+    }
+  });
 
   it("exits 2 when nothing answers at the base URL", async () => {
     const { code, output } = await contract([
@@ -185,26 +182,23 @@ describe("npm run contract -- --recording", () => {
     );
   });
 
-  it(
-    "exits 2 with a clear message when the recording cannot be " + "read, is not one, or holds nothing to check",
-    async () => {
-      const missing = await contract(["--recording", join(directory, "nope.har")]);
-      expect(missing.code).toBe(2);
-      expect(missing.output).toContain(`Cannot read the recording ${join(directory, "nope.har")}: no such file`);
-      const notOne = await contract(["--recording", write("notes.json", { notes: [] })]);
-      expect(notOne.code).toBe(2);
-      expect(notOne.output).toContain(
-        "is not a recording: neither a HAR file (an object with log.entries) nor a list of { request, response " +
-          "} exchanges",
-      );
-      const elsewhere = await contract(["--recording", conforming, "--base-url", "https://staging.example.com"]);
-      expect(elsewhere.code).toBe(2);
-      expect(elsewhere.output).toContain(
-        `${conforming} holds no exchange with the service under https://staging.example.com; its 4 other ` +
-          `entries go elsewhere`,
-      );
-    },
-  );
+  it("exits 2 with a clear message when the recording cannot be read, is not one, or holds nothing", async () => {
+    const missing = await contract(["--recording", join(directory, "nope.har")]);
+    expect(missing.code).toBe(2);
+    expect(missing.output).toContain(`Cannot read the recording ${join(directory, "nope.har")}: no such file`);
+    const notOne = await contract(["--recording", write("notes.json", { notes: [] })]);
+    expect(notOne.code).toBe(2);
+    expect(notOne.output).toContain(
+      "is not a recording: neither a HAR file (an object with log.entries) nor a list of { request, response " +
+        "} exchanges",
+    );
+    const elsewhere = await contract(["--recording", conforming, "--base-url", "https://staging.example.com"]);
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.output).toContain(
+      `${conforming} holds no exchange with the service under https://staging.example.com; its 4 other ` +
+        `entries go elsewhere`,
+    );
+  });
 
   it("exits 2 when options of a run against a service are given with a recording", async () => {
     const { code, output } = await contract(["--recording", conforming, "--api-key", "k", "--token", "t"]);

@@ -70,17 +70,14 @@ describe("HTTP_PROXY", () => {
     expect(stderr).not.toContain("proxy-secret");
   });
 
-  it(
-    "in lower case too; NO_PROXY naming the host (with its port, " + "or among others) sends every request directly",
-    async () => {
-      for (const noProxy of [`example.com,127.0.0.1:${new URL(mockUrl).port}`, ".example.com, 127.0.0.1", "*"]) {
-        const { code, report, hops } = await contractThrough({ http_proxy: withAuth(proxy.url), NO_PROXY: noProxy });
-        expect(code, noProxy).toBe(0);
-        expect(report.exchanges).toBeGreaterThan(100);
-        expect(hops, noProxy).toEqual([]);
-      }
-    },
-  );
+  it("in lower case too; NO_PROXY naming the host (with its port, or among others) sends it all directly", async () => {
+    for (const noProxy of [`example.com,127.0.0.1:${new URL(mockUrl).port}`, ".example.com, 127.0.0.1", "*"]) {
+      const { code, report, hops } = await contractThrough({ http_proxy: withAuth(proxy.url), NO_PROXY: noProxy });
+      expect(code, noProxy).toBe(0);
+      expect(report.exchanges).toBeGreaterThan(100);
+      expect(hops, noProxy).toEqual([]);
+    }
+  });
 
   it("NO_PROXY naming another port of the host does not bypass it", async () => {
     const { code, report, hops } = await contractThrough({ HTTP_PROXY: withAuth(proxy.url), no_proxy: "127.0.0.1:1" });
@@ -162,19 +159,16 @@ describe("HTTPS_PROXY and NODE_EXTRA_CA_CERTS", () => {
       }),
   );
 
-  it(
-    "tunnels every request to an https:// service through " + "CONNECT, trusting the CA given, and the run holds",
-    async () => {
-      const { code, report, hops } = await contractThrough(
-        { HTTPS_PROXY: withAuth(proxy.url), NODE_EXTRA_CA_CERTS: join(dir, "cert.pem") },
-        tlsUrl,
-      );
-      expect(report.results.filter((result) => result.status === "failed")).toEqual([]);
-      expect(code).toBe(0);
-      expect(hops.length).toBeGreaterThan(0);
-      expect(hops.every((hop) => hop.kind === "connect" && hop.target === tlsUrl.slice("https://".length))).toBe(true);
-    },
-  );
+  it("tunnels each request to an https:// service through CONNECT, trusting the CA given; the run holds", async () => {
+    const { code, report, hops } = await contractThrough(
+      { HTTPS_PROXY: withAuth(proxy.url), NODE_EXTRA_CA_CERTS: join(dir, "cert.pem") },
+      tlsUrl,
+    );
+    expect(report.results.filter((result) => result.status === "failed")).toEqual([]);
+    expect(code).toBe(0);
+    expect(hops.length).toBeGreaterThan(0);
+    expect(hops.every((hop) => hop.kind === "connect" && hop.target === tlsUrl.slice("https://".length))).toBe(true);
+  });
 
   it("without the CA, TLS fails through the tunnel too, and the message says what to do", async () => {
     const result = await runCli("node", [CONTRACT_BIN, "--skip-seat-checks"], {

@@ -49,37 +49,33 @@ async function writtenSnapshot(name: string): Promise<string> {
 }
 
 describe("a --db state file keeps its form", () => {
-  it(
-    "a copy of fixtures/db.json stays that JSON document, byte for byte, across starts and changes; the " +
-      "changes are kept",
-    async () => {
-      const dir = tempDir();
-      const db = join(dir, "state.json");
-      copyFileSync(FIXTURES, db);
-      const before = hash(db);
-      const first = await startMockBin(started, ["--db", db], {}, /Restored/);
-      expect(hash(db), "nothing written at start").toBe(before);
-      const created = await create(first.url, "1 Kept St");
-      await stop(first.process);
-      // The change is in the journal; the file is still json-server's db.json, as it was.
-      expect(hash(db)).toBe(before);
-      expect(Object.keys(JSON.parse(readFileSync(db, "utf8")))).toEqual([
-        "accounts",
-        "properties",
-        "agents",
-        "documents",
-      ]);
-      const journal = readFileSync(`${db}.journal`, "utf8").split("\n");
-      expect(journal[0]).toMatch(/^\{"s":0,"secret":"[0-9a-f]{64}"\}$/);
+  it("a copy of fixtures/db.json stays a JSON document across starts and changes; the changes are kept", async () => {
+    const dir = tempDir();
+    const db = join(dir, "state.json");
+    copyFileSync(FIXTURES, db);
+    const before = hash(db);
+    const first = await startMockBin(started, ["--db", db], {}, /Restored/);
+    expect(hash(db), "nothing written at start").toBe(before);
+    const created = await create(first.url, "1 Kept St");
+    await stop(first.process);
+    // The change is in the journal; the file is still json-server's db.json, as it was.
+    expect(hash(db)).toBe(before);
+    expect(Object.keys(JSON.parse(readFileSync(db, "utf8")))).toEqual([
+      "accounts",
+      "properties",
+      "agents",
+      "documents",
+    ]);
+    const journal = readFileSync(`${db}.journal`, "utf8").split("\n");
+    expect(journal[0]).toMatch(/^\{"s":0,"secret":"[0-9a-f]{64}"\}$/);
 
-      const second = await startMockBin(started, ["--db", db], {}, /Restored/);
-      expect((await fetch(`${second.url}/api/v1/object/property/${created.nid}`, { headers })).status).toBe(200);
-      // The auto-login link of the change is still valid: the secret the journal gave is the state's.
-      expect((await fetch(`${second.url}${new URL(created.uri).pathname}`)).status).toBe(200);
-      await stop(second.process);
-      expect(hash(db)).toBe(before);
-    },
-  );
+    const second = await startMockBin(started, ["--db", db], {}, /Restored/);
+    expect((await fetch(`${second.url}/api/v1/object/property/${created.nid}`, { headers })).status).toBe(200);
+    // The auto-login link of the change is still valid: the secret the journal gave is the state's.
+    expect((await fetch(`${second.url}${new URL(created.uri).pathname}`)).status).toBe(200);
+    await stop(second.process);
+    expect(hash(db)).toBe(before);
+  });
 
   it("a snapshot the mock writes is in the form its name says, and is left as it is by the next start", async () => {
     const json = await writtenSnapshot("db.json");
@@ -115,60 +111,56 @@ describe("a snapshot that is not whole is refused, and left byte for byte", () =
     );
   }
 
-  it(
-    "JSON Lines: cut in half, cut at a line's end, torn, a line that is not JSON, a line removed, a byte " +
-      "changed, its last line missing",
-    async () => {
-      const db = await writtenSnapshot("db.jsonl");
-      const pristine = readFileSync(db, "utf8");
-      const lines = pristine.trimEnd().split("\n");
-      const count = lines.length;
-      const damages: Array<[string, (text: string) => string, RegExp]> = [
-        [
-          "cut in half",
-          (text) =>
-            Buffer.from(text)
-              .subarray(0, Buffer.byteLength(text) / 2)
-              .toString("utf8"),
-          /line \d+ is not valid JSON/,
-        ],
-        [
-          "cut at a line's end",
-          () => `${lines.slice(0, 20).join("\n")}\n`,
-          /line 20: the snapshot ends without its last line/,
-        ],
-        [
-          "its last line missing",
-          () => `${lines.slice(0, -1).join("\n")}\n`,
-          new RegExp(`line ${count - 1}: the snapshot ends without its last line`),
-        ],
-        [
-          "a line that is not JSON",
-          () => `${[...lines.slice(0, 5), "garbage", ...lines.slice(5)].join("\n")}\n`,
-          /line 6 is not valid JSON/,
-        ],
-        [
-          "a line removed",
-          () => `${[...lines.slice(0, 5), ...lines.slice(6)].join("\n")}\n`,
-          new RegExp(`line ${count - 1}: the lines before it do not hold the records it counts`),
-        ],
-        [
-          "a byte changed",
-          (text) => text.replace('"1 Snapshot St"', '"1 Snapshot Su"'),
-          new RegExp(`line ${count}: the lines before it do not match its checksum`),
-        ],
-        [
-          "a line after the last",
-          (text) => `${text}{"properties":{"id":99999,"uid":1}}\n`,
-          new RegExp(`line ${count + 1} follows the state's last line`),
-        ],
-      ];
-      for (const [, damage, line] of damages) {
-        writeFileSync(db, pristine);
-        await refused(db, damage, line);
-      }
-    },
-  );
+  it("JSON Lines: cut in half or at a line's end, torn, not JSON, removed, a byte changed, no last line", async () => {
+    const db = await writtenSnapshot("db.jsonl");
+    const pristine = readFileSync(db, "utf8");
+    const lines = pristine.trimEnd().split("\n");
+    const count = lines.length;
+    const damages: Array<[string, (text: string) => string, RegExp]> = [
+      [
+        "cut in half",
+        (text) =>
+          Buffer.from(text)
+            .subarray(0, Buffer.byteLength(text) / 2)
+            .toString("utf8"),
+        /line \d+ is not valid JSON/,
+      ],
+      [
+        "cut at a line's end",
+        () => `${lines.slice(0, 20).join("\n")}\n`,
+        /line 20: the snapshot ends without its last line/,
+      ],
+      [
+        "its last line missing",
+        () => `${lines.slice(0, -1).join("\n")}\n`,
+        new RegExp(`line ${count - 1}: the snapshot ends without its last line`),
+      ],
+      [
+        "a line that is not JSON",
+        () => `${[...lines.slice(0, 5), "garbage", ...lines.slice(5)].join("\n")}\n`,
+        /line 6 is not valid JSON/,
+      ],
+      [
+        "a line removed",
+        () => `${[...lines.slice(0, 5), ...lines.slice(6)].join("\n")}\n`,
+        new RegExp(`line ${count - 1}: the lines before it do not hold the records it counts`),
+      ],
+      [
+        "a byte changed",
+        (text) => text.replace('"1 Snapshot St"', '"1 Snapshot Su"'),
+        new RegExp(`line ${count}: the lines before it do not match its checksum`),
+      ],
+      [
+        "a line after the last",
+        (text) => `${text}{"properties":{"id":99999,"uid":1}}\n`,
+        new RegExp(`line ${count + 1} follows the state's last line`),
+      ],
+    ];
+    for (const [, damage, line] of damages) {
+      writeFileSync(db, pristine);
+      await refused(db, damage, line);
+    }
+  });
 
   it("a JSON document cut short, wherever it is cut", async () => {
     const db = await writtenSnapshot("db.json");
@@ -200,74 +192,66 @@ describe("a snapshot that is not whole is refused, and left byte for byte", () =
 });
 
 describe("--convert-state", () => {
-  it(
-    "converts a --db state between its two forms, both ways, keeping its records, journal and meta; the input " +
-      "left as it is",
-    async () => {
-      const db = await writtenSnapshot("db.json");
-      const first = await startMockBin(started, ["--db", db], {}, /Restored/);
-      const created = await create(first.url, "3 Convert St");
-      await stop(first.process);
-      const before = hash(db);
-      const lines = join(tempDir(), "state.jsonl");
-      const converted = await run(["--convert-state", db, lines]);
-      expect(converted.code, converted.output).toBe(0);
-      expect(converted.output).toMatch(
-        new RegExp(
-          /^Wrote .*state\.jsonl \(JSON Lines\): 2 accounts, \d+ /.source +
-            /properties, \d+ agents, \d+ documents, from the --db state/.source,
-        ),
-      );
-      expect(hash(db)).toBe(before);
-      const back = join(tempDir(), "back.json");
-      expect((await run(["--convert-state", lines, back])).code).toBe(0);
-      for (const file of [lines, back]) {
-        const mock = await startMockBin(started, ["--db", file], {}, /Restored/);
-        expect((await fetch(`${mock.url}/api/v1/object/property/${created.nid}`, { headers })).status).toBe(200);
-        expect((await fetch(`${mock.url}${new URL(created.uri).pathname}`)).status).toBe(200);
-        await stop(mock.process);
-      }
-      // A file of records a person wrote converts too: no meta, the trailer's counts alone.
-      const records = join(tempDir(), "records.jsonl");
-      expect((await run(["--convert-state", FIXTURES, records])).code).toBe(0);
-      expect(JSON.parse(readFileSync(records, "utf8").trimEnd().split("\n").at(-1)!).$meta).toEqual({
-        records: expect.any(Object),
-        crc32: expect.any(Number),
-      });
-    },
-  );
+  it("converts a --db state between its two forms, keeping records, journal and meta; input left as is", async () => {
+    const db = await writtenSnapshot("db.json");
+    const first = await startMockBin(started, ["--db", db], {}, /Restored/);
+    const created = await create(first.url, "3 Convert St");
+    await stop(first.process);
+    const before = hash(db);
+    const lines = join(tempDir(), "state.jsonl");
+    const converted = await run(["--convert-state", db, lines]);
+    expect(converted.code, converted.output).toBe(0);
+    expect(converted.output).toMatch(
+      new RegExp(
+        /^Wrote .*state\.jsonl \(JSON Lines\): 2 accounts, \d+ /.source +
+          /properties, \d+ agents, \d+ documents, from the --db state/.source,
+      ),
+    );
+    expect(hash(db)).toBe(before);
+    const back = join(tempDir(), "back.json");
+    expect((await run(["--convert-state", lines, back])).code).toBe(0);
+    for (const file of [lines, back]) {
+      const mock = await startMockBin(started, ["--db", file], {}, /Restored/);
+      expect((await fetch(`${mock.url}/api/v1/object/property/${created.nid}`, { headers })).status).toBe(200);
+      expect((await fetch(`${mock.url}${new URL(created.uri).pathname}`)).status).toBe(200);
+      await stop(mock.process);
+    }
+    // A file of records a person wrote converts too: no meta, the trailer's counts alone.
+    const records = join(tempDir(), "records.jsonl");
+    expect((await run(["--convert-state", FIXTURES, records])).code).toBe(0);
+    expect(JSON.parse(readFileSync(records, "utf8").trimEnd().split("\n").at(-1)!).$meta).toEqual({
+      records: expect.any(Object),
+      crc32: expect.any(Number),
+    });
+  });
 
-  it(
-    "refuses, with exit 2 and a clear line, to overwrite its input or any file, a missing input, a damaged " +
-      "one, or other arguments",
-    async () => {
-      const db = await writtenSnapshot("db.jsonl");
-      const before = hash(db);
-      const other = join(tempDir(), "other.json");
-      writeFileSync(other, "{}");
-      const cases: Array<[string[], RegExp]> = [
-        [[db, db], /Cannot convert .* into itself/],
-        [[db, other], /Will not overwrite .*other\.json: it exists/],
-        [[join(tempDir(), "missing.json"), join(tempDir(), "out.json")], /there is no such file/],
-        [[db], /takes two file names/],
-        [[db, "--port", "1"], /takes two file names/],
-      ];
-      for (const [args, message] of cases) {
-        const { code, output } = await run(["--convert-state", ...args]);
-        expect(code, output).toBe(2);
-        expect(output).toMatch(message);
-      }
-      expect(hash(db)).toBe(before);
-      expect(readFileSync(other, "utf8")).toBe("{}");
-      writeFileSync(db, `${readFileSync(db, "utf8").split("\n").slice(0, 3).join("\n")}\n`);
-      const out = join(tempDir(), "out.json");
-      const damaged = await run(["--convert-state", db, out]);
-      expect(damaged.code).toBe(2);
-      expect(damaged.output).toMatch(/line 3: the snapshot ends without its last line/);
-      expect(existsSync(out)).toBe(false);
-      expect((await run(["--convert-state", "--help"])).output).toContain(
-        "Usage: property-listing-mock --convert-state <from> <to>",
-      );
-    },
-  );
+  it("refuses, exit 2 and a clear line, to overwrite a file, a missing or damaged input, other arguments", async () => {
+    const db = await writtenSnapshot("db.jsonl");
+    const before = hash(db);
+    const other = join(tempDir(), "other.json");
+    writeFileSync(other, "{}");
+    const cases: Array<[string[], RegExp]> = [
+      [[db, db], /Cannot convert .* into itself/],
+      [[db, other], /Will not overwrite .*other\.json: it exists/],
+      [[join(tempDir(), "missing.json"), join(tempDir(), "out.json")], /there is no such file/],
+      [[db], /takes two file names/],
+      [[db, "--port", "1"], /takes two file names/],
+    ];
+    for (const [args, message] of cases) {
+      const { code, output } = await run(["--convert-state", ...args]);
+      expect(code, output).toBe(2);
+      expect(output).toMatch(message);
+    }
+    expect(hash(db)).toBe(before);
+    expect(readFileSync(other, "utf8")).toBe("{}");
+    writeFileSync(db, `${readFileSync(db, "utf8").split("\n").slice(0, 3).join("\n")}\n`);
+    const out = join(tempDir(), "out.json");
+    const damaged = await run(["--convert-state", db, out]);
+    expect(damaged.code).toBe(2);
+    expect(damaged.output).toMatch(/line 3: the snapshot ends without its last line/);
+    expect(existsSync(out)).toBe(false);
+    expect((await run(["--convert-state", "--help"])).output).toContain(
+      "Usage: property-listing-mock --convert-state <from> <to>",
+    );
+  });
 });

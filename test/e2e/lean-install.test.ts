@@ -102,13 +102,9 @@ describe("npm install --save-dev <the packed kit>, as the README installs it", (
     expect(dependents).toEqual(["json-server"]);
   });
 
-  it(
-    "brings fast-check and its one dependency, pure-rand: the runner's generated phase (--fuzz) needs them at " +
-      "run time",
-    () => {
-      expect(installedNames()).toEqual(expect.arrayContaining(["fast-check", "pure-rand"]));
-    },
-  );
+  it("brings fast-check and its one dependency, pure-rand: the runner's --fuzz phase needs them at run time", () => {
+    expect(installedNames()).toEqual(expect.arrayContaining(["fast-check", "pure-rand"]));
+  });
 
   it("leaves out the TypeScript sources and source maps, which nothing reads at run time", () => {
     const kit = join(installed.project, "node_modules", "property-listing-kit");
@@ -127,43 +123,40 @@ describe("npm install --save-dev <the packed kit>, as the README installs it", (
     ).toEqual([]);
   });
 
-  it(
-    "runs the mock's bin from the built JavaScript: --version, " + "/healthz, the API, /__db and the docs page",
-    async () => {
-      const bin = join(installed.project, "node_modules", ".bin", "property-listing-mock");
-      expect(realpathSync(bin)).toBe(
-        join(realpathSync(installed.project), "node_modules", "property-listing-kit", "dist", "cli", "mock.js"),
-      );
-      const { version } = JSON.parse(
-        readFileSync(join(installed.project, "node_modules", "property-listing-kit", "package.json"), "utf8"),
-      ) as { version: string };
-      const npx = spawnSync("npx", ["property-listing-mock", "--version"], {
-        cwd: installed.project,
-        encoding: "utf8",
-        env: withoutNpmVariables(),
-        timeout: HANG_MS,
-      });
-      expect(npx.status, npx.stderr).toBe(0);
-      expect(npx.stdout.trim()).toBe(`property-listing-kit ${version}`);
+  it("runs the mock's bin from the built JavaScript: --version, /healthz, the API, /__db, the docs page", async () => {
+    const bin = join(installed.project, "node_modules", ".bin", "property-listing-mock");
+    expect(realpathSync(bin)).toBe(
+      join(realpathSync(installed.project), "node_modules", "property-listing-kit", "dist", "cli", "mock.js"),
+    );
+    const { version } = JSON.parse(
+      readFileSync(join(installed.project, "node_modules", "property-listing-kit", "package.json"), "utf8"),
+    ) as { version: string };
+    const npx = spawnSync("npx", ["property-listing-mock", "--version"], {
+      cwd: installed.project,
+      encoding: "utf8",
+      env: withoutNpmVariables(),
+      timeout: HANG_MS,
+    });
+    expect(npx.status, npx.stderr).toBe(0);
+    expect(npx.stdout.trim()).toBe(`property-listing-kit ${version}`);
 
-      const mock = startProcess(bin, ["--port", "0", "--quiet"]);
-      started.push(mock);
-      const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-      await waitForHealthy(`${url}/healthz`);
-      const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
-      const properties = await fetch(`${url}/api/v1/object/properties/1`, { headers });
-      expect(properties.status).toBe(200);
-      expect(((await properties.json()) as unknown[]).length).toBeGreaterThan(0);
-      const raw = await fetch(`${url}/__db/properties?_limit=1`);
-      expect(raw.status).toBe(200);
-      expect(Number(raw.headers.get("x-total-count"))).toBeGreaterThan(0);
-      const page = await fetch(`${url}/docs`);
-      expect(page.status).toBe(200);
-      const assets = [...(await page.text()).matchAll(/(?:src|href)="(\/docs\/[^"]+)"/g)].map((match) => match[1]!);
-      expect(assets).toContain("/docs/swagger-ui-bundle.js");
-      for (const asset of assets) expect((await fetch(`${url}${asset}`)).status, asset).toBe(200);
-    },
-  );
+    const mock = startProcess(bin, ["--port", "0", "--quiet"]);
+    started.push(mock);
+    const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    await waitForHealthy(`${url}/healthz`);
+    const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
+    const properties = await fetch(`${url}/api/v1/object/properties/1`, { headers });
+    expect(properties.status).toBe(200);
+    expect(((await properties.json()) as unknown[]).length).toBeGreaterThan(0);
+    const raw = await fetch(`${url}/__db/properties?_limit=1`);
+    expect(raw.status).toBe(200);
+    expect(Number(raw.headers.get("x-total-count"))).toBeGreaterThan(0);
+    const page = await fetch(`${url}/docs`);
+    expect(page.status).toBe(200);
+    const assets = [...(await page.text()).matchAll(/(?:src|href)="(\/docs\/[^"]+)"/g)].map((match) => match[1]!);
+    expect(assets).toContain("/docs/swagger-ui-bundle.js");
+    for (const asset of assets) expect((await fetch(`${url}${asset}`)).status, asset).toBe(200);
+  });
 
   it("gives a program the library, and the contract runner its bin", async () => {
     const script = join(installed.project, `use-${process.pid}.mjs`); // inside the project, to import the kit by name

@@ -44,24 +44,21 @@ describe("the start-up banner", () => {
     expect(second.banner).toMatch(/API-KEY: demo-key\s+TOKEN: demo-token\s+\(uid 1;/);
   });
 
-  it(
-    "with --accounts, names the admitted keys and their uids, " + "and neither the demo credentials nor a token",
-    async () => {
-      const file = join(mkdtempSync(join(tmpdir(), "plk-banner-")), "accounts.json");
-      writeFileSync(
-        file,
-        JSON.stringify([
-          { apiKey: "ci-key", token: "ci-secret", uid: 1 },
-          { apiKey: "qa-key", token: "qa-secret" },
-        ]),
-      );
-      const { banner } = await startMock(["--accounts", file]);
-      expect(banner).toContain(`Accounts     ci-key (uid 1), qa-key (uid 3), from ${file}; no other key is admitted`);
-      expect(banner).not.toContain("demo");
-      expect(banner).not.toContain("secret");
-      expect(banner).toMatch(/Seeded\s+30 properties, 9 agents, 32 documents, 2 accounts/);
-    },
-  );
+  it("with --accounts, names the admitted keys and their uids, not the demo credentials nor a token", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "plk-banner-")), "accounts.json");
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { apiKey: "ci-key", token: "ci-secret", uid: 1 },
+        { apiKey: "qa-key", token: "qa-secret" },
+      ]),
+    );
+    const { banner } = await startMock(["--accounts", file]);
+    expect(banner).toContain(`Accounts     ci-key (uid 1), qa-key (uid 3), from ${file}; no other key is admitted`);
+    expect(banner).not.toContain("demo");
+    expect(banner).not.toContain("secret");
+    expect(banner).toMatch(/Seeded\s+30 properties, 9 agents, 32 documents, 2 accounts/);
+  });
 
   it("tells how a new key finds its uid, and the way it names answers with it", async () => {
     const { url, banner } = await startMock([]);

@@ -114,28 +114,24 @@ describe("docs/outside-tools.md", () => {
     expect(await answer.json()).toEqual(JSON.parse(JSON.stringify(spec)));
   });
 
-  it(
-    "the Schemathesis lines name the mock or the proxy of the " + "page, the spec, and the demo account's headers",
-    async () => {
-      const lines = commands.filter((line) => SCHEMATHESIS_LINE.test(line));
-      expect(lines).toHaveLength(2);
-      for (const line of lines) {
-        const [location, ...rest] = line.replace(SCHEMATHESIS_LINE, "").split(" ");
-        const options = rest.join(" ");
-        const target = /--url (\S+)/.exec(options)?.[1];
-        expect([SHOWN_MOCK, SHOWN_PROXY], line).toContain(target);
-        if (location === `${SHOWN_MOCK}/openapi.json`)
-          expect((await fetch(`${mockUrl}/openapi.json`)).status).toBe(200);
-        else expect(loadSpec(join(PACKAGE_ROOT, location!))).toEqual(spec);
-        const headers = Object.fromEntries(
-          [...options.matchAll(/--header "([^:]+): ([^"]+)"/g)].map((match) => [match[1]!, match[2]!]),
-        );
-        expect(headers, line).toEqual(DEMO);
-      }
-      // The headers are the demo account's: the mock answers them.
-      expect((await fetch(`${mockUrl}/api/v1/object/template_base`, { headers: DEMO })).status).toBe(200);
-    },
-  );
+  it("the Schemathesis lines name the page's mock or proxy, the spec, and the demo account's headers", async () => {
+    const lines = commands.filter((line) => SCHEMATHESIS_LINE.test(line));
+    expect(lines).toHaveLength(2);
+    for (const line of lines) {
+      const [location, ...rest] = line.replace(SCHEMATHESIS_LINE, "").split(" ");
+      const options = rest.join(" ");
+      const target = /--url (\S+)/.exec(options)?.[1];
+      expect([SHOWN_MOCK, SHOWN_PROXY], line).toContain(target);
+      if (location === `${SHOWN_MOCK}/openapi.json`) expect((await fetch(`${mockUrl}/openapi.json`)).status).toBe(200);
+      else expect(loadSpec(join(PACKAGE_ROOT, location!))).toEqual(spec);
+      const headers = Object.fromEntries(
+        [...options.matchAll(/--header "([^:]+): ([^"]+)"/g)].map((match) => [match[1]!, match[2]!]),
+      );
+      expect(headers, line).toEqual(DEMO);
+    }
+    // The headers are the demo account's: the mock answers them.
+    expect((await fetch(`${mockUrl}/api/v1/object/template_base`, { headers: DEMO })).status).toBe(200);
+  });
 
   for (const line of commands.filter((each) => SCHEMATHESIS_LINE.test(each))) {
     it(`runs: ${line}`, ({ skip }) => {
@@ -143,33 +139,30 @@ describe("docs/outside-tools.md", () => {
     });
   }
 
-  it(
-    "the Schemathesis configuration expects, per operation, the " + "documented answers the state gives valid input",
-    () => {
-      const config = readSchemathesisToml(/```toml\n([\s\S]*?)```/.exec(PAGE)![1]!);
-      const ids = operations.map((operation) => operation.operationId);
-      for (const override of config.operations) expect(ids).toEqual(expect.arrayContaining(override.ids));
-      for (const operation of operations) {
-        // Valid input never gets 400 (Invalid Request), 413 or 415; every other documented refusal depends on the
-        // state.
-        const expected = [
-          "2xx",
-          ...operation.statuses.filter((status) => !["200", "400", "413", "415"].includes(status)),
-        ].sort();
-        const override = config.operations.find((entry) => entry.ids.includes(operation.operationId));
-        const effective = [...(override?.statuses ?? config.statuses)].sort();
-        if (override) expect(effective, operation.operationId).toEqual(expected);
-        else {
-          expect(effective, operation.operationId).toEqual(expect.arrayContaining(expected));
-          // The shared list may name a 404 that an operation without ids never answers; nothing else.
-          expect(
-            effective.filter((status) => !expected.includes(status) && status !== "404"),
-            operation.operationId,
-          ).toEqual([]);
-        }
+  it("the Schemathesis configuration expects, per operation, the documented answers to valid input", () => {
+    const config = readSchemathesisToml(/```toml\n([\s\S]*?)```/.exec(PAGE)![1]!);
+    const ids = operations.map((operation) => operation.operationId);
+    for (const override of config.operations) expect(ids).toEqual(expect.arrayContaining(override.ids));
+    for (const operation of operations) {
+      // Valid input never gets 400 (Invalid Request), 413 or 415; every other documented refusal depends on the
+      // state.
+      const expected = [
+        "2xx",
+        ...operation.statuses.filter((status) => !["200", "400", "413", "415"].includes(status)),
+      ].sort();
+      const override = config.operations.find((entry) => entry.ids.includes(operation.operationId));
+      const effective = [...(override?.statuses ?? config.statuses)].sort();
+      if (override) expect(effective, operation.operationId).toEqual(expected);
+      else {
+        expect(effective, operation.operationId).toEqual(expect.arrayContaining(expected));
+        // The shared list may name a 404 that an operation without ids never answers; nothing else.
+        expect(
+          effective.filter((status) => !expected.includes(status) && status !== "404"),
+          operation.operationId,
+        ).toEqual([]);
       }
-    },
-  );
+    }
+  });
 
   it(`${command(BUNDLE_LINE)}: one JSON file without $ref, every operation and link in it`, async () => {
     const dir = mkdtempSync(join(tmpdir(), "plk-outside-tools-"));
@@ -187,37 +180,29 @@ describe("docs/outside-tools.md", () => {
     );
   });
 
-  it(
-    `${command(PROXY_LINE)}: Prism's proxy in front of the mock passes a valid exchange through without a ` +
-      `violation`,
-    async () => {
-      prism = await startCommand(command(PROXY_LINE).replace(SHOWN_MOCK, mockUrl));
-      const answer = await fetch(`${prism.url}/api/v1/object/property/1001`, { headers: DEMO });
-      expect(answer.status, await answer.clone().text()).toBe(200);
-      expect(answer.headers.get("sl-violations")).toBeNull();
-      expect(((await answer.json()) as { nid: string }).nid).toBe("1001");
-    },
-  );
+  it(`${command(PROXY_LINE)}: Prism's proxy before the mock passes a valid exchange with no violation`, async () => {
+    prism = await startCommand(command(PROXY_LINE).replace(SHOWN_MOCK, mockUrl));
+    const answer = await fetch(`${prism.url}/api/v1/object/property/1001`, { headers: DEMO });
+    expect(answer.status, await answer.clone().text()).toBe(200);
+    expect(answer.headers.get("sl-violations")).toBeNull();
+    expect(((await answer.json()) as { nid: string }).nid).toBe("1001");
+  });
 
-  it(
-    "a Dredd-style run, each operation once from the spec's examples in the document's order, answers 200 " +
-      "throughout from a fresh mock",
-    async () => {
-      expect((await fetch(`${mockUrl}/__admin/reset`, { method: "POST" })).status).toBe(200);
-      const answered: string[] = [];
-      for (const operation of operations) {
-        const answer = await fetch(`${mockUrl}${operation.path}`, {
-          method: operation.method.toUpperCase(),
-          headers: DEMO,
-          ...(operation.body === undefined ? {} : { body: JSON.stringify(operation.body) }),
-        });
-        answered.push(
-          `${operation.operationId} ${answer.status}${answer.status === 200 ? "" : ` ${await answer.text()}`}`,
-        );
-      }
-      expect(answered).toEqual(operations.map((operation) => `${operation.operationId} 200`));
-    },
-  );
+  it("a Dredd-style run, each operation once from the spec's examples in order, gets 200 from a new mock", async () => {
+    expect((await fetch(`${mockUrl}/__admin/reset`, { method: "POST" })).status).toBe(200);
+    const answered: string[] = [];
+    for (const operation of operations) {
+      const answer = await fetch(`${mockUrl}${operation.path}`, {
+        method: operation.method.toUpperCase(),
+        headers: DEMO,
+        ...(operation.body === undefined ? {} : { body: JSON.stringify(operation.body) }),
+      });
+      answered.push(
+        `${operation.operationId} ${answer.status}${answer.status === 200 ? "" : ` ${await answer.text()}`}`,
+      );
+    }
+    expect(answered).toEqual(operations.map((operation) => `${operation.operationId} 200`));
+  });
 });
 
 /** The Schemathesis settings the page gives: the shared list, and each `[[operations]]` entry's ids and list. */

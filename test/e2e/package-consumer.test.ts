@@ -65,13 +65,11 @@ console.log(JSON.stringify({ errors: broken.errors.map((error) => error.location
     });
   });
 
-  it(
-    "gives property-listing-kit/client, a typed client that sends " + "the credentials and finds fetch at call time",
-    async () => {
-      const script = join(project, "client.mjs");
-      writeFileSync(
-        script,
-        `import { createMockServer } from "property-listing-kit";
+  it("gives property-listing-kit/client, a typed client sending credentials, finding fetch at call time", async () => {
+    const script = join(project, "client.mjs");
+    writeFileSync(
+      script,
+      `import { createMockServer } from "property-listing-kit";
 import { createListingClient } from "property-listing-kit/client";
 const mock = createMockServer();
 const { url } = await mock.listen(0);
@@ -88,17 +86,16 @@ console.log(JSON.stringify({
   sent: [entry.headers["api-key"], entry.headers.token, entry.headers["content-type"]],
 }));
 `,
-      );
-      const { code, output } = await run("node", [script]);
-      expect(code, output).toBe(0);
-      expect(JSON.parse(output.trim().split("\n").at(-1)!)).toEqual({
-        status: 200,
-        list: true,
-        calls: ["GET"],
-        sent: ["demo-key", "demo-token", "application/json"],
-      });
-    },
-  );
+    );
+    const { code, output } = await run("node", [script]);
+    expect(code, output).toBe(0);
+    expect(JSON.parse(output.trim().split("\n").at(-1)!)).toEqual({
+      status: 200,
+      list: true,
+      calls: ["GET"],
+      sent: ["demo-key", "demo-token", "application/json"],
+    });
+  });
 
   it("adds toSatisfyContract to the vitest of the project that imports property-listing-kit/vitest", async () => {
     writeFileSync(
@@ -126,8 +123,7 @@ it("holds recorded traffic against the contract", () => {
     expect(code).toBe(0);
   });
 
-  it("runs its command-line programs, as npm install links them, from the built files; --help names them and " +
-    "--version gives the version", async () => {
+  it("runs its programs as npm install links them, from the built files; --help names them; --version", async () => {
     const { version } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string };
     const bins = (
       JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { bin: Record<string, string> }
@@ -146,8 +142,7 @@ it("holds recorded traffic against the contract", () => {
     }
   }, 260_000);
 
-  it("ships the built code, the docs page's files with their licence, the spec, the fixtures and the docs, and " +
-    "no test, CI or local file", async () => {
+  it("ships the built code, docs page's files and licence, spec, fixtures, docs; no test, CI, local file", async () => {
     const { files } = await consumerInstall();
     const docsAssets = [
       ...[...Object.keys(DOCS_ASSETS), ...DOCS_ASSET_LICENSES].map((name) => `dist/docs-assets/${name}`),
@@ -181,26 +176,23 @@ it("holds recorded traffic against the contract", () => {
     expect(files.filter((file) => unwanted.test(file))).toEqual([]);
   }, 260_000);
 
-  it(
-    "is ESM only, for the Node versions of package.json's " + "engines; CommonJS on those versions can require() it",
-    async () => {
-      const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as {
-        type: string;
-        engines: { node: string };
-        exports: Record<string, unknown>;
-      };
-      expect(manifest.type).toBe("module");
-      expect(JSON.stringify(manifest.exports)).not.toContain('"require"');
-      expect(manifest.engines.node).toMatch(/^>=\d+\.\d+$/);
-      writeFileSync(
-        join(project, "common.cjs"),
-        'const kit = require("property-listing-kit"); console.log(typeof kit.createMockServer);',
-      );
-      const { code, output } = await run("node", [join(project, "common.cjs")]);
-      expect(code, output).toBe(0);
-      expect(output.trim().split("\n").at(-1)).toBe("function");
-    },
-  );
+  it("is ESM only, for the Node versions of package.json's engines; CommonJS on them can require() it", async () => {
+    const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as {
+      type: string;
+      engines: { node: string };
+      exports: Record<string, unknown>;
+    };
+    expect(manifest.type).toBe("module");
+    expect(JSON.stringify(manifest.exports)).not.toContain('"require"');
+    expect(manifest.engines.node).toMatch(/^>=\d+\.\d+$/);
+    writeFileSync(
+      join(project, "common.cjs"),
+      'const kit = require("property-listing-kit"); console.log(typeof kit.createMockServer);',
+    );
+    const { code, output } = await run("node", [join(project, "common.cjs")]);
+    expect(code, output).toBe(0);
+    expect(output.trim().split("\n").at(-1)).toBe("function");
+  });
 
   it("keeps the packed archive (npm pack's *.tgz) out of git", () => {
     expect(

@@ -17,49 +17,44 @@ const cli = (args: string[]) => {
 const demo = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
 
 describe("the mock's steering options", () => {
-  it(
-    "delays every API answer with --latency and keeps " + "--journal-size requests, and takes Prefer and fault rules",
-    async () => {
-      const mock = cli(["--port", "0", "--quiet", "--latency", "40", "--journal-size", "2"]);
-      const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-      await waitForHealthy(`${url}/healthz`);
-      expect(mock.output()).toMatch(
-        /Steering\s+requests: http:\/\/127\.0\.0\.1:\d+\/__admin\/requests .* latency 40 ms/,
-      );
+  it("delays each API answer by --latency, keeps --journal-size requests, takes Prefer and fault rules", async () => {
+    const mock = cli(["--port", "0", "--quiet", "--latency", "40", "--journal-size", "2"]);
+    const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    await waitForHealthy(`${url}/healthz`);
+    expect(mock.output()).toMatch(/Steering\s+requests: http:\/\/127\.0\.0\.1:\d+\/__admin\/requests .* latency 40 ms/);
 
-      const started = performance.now();
-      const preferred = await fetch(`${url}/api/v1/object/agent_cards`, {
-        headers: { ...demo, Prefer: "code=503, delay=20" },
-      });
-      expect(preferred.status).toBe(503);
-      expect(performance.now() - started).toBeGreaterThanOrEqual(55); // 40 of latency and 20 asked for
+    const started = performance.now();
+    const preferred = await fetch(`${url}/api/v1/object/agent_cards`, {
+      headers: { ...demo, Prefer: "code=503, delay=20" },
+    });
+    expect(preferred.status).toBe(503);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(55); // 40 of latency and 20 asked for
 
-      const rule = await fetch(`${url}/__admin/faults`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ method: "POST", path: "/api/v1/object/property", status: 503, times: 2 }),
-      });
-      expect(rule.status).toBe(201);
-      const refused = await fetch(`${url}/api/v1/object/property`, {
-        method: "POST",
-        headers: demo,
-        body: JSON.stringify({ street: "1 Main St" }),
-      });
-      expect(refused.status).toBe(503);
-      await fetch(`${url}/api/v1/object/agent_cards`, { headers: demo });
+    const rule = await fetch(`${url}/__admin/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ method: "POST", path: "/api/v1/object/property", status: 503, times: 2 }),
+    });
+    expect(rule.status).toBe(201);
+    const refused = await fetch(`${url}/api/v1/object/property`, {
+      method: "POST",
+      headers: demo,
+      body: JSON.stringify({ street: "1 Main St" }),
+    });
+    expect(refused.status).toBe(503);
+    await fetch(`${url}/api/v1/object/agent_cards`, { headers: demo });
 
-      const journal = (await (await fetch(`${url}/__admin/requests`)).json()) as {
-        requests: Array<{ method: string; status: number; fault: unknown }>;
-      };
-      expect(journal.requests.map((entry) => [entry.method, entry.status, entry.fault])).toEqual([
-        ["POST", 503, { rule: { id: 1, status: 503 }, latency: 40 }],
-        ["GET", 200, { latency: 40 }],
-      ]);
-      expect(await (await fetch(`${url}/__admin/faults`)).json()).toEqual({
-        faults: [{ id: 1, method: "POST", path: "/api/v1/object/property", status: 503, times: 1 }],
-      });
-    },
-  );
+    const journal = (await (await fetch(`${url}/__admin/requests`)).json()) as {
+      requests: Array<{ method: string; status: number; fault: unknown }>;
+    };
+    expect(journal.requests.map((entry) => [entry.method, entry.status, entry.fault])).toEqual([
+      ["POST", 503, { rule: { id: 1, status: 503 }, latency: 40 }],
+      ["GET", 200, { latency: 40 }],
+    ]);
+    expect(await (await fetch(`${url}/__admin/faults`)).json()).toEqual({
+      faults: [{ id: 1, method: "POST", path: "/api/v1/object/property", status: 503, times: 1 }],
+    });
+  });
 
   it("refuses a bad --latency with a usage message and exit code 2", async () => {
     const mock = cli(["--latency", "fast"]);

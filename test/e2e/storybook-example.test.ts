@@ -283,8 +283,7 @@ describe(`examples/storybook with the packed kit (needs ${CHROMIUM})`, () => {
     expect(away).toEqual([]);
   });
 
-  it("runs every story as a test in Chromium offline, each recorded under its id, the usage valid and replayed " +
-    "by the runner", {
+  it("runs each story as a test in Chromium offline, recorded under its id, the usage valid and replayed", {
     timeout: 600_000,
   }, async ({ skip }) => {
     skip(!CHROMIUM_AVAILABLE, WHY);

@@ -26,48 +26,44 @@ function filesBelow(folder: string): string[] {
 }
 
 describe("the build's pruning of dist/", () => {
-  it(
-    "removes the compiled files of sources that are gone, and their empty folders; keeps the rest and the " +
-      "copied assets",
-    () => {
-      for (const source of ["src/index.ts", "src/hosts/node/create-app.ts"]) write(source);
-      const kept = [
-        "dist/index.js",
-        "dist/index.d.ts",
-        "dist/hosts/node/create-app.js",
-        "dist/hosts/node/create-app.d.ts",
-        "dist/docs-assets/swagger-ui.css",
-        "dist/docs-assets/README.md",
-        "dist/console-assets/console.js",
-        "dist/notes.txt",
-      ];
-      const stale = [
-        "dist/mock/http/create-app.js",
-        "dist/mock/http/create-app.d.ts",
-        "dist/mock/http/create-app.js.map",
-        "dist/old/gone.js",
-        "dist/old/deeper/gone.d.ts",
-      ];
-      for (const file of [...kept, ...stale]) write(file);
+  it("removes the compiled files of sources gone, and their empty folders; keeps the rest and copied assets", () => {
+    for (const source of ["src/index.ts", "src/hosts/node/create-app.ts"]) write(source);
+    const kept = [
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/hosts/node/create-app.js",
+      "dist/hosts/node/create-app.d.ts",
+      "dist/docs-assets/swagger-ui.css",
+      "dist/docs-assets/README.md",
+      "dist/console-assets/console.js",
+      "dist/notes.txt",
+    ];
+    const stale = [
+      "dist/mock/http/create-app.js",
+      "dist/mock/http/create-app.d.ts",
+      "dist/mock/http/create-app.js.map",
+      "dist/old/gone.js",
+      "dist/old/deeper/gone.d.ts",
+    ];
+    for (const file of [...kept, ...stale]) write(file);
 
-      const output = execFileSync(
-        join(PACKAGE_ROOT, "node_modules/.bin/tsx"),
-        [join(PACKAGE_ROOT, "scripts/prune-dist.ts"), root],
-        { encoding: "utf8" },
-      );
+    const output = execFileSync(
+      join(PACKAGE_ROOT, "node_modules/.bin/tsx"),
+      [join(PACKAGE_ROOT, "scripts/prune-dist.ts"), root],
+      { encoding: "utf8" },
+    );
 
-      expect(filesBelow(join(root, "dist"))).toEqual(kept.sort());
-      expect(readdirSync(join(root, "dist")).sort()).toEqual([
-        "console-assets",
-        "docs-assets",
-        "hosts",
-        "index.d.ts",
-        "index.js",
-        "notes.txt",
-      ]);
-      expect(output).toContain(`removed ${stale.length} files`);
-    },
-  );
+    expect(filesBelow(join(root, "dist"))).toEqual(kept.sort());
+    expect(readdirSync(join(root, "dist")).sort()).toEqual([
+      "console-assets",
+      "docs-assets",
+      "hosts",
+      "index.d.ts",
+      "index.js",
+      "notes.txt",
+    ]);
+    expect(output).toContain(`removed ${stale.length} files`);
+  });
 
   it("leaves a dist/ whose every compiled file has its source as it is, and says nothing", () => {
     const output = execFileSync(

@@ -48,31 +48,28 @@ describe("no CORS on the admin routes", () => {
     expect(api.headers["access-control-allow-origin"]).toBe("*");
   });
 
-  it(
-    "answers the API's preflight for the headers a client " + "sends: API-KEY, TOKEN, content-type and Prefer",
-    async () => {
-      const preflight = await request(mock.app)
-        .options("/api/v1/object/property/1001")
-        .set({
-          Origin: FOREIGN,
-          "Access-Control-Request-Method": "PUT",
-          "Access-Control-Request-Headers": "api-key,token,content-type,prefer",
-        })
-        .expect(204);
-      expect(preflight.headers["access-control-allow-origin"]).toBe("*");
-      expect(preflight.headers["access-control-allow-headers"]!.toLowerCase().split(/,\s*/).sort()).toEqual([
-        "api-key",
-        "content-type",
-        "prefer",
-        "token",
-      ]);
-      const plain = await request(mock.app)
-        .options("/api/v1/object/template_base")
-        .set({ Origin: FOREIGN, "Access-Control-Request-Method": "GET" })
-        .expect(204);
-      expect(plain.headers["access-control-allow-headers"]).toBe("API-KEY, TOKEN, Content-Type, Prefer");
-    },
-  );
+  it("answers the API's preflight for the headers a client sends: API-KEY, TOKEN, content-type, Prefer", async () => {
+    const preflight = await request(mock.app)
+      .options("/api/v1/object/property/1001")
+      .set({
+        Origin: FOREIGN,
+        "Access-Control-Request-Method": "PUT",
+        "Access-Control-Request-Headers": "api-key,token,content-type,prefer",
+      })
+      .expect(204);
+    expect(preflight.headers["access-control-allow-origin"]).toBe("*");
+    expect(preflight.headers["access-control-allow-headers"]!.toLowerCase().split(/,\s*/).sort()).toEqual([
+      "api-key",
+      "content-type",
+      "prefer",
+      "token",
+    ]);
+    const plain = await request(mock.app)
+      .options("/api/v1/object/template_base")
+      .set({ Origin: FOREIGN, "Access-Control-Request-Method": "GET" })
+      .expect(204);
+    expect(plain.headers["access-control-allow-headers"]).toBe("API-KEY, TOKEN, Content-Type, Prefer");
+  });
 });
 
 describe("a foreign Origin gets 403", () => {
@@ -102,30 +99,27 @@ describe("a foreign Origin gets 403", () => {
 });
 
 describe("admin writes take application/json only", () => {
-  it(
-    "refuses form, text and multipart bodies, and a body " + "without a content-type, with 415, changing nothing",
-    async () => {
-      const before = state();
-      const property = JSON.stringify({ ...(await rawProperty()), title: "Sneaked in" });
-      for (const type of [
-        "application/x-www-form-urlencoded",
-        "text/plain",
-        "multipart/form-data; boundary=x",
-        "text/plain;charset=UTF-8",
-      ]) {
-        await request(mock.app).post("/__admin/reset").set("content-type", type).send("a=b").expect(415);
-        await request(mock.app).put("/__db/properties/1001").set("content-type", type).send(property).expect(415);
-        await request(mock.app).post("/__db/documents").set("content-type", type).send(property).expect(415);
-      }
-      const bare = await request(mock.app)
-        .post("/__admin/reset")
-        .set("content-length", "3")
-        .send(Buffer.from("a=b"))
-        .unset("content-type");
-      expect(bare.status).toBe(415);
-      expect(state()).toBe(before);
-    },
-  );
+  it("refuses form, text and multipart bodies, and a body with no content-type, with 415: no change", async () => {
+    const before = state();
+    const property = JSON.stringify({ ...(await rawProperty()), title: "Sneaked in" });
+    for (const type of [
+      "application/x-www-form-urlencoded",
+      "text/plain",
+      "multipart/form-data; boundary=x",
+      "text/plain;charset=UTF-8",
+    ]) {
+      await request(mock.app).post("/__admin/reset").set("content-type", type).send("a=b").expect(415);
+      await request(mock.app).put("/__db/properties/1001").set("content-type", type).send(property).expect(415);
+      await request(mock.app).post("/__db/documents").set("content-type", type).send(property).expect(415);
+    }
+    const bare = await request(mock.app)
+      .post("/__admin/reset")
+      .set("content-length", "3")
+      .send(Buffer.from("a=b"))
+      .unset("content-type");
+    expect(bare.status).toBe(415);
+    expect(state()).toBe(before);
+  });
 
   it("takes application/json, with or without a charset, and a reset with no body at all", async () => {
     const property = JSON.stringify({ ...(await rawProperty()), title: "As JSON" });

@@ -114,61 +114,54 @@ describe("reset", () => {
     await api("get", "/agent_cards", { "API-KEY": "new-key", TOKEN: "other" }).expect(200); // the key is new again
   });
 
-  it(
-    "starts the nid, uid and auto-login sequences again: the " + "same requests after a reset get the same answers",
-    async () => {
-      const run = async () => {
-        const property = (await api("post", "/property").send(address).expect(200)).body as {
-          nid: string;
-          uri: string;
-        };
-        const document = (
-          await api("post", "/document/")
-            .send({
-              title: "Plan",
-              property_reference: Number(property.nid),
-              file_url: "https://f.example/p.pdf",
-              visible: true,
-              category: "floorplan",
-              is_floorplan: true,
-              Show_on_unbranded: false,
-            })
-            .expect(200)
-        ).body as { nid: number };
-        const account = (await request(mock.app).get("/__db/accounts?apiKey=fresh-key").expect(200)).body as unknown[];
-        await api("get", "/agent_cards", { "API-KEY": "fresh-key", TOKEN: "t" }).expect(200);
-        const opened = (await request(mock.app).get("/__db/accounts?apiKey=fresh-key").expect(200)).body as Array<{
-          id: number;
-        }>;
-        // The uri's address is the one each request used (supertest listens on a new port for each): only its path, the
-        // token, must repeat.
-        return {
-          property: { ...property, uri: new URL(property.uri).pathname },
-          document,
-          before: account.length,
-          uid: opened[0]!.id,
-        };
+  it("starts the nid, uid and auto-login sequences again: after a reset, the same requests get the same", async () => {
+    const run = async () => {
+      const property = (await api("post", "/property").send(address).expect(200)).body as {
+        nid: string;
+        uri: string;
       };
-      const first = await run();
-      await request(mock.app).post("/__admin/reset").expect(200);
-      expect(await run()).toEqual(first);
-    },
-  );
+      const document = (
+        await api("post", "/document/")
+          .send({
+            title: "Plan",
+            property_reference: Number(property.nid),
+            file_url: "https://f.example/p.pdf",
+            visible: true,
+            category: "floorplan",
+            is_floorplan: true,
+            Show_on_unbranded: false,
+          })
+          .expect(200)
+      ).body as { nid: number };
+      const account = (await request(mock.app).get("/__db/accounts?apiKey=fresh-key").expect(200)).body as unknown[];
+      await api("get", "/agent_cards", { "API-KEY": "fresh-key", TOKEN: "t" }).expect(200);
+      const opened = (await request(mock.app).get("/__db/accounts?apiKey=fresh-key").expect(200)).body as Array<{
+        id: number;
+      }>;
+      // The uri's address is the one each request used (supertest listens on a new port for each): only its path, the
+      // token, must repeat.
+      return {
+        property: { ...property, uri: new URL(property.uri).pathname },
+        document,
+        before: account.length,
+        uid: opened[0]!.id,
+      };
+    };
+    const first = await run();
+    await request(mock.app).post("/__admin/reset").expect(200);
+    expect(await run()).toEqual(first);
+  });
 });
 
 describe("a new account's uid", () => {
   const fresh = { "API-KEY": "uid-key", TOKEN: "uid-token" };
-  it(
-    "is the uid of the properties it creates, and listing by it finds them (docs/mock.md: Accounts and " +
-      "credentials)",
-    async () => {
-      const { nid } = (await api("post", "/property", fresh).send(address).expect(200)).body as { nid: string };
-      const { uid } = (await api("get", `/property/${nid}`, fresh).expect(200)).body as { uid: string };
-      expect(uid).not.toBe("1");
-      const listed = (await api("get", `/properties/${uid}`, fresh).expect(200)).body as Array<{ nid: string }>;
-      expect(listed.map((item) => item.nid)).toEqual([nid]);
-    },
-  );
+  it("is the uid of the properties it creates, and listing by it finds them (docs/mock.md: Accounts)", async () => {
+    const { nid } = (await api("post", "/property", fresh).send(address).expect(200)).body as { nid: string };
+    const { uid } = (await api("get", `/property/${nid}`, fresh).expect(200)).body as { uid: string };
+    expect(uid).not.toBe("1");
+    const listed = (await api("get", `/properties/${uid}`, fresh).expect(200)).body as Array<{ nid: string }>;
+    expect(listed.map((item) => item.nid)).toEqual([nid]);
+  });
 
   it("is shown by GET /__db/accounts?apiKey=<key> once the key has been used", async () => {
     expect((await request(mock.app).get("/__db/accounts?apiKey=uid-key").expect(200)).body).toEqual([]);

@@ -22,34 +22,31 @@ describe("wrapApiHandler", () => {
     expect(wrapApiHandler(handler, [])).toBe(handler);
   });
 
-  it(
-    "runs interceptors outermost first around the handler, each " + "seeing what the handler filled in and its reply",
-    async () => {
-      const seen: string[] = [];
-      const tracing =
-        (name: string): ApiInterceptor =>
-        async (exchange, next) => {
-          seen.push(`${name} before ${exchange.operationId ?? "-"}`);
-          const reply = await next(exchange);
-          seen.push(`${name} after ${exchange.operationId} ${reply?.status}`);
-          return reply;
-        };
-      const handler = async (exchange: ApiCall): Promise<Reply> => {
-        seen.push("handler");
-        exchange.operationId = "retrieveTemplateCatalogue";
-        return okReply({ templates: [] });
+  it("runs interceptors outermost first around the handler, each seeing what it filled in and its reply", async () => {
+    const seen: string[] = [];
+    const tracing =
+      (name: string): ApiInterceptor =>
+      async (exchange, next) => {
+        seen.push(`${name} before ${exchange.operationId ?? "-"}`);
+        const reply = await next(exchange);
+        seen.push(`${name} after ${exchange.operationId} ${reply?.status}`);
+        return reply;
       };
-      const reply = await wrapApiHandler(handler, [tracing("outer"), tracing("inner")])(call());
-      expect(reply).toEqual(okReply({ templates: [] }));
-      expect(seen).toEqual([
-        "outer before -",
-        "inner before -",
-        "handler",
-        "inner after retrieveTemplateCatalogue 200",
-        "outer after retrieveTemplateCatalogue 200",
-      ]);
-    },
-  );
+    const handler = async (exchange: ApiCall): Promise<Reply> => {
+      seen.push("handler");
+      exchange.operationId = "retrieveTemplateCatalogue";
+      return okReply({ templates: [] });
+    };
+    const reply = await wrapApiHandler(handler, [tracing("outer"), tracing("inner")])(call());
+    expect(reply).toEqual(okReply({ templates: [] }));
+    expect(seen).toEqual([
+      "outer before -",
+      "inner before -",
+      "handler",
+      "inner after retrieveTemplateCatalogue 200",
+      "outer after retrieveTemplateCatalogue 200",
+    ]);
+  });
 
   it("lets an interceptor answer without the handler, and replace the handler's reply", async () => {
     let ran = 0;
@@ -67,22 +64,19 @@ describe("wrapApiHandler", () => {
     expect(ran).toBe(1);
   });
 
-  it(
-    "answers synchronously when neither the handler nor any " + "interceptor waits, and as a promise when one does",
-    async () => {
-      const handler = (exchange: ApiCall): Reply => {
-        exchange.operationId = "retrieveTemplateCatalogue";
-        return okReply({ templates: [] });
-      };
-      const passing: ApiInterceptor = (exchange, next) => next(exchange);
-      const answer = wrapApiHandler(handler, [passing, passing])(call());
-      expect(answer).not.toBeInstanceOf(Promise);
-      expect((answer as Reply).status).toBe(200);
+  it("answers at once when neither the handler nor an interceptor waits, and as a promise when one does", async () => {
+    const handler = (exchange: ApiCall): Reply => {
+      exchange.operationId = "retrieveTemplateCatalogue";
+      return okReply({ templates: [] });
+    };
+    const passing: ApiInterceptor = (exchange, next) => next(exchange);
+    const answer = wrapApiHandler(handler, [passing, passing])(call());
+    expect(answer).not.toBeInstanceOf(Promise);
+    expect((answer as Reply).status).toBe(200);
 
-      const waiting: ApiInterceptor = async (exchange, next) => next(exchange);
-      const later = wrapApiHandler(handler, [passing, waiting])(call());
-      expect(later).toBeInstanceOf(Promise);
-      expect((await later)?.status).toBe(200);
-    },
-  );
+    const waiting: ApiInterceptor = async (exchange, next) => next(exchange);
+    const later = wrapApiHandler(handler, [passing, waiting])(call());
+    expect(later).toBeInstanceOf(Promise);
+    expect((await later)?.status).toBe(200);
+  });
 });

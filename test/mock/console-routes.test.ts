@@ -23,63 +23,50 @@ const admin = () => request(mock.app);
 const PROPERTY = "/api/v1/object/property";
 
 describe("GET /__admin/journal and /__admin/journal/<id>", () => {
-  it(
-    "sums up each call: operation, status, duration, account uid, and an invalid request's offending fields, " +
-      "never a credential",
-    async () => {
-      await api("get", "/property/1001").expect(200);
-      await api("post", "/property").send({ street: "1 Main St", state: "TXX" }).expect(400);
-      await request(mock.app)
-        .get("/api/v1/object/template_base")
-        .set({ "content-type": "application/json" })
-        .expect(401);
+  it("sums up each call: operation, status, duration, uid, a bad request's fields, never a credential", async () => {
+    await api("get", "/property/1001").expect(200);
+    await api("post", "/property").send({ street: "1 Main St", state: "TXX" }).expect(400);
+    await request(mock.app).get("/api/v1/object/template_base").set({ "content-type": "application/json" }).expect(401);
 
-      const listed = await admin().get("/__admin/journal").expect(200);
-      const [retrieved, invalid, anonymous] = listed.body.calls;
-      expect(retrieved).toMatchObject({
-        method: "GET",
-        url: "/api/v1/object/property/1001",
-        operationId: "retrieveProperty",
-        status: 200,
-        uid: 1,
-        fault: null,
-      });
-      expect(retrieved.durationMs).toBeGreaterThanOrEqual(0);
-      expect(invalid).toMatchObject({ operationId: "createProperty", status: 400, uid: 1, problem: "Invalid Request" });
-      expect(invalid.errors.map((error: { pointer: string }) => error.pointer).sort()).toEqual([
-        "/city",
-        "/state",
-        "/zip",
-      ]);
-      expect(anonymous).toMatchObject({ operationId: "retrieveTemplateCatalogue", status: 401, uid: null });
-      expect(JSON.stringify(listed.body)).not.toMatch(/demo-key|demo-token/);
-    },
-  );
+    const listed = await admin().get("/__admin/journal").expect(200);
+    const [retrieved, invalid, anonymous] = listed.body.calls;
+    expect(retrieved).toMatchObject({
+      method: "GET",
+      url: "/api/v1/object/property/1001",
+      operationId: "retrieveProperty",
+      status: 200,
+      uid: 1,
+      fault: null,
+    });
+    expect(retrieved.durationMs).toBeGreaterThanOrEqual(0);
+    expect(invalid).toMatchObject({ operationId: "createProperty", status: 400, uid: 1, problem: "Invalid Request" });
+    expect(invalid.errors.map((error: { pointer: string }) => error.pointer).sort()).toEqual([
+      "/city",
+      "/state",
+      "/zip",
+    ]);
+    expect(anonymous).toMatchObject({ operationId: "retrieveTemplateCatalogue", status: 401, uid: null });
+    expect(JSON.stringify(listed.body)).not.toMatch(/demo-key|demo-token/);
+  });
 
-  it(
-    "opens a call: request and answer headers, bodies formatted, credentials hidden, a curl with $API_KEY and " +
-      "$TOKEN",
-    async () => {
-      await api("post", "/property")
-        .send({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" })
-        .expect(200);
-      const [{ id }] = (await admin().get("/__admin/journal").expect(200)).body.calls;
-      const opened = await admin().get(`/__admin/journal/${id}`).expect(200);
-      const call = opened.body;
-      expect(call.request.headers["api-key"]).toBe("(hidden: 8 characters)");
-      expect(call.request.headers.token).toBe("(hidden: 10 characters)");
-      expect(call.request.body).toBe(
-        JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }, null, 2),
-      );
-      expect(call.answer.headers["content-type"]).toMatch(/^application\/json/);
-      expect(JSON.parse(call.answer.body)).toMatchObject({ nid: expect.any(String), uri: expect.any(String) });
-      expect(call.answer.body).toContain('\n  "nid"');
-      expect(call.curl).toContain(`-H "API-KEY: $API_KEY" -H "TOKEN: $TOKEN"`);
-      expect(call.curl).toMatch(/^curl -X POST 'http:\/\/127\.0\.0\.1(:\d+)?\/api\/v1\/object\/property' /);
-      expect(call.curl).toContain(`--data-raw '{"street":"1 Main St","city":"Austin","state":"TX","zip":"78701"}'`);
-      expect(JSON.stringify(call)).not.toMatch(/demo-key|demo-token/);
-    },
-  );
+  it("opens a call: request and answer headers, bodies formatted, credentials hidden, a curl of $TOKEN…", async () => {
+    await api("post", "/property").send({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }).expect(200);
+    const [{ id }] = (await admin().get("/__admin/journal").expect(200)).body.calls;
+    const opened = await admin().get(`/__admin/journal/${id}`).expect(200);
+    const call = opened.body;
+    expect(call.request.headers["api-key"]).toBe("(hidden: 8 characters)");
+    expect(call.request.headers.token).toBe("(hidden: 10 characters)");
+    expect(call.request.body).toBe(
+      JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }, null, 2),
+    );
+    expect(call.answer.headers["content-type"]).toMatch(/^application\/json/);
+    expect(JSON.parse(call.answer.body)).toMatchObject({ nid: expect.any(String), uri: expect.any(String) });
+    expect(call.answer.body).toContain('\n  "nid"');
+    expect(call.curl).toContain(`-H "API-KEY: $API_KEY" -H "TOKEN: $TOKEN"`);
+    expect(call.curl).toMatch(/^curl -X POST 'http:\/\/127\.0\.0\.1(:\d+)?\/api\/v1\/object\/property' /);
+    expect(call.curl).toContain(`--data-raw '{"street":"1 Main St","city":"Austin","state":"TX","zip":"78701"}'`);
+    expect(JSON.stringify(call)).not.toMatch(/demo-key|demo-token/);
+  });
 
   it("answers 404 for a call it does not hold, and for an id that is not one", async () => {
     for (const id of ["999999", "0", "abc", "1.5", "9".repeat(40)])
@@ -172,35 +159,32 @@ describe("the journal's subscription", () => {
 });
 
 describe("GET and DELETE /__admin/coverage", () => {
-  it(
-    "counts each operation and documented status the session " + "got, and the assumptions those answers rest on",
-    async () => {
-      await admin().delete("/__admin/coverage").expect(200);
-      await api("get", "/property/1001").expect(200);
-      await api("get", "/property/1001").expect(200);
-      await api("get", "/property/999999").expect(404);
-      await api("get", "/nothing-here").expect(404);
-      const report = (await admin().get("/__admin/coverage").expect(200)).body;
-      expect(report.operations).toHaveLength(15);
-      expect(report.totals).toMatchObject({ operations: 15, exercised: 1, responsesExercised: 2 });
-      const retrieve = report.operations.find(
-        (operation: { operationId: string }) => operation.operationId === "retrieveProperty",
-      );
-      expect(retrieve.count).toBe(3);
-      const byStatus = Object.fromEntries(
-        retrieve.responses.map((response: { status: string; count: number }) => [response.status, response.count]),
-      );
-      expect(byStatus).toMatchObject({ "200": 2, "404": 1, "401": 0 });
-      // The 404 rests on the contract's choice of status for errors (components/responses/NotFound).
-      const named = listAssumptions(sharedContract().document);
-      const notFound = named.find(({ pointer }) => pointer === "/components/responses/NotFound");
-      expect(notFound?.id).toBe("not-found-status");
-      expect(report.assumptions.map((assumption: { id: string }) => assumption.id)).toContain("not-found-status");
-      expect(report.totals.responses).toBe(
-        sharedContract().operations.reduce((sum, operation) => sum + operation.responses.size, 0),
-      );
-    },
-  );
+  it("counts each operation and documented status the session got, and the assumptions they rest on", async () => {
+    await admin().delete("/__admin/coverage").expect(200);
+    await api("get", "/property/1001").expect(200);
+    await api("get", "/property/1001").expect(200);
+    await api("get", "/property/999999").expect(404);
+    await api("get", "/nothing-here").expect(404);
+    const report = (await admin().get("/__admin/coverage").expect(200)).body;
+    expect(report.operations).toHaveLength(15);
+    expect(report.totals).toMatchObject({ operations: 15, exercised: 1, responsesExercised: 2 });
+    const retrieve = report.operations.find(
+      (operation: { operationId: string }) => operation.operationId === "retrieveProperty",
+    );
+    expect(retrieve.count).toBe(3);
+    const byStatus = Object.fromEntries(
+      retrieve.responses.map((response: { status: string; count: number }) => [response.status, response.count]),
+    );
+    expect(byStatus).toMatchObject({ "200": 2, "404": 1, "401": 0 });
+    // The 404 rests on the contract's choice of status for errors (components/responses/NotFound).
+    const named = listAssumptions(sharedContract().document);
+    const notFound = named.find(({ pointer }) => pointer === "/components/responses/NotFound");
+    expect(notFound?.id).toBe("not-found-status");
+    expect(report.assumptions.map((assumption: { id: string }) => assumption.id)).toContain("not-found-status");
+    expect(report.totals.responses).toBe(
+      sharedContract().operations.reduce((sum, operation) => sum + operation.responses.size, 0),
+    );
+  });
 
   it("outlives a reset, and is emptied by DELETE", async () => {
     await api("get", "/property/1001").expect(200);
@@ -215,26 +199,23 @@ describe("GET and DELETE /__admin/coverage", () => {
 });
 
 describe("/__admin/latency", () => {
-  it(
-    "is none unless set; PUT sets it for the next call, DELETE " + "removes it, a reset brings the start one back",
-    async () => {
-      expect((await admin().get("/__admin/latency").expect(200)).body).toEqual({ latency: null });
-      expect((await admin().put("/__admin/latency").send({ min: 0, max: 3 }).expect(200)).body).toEqual({
-        latency: { min: 0, max: 3 },
-      });
-      await api("get", "/property/1001").expect(200);
-      const [call] = (await admin().get("/__admin/journal").expect(200)).body.calls;
-      expect(call.fault.latency).toBeGreaterThanOrEqual(0);
-      expect(call.fault.latency).toBeLessThanOrEqual(3);
-      expect((await admin().put("/__admin/latency").send({ min: 2 }).expect(200)).body).toEqual({
-        latency: { min: 2, max: 2 },
-      });
-      expect((await admin().delete("/__admin/latency").expect(200)).body).toEqual({ latency: null });
-      await admin().put("/__admin/latency").send({ min: 1 }).expect(200);
-      await admin().post("/__admin/reset").expect(200);
-      expect((await admin().get("/__admin/latency").expect(200)).body).toEqual({ latency: null });
-    },
-  );
+  it("is none unless set; PUT sets it for the next call, DELETE removes it, a reset brings the start one", async () => {
+    expect((await admin().get("/__admin/latency").expect(200)).body).toEqual({ latency: null });
+    expect((await admin().put("/__admin/latency").send({ min: 0, max: 3 }).expect(200)).body).toEqual({
+      latency: { min: 0, max: 3 },
+    });
+    await api("get", "/property/1001").expect(200);
+    const [call] = (await admin().get("/__admin/journal").expect(200)).body.calls;
+    expect(call.fault.latency).toBeGreaterThanOrEqual(0);
+    expect(call.fault.latency).toBeLessThanOrEqual(3);
+    expect((await admin().put("/__admin/latency").send({ min: 2 }).expect(200)).body).toEqual({
+      latency: { min: 2, max: 2 },
+    });
+    expect((await admin().delete("/__admin/latency").expect(200)).body).toEqual({ latency: null });
+    await admin().put("/__admin/latency").send({ min: 1 }).expect(200);
+    await admin().post("/__admin/reset").expect(200);
+    expect((await admin().get("/__admin/latency").expect(200)).body).toEqual({ latency: null });
+  });
 
   it("refuses a latency it cannot apply, naming each field, and changes nothing", async () => {
     await admin().put("/__admin/latency").send({ min: 5 }).expect(200);
@@ -299,26 +280,22 @@ describe("the admin guard in front of the console's routes", () => {
     ).toEqual({ latency: null });
   });
 
-  it(
-    "serves the console's page without the token (it holds no record), under its Content-Security-Policy, but " +
-      "not to another origin",
-    async () => {
-      const page = await request(guarded.app).get("/__admin/console").expect(200);
-      expect(page.headers["content-type"]).toMatch(/^text\/html/);
-      expect(page.headers["content-security-policy"]).toContain("default-src 'none'");
-      expect(page.headers["content-security-policy"]).toContain("connect-src 'self'");
-      expect(page.text).not.toMatch(/https?:\/\//);
-      await request(guarded.app)
-        .get("/__admin/console/console.js")
-        .expect(200)
-        .expect("content-type", /javascript/);
-      await request(guarded.app).get("/__admin/console").set("host", "evil.example").expect(403);
-      await request(guarded.app).get("/__admin/console").set("origin", "http://evil.example").expect(403);
-      await request(guarded.app).get("/__admin/console/nothing.js").expect(404);
-      await request(guarded.app).get("/__admin/console/../package.json").expect(404);
-      await request(guarded.app).post("/__admin/console").set("content-type", "application/json").send({}).expect(405);
-    },
-  );
+  it("serves the page without the token (it holds no record), under its CSP, but not to another origin", async () => {
+    const page = await request(guarded.app).get("/__admin/console").expect(200);
+    expect(page.headers["content-type"]).toMatch(/^text\/html/);
+    expect(page.headers["content-security-policy"]).toContain("default-src 'none'");
+    expect(page.headers["content-security-policy"]).toContain("connect-src 'self'");
+    expect(page.text).not.toMatch(/https?:\/\//);
+    await request(guarded.app)
+      .get("/__admin/console/console.js")
+      .expect(200)
+      .expect("content-type", /javascript/);
+    await request(guarded.app).get("/__admin/console").set("host", "evil.example").expect(403);
+    await request(guarded.app).get("/__admin/console").set("origin", "http://evil.example").expect(403);
+    await request(guarded.app).get("/__admin/console/nothing.js").expect(404);
+    await request(guarded.app).get("/__admin/console/../package.json").expect(404);
+    await request(guarded.app).post("/__admin/console").set("content-type", "application/json").send({}).expect(405);
+  });
 
   it("links the console from / and /docs", async () => {
     expect((await request(guarded.app).get("/").expect(200)).body.console).toBe("/__admin/console");

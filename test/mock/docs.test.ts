@@ -35,32 +35,28 @@ describe("/docs", () => {
     expect(bundle.text.length).toBeGreaterThan(100_000);
   });
 
-  it(
-    "serves the copies the build made in dist/docs-assets, which are swagger-ui-dist's files byte for byte, " +
-      "licence beside them",
-    async () => {
-      const original = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
-      for (const name of Object.keys(DOCS_ASSETS)) {
-        const served = (
-          await request(mock.app)
-            .get(`/docs/${name}`)
-            .buffer(true)
-            .parse((response, done) => {
-              const chunks: Buffer[] = [];
-              response.on("data", (chunk: Buffer) => chunks.push(chunk));
-              response.on("end", () => done(null, Buffer.concat(chunks)));
-            })
-            .expect(200)
-        ).body as Buffer;
-        expect(served.equals(readFileSync(join(DOCS_ASSET_DIR, name))), `${name} is the copy in dist/docs-assets`).toBe(
-          true,
-        );
-        expect(served.equals(readFileSync(join(original, name))), `${name} is swagger-ui-dist's`).toBe(true);
-      }
-      for (const beside of ["LICENSE", "NOTICE"])
-        expect(readFileSync(join(DOCS_ASSET_DIR, beside), "utf8")).toBe(readFileSync(join(original, beside), "utf8"));
-    },
-  );
+  it("serves dist/docs-assets, the build's copies of swagger-ui-dist's files as they are, and licence", async () => {
+    const original = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+    for (const name of Object.keys(DOCS_ASSETS)) {
+      const served = (
+        await request(mock.app)
+          .get(`/docs/${name}`)
+          .buffer(true)
+          .parse((response, done) => {
+            const chunks: Buffer[] = [];
+            response.on("data", (chunk: Buffer) => chunks.push(chunk));
+            response.on("end", () => done(null, Buffer.concat(chunks)));
+          })
+          .expect(200)
+      ).body as Buffer;
+      expect(served.equals(readFileSync(join(DOCS_ASSET_DIR, name))), `${name} is the copy in dist/docs-assets`).toBe(
+        true,
+      );
+      expect(served.equals(readFileSync(join(original, name))), `${name} is swagger-ui-dist's`).toBe(true);
+    }
+    for (const beside of ["LICENSE", "NOTICE"])
+      expect(readFileSync(join(DOCS_ASSET_DIR, beside), "utf8")).toBe(readFileSync(join(original, beside), "utf8"));
+  });
 
   it("answers 404 saying how to build the copies when they are missing, naming no file path", async () => {
     const empty = mkdtempSync(join(tmpdir(), "plk-no-docs-assets-"));

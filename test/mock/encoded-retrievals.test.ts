@@ -265,128 +265,114 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
       await expectByExternalId("crm-raw", await expectCurrent(1001));
     });
 
-    it(
-      "PUT of the whole record is in the next GET, even one that " + "only lays its fields out in another order",
-      async () => {
-        const before = await kept(1001);
-        const { body: record } = await raw().get("/__db/properties/1001").expect(200);
-        await raw()
-          .put("/__db/properties/1001")
-          .send({ ...record, title: "Put raw", baths: "3" })
-          .expect(200);
-        const replaced = await expectCurrent(1001);
-        expect(replaced).not.toBe(before);
-        expect(JSON.parse(replaced)).toMatchObject({ title: "Put raw", baths: "3" });
-        // The same values in reverse order: the answer lists the record's fields in its order, so its bytes change.
-        const { body: current } = await raw().get("/__db/properties/1001").expect(200);
-        const reversed = Object.fromEntries(Object.entries(current as Record<string, unknown>).reverse());
-        await raw().put("/__db/properties/1001").send(reversed).expect(200);
-        const reordered = await expectCurrent(1001);
-        expect(reordered).not.toBe(replaced);
-        expect(JSON.parse(reordered)).toEqual(JSON.parse(replaced));
-        await expectByExternalId("crm-1001", reordered);
-      },
-    );
+    it("PUT of the whole record is in the next GET, even one that only lays its fields out anew", async () => {
+      const before = await kept(1001);
+      const { body: record } = await raw().get("/__db/properties/1001").expect(200);
+      await raw()
+        .put("/__db/properties/1001")
+        .send({ ...record, title: "Put raw", baths: "3" })
+        .expect(200);
+      const replaced = await expectCurrent(1001);
+      expect(replaced).not.toBe(before);
+      expect(JSON.parse(replaced)).toMatchObject({ title: "Put raw", baths: "3" });
+      // The same values in reverse order: the answer lists the record's fields in its order, so its bytes change.
+      const { body: current } = await raw().get("/__db/properties/1001").expect(200);
+      const reversed = Object.fromEntries(Object.entries(current as Record<string, unknown>).reverse());
+      await raw().put("/__db/properties/1001").send(reversed).expect(200);
+      const reordered = await expectCurrent(1001);
+      expect(reordered).not.toBe(replaced);
+      expect(JSON.parse(reordered)).toEqual(JSON.parse(replaced));
+      await expectByExternalId("crm-1001", reordered);
+    });
 
-    it(
-      "PUT moving the property to another account: a 404 for the former owner, the current answer for the new " + "one",
-      async () => {
-        await kept(1005);
-        const { body: record } = await raw().get("/__db/properties/1005").expect(200);
-        await raw()
-          .put("/__db/properties/1005")
-          .send({ ...record, uid: 2, api_author: "2" })
-          .expect(200);
-        await expectGone(1005);
-        expect(JSON.parse(await expectCurrent(1005, OTHER)).uid).toBe("2");
-        await raw().patch("/__db/properties/1005").send({ uid: 1, api_author: "1" }).expect(200);
-        await expectGone(1005, OTHER);
-        expect(JSON.parse(await expectCurrent(1005)).uid).toBe("1");
-      },
-    );
+    it("PUT moving the property to another account: a 404 for the old owner, the answer for the new one", async () => {
+      await kept(1005);
+      const { body: record } = await raw().get("/__db/properties/1005").expect(200);
+      await raw()
+        .put("/__db/properties/1005")
+        .send({ ...record, uid: 2, api_author: "2" })
+        .expect(200);
+      await expectGone(1005);
+      expect(JSON.parse(await expectCurrent(1005, OTHER)).uid).toBe("2");
+      await raw().patch("/__db/properties/1005").send({ uid: 1, api_author: "1" }).expect(200);
+      await expectGone(1005, OTHER);
+      expect(JSON.parse(await expectCurrent(1005)).uid).toBe("1");
+    });
 
-    it(
-      "DELETE makes the next GET a 404, by nid and by external id; a raw POST with the same id answers the new " +
-        "record",
-      async () => {
-        const before = await kept(1001);
-        await expectByExternalId("crm-1001", before);
-        const { body: record } = await raw().get("/__db/properties/1001").expect(200);
-        await raw().delete("/__db/properties/1001").expect(200);
-        expect(fromStore(1001)).toBeUndefined();
-        await expectGone(1001);
-        expect((await retrieveByExternalId("crm-1001")).status).toBe(404);
-        await expectGone(1001); // and stays gone, not a kept answer
-        await raw()
-          .post("/__db/properties")
-          .send({ ...record, title: "Rebuilt", external_id: "crm-rebuilt" })
-          .expect(201);
-        const rebuilt = await expectCurrent(1001);
-        expect(rebuilt).not.toBe(before);
-        expect(JSON.parse(rebuilt).title).toBe("Rebuilt");
-        expect((await retrieveByExternalId("crm-1001")).status).toBe(404);
-        await expectByExternalId("crm-rebuilt", rebuilt);
-      },
-    );
+    it("DELETE makes the next GET a 404, by nid and external id; a raw POST of the id answers anew", async () => {
+      const before = await kept(1001);
+      await expectByExternalId("crm-1001", before);
+      const { body: record } = await raw().get("/__db/properties/1001").expect(200);
+      await raw().delete("/__db/properties/1001").expect(200);
+      expect(fromStore(1001)).toBeUndefined();
+      await expectGone(1001);
+      expect((await retrieveByExternalId("crm-1001")).status).toBe(404);
+      await expectGone(1001); // and stays gone, not a kept answer
+      await raw()
+        .post("/__db/properties")
+        .send({ ...record, title: "Rebuilt", external_id: "crm-rebuilt" })
+        .expect(201);
+      const rebuilt = await expectCurrent(1001);
+      expect(rebuilt).not.toBe(before);
+      expect(JSON.parse(rebuilt).title).toBe("Rebuilt");
+      expect((await retrieveByExternalId("crm-1001")).status).toBe(404);
+      await expectByExternalId("crm-rebuilt", rebuilt);
+    });
   });
 
   describe("documents", () => {
-    it(
-      "a floorplan created, retitled, moved to another property, unmarked, marked again and deleted through " +
-        "the API",
-      async () => {
-        const first = await kept(1001);
-        const second = await kept(1005);
-        const { body: created } = await api("post", "/document/")
-          .send({ ...upper, property_reference: 1001 })
-          .expect(200);
-        const key = String(created.nid);
-        const withNew = await expectCurrent(1001);
-        expect(withNew).not.toBe(first);
-        expect(floorplanIds(withNew)).toEqual(["1004", key]);
-        await expectByExternalId("crm-1001", withNew);
+    it("a floorplan created, retitled, moved to another property, unmarked, marked, deleted by the API", async () => {
+      const first = await kept(1001);
+      const second = await kept(1005);
+      const { body: created } = await api("post", "/document/")
+        .send({ ...upper, property_reference: 1001 })
+        .expect(200);
+      const key = String(created.nid);
+      const withNew = await expectCurrent(1001);
+      expect(withNew).not.toBe(first);
+      expect(floorplanIds(withNew)).toEqual(["1004", key]);
+      await expectByExternalId("crm-1001", withNew);
 
-        await api("put", `/document/${key}`).send({ title: "Attic" }).expect(200);
-        const retitled = await expectCurrent(1001);
-        expect(JSON.parse(retitled).floorplans[key].title).toBe("Attic");
-        await expectByExternalId("crm-1001", retitled);
+      await api("put", `/document/${key}`).send({ title: "Attic" }).expect(200);
+      const retitled = await expectCurrent(1001);
+      expect(JSON.parse(retitled).floorplans[key].title).toBe("Attic");
+      await expectByExternalId("crm-1001", retitled);
 
-        await api("put", `/document/${key}`)
-          .send({ file_url: "https://files.property-listing.example/attic.pdf" })
-          .expect(200);
-        expect(JSON.parse(await expectCurrent(1001)).floorplans[key].floorplan_url).toBe(
-          "https://files.property-listing.example/attic.pdf",
-        );
+      await api("put", `/document/${key}`)
+        .send({ file_url: "https://files.property-listing.example/attic.pdf" })
+        .expect(200);
+      expect(JSON.parse(await expectCurrent(1001)).floorplans[key].floorplan_url).toBe(
+        "https://files.property-listing.example/attic.pdf",
+      );
 
-        expect(await expectCurrent(1005)).toBe(second); // kept, untouched so far
-        await api("put", `/document/${key}`).send({ property_reference: 1005 }).expect(200);
-        expect(floorplanIds(await expectCurrent(1001))).toEqual(["1004"]);
-        const moved = await expectCurrent(1005);
-        expect(floorplanIds(moved)).toEqual(["1006", key]);
+      expect(await expectCurrent(1005)).toBe(second); // kept, untouched so far
+      await api("put", `/document/${key}`).send({ property_reference: 1005 }).expect(200);
+      expect(floorplanIds(await expectCurrent(1001))).toEqual(["1004"]);
+      const moved = await expectCurrent(1005);
+      expect(floorplanIds(moved)).toEqual(["1006", key]);
 
-        // Back again, both answers kept before the move.
-        await api("put", `/document/${key}`).send({ property_reference: 1001 }).expect(200);
-        expect(floorplanIds(await expectCurrent(1005))).toEqual(["1006"]);
-        expect(floorplanIds(await expectCurrent(1001))).toEqual(["1004", key]);
-        await api("put", `/document/${key}`).send({ property_reference: 1005 }).expect(200);
-        expect(floorplanIds(await expectCurrent(1001))).toEqual(["1004"]);
-        expect(await expectCurrent(1005)).toBe(moved);
+      // Back again, both answers kept before the move.
+      await api("put", `/document/${key}`).send({ property_reference: 1001 }).expect(200);
+      expect(floorplanIds(await expectCurrent(1005))).toEqual(["1006"]);
+      expect(floorplanIds(await expectCurrent(1001))).toEqual(["1004", key]);
+      await api("put", `/document/${key}`).send({ property_reference: 1005 }).expect(200);
+      expect(floorplanIds(await expectCurrent(1001))).toEqual(["1004"]);
+      expect(await expectCurrent(1005)).toBe(moved);
 
-        await api("put", `/document/${key}`).send({ is_floorplan: false }).expect(200);
-        expect(await expectCurrent(1005)).toBe(second);
-        // Moved while not a floorplan, then marked again: it shows where it is now, not where it was listed.
-        await api("put", `/document/${key}`).send({ property_reference: 1001 }).expect(200);
-        expect(await expectCurrent(1005)).toBe(second);
-        await api("put", `/document/${key}`).send({ is_floorplan: true }).expect(200);
-        expect(floorplanIds(await expectCurrent(1001))).toEqual(["1004", key]);
-        expect(await expectCurrent(1005)).toBe(second);
+      await api("put", `/document/${key}`).send({ is_floorplan: false }).expect(200);
+      expect(await expectCurrent(1005)).toBe(second);
+      // Moved while not a floorplan, then marked again: it shows where it is now, not where it was listed.
+      await api("put", `/document/${key}`).send({ property_reference: 1001 }).expect(200);
+      expect(await expectCurrent(1005)).toBe(second);
+      await api("put", `/document/${key}`).send({ is_floorplan: true }).expect(200);
+      expect(floorplanIds(await expectCurrent(1001))).toEqual(["1004", key]);
+      expect(await expectCurrent(1005)).toBe(second);
 
-        await api("delete", `/document/${key}`).expect(200, [true]);
-        expect(floorplanIds(await expectCurrent(1001))).toEqual(["1004"]);
-        await api("delete", "/document/1006").expect(200, [true]);
-        expect(floorplanIds(await expectCurrent(1005))).toEqual([]);
-      },
-    );
+      await api("delete", `/document/${key}`).expect(200, [true]);
+      expect(floorplanIds(await expectCurrent(1001))).toEqual(["1004"]);
+      await api("delete", "/document/1006").expect(200, [true]);
+      expect(floorplanIds(await expectCurrent(1005))).toEqual([]);
+    });
 
     it("a plain document made a floorplan, and a seeded floorplan unmarked, through the API", async () => {
       const before = await kept(1001);
@@ -762,14 +748,10 @@ describe("answers kept per property and dropped on change, on a thousand generat
     expect(mock.violations).toEqual([]);
   }
 
-  it(
-    "every demo property answers its fresh bytes after changes made before any answer is kept, again once " +
-      "kept, and after a reset",
-    async () => {
-      expect(demoIds.length).toBeGreaterThan(750);
-      await scenario({ validateResponses: false, checked: (ids) => ids });
-    },
-  );
+  it("each demo property answers fresh bytes after changes before an answer is kept, once kept, reset", async () => {
+    expect(demoIds.length).toBeGreaterThan(750);
+    await scenario({ validateResponses: false, checked: (ids) => ids });
+  });
 
   it("with validateResponses, on a sample of 200 properties and every changed one", async () => {
     await scenario({

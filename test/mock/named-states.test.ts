@@ -68,35 +68,30 @@ describe("the shipped states", () => {
     ]);
   });
 
-  it(
-    `many-properties: the demo account lists ${MANY_PROPERTIES} properties, each retrievable, with distinct ` +
-      `subdomains and external ids`,
-    async () => {
-      const mock = newMock();
-      await useState(mock, "many-properties").expect(200);
-      const list = (await api(mock, "get", "/properties/1").expect(200)).body as Array<{ nid: string }>;
-      expect(list).toHaveLength(MANY_PROPERTIES);
-      const properties = mock.store.state.properties.filter((property) => property.uid === 1);
-      expect(new Set(properties.map((property) => property.subdomain)).size).toBe(MANY_PROPERTIES);
-      const external = properties.map((property) => property.external_id).filter((id) => id);
-      expect(new Set(external).size).toBe(external.length);
-      for (const { nid } of [list[0]!, list[500]!, list.at(-1)!])
-        await api(mock, "get", `/property/${nid}`).expect(200);
-      // The nid sequence goes on after the state's highest nid.
-      const created = (
-        await api(mock, "post", "/property")
-          .send({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" })
-          .expect(200)
-      ).body;
-      expect(Number(created.nid)).toBeGreaterThan(
-        Math.max(
-          ...mock.store.state.properties
-            .filter((property) => String(property.id) !== created.nid)
-            .map((property) => property.id),
-        ),
-      );
-    },
-  );
+  it(`many-properties: the demo account has ${MANY_PROPERTIES} properties, retrievable and distinct`, async () => {
+    const mock = newMock();
+    await useState(mock, "many-properties").expect(200);
+    const list = (await api(mock, "get", "/properties/1").expect(200)).body as Array<{ nid: string }>;
+    expect(list).toHaveLength(MANY_PROPERTIES);
+    const properties = mock.store.state.properties.filter((property) => property.uid === 1);
+    expect(new Set(properties.map((property) => property.subdomain)).size).toBe(MANY_PROPERTIES);
+    const external = properties.map((property) => property.external_id).filter((id) => id);
+    expect(new Set(external).size).toBe(external.length);
+    for (const { nid } of [list[0]!, list[500]!, list.at(-1)!]) await api(mock, "get", `/property/${nid}`).expect(200);
+    // The nid sequence goes on after the state's highest nid.
+    const created = (
+      await api(mock, "post", "/property")
+        .send({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" })
+        .expect(200)
+    ).body;
+    expect(Number(created.nid)).toBeGreaterThan(
+      Math.max(
+        ...mock.store.state.properties
+          .filter((property) => String(property.id) !== created.nid)
+          .map((property) => property.id),
+      ),
+    );
+  });
 
   it("are listed by GET /__admin/state, with the one in use", async () => {
     const mock = newMock();
@@ -182,20 +177,17 @@ describe("a state of one's own", () => {
     },
   );
 
-  it(
-    "is refused when a property and an agent card share a nid " + "(nids are one sequence), naming the second",
-    async () => {
-      const mock = newMock();
-      const records = (await request(mock.app).get("/__db/db")).body;
-      const [property] = records.properties;
-      const [agent] = records.agents;
-      const state = { accounts: records.accounts, properties: [property], agents: [{ ...agent, id: property.id }] };
-      const { body } = await useState(mock, state).expect(400);
-      expect(body.errors).toEqual([
-        { in: "body", pointer: "/state/agents/0/id", detail: expect.stringContaining("nids are one sequence") },
-      ]);
-    },
-  );
+  it("is refused when a property and an agent card share a nid (one sequence of nids), naming the second", async () => {
+    const mock = newMock();
+    const records = (await request(mock.app).get("/__db/db")).body;
+    const [property] = records.properties;
+    const [agent] = records.agents;
+    const state = { accounts: records.accounts, properties: [property], agents: [{ ...agent, id: property.id }] };
+    const { body } = await useState(mock, state).expect(400);
+    expect(body.errors).toEqual([
+      { in: "body", pointer: "/state/agents/0/id", detail: expect.stringContaining("nids are one sequence") },
+    ]);
+  });
 
   it('refuses a body that is not {"state": ...}, and a form, without changing anything', async () => {
     const mock = newMock();
@@ -209,38 +201,32 @@ describe("a state of one's own", () => {
 });
 
 describe("in the library", () => {
-  it(
-    "useState resets to a state: records, fault rules and the " + "journal; reset() goes back to the start state",
-    async () => {
-      const mock = newMock({ state: "empty-account" });
-      expect(mock.store.counts()).toMatchObject({ agents: 3 }); // the second account's
-      mock.faults.add({ path: "/api/v1/object/agent_card/", status: 503 });
-      await api(mock, "get", "/agent_cards").expect(200);
-      mock.useState("seats-full");
-      expect(mock.faults.list()).toEqual([]);
-      expect(mock.requests()).toEqual([]);
-      await api(mock, "post", "/agent_card/").send(agent("x@harbor.example")).expect(402);
-      mock.reset();
-      expect(mock.store.counts()).toMatchObject({ agents: 3 });
-      expect(() => mock.useState({ properties: "none" })).toThrow(StateRefused);
-      expect(() => mock.useState("nope")).toThrow(
-        /No state is named "nope"; the shipped states are fixtures, empty-account, seats-full, many-properties/,
-      );
-      expect(mock.store.counts()).toMatchObject({ agents: 3 });
-    },
-  );
+  it("useState resets to a state: records, fault rules and the journal; reset() goes back to the start", async () => {
+    const mock = newMock({ state: "empty-account" });
+    expect(mock.store.counts()).toMatchObject({ agents: 3 }); // the second account's
+    mock.faults.add({ path: "/api/v1/object/agent_card/", status: 503 });
+    await api(mock, "get", "/agent_cards").expect(200);
+    mock.useState("seats-full");
+    expect(mock.faults.list()).toEqual([]);
+    expect(mock.requests()).toEqual([]);
+    await api(mock, "post", "/agent_card/").send(agent("x@harbor.example")).expect(402);
+    mock.reset();
+    expect(mock.store.counts()).toMatchObject({ agents: 3 });
+    expect(() => mock.useState({ properties: "none" })).toThrow(StateRefused);
+    expect(() => mock.useState("nope")).toThrow(
+      /No state is named "nope"; the shipped states are fixtures, empty-account, seats-full, many-properties/,
+    );
+    expect(mock.store.counts()).toMatchObject({ agents: 3 });
+  });
 
-  it(
-    "with configured accounts, a shipped state is made for the " + "first of them (seats-full fills its own seats)",
-    async () => {
-      const mock = newMock({ accounts: [{ apiKey: "ci-key", token: "ci-token", agentSeats: 3 }], state: "seats-full" });
-      const ci = { ...DEMO, "API-KEY": "ci-key", TOKEN: "ci-token" };
-      expect(Object.keys((await api(mock, "get", "/agent_cards", ci).expect(200)).body)).toHaveLength(3);
-      await api(mock, "post", "/agent_card/", ci).send(agent("x@harbor.example")).expect(402);
-      mock.useState("seats-full");
-      await api(mock, "post", "/agent_card/", ci).send(agent("x@harbor.example")).expect(402);
-    },
-  );
+  it("with configured accounts, a shipped state is made for the first (seats-full fills its own seats)", async () => {
+    const mock = newMock({ accounts: [{ apiKey: "ci-key", token: "ci-token", agentSeats: 3 }], state: "seats-full" });
+    const ci = { ...DEMO, "API-KEY": "ci-key", TOKEN: "ci-token" };
+    expect(Object.keys((await api(mock, "get", "/agent_cards", ci).expect(200)).body)).toHaveLength(3);
+    await api(mock, "post", "/agent_card/", ci).send(agent("x@harbor.example")).expect(402);
+    mock.useState("seats-full");
+    await api(mock, "post", "/agent_card/", ci).send(agent("x@harbor.example")).expect(402);
+  });
 
   it("refuses a start state that is not right, before anything starts", () => {
     expect(() => createMockServer({ contract: sharedContract(), state: { accounts: [{ id: 0 }] } })).toThrow(

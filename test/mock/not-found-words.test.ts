@@ -78,61 +78,55 @@ describe("another account's uid or record, asked for with the demo key (uid 1)",
   /** An answer with the identifier it names replaced, to compare with the answer for one that never existed. */
   const masked = (text: string, id: string | number) => text.replace(new RegExp(`\\b${id}\\b`, "g"), "<id>");
 
-  it(
-    "GET /properties/2 (the broker's uid): 404 saying it is not " + "this account's, not that there is no such user",
-    async () => {
-      expect((await call("GET", `${API}/properties/2`, BROKER)).status).toBe(200); // the broker's list exists
-      const foreign = await call("GET", `${API}/properties/2`);
-      expect(foreign.status).toBe(404);
-      expect(foreign.contentType).toMatch(/^application\/problem\+json/);
-      expect(Object.keys(foreign.body).sort()).toEqual(["detail", "instance", "status", "title", "type"]);
-      expect(foreign.body.detail).toBe(
-        "No properties of uid 2 for this account: an account lists only its own, and this account is uid 1.",
-      );
-      expect(foreign.body.detail).not.toMatch(/no user|does not exist/i);
-      const never = await call("GET", `${API}/properties/987654`);
-      expect(never.contentType).toBe(foreign.contentType);
-      expect(masked(never.text, 987654)).toBe(masked(foreign.text, 2));
-    },
-  );
+  it("GET /properties/2 (the broker's uid): 404 saying it is not this account's, not \"no such user\"", async () => {
+    expect((await call("GET", `${API}/properties/2`, BROKER)).status).toBe(200); // the broker's list exists
+    const foreign = await call("GET", `${API}/properties/2`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.contentType).toMatch(/^application\/problem\+json/);
+    expect(Object.keys(foreign.body).sort()).toEqual(["detail", "instance", "status", "title", "type"]);
+    expect(foreign.body.detail).toBe(
+      "No properties of uid 2 for this account: an account lists only its own, and this account is uid 1.",
+    );
+    expect(foreign.body.detail).not.toMatch(/no user|does not exist/i);
+    const never = await call("GET", `${API}/properties/987654`);
+    expect(never.contentType).toBe(foreign.contentType);
+    expect(masked(never.text, 987654)).toBe(masked(foreign.text, 2));
+  });
 
-  it(
-    "the broker's property, agent card and document: the same " + "404 as a record that never existed, and no data",
-    async () => {
-      const [property] = (await call("GET", `${API}/properties/2`, BROKER)).body as unknown as Array<{ nid: string }>;
-      const agent = Object.keys((await call("GET", `${API}/agent_cards`, BROKER)).body)[0]!;
-      const created = await call("POST", `${API}/document/`, BROKER, {
-        title: "Plan",
-        property_reference: Number(property!.nid),
-        file_url: "https://files.example/plan.pdf",
-      });
-      expect(created.status).toBe(200);
-      const document = String(created.body.nid);
-      const never = 987654;
-      for (const [method, path, body] of [
-        ["GET", `${API}/property/{id}`, undefined],
-        ["PUT", `${API}/property/{id}`, { city: "Dallas" }],
-        ["POST", `${API}/agent_card/{id}`, undefined],
-        ["PUT", `${API}/agent_card/{id}`, { phone: "1" }],
-        ["DELETE", `${API}/agent_card/{id}`, undefined],
-        ["GET", `${API}/document/{id}`, undefined],
-        ["PUT", `${API}/document/{id}`, { visible: false }],
-        ["DELETE", `${API}/document/{id}`, undefined],
-      ] as const) {
-        const id = path.includes("property") ? property!.nid : path.includes("agent") ? agent : document;
-        const foreign = await call(method, path.replace("{id}", id), DEMO, body);
-        const absent = await call(method, path.replace("{id}", String(never)), DEMO, body);
-        expect(foreign.status, `${method} ${path}`).toBe(404);
-        expect(foreign.body.detail, `${method} ${path}`).toMatch(
-          /^No (property|agent card|document) with nid \d+ for this account\.$/,
-        );
-        expect(foreign.contentType, `${method} ${path}`).toBe(absent.contentType);
-        expect(masked(foreign.text, id), `${method} ${path}`).toBe(masked(absent.text, never));
-      }
-      // Nothing the demo key asked for changed the broker's records.
-      expect((await call("GET", `${API}/property/${property!.nid}`, BROKER)).body.city).not.toBe("Dallas");
-      expect((await call("POST", `${API}/agent_card/${agent}`, BROKER)).status).toBe(200);
-      expect((await call("GET", `${API}/document/${document}`, BROKER)).body.visible).toBe(true);
-    },
-  );
+  it("the broker's property, agent card and document: the 404 of a record never made, and no data", async () => {
+    const [property] = (await call("GET", `${API}/properties/2`, BROKER)).body as unknown as Array<{ nid: string }>;
+    const agent = Object.keys((await call("GET", `${API}/agent_cards`, BROKER)).body)[0]!;
+    const created = await call("POST", `${API}/document/`, BROKER, {
+      title: "Plan",
+      property_reference: Number(property!.nid),
+      file_url: "https://files.example/plan.pdf",
+    });
+    expect(created.status).toBe(200);
+    const document = String(created.body.nid);
+    const never = 987654;
+    for (const [method, path, body] of [
+      ["GET", `${API}/property/{id}`, undefined],
+      ["PUT", `${API}/property/{id}`, { city: "Dallas" }],
+      ["POST", `${API}/agent_card/{id}`, undefined],
+      ["PUT", `${API}/agent_card/{id}`, { phone: "1" }],
+      ["DELETE", `${API}/agent_card/{id}`, undefined],
+      ["GET", `${API}/document/{id}`, undefined],
+      ["PUT", `${API}/document/{id}`, { visible: false }],
+      ["DELETE", `${API}/document/{id}`, undefined],
+    ] as const) {
+      const id = path.includes("property") ? property!.nid : path.includes("agent") ? agent : document;
+      const foreign = await call(method, path.replace("{id}", id), DEMO, body);
+      const absent = await call(method, path.replace("{id}", String(never)), DEMO, body);
+      expect(foreign.status, `${method} ${path}`).toBe(404);
+      expect(foreign.body.detail, `${method} ${path}`).toMatch(
+        /^No (property|agent card|document) with nid \d+ for this account\.$/,
+      );
+      expect(foreign.contentType, `${method} ${path}`).toBe(absent.contentType);
+      expect(masked(foreign.text, id), `${method} ${path}`).toBe(masked(absent.text, never));
+    }
+    // Nothing the demo key asked for changed the broker's records.
+    expect((await call("GET", `${API}/property/${property!.nid}`, BROKER)).body.city).not.toBe("Dallas");
+    expect((await call("POST", `${API}/agent_card/${agent}`, BROKER)).status).toBe(200);
+    expect((await call("GET", `${API}/document/${document}`, BROKER)).body.visible).toBe(true);
+  });
 });

@@ -78,78 +78,75 @@ function rawAgent(email: string): Record<string, unknown> {
 }
 
 describe("a --db state", () => {
-  it(
-    "keeps every change made through the API, /__db and reset " + "across a restart, and the nid sequence too",
-    async () => {
-      const file = join(tempDir(), "db.json");
-      const first = start(file);
-      const { body: created } = await request(first.app)
-        .post("/api/v1/object/property")
-        .set(headers)
-        .send(address())
-        .expect(200);
-      await request(first.app)
-        .put(`/api/v1/object/property/${created.nid}`)
-        .set(headers)
-        .send({ title: "Edited" })
-        .expect(200);
-      const { body: agent } = await request(first.app)
-        .post("/api/v1/object/agent_card/")
-        .set(headers)
-        .send({ agent_first_name: "A", agent_last_name: "B", email: "a@b.example" })
-        .expect(200);
-      await request(first.app)
-        .delete(`/api/v1/object/agent_card/${Number(agent.nid)}`)
-        .set(headers)
-        .expect(200);
-      await request(first.app).patch("/__db/properties/1002").send({ title: "Raw edit" }).expect(200);
-      const { id: _id, ...plan } = (await request(first.app).get("/__db/documents/1004").expect(200)).body;
-      await request(first.app).delete("/__db/documents/1004").expect(200);
-      const { body: raw } = await request(first.app).post("/__db/agents").send(rawAgent("raw@b.example")).expect(201);
-      const { body: doomed } = await request(first.app)
-        .post("/api/v1/object/property")
-        .set(headers)
-        .send(address("Doomed"))
-        .expect(200);
-      const { body: doomedPlan } = await request(first.app)
-        .post(`/__db/properties/${doomed.nid}/documents`)
-        .send(plan)
-        .expect(201);
-      await request(first.app).delete(`/__db/properties/${doomed.nid}`).expect(200); // its document goes with it
-      await first.close();
+  it("keeps every change made through the API, /__db and reset across a restart, and the nid sequence", async () => {
+    const file = join(tempDir(), "db.json");
+    const first = start(file);
+    const { body: created } = await request(first.app)
+      .post("/api/v1/object/property")
+      .set(headers)
+      .send(address())
+      .expect(200);
+    await request(first.app)
+      .put(`/api/v1/object/property/${created.nid}`)
+      .set(headers)
+      .send({ title: "Edited" })
+      .expect(200);
+    const { body: agent } = await request(first.app)
+      .post("/api/v1/object/agent_card/")
+      .set(headers)
+      .send({ agent_first_name: "A", agent_last_name: "B", email: "a@b.example" })
+      .expect(200);
+    await request(first.app)
+      .delete(`/api/v1/object/agent_card/${Number(agent.nid)}`)
+      .set(headers)
+      .expect(200);
+    await request(first.app).patch("/__db/properties/1002").send({ title: "Raw edit" }).expect(200);
+    const { id: _id, ...plan } = (await request(first.app).get("/__db/documents/1004").expect(200)).body;
+    await request(first.app).delete("/__db/documents/1004").expect(200);
+    const { body: raw } = await request(first.app).post("/__db/agents").send(rawAgent("raw@b.example")).expect(201);
+    const { body: doomed } = await request(first.app)
+      .post("/api/v1/object/property")
+      .set(headers)
+      .send(address("Doomed"))
+      .expect(200);
+    const { body: doomedPlan } = await request(first.app)
+      .post(`/__db/properties/${doomed.nid}/documents`)
+      .send(plan)
+      .expect(201);
+    await request(first.app).delete(`/__db/properties/${doomed.nid}`).expect(200); // its document goes with it
+    await first.close();
 
-      const second = start(file);
-      const { body: edited } = await request(second.app)
-        .get(`/api/v1/object/property/${created.nid}`)
-        .set(headers)
-        .expect(200);
-      expect(edited.title).toBe("Edited");
-      await request(second.app)
-        .post(`/api/v1/object/agent_card/${Number(agent.nid)}`)
-        .set(headers)
-        .expect(404);
-      expect((await request(second.app).get("/__db/properties/1002").expect(200)).body.title).toBe("Raw edit");
-      await request(second.app).get("/__db/documents/1004").expect(404);
-      await request(second.app).get(`/__db/agents/${raw.id}`).expect(200);
-      await request(second.app).get(`/__db/properties/${doomed.nid}`).expect(404);
-      await request(second.app).get(`/__db/documents/${doomedPlan.id}`).expect(404);
-      // The removed agent had the highest nid: it is still never handed out again.
-      const { body: next } = await request(second.app)
-        .post("/api/v1/object/property")
-        .set(headers)
-        .send(address())
-        .expect(200);
-      expect(Number(next.nid)).toBeGreaterThan(Math.max(Number(agent.nid), raw.id, doomedPlan.id));
-      await request(second.app).post("/__admin/reset").expect(200);
-      await request(second.app).post("/api/v1/object/property").set(headers).send(address("After reset")).expect(200);
-      await second.close();
+    const second = start(file);
+    const { body: edited } = await request(second.app)
+      .get(`/api/v1/object/property/${created.nid}`)
+      .set(headers)
+      .expect(200);
+    expect(edited.title).toBe("Edited");
+    await request(second.app)
+      .post(`/api/v1/object/agent_card/${Number(agent.nid)}`)
+      .set(headers)
+      .expect(404);
+    expect((await request(second.app).get("/__db/properties/1002").expect(200)).body.title).toBe("Raw edit");
+    await request(second.app).get("/__db/documents/1004").expect(404);
+    await request(second.app).get(`/__db/agents/${raw.id}`).expect(200);
+    await request(second.app).get(`/__db/properties/${doomed.nid}`).expect(404);
+    await request(second.app).get(`/__db/documents/${doomedPlan.id}`).expect(404);
+    // The removed agent had the highest nid: it is still never handed out again.
+    const { body: next } = await request(second.app)
+      .post("/api/v1/object/property")
+      .set(headers)
+      .send(address())
+      .expect(200);
+    expect(Number(next.nid)).toBeGreaterThan(Math.max(Number(agent.nid), raw.id, doomedPlan.id));
+    await request(second.app).post("/__admin/reset").expect(200);
+    await request(second.app).post("/api/v1/object/property").set(headers).send(address("After reset")).expect(200);
+    await second.close();
 
-      const third = start(file);
-      expect(await streets(third.app)).toEqual(["12 Oak Ave", "After reset"]);
-      await request(third.app).get("/__db/documents/1004").expect(200);
-      await third.close();
-    },
-  );
+    const third = start(file);
+    expect(await streets(third.app)).toEqual(["12 Oak Ave", "After reset"]);
+    await request(third.app).get("/__db/documents/1004").expect(200);
+    await third.close();
+  });
 
   it("answers a change (API, raw write, reset) only once its journal line is written and synced", async () => {
     const file = join(tempDir(), "db.json");
@@ -295,21 +292,18 @@ describe("reading a --db state back", () => {
     await third.close();
   });
 
-  it(
-    "refuses a journal with a bad line that is not the last, " + "naming the file and line, and leaves it as it is",
-    async () => {
-      const file = join(tempDir(), "db.json");
-      const first = start(file);
-      for (const street of ["A", "B"])
-        await request(first.app).post("/api/v1/object/property").set(headers).send(address(street)).expect(200);
-      await first.close();
-      const lines = journalLines(file);
-      writeFileSync(`${file}.journal`, `${lines[0]}\n{"s":2,"m":{}}\n${lines[1]}\n`);
-      const before = readFileSync(`${file}.journal`);
-      expect(() => start(file)).toThrow(`${file}.journal line 2: not a journal entry`);
-      expect(readFileSync(`${file}.journal`)).toEqual(before);
-    },
-  );
+  it("refuses a journal with a bad line that is not the last, naming file and line; leaves it as it is", async () => {
+    const file = join(tempDir(), "db.json");
+    const first = start(file);
+    for (const street of ["A", "B"])
+      await request(first.app).post("/api/v1/object/property").set(headers).send(address(street)).expect(200);
+    await first.close();
+    const lines = journalLines(file);
+    writeFileSync(`${file}.journal`, `${lines[0]}\n{"s":2,"m":{}}\n${lines[1]}\n`);
+    const before = readFileSync(`${file}.journal`);
+    expect(() => start(file)).toThrow(`${file}.journal line 2: not a journal entry`);
+    expect(readFileSync(`${file}.journal`)).toEqual(before);
+  });
 
   it("refuses a snapshot that is not a state, naming the file and line, and leaves it as it is", () => {
     const file = join(tempDir(), "db.json");
@@ -399,23 +393,19 @@ describe("reading a --db state back", () => {
 });
 
 describe("the files of a --db state", () => {
-  it(
-    "creates a missing directory, removes temporary files of an interrupted write on start, and leaves none " +
-      "after a clean stop",
-    async () => {
-      const dir = join(tempDir(), "nested", "deeper");
-      const file = join(dir, "db.json");
-      const first = start(file);
-      await first.close();
-      writeFileSync(`${file}.tmp`, "half a snapshot");
-      writeFileSync(`${file}.4242.tmp`, "an older version's temporary file");
-      writeFileSync(join(dir, "notes.tmp"), "not ours");
-      const second = start(file);
-      await request(second.app).post("/api/v1/object/property").set(headers).send(address()).expect(200);
-      await second.close();
-      expect(readdirSync(dir).sort()).toEqual(["db.json", "db.json.journal", "notes.tmp"]);
-    },
-  );
+  it("creates a missing directory, removes an interrupted write's temporary files, leaves none on stop", async () => {
+    const dir = join(tempDir(), "nested", "deeper");
+    const file = join(dir, "db.json");
+    const first = start(file);
+    await first.close();
+    writeFileSync(`${file}.tmp`, "half a snapshot");
+    writeFileSync(`${file}.4242.tmp`, "an older version's temporary file");
+    writeFileSync(join(dir, "notes.tmp"), "not ours");
+    const second = start(file);
+    await request(second.app).post("/api/v1/object/property").set(headers).send(address()).expect(200);
+    await second.close();
+    expect(readdirSync(dir).sort()).toEqual(["db.json", "db.json.journal", "notes.tmp"]);
+  });
 
   it("refuses a path that cannot be written, naming it and the OS error", () => {
     const dir = tempDir();

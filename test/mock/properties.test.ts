@@ -141,26 +141,22 @@ describe("edit", () => {
     expect(after).toEqual({ ...before, street: "1 Infinite Loop", premise: "Suite 4", bedrooms: "4" });
   });
 
-  it(
-    "takes a garage kind or a count, a property type with or without spaces, and moves the site with the " +
-      "subdomain",
-    async () => {
-      const { body: created } = await api("post", "/property").send(address).expect(200);
-      await api("put", `/property/${created.nid}`)
-        .send({ garage: "None", property_type: "Town House", subdomain: "colin-kelly" })
-        .expect(200);
-      let { body } = await api("get", `/property/${created.nid}`).expect(200);
-      expect(body).toMatchObject({
-        garage: "0",
-        property_type: "TownHouse",
-        subdomain: "colin-kelly",
-        website_url: "https://colin-kelly.sites.property-listing.example",
-      });
-      await api("put", `/property/${created.nid}`).send({ garage: "2", property_type: "MultiFamily" }).expect(200);
-      ({ body } = await api("get", `/property/${created.nid}`).expect(200));
-      expect(body).toMatchObject({ garage: "2", property_type: "MultiFamily" });
-    },
-  );
+  it("takes a garage kind or a count, a property type with or without spaces, and moves the site with it", async () => {
+    const { body: created } = await api("post", "/property").send(address).expect(200);
+    await api("put", `/property/${created.nid}`)
+      .send({ garage: "None", property_type: "Town House", subdomain: "colin-kelly" })
+      .expect(200);
+    let { body } = await api("get", `/property/${created.nid}`).expect(200);
+    expect(body).toMatchObject({
+      garage: "0",
+      property_type: "TownHouse",
+      subdomain: "colin-kelly",
+      website_url: "https://colin-kelly.sites.property-listing.example",
+    });
+    await api("put", `/property/${created.nid}`).send({ garage: "2", property_type: "MultiFamily" }).expect(200);
+    ({ body } = await api("get", `/property/${created.nid}`).expect(200));
+    expect(body).toMatchObject({ garage: "2", property_type: "MultiFamily" });
+  });
 
   it("refuses an empty edit, a non-string value and a field that cannot be edited, changing nothing", async () => {
     const { body: before } = await api("get", "/property/1001").expect(200);
@@ -286,18 +282,14 @@ describe("path parameters and headers", () => {
     expect(body.errors).toEqual([{ in: "path", pointer: "/nid", detail: 'must be integer, got string "12abc"' }]);
   });
 
-  it(
-    "refuses a content-type other than the application/json the property and template endpoints require (a " +
-      "missing one: body-less-content-type.test.ts)",
-    async () => {
-      const request = (await import("supertest")).default;
-      const { body } = await request(mock.app)
-        .get("/api/v1/object/property/1001")
-        .set({ "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "text/plain" })
-        .expect(400);
-      expect(body.errors).toEqual([
-        { in: "header", pointer: "/content-type", detail: expect.stringContaining("application/json") },
-      ]);
-    },
-  );
+  it("refuses a content-type other than the application/json the property and template endpoints require", async () => {
+    const request = (await import("supertest")).default;
+    const { body } = await request(mock.app)
+      .get("/api/v1/object/property/1001")
+      .set({ "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "text/plain" })
+      .expect(400);
+    expect(body.errors).toEqual([
+      { in: "header", pointer: "/content-type", detail: expect.stringContaining("application/json") },
+    ]);
+  });
 });

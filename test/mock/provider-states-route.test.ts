@@ -19,33 +19,30 @@ const tearDown = (state: string) =>
   request(mock.app).post(PATH).set("content-type", "application/json").send({ state, params: {}, action: "teardown" });
 
 describe("POST /__admin/provider-states", () => {
-  it(
-    "makes a property from its fields and answers its nid under " + "the key; a teardown puts the seeded state back",
-    async () => {
-      const before = mock.store.counts();
-      const made = await setUp(PROVIDER_STATES.property, {
-        key: "home",
-        account: "primary",
-        fields: {
-          street: "9 Quay Lane",
-          city: "Bath",
-          state: "ME",
-          zip: "04530",
-          title: "Quay cottage",
-          square_feet: "900",
-        },
-      });
-      expect(made.status).toBe(200);
-      expect(made.body).toEqual({ home: expect.stringMatching(/^[0-9]+$/) });
-      const retrieved = await api("get", `/property/${made.body.home}`);
-      expect(retrieved.status).toBe(200);
-      expect(retrieved.body).toMatchObject({ street: "9 Quay Lane", title: "Quay cottage", square_feet: "900" });
+  it("makes a property from its fields and answers its nid under the key; a teardown puts the seed back", async () => {
+    const before = mock.store.counts();
+    const made = await setUp(PROVIDER_STATES.property, {
+      key: "home",
+      account: "primary",
+      fields: {
+        street: "9 Quay Lane",
+        city: "Bath",
+        state: "ME",
+        zip: "04530",
+        title: "Quay cottage",
+        square_feet: "900",
+      },
+    });
+    expect(made.status).toBe(200);
+    expect(made.body).toEqual({ home: expect.stringMatching(/^[0-9]+$/) });
+    const retrieved = await api("get", `/property/${made.body.home}`);
+    expect(retrieved.status).toBe(200);
+    expect(retrieved.body).toMatchObject({ street: "9 Quay Lane", title: "Quay cottage", square_feet: "900" });
 
-      expect((await tearDown(PROVIDER_STATES.property)).body).toEqual({});
-      expect(mock.store.counts()).toEqual(before);
-      expect((await api("get", `/property/${made.body.home}`)).status).toBe(404);
-    },
-  );
+    expect((await tearDown(PROVIDER_STATES.property)).body).toEqual({});
+    expect(mock.store.counts()).toEqual(before);
+    expect((await api("get", `/property/${made.body.home}`)).status).toBe(404);
+  });
 
   it("leaves out a field the service would refuse rather than refusing the state", async () => {
     const made = await setUp(PROVIDER_STATES.property, {
@@ -56,54 +53,48 @@ describe("POST /__admin/provider-states", () => {
     expect((await api("get", `/property/${made.body.p}`)).body.street).toBe("1 Elm St");
   });
 
-  it(
-    "gives the services only what the contract accepts: a " + "required field of the wrong type takes its default",
-    async () => {
-      const made = await setUp(PROVIDER_STATES.agent, {
-        key: "a",
-        fields: { email: 42, agent_first_name: ["Ada"], agent_last_name: "Byron", phone: { n: 1 } },
-      });
-      expect(made.status).toBe(200);
-      const card = await api("post", `/agent_card/${made.body.a}`);
-      expect(card.status).toBe(200);
-      expect(card.body).toMatchObject({
-        email: expect.stringMatching(/@agents\.example\.com$/),
-        agent_first_name: "Provider",
-        agent_last_name: "Byron",
-        phone: expect.any(String),
-      });
-    },
-  );
+  it("gives services only what the contract takes: a required field of the wrong type gets its default", async () => {
+    const made = await setUp(PROVIDER_STATES.agent, {
+      key: "a",
+      fields: { email: 42, agent_first_name: ["Ada"], agent_last_name: "Byron", phone: { n: 1 } },
+    });
+    expect(made.status).toBe(200);
+    const card = await api("post", `/agent_card/${made.body.a}`);
+    expect(card.status).toBe(200);
+    expect(card.body).toMatchObject({
+      email: expect.stringMatching(/@agents\.example\.com$/),
+      agent_first_name: "Provider",
+      agent_last_name: "Byron",
+      phone: expect.any(String),
+    });
+  });
 
-  it(
-    "answers the account's uid, a document with its property, " + "and reuses an agent card of the same email",
-    async () => {
-      expect((await setUp(PROVIDER_STATES.accountUid, { key: "uid_primary", account: "primary" })).body).toEqual({
-        uid_primary: "1",
-      });
-      const document = await setUp(PROVIDER_STATES.document, {
-        key: "plan",
-        fields: { title: "Loft", file_url: "https://files.example.com/loft.pdf", is_floorplan: true },
-        property: { street: "2 Mill Rd", city: "Derby", state: "CT", zip: "06418" },
-      });
-      expect(document.status).toBe(200);
-      const retrieved = await api("get", `/document/${document.body.plan}`);
-      expect(retrieved.body).toMatchObject({
-        title: "Loft",
-        property_reference: Number(document.body.plan_property),
-        is_floorplan: true,
-      });
+  it("answers the account's uid, a document with its property, and reuses an agent card of that email", async () => {
+    expect((await setUp(PROVIDER_STATES.accountUid, { key: "uid_primary", account: "primary" })).body).toEqual({
+      uid_primary: "1",
+    });
+    const document = await setUp(PROVIDER_STATES.document, {
+      key: "plan",
+      fields: { title: "Loft", file_url: "https://files.example.com/loft.pdf", is_floorplan: true },
+      property: { street: "2 Mill Rd", city: "Derby", state: "CT", zip: "06418" },
+    });
+    expect(document.status).toBe(200);
+    const retrieved = await api("get", `/document/${document.body.plan}`);
+    expect(retrieved.body).toMatchObject({
+      title: "Loft",
+      property_reference: Number(document.body.plan_property),
+      is_floorplan: true,
+    });
 
-      const agent = {
-        key: "a",
-        fields: { agent_first_name: "Ada", agent_last_name: "Byron", email: "ada@agents.example.com" },
-      };
-      const first = await setUp(PROVIDER_STATES.agent, agent);
-      const again = await setUp(PROVIDER_STATES.agent, agent);
-      expect(first.status).toBe(200);
-      expect(again.body).toEqual(first.body);
-    },
-  );
+    const agent = {
+      key: "a",
+      fields: { agent_first_name: "Ada", agent_last_name: "Byron", email: "ada@agents.example.com" },
+    };
+    const first = await setUp(PROVIDER_STATES.agent, agent);
+    const again = await setUp(PROVIDER_STATES.agent, agent);
+    expect(first.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+  });
 
   it("fills the account's seats, so that creating an agent card is refused 402", async () => {
     expect((await setUp(PROVIDER_STATES.seatsFull, { account: "primary" })).body).toEqual({});

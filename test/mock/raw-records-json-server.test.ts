@@ -205,23 +205,20 @@ describe("the services see a raw write at once", () => {
     expect((await api("get", `/property/${added}`, OTHER).expect(200)).body.uid).toBe("2");
   });
 
-  it(
-    "a document written raw as a floorplan appears in its property's floorplans, and leaves them when changed " + "raw",
-    async () => {
-      const { body: document } = await db().get("/__db/documents/1004").expect(200);
-      const { id: _id, ...fields } = document;
-      const { body: raw } = await db()
-        .post("/__db/documents")
-        .send({ ...fields, title: "Attic" })
-        .expect(201);
-      expect(Object.keys((await api("get", "/property/1001").expect(200)).body.floorplans)).toEqual([
-        "1004",
-        String(raw.id),
-      ]);
-      await db().patch(`/__db/documents/${raw.id}`).send({ is_floorplan: false }).expect(200);
-      expect(Object.keys((await api("get", "/property/1001").expect(200)).body.floorplans)).toEqual(["1004"]);
-    },
-  );
+  it("a document written raw as a floorplan is in its property's floorplans, and leaves on a raw change", async () => {
+    const { body: document } = await db().get("/__db/documents/1004").expect(200);
+    const { id: _id, ...fields } = document;
+    const { body: raw } = await db()
+      .post("/__db/documents")
+      .send({ ...fields, title: "Attic" })
+      .expect(201);
+    expect(Object.keys((await api("get", "/property/1001").expect(200)).body.floorplans)).toEqual([
+      "1004",
+      String(raw.id),
+    ]);
+    await db().patch(`/__db/documents/${raw.id}`).send({ is_floorplan: false }).expect(200);
+    expect(Object.keys((await api("get", "/property/1001").expect(200)).body.floorplans)).toEqual(["1004"]);
+  });
 
   it("an external id written raw finds its property through endpoint 2", async () => {
     await db().patch("/__db/properties/1002").send({ external_id: "raw-ext" }).expect(200);
@@ -238,59 +235,56 @@ describe("hostile input json-server's router would mishandle", () => {
     return answer;
   };
 
-  it(
-    "answers odd paging, operators, prototype keys and unknown " + "names with a 2xx or 4xx, changing nothing",
-    async () => {
-      const before = unchanged();
-      const queries = [
-        "_page=abc",
-        "_page=-1&_limit=-5",
-        "_page=1e400&_limit=99999999999999999999",
-        "_limit=1e9",
-        "_start=-5&_end=abc",
-        "_page=0",
-        "_sort=__proto__",
-        "_sort=constructor&_order=sideways",
-        "__proto__=1",
-        "constructor_ne=x",
-        "__proto___like=x",
-        "constructor.name=Object",
-        "q[a]=b",
-        "_sort[a]=b",
-        "q=%E0%A4%A",
-        "title_like=%5C",
-        "title_like=[",
-        "id_gte=abc&id_lte=",
-        "toString=1",
-        "hasOwnProperty_like=x",
-        "_embed=documents&_embed=documents",
-        "virtual_tours.1101.__proto__=1",
-        "_delay=abc",
-        "_=1",
-      ];
-      for (const query of queries) await noServerError(db().get(`/__db/properties?${query}`));
-      for (const path of [
-        "/__db/__proto__",
-        "/__db/constructor",
-        "/__db/__proto__/1",
-        "/__db/properties/__proto__",
-        "/__db/properties/constructor",
-        "/__db/properties/1001/__proto__",
-        "/__db/hasOwnProperty/1/documents",
-        "/__db/properties/1e3",
-        "/__db/properties/%2e%2e",
-      ]) {
-        expect((await noServerError(db().get(path))).status).toBe(404);
-      }
-      for (const body of ['{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}']) {
-        await noServerError(db().post("/__db/properties").set("content-type", "application/json").send(body));
-        await noServerError(db().patch("/__db/properties/1001").set("content-type", "application/json").send(body));
-        await noServerError(db().put("/__db/agents/1003").set("content-type", "application/json").send(body));
-      }
-      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-      expect(unchanged()).toBe(before);
-    },
-  );
+  it("answers odd paging, operators, prototype keys and unknown names with a 2xx or 4xx, changing none", async () => {
+    const before = unchanged();
+    const queries = [
+      "_page=abc",
+      "_page=-1&_limit=-5",
+      "_page=1e400&_limit=99999999999999999999",
+      "_limit=1e9",
+      "_start=-5&_end=abc",
+      "_page=0",
+      "_sort=__proto__",
+      "_sort=constructor&_order=sideways",
+      "__proto__=1",
+      "constructor_ne=x",
+      "__proto___like=x",
+      "constructor.name=Object",
+      "q[a]=b",
+      "_sort[a]=b",
+      "q=%E0%A4%A",
+      "title_like=%5C",
+      "title_like=[",
+      "id_gte=abc&id_lte=",
+      "toString=1",
+      "hasOwnProperty_like=x",
+      "_embed=documents&_embed=documents",
+      "virtual_tours.1101.__proto__=1",
+      "_delay=abc",
+      "_=1",
+    ];
+    for (const query of queries) await noServerError(db().get(`/__db/properties?${query}`));
+    for (const path of [
+      "/__db/__proto__",
+      "/__db/constructor",
+      "/__db/__proto__/1",
+      "/__db/properties/__proto__",
+      "/__db/properties/constructor",
+      "/__db/properties/1001/__proto__",
+      "/__db/hasOwnProperty/1/documents",
+      "/__db/properties/1e3",
+      "/__db/properties/%2e%2e",
+    ]) {
+      expect((await noServerError(db().get(path))).status).toBe(404);
+    }
+    for (const body of ['{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}']) {
+      await noServerError(db().post("/__db/properties").set("content-type", "application/json").send(body));
+      await noServerError(db().patch("/__db/properties/1001").set("content-type", "application/json").send(body));
+      await noServerError(db().put("/__db/agents/1003").set("content-type", "application/json").send(body));
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(unchanged()).toBe(before);
+  });
 
   it("answers JSON, never JSONP: a web page's script tag cannot read the state", async () => {
     for (const path of [

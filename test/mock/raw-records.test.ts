@@ -13,23 +13,20 @@ const address = { street: "1 Main St", city: "Austin", state: "TX", zip: "78701"
 const unchanged = () => JSON.stringify(mock.store.state);
 
 describe("raw writes are checked against the stored shape", () => {
-  it(
-    "refuses a partial property with 400, listing the fields, " + "and stays up (it used to crash the process)",
-    async () => {
-      const before = unchanged();
-      const { body, headers } = await db()
-        .post("/__db/properties")
-        .send({ uid: 1, virtual_tours: { a: null } })
-        .expect(400);
-      expect(headers["content-type"]).toBe("application/problem+json; charset=utf-8");
-      expect(body.title).toBe("Invalid Request");
-      const pointers = body.errors.map((error: { pointer: string }) => error.pointer);
-      expect(pointers).toContain("/street");
-      expect(pointers).toContain("/virtual_tours/a");
-      expect(unchanged()).toBe(before);
-      await api("get", "/property/1001").expect(200);
-    },
-  );
+  it("refuses a partial property with 400, listing the fields, and stays up (it used to crash)", async () => {
+    const before = unchanged();
+    const { body, headers } = await db()
+      .post("/__db/properties")
+      .send({ uid: 1, virtual_tours: { a: null } })
+      .expect(400);
+    expect(headers["content-type"]).toBe("application/problem+json; charset=utf-8");
+    expect(body.title).toBe("Invalid Request");
+    const pointers = body.errors.map((error: { pointer: string }) => error.pointer);
+    expect(pointers).toContain("/street");
+    expect(pointers).toContain("/virtual_tours/a");
+    expect(unchanged()).toBe(before);
+    await api("get", "/property/1001").expect(200);
+  });
 
   it("refuses an id that is not a positive safe integer, and creates keep answering numeric nids", async () => {
     const property = (await db().get("/__db/properties/1001").expect(200)).body;
@@ -82,25 +79,22 @@ describe("raw writes are checked against the stored shape", () => {
     await db().put("/__db/agents/1003").send({ name: "only a name" }).expect(400);
   });
 
-  it(
-    "still prepares states the API would not produce: another " + "account's document, an agent past the seats",
-    async () => {
-      const { body: document } = await db().get("/__db/documents/1004").expect(200);
-      const { id: _id, ...fields } = document;
+  it("still prepares states the API would not make: another account's document, an agent past the seats", async () => {
+    const { body: document } = await db().get("/__db/documents/1004").expect(200);
+    const { id: _id, ...fields } = document;
+    await db()
+      .post("/__db/documents")
+      .send({ ...fields, uid: 2, property_reference: 1001 })
+      .expect(201);
+    const { body: agent } = await db().get("/__db/agents/1003").expect(200);
+    const { id: _agentId, ...agentFields } = agent;
+    for (const n of [1, 2, 3])
       await db()
-        .post("/__db/documents")
-        .send({ ...fields, uid: 2, property_reference: 1001 })
+        .post("/__db/agents")
+        .send({ ...agentFields, email: `extra${n}@harbor.example` })
         .expect(201);
-      const { body: agent } = await db().get("/__db/agents/1003").expect(200);
-      const { id: _agentId, ...agentFields } = agent;
-      for (const n of [1, 2, 3])
-        await db()
-          .post("/__db/agents")
-          .send({ ...agentFields, email: `extra${n}@harbor.example` })
-          .expect(201);
-      expect(mock.store.agentCountOf(1)).toBe(4); // the demo account has 3 seats
-    },
-  );
+    expect(mock.store.agentCountOf(1)).toBe(4); // the demo account has 3 seats
+  });
 
   it("refuses a second record under an id that is taken, and a second account with the same API key", async () => {
     const { body: document } = await db().get("/__db/documents/1004").expect(200);
@@ -131,41 +125,38 @@ describe("the nid sequence", () => {
     expect(Number(body.nid)).toBeLessThan(5000);
   });
 
-  it(
-    "stays increasing past a raw id, and is not moved by an id " + "from 2^52 up (it could not go on from 2^53-1)",
-    async () => {
-      const { body: agent } = await db().get("/__db/agents/1003").expect(200);
-      await db()
-        .post("/__db/agents")
-        .send({ ...agent, id: 50_000, email: "far@harbor.example" })
-        .expect(201);
-      expect((await api("post", "/property").send(address).expect(200)).body.nid).toBe("50001");
-      await db()
-        .post("/__db/agents")
-        .send({ ...agent, id: Number.MAX_SAFE_INTEGER, email: "last@harbor.example" })
-        .expect(201);
-      expect((await api("post", "/property").send(address).expect(200)).body.nid).toBe("50002");
-      const { id: _id, ...fields } = agent;
-      expect(
-        (
-          await db()
-            .post("/__db/agents")
-            .send({ ...fields, email: "next@harbor.example" })
-            .expect(201)
-        ).body.id,
-      ).toBe(50003);
-      expect(
-        (
-          await api("post", "/agent_card/", OTHER)
-            .send({ agent_first_name: "A", agent_last_name: "B", email: "ab@harbor.example" })
-            .expect(200)
-        ).body.nid,
-      ).toBe("50004");
-      expect((await api("post", `/agent_card/${Number.MAX_SAFE_INTEGER}`).expect(200)).body.email).toBe(
-        "last@harbor.example",
-      );
-    },
-  );
+  it("stays increasing past a raw id, and is not moved by an id from 2^52 up (no going on from 2^53-1)", async () => {
+    const { body: agent } = await db().get("/__db/agents/1003").expect(200);
+    await db()
+      .post("/__db/agents")
+      .send({ ...agent, id: 50_000, email: "far@harbor.example" })
+      .expect(201);
+    expect((await api("post", "/property").send(address).expect(200)).body.nid).toBe("50001");
+    await db()
+      .post("/__db/agents")
+      .send({ ...agent, id: Number.MAX_SAFE_INTEGER, email: "last@harbor.example" })
+      .expect(201);
+    expect((await api("post", "/property").send(address).expect(200)).body.nid).toBe("50002");
+    const { id: _id, ...fields } = agent;
+    expect(
+      (
+        await db()
+          .post("/__db/agents")
+          .send({ ...fields, email: "next@harbor.example" })
+          .expect(201)
+      ).body.id,
+    ).toBe(50003);
+    expect(
+      (
+        await api("post", "/agent_card/", OTHER)
+          .send({ agent_first_name: "A", agent_last_name: "B", email: "ab@harbor.example" })
+          .expect(200)
+      ).body.nid,
+    ).toBe("50004");
+    expect((await api("post", `/agent_card/${Number.MAX_SAFE_INTEGER}`).expect(200)).body.email).toBe(
+      "last@harbor.example",
+    );
+  });
 });
 
 describe("list filters match literally", () => {
@@ -207,17 +198,13 @@ describe("list filters match literally", () => {
     expect(page.headers["x-total-count"]).toBe("2");
   });
 
-  it(
-    "refuses an _embed of records that do not relate, and unknown places with 404; ignores what json-server " +
-      "ignores",
-    async () => {
-      expect((await db().get("/__db/properties?_embed=agents").expect(400)).body.detail).toContain("_embed");
-      // json-server drops a filter on a field no record has, and options it does not know.
-      expect((await db().get("/__db/properties?nickname=x&_unknown=1").expect(200)).body).toHaveLength(2);
-      await db().get("/__db/nothing").expect(404);
-      await db().get("/__db/properties/01001").expect(404);
-      await db().get("/__db/properties/1001/extra").expect(404);
-      await db().delete("/__db/properties").expect(405);
-    },
-  );
+  it("refuses an _embed of unrelated records, unknown places with 404; ignores what json-server ignores", async () => {
+    expect((await db().get("/__db/properties?_embed=agents").expect(400)).body.detail).toContain("_embed");
+    // json-server drops a filter on a field no record has, and options it does not know.
+    expect((await db().get("/__db/properties?nickname=x&_unknown=1").expect(200)).body).toHaveLength(2);
+    await db().get("/__db/nothing").expect(404);
+    await db().get("/__db/properties/01001").expect(404);
+    await db().get("/__db/properties/1001/extra").expect(404);
+    await db().delete("/__db/properties").expect(405);
+  });
 });

@@ -85,22 +85,19 @@ describe("faults.add refused", () => {
 });
 
 describe("useState refused", () => {
-  it(
-    "throws, in both hosts, the detail POST /__admin/state " + "answers for an unknown name, and changes nothing",
-    async () => {
-      const node = await request(server.app)
-        .post("/__admin/state")
-        .set("content-type", "application/json")
-        .send(JSON.stringify({ state: "no-such-state" }));
-      expect(node.status).toBe(400);
-      const detail = (node.body as { detail: string }).detail;
-      for (const mock of [server, handlers]) {
-        mock.faults.clear();
-        mock.faults.add({ path: "/api/v1/object/property", status: 503 });
-        expect(() => mock.useState("no-such-state")).toThrow(detail);
-        expect(mock.faults.list()).toHaveLength(1);
-        mock.faults.clear();
-      }
-    },
-  );
+  it("throws, in both hosts, the detail POST /__admin/state answers for an unknown name; changes nothing", async () => {
+    const node = await request(server.app)
+      .post("/__admin/state")
+      .set("content-type", "application/json")
+      .send(JSON.stringify({ state: "no-such-state" }));
+    expect(node.status).toBe(400);
+    const detail = (node.body as { detail: string }).detail;
+    for (const mock of [server, handlers]) {
+      mock.faults.clear();
+      mock.faults.add({ path: "/api/v1/object/property", status: 503 });
+      expect(() => mock.useState("no-such-state")).toThrow(detail);
+      expect(mock.faults.list()).toHaveLength(1);
+      mock.faults.clear();
+    }
+  });
 });

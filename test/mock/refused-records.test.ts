@@ -31,31 +31,27 @@ const tempFile = (content: string) => {
 };
 
 describe("a fixtures file, as it is read", () => {
-  it(
-    "takes a record nested 64 levels deep, in JSON or JSON Lines, and refuses one nested 65, naming it (and " +
-      "its line)",
-    () => {
-      const file = tempFile(stateText({ properties: [propertyNesting(64)] }));
-      expect(loadFixtures(file).properties).toHaveLength(1);
-      writeFileSync(file, stateText({ properties: [propertyNesting(65)] }));
-      expect(() => loadFixtures(file)).toThrow(
-        `The fixtures file ${file} holds a record the mock cannot hold, and is refused: properties[0] (id ` +
-          `1001): nesting deeper than 64 levels.`,
+  it("takes a record nested 64 deep, in JSON or JSON Lines, and refuses one nested 65, naming it (its line)", () => {
+    const file = tempFile(stateText({ properties: [propertyNesting(64)] }));
+    expect(loadFixtures(file).properties).toHaveLength(1);
+    writeFileSync(file, stateText({ properties: [propertyNesting(65)] }));
+    expect(() => loadFixtures(file)).toThrow(
+      `The fixtures file ${file} holds a record the mock cannot hold, and is refused: properties[0] (id ` +
+        `1001): nesting deeper than 64 levels.`,
+    );
+    // In JSON Lines, the record's line is named too.
+    const lines = (depth: number) =>
+      [`{"accounts":${JSON.stringify(tinyFixtures().accounts[0])}}`, `{"properties":${propertyNesting(depth)}}`].join(
+        "\n",
       );
-      // In JSON Lines, the record's line is named too.
-      const lines = (depth: number) =>
-        [`{"accounts":${JSON.stringify(tinyFixtures().accounts[0])}}`, `{"properties":${propertyNesting(depth)}}`].join(
-          "\n",
-        );
-      writeFileSync(file, lines(64));
-      expect(loadFixtures(file).properties).toHaveLength(1);
-      writeFileSync(file, lines(65));
-      expect(() => loadFixtures(file)).toThrow(
-        `The fixtures file ${file} line 2 holds a record the mock cannot hold, and is refused: properties[0] ` +
-          `(id 1001): nesting deeper than 64 levels.`,
-      );
-    },
-  );
+    writeFileSync(file, lines(64));
+    expect(loadFixtures(file).properties).toHaveLength(1);
+    writeFileSync(file, lines(65));
+    expect(() => loadFixtures(file)).toThrow(
+      `The fixtures file ${file} line 2 holds a record the mock cannot hold, and is refused: properties[0] ` +
+        `(id 1001): nesting deeper than 64 levels.`,
+    );
+  });
 
   it("still takes unknown fields on records and members beside the collections", () => {
     const file = tempFile(
@@ -95,26 +91,23 @@ describe("fixtures given as an object", () => {
 });
 
 describe("a record the mock holds although the API would not write it", () => {
-  it(
-    "an agent card whose email is not a text, or whose links are not a list: retrieved and edited (it was a " + "500)",
-    async () => {
-      for (const odd of [{ email: null }, { social_media_links: 5 }, { social_media_links: [null, { weight: "1" }] }]) {
-        const fixtures = { ...tinyFixtures(), agents: [{ ...tinyFixtures().agents[0]!, ...odd }] };
-        const mock = createMockServer({ fixtures: fixtures as never, contract: sharedContract(), log: () => {} });
-        mocks.push(mock);
-        const headers = { ...DEMO, "content-type": "application/json" };
-        await request(mock.app).post("/api/v1/object/agent_card/1003").set(headers).expect(200);
-        await request(mock.app)
-          .put("/api/v1/object/agent_card/1003")
-          .set(headers)
-          .send({ email: "new@harbor.example" })
-          .expect(200);
-        expect(
-          (await request(mock.app).post("/api/v1/object/agent_card/1003").set(headers).expect(200)).body.email,
-        ).toBe("new@harbor.example");
-      }
-    },
-  );
+  it("an agent card whose email is no text, or links no list: retrieved and edited (it was a 500)", async () => {
+    for (const odd of [{ email: null }, { social_media_links: 5 }, { social_media_links: [null, { weight: "1" }] }]) {
+      const fixtures = { ...tinyFixtures(), agents: [{ ...tinyFixtures().agents[0]!, ...odd }] };
+      const mock = createMockServer({ fixtures: fixtures as never, contract: sharedContract(), log: () => {} });
+      mocks.push(mock);
+      const headers = { ...DEMO, "content-type": "application/json" };
+      await request(mock.app).post("/api/v1/object/agent_card/1003").set(headers).expect(200);
+      await request(mock.app)
+        .put("/api/v1/object/agent_card/1003")
+        .set(headers)
+        .send({ email: "new@harbor.example" })
+        .expect(200);
+      expect((await request(mock.app).post("/api/v1/object/agent_card/1003").set(headers).expect(200)).body.email).toBe(
+        "new@harbor.example",
+      );
+    }
+  });
 });
 
 describe("a fixtures file read again after it changed on disk", () => {
@@ -183,13 +176,10 @@ describe("a fixtures file read again after it changed on disk", () => {
     },
   );
 
-  it(
-    "POST /__admin/state with a shipped state made from the " + "fixtures: the same 409, and the state as it was",
-    async () => {
-      const { mock, created } = await changedUnderfoot();
-      const answer = await request(mock.app).post("/__admin/state").send({ state: "many-properties" }).expect(409);
-      expect(answer.body).toMatchObject({ type: `${PROBLEM_BASE}seed-refused`, status: 409 });
-      await expectUnchanged(mock, created);
-    },
-  );
+  it("POST /__admin/state with a shipped state made from the fixtures: the same 409, the state as it was", async () => {
+    const { mock, created } = await changedUnderfoot();
+    const answer = await request(mock.app).post("/__admin/state").send({ state: "many-properties" }).expect(409);
+    expect(answer.body).toMatchObject({ type: `${PROBLEM_BASE}seed-refused`, status: 409 });
+    await expectUnchanged(mock, created);
+  });
 });

@@ -77,28 +77,25 @@ describe('the request log with logFormat: "json" (--log-format json)', () => {
   });
   const lastJson = () => JSON.parse(json.at(-1)!) as Record<string, unknown>;
 
-  it(
-    "writes one JSON object per line in pino's shape: level, " + "time, pid, hostname, req, res, responseTime, msg",
-    async () => {
-      await request(jsonMock.app)
-        .get("/api/v1/object/template_base")
-        .set({ ...DEMO, "content-type": "application/json" })
-        .expect(200);
-      expect(json.at(-1)).not.toContain("\n");
-      const line = lastJson();
-      expect(Object.keys(line)).toEqual(["level", "time", "pid", "hostname", "req", "res", "responseTime", "msg"]);
-      expect(line).toMatchObject({
-        level: 30,
-        time: at,
-        pid: process.pid,
-        req: { method: "GET", url: "/api/v1/object/template_base" },
-        res: { statusCode: 200 },
-        msg: "request completed",
-      });
-      expect(typeof line.hostname).toBe("string");
-      expect(Number.isInteger(line.responseTime)).toBe(true);
-    },
-  );
+  it("writes JSON a line in pino's shape: level, time, pid, hostname, req, res, responseTime, msg", async () => {
+    await request(jsonMock.app)
+      .get("/api/v1/object/template_base")
+      .set({ ...DEMO, "content-type": "application/json" })
+      .expect(200);
+    expect(json.at(-1)).not.toContain("\n");
+    const line = lastJson();
+    expect(Object.keys(line)).toEqual(["level", "time", "pid", "hostname", "req", "res", "responseTime", "msg"]);
+    expect(line).toMatchObject({
+      level: 30,
+      time: at,
+      pid: process.pid,
+      req: { method: "GET", url: "/api/v1/object/template_base" },
+      res: { statusCode: 200 },
+      msg: "request completed",
+    });
+    expect(typeof line.hostname).toBe("string");
+    expect(Number.isInteger(line.responseTime)).toBe(true);
+  });
 
   it("logs a 4xx at level 40 with the problem's title, detail and offending fields", async () => {
     await request(jsonMock.app)

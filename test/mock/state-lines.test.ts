@@ -82,68 +82,65 @@ describe("a state in JSON Lines", () => {
     for (const mock of mocks) await mock.close();
   });
 
-  it(
-    "is answered as from JSON by every way of reading or changing " + "a property, member order and odd members kept",
-    async () => {
-      // One property whose members do not start with id and uid, one with a member named __proto__: both read whole.
-      const state = structuredClone(generated);
-      const [first, second, third] = state.properties as Array<Record<string, unknown>>;
-      const { id, uid, ...rest } = first!;
-      state.properties[0] = { ...rest, id, uid } as (typeof state.properties)[number];
-      Object.defineProperty(second, "__proto__", {
-        value: { polluted: true },
-        enumerable: true,
-        configurable: true,
-        writable: true,
-      });
-      // two properties share an external id
-      third!.external_id = (state.properties[3] as Record<string, unknown>).external_id;
-      const mocks = [asLines(state), JSON.stringify(state)].map((content) =>
-        createMockServer({ fixtures: file(content), contract: sharedContract() }),
-      );
-      const account = state.accounts[0]!;
-      const headers = { "API-KEY": account.apiKey, TOKEN: account.token, "content-type": "application/json" };
-      const both = async (send: (mock: (typeof mocks)[number]) => request.Test) => {
-        const [lines, json] = (await Promise.all(mocks.map((mock) => text(send(mock))))) as [
-          request.Response,
-          request.Response,
-        ];
-        expect(`${lines.status} ${lines.body}`).toBe(`${json.status} ${json.body}`);
-        return lines;
-      };
-      const owned = state.properties.filter((property) => property.uid === account.id);
-      for (const property of owned.slice(0, 12)) {
-        if (property.external_id)
-          await both((mock) =>
-            request(mock.app)
-              .get(`/api/v1/object/external-property/${encodeURIComponent(property.external_id!)}`)
-              .set(headers),
-          );
-      }
-      // The property sharing its external id moves to another: the one left holding it is found by it.
-      const edited = third as unknown as (typeof owned)[number];
-      expect(owned).toContain(edited);
-      const shared = edited.external_id!;
-      // Its answer holds each mock's own address and sign-in token: the status and the nid are compared.
-      const puts = await Promise.all(
-        mocks.map((mock) =>
+  it("is answered as from JSON by every way to read or change a property, order and odd members kept", async () => {
+    // One property whose members do not start with id and uid, one with a member named __proto__: both read whole.
+    const state = structuredClone(generated);
+    const [first, second, third] = state.properties as Array<Record<string, unknown>>;
+    const { id, uid, ...rest } = first!;
+    state.properties[0] = { ...rest, id, uid } as (typeof state.properties)[number];
+    Object.defineProperty(second, "__proto__", {
+      value: { polluted: true },
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
+    // two properties share an external id
+    third!.external_id = (state.properties[3] as Record<string, unknown>).external_id;
+    const mocks = [asLines(state), JSON.stringify(state)].map((content) =>
+      createMockServer({ fixtures: file(content), contract: sharedContract() }),
+    );
+    const account = state.accounts[0]!;
+    const headers = { "API-KEY": account.apiKey, TOKEN: account.token, "content-type": "application/json" };
+    const both = async (send: (mock: (typeof mocks)[number]) => request.Test) => {
+      const [lines, json] = (await Promise.all(mocks.map((mock) => text(send(mock))))) as [
+        request.Response,
+        request.Response,
+      ];
+      expect(`${lines.status} ${lines.body}`).toBe(`${json.status} ${json.body}`);
+      return lines;
+    };
+    const owned = state.properties.filter((property) => property.uid === account.id);
+    for (const property of owned.slice(0, 12)) {
+      if (property.external_id)
+        await both((mock) =>
           request(mock.app)
-            .put(`/api/v1/object/property/${edited.id}`)
-            .set(headers)
-            .send({ title: "Edited", external_id: "crm-moved" }),
-        ),
-      );
-      expect(puts.map((put) => `${put.status} ${put.body.nid}`)).toEqual([`200 ${edited.id}`, `200 ${edited.id}`]);
-      for (const externalId of ["crm-moved", shared])
-        await both((mock) => request(mock.app).get(`/api/v1/object/external-property/${externalId}`).set(headers));
-      await both((mock) => request(mock.app).get(`/api/v1/object/properties/${account.id}`).set(headers));
-      // A raw read serves every record, read or not, as it is in the file (member order included).
-      await both((mock) => request(mock.app).get(`/__db/properties/${owned[30]!.id}`));
-      await both((mock) => request(mock.app).get("/__db/db"));
-      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-      for (const mock of mocks) await mock.close();
-    },
-  );
+            .get(`/api/v1/object/external-property/${encodeURIComponent(property.external_id!)}`)
+            .set(headers),
+        );
+    }
+    // The property sharing its external id moves to another: the one left holding it is found by it.
+    const edited = third as unknown as (typeof owned)[number];
+    expect(owned).toContain(edited);
+    const shared = edited.external_id!;
+    // Its answer holds each mock's own address and sign-in token: the status and the nid are compared.
+    const puts = await Promise.all(
+      mocks.map((mock) =>
+        request(mock.app)
+          .put(`/api/v1/object/property/${edited.id}`)
+          .set(headers)
+          .send({ title: "Edited", external_id: "crm-moved" }),
+      ),
+    );
+    expect(puts.map((put) => `${put.status} ${put.body.nid}`)).toEqual([`200 ${edited.id}`, `200 ${edited.id}`]);
+    for (const externalId of ["crm-moved", shared])
+      await both((mock) => request(mock.app).get(`/api/v1/object/external-property/${externalId}`).set(headers));
+    await both((mock) => request(mock.app).get(`/api/v1/object/properties/${account.id}`).set(headers));
+    // A raw read serves every record, read or not, as it is in the file (member order included).
+    await both((mock) => request(mock.app).get(`/__db/properties/${owned[30]!.id}`));
+    await both((mock) => request(mock.app).get("/__db/db"));
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    for (const mock of mocks) await mock.close();
+  });
 
   it("names the line that is not JSON, or not a line of a state", () => {
     const account = JSON.stringify(tinyFixtures().accounts[0]);
@@ -229,56 +226,52 @@ describe("a --db snapshot", () => {
   const account = tinyFixtures().accounts[0]!;
   const headers = { "API-KEY": account.apiKey, TOKEN: account.token, "content-type": "application/json" };
 
-  it(
-    "is written in the form its name says, read back as the same state; an earlier version's JSON Lines " +
-      "snapshot is still read",
-    async () => {
-      const folder = mkdtempSync(join(directory, "db-"));
-      const db = join(folder, "db.json");
-      const first = createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() });
-      const before = JSON.stringify(first.store.state);
-      await first.close();
-      // One JSON document in json-server's shape, a record a line, the meta last.
-      const text = readFileSync(db, "utf8");
-      const { $meta: meta, ...records } = JSON.parse(text);
-      expect(JSON.stringify(records)).toBe(before);
-      expect(meta).toMatchObject({ seq: 0, autologin: { issued: 0 } });
-      expect(text.split("\n").slice(0, 3)).toEqual([
-        "{",
-        '  "accounts": [',
-        `    ${JSON.stringify(tinyFixtures().accounts[0])},`,
-      ]);
-      const second = createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() });
-      expect(JSON.stringify(second.store.state)).toBe(before);
-      await second.close();
-      expect(readFileSync(db, "utf8")).toBe(text);
+  it("is written in the form its name says, read back as the same state; an older JSON Lines one too", async () => {
+    const folder = mkdtempSync(join(directory, "db-"));
+    const db = join(folder, "db.json");
+    const first = createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() });
+    const before = JSON.stringify(first.store.state);
+    await first.close();
+    // One JSON document in json-server's shape, a record a line, the meta last.
+    const text = readFileSync(db, "utf8");
+    const { $meta: meta, ...records } = JSON.parse(text);
+    expect(JSON.stringify(records)).toBe(before);
+    expect(meta).toMatchObject({ seq: 0, autologin: { issued: 0 } });
+    expect(text.split("\n").slice(0, 3)).toEqual([
+      "{",
+      '  "accounts": [',
+      `    ${JSON.stringify(tinyFixtures().accounts[0])},`,
+    ]);
+    const second = createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() });
+    expect(JSON.stringify(second.store.state)).toBe(before);
+    await second.close();
+    expect(readFileSync(db, "utf8")).toBe(text);
 
-      // In JSON Lines, for a name that says so: a record a line, and the trailer last.
-      const lines = join(folder, "db.jsonl");
-      const third = createMockServer({ fixtures: tinyFixtures(), db: lines, contract: sharedContract() });
-      await third.close();
-      const written = readFileSync(lines, "utf8").trimEnd().split("\n");
-      expect(written.slice(0, -1).map((line) => Object.keys(JSON.parse(line))[0])).toEqual(
-        (["accounts", "properties", "agents", "documents"] as const).flatMap((name) =>
-          tinyFixtures()[name].map(() => name),
-        ),
-      );
-      const trailer = JSON.parse(written.at(-1)!).$meta;
-      expect(trailer).toMatchObject({
-        seq: 0,
-        records: { accounts: 2, properties: tinyFixtures().properties.length },
-        crc32: expect.any(Number),
-      });
+    // In JSON Lines, for a name that says so: a record a line, and the trailer last.
+    const lines = join(folder, "db.jsonl");
+    const third = createMockServer({ fixtures: tinyFixtures(), db: lines, contract: sharedContract() });
+    await third.close();
+    const written = readFileSync(lines, "utf8").trimEnd().split("\n");
+    expect(written.slice(0, -1).map((line) => Object.keys(JSON.parse(line))[0])).toEqual(
+      (["accounts", "properties", "agents", "documents"] as const).flatMap((name) =>
+        tinyFixtures()[name].map(() => name),
+      ),
+    );
+    const trailer = JSON.parse(written.at(-1)!).$meta;
+    expect(trailer).toMatchObject({
+      seq: 0,
+      records: { accounts: 2, properties: tinyFixtures().properties.length },
+      crc32: expect.any(Number),
+    });
 
-      // The same state as an earlier version wrote it: JSON Lines, the meta last without counts.
-      const { records: _counts, crc32: _checksum, ...earlierMeta } = trailer;
-      writeFileSync(db, `${asLines(JSON.parse(before))}{"$meta":${JSON.stringify(earlierMeta)}}\n`);
-      const fourth = createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() });
-      expect(JSON.stringify(fourth.store.state)).toBe(before);
-      await request(fourth.app).get(`/api/v1/object/properties/${account.id}`).set(headers).expect(200);
-      await fourth.close();
-    },
-  );
+    // The same state as an earlier version wrote it: JSON Lines, the meta last without counts.
+    const { records: _counts, crc32: _checksum, ...earlierMeta } = trailer;
+    writeFileSync(db, `${asLines(JSON.parse(before))}{"$meta":${JSON.stringify(earlierMeta)}}\n`);
+    const fourth = createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() });
+    expect(JSON.stringify(fourth.store.state)).toBe(before);
+    await request(fourth.app).get(`/api/v1/object/properties/${account.id}`).set(headers).expect(200);
+    await fourth.close();
+  });
 
   it("names the line of a $meta that is not right, and of a record the store cannot hold", () => {
     const db = join(mkdtempSync(join(directory, "db-")), "db.json");

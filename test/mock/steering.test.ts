@@ -262,27 +262,24 @@ describe("delays: Prefer: delay=<ms>, --latency, fault rules", () => {
     expect(ranged.requests()[0]!.fault).toEqual({ latency: 20 });
   });
 
-  it(
-    "takes latency as the flag writes it, and refuses a bad one or a bad journalSize as a mistake of the " + "program",
-    async () => {
-      const ranged = createMockServer({
-        fixtures: tinyFixtures(),
-        contract: sharedContract(),
-        latency: "10-30",
-        random: () => 0,
-      });
-      await request(ranged.app)
-        .get("/api/v1/object/agent_cards")
-        .set({ ...DEMO, "content-type": "application/json" })
-        .expect(200);
-      expect(ranged.requests()[0]!.fault).toEqual({ latency: 10 });
-      expect(() => createMockServer({ latency: "slow" })).toThrow(/"latency" must be milliseconds/);
-      expect(() => createMockServer({ latency: { min: 30, max: 10 } })).toThrow(
-        /"latency" range must go from the smaller/,
-      );
-      expect(() => createMockServer({ journalSize: -1 })).toThrow(/"journalSize" must be a whole number/);
-    },
-  );
+  it("takes latency as the flag writes it; refuses a bad one or journalSize as the program's mistake", async () => {
+    const ranged = createMockServer({
+      fixtures: tinyFixtures(),
+      contract: sharedContract(),
+      latency: "10-30",
+      random: () => 0,
+    });
+    await request(ranged.app)
+      .get("/api/v1/object/agent_cards")
+      .set({ ...DEMO, "content-type": "application/json" })
+      .expect(200);
+    expect(ranged.requests()[0]!.fault).toEqual({ latency: 10 });
+    expect(() => createMockServer({ latency: "slow" })).toThrow(/"latency" must be milliseconds/);
+    expect(() => createMockServer({ latency: { min: 30, max: 10 } })).toThrow(
+      /"latency" range must go from the smaller/,
+    );
+    expect(() => createMockServer({ journalSize: -1 })).toThrow(/"journalSize" must be a whole number/);
+  });
 
   it("a client with a shorter timeout gives up, and the request it gave up on changes nothing", async () => {
     // The longest delay a rule may ask for: the test ends long before it, however busy the machine
@@ -299,31 +296,28 @@ describe("delays: Prefer: delay=<ms>, --latency, fault rules", () => {
 });
 
 describe("POST /__admin/faults", () => {
-  it(
-    "answers the next `times` matching requests with the " + "status, changing nothing, then lets them through",
-    async () => {
-      const { body: rule } = await addFault({ method: "post", path: PROPERTY, status: 503, times: 2 }).expect(201);
-      expect(rule).toEqual({ id: 1, method: "POST", path: PROPERTY, status: 503, times: 2 });
-      await api("get", "/property/1001").expect(200); // another path
-      const { body } = await api("post", "/property").send(address).expect(503);
-      expect(body).toMatchObject({
-        title: "Injected Fault",
-        status: 503,
-        detail: "Answered 503 as asked by fault rule 1; nothing was changed.",
-      });
-      expect((await admin().get("/__admin/faults").expect(200)).body).toEqual({ faults: [{ ...rule, times: 1 }] });
-      await api("post", "/property").send(address).expect(503);
-      expect(mock.store.counts().properties).toBe(2);
-      expect((await admin().get("/__admin/faults")).body).toEqual({ faults: [] });
-      await api("post", "/property").send(address).expect(200);
-      expect(mock.requests().map((entry) => [entry.status, entry.fault])).toEqual([
-        [200, null],
-        [503, { rule: { id: 1, status: 503 } }],
-        [503, { rule: { id: 1, status: 503 } }],
-        [200, null],
-      ]);
-    },
-  );
+  it("answers the next `times` matching requests with the status, changing nothing, then lets them pass", async () => {
+    const { body: rule } = await addFault({ method: "post", path: PROPERTY, status: 503, times: 2 }).expect(201);
+    expect(rule).toEqual({ id: 1, method: "POST", path: PROPERTY, status: 503, times: 2 });
+    await api("get", "/property/1001").expect(200); // another path
+    const { body } = await api("post", "/property").send(address).expect(503);
+    expect(body).toMatchObject({
+      title: "Injected Fault",
+      status: 503,
+      detail: "Answered 503 as asked by fault rule 1; nothing was changed.",
+    });
+    expect((await admin().get("/__admin/faults").expect(200)).body).toEqual({ faults: [{ ...rule, times: 1 }] });
+    await api("post", "/property").send(address).expect(503);
+    expect(mock.store.counts().properties).toBe(2);
+    expect((await admin().get("/__admin/faults")).body).toEqual({ faults: [] });
+    await api("post", "/property").send(address).expect(200);
+    expect(mock.requests().map((entry) => [entry.status, entry.fault])).toEqual([
+      [200, null],
+      [503, { rule: { id: 1, status: 503 } }],
+      [503, { rule: { id: 1, status: 503 } }],
+      [200, null],
+    ]);
+  });
 
   it("applies to any method when none is given, without limit when times is left out", async () => {
     await addFault({ path: `${PROPERTY}/1001`, status: 500 }).expect(201);
@@ -442,31 +436,28 @@ describe("POST /__admin/faults", () => {
     expect((await admin().get("/__admin/faults")).body.faults).toEqual([]);
   });
 
-  it(
-    "removes one rule by its id (DELETE /__admin/faults/{id}), " + "leaving the others; an unknown id is a 404",
-    async () => {
-      const ids: number[] = [];
-      for (const status of [501, 502, 503])
-        ids.push((await addFault({ path: PROPERTY, method: "POST", status }).expect(201)).body.id);
-      const { body } = await admin().delete(`/__admin/faults/${ids[0]}`).expect(200);
-      expect(body).toEqual({
-        removed: { id: ids[0], method: "POST", path: PROPERTY, status: 501 },
-        faults: [expect.objectContaining({ id: ids[1] }), expect.objectContaining({ id: ids[2] })],
-      });
-      await api("post", "/property").send(address).expect(502);
-      for (const unknown of [String(ids[0]), "999", "0", "abc", "1e2"]) {
-        const { body: problem } = await admin().delete(`/__admin/faults/${unknown}`).expect(404);
-        expect(problem).toMatchObject({ title: "Not Found", detail: expect.stringContaining("GET /__admin/faults") });
-      }
-      expect((await admin().get("/__admin/faults")).body.faults.map((rule: { id: number }) => rule.id)).toEqual([
-        ids[1],
-        ids[2],
-      ]);
-      expect(mock.faults.remove(ids[1]!)).toMatchObject({ id: ids[1], status: 502 }); // the library, alike
-      expect(mock.faults.remove(ids[1]!)).toBeUndefined();
-      await api("post", "/property").send(address).expect(503);
-    },
-  );
+  it("removes one rule by its id (DELETE /__admin/faults/{id}), leaving the others; an unknown id: 404", async () => {
+    const ids: number[] = [];
+    for (const status of [501, 502, 503])
+      ids.push((await addFault({ path: PROPERTY, method: "POST", status }).expect(201)).body.id);
+    const { body } = await admin().delete(`/__admin/faults/${ids[0]}`).expect(200);
+    expect(body).toEqual({
+      removed: { id: ids[0], method: "POST", path: PROPERTY, status: 501 },
+      faults: [expect.objectContaining({ id: ids[1] }), expect.objectContaining({ id: ids[2] })],
+    });
+    await api("post", "/property").send(address).expect(502);
+    for (const unknown of [String(ids[0]), "999", "0", "abc", "1e2"]) {
+      const { body: problem } = await admin().delete(`/__admin/faults/${unknown}`).expect(404);
+      expect(problem).toMatchObject({ title: "Not Found", detail: expect.stringContaining("GET /__admin/faults") });
+    }
+    expect((await admin().get("/__admin/faults")).body.faults.map((rule: { id: number }) => rule.id)).toEqual([
+      ids[1],
+      ids[2],
+    ]);
+    expect(mock.faults.remove(ids[1]!)).toMatchObject({ id: ids[1], status: 502 }); // the library, alike
+    expect(mock.faults.remove(ids[1]!)).toBeUndefined();
+    await api("post", "/property").send(address).expect(503);
+  });
 
   it("is cleared by POST /__admin/reset", async () => {
     await addFault({ path: PROPERTY, status: 503 }).expect(201);

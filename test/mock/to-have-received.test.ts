@@ -80,32 +80,29 @@ describe("expect(mock).toHaveReceived(pattern)", () => {
     expect(() => expect({}).toHaveReceived({})).toThrow(TypeError);
   });
 
-  it(
-    "runs the example of docs/setting-up-a-test.md: a client that " + "retries a create the service refused with 503",
-    async () => {
-      const { url } = await mock.listen(0);
-      try {
-        /** The client under test: creates a listing, retrying once on 503. */
-        const createListing = async (base: string, listing: object) => {
-          for (let attempt = 1; ; attempt++) {
-            const response = await fetch(`${base}/api/v1/object/property`, {
-              method: "POST",
-              headers: { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" },
-              body: JSON.stringify(listing),
-            });
-            if (response.status !== 503 || attempt === 2) return response;
-          }
-        };
-        mock.faults.add({ method: "POST", path: "/api/v1/object/property", status: 503, times: 1 });
-        await createListing(url, address);
-        expect(mock).toHaveReceived({ method: "POST", path: "/api/v1/object/property", status: 503 });
-        expect(mock).toHaveReceived(
-          { method: "POST", path: "/api/v1/object/property", body: expect.objectContaining({ street: "1 Main St" }) },
-          { times: 2 },
-        );
-      } finally {
-        await mock.close();
-      }
-    },
-  );
+  it("runs docs/setting-up-a-test.md's example: a client retrying a create the service refused with 503", async () => {
+    const { url } = await mock.listen(0);
+    try {
+      /** The client under test: creates a listing, retrying once on 503. */
+      const createListing = async (base: string, listing: object) => {
+        for (let attempt = 1; ; attempt++) {
+          const response = await fetch(`${base}/api/v1/object/property`, {
+            method: "POST",
+            headers: { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" },
+            body: JSON.stringify(listing),
+          });
+          if (response.status !== 503 || attempt === 2) return response;
+        }
+      };
+      mock.faults.add({ method: "POST", path: "/api/v1/object/property", status: 503, times: 1 });
+      await createListing(url, address);
+      expect(mock).toHaveReceived({ method: "POST", path: "/api/v1/object/property", status: 503 });
+      expect(mock).toHaveReceived(
+        { method: "POST", path: "/api/v1/object/property", body: expect.objectContaining({ street: "1 Main St" }) },
+        { times: 2 },
+      );
+    } finally {
+      await mock.close();
+    }
+  });
 });

@@ -172,87 +172,79 @@ describe("createMockHandlers under setupServer", () => {
     expect((await fetch("http://elsewhere.test/api/v1/object/template_base")).status).toBe(299);
   });
 
-  it(
-    "keeps its state in a storage when asked (persist), for the next handler set on the same key, and starts " +
-      "from the seed on anything else",
-    async () => {
-      const saved = new Map<string, string>();
-      const storage = {
-        getItem: (key: string) => saved.get(key) ?? null,
-        setItem: (key: string, value: string) => void saved.set(key, value),
-        removeItem: (key: string) => void saved.delete(key),
-      };
-      const keep = createMockHandlers({ baseUrl: "http://kept.mock.test", persist: storage, persistKey: "kept" });
-      server.use(...keep.handlers);
-      const created = await json(
-        await fetch("http://kept.mock.test/api/v1/object/property", {
-          method: "POST",
-          headers: JSON_HEADERS,
-          body: JSON.stringify(NEW_PROPERTY),
-        }),
-      );
-      expect(saved.has("kept")).toBe(true);
+  it("keeps its state in a storage if asked (persist) for the next set of the key, else starts anew", async () => {
+    const saved = new Map<string, string>();
+    const storage = {
+      getItem: (key: string) => saved.get(key) ?? null,
+      setItem: (key: string, value: string) => void saved.set(key, value),
+      removeItem: (key: string) => void saved.delete(key),
+    };
+    const keep = createMockHandlers({ baseUrl: "http://kept.mock.test", persist: storage, persistKey: "kept" });
+    server.use(...keep.handlers);
+    const created = await json(
+      await fetch("http://kept.mock.test/api/v1/object/property", {
+        method: "POST",
+        headers: JSON_HEADERS,
+        body: JSON.stringify(NEW_PROPERTY),
+      }),
+    );
+    expect(saved.has("kept")).toBe(true);
 
-      const reloaded = createMockHandlers({ baseUrl: "http://kept.mock.test", persist: storage, persistKey: "kept" });
-      server.resetHandlers(...reloaded.handlers);
-      expect(
-        (
-          await json(
-            await fetch(`http://kept.mock.test/api/v1/object/property/${created.body.nid}`, { headers: JSON_HEADERS }),
-          )
-        ).body.street,
-      ).toBe("1 Main St");
-      const next = await json(
-        await fetch("http://kept.mock.test/api/v1/object/property", {
-          method: "POST",
-          headers: JSON_HEADERS,
-          body: JSON.stringify(NEW_PROPERTY),
-        }),
-      );
-      expect(Number(next.body.nid)).toBe(Number(created.body.nid) + 1); // the id sequence is kept too
+    const reloaded = createMockHandlers({ baseUrl: "http://kept.mock.test", persist: storage, persistKey: "kept" });
+    server.resetHandlers(...reloaded.handlers);
+    expect(
+      (
+        await json(
+          await fetch(`http://kept.mock.test/api/v1/object/property/${created.body.nid}`, { headers: JSON_HEADERS }),
+        )
+      ).body.street,
+    ).toBe("1 Main St");
+    const next = await json(
+      await fetch("http://kept.mock.test/api/v1/object/property", {
+        method: "POST",
+        headers: JSON_HEADERS,
+        body: JSON.stringify(NEW_PROPERTY),
+      }),
+    );
+    expect(Number(next.body.nid)).toBe(Number(created.body.nid) + 1); // the id sequence is kept too
 
-      saved.set("kept", "{not a state");
-      const fresh = createMockHandlers({ baseUrl: "http://kept.mock.test", persist: storage, persistKey: "kept" });
-      server.resetHandlers(...fresh.handlers);
-      expect(
-        (await fetch(`http://kept.mock.test/api/v1/object/property/${created.body.nid}`, { headers: JSON_HEADERS }))
-          .status,
-      ).toBe(404);
-      server.resetHandlers();
-      expect(() => createMockHandlers({ persist: "sessionStorage" })).toThrow(/does not have/);
-    },
-  );
+    saved.set("kept", "{not a state");
+    const fresh = createMockHandlers({ baseUrl: "http://kept.mock.test", persist: storage, persistKey: "kept" });
+    server.resetHandlers(...fresh.handlers);
+    expect(
+      (await fetch(`http://kept.mock.test/api/v1/object/property/${created.body.nid}`, { headers: JSON_HEADERS }))
+        .status,
+    ).toBe(404);
+    server.resetHandlers();
+    expect(() => createMockHandlers({ persist: "sessionStorage" })).toThrow(/does not have/);
+  });
 
-  it(
-    "refuses fixtures holding a record the mock cannot hold when it is made, naming the record, and starts " +
-      "from the seed over such a saved state",
-    async () => {
-      expect(() => createMockHandlers({ fixtures: { ...tinyFixtures(), properties: [[1]] } as never })).toThrow(
-        '"fixtures" hold a record the mock cannot hold: properties[0] is an array, not an object.',
-      );
-      const deep = JSON.parse(`{"a":${"[".repeat(70)}${"]".repeat(70)}}`) as unknown;
-      expect(() =>
-        createMockHandlers({
-          fixtures: { ...tinyFixtures(), documents: [{ ...tinyFixtures().documents[0]!, deep }] } as never,
-        }),
-      ).toThrow(`documents[0] (id ${tinyFixtures().documents[0]!.id}): nesting deeper than 64 levels`);
+  it("refuses fixtures with a record the mock cannot hold, naming it; starts from the seed over them", async () => {
+    expect(() => createMockHandlers({ fixtures: { ...tinyFixtures(), properties: [[1]] } as never })).toThrow(
+      '"fixtures" hold a record the mock cannot hold: properties[0] is an array, not an object.',
+    );
+    const deep = JSON.parse(`{"a":${"[".repeat(70)}${"]".repeat(70)}}`) as unknown;
+    expect(() =>
+      createMockHandlers({
+        fixtures: { ...tinyFixtures(), documents: [{ ...tinyFixtures().documents[0]!, deep }] } as never,
+      }),
+    ).toThrow(`documents[0] (id ${tinyFixtures().documents[0]!.id}): nesting deeper than 64 levels`);
 
-      const unheld = {
-        $meta: { seq: 0, nextId: 5000, nextUid: 3, autologin: { secret: "s".repeat(32), issued: 0 } },
-        state: { ...tinyFixtures(), properties: [...tinyFixtures().properties, [1]] },
-      };
-      const storage = { getItem: () => JSON.stringify(unheld), setItem: () => {}, removeItem: () => {} };
-      const fresh = createMockHandlers({
-        baseUrl: "http://unheld.mock.test",
-        fixtures: tinyFixtures(),
-        persist: storage,
-      });
-      server.resetHandlers(...fresh.handlers);
-      const health = await json(await fetch("http://unheld.mock.test/healthz"));
-      server.resetHandlers();
-      expect(health.body.counts).toEqual({ accounts: 2, properties: 2, agents: 1, documents: 1 });
-    },
-  );
+    const unheld = {
+      $meta: { seq: 0, nextId: 5000, nextUid: 3, autologin: { secret: "s".repeat(32), issued: 0 } },
+      state: { ...tinyFixtures(), properties: [...tinyFixtures().properties, [1]] },
+    };
+    const storage = { getItem: () => JSON.stringify(unheld), setItem: () => {}, removeItem: () => {} };
+    const fresh = createMockHandlers({
+      baseUrl: "http://unheld.mock.test",
+      fixtures: tinyFixtures(),
+      persist: storage,
+    });
+    server.resetHandlers(...fresh.handlers);
+    const health = await json(await fetch("http://unheld.mock.test/healthz"));
+    server.resetHandlers();
+    expect(health.body.counts).toEqual({ accounts: 2, properties: 2, agents: 1, documents: 1 });
+  });
 
   it("refuses unknown options and wrong values when it is made, naming them", () => {
     expect(() => createMockHandlers({ baseURL: "x" } as never)).toThrow(/unknown option "baseURL"/);
@@ -312,40 +304,37 @@ describe("named states (issue 29) in the MSW host", () => {
     expect(() => createMockHandlers({ state: "nope" })).toThrow(TypeError);
   });
 
-  it(
-    "takes a state of your own records with checkRecords, " + "checked record by record as on the Node server",
-    async () => {
-      const D = "http://records.mock.test";
-      const own = createMockHandlers({ baseUrl: D, checkRecords: await loadRecordChecker() });
-      const without = createMockHandlers({ baseUrl: D });
-      expect(() => without.useState(tinyFixtures())).toThrow(/checkRecords/);
-      states2.use(...own.handlers);
-      try {
-        const records = tinyFixtures();
-        own.useState(records);
-        const listed = await json(await fetch(`${D}/api/v1/object/properties/1`, { headers: JSON_HEADERS }));
-        expect(listed.status).toBe(200);
-        expect((listed.body as Array<{ nid: string }>).map((item) => item.nid).sort()).toEqual(
-          records.properties
-            .filter((property) => property.uid === 1)
-            .map((property) => String(property.id))
-            .sort(),
-        );
-        // A record that breaks its stored shape: refused, naming the place, and the state is as it was.
-        const broken = { ...records, properties: [{ ...records.properties[0]!, state: 12 }] };
-        expect(() => own.useState(broken)).toThrow(/\/properties\/0\/state/);
-        const admin = await fetch(`${D}/__admin/state`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ state: broken }),
-        });
-        expect(admin.status).toBe(400);
-        expect((await json(await fetch(`${D}/api/v1/object/properties/1`, { headers: JSON_HEADERS }))).body).toEqual(
-          listed.body,
-        );
-      } finally {
-        states2.resetHandlers(...states.handlers);
-      }
-    },
-  );
+  it("takes a state of your own records with checkRecords, checked record by record as on the Node host", async () => {
+    const D = "http://records.mock.test";
+    const own = createMockHandlers({ baseUrl: D, checkRecords: await loadRecordChecker() });
+    const without = createMockHandlers({ baseUrl: D });
+    expect(() => without.useState(tinyFixtures())).toThrow(/checkRecords/);
+    states2.use(...own.handlers);
+    try {
+      const records = tinyFixtures();
+      own.useState(records);
+      const listed = await json(await fetch(`${D}/api/v1/object/properties/1`, { headers: JSON_HEADERS }));
+      expect(listed.status).toBe(200);
+      expect((listed.body as Array<{ nid: string }>).map((item) => item.nid).sort()).toEqual(
+        records.properties
+          .filter((property) => property.uid === 1)
+          .map((property) => String(property.id))
+          .sort(),
+      );
+      // A record that breaks its stored shape: refused, naming the place, and the state is as it was.
+      const broken = { ...records, properties: [{ ...records.properties[0]!, state: 12 }] };
+      expect(() => own.useState(broken)).toThrow(/\/properties\/0\/state/);
+      const admin = await fetch(`${D}/__admin/state`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ state: broken }),
+      });
+      expect(admin.status).toBe(400);
+      expect((await json(await fetch(`${D}/api/v1/object/properties/1`, { headers: JSON_HEADERS }))).body).toEqual(
+        listed.body,
+      );
+    } finally {
+      states2.resetHandlers(...states.handlers);
+    }
+  });
 });

@@ -17,21 +17,18 @@ import { hmacSha256, toHex } from "../../src/mock/services/hmac-sha256.ts";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
 
 describe("the host-neutral replacements of Node modules", () => {
-  it(
-    "hmacSha256 equals node:crypto's HMAC-SHA-256 for any key and message, multi-byte text and long keys " + "included",
-    () => {
-      fc.assert(
-        fc.property(
-          fc.string({ unit: "grapheme", maxLength: 150 }),
-          fc.string({ unit: "grapheme", maxLength: 300 }),
-          (key, message) => {
-            expect(toHex(hmacSha256(key, message))).toBe(createHmac("sha256", key).update(message).digest("hex"));
-          },
-        ),
-        { seed: 30, numRuns: 300 },
-      );
-    },
-  );
+  it("hmacSha256 equals node:crypto's HMAC-SHA-256 for any key and message, multi-byte text and long keys too", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: "grapheme", maxLength: 150 }),
+        fc.string({ unit: "grapheme", maxLength: 300 }),
+        (key, message) => {
+          expect(toHex(hmacSha256(key, message))).toBe(createHmac("sha256", key).update(message).digest("hex"));
+        },
+      ),
+      { seed: 30, numRuns: 300 },
+    );
+  });
 
   it("signs auto-login tokens as node:crypto signed them: a token issued before the change is still valid", () => {
     const secret = "a".repeat(64);

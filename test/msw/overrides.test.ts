@@ -39,24 +39,20 @@ afterAll(() => {
 });
 
 describe("handlerFor", () => {
-  it(
-    "answers its one operation as the mock does, and leaves " + "every other path and method to the next handler",
-    async () => {
-      const catalogue = await fetch(`${OTHER}/api/v1/object/template_base`, { headers: HEADERS });
-      expect(catalogue.status).toBe(200);
-      expect(await catalogue.json()).toHaveProperty("templates");
-      expect(
-        (await fetch(`${OTHER}/api/v1/object/template_base`, { headers: { "content-type": "application/json" } }))
-          .status,
-      ).toBe(401);
-      expect((await fetch(`${OTHER}/api/v1/object/properties/1`, { headers: HEADERS })).status).toBe(299);
-      expect(
-        (await fetch(`${OTHER}/api/v1/object/template_base`, { method: "POST", headers: HEADERS, body: "{}" })).status,
-      ).toBe(299);
-      expect(single).toHaveReceived({ method: "GET", path: "/api/v1/object/template_base", status: 200 });
-      expect(single.requests()).toHaveLength(2);
-    },
-  );
+  it("answers its one operation as the mock does, and leaves every other path and method to the next one", async () => {
+    const catalogue = await fetch(`${OTHER}/api/v1/object/template_base`, { headers: HEADERS });
+    expect(catalogue.status).toBe(200);
+    expect(await catalogue.json()).toHaveProperty("templates");
+    expect(
+      (await fetch(`${OTHER}/api/v1/object/template_base`, { headers: { "content-type": "application/json" } })).status,
+    ).toBe(401);
+    expect((await fetch(`${OTHER}/api/v1/object/properties/1`, { headers: HEADERS })).status).toBe(299);
+    expect(
+      (await fetch(`${OTHER}/api/v1/object/template_base`, { method: "POST", headers: HEADERS, body: "{}" })).status,
+    ).toBe(299);
+    expect(single).toHaveReceived({ method: "GET", path: "/api/v1/object/template_base", status: 200 });
+    expect(single.requests()).toHaveLength(2);
+  });
 
   it("matches each {parameter} as one whole segment, with a query, under the base URL's prefix", async () => {
     const handlers = createMockHandlers({ baseUrl: "http://segments.mock.test/prefix" });
@@ -114,50 +110,44 @@ describe("a request a test's own handler answers", () => {
     expect(entry).toSatisfyContract();
   });
 
-  it(
-    "keeps the body an override was sent, and the error status " + "it answered; GET /__admin/requests shows it",
-    async () => {
-      server.use(
-        http.post(`${BASE}/api/v1/object/property`, () => HttpResponse.json({ title: "Busy" }, { status: 503 })),
-      );
-      const body = { street: "1 Override Way", city: "Austin", state: "TX", zip: "78701" };
-      expect(
-        (
-          await fetch(`${BASE}/api/v1/object/property`, {
-            method: "POST",
-            headers: HEADERS,
-            body: JSON.stringify(body),
-          })
-        ).status,
-      ).toBe(503);
-      expect(mock).toHaveReceived(
-        { method: "POST", path: "/api/v1/object/property", body, status: 503, overridden: true },
-        { times: 1 },
-      );
-      const journal = (await (await fetch(`${BASE}/__admin/requests`)).json()) as {
-        requests: Array<Record<string, unknown>>;
-      };
-      expect(journal.requests).toEqual([
-        expect.objectContaining({ method: "POST", status: 503, overridden: true, body }),
-      ]);
-    },
-  );
+  it("keeps an override's body and the error status it answered; GET /__admin/requests shows both", async () => {
+    server.use(
+      http.post(`${BASE}/api/v1/object/property`, () => HttpResponse.json({ title: "Busy" }, { status: 503 })),
+    );
+    const body = { street: "1 Override Way", city: "Austin", state: "TX", zip: "78701" };
+    expect(
+      (
+        await fetch(`${BASE}/api/v1/object/property`, {
+          method: "POST",
+          headers: HEADERS,
+          body: JSON.stringify(body),
+        })
+      ).status,
+    ).toBe(503);
+    expect(mock).toHaveReceived(
+      { method: "POST", path: "/api/v1/object/property", body, status: 503, overridden: true },
+      { times: 1 },
+    );
+    const journal = (await (await fetch(`${BASE}/__admin/requests`)).json()) as {
+      requests: Array<Record<string, unknown>>;
+    };
+    expect(journal.requests).toEqual([
+      expect.objectContaining({ method: "POST", status: 503, overridden: true, body }),
+    ]);
+  });
 
-  it(
-    "is not marked when the mock answers it, and the failure message of toHaveReceived says which were " + "overridden",
-    async () => {
-      server.use(http.get(`${BASE}/api/v1/object/agent_cards`, () => HttpResponse.json({}, { status: 200 })));
-      await fetch(`${BASE}/api/v1/object/agent_cards`, { headers: HEADERS });
-      await fetch(LIST, { headers: HEADERS });
-      expect(mock.requests().map((entry) => `${entry.path} ${entry.status} ${entry.overridden ?? "-"}`)).toEqual([
-        "/api/v1/object/agent_cards 200 true",
-        "/api/v1/object/properties/1 200 -",
-      ]);
-      expect(() => expect(mock).toHaveReceived({ path: "/nowhere" })).toThrow(
-        "#1 GET /api/v1/object/agent_cards → 200 (overridden)",
-      );
-    },
-  );
+  it("is not marked when the mock answers it; toHaveReceived's failure says which were overridden", async () => {
+    server.use(http.get(`${BASE}/api/v1/object/agent_cards`, () => HttpResponse.json({}, { status: 200 })));
+    await fetch(`${BASE}/api/v1/object/agent_cards`, { headers: HEADERS });
+    await fetch(LIST, { headers: HEADERS });
+    expect(mock.requests().map((entry) => `${entry.path} ${entry.status} ${entry.overridden ?? "-"}`)).toEqual([
+      "/api/v1/object/agent_cards 200 true",
+      "/api/v1/object/properties/1 200 -",
+    ]);
+    expect(() => expect(mock).toHaveReceived({ path: "/nowhere" })).toThrow(
+      "#1 GET /api/v1/object/agent_cards → 200 (overridden)",
+    );
+  });
 
   it("is left alone when it is not the mock's: another origin, or a path outside the API", async () => {
     server.use(
@@ -204,35 +194,31 @@ describe("a request a test's own handler answers", () => {
     }
   });
 
-  it(
-    "holds a bounded number of requests between their start and their answer: a network that never answers " +
-      "cannot grow it",
-    () => {
-      const listeners = new Map<string, (event: any) => void>();
-      const network = {
-        events: {
-          on: (type: string, listener: (event: any) => void) => listeners.set(type, listener),
-          removeListener: (type: string) => listeners.delete(type),
-        },
-      };
-      const bounded = createMockHandlers({ baseUrl: "http://bounded.mock.test" });
-      const stopBounded = bounded.observe(network);
-      const emit = (type: string, event: object) => listeners.get(type)!(event);
-      for (let index = 0; index < 5000; index++)
-        emit("request:start", {
-          requestId: `r${index}`,
-          request: new Request(`http://bounded.mock.test/api/v1/object/properties/${index}`),
-        });
-      emit("request:match", { requestId: "r0" }); // long forgotten: not recorded
-      emit("request:match", { requestId: "r4999" });
-      emit("response:mocked", { requestId: "r4999", response: new Response(null, { status: 204 }) });
-      expect(bounded.requests().map((entry) => [entry.path, entry.status, entry.overridden])).toEqual([
-        ["/api/v1/object/properties/4999", 204, true],
-      ]);
-      stopBounded();
-      expect(listeners.size).toBe(0);
-    },
-  );
+  it("holds a bounded number of requests between start and answer: a network that never answers cannot grow it", () => {
+    const listeners = new Map<string, (event: any) => void>();
+    const network = {
+      events: {
+        on: (type: string, listener: (event: any) => void) => listeners.set(type, listener),
+        removeListener: (type: string) => listeners.delete(type),
+      },
+    };
+    const bounded = createMockHandlers({ baseUrl: "http://bounded.mock.test" });
+    const stopBounded = bounded.observe(network);
+    const emit = (type: string, event: object) => listeners.get(type)!(event);
+    for (let index = 0; index < 5000; index++)
+      emit("request:start", {
+        requestId: `r${index}`,
+        request: new Request(`http://bounded.mock.test/api/v1/object/properties/${index}`),
+      });
+    emit("request:match", { requestId: "r0" }); // long forgotten: not recorded
+    emit("request:match", { requestId: "r4999" });
+    emit("response:mocked", { requestId: "r4999", response: new Response(null, { status: 204 }) });
+    expect(bounded.requests().map((entry) => [entry.path, entry.status, entry.overridden])).toEqual([
+      ["/api/v1/object/properties/4999", 204, true],
+    ]);
+    stopBounded();
+    expect(listeners.size).toBe(0);
+  });
 
   it("says what observe needs when given something else", () => {
     expect(() => mock.observe({} as never)).toThrow("observe takes what setupServer() or setupWorker() returned");

@@ -71,22 +71,19 @@ describe("invalid requests", () => {
     expect(verdict(request, answer).errors.map(formatViolation)).toEqual([]);
   });
 
-  it(
-    "refuses a create body with garage 'attached' (the enum is " + "case sensitive) with a 4xx naming the field",
-    async () => {
-      const request = validRequest(contract, operation("createProperty"));
-      const answer = await send(prism.url, { ...request, body: { ...(request.body as object), garage: "attached" } });
-      expect(answer.status).toBeGreaterThanOrEqual(400);
-      expect(answer.status).toBeLessThan(500);
-      // Prism answers the lowest of 422 and 400 the operation documents; createProperty documents only 400.
-      expect(answer.status).toBe(400);
-      const violations = JSON.parse(answer.headers.get("sl-violations") ?? "[]") as Array<{
-        location: string[];
-        code: string;
-      }>;
-      expect(violations).toEqual([expect.objectContaining({ location: ["request", "body", "garage"], code: "enum" })]);
-    },
-  );
+  it("refuses a create body with garage 'attached' (the enum is case sensitive): a 4xx naming the field", async () => {
+    const request = validRequest(contract, operation("createProperty"));
+    const answer = await send(prism.url, { ...request, body: { ...(request.body as object), garage: "attached" } });
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    expect(answer.status).toBeLessThan(500);
+    // Prism answers the lowest of 422 and 400 the operation documents; createProperty documents only 400.
+    expect(answer.status).toBe(400);
+    const violations = JSON.parse(answer.headers.get("sl-violations") ?? "[]") as Array<{
+      location: string[];
+      code: string;
+    }>;
+    expect(violations).toEqual([expect.objectContaining({ location: ["request", "body", "garage"], code: "enum" })]);
+  });
 
   it("refuses a non-integer nid in the path with 400", async () => {
     const request = validRequest(contract, operation("retrieveProperty"));

@@ -62,26 +62,22 @@ it("create a property, attach a floorplan, read both back, list agents and templ
   expect(mock.violations).toEqual([]);
 });
 
-it(
-  "an invalid body: the proxy refuses it with 422 before the mock sees it, where the mock itself answers 400 " +
-    "(README: Prism)",
-  async () => {
-    const invalid = { street: "1 Proxy Way", city: "Oakland", state: "CA", zip: "94607", garage: "attached" };
-    const before = mock.store.counts().properties;
-    const throughProxy = await send(prism.url, {
-      method: "POST",
-      path: "/api/v1/object/property",
-      headers,
-      body: invalid,
-    });
-    expect(throughProxy.status).toBe(422);
-    const direct = await fetch(`${mockUrl}/api/v1/object/property`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify(invalid),
-    });
-    expect(direct.status).toBe(400);
-    expect(((await direct.json()) as { title: string }).title).toBe("Invalid Request");
-    expect(mock.store.counts().properties).toBe(before);
-  },
-);
+it("an invalid body: the proxy refuses it with 422 before the mock, which answers 400 (README: Prism)", async () => {
+  const invalid = { street: "1 Proxy Way", city: "Oakland", state: "CA", zip: "94607", garage: "attached" };
+  const before = mock.store.counts().properties;
+  const throughProxy = await send(prism.url, {
+    method: "POST",
+    path: "/api/v1/object/property",
+    headers,
+    body: invalid,
+  });
+  expect(throughProxy.status).toBe(422);
+  const direct = await fetch(`${mockUrl}/api/v1/object/property`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(invalid),
+  });
+  expect(direct.status).toBe(400);
+  expect(((await direct.json()) as { title: string }).title).toBe("Invalid Request");
+  expect(mock.store.counts().properties).toBe(before);
+});

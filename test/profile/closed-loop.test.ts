@@ -108,41 +108,34 @@ describe.each(UNDER_TEST)("the closed loop with %s", (name) => {
     expect(failures(againstService.report)).toEqual([]);
   });
 
-  it(
-    "(b) a fixed set of error probes gets the same status, media " + "type and body shape from the mock as from V",
-    async () => {
-      const fromService = await probeAll(service.url, errorProbes(service.accounts.primary, service.accounts.other));
-      const fromMock = await probeAll(
-        mockUrl,
-        errorProbes({ apiKey: "demo-key", token: "demo-token" }, { apiKey: "broker-key", token: "broker-token" }),
-      );
-      expect(fromMock.map(shape)).toEqual(fromService.map(shape));
-    },
-  );
+  it("(b) a fixed set of error probes gets the same status, media type and body shape from mock and V", async () => {
+    const fromService = await probeAll(service.url, errorProbes(service.accounts.primary, service.accounts.other));
+    const fromMock = await probeAll(
+      mockUrl,
+      errorProbes({ apiKey: "demo-key", token: "demo-token" }, { apiKey: "broker-key", token: "broker-token" }),
+    );
+    expect(fromMock.map(shape)).toEqual(fromService.map(shape));
+  });
 
-  it(
-    "(c) the profile fails against another variant, profile_conformance naming the observation and when it was " +
-      "recorded",
-    async () => {
-      const other = await start(otherThan(name));
-      try {
-        const outcome = await run(other.url, serviceAccounts(other), {
-          profile,
-          runId: `drift-${name}`,
-          fetch: other.fetch,
-        });
-        const drift = outcome.report.results.filter(
-          (result) => result.check === "profile_conformance" && result.status === "failed",
-        );
-        expect(drift.length).toBeGreaterThan(0);
-        expect(drift[0]!.tier).toBe("profile");
-        expect(drift[0]!.message).toMatch(
-          /^[a-z_]+\.[a-z_.]+ differs from the profile \(recorded by ".+" at \d{4}-\d\d-\d\dT[0-9:.]+Z in run record-/,
-        );
-        expect(outcome.report.result).toBe("failed");
-      } finally {
-        await other.close();
-      }
-    },
-  );
+  it("(c) the profile fails against another variant, profile_conformance naming the observation and when", async () => {
+    const other = await start(otherThan(name));
+    try {
+      const outcome = await run(other.url, serviceAccounts(other), {
+        profile,
+        runId: `drift-${name}`,
+        fetch: other.fetch,
+      });
+      const drift = outcome.report.results.filter(
+        (result) => result.check === "profile_conformance" && result.status === "failed",
+      );
+      expect(drift.length).toBeGreaterThan(0);
+      expect(drift[0]!.tier).toBe("profile");
+      expect(drift[0]!.message).toMatch(
+        /^[a-z_]+\.[a-z_.]+ differs from the profile \(recorded by ".+" at \d{4}-\d\d-\d\dT[0-9:.]+Z in run record-/,
+      );
+      expect(outcome.report.result).toBe("failed");
+    } finally {
+      await other.close();
+    }
+  });
 });

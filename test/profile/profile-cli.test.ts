@@ -111,144 +111,129 @@ describe("record, play back, catch drift, through the programs", () => {
     await service?.close();
   });
 
-  it(
-    "--write-profile writes a versioned profile, sorted, valid against its published schema, each entry with " +
-      "its step, time and run",
-    () => {
-      expect(recorded.code).toBe(0);
-      expect(recorded.output).toMatch(/Service profile written to .*service\.profile\.json \(\d+ observations\)/);
-      const text = readFileSync(file("service.profile.json"), "utf8");
-      expect(text).toBe(sortedJson(JSON.parse(text)));
-      expect(readServiceProfile(text, document)).toMatchObject({ ok: true });
-      expect(profile).toMatchObject({ profileVersion: 1, runId: "staging-1", baseUrl: service.url });
-      for (const entry of Object.values(profile.observations))
-        expect(entry).toMatchObject({
-          step: expect.any(String),
-          runId: "staging-1",
-          observedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-        });
-      expect(profile.observations["error.unauthorized.wrong"]).toMatchObject({
-        statuses: [403],
-        mediaTypes: ["application/json; charset=utf-8"],
-        example: { error: expect.any(String), kind: "auth" },
-      });
-      expect(profile.observations["order.agent_list"]?.value).toBe("descending");
-      expect(profile.observations["seats.fresh"]?.value).toBe(service.accounts.fresh.agentSeats);
-      expect(profile.observations["external_id.duplicate"]?.value).toBe("accepted");
-      expect(profile.observations["unset.agent"]?.fields).toMatchObject({
-        phone: "null",
-        website: "null",
-        card_type: "null",
-        social_media_links: "null",
-      });
-      expect(profile.observations["extra_fields.property_list_item"]?.fields).toEqual({
-        changed: { types: ["integer"], example: expect.any(Number) },
-      });
-    },
-  );
-
-  it(
-    "the mock started with it names the profile in its banner and /healthz, and answers errors as the service " + "did",
-    async () => {
-      expect(profiled.process.output()).toContain(
-        `Profile      ${file("service.profile.json")}: answers as run staging-1`,
-      );
-      const health = (await (await fetch(`${profiled.url}/healthz`)).json()) as { profile: unknown };
-      expect(health.profile).toEqual({
-        source: file("service.profile.json"),
+  it("--write-profile writes a versioned, sorted profile valid to its schema, entries with step, time, run", () => {
+    expect(recorded.code).toBe(0);
+    expect(recorded.output).toMatch(/Service profile written to .*service\.profile\.json \(\d+ observations\)/);
+    const text = readFileSync(file("service.profile.json"), "utf8");
+    expect(text).toBe(sortedJson(JSON.parse(text)));
+    expect(readServiceProfile(text, document)).toMatchObject({ ok: true });
+    expect(profile).toMatchObject({ profileVersion: 1, runId: "staging-1", baseUrl: service.url });
+    for (const entry of Object.values(profile.observations))
+      expect(entry).toMatchObject({
+        step: expect.any(String),
         runId: "staging-1",
-        recordedAt: profile.recordedAt,
+        observedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       });
-      const [noCredentials] = errorProbes(
-        { apiKey: "demo-key", token: "demo-token" },
-        { apiKey: "broker-key", token: "broker-token" },
-      ).filter((probe) => probe.name === "an unknown route");
-      const answer = await fetch(`${profiled.url}${noCredentials!.path}`, { headers: noCredentials!.headers });
-      expect(answer.status).toBe(profile.observations["error.no_route"]!.statuses[0]);
-      expect(answer.headers.get("content-type")).toBe("application/json; charset=utf-8");
-      expect(await answer.json()).toEqual({
-        message: expect.stringContaining("No operation of the Property Listing Service at GET /api/v1/object/nowhere"),
-      });
-      // Without a profile, the mock's own answer: problem+json.
-      const own = await fetch(`${plain.url}${noCredentials!.path}`, { headers: noCredentials!.headers });
-      expect([own.status, own.headers.get("content-type")]).toEqual([404, "application/problem+json; charset=utf-8"]);
-    },
-  );
+    expect(profile.observations["error.unauthorized.wrong"]).toMatchObject({
+      statuses: [403],
+      mediaTypes: ["application/json; charset=utf-8"],
+      example: { error: expect.any(String), kind: "auth" },
+    });
+    expect(profile.observations["order.agent_list"]?.value).toBe("descending");
+    expect(profile.observations["seats.fresh"]?.value).toBe(service.accounts.fresh.agentSeats);
+    expect(profile.observations["external_id.duplicate"]?.value).toBe("accepted");
+    expect(profile.observations["unset.agent"]?.fields).toMatchObject({
+      phone: "null",
+      website: "null",
+      card_type: "null",
+      social_media_links: "null",
+    });
+    expect(profile.observations["extra_fields.property_list_item"]?.fields).toEqual({
+      changed: { types: ["integer"], example: expect.any(Number) },
+    });
+  });
 
-  it(
-    "--profile passes the mock that plays the profile, with no answer of the mock breaking the contract or the " +
-      "profile",
-    async () => {
-      const run = await program("contract", [
-        "--base-url",
-        profiled.url,
-        ...mockAccounts("cli-fresh-1"),
-        "--fresh-seats",
-        String(service.accounts.fresh.agentSeats),
-        "--profile",
-        file("service.profile.json"),
-        "--reporter",
-        "json",
-        "--output",
-        file("against-mock.json"),
-      ]);
-      expect(run.code).toBe(0);
-      const report = readReport("against-mock.json");
-      expect(report.summary.profile_conformance).toEqual({
-        passed: Object.keys(profile.observations).length,
-        failed: 0,
-        warning: 0,
-        skipped: 0,
-      });
-      expect(profiled.process.output()).not.toContain("CONTRACT VIOLATION");
-    },
-  );
+  it("the mock started with it names the profile in banner and /healthz, answers errors as the service", async () => {
+    expect(profiled.process.output()).toContain(
+      `Profile      ${file("service.profile.json")}: answers as run staging-1`,
+    );
+    const health = (await (await fetch(`${profiled.url}/healthz`)).json()) as { profile: unknown };
+    expect(health.profile).toEqual({
+      source: file("service.profile.json"),
+      runId: "staging-1",
+      recordedAt: profile.recordedAt,
+    });
+    const [noCredentials] = errorProbes(
+      { apiKey: "demo-key", token: "demo-token" },
+      { apiKey: "broker-key", token: "broker-token" },
+    ).filter((probe) => probe.name === "an unknown route");
+    const answer = await fetch(`${profiled.url}${noCredentials!.path}`, { headers: noCredentials!.headers });
+    expect(answer.status).toBe(profile.observations["error.no_route"]!.statuses[0]);
+    expect(answer.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(await answer.json()).toEqual({
+      message: expect.stringContaining("No operation of the Property Listing Service at GET /api/v1/object/nowhere"),
+    });
+    // Without a profile, the mock's own answer: problem+json.
+    const own = await fetch(`${plain.url}${noCredentials!.path}`, { headers: noCredentials!.headers });
+    expect([own.status, own.headers.get("content-type")]).toEqual([404, "application/problem+json; charset=utf-8"]);
+  });
 
-  it(
-    "--profile fails the mock without the profile, every difference naming its observation and when it was " +
-      "recorded",
-    async () => {
-      const run = await program("contract", [
-        "--base-url",
-        plain.url,
-        ...mockAccounts("cli-fresh-2"),
-        "--profile",
-        file("service.profile.json"),
-      ]);
-      expect(run.code).toBe(1);
-      expect(run.output).toMatch(/profile_conformance \[profile[^\]]*\]: .*\(profile: error\.unauthorized\.wrong\)/);
-      expect(run.output).toContain('error.unauthorized.wrong differs from the profile (recorded by "');
-      expect(run.output).toMatch(
-        new RegExp(
-          /in run staging-1\): answered 401, the profile recorded /.source +
-            /403; answered as "application\/problem\+json; charset=utf-8", /.source +
-            /the profile recorded "application\/json; charset=utf-8"/.source,
-        ),
-      );
-      // An agent's never-set fields: the service's null, the mock's own empty string; the list items' extra field gone.
-      expect(run.output).toMatch(
-        new RegExp(
-          /unset\.agent differs from the profile \(recorded by "retrieve the agent created /.source +
-            /with its names and email only, to profile" at [^)]+ in run staging-1\): /.source +
-            /agency_profile is "value", recorded "null"; .*phone is "empty", recorded "null"/.source,
-        ),
-      );
-      expect(run.output).toMatch(
-        new RegExp(
-          /extra_fields\.property_list_item differs from the profile /.source +
-            /\(recorded by "[^"]+" at [^)]+ in run staging-1\): changed is gone/.source,
-        ),
-      );
-      // The service took a second property's external id; the mock without the profile refuses it.
-      expect(run.output).toMatch(
-        new RegExp(
-          /external_id\.duplicate differs from the profile \(recorded by /.source +
-            /"give the second property the external id of the first" at [^)]+ /.source +
-            /in run staging-1\): "refused", the profile recorded "accepted"/.source,
-        ),
-      );
-    },
-  );
+  it("--profile passes the mock playing the profile, none of its answers breaking contract or profile", async () => {
+    const run = await program("contract", [
+      "--base-url",
+      profiled.url,
+      ...mockAccounts("cli-fresh-1"),
+      "--fresh-seats",
+      String(service.accounts.fresh.agentSeats),
+      "--profile",
+      file("service.profile.json"),
+      "--reporter",
+      "json",
+      "--output",
+      file("against-mock.json"),
+    ]);
+    expect(run.code).toBe(0);
+    const report = readReport("against-mock.json");
+    expect(report.summary.profile_conformance).toEqual({
+      passed: Object.keys(profile.observations).length,
+      failed: 0,
+      warning: 0,
+      skipped: 0,
+    });
+    expect(profiled.process.output()).not.toContain("CONTRACT VIOLATION");
+  });
+
+  it("--profile fails the mock without the profile, each difference naming its observation and its time", async () => {
+    const run = await program("contract", [
+      "--base-url",
+      plain.url,
+      ...mockAccounts("cli-fresh-2"),
+      "--profile",
+      file("service.profile.json"),
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.output).toMatch(/profile_conformance \[profile[^\]]*\]: .*\(profile: error\.unauthorized\.wrong\)/);
+    expect(run.output).toContain('error.unauthorized.wrong differs from the profile (recorded by "');
+    expect(run.output).toMatch(
+      new RegExp(
+        /in run staging-1\): answered 401, the profile recorded /.source +
+          /403; answered as "application\/problem\+json; charset=utf-8", /.source +
+          /the profile recorded "application\/json; charset=utf-8"/.source,
+      ),
+    );
+    // An agent's never-set fields: the service's null, the mock's own empty string; the list items' extra field gone.
+    expect(run.output).toMatch(
+      new RegExp(
+        /unset\.agent differs from the profile \(recorded by "retrieve the agent created /.source +
+          /with its names and email only, to profile" at [^)]+ in run staging-1\): /.source +
+          /agency_profile is "value", recorded "null"; .*phone is "empty", recorded "null"/.source,
+      ),
+    );
+    expect(run.output).toMatch(
+      new RegExp(
+        /extra_fields\.property_list_item differs from the profile /.source +
+          /\(recorded by "[^"]+" at [^)]+ in run staging-1\): changed is gone/.source,
+      ),
+    );
+    // The service took a second property's external id; the mock without the profile refuses it.
+    expect(run.output).toMatch(
+      new RegExp(
+        /external_id\.duplicate differs from the profile \(recorded by /.source +
+          /"give the second property the external id of the first" at [^)]+ /.source +
+          /in run staging-1\): "refused", the profile recorded "accepted"/.source,
+      ),
+    );
+  });
 
   it("without --profile a run has no profile check", async () => {
     const run = await program("contract", [

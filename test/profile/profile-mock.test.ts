@@ -33,81 +33,73 @@ async function start(options: Parameters<typeof createMockServer>[0] = {}): Prom
 }
 
 describe("the mock playing a profile", () => {
-  it(
-    "refuses hostile bodies with the profile's 4xx, changing nothing, and keeps its own answer where the " +
-      "profile is silent",
-    async () => {
-      const { mock, url } = await start();
-      const before = mock.store.counts();
-      const bodies = [
-        "{not json",
-        JSON.stringify({ street: "x".repeat(10_000) }),
-        "[".repeat(5_000) + "]".repeat(5_000),
-        JSON.stringify({ street: 1, city: null, state: "CAL", zip: [] }),
-      ];
-      for (const body of bodies) {
-        const answer = await fetch(`${url}/api/v1/object/property`, { method: "POST", headers: DEMO, body });
-        expect(answer.status).toBe(422);
-        expect(answer.headers.get("content-type")).toBe("application/json; charset=utf-8");
-        expect(await answer.json()).toEqual({ error: expect.any(String), kind: "validation" });
-      }
-      const tooLarge = await fetch(`${url}/api/v1/object/property`, {
-        method: "POST",
-        headers: DEMO,
-        body: "x".repeat(1024 * 1024 + 1),
-      });
-      expect([tooLarge.status, tooLarge.headers.get("content-type")]).toEqual([
-        413,
-        "application/problem+json; charset=utf-8",
-      ]);
-      expect(mock.store.counts()).toEqual(before);
-      expect(mock.violations).toEqual([]);
-    },
-  );
+  it("refuses hostile bodies with the profile's 4xx, changing nothing; its own answer if it is silent", async () => {
+    const { mock, url } = await start();
+    const before = mock.store.counts();
+    const bodies = [
+      "{not json",
+      JSON.stringify({ street: "x".repeat(10_000) }),
+      "[".repeat(5_000) + "]".repeat(5_000),
+      JSON.stringify({ street: 1, city: null, state: "CAL", zip: [] }),
+    ];
+    for (const body of bodies) {
+      const answer = await fetch(`${url}/api/v1/object/property`, { method: "POST", headers: DEMO, body });
+      expect(answer.status).toBe(422);
+      expect(answer.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(await answer.json()).toEqual({ error: expect.any(String), kind: "validation" });
+    }
+    const tooLarge = await fetch(`${url}/api/v1/object/property`, {
+      method: "POST",
+      headers: DEMO,
+      body: "x".repeat(1024 * 1024 + 1),
+    });
+    expect([tooLarge.status, tooLarge.headers.get("content-type")]).toEqual([
+      413,
+      "application/problem+json; charset=utf-8",
+    ]);
+    expect(mock.store.counts()).toEqual(before);
+    expect(mock.violations).toEqual([]);
+  });
 
-  it(
-    "answers a retrieved property with the profile's undocumented fields, by nid and by external id, after an " +
-      "edit too",
-    async () => {
-      const { mock, url } = await start();
-      const plain = createMockServer({ fixtures: tinyFixtures(), quiet: true });
-      started.push(plain);
-      const plainUrl = (await plain.listen(0, "127.0.0.1")).url;
-      const text = async (base: string, path: string) => {
-        const answer = await fetch(`${base}/api/v1/object/${path}`, { headers: DEMO });
-        expect([answer.status, answer.headers.get("content-type")]).toEqual([
-          200,
-          base === url ? "application/json" : "application/json; charset=utf-8",
-        ]);
-        return answer.text();
-      };
-      // The mock's own answer, its last brace replaced by the profile's fields: the same bytes, twice (the second kept)
-      for (const path of ["property/1001", "external-property/crm-1001", "property/1001"]) {
-        expect(await text(url, path)).toBe(
-          `${(await text(plainUrl, path)).slice(0, -1)},"listing_score":7,"flags":["a"]}`,
-        );
-      }
-      for (const base of [url, plainUrl]) {
-        const edited = await fetch(`${base}/api/v1/object/property/1001`, {
-          method: "PUT",
-          headers: DEMO,
-          body: JSON.stringify({ title: "Oak bungalow, edited" }),
-        });
-        expect(edited.status).toBe(200);
-      }
-      const after = await text(url, "external-property/crm-1001");
-      expect(JSON.parse(after)).toMatchObject({
-        nid: "1001",
-        title: "Oak bungalow, edited",
-        listing_score: 7,
-        flags: ["a"],
-      });
-      expect(after).toBe(
-        `${(await text(plainUrl, "external-property/crm-1001")).slice(0, -1)},"listing_score":7,"flags":["a"]}`,
+  it("answers a retrieved property with the profile's extra fields, by nid and external id, after edits", async () => {
+    const { mock, url } = await start();
+    const plain = createMockServer({ fixtures: tinyFixtures(), quiet: true });
+    started.push(plain);
+    const plainUrl = (await plain.listen(0, "127.0.0.1")).url;
+    const text = async (base: string, path: string) => {
+      const answer = await fetch(`${base}/api/v1/object/${path}`, { headers: DEMO });
+      expect([answer.status, answer.headers.get("content-type")]).toEqual([
+        200,
+        base === url ? "application/json" : "application/json; charset=utf-8",
+      ]);
+      return answer.text();
+    };
+    // The mock's own answer, its last brace replaced by the profile's fields: the same bytes, twice (the second kept)
+    for (const path of ["property/1001", "external-property/crm-1001", "property/1001"]) {
+      expect(await text(url, path)).toBe(
+        `${(await text(plainUrl, path)).slice(0, -1)},"listing_score":7,"flags":["a"]}`,
       );
-      expect(mock.violations).toEqual([]);
-    },
-  );
+    }
+    for (const base of [url, plainUrl]) {
+      const edited = await fetch(`${base}/api/v1/object/property/1001`, {
+        method: "PUT",
+        headers: DEMO,
+        body: JSON.stringify({ title: "Oak bungalow, edited" }),
+      });
+      expect(edited.status).toBe(200);
+    }
+    const after = await text(url, "external-property/crm-1001");
+    expect(JSON.parse(after)).toMatchObject({
+      nid: "1001",
+      title: "Oak bungalow, edited",
+      listing_score: 7,
+      flags: ["a"],
+    });
+    expect(after).toBe(
+      `${(await text(plainUrl, "external-property/crm-1001")).slice(0, -1)},"listing_score":7,"flags":["a"]}`,
+    );
+    expect(mock.violations).toEqual([]);
+  });
 
   it("answers as the service did, the failure's own text in the profile's body", async () => {
     const { mock, url } = await start();
@@ -223,63 +215,59 @@ describe("the mock playing a profile", () => {
     expect([refusing.mock.violations, taking.mock.violations]).toEqual([[], []]);
   });
 
-  it(
-    "answers the fields a created property never set as the profile's service does (unset.property), and what " +
-      "the create or an edit set as given",
-    async () => {
-      const unset = {
-        ...PROFILE,
-        observations: {
-          ...PROFILE.observations,
-          "unset.property": {
-            ...provenance,
-            fields: {
-              country: "null" as const,
-              half_baths: "null" as const,
-              premise: "empty" as const,
-              intent: "value" as const,
-              bedrooms: "null" as const,
-              title: "null" as const,
-            },
+  it("answers a new property's unset fields as the profile says (unset.property), the rest as set", async () => {
+    const unset = {
+      ...PROFILE,
+      observations: {
+        ...PROFILE.observations,
+        "unset.property": {
+          ...provenance,
+          fields: {
+            country: "null" as const,
+            half_baths: "null" as const,
+            premise: "empty" as const,
+            intent: "value" as const,
+            bedrooms: "null" as const,
+            title: "null" as const,
           },
         },
-      };
-      const { mock, url } = await start({ profile: unset });
-      const made = (await (
-        await fetch(`${url}/api/v1/object/property`, {
-          method: "POST",
-          headers: DEMO,
-          body: JSON.stringify({ street: "4 Unset Row", city: "Austin", state: "TX", zip: "78701", bedrooms: 2 }),
-        })
-      ).json()) as { nid: string };
-      const read = async () =>
-        (await (await fetch(`${url}/api/v1/object/property/${made.nid}`, { headers: DEMO })).json()) as Record<
-          string,
-          unknown
-        >;
-      expect(await read()).toMatchObject({
-        country: null,
-        half_baths: null,
-        premise: "",
-        intent: "sale",
-        bedrooms: "2",
-        title: null,
-      });
-      await fetch(`${url}/api/v1/object/property/${made.nid}`, {
-        method: "PUT",
+      },
+    };
+    const { mock, url } = await start({ profile: unset });
+    const made = (await (
+      await fetch(`${url}/api/v1/object/property`, {
+        method: "POST",
         headers: DEMO,
-        body: JSON.stringify({ country: "CA" }),
-      });
-      expect(await read()).toMatchObject({ country: "CA", half_baths: null });
-      // The list item of a property without a title, and its auto-login page, still answer.
-      const listed = (await (await fetch(`${url}/api/v1/object/properties/1`, { headers: DEMO })).json()) as Array<{
-        nid: string;
-        title: unknown;
-      }>;
-      expect(listed.find((item) => item.nid === made.nid)?.title).toBeNull();
-      expect(mock.violations).toEqual([]);
-    },
-  );
+        body: JSON.stringify({ street: "4 Unset Row", city: "Austin", state: "TX", zip: "78701", bedrooms: 2 }),
+      })
+    ).json()) as { nid: string };
+    const read = async () =>
+      (await (await fetch(`${url}/api/v1/object/property/${made.nid}`, { headers: DEMO })).json()) as Record<
+        string,
+        unknown
+      >;
+    expect(await read()).toMatchObject({
+      country: null,
+      half_baths: null,
+      premise: "",
+      intent: "sale",
+      bedrooms: "2",
+      title: null,
+    });
+    await fetch(`${url}/api/v1/object/property/${made.nid}`, {
+      method: "PUT",
+      headers: DEMO,
+      body: JSON.stringify({ country: "CA" }),
+    });
+    expect(await read()).toMatchObject({ country: "CA", half_baths: null });
+    // The list item of a property without a title, and its auto-login page, still answer.
+    const listed = (await (await fetch(`${url}/api/v1/object/properties/1`, { headers: DEMO })).json()) as Array<{
+      nid: string;
+      title: unknown;
+    }>;
+    expect(listed.find((item) => item.nid === made.nid)?.title).toBeNull();
+    expect(mock.violations).toEqual([]);
+  });
 
   it("keeps the request journal and honours injected faults", async () => {
     const { mock, url } = await start();
@@ -322,64 +310,60 @@ describe("the mock playing a profile", () => {
     });
   });
 
-  it(
-    "refuses a profile object that contradicts the document, whole, naming each entry; and a profile that is " +
-      "not one",
-    () => {
-      const contradicting = {
-        ...PROFILE,
-        observations: {
-          ...PROFILE.observations,
-          "error.not_found": { ...PROFILE.observations["error.not_found"]!, statuses: [200] },
-          "extra_fields.agent": { ...provenance, fields: { email: { types: ["string" as const], example: "" } } },
-        },
-      };
-      let refused: unknown;
-      try {
-        createMockServer({ fixtures: tinyFixtures(), profile: contradicting });
-      } catch (error) {
-        refused = error;
-      }
-      expect(refused).toBeInstanceOf(ProfileRefused);
-      expect((refused as ProfileRefused).problems).toEqual([
-        "entry /observations/error.not_found: status 200 is not a refusal (section 4: 200 is the success " +
-          "status of every endpoint)",
-        "entry /observations/extra_fields.agent: email is a documented field of AgentCard, its type is the document's",
-      ]);
-      const agentFields = {
-        ...PROFILE,
-        observations: {
-          ...PROFILE.observations,
-          "unset.agent": {
-            ...provenance,
-            fields: {
-              notes: "null" as const,
-              id: "null" as const,
-              email: "absent" as const,
-              website: "empty" as const,
-              social_media_links: "empty" as const,
-              age: "null" as const,
-            },
+  it("refuses a profile object contradicting the document, whole, naming each entry; and a non-profile", () => {
+    const contradicting = {
+      ...PROFILE,
+      observations: {
+        ...PROFILE.observations,
+        "error.not_found": { ...PROFILE.observations["error.not_found"]!, statuses: [200] },
+        "extra_fields.agent": { ...provenance, fields: { email: { types: ["string" as const], example: "" } } },
+      },
+    };
+    let refused: unknown;
+    try {
+      createMockServer({ fixtures: tinyFixtures(), profile: contradicting });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(ProfileRefused);
+    expect((refused as ProfileRefused).problems).toEqual([
+      "entry /observations/error.not_found: status 200 is not a refusal (section 4: 200 is the success " +
+        "status of every endpoint)",
+      "entry /observations/extra_fields.agent: email is a documented field of AgentCard, its type is the document's",
+    ]);
+    const agentFields = {
+      ...PROFILE,
+      observations: {
+        ...PROFILE.observations,
+        "unset.agent": {
+          ...provenance,
+          fields: {
+            notes: "null" as const,
+            id: "null" as const,
+            email: "absent" as const,
+            website: "empty" as const,
+            social_media_links: "empty" as const,
+            age: "null" as const,
           },
         },
-      };
-      let agentRefused: unknown;
-      try {
-        createMockServer({ fixtures: tinyFixtures(), profile: agentFields });
-      } catch (error) {
-        agentRefused = error;
-      }
-      expect((agentRefused as ProfileRefused).problems).toEqual([
-        "entry /observations/unset.agent: id comes back null, but section 2.2 types it without null",
-        "entry /observations/unset.agent: email comes back absent, but section 2.2 lists it among the fields " +
-          "of every agent card",
-        "entry /observations/unset.agent: website comes back empty, but section 2.2 types it so that an empty " +
-          "value is not one",
-        "entry /observations/unset.agent: age is not a field of an agent card (section 2.2)",
-      ]);
-      expect(() => createMockServer({ fixtures: tinyFixtures(), profile: "" })).toThrow(
-        'createMockServer: "profile" must be a profile file\'s path or a profile object, got "".',
-      );
-    },
-  );
+      },
+    };
+    let agentRefused: unknown;
+    try {
+      createMockServer({ fixtures: tinyFixtures(), profile: agentFields });
+    } catch (error) {
+      agentRefused = error;
+    }
+    expect((agentRefused as ProfileRefused).problems).toEqual([
+      "entry /observations/unset.agent: id comes back null, but section 2.2 types it without null",
+      "entry /observations/unset.agent: email comes back absent, but section 2.2 lists it among the fields " +
+        "of every agent card",
+      "entry /observations/unset.agent: website comes back empty, but section 2.2 types it so that an empty " +
+        "value is not one",
+      "entry /observations/unset.agent: age is not a field of an agent card (section 2.2)",
+    ]);
+    expect(() => createMockServer({ fixtures: tinyFixtures(), profile: "" })).toThrow(
+      'createMockServer: "profile" must be a profile file\'s path or a profile object, got "".',
+    );
+  });
 });

@@ -62,28 +62,25 @@ describe("points profiled beyond the scenario's errors", () => {
     await service?.close();
   });
 
-  it(
-    "records an external id in use: the mock's refusal as an " + "error point, the independent service's acceptance",
-    () => {
-      expect(fromMock.observations["external_id.duplicate"]).toMatchObject({
-        value: "refused",
-        step: "give the second property the external id of the first",
-        runId: "points-mock",
-      });
-      expect(fromMock.observations["error.external_id_in_use"]).toMatchObject({
-        statuses: [409],
-        mediaTypes: ["application/problem+json; charset=utf-8"],
-        example: {
-          title: "External Id Already In Use",
-          status: 409,
-          detail: expect.stringContaining("already belongs to property"),
-        },
-        schema: { type: "object", required: expect.arrayContaining(["type", "title", "status", "detail"]) },
-      });
-      expect(fromService.observations["external_id.duplicate"]?.value).toBe("accepted");
-      expect(fromService.observations["error.external_id_in_use"]).toBeUndefined();
-    },
-  );
+  it("records an external id in use: the mock's refusal as an error point, the independent service's taking", () => {
+    expect(fromMock.observations["external_id.duplicate"]).toMatchObject({
+      value: "refused",
+      step: "give the second property the external id of the first",
+      runId: "points-mock",
+    });
+    expect(fromMock.observations["error.external_id_in_use"]).toMatchObject({
+      statuses: [409],
+      mediaTypes: ["application/problem+json; charset=utf-8"],
+      example: {
+        title: "External Id Already In Use",
+        status: 409,
+        detail: expect.stringContaining("already belongs to property"),
+      },
+      schema: { type: "object", required: expect.arrayContaining(["type", "title", "status", "detail"]) },
+    });
+    expect(fromService.observations["external_id.duplicate"]?.value).toBe("accepted");
+    expect(fromService.observations["error.external_id_in_use"]).toBeUndefined();
+  });
 
   it("catches drift on an external id in use, both ways", async () => {
     const againstService = await run(service.url, serviceAccounts(service), {
@@ -247,69 +244,66 @@ describe("points profiled beyond the scenario's errors", () => {
     ]);
   });
 
-  it(
-    "records the undocumented fields of the property list's " + "items, plays them back, and catches their drift",
-    async () => {
-      expect(fromService.observations["extra_fields.property_list_item"]).toMatchObject({
-        step: expect.any(String),
-        runId: "points-service",
-        fields: { changed: { types: ["integer"], example: expect.any(Number) } },
-      });
-      expect(fromMock.observations["extra_fields.property_list_item"]).toBeUndefined();
-      const playing = createMockServer({
-        quiet: true,
-        agentSeats: 3,
-        profile: fromService,
-        validateResponses: true,
-        contract: closedContract,
-      });
-      const url = (await playing.listen(0, "127.0.0.1")).url;
-      try {
-        const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
-        const created = (await (
-          await fetch(`${url}/api/v1/object/property`, {
-            method: "POST",
-            headers,
-            body: JSON.stringify({ street: "9 List Item Row", city: "Austin", state: "TX", zip: "78701" }),
-          })
-        ).json()) as { nid: string };
-        const { uid } = (await (await fetch(`${url}/api/v1/object/property/${created.nid}`, { headers })).json()) as {
-          uid: string;
-        };
-        const items = (await (await fetch(`${url}/api/v1/object/properties/${uid}`, { headers })).json()) as Array<
-          Record<string, unknown>
-        >;
-        expect(items.length).toBeGreaterThan(1);
-        // The property created here has no title on the profiled service (unset.property: null), and so when played
-        // back.
-        for (const item of items)
-          expect(item).toEqual({
-            nid: expect.any(String),
-            published: expect.any(String),
-            title: item.nid === created.nid ? null : expect.any(String),
-            external_id: item.external_id,
-            changed: fromService.observations["extra_fields.property_list_item"]!.fields.changed!.example,
-          });
-        expect(playing.violations).toEqual([]);
-        const againstPlaying = await run(url, mockAccounts(), { profile: fromService, runId: "points-list-1" });
-        expect(
-          againstPlaying.report.results.find((result) =>
-            result.step.endsWith("(profile: extra_fields.property_list_item)"),
-          )?.status,
-        ).toBe("passed");
-      } finally {
-        await playing.close();
-      }
-      const againstPlain = await run(mockUrl, mockAccounts(), { profile: fromService, runId: "points-list-2" });
-      expect(drift(againstPlain.report, "extra_fields.property_list_item")).toEqual([
-        expect.stringMatching(
-          new RegExp(
-            /^extra_fields\.property_list_item differs from the profile /.source +
-              /\(recorded by ".+" at \S+ in run points-service\): changed /.source +
-              /is gone \(recorded \{"types":\["integer"\],"example":\d+\}\)$/.source,
-          ),
+  it("records the undocumented fields of the property list's items, plays them back, catches their drift", async () => {
+    expect(fromService.observations["extra_fields.property_list_item"]).toMatchObject({
+      step: expect.any(String),
+      runId: "points-service",
+      fields: { changed: { types: ["integer"], example: expect.any(Number) } },
+    });
+    expect(fromMock.observations["extra_fields.property_list_item"]).toBeUndefined();
+    const playing = createMockServer({
+      quiet: true,
+      agentSeats: 3,
+      profile: fromService,
+      validateResponses: true,
+      contract: closedContract,
+    });
+    const url = (await playing.listen(0, "127.0.0.1")).url;
+    try {
+      const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
+      const created = (await (
+        await fetch(`${url}/api/v1/object/property`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ street: "9 List Item Row", city: "Austin", state: "TX", zip: "78701" }),
+        })
+      ).json()) as { nid: string };
+      const { uid } = (await (await fetch(`${url}/api/v1/object/property/${created.nid}`, { headers })).json()) as {
+        uid: string;
+      };
+      const items = (await (await fetch(`${url}/api/v1/object/properties/${uid}`, { headers })).json()) as Array<
+        Record<string, unknown>
+      >;
+      expect(items.length).toBeGreaterThan(1);
+      // The property created here has no title on the profiled service (unset.property: null), and so when played
+      // back.
+      for (const item of items)
+        expect(item).toEqual({
+          nid: expect.any(String),
+          published: expect.any(String),
+          title: item.nid === created.nid ? null : expect.any(String),
+          external_id: item.external_id,
+          changed: fromService.observations["extra_fields.property_list_item"]!.fields.changed!.example,
+        });
+      expect(playing.violations).toEqual([]);
+      const againstPlaying = await run(url, mockAccounts(), { profile: fromService, runId: "points-list-1" });
+      expect(
+        againstPlaying.report.results.find((result) =>
+          result.step.endsWith("(profile: extra_fields.property_list_item)"),
+        )?.status,
+      ).toBe("passed");
+    } finally {
+      await playing.close();
+    }
+    const againstPlain = await run(mockUrl, mockAccounts(), { profile: fromService, runId: "points-list-2" });
+    expect(drift(againstPlain.report, "extra_fields.property_list_item")).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          /^extra_fields\.property_list_item differs from the profile /.source +
+            /\(recorded by ".+" at \S+ in run points-service\): changed /.source +
+            /is gone \(recorded \{"types":\["integer"\],"example":\d+\}\)$/.source,
         ),
-      ]);
-    },
-  );
+      ),
+    ]);
+  });
 });

@@ -28,27 +28,23 @@ describe("assumption names", () => {
     }
   });
 
-  it(
-    "refuses a marker without a name, a name that is not kebab-case, one name for two decisions and two names " +
-      "for one",
-    () => {
-      const at = (id: string, text: string, pointer = "/components/schemas/X"): Assumption => ({
-        id,
-        marker: "x-assumption",
-        pointer,
-        text,
-      });
-      expect(checkAssumptionNames([at("", "a")])).toEqual([
-        "components › schemas › X: x-assumption has no x-assumption-id",
-      ]);
-      expect(checkAssumptionNames([at("Seat_Limit", "a")])[0]).toMatch(/not a kebab-case name/);
-      expect(checkAssumptionNames([at("one", "a"), at("one", "b", "/components/schemas/Y")])).toEqual([
-        "components › schemas › Y: one already names another decision",
-      ]);
-      expect(checkAssumptionNames([at("one", "a"), at("two", "a", "/components/schemas/Y")])).toEqual([
-        "components › schemas › Y: this decision is already named one, not two",
-      ]);
-      expect(checkAssumptionNames([at("one", "a"), at("one", "a", "/components/schemas/Y")])).toEqual([]);
-    },
-  );
+  it("refuses a marker without a name, a name not in kebab-case, one name for two decisions, two names for one", () => {
+    const at = (id: string, text: string, pointer = "/components/schemas/X"): Assumption => ({
+      id,
+      marker: "x-assumption",
+      pointer,
+      text,
+    });
+    expect(checkAssumptionNames([at("", "a")])).toEqual([
+      "components › schemas › X: x-assumption has no x-assumption-id",
+    ]);
+    expect(checkAssumptionNames([at("Seat_Limit", "a")])[0]).toMatch(/not a kebab-case name/);
+    expect(checkAssumptionNames([at("one", "a"), at("one", "b", "/components/schemas/Y")])).toEqual([
+      "components › schemas › Y: one already names another decision",
+    ]);
+    expect(checkAssumptionNames([at("one", "a"), at("two", "a", "/components/schemas/Y")])).toEqual([
+      "components › schemas › Y: this decision is already named one, not two",
+    ]);
+    expect(checkAssumptionNames([at("one", "a"), at("one", "a", "/components/schemas/Y")])).toEqual([]);
+  });
 });

@@ -71,38 +71,34 @@ describe("fact-tier citations", () => {
     expect(sections.filter((section) => !SECTION.test(section))).toEqual([]);
   });
 
-  it(
-    "reports a rule of the spec that cites no section as an assumption, and a cited one as a fact with its " +
-      "section",
-    () => {
-      const bare = structuredClone(document);
-      delete (bare.components!.schemas!.Document as Record<string, unknown>)["x-section"];
-      const exchange = {
-        method: "GET",
-        path: "/api/v1/object/document/4001",
-        status: 200,
-        headers: { "content-type": "application/json" },
-        body: { nid: 4001 },
-      };
-      const cited = createContract({ document })
-        .validateResponse(exchange)
-        .errors.find((error) => error.location === "response.body/nid");
-      const uncited = createContract({ document: bare })
-        .validateResponse(exchange)
-        .errors.find((error) => error.location === "response.body/nid");
-      expect(cited).toMatchObject({ tier: "fact", section: "2.1" });
-      expect(uncited).toMatchObject({ tier: "fact", section: "2.1" }); // IdString cites 2.1 itself
-      const created = createContract({ document: bare })
-        .validateResponse({ ...exchange, body: { nid: "4001" } })
-        .errors.find((error) => error.location === "response.body/created");
-      expect(created).toMatchObject({
-        tier: "assumption",
-        assumption: expect.stringContaining("No section of the interface document"),
-      });
-      const createdCited = createContract({ document })
-        .validateResponse({ ...exchange, body: { nid: "4001" } })
-        .errors.find((error) => error.location === "response.body/created");
-      expect(createdCited).toMatchObject({ tier: "fact", section: "2.3" });
-    },
-  );
+  it("reports a spec rule citing no section as an assumption, and a cited one as a fact with its section", () => {
+    const bare = structuredClone(document);
+    delete (bare.components!.schemas!.Document as Record<string, unknown>)["x-section"];
+    const exchange = {
+      method: "GET",
+      path: "/api/v1/object/document/4001",
+      status: 200,
+      headers: { "content-type": "application/json" },
+      body: { nid: 4001 },
+    };
+    const cited = createContract({ document })
+      .validateResponse(exchange)
+      .errors.find((error) => error.location === "response.body/nid");
+    const uncited = createContract({ document: bare })
+      .validateResponse(exchange)
+      .errors.find((error) => error.location === "response.body/nid");
+    expect(cited).toMatchObject({ tier: "fact", section: "2.1" });
+    expect(uncited).toMatchObject({ tier: "fact", section: "2.1" }); // IdString cites 2.1 itself
+    const created = createContract({ document: bare })
+      .validateResponse({ ...exchange, body: { nid: "4001" } })
+      .errors.find((error) => error.location === "response.body/created");
+    expect(created).toMatchObject({
+      tier: "assumption",
+      assumption: expect.stringContaining("No section of the interface document"),
+    });
+    const createdCited = createContract({ document })
+      .validateResponse({ ...exchange, body: { nid: "4001" } })
+      .errors.find((error) => error.location === "response.body/created");
+    expect(createdCited).toMatchObject({ tier: "fact", section: "2.3" });
+  });
 });

@@ -64,79 +64,71 @@ afterEach(() => {
 });
 
 describe("createMockServer({ answers })", () => {
-  it(
-    "answers a test's requests with the service's answers in order, then as the mock would, marking and " +
-      "listing what was not covered",
-    async () => {
-      const mock = createMockServer({ contract: sharedContract(), log: () => {}, answers: answersDocument() });
-      try {
-        const begun = await request(mock.app).post("/__admin/usage/tests").send({ name: TEST });
-        expect(begun.status).toBe(200);
-        const served = await request(mock.app).get(`${API}/property/500007`).set(DEMO);
-        expect(served.status).toBe(200);
-        expect(served.body).toEqual({ nid: "500007", title: "Quiet cottage", country: null });
-        expect(served.headers["x-listing-service"]).toBe("real");
-        // The next answer is an edit's: the mock answers this read as it would (it holds no property 500007).
-        const after = await request(mock.app).get(`${API}/property/500007`).set(DEMO);
-        expect(after.status).toBe(404);
-        expect(after.headers["content-type"]).toMatch(/^application\/problem\+json/);
-        // The edit the service was never asked: the mock's own answer.
-        const edited = await request(mock.app).put(`${API}/property/1001`).set(DEMO).send({ title: "Renamed" });
-        expect(edited.status).toBe(200);
-        await request(mock.app).get(`${API}/property/1001`).set(DEMO);
-        const journal = mock.requests();
-        expect(journal.map((entry) => entry.fault?.answers)).toEqual([
-          "service",
-          "not-covered",
-          "not-covered",
-          "not-covered",
-        ]);
-        expect(mock.answers!.notCovered().map((call) => `${call.method} ${call.path}: ${call.reason}`)).toEqual([
-          `GET ${API}/property/500007: the next answer is for editProperty, not retrieveProperty`,
-          `PUT ${API}/property/1001: the service was not asked it: its id came from no earlier answer`,
-          `GET ${API}/property/1001: the test's 2 answers were used up`,
-        ]);
-      } finally {
-        await mock.close();
-      }
-    },
-  );
+  it("answers a test's requests with the service's answers in order, then as the mock would, listed", async () => {
+    const mock = createMockServer({ contract: sharedContract(), log: () => {}, answers: answersDocument() });
+    try {
+      const begun = await request(mock.app).post("/__admin/usage/tests").send({ name: TEST });
+      expect(begun.status).toBe(200);
+      const served = await request(mock.app).get(`${API}/property/500007`).set(DEMO);
+      expect(served.status).toBe(200);
+      expect(served.body).toEqual({ nid: "500007", title: "Quiet cottage", country: null });
+      expect(served.headers["x-listing-service"]).toBe("real");
+      // The next answer is an edit's: the mock answers this read as it would (it holds no property 500007).
+      const after = await request(mock.app).get(`${API}/property/500007`).set(DEMO);
+      expect(after.status).toBe(404);
+      expect(after.headers["content-type"]).toMatch(/^application\/problem\+json/);
+      // The edit the service was never asked: the mock's own answer.
+      const edited = await request(mock.app).put(`${API}/property/1001`).set(DEMO).send({ title: "Renamed" });
+      expect(edited.status).toBe(200);
+      await request(mock.app).get(`${API}/property/1001`).set(DEMO);
+      const journal = mock.requests();
+      expect(journal.map((entry) => entry.fault?.answers)).toEqual([
+        "service",
+        "not-covered",
+        "not-covered",
+        "not-covered",
+      ]);
+      expect(mock.answers!.notCovered().map((call) => `${call.method} ${call.path}: ${call.reason}`)).toEqual([
+        `GET ${API}/property/500007: the next answer is for editProperty, not retrieveProperty`,
+        `PUT ${API}/property/1001: the service was not asked it: its id came from no earlier answer`,
+        `GET ${API}/property/1001: the test's 2 answers were used up`,
+      ]);
+    } finally {
+      await mock.close();
+    }
+  });
 
-  it(
-    "answers a request of another operation than the next answer's as the mock would, and says why, at the end " +
-      "too",
-    async () => {
-      const logged: string[] = [];
-      const mock = createMockServer({
-        contract: sharedContract(),
-        log: (line) => logged.push(line),
-        quiet: true,
-        answers: answersDocument(),
-      });
-      try {
-        mock.usage!.beginTest(TEST);
-        const listed = await request(mock.app).get(`${API}/properties/1`).set(DEMO);
-        expect(listed.status).toBe(200);
-        expect(Array.isArray(listed.body)).toBe(true);
-        expect(mock.answers!.notCovered(TEST)[0]!.reason).toBe(
-          "the next answer is for retrieveProperty, not listUserProperties",
-        );
-        mock.usage!.beginTest("a test the service never answered");
-        await request(mock.app).get(`${API}/property/1001`).set(DEMO);
-        expect(mock.answers!.notCovered("a test the service never answered")[0]!.reason).toBe(
-          'the answers hold no test named "a test the service never answered"',
-        );
-      } finally {
-        await mock.close();
-      }
-      expect(logged.join("\n")).toContain(
-        "2 requests were not covered by the service's answers, and answered as the mock would:",
+  it("answers a request of another operation than the next answer's as the mock would, saying why", async () => {
+    const logged: string[] = [];
+    const mock = createMockServer({
+      contract: sharedContract(),
+      log: (line) => logged.push(line),
+      quiet: true,
+      answers: answersDocument(),
+    });
+    try {
+      mock.usage!.beginTest(TEST);
+      const listed = await request(mock.app).get(`${API}/properties/1`).set(DEMO);
+      expect(listed.status).toBe(200);
+      expect(Array.isArray(listed.body)).toBe(true);
+      expect(mock.answers!.notCovered(TEST)[0]!.reason).toBe(
+        "the next answer is for retrieveProperty, not listUserProperties",
       );
-      expect(logged.join("\n")).toContain(
-        `${TEST}: GET ${API}/properties/1 (the next answer is for retrieveProperty, not listUserProperties)`,
+      mock.usage!.beginTest("a test the service never answered");
+      await request(mock.app).get(`${API}/property/1001`).set(DEMO);
+      expect(mock.answers!.notCovered("a test the service never answered")[0]!.reason).toBe(
+        'the answers hold no test named "a test the service never answered"',
       );
-    },
-  );
+    } finally {
+      await mock.close();
+    }
+    expect(logged.join("\n")).toContain(
+      "2 requests were not covered by the service's answers, and answered as the mock would:",
+    );
+    expect(logged.join("\n")).toContain(
+      `${TEST}: GET ${API}/properties/1 (the next answer is for retrieveProperty, not listUserProperties)`,
+    );
+  });
 
   it("answers requests sent at once in another order by their paths: the service's ids, or the mock's", async () => {
     const answered = (nid: string, path: string) => ({
@@ -179,30 +171,27 @@ describe("createMockServer({ answers })", () => {
     }
   });
 
-  it(
-    "turns on with MOCK_ANSWERS for a mock set up to record " + "usage, and never writes the usage file meanwhile",
-    async () => {
-      const answersFile = join(folder, "answers.json");
-      writeFileSync(answersFile, JSON.stringify(answersDocument()));
-      const usageFile = join(folder, "usage-not-written.json");
-      process.env.MOCK_ANSWERS = answersFile;
-      const mock = createMockServer({
-        contract: sharedContract(),
-        log: () => {},
-        usage: { consumer: "web-app", file: usageFile },
-      });
-      try {
-        mock.usage!.beginTest(TEST);
-        const served = await request(mock.app).get(`${API}/property/500007`).set(DEMO);
-        expect(served.body.country).toBeNull();
-        // What a suite that writes its usage reads back is the usage the answers were made from.
-        expect(mock.usage!.toJSON()).toEqual(answersDocument().usage);
-      } finally {
-        await mock.close();
-      }
-      expect(existsSync(usageFile)).toBe(false);
-    },
-  );
+  it("turns on with MOCK_ANSWERS for a mock set up to record usage, and never writes the usage file then", async () => {
+    const answersFile = join(folder, "answers.json");
+    writeFileSync(answersFile, JSON.stringify(answersDocument()));
+    const usageFile = join(folder, "usage-not-written.json");
+    process.env.MOCK_ANSWERS = answersFile;
+    const mock = createMockServer({
+      contract: sharedContract(),
+      log: () => {},
+      usage: { consumer: "web-app", file: usageFile },
+    });
+    try {
+      mock.usage!.beginTest(TEST);
+      const served = await request(mock.app).get(`${API}/property/500007`).set(DEMO);
+      expect(served.body.country).toBeNull();
+      // What a suite that writes its usage reads back is the usage the answers were made from.
+      expect(mock.usage!.toJSON()).toEqual(answersDocument().usage);
+    } finally {
+      await mock.close();
+    }
+    expect(existsSync(usageFile)).toBe(false);
+  });
 
   it("refuses answers of another version or another consumer, naming where they came from", () => {
     const file = join(folder, "answers-v2.json");

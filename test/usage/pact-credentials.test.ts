@@ -60,31 +60,28 @@ describe("POST /__admin/provider-states refusals", () => {
       .set({ "content-type": "application/json", ...(authorization ? { authorization } : {}) })
       .send(body);
 
-  it(
-    "answer no credential back: not the admin token, not an " + "account's keys, not a value the params carried",
-    async () => {
-      const answers = [
-        await post({ state: PROVIDER_STATES.seatsFull, params: {} }),
-        await post({ state: PROVIDER_STATES.seatsFull, params: {} }, `Bearer ${ADMIN_TOKEN.slice(0, -1)}x`),
-        await post(
-          { state: "no such state", params: { apiKey: SECRET_KEY, token: SECRET_TOKEN } },
-          `Bearer ${ADMIN_TOKEN}`,
-        ),
-        await post(
-          {
-            state: PROVIDER_STATES.property,
-            params: { key: SECRET_KEY.replace(/_/g, "-"), fields: { token: SECRET_TOKEN } },
-          },
-          `Bearer ${ADMIN_TOKEN}`,
-        ),
-        // The demo credentials of the role do not open an account on a mock with only configured accounts.
-        await post({ state: PROVIDER_STATES.seatsFull, params: { account: "primary" } }, `Bearer ${ADMIN_TOKEN}`),
-      ];
-      expect(answers.map((answer) => answer.status)).toEqual([401, 401, 400, 400, 400]);
-      for (const answer of answers) {
-        for (const secret of [ADMIN_TOKEN, SECRET_KEY, SECRET_TOKEN])
-          expect(JSON.stringify(answer.headers) + answer.text).not.toContain(secret);
-      }
-    },
-  );
+  it("answer no credential back: not the admin token, an account's keys, nor a value the params carried", async () => {
+    const answers = [
+      await post({ state: PROVIDER_STATES.seatsFull, params: {} }),
+      await post({ state: PROVIDER_STATES.seatsFull, params: {} }, `Bearer ${ADMIN_TOKEN.slice(0, -1)}x`),
+      await post(
+        { state: "no such state", params: { apiKey: SECRET_KEY, token: SECRET_TOKEN } },
+        `Bearer ${ADMIN_TOKEN}`,
+      ),
+      await post(
+        {
+          state: PROVIDER_STATES.property,
+          params: { key: SECRET_KEY.replace(/_/g, "-"), fields: { token: SECRET_TOKEN } },
+        },
+        `Bearer ${ADMIN_TOKEN}`,
+      ),
+      // The demo credentials of the role do not open an account on a mock with only configured accounts.
+      await post({ state: PROVIDER_STATES.seatsFull, params: { account: "primary" } }, `Bearer ${ADMIN_TOKEN}`),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([401, 401, 400, 400, 400]);
+    for (const answer of answers) {
+      for (const secret of [ADMIN_TOKEN, SECRET_KEY, SECRET_TOKEN])
+        expect(JSON.stringify(answer.headers) + answer.text).not.toContain(secret);
+    }
+  });
 });

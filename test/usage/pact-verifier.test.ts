@@ -115,33 +115,31 @@ describe("the official Pact verifier", () => {
     await expect(verify(await startMock(), [pactFile, injectedFile])).resolves.toBeDefined();
   });
 
-  it(
-    "verifies it through stateHandlers that forward to a mock started with --admin-token, the token never in " +
-      "the pact",
-    async ({ skip }) => {
-      skip(!Verifier, missing);
-      const adminToken = "adm_5e0b7c2a9f14d3e8b6a1c0f2d4e7b9a3";
-      const url = await startMock("--admin-token", adminToken);
-      // The handlers of docs/pact.md, as a reader copies them, on this mock's address and with its token.
-      const example = readmeExample("pact-state-handlers").replaceAll("http://127.0.0.1:4010", url);
-      for (const name of Object.values(PROVIDER_STATES))
-        expect(example, "docs/pact.md names every state").toContain(JSON.stringify(name));
-      const stateHandlers = new Function("process", "fetch", `${example}\nreturn stateHandlers;`)(
-        { env: { ADMIN_TOKEN: adminToken } },
-        fetch,
-      ) as import("@pact-foundation/pact").VerifierOptions["stateHandlers"];
-      await expect(
-        new Verifier!({
-          provider: "Property Listing Service",
-          providerBaseUrl: url,
-          pactUrls: [injectedFile],
-          stateHandlers,
-          logLevel: "error",
-        }).verifyProvider(),
-      ).resolves.toBeDefined();
-      expect(readFileSync(pactFile, "utf8")).not.toContain(adminToken);
-    },
-  );
+  it("verifies it through stateHandlers forwarding to a mock with --admin-token, the token never in the pact", async ({
+    skip,
+  }) => {
+    skip(!Verifier, missing);
+    const adminToken = "adm_5e0b7c2a9f14d3e8b6a1c0f2d4e7b9a3";
+    const url = await startMock("--admin-token", adminToken);
+    // The handlers of docs/pact.md, as a reader copies them, on this mock's address and with its token.
+    const example = readmeExample("pact-state-handlers").replaceAll("http://127.0.0.1:4010", url);
+    for (const name of Object.values(PROVIDER_STATES))
+      expect(example, "docs/pact.md names every state").toContain(JSON.stringify(name));
+    const stateHandlers = new Function("process", "fetch", `${example}\nreturn stateHandlers;`)(
+      { env: { ADMIN_TOKEN: adminToken } },
+      fetch,
+    ) as import("@pact-foundation/pact").VerifierOptions["stateHandlers"];
+    await expect(
+      new Verifier!({
+        provider: "Property Listing Service",
+        providerBaseUrl: url,
+        pactUrls: [injectedFile],
+        stateHandlers,
+        logLevel: "error",
+      }).verifyProvider(),
+    ).resolves.toBeDefined();
+    expect(readFileSync(pactFile, "utf8")).not.toContain(adminToken);
+  });
 
   it("verifies the pact written from the usage the example consumer's suite really recorded", async ({ skip }) => {
     skip(!Verifier, missing);
@@ -184,8 +182,9 @@ describe("the official Pact verifier", () => {
     }
   }, 120_000);
 
-  it("verifies every interaction alone, through the verifier's filter, on a mock reset to its seeded state " +
-    "before each", async ({ skip }) => {
+  it("verifies each interaction alone, through the verifier's filter, on a mock reset to its seed before each", async ({
+    skip,
+  }) => {
     skip(!Verifier, missing);
     const usageFile = join(folder, "usage-alone.json");
     const aloneFile = join(folder, "alone.json");

@@ -203,30 +203,26 @@ describe("a recorded suite", () => {
     });
   });
 
-  it(
-    "keeps a record of the start state the client reached through a list's answer, bound to that answer; never " +
-      "one the test made",
-    async () => {
-      const mock = recordingMock();
-      const demo = { "API-KEY": "demo-key", TOKEN: "demo-token" };
-      mock.usage!.beginTest("opens the first listed");
-      const listed = await call(mock, "get", "/properties/1", demo);
-      const first = String((listed.body as Array<{ nid: string }>)[0]!.nid);
-      await call(mock, "get", `/property/${first}`, demo);
-      const created = await call(mock, "post", "/property", demo).send(ADDRESS);
-      await call(mock, "get", "/properties/1", demo);
-      await call(mock, "get", `/property/${created.body.nid}`, demo);
-      const [test] = mock.usage!.toJSON().tests;
-      expect(test!.interactions[1]!.bindings).toEqual([
-        { at: "/params/nid", from: "answer", interaction: 0, pointer: "/0/nid" },
-      ]);
-      expect(test!.records.properties?.[first]).toMatchObject({ id: Number(first), uid: 1 });
-      expect(Object.keys(test!.records.properties!)).toEqual([first]);
-      expect(test!.interactions[4]!.bindings).toEqual([
-        { at: "/params/nid", from: "answer", interaction: 2, pointer: "/nid" },
-      ]);
-    },
-  );
+  it("keeps a start-state record the client reached through a list's answer, bound to it; none it made", async () => {
+    const mock = recordingMock();
+    const demo = { "API-KEY": "demo-key", TOKEN: "demo-token" };
+    mock.usage!.beginTest("opens the first listed");
+    const listed = await call(mock, "get", "/properties/1", demo);
+    const first = String((listed.body as Array<{ nid: string }>)[0]!.nid);
+    await call(mock, "get", `/property/${first}`, demo);
+    const created = await call(mock, "post", "/property", demo).send(ADDRESS);
+    await call(mock, "get", "/properties/1", demo);
+    await call(mock, "get", `/property/${created.body.nid}`, demo);
+    const [test] = mock.usage!.toJSON().tests;
+    expect(test!.interactions[1]!.bindings).toEqual([
+      { at: "/params/nid", from: "answer", interaction: 0, pointer: "/0/nid" },
+    ]);
+    expect(test!.records.properties?.[first]).toMatchObject({ id: Number(first), uid: 1 });
+    expect(Object.keys(test!.records.properties!)).toEqual([first]);
+    expect(test!.interactions[4]!.bindings).toEqual([
+      { at: "/params/nid", from: "answer", interaction: 2, pointer: "/nid" },
+    ]);
+  });
 
   it("leaves out what a test asked the mock to inject, and what matched no operation", async () => {
     const mock = recordingMock();
@@ -402,28 +398,25 @@ describe("tests named by the runner", () => {
     ]);
   });
 
-  it(
-    "begin on a recorder's first call under each test the runner " + "names, unless a test was begun in it by name",
-    async () => {
-      let running: string | undefined = "suite > first";
-      const runner = setTestNameSource(() => running);
-      onTestFinished(() => void setTestNameSource(runner));
-      const mock = recordingMock();
-      await call(mock, "get", "/agent_cards");
-      await call(mock, "get", "/agent_cards");
-      running = "suite > second";
-      mock.useState("seats-full");
-      await call(mock, "get", "/agent_cards", { "API-KEY": "demo-key", TOKEN: "demo-token" });
-      mock.usage!.beginTest("named by the test itself");
-      await call(mock, "get", "/agent_cards");
-      running = undefined;
-      await call(mock, "get", "/agent_cards");
-      const usage = mock.usage!.toJSON();
-      expect(usage.tests.map((test) => [test.name, test.start, test.interactions.length])).toEqual([
-        ["suite > first", { kind: "named", name: "fixtures" }, 2],
-        ["suite > second", { kind: "named", name: "seats-full" }, 1],
-        ["named by the test itself", { kind: "named", name: "seats-full" }, 2],
-      ]);
-    },
-  );
+  it("begin on a recorder's first call under each test the runner names, unless one was begun by name", async () => {
+    let running: string | undefined = "suite > first";
+    const runner = setTestNameSource(() => running);
+    onTestFinished(() => void setTestNameSource(runner));
+    const mock = recordingMock();
+    await call(mock, "get", "/agent_cards");
+    await call(mock, "get", "/agent_cards");
+    running = "suite > second";
+    mock.useState("seats-full");
+    await call(mock, "get", "/agent_cards", { "API-KEY": "demo-key", TOKEN: "demo-token" });
+    mock.usage!.beginTest("named by the test itself");
+    await call(mock, "get", "/agent_cards");
+    running = undefined;
+    await call(mock, "get", "/agent_cards");
+    const usage = mock.usage!.toJSON();
+    expect(usage.tests.map((test) => [test.name, test.start, test.interactions.length])).toEqual([
+      ["suite > first", { kind: "named", name: "fixtures" }, 2],
+      ["suite > second", { kind: "named", name: "seats-full" }, 1],
+      ["named by the test itself", { kind: "named", name: "seats-full" }, 2],
+    ]);
+  });
 });

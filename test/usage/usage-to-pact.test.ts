@@ -59,35 +59,32 @@ describe("usageToPact", () => {
     }
   });
 
-  it(
-    "makes a record of the start state through a provider state " + "with its fields, and injects the id it answers",
-    () => {
-      const retrieve = named("properties › lists the account's properties and opens one › 2 retrieveProperty");
-      // The client opened the first property the list answered: the recorder binds the nid to that answer, and keeps
-      // the record it names, as the start state held it, for the state that makes it.
-      expect(usage.tests[0]!.interactions[1]!.bindings).toEqual([
-        { at: "/params/nid", from: "answer", interaction: 0, pointer: "/0/nid" },
-      ]);
-      const [id, record] = Object.entries(usage.tests[0]!.records.properties!)[0]!;
-      expect(retrieve.providerStates).toEqual([
-        {
-          name: PROVIDER_STATES.property,
-          params: { key: `property_${id}`, account: "primary", fields: withoutKeys(record) },
-        },
-      ]);
-      expect(retrieve.request.path).toBe(`/api/v1/object/property/${id}`);
-      expect(retrieve.request.generators?.path).toEqual({
-        type: "ProviderState",
-        expression: `/api/v1/object/property/\${property_${id}}`,
-        dataType: "STRING",
-      });
-      const list = named("properties › lists the account's properties and opens one › 1 listUserProperties");
-      expect(list.providerStates).toEqual([
-        { name: PROVIDER_STATES.accountUid, params: { key: "uid_primary", account: "primary" } },
-      ]);
-      expect(list.request.generators?.path?.expression).toBe("/api/v1/object/properties/${uid_primary}");
-    },
-  );
+  it("makes a start-state record through a provider state with its fields, and injects the id it answers", () => {
+    const retrieve = named("properties › lists the account's properties and opens one › 2 retrieveProperty");
+    // The client opened the first property the list answered: the recorder binds the nid to that answer, and keeps
+    // the record it names, as the start state held it, for the state that makes it.
+    expect(usage.tests[0]!.interactions[1]!.bindings).toEqual([
+      { at: "/params/nid", from: "answer", interaction: 0, pointer: "/0/nid" },
+    ]);
+    const [id, record] = Object.entries(usage.tests[0]!.records.properties!)[0]!;
+    expect(retrieve.providerStates).toEqual([
+      {
+        name: PROVIDER_STATES.property,
+        params: { key: `property_${id}`, account: "primary", fields: withoutKeys(record) },
+      },
+    ]);
+    expect(retrieve.request.path).toBe(`/api/v1/object/property/${id}`);
+    expect(retrieve.request.generators?.path).toEqual({
+      type: "ProviderState",
+      expression: `/api/v1/object/property/\${property_${id}}`,
+      dataType: "STRING",
+    });
+    const list = named("properties › lists the account's properties and opens one › 1 listUserProperties");
+    expect(list.providerStates).toEqual([
+      { name: PROVIDER_STATES.accountUid, params: { key: "uid_primary", account: "primary" } },
+    ]);
+    expect(list.request.generators?.path?.expression).toBe("/api/v1/object/properties/${uid_primary}");
+  });
 
   it("makes what an earlier step created from the body it was created with, in the path and in the body", () => {
     const created = usage.tests[1]!.interactions[0]!.request.body;
@@ -254,28 +251,25 @@ describe("property-listing-contract --usage --write-pact", () => {
     expect(refused.stderr).toContain(`The usage ${usageFile} is refused`);
   });
 
-  it(
-    "makes the pact's missing folders, and a pact that cannot be " + "written exits 2 naming the pact, not the usage",
-    async () => {
-      const folder = mkdtempSync(join(tmpdir(), "plk-pact-"));
-      const usageFile = join(folder, "usage.json");
-      writeFileSync(usageFile, JSON.stringify(usage));
-      const nested = join(folder, "pacts", "web", "pact.json");
-      const made = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", nested]);
-      expect(made.code, made.stderr).toBe(0);
-      expect(JSON.parse(readFileSync(nested, "utf8"))).toEqual(JSON.parse(JSON.stringify(pact)));
-      // A file where a folder of the pact's path should be: the pact is at fault.
-      const blocked = join(folder, "usage.json", "pact.json");
-      const refused = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", blocked]);
-      expect(refused.code).toBe(2);
-      expect(refused.stderr).toContain(`The pact ${blocked} cannot be written`);
-      expect(refused.stderr).toContain(`${blocked}: cannot write the pact: a part of its path is a file, not a folder`);
-      expect(refused.stderr).not.toContain("is refused");
-      const onFolder = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", folder]);
-      expect(onFolder.code).toBe(2);
-      expect(onFolder.stderr).toContain(`${folder}: cannot write the pact: it is a folder`);
-    },
-  );
+  it("makes the pact's missing folders; a pact that cannot be written exits 2 naming it, not the usage", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "plk-pact-"));
+    const usageFile = join(folder, "usage.json");
+    writeFileSync(usageFile, JSON.stringify(usage));
+    const nested = join(folder, "pacts", "web", "pact.json");
+    const made = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", nested]);
+    expect(made.code, made.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(nested, "utf8"))).toEqual(JSON.parse(JSON.stringify(pact)));
+    // A file where a folder of the pact's path should be: the pact is at fault.
+    const blocked = join(folder, "usage.json", "pact.json");
+    const refused = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", blocked]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`The pact ${blocked} cannot be written`);
+    expect(refused.stderr).toContain(`${blocked}: cannot write the pact: a part of its path is a file, not a folder`);
+    expect(refused.stderr).not.toContain("is refused");
+    const onFolder = await runCli(process.execPath, [CONTRACT_BIN, "--usage", usageFile, "--write-pact", folder]);
+    expect(onFolder.code).toBe(2);
+    expect(onFolder.stderr).toContain(`${folder}: cannot write the pact: it is a folder`);
+  });
 
   it("needs --usage, and sends nothing", async () => {
     const folder = mkdtempSync(join(tmpdir(), "plk-pact-"));

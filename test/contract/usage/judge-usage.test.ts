@@ -26,141 +26,122 @@ describe("judgeAnswer", () => {
     expect(judgeAnswer(created, { status: 200, mediaType: "application/json", body })).toEqual([]);
   });
 
-  it(
-    "names the basis of each difference: a status and a field on the seats assumption, the error value of " +
-      "section 7 as a fact",
-    () => {
-      const seats = interaction("seats");
-      const differences = judgeAnswer(seats, {
-        status: 403,
-        mediaType: "application/json",
-        body: { error: "Seats exhausted" },
-      });
-      expect(differences.map((difference) => [difference.what, difference.basis.tier])).toEqual([
-        ["the status", "assumption"],
-        ["the media type", "assumption"],
-        ["the error value of section 7 (Not Enough Agent Seats)", "fact"],
-      ]);
-      expect(differences[0]!.basis).toMatchObject({ ids: ["seat-limit-status"] });
-    },
-  );
+  it("names each difference's basis: a status and a field on the seats assumption, section 7's value a fact", () => {
+    const seats = interaction("seats");
+    const differences = judgeAnswer(seats, {
+      status: 403,
+      mediaType: "application/json",
+      body: { error: "Seats exhausted" },
+    });
+    expect(differences.map((difference) => [difference.what, difference.basis.tier])).toEqual([
+      ["the status", "assumption"],
+      ["the media type", "assumption"],
+      ["the error value of section 7 (Not Enough Agent Seats)", "fact"],
+    ]);
+    expect(differences[0]!.basis).toMatchObject({ ids: ["seat-limit-status"] });
+  });
 
-  it(
-    "takes a documented field that is null on one side as a record's data, but an answer without a field the " +
-      "client got as a difference",
-    () => {
-      const retrieved = interaction("createEdit", 2);
-      const body = { ...(retrieved.response.body as Record<string, unknown>), description: null };
-      expect(judgeAnswer(retrieved, { status: 200, mediaType: "application/json", body })).toEqual([]);
-      // A field the mock filled though no request set it (its country "US") rests on an assumption: null there is a
-      // difference.
-      expect((retrieved.response.body as Record<string, unknown>).country).toBe("US");
-      const unset = judgeAnswer(retrieved, {
-        status: 200,
-        mediaType: "application/json",
-        body: { ...body, country: null, half_baths: null },
-      });
-      expect(
-        unset.map((difference) => [
-          difference.what,
-          difference.basis.tier === "assumption" ? difference.basis.ids : [],
-        ]),
-      ).toEqual([
-        ["the field /country", ["never-set-defaults"]],
-        ["the field /half_baths", ["never-set-defaults"]],
-      ]);
-      const seats = interaction("seats");
-      const { title: _title, ...rest } = seats.response.body as Record<string, unknown>;
-      expect(
-        judgeAnswer(seats, { status: 402, mediaType: "application/problem+json", body: rest }).map(
-          (difference) => difference.what,
-        ),
-      ).toEqual([
-        // The problem's title carried the error value: without it the answer no longer names it (a fact).
-        "the error value of section 7 (Not Enough Agent Seats)",
-        "the field /title",
-      ]);
-    },
-  );
+  it("takes a field null on one side as data, but an answer missing a field the client got as a difference", () => {
+    const retrieved = interaction("createEdit", 2);
+    const body = { ...(retrieved.response.body as Record<string, unknown>), description: null };
+    expect(judgeAnswer(retrieved, { status: 200, mediaType: "application/json", body })).toEqual([]);
+    // A field the mock filled though no request set it (its country "US") rests on an assumption: null there is a
+    // difference.
+    expect((retrieved.response.body as Record<string, unknown>).country).toBe("US");
+    const unset = judgeAnswer(retrieved, {
+      status: 200,
+      mediaType: "application/json",
+      body: { ...body, country: null, half_baths: null },
+    });
+    expect(
+      unset.map((difference) => [difference.what, difference.basis.tier === "assumption" ? difference.basis.ids : []]),
+    ).toEqual([
+      ["the field /country", ["never-set-defaults"]],
+      ["the field /half_baths", ["never-set-defaults"]],
+    ]);
+    const seats = interaction("seats");
+    const { title: _title, ...rest } = seats.response.body as Record<string, unknown>;
+    expect(
+      judgeAnswer(seats, { status: 402, mediaType: "application/problem+json", body: rest }).map(
+        (difference) => difference.what,
+      ),
+    ).toEqual([
+      // The problem's title carried the error value: without it the answer no longer names it (a fact).
+      "the error value of section 7 (Not Enough Agent Seats)",
+      "the field /title",
+    ]);
+  });
 });
 
 describe("judgeUsageOffline", () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it(
-    "fails the consumer whose seats screen rests on a 402 the profile saw as a 403 with another body, and " +
-      "sends nothing",
-    () => {
-      const fetch = vi.spyOn(globalThis, "fetch");
-      const profile = {
-        ...PROFILE,
-        observations: {
-          ...PROFILE.observations,
-          "error.seats": error(403, { error: "Not Enough Agent Seats", message: "no seat left" }),
-        },
-      };
-      const outcome = judgeUsageOffline({ usage, file: "usage.json", profile, profileFile: "profile.json", contract });
-      if (outcome.kind !== "report") throw new Error(outcome.message);
-      const { report } = outcome;
-      expect(fetch).not.toHaveBeenCalled();
-      expect(report.exchanges).toBe(0);
-      const seats = report.results.filter(
-        (result) => result.consumerTest === SAMPLE_TESTS.seats!.name && result.status === "failed",
-      );
-      expect(seats).toHaveLength(1);
-      expect(seats[0]!.message).toMatch(
-        new RegExp(
-          /rests on seat-limit-status, error-body-shape at interaction /.source +
-            /#0 \(createAgentCard POST \/api\/v1\/object\/agent_card\/\)/.source,
-        ),
-      );
-      expect(seats[0]!.message).toContain("403 (error.seats)");
-      // The invalid create rests on validation-status: the profile's error.validation is a 422 with another body.
-      expect(report.usage!.tests.find((test) => test.name === SAMPLE_TESTS.invalid!.name)!.result).toBe("failed");
-      expect(report.usage!.tests.find((test) => test.name === SAMPLE_TESTS.createEdit!.name)!.result).toBe("passed");
-      expect(report.result).toBe("failed");
-      // Nothing was sent: the text report has no coverage of operations to show.
-      const text = renderTextReport(report);
-      expect(text).toContain("Consumer tests");
-      expect(text).not.toContain("Coverage:");
-    },
-  );
+  it("fails the consumer whose seats screen rests on a 402 the profile saw as a 403, other body; sends nothing", () => {
+    const fetch = vi.spyOn(globalThis, "fetch");
+    const profile = {
+      ...PROFILE,
+      observations: {
+        ...PROFILE.observations,
+        "error.seats": error(403, { error: "Not Enough Agent Seats", message: "no seat left" }),
+      },
+    };
+    const outcome = judgeUsageOffline({ usage, file: "usage.json", profile, profileFile: "profile.json", contract });
+    if (outcome.kind !== "report") throw new Error(outcome.message);
+    const { report } = outcome;
+    expect(fetch).not.toHaveBeenCalled();
+    expect(report.exchanges).toBe(0);
+    const seats = report.results.filter(
+      (result) => result.consumerTest === SAMPLE_TESTS.seats!.name && result.status === "failed",
+    );
+    expect(seats).toHaveLength(1);
+    expect(seats[0]!.message).toMatch(
+      new RegExp(
+        /rests on seat-limit-status, error-body-shape at interaction /.source +
+          /#0 \(createAgentCard POST \/api\/v1\/object\/agent_card\/\)/.source,
+      ),
+    );
+    expect(seats[0]!.message).toContain("403 (error.seats)");
+    // The invalid create rests on validation-status: the profile's error.validation is a 422 with another body.
+    expect(report.usage!.tests.find((test) => test.name === SAMPLE_TESTS.invalid!.name)!.result).toBe("failed");
+    expect(report.usage!.tests.find((test) => test.name === SAMPLE_TESTS.createEdit!.name)!.result).toBe("passed");
+    expect(report.result).toBe("failed");
+    // Nothing was sent: the text report has no coverage of operations to show.
+    const text = renderTextReport(report);
+    expect(text).toContain("Consumer tests");
+    expect(text).not.toContain("Coverage:");
+  });
 
-  it(
-    "fails the test that read a property it created where the profile saw a property never given them answer " +
-      "null, naming never-set-defaults",
-    () => {
-      const profile = {
-        ...PROFILE,
-        observations: {
-          ...PROFILE.observations,
-          "unset.property": {
-            ...provenance,
-            fields: { country: "null", half_baths: "null", title: "value", bedrooms: "null" },
-          },
+  it("fails the test reading its property's unset fields where the profile saw null, naming never-set-defaults", () => {
+    const profile = {
+      ...PROFILE,
+      observations: {
+        ...PROFILE.observations,
+        "unset.property": {
+          ...provenance,
+          fields: { country: "null", half_baths: "null", title: "value", bedrooms: "null" },
         },
-      } as typeof PROFILE;
-      const outcome = judgeUsageOffline({ usage, file: "usage.json", profile, profileFile: "profile.json", contract });
-      if (outcome.kind !== "report") throw new Error(outcome.message);
-      const name = SAMPLE_TESTS.createEdit!.name;
-      expect(outcome.report.usage!.tests.find((test) => test.name === name)!.result).toBe("failed");
-      const failure = outcome.report.results.find(
-        (result) => result.consumerTest === name && result.status === "failed",
-      )!;
-      expect(failure.message).toContain("rests on never-set-defaults at interaction #2 (retrieveProperty GET");
-      expect(failure.message).toContain(
-        "the field /country: the client got string, the profile says null (unset.property)",
-      );
-      expect(failure.message).toContain("the field /half_baths");
-      // The title was set by the test's edit, bedrooms by its create: neither is judged as never set.
-      expect(failure.message).not.toContain("/title");
-      expect(failure.message).not.toContain("/bedrooms");
-      // A property the test read from the start state is made with every field the mock held: not judged so.
-      expect(outcome.report.usage!.tests.find((test) => test.name === SAMPLE_TESTS.retrieve!.name)!.result).toBe(
-        "passed",
-      );
-    },
-  );
+      },
+    } as typeof PROFILE;
+    const outcome = judgeUsageOffline({ usage, file: "usage.json", profile, profileFile: "profile.json", contract });
+    if (outcome.kind !== "report") throw new Error(outcome.message);
+    const name = SAMPLE_TESTS.createEdit!.name;
+    expect(outcome.report.usage!.tests.find((test) => test.name === name)!.result).toBe("failed");
+    const failure = outcome.report.results.find(
+      (result) => result.consumerTest === name && result.status === "failed",
+    )!;
+    expect(failure.message).toContain("rests on never-set-defaults at interaction #2 (retrieveProperty GET");
+    expect(failure.message).toContain(
+      "the field /country: the client got string, the profile says null (unset.property)",
+    );
+    expect(failure.message).toContain("the field /half_baths");
+    // The title was set by the test's edit, bedrooms by its create: neither is judged as never set.
+    expect(failure.message).not.toContain("/title");
+    expect(failure.message).not.toContain("/bedrooms");
+    // A property the test read from the start state is made with every field the mock held: not judged so.
+    expect(outcome.report.usage!.tests.find((test) => test.name === SAMPLE_TESTS.retrieve!.name)!.result).toBe(
+      "passed",
+    );
+  });
 
   it("passes a usage whose assumptions the profile saw kept, and skips what it did not record, with the reason", () => {
     const seats = interaction("seats");

@@ -105,26 +105,21 @@ describe("a replay against the independent implementation", () => {
     expect(report.result).toBe("failed");
   });
 
-  it(
-    "fails the test that read a property it created, where the service answers null for the fields no request " +
-      "set (never-set-defaults)",
-    () => {
-      const name = SAMPLE_TESTS[NEVER_SET]!.name;
-      expect(verdicts(report)[name]).toBe("failed");
-      const unset = failed(report, "consumer_assumption").find((result) => result.consumerTest === name)!;
-      expect(unset.message).toContain("rests on never-set-defaults at interaction #2 (retrieveProperty GET");
-      expect(unset.message).toContain(
-        "the field /country: the client got string, the service answered null (rests on never-set-defaults)",
-      );
-      expect(unset.message).toContain("the field /half_baths");
-      // The property the test started from was made as the mock held it: created, then edited with the fields create
-      // cannot take.
-      expect(verdicts(report)[SAMPLE_TESTS.retrieve!.name]).toBe("passed");
-    },
-  );
+  it("fails the test reading its property where the service answers null for unset fields (never-set-defaults)", () => {
+    const name = SAMPLE_TESTS[NEVER_SET]!.name;
+    expect(verdicts(report)[name]).toBe("failed");
+    const unset = failed(report, "consumer_assumption").find((result) => result.consumerTest === name)!;
+    expect(unset.message).toContain("rests on never-set-defaults at interaction #2 (retrieveProperty GET");
+    expect(unset.message).toContain(
+      "the field /country: the client got string, the service answered null (rests on never-set-defaults)",
+    );
+    expect(unset.message).toContain("the field /half_baths");
+    // The property the test started from was made as the mock held it: created, then edited with the fields create
+    // cannot take.
+    expect(verdicts(report)[SAMPLE_TESTS.retrieve!.name]).toBe("passed");
+  });
 
-  it("fails, as a defect of the service (consumer_fact), a test whose agent's social links come back in the " +
-    "order sent, not by weight", async () => {
+  it("fails as a defect (consumer_fact) a test whose agent's links come back as sent, not by weight", async () => {
     const links = await recordSampleUsage([LINKS_TEST]);
     const conforming = await replay(undefined, links);
     // Its agent's never-set fields may differ (agent-never-set-defaults); its facts hold.
@@ -172,8 +167,7 @@ describe("a replay against the independent implementation", () => {
     expect(skipped.result).toBe("passed");
   }, 60_000);
 
-  it("marks not run, never passed, a test one of whose interactions could not be sent, in the text and JSON " +
-    "verdicts", async () => {
+  it("marks not run, never passed, a test with an interaction that could not be sent, in text and JSON", async () => {
     const openFirst = structuredClone(usage.tests.find((test) => test.name === SAMPLE_TESTS.openFirst!.name)!);
     // The id the second request takes is one the service's list never answers.
     openFirst.interactions[1]!.bindings = [{ at: "/params/nid", from: "answer", interaction: 0, pointer: "/99/nid" }];
@@ -196,8 +190,7 @@ describe("a replay against the independent implementation", () => {
     expect(text).not.toContain(`✓ ${openFirst.name}`);
   }, 60_000);
 
-  it("binds an id the client took from a list by identity, never the entry at the same place: a reused " +
-    "account's leftover is not taken", async () => {
+  it("binds an id the client took from a list by identity, not place: a reused account's leftover is not", async () => {
     const openFirst = usage.tests.find((test) => test.name === SAMPLE_TESTS.openFirst!.name)!;
     let leftover = "";
     // Listing oldest first, the account's leftover of an earlier run is the service's first entry.

@@ -51,29 +51,26 @@ describe("AccountService.authenticate", () => {
     expect(opened).toEqual({ ok: true, value: expect.objectContaining({ id: 1, apiKey: "demo-key", agentSeats: 3 }) });
   });
 
-  it(
-    "opens a new, empty account for a key seen for the first " + "time, bound from then on to the token it came with",
-    () => {
-      const store = inMemoryStore();
-      const accounts = new AccountService({ store, ...open });
-      const first = accounts.authenticate("fresh-key", "fresh-token");
-      expect(first.ok && first.value).toEqual(
-        expect.objectContaining({ apiKey: "fresh-key", token: "fresh-token", agentSeats: 4 }),
-      );
-      const id = first.ok ? first.value.id : -1;
-      expect(store.propertiesOf(id)).toEqual([]);
-      expect(store.agentsOf(id)).toEqual([]);
-      expect(accounts.authenticate("fresh-key", "fresh-token")).toEqual(first);
-      expect(accounts.authenticate("fresh-key", "another-token")).toEqual({
-        ok: false,
-        failure: {
-          problem: "unauthorized",
-          detail: "The TOKEN does not belong to this API-KEY.",
-          situation: "credentials-wrong",
-        },
-      });
-    },
-  );
+  it("opens a new, empty account for a key seen the first time, bound from then on to the token it came with", () => {
+    const store = inMemoryStore();
+    const accounts = new AccountService({ store, ...open });
+    const first = accounts.authenticate("fresh-key", "fresh-token");
+    expect(first.ok && first.value).toEqual(
+      expect.objectContaining({ apiKey: "fresh-key", token: "fresh-token", agentSeats: 4 }),
+    );
+    const id = first.ok ? first.value.id : -1;
+    expect(store.propertiesOf(id)).toEqual([]);
+    expect(store.agentsOf(id)).toEqual([]);
+    expect(accounts.authenticate("fresh-key", "fresh-token")).toEqual(first);
+    expect(accounts.authenticate("fresh-key", "another-token")).toEqual({
+      ok: false,
+      failure: {
+        problem: "unauthorized",
+        detail: "The TOKEN does not belong to this API-KEY.",
+        situation: "credentials-wrong",
+      },
+    });
+  });
 
   it("admits known keys only when accounts are configured, and opens none", () => {
     const store = inMemoryStore();

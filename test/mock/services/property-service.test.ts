@@ -24,37 +24,34 @@ const address = { street: "7 Birch Rd", city: "Austin", state: "TX", zip: "78701
 const nidOf = (outcome: { ok: boolean; value?: { nid: string } }) => Number(outcome.value!.nid);
 
 describe("PropertyService.create", () => {
-  it(
-    "stores the body's numbers as numeric strings, null for what " + "it does not say, and answers an auto-login uri",
-    () => {
-      const { store, properties, demo } = setUp();
-      const outcome = properties.create(
-        demo,
-        { ...address, list_price: 1e21, bedrooms: 3, garage: "Detached", property_type: "Single Family" },
-        "127.0.0.1:4010",
-      );
-      expect(outcome.ok).toBe(true);
-      const nid = nidOf(outcome);
-      expect(outcome.ok && outcome.value.uri).toMatch(
-        new RegExp(`^http://127\\.0\\.0\\.1:4010/autologin/1-${nid}-[0-9a-f]+$`),
-      );
-      expect(store.record("properties", nid)).toEqual(
-        expect.objectContaining({
-          uid: demo.id,
-          title: "7 Birch Rd",
-          list_price: "1000000000000000000000",
-          bedrooms: "3",
-          baths: null,
-          garage: "1",
-          property_type: "SingleFamily",
-          external_id: null,
-          template: "rubik_v2",
-          subdomain: `7-birch-rd-${nid}`,
-          website_url: `https://7-birch-rd-${nid}.sites.property-listing.example`,
-        }),
-      );
-    },
-  );
+  it("stores the body's numbers as numeric strings, null for what it does not say; answers an auto-login uri", () => {
+    const { store, properties, demo } = setUp();
+    const outcome = properties.create(
+      demo,
+      { ...address, list_price: 1e21, bedrooms: 3, garage: "Detached", property_type: "Single Family" },
+      "127.0.0.1:4010",
+    );
+    expect(outcome.ok).toBe(true);
+    const nid = nidOf(outcome);
+    expect(outcome.ok && outcome.value.uri).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:4010/autologin/1-${nid}-[0-9a-f]+$`),
+    );
+    expect(store.record("properties", nid)).toEqual(
+      expect.objectContaining({
+        uid: demo.id,
+        title: "7 Birch Rd",
+        list_price: "1000000000000000000000",
+        bedrooms: "3",
+        baths: null,
+        garage: "1",
+        property_type: "SingleFamily",
+        external_id: null,
+        template: "rubik_v2",
+        subdomain: `7-birch-rd-${nid}`,
+        website_url: `https://7-birch-rd-${nid}.sites.property-listing.example`,
+      }),
+    );
+  });
 
   it.each([
     { case: "the account's own external id", account: "demo", external_id: "crm-1001", taken: true },
@@ -73,16 +70,12 @@ describe("PropertyService.create", () => {
     } else expect(setup.store.record("properties", nidOf(outcome))!.external_id).toBe(external_id);
   });
 
-  it(
-    "lets a property take an external id another holds when a service profile says the service allows it; the " +
-      "lookup finds the last",
-    () => {
-      const { properties, demo } = setUp({ sharedExternalIds: true });
-      const nid = nidOf(properties.create(demo, { ...address, external_id: "crm-1001" }));
-      const found = properties.retrieveByExternalIdJson(demo, "crm-1001");
-      expect(found.ok && (found.value.value() as { nid: string }).nid).toBe(String(nid));
-    },
-  );
+  it("lets a property take another's external id when a service profile allows it; the lookup finds the last", () => {
+    const { properties, demo } = setUp({ sharedExternalIds: true });
+    const nid = nidOf(properties.create(demo, { ...address, external_id: "crm-1001" }));
+    const found = properties.retrieveByExternalIdJson(demo, "crm-1001");
+    expect(found.ok && (found.value.value() as { nid: string }).nid).toBe(String(nid));
+  });
 });
 
 describe("PropertyService.edit", () => {
@@ -94,22 +87,18 @@ describe("PropertyService.edit", () => {
     expect(properties.create(demo, { ...address, external_id: "crm-1001" }).ok).toBe(true);
   });
 
-  it(
-    "refuses an external id another property of the account holds, and changes nothing; a property may keep " +
-      "its own",
-    () => {
-      const { store, properties, demo } = setUp();
-      const nid = nidOf(properties.create(demo, { ...address, external_id: "crm-2" }));
-      const before = structuredClone(store.record("properties", nid));
-      expect(properties.edit(demo, nid, { title: "Changed", external_id: "crm-1001" })).toEqual({
-        ok: false,
-        failure: { problem: "externalIdInUse", detail: 'The external id "crm-1001" already belongs to property 1001.' },
-      });
-      expect(store.record("properties", nid)).toEqual(before);
-      expect(properties.edit(demo, nid, { external_id: "crm-2" }).ok).toBe(true);
-      expect(properties.edit(demo, nid, { external_id: "crm-1002" }).ok).toBe(true); // the other account's
-    },
-  );
+  it("refuses an external id another property of the account holds, changing nothing; one may keep its own", () => {
+    const { store, properties, demo } = setUp();
+    const nid = nidOf(properties.create(demo, { ...address, external_id: "crm-2" }));
+    const before = structuredClone(store.record("properties", nid));
+    expect(properties.edit(demo, nid, { title: "Changed", external_id: "crm-1001" })).toEqual({
+      ok: false,
+      failure: { problem: "externalIdInUse", detail: 'The external id "crm-1001" already belongs to property 1001.' },
+    });
+    expect(store.record("properties", nid)).toEqual(before);
+    expect(properties.edit(demo, nid, { external_id: "crm-2" }).ok).toBe(true);
+    expect(properties.edit(demo, nid, { external_id: "crm-1002" }).ok).toBe(true); // the other account's
+  });
 
   it.each([
     {
