@@ -234,10 +234,10 @@ export class RunContext {
     } else if (options.expect !== "any") {
       const { refusal, tier = "fact", section, rule } = options.expect;
       const refused = exchange.status < 200 || exchange.status >= 300;
+      const got = `got ${exchange.status}: ${excerpt(exchange.text)}`;
       this.record(refusal, tier, refused, step, {
         ...context,
-        message:
-          `should have been refused${rule ? ` (${rule})` : ""}, got ${exchange.status}: ` + `${excerpt(exchange.text)}`,
+        message: `should have been refused${rule ? ` (${rule})` : ""}, ${got}`,
         ...(section ? { section } : {}),
         expected: "a refusal (any status but 2xx)",
         actual,
