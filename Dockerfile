@@ -62,7 +62,9 @@ EXPOSE 4010
 # node itself, as slim images have no curl; 127.0.0.1 rather than localhost, which may resolve to ::1 while
 # the mock listens on IPv4. The script reads PORT, so overriding PORT keeps the check right.
 HEALTHCHECK --interval=5s --timeout=3s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4010) + '/healthz', { signal: AbortSignal.timeout(2000) }).then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4010) + '/healthz', \
+    { signal: AbortSignal.timeout(2000) }).then((r) => process.exit(r.status === 200 ? 0 : 1), \
+    () => process.exit(1))"]
 
 # node is PID 1 with no npm in between, so `docker stop`'s SIGTERM reaches the mock, which closes its
 # connections, writes any --db state and exits 0. Pass options through the environment (PORT, HOST, BASE_URL,

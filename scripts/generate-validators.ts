@@ -52,11 +52,12 @@ export const OPENAPI_DOCUMENT_JSON: string = ${JSON.stringify(JSON.stringify(doc
 `;
 
 // The published schema of a service profile, for hosts that read no file (the browser module).
+const profileSchema = JSON.parse(readFileSync(profileSchemaPath, "utf8"));
 const profileSchemaSource =
   HEADER("spec/service-profile.schema.json as a module, for hosts that read no file (the browser module).") +
   `
 /** The JSON Schema of a service profile, as JSON text. */
-export const SERVICE_PROFILE_SCHEMA_JSON: string = ${JSON.stringify(JSON.stringify(JSON.parse(readFileSync(profileSchemaPath, "utf8"))))};
+export const SERVICE_PROFILE_SCHEMA_JSON: string = ${JSON.stringify(JSON.stringify(profileSchema))};
 `;
 
 const validatorsSource =

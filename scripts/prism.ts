@@ -136,7 +136,10 @@ export function describeCommand(command: PrismCommand): string {
       : "the spec's examples (per request: Prefer: dynamic=true)";
     return `Prism mock of ${DEFAULT_SPEC_PATH} on ${url}, answering with ${data}.`;
   }
-  return `Prism validating proxy on ${url} -> ${command.target}; contract violations are answered as errors and listed in the sl-violations header.`;
+  return (
+    `Prism validating proxy on ${url} -> ${command.target}; contract violations are answered as errors and ` +
+    `listed in the sl-violations header.`
+  );
 }
 
 /**

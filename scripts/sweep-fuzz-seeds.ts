@@ -4,7 +4,8 @@
  * failure, and each defect of VARIANTS must be caught on every seed (a failed run). Prints one row per variant and
  * exits 1 on any red: a legitimate variant failed, or a defect passed.
  *
- *   npx tsx scripts/sweep-fuzz-seeds.ts [--seeds 100] [--from 1] [--fuzz 100] [--only name,name] [--legitimate-only | --defects-only] [--generated-defects] [--timeout 30000]
+ *   npx tsx scripts/sweep-fuzz-seeds.ts [--seeds 100] [--from 1] [--fuzz 100] [--only name,name]
+ *     [--legitimate-only | --defects-only] [--generated-defects] [--timeout 30000]
  *
  * `--generated-defects` keeps, of the defects, those only generated input reveals (`needsFuzz`): the others are
  * caught by the fixed scenario, whatever the seed.
@@ -96,12 +97,16 @@ for (const { name, kind } of selected) {
 const used = process.cpuUsage(cpu);
 const width = Math.max(...rows.map((row) => row.name.length), 8);
 const lines = [
-  `Seeds ${from} to ${from + count - 1}, --fuzz ${fuzz}, ${rows.length} variants, ${rows.length * count} runs in ${((performance.now() - started) / 1000).toFixed(0)} s (${((used.user + used.system) / 1e6).toFixed(0)} s of CPU)`,
+  `Seeds ${from} to ${from + count - 1}, --fuzz ${fuzz}, ${rows.length} variants, ${rows.length * count} ` +
+    `runs in ${((performance.now() - started) / 1000).toFixed(0)} s (` +
+    `${((used.user + used.system) / 1e6).toFixed(0)} s of CPU)`,
   "",
   `${"variant".padEnd(width)}  ${"must".padEnd(10)}  green  red  red seeds`,
   ...rows.map(
     (row) =>
-      `${row.name.padEnd(width)}  ${(row.kind === "defect" ? "be caught" : "pass").padEnd(10)}  ${String(row.green).padStart(5)}  ${String(row.red.length).padStart(3)}  ${row.red.slice(0, 10).join(" ")}${row.red.length > 10 ? " …" : ""}`,
+      `${row.name.padEnd(width)}  ${(row.kind === "defect" ? "be caught" : "pass").padEnd(10)}  ` +
+      `${String(row.green).padStart(5)}  ${String(row.red.length).padStart(3)}  ` +
+      `${row.red.slice(0, 10).join(" ")}${row.red.length > 10 ? " …" : ""}`,
   ),
 ];
 const reds = rows.filter((row) => row.red.length > 0);

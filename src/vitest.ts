@@ -8,7 +8,8 @@
  * const response = await request(app).get("/api/v1/object/property/42").set(headers);
  * expect(response).toSatisfyContract();
  * expect({ method: "POST", path: "/api/v1/object/property", headers, body }).toSatisfyContract();
- * expect(mock).toHaveReceived({ method: "POST", path: "/api/v1/object/property", body: expect.objectContaining({ street: "1 Main St" }) });
+ * expect(mock).toHaveReceived({ method: "POST", path: "/api/v1/object/property", body: expect.objectContaining({
+ * street: "1 Main St" }) });
  */
 import { afterEach, beforeEach, expect, onTestFinished } from "vitest";
 import { toSatisfyContract, type ContractMatcherOptions } from "./contract/to-satisfy-contract.ts";

@@ -29,7 +29,16 @@ const DISABLED_FEATURES = [
   "AimEnabled",
   "PreconnectToSearch",
 ];
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync", "--disable-background-networking", "--disable-component-update", `--disable-features=${DISABLED_FEATURES.join(",")}`];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-sync",
+  "--disable-background-networking",
+  "--disable-component-update",
+  `--disable-features=${DISABLED_FEATURES.join(",")}`,
+];
 
 /** Writes the stories' usage document where USAGE_FILE says (usage.json by default). */
 const writeUsage: BrowserCommand<[text: string]> = (_context, text) => {
@@ -45,7 +54,9 @@ class ByPath extends BaseSequencer {
 
 export default defineConfig({
   // Bundled before the first story runs, so that vite never reloads the page in the middle of a run.
-  optimizeDeps: { include: ["msw/browser", "msw-storybook-addon/csf3", "react", "react-dom/client", "react/jsx-dev-runtime"] },
+  optimizeDeps: {
+    include: ["msw/browser", "msw-storybook-addon/csf3", "react", "react-dom/client", "react/jsx-dev-runtime"],
+  },
   test: {
     // The order files run in is the whole run's choice, not a project's.
     sequence: { sequencer: ByPath },
@@ -62,7 +73,9 @@ export default defineConfig({
           browser: {
             enabled: true,
             headless: true,
-            provider: playwright({ launchOptions: { ...(chromium ? { executablePath: chromium } : {}), args: CHROMIUM_ARGS } }),
+            provider: playwright({
+              launchOptions: { ...(chromium ? { executablePath: chromium } : {}), args: CHROMIUM_ARGS },
+            }),
             instances: [{ browser: "chromium" }],
             commands: { writeUsage },
           },

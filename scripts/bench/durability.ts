@@ -260,26 +260,38 @@ export async function measureDurability(
 export function printDurability(report: DurabilityReport): string[] {
   const { creates, reads, memory, startUp, compaction } = report;
   const row = (name: string, figure: LoadFigure) =>
-    `  ${name.padEnd(34)} ${Math.round(figure.requestsPerSecond).toLocaleString("en-US").padStart(8)} req/s   p50 ${figure.p50Ms.toFixed(1).padStart(6)} ms   p99 ${figure.p99Ms.toFixed(1).padStart(6)} ms${figure.failures ? `   ${figure.failures} FAILED` : ""}`;
+    `  ${name.padEnd(34)} ${Math.round(figure.requestsPerSecond).toLocaleString("en-US").padStart(8)} req/s  ` +
+    ` p50 ${figure.p50Ms.toFixed(1).padStart(6)} ms   p99 ${figure.p99Ms.toFixed(1).padStart(6)} ms` +
+    `${figure.failures ? `   ${figure.failures} FAILED` : ""}`;
   const mib = (value: number) => `${(value / 1024 / 1024).toFixed(0)} MiB`;
   const seconds = (value: number) => `${(value / 1000).toFixed(1)} s`;
   return [
-    "The mock as a process (node dist/cli/mock.js), loaded over keep-alive connections; with --db every 2xx to a write is on disk.",
+    "The mock as a process (node dist/cli/mock.js), loaded over keep-alive connections; with --db every 2xx " +
+      "to a write is on disk.",
     row("create, in memory", creates.memory),
     row("create, --db (fsync)", creates.fsync),
     row("create, --db --db-sync none", creates.none),
-    `  create throughput --db / in memory: ${creates.fsyncRatio.toFixed(2)}x (goal >= 0.5x); --db-sync none: ${creates.noneRatio.toFixed(2)}x`,
+    `  create throughput --db / in memory: ${creates.fsyncRatio.toFixed(2)}x (goal >= 0.5x); --db-sync none: ` +
+      `${creates.noneRatio.toFixed(2)}x`,
     row(`GET at ${reads.properties.toLocaleString("en-US")}, no writes`, reads.quiet),
     row(
       `GET at ${reads.properties.toLocaleString("en-US")}, ${reads.editsPerSecond.toFixed(0)} edits/s persisted`,
       reads.whileEditing,
     ),
-    `  GET throughput while editing / without: ${reads.throughputRatio.toFixed(2)}x (goal >= 0.85x); p99 ${reads.whileEditing.p99Ms.toFixed(1)} ms (goal <= 20 ms); ${reads.editsAcknowledged} edits acknowledged`,
-    `  peak resident memory of the --db mock: ${mib(memory.peakRssBytes)} (goal <= 800 MiB); after the edits: ${mib(memory.rssAfterEditsBytes)}; ` +
-      `peak before the journal of ${report.startUp.journalChanges.toLocaleString("en-US")} changes (start, GETs, 20 edits/s): ${mib(memory.peakWhileEditingBytes)}; ` +
-      `from the state already there, start, GETs and edits: ${mib(memory.fromDocumentPeakBytes)} (one JSON document), ${mib(memory.fromLinesPeakBytes)} (JSON Lines) (goal <= 480 MiB)`,
-    `  start-up at ${reads.properties.toLocaleString("en-US")}: in memory ${seconds(startUp.inMemoryMs)}; --db first start (writes a ${mib(startUp.snapshotBytes)} snapshot) ${seconds(startUp.firstStartMs)};`,
-    `    with a journal of ${startUp.journalChanges.toLocaleString("en-US")} changes (${mib(startUp.journalBytes)}) ${seconds(startUp.withJournalMs)} (${(startUp.withJournalMs / startUp.inMemoryMs).toFixed(2)}x in memory); from the snapshot alone ${seconds(startUp.snapshotOnlyMs)}`,
+    `  GET throughput while editing / without: ${reads.throughputRatio.toFixed(2)}x (goal >= 0.85x); p99 ` +
+      `${reads.whileEditing.p99Ms.toFixed(1)} ms (goal <= 20 ms); ${reads.editsAcknowledged} edits acknowledged`,
+    `  peak resident memory of the --db mock: ${mib(memory.peakRssBytes)} (goal <= 800 MiB); after the ` +
+      `edits: ${mib(memory.rssAfterEditsBytes)}; ` +
+      `peak before the journal of ${report.startUp.journalChanges.toLocaleString("en-US")} changes (start, ` +
+      `GETs, 20 edits/s): ${mib(memory.peakWhileEditingBytes)}; ` +
+      `from the state already there, start, GETs and edits: ${mib(memory.fromDocumentPeakBytes)} (one JSON ` +
+      `document), ${mib(memory.fromLinesPeakBytes)} (JSON Lines) (goal <= 480 MiB)`,
+    `  start-up at ${reads.properties.toLocaleString("en-US")}: in memory ${seconds(startUp.inMemoryMs)}; ` +
+      `--db first start (writes a ${mib(startUp.snapshotBytes)} snapshot) ${seconds(startUp.firstStartMs)};`,
+    `    with a journal of ${startUp.journalChanges.toLocaleString("en-US")} changes (` +
+      `${mib(startUp.journalBytes)}) ${seconds(startUp.withJournalMs)} (` +
+      `${(startUp.withJournalMs / startUp.inMemoryMs).toFixed(2)}x in memory); from the snapshot alone ` +
+      `${seconds(startUp.snapshotOnlyMs)}`,
     `  one compaction (journal folded into a new snapshot, in the background): ${seconds(compaction.ms)}`,
   ];
 }
@@ -304,7 +316,8 @@ async function startMock(args: string[]): Promise<MockProcess> {
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, ["dist/cli/mock.js", "--port", "0", "--quiet", ...args], {
     cwd: ROOT,
-    // Settings the mock reads from the environment come from the arguments here only (a test runner exports BASE_URL=/).
+    // Settings the mock reads from the environment come from the arguments here only (a test runner exports
+    // BASE_URL=/).
     env: Object.fromEntries(Object.entries(process.env).filter(([name]) => !MOCK_VARIABLES.includes(name))),
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -132,8 +132,10 @@ async function runBench(
   const { environment } = report;
   const head = [
     `Property Listing Service kit: benchmark${settings.quick ? " (--quick)" : ""}`,
-    `Machine: ${environment.cpus} × ${environment.cpuModel}, node ${environment.node}; flags: ${process.execArgv.some((flag) => flag === "--expose-gc") ? "--expose-gc" : "none"}`,
-    `load average (1 min) ${environment.loadAverageAtStart.toFixed(2)} at start, ${environment.loadAverageAtEnd.toFixed(2)} at the end ` +
+    `Machine: ${environment.cpus} × ${environment.cpuModel}, node ${environment.node}; flags: ` +
+      `${process.execArgv.some((flag) => flag === "--expose-gc") ? "--expose-gc" : "none"}`,
+    `load average (1 min) ${environment.loadAverageAtStart.toFixed(2)} at start, ` +
+      `${environment.loadAverageAtEnd.toFixed(2)} at the end ` +
       "(other work on the machine competes with the servers and the load client: read ratios, not absolute figures)",
     `CPU time of servers: ${environment.cpuClock.name}, to ${environment.cpuClock.resolutionMs} ms`,
     "",
@@ -142,7 +144,9 @@ async function runBench(
     report.goals.length === 0
       ? []
       : [
-          "Goals of issues 9 (speed), 11 (durable --db), 23 (speed, round 2), 30 (the browser module), 32 (memory and start-up at scale), 38 (a consumer's usage recorded and replayed) and 49 (a service's answers served, --rerun), measured in this run",
+          "Goals of issues 9 (speed), 11 (durable --db), 23 (speed, round 2), 30 (the browser module), 32 " +
+            "(memory and start-up at scale), 38 (a consumer's usage recorded and replayed) and 49 (a service's " +
+            "answers served, --rerun), measured in this run",
           "",
           ...goalTable(report.goals),
           "",

@@ -80,7 +80,8 @@ export function settleMsOf(settings: { quick: boolean }): number {
 export function warmUpWords(settleMs: number): string {
   const each = `${WARM_UP_REQUESTS.toLocaleString("en-US")} unmeasured requests to each process`;
   return settleMs > 0
-    ? `two warm-ups of ${each}, ${Math.round(settleMs / 1000)} s apart (V8's memory reducer runs between them, measure-servers.ts)`
+    ? `two warm-ups of ${each}, ${Math.round(settleMs / 1000)} s apart (V8's memory reducer runs between them, ` +
+        `measure-servers.ts)`
     : each;
 }
 
@@ -160,7 +161,8 @@ export function eachProcessLines(servers: readonly ServerFigure[]): string[] {
   return servers.flatMap((entry) =>
     entry.cpuMicrosPerProcess
       ? [
-          `CPU/request of each process of ${entry.server} (its figure is their median): ${entry.cpuMicrosPerProcess.map(micros).join(", ")}`,
+          `CPU/request of each process of ${entry.server} (its figure is their median): ` +
+            `${entry.cpuMicrosPerProcess.map(micros).join(", ")}`,
         ]
       : [],
   );

@@ -35,7 +35,8 @@ function row(cells: string[]): string {
 export function renderSection(report: BenchReport): string {
   const { environment, settings } = report;
   const lines = [
-    `Measured by \`npm run bench\`${settings.quick ? " (--quick)" : ""} on ${environment.cpus} × ${environment.cpuModel}, node ${environment.node}, ` +
+    `Measured by \`npm run bench\`${settings.quick ? " (--quick)" : ""} on ${environment.cpus} × ` +
+      `${environment.cpuModel}, node ${environment.node}, ` +
       `load average ${environment.loadAverageAtStart.toFixed(1)} at the start.`,
     "",
   ];
@@ -53,14 +54,16 @@ export function renderSection(report: BenchReport): string {
       row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]),
       ...peers.servers.map((entry) => row(peerCells(entry, startOf(entry.server), mock, bare))),
       "",
-      `\`npm start\` starts in ${ms(startOf("npm start") ?? Number.NaN)} (npm included), json-server in ${ms(startOf("json-server") ?? Number.NaN)}.`,
+      `\`npm start\` starts in ${ms(startOf("npm start") ?? Number.NaN)} (npm included), json-server in ` +
+        `${ms(startOf("json-server") ?? Number.NaN)}.`,
       "",
     );
   }
   const growth = report.growth as GrowthFigures | undefined;
   if (growth) {
     lines.push(
-      "Memory by store size (the bin on seeded fixtures; resident memory once quiet after start, and after a GET of each of account 1's properties):",
+      "Memory by store size (the bin on seeded fixtures; resident memory once quiet after start, and after a " +
+        "GET of each of account 1's properties):",
       "",
       row([
         "properties",
@@ -94,9 +97,13 @@ export function renderSection(report: BenchReport): string {
     | { imageBytes?: number; baseImage?: string; baseImageBytes?: number; baseIsStandIn?: boolean }
     | undefined;
   if (container?.imageBytes !== undefined && container.baseImageBytes !== undefined) {
+    const base = container.baseIsStandIn
+      ? `a stand-in for \`${container.baseImage}\` (CI reaches no registry: docs/docker.md)`
+      : `\`${container.baseImage}\``;
     lines.push(
-      `The Docker image is ${bytes(container.imageBytes)}, of which ${bytes(container.imageBytes - container.baseImageBytes)} are the kit's own layers, built on ` +
-        `${container.baseIsStandIn ? `a stand-in for \`${container.baseImage}\` (CI reaches no registry: docs/docker.md)` : `\`${container.baseImage}\``}.`,
+      `The Docker image is ${bytes(container.imageBytes)}, of which ` +
+        `${bytes(container.imageBytes - container.baseImageBytes)} are the kit's own layers, built on ` +
+        `${base}.`,
       "",
     );
   }

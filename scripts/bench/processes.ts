@@ -127,7 +127,8 @@ export async function startServer(command: ServerCommand, deadlineMs = 60_000): 
   let stderr = "";
   let stdout = "";
   child.stderr.on("data", (chunk) => (stderr = (stderr + chunk).slice(-2_000)));
-  child.stdout.on("data", (chunk) => (stdout = (stdout + chunk).slice(-2_000))); // read, so a chatty server never blocks on a full pipe
+  // read, so a chatty server never blocks on a full pipe
+  child.stdout.on("data", (chunk) => (stdout = (stdout + chunk).slice(-2_000)));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   let readyStatus: number;
@@ -138,7 +139,8 @@ export async function startServer(command: ServerCommand, deadlineMs = 60_000): 
       const seen = processState(child.pid!);
       kill(child);
       throw new Error(
-        `${command.name} did not answer ${url}${command.readyPath} within ${deadlineMs} ms (${seen}); its output:\n${stdout}\n${stderr}`,
+        `${command.name} did not answer ${url}${command.readyPath} within ${deadlineMs} ms (${seen}); its ` +
+          `output:\n${stdout}\n${stderr}`,
       );
     }
     try {

@@ -47,7 +47,10 @@ export interface BenchContext {
   largeFixtures(): Database;
   /** The same fixtures as a JSON Lines file, for programs started as processes (written once, on first use). */
   largeFixturesFile(): string;
-  /** The same fixtures as one JSON document, json-server's `db.json`, as `npm run fixtures` writes it (once, on first use). */
+  /**
+   * The same fixtures as one JSON document, json-server's `db.json`, as `npm run fixtures` writes it (once, on first
+   * use).
+   */
   largeFixturesDocumentFile(): string;
   /** A scratch directory, removed at the end of the run. */
   scratch: string;

@@ -40,21 +40,28 @@ label=org.property-listing-kit.stand-in
 images=$(awk 'toupper($1) == "FROM" { image = ""; for (i = 2; i <= NF; i++) if ($i !~ /^--/) { image = $i; break }
   if (!(image in stages)) print image; if (toupper($(NF - 1)) == "AS") stages[$NF] = 1 }' "$dockerfile" | sort -u)
 if [ "$(printf '%s\n' "$images" | wc -l)" != 1 ]; then
-  echo "stand-in-base: the FROM lines of $dockerfile name several images ($(echo $images)); this script stands in for one" >&2
+  echo "stand-in-base: the FROM lines of $dockerfile name several images ($(echo $images));" \
+    "this script stands in for one" >&2
   exit 1
 fi
 image=$images
 if [[ ! "$image" =~ ^node:([0-9]+\.[0-9]+\.[0-9]+)-([a-z]+)-slim$ ]]; then
-  echo "stand-in-base: cannot stand in for \"$image\": expected node:<x.y.z>-<debian release>-slim with no digest (a digest names bytes only the official image has)" >&2
+  echo "stand-in-base: cannot stand in for \"$image\": expected node:<x.y.z>-<debian release>-slim with no digest" \
+    "(a digest names bytes only the official image has)" >&2
   exit 1
 fi
 node_version=${BASH_REMATCH[1]}
 release=${BASH_REMATCH[2]}
 
 # The mirror apt uses for that release: the URI of the first source listing the suite (deb822 or one-line form).
-mirror=${STAND_IN_MIRROR:-$( { cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null || true; } |
+mirror=${STAND_IN_MIRROR:-$( {
+    cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null || true
+  } |
   awk -v suite="$release" '
-    /^deb / { for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i !~ /\]$/) break; if ($(i + 1) == suite) { print $i; exit } }
+    /^deb / {
+      for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i !~ /\]$/) break
+      if ($(i + 1) == suite) { print $i; exit }
+    }
     /^URIs:/ { uri = $2 } /^Suites:/ { for (i = 2; i <= NF; i++) if ($i == suite && uri != "") { print uri; exit } }
     /^$/ { uri = "" }')}
 mirror=${mirror:-http://deb.debian.org/debian}
@@ -64,7 +71,8 @@ ca_bundle=/etc/ssl/certs/ca-certificates.crt
 
 key=$( { echo "$image $platform $npm_spec $mirror $registry"; cat "$0" "$ca_bundle"; } | sha256sum | cut -c1-16)
 if [ -n "$plan" ]; then
-  printf 'image=%s\nplatform=%s\nrelease=%s\nnode=%s\nnpm=%s\nmirror=%s\nregistry=%s\nkey=%s\n' "$image" "$platform" "$release" "$node_version" "$npm_spec" "$mirror" "$registry" "$key"
+  printf 'image=%s\nplatform=%s\nrelease=%s\nnode=%s\nnpm=%s\nmirror=%s\nregistry=%s\nkey=%s\n' \
+    "$image" "$platform" "$release" "$node_version" "$npm_spec" "$mirror" "$registry" "$key"
   exit 0
 fi
 if existing=$(docker image inspect --format "{{ index .Config.Labels \"$label\" }}" "$image" 2>/dev/null); then
@@ -134,8 +142,9 @@ path-exclude /usr/share/locale/*
 path-exclude /usr/share/man/*
 EOF
 find "$rootfs/usr/share/doc" -mindepth 1 -not -name copyright -not -type d -delete
-rm -rf "$rootfs"/usr/share/groff/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/linda/* "$rootfs"/usr/share/lintian/overrides/* \
-  "$rootfs"/usr/share/locale/* "$rootfs"/usr/share/man/* "$rootfs"/usr/local/share/man "$rootfs"/usr/local/share/doc
+rm -rf "$rootfs"/usr/share/groff/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/linda/* \
+  "$rootfs"/usr/share/lintian/overrides/* "$rootfs"/usr/share/locale/* "$rootfs"/usr/share/man/* \
+  "$rootfs"/usr/local/share/man "$rootfs"/usr/local/share/doc
 rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* "$rootfs"/tmp/* "$rootfs"/var/log/*.log
 
 # An image of the root file system, for the platform asked for: built FROM scratch with the classic builder, which
@@ -158,5 +167,10 @@ if [ -n "$replaced" ]; then docker rmi "$replaced" >/dev/null 2>&1 || true; fi
 
 # The stand-in runs the Node the tag names, and npm, as the user node.
 said=$(docker run --rm --user node "$image" sh -c 'node --version && npm --version && id -u')
-[ "$(echo "$said" | sed -n 1p)" = "v$node_version" ] || { echo "stand-in-base: the image runs $(echo "$said" | sed -n 1p), not v$node_version" >&2; exit 1; }
-echo "stand-in-base: made $image (node $(echo "$said" | sed -n 1p), npm $(echo "$said" | sed -n 2p), key $key) in $(( $(date +%s) - started )) s"
+said_node=$(echo "$said" | sed -n 1p)
+said_npm=$(echo "$said" | sed -n 2p)
+if [ "$said_node" != "v$node_version" ]; then
+  echo "stand-in-base: the image runs $said_node, not v$node_version" >&2
+  exit 1
+fi
+echo "stand-in-base: made $image (node $said_node, npm $said_npm, key $key) in $(( $(date +%s) - started )) s"

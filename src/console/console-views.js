@@ -39,15 +39,17 @@ const consoleViews = (() => {
     if (fault.rule) {
       const rule = fault.rule;
       parts.push(
-        `rule ${rule.id}: ${rule.drop ? "dropped" : rule.status !== undefined ? rule.status : ""}${rule.delay ? ` +${rule.delay} ms` : ""}`.replace(
-          /: $/,
-          "",
-        ),
+        (
+          `rule ${rule.id}: ` +
+          `${rule.drop ? "dropped" : rule.status !== undefined ? rule.status : ""}` +
+          `${rule.delay ? ` +${rule.delay} ms` : ""}`
+        ).replace(/: $/, ""),
       );
     }
     if (fault.prefer)
       parts.push(
-        `Prefer${fault.prefer.code !== undefined ? ` code=${fault.prefer.code}` : ""}${fault.prefer.delay !== undefined ? ` delay=${fault.prefer.delay}` : ""}`,
+        `Prefer${fault.prefer.code !== undefined ? ` code=${fault.prefer.code}` : ""}` +
+          `${fault.prefer.delay !== undefined ? ` delay=${fault.prefer.delay}` : ""}`,
       );
     if (fault.latency !== undefined) parts.push(`latency ${fault.latency} ms`);
     return parts.join(" · ");
@@ -150,12 +152,18 @@ const consoleViews = (() => {
       ),
       el("p", {
         class: "note",
-        text: `${call.operationId || "no operation of the contract"} · ${call.durationMs === null ? "pending" : `${call.durationMs} ms`} · ${call.uid === null ? "no account" : `uid ${call.uid}`}${steeredText(call.fault) ? ` · ${steeredText(call.fault)}` : ""}`,
+        text:
+          `${call.operationId || "no operation of the contract"} · ` +
+          `${call.durationMs === null ? "pending" : `${call.durationMs} ms`} · ` +
+          `${call.uid === null ? "no account" : `uid ${call.uid}`}` +
+          `${steeredText(call.fault) ? ` · ${steeredText(call.fault)}` : ""}`,
       }),
       call.responseInvalid
         ? el("p", {
             class: "badge bad",
-            text: "The mock's answer broke the contract, so it answered 500 in its place (--validate-responses): a bug of the mock.",
+            text:
+              "The mock's answer broke the contract, so it answered 500 in its place (--validate-responses): a " +
+              "bug of the mock.",
           })
         : null,
       call.errors?.length
@@ -211,10 +219,14 @@ const consoleViews = (() => {
     ]
       .filter(Boolean)
       .join(" ");
-    return `#${rule.id} ${target}: ${effect}${rule.times !== undefined ? `, ${rule.times} more time${rule.times === 1 ? "" : "s"}` : ", until removed"}`;
+    const times =
+      rule.times !== undefined ? `, ${rule.times} more time${rule.times === 1 ? "" : "s"}` : ", until removed";
+    return `#${rule.id} ${target}: ${effect}${times}`;
   };
 
-  /** The statuses a rule can answer for an operation: its documented errors, and the server errors any service can give. */
+  /**
+   * The statuses a rule can answer for an operation: its documented errors, and the server errors any service can give.
+   */
   const statusesOf = (operation) => {
     const documented = operation
       ? operation.responses
@@ -243,7 +255,9 @@ const consoleViews = (() => {
           ...operation.responses.map((response) =>
             el("span", {
               class: `chip ${response.count ? "hit" : ""} ${response.documented ? "" : "undocumented"}`,
-              title: `${response.documented ? "documented" : "not documented"}${response.assumptions.length ? `; rests on ${response.assumptions.join(", ")}` : ""}`,
+              title:
+                `${response.documented ? "documented" : "not documented"}` +
+                `${response.assumptions.length ? `; rests on ${response.assumptions.join(", ")}` : ""}`,
               text: response.count ? `${response.status} ×${response.count}` : response.status,
             }),
           ),

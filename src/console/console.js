@@ -227,7 +227,8 @@
     say(
       "steering-message",
       done.ok
-        ? `Switched to the state ${done.body.state}: ${done.body.counts.properties} properties, ${done.body.counts.agents} agents, ${done.body.counts.documents} documents.`
+        ? `Switched to the state ${done.body.state}: ${done.body.counts.properties} properties, ` +
+            `${done.body.counts.agents} agents, ${done.body.counts.documents} documents.`
         : problemText(done.body),
       !done.ok,
     );
@@ -239,7 +240,8 @@
     say(
       "steering-message",
       done.ok
-        ? `Reset: ${done.body.counts.properties} properties, ${done.body.counts.agents} agents; no fault rule; the journal emptied.`
+        ? `Reset: ${done.body.counts.properties} properties, ${done.body.counts.agents} agents; no fault rule; ` +
+            `the journal emptied.`
         : problemText(done.body),
       !done.ok,
     );
@@ -354,7 +356,8 @@
     if (first) fillOperations();
     const { totals } = report;
     $("coverage-summary").textContent =
-      `Operations exercised: ${totals.exercised} of ${totals.operations} · documented responses: ${totals.responsesExercised} of ${totals.responses}`;
+      `Operations exercised: ${totals.exercised} of ${totals.operations} · documented responses: ` +
+      `${totals.responsesExercised} of ${totals.responses}`;
     $("coverage-rows").replaceChildren(...coverageRows(report));
     $("assumptions").replaceChildren(...assumptionItems(report));
   };

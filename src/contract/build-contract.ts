@@ -455,7 +455,9 @@ export function mediaTypeOf(contentType: string | undefined): string | undefined
   return media === "" ? undefined : media;
 }
 
-/** Whether a content-type announces JSON: `application/json`, `application/problem+json`, with or without parameters. */
+/**
+ * Whether a content-type announces JSON: `application/json`, `application/problem+json`, with or without parameters.
+ */
 export function isJsonMediaType(contentType: string | undefined): boolean {
   return /[/+]json$/.test(mediaTypeOf(contentType) ?? "");
 }

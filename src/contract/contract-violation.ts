@@ -19,7 +19,10 @@ export interface ContractViolation {
   pointer: string;
   /** Side, part and pointer in one string, for example `response.body/floorplans/12/nid`. */
   location: string;
-  /** The JSON Schema keyword broken (`type`, `required`, …) or a contract rule (`status`, `content-type`, `security`, `operation`, `method`). */
+  /**
+   * The JSON Schema keyword broken (`type`, `required`, …) or a contract rule (`status`, `content-type`, `security`,
+   * `operation`, `method`).
+   */
   rule: string;
   /** What was expected and what was found. */
   message: string;

@@ -61,7 +61,9 @@ export function checkAgainstContract(
             body: exchange.body,
           });
     errors.push(...result.errors.filter((error) => options.tier !== "fact" || error.tier === "fact"));
-    label = `${exchange.method.toUpperCase()} ${exchange.path}${exchange.status === undefined ? "" : ` → ${exchange.status}`}`;
+    label =
+      `${exchange.method.toUpperCase()} ` +
+      `${exchange.path}${exchange.status === undefined ? "" : ` → ${exchange.status}`}`;
   }
   if (exchanges.length === 2)
     label = `${exchanges[0]!.method.toUpperCase()} ${exchanges[0]!.path} and its answer ${exchanges[1]!.status}`;
@@ -76,7 +78,8 @@ export function toSatisfyContract(this: { isNot: boolean }, received: unknown, o
     message: () =>
       this.isNot
         ? `expected ${label} not to satisfy the contract, but it does`
-        : `expected ${label} to satisfy the contract, but it breaks it in ${errors.length} place${errors.length === 1 ? "" : "s"}:\n  ${errors.map(formatViolation).join("\n  ")}`,
+        : `expected ${label} to satisfy the contract, but it breaks it in ${errors.length} ` +
+          `place${errors.length === 1 ? "" : "s"}:\n  ${errors.map(formatViolation).join("\n  ")}`,
   };
 }
 

@@ -11,7 +11,7 @@ import { ucs2length } from "../contract/ucs2length.ts";
 // call (ucs2length) is imported as a module of the kit, and formats are checked with contractFormats.
 
 /** SHA-256 of the spec/openapi.yaml these validators were generated from. */
-export const SPEC_SHA256: string = "78b98c2f20dd077396eccfb9a26fb575cc93376b7966ef121657dd75ec3160dc";
+export const SPEC_SHA256: string = "4cd83f74400e5faca9689c9201d523d5b4dc361fcdc46707d06b72ec89c47924";
 
 /** Validators of the document as written; `at` resolves a JSON pointer in the contract's copy of it. */
 export function createOpenValidators(at: (pointer: string) => unknown): Record<string, ValidateFunction> {

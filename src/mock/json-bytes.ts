@@ -9,7 +9,10 @@ export class JsonBytes {
   /** @param encoded one JSON value: its UTF-8 bytes, or its text. */
   constructor(readonly encoded: Uint8Array | string) {}
 
-  /** The value the bytes encode, for what needs the value rather than the text (checking the answer against the contract). */
+  /**
+   * The value the bytes encode, for what needs the value rather than the text (checking the answer against the
+   * contract).
+   */
   value(): unknown {
     return JSON.parse(this.text());
   }

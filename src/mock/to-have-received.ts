@@ -62,10 +62,14 @@ export function toHaveReceived(
     pass,
     message: () => {
       if (this.isNot) {
-        return `expected the mock not to have received ${wanted} matching\n  ${shown}\nbut ${matching.length} did:\n${list(matching, entries)}`;
+        return (
+          `expected the mock not to have received ${wanted} matching\n  ${shown}\nbut ${matching.length} ` +
+          `did:\n${list(matching, entries)}`
+        );
       }
       const lines = [
-        `expected the mock to have received ${wanted} matching\n  ${shown}\nbut ${matching.length} of the ${entries.length} received did.`,
+        `expected the mock to have received ${wanted} matching\n  ${shown}\nbut ${matching.length} of the ` +
+          `${entries.length} received did.`,
       ];
       if (entries.length === 0)
         return `${lines[0]} The journal is empty: did the client call this mock, and was it reset since?`;
@@ -147,7 +151,10 @@ function list(shown: JournalEntry[], all: JournalEntry[]): string {
   const lines = shown.slice(-limit).map((entry) => {
     const body =
       entry.body === null ? "" : `  ${clip(typeof entry.body === "string" ? entry.body : JSON.stringify(entry.body))}`;
-    return `  #${all.indexOf(entry) + 1} ${entry.method} ${entry.path} → ${entry.status ?? "no answer"}${entry.overridden ? " (overridden)" : ""}${body}`;
+    return (
+      `  #${all.indexOf(entry) + 1} ${entry.method} ${entry.path} → ` +
+      `${entry.status ?? "no answer"}${entry.overridden ? " (overridden)" : ""}${body}`
+    );
   });
   if (shown.length > limit) lines.unshift(`  … ${shown.length - limit} earlier not shown`);
   return lines.join("\n");

@@ -145,7 +145,7 @@ describe("npm run bench", () => {
       if (finished.code === 0) report = JSON.parse(readFileSync(file, "utf8"));
     }, RUN_TIMEOUT_MS);
 
-    it("writes every section as JSON with --json-file: the peers side by side, finite figures, every goal with a verdict", () => {
+    it("writes every section as JSON with --json-file: peers side by side, finite figures, each goal's verdict", () => {
       expect(finished.code, finished.stderr).toBe(0);
       expect(report.settings).toMatchObject({
         quick: true,
@@ -156,7 +156,10 @@ describe("npm run bench", () => {
       });
       expect(report.environment.gcForced).toBe(true);
       // Servers' CPU time comes from a clock that sees a quick run's few milliseconds: the scheduler's, to the µs
-      expect(report.environment.cpuClock).toEqual({ name: expect.stringContaining("schedstat"), resolutionMs: 0.001 });
+      expect(report.environment.cpuClock).toEqual({
+        name: expect.stringContaining("schedstat"),
+        resolutionMs: 0.001,
+      });
       expect(report.failures).toEqual([]);
 
       // Contract validation
@@ -206,7 +209,8 @@ describe("npm run bench", () => {
         positive(report.scale[key], `scale: ${key}`);
       checkHttpFigure(report.scale.bare);
 
-      // Memory growth with the store's size (issue 32, item 5): each size asked for, bytes per property beyond the first
+      // Memory growth with the store's size (issue 32, item 5): each size asked for, bytes per property beyond the
+      // first
       const { points } = report.growth;
       expect(points.map((point: { properties: number }) => point.properties)).toEqual([30, 100, 300]);
       for (const point of points) {

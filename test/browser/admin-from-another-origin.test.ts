@@ -37,7 +37,8 @@ describe.runIf(available)(
         response.end(
           `<!doctype html><title>Some other site</title>
          <form id="reset" method="POST" action="${api}/__admin/reset"><input name="a" value="b"></form>
-         <form id="raw" method="POST" action="${api}/__db/properties" enctype="text/plain"><input name='{"uid":1,"padding":"' value='"}'></form>`,
+         <form id="raw" method="POST" action="${api}/__db/properties" enctype="text/plain">
+           <input name='{"uid":1,"padding":"' value='"}'></form>`,
         );
       });
       await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));

@@ -20,7 +20,9 @@ import { sharedContract } from "../support/mock-harness.ts";
 const available = CHROMIUM_AVAILABLE;
 
 /** Why the tests are skipped, when they are: the reporter shows it beside each. */
-const WHY = `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an error)`;
+const WHY =
+  `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an ` +
+  `error)`;
 
 describe(`a browser page on another origin (needs ${CHROMIUM})`, () => {
   const mock = createMockServer({ contract: sharedContract(), validateResponses: true });
@@ -88,7 +90,7 @@ describe(`a browser page on another origin (needs ${CHROMIUM})`, () => {
     expect(mock.violations).toEqual([]);
   });
 
-  it("records a HAR file of its traffic that the recording check reads: the page left out, the client's bad call named", async ({
+  it("records a HAR file the recording check reads: the page left out, the client's bad call named", async ({
     skip,
   }) => {
     skip(!available, WHY);
@@ -129,7 +131,8 @@ describe(`a browser page on another origin (needs ${CHROMIUM})`, () => {
         .filter((result) => result.status !== "passed")
         .map((result) => `${result.step.replace(/\d+/, "N")} ${result.check}: ${result.message}`),
     ).toEqual([
-      'entry N request_conformance: editProperty request.body/garage: must be one of "Attached", "Detached", "None" or a numeric string, got string "attached" [anyOf]',
+      'entry N request_conformance: editProperty request.body/garage: must be one of "Attached", "Detached", ' +
+        '"None" or a numeric string, got string "attached" [anyOf]',
     ]);
     expect(report.summary.response_schema_conformance!.passed).toBe(4);
     expect(mock.violations).toEqual([]);

@@ -11,7 +11,9 @@ import { sharedContract } from "../support/mock-harness.ts";
 import { HANG_MS } from "../support/deadlines.ts";
 
 const available = CHROMIUM_AVAILABLE;
-const WHY = `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an error)`;
+const WHY =
+  `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an ` +
+  `error)`;
 
 /** Every operation of the contract as the page shows it: `GET /api/v1/object/template_base`. */
 const operations = sharedContract()
@@ -57,7 +59,8 @@ describe(`the API reference at /docs (needs ${CHROMIUM})`, () => {
     const shown = await page.$$eval(".opblock", (blocks) =>
       blocks.map(
         (block) =>
-          `${block.querySelector(".opblock-summary-method")?.textContent?.trim()} ${block.querySelector(".opblock-summary-path")?.getAttribute("data-path")}`,
+          `${block.querySelector(".opblock-summary-method")?.textContent?.trim()} ` +
+          `${block.querySelector(".opblock-summary-path")?.getAttribute("data-path")}`,
       ),
     );
     expect(operations).toHaveLength(15);

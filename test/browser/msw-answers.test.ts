@@ -7,7 +7,9 @@ import { describe, expect, it } from "vitest";
 import { CHROMIUM, CHROMIUM_AVAILABLE } from "../support/chromium.ts";
 import { pageResults, useMswPageInChromium } from "../support/msw-page.ts";
 
-const WHY = `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an error)`;
+const WHY =
+  `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an ` +
+  `error)`;
 
 describe(`a service's answers served by MSW's worker in Chromium (needs ${CHROMIUM})`, () => {
   const page = useMswPageInChromium("test/browser/msw-answers-page/page.ts");

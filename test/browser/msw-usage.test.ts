@@ -8,7 +8,9 @@ import { CHROMIUM, CHROMIUM_AVAILABLE } from "../support/chromium.ts";
 import { pageResults, useMswPageInChromium } from "../support/msw-page.ts";
 import { expectValidUsage } from "../usage/usage-check.ts";
 
-const WHY = `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an error)`;
+const WHY =
+  `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an ` +
+  `error)`;
 
 describe(`a consumer's usage recorded by MSW's worker in Chromium (needs ${CHROMIUM})`, () => {
   const page = useMswPageInChromium("test/browser/msw-usage-page/page.ts");

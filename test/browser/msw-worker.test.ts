@@ -9,7 +9,9 @@ import { describe, expect, it } from "vitest";
 import { CHROMIUM, CHROMIUM_AVAILABLE } from "../support/chromium.ts";
 import { pageResults, useMswPageInChromium } from "../support/msw-page.ts";
 
-const WHY = `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an error)`;
+const WHY =
+  `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an ` +
+  `error)`;
 
 describe(`MSW's worker with the kit's handlers in Chromium (needs ${CHROMIUM})`, () => {
   const reached: string[] = [];
@@ -47,7 +49,7 @@ describe(`MSW's worker with the kit's handlers in Chromium (needs ${CHROMIUM})`,
     expect(reached).toContain("GET /mockServiceWorker.js");
   });
 
-  it("reaches the worker with the typed client made before and after worker.start(), and journals an override it answered", {
+  it("reaches the worker with a typed client made before and after worker.start(); journals an override", {
     timeout: 120_000,
   }, async ({ skip }) => {
     skip(!CHROMIUM_AVAILABLE, WHY);

@@ -22,7 +22,7 @@ describe("boundHeapGrowth", () => {
     vi.useRealTimers();
   });
 
-  it("tells V8 how far the heap may grow, at once, and collects once after the first answers so that it applies", () => {
+  it("tells V8 how far the heap may grow, at once, and collects once after the first answers so it applies", () => {
     const bound = boundHeapGrowth(collect, setFlags);
     expect(flags).toEqual([`--heap-growing-percent=${LARGE_HEAP_GROWING_PERCENT}`]);
     vi.advanceTimersByTime(BOUND_AFTER_START_MS - 1);

@@ -74,7 +74,7 @@ describe("parseContractArgs in CI", () => {
 });
 
 describe("parseContractArgs with --usage", () => {
-  it("replays against --base-url with the credentials of the environment, and holds the service to the usage, not to CONTRACT_PROFILE", () => {
+  it("replays against --base-url with the environment's credentials, holding the service to the usage alone", () => {
     const parsed = command(
       ["--usage", "usage.json", "--base-url", "https://staging.example.com", "--reporter", "junit"],
       {
@@ -99,7 +99,7 @@ describe("parseContractArgs with --usage", () => {
     expect((parsed as { service: object }).service).not.toHaveProperty("profile");
   });
 
-  it("judges against --profile alone when no --base-url is given, even with CONTRACT_BASE_URL set, and needs no credential", () => {
+  it("judges against --profile alone without --base-url, even with CONTRACT_BASE_URL set; needs no credential", () => {
     expect(
       command(["--usage", "usage.json", "--profile", "profile.json"], {
         CONTRACT_BASE_URL: "https://staging.example.com",

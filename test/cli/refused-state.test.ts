@@ -19,7 +19,10 @@ const tempFile = (name: string, content: string) => {
   return file;
 };
 
-/** Starts the bin and waits for it to stop, or to listen (a start that was not refused: the test then fails on the code). */
+/**
+ * Starts the bin and waits for it to stop, or to listen (a start that was not refused: the test then fails on the
+ * code).
+ */
 async function start(args: string[]): Promise<{ code: number | string; output: string }> {
   const mock = startProcess(process.execPath, ["dist/cli/mock.js", "--port", "0", "--quiet", ...args]);
   started.push(mock);
@@ -85,7 +88,8 @@ describe("--fixtures holding a record the mock cannot hold", () => {
     const file = tempFile("fixtures.json", stateText({ properties: [propertyNesting(65)] }));
     expectRefusal(
       await start(["--fixtures", file, "--state", "many-properties"]),
-      `The fixtures file ${file} holds a record the mock cannot hold, and is refused: properties[0] (id 1001): nesting deeper than 64 levels.`,
+      `The fixtures file ${file} holds a record the mock cannot hold, and is refused: properties[0] (id ` +
+        `1001): nesting deeper than 64 levels.`,
     );
   });
 });
@@ -96,7 +100,8 @@ describe("--db holding a record the mock cannot hold", () => {
     const before = readFileSync(file);
     expectRefusal(
       await start(["--db", file]),
-      `${file} holds a record the mock cannot hold, and is refused: properties[1] (id 1002): nesting deeper than 64 levels.`,
+      `${file} holds a record the mock cannot hold, and is refused: properties[1] (id 1002): nesting deeper ` +
+        `than 64 levels.`,
     );
     expect(readFileSync(file)).toEqual(before);
   });
@@ -120,7 +125,8 @@ describe("--db holding a record the mock cannot hold", () => {
     const before = readFileSync(`${file}.journal`);
     expectRefusal(
       await start(["--db", file]),
-      `${file}.journal line 2 holds a record the mock cannot hold, and is refused: a record of properties (id 2002): nesting deeper than 64 levels.`,
+      `${file}.journal line 2 holds a record the mock cannot hold, and is refused: a record of properties ` +
+        `(id 2002): nesting deeper than 64 levels.`,
     );
     expect(readFileSync(`${file}.journal`)).toEqual(before);
   });
@@ -133,7 +139,8 @@ describe("--state <file> holding a record the mock cannot hold", () => {
     expect(run.code, run.output).toBe(2);
     expect(run.output).toMatch(
       new RegExp(
-        `^The state ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is refused, nothing was changed:\n[\\s\\S]*/documents/0/id`,
+        `^The state ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is refused, nothing was ` +
+          `changed:\n[\\s\\S]*/documents/0/id`,
       ),
     );
     expect(run.output).not.toMatch(/^\s+at /m);

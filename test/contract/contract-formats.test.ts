@@ -1,4 +1,6 @@
-/** The contract's `uri` format: a quick path for plain http(s) URLs that must answer exactly as RFC 3986's full pattern. */
+/**
+ * The contract's `uri` format: a quick path for plain http(s) URLs that must answer exactly as RFC 3986's full pattern.
+ */
 import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

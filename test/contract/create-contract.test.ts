@@ -149,7 +149,7 @@ describe("validateRequest and validateResponse", () => {
     ]);
   });
 
-  it("reports an answer that fails every branch of an anyOf as a fact, even when the closest branch is an assumption", () => {
+  it("reports an answer failing every branch of an anyOf as a fact, even when the closest is an assumption", () => {
     const list = (body: unknown) =>
       contract.validateResponse({
         method: "GET",
@@ -158,7 +158,8 @@ describe("validateRequest and validateResponse", () => {
         headers: { "content-type": "application/json" },
         body,
       }).errors;
-    // The agent list is a map (section 4.2); an empty array for an empty map is our assumption, a non-empty array is neither.
+    // The agent list is a map (section 4.2); an empty array for an empty map is our assumption, a non-empty array is
+    // neither.
     expect(list([])).toEqual([]);
     expect(
       list([{ email: "a@b.example", nid: "7" }]).map((error) => [error.location, error.tier, error.section]),
@@ -169,8 +170,9 @@ describe("validateRequest and validateResponse", () => {
     ]);
   });
 
-  it("reports a field that breaks the document's type as a fact, where a narrower reading of ours beside it also fails", async () => {
-    // Section 2.1 types parking_spaces "string or null"; that it is a numeric string is our assumption (an allOf beside the type).
+  it("reports a field breaking the document's type as a fact, where our narrower reading also fails", async () => {
+    // Section 2.1 types parking_spaces "string or null"; that it is a numeric string is our assumption (an allOf
+    // beside the type).
     const mock = createMockServer({ log: () => {} });
     const { url } = await mock.listen(0);
     try {

@@ -218,7 +218,7 @@ describe("the conforming independent service, endpoint by endpoint", () => {
     expect(isRefused((await api.call("GET", `/properties/${otherUid}`)).status)).toBe(true);
   });
 
-  it("6-10: agent cards are created, retrieved with the fields of 2.2, updated, listed by nid and deleted", async () => {
+  it("6-10: agent cards are created, retrieved with the fields of 2.2, updated, listed by nid, deleted", async () => {
     const fields = {
       name: "Ada Agent",
       agent_first_name: "Ada",
@@ -326,7 +326,7 @@ describe("the conforming independent service, endpoint by endpoint", () => {
     for (const template of templates) expect(typeof template.title).toBe("string");
   });
 
-  it("1-5, 15: refuse a missing key, a missing token, a wrong token and another account's token on the caller's own records", async () => {
+  it("1-5, 15: refuse a missing key or token, a wrong token, another account's token on own records", async () => {
     const nid = await api.createProperty();
     await api.ok("PUT", `/property/${nid}`, { external_id: "ext-auth" });
     const own = api.credentials();
@@ -370,7 +370,7 @@ describe("the conforming independent service, endpoint by endpoint", () => {
   });
 });
 
-describe("both ends of the reading of input (issue 28): each refuses or takes, and what it takes keeps 2.1's facts", () => {
+describe("both ends of the reading of input: each refuses or takes, and what it takes keeps 2.1's facts", () => {
   it("edit-refuses-numbers: an edit takes strings only, even the create table's integer", async () => {
     const service = await startIndependentService({ variant: "edit-refuses-numbers" });
     try {
@@ -384,7 +384,7 @@ describe("both ends of the reading of input (issue 28): each refuses or takes, a
     }
   });
 
-  it("lenient-types: neighbouring types taken and stored in the documented form; derived, read-only and unknown edit fields ignored", async () => {
+  it("lenient-types: near types stored as documented; derived, read-only, unknown edit fields ignored", async () => {
     const service = await startIndependentService({ variant: "lenient-types" });
     try {
       const api = new Client(service);
@@ -456,7 +456,7 @@ describe("the broken variants", () => {
 // The in-process fetch reads a plain call (the runner's: a URL, a record of headers, a text body) from its
 // arguments, without a Request: it must read what a Request, and the server behind a socket, would.
 describe("the in-process fetch", () => {
-  it("answers each request as the server does: headers joined and trimmed, a body without a content-type, a lone surrogate, a body past the limit, a Request given whole", async () => {
+  it("answers requests as the server does: headers, no content-type, lone surrogate, too long, a Request", async () => {
     const viaFetch = await startIndependentService();
     const viaSocket = await startIndependentService();
     try {

@@ -55,12 +55,16 @@ function mutated(value: unknown): fc.Arbitrary<unknown> {
 
 describe("the contract generated at build time", () => {
   for (const closed of [false, true]) {
-    it(`gives the verdicts and violations of the contract compiled from YAML (${closed ? "closed" : "open"} reading)`, () => {
+    it(`gives the verdicts and violations of the contract made from YAML (${closed ? "closed" : "open"})`, () => {
       const prebuilt = createContract({ closed });
       const compiled = createContract({ document: loadSpec(), closed });
       expect(prebuilt.document).toEqual(compiled.document);
       for (const answer of answers) {
-        expect(prebuilt.validateResponse(answer)).toEqual({ valid: true, errors: [], operationId: expect.any(String) });
+        expect(prebuilt.validateResponse(answer)).toEqual({
+          valid: true,
+          errors: [],
+          operationId: expect.any(String),
+        });
         fc.assert(
           fc.property(mutated(answer.body), (body) => {
             const exchange = { ...answer, body };
@@ -76,7 +80,14 @@ describe("the contract generated at build time", () => {
       };
       fc.assert(
         fc.property(
-          mutated({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701", bedrooms: 3, garage: "Attached" }),
+          mutated({
+            street: "1 Main St",
+            city: "Austin",
+            state: "TX",
+            zip: "78701",
+            bedrooms: 3,
+            garage: "Attached",
+          }),
           (body) => {
             expect(prebuilt.validateRequest({ ...create, body })).toEqual(
               compiled.validateRequest({ ...create, body }),

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { bypassesProxy, proxyFor, readProxySettings, shownAddress } from "../../src/contract/runner/proxy-settings.ts";
 
 describe("readProxySettings", () => {
-  it("reads each variable in lower case first, then upper case; ALL_PROXY for a scheme without its own; a bare host:port is http://", () => {
+  it("reads each variable lower case first; ALL_PROXY for a scheme without its own; bare host:port is http://", () => {
     expect(
       readProxySettings({
         http_proxy: "http://lower:1",

@@ -116,7 +116,7 @@ describe("a recording of a client that keeps the contract", () => {
 });
 
 describe("a client that breaks the contract", () => {
-  it("fails request_conformance for an invalid body, naming the field, while the mock's refusal itself conforms", async () => {
+  it("fails request_conformance for a bad body, naming the field; the mock's refusal itself conforms", async () => {
     const har = recorder();
     await har.send("POST", `${API}/property`, {
       body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701", garage: "attached" },
@@ -127,7 +127,8 @@ describe("a client that breaks the contract", () => {
       notPassed(report).map((result) => [result.check, result.status, result.step, result.request?.status]),
     ).toEqual([["request_conformance", "failed", "entry 1", 400]]);
     expect(notPassed(report)[0]!.message).toBe(
-      'createProperty request.body/garage: must be one of "Attached", "Detached", "None", got string "attached" [enum]',
+      'createProperty request.body/garage: must be one of "Attached", "Detached", "None", got string ' +
+        '"attached" [enum]',
     );
   });
 
@@ -138,8 +139,10 @@ describe("a client that breaks the contract", () => {
     const report = reportOf(har.har());
     const messages = notPassed(report).map((result) => `${result.check} ${result.status}: ${result.message}`);
     expect(messages).toEqual([
-      "request_conformance failed: retrieveProperty request.header/TOKEN: is required by the retrieveProperty operation [security]",
-      "request_conformance failed: GET /api/v1/object/properties request.route: no operation of the contract has this path [operation]",
+      "request_conformance failed: retrieveProperty request.header/TOKEN: is required by the " +
+        "retrieveProperty operation [security]",
+      "request_conformance failed: GET /api/v1/object/properties request.route: no operation of the contract " +
+        "has this path [operation]",
     ]);
   });
 
@@ -220,7 +223,7 @@ describe("a service that breaks the contract, seen in a recording", () => {
 });
 
 describe("what a recording may leave out", () => {
-  it("skips the schema check of an answer recorded without its body, and the answer checks of a request that got none", async () => {
+  it("skips the schema check of an answer recorded bodiless, and answer checks of a request with none", async () => {
     const har = recorder();
     await har.send("GET", `${API}/template_base`);
     await har.send("GET", `${API}/agent_cards`);
@@ -236,7 +239,8 @@ describe("what a recording may leave out", () => {
       notPassed(report).map((result) => `${result.step} ${result.check} ${result.status}: ${result.message}`),
     ).toEqual([
       "entry 1 response_schema_conformance skipped: the recording holds no body for this answer",
-      "entry 2 not_a_server_error skipped: the recording holds no answer to this request (it failed or was cancelled in the client)",
+      "entry 2 not_a_server_error skipped: the recording holds no answer to this request (it failed or was " +
+        "cancelled in the client)",
     ]);
     expect(report.summary.content_type_conformance!.passed).toBe(1);
     expect(report.result).toBe("passed");
@@ -306,8 +310,10 @@ describe("which exchanges are the service's", () => {
     expect(outcome).toEqual({
       kind: "nothing-to-check",
       message:
-        "traffic.har holds no exchange with the service with a path under /api/v1/object/; its 2 other entries go elsewhere " +
-        "(https://gateway.example/listing/api/v1/object/template_base, https://cdn.example/app.js). Give --base-url if the service is served under another path.",
+        "traffic.har holds no exchange with the service with a path under /api/v1/object/; its 2 other " +
+        "entries go elsewhere " +
+        "(https://gateway.example/listing/api/v1/object/template_base, https://cdn.example/app.js). Give " +
+        "--base-url if the service is served under another path.",
     });
   });
 });
@@ -347,7 +353,8 @@ describe("readRecording", () => {
       /^log\.entries\[0\]\.response\.status must be a whole number$/,
     ],
     [
-      '{"log": {"entries": [{"request": {"method": "GET", "url": "/x", "headers": [{"name": "a"}]}, "response": {"status": 200}}]}}',
+      '{"log": {"entries": [{"request": {"method": "GET", "url": "/x", "headers": [{"name": "a"}]}, ' +
+        '"response": {"status": 200}}]}}',
       /^log\.entries\[0\]\.request\.headers\[0\] must be \{ name, value \} with two strings$/,
     ],
     ['[{"request": {"method": "GET"}}]', /^\[0\]\.request\.path \(or url\) must be a non-empty string$/],
@@ -363,7 +370,8 @@ describe("readRecording", () => {
 
   it("keeps a __proto__ header as a header, not as a prototype", () => {
     const read = readRecording(
-      '{"log": {"entries": [{"request": {"method": "GET", "url": "/x", "headers": [{"name": "__proto__", "value": "x"}]}, "response": {"status": 0}}]}}',
+      '{"log": {"entries": [{"request": {"method": "GET", "url": "/x", "headers": [{"name": "__proto__", ' +
+        '"value": "x"}]}, "response": {"status": 0}}]}}',
     );
     if (!read.ok) throw new Error(read.message);
     const headers = read.exchanges[0]!.requestHeaders;

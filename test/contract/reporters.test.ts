@@ -28,7 +28,8 @@ const results: CheckResult[] = [
     },
     section: "2.1",
     message:
-      'retrieveProperty response.body/nid: must be string, got integer 7 [type]\nretrieveProperty response.body/title: <b>&"quoted"</b>',
+      "retrieveProperty response.body/nid: must be string, got integer 7 [type]\nretrieveProperty " +
+      'response.body/title: <b>&"quoted"</b>',
   },
   {
     check: "status_code_conformance",
@@ -77,7 +78,8 @@ describe("text", () => {
     expect(text).toContain("! status_code_conformance");
     expect(text).toContain("Coverage: 2/2 operations answered 200; 2/4 documented responses seen");
     expect(text).toContain(
-      "Left behind: 1 record\n  1 property: the service has no operation to delete a property\n  The full list is in the JSON report",
+      "Left behind: 1 record\n  1 property: the service has no operation to delete a property\n  The full " +
+        "list is in the JSON report",
     );
     expect(text.trimEnd().split("\n").at(-1)).toBe(
       "Contract BROKEN against https://api.example: 1 failure, 1 warning, 3 requests in 1.2 s",
@@ -123,7 +125,8 @@ describe("JUnit", () => {
   it("has a suite per check and a case per result, with failures and skips marked", () => {
     expect(
       xml.startsWith(
-        '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="Property Listing Service contract" tests="4" failures="1" skipped="1" time="1.234"',
+        '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="Property Listing Service contract" ' +
+          'tests="4" failures="1" skipped="1" time="1.234"',
       ),
     ).toBe(true);
     expect(xml.match(/<testsuite /g)).toHaveLength(4);
@@ -208,10 +211,12 @@ describe("a failing run of many checks", () => {
   it("lists one failure per cause in the text report, naming every check it failed", () => {
     const text = renderTextReport(many);
     expect(text).toContain(
-      "Failures (2, from 4 checks)\n  1. not_a_server_error, status_code_conformance [fact]: retrieve the property (retrieveProperty)\n     GET /api/v1/object/property/7 → 503",
+      "Failures (2, from 4 checks)\n  1. not_a_server_error, status_code_conformance [fact]: retrieve the " +
+        "property (retrieveProperty)\n     GET /api/v1/object/property/7 → 503",
     );
     expect(text).toContain(
-      "  2. not_a_server_error [fact]: retrieve the property (retrieveProperty)\n     GET /api/v1/object/property/8 → 503",
+      "  2. not_a_server_error [fact]: retrieve the property (retrieveProperty)\n     GET " +
+        "/api/v1/object/property/8 → 503",
     );
     expect(text.trimEnd().split("\n").at(-1)).toMatch(/: 2 failures, 0 warnings,/);
   });
@@ -266,7 +271,8 @@ describe("requests sent again or left unanswered", () => {
       [
         "Sent again after Retry-After (2 requests, 1.0 s waited in all)",
         "  GET /api/v1/object/agent_cards (list the agents): 503 Retry-After: 1; then 200",
-        "  GET /api/v1/object/property/7 (retrieve the property): no retry; then 429; not waited for again: a wait of 40 s would pass the run's 30 s of waiting (1 s spent)",
+        "  GET /api/v1/object/property/7 (retrieve the property): no retry; then 429; not waited for again: " +
+          "a wait of 40 s would pass the run's 30 s of waiting (1 s spent)",
         "",
         "No answer (1 request; each failed once, what rested on it is skipped)",
         "  GET /api/v1/object/document/9 (retrieve the floorplan): no answer within 10000 ms (--timeout)",

@@ -68,11 +68,15 @@ describe("against the conforming mock", () => {
     ).toHaveLength(15);
   });
 
-  it("leaves behind only the properties it could not delete (two, and one per property type but the first's), each labelled, and the mock never broke the contract", () => {
+  it("leaves only the properties it cannot delete (two, one per property type but the first's), labelled", () => {
     expect(report.leftBehind).toEqual(
       Array.from({ length: 2 + 11 }, () =>
         expect.stringMatching(
-          /^property \d+, made by the step "create a property with [^"]+", titled "Contract Run conforming-[0-9a-f]{6} \(\d+\)" with external id contract-conforming-[0-9a-f]{6}-\d+ \(the service has no operation to delete a property\)$/,
+          new RegExp(
+            /^property \d+, made by the step "create a property with [^"]+", titled /.source +
+              /"Contract Run conforming-[0-9a-f]{6} \(\d+\)" with external id /.source +
+              /contract-conforming-[0-9a-f]{6}-\d+ \(the service has no operation to delete a property\)$/.source,
+          ),
         ),
       ),
     );
@@ -87,7 +91,7 @@ describe("against the conforming mock", () => {
 });
 
 describe("what a run leaves on the service", () => {
-  it("labels every property it created with its tag, in the title and the external id, as the service then shows them, and reports each", async () => {
+  it("labels each property it made with its tag, in title and external id, as the service shows; reports", async () => {
     const keys = { apiKey: "left-behind", token: "left-behind-token" };
     const outcome = await runContract({
       baseUrl: mockUrl,
@@ -103,7 +107,8 @@ describe("what a run leaves on the service", () => {
     });
     if (outcome.kind !== "report") throw new Error(outcome.message);
     const { report } = outcome;
-    // Without --run-id, the id is the start time and the seed: a property found on the account leads back to its report.
+    // Without --run-id, the id is the start time and the seed: a property found on the account leads back to its
+    // report.
     expect(report.runId).toBe(`${Date.UTC(2026, 10, 26).toString(36)}-s5`);
     expect(report.runTag).toBe(`${report.runId}-abc123`);
     expect(report.created).toHaveLength(13);
@@ -315,14 +320,14 @@ describe("breakage that rests only on the contract's assumptions", () => {
   });
 });
 
-describe("a service behind another address (section 4.1: the uri is {base_url}/<autologin_path>/<ACCESS_TOKEN>)", () => {
+describe("a service behind another address (4.1: the uri is {base_url}/<autologin_path>/<ACCESS_TOKEN>)", () => {
   let proxy: Awaited<ReturnType<typeof startBreakingProxy>>;
   beforeAll(async () => {
     proxy = await startBreakingProxy(mockUrl, {});
   });
   afterAll(() => proxy.close());
 
-  it("fails autologin_uri when the uri does not start with the address the run uses, and says how to name the public one", async () => {
+  it("fails autologin_uri when the uri does not start with the run's address; says how to name another", async () => {
     const report = await run(proxy.url);
     expect(failedChecks(report)).toEqual(["autologin_uri"]);
     expect(messagesOf(report, "autologin_uri")).toContain("--public-base-url");

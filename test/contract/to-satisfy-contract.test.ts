@@ -28,7 +28,8 @@ describe("responses", () => {
     const broken = { ...recorded, body: { nid: "4001" } };
     expect(broken).not.toSatisfyContract();
     expect(() => expect(broken).toSatisfyContract()).toThrow(
-      'expected POST /api/v1/object/document/ → 200 to satisfy the contract, but it breaks it in 1 place:\n  createDocument response.body/nid: must be integer, got string "4001" [type]',
+      "expected POST /api/v1/object/document/ → 200 to satisfy the contract, but it breaks it in 1 place:\n  " +
+        'createDocument response.body/nid: must be integer, got string "4001" [type]',
     );
   });
 
@@ -98,7 +99,7 @@ describe("request journal entries", () => {
     expect(entry).toSatisfyContract();
   });
 
-  it("fails an entry whose request broke the contract, naming the request's places, and judges a carried answer too", async () => {
+  it("fails an entry whose request broke the contract, naming its places; judges a carried answer too", async () => {
     mock.reset();
     await request(mock.app).post("/api/v1/object/property").set(headers).send({ street: 12 });
     const [entry] = mock.requests();

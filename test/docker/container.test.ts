@@ -3,7 +3,8 @@
  * it: healthy, serving the API with the demo account as an unprivileged user; stopped cleanly by `docker stop`;
  * every acknowledged create on a `--db` volume kept across `docker kill -s KILL` and a new container; serving from
  * a read-only root with every capability dropped; the compose example passing; serving the load of many GETs under
- * a memory limit, and at 100,000 properties under 512m from a `--db` state in either form. Runs where an engine answers (test/support/docker.ts); in CI it must.
+ * a memory limit, and at 100,000 properties under 512m from a `--db` state in either form. Runs where an engine answers
+ * (test/support/docker.ts); in CI it must.
  */
 import { createHash } from "node:crypto";
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -103,7 +104,7 @@ describe("the image, run by a Docker engine", () => {
     expect(await docker("exec", id, "cat", "/proc/1/comm")).toBe("node");
   });
 
-  it("holds package.json's runtime dependencies and the built JavaScript, with no dev dependency, optional peer or source", async ({
+  it("holds package.json's runtime dependencies and the built JavaScript; no dev dependency, peer or source", async ({
     skip,
   }) => {
     skip(!DOCKER_AVAILABLE, NO_DOCKER);
@@ -122,7 +123,9 @@ describe("the image, run by a Docker engine", () => {
       "@faker-js/faker",
     ];
     // The packages installed, each named by its package.json (npm leaves empty scope folders of omitted ones).
-    const script = `ls -A /app; echo --; for p in ${[...Object.keys(dependencies), ...absent].join(" ")}; do [ -f node_modules/$p/package.json ] && echo $p; done; echo --; ls dist/docs-assets`;
+    const script =
+      `ls -A /app; echo --; for p in ${[...Object.keys(dependencies), ...absent].join(" ")}; do [ -f ` +
+      `node_modules/$p/package.json ] && echo $p; done; echo --; ls dist/docs-assets`;
     const [app, installed, assets] = (await docker("run", "--rm", "--entrypoint", "sh", image, "-c", script))
       .split("\n--\n")
       .map((part) => part.split("\n").filter(Boolean));
@@ -144,7 +147,7 @@ describe("the image, run by a Docker engine", () => {
     expect(logs.stdout + logs.stderr).toContain("SIGTERM: stopping");
   });
 
-  it("keeps every acknowledged create on a --db volume across `docker kill -s KILL` and a new container, with no temporary file left", async ({
+  it("keeps each acknowledged create on a --db volume across `docker kill -s KILL`, no temporary file left", async ({
     skip,
   }) => {
     skip(!DOCKER_AVAILABLE, NO_DOCKER);
@@ -174,7 +177,8 @@ describe("the image, run by a Docker engine", () => {
         }
       }
     };
-    // How long after the tenth acknowledged create of a trial the kill comes (fixed, not drawn: same run, same kills).
+    // How long after the tenth acknowledged create of a trial the kill comes (fixed, not drawn: same run, same
+    // kills).
     const delays = [0, 150, 400];
     let { id, url } = await start(args, command);
     for (const [trial, delay] of delays.entries()) {
@@ -286,7 +290,8 @@ async function composeCommand(): Promise<string[] | undefined> {
 }
 
 describe("the image at 100,000 properties within --memory 512m", () => {
-  // One state, written in each form: as `npm run fixtures` writes db.json, and as the mock writes a JSON Lines snapshot.
+  // One state, written in each form: as `npm run fixtures` writes db.json, and as the mock writes a JSON Lines
+  // snapshot.
   let fixtures: Database | undefined;
   const large = () => (fixtures ??= generateFixtures({ seed: DEFAULT_SEED, properties: 100_000 }));
 
@@ -308,7 +313,8 @@ describe("the image at 100,000 properties within --memory 512m", () => {
   ];
   for (const [form, name, text] of forms)
     it(
-      `starts from a --db state as ${form}, answers the list of 80,000 items and persists edits, never killed; the state file left as it is`,
+      `starts from a --db state as ${form}, answers the list of 80,000 items and persists edits, never ` +
+        `killed; the state file left as it is`,
       async ({ skip }) => {
         skip(!DOCKER_AVAILABLE, NO_DOCKER);
         const dir = mkdtempSync(join(tmpdir(), "plk-512-"));

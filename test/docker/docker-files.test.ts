@@ -168,7 +168,7 @@ describe("Dockerfile", () => {
     for (const example of examples) expect(example.slice(0, cmd.length)).toEqual(cmd);
   });
 
-  it("its HEALTHCHECK exits 0 while the mock answers, and non-zero when nothing listens or the answer is not 200", async () => {
+  it("its HEALTHCHECK exits 0 while the mock answers, else non-zero: nothing listens, or no 200", async () => {
     const port = await freePort();
     startCmd(PACKAGE_ROOT, port);
     await waitForHealthy(`http://127.0.0.1:${port}/healthz`);
@@ -231,7 +231,7 @@ describe("docker-compose.yml", () => {
   const mock = compose.services[MOCK_SERVICE]!;
   const tests = compose.services.tests!;
 
-  it("builds the mock from the Dockerfile, publishes its port on the host's loopback only, and tells it the address other containers use", () => {
+  it("builds the mock, publishes its port on the host's loopback only, and gives it the address others use", () => {
     expect(mock.build).toBe(".");
     expect(mock.ports).toEqual([`127.0.0.1:${env.PORT}:${env.PORT}`]);
     expect(mock.environment?.BASE_URL).toBe(`http://${MOCK_SERVICE}:${env.PORT}`);
@@ -273,7 +273,7 @@ describe("docker-compose.yml", () => {
 });
 
 describe("the image's file set", () => {
-  it("replayed stage by stage, each in a folder of its own (the build stage compiles; the last installs the runtime dependencies and copies dist/ from it), serves the mock from the built JavaScript", async ({
+  it("replayed stage by stage, each in a folder of its own, serves the mock from the built JavaScript", async ({
     skip,
   }) => {
     skip(
@@ -384,7 +384,9 @@ function runHealthcheck(port: number, deadlineMs = 15_000) {
   return run(command!, args, { PORT: String(port) }, deadlineMs);
 }
 
-/** Runs a command to its end without blocking this process, which may be serving its other end; SIGKILL at the deadline. */
+/**
+ * Runs a command to its end without blocking this process, which may be serving its other end; SIGKILL at the deadline.
+ */
 function run(
   command: string,
   args: string[],

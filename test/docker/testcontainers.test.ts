@@ -56,7 +56,7 @@ const PROFILE = {
 };
 
 describe("PropertyListingMockContainer (property-listing-kit/testcontainers)", () => {
-  it("starts from an image name, healthy, and answers the base URL and the demo credentials that the API takes", async ({
+  it("starts from an image name, healthy, and answers the base URL and demo credentials that the API takes", async ({
     skip,
   }) => {
     skip(!DOCKER_AVAILABLE, NO_DOCKER);
@@ -151,7 +151,7 @@ describe("PropertyListingMockContainer (property-listing-kit/testcontainers)", (
     ).toBe(401);
   });
 
-  it("withProfile answers as the profile says, given as an object or as its JSON text, and names it at /healthz", async ({
+  it("withProfile answers as the profile says, given as an object or JSON text, and names it at /healthz", async ({
     skip,
   }) => {
     skip(!DOCKER_AVAILABLE, NO_DOCKER);

@@ -38,7 +38,10 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-/** Runs the documented line in a shell, in the repository (where npx finds the bin), and reads the two reports it writes. */
+/**
+ * Runs the documented line in a shell, in the repository (where npx finds the bin), and reads the two reports it
+ * writes.
+ */
 async function runExample(baseUrl: string) {
   const written = ["contract.xml", "contract.json"].map((name) => join(PACKAGE_ROOT, name));
   for (const file of written) rmSync(file, { force: true });
@@ -88,7 +91,7 @@ describe("the documented CI command", () => {
     expect(example).not.toContain("npm run");
   });
 
-  it("holds against the mock: exit 0, a well-formed JUnit file with unique test cases, the JSON report, no secret anywhere", async () => {
+  it("holds against the mock: exit 0, a JUnit file of unique cases, the JSON report, no secret anywhere", async () => {
     const run = await runExample(mockUrl);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe("");
@@ -102,7 +105,7 @@ describe("the documented CI command", () => {
     expectNoSecret(run.stdout, run.stderr, run.xml, run.json);
   });
 
-  it("fails against a service that echoes the credentials in a 500, and still shows them nowhere, only their variables", async () => {
+  it("fails against a service echoing the credentials in a 500; shows them nowhere, only their variables", async () => {
     // Every retrieve of the template catalogue answers 500 with the request's credentials in the body, which the
     // report quotes (`answered 500: …`).
     const echo = await startBreakingProxy(mockUrl, {
@@ -147,7 +150,7 @@ describe("a machine format without --output", () => {
     });
   }
 
-  it("writes --json-report beside any reporter, and the text report points at it for the records left behind", async () => {
+  it("writes --json-report beside any reporter; the text report points at it for the records left behind", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "plk-ci-")), "contract.json");
     const run = await runCli("node", [CONTRACT_BIN, "--skip-seat-checks", "--json-report", file], {
       ...SECRETS,
@@ -156,7 +159,8 @@ describe("a machine format without --output", () => {
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(readFileSync(file, "utf8")) as { leftBehind: string[] };
     expect(run.stdout).toContain(
-      `Left behind: ${report.leftBehind.length} records\n  ${report.leftBehind.length} properties: the service has no operation to delete a property`,
+      `Left behind: ${report.leftBehind.length} records\n  ${report.leftBehind.length} properties: the ` +
+        `service has no operation to delete a property`,
     );
     expect(run.stdout).toContain(`The full list is in the JSON report, under "leftBehind" (${file}).`);
   });

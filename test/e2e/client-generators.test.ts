@@ -110,7 +110,7 @@ describe.each(Object.keys(GENERATORS))("%s", (name) => {
   });
 });
 
-it("the compile step fails on invalid generated code: the former inline enum gives openapi-typescript-codegen's `enum in`", () => {
+it("the compile step fails on bad generated code: the old inline enum of openapi-typescript-codegen", () => {
   expect(errorsIn("former-codegen").join("\n")).toMatch(/ProblemFieldError\.ts.*error TS/);
   // Nothing else failed to compile: the diagnostics are all the former spec's.
   expect(diagnostics.filter((line) => !line.startsWith("former-codegen/"))).toEqual([]);
@@ -177,7 +177,7 @@ describe("a generated client against the mock, with credentials and no other hea
     });
   });
 
-  it("openapi-typescript-codegen's: its configuration's headers carry the credentials (it has no API-key schemes)", async () => {
+  it("openapi-typescript-codegen's: its configured headers carry the credentials (no API-key schemes)", async () => {
     const { OpenAPI, PropertiesService, TemplatesService } = await import(
       join(project, "openapi-typescript-codegen", "index.ts")
     );
@@ -191,7 +191,7 @@ describe("a generated client against the mock, with credentials and no other hea
     });
   });
 
-  it("orval's (with the mock as its configuration's base URL): each call's RequestInit carries the credentials", async () => {
+  it("orval's (with the mock as configured base URL): each call's RequestInit carries the credentials", async () => {
     const api = await import(join(project, "orval-runtime", "api.ts"));
     const init = { headers: { ...DEMO } };
     const property = await api.retrieveProperty(1001, init);

@@ -64,7 +64,8 @@ describe("usage mistakes exit 2 with what to fix, never Contract BROKEN", () => 
     ]);
     expect(code).toBe(2);
     expect(output).toContain(
-      "The service refuses the credentials: GET /api/v1/object/template_base answered 401 and GET /api/v1/object/agent_cards 401. Check --api-key and --token",
+      "The service refuses the credentials: GET /api/v1/object/template_base answered 401 and GET " +
+        "/api/v1/object/agent_cards 401. Check --api-key and --token",
     );
     expect(output).not.toContain("BROKEN");
   }, 180_000);
@@ -105,7 +106,8 @@ describe("usage mistakes exit 2 with what to fix, never Contract BROKEN", () => 
     ]);
     expect(code).toBe(2);
     expect(output).toContain(
-      "The fresh account (--fresh-api-key and --fresh-token) already has 1 agent; the seat checks need an account without agents.",
+      "The fresh account (--fresh-api-key and --fresh-token) already has 1 agent; the seat checks need an " +
+        "account without agents.",
     );
   }, 180_000);
 
@@ -198,7 +200,10 @@ describe("a failure can be replayed", () => {
       expect(code).toBe(1);
       // One entry for the one broken answer, naming every check it failed (the nid also breaks the uri's form).
       expect(output).toMatch(
-        /1\. response_schema_conformance(, [a-z_]+)* \[fact, section 2\.1\]: create a property with every documented field \(createProperty\)/,
+        new RegExp(
+          /1\. response_schema_conformance(, [a-z_]+)* \[fact, section 2\.1\]: /.source +
+            /create a property with every documented field \(createProperty\)/.source,
+        ),
       );
       expect(output).toContain("createProperty response.body/nid: must be string, got integer 1 [type]");
       expect(output).not.toContain("manners-secret");
@@ -260,7 +265,10 @@ describe("clean-up", () => {
       ]);
       expect(code).toBe(1);
       expect(output).toMatch(
-        /Left behind: \d+ records\n {2}\d+ properties: the service has no operation to delete a property; their titles and external ids carry this run's tag, \S+/,
+        new RegExp(
+          /Left behind: \d+ records\n {2}\d+ properties: the service has no operation /.source +
+            /to delete a property; their titles and external ids carry this run's tag, \S+/.source,
+        ),
       );
       expect(output).toMatch(
         / {2}agent \d+ of the primary account \(DELETE \/api\/v1\/object\/agent_card\/\d+ answered 500\)/,

@@ -51,7 +51,7 @@ const contract = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
   runCli("node", [CONTRACT_BIN, ...args], { ...env, ...extra });
 
 describe("--usage --base-url: a replay against the service", () => {
-  it("gives one JUnit test case per consumer test, fails those resting on what the service does otherwise (exit 1), and prints no credential", async () => {
+  it("gives a JUnit case per consumer test, fails those resting on what the service does not (exit 1)", async () => {
     const jsonFile = join(dir, "replay.json");
     const { code, stdout, stderr } = await contract([
       "--usage",
@@ -140,7 +140,7 @@ describe("--usage --base-url: a replay against the service", () => {
       await proxy.close();
     }
   }, 60_000);
-  it("fails a request answered later than --timeout once, and skips, with the reason, the interactions whose ids rest on it", async () => {
+  it("fails a request answered after --timeout, and skips, saying why, the interactions resting on it", async () => {
     let release: (value: "hang-up") => void = () => {};
     const held = new Promise<"hang-up">((resolve) => (release = resolve));
     let hung = false;
@@ -215,7 +215,7 @@ describe("--usage --profile: judged against a recorded profile, nothing sent", (
   });
   afterAll(() => new Promise<void>((resolve) => listener.close(() => resolve())));
 
-  it("fails the consumer whose seats screen rests on a 402 the profile saw as a 403 with another body, and sends no request", async () => {
+  it("fails the consumer whose seats screen rests on a 402 the profile saw as a 403; sends no request", async () => {
     const profileFile = join(dir, "profile.json");
     const profile = {
       ...PROFILE,
@@ -251,7 +251,7 @@ describe("a usage file that is not one", () => {
     expect(stderr).toContain(file);
     expect(stderr).toMatch(reason);
   };
-  it("exits 2 naming the file: another version, broken JSON, a missing file, an operation the contract lacks", async () => {
+  it("exits 2 naming the file: another version, broken JSON, no file, an operation the contract lacks", async () => {
     const other = join(dir, "v9.json");
     writeFileSync(other, JSON.stringify({ ...usage, usageVersion: 9 }));
     await refused(other, /usageVersion is 9/);

@@ -70,7 +70,7 @@ describe("HTTP_PROXY", () => {
     expect(stderr).not.toContain("proxy-secret");
   });
 
-  it("in lower case too; NO_PROXY naming the host (with its port, or among others) sends every request directly", async () => {
+  it("in lower case too; NO_PROXY naming the host (with its port, or among others) sends it all directly", async () => {
     for (const noProxy of [`example.com,127.0.0.1:${new URL(mockUrl).port}`, ".example.com, 127.0.0.1", "*"]) {
       const { code, report, hops } = await contractThrough({ http_proxy: withAuth(proxy.url), NO_PROXY: noProxy });
       expect(code, noProxy).toBe(0);
@@ -159,7 +159,7 @@ describe("HTTPS_PROXY and NODE_EXTRA_CA_CERTS", () => {
       }),
   );
 
-  it("tunnels every request to an https:// service through CONNECT, trusting the CA given, and the run holds", async () => {
+  it("tunnels each request to an https:// service through CONNECT, trusting the CA given; the run holds", async () => {
     const { code, report, hops } = await contractThrough(
       { HTTPS_PROXY: withAuth(proxy.url), NODE_EXTRA_CA_CERTS: join(dir, "cert.pem") },
       tlsUrl,

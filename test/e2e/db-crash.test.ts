@@ -72,7 +72,9 @@ class Answers {
   }
 }
 
-/** Resolves once a compaction is under way (its journal set aside as `.compacting`), or after `deadlineMs` without one. */
+/**
+ * Resolves once a compaction is under way (its journal set aside as `.compacting`), or after `deadlineMs` without one.
+ */
 function compactionUnderWay(deadlineMs: number): Promise<void> {
   return new Promise((resolve) => {
     const watcher = watch(join(dir, "state"));
@@ -158,7 +160,7 @@ const leftovers = () =>
   readdirSync(join(dir, "state")).filter((name) => name !== "db.json" && name !== "db.json.journal");
 
 describe("--db under SIGKILL", () => {
-  it("keeps every acknowledged write, applies none twice, and leaves no temporary file, whenever the process dies", async () => {
+  it("keeps each acknowledged write, applies none twice, leaves no temporary file, when the process dies", async () => {
     let killedDuringCompaction = 0;
     let { process, url } = await startMock();
     for (let trial = 0; trial < TRIALS || (killedDuringCompaction === 0 && trial < MAX_TRIALS); trial += 1) {

@@ -21,7 +21,7 @@ const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "a
 const tempDir = () => mkdtempSync(join(tmpdir(), "plk-life-"));
 
 describe("--db lifecycle", () => {
-  it("refuses to start, with exit code 1 and one line naming the path and the OS error, where it cannot write", async () => {
+  it("refuses to start, exit code 1, with a line naming the path and the OS error, where it cannot write", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "file"), "");
     const dbFile = join(dir, "file", "db.json");
@@ -40,7 +40,7 @@ describe("--db lifecycle", () => {
     expect(mock.output()).toContain(`${dbFile}.journal line 1: not valid JSON`);
   });
 
-  it("keeps answering when writes start failing, says so once and on /healthz, and stops within 5 s on SIGTERM", async () => {
+  it("keeps answering when writes fail, says so once and on /healthz, and stops within 5 s on SIGTERM", async () => {
     const dir = tempDir();
     const dbFile = join(dir, "db.json");
     const fixtures = join(dir, "fixtures.json");

@@ -94,7 +94,7 @@ describe("the example consumer against the plain mock", () => {
     expect(readFileSync(again, "utf8")).toBe(readFileSync(usageFile, "utf8"));
   }, 180_000);
 
-  it("fails against the service the tests resting on the mock's own answers: the seat limit (seat-limit-status), and the never-set fields of a listing it created (never-set-defaults)", async () => {
+  it("fails on the service the tests resting on the mock's own answers (seat-limit-status, …)", async () => {
     const report = join(project, "replay.json");
     const { code, stdout, stderr } = await contract([
       "--usage",
@@ -121,9 +121,10 @@ describe("the example consumer against the plain mock", () => {
 describe("the example consumer re-run against the service's answers", () => {
   /** The example's own test command, as its CI would give it to --rerun. */
   const testCommand = (usageFile: string) =>
-    `cd '${project}' && USAGE_FILE='${usageFile}' '${process.execPath}' '${join(PACKAGE_ROOT, "node_modules", "vitest", "vitest.mjs")}' run`;
+    `cd '${project}' && USAGE_FILE='${usageFile}' '${process.execPath}' ` +
+    `'${join(PACKAGE_ROOT, "node_modules", "vitest", "vitest.mjs")}' run`;
 
-  it("breaks exactly the test that upper-cases the never-set country, naming the error and the null the service answered; the usage is left as recorded", async () => {
+  it("breaks only the test upper-casing the never-set country, naming error and null; usage unchanged", async () => {
     const usageFile = join(project, "usage.json");
     const recorded = readFileSync(usageFile, "utf8");
     const answersFile = join(project, "answers.json");
@@ -162,7 +163,10 @@ describe("the example consumer re-run against the service's answers", () => {
     const broke = rerun.verdicts.find((verdict) => verdict.name === HEADER_TEST)!;
     // The likeliest cause first: a value the mock gave that has a toUpperCase, where the service answered null.
     expect(broke.explanation).toMatch(
-      /^broke: TypeError: Cannot read properties of null \(reading 'toUpperCase'\) — the service answered null at \/country where the mock answered "US" \(retrieveProperty/,
+      new RegExp(
+        /^broke: TypeError: Cannot read properties of null \(reading 'toUpperCase'\) — the /.source +
+          /service answered null at \/country where the mock answered "US" \(retrieveProperty/.source,
+      ),
     );
     // The seats test rests on the mock's own 402 and problem+json, but the client reads the status alone: it holds.
     expect(rerun.verdicts.find((verdict) => verdict.name === SEATS_TEST)!.result).toBe("held");
@@ -211,9 +215,11 @@ describe("the example consumer against the mock playing the service's profile ba
     expect(failedTests(verdictsOf(report))).toEqual([]);
   }, 120_000);
 
-  it("re-run offline against the mock playing the profile, sends nothing to the service and gives one verdict per test", async () => {
+  it("re-run offline on the mock playing the profile, sends nothing to the service; one verdict per test", async () => {
     const report = join(project, "rerun-offline.json");
-    const command = `cd '${project}' && USAGE_FILE='${usageFile}' '${process.execPath}' '${join(PACKAGE_ROOT, "node_modules", "vitest", "vitest.mjs")}' run`;
+    const command =
+      `cd '${project}' && USAGE_FILE='${usageFile}' '${process.execPath}' ` +
+      `'${join(PACKAGE_ROOT, "node_modules", "vitest", "vitest.mjs")}' run`;
     const answersFile = join(project, "answers-offline.json");
     const { code, stdout, stderr } = await contract(
       [

@@ -34,7 +34,10 @@ it("reaches the handlers with a client made before server.listen()", async () =>
   const { data, response } = await api.GET("/api/v1/object/properties/{uid}", { params: { path: { uid: 1 } } });
   expect(response.status).toBe(200);
   expect(data?.length).toBeGreaterThan(0);
-  expect(mock).toHaveReceived({ path: "/api/v1/object/properties/1", headers: { "api-key": "demo-key", "content-type": "application/json" } });
+  expect(mock).toHaveReceived({
+    path: "/api/v1/object/properties/1",
+    headers: { "api-key": "demo-key", "content-type": "application/json" },
+  });
   expect(mock.requests()[0]).toSatisfyContract();
 });
 `;

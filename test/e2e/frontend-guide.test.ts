@@ -35,7 +35,8 @@ const API = `export async function createListing(address: Record<string, string>
 /** What the guide's typed client runs after here: the handlers listening under setupServer, as in the vitest set-up. */
 const HANDLERS_FIRST = `import { setupServer } from "msw/node";
 import { createMockHandlers } from "property-listing-kit/msw";
-setupServer(...createMockHandlers({ baseUrl: "http://127.0.0.1:4010" }).handlers).listen({ onUnhandledRequest: "error" });
+setupServer(...createMockHandlers({ baseUrl: "http://127.0.0.1:4010" }).handlers)
+  .listen({ onUnhandledRequest: "error" });
 `;
 
 let project = "";
@@ -61,7 +62,8 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
 function runVitest(environment: "node" | "jsdom") {
   writeFileSync(
     join(project, "vitest.config.ts"),
-    `export default { test: { environment: ${JSON.stringify(environment)}, setupFiles: ["./test/setup.ts"], include: ["test/**/*.test.ts"] } };\n`,
+    `export default { test: { environment: ${JSON.stringify(environment)}, setupFiles: ["./test/setup.ts"], ` +
+      `include: ["test/**/*.test.ts"] } };\n`,
   );
   return spawnSync(
     process.execPath,

@@ -15,12 +15,15 @@ import { consumerInstall, withoutNpmVariables, type ConsumerInstall } from "../s
 import { HANG_MS } from "../support/deadlines.ts";
 import { startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
 
-/** The goal of issue 22 (json-server back as a dependency), in MiB of disk (what `du` counts), for node_modules after the install. */
+/**
+ * The goal of issue 22 (json-server back as a dependency), in MiB of disk (what `du` counts), for node_modules after
+ * the install.
+ */
 const LIMIT_MIB = 30;
 /**
- * Packages a consumer must not get: the optional peers (Prism and what only it needs, faker, testcontainers), the TypeScript loader
- * and its compiler (the bins run built JavaScript), swagger-ui-dist and its analytics dependency (the build copies
- * the docs page's files into the package), and the compiler.
+ * Packages a consumer must not get: the optional peers (Prism and what only it needs, faker, testcontainers), the
+ * TypeScript loader and its compiler (the bins run built JavaScript), swagger-ui-dist and its analytics dependency (the
+ * build copies the docs page's files into the package), and the compiler.
  */
 const MUST_NOT_BE_INSTALLED = [
   "@stoplight/prism-cli",
@@ -99,7 +102,7 @@ describe("npm install --save-dev <the packed kit>, as the README installs it", (
     expect(dependents).toEqual(["json-server"]);
   });
 
-  it("brings fast-check and its one dependency, pure-rand: the runner's generated phase (--fuzz) needs them at run time", () => {
+  it("brings fast-check and its one dependency, pure-rand: the runner's --fuzz phase needs them at run time", () => {
     expect(installedNames()).toEqual(expect.arrayContaining(["fast-check", "pure-rand"]));
   });
 
@@ -120,7 +123,7 @@ describe("npm install --save-dev <the packed kit>, as the README installs it", (
     ).toEqual([]);
   });
 
-  it("runs the mock's bin from the built JavaScript: --version, /healthz, the API, /__db and the docs page", async () => {
+  it("runs the mock's bin from the built JavaScript: --version, /healthz, the API, /__db, the docs page", async () => {
     const bin = join(installed.project, "node_modules", ".bin", "property-listing-mock");
     expect(realpathSync(bin)).toBe(
       join(realpathSync(installed.project), "node_modules", "property-listing-kit", "dist", "cli", "mock.js"),
@@ -159,7 +162,8 @@ describe("npm install --save-dev <the packed kit>, as the README installs it", (
     const script = join(installed.project, `use-${process.pid}.mjs`); // inside the project, to import the kit by name
     writeFileSync(
       script,
-      'import { createContract, createMockServer } from "property-listing-kit"; console.log(typeof createContract, typeof createMockServer);',
+      'import { createContract, createMockServer } from "property-listing-kit"; console.log(typeof ' +
+        "createContract, typeof createMockServer);",
     );
     const run = startProcess(process.execPath, [script]);
     try {

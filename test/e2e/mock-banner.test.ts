@@ -44,7 +44,7 @@ describe("the start-up banner", () => {
     expect(second.banner).toMatch(/API-KEY: demo-key\s+TOKEN: demo-token\s+\(uid 1;/);
   });
 
-  it("with --accounts, names the admitted keys and their uids, and neither the demo credentials nor a token", async () => {
+  it("with --accounts, names the admitted keys and their uids, not the demo credentials nor a token", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "plk-banner-")), "accounts.json");
     writeFileSync(
       file,

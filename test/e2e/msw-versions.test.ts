@@ -27,21 +27,40 @@ const server = setupServer(...mock.handlers);
 server.listen({ onUnhandledRequest: "error" });
 const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
 const call = async (method, path, body, sent = headers) => {
-  const response = await fetch("http://mock.test" + path, { method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch("http://mock.test" + path, {
+    method,
+    headers: sent,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: response.status, type: response.headers.get("content-type"), body: await response.json() };
 };
-const created = await call("POST", "/api/v1/object/property", { street: "3 Major St", city: "Austin", state: "TX", zip: "78701" });
+const created = await call("POST", "/api/v1/object/property", {
+  street: "3 Major St",
+  city: "Austin",
+  state: "TX",
+  zip: "78701",
+});
 const retrieved = await call("GET", "/api/v1/object/property/" + created.body.nid);
 const bad = await call("POST", "/api/v1/object/property", { street: 3 });
 const anonymous = await call("GET", "/api/v1/object/properties/1", undefined, { "content-type": "application/json" });
 mock.faults.add({ path: "/api/v1/object/template_base", drop: true, times: 1 });
-const dropped = await fetch("http://mock.test/api/v1/object/template_base", { headers }).then(() => "answered", (error) => error.name);
+const dropped = await fetch("http://mock.test/api/v1/object/template_base", { headers })
+  .then(() => "answered", (error) => error.name);
 const journal = mock.requests().length;
 mock.reset();
 const afterReset = await call("GET", "/api/v1/object/property/" + created.body.nid);
 server.close();
 const msw = JSON.parse(readFileSync(new URL("./node_modules/msw/package.json", import.meta.url), "utf8")).version;
-console.log(JSON.stringify({ msw, created: created.status, street: retrieved.body.street, bad: [bad.status, bad.type], anonymous: anonymous.status, dropped, journal, afterReset: afterReset.status }));
+console.log(JSON.stringify({
+  msw,
+  created: created.status,
+  street: retrieved.body.street,
+  bad: [bad.status, bad.type],
+  anonymous: anonymous.status,
+  dropped,
+  journal,
+  afterReset: afterReset.status,
+}));
 `;
 
 /** Changes whenever the way of installing changes, so that a project installed the old way is not reused. */
@@ -105,7 +124,8 @@ describe("property-listing-kit/msw installed beside msw", () => {
   it("works with MSW 3 (Node 22.12 or later)", { timeout: INSTALL_MS + 60_000 }, async ({ skip }) => {
     skip(
       !MSW3_ALLOWED,
-      `MSW 3 needs Node 22.12 or later; this is Node ${process.versions.node} (CI runs this file on Node 22 and 24 too)`,
+      `MSW 3 needs Node 22.12 or later; this is Node ${process.versions.node} (CI runs this file on Node 22 ` +
+        `and 24 too)`,
     );
     const results = await runWith("3");
     expect(results).toEqual({ msw: expect.stringMatching(/^3\./), ...EXPECTED });

@@ -81,7 +81,8 @@ describe("npm start", () => {
     expect(await get("/__db/accounts", { Host: "mock.test" })).toBe(200);
     expect(await get("/__db/accounts", { Host: "other.test" })).toBe(403);
     const api = { "content-type": "application/json", TOKEN: "t" };
-    expect(await get("/api/v1/object/template_base", { ...api, "API-KEY": "first-new-key" })).toBe(200); // 2 seeded + 1 = 3
+    // 2 seeded + 1 = 3
+    expect(await get("/api/v1/object/template_base", { ...api, "API-KEY": "first-new-key" })).toBe(200);
     expect(await get("/api/v1/object/template_base", { ...api, "API-KEY": "one-too-many" })).toBe(401);
   });
 

@@ -30,9 +30,13 @@ const DEMO = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "appl
 const SHOWN_MOCK = "http://127.0.0.1:4010";
 const SHOWN_PROXY = "http://127.0.0.1:4012";
 const SCHEMATHESIS_SKIP =
-  "Schemathesis is a Python program and cannot be installed here: its lines are not run; the test above checks what they name";
+  "Schemathesis is a Python program and cannot be installed here: its lines are not run; the test above " +
+  "checks what they name";
 
-/** Each line of the page's `sh` blocks, comments off, continued lines joined (as test/support/readme-commands.ts reads them). */
+/**
+ * Each line of the page's `sh` blocks, comments off, continued lines joined (as test/support/readme-commands.ts reads
+ * them).
+ */
 const commands = [...PAGE.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((block) =>
   block[1]!
     .replace(/\\\n\s*/g, "")
@@ -67,7 +71,9 @@ afterAll(async () => {
 });
 
 const METHODS = ["get", "post", "put", "delete"] as const;
-/** The spec's operations in the document's order, each with its documented statuses and the requests its examples make. */
+/**
+ * The spec's operations in the document's order, each with its documented statuses and the requests its examples make.
+ */
 const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
   METHODS.filter((method) => item[method]).map((method) => {
     const operation = item[method]!;
@@ -108,7 +114,7 @@ describe("docs/outside-tools.md", () => {
     expect(await answer.json()).toEqual(JSON.parse(JSON.stringify(spec)));
   });
 
-  it("the Schemathesis lines name the mock or the proxy of the page, the spec, and the demo account's headers", async () => {
+  it("the Schemathesis lines name the page's mock or proxy, the spec, and the demo account's headers", async () => {
     const lines = commands.filter((line) => SCHEMATHESIS_LINE.test(line));
     expect(lines).toHaveLength(2);
     for (const line of lines) {
@@ -133,12 +139,13 @@ describe("docs/outside-tools.md", () => {
     });
   }
 
-  it("the Schemathesis configuration expects, per operation, the documented answers the state gives valid input", () => {
+  it("the Schemathesis configuration expects, per operation, the documented answers to valid input", () => {
     const config = readSchemathesisToml(/```toml\n([\s\S]*?)```/.exec(PAGE)![1]!);
     const ids = operations.map((operation) => operation.operationId);
     for (const override of config.operations) expect(ids).toEqual(expect.arrayContaining(override.ids));
     for (const operation of operations) {
-      // Valid input never gets 400 (Invalid Request), 413 or 415; every other documented refusal depends on the state.
+      // Valid input never gets 400 (Invalid Request), 413 or 415; every other documented refusal depends on the
+      // state.
       const expected = [
         "2xx",
         ...operation.statuses.filter((status) => !["200", "400", "413", "415"].includes(status)),
@@ -173,7 +180,7 @@ describe("docs/outside-tools.md", () => {
     );
   });
 
-  it(`${command(PROXY_LINE)}: Prism's proxy in front of the mock passes a valid exchange through without a violation`, async () => {
+  it(`${command(PROXY_LINE)}: Prism's proxy before the mock passes a valid exchange with no violation`, async () => {
     prism = await startCommand(command(PROXY_LINE).replace(SHOWN_MOCK, mockUrl));
     const answer = await fetch(`${prism.url}/api/v1/object/property/1001`, { headers: DEMO });
     expect(answer.status, await answer.clone().text()).toBe(200);
@@ -181,7 +188,7 @@ describe("docs/outside-tools.md", () => {
     expect(((await answer.json()) as { nid: string }).nid).toBe("1001");
   });
 
-  it("a Dredd-style run, each operation once from the spec's examples in the document's order, answers 200 throughout from a fresh mock", async () => {
+  it("a Dredd-style run, each operation once from the spec's examples in order, gets 200 from a new mock", async () => {
     expect((await fetch(`${mockUrl}/__admin/reset`, { method: "POST" })).status).toBe(200);
     const answered: string[] = [];
     for (const operation of operations) {

@@ -34,18 +34,26 @@ describe("the built package", () => {
     const script = join(project, "consumer.mjs");
     writeFileSync(
       script,
-      `import { checkRecording, createContract, createMockServer, readRecording, runContract } from "property-listing-kit";
+      `import {
+  checkRecording, createContract, createMockServer, readRecording, runContract,
+} from "property-listing-kit";
 const contract = createContract();
-const broken = contract.validateResponse({ method: "POST", path: "/api/v1/object/property", status: 200, headers: { "content-type": "application/json" }, body: { nid: 1, uri: "x" } });
+const broken = contract.validateResponse({
+  method: "POST", path: "/api/v1/object/property", status: 200,
+  headers: { "content-type": "application/json" }, body: { nid: 1, uri: "x" },
+});
 const mock = createMockServer();
 const { url } = await mock.listen(0);
 const outcome = await runContract({ baseUrl: url, apiKey: "demo-key", token: "demo-token", contract });
 await mock.close();
-const read = readRecording(JSON.stringify([{ request: { method: "GET", path: "/api/v1/object/agent_cards", headers: { "API-KEY": "k", TOKEN: "t" } },
+const read = readRecording(JSON.stringify([{
+  request: { method: "GET", path: "/api/v1/object/agent_cards", headers: { "API-KEY": "k", TOKEN: "t" } },
   response: { status: 200, headers: { "content-type": "application/json" }, body: { "1003": { id: 1003 } } } }]));
 const recorded = checkRecording(read.exchanges, { source: "inline", contract });
 console.log(JSON.stringify({ errors: broken.errors.map((error) => error.location), result: outcome.report.result,
-  recording: recorded.report.results.filter((result) => result.status === "failed").map((result) => result.violations[0].location) }));
+  recording: recorded.report.results
+    .filter((result) => result.status === "failed")
+    .map((result) => result.violations[0].location) }));
 `,
     );
     const { code, output } = await run("node", [script]);
@@ -57,7 +65,7 @@ console.log(JSON.stringify({ errors: broken.errors.map((error) => error.location
     });
   });
 
-  it("gives property-listing-kit/client, a typed client that sends the credentials and finds fetch at call time", async () => {
+  it("gives property-listing-kit/client, a typed client sending credentials, finding fetch at call time", async () => {
     const script = join(project, "client.mjs");
     writeFileSync(
       script,
@@ -73,7 +81,10 @@ globalThis.fetch = (request) => (calls.push(request.method), real(request));
 const listed = await api.GET("/api/v1/object/properties/{uid}", { params: { path: { uid: 1 } } });
 const [entry] = mock.requests();
 await mock.close();
-console.log(JSON.stringify({ status: listed.response.status, list: Array.isArray(listed.data), calls, sent: [entry.headers["api-key"], entry.headers.token, entry.headers["content-type"]] }));
+console.log(JSON.stringify({
+  status: listed.response.status, list: Array.isArray(listed.data), calls,
+  sent: [entry.headers["api-key"], entry.headers.token, entry.headers["content-type"]],
+}));
 `,
     );
     const { code, output } = await run("node", [script]);
@@ -92,8 +103,11 @@ console.log(JSON.stringify({ status: listed.response.status, list: Array.isArray
       `import "property-listing-kit/vitest";
 import { expect, it } from "vitest";
 it("holds recorded traffic against the contract", () => {
-  const ok = { method: "GET", path: "/api/v1/object/document/4001", status: 200, headers: { "content-type": "application/json" },
-    body: { nid: "4001", created: 1, changed: 1, title: "Plan", property_reference: 1024, file_url: "https://f.example/p.pdf", visible: true, category: "floorplan", is_floorplan: true, Show_on_unbranded: false } };
+  const ok = { method: "GET", path: "/api/v1/object/document/4001", status: 200,
+    headers: { "content-type": "application/json" },
+    body: { nid: "4001", created: 1, changed: 1, title: "Plan", property_reference: 1024,
+      file_url: "https://f.example/p.pdf", visible: true, category: "floorplan", is_floorplan: true,
+      Show_on_unbranded: false } };
   expect(ok).toSatisfyContract();
   expect({ ...ok, body: { ...ok.body, visible: "yes" } }).not.toSatisfyContract();
 });
@@ -109,7 +123,7 @@ it("holds recorded traffic against the contract", () => {
     expect(code).toBe(0);
   });
 
-  it("runs its command-line programs, as npm install links them, from the built files; --help names them and --version gives the version", async () => {
+  it("runs its programs as npm install links them, from the built files; --help names them; --version", async () => {
     const { version } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string };
     const bins = (
       JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { bin: Record<string, string> }
@@ -128,7 +142,7 @@ it("holds recorded traffic against the contract", () => {
     }
   }, 260_000);
 
-  it("ships the built code, the docs page's files with their licence, the spec, the fixtures and the docs, and no test, CI or local file", async () => {
+  it("ships the built code, docs page's files and licence, spec, fixtures, docs; no test, CI, local file", async () => {
     const { files } = await consumerInstall();
     const docsAssets = [
       ...[...Object.keys(DOCS_ASSETS), ...DOCS_ASSET_LICENSES].map((name) => `dist/docs-assets/${name}`),
@@ -150,12 +164,19 @@ it("holds recorded traffic against the contract", () => {
     ]) {
       expect(files, required).toContain(required);
     }
-    const unwanted =
-      /^(test|scripts|node_modules|coverage|scratch|\.ci|\.github)\/|(^|\/)[^/]*\.test\.[cm]?[jt]s(\.map)?$|^(vitest\.config|tsconfig|redocly|docker-compose|Dockerfile|\.dockerignore|\.gitignore)|\.tgz$/;
+    // The alternatives: a folder of the repository only, a test file, a configuration of the repository, a tarball.
+    const unwanted = new RegExp(
+      [
+        /^(test|scripts|node_modules|coverage|scratch|\.ci|\.github)\//.source,
+        /(^|\/)[^/]*\.test\.[cm]?[jt]s(\.map)?$/.source,
+        /^(vitest\.config|tsconfig|redocly|docker-compose|Dockerfile|\.dockerignore|\.gitignore)/.source,
+        /\.tgz$/.source,
+      ].join("|"),
+    );
     expect(files.filter((file) => unwanted.test(file))).toEqual([]);
   }, 260_000);
 
-  it("is ESM only, for the Node versions of package.json's engines; CommonJS on those versions can require() it", async () => {
+  it("is ESM only, for the Node versions of package.json's engines; CommonJS on them can require() it", async () => {
     const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as {
       type: string;
       engines: { node: string };

@@ -14,12 +14,17 @@ const script = `
 import { createRequire } from "node:module";
 import { createMockServer } from ${JSON.stringify(pathToFileURL(join(PACKAGE_ROOT, "dist", "index.js")).href)};
 const require = createRequire(import.meta.url);
-const loaded = () => [...new Set(Object.keys(require.cache).map((path) => /[\\\\/]node_modules[\\\\/](json-server|express|lowdb|lodash)[\\\\/]/.exec(path)?.[1]).filter(Boolean))].sort();
+const packageOf = (path) => /[\\\\/]node_modules[\\\\/](json-server|express|lowdb|lodash)[\\\\/]/.exec(path)?.[1];
+const loaded = () => [...new Set(Object.keys(require.cache).map(packageOf).filter(Boolean))].sort();
 const mock = createMockServer({ quiet: true });
 const { url } = await mock.listen(0, "127.0.0.1");
 const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
-const statuses = [(await fetch(url + "/healthz")).status, (await fetch(url + "/api/v1/object/properties/1", { headers })).status];
-statuses.push((await fetch(url + "/api/v1/object/property", { method: "POST", headers, body: JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }) })).status);
+const statuses = [
+  (await fetch(url + "/healthz")).status,
+  (await fetch(url + "/api/v1/object/properties/1", { headers })).status,
+];
+const body = JSON.stringify({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" });
+statuses.push((await fetch(url + "/api/v1/object/property", { method: "POST", headers, body })).status);
 const afterApi = loaded();
 statuses.push((await fetch(url + "/__db/accounts?_limit=1")).status);
 console.log(JSON.stringify({ statuses, afterApi, afterRaw: loaded() }));

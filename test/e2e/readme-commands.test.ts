@@ -51,16 +51,31 @@ const NOT_RUN: Array<[RegExp, string]> = [
   ],
   [/^npm test$/, "the suite itself"],
   [
-    /^npx (--no -- )?property-listing-contract --usage usage\.json (--base-url https:\/\/staging\.example\.com( --reporter junit --output consumer\.xml)?|--profile (service-profile|profiles\/staging)\.json)$/,
-    "a usage file is recorded by a consumer's suite: test/e2e/contract-cli-usage.test.ts runs both forms as a process, on a recorded usage, and test/e2e/example-consumer.test.ts on the example consumer's",
+    new RegExp(
+      /^npx (--no -- )?property-listing-contract --usage usage\.json /.source +
+        "(" +
+        /--base-url https:\/\/staging\.example\.com( --reporter junit --output consumer\.xml)?/.source +
+        "|" +
+        /--profile (service-profile|profiles\/staging)\.json/.source +
+        ")$",
+    ),
+    "a usage file is recorded by a consumer's suite: test/e2e/contract-cli-usage.test.ts runs both forms as " +
+      "a process, on a recorded usage, and test/e2e/example-consumer.test.ts on the example consumer's",
   ],
   [
-    /^npx (--no -- )?property-listing-contract --usage usage\.json --base-url https:\/\/staging\.example\.com --rerun "npx vitest run"( --reporter junit --output consumer\.xml)?$/,
-    "it needs a consumer's suite and its recorded usage: test/e2e/example-consumer.test.ts runs --rerun as a process on the example consumer against an independent implementation, and test/e2e/contract-cli-rerun.test.ts on a recorded usage",
+    new RegExp(
+      /^npx (--no -- )?property-listing-contract --usage usage\.json /.source +
+        /--base-url https:\/\/staging\.example\.com --rerun /.source +
+        /"npx vitest run"( --reporter junit --output consumer\.xml)?$/.source,
+    ),
+    "it needs a consumer's suite and its recorded usage: test/e2e/example-consumer.test.ts runs --rerun as a " +
+      "process on the example consumer against an independent implementation, and " +
+      "test/e2e/contract-cli-rerun.test.ts on a recorded usage",
   ],
   [
     /^npx property-listing-mock --record-usage usage\.json --consumer web-app$/,
-    "it records until the suite beside it stops it: test/e2e/usage-cli.test.ts starts the mock with these flags as a process and reads the file it writes",
+    "it records until the suite beside it stops it: test/e2e/usage-cli.test.ts starts the mock with these " +
+      "flags as a process and reads the file it writes",
   ],
   [
     /^npx --no -- property-listing-contract --reporter junit --output contract\.xml --json-report contract\.json$/,
@@ -68,52 +83,64 @@ const NOT_RUN: Array<[RegExp, string]> = [
   ],
   [
     /^docker (build|run|compose|volume) /,
-    "test/docker/container.test.ts builds the image and runs it under a real engine (CI starts one); without an engine, test/docker/docker-files.test.ts replays it",
+    "test/docker/container.test.ts builds the image and runs it under a real engine (CI starts one); without " +
+      "an engine, test/docker/docker-files.test.ts replays it",
   ],
   // The install into a project: test/support/consumer-install.ts runs these two lines of the README (packing into a
-  // temporary folder, installing in an empty project there), for test/e2e/package-consumer.test.ts and the npx line below.
+  // temporary folder, installing in an empty project there), for test/e2e/package-consumer.test.ts and the npx line
+  // below.
   [
     /^npm install --save-dev msw$/,
     "test/e2e/msw-versions.test.ts installs msw beside the packed kit (MSW 2, and MSW 3 where Node allows it)",
   ],
   [
     /^npx msw init public\/ --save$/,
-    "MSW's own command, writing its worker script into a Vite app's public folder; test/browser/msw-worker.test.ts serves that script from msw's package",
+    "MSW's own command, writing its worker script into a Vite app's public folder; " +
+      "test/browser/msw-worker.test.ts serves that script from msw's package",
   ],
   [/^npm run build$/, "run before every test run by test/support/build-once.ts"],
   [
     /^(VITE_MOCK=1 )?npx vite build( && npx vite preview)?$/,
-    "a Vite app's own build (docs/frontend.md): test/e2e/vite-builds.test.ts builds the guide's app both ways, and serves the demo build to Chromium",
+    "a Vite app's own build (docs/frontend.md): test/e2e/vite-builds.test.ts builds the guide's app both " +
+      "ways, and serves the demo build to Chromium",
   ],
   [
     /^npm run bench -- --only (growth|scale) /,
-    "a section of the bench at full size takes minutes and gigabytes; test/bench/bench.test.ts runs every section with small counts",
+    "a section of the bench at full size takes minutes and gigabytes; test/bench/bench.test.ts runs every " +
+      "section with small counts",
   ],
   [
     /^scripts\/docker\/stand-in-base\.sh\b/,
-    "needs root, debootstrap and an engine: .ci/run runs it, test/docker/stand-in-base.test.ts checks what it plans from the Dockerfile",
+    "needs root, debootstrap and an engine: .ci/run runs it, test/docker/stand-in-base.test.ts checks what " +
+      "it plans from the Dockerfile",
   ],
   [/^DOCKER_BUILDKIT=0 docker build /, ".ci/run builds the image so, and test/docker/container.test.ts runs it"],
   [
     /^npm install (--save-dev )?(react|storybook)@/,
-    "the Storybook recipe's installs (docs/storybook.md): test/e2e/storybook-example.test.ts installs examples/storybook, whose package.json pins the versions these lines name (it checks they agree)",
+    "the Storybook recipe's installs (docs/storybook.md): test/e2e/storybook-example.test.ts installs " +
+      "examples/storybook, whose package.json pins the versions these lines name (it checks they agree)",
   ],
   [
     /^npx msw init public --save$/,
-    "MSW's own command, writing its worker script into the Storybook recipe's public folder: examples/storybook ships the script it wrote",
+    "MSW's own command, writing its worker script into the Storybook recipe's public folder: " +
+      "examples/storybook ships the script it wrote",
   ],
   [
     /^(USAGE_FILE=\S+ CHROMIUM_PATH=\S+ )?npx vitest( run)?$/,
-    "the Storybook recipe's stories as tests: test/e2e/storybook-example.test.ts runs them in a copy of examples/storybook, with USAGE_FILE and CHROMIUM_PATH set",
+    "the Storybook recipe's stories as tests: test/e2e/storybook-example.test.ts runs them in a copy of " +
+      "examples/storybook, with USAGE_FILE and CHROMIUM_PATH set",
   ],
   [/^npm pack$/, "run by test/support/consumer-install.ts"],
   [
     /^property-listing-mock --convert-state state\.json state\.jsonl$/,
-    "it needs a state file: test/e2e/db-state-files.test.ts runs --convert-state as a process, both ways, and on a damaged or existing file",
+    "it needs a state file: test/e2e/db-state-files.test.ts runs --convert-state as a process, both ways, " +
+      "and on a damaged or existing file",
   ],
   [
     /^npm install -D property-listing-kit$/,
-    "the install from the npm registry, once a release is published there; test/e2e/publish.test.ts runs npm publish --dry-run on this package, and test/support/consumer-install.ts installs the same archive into an empty project",
+    "the install from the npm registry, once a release is published there; test/e2e/publish.test.ts runs npm " +
+      "publish --dry-run on this package, and test/support/consumer-install.ts installs the same archive into " +
+      "an empty project",
   ],
   [
     /^npm install --save-dev \.\.\/property-listing-kit\/property-listing-kit-[0-9.]+\.tgz$/,
@@ -122,7 +149,8 @@ const NOT_RUN: Array<[RegExp, string]> = [
   // The page for outside tools: test/e2e/outside-tools.test.ts runs its lines against one mock, in the page's order.
   [
     /^npm start$/,
-    "the mock that docs/outside-tools.md points the tools at: test/e2e/outside-tools.test.ts starts it with this line, and test/e2e/npm-start.test.ts runs npm start",
+    "the mock that docs/outside-tools.md points the tools at: test/e2e/outside-tools.test.ts starts it with " +
+      "this line, and test/e2e/npm-start.test.ts runs npm start",
   ],
   [
     /^npm run proxy -- --target http:\/\/127\.0\.0\.1:4010$/,
@@ -134,7 +162,8 @@ const NOT_RUN: Array<[RegExp, string]> = [
   ],
   [
     /^schemathesis run /,
-    "Schemathesis is a Python program and cannot be installed here: test/e2e/outside-tools.test.ts checks what these lines name and skips them with that reason",
+    "Schemathesis is a Python program and cannot be installed here: test/e2e/outside-tools.test.ts checks " +
+      "what these lines name and skips them with that reason",
   ],
 ];
 
@@ -168,7 +197,9 @@ async function sh(line: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: nu
   return { code, output: process.output() };
 }
 
-/** Starts a server command (in `cwd`, the repository unless given), waits until it answers at `address`, and stops it. */
+/**
+ * Starts a server command (in `cwd`, the repository unless given), waits until it answers at `address`, and stops it.
+ */
 async function serves(line: string, address: string, cwd?: string): Promise<void> {
   const process = startProcess("sh", ["-c", `${cwd ? `cd '${cwd}' && ` : ""}exec ${line}`]);
   started.push(process);
@@ -269,7 +300,8 @@ const RULES: Array<{ pattern: RegExp; run: (line: string) => Promise<void> }> = 
     },
   },
   {
-    // The frontend recipe: the mock's program as the install into a project links it (test/support/consumer-install.ts).
+    // The frontend recipe: the mock's program as the install into a project links it
+    // (test/support/consumer-install.ts).
     pattern: /^npx property-listing-mock$/,
     run: async (line) => {
       const { project } = await consumerInstall();

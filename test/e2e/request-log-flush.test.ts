@@ -14,7 +14,10 @@ afterEach(() => killAll(started));
 const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
 const REQUESTS = 300;
 
-/** Starts the bin (with `preload` imported first), sends REQUESTS requests 20 at a time, and returns once all are answered. */
+/**
+ * Starts the bin (with `preload` imported first), sends REQUESTS requests 20 at a time, and returns once all are
+ * answered.
+ */
 async function answered(preload?: string, flags: string[] = []): Promise<StartedProcess> {
   const mock = startProcess("node", [
     ...(preload ? ["--import", preload] : []),

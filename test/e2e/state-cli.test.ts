@@ -37,13 +37,20 @@ describe("where to read on (issue 29: /docs named in the banner and --help)", ()
 });
 
 describe("--state and MOCK_STATE", () => {
-  it("--state seats-full: the banner names it, the next agent card answers 402, and a reset comes back to it", async () => {
+  it("--state seats-full: the banner names it, the next agent card answers 402, a reset comes back to it", async () => {
     const { url, banner } = await startMock(["--state", "seats-full"]);
     expect(banner).toMatch(
-      /Seeded\s+30 properties, 13 agents, 32 documents, 2 accounts \(state seats-full; POST http:\/\/127\.0\.0\.1:\d+\/__admin\/state changes it\)/,
+      new RegExp(
+        /Seeded\s+30 properties, 13 agents, 32 documents, 2 accounts \(state /.source +
+          /seats-full; POST http:\/\/127\.0\.0\.1:\d+\/__admin\/state changes it\)/.source,
+      ),
     );
     expect(banner).toMatch(/Docs\s+http:\/\/127\.0\.0\.1:\d+\/docs/);
-    const card = JSON.stringify({ agent_first_name: "Luis", agent_last_name: "Ortega", email: "luis@harbor.example" });
+    const card = JSON.stringify({
+      agent_first_name: "Luis",
+      agent_last_name: "Ortega",
+      email: "luis@harbor.example",
+    });
     expect((await fetch(`${url}/api/v1/object/agent_card/`, { method: "POST", headers, body: card })).status).toBe(402);
     expect((await fetch(`${url}/__admin/reset`, { method: "POST" })).status).toBe(200);
     expect((await fetch(`${url}/api/v1/object/agent_card/`, { method: "POST", headers, body: card })).status).toBe(402);
@@ -70,7 +77,10 @@ describe("--state and MOCK_STATE", () => {
     [
       "a name that is not shipped and no file",
       ["--state", "seats-ful"],
-      /--state seats-ful is neither a shipped state \(fixtures, empty-account, seats-full, many-properties\) nor a file/,
+      new RegExp(
+        /--state seats-ful is neither a shipped state \(fixtures, /.source +
+          /empty-account, seats-full, many-properties\) nor a file/.source,
+      ),
     ],
     ["a file that is not JSON", ["--state", "BAD_JSON"], /is not valid JSON/],
     [

@@ -1,4 +1,7 @@
-/** Steering as a user starts it: the CLI's --latency and --journal-size, then the curl examples of docs/setting-up-a-test.md as fetch. */
+/**
+ * Steering as a user starts it: the CLI's --latency and --journal-size, then the curl examples of
+ * docs/setting-up-a-test.md as fetch.
+ */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseMockArgs } from "../../src/cli/parse-mock-args.ts";
 import { killAll, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
@@ -14,7 +17,7 @@ const cli = (args: string[]) => {
 const demo = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
 
 describe("the mock's steering options", () => {
-  it("delays every API answer with --latency and keeps --journal-size requests, and takes Prefer and fault rules", async () => {
+  it("delays each API answer by --latency, keeps --journal-size requests, takes Prefer and fault rules", async () => {
     const mock = cli(["--port", "0", "--quiet", "--latency", "40", "--journal-size", "2"]);
     const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
     await waitForHealthy(`${url}/healthz`);

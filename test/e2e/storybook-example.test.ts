@@ -36,7 +36,9 @@ import { readmeExample } from "../support/readme-examples.ts";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
 import { expectValidUsage } from "../usage/usage-check.ts";
 
-const WHY = `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an error)`;
+const WHY =
+  `${CHROMIUM} is missing (.ci/run installs Debian's chromium package; REQUIRE_BROWSER=1 makes its absence an ` +
+  `error)`;
 const EXAMPLE = join(PACKAGE_ROOT, "examples", "storybook");
 const GUARD = join(PACKAGE_ROOT, "test", "support", "offline-guard.mjs");
 /** Changes whenever the way of installing changes, so that an install made the old way is not reused. */
@@ -136,7 +138,10 @@ function run(bin: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ sta
   });
 }
 
-/** What the guard logged: the connections and look-ups past loopback, those on loopback, and the processes it was loaded into. */
+/**
+ * What the guard logged: the connections and look-ups past loopback, those on loopback, and the processes it was loaded
+ * into.
+ */
 function guarded(log: string): { outside: string[]; loopback: number; processes: number } {
   const lines = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
   const entries = lines.map(
@@ -278,7 +283,7 @@ describe(`examples/storybook with the packed kit (needs ${CHROMIUM})`, () => {
     expect(away).toEqual([]);
   });
 
-  it("runs every story as a test in Chromium offline, each recorded under its id, the usage valid and replayed by the runner", {
+  it("runs each story as a test in Chromium offline, recorded under its id, the usage valid and replayed", {
     timeout: 600_000,
   }, async ({ skip }) => {
     skip(!CHROMIUM_AVAILABLE, WHY);

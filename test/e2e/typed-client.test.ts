@@ -52,7 +52,11 @@ afterAll(() => mock.close());
  */
 /** `property-listing-kit/client`'s client, typed through the package's exports and dist/client.d.ts. */
 const LISTING_CLIENT = `import { createListingClient, type ListingClient } from "property-listing-kit/client";
-const api: ListingClient = createListingClient({ baseUrl: "http://127.0.0.1:4010", apiKey: "demo-key", token: "demo-token" });
+const api: ListingClient = createListingClient({
+  baseUrl: "http://127.0.0.1:4010",
+  apiKey: "demo-key",
+  token: "demo-token",
+});
 const { data, error } = await api.GET("/api/v1/object/property/{nid}", { params: { path: { nid: 1001 } } });
 const street: string | null | undefined = data?.street;
 const failed: boolean = error !== undefined;

@@ -129,7 +129,8 @@ describe("imports in src", () => {
     });
     expect(
       described,
-      "Each of these files reaches itself through its imports. Break the circle: move what two of them share (often types) into a module of its own both import.",
+      "Each of these files reaches itself through its imports. Break the circle: move what two of them share " +
+        "(often types) into a module of its own both import.",
     ).toEqual([]);
   });
 

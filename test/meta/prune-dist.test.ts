@@ -26,7 +26,7 @@ function filesBelow(folder: string): string[] {
 }
 
 describe("the build's pruning of dist/", () => {
-  it("removes the compiled files of sources that are gone, and their empty folders; keeps the rest and the copied assets", () => {
+  it("removes the compiled files of sources gone, and their empty folders; keeps the rest and copied assets", () => {
     for (const source of ["src/index.ts", "src/hosts/node/create-app.ts"]) write(source);
     const kept = [
       "dist/index.js",

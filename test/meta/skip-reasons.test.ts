@@ -29,7 +29,8 @@ it("runs anyway", () => {});
     const run = startProcess(process.execPath, args);
     expect(await run.exited).toBe(0);
     expect(run.output()).toContain(
-      "Skipped for a missing prerequisite:\n  prerequisite.test.mjs > needs a frobnicator\n      why: no frobnicator on this machine",
+      "Skipped for a missing prerequisite:\n  prerequisite.test.mjs > needs a frobnicator\n      why: no " +
+        "frobnicator on this machine",
     );
   });
 });

@@ -31,7 +31,10 @@ function foldersBelow(folder: string): string[] {
   ];
 }
 
-/** The text of every comment of a TypeScript or JavaScript file, found by the parser so that strings and templates are not read. */
+/**
+ * The text of every comment of a TypeScript or JavaScript file, found by the parser so that strings and templates are
+ * not read.
+ */
 function scriptComments(path: string, text: string): string[] {
   const kind = extname(path) === ".js" ? ts.ScriptKind.JS : ts.ScriptKind.TS;
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, kind);
@@ -61,7 +64,9 @@ const ROOTS = "src|test|docs|scripts|spec";
 /** A repository path: a top folder, then names; not a piece of a longer path or an address. */
 const REPOSITORY_PATH = new RegExp(String.raw`(?<![\w./@:-])(?:${ROOTS})/[\w.-]+(?:/[\w.-]+)*`, "g");
 const REPOSITORY_ROOT = new RegExp(`^(?:${ROOTS})/`);
-/** A file named with a hyphen in its name (kebab-case, as the kit names its files), alone or after folders of its own. */
+/**
+ * A file named with a hyphen in its name (kebab-case, as the kit names its files), alone or after folders of its own.
+ */
 const NEAR_FILE =
   /(?<![\w./@:-])(?:[a-z0-9_]+(?:-[a-z0-9_]+)*\/)*[a-z0-9_]+(?:-[a-z0-9_]+)+\.(?:ts|js|css|html)(?![\w-])/g;
 

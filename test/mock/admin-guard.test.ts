@@ -48,7 +48,7 @@ describe("no CORS on the admin routes", () => {
     expect(api.headers["access-control-allow-origin"]).toBe("*");
   });
 
-  it("answers the API's preflight for the headers a client sends: API-KEY, TOKEN, content-type and Prefer", async () => {
+  it("answers the API's preflight for the headers a client sends: API-KEY, TOKEN, content-type, Prefer", async () => {
     const preflight = await request(mock.app)
       .options("/api/v1/object/property/1001")
       .set({
@@ -99,7 +99,7 @@ describe("a foreign Origin gets 403", () => {
 });
 
 describe("admin writes take application/json only", () => {
-  it("refuses form, text and multipart bodies, and a body without a content-type, with 415, changing nothing", async () => {
+  it("refuses form, text and multipart bodies, and a body with no content-type, with 415: no change", async () => {
     const before = state();
     const property = JSON.stringify({ ...(await rawProperty()), title: "Sneaked in" });
     for (const type of [

@@ -114,9 +114,12 @@ describe("reset", () => {
     await api("get", "/agent_cards", { "API-KEY": "new-key", TOKEN: "other" }).expect(200); // the key is new again
   });
 
-  it("starts the nid, uid and auto-login sequences again: the same requests after a reset get the same answers", async () => {
+  it("starts the nid, uid and auto-login sequences again: after a reset, the same requests get the same", async () => {
     const run = async () => {
-      const property = (await api("post", "/property").send(address).expect(200)).body as { nid: string; uri: string };
+      const property = (await api("post", "/property").send(address).expect(200)).body as {
+        nid: string;
+        uri: string;
+      };
       const document = (
         await api("post", "/document/")
           .send({
@@ -135,7 +138,8 @@ describe("reset", () => {
       const opened = (await request(mock.app).get("/__db/accounts?apiKey=fresh-key").expect(200)).body as Array<{
         id: number;
       }>;
-      // The uri's address is the one each request used (supertest listens on a new port for each): only its path, the token, must repeat.
+      // The uri's address is the one each request used (supertest listens on a new port for each): only its path, the
+      // token, must repeat.
       return {
         property: { ...property, uri: new URL(property.uri).pathname },
         document,
@@ -151,7 +155,7 @@ describe("reset", () => {
 
 describe("a new account's uid", () => {
   const fresh = { "API-KEY": "uid-key", TOKEN: "uid-token" };
-  it("is the uid of the properties it creates, and listing by it finds them (docs/mock.md: Accounts and credentials)", async () => {
+  it("is the uid of the properties it creates, and listing by it finds them (docs/mock.md: Accounts)", async () => {
     const { nid } = (await api("post", "/property", fresh).send(address).expect(200)).body as { nid: string };
     const { uid } = (await api("get", `/property/${nid}`, fresh).expect(200)).body as { uid: string };
     expect(uid).not.toBe("1");

@@ -22,7 +22,7 @@ describe("wrapApiHandler", () => {
     expect(wrapApiHandler(handler, [])).toBe(handler);
   });
 
-  it("runs interceptors outermost first around the handler, each seeing what the handler filled in and its reply", async () => {
+  it("runs interceptors outermost first around the handler, each seeing what it filled in and its reply", async () => {
     const seen: string[] = [];
     const tracing =
       (name: string): ApiInterceptor =>
@@ -64,7 +64,7 @@ describe("wrapApiHandler", () => {
     expect(ran).toBe(1);
   });
 
-  it("answers synchronously when neither the handler nor any interceptor waits, and as a promise when one does", async () => {
+  it("answers at once when neither the handler nor an interceptor waits, and as a promise when one does", async () => {
     const handler = (exchange: ApiCall): Reply => {
       exchange.operationId = "retrieveTemplateCatalogue";
       return okReply({ templates: [] });

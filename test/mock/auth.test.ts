@@ -154,7 +154,8 @@ describe("accounts opened on first use are bounded", () => {
     await call("new-2").expect(200); // the 2 seeded accounts and these 2 make 4
     const { body } = await call("new-3").expect(401);
     expect(body.detail).toBe(
-      "The API-KEY is new, and this mock already holds 4 accounts, its limit for accounts opened on first use (--max-accounts). Use a known key, reset the mock, or start it with a higher --max-accounts.",
+      "The API-KEY is new, and this mock already holds 4 accounts, its limit for accounts opened on first " +
+        "use (--max-accounts). Use a known key, reset the mock, or start it with a higher --max-accounts.",
     );
     expect(bounded.store.counts().accounts).toBe(4);
     await call("new-1").expect(200);

@@ -123,7 +123,7 @@ describe("with a service profile", () => {
     return profiled;
   };
 
-  it("that saw the service refuse a retrieve without content-type: refused the same way, and answered with it", async () => {
+  it("that saw the service refuse a retrieve without content-type: refused alike, and answered with it", async () => {
     const profiled = withProfile(refused);
     for (const [, path] of GETS) {
       const { body } = await request(profiled.app).get(path).set(DEMO).expect(406);

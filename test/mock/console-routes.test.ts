@@ -23,7 +23,7 @@ const admin = () => request(mock.app);
 const PROPERTY = "/api/v1/object/property";
 
 describe("GET /__admin/journal and /__admin/journal/<id>", () => {
-  it("sums up each call: operation, status, duration, account uid, and an invalid request's offending fields, never a credential", async () => {
+  it("sums up each call: operation, status, duration, uid, a bad request's fields, never a credential", async () => {
     await api("get", "/property/1001").expect(200);
     await api("post", "/property").send({ street: "1 Main St", state: "TXX" }).expect(400);
     await request(mock.app).get("/api/v1/object/template_base").set({ "content-type": "application/json" }).expect(401);
@@ -49,7 +49,7 @@ describe("GET /__admin/journal and /__admin/journal/<id>", () => {
     expect(JSON.stringify(listed.body)).not.toMatch(/demo-key|demo-token/);
   });
 
-  it("opens a call: request and answer headers, bodies formatted, credentials hidden, a curl with $API_KEY and $TOKEN", async () => {
+  it("opens a call: request and answer headers, bodies formatted, credentials hidden, a curl of $TOKEN…", async () => {
     await api("post", "/property").send({ street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }).expect(200);
     const [{ id }] = (await admin().get("/__admin/journal").expect(200)).body.calls;
     const opened = await admin().get(`/__admin/journal/${id}`).expect(200);
@@ -159,7 +159,7 @@ describe("the journal's subscription", () => {
 });
 
 describe("GET and DELETE /__admin/coverage", () => {
-  it("counts each operation and documented status the session got, and the assumptions those answers rest on", async () => {
+  it("counts each operation and documented status the session got, and the assumptions they rest on", async () => {
     await admin().delete("/__admin/coverage").expect(200);
     await api("get", "/property/1001").expect(200);
     await api("get", "/property/1001").expect(200);
@@ -199,7 +199,7 @@ describe("GET and DELETE /__admin/coverage", () => {
 });
 
 describe("/__admin/latency", () => {
-  it("is none unless set; PUT sets it for the next call, DELETE removes it, a reset brings the start one back", async () => {
+  it("is none unless set; PUT sets it for the next call, DELETE removes it, a reset brings the start one", async () => {
     expect((await admin().get("/__admin/latency").expect(200)).body).toEqual({ latency: null });
     expect((await admin().put("/__admin/latency").send({ min: 0, max: 3 }).expect(200)).body).toEqual({
       latency: { min: 0, max: 3 },
@@ -280,7 +280,7 @@ describe("the admin guard in front of the console's routes", () => {
     ).toEqual({ latency: null });
   });
 
-  it("serves the console's page without the token (it holds no record), under its Content-Security-Policy, but not to another origin", async () => {
+  it("serves the page without the token (it holds no record), under its CSP, but not to another origin", async () => {
     const page = await request(guarded.app).get("/__admin/console").expect(200);
     expect(page.headers["content-type"]).toMatch(/^text\/html/);
     expect(page.headers["content-security-policy"]).toContain("default-src 'none'");

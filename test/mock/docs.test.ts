@@ -35,7 +35,7 @@ describe("/docs", () => {
     expect(bundle.text.length).toBeGreaterThan(100_000);
   });
 
-  it("serves the copies the build made in dist/docs-assets, which are swagger-ui-dist's files byte for byte, licence beside them", async () => {
+  it("serves dist/docs-assets, the build's copies of swagger-ui-dist's files as they are, and licence", async () => {
     const original = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
     for (const name of Object.keys(DOCS_ASSETS)) {
       const served = (

@@ -265,7 +265,7 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
       await expectByExternalId("crm-raw", await expectCurrent(1001));
     });
 
-    it("PUT of the whole record is in the next GET, even one that only lays its fields out in another order", async () => {
+    it("PUT of the whole record is in the next GET, even one that only lays its fields out anew", async () => {
       const before = await kept(1001);
       const { body: record } = await raw().get("/__db/properties/1001").expect(200);
       await raw()
@@ -285,7 +285,7 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
       await expectByExternalId("crm-1001", reordered);
     });
 
-    it("PUT moving the property to another account: a 404 for the former owner, the current answer for the new one", async () => {
+    it("PUT moving the property to another account: a 404 for the old owner, the answer for the new one", async () => {
       await kept(1005);
       const { body: record } = await raw().get("/__db/properties/1005").expect(200);
       await raw()
@@ -299,7 +299,7 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
       expect(JSON.parse(await expectCurrent(1005)).uid).toBe("1");
     });
 
-    it("DELETE makes the next GET a 404, by nid and by external id; a raw POST with the same id answers the new record", async () => {
+    it("DELETE makes the next GET a 404, by nid and external id; a raw POST of the id answers anew", async () => {
       const before = await kept(1001);
       await expectByExternalId("crm-1001", before);
       const { body: record } = await raw().get("/__db/properties/1001").expect(200);
@@ -321,7 +321,7 @@ describe.each(MODES)("retrieve answers, $mode", ({ listening, fromFile }) => {
   });
 
   describe("documents", () => {
-    it("a floorplan created, retitled, moved to another property, unmarked, marked again and deleted through the API", async () => {
+    it("a floorplan created, retitled, moved to another property, unmarked, marked, deleted by the API", async () => {
       const first = await kept(1001);
       const second = await kept(1005);
       const { body: created } = await api("post", "/document/")
@@ -748,7 +748,7 @@ describe("answers kept per property and dropped on change, on four hundred gener
     expect(mock.violations).toEqual([]);
   }
 
-  it("every demo property answers its fresh bytes after changes made before any answer is kept, again once kept, and after a reset", async () => {
+  it("each demo property answers fresh bytes after changes before an answer is kept, once kept, reset", async () => {
     expect(demoIds.length).toBeGreaterThan(300);
     await scenario({ validateResponses: false, checked: (ids) => ids });
   });

@@ -44,7 +44,8 @@ describe("the shipped states", () => {
     expect((await api(mock, "post", "/agent_card/").send(agent("new@harbor.example")).expect(402)).body.title).toBe(
       "Not Enough Agent Seats",
     );
-    await api(mock, "post", "/agent_card/", BROKER).send(agent("new@harbor.example")).expect(200); // another account has seats
+    // another account has seats
+    await api(mock, "post", "/agent_card/", BROKER).send(agent("new@harbor.example")).expect(200);
     for (const nid of cards) await api(mock, "post", `/agent_card/${nid}`).expect(200); // endpoint 6 retrieves by POST
     await request(mock.app).post("/__admin/reset").expect(200);
     expect((await api(mock, "get", "/agent_cards").expect(200)).body).toEqual(before);
@@ -67,7 +68,7 @@ describe("the shipped states", () => {
     ]);
   });
 
-  it(`many-properties: the demo account lists ${MANY_PROPERTIES} properties, each retrievable, with distinct subdomains and external ids`, async () => {
+  it(`many-properties: the demo account has ${MANY_PROPERTIES} properties, retrievable and distinct`, async () => {
     const mock = newMock();
     await useState(mock, "many-properties").expect(200);
     const list = (await api(mock, "get", "/properties/1").expect(200)).body as Array<{ nid: string }>;
@@ -176,7 +177,7 @@ describe("a state of one's own", () => {
     },
   );
 
-  it("is refused when a property and an agent card share a nid (nids are one sequence), naming the second", async () => {
+  it("is refused when a property and an agent card share a nid (one sequence of nids), naming the second", async () => {
     const mock = newMock();
     const records = (await request(mock.app).get("/__db/db")).body;
     const [property] = records.properties;
@@ -200,7 +201,7 @@ describe("a state of one's own", () => {
 });
 
 describe("in the library", () => {
-  it("useState resets to a state: records, fault rules and the journal; reset() goes back to the start state", async () => {
+  it("useState resets to a state: records, fault rules and the journal; reset() goes back to the start", async () => {
     const mock = newMock({ state: "empty-account" });
     expect(mock.store.counts()).toMatchObject({ agents: 3 }); // the second account's
     mock.faults.add({ path: "/api/v1/object/agent_card/", status: 503 });
@@ -218,7 +219,7 @@ describe("in the library", () => {
     expect(mock.store.counts()).toMatchObject({ agents: 3 });
   });
 
-  it("with configured accounts, a shipped state is made for the first of them (seats-full fills its own seats)", async () => {
+  it("with configured accounts, a shipped state is made for the first (seats-full fills its own seats)", async () => {
     const mock = newMock({ accounts: [{ apiKey: "ci-key", token: "ci-token", agentSeats: 3 }], state: "seats-full" });
     const ci = { ...DEMO, "API-KEY": "ci-key", TOKEN: "ci-token" };
     expect(Object.keys((await api(mock, "get", "/agent_cards", ci).expect(200)).body)).toHaveLength(3);

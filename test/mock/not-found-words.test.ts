@@ -78,7 +78,7 @@ describe("another account's uid or record, asked for with the demo key (uid 1)",
   /** An answer with the identifier it names replaced, to compare with the answer for one that never existed. */
   const masked = (text: string, id: string | number) => text.replace(new RegExp(`\\b${id}\\b`, "g"), "<id>");
 
-  it("GET /properties/2 (the broker's uid): 404 saying it is not this account's, not that there is no such user", async () => {
+  it("GET /properties/2 (the broker's uid): 404 saying it is not this account's, not \"no such user\"", async () => {
     expect((await call("GET", `${API}/properties/2`, BROKER)).status).toBe(200); // the broker's list exists
     const foreign = await call("GET", `${API}/properties/2`);
     expect(foreign.status).toBe(404);
@@ -93,7 +93,7 @@ describe("another account's uid or record, asked for with the demo key (uid 1)",
     expect(masked(never.text, 987654)).toBe(masked(foreign.text, 2));
   });
 
-  it("the broker's property, agent card and document: the same 404 as a record that never existed, and no data", async () => {
+  it("the broker's property, agent card and document: the 404 of a record never made, and no data", async () => {
     const [property] = (await call("GET", `${API}/properties/2`, BROKER)).body as unknown as Array<{ nid: string }>;
     const agent = Object.keys((await call("GET", `${API}/agent_cards`, BROKER)).body)[0]!;
     const created = await call("POST", `${API}/document/`, BROKER, {

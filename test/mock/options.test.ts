@@ -113,7 +113,8 @@ describe("an option the mock does not know", () => {
     const misspelt = { fixtures: tinyFixtures(), dbfile: join(dir, "db.json") } as unknown as MockServerOptions;
     expect(() => mockWith(misspelt)).toThrow(TypeError);
     expect(() => mockWith(misspelt)).toThrow(
-      'createMockServer: unknown option "dbfile" (did you mean "dbFile"?). The options are port, host, baseUrl, db, fixtures,',
+      'createMockServer: unknown option "dbfile" (did you mean "dbFile"?). The options are port, host, ' +
+        "baseUrl, db, fixtures,",
     );
     expect(() => mockWith({ "validate-responses": true } as unknown as MockServerOptions)).toThrow(
       'unknown option "validate-responses" (did you mean "validateResponses"?)',

@@ -78,7 +78,7 @@ function rawAgent(email: string): Record<string, unknown> {
 }
 
 describe("a --db state", () => {
-  it("keeps every change made through the API, /__db and reset across a restart, and the nid sequence too", async () => {
+  it("keeps every change made through the API, /__db and reset across a restart, and the nid sequence", async () => {
     const file = join(tempDir(), "db.json");
     const first = start(file);
     const { body: created } = await request(first.app)
@@ -292,7 +292,7 @@ describe("reading a --db state back", () => {
     await third.close();
   });
 
-  it("refuses a journal with a bad line that is not the last, naming the file and line, and leaves it as it is", async () => {
+  it("refuses a journal with a bad line that is not the last, naming file and line; leaves it as it is", async () => {
     const file = join(tempDir(), "db.json");
     const first = start(file);
     for (const street of ["A", "B"])
@@ -318,7 +318,8 @@ describe("reading a --db state back", () => {
     const file = join(tempDir(), "db.json");
     writeFileSync(
       file,
-      '{\n  "accounts": [],\n  "properties": [\n    {"id":1001,"uid":1,"title":"x"}\n  ],\n  "agents": [],\n  "documents": [],\n  "$meta": {"seq": -1}\n}\n',
+      '{\n  "accounts": [],\n  "properties": [\n    {"id":1001,"uid":1,"title":"x"}\n  ],\n  "agents": [],\n ' +
+        ' "documents": [],\n  "$meta": {"seq": -1}\n}\n',
     );
     expect(() => start(file)).toThrow(`${file} line 8: "$meta" is not the meta of a mock state.`);
   });
@@ -392,7 +393,7 @@ describe("reading a --db state back", () => {
 });
 
 describe("the files of a --db state", () => {
-  it("creates a missing directory, removes temporary files of an interrupted write on start, and leaves none after a clean stop", async () => {
+  it("creates a missing directory, removes an interrupted write's temporary files, leaves none on stop", async () => {
     const dir = join(tempDir(), "nested", "deeper");
     const file = join(dir, "db.json");
     const first = start(file);

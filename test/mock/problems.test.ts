@@ -37,11 +37,16 @@ const sameEntry = (entry: ProblemType, found: ProblemExample): boolean =>
 /** What a reader of a failure must add to the spec for a catalogue entry it lacks, and where. */
 function whatToAdd(key: string, entry: ProblemType): string {
   return [
-    `PROBLEMS.${key} (${entry.type}, ${entry.status} ${entry.title}) is in src/mock/problems.ts but not in spec/openapi.yaml. Add it, then run \`npm run generate\`:`,
-    `- if an operation of the API answers it for a reason of the service: as an example under components.responses.<Name>.content.application/problem+json.examples`,
-    `  (value: { type: ${entry.type}, title: ${entry.title}, status: ${entry.status}, detail: … }) of a response the operations list under status ${entry.status}, or a new such response listed by them;`,
-    `- if only the mock sends it (admin routes, /__db, Prefer or fault rules, its own failure): as an entry of x-mock-problems.problems (at the root of the document)`,
-    `  ({ type: ${entry.type}, title: ${entry.title}, status: ${entry.status}, surface: api | admin | api and admin, when: … }).`,
+    `PROBLEMS.${key} (${entry.type}, ${entry.status} ${entry.title}) is in src/mock/problems.ts but not in ` +
+      `spec/openapi.yaml. Add it, then run \`npm run generate\`:`,
+    `- if an operation of the API answers it for a reason of the service: as an example under ` +
+      `components.responses.<Name>.content.application/problem+json.examples`,
+    `  (value: { type: ${entry.type}, title: ${entry.title}, status: ${entry.status}, detail: … }) of a ` +
+      `response the operations list under status ${entry.status}, or a new such response listed by them;`,
+    `- if only the mock sends it (admin routes, /__db, Prefer or fault rules, its own failure): as an entry ` +
+      `of x-mock-problems.problems (at the root of the document)`,
+    `  ({ type: ${entry.type}, title: ${entry.title}, status: ${entry.status}, surface: api | admin | api ` +
+      `and admin, when: … }).`,
   ].join("\n");
 }
 
@@ -97,7 +102,8 @@ describe("the problem catalogue and the spec", () => {
       )
       .map(
         ([name, example]) =>
-          `${name}: ${example.type} (${example.status}) is listed under ${[...(listedUnder.get(name) ?? [])].join(", ") || "no operation"}`,
+          `${name}: ${example.type} (${example.status}) is listed under ` +
+          `${[...(listedUnder.get(name) ?? [])].join(", ") || "no operation"}`,
       );
     expect(misplaced).toEqual([]);
   });

@@ -141,7 +141,7 @@ describe("edit", () => {
     expect(after).toEqual({ ...before, street: "1 Infinite Loop", premise: "Suite 4", bedrooms: "4" });
   });
 
-  it("takes a garage kind or a count, a property type with or without spaces, and moves the site with the subdomain", async () => {
+  it("takes a garage kind or a count, a property type with or without spaces, and moves the site with it", async () => {
     const { body: created } = await api("post", "/property").send(address).expect(200);
     await api("put", `/property/${created.nid}`)
       .send({ garage: "None", property_type: "Town House", subdomain: "colin-kelly" })
@@ -206,7 +206,8 @@ describe("external id", () => {
     expect(taken.body).toMatchObject({ title: "External Id Already In Use", status: 409 });
     const { body: created } = await api("post", "/property").send(address).expect(200);
     await api("put", `/property/${created.nid}`).send({ external_id: "crm-1001" }).expect(409);
-    await api("put", "/property/1001").send({ external_id: "crm-1001" }).expect(200); // setting its own id again is fine
+    // setting its own id again is fine
+    await api("put", "/property/1001").send({ external_id: "crm-1001" }).expect(200);
   });
 
   it("is scoped to the account: another account's external id is not found, and can be reused", async () => {
@@ -281,7 +282,7 @@ describe("path parameters and headers", () => {
     expect(body.errors).toEqual([{ in: "path", pointer: "/nid", detail: 'must be integer, got string "12abc"' }]);
   });
 
-  it("refuses a content-type other than the application/json the property and template endpoints require (a missing one: body-less-content-type.test.ts)", async () => {
+  it("refuses a content-type other than the application/json the property and template endpoints require", async () => {
     const request = (await import("supertest")).default;
     const { body } = await request(mock.app)
       .get("/api/v1/object/property/1001")

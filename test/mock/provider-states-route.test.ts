@@ -19,7 +19,7 @@ const tearDown = (state: string) =>
   request(mock.app).post(PATH).set("content-type", "application/json").send({ state, params: {}, action: "teardown" });
 
 describe("POST /__admin/provider-states", () => {
-  it("makes a property from its fields and answers its nid under the key; a teardown puts the seeded state back", async () => {
+  it("makes a property from its fields and answers its nid under the key; a teardown puts the seed back", async () => {
     const before = mock.store.counts();
     const made = await setUp(PROVIDER_STATES.property, {
       key: "home",
@@ -53,7 +53,7 @@ describe("POST /__admin/provider-states", () => {
     expect((await api("get", `/property/${made.body.p}`)).body.street).toBe("1 Elm St");
   });
 
-  it("gives the services only what the contract accepts: a required field of the wrong type takes its default", async () => {
+  it("gives services only what the contract takes: a required field of the wrong type gets its default", async () => {
     const made = await setUp(PROVIDER_STATES.agent, {
       key: "a",
       fields: { email: 42, agent_first_name: ["Ada"], agent_last_name: "Byron", phone: { n: 1 } },
@@ -69,7 +69,7 @@ describe("POST /__admin/provider-states", () => {
     });
   });
 
-  it("answers the account's uid, a document with its property, and reuses an agent card of the same email", async () => {
+  it("answers the account's uid, a document with its property, and reuses an agent card of that email", async () => {
     expect((await setUp(PROVIDER_STATES.accountUid, { key: "uid_primary", account: "primary" })).body).toEqual({
       uid_primary: "1",
     });

@@ -205,7 +205,7 @@ describe("the services see a raw write at once", () => {
     expect((await api("get", `/property/${added}`, OTHER).expect(200)).body.uid).toBe("2");
   });
 
-  it("a document written raw as a floorplan appears in its property's floorplans, and leaves them when changed raw", async () => {
+  it("a document written raw as a floorplan is in its property's floorplans, and leaves on a raw change", async () => {
     const { body: document } = await db().get("/__db/documents/1004").expect(200);
     const { id: _id, ...fields } = document;
     const { body: raw } = await db()
@@ -235,7 +235,7 @@ describe("hostile input json-server's router would mishandle", () => {
     return answer;
   };
 
-  it("answers odd paging, operators, prototype keys and unknown names with a 2xx or 4xx, changing nothing", async () => {
+  it("answers odd paging, operators, prototype keys and unknown names with a 2xx or 4xx, changing none", async () => {
     const before = unchanged();
     const queries = [
       "_page=abc",

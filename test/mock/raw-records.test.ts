@@ -13,7 +13,7 @@ const address = { street: "1 Main St", city: "Austin", state: "TX", zip: "78701"
 const unchanged = () => JSON.stringify(mock.store.state);
 
 describe("raw writes are checked against the stored shape", () => {
-  it("refuses a partial property with 400, listing the fields, and stays up (it used to crash the process)", async () => {
+  it("refuses a partial property with 400, listing the fields, and stays up (it used to crash)", async () => {
     const before = unchanged();
     const { body, headers } = await db()
       .post("/__db/properties")
@@ -79,7 +79,7 @@ describe("raw writes are checked against the stored shape", () => {
     await db().put("/__db/agents/1003").send({ name: "only a name" }).expect(400);
   });
 
-  it("still prepares states the API would not produce: another account's document, an agent past the seats", async () => {
+  it("still prepares states the API would not make: another account's document, an agent past the seats", async () => {
     const { body: document } = await db().get("/__db/documents/1004").expect(200);
     const { id: _id, ...fields } = document;
     await db()
@@ -125,7 +125,7 @@ describe("the nid sequence", () => {
     expect(Number(body.nid)).toBeLessThan(5000);
   });
 
-  it("stays increasing past a raw id, and is not moved by an id from 2^52 up (it could not go on from 2^53-1)", async () => {
+  it("stays increasing past a raw id, and is not moved by an id from 2^52 up (no going on from 2^53-1)", async () => {
     const { body: agent } = await db().get("/__db/agents/1003").expect(200);
     await db()
       .post("/__db/agents")
@@ -198,7 +198,7 @@ describe("list filters match literally", () => {
     expect(page.headers["x-total-count"]).toBe("2");
   });
 
-  it("refuses an _embed of records that do not relate, and unknown places with 404; ignores what json-server ignores", async () => {
+  it("refuses an _embed of unrelated records, unknown places with 404; ignores what json-server ignores", async () => {
     expect((await db().get("/__db/properties?_embed=agents").expect(400)).body.detail).toContain("_embed");
     // json-server drops a filter on a field no record has, and options it does not know.
     expect((await db().get("/__db/properties?nickname=x&_unknown=1").expect(200)).body).toHaveLength(2);

@@ -85,7 +85,7 @@ describe("faults.add refused", () => {
 });
 
 describe("useState refused", () => {
-  it("throws, in both hosts, the detail POST /__admin/state answers for an unknown name, and changes nothing", async () => {
+  it("throws, in both hosts, the detail POST /__admin/state answers for an unknown name; changes nothing", async () => {
     const node = await request(server.app)
       .post("/__admin/state")
       .set("content-type", "application/json")

@@ -3,8 +3,9 @@
  * and changes nothing: a fixtures file as it is read (scanned, or parsed whole), fixtures given as an object,
  * and a fixtures file read again by `POST /__admin/reset` or a shipped state after it changed on disk (a 409
  * problem, where it was a 500). What the mock held before stays loadable: a record nested 64 levels deep, unknown
- * fields and members; and a card with fields of another type than the API writes is served and edited, not a 500. The bin's exit code and line are test/cli/refused-state.test.ts's; raw writes (`/__db`) and
- * `POST /__admin/state` with records already refused such records (raw-records.test.ts, named-states.test.ts).
+ * fields and members; and a card with fields of another type than the API writes is served and edited, not a 500. The
+ * bin's exit code and line are test/cli/refused-state.test.ts's; raw writes (`/__db`) and `POST /__admin/state` with
+ * records already refused such records (raw-records.test.ts, named-states.test.ts).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,12 +31,13 @@ const tempFile = (content: string) => {
 };
 
 describe("a fixtures file, as it is read", () => {
-  it("takes a record nested 64 levels deep, in JSON or JSON Lines, and refuses one nested 65, naming it (and its line)", () => {
+  it("takes a record nested 64 deep, in JSON or JSON Lines, and refuses one nested 65, naming it (its line)", () => {
     const file = tempFile(stateText({ properties: [propertyNesting(64)] }));
     expect(loadFixtures(file).properties).toHaveLength(1);
     writeFileSync(file, stateText({ properties: [propertyNesting(65)] }));
     expect(() => loadFixtures(file)).toThrow(
-      `The fixtures file ${file} holds a record the mock cannot hold, and is refused: properties[0] (id 1001): nesting deeper than 64 levels.`,
+      `The fixtures file ${file} holds a record the mock cannot hold, and is refused: properties[0] (id ` +
+        `1001): nesting deeper than 64 levels.`,
     );
     // In JSON Lines, the record's line is named too.
     const lines = (depth: number) =>
@@ -46,13 +48,18 @@ describe("a fixtures file, as it is read", () => {
     expect(loadFixtures(file).properties).toHaveLength(1);
     writeFileSync(file, lines(65));
     expect(() => loadFixtures(file)).toThrow(
-      `The fixtures file ${file} line 2 holds a record the mock cannot hold, and is refused: properties[0] (id 1001): nesting deeper than 64 levels.`,
+      `The fixtures file ${file} line 2 holds a record the mock cannot hold, and is refused: properties[0] ` +
+        `(id 1001): nesting deeper than 64 levels.`,
     );
   });
 
   it("still takes unknown fields on records and members beside the collections", () => {
     const file = tempFile(
-      `{"note":{"deep":${"[".repeat(200)}${"]".repeat(200)}},${stateText({ properties: [propertyNesting(3)], documents: ['{"id":1004,"uid":1,"anything":{"at":["all"]}}'] }).slice(1)}`,
+      `{"note":{"deep":${"[".repeat(200)}${"]".repeat(200)}},` +
+        stateText({
+          properties: [propertyNesting(3)],
+          documents: ['{"id":1004,"uid":1,"anything":{"at":["all"]}}'],
+        }).slice(1),
     );
     const state = loadFixtures(file) as unknown as Record<string, unknown>;
     expect(Object.keys(state)).toEqual(["note", "accounts", "properties", "agents", "documents"]);
@@ -84,7 +91,7 @@ describe("fixtures given as an object", () => {
 });
 
 describe("a record the mock holds although the API would not write it", () => {
-  it("an agent card whose email is not a text, or whose links are not a list: retrieved and edited (it was a 500)", async () => {
+  it("an agent card whose email is no text, or links no list: retrieved and edited (it was a 500)", async () => {
     for (const odd of [{ email: null }, { social_media_links: 5 }, { social_media_links: [null, { weight: "1" }] }]) {
       const fixtures = { ...tinyFixtures(), agents: [{ ...tinyFixtures().agents[0]!, ...odd }] };
       const mock = createMockServer({ fixtures: fixtures as never, contract: sharedContract(), log: () => {} });
@@ -104,7 +111,9 @@ describe("a record the mock holds although the API would not write it", () => {
 });
 
 describe("a fixtures file read again after it changed on disk", () => {
-  /** A mock on a good fixtures file, with a property created since, and the file then replaced by one it cannot hold. */
+  /**
+   * A mock on a good fixtures file, with a property created since, and the file then replaced by one it cannot hold.
+   */
   async function changedUnderfoot(): Promise<{ mock: MockServer; file: string; created: string }> {
     const file = tempFile(JSON.stringify(tinyFixtures()));
     const mock = createMockServer({ fixtures: file, contract: sharedContract(), log: () => {} });
@@ -136,7 +145,8 @@ describe("a fixtures file read again after it changed on disk", () => {
     expect(answer.headers["content-type"]).toMatch(/^application\/problem\+json/);
     expect(answer.body).toMatchObject({ type: `${PROBLEM_BASE}seed-refused`, title: "Seed Refused", status: 409 });
     expect(answer.body.detail).toContain(
-      `The fixtures file ${file} holds a record the mock cannot hold, and is refused: properties[0] (id 1001): nesting deeper than 64 levels.`,
+      `The fixtures file ${file} holds a record the mock cannot hold, and is refused: properties[0] (id ` +
+        `1001): nesting deeper than 64 levels.`,
     );
     await expectUnchanged(mock, created);
   });
@@ -166,7 +176,7 @@ describe("a fixtures file read again after it changed on disk", () => {
     },
   );
 
-  it("POST /__admin/state with a shipped state made from the fixtures: the same 409, and the state as it was", async () => {
+  it("POST /__admin/state with a shipped state made from the fixtures: the same 409, the state as it was", async () => {
     const { mock, created } = await changedUnderfoot();
     const answer = await request(mock.app).post("/__admin/state").send({ state: "many-properties" }).expect(409);
     expect(answer.body).toMatchObject({ type: `${PROBLEM_BASE}seed-refused`, status: 409 });

@@ -82,7 +82,7 @@ describe("a state in JSON Lines", () => {
     for (const mock of mocks) await mock.close();
   });
 
-  it("is answered as from JSON by every way of reading or changing a property, member order and odd members kept", async () => {
+  it("is answered as from JSON by every way to read or change a property, order and odd members kept", async () => {
     // One property whose members do not start with id and uid, one with a member named __proto__: both read whole.
     const state = structuredClone(generated);
     const [first, second, third] = state.properties as Array<Record<string, unknown>>;
@@ -94,7 +94,8 @@ describe("a state in JSON Lines", () => {
       configurable: true,
       writable: true,
     });
-    third!.external_id = (state.properties[3] as Record<string, unknown>).external_id; // two properties share an external id
+    // two properties share an external id
+    third!.external_id = (state.properties[3] as Record<string, unknown>).external_id;
     const mocks = [asLines(state), JSON.stringify(state)].map((content) =>
       createMockServer({ fixtures: file(content), contract: sharedContract() }),
     );
@@ -157,7 +158,11 @@ describe("a state in JSON Lines", () => {
     );
     expect(JSON.stringify(loadFixtures(file(JSON.stringify(generated))))).toBe(JSON.stringify(generated));
     // Laid out by hand: not the layout the line reader knows, so the streaming parser reads it.
-    const odd = `{ "accounts": [ ${JSON.stringify(generated.accounts[0])} ,\n${JSON.stringify(generated.accounts[1])}],\n"properties"\n:${JSON.stringify(generated.properties)}, "agents": ${JSON.stringify(generated.agents)},\n\t"documents": ${JSON.stringify(generated.documents, null, 3)} }\n`;
+    const odd =
+      `{ "accounts": [ ${JSON.stringify(generated.accounts[0])} ` +
+      `,\n${JSON.stringify(generated.accounts[1])}],\n"properties"\n:${JSON.stringify(generated.properties)}, ` +
+      `"agents": ${JSON.stringify(generated.agents)},\n\t"documents": ` +
+      `${JSON.stringify(generated.documents, null, 3)} }\n`;
     expect(JSON.stringify(loadFixtures(file(odd)))).toBe(JSON.stringify(generated));
     const cases: Array<[string, number, string]> = [
       [
@@ -192,15 +197,18 @@ describe("a state in JSON Lines", () => {
       ],
     };
     const indented = JSON.stringify(bad, null, 2);
-    const opening = indented.split("\n").findIndex((line) => line.includes('"id": "x"')); // the line after the record's `{`
+    // the line after the record's `{`
+    const opening = indented.split("\n").findIndex((line) => line.includes('"id": "x"'));
     expect(() => loadFixtures(file(indented))).toThrow(
-      `line ${opening} holds a record the mock cannot hold, and is refused: properties[1]: "id" is not an integer (a string).`,
+      `line ${opening} holds a record the mock cannot hold, and is refused: properties[1]: "id" is not an ` +
+        `integer (a string).`,
     );
     const aRecordALine = [
       "{",
       ...(["accounts", "properties", "agents", "documents"] as const).map(
         (name, at) =>
-          `  "${name}": [\n${bad[name].map((record) => `    ${JSON.stringify(record)}`).join(",\n")}\n  ]${at === 3 ? "" : ","}`,
+          `  "${name}": [\n${bad[name].map((record) => `    ${JSON.stringify(record)}`).join(",\n")}\n  ` +
+          `]${at === 3 ? "" : ","}`,
       ),
       "}",
       "",
@@ -218,7 +226,7 @@ describe("a --db snapshot", () => {
   const account = tinyFixtures().accounts[0]!;
   const headers = { "API-KEY": account.apiKey, TOKEN: account.token, "content-type": "application/json" };
 
-  it("is written in the form its name says, read back as the same state; an earlier version's JSON Lines snapshot is still read", async () => {
+  it("is written in the form its name says, read back as the same state; an older JSON Lines one too", async () => {
     const folder = mkdtempSync(join(directory, "db-"));
     const db = join(folder, "db.json");
     const first = createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() });
@@ -274,7 +282,8 @@ describe("a --db snapshot", () => {
     );
     writeFileSync(db, `{"accounts":${JSON.stringify(account)}}\n{"documents":{"id":"x"}}\n`);
     expect(() => createMockServer({ fixtures: tinyFixtures(), db, contract: sharedContract() })).toThrow(
-      `${db} line 2 holds a record the mock cannot hold, and is refused: documents[0]: "id" is not an integer (a string).`,
+      `${db} line 2 holds a record the mock cannot hold, and is refused: documents[0]: "id" is not an ` +
+        `integer (a string).`,
     );
   });
 });

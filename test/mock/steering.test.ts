@@ -262,7 +262,7 @@ describe("delays: Prefer: delay=<ms>, --latency, fault rules", () => {
     expect(ranged.requests()[0]!.fault).toEqual({ latency: 20 });
   });
 
-  it("takes latency as the flag writes it, and refuses a bad one or a bad journalSize as a mistake of the program", async () => {
+  it("takes latency as the flag writes it; refuses a bad one or journalSize as the program's mistake", async () => {
     const ranged = createMockServer({
       fixtures: tinyFixtures(),
       contract: sharedContract(),
@@ -296,7 +296,7 @@ describe("delays: Prefer: delay=<ms>, --latency, fault rules", () => {
 });
 
 describe("POST /__admin/faults", () => {
-  it("answers the next `times` matching requests with the status, changing nothing, then lets them through", async () => {
+  it("answers the next `times` matching requests with the status, changing nothing, then lets them pass", async () => {
     const { body: rule } = await addFault({ method: "post", path: PROPERTY, status: 503, times: 2 }).expect(201);
     expect(rule).toEqual({ id: 1, method: "POST", path: PROPERTY, status: 503, times: 2 });
     await api("get", "/property/1001").expect(200); // another path
@@ -436,7 +436,7 @@ describe("POST /__admin/faults", () => {
     expect((await admin().get("/__admin/faults")).body.faults).toEqual([]);
   });
 
-  it("removes one rule by its id (DELETE /__admin/faults/{id}), leaving the others; an unknown id is a 404", async () => {
+  it("removes one rule by its id (DELETE /__admin/faults/{id}), leaving the others; an unknown id: 404", async () => {
     const ids: number[] = [];
     for (const status of [501, 502, 503])
       ids.push((await addFault({ path: PROPERTY, method: "POST", status }).expect(201)).body.id);

@@ -80,7 +80,7 @@ describe("expect(mock).toHaveReceived(pattern)", () => {
     expect(() => expect({}).toHaveReceived({})).toThrow(TypeError);
   });
 
-  it("runs the example of docs/setting-up-a-test.md: a client that retries a create the service refused with 503", async () => {
+  it("runs docs/setting-up-a-test.md's example: a client retrying a create the service refused with 503", async () => {
     const { url } = await mock.listen(0);
     try {
       /** The client under test: creates a listing, retrying once on 503. */

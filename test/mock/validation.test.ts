@@ -181,7 +181,8 @@ describe("routes", () => {
   it("answers 404 problem+json for an unknown path, and points at a missing trailing slash", async () => {
     const { body } = await api("post", "/agent_card").send({}).expect(404);
     expect(body.detail).toBe(
-      "No operation of the Property Listing Service at POST /api/v1/object/agent_card. Did you mean POST /api/v1/object/agent_card/? The trailing slash is part of the path.",
+      "No operation of the Property Listing Service at POST /api/v1/object/agent_card. Did you mean POST " +
+        "/api/v1/object/agent_card/? The trailing slash is part of the path.",
     );
     const other = await request(mock.app).get("/nowhere").expect(404);
     expect(other.headers["content-type"]).toBe("application/problem+json; charset=utf-8");

@@ -172,7 +172,7 @@ describe("createMockHandlers under setupServer", () => {
     expect((await fetch("http://elsewhere.test/api/v1/object/template_base")).status).toBe(299);
   });
 
-  it("keeps its state in a storage when asked (persist), for the next handler set on the same key, and starts from the seed on anything else", async () => {
+  it("keeps its state in a storage if asked (persist) for the next set of the key, else starts anew", async () => {
     const saved = new Map<string, string>();
     const storage = {
       getItem: (key: string) => saved.get(key) ?? null,
@@ -219,7 +219,7 @@ describe("createMockHandlers under setupServer", () => {
     expect(() => createMockHandlers({ persist: "sessionStorage" })).toThrow(/does not have/);
   });
 
-  it("refuses fixtures holding a record the mock cannot hold when it is made, naming the record, and starts from the seed over such a saved state", async () => {
+  it("refuses fixtures with a record the mock cannot hold, naming it; starts from the seed over them", async () => {
     expect(() => createMockHandlers({ fixtures: { ...tinyFixtures(), properties: [[1]] } as never })).toThrow(
       '"fixtures" hold a record the mock cannot hold: properties[0] is an array, not an object.',
     );
@@ -304,7 +304,7 @@ describe("named states (issue 29) in the MSW host", () => {
     expect(() => createMockHandlers({ state: "nope" })).toThrow(TypeError);
   });
 
-  it("takes a state of your own records with checkRecords, checked record by record as on the Node server", async () => {
+  it("takes a state of your own records with checkRecords, checked record by record as on the Node host", async () => {
     const D = "http://records.mock.test";
     const own = createMockHandlers({ baseUrl: D, checkRecords: await loadRecordChecker() });
     const without = createMockHandlers({ baseUrl: D });

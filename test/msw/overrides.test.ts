@@ -39,7 +39,7 @@ afterAll(() => {
 });
 
 describe("handlerFor", () => {
-  it("answers its one operation as the mock does, and leaves every other path and method to the next handler", async () => {
+  it("answers its one operation as the mock does, and leaves every other path and method to the next one", async () => {
     const catalogue = await fetch(`${OTHER}/api/v1/object/template_base`, { headers: HEADERS });
     expect(catalogue.status).toBe(200);
     expect(await catalogue.json()).toHaveProperty("templates");
@@ -110,14 +110,19 @@ describe("a request a test's own handler answers", () => {
     expect(entry).toSatisfyContract();
   });
 
-  it("keeps the body an override was sent, and the error status it answered; GET /__admin/requests shows it", async () => {
+  it("keeps an override's body and the error status it answered; GET /__admin/requests shows both", async () => {
     server.use(
       http.post(`${BASE}/api/v1/object/property`, () => HttpResponse.json({ title: "Busy" }, { status: 503 })),
     );
     const body = { street: "1 Override Way", city: "Austin", state: "TX", zip: "78701" };
     expect(
-      (await fetch(`${BASE}/api/v1/object/property`, { method: "POST", headers: HEADERS, body: JSON.stringify(body) }))
-        .status,
+      (
+        await fetch(`${BASE}/api/v1/object/property`, {
+          method: "POST",
+          headers: HEADERS,
+          body: JSON.stringify(body),
+        })
+      ).status,
     ).toBe(503);
     expect(mock).toHaveReceived(
       { method: "POST", path: "/api/v1/object/property", body, status: 503, overridden: true },
@@ -131,7 +136,7 @@ describe("a request a test's own handler answers", () => {
     ]);
   });
 
-  it("is not marked when the mock answers it, and the failure message of toHaveReceived says which were overridden", async () => {
+  it("is not marked when the mock answers it; toHaveReceived's failure says which were overridden", async () => {
     server.use(http.get(`${BASE}/api/v1/object/agent_cards`, () => HttpResponse.json({}, { status: 200 })));
     await fetch(`${BASE}/api/v1/object/agent_cards`, { headers: HEADERS });
     await fetch(LIST, { headers: HEADERS });
@@ -189,7 +194,7 @@ describe("a request a test's own handler answers", () => {
     }
   });
 
-  it("holds a bounded number of requests between their start and their answer: a network that never answers cannot grow it", () => {
+  it("holds a bounded number of requests between start and answer: a network that never answers cannot grow it", () => {
     const listeners = new Map<string, (event: any) => void>();
     const network = {
       events: {

@@ -131,7 +131,10 @@ afterAll(async () => {
     const own = samples.filter((sample) => sample.operation === operation);
     const accepted = own.filter((sample) => sample.gaps.size === 0 && sample.unexplained.length === 0).length;
     const gaps = [...new Set(own.flatMap((sample) => [...sample.gaps]))];
-    return `  ${operation.id.padEnd(30)} ${String(accepted).padStart(2)}/${own.length} accepted${gaps.length ? `  (${gaps.join(", ")})` : ""}`;
+    return (
+      `  ${operation.id.padEnd(30)} ${String(accepted).padStart(2)}/${own.length} ` +
+      `accepted${gaps.length ? `  (${gaps.join(", ")})` : ""}`
+    );
   });
   console.info(`Prism --dynamic answers accepted by the contract:\n${lines.join("\n")}`);
 });

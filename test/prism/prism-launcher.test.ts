@@ -137,7 +137,8 @@ describe("the launcher process", () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toBe(
-      "Prism is not installed (an optional peer dependency of this kit): npm install --no-save @stoplight/prism-cli@5.14.2\n",
+      "Prism is not installed (an optional peer dependency of this kit): npm install --no-save " +
+        "@stoplight/prism-cli@5.14.2\n",
     );
   });
 });

@@ -71,7 +71,7 @@ describe("invalid requests", () => {
     expect(verdict(request, answer).errors.map(formatViolation)).toEqual([]);
   });
 
-  it("refuses a create body with garage 'attached' (the enum is case sensitive) with a 4xx naming the field", async () => {
+  it("refuses a create body with garage 'attached' (the enum is case sensitive): a 4xx naming the field", async () => {
     const request = validRequest(contract, operation("createProperty"));
     const answer = await send(prism.url, { ...request, body: { ...(request.body as object), garage: "attached" } });
     expect(answer.status).toBeGreaterThanOrEqual(400);

@@ -62,7 +62,7 @@ it("create a property, attach a floorplan, read both back, list agents and templ
   expect(mock.violations).toEqual([]);
 });
 
-it("an invalid body: the proxy refuses it with 422 before the mock sees it, where the mock itself answers 400 (README: Prism)", async () => {
+it("an invalid body: the proxy refuses it with 422 before the mock, which answers 400 (README: Prism)", async () => {
   const invalid = { street: "1 Proxy Way", city: "Oakland", state: "CA", zip: "94607", garage: "attached" };
   const before = mock.store.counts().properties;
   const throughProxy = await send(prism.url, {

@@ -108,7 +108,7 @@ describe.each(UNDER_TEST)("the closed loop with %s", (name) => {
     expect(failures(againstService.report)).toEqual([]);
   });
 
-  it("(b) a fixed set of error probes gets the same status, media type and body shape from the mock as from V", async () => {
+  it("(b) a fixed set of error probes gets the same status, media type and body shape from mock and V", async () => {
     const fromService = await probeAll(service.url, errorProbes(service.accounts.primary, service.accounts.other));
     const fromMock = await probeAll(
       mockUrl,
@@ -117,7 +117,7 @@ describe.each(UNDER_TEST)("the closed loop with %s", (name) => {
     expect(fromMock.map(shape)).toEqual(fromService.map(shape));
   });
 
-  it("(c) the profile fails against another variant, profile_conformance naming the observation and when it was recorded", async () => {
+  it("(c) the profile fails against another variant, profile_conformance naming the observation and when", async () => {
     const other = await start(otherThan(name));
     try {
       const outcome = await run(other.url, serviceAccounts(other), {

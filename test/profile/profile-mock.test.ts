@@ -33,7 +33,7 @@ async function start(options: Parameters<typeof createMockServer>[0] = {}): Prom
 }
 
 describe("the mock playing a profile", () => {
-  it("refuses hostile bodies with the profile's 4xx, changing nothing, and keeps its own answer where the profile is silent", async () => {
+  it("refuses hostile bodies with the profile's 4xx, changing nothing; its own answer if it is silent", async () => {
     const { mock, url } = await start();
     const before = mock.store.counts();
     const bodies = [
@@ -61,7 +61,7 @@ describe("the mock playing a profile", () => {
     expect(mock.violations).toEqual([]);
   });
 
-  it("answers a retrieved property with the profile's undocumented fields, by nid and by external id, after an edit too", async () => {
+  it("answers a retrieved property with the profile's extra fields, by nid and external id, after edits", async () => {
     const { mock, url } = await start();
     const plain = createMockServer({ fixtures: tinyFixtures(), quiet: true });
     started.push(plain);
@@ -215,7 +215,7 @@ describe("the mock playing a profile", () => {
     expect([refusing.mock.violations, taking.mock.violations]).toEqual([[], []]);
   });
 
-  it("answers the fields a created property never set as the profile's service does (unset.property), and what the create or an edit set as given", async () => {
+  it("answers a new property's unset fields as the profile says (unset.property), the rest as set", async () => {
     const unset = {
       ...PROFILE,
       observations: {
@@ -310,7 +310,7 @@ describe("the mock playing a profile", () => {
     });
   });
 
-  it("refuses a profile object that contradicts the document, whole, naming each entry; and a profile that is not one", () => {
+  it("refuses a profile object contradicting the document, whole, naming each entry; and a non-profile", () => {
     const contradicting = {
       ...PROFILE,
       observations: {
@@ -327,7 +327,8 @@ describe("the mock playing a profile", () => {
     }
     expect(refused).toBeInstanceOf(ProfileRefused);
     expect((refused as ProfileRefused).problems).toEqual([
-      "entry /observations/error.not_found: status 200 is not a refusal (section 4: 200 is the success status of every endpoint)",
+      "entry /observations/error.not_found: status 200 is not a refusal (section 4: 200 is the success " +
+        "status of every endpoint)",
       "entry /observations/extra_fields.agent: email is a documented field of AgentCard, its type is the document's",
     ]);
     const agentFields = {
@@ -355,8 +356,10 @@ describe("the mock playing a profile", () => {
     }
     expect((agentRefused as ProfileRefused).problems).toEqual([
       "entry /observations/unset.agent: id comes back null, but section 2.2 types it without null",
-      "entry /observations/unset.agent: email comes back absent, but section 2.2 lists it among the fields of every agent card",
-      "entry /observations/unset.agent: website comes back empty, but section 2.2 types it so that an empty value is not one",
+      "entry /observations/unset.agent: email comes back absent, but section 2.2 lists it among the fields " +
+        "of every agent card",
+      "entry /observations/unset.agent: website comes back empty, but section 2.2 types it so that an empty " +
+        "value is not one",
       "entry /observations/unset.agent: age is not a field of an agent card (section 2.2)",
     ]);
     expect(() => createMockServer({ fixtures: tinyFixtures(), profile: "" })).toThrow(

@@ -1,7 +1,8 @@
 /**
  * Issue 20, points a run profiles beyond the error situations of the scenario: an external id another property
- * has; the never-set fields of an agent; the undocumented fields of the property list's items. Each is recorded from one implementation and held against another that answers otherwise, where
- * profile_conformance names the point and when it was recorded. In-process, as closed-loop.test.ts.
+ * has; the never-set fields of an agent; the undocumented fields of the property list's items. Each is recorded from
+ * one implementation and held against another that answers otherwise, where profile_conformance names the point and
+ * when it was recorded. In-process, as closed-loop.test.ts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -61,7 +62,7 @@ describe("points profiled beyond the scenario's errors", () => {
     await service?.close();
   });
 
-  it("records an external id in use: the mock's refusal as an error point, the independent service's acceptance", () => {
+  it("records an external id in use: the mock's refusal as an error point, the independent service's taking", () => {
     expect(fromMock.observations["external_id.duplicate"]).toMatchObject({
       value: "refused",
       step: "give the second property the external id of the first",
@@ -89,7 +90,11 @@ describe("points profiled beyond the scenario's errors", () => {
     });
     expect(drift(againstService.report, "external_id.duplicate")).toEqual([
       expect.stringMatching(
-        /^external_id\.duplicate differs from the profile \(recorded by "give the second property the external id of the first" at \S+ in run points-mock\): "accepted", the profile recorded "refused"$/,
+        new RegExp(
+          /^external_id\.duplicate differs from the profile \(recorded by /.source +
+            /"give the second property the external id of the first" at \S+ /.source +
+            /in run points-mock\): "accepted", the profile recorded "refused"$/.source,
+        ),
       ),
     ]);
     const againstMock = await run(mockUrl, mockAccounts(), { profile: fromService, runId: "points-drift-2" });
@@ -110,7 +115,12 @@ describe("points profiled beyond the scenario's errors", () => {
     const outcome = await run(mockUrl, mockAccounts(), { profile: otherRefusal, runId: "points-drift-3" });
     expect(drift(outcome.report, "error.external_id_in_use")).toEqual([
       expect.stringMatching(
-        /^error\.external_id_in_use differs from the profile .*: answered 409, the profile recorded 422; answered as "application\/problem\+json; charset=utf-8", the profile recorded "application\/json"; a body does not have the recorded shape: the body lacks message/,
+        new RegExp(
+          /^error\.external_id_in_use differs from the profile .*: answered /.source +
+            /409, the profile recorded 422; answered as "application\/problem\+json; /.source +
+            /charset=utf-8", the profile recorded "application\/json"; /.source +
+            /a body does not have the recorded shape: the body lacks message/.source,
+        ),
       ),
     ]);
   });
@@ -225,12 +235,16 @@ describe("points profiled beyond the scenario's errors", () => {
     const againstPlain = await run(mockUrl, mockAccounts(), { profile: fromService, runId: "points-agent-2" });
     expect(drift(againstPlain.report, "unset.agent")).toEqual([
       expect.stringMatching(
-        /^unset\.agent differs from the profile \(recorded by "retrieve the agent created with its names and email only, to profile" at \S+ in run points-service\): phone is "empty", recorded "null"; company is "empty", recorded "null"/,
+        new RegExp(
+          /^unset\.agent differs from the profile \(recorded by "retrieve the agent /.source +
+            /created with its names and email only, to profile" at \S+ in run points-service\): /.source +
+            /phone is "empty", recorded "null"; company is "empty", recorded "null"/.source,
+        ),
       ),
     ]);
   });
 
-  it("records the undocumented fields of the property list's items, plays them back, and catches their drift", async () => {
+  it("records the undocumented fields of the property list's items, plays them back, catches their drift", async () => {
     expect(fromService.observations["extra_fields.property_list_item"]).toMatchObject({
       step: expect.any(String),
       runId: "points-service",
@@ -261,7 +275,8 @@ describe("points profiled beyond the scenario's errors", () => {
         Record<string, unknown>
       >;
       expect(items.length).toBeGreaterThan(1);
-      // The property created here has no title on the profiled service (unset.property: null), and so when played back.
+      // The property created here has no title on the profiled service (unset.property: null), and so when played
+      // back.
       for (const item of items)
         expect(item).toEqual({
           nid: expect.any(String),
@@ -283,7 +298,11 @@ describe("points profiled beyond the scenario's errors", () => {
     const againstPlain = await run(mockUrl, mockAccounts(), { profile: fromService, runId: "points-list-2" });
     expect(drift(againstPlain.report, "extra_fields.property_list_item")).toEqual([
       expect.stringMatching(
-        /^extra_fields\.property_list_item differs from the profile \(recorded by ".+" at \S+ in run points-service\): changed is gone \(recorded \{"types":\["integer"\],"example":\d+\}\)$/,
+        new RegExp(
+          /^extra_fields\.property_list_item differs from the profile /.source +
+            /\(recorded by ".+" at \S+ in run points-service\): changed /.source +
+            /is gone \(recorded \{"types":\["integer"\],"example":\d+\}\)$/.source,
+        ),
       ),
     ]);
   });

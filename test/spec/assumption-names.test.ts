@@ -28,7 +28,7 @@ describe("assumption names", () => {
     }
   });
 
-  it("refuses a marker without a name, a name that is not kebab-case, one name for two decisions and two names for one", () => {
+  it("refuses a marker without a name, a name not in kebab-case, one name for two decisions, two names for one", () => {
     const at = (id: string, text: string, pointer = "/components/schemas/X"): Assumption => ({
       id,
       marker: "x-assumption",

@@ -71,7 +71,7 @@ describe("fact-tier citations", () => {
     expect(sections.filter((section) => !SECTION.test(section))).toEqual([]);
   });
 
-  it("reports a rule of the spec that cites no section as an assumption, and a cited one as a fact with its section", () => {
+  it("reports a spec rule citing no section as an assumption, and a cited one as a fact with its section", () => {
     const bare = structuredClone(document);
     delete (bare.components!.schemas!.Document as Record<string, unknown>)["x-section"];
     const exchange = {

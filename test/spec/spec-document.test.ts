@@ -225,7 +225,7 @@ describe("errors (section 7)", () => {
 });
 
 describe("list by user (section 2.1, endpoint 5)", () => {
-  it("types the list item's external_id as a string or null, as a fact of section 2.1 (absent values come back as null)", () => {
+  it("types the list item's external_id as a string or null, a fact of section 2.1 (absent values: null)", () => {
     const externalId = schema("PropertyListItem").properties.external_id!;
     expect(externalId.type).toEqual(["string", "null"]);
     expect(externalId["x-assumption"]).toBeUndefined();

@@ -79,7 +79,8 @@ function bodyProblems(
     const holder = db.properties.find((record) => record.external_id === value.external_id);
     if (direction === "response" && String(holder?.id) !== String(own))
       problems.push(
-        `external id ${value.external_id} belongs to ${holder ? `property ${holder.id}` : "no property"}, not ${String(own)}`,
+        `external id ${value.external_id} belongs to ${holder ? `property ${holder.id}` : "no property"}, ` +
+          `not ${String(own)}`,
       );
     // An edit that sets an external id held by another property is refused (409): the example must not be.
     if (direction === "request" && holder && String(holder.id) !== target)
@@ -110,7 +111,10 @@ function bodyProblems(
   return problems;
 }
 
-/** What a problem example's detail says about the fixtures: the ids it says are missing are, the ones it says are taken are. */
+/**
+ * What a problem example's detail says about the fixtures: the ids it says are missing are, the ones it says are taken
+ * are.
+ */
 function problemProblems(value: unknown): string[] {
   const detail = isObject(value) && typeof value.detail === "string" ? value.detail : "";
   const problems: string[] = [];

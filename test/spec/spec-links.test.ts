@@ -68,7 +68,10 @@ function pathOf(operation: Operation, values: Record<string, unknown> = {}): str
   });
 }
 
-/** A runtime expression (OpenAPI 3.1 §4.8.20.4) of the forms these links use, against one exchange; undefined when it names nothing. */
+/**
+ * A runtime expression (OpenAPI 3.1 §4.8.20.4) of the forms these links use, against one exchange; undefined when it
+ * names nothing.
+ */
 function evaluate(expression: string, exchange: { requestBody: unknown; responseBody: unknown }): unknown {
   const match = /^\$(request|response)\.body#(\/.*)?$/.exec(expression);
   if (!match) throw new Error(`a runtime expression this test does not read: ${expression}`);
@@ -100,7 +103,8 @@ describe("the spec's links", () => {
       expect.arrayContaining(["deleteDocument", "retrieveDocument", "updateDocument"]),
     );
     expect(targets("listUserProperties")).toContain("retrieveProperty");
-    // The agent list is a map keyed by nid: a runtime expression names a fixed key, never "an entry", so it has no link.
+    // The agent list is a map keyed by nid: a runtime expression names a fixed key, never "an entry", so it has no
+    // link.
     expect(targets("listAgentCards")).toEqual([]);
     expect(linked.length).toBeGreaterThanOrEqual(12);
   });

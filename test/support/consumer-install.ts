@@ -137,7 +137,9 @@ export async function installOnce(project: string, make: (partial: string) => vo
   }
 }
 
-/** `npm install <args>` in `cwd`, from npm's cache where it can, with no audit or funding calls; throws what npm said. */
+/**
+ * `npm install <args>` in `cwd`, from npm's cache where it can, with no audit or funding calls; throws what npm said.
+ */
 export function npmInstall(cwd: string, args: string[], what: string): void {
   const installed = spawnSync("npm", ["install", ...args, "--prefer-offline", "--no-audit", "--no-fund"], {
     cwd,

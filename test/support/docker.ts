@@ -16,7 +16,8 @@ export const DOCKER_AVAILABLE = spawnSync("docker", ["info"], { stdio: "ignore",
 if (!DOCKER_AVAILABLE && (process.env.REQUIRE_DOCKER ?? "0") !== "0")
   throw new Error("No Docker engine answers `docker info`; .ci/run installs docker.io and starts dockerd");
 export const NO_DOCKER =
-  "no Docker engine answers `docker info` (.ci/run installs docker.io and starts dockerd; REQUIRE_DOCKER=1 makes its absence an error)";
+  "no Docker engine answers `docker info` (.ci/run installs docker.io and starts dockerd; REQUIRE_DOCKER=1 " +
+  "makes its absence an error)";
 
 /** The demo account's request headers, as the README gives them. */
 export const DEMO_HEADERS = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
@@ -75,7 +76,8 @@ export function kitImage(): Promise<string> {
     });
     if (ran.status !== 0) {
       throw new Error(
-        `docker build of the Dockerfile failed (where no registry is reachable, make its base image with scripts/docker/stand-in-base.sh first):\n${ran.stderr}${ran.stdout}`,
+        `docker build of the Dockerfile failed (where no registry is reachable, make its base image with ` +
+          `scripts/docker/stand-in-base.sh first):\n${ran.stderr}${ran.stdout}`,
       );
     }
     return tag;
@@ -101,7 +103,10 @@ export async function containerState(id: string): Promise<ContainerState> {
   return JSON.parse(await docker("inspect", "--format", "{{json .State}}", id)) as ContainerState;
 }
 
-/** Polls the image's HEALTHCHECK, as Docker runs it, until it reports healthy; fails if the container stops or at the deadline. */
+/**
+ * Polls the image's HEALTHCHECK, as Docker runs it, until it reports healthy; fails if the container stops or at the
+ * deadline.
+ */
 export async function waitForDockerHealthy(id: string, deadlineMs = HANG_MS): Promise<void> {
   const deadline = Date.now() + deadlineMs;
   for (;;) {
@@ -110,7 +115,8 @@ export async function waitForDockerHealthy(id: string, deadlineMs = HANG_MS): Pr
     if (!state.Running || Date.now() > deadline) {
       const logs = await run("docker", ["logs", id]);
       throw new Error(
-        `container ${id.slice(0, 12)} did not turn healthy (${JSON.stringify(state)}); it said:\n${logs.stdout}${logs.stderr}`,
+        `container ${id.slice(0, 12)} did not turn healthy (${JSON.stringify(state)}); it ` +
+          `said:\n${logs.stdout}${logs.stderr}`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 250));

@@ -13,7 +13,9 @@ import { serveStaticSite, type StaticSite } from "./static-site.ts";
 
 const WORKER_SCRIPT = createRequire(import.meta.url).resolve("msw/mockServiceWorker.js");
 
-/** Serves the page whose entry is `entry` (a path from the package root); each request's path is told to `onRequest`. */
+/**
+ * Serves the page whose entry is `entry` (a path from the package root); each request's path is told to `onRequest`.
+ */
 export async function serveMswPage(
   entry: string,
   onRequest?: (method: string, path: string) => void,

@@ -10,7 +10,10 @@ export function nestedValue(levels: number): string {
   return text;
 }
 
-/** A property as the mock writes one (its id and owner first, so the scan takes it) that nests `depth` levels, itself the first. */
+/**
+ * A property as the mock writes one (its id and owner first, so the scan takes it) that nests `depth` levels, itself
+ * the first.
+ */
 export function propertyNesting(depth: number, id = 1001): string {
   return `{"id":${id},"uid":1,"title":"Deep","extra":${nestedValue(depth - 1)},"published":"1"}`;
 }

@@ -57,7 +57,9 @@ export interface SampleOptions {
   consumer?: string;
   /** The credentials the recording sent for the primary role: the usage keeps the role, never these. */
   primaryCredentials?: { "API-KEY": string; TOKEN: string };
-  /** Adds a test that adds an agent and is refused a second one with the same email (section 7's Agent Already Exists). */
+  /**
+   * Adds a test that adds an agent and is refused a second one with the same email (section 7's Agent Already Exists).
+   */
   duplicateEmail?: boolean;
 }
 

@@ -64,7 +64,7 @@ afterEach(() => {
 });
 
 describe("createMockServer({ answers })", () => {
-  it("answers a test's requests with the service's answers in order, then as the mock would, marking and listing what was not covered", async () => {
+  it("answers a test's requests with the service's answers in order, then as the mock would, listed", async () => {
     const mock = createMockServer({ contract: sharedContract(), log: () => {}, answers: answersDocument() });
     try {
       const begun = await request(mock.app).post("/__admin/usage/tests").send({ name: TEST });
@@ -98,7 +98,7 @@ describe("createMockServer({ answers })", () => {
     }
   });
 
-  it("answers a request of another operation than the next answer's as the mock would, and says why, at the end too", async () => {
+  it("answers a request of another operation than the next answer's as the mock would, saying why", async () => {
     const logged: string[] = [];
     const mock = createMockServer({
       contract: sharedContract(),
@@ -171,7 +171,7 @@ describe("createMockServer({ answers })", () => {
     }
   });
 
-  it("turns on with MOCK_ANSWERS for a mock set up to record usage, and never writes the usage file meanwhile", async () => {
+  it("turns on with MOCK_ANSWERS for a mock set up to record usage, and never writes the usage file then", async () => {
     const answersFile = join(folder, "answers.json");
     writeFileSync(answersFile, JSON.stringify(answersDocument()));
     const usageFile = join(folder, "usage-not-written.json");

@@ -60,7 +60,7 @@ describe("POST /__admin/provider-states refusals", () => {
       .set({ "content-type": "application/json", ...(authorization ? { authorization } : {}) })
       .send(body);
 
-  it("answer no credential back: not the admin token, not an account's keys, not a value the params carried", async () => {
+  it("answer no credential back: not the admin token, an account's keys, nor a value the params carried", async () => {
     const answers = [
       await post({ state: PROVIDER_STATES.seatsFull, params: {} }),
       await post({ state: PROVIDER_STATES.seatsFull, params: {} }, `Bearer ${ADMIN_TOKEN.slice(0, -1)}x`),

@@ -30,7 +30,9 @@ function loadVerifier(): { Verifier?: typeof import("@pact-foundation/pact").Ver
     return { Verifier: (require("@pact-foundation/pact") as typeof import("@pact-foundation/pact")).Verifier };
   } catch (cause) {
     return {
-      missing: `the Pact verifier's native library does not load on this machine (${(cause as Error).message.split("\n")[0]}); REQUIRE_PACT=1 makes this an error`,
+      missing:
+        `the Pact verifier's native library does not load on this machine ` +
+        `(${(cause as Error).message.split("\n")[0]}); REQUIRE_PACT=1 makes this an error`,
     };
   }
 }
@@ -113,7 +115,7 @@ describe("the official Pact verifier", () => {
     await expect(verify(await startMock(), [pactFile, injectedFile])).resolves.toBeDefined();
   });
 
-  it("verifies it through stateHandlers that forward to a mock started with --admin-token, the token never in the pact", async ({
+  it("verifies it through stateHandlers forwarding to a mock with --admin-token, the token never in the pact", async ({
     skip,
   }) => {
     skip(!Verifier, missing);
@@ -180,7 +182,7 @@ describe("the official Pact verifier", () => {
     }
   }, 120_000);
 
-  it("verifies every interaction alone, through the verifier's filter, on a mock reset to its seeded state before each", async ({
+  it("verifies each interaction alone, through the verifier's filter, on a mock reset to its seed before each", async ({
     skip,
   }) => {
     skip(!Verifier, missing);

@@ -203,7 +203,7 @@ describe("a recorded suite", () => {
     });
   });
 
-  it("keeps a record of the start state the client reached through a list's answer, bound to that answer; never one the test made", async () => {
+  it("keeps a start-state record the client reached through a list's answer, bound to it; none it made", async () => {
     const mock = recordingMock();
     const demo = { "API-KEY": "demo-key", TOKEN: "demo-token" };
     mock.usage!.beginTest("opens the first listed");
@@ -398,7 +398,7 @@ describe("tests named by the runner", () => {
     ]);
   });
 
-  it("begin on a recorder's first call under each test the runner names, unless a test was begun in it by name", async () => {
+  it("begin on a recorder's first call under each test the runner names, unless one was begun by name", async () => {
     let running: string | undefined = "suite > first";
     const runner = setTestNameSource(() => running);
     onTestFinished(() => void setTestNameSource(runner));

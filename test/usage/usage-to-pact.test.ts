@@ -59,7 +59,7 @@ describe("usageToPact", () => {
     }
   });
 
-  it("makes a record of the start state through a provider state with its fields, and injects the id it answers", () => {
+  it("makes a start-state record through a provider state with its fields, and injects the id it answers", () => {
     const retrieve = named("properties › lists the account's properties and opens one › 2 retrieveProperty");
     // The client opened the first property the list answered: the recorder binds the nid to that answer, and keeps
     // the record it names, as the start state held it, for the state that makes it.
@@ -251,7 +251,7 @@ describe("property-listing-contract --usage --write-pact", () => {
     expect(refused.stderr).toContain(`The usage ${usageFile} is refused`);
   });
 
-  it("makes the pact's missing folders, and a pact that cannot be written exits 2 naming the pact, not the usage", async () => {
+  it("makes the pact's missing folders; a pact that cannot be written exits 2 naming it, not the usage", async () => {
     const folder = mkdtempSync(join(tmpdir(), "plk-pact-"));
     const usageFile = join(folder, "usage.json");
     writeFileSync(usageFile, JSON.stringify(usage));

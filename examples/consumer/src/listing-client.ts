@@ -12,14 +12,22 @@ export function listingClient(options: { baseUrl: string; apiKey: string; token:
 }
 
 /** What the "add an agent" form shows after submitting. */
-export type AgentAdded = { kind: "added"; nid: string } | { kind: "seats-full"; message: string } | { kind: "email-taken" } | { kind: "failed"; status: number };
+export type AgentAdded =
+  | { kind: "added"; nid: string }
+  | { kind: "seats-full"; message: string }
+  | { kind: "email-taken" }
+  | { kind: "failed"; status: number };
 
-export async function addAgent(client: ListingClient, agent: { agent_first_name: string; agent_last_name: string; email: string }): Promise<AgentAdded> {
+export async function addAgent(
+  client: ListingClient,
+  agent: { agent_first_name: string; agent_last_name: string; email: string },
+): Promise<AgentAdded> {
   const { data, error, response } = await client.POST("/api/v1/object/agent_card/", { body: agent });
   if (data) return { kind: "added", nid: data.nid };
   // The seats-full screen reads the status and the problem's title: the mock's answer, not a documented one.
   const problem = error as { title?: string; detail?: string } | undefined;
-  if (response.status === 402) return { kind: "seats-full", message: problem?.detail ?? problem?.title ?? "No agent seats left" };
+  if (response.status === 402)
+    return { kind: "seats-full", message: problem?.detail ?? problem?.title ?? "No agent seats left" };
   if (response.status === 409) return { kind: "email-taken" };
   return { kind: "failed", status: response.status };
 }
@@ -33,7 +41,9 @@ export async function myListings(client: ListingClient, uid: number): Promise<Ar
 
 /** The "new listing" form: creates the property, then renames it as the form's second step does. */
 export async function createListing(client: ListingClient, street: string, title: string): Promise<string> {
-  const created = await client.POST("/api/v1/object/property", { body: { street, city: "Springfield", state: "IL", zip: "62701" } });
+  const created = await client.POST("/api/v1/object/property", {
+    body: { street, city: "Springfield", state: "IL", zip: "62701" },
+  });
   if (!created.data) throw new Error(`create answered ${created.response.status}`);
   const nid = Number(created.data.nid);
   const edited = await client.PUT("/api/v1/object/property/{nid}", { params: { path: { nid } }, body: { title } });

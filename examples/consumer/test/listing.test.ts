@@ -1,5 +1,12 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { addAgent, createListing, listingClient, listingHeader, myListings, openListing } from "../src/listing-client.ts";
+import {
+  addAgent,
+  createListing,
+  listingClient,
+  listingHeader,
+  myListings,
+  openListing,
+} from "../src/listing-client.ts";
 import { BASE_URL, mock } from "./setup.ts";
 
 // The demo account of the kit's fixtures (uid 1).
@@ -26,7 +33,11 @@ describe("my listings", () => {
 
 describe("agents", () => {
   it("adds an agent", async () => {
-    const added = await addAgent(client, { agent_first_name: "Ada", agent_last_name: "Byron", email: "ada.byron@example.test" });
+    const added = await addAgent(client, {
+      agent_first_name: "Ada",
+      agent_last_name: "Byron",
+      email: "ada.byron@example.test",
+    });
     expect(added.kind).toBe("added");
   });
 });
@@ -36,7 +47,11 @@ describe("a full account", () => {
   beforeEach(() => mock.useState("seats-full"));
 
   it("shows the seats-full screen when the account has no seat left", async () => {
-    const added = await addAgent(client, { agent_first_name: "Alan", agent_last_name: "Turing", email: "alan.turing@example.test" });
+    const added = await addAgent(client, {
+      agent_first_name: "Alan",
+      agent_last_name: "Turing",
+      email: "alan.turing@example.test",
+    });
     expect(added.kind).toBe("seats-full");
   });
 });

@@ -13,7 +13,12 @@ export const BASE_URL = "http://listing.test";
 // which answers rest on that profile rather than on the mock's own choices.
 const profile = process.env.SERVICE_PROFILE;
 const playback = profile ? await loadProfilePlayback(readFileSync(profile, "utf8")) : undefined;
-export const mock = createMockHandlers({ baseUrl: BASE_URL, autologinSecret: "example", usage: { consumer: "listing-web" }, ...(playback ? { playback } : {}) });
+export const mock = createMockHandlers({
+  baseUrl: BASE_URL,
+  autologinSecret: "example",
+  usage: { consumer: "listing-web" },
+  ...(playback ? { playback } : {}),
+});
 const server = setupServer(...mock.handlers);
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));

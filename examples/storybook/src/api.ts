@@ -17,7 +17,11 @@ export type Answer<T> = { ok: true; data: T } | { ok: false; problem: Problem };
 async function call<T>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
   let response: Response;
   try {
-    response = await fetch(path, { method, headers: HEADERS, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    response = await fetch(path, {
+      method,
+      headers: HEADERS,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
   } catch {
     return { ok: false, problem: { title: "Service Unreachable", status: 0 } };
   }
@@ -25,7 +29,15 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<An
   const parsed: unknown = text ? JSON.parse(text) : undefined;
   if (response.ok) return { ok: true, data: parsed as T };
   const problem = (parsed ?? {}) as Partial<Problem>;
-  return { ok: false, problem: { title: problem.title ?? response.statusText, status: response.status, ...(problem.detail ? { detail: problem.detail } : {}), ...(problem.errors ? { errors: problem.errors } : {}) } };
+  return {
+    ok: false,
+    problem: {
+      title: problem.title ?? response.statusText,
+      status: response.status,
+      ...(problem.detail ? { detail: problem.detail } : {}),
+      ...(problem.errors ? { errors: problem.errors } : {}),
+    },
+  };
 }
 
 /** A property as the card shows it; the service answers scalars as strings. */
@@ -44,7 +56,8 @@ export interface Property {
 export const getProperty = (nid: number) => call<Property>("GET", `/api/v1/object/property/${nid}`);
 
 /** The account's agent cards: a map keyed by nid. */
-export const listAgents = () => call<Record<string, { nid: string; email: string }>>("GET", "/api/v1/object/agent_cards");
+export const listAgents = () =>
+  call<Record<string, { nid: string; email: string }>>("GET", "/api/v1/object/agent_cards");
 
 export const addAgent = (agent: { agent_first_name: string; agent_last_name: string; email: string }) =>
   call<{ nid: number | string }>("POST", "/api/v1/object/agent_card/", agent);
@@ -57,4 +70,5 @@ export interface NewListing {
   bedrooms?: number;
 }
 
-export const createListing = (listing: NewListing) => call<{ nid: string; uri?: string }>("POST", "/api/v1/object/property", listing);
+export const createListing = (listing: NewListing) =>
+  call<{ nid: string; uri?: string }>("POST", "/api/v1/object/property", listing);

@@ -71,9 +71,11 @@ export const section: BenchSection<ContractFigures> = {
       "",
     );
     lines.push(
-      `Validation speed: median of ${settings.rounds} rounds of ${settings.roundMs} ms after ${settings.warmupMs} ms of warm-up.`,
+      `Validation speed: median of ${settings.rounds} rounds of ${settings.roundMs} ms after ` +
+        `${settings.warmupMs} ms of warm-up.`,
       `The property is nid ${contract.sample.nid} of the fixtures: ${contract.sample.floorplans} floorplans, ` +
-        `${contract.sample.virtualTours} virtual tours, ${contract.sample.videos} videos, ${bytes(contract.sample.bytes)} of JSON.`,
+        `${contract.sample.virtualTours} virtual tours, ${contract.sample.videos} videos, ` +
+        `${bytes(contract.sample.bytes)} of JSON.`,
       "",
     );
     lines.push(
@@ -95,8 +97,10 @@ export const section: BenchSection<ContractFigures> = {
 
     const { recording } = contract;
     lines.push(
-      `A recording (npm run contract -- --recording): a HAR file of ${count(recording.entries)} exchanges, ${bytes(recording.bytes)}, ` +
-        `read in ${ms(recording.readMs)} and checked in ${ms(recording.checkMs)} (${perSecond(recording.exchangesPerSecond)} exchanges/s, ` +
+      `A recording (npm run contract -- --recording): a HAR file of ${count(recording.entries)} exchanges, ` +
+        `${bytes(recording.bytes)}, ` +
+        `read in ${ms(recording.readMs)} and checked in ${ms(recording.checkMs)} (` +
+        `${perSecond(recording.exchangesPerSecond)} exchanges/s, ` +
         "each request and answer, open and closed reading).",
       "",
     );
@@ -220,7 +224,8 @@ function measureContract(settings: BenchSettings): ContractFigures {
     const result = entry.call();
     if (result.valid !== (entry.body === "valid") || result.operationId !== entry.operationId) {
       throw new Error(
-        `The ${entry.body} body of "${entry.check}" (${entry.contract}) was judged ${result.valid ? "valid" : "invalid"} as ${result.operationId}: a bug of the benchmark.`,
+        `The ${entry.body} body of "${entry.check}" (${entry.contract}) was judged ` +
+          `${result.valid ? "valid" : "invalid"} as ${result.operationId}: a bug of the benchmark.`,
       );
     }
     const opsPerSecond = callsPerSecond(entry.call, settings);

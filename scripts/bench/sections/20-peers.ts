@@ -153,10 +153,14 @@ export const section: BenchSection<PeersFigures> = {
       const mockFigure = figure(mock.name)!;
       const bareFigure = figure(bare.name)!;
       const lines = [
-        `GET of one property (${answer.body.length} B) with the demo credentials; each server started as a process, ${count(jobs * ROUNDS)} requests`,
-        `each in ${ROUNDS} interleaved runs, after ${warmUpWords(settleMsOf(settings))}, on ${settings.concurrency} keep-alive connections from a separate load process`,
-        `(the mock, the mock with --validate-responses and bare node:http: ${MOCK_PROCESSES} processes each, taking the runs in turn). CPU is the server`,
-        `process's user + system time per request; start-up is spawn to first answer, median of ${settings.starts} starts.`,
+        `GET of one property (${answer.body.length} B) with the demo credentials; each server started as a ` +
+          `process, ${count(jobs * ROUNDS)} requests`,
+        `each in ${ROUNDS} interleaved runs, after ${warmUpWords(settleMsOf(settings))}, on ` +
+          `${settings.concurrency} keep-alive connections from a separate load process`,
+        `(the mock, the mock with --validate-responses and bare node:http: ${MOCK_PROCESSES} processes each, ` +
+          `taking the runs in turn). CPU is the server`,
+        `process's user + system time per request; start-up is spawn to first answer, median of ` +
+          `${settings.starts} starts.`,
         "",
         ...table(
           ["server", "start-up", "throughput", "vs mock", "CPU/request", "vs bare", "p50", "p99", "RSS after"],

@@ -55,7 +55,8 @@ export const section: BenchSection<RequestLogFigures> = {
       const lines = [
         "The request log: the bin logging a line per request to a pipe, beside the bin with --quiet",
         "",
-        `GET ${step.path}, ${count(jobs * ROUNDS)} requests to each side in ${ROUNDS} interleaved runs after ${warmUpWords(settleMsOf(settings))};`,
+        `GET ${step.path}, ${count(jobs * ROUNDS)} requests to each side in ${ROUNDS} interleaved runs after ` +
+          `${warmUpWords(settleMsOf(settings))};`,
         `${PROCESSES} processes on each side taking the runs in turn, ${settings.concurrency} keep-alive connections.`,
         "",
         ...table(

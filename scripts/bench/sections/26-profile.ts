@@ -122,7 +122,8 @@ export const section: BenchSection<ProfileFigures> = {
         },
       ];
       const lines = [
-        `GET of one property by the mock's bin with and without a service profile (another media type, three extra fields), ${PROCESSES} processes each, ${ROUNDS} runs in turn`,
+        `GET of one property by the mock's bin with and without a service profile (another media type, three ` +
+          `extra fields), ${PROCESSES} processes each, ${ROUNDS} runs in turn`,
         "",
         ...table(
           ["server", "throughput", "vs without", "cost", "CPU/request", "vs without"],

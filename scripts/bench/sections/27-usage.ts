@@ -79,7 +79,10 @@ function suiteScenario(jobs: number): Scenario {
   };
 }
 
-/** Sends `total` GETs through MSW, `IN_FLIGHT` at a time, a test begun before every {@link PER_TEST}; the elapsed milliseconds. */
+/**
+ * Sends `total` GETs through MSW, `IN_FLIGHT` at a time, a test begun before every {@link PER_TEST}; the elapsed
+ * milliseconds.
+ */
 async function drive(handlers: MockHandlers, total: number, failures: string[]): Promise<number> {
   const started = performance.now();
   let sent = 0;
@@ -182,7 +185,8 @@ export const section: BenchSection<UsageFigures> = {
       ),
       ...eachProcessLines([offFigure, onFigure]),
       "",
-      `MSW's setupServer in this process, ${count(perRound)} GETs per round, ${MSW_ROUNDS} rounds in turn, ${IN_FLIGHT} in flight:`,
+      `MSW's setupServer in this process, ${count(perRound)} GETs per round, ${MSW_ROUNDS} rounds in turn, ` +
+        `${IN_FLIGHT} in flight:`,
       "",
       ...table(
         ["handlers", "throughput", "vs off"],

@@ -43,7 +43,10 @@ export interface AnswersFigures {
   rerun: { suiteMs: number; replayMs: number; rerunMs: number; exitCode: number | string };
 }
 
-/** Sends `total` GETs through MSW, `IN_FLIGHT` at a time, a test begun before every {@link PER_TEST}; the elapsed milliseconds. */
+/**
+ * Sends `total` GETs through MSW, `IN_FLIGHT` at a time, a test begun before every {@link PER_TEST}; the elapsed
+ * milliseconds.
+ */
 async function drive(handlers: MockHandlers, total: number, failures: string[]): Promise<number> {
   const started = performance.now();
   let sent = 0;
@@ -188,7 +191,8 @@ export const section: BenchSection<AnswersFigures> = {
         times.suite.push(performance.now() - startedSuite);
         if (suite.code !== 1)
           failures.push(
-            `answers: the example's suite against the service's answers exited ${suite.code}, not 1 (the header test breaking)`,
+            `answers: the example's suite against the service's answers exited ${suite.code}, not 1 (the ` +
+              `header test breaking)`,
           );
         const again = await timed(
           process.execPath,
@@ -245,7 +249,8 @@ export const section: BenchSection<AnswersFigures> = {
     const lines = [
       "A service's answers served to a consumer's suite, and --rerun",
       "",
-      `MSW's setupServer in this process, tests of ${PER_TEST} GETs of one property, ${count(perRound)} GETs per round, ${MSW_ROUNDS} rounds in turn, ${IN_FLIGHT} in flight:`,
+      `MSW's setupServer in this process, tests of ${PER_TEST} GETs of one property, ${count(perRound)} GETs ` +
+        `per round, ${MSW_ROUNDS} rounds in turn, ${IN_FLIGHT} in flight:`,
       "",
       ...table(
         ["handlers", "throughput", "vs recording"],
@@ -256,7 +261,8 @@ export const section: BenchSection<AnswersFigures> = {
         "lrr",
       ),
       "",
-      `The example consumer against the independent implementation on loopback, the least of ${RERUN_ROUNDS} runs in turn:`,
+      `The example consumer against the independent implementation on loopback, the least of ${RERUN_ROUNDS} ` +
+        `runs in turn:`,
       "",
       ...table(
         ["run", "time"],

@@ -40,9 +40,14 @@ export interface ScaleFigures {
    * parsed and kept.
    */
   readAndParseMs: number;
-  /** The same fixtures as one JSON document (json-server's `db.json`): the bin's start, node's floor, and their ratio. */
+  /**
+   * The same fixtures as one JSON document (json-server's `db.json`): the bin's start, node's floor, and their ratio.
+   */
   document: { fileBytes: number; startupMs: number; readAndParseMs: number; peakRssBytes: number };
-  /** Peak resident memory of the bin from spawn through the first list of account 1's properties, from the JSON Lines file. */
+  /**
+   * Peak resident memory of the bin from spawn through the first list of account 1's properties, from the JSON Lines
+   * file.
+   */
   peakOverStartAndListBytes: number;
   /**
    * The mock's own start-up work: each start less the read-and-parse measured just before it, median. What the
@@ -116,7 +121,8 @@ export const section: BenchSection<ScaleFigures> = {
       const ownWork: number[] = [];
       for (let turn = 0; turn < starts; turn++) {
         progress(
-          `scale: node reading and parsing the file alone, the bin on the default fixtures, then on the file (${turn + 1} of ${starts})…`,
+          `scale: node reading and parsing the file alone, the bin on the default fixtures, then on the file ` +
+            `(${turn + 1} of ${starts})…`,
         );
         floors.push(readAndParse(file));
         await running.pop()?.stop();
@@ -329,7 +335,9 @@ export const section: BenchSection<ScaleFigures> = {
       const goals: Goal[] = [
         {
           id: "32.1a",
-          name: `resident memory at ${count(figures.properties)} properties, settled (after start, and after the retrieves)`,
+          name:
+            `resident memory at ${count(figures.properties)} properties, settled (after start, and after the ` +
+            `retrieves)`,
           measured: bytes(rssSettledMost),
           target: "≤ 300 MiB",
           pass: mib(rssSettledMost) <= 300,
@@ -356,15 +364,24 @@ export const section: BenchSection<ScaleFigures> = {
         },
         {
           id: "32.2b",
-          name: `start to first 200 at ${count(figures.properties)} properties / node's own read, parse and keep of the same file (JSON Lines ${ms(readAndParseMs)}, one JSON document ${ms(figures.document.readAndParseMs)}), the worse of the two`,
-          measured: `${ratio(Math.max(startRatio, documentStartRatio))} (JSON Lines ${ratio(startRatio)}, JSON document ${ratio(documentStartRatio)})`,
+          name:
+            `start to first 200 at ${count(figures.properties)} properties / node's own read, parse and keep ` +
+            `of the same file (JSON Lines ${ms(readAndParseMs)}, one JSON document ` +
+            `${ms(figures.document.readAndParseMs)}), the worse of the two`,
+          measured:
+            `${ratio(Math.max(startRatio, documentStartRatio))} (JSON Lines ${ratio(startRatio)}, JSON ` +
+            `document ${ratio(documentStartRatio)})`,
           target: "≤ 1.50×",
           pass: startRatio <= 1.5 && documentStartRatio <= 1.5,
         },
         {
           id: "4e",
-          name: `peak resident memory over the start and the first list of ${count(items)} items, from JSON Lines and from one JSON document, the higher`,
-          measured: `${bytes(peakOverStartAndList)} (JSON Lines ${bytes(figures.peakOverStartAndListBytes)}, JSON document ${bytes(figures.document.peakRssBytes)})`,
+          name:
+            `peak resident memory over the start and the first list of ${count(items)} items, from JSON Lines ` +
+            `and from one JSON document, the higher`,
+          measured:
+            `${bytes(peakOverStartAndList)} (JSON Lines ${bytes(figures.peakOverStartAndListBytes)}, JSON ` +
+            `document ${bytes(figures.document.peakRssBytes)})`,
           target: "≤ 480 MiB",
           pass: mib(peakOverStartAndList) <= 480,
         },
@@ -391,7 +408,9 @@ export const section: BenchSection<ScaleFigures> = {
         },
         {
           id: "4b",
-          name: `start-up at ${count(figures.properties)} properties, the mock's own work (${seconds(startupMs)} spawn to answer, less ${seconds(readAndParseMs)} for node to parse the file)`,
+          name:
+            `start-up at ${count(figures.properties)} properties, the mock's own work (${seconds(startupMs)} ` +
+            `spawn to answer, less ${seconds(readAndParseMs)} for node to parse the file)`,
           measured: ownStartupMs === null ? UNMEASURED : seconds(ownStartupMs),
           target: "≤ 1.50 s",
           pass: ownStartupMs !== null && ownStartupMs <= 1_500,
@@ -413,7 +432,8 @@ export const section: BenchSection<ScaleFigures> = {
         },
       ];
       const lines = [
-        `2. The mock at scale: the bin on ${count(figures.properties)} properties (${count(figures.documents)} documents, a ${bytes(figures.fixturesFileBytes)} fixtures file)`,
+        `2. The mock at scale: the bin on ${count(figures.properties)} properties (` +
+          `${count(figures.documents)} documents, a ${bytes(figures.fixturesFileBytes)} fixtures file)`,
         "",
         ...table(
           ["figure", "value"],
@@ -425,7 +445,8 @@ export const section: BenchSection<ScaleFigures> = {
               ms(readAndParseMs),
             ],
             [
-              `the same state as one JSON document (${bytes(figures.document.fileBytes)}): start-up, median of ${starts}`,
+              `the same state as one JSON document (${bytes(figures.document.fileBytes)}): start-up, median ` +
+                `of ${starts}`,
               ms(figures.document.startupMs),
             ],
             ["  node alone reading, parsing and keeping that file", ms(figures.document.readAndParseMs)],
@@ -448,7 +469,8 @@ export const section: BenchSection<ScaleFigures> = {
               bytes(rssSettledAfterLoadBytes),
             ],
             [
-              `list by user (${count(items)} items, ${bytes(responseBytes)}), median of ${times.length} answers one at a time`,
+              `list by user (${count(items)} items, ${bytes(responseBytes)}), median of ${times.length} ` +
+                `answers one at a time`,
               ms(figures.listByUser.medianMs),
             ],
             ["  the first of them (every item encoded)", ms(figures.listByUser.firstMs)],
@@ -460,16 +482,28 @@ export const section: BenchSection<ScaleFigures> = {
           "lr",
         ),
         "",
-        "HTTP on 127.0.0.1, keep-alive, load from a separate process; latency per job (request or pair), measured after a warm-up.",
+        "HTTP on 127.0.0.1, keep-alive, load from a separate process; latency per job (request or pair), " +
+          "measured after a warm-up.",
         "",
         ...httpTable(http),
         "",
-        `Retrieve by nid, interleaved, ${larges.length} processes on each side taking the runs in turn, ${count(share * rounds)} requests a side: ${perSecond(largeFigure!.requestsPerSecond)} req/s at ${count(figures.properties)} properties, ` +
-          `${perSecond(smallFigure!.requestsPerSecond)} req/s on the default fixtures (${count(smallFixtures.properties.length)}): ${ratio(throughputRatio)} (1.00× = a lookup does not depend on the store's size);`,
-        `CPU per request ${micros(largeFigure!.cpuMicrosPerRequest)} against ${micros(smallFigure!.cpuMicrosPerRequest)} (${ratioOf(largeFigure!.cpuMicrosPerRequest, smallFigure!.cpuMicrosPerRequest)}). One process on each side, in runs of their own: ` +
-          `${ratio(oneProcessRatio)} in throughput, ${ratioOf(largeAlone!.cpuMicrosPerRequest, smallAlone!.cpuMicrosPerRequest)} in CPU per request.`,
-        `Bare node:http answering the same bytes, in the same rounds: ${perSecond(bareFigure!.requestsPerSecond)} req/s, CPU per request ${micros(bareFigure!.cpuMicrosPerRequest)} ` +
-          `(the mock at ${count(figures.properties)} properties: ${ratioOf(largeFigure!.cpuMicrosPerRequest, bareFigure!.cpuMicrosPerRequest)}).`,
+        `Retrieve by nid, interleaved, ${larges.length} processes on each side taking the runs in turn, ` +
+          `${count(share * rounds)} requests a side: ${perSecond(largeFigure!.requestsPerSecond)} req/s at ` +
+          `${count(figures.properties)} properties, ` +
+          `${perSecond(smallFigure!.requestsPerSecond)} req/s on the default fixtures (` +
+          `${count(smallFixtures.properties.length)}): ${ratio(throughputRatio)} (1.00× = a lookup does not ` +
+          `depend on the store's size);`,
+        `CPU per request ${micros(largeFigure!.cpuMicrosPerRequest)} against ` +
+          `${micros(smallFigure!.cpuMicrosPerRequest)} (` +
+          `${ratioOf(largeFigure!.cpuMicrosPerRequest, smallFigure!.cpuMicrosPerRequest)}). One process on ` +
+          `each side, in runs of their own: ` +
+          `${ratio(oneProcessRatio)} in throughput, ` +
+          `${ratioOf(largeAlone!.cpuMicrosPerRequest, smallAlone!.cpuMicrosPerRequest)} in CPU per request.`,
+        `Bare node:http answering the same bytes, in the same rounds: ` +
+          `${perSecond(bareFigure!.requestsPerSecond)} req/s, CPU per request ` +
+          `${micros(bareFigure!.cpuMicrosPerRequest)} ` +
+          `(the mock at ${count(figures.properties)} properties: ` +
+          `${ratioOf(largeFigure!.cpuMicrosPerRequest, bareFigure!.cpuMicrosPerRequest)}).`,
         ...eachProcessLines([largeFigure!, smallFigure!, bareFigure!]),
       ];
       return { figures, lines, goals, failures };
@@ -524,7 +558,9 @@ function readAndParse(file: string): number {
   const started = performance.now();
   // A file in JSON Lines parsed a line at a time, as the mock reads it, each record kept; one JSON text parsed whole.
   const script = file.endsWith(".jsonl")
-    ? "const kept = []; for (const line of require('node:fs').readFileSync(process.argv[1]).toString('utf8').split('\\n')) if (line) kept.push(JSON.parse(line)); globalThis.kept = kept"
+    ? "const kept = []; for (const line of " +
+      "require('node:fs').readFileSync(process.argv[1]).toString('utf8').split('\\n')) if (line) " +
+      "kept.push(JSON.parse(line)); globalThis.kept = kept"
     : "globalThis.kept = JSON.parse(require('node:fs').readFileSync(process.argv[1]).toString('utf8'))";
   const run = spawnSync(process.execPath, ["-e", script, file], { stdio: "ignore" });
   if (run.status !== 0) throw new Error(`node could not parse ${file}`);

@@ -82,7 +82,8 @@ export const section: BenchSection<GrowthFigures> = {
         (most - Math.max(base!.rssSettledBytes, base!.rssAfterGetsBytes)) / (point.properties - base!.properties);
     }
     const lines = [
-      "2b. Memory growth with the store: the bin on seeded fixtures of each size, one at a time; bytes per property over the smallest store",
+      "2b. Memory growth with the store: the bin on seeded fixtures of each size, one at a time; bytes per " +
+        "property over the smallest store",
       "",
       ...table(
         [

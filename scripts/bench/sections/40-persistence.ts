@@ -35,7 +35,8 @@ export const section: BenchSection<PersistenceFigures> = {
       await mock.close();
     }
     const lines = [
-      "3. Persistence (writeSnapshot: one record per line, serialized a few hundred records per turn of the event loop, synced)",
+      "3. Persistence (writeSnapshot: one record per line, serialized a few hundred records per turn of the " +
+        "event loop, synced)",
       "",
       ...table(
         ["figure", "value"],

@@ -148,11 +148,14 @@ export const section: BenchSection<SoakFigures> = {
         accounts,
       };
       const lines = [
-        `5. Soak: ${count(sent)} requests to the bin (default fixtures), half edits of one property (each a new auto-login token),`,
-        `half retrieves under a new API-KEY each (each a new account up to the bound of ${count(DEFAULT_MAX_ACCOUNTS)}, then 401), at ${perSecond(figures.requestsPerSecond)} req/s;`,
+        `5. Soak: ${count(sent)} requests to the bin (default fixtures), half edits of one property (each a ` +
+          `new auto-login token),`,
+        `half retrieves under a new API-KEY each (each a new account up to the bound of ` +
+          `${count(DEFAULT_MAX_ACCOUNTS)}, then 401), at ${perSecond(figures.requestsPerSecond)} req/s;`,
         `${count(accounts)} accounts held at the end, for ${count(newKeys)} new keys`,
         "",
-        `resident memory read every ${SAMPLE_MS} ms while the requests ran: each tenth's lowest, mean and highest, and the reading at its end`,
+        `resident memory read every ${SAMPLE_MS} ms while the requests ran: each tenth's lowest, mean and ` +
+          `highest, and the reading at its end`,
         "",
         ...table(
           ["tenth", "lowest", "mean", "highest", "at its end"],
@@ -166,7 +169,8 @@ export const section: BenchSection<SoakFigures> = {
           "lrrrr",
         ),
         "",
-        `From the second and third tenths to the last two, the mean reading grew ${signed(meanGrowthPercent)} and the highest ${signed(peakGrowthPercent)}`,
+        `From the second and third tenths to the last two, the mean reading grew ${signed(meanGrowthPercent)}` +
+          ` and the highest ${signed(peakGrowthPercent)}`,
         "(the first tenth warms the process and opens accounts up to their bound).",
       ];
       return {

@@ -67,8 +67,14 @@ export const section: BenchSection<DurabilityReport> = {
       // with 20 edits/s persisted, before the journal of many changes; the p99 is 11b's, held to its bound.
       {
         id: "32.3a",
-        name: `peak resident memory of the --db mock at ${at} properties: its start, then GETs with ${reads.editsPerSecond.toFixed(0)} edits/s persisted; the highest of a first start, and of starts from the state as one JSON document and in JSON Lines`,
-        measured: `${bytes(Math.max(memory.peakWhileEditingBytes, memory.fromDocumentPeakBytes, memory.fromLinesPeakBytes))} (first start ${bytes(memory.peakWhileEditingBytes)}, JSON document ${bytes(memory.fromDocumentPeakBytes)}, JSON Lines ${bytes(memory.fromLinesPeakBytes)})`,
+        name:
+          `peak resident memory of the --db mock at ${at} properties: its start, then GETs with ` +
+          `${reads.editsPerSecond.toFixed(0)} edits/s persisted; the highest of a first start, and of starts ` +
+          `from the state as one JSON document and in JSON Lines`,
+        measured:
+          `${bytes(Math.max(memory.peakWhileEditingBytes, memory.fromDocumentPeakBytes, memory.fromLinesPeakBytes))}` +
+          ` (first start ${bytes(memory.peakWhileEditingBytes)}, JSON document ` +
+          `${bytes(memory.fromDocumentPeakBytes)}, JSON Lines ${bytes(memory.fromLinesPeakBytes)})`,
         target: "≤ 480 MiB",
         pass:
           Math.max(memory.peakWhileEditingBytes, memory.fromDocumentPeakBytes, memory.fromLinesPeakBytes) /

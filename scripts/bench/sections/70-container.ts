@@ -80,7 +80,8 @@ export const section: BenchSection<ContainerFigures> = {
       });
       if (built.status !== 0) {
         failures.push(
-          `container: docker build failed (where no registry is reachable, run scripts/docker/stand-in-base.sh first): ${built.stderr.trim().split("\n").at(-1)}`,
+          `container: docker build failed (where no registry is reachable, run ` +
+            `scripts/docker/stand-in-base.sh first): ${built.stderr.trim().split("\n").at(-1)}`,
         );
         return {
           figures: { skipped: "docker build failed" },
@@ -132,7 +133,9 @@ export const section: BenchSection<ContainerFigures> = {
     };
     const goals: Goal[] = limited.map((run, index) => ({
       id: `32.4${"ab"[index]}`,
-      name: `the bench's GET load (${count(run.requests)} requests) in a container with --memory ${run.limitBytes / MiB}m on ${run.fixtures}, answered, the mock not killed`,
+      name:
+        `the bench's GET load (${count(run.requests)} requests) in a container with --memory ` +
+        `${run.limitBytes / MiB}m on ${run.fixtures}, answered, the mock not killed`,
       measured: outcome(run),
       target: `≤ ${run.limitBytes / MiB} MiB, 0 failed`,
       pass: served(run),
@@ -160,7 +163,8 @@ export const section: BenchSection<ContainerFigures> = {
         "lr",
       ),
       "",
-      "The bench's GET scenarios (warm-up, retrieve by nid, by external id, the template catalogue) sent to the container:",
+      "The bench's GET scenarios (warm-up, retrieve by nid, by external id, the template catalogue) sent to " +
+        "the container:",
       "",
       ...table(
         [
@@ -186,13 +190,17 @@ export const section: BenchSection<ContainerFigures> = {
         "lllrrlrr",
       ),
       "",
-      `The last row is not a goal: the image as it is run takes Node's default heap, about half the container's limit; a heap of ${heapMiB} MiB given through NODE_OPTIONS shows what the rest of the limit allows.`,
+      `The last row is not a goal: the image as it is run takes Node's default heap, about half the ` +
+        `container's limit; a heap of ${heapMiB} MiB given through NODE_OPTIONS shows what the rest of the ` +
+        `limit allows.`,
     ];
     return { figures, lines, goals, failures };
   },
 };
 
-/** Starts the image with `--memory <limitMiB>m` (no swap) on `fixtures`, sends the GET scenarios, reads what is left. */
+/**
+ * Starts the image with `--memory <limitMiB>m` (no swap) on `fixtures`, sends the GET scenarios, reads what is left.
+ */
 async function underLimit(
   context: BenchContext,
   image: string,
@@ -305,7 +313,8 @@ async function healthy(id: string, url: string): Promise<void> {
     };
     if (!state.Running || Date.now() > deadline)
       throw new Error(
-        `container ${id.slice(0, 12)} did not answer /healthz (${JSON.stringify(state)}): ${docker("logs", "--tail", "20", id)}`,
+        `container ${id.slice(0, 12)} did not answer /healthz (${JSON.stringify(state)}): ` +
+          `${docker("logs", "--tail", "20", id)}`,
       );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

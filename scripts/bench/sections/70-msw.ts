@@ -62,7 +62,8 @@ export const section: BenchSection<MswFigures> = {
     const sample = await fetch(`${BASE}${PATH}`, { headers: HEADERS });
     const body = new Uint8Array(await sample.arrayBuffer());
     const contentType = sample.headers.get("content-type")!;
-    // Matched as the kit's handler is matched (one regular expression over the URL), so that only the answering differs.
+    // Matched as the kit's handler is matched (one regular expression over the URL), so that only the answering
+    // differs.
     const bare = http.all(
       /^http:\/\/bench\.mock\.test\//,
       () => new Response(body, { status: 200, headers: { "content-type": contentType } }),
@@ -117,13 +118,16 @@ export const section: BenchSection<MswFigures> = {
     const lines = [
       "MSW: the kit's browser module and its handlers under setupServer",
       "",
-      `The module (src/msw.ts bundled by esbuild for the browser into one file, minified): ${bytes(bundle.bytes)}, ${bytes(bundle.gzipBytes)} gzipped.`,
+      `The module (src/msw.ts bundled by esbuild for the browser into one file, minified): ` +
+        `${bytes(bundle.bytes)}, ${bytes(bundle.gzipBytes)} gzipped.`,
       ...(split
         ? [
-            `Split as Vite and Rollup split it: ${bytes(split.initialGzipBytes)} gzipped at once, ${bytes(split.lazyGzipBytes)} more when a service profile is read (AJV).`,
+            `Split as Vite and Rollup split it: ${bytes(split.initialGzipBytes)} gzipped at once, ` +
+              `${bytes(split.lazyGzipBytes)} more when a service profile is read (AJV).`,
           ]
         : []),
-      `GET of one property (${bytes(body.length)}) in this process, ${count(perRound)} requests per round, ${ROUNDS} rounds in turn, ${IN_FLIGHT} in flight:`,
+      `GET of one property (${bytes(body.length)}) in this process, ${count(perRound)} requests per round, ` +
+        `${ROUNDS} rounds in turn, ${IN_FLIGHT} in flight:`,
       "",
       ...table(
         ["handlers", "throughput", "vs bare"],

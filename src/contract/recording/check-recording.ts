@@ -101,7 +101,8 @@ export function checkRecording(exchanges: readonly RecordedExchange[], options: 
     const where = base ? `under ${options.baseUrl}` : `with a path under ${apiPrefix}`;
     const others =
       scope.otherTraffic > 0
-        ? `; its ${scope.otherTraffic} other entries go elsewhere (${[...otherAddresses].join(", ")}${scope.otherTraffic > otherAddresses.size ? ", …" : ""})`
+        ? `; its ${scope.otherTraffic} other entries go elsewhere ` +
+          `(${[...otherAddresses].join(", ")}${scope.otherTraffic > otherAddresses.size ? ", …" : ""})`
         : "";
     const hint = base ? "" : ". Give --base-url if the service is served under another path";
     return {

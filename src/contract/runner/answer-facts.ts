@@ -49,7 +49,9 @@ export function linkWeightOrder(links: readonly unknown[]): {
   };
 }
 
-/** The documented facts a successful answer of an operation breaks on its own; none for an operation without such rules. */
+/**
+ * The documented facts a successful answer of an operation breaks on its own; none for an operation without such rules.
+ */
 export function brokenAnswerFacts(operationId: OperationId, body: unknown): BrokenFact[] {
   const broken: BrokenFact[] = [];
   switch (operationId) {

@@ -20,7 +20,10 @@ export interface InvariantResult {
 }
 
 type Json = Record<string, unknown>;
-/** A URL with its scheme and host in lower case and a default port left out, as URL parsing writes it; other text unchanged. */
+/**
+ * A URL with its scheme and host in lower case and a default port left out, as URL parsing writes it; other text
+ * unchanged.
+ */
 function normalised(url: string): string {
   try {
     return new URL(url).href;
@@ -168,7 +171,9 @@ export class AnswerInvariants {
         check: "documented_representation",
         passed: isDeepStrictEqual(tours, []),
         section: "2.1",
-        message: `virtual_tours of property ${nid}, which has no tours, is ${show(tours)}: an empty array when there are none`,
+        message:
+          `virtual_tours of property ${nid}, which has no tours, is ${show(tours)}: an empty array when there ` +
+          `are none`,
       },
     ];
   }
@@ -186,7 +191,8 @@ export class AnswerInvariants {
         );
       if (!isDeepStrictEqual(entry.external_id, known.external_id))
         wrong.push(
-          `property ${entry.nid as string}: external_id is ${show(entry.external_id)}, the property's is ${show(known.external_id)}`,
+          `property ${entry.nid as string}: external_id is ${show(entry.external_id)}, the property's is ` +
+            `${show(known.external_id)}`,
         );
       if (typeof entry.published !== "string")
         wrong.push(`property ${entry.nid as string}: published is ${show(entry.published)}, not a string`);
@@ -222,8 +228,10 @@ export class AnswerInvariants {
         section,
         message:
           rest === undefined
-            ? `uri ${show(given)} does not start with the service's base address ${this.#publicBase}/ (give --public-base-url if clients reach the service at another address)`
-            : `uri ${show(given)} is not {base_url}/<autologin_path>/<ACCESS_TOKEN>: after the base it holds ${show(rest)}`,
+            ? `uri ${show(given)} does not start with the service's base address ${this.#publicBase}/ (give ` +
+              `--public-base-url if clients reach the service at another address)`
+            : `uri ${show(given)} is not {base_url}/<autologin_path>/<ACCESS_TOKEN>: after the base it holds ` +
+              `${show(rest)}`,
       },
     ];
   }

@@ -24,7 +24,8 @@ const success = (step: string): FactCheck => ({ check: "status_code_conformance"
 const nearMiss = (step: string): FactCheck => ({ check: "negative_data_rejection", step });
 
 const NO_TOURS =
-  "No operation of section 4 adds a tour or a video to a property, so a run never sees one: the contents of virtual_tours and property_videos entries are checked only by the schema, on a service that has them.";
+  "No operation of section 4 adds a tour or a video to a property, so a run never sees one: the contents of " +
+  "virtual_tours and property_videos entries are checked only by the schema, on a service that has them.";
 
 /** Each place of the spec that carries `x-section`, by JSON pointer, and how it is checked. */
 export const SPEC_FACTS: Readonly<Record<string, FactCoverage>> = {
@@ -209,7 +210,9 @@ export const PROSE_FACTS: readonly ProseFact[] = [
     checkedBy: [success("fetch the template catalogue"), success("retrieve the property")],
   },
   {
-    fact: "Creating or editing a property returns its nid and an auto-login uri of the form {base_url}/<autologin_path>/<ACCESS_TOKEN>.",
+    fact:
+      "Creating or editing a property returns its nid and an auto-login uri of the form " +
+      "{base_url}/<autologin_path>/<ACCESS_TOKEN>.",
     section: "4.1",
     checkedBy: [
       { check: "autologin_uri", step: "create a property with every documented field" },
@@ -326,7 +329,9 @@ export const PROSE_FACTS: readonly ProseFact[] = [
     checkedBy: [{ check: "documented_representation", step: "retrieve the agent created without a name" }],
   },
   {
-    fact: "An agent's fields come back as sent; social links with their weights (integer-like, possibly negative), ordered by weight.",
+    fact:
+      "An agent's fields come back as sent; social links with their weights (integer-like, possibly negative), " +
+      "ordered by weight.",
     section: "2.2",
     checkedBy: [
       { check: "create_round_trip", step: "retrieve the agent" },

@@ -139,7 +139,10 @@ function describeNetworkError(error: unknown, timeoutMs: number): { kind: NoAnsw
   if (cause?.code && TLS_CODES.test(cause.code)) {
     return {
       kind: "unreachable",
-      reason: `TLS failed (${cause.code}: ${cause.message ?? "no detail"}); check that the address is https only where the service speaks TLS, and that its certificate is trusted (NODE_EXTRA_CA_CERTS names extra CA certificates)`,
+      reason:
+        `TLS failed (${cause.code}: ${cause.message ?? "no detail"}); check that the address is https only ` +
+        `where the service speaks TLS, and that its certificate is trusted (NODE_EXTRA_CA_CERTS names extra CA ` +
+        `certificates)`,
     };
   }
   if (cause?.code === "ECONNREFUSED")

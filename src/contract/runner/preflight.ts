@@ -36,7 +36,10 @@ export async function preflight(
     needFreshEmpty: boolean;
     /** Every answer the preflight gets is added here. */
     answers: PreflightAnswer[];
-    /** Every request that got no answer within the limit: it fails on its own, and the run goes on (a late answer is no sign of a wrong address). */
+    /**
+     * Every request that got no answer within the limit: it fails on its own, and the run goes on (a late answer is no
+     * sign of a wrong address).
+     */
     late: Array<{ step: string; operation: PreflightAnswer["operation"]; failure: NoAnswer }>;
   },
 ): Promise<PreflightProblem | undefined> {
@@ -66,7 +69,9 @@ export async function preflight(
     if (credentials && (credentials.apiKey === primary.apiKey || credentials.token === primary.token)) {
       return {
         kind: "usage",
-        message: `${OPTIONS[account]} must be another account's, with its own API-KEY and TOKEN: the ${account} account's ${credentials.apiKey === primary.apiKey ? "API-KEY" : "TOKEN"} is the same as yours.`,
+        message:
+          `${OPTIONS[account]} must be another account's, with its own API-KEY and TOKEN: the ${account} ` +
+          `account's ${credentials.apiKey === primary.apiKey ? "API-KEY" : "TOKEN"} is the same as yours.`,
       };
     }
   }
@@ -81,7 +86,9 @@ export async function preflight(
   if (catalogue.ok && catalogue.exchange.status === 407) {
     return {
       kind: "usage",
-      message: `A proxy between the runner and ${baseUrl} asks for credentials (407 Proxy Authentication Required): give them in its address, HTTP_PROXY or HTTPS_PROXY=http://user:password@host:port.`,
+      message:
+        `A proxy between the runner and ${baseUrl} asks for credentials (407 Proxy Authentication Required): ` +
+        `give them in its address, HTTP_PROXY or HTTPS_PROXY=http://user:password@host:port.`,
     };
   }
   if (catalogue.ok && catalogue.exchange.status === 404) {
@@ -100,8 +107,11 @@ export async function preflight(
       return {
         kind: "usage",
         message:
-          `The service refuses the ${account === "primary" ? "" : `${account} account's `}credentials: GET ${API}/template_base answered ${first.exchange.status} and GET ${API}/agent_cards ${second.exchange.status}. ` +
-          `Check ${OPTIONS[account]} (or their CONTRACT_ environment variables): the API-KEY and TOKEN of one account, for this service (section 5).`,
+          `The service refuses the ${account === "primary" ? "" : `${account} account's `}credentials: GET ` +
+          `${API}/template_base answered ${first.exchange.status} and GET ${API}/agent_cards ` +
+          `${second.exchange.status}. ` +
+          `Check ${OPTIONS[account]} (or their CONTRACT_ environment variables): the API-KEY and TOKEN of ` +
+          `one account, for this service (section 5).`,
       };
     }
   }
@@ -114,8 +124,10 @@ export async function preflight(
       return {
         kind: "usage",
         message:
-          `The fresh account (${OPTIONS.fresh}) already has ${count} agent${count === 1 ? "" : "s"}; the seat checks need an account without agents. ` +
-          "Another run may be using it right now, or a run was stopped before it could clean up: delete its agents, or leave out --fresh-api-key (or give --skip-seat-checks).",
+          `The fresh account (${OPTIONS.fresh}) already has ${count} agent${count === 1 ? "" : "s"}; the ` +
+          `seat checks need an account without agents. ` +
+          "Another run may be using it right now, or a run was stopped before it could clean up: delete its " +
+          "agents, or leave out --fresh-api-key (or give --skip-seat-checks).",
       };
     }
   }
@@ -127,7 +139,11 @@ function wrongBase(baseUrl: string): string {
   const path = url.pathname.replace(/\/+$/, "");
   const suffix = ["/api/v1/object", "/api/v1", "/api"].find((end) => path.endsWith(end));
   const hint = suffix
-    ? ` Yours already ends in ${suffix}, which the runner adds itself: try --base-url ${baseUrl.replace(/\/+$/, "").slice(0, -suffix.length) || url.origin}`
+    ? ` Yours already ends in ${suffix}, which the runner adds itself: try --base-url ` +
+      `${baseUrl.replace(/\/+$/, "").slice(0, -suffix.length) || url.origin}`
     : " Check the host, the port and any path prefix of a gateway.";
-  return `Every route tried answers 404 under ${baseUrl}: GET ${API}/template_base and GET ${API}/agent_cards. --base-url must be the address the service's paths ${API}/… hang from.${hint}`;
+  return (
+    `Every route tried answers 404 under ${baseUrl}: GET ${API}/template_base and GET ${API}/agent_cards. ` +
+    `--base-url must be the address the service's paths ${API}/… hang from.${hint}`
+  );
 }

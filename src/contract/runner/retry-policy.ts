@@ -17,7 +17,10 @@ export interface RetryLimits {
   perRunMs: number;
 }
 
-/** The default bounds: a few tries per request, and a budget of waiting for the whole run, so that a service that keeps asking to wait cannot hold a run forever. */
+/**
+ * The default bounds: a few tries per request, and a budget of waiting for the whole run, so that a service that keeps
+ * asking to wait cannot hold a run forever.
+ */
 export const DEFAULT_RETRY_LIMITS: RetryLimits = { perRequest: 3, perRunMs: 30_000 };
 
 /** What a run has waited so far, shared by every exchanger of the run. */
@@ -43,7 +46,8 @@ export function retryAfterMs(header: string | null, now: number): number | undef
   if (header === null) return undefined;
   const text = header.trim();
   if (/^[0-9]+$/.test(text)) return Number(text) * 1000;
-  // An HTTP-date names its weekday and zone (IMF-fixdate, or the obsolete RFC 850 and asctime forms); a bare number or word is not one.
+  // An HTTP-date names its weekday and zone (IMF-fixdate, or the obsolete RFC 850 and asctime forms); a bare number or
+  // word is not one.
   if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /.test(text)) return undefined;
   const at = Date.parse(/GMT$/.test(text) ? text : `${text} GMT`);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
@@ -86,7 +90,8 @@ export function withRetries(
         attempt >= budget.limits.perRequest
           ? `sent ${budget.limits.perRequest} times again already`
           : budget.waitedMs + wait > budget.limits.perRunMs
-            ? `a wait of ${seconds(wait)} would pass the run's ${seconds(budget.limits.perRunMs)} of waiting (${seconds(budget.waitedMs)} spent)`
+            ? `a wait of ${seconds(wait)} would pass the run's ${seconds(budget.limits.perRunMs)} of waiting ` +
+              `(${seconds(budget.waitedMs)} spent)`
             : undefined;
       if (gaveUp) {
         if (retried) retried.gaveUp = gaveUp;

@@ -21,7 +21,10 @@ export type { CallOptions, Needs, StepCheck } from "./step-call.ts";
 export interface RunContextDeps extends CheckLedgerDeps {
   /** Sends every request of the run, with the credentials of the account asked for. */
   sender: Sender;
-  /** The address clients reach the service at, when it sits behind another one (the auto-login uri starts with it); the sender's base URL otherwise. */
+  /**
+   * The address clients reach the service at, when it sits behind another one (the auto-login uri starts with it); the
+   * sender's base URL otherwise.
+   */
   publicBaseUrl?: string;
   /** Told of every answer, to record or compare a service profile (`--write-profile`, `--profile`). */
   observe?: (answer: ObservedAnswer) => void;
@@ -221,7 +224,9 @@ export class RunContext {
     if (options.expect === "success") {
       this.record("status_code_conformance", "fact", exchange.status === 200, step, {
         ...context,
-        message: `the operation should have succeeded with 200 (section 4), got ${exchange.status}: ${excerpt(exchange.text)}`,
+        message:
+          `the operation should have succeeded with 200 (section 4), got ${exchange.status}: ` +
+          `${excerpt(exchange.text)}`,
         section: "4",
         expected: "200",
         actual,
@@ -229,9 +234,10 @@ export class RunContext {
     } else if (options.expect !== "any") {
       const { refusal, tier = "fact", section, rule } = options.expect;
       const refused = exchange.status < 200 || exchange.status >= 300;
+      const got = `got ${exchange.status}: ${excerpt(exchange.text)}`;
       this.record(refusal, tier, refused, step, {
         ...context,
-        message: `should have been refused${rule ? ` (${rule})` : ""}, got ${exchange.status}: ${excerpt(exchange.text)}`,
+        message: `should have been refused${rule ? ` (${rule})` : ""}, ${got}`,
         ...(section ? { section } : {}),
         expected: "a refusal (any status but 2xx)",
         actual,
@@ -347,7 +353,10 @@ export class RunContext {
     if (!needs?.some((answer) => answer === undefined)) return undefined;
     const latest = this.unanswered.findLast((entry) => entry.step === step) ?? this.unanswered.at(-1);
     if (!latest) return undefined;
-    return `rests on the answer to ${latest.method} ${latest.path} ("${latest.step}"), which never came: ${latest.reason}`;
+    return (
+      `rests on the answer to ${latest.method} ${latest.path} ("${latest.step}"), which never came: ` +
+      `${latest.reason}`
+    );
   }
 
   /**
@@ -362,7 +371,10 @@ export class RunContext {
     const message = `${failure.method} ${failure.path} got no answer: ${failure.reason}`;
     this.record("not_a_server_error", "fact", false, step, { operation, request, message });
     if (failure.kind === "unreachable" || this.#unansweredInARow >= UNANSWERED_IN_A_ROW) {
-      this.lostContact = `the service stopped answering at ${failure.method} ${failure.path}: ${failure.reason}${failure.kind === "unreachable" ? "" : ` (${UNANSWERED_IN_A_ROW} requests in a row without an answer)`}`;
+      this.lostContact =
+        `the service stopped answering at ${failure.method} ${failure.path}: ` +
+        `${failure.reason}` +
+        `${failure.kind === "unreachable" ? "" : ` (${UNANSWERED_IN_A_ROW} requests in a row without an answer)`}`;
     }
   }
 
@@ -387,7 +399,10 @@ export class RunContext {
     this.#unansweredInARow = 0;
   }
 
-  /** Records that a request was sent again (after a 429 or 503 with Retry-After, or a dropped connection), for the report. */
+  /**
+   * Records that a request was sent again (after a 429 or 503 with Retry-After, or a dropped connection), for the
+   * report.
+   */
   noteRetry(step: string, method: string, path: string, retried: Retried, status: number | undefined): void {
     const entry: RetriedRequest = { step, method, path, answers: retried.answers, waitedMs: retried.waitedMs };
     if (retried.dropped !== undefined) entry.dropped = retried.dropped;

@@ -35,7 +35,10 @@ export interface RunOptions {
   strict?: boolean;
   /** Milliseconds to wait for each answer. */
   timeoutMs?: number;
-  /** Part of the emails and external ids the run creates (a random suffix keeps reused ids apart); from the clock unless given. */
+  /**
+   * Part of the emails and external ids the run creates (a random suffix keeps reused ids apart); from the clock unless
+   * given.
+   */
   runId?: string;
   /** Show credentials in the curl lines of the report instead of environment variables. */
   revealCredentials?: boolean;
@@ -43,7 +46,9 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Told of each step and check while the run goes on. */
   onEvent?: (event: RunEvent) => void;
-  /** The proxies to go through (`readProxySettings(process.env)`: HTTP_PROXY, HTTPS_PROXY, NO_PROXY); none by default. */
+  /**
+   * The proxies to go through (`readProxySettings(process.env)`: HTTP_PROXY, HTTPS_PROXY, NO_PROXY); none by default.
+   */
   proxy?: ProxySettings;
   /** How often and how long to wait for a 429 or 503 with Retry-After: 3 times per request, 30 s per run by default. */
   retryLimits?: RetryLimits;

@@ -21,8 +21,8 @@ interface CreatedRecord {
 const API = "/api/v1/object";
 
 /**
- * What a run leaves on the service (docs/runner-in-ci.md, What a run leaves): the records it created, kept current from its
- * answers; at its end every property labelled with the run's tag (a property cannot be deleted) and every agent
+ * What a run leaves on the service (docs/runner-in-ci.md, What a run leaves): the records it created, kept current from
+ * its answers; at its end every property labelled with the run's tag (a property cannot be deleted) and every agent
  * and document it still holds deleted; and the list of what stays, for the report.
  */
 export class RunLeaves {
@@ -109,7 +109,8 @@ export class RunLeaves {
       sent += 1;
       if (answer.ok && answer.exchange.status === 200) continue;
       leftBehind.push(
-        `${record.kind} ${record.nid} of the ${record.as} account (DELETE ${path} ${answer.ok ? `answered ${answer.exchange.status}` : `got no answer: ${answer.failure.reason}`})`,
+        `${record.kind} ${record.nid} of the ${record.as} account (DELETE ${path} ` +
+          `${answer.ok ? `answered ${answer.exchange.status}` : `got no answer: ${answer.failure.reason}`})`,
       );
     }
     this.#created.clear();

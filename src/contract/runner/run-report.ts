@@ -104,7 +104,9 @@ export interface CreatedRecord {
 
 /** Everything a run found. */
 export interface RunReport {
-  /** The implementation the scenario ran against; for a recording, the base URL given to select its exchanges, or "". */
+  /**
+   * The implementation the scenario ran against; for a recording, the base URL given to select its exchanges, or "".
+   */
   baseUrl: string;
   /** Set when the report is of a recording rather than a run against a service. */
   recording?: RecordingScope;

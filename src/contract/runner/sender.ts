@@ -79,7 +79,9 @@ export async function createRunExchangers(
   return { exchange, cleanupExchange };
 }
 
-/** What a run is given to reach the service as its accounts: `SenderOptions` with the credentials (a run's, a replay's). */
+/**
+ * What a run is given to reach the service as its accounts: `SenderOptions` with the credentials (a run's, a replay's).
+ */
 export interface RunTransportOptions extends Omit<SenderOptions, "timeoutMs"> {
   timeoutMs?: number;
   apiKey: string;

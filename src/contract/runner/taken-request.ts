@@ -44,8 +44,8 @@ const STRUCTURES = new Set(["open_houses", "virtual_tours", "property_videos", "
  * The facts of section 2.1 a retrieved property breaks that its schema does not state (the schema, held on the
  * retrieve, fails a garage that is no numeric string and a property type with a space): garage a count (digits
  * only, not "-1" or "1.5"), property_type a compact form of a type of endpoint 3's list (the schema's list is our
- * reading of the compact form, an assumption), and no empty string but in premise (absent values come back as null). Fields the request set to `""` are left out of
- * the last: the request named that value.
+ * reading of the compact form, an assumption), and no empty string but in premise (absent values come back as null).
+ * Fields the request set to `""` are left out of the last: the request named that value.
  */
 export function brokenFacts(
   property: Json,
@@ -54,7 +54,8 @@ export function brokenFacts(
 ): BrokenFact[] {
   const broken: BrokenFact[] = [];
   const { garage, property_type: type } = property;
-  // What the schema already fails (a value that is no numeric string, a type with a space) is its finding, not one more here.
+  // What the schema already fails (a value that is no numeric string, a type with a space) is its finding, not one more
+  // here.
   if (typeof garage === "string" && /^-?[0-9]+(\.[0-9]+)?$/.test(garage) && !/^[0-9]+$/.test(garage)) {
     broken.push({
       fact: "garage comes back as a count-like numeric string",
@@ -82,7 +83,9 @@ export function brokenFacts(
   return broken;
 }
 
-/** How a taken request kept one field it sent, in words: the documented form of the value, nothing, or another value. */
+/**
+ * How a taken request kept one field it sent, in words: the documented form of the value, nothing, or another value.
+ */
 export type Kept = "documented form" | "ignored" | "other value";
 
 /**

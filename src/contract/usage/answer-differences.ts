@@ -43,13 +43,15 @@ export function answerDifferences(interactions: UsageInteraction[], answers: Ser
       add(
         "status",
         "status",
-        `the service answered ${answer.status} where the mock answered ${interaction.response.status} (${where(interaction.basis.status)})`,
+        `the service answered ${answer.status} where the mock answered ${interaction.response.status} ` +
+          `(${where(interaction.basis.status)})`,
       );
     if (answer.mediaType !== interaction.response.mediaType)
       add(
         "mediaType",
         "media-type",
-        `the service answered ${answer.mediaType ?? "no content-type"} where the mock answered ${interaction.response.mediaType ?? "none"} (${where(interaction.basis.mediaType)})`,
+        `the service answered ${answer.mediaType ?? "no content-type"} where the mock answered ` +
+          `${interaction.response.mediaType ?? "none"} (${where(interaction.basis.mediaType)})`,
       );
     if (answer.status !== interaction.response.status) return;
     let fields = 0;
@@ -67,14 +69,16 @@ export function answerDifferences(interactions: UsageInteraction[], answers: Ser
         return add(
           pointer,
           "null",
-          `the service answered null at ${pointer || "the body"} where the mock answered ${shown(mock)} (${where(basis)})`,
+          `the service answered null at ${pointer || "the body"} where the mock answered ${shown(mock)} ` +
+            `(${where(basis)})`,
           mock,
         );
       if (typeOf(mock) !== typeOf(service))
         return add(
           pointer,
           "type",
-          `the service answered ${typeOf(service)} ${shown(service)} at ${pointer || "the body"} where the mock answered ${typeOf(mock)} ${shown(mock)} (${where(basis)})`,
+          `the service answered ${typeOf(service)} ${shown(service)} at ${pointer || "the body"} where the ` +
+            `mock answered ${typeOf(mock)} ${shown(mock)} (${where(basis)})`,
         );
       if (Array.isArray(mock)) {
         const list = service as unknown[];

@@ -40,7 +40,9 @@ export class AnswersCollector {
     if (entry) entry.notReplayed = reason;
   }
 
-  /** The document: every interaction the replay never reached is marked not sent, so that each test keeps its length. */
+  /**
+   * The document: every interaction the replay never reached is marked not sent, so that each test keeps its length.
+   */
   document(source: AnswersDocument["source"]): AnswersDocument {
     const tests = this.usage.tests.map((test) => {
       const entry = this.#tests.get(test.name)!;

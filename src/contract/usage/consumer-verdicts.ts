@@ -3,12 +3,17 @@ import type { CheckResult, ExchangeSummary, UsageVerdicts } from "../runner/run-
 import type { Difference } from "./judge-answer.ts";
 import type { Basis, UsageInteraction, UsageTest } from "./usage-document.ts";
 
-/** How a step of a consumer test is named in a report: the test, the interaction's index, operation and request line. */
+/**
+ * How a step of a consumer test is named in a report: the test, the interaction's index, operation and request line.
+ */
 export function interactionStep(test: UsageTest, index: number, interaction: UsageInteraction): string {
   return `${test.name} › #${index} ${interaction.operation} ${interaction.request.method} ${interaction.request.path}`;
 }
 
-/** What a basis names: `seat-limit-status`, `seat-limit-status, error-body-shape`, `the profile's error.seats`, or `a documented fact`. */
+/**
+ * What a basis names: `seat-limit-status`, `seat-limit-status, error-body-shape`, `the profile's error.seats`, or `a
+ * documented fact`.
+ */
 export function basisName(basis: Basis): string {
   if (basis.tier === "fact") return "a documented fact";
   if (basis.tier === "profile") return `the profile's ${basis.point}`;
@@ -58,7 +63,9 @@ export function recordDifferences(
   const lines = (list: Difference[]) =>
     list.map(
       (difference) =>
-        `${difference.what}: the client got ${difference.expected}, ${about.by} ${about.by === "the service" ? "answered" : "says"} ${difference.actual}${difference.basis.tier === "fact" ? "" : ` (rests on ${basisName(difference.basis)})`}`,
+        `${difference.what}: the client got ${difference.expected}, ${about.by} ` +
+        `${about.by === "the service" ? "answered" : "says"} ` +
+        `${difference.actual}${difference.basis.tier === "fact" ? "" : ` (rests on ${basisName(difference.basis)})`}`,
     );
   const ids = [
     ...new Set(
@@ -73,7 +80,10 @@ export function recordDifferences(
     ledger.record("consumer_assumption", "assumption", onAssumption.length === 0, step, {
       ...common,
       fails: true,
-      message: `the consumer test "${test.name}" rests on ${ids} at interaction #${index} (${interaction.operation} ${interaction.request.method} ${interaction.request.path}), which ${about.by} does not keep:\n${lines(onAssumption).join("\n")}`,
+      message:
+        `the consumer test "${test.name}" rests on ${ids} at interaction #${index} (${interaction.operation} ` +
+        `${interaction.request.method} ${interaction.request.path}), which ${about.by} does not ` +
+        `keep:\n${lines(onAssumption).join("\n")}`,
       expected: onAssumption.map((difference) => `${difference.what}: ${difference.expected}`).join("; "),
       actual: onAssumption.map((difference) => `${difference.what}: ${difference.actual}`).join("; "),
     }),
@@ -82,7 +92,10 @@ export function recordDifferences(
     results.push(
       ledger.record("consumer_fact", "fact", onFact.length === 0, step, {
         ...common,
-        message: `a defect of the service: at interaction #${index} of the consumer test "${test.name}" (${interaction.operation} ${interaction.request.method} ${interaction.request.path}) it breaks a documented fact the client rests on:\n${lines(onFact).join("\n")}`,
+        message:
+          `a defect of the service: at interaction #${index} of the consumer test "${test.name}" ` +
+          `(${interaction.operation} ${interaction.request.method} ${interaction.request.path}) it breaks a ` +
+          `documented fact the client rests on:\n${lines(onFact).join("\n")}`,
         expected: onFact.map((difference) => `${difference.what}: ${difference.expected}`).join("; "),
         actual: onFact.map((difference) => `${difference.what}: ${difference.actual}`).join("; "),
       }),

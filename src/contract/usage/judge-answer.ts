@@ -191,7 +191,9 @@ function nidOf(entry: unknown): string | undefined {
   return typeof nid === "string" || typeof nid === "number" ? String(nid) : undefined;
 }
 
-/** The basis of a pointer: its own, else its nearest parent's, else (a field of an answer not described) the status's. */
+/**
+ * The basis of a pointer: its own, else its nearest parent's, else (a field of an answer not described) the status's.
+ */
 function basisAt(fields: Record<string, Basis>, pointer: string, fallback: Basis): Basis {
   for (let at = pointer; ; at = at.slice(0, at.lastIndexOf("/"))) {
     const own = fields[at] ?? fields[at.replace(/\/[0-9]+(?=\/|$)/g, "/*")];

@@ -38,7 +38,8 @@ export function expectedBody(
     if (!entry.matchers.some((known) => JSON.stringify(known) === JSON.stringify(matcher)))
       entry.matchers.push(matcher);
   };
-  // `representative`: the value stands for every entry of a list or of a map keyed by ids, which may differ in what they hold.
+  // `representative`: the value stands for every entry of a list or of a map keyed by ids, which may differ in what
+  // they hold.
   const walk = (
     value: unknown,
     path: string,
@@ -180,7 +181,10 @@ function child(schema: unknown): object[] {
   return schema && typeof schema === "object" ? [schema] : [];
 }
 
-/** The schema at a local JSON pointer (`#/components/schemas/IdString`, or without the `#` as the operation table writes it), or undefined. */
+/**
+ * The schema at a local JSON pointer (`#/components/schemas/IdString`, or without the `#` as the operation table writes
+ * it), or undefined.
+ */
 function resolvePointer(document: OpenApiDocument, pointer: string): object | undefined {
   const local = pointer.startsWith("#") ? pointer.slice(1) : pointer;
   if (!local.startsWith("/")) return undefined;

@@ -86,7 +86,8 @@ export function interactionNeeds(test: UsageTest, index: number, pathTemplate: s
       params: { key: `agent_${safeKey(String(duplicate.email))}`, account, fields: duplicate },
     });
   }
-  // Last: the records the interaction needs are made first, then the seats left are filled (an agent card it needs takes one).
+  // Last: the records the interaction needs are made first, then the seats left are filled (an agent card it needs
+  // takes one).
   if (test.start.kind === "named" && test.start.name === "seats-full")
     addState({ name: PROVIDER_STATES.seatsFull, params: { account } });
   const needs: InteractionNeeds = { states, bodyGenerators };

@@ -7,9 +7,13 @@
 export const PROVIDER_STATES = {
   /** `{ key, account, fields }`: a property of the account with these fields (section 2.1, or a create's body). */
   property: "a property exists",
-  /** `{ key, account, fields }`: an agent card of the account with these fields (its email, as given, reused if held). */
+  /**
+   * `{ key, account, fields }`: an agent card of the account with these fields (its email, as given, reused if held).
+   */
   agent: "an agent card exists",
-  /** `{ key, account, fields, property }`: a document on a property of the account (the property made from `property`). */
+  /**
+   * `{ key, account, fields, property }`: a document on a property of the account (the property made from `property`).
+   */
   document: "a document exists",
   /** `{ key, account }`: answers the account's uid (section 2.1's `uid`), for the list-by-user path. */
   accountUid: "the account's uid is known",

@@ -39,12 +39,16 @@ export function readUsageDocument(text: string, source: string, operations: Read
   const version = (value as { usageVersion?: unknown }).usageVersion;
   if (version === 1) {
     return refuse([
-      `usageVersion is 1, which named assumptions by their row of docs/assumptions.md (A20); this kit reads version ${USAGE_VERSION}, which names them (seat-limit-status). Record the usage again: run the consumer's tests against this kit's mock with --record-usage (or usage: { consumer }), then use the new file`,
+      `usageVersion is 1, which named assumptions by their row of docs/assumptions.md (A20); this kit reads ` +
+        `version ${USAGE_VERSION}, which names them (seat-limit-status). Record the usage again: run the ` +
+        `consumer's tests against this kit's mock with --record-usage (or usage: { consumer }), then use the ` +
+        `new file`,
     ]);
   }
   if (version !== USAGE_VERSION) {
     return refuse([
-      `usageVersion is ${JSON.stringify(version) ?? "missing"}; this kit reads version ${USAGE_VERSION} (record the usage again with this kit's mock, --record-usage)`,
+      `usageVersion is ${JSON.stringify(version) ?? "missing"}; this kit reads version ${USAGE_VERSION} ` +
+        `(record the usage again with this kit's mock, --record-usage)`,
     ]);
   }
   validator ??= profileAjv().compile(JSON.parse(readFileSync(USAGE_SCHEMA_PATH, "utf8")) as object);
@@ -88,7 +92,8 @@ export function readUsageFile(file: string, operations: ReadonlySet<string>): Us
     return {
       ok: false,
       problems: [
-        `${file}: cannot read it: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : (error as Error).message}`,
+        `${file}: cannot read it: ` +
+          `${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : (error as Error).message}`,
       ],
     };
   }

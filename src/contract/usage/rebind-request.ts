@@ -49,14 +49,19 @@ export function rebindRequest(
         value = mockId === undefined || mockId === null ? undefined : rebinding.ids.get(String(mockId));
         if (value === undefined)
           return {
-            missing: `interaction #${index} takes ${binding.at} from an entry of the list answered to interaction #${binding.interaction} (${binding.pointer}, ${JSON.stringify(mockId) ?? "absent"} on the mock), a record this test neither made nor read first; a place in a list is no identity`,
+            missing:
+              `interaction #${index} takes ${binding.at} from an entry of the list answered to interaction ` +
+              `#${binding.interaction} (${binding.pointer}, ${JSON.stringify(mockId) ?? "absent"} on the ` +
+              `mock), a record this test neither made nor read first; a place in a list is no identity`,
           };
       } else {
         const answer = rebinding.answers[binding.interaction];
         value = answer === undefined ? undefined : valueAt(answer, binding.pointer);
         if (value === undefined)
           return {
-            missing: `interaction #${index} takes ${binding.at} from the answer to interaction #${binding.interaction} (${binding.pointer}), which the service did not give`,
+            missing:
+              `interaction #${index} takes ${binding.at} from the answer to interaction ` +
+              `#${binding.interaction} (${binding.pointer}), which the service did not give`,
           };
       }
     } else if (binding.from === "account-uid") {

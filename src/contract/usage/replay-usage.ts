@@ -164,7 +164,10 @@ async function replayTest(
     if (!account)
       return `the test acts as the account ${role}; a replay has the primary, other and fresh accounts only`;
     if (!ctx.has(account))
-      return `the test acts as the ${role} account: give its credentials (CONTRACT_${role.toUpperCase()}_API_KEY and CONTRACT_${role.toUpperCase()}_TOKEN)`;
+      return (
+        `the test acts as the ${role} account: give its credentials (CONTRACT_${role.toUpperCase()}_API_KEY ` +
+        `and CONTRACT_${role.toUpperCase()}_TOKEN)`
+      );
   }
   if (ctx.lostContact) return ctx.lostContact;
   let seatAgents: string[] = [];
@@ -173,7 +176,10 @@ async function replayTest(
       if (run.skipSeatChecks)
         return "it starts with the fresh account's seats full, and --skip-seat-checks forbids filling them";
       if (!ctx.has("fresh"))
-        return "it starts with the fresh account's seats full: give the fresh account (CONTRACT_FRESH_API_KEY and CONTRACT_FRESH_TOKEN)";
+        return (
+          "it starts with the fresh account's seats full: give the fresh account (CONTRACT_FRESH_API_KEY and " +
+          "CONTRACT_FRESH_TOKEN)"
+        );
       const filled = await fillSeats(ctx, test, run.tag, run.fresh?.seats);
       seatAgents = filled.agents;
       if (filled.failed) return filled.failed;

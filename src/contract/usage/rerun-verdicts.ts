@@ -17,7 +17,9 @@ export interface RerunVerdict {
   result: "held" | "broke" | "not-run";
   /** The test's own errors, when it broke. */
   errors: string[];
-  /** Where the service answered otherwise than the mock, in what the client could trip on (the likeliest cause first). */
+  /**
+   * Where the service answered otherwise than the mock, in what the client could trip on (the likeliest cause first).
+   */
   answered: string[];
   /** What the replay's judgement found for this test. */
   differences: string[];
@@ -91,7 +93,8 @@ export function rerunVerdicts(
       const seen = answered.length > 0 ? answered : differences;
       const note =
         seen.length > 0
-          ? ` (the service answered otherwise than the mock, and the test did not notice: ${seen[0]}${seen.length > 1 ? ` and ${seen.length - 1} more` : ""})`
+          ? ` (the service answered otherwise than the mock, and the test did not notice: ` +
+            `${seen[0]}${seen.length > 1 ? ` and ${seen.length - 1} more` : ""})`
           : "";
       return verdict("held", `held${note}`);
     }
@@ -100,7 +103,8 @@ export function rerunVerdicts(
       causes.length > 0
         ? ` — ${causes.slice(0, 3).join("; ")}${causes.length > 3 ? `; and ${causes.length - 3} more` : ""}`
         : notCovered.length > 0
-          ? ` — requests not covered by the service's answers: ${notCovered.map((call) => `${call.method} ${call.path}`).join(", ")}`
+          ? ` — requests not covered by the service's answers: ` +
+            `${notCovered.map((call) => `${call.method} ${call.path}`).join(", ")}`
           : "";
     return verdict("broke", `broke: ${error}${why}`, ran.errors);
   });
@@ -158,7 +162,16 @@ export function renderRerunJunit(outcome: RerunOutcome): string {
     if (verdict.result === "held") return `${open}/>`;
     if (verdict.result === "not-run")
       return `${open}>\n      <skipped message="${escapeXml(verdict.explanation)}"/>\n    </testcase>`;
-    return `${open}>\n      <failure message="${escapeXml(verdict.explanation)}">${escapeXml([...verdict.errors, ...verdict.answered, ...verdict.differences].join("\n"))}</failure>\n    </testcase>`;
+    return (
+      `${open}>\n      <failure ` +
+      `message="${escapeXml(verdict.explanation)}">` +
+      `${escapeXml([...verdict.errors, ...verdict.answered, ...verdict.differences].join("\n"))}</failure>\n ` +
+      `   </testcase>`
+    );
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="${escapeXml(outcome.consumer)} against the service's answers" tests="${outcome.verdicts.length}" failures="${broke}" skipped="${skipped}">\n${cases.join("\n")}\n  </testsuite>\n</testsuites>\n`;
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="${escapeXml(outcome.consumer)} ` +
+    `against the service's answers" tests="${outcome.verdicts.length}" failures="${broke}" ` +
+    `skipped="${skipped}">\n${cases.join("\n")}\n  </testsuite>\n</testsuites>\n`
+  );
 }

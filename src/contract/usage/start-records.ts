@@ -19,7 +19,8 @@ const text = (value: unknown, otherwise: string): string =>
  * then edited (endpoint 4) with the fields create cannot take (start-property-body.ts), an agent from
  * its names and an email made unique to the run (emails are unique, section 2.2), a document on the property it
  * belongs to (made first when the test did not name it). Each is the runner's own, labelled or deleted at the
- * end (docs/runner-in-ci.md, What a run leaves). Returns each record's id on the service, or why the test cannot be replayed.
+ * end (docs/runner-in-ci.md, What a run leaves). Returns each record's id on the service, or why the test cannot be
+ * replayed.
  */
 export async function makeStartRecords(
   ctx: RunContext,

@@ -111,7 +111,10 @@ export interface UsageResponse {
   body: unknown;
 }
 
-/** Where a value of a request came from. `at` is a JSON pointer into the request: `/params/nid`, `/body/property_reference`. */
+/**
+ * Where a value of a request came from. `at` is a JSON pointer into the request: `/params/nid`,
+ * `/body/property_reference`.
+ */
 export type UsageBinding =
   | { at: string; from: "answer"; interaction: number; pointer: string }
   | { at: string; from: "account-uid"; account: string }
@@ -120,7 +123,10 @@ export type UsageBinding =
 /** The basis of one part of an answer. */
 export type Basis =
   | { tier: "fact" }
-  /** `ids` are the assumptions' stable names in `docs/assumptions.md` (`seat-limit-status`); `pointers` the marked places in the spec. */
+  /**
+   * `ids` are the assumptions' stable names in `docs/assumptions.md` (`seat-limit-status`); `pointers` the marked
+   * places in the spec.
+   */
   | { tier: "assumption"; ids: string[]; pointers: string[] }
   /** A service profile supplied it: the profile's point (`error.seats`, `order.agent_list`). */
   | { tier: "profile"; point: string };

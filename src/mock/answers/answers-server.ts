@@ -20,7 +20,10 @@ export interface NotCovered {
 /** Kept per test, so that a suite that never stops cannot grow the mock. */
 const MAX_NOT_COVERED = 100;
 
-/** Paths whose operation is kept once matched; past it the cache starts again, so a client inventing paths cannot grow it. */
+/**
+ * Paths whose operation is kept once matched; past it the cache starts again, so a client inventing paths cannot grow
+ * it.
+ */
 const MAX_MATCHED_PATHS = 10_000;
 
 /**
@@ -52,11 +55,11 @@ interface ServedTest {
  * `MOCK_ANSWERS`, the `answers` option): while consumer test T runs, its n-th request that matches the n-th
  * recorded interaction's operation gets the service's n-th answer. Requests sent at once reach the mock in any
  * order: one whose path is an interaction's (with the ids the service gave, or the mock's) takes that
- * interaction's answer, so an id the service gave, sent back, is answered about its record. A request the answers do not cover is answered as the mock would, marked
- * in the journal (`fault.answers: "not-covered"`) and kept for the run's end. Tests begin as recording begins
- * them (vitest's current test, `POST /__admin/usage/tests`, `usage.beginTest`); the usage it reads back is the
- * one the answers were made from, so a suite that writes its usage while answers are served writes what was
- * recorded, never the re-run.
+ * interaction's answer, so an id the service gave, sent back, is answered about its record. A request the answers do
+ * not cover is answered as the mock would, marked in the journal (`fault.answers: "not-covered"`) and kept for the
+ * run's end. Tests begin as recording begins them (vitest's current test, `POST /__admin/usage/tests`,
+ * `usage.beginTest`); the usage it reads back is the one the answers were made from, so a suite that writes its usage
+ * while answers are served writes what was recorded, never the re-run.
  */
 export class AnswersServer implements UsageControl {
   readonly #byName = new Map<string, Planned[]>();

@@ -12,7 +12,9 @@ export function checkAnswers(value: unknown): { ok: true; answers: AnswersDocume
   const version = (value as { answersVersion?: unknown }).answersVersion;
   if (version !== ANSWERS_VERSION)
     return refuse(
-      `answersVersion is ${JSON.stringify(version) ?? "missing"}; this kit reads version ${ANSWERS_VERSION} (write the answers again with this kit: property-listing-contract --usage <file> --write-answers <file>)`,
+      `answersVersion is ${JSON.stringify(version) ?? "missing"}; this kit reads version ${ANSWERS_VERSION} ` +
+        `(write the answers again with this kit: property-listing-contract --usage <file> --write-answers ` +
+        `<file>)`,
     );
   const { tests, usage } = value as { tests?: unknown; usage?: unknown };
   if (usage === null || typeof usage !== "object" || !Array.isArray((usage as { tests?: unknown }).tests))

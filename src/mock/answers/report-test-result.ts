@@ -8,7 +8,9 @@ export const RESULTS_VARIABLE = "MOCK_ANSWERS_RESULTS";
 export interface TestResultLine {
   test: string;
   state: "pass" | "fail" | "skip";
-  /** The test's errors, as the runner gave them: `TypeError: Cannot read properties of null (reading 'toUpperCase')`. */
+  /**
+   * The test's errors, as the runner gave them: `TypeError: Cannot read properties of null (reading 'toUpperCase')`.
+   */
   errors: string[];
   /** The test's requests the service's answers did not cover. */
   notCovered: NotCovered[];

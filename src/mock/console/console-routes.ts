@@ -59,7 +59,9 @@ export function createConsoleRoutes(deps: ConsoleRoutesDeps): ConsoleRoutes {
         return problemReply(
           {
             problem: "notFound",
-            detail: `The journal holds no call ${JSON.stringify(id.slice(0, 100))} (a reset empties it, and it keeps the newest calls only).`,
+            detail:
+              `The journal holds no call ${JSON.stringify(id.slice(0, 100))} (a reset empties it, and it keeps ` +
+              `the newest calls only).`,
           },
           path,
         );

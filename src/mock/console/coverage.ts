@@ -7,7 +7,10 @@ export interface CoveredResponse {
   status: string;
   documented: boolean;
   count: number;
-  /** The `x-assumption` markers of the spec on this response and the schemas it refers to, by their names in docs/assumptions.md: `not-found-status`. */
+  /**
+   * The `x-assumption` markers of the spec on this response and the schemas it refers to, by their names in
+   * docs/assumptions.md: `not-found-status`.
+   */
   assumptions: string[];
 }
 

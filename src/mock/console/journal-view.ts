@@ -26,7 +26,9 @@ export interface CallSummary {
   responseInvalid?: true;
 }
 
-/** A journaled call opened in the console: the request and the answer, bodies formatted, and a curl to send it again. */
+/**
+ * A journaled call opened in the console: the request and the answer, bodies formatted, and a curl to send it again.
+ */
 export interface CallDetail extends CallSummary {
   request: { headers: Record<string, string>; body: string | null; bodyTruncated?: true; bodySize?: number };
   answer: { headers: Record<string, string>; body: string | null; bodyTruncated?: true; bodySize?: number } | null;

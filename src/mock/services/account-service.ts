@@ -51,7 +51,9 @@ export class AccountService {
     if (this.#deps.store.accountCount() >= limit) {
       return failure(
         "unauthorized",
-        `The API-KEY is new, and this mock already holds ${limit} accounts, its limit for accounts opened on first use (--max-accounts). Use a known key, reset the mock, or start it with a higher --max-accounts.`,
+        `The API-KEY is new, and this mock already holds ${limit} accounts, its limit for accounts opened on ` +
+          `first use (--max-accounts). Use a known key, reset the mock, or start it with a higher ` +
+          `--max-accounts.`,
       );
     }
     return success(

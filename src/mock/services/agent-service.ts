@@ -113,7 +113,8 @@ export class AgentService {
     }
     const changes: Partial<AgentRecord> = { ...body };
     if (body.name === undefined && (body.agent_first_name !== undefined || body.agent_last_name !== undefined)) {
-      changes.name = `${body.agent_first_name ?? agent.agent_first_name} ${body.agent_last_name ?? agent.agent_last_name}`;
+      const first = body.agent_first_name ?? agent.agent_first_name;
+      changes.name = `${first} ${body.agent_last_name ?? agent.agent_last_name}`;
     }
     this.#store.update("agents", agent, changes);
     return success({ nid: String(agent.id) });

@@ -26,7 +26,8 @@ export class EncodedPropertyLists {
   readonly #extra: string;
 
   /**
-   * @param newestFirst list a user's properties newest first (a service profile's order), not in the order they were added.
+   * @param newestFirst list a user's properties newest first (a service profile's order), not in the order they were
+   * added.
    * @param extra undocumented fields every item carries (a service profile's), encoded as JSON object members.
    */
   constructor(store: MockStore, newestFirst = false, extra = "") {

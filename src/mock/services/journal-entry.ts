@@ -65,7 +65,10 @@ export interface JournalEntry {
   bodyTruncated?: true;
   /** The size of a truncated body, in bytes. */
   bodySize?: number;
-  /** The status answered; `null` while the answer is pending, or when there was none (a dropped connection, a client that left). */
+  /**
+   * The status answered; `null` while the answer is pending, or when there was none (a dropped connection, a client
+   * that left).
+   */
   status: number | null;
   /** When the request arrived (ISO 8601). */
   time: string;

@@ -196,7 +196,8 @@ export class PropertyService {
     if (uid !== account.id) {
       return failure(
         "notFound",
-        `No properties of uid ${uid} for this account: an account lists only its own, and this account is uid ${account.id}.`,
+        `No properties of uid ${uid} for this account: an account lists only its own, and this account is ` +
+          `uid ${account.id}.`,
       );
     }
     return success(this.#lists.answerFor(uid));

@@ -62,7 +62,8 @@ export class ProviderStates {
     const role = params.account ?? "primary";
     if (typeof role !== "string" || !ROLE.test(role))
       return refuse(
-        "params/account must be an account role of the usage (primary, other, …): letters, digits, - and _, at most 40.",
+        "params/account must be an account role of the usage (primary, other, …): letters, digits, - and _, " +
+          "at most 40.",
       );
     const key = params.key;
     const needsKey = state !== PROVIDER_STATES.seatsFull;
@@ -127,7 +128,9 @@ export class ProviderStates {
     }
   }
 
-  /** A property made as a client would: a create with the fields it takes, then an edit with the other string fields. */
+  /**
+   * A property made as a client would: a create with the fields it takes, then an edit with the other string fields.
+   */
   #property(account: AccountRecord, fields: Record<string, unknown>): Outcome<string> {
     const { properties } = this.#deps.services;
     const given = { ...fields };
@@ -243,12 +246,15 @@ export class ProviderStates {
     return opened.ok
       ? opened
       : refuse(
-          `The demo account of the role ${role} (${credentials.apiKey}) does not open on this mock: ${opened.failure.detail}`,
+          `The demo account of the role ${role} (${credentials.apiKey}) does not open on this mock: ` +
+            `${opened.failure.detail}`,
         );
   }
 }
 
-/** The top-level field an error is about: its pointer's first token, or the extra field `additionalProperties` names. */
+/**
+ * The top-level field an error is about: its pointer's first token, or the extra field `additionalProperties` names.
+ */
 function topField(pointer: string, message: string, body: Record<string, unknown>): string | undefined {
   const token = pointer.split("/")[1];
   if (token !== undefined && token !== "") {

@@ -10,9 +10,9 @@ const CANONICAL_ID = /^[1-9][0-9]*$/;
 
 /**
  * The writes and lookups json-server's router makes under `/__db`, over the store: json-server 0.17 serves the
- * routes and the list queries (src/hosts/node/raw-records-router.ts), and every record it finds, adds, replaces, changes or
- * removes goes through here, so that one set of records is served, indexed and journaled. What json-server would
- * write as it comes is first checked against the stored shape of its collection (ids positive and at most 2^53-1,
+ * routes and the list queries (src/hosts/node/raw-records-router.ts), and every record it finds, adds, replaces,
+ * changes or removes goes through here, so that one set of records is served, indexed and journaled. What json-server
+ * would write as it comes is first checked against the stored shape of its collection (ids positive and at most 2^53-1,
  * owners, field types) and refused with every offending field, nothing written; a record added without an `id`
  * gets the next nid of the shared sequence (the next uid, for an account). A raw write still skips every rule of
  * the service (another account's property, an agent past the seats): preparing such states is what it is for.
@@ -55,7 +55,9 @@ export class RawRecordService {
     return this.#put(collection, { ...body, id: found.value.id }, "existing");
   }
 
-  /** `PATCH /__db/<collection>/<id>`: changes the fields the body names; the result must still have the stored shape. */
+  /**
+   * `PATCH /__db/<collection>/<id>`: changes the fields the body names; the result must still have the stored shape.
+   */
   patch(collection: CollectionName, id: unknown, body: unknown): Outcome<StoredRecord> {
     const found = this.#existing(collection, id);
     if (!found.ok) return found;
@@ -104,7 +106,8 @@ export class RawRecordService {
     if (expect === "new" && this.#store.record(collection, check.record.id)) {
       return failure(
         "rawIdTaken",
-        `${collection}/${check.record.id} already exists; change it with PUT or PATCH, or leave the id out to get a new one.`,
+        `${collection}/${check.record.id} already exists; change it with PUT or PATCH, or leave the id out ` +
+          `to get a new one.`,
         [{ in: "body", pointer: "/id", detail: "is taken" }],
       );
     }

@@ -36,7 +36,8 @@ export function chooseState(given: unknown, deps: ChooseStateDeps): Outcome<Chos
     if (!named) {
       return failure(
         "invalidState",
-        `No state is named ${JSON.stringify(given.slice(0, 100))}; the shipped states are ${STATE_NAMES.join(", ")}, and a state of your own is given as its records.`,
+        `No state is named ${JSON.stringify(given.slice(0, 100))}; the shipped states are ` +
+          `${STATE_NAMES.join(", ")}, and a state of your own is given as its records.`,
       );
     }
     // Made from fixtures already finished: finishing twice would number configured accounts without a uid anew.

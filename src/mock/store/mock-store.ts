@@ -27,9 +27,10 @@ export interface StateHolder<State> {
 /**
  * The mock's state, held by a `StateHolder` (so `/__db` serves and edits the same records) and indexed so
  * that no lookup scans a collection (store-indexes.ts). Every collection is held the same way: its records as plain
- * objects in the state's array, found by id through the indexes. Every change goes through this class, which keeps the indexes right and tells its listeners.
- * Removing a record moves the last record of its array into its place, so the raw arrays under `/__db` are in
- * insertion order except where a record was removed; the API's lists follow the indexes, in insertion order.
+ * objects in the state's array, found by id through the indexes. Every change goes through this class, which keeps the
+ * indexes right and tells its listeners. Removing a record moves the last record of its array into its place, so the
+ * raw arrays under `/__db` are in insertion order except where a record was removed; the API's lists follow the
+ * indexes, in insertion order.
  */
 export class MockStore {
   readonly #db: StateHolder<Database>;

@@ -23,12 +23,14 @@ export const MANY_PROPERTIES = 1_000;
 export const NAMED_STATES: Readonly<Record<string, NamedState>> = {
   fixtures: {
     description:
-      "The seed as the mock starts without --state: the fixtures (30 properties, 9 agent cards, 32 documents, 2 accounts).",
+      "The seed as the mock starts without --state: the fixtures (30 properties, 9 agent cards, 32 " +
+      "documents, 2 accounts).",
     build: (seed) => seed,
   },
   "empty-account": {
     description:
-      "The demo account holds nothing: no property, no agent card, no document (its seats all free). Other accounts keep theirs.",
+      "The demo account holds nothing: no property, no agent card, no document (its seats all free). Other " +
+      "accounts keep theirs.",
     build: (seed) => {
       const demo = demoUid(seed);
       return {
@@ -55,7 +57,9 @@ export const NAMED_STATES: Readonly<Record<string, NamedState>> = {
     },
   },
   "many-properties": {
-    description: `The demo account holds ${withThousands(MANY_PROPERTIES)} properties (its own, then copies of them with new nids, subdomains and external ids), for long lists.`,
+    description:
+      `The demo account holds ${withThousands(MANY_PROPERTIES)} properties (its own, then copies of them with ` +
+      `new nids, subdomains and external ids), for long lists.`,
     build: (seed) => {
       const demo = demoUid(seed);
       const own = seed.properties.filter((record) => record.uid === demo);

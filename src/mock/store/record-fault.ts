@@ -98,9 +98,14 @@ export function recordFault(
   };
 }
 
-/** The fault as a refusal shows it: `properties[0] is an array, not an object`, `properties[3] (id 17): nesting deeper than 64 levels`. */
+/**
+ * The fault as a refusal shows it: `properties[0] is an array, not an object`, `properties[3] (id 17): nesting deeper
+ * than 64 levels`.
+ */
 export function describeRecordFault(fault: RecordFault): string {
-  const place = `${fault.index === undefined ? `a record of ${fault.collection}` : `${fault.collection}[${fault.index}]`}${fault.id === undefined ? "" : ` (id ${fault.id})`}`;
+  const place =
+    `${fault.index === undefined ? `a record of ${fault.collection}` : `${fault.collection}[${fault.index}]`}` +
+    `${fault.id === undefined ? "" : ` (id ${fault.id})`}`;
   return `${place}${fault.problem.startsWith("is ") ? " " : ": "}${fault.problem}`;
 }
 

@@ -197,7 +197,9 @@ export class StoreIndexes {
     else if (collection === "documents") this.#indexToProperty(record as DocumentRecord);
   }
 
-  /** Before a property's external id changes or it goes: another property with the same one is found by it from now on. */
+  /**
+   * Before a property's external id changes or it goes: another property with the same one is found by it from now on.
+   */
   #unindexExternalId(property: PropertyRecord): void {
     if (property.external_id === null || property.external_id === undefined) return;
     const key = ownedKey(property.uid, property.external_id);

@@ -26,7 +26,7 @@ describe("judgeAnswer", () => {
     expect(judgeAnswer(created, { status: 200, mediaType: "application/json", body })).toEqual([]);
   });
 
-  it("names the basis of each difference: a status and a field on the seats assumption, the error value of section 7 as a fact", () => {
+  it("names each difference's basis: a status and a field on the seats assumption, section 7's value a fact", () => {
     const seats = interaction("seats");
     const differences = judgeAnswer(seats, {
       status: 403,
@@ -41,11 +41,12 @@ describe("judgeAnswer", () => {
     expect(differences[0]!.basis).toMatchObject({ ids: ["seat-limit-status"] });
   });
 
-  it("takes a documented field that is null on one side as a record's data, but an answer without a field the client got as a difference", () => {
+  it("takes a field null on one side as data, but an answer missing a field the client got as a difference", () => {
     const retrieved = interaction("createEdit", 2);
     const body = { ...(retrieved.response.body as Record<string, unknown>), description: null };
     expect(judgeAnswer(retrieved, { status: 200, mediaType: "application/json", body })).toEqual([]);
-    // A field the mock filled though no request set it (its country "US") rests on an assumption: null there is a difference.
+    // A field the mock filled though no request set it (its country "US") rests on an assumption: null there is a
+    // difference.
     expect((retrieved.response.body as Record<string, unknown>).country).toBe("US");
     const unset = judgeAnswer(retrieved, {
       status: 200,
@@ -75,7 +76,7 @@ describe("judgeAnswer", () => {
 describe("judgeUsageOffline", () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it("fails the consumer whose seats screen rests on a 402 the profile saw as a 403 with another body, and sends nothing", () => {
+  it("fails the consumer whose seats screen rests on a 402 the profile saw as a 403, other body; sends nothing", () => {
     const fetch = vi.spyOn(globalThis, "fetch");
     const profile = {
       ...PROFILE,
@@ -94,7 +95,10 @@ describe("judgeUsageOffline", () => {
     );
     expect(seats).toHaveLength(1);
     expect(seats[0]!.message).toMatch(
-      /rests on seat-limit-status, error-body-shape at interaction #0 \(createAgentCard POST \/api\/v1\/object\/agent_card\/\)/,
+      new RegExp(
+        /rests on seat-limit-status, error-body-shape at interaction /.source +
+          /#0 \(createAgentCard POST \/api\/v1\/object\/agent_card\/\)/.source,
+      ),
     );
     expect(seats[0]!.message).toContain("403 (error.seats)");
     // The invalid create rests on validation-status: the profile's error.validation is a 422 with another body.
@@ -107,7 +111,7 @@ describe("judgeUsageOffline", () => {
     expect(text).not.toContain("Coverage:");
   });
 
-  it("fails the test that read a property it created where the profile saw a property never given them answer null, naming never-set-defaults", () => {
+  it("fails the test reading its property's unset fields where the profile saw null, naming never-set-defaults", () => {
     const profile = {
       ...PROFILE,
       observations: {

@@ -82,7 +82,10 @@ describe("rerunVerdicts", () => {
 
   it("explains a broken test by the null where the mock gave a value with the member the error read", () => {
     expect(outcome.verdicts[0]!.explanation).toBe(
-      'broke: TypeError: Cannot read properties of null (reading \'toUpperCase\') — the service answered null at /country where the mock answered "US" (retrieveProperty; assumption A7); the service answered null at /half_baths where the mock answered "0" (retrieveProperty); the service answered null at /premise where the mock answered "" (retrieveProperty)',
+      "broke: TypeError: Cannot read properties of null (reading 'toUpperCase') — the service answered " +
+        'null at /country where the mock answered "US" (retrieveProperty; assumption A7); the service answered ' +
+        'null at /half_baths where the mock answered "0" (retrieveProperty); the service answered null at ' +
+        '/premise where the mock answered "" (retrieveProperty)',
     );
   });
 
@@ -103,7 +106,8 @@ describe("rerunVerdicts", () => {
     ).verdicts[1]!;
     expect(verdict.result).toBe("not-run");
     expect(verdict.explanation).toBe(
-      "not run against the service: 1 of its 1 requests could not be sent to the service (its id came from a list position); it passed on the mock's answers there",
+      "not run against the service: 1 of its 1 requests could not be sent to the service (its id came from a " +
+        "list position); it passed on the mock's answers there",
     );
   });
 

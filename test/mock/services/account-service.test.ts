@@ -51,7 +51,7 @@ describe("AccountService.authenticate", () => {
     expect(opened).toEqual({ ok: true, value: expect.objectContaining({ id: 1, apiKey: "demo-key", agentSeats: 3 }) });
   });
 
-  it("opens a new, empty account for a key seen for the first time, bound from then on to the token it came with", () => {
+  it("opens a new, empty account for a key seen the first time, bound from then on to the token it came with", () => {
     const store = inMemoryStore();
     const accounts = new AccountService({ store, ...open });
     const first = accounts.authenticate("fresh-key", "fresh-token");

@@ -8,7 +8,9 @@ import { DocumentService } from "../../../src/mock/services/document-service.ts"
 import type { AccountRecord } from "../../../src/mock/store/records.ts";
 import { accountsOf, inMemoryStore } from "../../support/in-memory-store.ts";
 
-/** Property 1001 and its floorplan 1004 (created at 1735689600) belong to the demo account; property 1002 to the other. */
+/**
+ * Property 1001 and its floorplan 1004 (created at 1735689600) belong to the demo account; property 1002 to the other.
+ */
 function setUp(startAt = 1_800_000_000_500) {
   const store = inMemoryStore();
   let now = startAt;

@@ -24,7 +24,7 @@ const address = { street: "7 Birch Rd", city: "Austin", state: "TX", zip: "78701
 const nidOf = (outcome: { ok: boolean; value?: { nid: string } }) => Number(outcome.value!.nid);
 
 describe("PropertyService.create", () => {
-  it("stores the body's numbers as numeric strings, null for what it does not say, and answers an auto-login uri", () => {
+  it("stores the body's numbers as numeric strings, null for what it does not say; answers an auto-login uri", () => {
     const { store, properties, demo } = setUp();
     const outcome = properties.create(
       demo,
@@ -70,7 +70,7 @@ describe("PropertyService.create", () => {
     } else expect(setup.store.record("properties", nidOf(outcome))!.external_id).toBe(external_id);
   });
 
-  it("lets a property take an external id another holds when a service profile says the service allows it; the lookup finds the last", () => {
+  it("lets a property take another's external id when a service profile allows it; the lookup finds the last", () => {
     const { properties, demo } = setUp({ sharedExternalIds: true });
     const nid = nidOf(properties.create(demo, { ...address, external_id: "crm-1001" }));
     const found = properties.retrieveByExternalIdJson(demo, "crm-1001");
@@ -87,7 +87,7 @@ describe("PropertyService.edit", () => {
     expect(properties.create(demo, { ...address, external_id: "crm-1001" }).ok).toBe(true);
   });
 
-  it("refuses an external id another property of the account holds, and changes nothing; a property may keep its own", () => {
+  it("refuses an external id another property of the account holds, changing nothing; one may keep its own", () => {
     const { store, properties, demo } = setUp();
     const nid = nidOf(properties.create(demo, { ...address, external_id: "crm-2" }));
     const before = structuredClone(store.record("properties", nid));
@@ -178,7 +178,9 @@ describe("a property of another account, or of none", () => {
       ok: false,
       failure: {
         problem: "notFound",
-        detail: `No properties of uid ${other.id} for this account: an account lists only its own, and this account is uid ${demo.id}.`,
+        detail:
+          `No properties of uid ${other.id} for this account: an account lists only its own, and this account ` +
+          `is uid ${demo.id}.`,
       },
     });
     const own = properties.listByUserJson(demo, demo.id);

@@ -117,7 +117,7 @@ describe("RawRecordService writes", () => {
     expect(raw.create("documents", { ...plan, uid: 1, property_reference: 1002 }).ok).toBe(true);
   });
 
-  it("removes a record, says which records depend on a property, and answers not found for one that is not there", () => {
+  it("removes a record, says which records depend on a property, and answers not found for one not there", () => {
     const { store, raw } = setUp();
     expect(raw.dependentsOf("properties", 1001)).toEqual([{ collection: "documents", id: 1004 }]);
     expect(raw.dependentsOf("agents", 1003)).toEqual([]);

@@ -287,7 +287,8 @@ export function agentBook(options: { faults: Faults; now?: () => number }): Agen
       const mine = (faults.on("deleted-agent-still-listed") ? records : live())
         .filter((r) => r.uid === caller.uid)
         .sort((a, b) => (faults.chooses("lists-oldest-first") ? a.nid - b.nid : b.nid - a.nid));
-      // Newest first (or oldest first, a legitimate variant). JSON.stringify would put integer-like keys in ascending order, so the text is built here.
+      // Newest first (or oldest first, a legitimate variant). JSON.stringify would put integer-like keys in ascending
+      // order, so the text is built here.
       const values = mine.map((r) => {
         const nid = faults.chooses("agent-list-nid-as-string") ? String(r.nid) : r.nid;
         return faults.chooses("no-extra-fields")

@@ -33,7 +33,9 @@ export interface IndependentAccount {
 export interface IndependentService {
   /** Base URL, without a path: the endpoints live under `${url}/api/v1/object/`. */
   url: string;
-  /** The same instance as a `fetch` answering in this process, for a run that judges answers rather than the network. */
+  /**
+   * The same instance as a `fetch` answering in this process, for a run that judges answers rather than the network.
+   */
   fetch: typeof globalThis.fetch;
   accounts: { primary: IndependentAccount; other: IndependentAccount; fresh: IndependentAccount };
   close(): Promise<void>;

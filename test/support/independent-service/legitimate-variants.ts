@@ -18,7 +18,8 @@ const LIST = [
   {
     name: "lists-oldest-first",
     choice:
-      "the property list, the agent list (keys included) and the template catalogue come oldest first / in the document's order",
+      "the property list, the agent list (keys included) and the template catalogue come oldest first / in " +
+      "the document's order",
     justification: "4.5: ordering for the list endpoints 5, 10 and 15 is not shown",
   },
   {
@@ -31,13 +32,15 @@ const LIST = [
     name: "no-extra-fields",
     choice: "answers carry the documented fields only, none of the plain instance's extras",
     justification:
-      "2 and 4: the tables list the fields of each answer; a service that sends exactly those is the document's own reading",
+      "2 and 4: the tables list the fields of each answer; a service that sends exactly those is the " +
+      "document's own reading",
   },
   {
     name: "no-charset",
     choice: "content-type is application/json, without a charset parameter",
     justification:
-      "introduction: bodies are JSON; RFC 8259 needs no charset parameter, and the plain instance's one is equally allowed",
+      "introduction: bodies are JSON; RFC 8259 needs no charset parameter, and the plain instance's one is " +
+      "equally allowed",
   },
   {
     name: "auth-401-then-403",
@@ -59,18 +62,21 @@ const LIST = [
     name: "agent-list-nid-as-string",
     choice: "the nid inside each agent list value is a numeric string, not an integer",
     justification:
-      "2.2 and 4.2: list values are objects with email and nid; their types are not shown (2.1 gaps: types of agent fields beyond the table)",
+      "2.2 and 4.2: list values are objects with email and nid; their types are not shown (2.1 gaps: types " +
+      "of agent fields beyond the table)",
   },
   {
     name: "email-before-seats",
     choice:
-      "a create on a full account with an email that is taken answers Agent Already Exists (the plain instance: Not Enough Agent Seats)",
+      "a create on a full account with an email that is taken answers Agent Already Exists (the plain " +
+      "instance: Not Enough Agent Seats)",
     justification: "7: both errors are named, each with its condition; which one wins when both hold is not shown",
   },
   {
     name: "primary-one-free-seat",
     choice:
-      "the main account has 2 agent seats, one of them held by its starting agent: a run can create one agent at a time",
+      "the main account has 2 agent seats, one of them held by its starting agent: a run can create one " +
+      "agent at a time",
     justification: "8: the number of agent seats per account is limited and not stated",
   },
   {
@@ -86,14 +92,17 @@ const LIST = [
   {
     name: "website-url-derived",
     choice:
-      "website_url is computed from the subdomain (https://<subdomain>.listings.example, no trailing slash); an edit of website_url is ignored",
+      "website_url is computed from the subdomain (https://<subdomain>.listings.example, no trailing slash); " +
+      "an edit of website_url is ignored",
     justification:
-      "4.1 endpoint 4 takes 'any of the property field names to be changed' without saying each is writable; 2.1 types website_url only as a URL",
+      "4.1 endpoint 4 takes 'any of the property field names to be changed' without saying each is writable; " +
+      "2.1 types website_url only as a URL",
   },
   {
     name: "urls-with-trailing-slash",
     choice:
-      "agent website, headshot_url and social link URLs, and document file_url, come back with a trailing slash added to their path",
+      "agent website, headshot_url and social link URLs, and document file_url, come back with a trailing " +
+      "slash added to their path",
     justification: "2.2 and 2.3 type these only as 'string (URL)'; the text a service keeps of a URL is not shown",
   },
   {
@@ -129,29 +138,39 @@ const LIST = [
   {
     name: "edit-takes-retrieve-forms",
     choice:
-      "an edit takes garage only as a count and property_type only in its compact form (the forms retrieve shows), refusing the create's words",
+      "an edit takes garage only as a count and property_type only in its compact form (the forms retrieve " +
+      "shows), refusing the create's words",
     justification:
-      "4.1 endpoint 4: field names 'each with a string value'; which values of garage and property_type an edit takes is not shown",
+      "4.1 endpoint 4: field names 'each with a string value'; which values of garage and property_type an " +
+      "edit takes is not shown",
   },
   {
     name: "edit-refuses-numbers",
     choice:
-      "an edit takes strings only: a JSON number is refused in every field, also an integer where the create table types the field integer (the plain instance takes that integer)",
+      "an edit takes strings only: a JSON number is refused in every field, also an integer where the create " +
+      "table types the field integer (the plain instance takes that integer)",
     justification:
-      "4.1 endpoint 4: 'each with a string value'; the document nowhere says a refused request is wrong, nor that an edit takes the create's types",
+      "4.1 endpoint 4: 'each with a string value'; the document nowhere says a refused request is wrong, nor " +
+      "that an edit takes the create's types",
   },
   {
     name: "lenient-types",
     choice:
-      "neighbouring types taken and stored in the documented form: a number where a string is documented as its text, a numeric string where an integer is documented as that number, garage and property_type in any case or compact form as the listed value, syd and intra on create; an edit ignores website_url (derived from the subdomain), nid, uid and unknown fields",
+      "neighbouring types taken and stored in the documented form: a number where a string is documented as " +
+      "its text, a numeric string where an integer is documented as that number, garage and property_type in " +
+      "any case or compact form as the listed value, syd and intra on create; an edit ignores website_url " +
+      "(derived from the subdomain), nid, uid and unknown fields",
     justification:
-      "7: errors of the property operations are not shown, and no sentence says invalid input is refused; 2.1 fixes what is stored (string scalars, a count-like garage, a compact property type, a template of 2.4), which holds",
+      "7: errors of the property operations are not shown, and no sentence says invalid input is refused; " +
+      "2.1 fixes what is stored (string scalars, a count-like garage, a compact property type, a template of " +
+      "2.4), which holds",
   },
   {
     name: "nid-parsed-leniently",
     choice: "the nid of endpoints 1 and 4 is read by its leading digits: 12abc and 12.5 name property 12",
     justification:
-      "4.1: the nid is an integer, and errors of these operations are not shown (7); what is answered is a property of 2.1 and an edit of it keeps every fact",
+      "4.1: the nid is an integer, and errors of these operations are not shown (7); what is answered is a " +
+      "property of 2.1 and an edit of it keeps every fact",
   },
 ] as const satisfies readonly LegitimateVariant[];
 

@@ -159,7 +159,9 @@ const LIST = [
   },
   {
     name: "accepts-lowercase-property-type",
-    rule: 'property_type comes back in a compact form without spaces: a create with property_type single family, taken, answers "single family"',
+    rule:
+      "property_type comes back in a compact form without spaces: a create with property_type single family, " +
+      'taken, answers "single family"',
     section: "2.1",
   },
   {
@@ -272,7 +274,9 @@ const LIST = [
   },
   {
     name: "agent-list-values-shifted",
-    rule: "each key of the agent list holds that agent's own entry (accounts start empty; values rotated one key along)",
+    rule:
+      "each key of the agent list holds that agent's own entry (accounts start empty; values rotated one key " +
+      "along)",
     section: "2.2",
   },
   {
@@ -350,7 +354,9 @@ const LIST = [
   },
   {
     name: "number-for-string-kept-as-number",
-    rule: "all scalar values come back as JSON strings: a JSON number a create or edit takes in a string field is answered as that number",
+    rule:
+      "all scalar values come back as JSON strings: a JSON number a create or edit takes in a string field is " +
+      "answered as that number",
     section: "2.1",
     needsFuzz: true,
   },
@@ -363,7 +369,9 @@ const LIST = [
   // Caught by the scenario since its near misses list the user's properties before and after (issue 28).
   {
     name: "create-refused-after-insert",
-    rule: "a create that breaks a documented rule and is refused makes no property (the required fields of a refused body are not kept)",
+    rule:
+      "a create that breaks a documented rule and is refused makes no property (the required fields of a " +
+      "refused body are not kept)",
     section: "4.1 endpoint 3",
   },
 ] as const satisfies readonly Variant[];

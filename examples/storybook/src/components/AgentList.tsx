@@ -20,7 +20,11 @@ export function AgentList({ seats = 10 }: { seats?: number }) {
   const add = async () => {
     setAdding(true);
     const n = (agents?.length ?? 0) + 1;
-    const answer = await addAgent({ agent_first_name: "New", agent_last_name: `Agent ${n}`, email: `new.agent.${n}@storybook.example` });
+    const answer = await addAgent({
+      agent_first_name: "New",
+      agent_last_name: `Agent ${n}`,
+      email: `new.agent.${n}@storybook.example`,
+    });
     setAdding(false);
     if (answer.ok) {
       setProblem(undefined);

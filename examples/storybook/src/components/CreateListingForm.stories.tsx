@@ -36,7 +36,12 @@ export const Created: Story = {
     await userEvent.type(canvas.getByRole("textbox", { name: "zip" }), "78701");
     await userEvent.click(canvas.getByRole("button", { name: "Create listing" }));
     await expect(await canvas.findByRole("status")).toHaveTextContent(/Listing \d+ created/);
-    await expect(mock).toHaveReceived({ method: "POST", path: "/api/v1/object/property", body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701" }, status: 200 });
+    await expect(mock).toHaveReceived({
+      method: "POST",
+      path: "/api/v1/object/property",
+      body: { street: "1 Main St", city: "Austin", state: "TX", zip: "78701" },
+      status: 200,
+    });
     await expect(mock.requests({ method: "POST" })[0]).toSatisfyContract();
   },
 };

@@ -8,7 +8,12 @@ const FIELDS = ["street", "city", "state", "zip"] as const;
  * every offending field (its JSON pointer), and the form shows each beside the field it names.
  */
 export function CreateListingForm() {
-  const [values, setValues] = useState<Record<(typeof FIELDS)[number], string>>({ street: "", city: "", state: "", zip: "" });
+  const [values, setValues] = useState<Record<(typeof FIELDS)[number], string>>({
+    street: "",
+    city: "",
+    state: "",
+    zip: "",
+  });
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<Problem | undefined>();
   const [created, setCreated] = useState<string | undefined>();
@@ -32,7 +37,12 @@ export function CreateListingForm() {
       {FIELDS.map((field) => (
         <label key={field} style={{ display: "block" }}>
           {field}{" "}
-          <input name={field} value={values[field]} aria-invalid={refusal(field) ? true : undefined} onChange={(event) => setValues({ ...values, [field]: event.target.value })} />
+          <input
+            name={field}
+            value={values[field]}
+            aria-invalid={refusal(field) ? true : undefined}
+            onChange={(event) => setValues({ ...values, [field]: event.target.value })}
+          />
           {refusal(field) && <small role="note"> {refusal(field)!.detail}</small>}
         </label>
       ))}

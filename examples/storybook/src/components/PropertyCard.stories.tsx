@@ -46,7 +46,9 @@ export const Slow: Story = {
 
 /** The service is down: the card shows the problem it answered. */
 export const ServiceDown: Story = {
-  parameters: { listingMock: { faults: [{ path: "/api/v1/object/property/{nid}", status: 503 }] } satisfies ListingMockParameters },
+  parameters: {
+    listingMock: { faults: [{ path: "/api/v1/object/property/{nid}", status: 503 }] } satisfies ListingMockParameters,
+  },
   play: async ({ canvas }) => {
     await expect(await canvas.findByRole("alert")).toHaveTextContent("Injected Fault");
   },

@@ -29,7 +29,8 @@ export function PropertyCard({ nid }: { nid: number }) {
         {property.street}, {property.city}, {property.state}
       </p>
       <p>
-        <strong>{property.display_price}</strong> · {property.bedrooms} bd · {property.baths} ba · {property.listing_status}
+        <strong>{property.display_price}</strong> · {property.bedrooms} bd · {property.baths} ba ·{" "}
+        {property.listing_status}
       </p>
     </article>
   );

@@ -170,9 +170,9 @@ function validBody(fields: InputField[], atLeastOne: boolean): fc.Arbitrary<Reco
 }
 
 /**
- * The random cases of one operation, valid and invalid in the shares given (equal by default): body fields from the constraints the
- * contract reads from the interface document, path parameters from their documented types. Invalid cases break
- * one documented rule each: a missing required field, another JSON type, a fraction for an integer, a value
+ * The random cases of one operation, valid and invalid in the shares given (equal by default): body fields from the
+ * constraints the contract reads from the interface document, path parameters from their documented types. Invalid
+ * cases break one documented rule each: a missing required field, another JSON type, a fraction for an integer, a value
  * outside a documented list, a state that is not 2 characters, a value 2.1 could not show as a numeric string, a
  * path parameter that is not an integer. An over-long string or an unknown field is never among them: the
  * document sets no length limit and does not forbid other fields.

@@ -208,7 +208,8 @@ export class CaseRunner {
         finding(
           `${kindOfCase}:taken`,
           "negative_data_rejection",
-          `the generated request breaks a documented rule (${rule}) and was ${taken}: we expect a refusal, which the document does not require`,
+          `the generated request breaks a documented rule (${rule}) and was ${taken}: we expect a refusal, ` +
+            `which the document does not require`,
           {
             tier: "assumption",
             section,
@@ -219,7 +220,8 @@ export class CaseRunner {
       }
       return outcome;
     }
-    if (operation.method === "GET") return outcome; // a record the generated id does not name is not found: any 4xx will do
+    // a record the generated id does not name is not found: any 4xx will do
+    if (operation.method === "GET") return outcome;
     if (!accepted) {
       outcome.findings.push({
         kind: `status_code_conformance:${operation.id}:refused:${status}`,
@@ -228,7 +230,9 @@ export class CaseRunner {
         tier: "assumption",
         section: "4",
         exchange,
-        message: `a request the document allows was refused with ${status} (a service may limit lengths or characters the document leaves open): ${excerpt(exchange.text)}`,
+        message:
+          `a request the document allows was refused with ${status} (a service may limit lengths or characters ` +
+          `the document leaves open): ${excerpt(exchange.text)}`,
         expected: "200",
         actual: `${status} ${excerpt(exchange.text)}`,
       });
@@ -335,7 +339,9 @@ export class CaseRunner {
       finding(
         `${kind}:fact:${fact.fact}`,
         "negative_data_rejection",
-        `the service took a generated request the document rules out (${describeCase(fuzzCase).replace(/^invalid: /, "")}) and then breaks a documented fact: ${fact.fact} (section ${fact.section}): ${fact.message}`,
+        `the service took a generated request the document rules out ` +
+          `(${describeCase(fuzzCase).replace(/^invalid: /, "")}) and then breaks a documented fact: ` +
+          `${fact.fact} (section ${fact.section}): ${fact.message}`,
         { section: fact.section },
       );
     }
@@ -344,7 +350,9 @@ export class CaseRunner {
     return describeKept(field, body[field], after[name], before?.[name]);
   }
 
-  /** Takes a property the phase created as the one edits aim at, and lists its owner's properties. Returns the reads. */
+  /**
+   * Takes a property the phase created as the one edits aim at, and lists its owner's properties. Returns the reads.
+   */
   async aim(nid: string, record: Json): Promise<number> {
     this.state.nid = nid;
     this.state.current = record;

@@ -187,7 +187,8 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
         );
         if (deps.signal?.aborted) throw new RunInterrupted();
       }
-      // A warning about the answer's shape that the scenario already gave for this operation and status says nothing new.
+      // A warning about the answer's shape that the scenario already gave for this operation and status says nothing
+      // new.
       if (finding.tier !== "fact" && finding.ofAnswer && repeats(ctx, finding)) continue;
       results.push(record(ctx, operation, smallest.finding, smallest.fuzzCase));
     }
@@ -202,7 +203,9 @@ export async function runFuzzPhase(ctx: RunContext, deps: FuzzPhaseDeps, options
     }
     deps.emit({
       kind: "step",
-      step: `generated: ${entry.cases} cases (${entry.valid} valid, ${entry.invalid} invalid${entry.shrinks ? `, ${entry.shrinks} to shrink` : ""}) and ${entry.reads} reads`,
+      step:
+        `generated: ${entry.cases} cases (${entry.valid} valid, ${entry.invalid} ` +
+        `invalid${entry.shrinks ? `, ${entry.shrinks} to shrink` : ""}) and ${entry.reads} reads`,
       operation: operation.id,
       request: { method: operation.method, path: operation.pathTemplate },
       durationMs: Math.round(performance.now() - started),
@@ -256,7 +259,9 @@ function record(ctx: RunContext, operation: InputOperation, finding: Finding, fu
     curl: ctx.sender.curl(exchange.method, exchange.path, ctx.sender.headers("primary", "valid"), exchange.requestBody),
   };
   if (exchange.requestBody !== undefined) request.body = exchange.requestBody;
-  const step = `generated ${describeCase(fuzzCase)} case of ${operation.id}${finding.operation === operation.id ? "" : `, then ${finding.operation}`}`;
+  const step =
+    `generated ${describeCase(fuzzCase)} case of ` +
+    `${operation.id}${finding.operation === operation.id ? "" : `, then ${finding.operation}`}`;
   return ctx.record(finding.check, finding.tier, false, step, {
     operation: finding.operation,
     request,

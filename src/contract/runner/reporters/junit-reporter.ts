@@ -16,7 +16,9 @@ export function renderJunitReport(report: RunReport): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const count = (status: string) => report.results.filter((result) => result.status === status).length;
   lines.push(
-    `<testsuites name="Property Listing Service contract" tests="${report.results.length}" failures="${count("failed")}" skipped="${count("skipped")}" time="${seconds(report.durationMs)}" timestamp="${xmlText(report.startedAt)}">`,
+    `<testsuites name="Property Listing Service contract" tests="${report.results.length}" ` +
+      `failures="${count("failed")}" skipped="${count("skipped")}" time="${seconds(report.durationMs)}" ` +
+      `timestamp="${xmlText(report.startedAt)}">`,
   );
   const names = uniqueNames(report);
   for (const check of Object.keys(CHECKS)) {
@@ -33,13 +35,15 @@ export function renderJunitReport(report: RunReport): string {
     for (const result of results) {
       const name = names.get(result)!;
       const request = result.request
-        ? `${result.request.method} ${result.request.path}${result.request.status === undefined ? "" : ` → ${result.request.status}`}`
+        ? `${result.request.method} ` +
+          `${result.request.path}${result.request.status === undefined ? "" : ` → ${result.request.status}`}`
         : "";
       const details = [request, result.message ?? ""].filter(Boolean).join("\n");
       lines.push(`    <testcase classname="contract.${check}" name="${xmlText(name)}">`);
       if (result.status === "failed")
         lines.push(
-          `      <failure type="${result.tier}" message="${xmlText(firstLine(result.message))}">${xmlText(details)}</failure>`,
+          `      <failure type="${result.tier}" ` +
+            `message="${xmlText(firstLine(result.message))}">${xmlText(details)}</failure>`,
         );
       if (result.status === "skipped") lines.push(`      <skipped message="${xmlText(firstLine(result.message))}"/>`);
       if (result.status === "warning")
@@ -60,7 +64,8 @@ function uniqueNames(report: RunReport): Map<CheckResult, string> {
   const seen = new Map<string, number>();
   for (const result of report.results) {
     const request = result.request ? ` ${result.request.method} ${result.request.path}` : "";
-    const base = `${result.step}${result.operation ? ` (${result.operation}${request})` : request ? ` (${request.trim()})` : ""}`;
+    const what = result.operation ? ` (${result.operation}${request})` : request ? ` (${request.trim()})` : "";
+    const base = `${result.step}${what}`;
     const key = `${result.check}\u0000${base}`;
     const count = (seen.get(key) ?? 0) + 1;
     seen.set(key, count);

@@ -5,7 +5,9 @@ import { usageLines } from "./usage-lines.ts";
 
 const MARK = { passed: "✓", failed: "✗", warning: "!", skipped: "-" } as const;
 
-/** Prints one line per step while the run goes on: `✓ create a property  POST /api/v1/object/property → 200 (12 ms)`. */
+/**
+ * Prints one line per step while the run goes on: `✓ create a property  POST /api/v1/object/property → 200 (12 ms)`.
+ */
 export function createProgressPrinter(write: (line: string) => void): (event: RunEvent) => void {
   return (event) => {
     if (event.kind === "check") {
@@ -20,7 +22,8 @@ export function createProgressPrinter(write: (line: string) => void): (event: Ru
         : "passed";
     const status = event.request.status === undefined ? "no answer" : String(event.request.status);
     write(
-      `  ${MARK[worst]} ${event.step}  ${event.request.method} ${event.request.path}${event.generated ? "" : ` → ${status}`} (${event.durationMs} ms)`,
+      `  ${MARK[worst]} ${event.step}  ${event.request.method} ` +
+        `${event.request.path}${event.generated ? "" : ` → ${status}`} (${event.durationMs} ms)`,
     );
     for (const result of event.results) {
       if (result.status === "failed" || result.status === "warning")
@@ -58,7 +61,8 @@ export function renderTextReport(report: RunReport, options: TextReportOptions =
     ];
     lines.push(
       `Contract check of the recording ${scope.file} (${spec})`,
-      `  ${scope.checked} of ${scope.entries} entries are exchanges with the service ${selection}; left out: ${leftOut.join(", ")}`,
+      `  ${scope.checked} of ${scope.entries} entries are exchanges with the service ${selection}; left out: ` +
+        `${leftOut.join(", ")}`,
     );
   } else {
     lines.push(`Contract run against ${report.baseUrl} (${spec})`);
@@ -95,7 +99,8 @@ export function renderTextReport(report: RunReport, options: TextReportOptions =
     );
     lines.push(
       "",
-      `Coverage: ${succeeded}/${operations.length} operations answered 200; ${seenPairs}/${documentedPairs} documented responses seen`,
+      `Coverage: ${succeeded}/${operations.length} operations answered 200; ${seenPairs}/${documentedPairs} ` +
+        `documented responses seen`,
     );
     const nameWidth = Math.max(...operations.map(([name]) => name.length));
     for (const [name, coverage] of operations) {
@@ -109,14 +114,16 @@ export function renderTextReport(report: RunReport, options: TextReportOptions =
     const causes = byCause(results);
     lines.push(
       "",
-      `${title} (${causes.length}${causes.length === results.length ? "" : `, from ${plural(results.length, "check")}`})`,
+      `${title} (${causes.length}` +
+        `${causes.length === results.length ? "" : `, from ${plural(results.length, "check")}`})`,
     );
     causes.forEach((group, index) => {
       const first = group[0]!;
       const checks = [...new Set(group.map((result) => result.check))].join(", ");
       const cited = first.section ? `, ${citeSection(first.section)}` : "";
       lines.push(
-        `  ${index + 1}. ${checks} [${first.tier}${cited}]: ${first.step}${first.operation ? ` (${first.operation})` : ""}`,
+        `  ${index + 1}. ${checks} [${first.tier}${cited}]: ` +
+          `${first.step}${first.operation ? ` (${first.operation})` : ""}`,
       );
       if (first.request) {
         const status = first.request.status === undefined ? "" : ` → ${first.request.status}`;
@@ -139,9 +146,10 @@ export function renderTextReport(report: RunReport, options: TextReportOptions =
     const width = Math.max(...Object.keys(report.fuzz.operations).map((name) => name.length));
     for (const [name, entry] of Object.entries(report.fuzz.operations)) {
       const shrinks = entry.shrinks > 0 ? `, ${entry.shrinks} of them to shrink failures` : "";
-      lines.push(
-        `  ${name.padEnd(width)}  ${entry.skipped ? `skipped: ${entry.skipped}` : `${entry.cases} sent (${entry.valid} valid, ${entry.invalid} invalid${shrinks}), ${plural(entry.reads, "read")} to check them`}`,
-      );
+      const sent =
+        `${entry.cases} sent (${entry.valid} valid, ${entry.invalid} invalid${shrinks}), ` +
+        `${plural(entry.reads, "read")} to check them`;
+      lines.push(`  ${name.padEnd(width)}  ${entry.skipped ? `skipped: ${entry.skipped}` : sent}`);
     }
   }
 
@@ -173,7 +181,8 @@ export function renderTextReport(report: RunReport, options: TextReportOptions =
     "",
     scope
       ? `${verdict} in ${scope.file}: ${counts}, ${plural(report.exchanges, "exchange")} checked in ${seconds}`
-      : `${verdict} against ${report.usage?.against === "profile" ? "the profile" : report.baseUrl}: ${counts}, ${plural(report.exchanges, "request")} in ${seconds}`,
+      : `${verdict} against ${report.usage?.against === "profile" ? "the profile" : report.baseUrl}: ` +
+          `${counts}, ${plural(report.exchanges, "request")} in ${seconds}`,
   );
   return `${lines.join("\n")}\n`;
 }
@@ -193,7 +202,9 @@ function byCause(results: CheckResult[]): CheckResult[][] {
   return [...groups.values()];
 }
 
-/** The requests sent again (after a 429 or 503 with Retry-After, or a dropped connection), and those without an answer. */
+/**
+ * The requests sent again (after a 429 or 503 with Retry-After, or a dropped connection), and those without an answer.
+ */
 function waits(lines: string[], report: RunReport): void {
   const retried = report.retried ?? [];
   if (retried.length > 0) {
@@ -206,7 +217,8 @@ function waits(lines: string[], report: RunReport): void {
       .join(" or ");
     lines.push(
       "",
-      `Sent again after ${why || "Retry-After"} (${plural(retried.length, "request")}, ${(waited / 1000).toFixed(1)} s waited in all)`,
+      `Sent again after ${why || "Retry-After"} (${plural(retried.length, "request")}, ` +
+        `${(waited / 1000).toFixed(1)} s waited in all)`,
     );
     for (const entry of retried) {
       const asked = [
@@ -215,7 +227,8 @@ function waits(lines: string[], report: RunReport): void {
       ].join(", ");
       const end = entry.finalStatus === undefined ? "then no answer" : `then ${entry.finalStatus}`;
       lines.push(
-        `  ${entry.method} ${entry.path} (${entry.step}): ${asked || "no retry"}; ${end}${entry.gaveUp ? `; not waited for again: ${entry.gaveUp}` : ""}`,
+        `  ${entry.method} ${entry.path} (${entry.step}): ${asked || "no retry"}; ` +
+          `${end}${entry.gaveUp ? `; not waited for again: ${entry.gaveUp}` : ""}`,
       );
     }
   }
@@ -243,13 +256,15 @@ function leftBehind(lines: string[], report: RunReport, jsonReport: string | und
   if (properties.length > 0) {
     const labelled = report.runTag ? `; their titles and external ids carry this run's tag, ${report.runTag}` : "";
     lines.push(
-      `  ${plural(properties.length, "property", "properties")}: the service has no operation to delete a property${labelled}`,
+      `  ${plural(properties.length, "property", "properties")}: the service has no operation to delete a ` +
+        `property${labelled}`,
     );
   }
   for (const entry of others.slice(0, 10)) lines.push(`  ${entry}`);
   if (others.length > 10) lines.push(`  and ${others.length - 10} more`);
   lines.push(
-    `  The full list is in the JSON report, under "leftBehind" (${jsonReport ?? "--json-report <file>, or --reporter json"}).`,
+    `  The full list is in the JSON report, under "leftBehind" ` +
+      `(${jsonReport ?? "--json-report <file>, or --reporter json"}).`,
   );
 }
 

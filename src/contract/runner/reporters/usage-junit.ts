@@ -27,11 +27,14 @@ export function renderUsageJunit(report: RunReport): string {
   const suite = xmlText(`consumer ${usage.consumer}`);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="Property Listing Service consumer usage" tests="${cases.length}" failures="${failures}" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}" timestamp="${xmlText(report.startedAt)}">`,
+    `<testsuites name="Property Listing Service consumer usage" tests="${cases.length}" ` +
+      `failures="${failures}" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}" ` +
+      `timestamp="${xmlText(report.startedAt)}">`,
     `  <testsuite name="${suite}" tests="${cases.length}" failures="${failures}" skipped="${skipped}">`,
     "    <properties>",
     `      <property name="usage" value="${xmlText(usage.file)}"/>`,
-    `      <property name="against" value="${xmlText(usage.against === "service" ? report.baseUrl : (usage.profile ?? "profile"))}"/>`,
+    `      <property name="against" ` +
+      `value="${xmlText(usage.against === "service" ? report.baseUrl : (usage.profile ?? "profile"))}"/>`,
     "    </properties>",
   ];
   for (const entry of cases) {
@@ -39,13 +42,17 @@ export function renderUsageJunit(report: RunReport): string {
     const failed = entry.results.filter((result) => result.status === "failed");
     if (entry.result === "failed")
       lines.push(
-        `      <failure type="${failed.some((result) => result.check === "consumer_assumption") ? "consumer" : "service"}" message="${xmlText(firstLine(failed[0]))}">${xmlText(failed.map(details).join("\n\n"))}</failure>`,
+        `      <failure type="` +
+          `${failed.some((result) => result.check === "consumer_assumption") ? "consumer" : "service"}" ` +
+          `message="${xmlText(firstLine(failed[0]))}">${xmlText(failed.map(details).join("\n\n"))}</failure>`,
       );
     else if (entry.result === "skipped") lines.push(`      <skipped message="${xmlText(entry.reason ?? "")}"/>`);
     const warnings = entry.results.filter((result) => result.status === "warning");
     if (warnings.length > 0)
       lines.push(
-        `      <system-out>${xmlText(`WARNING (rests on an assumption of the contract)\n${warnings.map(details).join("\n\n")}`)}</system-out>`,
+        `      <system-out>` +
+          `${xmlText(`WARNING (rests on an assumption of the contract)\n${warnings.map(details).join("\n\n")}`)}` +
+          `</system-out>`,
       );
     lines.push("    </testcase>");
   }
@@ -55,7 +62,8 @@ export function renderUsageJunit(report: RunReport): string {
 
 function details(result: CheckResult): string {
   const request = result.request
-    ? `${result.request.method} ${result.request.path}${result.request.status === undefined ? "" : ` → ${result.request.status}`}`
+    ? `${result.request.method} ` +
+      `${result.request.path}${result.request.status === undefined ? "" : ` → ${result.request.status}`}`
     : "";
   return [`${result.check} [${result.tier}]: ${result.step}`, request, result.message ?? ""].filter(Boolean).join("\n");
 }

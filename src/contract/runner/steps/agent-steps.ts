@@ -135,7 +135,9 @@ export async function createAgent(
       exchange,
       operation: "createAgentCard",
       section: "4",
-      message: `the operation should have succeeded with 200 (section 4) or been refused for want of a seat (${SEATS}), got ${exchange.status}: ${exchange.text.slice(0, 200)}`,
+      message:
+        `the operation should have succeeded with 200 (section 4) or been refused for want of a seat ` +
+        `(${SEATS}), got ${exchange.status}: ${exchange.text.slice(0, 200)}`,
       expected: `200, or a refusal naming ${SEATS}`,
       actual: `${exchange.status}`,
     });
@@ -201,7 +203,8 @@ export async function agentSteps(ctx: RunContext, names: RunNames): Promise<void
   if (created.kind !== "created") {
     const reason =
       created.kind === "full"
-        ? `the account has no free agent seat (${SEATS}, section 8: the number of seats is not stated); give an account with a free seat to check them`
+        ? `the account has no free agent seat (${SEATS}, section 8: the number of seats is not stated); give ` +
+          `an account with a free seat to check them`
         : "the agent could not be created";
     for (const check of [
       "create_round_trip",
@@ -249,10 +252,10 @@ export async function agentSteps(ctx: RunContext, names: RunNames): Promise<void
       const entry = (value: unknown) => documented(value, ["email", "nid"]);
       const moved = Object.entries(before)
         .filter(([key, value]) => !fromARun(value) && !isDeepStrictEqual(entry(list[key]), entry(value)))
-        .map(
-          ([key, value]) =>
-            `agent ${key} ${key in list ? `changed from ${JSON.stringify(entry(value))} to ${JSON.stringify(entry(list[key]))}` : "is no longer listed"}`,
-        );
+        .map(([key, value]) => {
+          const change = `changed from ${JSON.stringify(entry(value))} to ${JSON.stringify(entry(list[key]))}`;
+          return `agent ${key} ${key in list ? change : "is no longer listed"}`;
+        });
       ctx.check("list_consistency", {
         step,
         passed: moved.length === 0,
@@ -291,7 +294,8 @@ export async function agentSteps(ctx: RunContext, names: RunNames): Promise<void
     ctx.skip(
       "duplicate_agent_rejected",
       "an email that belongs to an agent, on an account with a free seat",
-      `the account had no seat left after one agent (${SEATS}), so both refusals applied; the email rule alone is checked on the fresh account`,
+      `the account had no seat left after one agent (${SEATS}), so both refusals applied; the email rule ` +
+        `alone is checked on the fresh account`,
     );
   if (second.kind === "created") {
     await secondAgentSeen(ctx, second.nid, { nid, email }, { nid: second.nid, email: secondEmail });
@@ -435,7 +439,9 @@ async function secondAgentSeen(
       exchange: fetched,
       operation: "retrieveAgentCard",
       section: "2.2",
-      message: `name is ${show(name)} for ${show(card.agent_first_name)} ${show(card.agent_last_name)}: a full display name holds the first and last names`,
+      message:
+        `name is ${show(name)} for ${show(card.agent_first_name)} ${show(card.agent_last_name)}: a full ` +
+        `display name holds the first and last names`,
       expected: "a name holding the first and last names",
       actual: show(name),
     });
@@ -485,7 +491,8 @@ function checkAgent(
     wrong.push(`social_media_links are ${JSON.stringify(links)}, sent ${JSON.stringify(sentLinks)}`);
   else if (!isDeepStrictEqual(links.map(textKey).sort(), sentLinks.map(textKey).sort()))
     readings.push(
-      `social_media_links are ${JSON.stringify(links)}, sent ${JSON.stringify(sentLinks)} (the same URLs, in other text)`,
+      `social_media_links are ${JSON.stringify(links)}, sent ${JSON.stringify(sentLinks)} (the same URLs, in ` +
+        `other text)`,
     );
   const { ascending, descending, weights } = linkWeightOrder(links);
   if (!ascending && !descending) wrong.push(`social_media_links are not ordered by weight: ${weights.join(", ")}`);
@@ -533,7 +540,8 @@ async function duplicateOnUpdate(ctx: RunContext, second: string, taken: string,
       operation: "updateAgentCard",
       tier: "assumption",
       message:
-        "the refusal does not name Agent Already Exists (section 7 names it for a create; we expect it for an update too)",
+        "the refusal does not name Agent Already Exists (section 7 names it for a create; we expect it for " +
+        "an update too)",
     });
   }
   await ctx.call(
@@ -605,7 +613,9 @@ async function weightNearMiss(ctx: RunContext, names: RunNames): Promise<void> {
     exchange: fetched,
     operation: "retrieveAgentCard",
     section: "2.2",
-    message: `the service accepted the weight "1.5" and answers weights ${JSON.stringify(weights)}: a weight is an integer-like string`,
+    message:
+      `the service accepted the weight "1.5" and answers weights ${JSON.stringify(weights)}: a weight is an ` +
+      `integer-like string`,
   });
   await ctx.call("delete the agent created with the weight 1.5", "deleteAgentCard", `${API}/agent_card/${nid}`, {
     expect: "success",

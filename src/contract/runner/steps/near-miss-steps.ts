@@ -116,7 +116,8 @@ export async function nearMissSteps(ctx: RunContext, properties: PropertyState |
         ctx.skip(
           "negative_data_rejection",
           step,
-          "not sent: the run has made the properties it may leave, and the service takes creates the document rules out, so this one would leave one more",
+          "not sent: the run has made the properties it may leave, and the service takes creates the " +
+            "document rules out, so this one would leave one more",
           "createProperty",
         );
       }
@@ -165,7 +166,9 @@ export async function nearMissSteps(ctx: RunContext, properties: PropertyState |
         passed: appeared.length === 0,
         operation: "listUserProperties",
         section: "4.1",
-        message: `near misses the service refused left ${appeared.length === 1 ? "a property" : "properties"} behind: ${appeared.join(", ")} (a refusal changes nothing)`,
+        message:
+          `near misses the service refused left ${appeared.length === 1 ? "a property" : "properties"} behind: ` +
+          `${appeared.join(", ")} (a refusal changes nothing)`,
       });
     }
   }
@@ -184,7 +187,9 @@ export async function nearMissSteps(ctx: RunContext, properties: PropertyState |
       exchange: wrongNid,
       operation: "retrieveProperty",
       tier: "assumption",
-      message: `taken (${wrongNid.status}): the path names no integer nid (section 4.1); we expect a refusal, which the document does not require`,
+      message:
+        `taken (${wrongNid.status}): the path names no integer nid (section 4.1); we expect a refusal, which ` +
+        `the document does not require`,
     });
   }
   const propertyNid = properties?.nid;
@@ -341,7 +346,9 @@ function judgeTaken(ctx: RunContext, vocabulary: PropertyVocabulary, taken: Take
       exchange: taken.after,
       operation: "retrieveProperty",
       section: fact.section,
-      message: `the service took a request the document rules out (${taken.rule}) and then breaks a documented fact: ${fact.fact} (section ${fact.section}): ${fact.message}`,
+      message:
+        `the service took a request the document rules out (${taken.rule}) and then breaks a documented fact: ` +
+        `${fact.fact} (section ${fact.section}): ${fact.message}`,
     });
   }
   if (broken.length === 0)
@@ -362,7 +369,10 @@ function judgeTaken(ctx: RunContext, vocabulary: PropertyVocabulary, taken: Take
     exchange: taken.answer,
     tier: "assumption",
     section: taken.section,
-    message: `the request breaks a documented rule (${taken.rule}) and was ${kept.join("; ") || `taken (${taken.answer.status})`}: we expect a refusal, which the document does not require`,
+    message:
+      `the request breaks a documented rule (${taken.rule}) and was ` +
+      `${kept.join("; ") || `taken (${taken.answer.status})`}: we expect a refusal, which the document does ` +
+      `not require`,
     expected: "a refusal (any status but 2xx)",
     actual: `${taken.answer.status}`,
   });

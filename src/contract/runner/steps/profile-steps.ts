@@ -17,7 +17,9 @@ const NEVER_SET = [
   "year_built",
   "external_id",
 ];
-/** The optional fields of an agent (section 2.2) that a create with the first name, last name and email leaves unset. */
+/**
+ * The optional fields of an agent (section 2.2) that a create with the first name, last name and email leaves unset.
+ */
 const AGENT_NEVER_SET = [
   "phone",
   "company",
@@ -149,9 +151,10 @@ async function externalIdInUse(
 /**
  * Only when a service profile is recorded or compared (`--write-profile`, `--profile`): requests that provoke
  * the situations the scenario does not, so that the profile holds what the service answers there. The empty
- * agent list of the fresh account, the never-set fields of a property created with the required fields only and of an agent,
- * a retrieve without content-type, a body as text/plain, a record that does not exist and another account's,
- * a document of no property, the external id of another property, an unknown route, a create without its trailing slash, a wrong method.
+ * agent list of the fresh account, the never-set fields of a property created with the required fields only and of an
+ * agent, a retrieve without content-type, a body as text/plain, a record that does not exist and another account's,
+ * a document of no property, the external id of another property, an unknown route, a create without its trailing
+ * slash, a wrong method.
  */
 export async function profileSteps(ctx: RunContext, names: RunNames): Promise<void> {
   if (ctx.has("fresh")) {

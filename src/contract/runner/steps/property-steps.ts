@@ -320,6 +320,10 @@ export async function propertySteps(ctx: RunContext, names: RunNames): Promise<P
   );
   const found = record(byExternal);
   const latest = afterOne ?? changed;
+  const notTheSame = (found: Record<string, unknown>, latest: Record<string, unknown>): string => {
+    const differing = differences(documented(found, PROPERTY_FIELDS)!, documented(latest, PROPERTY_FIELDS)!);
+    return `, not the object endpoint 1 answers (${differing.slice(0, 3).join("; ")})`;
+  };
   ctx.check("external_id_lookup", {
     step: "retrieve the property by its external id",
     exchange: byExternal,
@@ -332,7 +336,8 @@ export async function propertySteps(ctx: RunContext, names: RunNames): Promise<P
       found.external_id === externalId &&
       (latest === undefined || sameProperty(found, latest)),
     message: found
-      ? `endpoint 2 answered property ${show(found.nid)} with external_id ${show(found.external_id)}${latest && !sameProperty(found, latest) ? `, not the object endpoint 1 answers (${differences(documented(found, PROPERTY_FIELDS)!, documented(latest, PROPERTY_FIELDS)!).slice(0, 3).join("; ")})` : ""}`
+      ? `endpoint 2 answered property ${show(found.nid)} with external_id ${show(found.external_id)}` +
+        (latest && !sameProperty(found, latest) ? notTheSame(found, latest) : "")
       : "endpoint 2 found no property",
     expected: `property ${nid}, the same object as endpoint 1`,
   });
@@ -343,7 +348,10 @@ export async function propertySteps(ctx: RunContext, names: RunNames): Promise<P
   return { nid, uid, externalId, minimalNid };
 }
 
-/** Whether two answers hold the same property: its documented fields (extras, such as a timestamp of access, may differ). */
+/**
+ * Whether two answers hold the same property: its documented fields (extras, such as a timestamp of access, may
+ * differ).
+ */
 function sameProperty(a: Json, b: Json): boolean {
   return isDeepStrictEqual(documented(a, PROPERTY_FIELDS), documented(b, PROPERTY_FIELDS));
 }
@@ -457,7 +465,11 @@ async function checkList(
     )
     .map(
       (entry) =>
-        `property ${show(entry.nid)} ${now.has(entry.nid) ? `changed from ${JSON.stringify(documented(entry, LIST_ITEM_FIELDS))} to ${JSON.stringify(documented(now.get(entry.nid), LIST_ITEM_FIELDS))}` : "is no longer listed"}`,
+        `property ${show(entry.nid)} ` +
+        (now.has(entry.nid)
+          ? `changed from ${JSON.stringify(documented(entry, LIST_ITEM_FIELDS))} ` +
+            `to ${JSON.stringify(documented(now.get(entry.nid), LIST_ITEM_FIELDS))}`
+          : "is no longer listed"),
     );
   ctx.check("list_consistency", {
     step,
@@ -521,7 +533,9 @@ interface EnumValues {
 
 /** Retrieves a property created with these values and holds each to its documented form (section 2.1). */
 async function representationOf(ctx: RunContext, nid: string, values: EnumValues): Promise<void> {
-  const step = `retrieve the property created with garage ${values.garage}, property_type ${values.property_type}, template ${values.template}`;
+  const step =
+    `retrieve the property created with garage ${values.garage}, property_type ${values.property_type}, ` +
+    `template ${values.template}`;
   const answer = await ctx.call(step, "retrieveProperty", `${API}/property/${nid}`, { expect: "success" });
   const property = record(answer);
   if (!property) return;
@@ -555,11 +569,11 @@ function misrepresented(property: Json, sent: EnumValues): string[] {
  * Section 2.1 fixes how each value comes back, not only the ones the scenario happens to send: every garage
  * kind as a count-like numeric string, every property type in a compact form without spaces, every template as
  * its machine name. Section 4.1 lists these values for a create, so the sweep creates: one property per property
- * type (11, the property with every field being the twelfth), the garage kinds and the create templates cycling through them, each retrieved and held to the
- * fact. A property cannot be deleted, so each is left behind; the templates the creates did not reach (9) are
- * set by edit of the property with the required fields only, where a refusal is a warning (section 4.1 does not
- * say which values an edit takes), then tried with the template alone, and the representation, once an edit takes
- * a value, a fact.
+ * type (11, the property with every field being the twelfth), the garage kinds and the create templates cycling through
+ * them, each retrieved and held to the fact. A property cannot be deleted, so each is left behind; the templates the
+ * creates did not reach (9) are set by edit of the property with the required fields only, where a refusal is a warning
+ * (section 4.1 does not say which values an edit takes), then tried with the template alone, and the representation,
+ * once an edit takes a value, a fact.
  */
 async function everyEnumValue(ctx: RunContext, minimalNid: string | undefined): Promise<void> {
   const reached = new Set<string>([PROPERTY.template]);

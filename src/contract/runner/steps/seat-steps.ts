@@ -218,5 +218,7 @@ async function foreignAgents(ctx: RunContext, ours: string[]): Promise<string | 
   const foreign = Object.keys(listed).filter((nid) => !ours.includes(nid));
   return foreign.length === 0
     ? undefined
-    : `the fresh account holds ${foreign.length} agent${foreign.length === 1 ? "" : "s"} this run did not create (${foreign.slice(0, 5).join(", ")}): another run or client is using it at the same time, so its seat count proves nothing`;
+    : `the fresh account holds ${foreign.length} agent${foreign.length === 1 ? "" : "s"} this run did not ` +
+        `create (${foreign.slice(0, 5).join(", ")}): another run or client is using it at the same time, so its ` +
+        `seat count proves nothing`;
 }

@@ -94,7 +94,10 @@ export function compareSent(kind: Sameness, sent: unknown, got: unknown): Verdic
   }
 }
 
-/** The fields of an answer set against what was sent: differences that break a fact, and those that break only our reading. */
+/**
+ * The fields of an answer set against what was sent: differences that break a fact, and those that break only our
+ * reading.
+ */
 export interface SentComparison {
   facts: string[];
   readings: string[];
@@ -111,7 +114,8 @@ export function compareFields(actual: Json, sent: Json, table: Readonly<Record<s
       out.readings.push(
         kind === "computed"
           ? `${field} is ${show(actual[field])}, sent ${show(value)} (a service may compute it)`
-          : `${field} is ${show(actual[field])}, sent ${show(value)} (the same ${kind === "list" ? "items" : kind === "phone" ? "digits" : kind}, in other text)`,
+          : `${field} is ${show(actual[field])}, sent ${show(value)} (the same ` +
+              `${kind === "list" ? "items" : kind === "phone" ? "digits" : kind}, in other text)`,
       );
     }
   }
