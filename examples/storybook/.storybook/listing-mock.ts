@@ -9,7 +9,10 @@ import { createMockHandlers, loadRecordChecker, type Database, type FaultRule } 
 
 /** What a story may ask of the mock. */
 export interface ListingMockParameters {
-  /** A shipped state (`"fixtures"`, `"empty-account"`, `"seats-full"`, `"many-properties"`) or records of the story's own; `"fixtures"` when not given. */
+  /**
+   * A shipped state (`"fixtures"`, `"empty-account"`, `"seats-full"`, `"many-properties"`) or records of the
+   * story's own; `"fixtures"` when not given.
+   */
   state?: string | Database;
   /** Fault rules, as `mock.faults.add` takes them: `{ path, method?, status?, delay?, drop?, times? }`. */
   faults?: Array<Omit<FaultRule, "id">>;

@@ -1,7 +1,12 @@
 import type { Preview } from "@storybook/react-vite";
 import { setupWorker } from "msw/browser";
 import { mswLoader } from "msw-storybook-addon/csf3";
-import { matchers, type ContractMatcherOptions, type ReceivedOptions, type ReceivedPattern } from "property-listing-kit/matchers";
+import {
+  matchers,
+  type ContractMatcherOptions,
+  type ReceivedOptions,
+  type ReceivedPattern,
+} from "property-listing-kit/matchers";
 import { expect } from "storybook/test";
 import { applyListingMock, mock, type ListingMockParameters } from "./listing-mock";
 

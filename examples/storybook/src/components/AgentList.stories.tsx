@@ -34,7 +34,10 @@ export const SeatsFull: Story = {
     await canvas.findByText("10 of 10 seats taken");
     await userEvent.click(canvas.getByRole("button", { name: "Add agent (no seat left)" }));
     await expect(await canvas.findByRole("alert")).toHaveTextContent("Not Enough Agent Seats");
-    await expect(mock).toHaveReceived({ method: "POST", path: "/api/v1/object/agent_card/", status: 402 }, { times: 1 });
+    await expect(mock).toHaveReceived(
+      { method: "POST", path: "/api/v1/object/agent_card/", status: 402 },
+      { times: 1 },
+    );
     await expect(mock.requests({ method: "POST" })[0]).toSatisfyContract();
   },
 };
