@@ -17,6 +17,8 @@ export function mockRequestOf(request: Request, path: string, search: string): M
   return {
     method: request.method.toUpperCase(),
     url: `${path}${search}`,
+    path,
+    query: search.slice(1),
     headers,
     readBody: async (limit): Promise<BodyRead> => {
       const declared = Number(headers["content-length"]);

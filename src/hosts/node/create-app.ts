@@ -75,7 +75,7 @@ export function createApp(deps: AppDeps): RequestListener {
       specYaml ??= (require("yaml") as typeof import("yaml")).stringify(contract.document);
       return textReply("application/yaml", specYaml);
     },
-    rawRecords: (request, path) => rawRecords(request.incoming, request.response, path),
+    rawRecords: (request, path) => rawRecords(request.incoming, request.response, path, request.query),
     ...(consolePages
       ? {
           consolePage: (request: NodeRequest, path: string) =>
@@ -106,15 +106,14 @@ export function createApp(deps: AppDeps): RequestListener {
   return (incoming, response) => {
     const receivedAt = performance.now();
     if (log) logWhenFinished(incoming, response, receivedAt, log, deps.now, deps.formatRequest);
-    const url = incoming.url ?? "/";
-    const query = url.indexOf("?");
-    const path = query === -1 ? url : url.slice(0, query);
+    // The target is split once, here (node-request.ts); the core and this host read its path from the request.
+    const request = new NodeRequest(incoming, response);
+    const { path } = request;
     // The admin surface gets no CORS at all, preflight included: no page of another origin may read or
     // write it (its guard refuses such pages outright).
     const cors = isAdminRoute(path) ? undefined : CORS_HEADERS;
     if (cors && answerPreflight(incoming, response)) return;
-    const request = new NodeRequest(incoming, response);
-    const answered = answer(request, receivedAt, path);
+    const answered = answer(request, receivedAt);
     // Most answers come at once (api-interceptor.ts): written now, without a turn of the microtask queue.
     if (!(answered instanceof Promise)) deliver(request, path, answered, cors);
     // The router turns every exception into its 500 answer, so the promise of an answer never rejects.

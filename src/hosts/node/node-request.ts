@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { BodyRead, MockRequest } from "../../mock/http/mock-request.ts";
+import { splitTarget, type BodyRead, type MockRequest } from "../../mock/http/mock-request.ts";
 
 /**
  * Node's side of a {@link MockRequest}: the request line and headers as `node:http` parsed them, and a body read
@@ -9,6 +9,8 @@ import type { BodyRead, MockRequest } from "../../mock/http/mock-request.ts";
 export class NodeRequest implements MockRequest {
   readonly method: string;
   readonly url: string;
+  readonly path: string;
+  readonly query: string;
   readonly headers: IncomingMessage["headers"];
 
   constructor(
@@ -17,6 +19,7 @@ export class NodeRequest implements MockRequest {
   ) {
     this.method = incoming.method ?? "GET";
     this.url = incoming.url ?? "/";
+    [this.path, this.query] = splitTarget(this.url);
     this.headers = incoming.headers;
   }
 

@@ -105,7 +105,7 @@ export function createAdminRoutes(deps: AdminRoutesDeps): Partial<Record<RouteNa
     ...(providerStates ? { providerStates: (request: MockRequest) => providerStates(request) } : {}),
     usageTests: (request) => usageTests(request),
     requests: bodiless((request) =>
-      request.method === "GET" ? steering.listRequests(request.url) : steering.clearRequests(),
+      request.method === "GET" ? steering.listRequests(request.query) : steering.clearRequests(),
     ),
     faults: (request) => {
       if (request.method === "POST") return steering.addFault(request);

@@ -60,13 +60,12 @@ export type Answer = { reply: Reply; dropped?: undefined } | { dropped: true; re
 /**
  * The whole mock as one function of a request: what every host (Node, MSW, a test) calls. The answer comes at
  * once when nothing on its way waits (most GETs), else as a promise (`api-interceptor.ts`, `ApiAnswer`): a host
- * awaits it, or, on the Node host's hot path, writes it at once when it is not a promise. A host that has split
- * the target already gives its path, so that it is split once.
+ * awaits it, or, on the Node host's hot path, writes it at once when it is not a promise. The request's path is
+ * the one its host split from the target as it entered (`MockRequest.path`).
  */
 export type AnswerRequest<R extends MockRequest = MockRequest> = (
   request: R,
   receivedAt?: number,
-  path?: string,
 ) => Answer | Promise<Answer>;
 
 /**
@@ -87,8 +86,7 @@ export interface RequestAnswerer {
 const AUTOLOGIN = "/autologin/";
 
 /**
- * The mock's core router, host-neutral (no `node:` module, no Node-only package): it splits the path once and
- * takes the first route of the table (route-table.ts) that has it, runs that route's guard, and calls its
+ * The mock's core router, host-neutral (no `node:` module, no Node-only package): it takes the first route of the table (route-table.ts) that has it, runs that route's guard, and calls its
  * handler: the API handler (through the interceptors), the admin routes, a few fixed pages, a host's handler;
  * a 404 problem for anything else. It holds no logic of the service; that is in the services.
  */
@@ -172,10 +170,8 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
 
   const withHost = <R extends MockRequest>(host: HostRoutes<R>): AnswerRequest<R> => {
     const handlers = { ...core, ...host } as Partial<Record<RouteName, RouteHandler<R>>>;
-    return (request, receivedAt = performance.now(), given) => {
-      const { url, method } = request;
-      const query = given === undefined ? url.indexOf("?") : -1;
-      const path = given ?? (query === -1 ? url : url.slice(0, query));
+    return (request, receivedAt = performance.now()) => {
+      const { url, method, path } = request;
       try {
         for (const route of ROUTES as readonly Route[]) {
           if (!matches(route, path) || (route.methods && !route.methods.includes(method))) continue;

@@ -24,6 +24,10 @@ export interface MockRequest {
   readonly method: string;
   /** The request target: path and query (`/api/v1/object/property/42?x=1`). */
   readonly url: string;
+  /** The target's path, without the query: split once, where the request enters (see {@link splitTarget}). */
+  readonly path: string;
+  /** The target's query, after the `?` (empty when there is none). */
+  readonly query: string;
   readonly headers: RequestHeaders;
   /** The body, up to `limit` bytes; a larger one is `too-large` and is not kept. */
   readBody(limit: number): Promise<BodyRead>;
@@ -67,9 +71,13 @@ export function plainRequest(request: PlainRequest): MockRequest {
       : request.body instanceof ArrayBuffer
         ? new Uint8Array(request.body)
         : request.body;
+  const url = targetOf(request.url);
+  const [path, query] = splitTarget(url);
   return {
     method: request.method.toUpperCase(),
-    url: targetOf(request.url),
+    url,
+    path,
+    query,
     headers,
     readBody: (limit) =>
       Promise.resolve(
@@ -81,6 +89,15 @@ export function plainRequest(request: PlainRequest): MockRequest {
       ),
     discardBody: () => {},
   };
+}
+
+/**
+ * A request target's path and query (after the `?`, empty when none): the one place a target is split, called
+ * by each host as the request enters.
+ */
+export function splitTarget(url: string): [path: string, query: string] {
+  const at = url.indexOf("?");
+  return at === -1 ? [url, ""] : [url.slice(0, at), url.slice(at + 1)];
 }
 
 /** The path and query of a request target, which may be an absolute URL. */
