@@ -4,6 +4,7 @@ import type { Contract } from "../../contract/create-contract.ts";
 import type { RawRecordService } from "../../mock/services/raw-records.ts";
 import type { MockStore } from "../../mock/store/mock-store.ts";
 import type { Answer, AnswerRequest, RequestAnswerer } from "../../mock/http/answer-requests.ts";
+import { andThen } from "../../mock/http/maybe-async.ts";
 import { isAdminRoute } from "../../mock/http/route-table.ts";
 import { answerPreflight, CORS_HEADERS } from "./cors.ts";
 import { createDocsPages, type DocsCredentials } from "./docs-pages.ts";
@@ -113,10 +114,8 @@ export function createApp(deps: AppDeps): RequestListener {
     // write it (its guard refuses such pages outright).
     const cors = isAdminRoute(path) ? undefined : CORS_HEADERS;
     if (cors && answerPreflight(incoming, response)) return;
-    const answered = answer(request, receivedAt);
-    // Most answers come at once (api-interceptor.ts): written now, without a turn of the microtask queue.
-    if (!(answered instanceof Promise)) deliver(request, path, answered, cors);
-    // The router turns every exception into its 500 answer, so the promise of an answer never rejects.
-    else void answered.then((settled) => deliver(request, path, settled, cors));
+    // Most answers come at once (api-interceptor.ts): written now, without a turn of the microtask queue. The
+    // router turns every exception into its 500 answer, so the promise of an answer never rejects.
+    void andThen(answer(request, receivedAt), (answered) => deliver(request, path, answered, cors));
   };
 }

@@ -9,6 +9,7 @@ import type { ProviderStates } from "../services/provider-states.ts";
 import type { StateControl } from "./state-route.ts";
 import { wrapApiHandler, type ApiCall, type ApiInterceptor } from "./api-interceptor.ts";
 import { createApiHandler, type ApiHandlerDeps } from "./create-api-handler.ts";
+import { andThen, type MaybePromise } from "./maybe-async.ts";
 import type { MockRequest } from "./mock-request.ts";
 import { decodeSegment } from "./decode-segment.ts";
 import { discardBody } from "./read-body.ts";
@@ -66,7 +67,7 @@ export type Answer = { reply: Reply; dropped?: undefined } | { dropped: true; re
 export type AnswerRequest<R extends MockRequest = MockRequest> = (
   request: R,
   receivedAt?: number,
-) => Answer | Promise<Answer>;
+) => MaybePromise<Answer>;
 
 /**
  * The handlers a host gives for the routes only it can answer (route-table.ts, `host: true`), each called with the
@@ -177,10 +178,9 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
           if (!matches(route, path) || (route.methods && !route.methods.includes(method))) continue;
           if (route.name === "api") {
             const call: ApiCall = { request, method, url, path, receivedAt };
-            const reply = api(call);
-            if (!(reply instanceof Promise)) return apiAnswer(call, reply);
-            return reply.then(
-              (settled) => apiAnswer(call, settled),
+            return andThen<Reply | undefined, Answer>(
+              api(call),
+              (reply) => apiAnswer(call, reply),
               (error: unknown) => internalError(request, path, error),
             );
           }
@@ -197,9 +197,7 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
               return { reply: problemReply(refused, path) };
             }
           } else discardBody(request);
-          const reply = handler(request, path);
-          if (!(reply instanceof Promise)) return answerOf(reply);
-          return reply.then(answerOf, (error: unknown) => internalError(request, path, error));
+          return andThen(handler(request, path), answerOf, (error: unknown) => internalError(request, path, error));
         }
         return { reply: nothingAt(request, path) };
       } catch (error) {

@@ -1,6 +1,7 @@
 import type { OperationId } from "../../contract/operation-id.ts";
 import type { MockRequest } from "./mock-request.ts";
 import type { AppliedFaults } from "../services/request-journal.ts";
+import type { MaybePromise } from "./maybe-async.ts";
 import type { Reply } from "./reply.ts";
 
 /**
@@ -41,7 +42,7 @@ export interface ApiCall {
  * synchronous where it can be: every request paid for the promises (and the turns of the microtask queue) of an
  * `async` path whether it waited or not, about a tenth of a GET's CPU.
  */
-export type ApiAnswer = Reply | undefined | Promise<Reply | undefined>;
+export type ApiAnswer = MaybePromise<Reply | undefined>;
 
 /** Answers an API call. */
 export type ApiHandler = (call: ApiCall) => ApiAnswer;

@@ -12,6 +12,7 @@ import { bodyLessContentType } from "../validation/body-less-content-type.ts";
 import { capFieldErrors } from "../validation/cap-field-errors.ts";
 import { CheckedAnswers } from "../validation/checked-answers.ts";
 import type { ApiCall, ApiHandler } from "./api-interceptor.ts";
+import { andThen, type MaybePromise } from "./maybe-async.ts";
 import { firstHeader } from "./mock-request.ts";
 import { noRouteHint } from "./no-route-hint.ts";
 import { nonCanonicalId, nonCanonicalIdDetail } from "./non-canonical-id.ts";
@@ -54,7 +55,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
    * and the turn of an async function for each step: that is most requests, and their CPU is a goal of the bench
    * (docs/performance.md); an operation with one is answered once its body is read.
    */
-  const respond = (call: ApiCall): Routed | Promise<Routed> => {
+  const respond = (call: ApiCall): MaybePromise<Routed> => {
     const { request, path } = call;
     const found = contract.match(call.method, path);
     if (found.kind === "no-route") {
@@ -76,11 +77,10 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       };
     }
     call.operationId = found.operation.id;
-    const reply = respondToOperation(call, found);
-    return reply instanceof Promise ? reply.then(routed) : routed(reply);
+    return andThen(respondToOperation(call, found), routed);
   };
 
-  const respondToOperation = (call: ApiCall, route: OperationFound): Reply | undefined | Promise<Reply | undefined> => {
+  const respondToOperation = (call: ApiCall, route: OperationFound): MaybePromise<Reply | undefined> => {
     const { request } = call;
     const auth = deps.accounts.authenticate(
       firstHeader(request.headers, "api-key"),
@@ -259,10 +259,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       call.path,
     );
   };
-  return (call) => {
-    const answer = respond(call);
-    return answer instanceof Promise ? answer.then((routed) => checkedReply(call, routed)) : checkedReply(call, answer);
-  };
+  return (call) => andThen(respond(call), (answer) => checkedReply(call, answer));
 }
 
 /** A reply, and whether the call reached an operation (only then is the reply held to the contract); none when the client left. */

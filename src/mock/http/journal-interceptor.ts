@@ -1,6 +1,7 @@
 import type { JournalRecord, RequestJournal } from "../services/request-journal.ts";
 import type { ApiCall, ApiInterceptor } from "./api-interceptor.ts";
 import { JsonBytes } from "../json-bytes.ts";
+import { andThen } from "./maybe-async.ts";
 import { firstHeader } from "./mock-request.ts";
 import type { Reply } from "./reply.ts";
 
@@ -22,8 +23,8 @@ export function journalRequests(journal: RequestJournal): ApiInterceptor {
       over(record, call, undefined); // a bug of the mock threw: there was no reply from here
       throw error;
     }
-    if (!(answer instanceof Promise)) return over(record, call, answer);
-    return answer.then(
+    return andThen(
+      answer,
       (reply) => over(record, call, reply),
       (error: unknown) => {
         over(record, call, undefined);

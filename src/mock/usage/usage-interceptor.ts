@@ -1,4 +1,5 @@
 import type { ApiInterceptor } from "../http/api-interceptor.ts";
+import { andThen } from "../http/maybe-async.ts";
 import type { UsageRecorder } from "./usage-recorder.ts";
 
 /**
@@ -9,8 +10,6 @@ import type { UsageRecorder } from "./usage-recorder.ts";
 export function recordUsage(recorder: UsageRecorder): ApiInterceptor {
   return (call, next) => {
     recorder.before(call);
-    const answer = next(call);
-    if (answer instanceof Promise) return answer.then((reply) => (reply ? recorder.record(call, reply) : reply));
-    return answer ? recorder.record(call, answer) : answer;
+    return andThen(next(call), (reply) => (reply ? recorder.record(call, reply) : reply));
   };
 }
