@@ -45,6 +45,16 @@ export function contentTypeOf(reply: Reply): string {
   return reply.mediaType ?? WITH_CHARSET[reply.contentType];
 }
 
+/**
+ * The problem a reply stands for, for a request log: its problem+json body while it is a value, else the problem
+ * it was noted with (`logged`: a service profile's shape of it, or the value before it was encoded).
+ */
+export function problemOf(reply: Reply): ProblemBody | undefined {
+  return reply.contentType === "application/problem+json" && !(reply.body instanceof JsonBytes)
+    ? (reply.body as ProblemBody)
+    : reply.logged;
+}
+
 /** The bytes (or text) a reply's body is sent as: the same in every host. */
 export function bodyOf(reply: Reply): string | Uint8Array {
   if (reply.body instanceof JsonBytes) return reply.body.encoded;
