@@ -42,8 +42,8 @@ export function mockRequestOf(request: Request, path: string, search: string): M
  * (reply.ts gives both), and a network error where a fault rule drops the connection.
  */
 export function responseOf(answer: Answer): Response {
-  if (!answer || answer.dropped) return Response.error();
-  const { reply } = answer;
+  const reply = answer?.reply;
+  if (!reply) return Response.error();
   const headers = new Headers(reply.headers);
   headers.set("content-type", contentTypeOf(reply));
   const body = bodyOf(reply);

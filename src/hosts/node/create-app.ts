@@ -95,10 +95,11 @@ export function createApp(deps: AppDeps): RequestListener {
    */
   const deliver = (request: NodeRequest, path: string, answered: Answer, cors: readonly string[] | undefined): void => {
     try {
+      const reply = answered?.reply;
       if (answered?.dropped) request.incoming.socket.destroy();
-      else if (!answered) return;
+      else if (!reply) return;
       else if (request.response.headersSent) request.response.destroy();
-      else send(request.response, answered.reply, cors);
+      else send(request.response, reply, cors);
     } catch (error) {
       deliver(request, path, router.internalError(request, path, error), cors);
     }

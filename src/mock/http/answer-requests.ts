@@ -7,7 +7,7 @@ import { adminRefusal, createAdminRoutes, nothingAt, type RouteHandler } from ".
 import type { SteeringRoutes } from "./steering-routes.ts";
 import type { ProviderStates } from "../services/provider-states.ts";
 import type { StateControl } from "./state-route.ts";
-import { wrapApiHandler, type ApiCall, type ApiInterceptor } from "./api-interceptor.ts";
+import { wrapApiHandler, type Answered, type ApiCall, type ApiInterceptor } from "./api-interceptor.ts";
 import { createApiHandler, type ApiHandlerDeps } from "./create-api-handler.ts";
 import { andThen, type MaybePromise } from "./maybe-async.ts";
 import type { MockRequest } from "./mock-request.ts";
@@ -53,10 +53,11 @@ export interface CoreDeps extends ApiHandlerDeps {
 }
 
 /**
- * What the core answers a request: a reply to send, nothing on purpose (`dropped`: a fault rule drops the
- * connection), or undefined when the client left before it was answered (or a host's handler wrote the answer).
+ * What the core answers a request: a reply to send, or none: on purpose (`dropped`: a fault rule drops the
+ * connection), or because the client left before it was answered (or a host's handler wrote the answer). An API
+ * call's {@link Answered} value is one as it is (api-interceptor.ts).
  */
-export type Answer = { reply: Reply; dropped?: undefined } | { dropped: true; reply?: undefined } | undefined;
+export type Answer = { readonly reply?: Reply | undefined; readonly dropped?: boolean | undefined } | undefined;
 
 /**
  * The whole mock as one function of a request: what every host (Node, MSW, a test) calls. The answer comes at
@@ -164,9 +165,6 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
     };
   };
 
-  /** What the core answers an API call, once the interceptors and the handler have given their reply. */
-  const apiAnswer = (call: ApiCall, reply: Reply | undefined): Answer =>
-    reply ? { reply } : call.dropped ? { dropped: true } : undefined;
   const answerOf = (reply: Reply | undefined): Answer => reply && { reply };
 
   const withHost = <R extends MockRequest>(host: HostRoutes<R>): AnswerRequest<R> => {
@@ -178,10 +176,8 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
           if (!matches(route, path) || (route.methods && !route.methods.includes(method))) continue;
           if (route.name === "api") {
             const call: ApiCall = { request, method, url, path, receivedAt };
-            return andThen<Reply | undefined, Answer>(
-              api(call),
-              (reply) => apiAnswer(call, reply),
-              (error: unknown) => internalError(request, path, error),
+            return andThen<Answered, Answer>(api(call), asAnswer, (error: unknown) =>
+              internalError(request, path, error),
             );
           }
           const handler = handlers[route.name as RouteName];
@@ -207,6 +203,11 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
   };
 
   return { answer: withHost({}), withHost, internalError };
+}
+
+/** An API call's answer is the router's as it is: its reply, or none (`dropped` on purpose). */
+function asAnswer(answered: Answered): Answer {
+  return answered;
 }
 
 function escapeHtml(text: string | null): string {

@@ -1,9 +1,8 @@
 import type { JournalRecord, RequestJournal } from "../services/request-journal.ts";
-import type { ApiCall, ApiInterceptor } from "./api-interceptor.ts";
+import type { Answered, ApiCall, ApiInterceptor } from "./api-interceptor.ts";
 import { JsonBytes } from "../json-bytes.ts";
 import { andThen } from "./maybe-async.ts";
 import { firstHeader } from "./mock-request.ts";
-import type { Reply } from "./reply.ts";
 
 /**
  * Records every API call in the request journal: on arrival, so entries keep arrival order and a
@@ -20,35 +19,41 @@ export function journalRequests(journal: RequestJournal): ApiInterceptor {
     try {
       answer = next(call);
     } catch (error) {
-      over(record, call, undefined); // a bug of the mock threw: there was no reply from here
+      over(record, call, UNANSWERED); // a bug of the mock threw: there was no reply from here
       throw error;
     }
     return andThen(
       answer,
-      (reply) => over(record, call, reply),
+      (answered) => over(record, call, answered),
       (error: unknown) => {
-        over(record, call, undefined);
+        over(record, call, UNANSWERED);
         throw error;
       },
     );
   };
 }
 
+/** What a call a bug of the mock ended gave: nothing known, nothing answered. */
+const UNANSWERED: Answered = { reply: undefined };
+
 /**
- * Completes a call's record once it is over, answered or not, and passes its reply on: the status last, since
- * the journal's listeners (the console) are told of the call then. A JSON value is encoded here rather than by
- * the host, so that the journal keeps the very text sent and nothing is encoded twice.
+ * Completes a call's record once it is over, answered or not, from what answering it gave, and passes that on:
+ * the status last, since the journal's listeners (the console) are told of the call then. A JSON value is
+ * encoded here rather than by the host, so that the journal keeps the very text sent and nothing is encoded twice.
  */
-function over(record: JournalRecord, call: ApiCall, given: Reply | undefined): Reply | undefined {
-  let reply = given;
-  if (call.rawBody) record.body(call.rawBody, firstHeader(call.request.headers, "content-type"));
-  if (call.fault) record.fault(call.fault);
-  record.about(call.operationId, call.account);
+function over(record: JournalRecord, call: ApiCall, answered: Answered): Answered {
+  let result = answered;
+  if (answered.rawBody) record.body(answered.rawBody, firstHeader(call.request.headers, "content-type"));
+  if (answered.fault) record.fault(answered.fault);
+  record.about(answered.operationId, answered.account);
+  let { reply } = answered;
   if (reply) {
-    if (reply.contentType === "application/json" && !(reply.body instanceof JsonBytes) && reply.body !== undefined)
+    if (reply.contentType === "application/json" && !(reply.body instanceof JsonBytes) && reply.body !== undefined) {
       reply = { ...reply, body: new JsonBytes(JSON.stringify(reply.body)) };
+      result = { ...answered, reply };
+    }
     record.answer(reply);
   }
   record.finish(reply?.status ?? null);
-  return reply;
+  return result;
 }

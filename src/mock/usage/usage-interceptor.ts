@@ -10,6 +10,6 @@ import type { UsageRecorder } from "./usage-recorder.ts";
 export function recordUsage(recorder: UsageRecorder): ApiInterceptor {
   return (call, next) => {
     recorder.before(call);
-    return andThen(next(call), (reply) => (reply ? recorder.record(call, reply) : reply));
+    return andThen(next(call), (answered) => recorder.record(call, answered));
   };
 }
