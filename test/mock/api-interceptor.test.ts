@@ -28,7 +28,7 @@ describe("wrapApiHandler", () => {
     expect(wrapApiHandler(handler, [])).toBe(handler);
   });
 
-  it("runs interceptors outermost first around the handler, each reading what the handler learned from the value it gave", async () => {
+  it("runs interceptors outermost first around the handler, each reading what it learned from the value given", async () => {
     const seen: string[] = [];
     const tracing =
       (name: string): ApiInterceptor =>

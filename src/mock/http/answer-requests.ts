@@ -88,8 +88,9 @@ export interface RequestAnswerer {
 const AUTOLOGIN = "/autologin/";
 
 /**
- * The mock's core router, host-neutral (no `node:` module, no Node-only package): it takes the first route of the table (route-table.ts) that has it, runs that route's guard, and calls its
- * handler: the API handler (through the interceptors), the admin routes, a few fixed pages, a host's handler;
+ * The mock's core router, host-neutral (no `node:` module, no Node-only package): it takes the first route of the
+ * table (route-table.ts) that has the request's path, runs that route's guard, and calls its handler: the API
+ * handler (through the interceptors), the admin routes, a few fixed pages, a host's handler;
  * a 404 problem for anything else. It holds no logic of the service; that is in the services.
  */
 export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {

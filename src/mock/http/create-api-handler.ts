@@ -175,7 +175,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     return outcome.ok ? playback.succeed(operation.id, outcome.value) : refuse(outcome.failure, call, operation.id);
   };
 
-  /** The answer of a call that reached an operation: as it is, or, with `validateResponses`, its reply held to the contract. */
+  /** The answer of a call that reached an operation: as it is, or, with `validateResponses`, its reply checked. */
   const checked = (call: ApiCall, answered: Answered): Answered => {
     if (!deps.validateResponses || !answered.reply) return answered;
     const reply = checkedReply(call, answered.operationId, answered.reply);
@@ -183,7 +183,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
   };
 
   const checkedAnswers = new CheckedAnswers();
-  /** A reply held to the contract (or to the service profile that shaped it): as it is, encoded, or a 500 in its place. */
+  /** A reply held to the contract (or to the profile that shaped it): as it is, encoded, or a 500 in its place. */
   const checkedReply = (call: ApiCall, operationId: OperationId | undefined, given: Reply): Reply => {
     let reply = given;
     // An error a service profile shaped is held to the profile: its status is a refusal (checked when the profile
