@@ -18,7 +18,7 @@ import { noRouteHint } from "./no-route-hint.ts";
 import { nonCanonicalId, nonCanonicalIdDetail } from "./non-canonical-id.ts";
 import { JsonBytes } from "../json-bytes.ts";
 import { discardBody, parseJson, readBody } from "./read-body.ts";
-import { problemReply, type Reply } from "./reply.ts";
+import { encodeReply, problemReply, type Reply } from "./reply.ts";
 import { OWN_ANSWERS, type Playback } from "../profile-playback.ts";
 import type { Failure } from "../problems.ts";
 
@@ -211,9 +211,10 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       );
     }
     // The same bytes for the same operation, status and media type pass as they did before (checked-answers.ts).
-    // A 200 answer is encoded here, and its text is what is checked and sent; a problem stays a value, which the
-    // request log reads.
+    // A 200 answer is encoded here (reply.ts, `encodeReply`), and its text is what is checked and sent; a problem
+    // is checked as the value it is.
     const check = `${operationId} ${reply.status} ${reply.contentType}`;
+    if (reply.contentType === "application/json") reply = encodeReply(reply);
     let body: unknown = reply.body;
     let text: string | undefined;
     if (reply.body instanceof JsonBytes) {
@@ -224,11 +225,6 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
         if (checkedAnswers.passedText(check, call.path, text)) return reply;
       }
       body = reply.body.value();
-    } else if (reply.contentType === "application/json" && reply.body !== undefined) {
-      text = JSON.stringify(reply.body);
-      reply = { ...reply, body: new JsonBytes(text) };
-      if (checkedAnswers.passedText(check, call.path, text)) return reply;
-      body = JSON.parse(text);
     }
     const result = contract.validateResponse({
       method: call.method,

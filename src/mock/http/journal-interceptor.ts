@@ -1,8 +1,8 @@
 import type { JournalRecord, RequestJournal } from "../services/request-journal.ts";
 import type { Answered, ApiCall, ApiInterceptor } from "./api-interceptor.ts";
-import { JsonBytes } from "../json-bytes.ts";
 import { andThen } from "./maybe-async.ts";
 import { firstHeader } from "./mock-request.ts";
+import { encodeReply } from "./reply.ts";
 
 /**
  * Records every API call in the request journal: on arrival, so entries keep arrival order and a
@@ -38,20 +38,18 @@ const UNANSWERED: Answered = { reply: undefined };
 
 /**
  * Completes a call's record once it is over, answered or not, from what answering it gave, and passes that on:
- * the status last, since the journal's listeners (the console) are told of the call then. A JSON value is
- * encoded here rather than by the host, so that the journal keeps the very text sent and nothing is encoded twice.
+ * the status last, since the journal's listeners (the console) are told of the call then. The reply is encoded
+ * here (reply.ts, `encodeReply`) and passed on so, so that the journal keeps the very text the host sends.
  */
 function over(record: JournalRecord, call: ApiCall, answered: Answered): Answered {
   let result = answered;
   if (answered.rawBody) record.body(answered.rawBody, firstHeader(call.request.headers, "content-type"));
   if (answered.fault) record.fault(answered.fault);
   record.about(answered.operationId, answered.account);
-  let { reply } = answered;
+  const given = answered.reply;
+  const reply = given && encodeReply(given);
   if (reply) {
-    if (reply.contentType === "application/json" && !(reply.body instanceof JsonBytes) && reply.body !== undefined) {
-      reply = { ...reply, body: new JsonBytes(JSON.stringify(reply.body)) };
-      result = { ...answered, reply };
-    }
+    if (reply !== given) result = { ...answered, reply };
     record.answer(reply);
   }
   record.finish(reply?.status ?? null);

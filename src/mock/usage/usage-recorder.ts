@@ -11,6 +11,7 @@ import { SPEC_SHA256 } from "../../generated/openapi-document.ts";
 import type { Answered, ApiCall } from "../http/api-interceptor.ts";
 import type { AppliedFaults } from "../services/journal-entry.ts";
 import { JsonBytes } from "../json-bytes.ts";
+import { encodeReply } from "../http/reply.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import type { AnswerBasis } from "./answer-basis.ts";
 import { collectionOfPath, type OpenTest, type RecordCollection } from "./recorded-test.ts";
@@ -214,16 +215,18 @@ export class UsageRecorder implements UsageControl {
       ...(reply.profilePoint ? { errorPoint: reply.profilePoint } : {}),
     };
     if (!this.#deps.basis.known(shape)) return answered;
-    let sent = answered;
-    let answer: string | Uint8Array | undefined;
-    const body = reply.body;
-    if (body instanceof JsonBytes) answer = typeof body.encoded === "string" ? body.encoded : body.encoded.slice();
-    else if (body !== undefined) {
-      answer = JSON.stringify(body);
-      // Encoded once: the host sends this text rather than encoding the value again.
-      if (reply.status === 200 && reply.contentType === "application/json" && !reply.logged)
-        sent = { ...answered, reply: { ...reply, body: new JsonBytes(answer) } };
-    }
+    // The text sent, encoded once (reply.ts): the reply passed on is the encoded one, which the host writes as is.
+    const encoded = encodeReply(reply);
+    const sent = encoded === reply ? answered : { ...answered, reply: encoded };
+    const body = encoded.body;
+    const answer =
+      body instanceof JsonBytes
+        ? typeof body.encoded === "string"
+          ? body.encoded
+          : body.encoded.slice()
+        : body === undefined
+          ? undefined
+          : String(body);
     const requestBody = answered.body === undefined ? undefined : JSON.stringify(answered.body);
     // What the call takes once written: its answer, and up to three times as much for the basis of its fields
     // (a field resting on an assumption writes its name and the marked place).
