@@ -39,7 +39,7 @@ const UNANSWERED: Answered = { reply: undefined };
 /**
  * Completes a call's record once it is over, answered or not, from what answering it gave, and passes that on:
  * the status last, since the journal's listeners (the console) are told of the call then. The reply is encoded
- * here (reply.ts, `encodeReply`) and passed on so, so that the journal keeps the very text the host sends.
+ * here (reply.ts, `encodeReply`) and passed on encoded, so that the journal keeps the very text the host sends.
  */
 function over(record: JournalRecord, call: ApiCall, answered: Answered): Answered {
   let result = answered;
