@@ -24,9 +24,9 @@ export interface MockRequest {
   readonly method: string;
   /** The request target: path and query (`/api/v1/object/property/42?x=1`). */
   readonly url: string;
-  /** The target's path, without the query: split once, where the request enters (see {@link splitTarget}). */
+  /** The target's path, without the query: split once, where the request enters ({@link pathOf}). */
   readonly path: string;
-  /** The target's query, after the `?` (empty when there is none). */
+  /** The target's query, after the `?` (empty when there is none; {@link queryOf}). */
   readonly query: string;
   readonly headers: RequestHeaders;
   /** The body, up to `limit` bytes; a larger one is `too-large` and is not kept. */
@@ -72,12 +72,11 @@ export function plainRequest(request: PlainRequest): MockRequest {
         ? new Uint8Array(request.body)
         : request.body;
   const url = targetOf(request.url);
-  const [path, query] = splitTarget(url);
   return {
     method: request.method.toUpperCase(),
     url,
-    path,
-    query,
+    path: pathOf(url),
+    query: queryOf(url),
     headers,
     readBody: (limit) =>
       Promise.resolve(
@@ -91,13 +90,16 @@ export function plainRequest(request: PlainRequest): MockRequest {
   };
 }
 
-/**
- * A request target's path and query (after the `?`, empty when none): the one place a target is split, called
- * by each host as the request enters.
- */
-export function splitTarget(url: string): [path: string, query: string] {
+/** A request target's path, without the query: what each host gives the core as the request enters. */
+export function pathOf(url: string): string {
   const at = url.indexOf("?");
-  return at === -1 ? [url, ""] : [url.slice(0, at), url.slice(at + 1)];
+  return at === -1 ? url : url.slice(0, at);
+}
+
+/** A request target's query, after the `?` (empty when there is none). */
+export function queryOf(url: string): string {
+  const at = url.indexOf("?");
+  return at === -1 ? "" : url.slice(at + 1);
 }
 
 /** The path and query of a request target, which may be an absolute URL. */
