@@ -43,6 +43,14 @@ export interface AppDeps {
   journal?: RequestJournal;
 }
 
+/**
+ * The CORS headers of an answer on this path: none for the admin surface, preflight included, so that no page of
+ * another origin may read or write it (its guard refuses such pages outright).
+ */
+function corsOf(path: string): readonly string[] | undefined {
+  return isAdminRoute(path) ? undefined : CORS_HEADERS;
+}
+
 // The YAML serializer is loaded on the first request for /openapi.yaml rather than at every start.
 const require = createRequire(import.meta.url);
 
@@ -93,15 +101,15 @@ export function createApp(deps: AppDeps): RequestListener {
    * left, or a handler of this host wrote the answer). A bug met on the way is the core's 500, or, once the head
    * went out, the socket closed.
    */
-  const deliver = (request: NodeRequest, path: string, answered: Answer, cors: readonly string[] | undefined): void => {
+  const deliver = (answered: Answer, request: NodeRequest): void => {
     try {
       const reply = answered?.reply;
       if (answered?.dropped) request.incoming.socket.destroy();
       else if (!reply) return;
       else if (request.response.headersSent) request.response.destroy();
-      else send(request.response, reply, cors);
+      else send(request.response, reply, corsOf(request.path));
     } catch (error) {
-      deliver(request, path, router.internalError(request, path, error), cors);
+      deliver(router.internalError(request, request.path, error), request);
     }
   };
 
@@ -110,13 +118,9 @@ export function createApp(deps: AppDeps): RequestListener {
     if (log) logWhenFinished(incoming, response, receivedAt, log, deps.now, deps.formatRequest);
     // The target is split once, here (node-request.ts); the core and this host read its path from the request.
     const request = new NodeRequest(incoming, response);
-    const { path } = request;
-    // The admin surface gets no CORS at all, preflight included: no page of another origin may read or
-    // write it (its guard refuses such pages outright).
-    const cors = isAdminRoute(path) ? undefined : CORS_HEADERS;
-    if (cors && answerPreflight(incoming, response)) return;
+    if (corsOf(request.path) && answerPreflight(incoming, response)) return;
     // Most answers come at once (api-interceptor.ts): written now, without a turn of the microtask queue. The
     // router turns every exception into its 500 answer, so the promise of an answer never rejects.
-    void andThen(answer(request, receivedAt), (answered) => deliver(request, path, answered, cors));
+    void andThen(answer(request, receivedAt), deliver, undefined, request);
   };
 }

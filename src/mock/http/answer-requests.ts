@@ -170,6 +170,8 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
 
   const withHost = <R extends MockRequest>(host: HostRoutes<R>): AnswerRequest<R> => {
     const handlers = { ...core, ...host } as Partial<Record<RouteName, RouteHandler<R>>>;
+    /** A handler's promise that rejected: a bug, answered 500 (made once, not per request). */
+    const failed = (error: unknown, request: R): Answer => internalError(request, request.path, error);
     return (request, receivedAt = performance.now()) => {
       const { url, method, path } = request;
       try {
@@ -177,9 +179,7 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
           if (!matches(route, path) || (route.methods && !route.methods.includes(method))) continue;
           if (route.name === "api") {
             const call: ApiCall = { request, method, url, path, receivedAt };
-            return andThen<Answered, Answer>(api(call), asAnswer, (error: unknown) =>
-              internalError(request, path, error),
-            );
+            return andThen<Answered, Answer, R>(api(call), asAnswer, failed, request);
           }
           const handler = handlers[route.name as RouteName];
           if (!handler) continue;
@@ -194,7 +194,7 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
               return { reply: problemReply(refused, path) };
             }
           } else discardBody(request);
-          return andThen(handler(request, path), answerOf, (error: unknown) => internalError(request, path, error));
+          return andThen<Reply | undefined, Answer, R>(handler(request, path), answerOf, failed, request);
         }
         return { reply: nothingAt(request, path) };
       } catch (error) {

@@ -1,5 +1,5 @@
 import type { JournalRecord, RequestJournal } from "../services/request-journal.ts";
-import type { Answered, ApiCall, ApiInterceptor } from "./api-interceptor.ts";
+import type { Answered, ApiAnswer, ApiCall, ApiInterceptor } from "./api-interceptor.ts";
 import { andThen } from "./maybe-async.ts";
 import { firstHeader } from "./mock-request.ts";
 import { encodeReply } from "./reply.ts";
@@ -14,23 +14,27 @@ import { encodeReply } from "./reply.ts";
  */
 export function journalRequests(journal: RequestJournal): ApiInterceptor {
   return (call, next) => {
-    const record = journal.begin(call.request, call.receivedAt);
-    let answer;
+    const open: OpenCall = { record: journal.begin(call.request, call.receivedAt), call };
+    let answer: ApiAnswer;
     try {
       answer = next(call);
     } catch (error) {
-      over(record, call, UNANSWERED); // a bug of the mock threw: there was no reply from here
-      throw error;
+      return failed(error, open); // a bug of the mock threw: there was no reply from here
     }
-    return andThen(
-      answer,
-      (answered) => over(record, call, answered),
-      (error: unknown) => {
-        over(record, call, UNANSWERED);
-        throw error;
-      },
-    );
+    return andThen(answer, over, failed, open);
   };
+}
+
+/** A call being answered and its record: what completes the record, in one object rather than closures per call. */
+interface OpenCall {
+  record: JournalRecord;
+  call: ApiCall;
+}
+
+/** A bug of the mock ended the call: its record completed as unanswered, the error passed on. */
+function failed(error: unknown, open: OpenCall): never {
+  over(UNANSWERED, open);
+  throw error;
 }
 
 /** What a call a bug of the mock ended gave: nothing known, nothing answered. */
@@ -41,7 +45,7 @@ const UNANSWERED: Answered = { reply: undefined };
  * the status last, since the journal's listeners (the console) are told of the call then. The reply is encoded
  * here (reply.ts, `encodeReply`) and passed on encoded, so that the journal keeps the very text the host sends.
  */
-function over(record: JournalRecord, call: ApiCall, answered: Answered): Answered {
+function over(answered: Answered, { record, call }: OpenCall): Answered {
   let result = answered;
   if (answered.rawBody) record.body(answered.rawBody, firstHeader(call.request.headers, "content-type"));
   if (answered.fault) record.fault(answered.fault);
