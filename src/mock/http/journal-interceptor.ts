@@ -8,9 +8,9 @@ import { encodeReply } from "./reply.ts";
  * Records every API call in the request journal: on arrival, so entries keep arrival order and a
  * pending call shows; then its body, what was done to it on purpose, and the status of the final reply
  * (`null` when nothing was answered: the client left, or a fault dropped the connection). It is the outermost
- * interceptor, so it sees the faults and delays of the others. Per call it adds one small object that keeps
- * references; bodies are decoded only when someone reads the journal. A call answered synchronously is
- * recorded synchronously: no promise, no function made for it.
+ * interceptor, so it sees the faults and delays of the others. Per call it adds a small record that keeps
+ * references, and one object pairing it with the call; bodies are decoded only when someone reads the journal. A
+ * call answered synchronously is recorded synchronously: no promise, no function made for it.
  */
 export function journalRequests(journal: RequestJournal): ApiInterceptor {
   return (call, next) => {
