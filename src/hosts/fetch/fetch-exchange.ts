@@ -17,6 +17,8 @@ export function mockRequestOf(request: Request, path: string, search: string): M
   return {
     method: request.method.toUpperCase(),
     url: `${path}${search}`,
+    path,
+    query: search.slice(1),
     headers,
     readBody: async (limit): Promise<BodyRead> => {
       const declared = Number(headers["content-length"]);
@@ -40,8 +42,8 @@ export function mockRequestOf(request: Request, path: string, search: string): M
  * (reply.ts gives both), and a network error where a fault rule drops the connection.
  */
 export function responseOf(answer: Answer): Response {
-  if (!answer || answer.dropped) return Response.error();
-  const { reply } = answer;
+  const reply = answer?.reply;
+  if (!reply) return Response.error();
   const headers = new Headers(reply.headers);
   headers.set("content-type", contentTypeOf(reply));
   const body = bodyOf(reply);

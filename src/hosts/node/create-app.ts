@@ -4,6 +4,7 @@ import type { Contract } from "../../contract/create-contract.ts";
 import type { RawRecordService } from "../../mock/services/raw-records.ts";
 import type { MockStore } from "../../mock/store/mock-store.ts";
 import type { Answer, AnswerRequest, RequestAnswerer } from "../../mock/http/answer-requests.ts";
+import { andThen } from "../../mock/http/maybe-async.ts";
 import { isAdminRoute } from "../../mock/http/route-table.ts";
 import { answerPreflight, CORS_HEADERS } from "./cors.ts";
 import { createDocsPages, type DocsCredentials } from "./docs-pages.ts";
@@ -42,6 +43,14 @@ export interface AppDeps {
   journal?: RequestJournal;
 }
 
+/**
+ * The CORS headers of an answer on this path: none for the admin surface, preflight included, so that no page of
+ * another origin may read or write it (its guard refuses such pages outright).
+ */
+function corsOf(path: string): readonly string[] | undefined {
+  return isAdminRoute(path) ? undefined : CORS_HEADERS;
+}
+
 // The YAML serializer is loaded on the first request for /openapi.yaml rather than at every start.
 const require = createRequire(import.meta.url);
 
@@ -75,7 +84,7 @@ export function createApp(deps: AppDeps): RequestListener {
       specYaml ??= (require("yaml") as typeof import("yaml")).stringify(contract.document);
       return textReply("application/yaml", specYaml);
     },
-    rawRecords: (request, path) => rawRecords(request.incoming, request.response, path),
+    rawRecords: (request, path) => rawRecords(request.incoming, request.response, path, request.query),
     ...(consolePages
       ? {
           consolePage: (request: NodeRequest, path: string) =>
@@ -92,32 +101,26 @@ export function createApp(deps: AppDeps): RequestListener {
    * left, or a handler of this host wrote the answer). A bug met on the way is the core's 500, or, once the head
    * went out, the socket closed.
    */
-  const deliver = (request: NodeRequest, path: string, answered: Answer, cors: readonly string[] | undefined): void => {
+  const deliver = (answered: Answer, request: NodeRequest): void => {
     try {
+      const reply = answered?.reply;
       if (answered?.dropped) request.incoming.socket.destroy();
-      else if (!answered) return;
+      else if (!reply) return;
       else if (request.response.headersSent) request.response.destroy();
-      else send(request.response, answered.reply, cors);
+      else send(request.response, reply, corsOf(request.path));
     } catch (error) {
-      deliver(request, path, router.internalError(request, path, error), cors);
+      deliver(router.internalError(request, request.path, error), request);
     }
   };
 
   return (incoming, response) => {
     const receivedAt = performance.now();
     if (log) logWhenFinished(incoming, response, receivedAt, log, deps.now, deps.formatRequest);
-    const url = incoming.url ?? "/";
-    const query = url.indexOf("?");
-    const path = query === -1 ? url : url.slice(0, query);
-    // The admin surface gets no CORS at all, preflight included: no page of another origin may read or
-    // write it (its guard refuses such pages outright).
-    const cors = isAdminRoute(path) ? undefined : CORS_HEADERS;
-    if (cors && answerPreflight(incoming, response)) return;
+    // The target is split once, here (node-request.ts); the core and this host read its path from the request.
     const request = new NodeRequest(incoming, response);
-    const answered = answer(request, receivedAt, path);
-    // Most answers come at once (api-interceptor.ts): written now, without a turn of the microtask queue.
-    if (!(answered instanceof Promise)) deliver(request, path, answered, cors);
-    // The router turns every exception into its 500 answer, so the promise of an answer never rejects.
-    else void answered.then((settled) => deliver(request, path, settled, cors));
+    if (corsOf(request.path) && answerPreflight(incoming, response)) return;
+    // Most answers come at once (api-interceptor.ts): written now, without a turn of the microtask queue. The
+    // router turns every exception into its 500 answer, so the promise of an answer never rejects.
+    void andThen(answer(request, receivedAt), deliver, undefined, request);
   };
 }

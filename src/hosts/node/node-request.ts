@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { BodyRead, MockRequest } from "../../mock/http/mock-request.ts";
+import { pathOf, queryOf, type BodyRead, type MockRequest } from "../../mock/http/mock-request.ts";
 
 /**
  * Node's side of a {@link MockRequest}: the request line and headers as `node:http` parsed them, and a body read
@@ -9,6 +9,7 @@ import type { BodyRead, MockRequest } from "../../mock/http/mock-request.ts";
 export class NodeRequest implements MockRequest {
   readonly method: string;
   readonly url: string;
+  readonly path: string;
   readonly headers: IncomingMessage["headers"];
 
   constructor(
@@ -17,7 +18,13 @@ export class NodeRequest implements MockRequest {
   ) {
     this.method = incoming.method ?? "GET";
     this.url = incoming.url ?? "/";
+    this.path = pathOf(this.url);
     this.headers = incoming.headers;
+  }
+
+  /** Read by the few routes that take a query (the journal's filter, `/__db`), so a GET of the API does not split it. */
+  get query(): string {
+    return queryOf(this.url);
   }
 
   readBody(limit: number): Promise<BodyRead> {

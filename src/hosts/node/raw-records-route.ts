@@ -36,6 +36,8 @@ export type RawRecordsRoute = (
   request: IncomingMessage,
   response: ServerResponse,
   path: string,
+  /** The target's query (after the `?`), split from the path where the request entered. */
+  search: string,
 ) => Promise<Reply | undefined>;
 
 /**
@@ -68,8 +70,8 @@ export function createRawRecordsRoute(deps: RawRecordsRouteDeps): RawRecordsRout
       throw error;
     }));
 
-  return async (request, response, path) => {
-    const prepared = await prepare(request, path, deps);
+  return async (request, response, path, search) => {
+    const prepared = await prepare(request, path, search, deps);
     if (prepared === undefined || "status" in prepared) return prepared; // undefined: the client left before its body was read
     const handle = await router();
     handle(request, response, { ...prepared, before: deps.durability?.version() });
@@ -81,11 +83,10 @@ export function createRawRecordsRoute(deps: RawRecordsRouteDeps): RawRecordsRout
 async function prepare(
   request: IncomingMessage,
   path: string,
+  search: string,
   deps: RawRecordsRouteDeps,
 ): Promise<Reply | Omit<RawRequest, "before"> | undefined> {
   const method = request.method === "HEAD" ? "GET" : (request.method ?? "GET");
-  const url = request.url ?? path;
-  const search = url.includes("?") ? url.slice(url.indexOf("?") + 1) : "";
   const rest = path.slice("/__db".length).replace(/^\//, "");
   const segments = rest === "" ? [] : rest.split("/").map(decodeSegment);
   const refuse = (failed: Failure, headers?: Record<string, string>): Reply => {

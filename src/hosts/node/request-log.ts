@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { problemSent } from "./send-reply.ts";
+import type { ProblemBody } from "../../mock/problems.ts";
+import { problemOf, type Reply } from "../../mock/http/reply.ts";
 import { requestLogLine, type LoggedRequest } from "./request-log-line.ts";
 
 /** What the log needs of a request once its answer is written. */
@@ -10,6 +11,8 @@ interface Pending {
   log: (line: string) => void;
   now: () => number;
   format: (request: LoggedRequest) => string;
+  /** The problem the reply written stood for, if it was one (told by {@link replySent}). */
+  problem: ProblemBody | undefined;
 }
 
 /** Where a response keeps its pending log entry until it finishes (a property: no weak map to look it up in). */
@@ -38,15 +41,25 @@ export function logWhenFinished(
     log,
     now,
     format,
+    problem: undefined,
   };
   response.on("finish", finished);
+}
+
+/**
+ * The reply written on a response (send-reply.ts), whose problem the response's log line names: taken from the
+ * reply itself, kept on the entry that waits for the response to finish. Nothing when the request is not logged.
+ */
+export function replySent(response: ServerResponse, reply: Reply): void {
+  const entry = (response as Logged)[PENDING];
+  if (entry) entry.problem = problemOf(reply);
 }
 
 function finished(this: Logged): void {
   const request = this[PENDING];
   if (!request) return;
   this[PENDING] = undefined;
-  const problem = problemSent(this);
+  const { problem } = request;
   request.log(
     request.format({
       at: request.now(),

@@ -1,25 +1,17 @@
 import type { ServerResponse } from "node:http";
-import type { ProblemBody } from "../../mock/problems.ts";
 import { bodyOf, contentTypeOf, type Reply } from "../../mock/http/reply.ts";
-
-/** The problems sent, by response, for the request log (which sees the response, not the reply). */
-const sentProblems = new WeakMap<ServerResponse, ProblemBody>();
+import { replySent } from "./request-log.ts";
 
 const NO_HEADERS: readonly string[] = [];
-
-/** The problem+json body a response was sent with, if it was one. */
-export function problemSent(response: ServerResponse): ProblemBody | undefined {
-  return sentProblems.get(response);
-}
 
 /**
  * Writes a reply on a Node response (the Node host's side of reply.ts), after `headers` (a flat list of names
  * and values: the CORS headers, cors.ts), in one `writeHead`. Headers a page set on the response before are
  * kept, and `headers` then left out if the first of them is among those (a page that set the CORS headers itself).
+ * The request log, if it waits for this response, is given the reply written (request-log.ts).
  */
 export function send(response: ServerResponse, reply: Reply, headers: readonly string[] = NO_HEADERS): void {
-  if (reply.contentType === "application/problem+json") sentProblems.set(response, reply.body as ProblemBody);
-  else if (reply.logged) sentProblems.set(response, reply.logged);
+  replySent(response, reply);
   const list = headers.length > 0 && !response.hasHeader(headers[0]!) ? headers.slice() : [];
   if (reply.headers) for (const [name, value] of Object.entries(reply.headers)) list.push(name, value);
   const body = bodyOf(reply);

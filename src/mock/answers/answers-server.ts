@@ -1,7 +1,9 @@
 import type { Contract } from "../../contract/build-contract.ts";
 import type { AnswersDocument, ServiceAnswer } from "../../contract/usage/answers-document.ts";
 import type { UsageDocument } from "../../contract/usage/usage-document.ts";
-import type { ApiInterceptor } from "../http/api-interceptor.ts";
+import type { Answered, ApiInterceptor } from "../http/api-interceptor.ts";
+import { andThen } from "../http/maybe-async.ts";
+import type { AppliedFaults } from "../services/journal-entry.ts";
 import type { Reply } from "../http/reply.ts";
 import { JsonBytes } from "../json-bytes.ts";
 import { runningTestName } from "../usage/running-test-name.ts";
@@ -126,12 +128,10 @@ export class AnswersServer implements UsageControl {
         while (test.used[test.next]) test.next += 1;
         const planned = test.planned![at]!.answer;
         if (!("notSent" in planned)) {
-          call.operationId = operation;
-          call.fault = { ...call.fault, answers: "service" };
           call.request.discardBody();
           let reply = this.#replies.get(planned);
           if (!reply) this.#replies.set(planned, (reply = replyOf(planned)));
-          return reply;
+          return { reply, operationId: operation, fault: SERVED };
         }
         return this.#uncovered(test, call, next, `the service was not asked it: ${planned.notSent}`);
       }
@@ -180,10 +180,12 @@ export class AnswersServer implements UsageControl {
     next: Parameters<ApiInterceptor>[1],
     reason: string,
   ) {
-    call.fault = { ...call.fault, answers: "not-covered" };
     if (test.notCovered.length < MAX_NOT_COVERED)
       test.notCovered.push({ test: test.name, method: call.method, path: call.path, reason });
-    return next(call);
+    return andThen(
+      next(call),
+      (answered): Answered => ({ ...answered, fault: { ...answered.fault, answers: "not-covered" } }),
+    );
   }
 
   #current(): ServedTest {
@@ -194,6 +196,9 @@ export class AnswersServer implements UsageControl {
     return this.#open!;
   }
 }
+
+/** What the journal notes of a call a service's answer answered (one object for all: nobody changes it). */
+const SERVED: AppliedFaults = { answers: "service" };
 
 /** The service's answer as the mock sends it: its status, its content-type as sent, its other headers and its body. */
 function replyOf(answer: Extract<ServiceAnswer, { status: number }>): Reply {

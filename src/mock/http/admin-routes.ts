@@ -105,7 +105,7 @@ export function createAdminRoutes(deps: AdminRoutesDeps): Partial<Record<RouteNa
     ...(providerStates ? { providerStates: (request: MockRequest) => providerStates(request) } : {}),
     usageTests: (request) => usageTests(request),
     requests: bodiless((request) =>
-      request.method === "GET" ? requestsAndFaults.listRequests(request.url) : requestsAndFaults.clearRequests(),
+      request.method === "GET" ? requestsAndFaults.listRequests(request.query) : requestsAndFaults.clearRequests(),
     ),
     faults: (request) => {
       if (request.method === "POST") return requestsAndFaults.addFault(request);

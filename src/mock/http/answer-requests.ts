@@ -7,8 +7,9 @@ import { adminRefusal, createAdminRoutes, nothingAt, type RouteHandler } from ".
 import type { RequestAndFaultRoutes } from "./request-and-fault-routes.ts";
 import type { ProviderStates } from "../services/provider-states.ts";
 import type { StateControl } from "./state-route.ts";
-import { wrapApiHandler, type ApiCall, type ApiInterceptor } from "./api-interceptor.ts";
+import { wrapApiHandler, type Answered, type ApiCall, type ApiInterceptor } from "./api-interceptor.ts";
 import { createApiHandler, type ApiHandlerDeps } from "./create-api-handler.ts";
+import { andThen, type MaybePromise } from "./maybe-async.ts";
 import type { MockRequest } from "./mock-request.ts";
 import { decodeSegment } from "./decode-segment.ts";
 import { discardBody } from "./read-body.ts";
@@ -52,22 +53,22 @@ export interface CoreDeps extends ApiHandlerDeps {
 }
 
 /**
- * What the core answers a request: a reply to send, nothing on purpose (`dropped`: a fault rule drops the
- * connection), or undefined when the client left before it was answered (or a host's handler wrote the answer).
+ * What the core answers a request: a reply to send, or none: on purpose (`dropped`: a fault rule drops the
+ * connection), or because the client left before it was answered (or a host's handler wrote the answer). An API
+ * call's {@link Answered} value is one as it is (api-interceptor.ts).
  */
-export type Answer = { reply: Reply; dropped?: undefined } | { dropped: true; reply?: undefined } | undefined;
+export type Answer = { readonly reply?: Reply | undefined; readonly dropped?: boolean | undefined } | undefined;
 
 /**
  * The whole mock as one function of a request: what every host (Node, MSW, a test) calls. The answer comes at
  * once when nothing on its way waits (most GETs), else as a promise (`api-interceptor.ts`, `ApiAnswer`): a host
- * awaits it, or, on the Node host's hot path, writes it at once when it is not a promise. A host that has split
- * the target already gives its path, so that it is split once.
+ * awaits it, or, on the Node host's hot path, writes it at once when it is not a promise. The request's path is
+ * the one its host split from the target as it entered (`MockRequest.path`).
  */
 export type AnswerRequest<R extends MockRequest = MockRequest> = (
   request: R,
   receivedAt?: number,
-  path?: string,
-) => Answer | Promise<Answer>;
+) => MaybePromise<Answer>;
 
 /**
  * The handlers a host gives for the routes only it can answer (route-table.ts, `host: true`), each called with the
@@ -87,9 +88,9 @@ export interface RequestAnswerer {
 const AUTOLOGIN = "/autologin/";
 
 /**
- * The mock's core router, host-neutral (no `node:` module, no Node-only package): it splits the path once and
- * takes the first route of the table (route-table.ts) that has it, runs that route's guard, and calls its
- * handler: the API handler (through the interceptors), the admin routes, a few fixed pages, a host's handler;
+ * The mock's core router, host-neutral (no `node:` module, no Node-only package): it takes the first route of the
+ * table (route-table.ts) that has the request's path, runs that route's guard, and calls its handler: the API
+ * handler (through the interceptors), the admin routes, a few fixed pages, a host's handler;
  * a 404 problem for anything else. It holds no logic of the service; that is in the services.
  */
 export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
@@ -165,28 +166,20 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
     };
   };
 
-  /** What the core answers an API call, once the interceptors and the handler have given their reply. */
-  const apiAnswer = (call: ApiCall, reply: Reply | undefined): Answer =>
-    reply ? { reply } : call.dropped ? { dropped: true } : undefined;
   const answerOf = (reply: Reply | undefined): Answer => reply && { reply };
 
   const withHost = <R extends MockRequest>(host: HostRoutes<R>): AnswerRequest<R> => {
     const handlers = { ...core, ...host } as Partial<Record<RouteName, RouteHandler<R>>>;
-    return (request, receivedAt = performance.now(), given) => {
-      const { url, method } = request;
-      const query = given === undefined ? url.indexOf("?") : -1;
-      const path = given ?? (query === -1 ? url : url.slice(0, query));
+    /** A handler's promise that rejected: a bug, answered 500 (made once, not per request). */
+    const failed = (error: unknown, request: R): Answer => internalError(request, request.path, error);
+    return (request, receivedAt = performance.now()) => {
+      const { url, method, path } = request;
       try {
         for (const route of ROUTES as readonly Route[]) {
           if (!matches(route, path) || (route.methods && !route.methods.includes(method))) continue;
           if (route.name === "api") {
             const call: ApiCall = { request, method, url, path, receivedAt };
-            const reply = api(call);
-            if (!(reply instanceof Promise)) return apiAnswer(call, reply);
-            return reply.then(
-              (settled) => apiAnswer(call, settled),
-              (error: unknown) => internalError(request, path, error),
-            );
+            return andThen<Answered, Answer, R>(api(call), asAnswer, failed, request);
           }
           const handler = handlers[route.name as RouteName];
           if (!handler) continue;
@@ -201,9 +194,7 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
               return { reply: problemReply(refused, path) };
             }
           } else discardBody(request);
-          const reply = handler(request, path);
-          if (!(reply instanceof Promise)) return answerOf(reply);
-          return reply.then(answerOf, (error: unknown) => internalError(request, path, error));
+          return andThen<Reply | undefined, Answer, R>(handler(request, path), answerOf, failed, request);
         }
         return { reply: nothingAt(request, path) };
       } catch (error) {
@@ -213,6 +204,11 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
   };
 
   return { answer: withHost({}), withHost, internalError };
+}
+
+/** An API call's answer is the router's as it is: its reply, or none (`dropped` on purpose). */
+function asAnswer(answered: Answered): Answer {
+  return answered;
 }
 
 function escapeHtml(text: string | null): string {

@@ -11,13 +11,14 @@ import { boundForValidation } from "../validation/bound-for-validation.ts";
 import { bodyLessContentType } from "../validation/body-less-content-type.ts";
 import { capFieldErrors } from "../validation/cap-field-errors.ts";
 import { CheckedAnswers } from "../validation/checked-answers.ts";
-import type { ApiCall, ApiHandler } from "./api-interceptor.ts";
+import type { Answered, ApiCall, ApiHandler } from "./api-interceptor.ts";
+import type { MaybePromise } from "./maybe-async.ts";
 import { firstHeader } from "./mock-request.ts";
 import { noRouteHint } from "./no-route-hint.ts";
 import { nonCanonicalId, nonCanonicalIdDetail } from "./non-canonical-id.ts";
 import { JsonBytes } from "../json-bytes.ts";
 import { discardBody, parseJson, readBody } from "./read-body.ts";
-import { problemReply, type Reply } from "./reply.ts";
+import { encodeReply, problemReply, type Reply } from "./reply.ts";
 import { OWN_ANSWERS, type Playback } from "../profile-playback.ts";
 import type { Failure } from "../problems.ts";
 
@@ -46,98 +47,84 @@ export interface ApiHandlerDeps {
 export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
   const { contract } = deps;
   const playback = deps.playback ?? OWN_ANSWERS;
-  const refuse = (failure: Failure, call: ApiCall, headers?: Record<string, string>) =>
-    playback.refuse(failure, call.operationId, call.path, headers);
+  const refuse = (
+    failure: Failure,
+    call: ApiCall,
+    operationId: OperationId | undefined,
+    headers?: Record<string, string>,
+  ) => playback.refuse(failure, operationId, call.path, headers);
 
   /**
    * The answer to an API call. An operation without a body (every GET) is answered at once, without the promise
    * and the turn of an async function for each step: that is most requests, and their CPU is a goal of the bench
-   * (docs/performance.md); an operation with one is answered once its body is read.
+   * (docs/performance.md); an operation with one is answered once its body is read. Once the request reached an
+   * operation, its answer, whatever it is, is held to the contract with `validateResponses` (`checked`).
    */
-  const respond = (call: ApiCall): Routed | Promise<Routed> => {
+  const respond = (call: ApiCall): MaybePromise<Answered> => {
     const { request, path } = call;
     const found = contract.match(call.method, path);
     if (found.kind === "no-route") {
       discardBody(request);
-      return {
-        reply: refuse(
-          { problem: "notFound", detail: noRouteDetail(contract, call.method, path), situation: "no-route" },
-          call,
-        ),
-        routed: false,
+      const failure: Failure = {
+        problem: "notFound",
+        detail: noRouteDetail(contract, call.method, path),
+        situation: "no-route",
       };
+      return { reply: refuse(failure, call, undefined) };
     }
     if (found.kind === "method-not-allowed") {
       discardBody(request);
       const detail = `${call.method} is not an operation of ${path}; it allows ${found.allowed.join(", ")}.${noRouteHint(contract, call.method, path)}`;
       return {
-        reply: refuse({ problem: "methodNotAllowed", detail }, call, { Allow: found.allowed.join(", ") }),
-        routed: false,
+        reply: refuse({ problem: "methodNotAllowed", detail }, call, undefined, { Allow: found.allowed.join(", ") }),
       };
     }
-    call.operationId = found.operation.id;
-    const reply = respondToOperation(call, found);
-    return reply instanceof Promise ? reply.then(routed) : routed(reply);
-  };
-
-  const respondToOperation = (call: ApiCall, route: OperationFound): Reply | undefined | Promise<Reply | undefined> => {
-    const { request } = call;
+    const operationId = found.operation.id;
     const auth = deps.accounts.authenticate(
       firstHeader(request.headers, "api-key"),
       firstHeader(request.headers, "token"),
     );
     if (!auth.ok) {
       discardBody(request);
-      return refuse(auth.failure, call);
+      return checked(call, { reply: refuse(auth.failure, call, operationId), operationId });
     }
-    call.account = auth.value.id;
-    if (route.operation.requestBody) return readAndAnswer(call, route, auth.value);
+    const account = auth.value.id;
+    if (found.operation.requestBody) return readAndAnswer(call, found, auth.value);
     discardBody(request);
-    return answerCall(call, route, auth.value, undefined);
+    return checked(call, { reply: answerCall(call, found, auth.value, undefined), operationId, account });
   };
 
   /** An operation with a body: the body read, then answered (or the reading refused). */
-  const readAndAnswer = async (
-    call: ApiCall,
-    route: OperationFound,
-    account: AccountRecord,
-  ): Promise<Reply | undefined> => {
+  const readAndAnswer = async (call: ApiCall, route: OperationFound, account: AccountRecord): Promise<Answered> => {
     const { request } = call;
+    const operationId = route.operation.id;
     const read = await readBody(request, deps.bodyLimit);
-    if (read.kind === "aborted") return undefined;
+    if (read.kind === "aborted") return { reply: undefined, operationId, account: account.id };
+    const answered = (reply: Reply, rawBody?: Uint8Array, body?: unknown): Answered =>
+      checked(call, { reply, operationId, account: account.id, rawBody, body });
     if (read.kind === "too-large") {
-      return refuse({ problem: "payloadTooLarge", detail: `The request body exceeds ${deps.bodyLimit} bytes.` }, call, {
-        Connection: "close",
-      });
+      const failure: Failure = {
+        problem: "payloadTooLarge",
+        detail: `The request body exceeds ${deps.bodyLimit} bytes.`,
+      };
+      return answered(refuse(failure, call, operationId, { Connection: "close" }));
     }
-    let body: unknown;
-    if (read.kind === "bytes") {
-      call.rawBody = read.bytes;
-      const media = mediaTypeOf(firstHeader(request.headers, "content-type"));
-      if (media !== "application/json") {
-        return refuse(
-          {
-            problem: "unsupportedMediaType",
-            detail: `The body must be sent as application/json, not ${media ?? "without a content-type"}.`,
-          },
-          call,
-        );
-      }
-      const parsed = parseJson(read.bytes);
-      if (!parsed.ok) {
-        return refuse(
-          {
-            problem: parsed.tooDeep ? "invalidRequest" : "malformedJson",
-            detail: parsed.reason,
-            errors: [{ in: "body", pointer: "", detail: parsed.reason }],
-          },
-          call,
-        );
-      }
-      body = parsed.value;
-      call.body = body;
+    if (read.kind === "empty") return answered(answerCall(call, route, account, undefined));
+    const media = mediaTypeOf(firstHeader(request.headers, "content-type"));
+    if (media !== "application/json") {
+      const detail = `The body must be sent as application/json, not ${media ?? "without a content-type"}.`;
+      return answered(refuse({ problem: "unsupportedMediaType", detail }, call, operationId), read.bytes);
     }
-    return answerCall(call, route, account, body);
+    const parsed = parseJson(read.bytes);
+    if (!parsed.ok) {
+      const failure: Failure = {
+        problem: parsed.tooDeep ? "invalidRequest" : "malformedJson",
+        detail: parsed.reason,
+        errors: [{ in: "body", pointer: "", detail: parsed.reason }],
+      };
+      return answered(refuse(failure, call, operationId), read.bytes);
+    }
+    return answered(answerCall(call, route, account, parsed.value), read.bytes, parsed.value);
   };
 
   /** A call whose body, if any, is read: checked against the contract, then handled. */
@@ -149,7 +136,11 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     const bounded = boundForValidation(body);
     if (!bounded.ok) {
       const errors: FieldError[] = [{ in: "body", pointer: bounded.pointer, detail: bounded.detail }];
-      return refuse({ problem: "invalidRequest", ...capFieldErrors(errors, "The request breaks the contract") }, call);
+      const failure: Failure = {
+        problem: "invalidRequest",
+        ...capFieldErrors(errors, "The request breaks the contract"),
+      };
+      return refuse(failure, call, operation.id);
     }
     const assumedContentType = bodyLessContentType(operation, playback.refusesMissingContentType);
     const check = contract.validateRequest({
@@ -169,10 +160,11 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       return refuse(
         { problem: "invalidRequest", ...capFieldErrors(errors, "The request breaks the contract", bounded.cut) },
         call,
+        operation.id,
       );
     }
     const unknownId = nonCanonicalId(operation, rawParams);
-    if (unknownId) return refuse({ problem: "notFound", detail: nonCanonicalIdDetail(unknownId) }, call);
+    if (unknownId) return refuse({ problem: "notFound", detail: nonCanonicalIdDetail(unknownId) }, call, operation.id);
 
     const outcome = deps.handlers[operation.id]({
       account,
@@ -180,24 +172,27 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       body,
       host: typeof request.headers.host === "string" ? request.headers.host : undefined,
     });
-    return outcome.ok ? playback.succeed(operation.id, outcome.value) : refuse(outcome.failure, call);
+    return outcome.ok ? playback.succeed(operation.id, outcome.value) : refuse(outcome.failure, call, operation.id);
   };
 
-  const routed = (reply: Reply | undefined): Routed => reply && { reply, routed: true };
+  /** The answer of a call that reached an operation: as it is, or, with `validateResponses`, its reply checked. */
+  const checked = (call: ApiCall, answered: Answered): Answered => {
+    if (!deps.validateResponses || !answered.reply) return answered;
+    const reply = checkedReply(call, answered.operationId, answered.reply);
+    return reply === answered.reply ? answered : { ...answered, reply };
+  };
 
-  const checked = new CheckedAnswers();
-  /** The reply to send: as it is, or, with `validateResponses`, once held to the contract. */
-  const checkedReply = (call: ApiCall, answer: Routed): Reply | undefined => {
-    if (!answer) return undefined;
-    let { reply } = answer;
-    if (!deps.validateResponses || !answer.routed) return reply;
+  const checkedAnswers = new CheckedAnswers();
+  /** A reply held to the contract (or to the profile that shaped it): as it is, encoded, or a 500 in its place. */
+  const checkedReply = (call: ApiCall, operationId: OperationId | undefined, given: Reply): Reply => {
+    let reply = given;
     // An error a service profile shaped is held to the profile: its status is a refusal (checked when the profile
     // was read) and its body has the profile's shape.
     const shaped = playback.check(reply);
     if (shaped.shaped) {
       if (shaped.problem === undefined) return reply;
       const violation: ContractViolation = {
-        operation: call.operationId ?? `${call.method} ${call.path}`,
+        operation: operationId ?? `${call.method} ${call.path}`,
         side: "response",
         part: "body",
         pointer: "",
@@ -216,24 +211,20 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       );
     }
     // The same bytes for the same operation, status and media type pass as they did before (checked-answers.ts).
-    // A 200 answer is encoded here, and its text is what is checked and sent; a problem stays a value, which the
-    // request log reads.
-    const check = `${call.operationId} ${reply.status} ${reply.contentType}`;
+    // A 200 answer is encoded here (reply.ts, `encodeReply`), and its text is what is checked and sent; a problem
+    // is checked as the value it is.
+    const check = `${operationId} ${reply.status} ${reply.contentType}`;
+    if (reply.contentType === "application/json") reply = encodeReply(reply);
     let body: unknown = reply.body;
     let text: string | undefined;
     if (reply.body instanceof JsonBytes) {
-      if (checked.passedEncoded(reply.body, check)) return reply;
+      if (checkedAnswers.passedEncoded(reply.body, check)) return reply;
       // An answer encoded afresh for each request (a retrieved property) is remembered by its text, as a value is.
       if (typeof reply.body.encoded === "string") {
         text = reply.body.encoded;
-        if (checked.passedText(check, call.path, text)) return reply;
+        if (checkedAnswers.passedText(check, call.path, text)) return reply;
       }
       body = reply.body.value();
-    } else if (reply.contentType === "application/json" && reply.body !== undefined) {
-      text = JSON.stringify(reply.body);
-      reply = { ...reply, body: new JsonBytes(text) };
-      if (checked.passedText(check, call.path, text)) return reply;
-      body = JSON.parse(text);
     }
     const result = contract.validateResponse({
       method: call.method,
@@ -241,13 +232,13 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       status: reply.status,
       headers: { "content-type": reply.contentType },
       body,
-      operationId: call.operationId,
+      operationId,
     });
     // A service profile's undocumented fields are the service's, not a mistake of the mock.
     const errors = playback.allowed(result.errors);
     if (errors.length === 0) {
-      if (text !== undefined) checked.addText(check, call.path, text);
-      if (reply.body instanceof JsonBytes) checked.addEncoded(reply.body, check);
+      if (text !== undefined) checkedAnswers.addText(check, call.path, text);
+      if (reply.body instanceof JsonBytes) checkedAnswers.addEncoded(reply.body, check);
       return reply;
     }
     deps.onViolation(errors, `${call.method} ${call.url}`);
@@ -259,14 +250,8 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
       call.path,
     );
   };
-  return (call) => {
-    const answer = respond(call);
-    return answer instanceof Promise ? answer.then((routed) => checkedReply(call, routed)) : checkedReply(call, answer);
-  };
+  return respond;
 }
-
-/** A reply, and whether the call reached an operation (only then is the reply held to the contract); none when the client left. */
-type Routed = { reply: Reply; routed: boolean } | undefined;
 
 /** Explains a path the contract does not have, pointing at the path most likely meant (no-route-hint.ts). */
 function noRouteDetail(contract: Contract, method: string, path: string): string {

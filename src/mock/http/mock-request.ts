@@ -24,6 +24,10 @@ export interface MockRequest {
   readonly method: string;
   /** The request target: path and query (`/api/v1/object/property/42?x=1`). */
   readonly url: string;
+  /** The target's path, without the query: split once, where the request enters ({@link pathOf}). */
+  readonly path: string;
+  /** The target's query, after the `?` (empty when there is none; {@link queryOf}). */
+  readonly query: string;
   readonly headers: RequestHeaders;
   /** The body, up to `limit` bytes; a larger one is `too-large` and is not kept. */
   readBody(limit: number): Promise<BodyRead>;
@@ -67,9 +71,12 @@ export function plainRequest(request: PlainRequest): MockRequest {
       : request.body instanceof ArrayBuffer
         ? new Uint8Array(request.body)
         : request.body;
+  const url = targetOf(request.url);
   return {
     method: request.method.toUpperCase(),
-    url: targetOf(request.url),
+    url,
+    path: pathOf(url),
+    query: queryOf(url),
     headers,
     readBody: (limit) =>
       Promise.resolve(
@@ -81,6 +88,18 @@ export function plainRequest(request: PlainRequest): MockRequest {
       ),
     discardBody: () => {},
   };
+}
+
+/** A request target's path, without the query: what each host gives the core as the request enters. */
+export function pathOf(url: string): string {
+  const at = url.indexOf("?");
+  return at === -1 ? url : url.slice(0, at);
+}
+
+/** A request target's query, after the `?` (empty when there is none). */
+export function queryOf(url: string): string {
+  const at = url.indexOf("?");
+  return at === -1 ? "" : url.slice(at + 1);
 }
 
 /** The path and query of a request target, which may be an absolute URL. */

@@ -10,7 +10,10 @@ export interface Reply {
   headers?: Record<string, string>;
   /** The content-type header as a service profile recorded it, sent as it is (`application/json` and its charset otherwise). */
   mediaType?: string;
-  /** The problem a reply shaped by a service profile stands for, for the request log. */
+  /**
+   * The problem a reply stands for, for the request log, when its body does not say it as a value: a service
+   * profile's shape of it, or a problem+json body once encoded ({@link encodeReply}).
+   */
   logged?: ProblemBody;
   /** The service profile's point that shaped this error reply (`error.seats`), for a consumer's usage. */
   profilePoint?: string;
@@ -45,10 +48,36 @@ export function contentTypeOf(reply: Reply): string {
   return reply.mediaType ?? WITH_CHARSET[reply.contentType];
 }
 
-/** The bytes (or text) a reply's body is sent as: the same in every host. */
+/**
+ * The problem a reply stands for, for a request log: its problem+json body while it is a value, else the problem
+ * it was noted with (`logged`: a service profile's shape of it, or the value before it was encoded).
+ */
+export function problemOf(reply: Reply): ProblemBody | undefined {
+  return reply.contentType === "application/problem+json" && !(reply.body instanceof JsonBytes)
+    ? (reply.body as ProblemBody)
+    : reply.logged;
+}
+
+/**
+ * A reply as it is written: its JSON value encoded into the text sent (a {@link JsonBytes}); a reply already
+ * encoded (a kept answer: encoded-retrievals.ts, encoded-property-lists.ts), a text page, or one without a body as
+ * it is. The one place a reply's JSON is encoded: every host writes what this gives ({@link bodyOf}), and what
+ * needs the text sent (the journal, the usage recorder, `--validate-responses`) takes it from here and passes the
+ * encoded reply on, so that nothing is encoded twice. A problem's value stays known, for a request log (`logged`).
+ */
+export function encodeReply(reply: Reply): Reply {
+  const { body } = reply;
+  if (body instanceof JsonBytes || body === undefined || isText(reply)) return reply;
+  const encoded = new JsonBytes(JSON.stringify(body));
+  return reply.contentType === "application/problem+json"
+    ? { ...reply, body: encoded, logged: body as ProblemBody }
+    : { ...reply, body: encoded };
+}
+
+/** The bytes (or text) a reply's body is sent as ({@link encodeReply}): the same in every host. */
 export function bodyOf(reply: Reply): string | Uint8Array {
-  if (reply.body instanceof JsonBytes) return reply.body.encoded;
-  return isText(reply) ? String(reply.body) : JSON.stringify(reply.body);
+  const { body } = encodeReply(reply);
+  return body instanceof JsonBytes ? body.encoded : body === undefined ? "" : String(body);
 }
 
 function isText(reply: Reply): boolean {

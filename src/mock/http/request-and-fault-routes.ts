@@ -10,7 +10,8 @@ const FILTERS = new Set(["method", "path"]);
 
 /** The handlers of `/__admin/requests` and `/__admin/faults`, mounted by the admin routes: each gives its reply. */
 export interface RequestAndFaultRoutes {
-  listRequests(url: string): Reply;
+  /** `GET /__admin/requests`, filtered by the target's query (after the `?`). */
+  listRequests(query: string): Reply;
   clearRequests(): Reply;
   /** Undefined when the client left before its body was read. */
   addFault(request: MockRequest): Promise<Reply | undefined>;
@@ -27,8 +28,8 @@ export interface RequestAndFaultRoutes {
  */
 export function createRequestAndFaultRoutes(journal: RequestJournal, faults: FaultRules): RequestAndFaultRoutes {
   return {
-    listRequests(url) {
-      const filter = readFilter(url);
+    listRequests(query) {
+      const filter = readFilter(query);
       if ("problem" in filter) return problemReply(filter, "/__admin/requests");
       return okReply({ requests: journal.entries(filter) });
     },
@@ -74,17 +75,16 @@ export function createRequestAndFaultRoutes(journal: RequestJournal, faults: Fau
 }
 
 /** The journal filter from the query; an unknown or repeated parameter is refused rather than ignored. */
-function readFilter(url: string):
+function readFilter(query: string):
   | JournalFilter
   | {
       problem: "invalidJournalFilter";
       detail: string;
       errors: Array<{ in: "query"; pointer: string; detail: string }>;
     } {
-  const at = url.indexOf("?");
   const filter: JournalFilter = {};
   const errors: Array<{ in: "query"; pointer: string; detail: string }> = [];
-  for (const [name, value] of new URLSearchParams(at < 0 ? "" : url.slice(at + 1))) {
+  for (const [name, value] of new URLSearchParams(query)) {
     const pointer = `/${name.slice(0, 100)}`;
     if (!FILTERS.has(name))
       errors.push({ in: "query", pointer, detail: "is not a filter of the journal (method, path)" });

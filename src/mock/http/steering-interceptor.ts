@@ -6,7 +6,7 @@ import { pickLatency, type Latency } from "../services/latency.ts";
 import { parsePrefer, preferenceApplied, type Preferences } from "../services/parse-prefer.ts";
 import type { Outcome } from "../problems.ts";
 import type { AppliedFaults } from "../services/request-journal.ts";
-import type { ApiCall, ApiHandler, ApiInterceptor } from "./api-interceptor.ts";
+import type { Answered, ApiCall, ApiHandler, ApiInterceptor } from "./api-interceptor.ts";
 import type { MockRequest } from "./mock-request.ts";
 import { readBody } from "./read-body.ts";
 import { problemReply, type Reply } from "./reply.ts";
@@ -42,8 +42,10 @@ export function steerRequests(deps: SteeringDeps): ApiInterceptor {
     const given = call.request.headers.prefer;
     const header = Array.isArray(given) ? given.join(", ") : given;
     const preferred = header === undefined ? NO_PREFERENCES : parsePrefer(header);
-    if (!preferred.ok)
-      return readForJournal(call, deps.bodyLimit).then(() => problemReply(preferred.failure, call.path));
+    if (!preferred.ok) {
+      const reply = problemReply(preferred.failure, call.path);
+      return readForJournal(call, deps.bodyLimit).then((rawBody): Answered => ({ reply, rawBody }));
+    }
     const prefer = preferred.value;
     const rule = deps.faults.take(call.method, call.path);
     if (!rule && !deps.latency && prefer.code === undefined && prefer.delay === undefined) return next(call);
@@ -55,44 +57,44 @@ export function steerRequests(deps: SteeringDeps): ApiInterceptor {
     next: ApiHandler,
     prefer: Preferences,
     rule: AppliedRule | undefined,
-  ): Promise<Reply | undefined> {
+  ): Promise<Answered> {
     const applied: AppliedFaults = {};
     if (rule) applied.rule = rule;
     if (prefer.code !== undefined || prefer.delay !== undefined) applied.prefer = prefer;
     const latency = deps.latency ? pickLatency(deps.latency, random) : 0;
     if (deps.latency) applied.latency = latency;
-    call.fault = applied;
 
     const delay = Math.min(MAX_DELAY_MS, latency + (prefer.delay ?? 0) + (rule?.delay ?? 0));
-    if (delay > 0 && !(await wait(delay, call.request))) return undefined;
+    if (delay > 0 && !(await wait(delay, call.request))) return { reply: undefined, fault: applied };
 
-    if (rule?.drop) {
-      await readForJournal(call, deps.bodyLimit);
-      call.dropped = true;
-      return undefined;
-    }
+    if (rule?.drop)
+      return { reply: undefined, rawBody: await readForJournal(call, deps.bodyLimit), fault: applied, dropped: true };
     const status = rule?.status ?? prefer.code;
-    let reply: Reply | undefined;
+    let answered: Answered;
     if (status === undefined) {
-      reply = await next(call);
+      const inner = await next(call);
+      // What an inner interceptor did on purpose (a service's answers) is added to what this one did.
+      answered = { ...inner, fault: inner.fault ? { ...applied, ...inner.fault } : applied };
     } else {
-      await readForJournal(call, deps.bodyLimit);
+      const rawBody = await readForJournal(call, deps.bodyLimit);
       // The operation addressed, for the journal and coverage too: an answer of its own, not the handler's.
-      call.operationId ??= deps.operationOf(call.method, call.path);
-      const operationId = rule?.status === undefined ? call.operationId : undefined;
+      const addressed = deps.operationOf(call.method, call.path);
+      const operationId = rule?.status === undefined ? addressed : undefined;
       const answer = operationId === undefined ? undefined : deps.documented(operationId, status);
       const by = rule?.status !== undefined ? `fault rule ${rule.id}` : "the Prefer header";
-      reply = answer
+      const reply: Reply = answer
         ? { status, contentType: answer.contentType as Reply["contentType"], body: answer.body }
         : problemReply(
             { problem: "injectedFault", status, detail: `Answered ${status} as asked by ${by}; nothing was changed.` },
             call.path,
           );
+      answered = { reply, operationId: addressed, rawBody, fault: applied };
     }
     const appliedHeader = preferenceApplied(prefer);
+    const { reply } = answered;
     return reply && appliedHeader
-      ? { ...reply, headers: { ...reply.headers, "Preference-Applied": appliedHeader } }
-      : reply;
+      ? { ...answered, reply: { ...reply, headers: { ...reply.headers, "Preference-Applied": appliedHeader } } }
+      : answered;
   }
 }
 
@@ -113,7 +115,7 @@ function wait(ms: number, request: MockRequest): Promise<boolean> {
 }
 
 /** Reads the body of a call steering answers by itself, so the journal shows what the client sent. */
-async function readForJournal(call: ApiCall, limit: number): Promise<void> {
+async function readForJournal(call: ApiCall, limit: number): Promise<Uint8Array | undefined> {
   const read = await readBody(call.request, limit);
-  if (read.kind === "bytes") call.rawBody = read.bytes;
+  return read.kind === "bytes" ? read.bytes : undefined;
 }

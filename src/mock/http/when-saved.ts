@@ -37,7 +37,9 @@ export async function whenSaved(
 export function createDurabilityInterceptor(durability: Durability): ApiInterceptor {
   return async (call, next) => {
     const before = durability.version();
-    const reply = await next(call);
-    return reply && (await whenSaved(durability, before, reply, call.path)).reply;
+    const answered = await next(call);
+    if (!answered.reply) return answered;
+    const { reply } = await whenSaved(durability, before, answered.reply, call.path);
+    return reply === answered.reply ? answered : { ...answered, reply };
   };
 }

@@ -1,4 +1,5 @@
-import type { ApiInterceptor } from "../http/api-interceptor.ts";
+import type { Answered, ApiCall, ApiInterceptor } from "../http/api-interceptor.ts";
+import { andThen } from "../http/maybe-async.ts";
 import type { UsageRecorder } from "./usage-recorder.ts";
 
 /**
@@ -7,10 +8,10 @@ import type { UsageRecorder } from "./usage-recorder.ts";
  * call answered synchronously is recorded synchronously.
  */
 export function recordUsage(recorder: UsageRecorder): ApiInterceptor {
+  // Made once, not per call: the call is handed to it as andThen's context.
+  const record = (answered: Answered, call: ApiCall) => recorder.record(call, answered);
   return (call, next) => {
     recorder.before(call);
-    const answer = next(call);
-    if (answer instanceof Promise) return answer.then((reply) => (reply ? recorder.record(call, reply) : reply));
-    return answer ? recorder.record(call, answer) : answer;
+    return andThen(next(call), record, undefined, call);
   };
 }

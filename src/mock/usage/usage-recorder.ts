@@ -8,9 +8,10 @@ import {
   type UsageTruncation,
 } from "../../contract/usage/usage-document.ts";
 import { SPEC_SHA256 } from "../../generated/openapi-document.ts";
-import type { ApiCall } from "../http/api-interceptor.ts";
-import type { Reply } from "../http/reply.ts";
+import type { Answered, ApiCall } from "../http/api-interceptor.ts";
+import type { AppliedFaults } from "../services/journal-entry.ts";
 import { JsonBytes } from "../json-bytes.ts";
+import { encodeReply } from "../http/reply.ts";
 import type { MockStore } from "../store/mock-store.ts";
 import type { AnswerBasis } from "./answer-basis.ts";
 import { collectionOfPath, type OpenTest, type RecordCollection } from "./recorded-test.ts";
@@ -187,11 +188,15 @@ export class UsageRecorder implements UsageControl {
     }
   }
 
-  /** Once answered: the call recorded (an API operation's, not a fault a test asked for); the reply passed on. */
-  record(call: ApiCall, reply: Reply): Reply {
-    if (this.#stopped || call.operationId === undefined || injected(call)) return reply;
+  /**
+   * Once answered: the call recorded (an API operation's answered, not a fault a test asked for), from what
+   * answering it gave; that passed on, its reply encoded when the text was made here.
+   */
+  record(call: ApiCall, answered: Answered): Answered {
+    const { reply, operationId } = answered;
+    if (!reply || this.#stopped || operationId === undefined || injected(answered.fault)) return answered;
     const test = this.#current();
-    if (!test || test.truncated) return reply;
+    if (!test || test.truncated) return answered;
     if (test.calls.length >= this.#limits.maxInteractionsPerTest) {
       test.truncated = true;
       this.#truncated ??= {
@@ -199,28 +204,30 @@ export class UsageRecorder implements UsageControl {
         limit: this.#limits.maxInteractionsPerTest,
         at: { test: test.name, interaction: test.calls.length },
       };
-      return reply;
+      return answered;
     }
     const { headers } = call.request;
     const mediaType = reply.mediaType ? (mediaTypeOf(reply.mediaType) ?? null) : reply.contentType;
     const shape = {
-      operationId: call.operationId,
+      operationId,
       status: reply.status,
       mediaType,
       ...(reply.profilePoint ? { errorPoint: reply.profilePoint } : {}),
     };
-    if (!this.#deps.basis.known(shape)) return reply;
-    let sent = reply;
-    let answer: string | Uint8Array | undefined;
-    const body = reply.body;
-    if (body instanceof JsonBytes) answer = typeof body.encoded === "string" ? body.encoded : body.encoded.slice();
-    else if (body !== undefined) {
-      answer = JSON.stringify(body);
-      // Encoded once: the host sends this text rather than encoding the value again.
-      if (reply.status === 200 && reply.contentType === "application/json" && !reply.logged)
-        sent = { ...reply, body: new JsonBytes(answer) };
-    }
-    const requestBody = call.body === undefined ? undefined : JSON.stringify(call.body);
+    if (!this.#deps.basis.known(shape)) return answered;
+    // The text sent, encoded once (reply.ts): the reply passed on is the encoded one, which the host writes as is.
+    const encoded = encodeReply(reply);
+    const sent = encoded === reply ? answered : { ...answered, reply: encoded };
+    const body = encoded.body;
+    const answer =
+      body instanceof JsonBytes
+        ? typeof body.encoded === "string"
+          ? body.encoded
+          : body.encoded.slice()
+        : body === undefined
+          ? undefined
+          : String(body);
+    const requestBody = answered.body === undefined ? undefined : JSON.stringify(answered.body);
     // What the call takes once written: its answer, and up to three times as much for the basis of its fields
     // (a field resting on an assumption writes its name and the marked place).
     const bytes =
@@ -261,14 +268,14 @@ export class UsageRecorder implements UsageControl {
         account = role;
       } else credentials = "wrong";
     }
-    if (call.operationId === "createDocument" || call.operationId === "updateDocument") {
-      const reference = (call.body as { property_reference?: unknown } | undefined)?.property_reference;
+    if (operationId === "createDocument" || operationId === "updateDocument") {
+      const reference = (answered.body as { property_reference?: unknown } | undefined)?.property_reference;
       if (typeof reference === "number" && Number.isSafeInteger(reference))
         this.#capture(test, "properties", reference);
     }
     test.bytes += bytes;
     test.calls.push({
-      operation: call.operationId,
+      operation: operationId,
       method: call.method,
       path: call.path,
       params: test.paths.get(call.path) ?? {},
@@ -446,8 +453,7 @@ export class UsageRecorder implements UsageControl {
 }
 
 /** A call answered by a fault a test asked for (`Prefer: code`, a fault rule's status or drop): not the service's answer. */
-function injected(call: ApiCall): boolean {
-  const fault = call.fault;
+function injected(fault: AppliedFaults | undefined): boolean {
   return (
     fault !== undefined &&
     (fault.prefer?.code !== undefined || fault.rule?.status !== undefined || fault.rule?.drop === true)
