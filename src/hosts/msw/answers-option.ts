@@ -41,7 +41,8 @@ export function answersOption(
   if (!checked.ok) throw new TypeError(`${caller}: ${source} is refused: ${checked.problem}`);
   if (records && checked.answers.consumer !== records.consumer) {
     throw new TypeError(
-      `${caller}: ${source} answers the usage of ${JSON.stringify(checked.answers.consumer)}, not of ${JSON.stringify(records.consumer)} (usage.consumer).`,
+      `${caller}: ${source} answers the usage of ${JSON.stringify(checked.answers.consumer)}, ` +
+        `not of ${JSON.stringify(records.consumer)} (usage.consumer).`,
     );
   }
   return checked.answers;

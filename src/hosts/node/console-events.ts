@@ -15,8 +15,9 @@ const HEARTBEAT_MS = 15_000;
 
 /**
  * `GET /__admin/events`: the request journal live, as server-sent events (the Node host's: it holds a response
- * open), for the console, behind the admin guard (route-table.ts). Each call is sent when it arrives (`status` null) and again once it is over
- * (`event: call`, its summary: never a credential); `event: cleared` when a reset empties the journal. The
+ * open), for the console, behind the admin guard (route-table.ts). Each call is sent when it arrives (`status`
+ * null) and again once it is over (`event: call`, its summary: never a credential); `event: cleared` when a reset
+ * empties the journal. The
  * journal is subscribed to only while a console follows it, so a mock nobody watches pays nothing per request;
  * each event is encoded once for every console. At most {@link MAX_CONSOLE_VIEWERS} consoles, each with at most
  * {@link MAX_VIEWER_BACKLOG} bytes waiting; a console that leaves is dropped.
@@ -68,7 +69,9 @@ export function createConsoleEvents(
         problemReply(
           {
             problem: "tooManyConsoleViewers",
-            detail: `At most ${MAX_CONSOLE_VIEWERS} consoles follow the journal at once; close one, or read GET /__admin/journal.`,
+            detail:
+              `At most ${MAX_CONSOLE_VIEWERS} consoles follow the journal at once; ` +
+              "close one, or read GET /__admin/journal.",
           },
           EVENTS_PATH,
           { "Retry-After": "5" },

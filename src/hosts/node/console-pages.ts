@@ -10,7 +10,8 @@ import { send } from "./send-reply.ts";
  * frame, no form sent anywhere, no `<base>`.
  */
 export const CONSOLE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
  * `/__admin/console`: the console's page and its two files, read on first request (the build's copies,

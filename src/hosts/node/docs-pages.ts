@@ -63,7 +63,8 @@ export function createDocsPages(
     const bytes = type ? asset(name) : undefined;
     if (!type || !bytes) {
       const detail = type
-        ? `The API reference's ${name} is not built: \`npm run build\` copies it from swagger-ui-dist into dist/docs-assets/.`
+        ? `The API reference's ${name} is not built: ` +
+          "`npm run build` copies it from swagger-ui-dist into dist/docs-assets/."
         : `Nothing at ${path}; the API reference is at ${DOCS_PATH}.`;
       send(response, problemReply({ problem: "notFound", detail }, path));
       return true;
@@ -75,6 +76,10 @@ export function createDocsPages(
   };
 }
 
+const CONSOLE_LINK =
+  '<p style="margin:8px 20px;font-family:sans-serif"><a href="/__admin/console">Open the console</a>: ' +
+  "the requests the mock received and its answers, coverage, states, faults and latency.</p>";
+
 const PAGE = `<!doctype html>
 <html lang="en">
 <head>
@@ -84,7 +89,7 @@ const PAGE = `<!doctype html>
 <link rel="stylesheet" href="${DOCS_PATH}/swagger-ui.css">
 </head>
 <body>
-<p style="margin:8px 20px;font-family:sans-serif"><a href="/__admin/console">Open the console</a>: the requests the mock received and its answers, coverage, states, faults and latency.</p>
+${CONSOLE_LINK}
 <div id="swagger-ui"></div>
 <script src="${DOCS_PATH}/swagger-ui-bundle.js"></script>
 <script src="${DOCS_PATH}/docs-init.js"></script>

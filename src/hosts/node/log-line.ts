@@ -17,5 +17,8 @@ export function messageLine(format: LogFormat, level: LogLevel, text: string, at
 
 /** The start of every JSON line after the level, for the request log (built once: this runs per request). */
 export function jsonLineStart(level: LogLevel, at: number): string {
-  return `{"level":${PINO_LEVELS[level]},"time":${at},"pid":${PROCESS.pid},"hostname":${JSON.stringify(PROCESS.hostname)}`;
+  return (
+    `{"level":${PINO_LEVELS[level]},"time":${at},"pid":${PROCESS.pid},` +
+    `"hostname":${JSON.stringify(PROCESS.hostname)}`
+  );
 }

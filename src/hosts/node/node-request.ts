@@ -22,7 +22,9 @@ export class NodeRequest implements MockRequest {
     this.headers = incoming.headers;
   }
 
-  /** Read by the few routes that take a query (the journal's filter, `/__db`), so a GET of the API does not split it. */
+  /**
+   * Read by the few routes that take a query (the journal's filter, `/__db`), so a GET of the API does not split it.
+   */
   get query(): string {
     return queryOf(this.url);
   }

@@ -51,7 +51,10 @@ const NESTED: Partial<Record<CollectionName, Partial<Record<CollectionName, stri
 };
 const CANONICAL_ID = /^[1-9][0-9]*$/;
 const PLACES =
-  "Raw records live at /__db/<collection> and /__db/<collection>/<id> (the collections are accounts, properties, agents and documents), a property's documents at /__db/properties/<id>/documents, an account's records at /__db/accounts/<uid>/<collection>, and the whole state at /__db/db.";
+  "Raw records live at /__db/<collection> and /__db/<collection>/<id> " +
+  "(the collections are accounts, properties, agents and documents), " +
+  "a property's documents at /__db/properties/<id>/documents, " +
+  "an account's records at /__db/accounts/<uid>/<collection>, and the whole state at /__db/db.";
 
 /**
  * The raw records under `/__db`, served by json-server 0.17's own router (raw-records-router.ts, loaded with
@@ -72,7 +75,8 @@ export function createRawRecordsRoute(deps: RawRecordsRouteDeps): RawRecordsRout
 
   return async (request, response, path, search) => {
     const prepared = await prepare(request, path, search, deps);
-    if (prepared === undefined || "status" in prepared) return prepared; // undefined: the client left before its body was read
+    // undefined: the client left before its body was read
+    if (prepared === undefined || "status" in prepared) return prepared;
     const handle = await router();
     handle(request, response, { ...prepared, before: deps.durability?.version() });
     return undefined;
@@ -133,7 +137,8 @@ async function prepare(
       const query = rawQuery(search, { collection: children, list: true, size });
       if (!query.ok) return refuse(query.failure);
       query.value[field] = id!;
-      request.url = `/__db/${children}?${search === "" ? "" : `${search}&`}${encodeURIComponent(field)}=${encodeURIComponent(id!)}`;
+      const before = search === "" ? "" : `${search}&`;
+      request.url = `/__db/${children}?${before}${encodeURIComponent(field)}=${encodeURIComponent(id!)}`;
       return handOver(request, { query: query.value, body: {} }, path, false);
     }
     if (method !== "POST") return notAllowed("GET, HEAD, POST");
@@ -170,7 +175,10 @@ async function prepare(
   return handOver(request, { query: query.value, body: body.record }, path, true);
 }
 
-/** Sets what json-server's router reads (`req.query`, `req.body`, and `_body`, which tells its body parser the body is read). */
+/**
+ * Sets what json-server's router reads (`req.query`, `req.body`, and `_body`, which tells its body parser the body
+ * is read).
+ */
 function handOver(
   request: IncomingMessage,
   parsed: { query: RawQuery; body: object },
@@ -202,7 +210,10 @@ function emptyQuery(): RawQuery {
   return Object.create(null) as RawQuery;
 }
 
-/** Reads a raw write's body: a JSON object within the limit (the admin guard has already refused any other media type). */
+/**
+ * Reads a raw write's body: a JSON object within the limit (the admin guard has already refused any other media
+ * type).
+ */
 async function readRecord(
   request: IncomingMessage,
   limit: number,

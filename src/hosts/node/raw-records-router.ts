@@ -132,7 +132,9 @@ export async function createRawRecordsRouter(deps: RawRecordsRouterDeps): Promis
         problemReply(
           {
             problem: "notFound",
-            detail: `No record at ${clip(context.instance, 100)}: ids are positive whole numbers in plain decimal, up to 9007199254740991.`,
+            detail:
+              `No record at ${clip(context.instance, 100)}: ` +
+              "ids are positive whole numbers in plain decimal, up to 9007199254740991.",
           },
           context.instance,
         ),

@@ -19,7 +19,9 @@ export interface LoggedRequest {
  * for an error, the title and the first thing wrong tell why without a second request to see the body.
  */
 export function requestLogLine(request: LoggedRequest): string {
-  const line = `${isoTime(request.at)} ${request.method} ${request.url} ${request.status} ${Math.round(request.durationMs)}ms`;
+  const line =
+    `${isoTime(request.at)} ${request.method} ${request.url} ` +
+    `${request.status} ${Math.round(request.durationMs)}ms`;
   const { problem } = request;
   if (!problem) return line;
   const [first, ...others] = problem.errors ?? [];
@@ -50,7 +52,8 @@ function oneLine(text: string): string {
 /**
  * The same request as one JSON object on one line, in the shape pino and pino-http give (`--log-format json`), so
  * that log tooling reads it as it reads a Node service's own logs:
- * `{"level":30,"time":1767225600000,"pid":7,"hostname":"ci","req":{"method":"GET","url":"/api/v1/object/property/1001"},
+ * `{"level":30,"time":1767225600000,"pid":7,"hostname":"ci",
+ * "req":{"method":"GET","url":"/api/v1/object/property/1001"},
  * "res":{"statusCode":200},"responseTime":1,"msg":"request completed"}`. An answer with a 4xx status is logged at
  * level 40 (warn), a 5xx at 50 (error); an error of the mock's catalogue adds `problem`: its title, detail and
  * offending fields, as the answer carried them.
@@ -58,12 +61,15 @@ function oneLine(text: string): string {
 export function requestLogJson(request: LoggedRequest): string {
   const level = request.status >= 500 ? "error" : request.status >= 400 ? "warn" : "info";
   const { problem } = request;
+  const errors = problem?.errors ? { errors: problem.errors } : {};
   const why = problem
-    ? `,"problem":${JSON.stringify({ title: problem.title, detail: problem.detail, ...(problem.errors ? { errors: problem.errors } : {}) })}`
+    ? `,"problem":${JSON.stringify({ title: problem.title, detail: problem.detail, ...errors })}`
     : "";
   return (
-    `${jsonLineStart(level, request.at)},"req":{"method":${JSON.stringify(request.method)},"url":${JSON.stringify(request.url)}},` +
-    `"res":{"statusCode":${request.status}},"responseTime":${Math.round(request.durationMs)}${why},"msg":"request completed"}`
+    `${jsonLineStart(level, request.at)},` +
+    `"req":{"method":${JSON.stringify(request.method)},"url":${JSON.stringify(request.url)}},` +
+    `"res":{"statusCode":${request.status}},"responseTime":${Math.round(request.durationMs)}` +
+    `${why},"msg":"request completed"}`
   );
 }
 

@@ -19,7 +19,8 @@ export function* fileLines(path: string, bytes?: (line: Uint8Array) => void): Ge
     let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     let held = 0;
     for (;;) {
-      if (held === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]); // a line longer than the chunk
+      // a line longer than the chunk
+      if (held === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
       const read = readSync(fd, buffer, held, buffer.length - held, null);
       const filled = held + read;
       let start = 0;

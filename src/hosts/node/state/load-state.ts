@@ -20,7 +20,9 @@ export interface LoadedState {
   notes: string[];
   /** The state was read from the files (false: they did not exist, and it is the seed). */
   restored: boolean;
-  /** The snapshot has no meta and no journal line gave its secret: the journal's first write must (journal-lines.ts). */
+  /**
+   * The snapshot has no meta and no journal line gave its secret: the journal's first write must (journal-lines.ts).
+   */
   writeSecret: boolean;
 }
 

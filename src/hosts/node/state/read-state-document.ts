@@ -307,7 +307,8 @@ function readStreamed(path: string, source: string): StateFromDocument {
         const extra = chunk.findIndex((byte) => !WHITESPACE.has(byte));
         if (extra !== -1)
           throw new StateFileError(
-            `${source} line ${linesBefore + newlines(chunk, extra) + 1}: text follows the end of the JSON document; the file is left as it is.`,
+            `${source} line ${linesBefore + newlines(chunk, extra) + 1}: ` +
+              "text follows the end of the JSON document; the file is left as it is.",
           );
       } else {
         try {
@@ -319,7 +320,8 @@ function readStreamed(path: string, source: string): StateFromDocument {
             (position ? newlines(chunk, Number(position[1]) - consumed) : newlines(chunk, chunk.length)) +
             1;
           throw new StateFileError(
-            `${source} line ${line} is not valid JSON (${(error as Error).message}): the file is cut short or damaged, and is left as it is.`,
+            `${source} line ${line} is not valid JSON (${(error as Error).message}): ` +
+              "the file is cut short or damaged, and is left as it is.",
           );
         }
       }
@@ -328,7 +330,8 @@ function readStreamed(path: string, source: string): StateFromDocument {
     }
     if (!parser.isEnded) {
       throw new StateFileError(
-        `${source} line ${linesBefore + 1}: the JSON document ends before it is closed: the file is cut short, and is left as it is.`,
+        `${source} line ${linesBefore + 1}: the JSON document ends before it is closed: ` +
+          "the file is cut short, and is left as it is.",
       );
     }
   } finally {

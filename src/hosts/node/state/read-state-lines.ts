@@ -61,7 +61,8 @@ export function readStateLines(path: string, source: string): StateFromLines | u
     } catch (error) {
       if (number === 1) return undefined;
       throw new StateFileError(
-        `${source} line ${number} is not valid JSON (${(error as Error).message}): the file is cut short or damaged, and is left as it is.`,
+        `${source} line ${number} is not valid JSON (${(error as Error).message}): ` +
+          "the file is cut short or damaged, and is left as it is.",
       );
     }
     const keys = value !== null && typeof value === "object" && !Array.isArray(value) ? Object.keys(value) : [];
@@ -69,13 +70,15 @@ export function readStateLines(path: string, source: string): StateFromLines | u
     if (keys.length !== 1 || (key !== "$meta" && !(COLLECTIONS as readonly string[]).includes(key!))) {
       if (number === 1) return undefined;
       throw new StateFileError(
-        `${source} line ${number} is not a line of a mock state: one member, a collection's name (${COLLECTIONS.join(", ")}) and one of its records, or "$meta".`,
+        `${source} line ${number} is not a line of a mock state: ` +
+          `one member, a collection's name (${COLLECTIONS.join(", ")}) and one of its records, or "$meta".`,
       );
     }
     const member = (value as Record<string, unknown>)[key!];
     if (meta !== undefined && isTrailer(meta)) {
       throw new StateFileError(
-        `${source} line ${number} follows the state's last line ("$meta", line ${metaLine}): the file is damaged, and is left as it is.`,
+        `${source} line ${number} follows the state's last line ("$meta", line ${metaLine}): ` +
+          "the file is damaged, and is left as it is.",
       );
     }
     if (key === "$meta") {
@@ -108,12 +111,14 @@ function checkTrailer(source: string, line: number, trailer: StateTrailer, state
   if (short.length > 0) {
     const counts = short.map((name) => `${name} ${state[name].length} of ${trailer.records[name]}`).join(", ");
     throw new StateFileError(
-      `${source} line ${line}: the lines before it do not hold the records it counts (${counts}): the file is damaged, and is left as it is.`,
+      `${source} line ${line}: the lines before it do not hold the records it counts (${counts}): ` +
+        "the file is damaged, and is left as it is.",
     );
   }
   if (trailer.crc32 !== checksum) {
     throw new StateFileError(
-      `${source} line ${line}: the lines before it do not match its checksum: the file is damaged, and is left as it is.`,
+      `${source} line ${line}: the lines before it do not match its checksum: ` +
+        "the file is damaged, and is left as it is.",
     );
   }
 }

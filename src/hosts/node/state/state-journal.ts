@@ -161,7 +161,8 @@ export class StateJournal {
     closeSync(this.#fd);
     if (this.#lastSeq > this.#savedSeq) {
       throw new Error(
-        `${this.#lastSeq - this.#savedSeq} changes were not saved to ${this.#files.journal}: ${this.#failure ?? "unknown error"}`,
+        `${this.#lastSeq - this.#savedSeq} changes were not saved to ${this.#files.journal}: ` +
+          (this.#failure ?? "unknown error"),
       );
     }
   }
@@ -302,7 +303,8 @@ export class StateJournal {
       await rm(files.temporary, { force: true }).catch(() => {});
       if (this.#compactionFailure === undefined) {
         this.#options.log(
-          `Cannot compact the journal into ${files.snapshot}: ${(error as Error).message}. Changes are still saved in the journal; trying again later.`,
+          `Cannot compact the journal into ${files.snapshot}: ${(error as Error).message}. ` +
+            "Changes are still saved in the journal; trying again later.",
           "warn",
         );
       }

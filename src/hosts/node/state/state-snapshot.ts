@@ -144,8 +144,9 @@ export function readSnapshot(path: string): ReadSnapshot | undefined {
   if (lines) {
     if (lines.meta === undefined || !lines.metaLast) {
       throw new StateFileError(
-        `${path} line ${lines.lines}: the snapshot ends without its last line ({"$meta":…}, with the count of its records): ` +
-          "it is cut short or damaged, and is left as it is. A file of records written by hand is read with --fixtures.",
+        `${path} line ${lines.lines}: the snapshot ends without its last line ` +
+          '({"$meta":…}, with the count of its records): it is cut short or damaged, and is left as it is. ' +
+          "A file of records written by hand is read with --fixtures.",
       );
     }
     return { state: lines.state, meta: metaOf(lines.meta, path, () => lines.metaLine) };
