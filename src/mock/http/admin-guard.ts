@@ -6,7 +6,10 @@ import { clip } from "../clip.ts";
 
 /** What the admin guard knows of the mock's configuration, read once by the CLI. */
 export interface AdminGuardOptions {
-  /** Host names or addresses (no port) the admin routes answer to besides the loopback ones; `.example.test` admits subdomains. */
+  /**
+   * Host names or addresses (no port) the admin routes answer to besides the loopback ones; `.example.test` admits
+   * subdomains.
+   */
   allowedHosts?: readonly string[];
   /** The mock's public base address; its host is admitted, and its origin counts as the mock's own. */
   baseUrl?: string;
@@ -83,14 +86,21 @@ export function checkAdminRequest(
     const name = hostnameOf(host);
     return {
       problem: "forbidden",
-      detail: `The admin routes do not answer to the host ${JSON.stringify(name ?? host ?? "")}: a page of a name pointed at this machine must not reach them (DNS rebinding). If the mock is meant to be reached under that name, start it with --allowed-hosts ${name ?? "<host>"} (env ALLOWED_HOSTS).`,
+      detail:
+        `The admin routes do not answer to the host ${JSON.stringify(name ?? host ?? "")}: ` +
+        "a page of a name pointed at this machine must not reach them (DNS rebinding). " +
+        `If the mock is meant to be reached under that name, start it with --allowed-hosts ${name ?? "<host>"} ` +
+        "(env ALLOWED_HOSTS).",
     };
   }
   const origin = firstHeader(headers, "origin");
   if (origin !== undefined && !options.inProcess && !isOwnOrigin(origin, host, options.baseOrigin)) {
     return {
       problem: "forbidden",
-      detail: `The admin routes refuse requests from web pages of other origins (this one came from ${clip(origin, 200)}): a page the developer has open must not reset or rewrite the mock. Call them from the mock's own origin, or from a client that sends no Origin (curl, a test).`,
+      detail:
+        `The admin routes refuse requests from web pages of other origins (this one came from ${clip(origin, 200)}): ` +
+        "a page the developer has open must not reset or rewrite the mock. " +
+        "Call them from the mock's own origin, or from a client that sends no Origin (curl, a test).",
     };
   }
   if (options.token && !bearerMatches(firstHeader(headers, "authorization"), options.token)) {
@@ -105,7 +115,9 @@ export function checkAdminRequest(
     if (media !== "application/json") {
       return {
         problem: "unsupportedMediaType",
-        detail: `Admin routes take application/json bodies only, not ${media ? clip(media, 200) : "a body without a content-type"}.`,
+        detail:
+          "Admin routes take application/json bodies only, " +
+          `not ${media ? clip(media, 200) : "a body without a content-type"}.`,
       };
     }
   }

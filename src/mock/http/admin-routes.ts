@@ -19,7 +19,10 @@ export interface AdminRoutesDeps {
   store: MockStore;
   /** `/__admin/requests` (the request journal) and `/__admin/faults` (fault rules). */
   requestsAndFaults: RequestAndFaultRoutes;
-  /** What `POST /__admin/reset` does: the seeded state back, no fault rules, an empty journal; or why not, nothing changed. */
+  /**
+   * What `POST /__admin/reset` does: the seeded state back, no fault rules, an empty journal; or why not, nothing
+   * changed.
+   */
   reset: () => Outcome<void>;
   /** `/__admin/state`: a reset to a named or given state. */
   states: StateControl;
@@ -33,7 +36,10 @@ export interface AdminRoutesDeps {
   usage?: UsageControl | undefined;
 }
 
-/** A route's handler: the reply, or undefined when the client left before its body was read (or the host wrote the answer itself). */
+/**
+ * A route's handler: the reply, or undefined when the client left before its body was read (or the host wrote the
+ * answer itself).
+ */
 export type RouteHandler<R extends MockRequest = MockRequest> = (
   request: R,
   path: string,
@@ -89,7 +95,9 @@ export function createAdminRoutes(deps: AdminRoutesDeps): Partial<Record<RouteNa
         {
           problem: "notFound",
           detail:
-            "The raw records (/__db) are served by json-server, which runs only where the mock runs as a Node server; here, read the state through the API, or reset it with POST /__admin/reset.",
+            "The raw records (/__db) are served by json-server, " +
+            "which runs only where the mock runs as a Node server; " +
+            "here, read the state through the API, or reset it with POST /__admin/reset.",
         },
         path,
       ),

@@ -105,7 +105,8 @@ export function createRequestAnswerer(deps: CoreDeps): RequestAnswerer {
       return problemReply({ problem: "notFound", detail: "This auto-login address is not known to the mock." }, path);
     return textReply(
       "text/html",
-      `<!doctype html><title>Signed in</title><p>Signed in to property ${property.id} (${escapeHtml(property.title)}).</p>` +
+      "<!doctype html><title>Signed in</title>" +
+        `<p>Signed in to property ${property.id} (${escapeHtml(property.title)}).</p>` +
         `<p>Its site: <a href="${escapeHtml(property.website_url)}">${escapeHtml(property.website_url)}</a></p>`,
     );
   };

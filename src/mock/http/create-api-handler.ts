@@ -74,7 +74,9 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     }
     if (found.kind === "method-not-allowed") {
       discardBody(request);
-      const detail = `${call.method} is not an operation of ${path}; it allows ${found.allowed.join(", ")}.${noRouteHint(contract, call.method, path)}`;
+      const detail =
+        `${call.method} is not an operation of ${path}; it allows ${found.allowed.join(", ")}.` +
+        noRouteHint(contract, call.method, path);
       return {
         reply: refuse({ problem: "methodNotAllowed", detail }, call, undefined, { Allow: found.allowed.join(", ") }),
       };

@@ -28,5 +28,8 @@ export function nonCanonicalId(
 
 /** The 404 detail for {@link nonCanonicalId}'s finding. */
 export function nonCanonicalIdDetail(found: { name: string; raw: string }): string {
-  return `No record has the ${found.name} ${found.raw}: a ${found.name} is written in plain decimal without leading zeros, and is at most 9007199254740991.`;
+  return (
+    `No record has the ${found.name} ${found.raw}: ` +
+    `a ${found.name} is written in plain decimal without leading zeros, and is at most 9007199254740991.`
+  );
 }

@@ -36,7 +36,9 @@ export function createProviderStatesRoute(
       return problemReply(
         {
           problem: "methodNotAllowed",
-          detail: `${request.method} is not a method of ${PROVIDER_STATES_PATH}; Pact's verifier POSTs { state, params, action }.`,
+          detail:
+            `${request.method} is not a method of ${PROVIDER_STATES_PATH}; ` +
+            "Pact's verifier POSTs { state, params, action }.",
         },
         PROVIDER_STATES_PATH,
         { Allow: "POST" },

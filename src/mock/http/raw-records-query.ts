@@ -89,7 +89,8 @@ export function rawQuery(search: string, scope: RawQueryScope): Outcome<RawQuery
     if (compared > MAX_EMBED_COMPARISONS) {
       return badQuery(
         "_embed",
-        `would compare ${compared} pairs of records (at most ${MAX_EMBED_COMPARISONS}): list fewer records with it, with _page and _limit`,
+        `would compare ${compared} pairs of records (at most ${MAX_EMBED_COMPARISONS}): ` +
+          "list fewer records with it, with _page and _limit",
       );
     }
   }
@@ -121,7 +122,10 @@ function unrelated(
   table: Partial<Record<CollectionName, readonly string[]>>,
 ): string {
   const related = Object.entries(table).map(([from, names]) => `${option}=${names.join(",")} on ${from}`);
-  return `${clip(name, 100)} does not relate to ${collection}; the records relate by property_reference (${related.join("; ")}), and to their account by uid (filter with ?uid=)`;
+  return (
+    `${clip(name, 100)} does not relate to ${collection}; ` +
+    `the records relate by property_reference (${related.join("; ")}), and to their account by uid (filter with ?uid=)`
+  );
 }
 
 function badQuery(key: string, detail: string): Outcome<never> {

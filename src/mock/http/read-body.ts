@@ -18,7 +18,10 @@ export function discardBody(request: MockRequest): void {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** Parses a JSON body; a failure is a value carrying what is wrong with it (`tooDeep`: it nests past {@link MAX_DEPTH}). */
+/**
+ * Parses a JSON body; a failure is a value carrying what is wrong with it (`tooDeep`: it nests past
+ * {@link MAX_DEPTH}).
+ */
 export function parseJson(
   bytes: Uint8Array,
 ): { ok: true; value: unknown } | { ok: false; reason: string; tooDeep?: true } {
@@ -40,7 +43,9 @@ export function parseJson(
   if (shape === "wide")
     return {
       ok: false,
-      reason: `The body holds an array or object of more than ${MAX_MEMBERS} members; no field of this service holds more than 100.`,
+      reason:
+        `The body holds an array or object of more than ${MAX_MEMBERS} members; ` +
+        "no field of this service holds more than 100.",
       tooDeep: true,
     };
   try {

@@ -8,7 +8,10 @@ export interface Reply {
   /** A value to encode, or a {@link JsonBytes} already encoded (a text page: its text). */
   body: unknown;
   headers?: Record<string, string>;
-  /** The content-type header as a service profile recorded it, sent as it is (`application/json` and its charset otherwise). */
+  /**
+   * The content-type header as a service profile recorded it, sent as it is (`application/json` and its charset
+   * otherwise).
+   */
   mediaType?: string;
   /**
    * The problem a reply stands for, for the request log, when its body does not say it as a value: a service

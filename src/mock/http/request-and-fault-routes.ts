@@ -64,7 +64,9 @@ export function createRequestAndFaultRoutes(journal: RequestJournal, faults: Fau
         return problemReply(
           {
             problem: "notFound",
-            detail: `No fault rule has the id ${shown} (a rule used up its times is gone); GET /__admin/faults lists the rules and their ids.`,
+            detail:
+              `No fault rule has the id ${shown} (a rule used up its times is gone); ` +
+              "GET /__admin/faults lists the rules and their ids.",
           },
           instance,
         );

@@ -61,7 +61,9 @@ export function createStateRoute(deps: StateRouteDeps): (request: MockRequest) =
         {
           problem: "invalidState",
           detail:
-            'Send {"state": "<a shipped name>"} or {"state": {"accounts": [...], "properties": [...], "agents": [...], "documents": [...]}}; GET /__admin/state lists the names.',
+            'Send {"state": "<a shipped name>"} or ' +
+            '{"state": {"accounts": [...], "properties": [...], "agents": [...], "documents": [...]}}; ' +
+            "GET /__admin/state lists the names.",
           errors,
         },
         PATH,

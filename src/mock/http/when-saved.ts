@@ -26,7 +26,9 @@ export async function whenSaved(
   if (!durability || before === undefined || durability.version() === before) return { reply, saved: true };
   const result = await durability.saved();
   if (!result || result.saved) return { reply, saved: true };
-  const detail = `${result.reason}. The change is made in memory and is saved once writing works again, but it is not on disk now.`;
+  const detail =
+    `${result.reason}. ` +
+    "The change is made in memory and is saved once writing works again, but it is not on disk now.";
   return { reply: problemReply({ problem: "stateNotSaved", detail }, instance), saved: false };
 }
 
