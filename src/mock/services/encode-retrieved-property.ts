@@ -28,7 +28,10 @@ export function encodeRetrievedProperty(record: PropertyRecord, documents: Itera
     !Object.hasOwn(record, "floorplans")
   ) {
     const fields = text.slice(head.length, text.length - tail.length);
-    return `{"nid":${JSON.stringify(String(record.id))},"uid":${JSON.stringify(String(record.uid))},${fields},"floorplans":${JSON.stringify(projectFloorplans(documents))}}`;
+    return (
+      `{"nid":${JSON.stringify(String(record.id))},"uid":${JSON.stringify(String(record.uid))},${fields},` +
+      `"floorplans":${JSON.stringify(projectFloorplans(documents))}}`
+    );
   }
   return JSON.stringify(projectProperty(record, documents));
 }

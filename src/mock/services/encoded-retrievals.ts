@@ -53,7 +53,10 @@ export class EncodedRetrievals {
     });
   }
 
-  /** The retrieve answer of a property of the store: the kept one, or encoded now (and kept); undefined if there is none. */
+  /**
+   * The retrieve answer of a property of the store: the kept one, or encoded now (and kept); undefined if there is
+   * none.
+   */
   answerFor(id: number): JsonBytes | undefined {
     const kept = this.#answers.get(id);
     if (kept !== undefined) return kept;
