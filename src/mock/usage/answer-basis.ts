@@ -5,7 +5,10 @@ import { escapeToken, resolvePointer } from "../../spec/json-pointer.ts";
 import { listAssumptions } from "../../spec/list-assumptions.ts";
 import type { OperationId } from "../../contract/operation-id.ts";
 
-/** At most this many fields of one answer are listed; a field past it rests on what its nearest listed parent rests on. */
+/**
+ * At most this many fields of one answer are listed; a field past it rests on what its nearest listed parent rests
+ * on.
+ */
 export const MAX_FIELDS_PER_ANSWER = 2_000;
 
 /** What the recorder knows of an answer besides its body: how a service profile shaped it, if one did. */
@@ -19,7 +22,10 @@ export interface AnswerShape {
   profiledMedia?: boolean;
 }
 
-/** What a played-back profile changes in a success's fields: its undocumented fields, and the agent fields it shows null. */
+/**
+ * What a played-back profile changes in a success's fields: its undocumented fields, and the agent fields it shows
+ * null.
+ */
 export interface ProfiledFields {
   /** Whether a profile is played back at all. */
   playing: boolean;
@@ -32,7 +38,9 @@ export interface ProfiledFields {
 /** The basis of answers: of one answer (its status, media type and every field), and whether a shape has one. */
 export interface AnswerBasis {
   of(shape: AnswerShape, body: unknown): UsageBasis | undefined;
-  /** Whether the contract (or the profile) gives answers of this shape a basis; a status it has no place for has none. */
+  /**
+   * Whether the contract (or the profile) gives answers of this shape a basis; a status it has no place for has none.
+   */
   known(shape: AnswerShape): boolean;
 }
 
@@ -57,9 +65,9 @@ interface SchemaNode {
  * schema node (or the response) carries `x-assumption`; an error answer rests on the assumptions of its response
  * (`components/responses/...`, a 401 also on the operation's `x-security-assumption`, a 400 on its request
  * body's), its fields on those and their schema's. Ids are the assumptions' stable names (`seat-limit-status`,
- * the spec's `x-assumption-id`). With a service profile, what the profile supplied rests on its point. The status and media
- * type of each (operation, status, media type) are worked out once; a body's fields are walked with schema nodes
- * read once each.
+ * the spec's `x-assumption-id`). With a service profile, what the profile supplied rests on its point. The status
+ * and media type of each (operation, status, media type) are worked out once; a body's fields are walked with
+ * schema nodes read once each.
  */
 export function createAnswerBasis(contract: Contract, profiled: ProfiledFields): AnswerBasis {
   const document = contract.document as unknown as Record<string, unknown>;
@@ -118,7 +126,10 @@ export function createAnswerBasis(contract: Contract, profiled: ProfiledFields):
     if (!node.always.every((inner) => admits(inner, value, depth + 1))) return false;
     return node.branches.length === 0 || node.branches.some((branch) => admits(branch, value, depth + 1));
   };
-  /** Every schema node that applies to a value, from the ones given: through `$ref`, `allOf`, and the branches that admit it. */
+  /**
+   * Every schema node that applies to a value, from the ones given: through `$ref`, `allOf`, and the branches that
+   * admit it.
+   */
   const applying = (start: readonly string[], value: unknown): string[] => {
     const found: string[] = [];
     const seen = new Set<string>();
@@ -355,7 +366,9 @@ interface Step {
   item(value: unknown): Step;
 }
 
-/** A value's JSON type as the schema's branches tell them apart (an empty array apart: a branch may allow only that). */
+/**
+ * A value's JSON type as the schema's branches tell them apart (an empty array apart: a branch may allow only that).
+ */
 function typeTag(value: unknown): string {
   if (value === null) return "n";
   if (Array.isArray(value)) return value.length === 0 ? "e" : "a";
@@ -384,7 +397,9 @@ function assumption(
   return { tier: "assumption", ids: [...new Set(found)].slice(0, 50), pointers: [...new Set(pointers)].slice(0, 50) };
 }
 
-/** Every field of a body, by pointer (the root only when it is not an object), at most {@link MAX_FIELDS_PER_ANSWER}. */
+/**
+ * Every field of a body, by pointer (the root only when it is not an object), at most {@link MAX_FIELDS_PER_ANSWER}.
+ */
 function listFields(value: unknown, pointer: string, add: (pointer: string) => void, depth = 0): void {
   if (depth > 32) return;
   if (pointer !== "" || value === null || typeof value !== "object" || Array.isArray(value)) add(pointer);

@@ -452,7 +452,10 @@ export class UsageRecorder implements UsageControl {
   }
 }
 
-/** A call answered by a fault a test asked for (`Prefer: code`, a fault rule's status or drop): not the service's answer. */
+/**
+ * A call answered by a fault a test asked for (`Prefer: code`, a fault rule's status or drop): not the service's
+ * answer.
+ */
 function injected(fault: AppliedFaults | undefined): boolean {
   return (
     fault !== undefined &&

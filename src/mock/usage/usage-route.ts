@@ -35,7 +35,9 @@ export function createUsageRoute(
         {
           problem: "usageNotRecorded",
           detail:
-            "This mock does not record a consumer's usage: start it with --record-usage <file> --consumer <name> (MOCK_RECORD_USAGE, MOCK_CONSUMER), or give createMockServer / createMockHandlers the option usage: { consumer }.",
+            "This mock does not record a consumer's usage: " +
+            "start it with --record-usage <file> --consumer <name> (MOCK_RECORD_USAGE, MOCK_CONSUMER), " +
+            "or give createMockServer / createMockHandlers the option usage: { consumer }.",
         },
         USAGE_TESTS_PATH,
       );

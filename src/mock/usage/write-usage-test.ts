@@ -119,7 +119,8 @@ export function writeUsageTest(test: OpenTest, deps: WriteTestDeps): string {
     };
     // Members in the order of UsageInteraction, the answer's parts as written once (answerPiece).
     interactions.push(
-      `{"operation":${JSON.stringify(call.operation)},"request":${JSON.stringify(request, deps.replacer)},"response":${piece.response},"bindings":${JSON.stringify(bindings)},"basis":${piece.basis}}`,
+      `{"operation":${JSON.stringify(call.operation)},"request":${JSON.stringify(request, deps.replacer)},` +
+        `"response":${piece.response},"bindings":${JSON.stringify(bindings)},"basis":${piece.basis}}`,
     );
     for (const [value, pointer] of piece.ids)
       if (!fromAnswers.has(value)) fromAnswers.set(value, { interaction: index, pointer });
@@ -149,7 +150,8 @@ function answerPiece(call: OpenTest["calls"][number], deps: WriteTestDeps): Answ
     call.answer === undefined ? undefined : typeof call.answer === "string" ? call.answer : utf8.decode(call.answer);
   const key =
     text !== undefined && text.length <= MAX_PIECE_TEXT
-      ? `${call.operation} ${call.status} ${call.mediaType} ${call.errorPoint ?? ""} ${call.profiledMedia ? 1 : 0}\n${text}`
+      ? `${call.operation} ${call.status} ${call.mediaType} ${call.errorPoint ?? ""} ` +
+        `${call.profiledMedia ? 1 : 0}\n${text}`
       : undefined;
   const kept = key === undefined ? undefined : deps.pieces.get(key);
   if (kept) return kept;
