@@ -11,7 +11,6 @@
  * The install is kept under the archive's digest and the example's package.json, as consumer-install.ts keeps its
  * own, so a later run with the same package pays only for the build and the two runs.
  */
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -33,7 +32,7 @@ import { startForwardingProxy, type ForwardingProxy } from "../support/forwardin
 import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { readmeExample } from "../support/readme-examples.ts";
-import { PACKAGE_ROOT } from "../support/start-process.ts";
+import { PACKAGE_ROOT, startProcess } from "../support/start-process.ts";
 import { expectValidUsage } from "../usage/usage-check.ts";
 
 const WHY =
@@ -134,40 +133,24 @@ function offline(log: string): NodeJS.ProcessEnv {
  * Runs a program of the example to its end, without blocking this process (the recording proxy answers here). At
  * the deadline the program and every process it started (a browser) are killed, and `hung` says so.
  */
-function run(
+async function run(
   bin: string,
   args: string[],
   env: NodeJS.ProcessEnv,
   deadlineMs = BUILD_DEADLINE_MS,
 ): Promise<{ status: number | null; output: string; hung: boolean }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(project, "node_modules", ".bin", bin), args, {
-      cwd: project,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    let output = "";
-    let hung = false;
-    const timer = setTimeout(() => {
-      hung = true;
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-    }, deadlineMs);
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      resolve({ status, output, hung });
-    });
+  const started = startProcess(join(project, "node_modules", ".bin", bin), args, env, {
+    cwd: project,
+    envIsWhole: true,
   });
+  let hung = false;
+  const timer = setTimeout(() => {
+    hung = true;
+    started.signal("SIGKILL");
+  }, deadlineMs);
+  const ended = await started.exited;
+  clearTimeout(timer);
+  return { status: typeof ended === "number" ? ended : null, output: started.output(), hung };
 }
 
 /**

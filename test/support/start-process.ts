@@ -28,12 +28,24 @@ export interface StartedProcess {
 /** Variables the test runner sets (Vite exports BASE_URL=/, for one) that would reach the program as settings. */
 const RUNNER_VARIABLES = ["BASE_URL", "PORT", "HOST", "MOCK_DB", "MODE", "DEV", "PROD", "SSR"];
 
-export function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv = {}): StartedProcess {
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !RUNNER_VARIABLES.includes(name)),
-  );
+/** Where a command runs (the package root by default), and whether `env` is its whole environment. */
+export interface StartOptions {
+  cwd?: string;
+  /** `env` as the whole environment, instead of added to this process's (less the runner's settings). */
+  envIsWhole?: boolean;
+}
+
+export function startProcess(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  options: StartOptions = {},
+): StartedProcess {
+  const inherited = options.envIsWhole
+    ? {}
+    : Object.fromEntries(Object.entries(process.env).filter(([name]) => !RUNNER_VARIABLES.includes(name)));
   const child = spawn(command, args, {
-    cwd: PACKAGE_ROOT,
+    cwd: options.cwd ?? PACKAGE_ROOT,
     env: { ...inherited, ...env },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
