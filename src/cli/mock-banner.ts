@@ -1,5 +1,5 @@
 import type { Listening, MockServer } from "../hosts/node/create-mock-server.ts";
-import type { MockCommand } from "./parse-mock-args.ts";
+import type { MockCommand, MockCommandOptions } from "./parse-mock-args.ts";
 
 /**
  * What `npm start` prints once the mock listens: where, with which credentials, and what state it serves. Read
@@ -14,6 +14,7 @@ export function mockBanner(
   listening: Listening,
 ): string {
   const { url } = listening;
+  const { options } = command;
   const counts = mock.store.counts();
   const accounts = mock.store.state.accounts;
   const records =
@@ -23,7 +24,7 @@ export function mockBanner(
     `Property Listing Service mock listening on ${url} (${command.host}:${listening.port})`,
     `  API          ${url}/api/v1/object/`,
   ];
-  if (command.accounts) {
+  if (options.accounts) {
     // Only the keys: the tokens are secrets of the file's owner, and logs travel.
     const listed = accounts.map((account) => `${account.apiKey} (uid ${account.id})`).join(", ");
     lines.push(
@@ -43,11 +44,11 @@ export function mockBanner(
     mock.restoredFrom
       ? `  Restored     ${records}, read from ${mock.restoredFrom}` +
           (mock.restoredNotes ?? []).map((note) => `; ${note}`).join("")
-      : command.state !== undefined
-        ? `  Seeded       ${records} (state ${command.stateFile ?? String(command.state)}; ` +
+      : options.state !== undefined
+        ? `  Seeded       ${records} (state ${command.stateFile ?? String(options.state)}; ` +
           `POST ${url}/__admin/state changes it)`
-        : `  Seeded       ${records} (${command.fixturesFile ?? "fixtures/db.json"})`,
-    `  State        ${stateLine(command)}`,
+        : `  Seeded       ${records} (${options.fixtures ?? "fixtures/db.json"})`,
+    `  State        ${stateLine(options)}`,
     ...(mock.profile
       ? [
           `  Profile      ${mock.profile.source}: answers as run ${mock.profile.runId} ` +
@@ -55,33 +56,33 @@ export function mockBanner(
         ]
       : []),
     `  Raw records  ${url}/__db/properties   reset: POST ${url}/__admin/reset   health: ${url}/healthz`,
-    `  Spec         ${url}/openapi.yaml${command.validateResponses ? "   answers checked against it" : ""}`,
+    `  Spec         ${url}/openapi.yaml${options.validateResponses ? "   answers checked against it" : ""}`,
     `  Docs         ${url}/docs   (the API, to try out in a browser; setting up a test: docs/setting-up-a-test.md)`,
     `  Console      ${url}/__admin/console   (live requests and answers, coverage, states, faults, latency)`,
-    ...(command.recordUsage
+    ...(options.usage
       ? [
-          `  Usage        recording ${command.recordUsage.consumer}'s usage in ${command.recordUsage.file}; ` +
+          `  Usage        recording ${options.usage.consumer}'s usage in ${options.usage.file}; ` +
             `a test begins with POST ${url}/__admin/usage/tests {"name": "suite > test"}`,
         ]
       : []),
     `  Steering     requests: ${url}/__admin/requests   faults: POST ${url}/__admin/faults   ` +
-      `states: ${url}/__admin/state   Prefer: code=503, delay=250${latencyNote(command)}`,
+      `states: ${url}/__admin/state   Prefer: code=503, delay=250${latencyNote(options)}`,
   );
   return lines.join("\n");
 }
 
 /** Where the state is kept, and what a 2xx to a write guarantees. */
-function stateLine(command: MockCommand): string {
-  if (!command.dbFile) return "in memory: lost when the mock stops";
-  const files = `kept in ${command.dbFile} and ${command.dbFile}.journal`;
-  return command.dbSync === "fsync"
+function stateLine(options: MockCommandOptions): string {
+  if (!options.db) return "in memory: lost when the mock stops";
+  const files = `kept in ${options.db} and ${options.db}.journal`;
+  return options.dbSync === "fsync"
     ? `${files}; a 2xx to a write means it is on disk (survives kill -9 and power loss)`
     : `${files}; --db-sync none: writes are not synced, the last moments before a crash can be lost`;
 }
 
-function latencyNote(command: MockCommand): string {
-  if (!command.latency) return "";
-  const { min, max } = command.latency;
+function latencyNote(options: MockCommandOptions): string {
+  if (!options.latency) return "";
+  const { min, max } = options.latency;
   return `   latency ${min === max ? min : `${min}-${max}`} ms`;
 }
 

@@ -7,7 +7,6 @@ import { createMockServer, StateRefused } from "../hosts/node/create-mock-server
 import { boundHeapGrowth } from "./bound-heap-growth.ts";
 import { LARGE_STORE_PROPERTIES } from "./collect-garbage.ts";
 import { reclaimWhenIdle } from "./reclaim-when-idle.ts";
-import { DEFAULT_FIXTURES_PATH } from "../hosts/node/state/load-fixtures.ts";
 import { mockBanner } from "./mock-banner.ts";
 import { StateFileError } from "../hosts/node/state/state-files.ts";
 import { MOCK_USAGE, parseMockArgs } from "./parse-mock-args.ts";
@@ -15,7 +14,6 @@ import { commandOrExit } from "./command-or-exit.ts";
 import { BufferedLog } from "./buffered-log.ts";
 import { messageLine } from "../hosts/node/log-line.ts";
 import { convertStateCommand } from "./convert-state-command.ts";
-import { definedOnly } from "../mock/defined-only.ts";
 
 // A conversion of a state file is a program of its own: it writes the file and exits.
 if (process.argv[2] === "--convert-state") process.exit(convertStateCommand(process.argv.slice(3)));
@@ -28,33 +26,8 @@ const out = new BufferedLog().flushOnExit();
 
 let mock;
 try {
-  mock = createMockServer({
-    fixtures: command.fixturesFile ?? DEFAULT_FIXTURES_PATH,
-    ...definedOnly({
-      state: command.state,
-      // An empty value (an environment variable set to nothing) is no value.
-      db: command.dbFile || undefined,
-      // The journal's options mean something only with a file to keep.
-      dbSync: command.dbFile ? command.dbSync : undefined,
-      dbCompactAfter: command.dbFile ? command.dbCompactAfterBytes : undefined,
-      baseUrl: command.baseUrl || undefined,
-      accounts: command.accounts,
-      // A profile's seats stand unless --agent-seats is given.
-      agentSeats: command.profile && !command.agentSeatsGiven ? undefined : command.agentSeats,
-      profile: command.profile || undefined,
-      allowedHosts: command.allowedHosts,
-      adminToken: command.adminToken,
-      latency: command.latency,
-      usage: command.recordUsage && { consumer: command.recordUsage.consumer, file: command.recordUsage.file },
-      answers: command.answers || undefined,
-    }),
-    maxAccounts: command.maxAccounts,
-    validateResponses: command.validateResponses,
-    quiet: command.quiet,
-    logFormat: command.logFormat,
-    log: (line: string) => out.line(line),
-    journalSize: command.journalSize,
-  });
+  // The command holds the server's options as they are (parse-mock-args.ts); the program adds its log.
+  mock = createMockServer({ ...command.options, log: (line: string) => out.line(line) });
 } catch (error) {
   // A refused --state file is named as the user gave it (the mock was given its records).
   console.error(
@@ -84,7 +57,7 @@ try {
   process.exit(1);
 }
 
-out.line(messageLine(command.logFormat, "info", mockBanner(mock, command, listening), Date.now()));
+out.line(messageLine(command.options.logFormat, "info", mockBanner(mock, command, listening), Date.now()));
 out.flush();
 
 // A large store's memory that a start or a burst of requests grew is given back once the mock is idle again
@@ -102,11 +75,11 @@ const stop = (signal: string) => {
   stopping = true;
   reclaim?.stop();
   bound?.stop();
-  out.line(messageLine(command.logFormat, "info", `${signal}: stopping`, Date.now()));
+  out.line(messageLine(command.options.logFormat, "info", `${signal}: stopping`, Date.now()));
   setTimeout(() => {
     console.error(
       `Stopped after ${STOP_DEADLINE_MS} ms without finishing: ` +
-        `changes not yet written to ${command.dbFile ?? "the state"} are lost.`,
+        `changes not yet written to ${command.options.db ?? "the state"} are lost.`,
     );
     process.exit(1);
   }, STOP_DEADLINE_MS).unref();

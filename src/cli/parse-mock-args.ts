@@ -5,47 +5,66 @@ import {
   DEFAULT_MAX_ACCOUNTS,
   DEFAULT_PORT,
   type AccountConfig,
+  type MockServerOptions,
 } from "../hosts/node/create-mock-server.ts";
 import { readAccountsFile } from "../hosts/node/read-accounts-file.ts";
 import { STATE_NAMES } from "../mock/store/named-states.ts";
 import { readStateOption } from "./read-state-option.ts";
-import { DEFAULT_COMPACT_AFTER_BYTES, type SyncMode } from "../hosts/node/state/state-journal.ts";
+import { DEFAULT_COMPACT_AFTER_BYTES } from "../hosts/node/state/state-journal.ts";
 import { parseLatency, type Latency } from "../mock/services/latency.ts";
 import { LOG_FORMATS, type LogFormat } from "../hosts/node/log-line.ts";
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from "../mock/services/request-journal.ts";
+import type { UsageOption } from "../mock/usage/check-usage-option.ts";
 
-/** What the mock's command line asks for. */
-export interface MockCommand {
-  port: number;
-  host: string;
-  baseUrl?: string;
-  dbFile?: string;
-  dbSync: SyncMode;
-  dbCompactAfterBytes: number;
-  fixturesFile?: string;
-  /** The state to start from (`--state`, `MOCK_STATE`): a shipped state's name, or a file's records. */
-  state?: string | object;
-  /** The file `--state` named, when it named one. */
-  stateFile?: string;
+/** Options only a program calling the library gives (`log` the mock's program adds itself), and former names. */
+type NotFromTheCommandLine =
+  | "log"
+  | "contract"
+  | "journalIo"
+  | "now"
+  | "random"
+  | "bodyLimit"
+  | "autologinSecret"
+  | "dbFile"
+  | "fixturesFile";
+
+/** The options the command line gives in a narrower type than the server takes: what the parser has read. */
+interface ReadAtTheEdge {
+  /** The list `--accounts` names, read here so that a file the mock cannot use is a usage error. */
   accounts?: AccountConfig[];
-  accountsFile?: string;
-  agentSeats: number;
-  /** Whether --agent-seats was given (it then wins over a profile's seats). */
-  agentSeatsGiven: boolean;
-  maxAccounts: number;
-  /** A service profile to play back (`--profile`, `MOCK_PROFILE`). */
-  profile?: string;
-  allowedHosts?: string[];
-  adminToken?: string;
-  validateResponses: boolean;
-  quiet: boolean;
-  logFormat: LogFormat;
-  journalSize: number;
+  fixtures?: string;
   latency?: Latency;
-  /** Record the consumer's usage in this file (`--record-usage`, `MOCK_RECORD_USAGE`), under this consumer's name. */
-  recordUsage?: { file: string; consumer: string };
-  /** Serve a service's answers from this file (`--answers`, `MOCK_ANSWERS`). */
+  /** `--record-usage` names the file, `--consumer` the consumer: both or neither. */
+  usage?: UsageOption & { file: string };
+  profile?: string;
   answers?: string;
+  logFormat: LogFormat;
+}
+
+/**
+ * `createMockServer`'s options as the command line gives them, under the server's own names; `port` and `host`
+ * are the program's (it listens, and names them when it cannot).
+ */
+export type MockCommandOptions = Omit<
+  MockServerOptions,
+  NotFromTheCommandLine | "port" | "host" | keyof ReadAtTheEdge
+> &
+  ReadAtTheEdge;
+
+/** What the mock's command line asks for: the server's options, and what only the program needs beside them. */
+export interface MockCommand {
+  /** What `createMockServer` is given, as it is (the program adds `log`). */
+  options: MockCommandOptions;
+  /**
+   * Where the program listens (`--port`, `PORT`): passed to `listen`, and named in its messages when it cannot.
+   */
+  port: number;
+  /** The address it listens on (`--host`, `HOST`), taken as given (an empty `HOST` too). */
+  host: string;
+  /** The file `--state` named, when it named one: a refused state's message names it, not its records. */
+  stateFile?: string;
+  /** The file `--accounts` named, for the banner: the options hold the accounts it lists. */
+  accountsFile?: string;
 }
 
 export const MOCK_USAGE = `Usage: property-listing-mock [options]
@@ -194,32 +213,27 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
   const dbSync = values["db-sync"] ?? env.MOCK_DB_SYNC ?? "fsync";
   if (dbSync !== "fsync" && dbSync !== "none")
     return { kind: "error", message: `--db-sync must be fsync or none, got ${dbSync}` };
-  const dbCompactAfterBytes = integer(
+  const dbCompactAfter = integer(
     values["db-compact-after"] ?? String(DEFAULT_COMPACT_AFTER_BYTES),
     1,
     Number.MAX_SAFE_INTEGER,
   );
-  if (dbCompactAfterBytes === undefined)
+  if (dbCompactAfter === undefined)
     return {
       kind: "error",
       message: `--db-compact-after must be a positive whole number of bytes, got ${values["db-compact-after"]}`,
     };
 
-  const command: MockCommand = {
-    port,
-    dbSync,
-    dbCompactAfterBytes,
-    host: values.host ?? env.HOST ?? DEFAULT_HOST,
-    agentSeats,
-    agentSeatsGiven: values["agent-seats"] !== undefined,
+  const options: MockCommandOptions = {
     maxAccounts,
     validateResponses: values["validate-responses"] ?? false,
     quiet: values.quiet ?? false,
     logFormat: logFormat as LogFormat,
     journalSize,
   };
-  if (latency) command.latency = latency;
-  if (baseUrl !== undefined) command.baseUrl = baseUrl;
+  const command: MockCommand = { options, port, host: values.host ?? env.HOST ?? DEFAULT_HOST };
+  if (latency) options.latency = latency;
+  if (baseUrl !== undefined) options.baseUrl = baseUrl;
   const allowedHosts = values["allowed-hosts"] ?? env.ALLOWED_HOSTS;
   if (allowedHosts !== undefined) {
     const hosts = allowedHosts
@@ -234,17 +248,19 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
           "--allowed-hosts takes host names without scheme or port, separated by commas " +
           `(such as mock.test,.dev.example); got ${bad}`,
       };
-    command.allowedHosts = hosts;
+    options.allowedHosts = hosts;
   }
   const adminToken = values["admin-token"] ?? env.ADMIN_TOKEN;
   if (adminToken !== undefined) {
     if (adminToken.length < 8 || /\s/.test(adminToken))
       return { kind: "error", message: "--admin-token must be at least 8 characters, without spaces" };
-    command.adminToken = adminToken;
+    options.adminToken = adminToken;
   }
   const profile = values.profile ?? env.MOCK_PROFILE;
   if (profile === "") return { kind: "error", message: "--profile needs a file name" };
-  if (profile !== undefined) command.profile = profile;
+  if (profile !== undefined) options.profile = profile;
+  // A profile's seats stand unless --agent-seats is given.
+  if (profile === undefined || values["agent-seats"] !== undefined) options.agentSeats = agentSeats;
   const usageFile = values["record-usage"] ?? env.MOCK_RECORD_USAGE;
   const consumer = values.consumer ?? env.MOCK_CONSUMER;
   if (usageFile !== undefined || consumer !== undefined) {
@@ -260,25 +276,32 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedMoc
       };
     if (consumer === "" || consumer.length > 200 || /[\u0000-\u001f]/.test(consumer))
       return { kind: "error", message: "--consumer must be a name of 1 to 200 characters without control characters" };
-    command.recordUsage = { file: usageFile, consumer };
+    options.usage = { consumer, file: usageFile };
   }
   const answers = values.answers ?? env.MOCK_ANSWERS;
   if (answers === "") return { kind: "error", message: "--answers needs a file name" };
-  if (answers !== undefined) command.answers = answers;
-  const dbFile = values.db ?? env.MOCK_DB;
-  if (dbFile) command.dbFile = dbFile;
-  if (values.fixtures) command.fixturesFile = values.fixtures;
+  if (answers !== undefined) options.answers = answers;
+  // An empty value (an environment variable set to nothing) is no value.
+  const db = values.db ?? env.MOCK_DB;
+  if (db) {
+    options.db = db;
+    // The journal's options mean something only with a file to keep (their values are checked all the same).
+    options.dbSync = dbSync;
+    options.dbCompactAfter = dbCompactAfter;
+  }
+  // Without --fixtures the mock seeds from its own fixtures/db.json.
+  if (values.fixtures) options.fixtures = values.fixtures;
   const stateText = values.state ?? env.MOCK_STATE;
   if (stateText !== undefined) {
     const read = readStateOption(stateText);
     if (typeof read === "string") return { kind: "error", message: read };
-    command.state = read.state;
+    options.state = read.state;
     if (read.file) command.stateFile = read.file;
   }
   if (values.accounts) {
     const accounts = readAccountsFile(values.accounts);
     if (typeof accounts === "string") return { kind: "error", message: accounts };
-    command.accounts = accounts;
+    options.accounts = accounts;
     command.accountsFile = values.accounts;
   }
   return { kind: "run", command };

@@ -13,9 +13,9 @@ const run = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
 
 describe("--max-accounts", () => {
   it("defaults to 10,000, and is read from the flag before MAX_ACCOUNTS", () => {
-    expect(run([]).maxAccounts).toBe(10_000);
-    expect(run([], { MAX_ACCOUNTS: "50" }).maxAccounts).toBe(50);
-    expect(run(["--max-accounts", "7"], { MAX_ACCOUNTS: "50" }).maxAccounts).toBe(7);
+    expect(run([]).options.maxAccounts).toBe(10_000);
+    expect(run([], { MAX_ACCOUNTS: "50" }).options.maxAccounts).toBe(50);
+    expect(run(["--max-accounts", "7"], { MAX_ACCOUNTS: "50" }).options.maxAccounts).toBe(7);
     expect(MOCK_USAGE).toContain("--max-accounts <n>");
   });
 
@@ -30,17 +30,20 @@ describe("--max-accounts", () => {
 
 describe("--allowed-hosts and --admin-token", () => {
   it("reads the allowed hosts from the flag or ALLOWED_HOSTS, lower case, and refuses a scheme or a port", () => {
-    expect(run([]).allowedHosts).toBeUndefined();
-    expect(run(["--allowed-hosts", "Mock.Test, .dev.example"]).allowedHosts).toEqual(["mock.test", ".dev.example"]);
-    expect(run([], { ALLOWED_HOSTS: "ci-mock" }).allowedHosts).toEqual(["ci-mock"]);
+    expect(run([]).options.allowedHosts).toBeUndefined();
+    expect(run(["--allowed-hosts", "Mock.Test, .dev.example"]).options.allowedHosts).toEqual([
+      "mock.test",
+      ".dev.example",
+    ]);
+    expect(run([], { ALLOWED_HOSTS: "ci-mock" }).options.allowedHosts).toEqual(["ci-mock"]);
     expect(parseMockArgs(["--allowed-hosts", "http://mock.test"], {}).kind).toBe("error");
     expect(parseMockArgs(["--allowed-hosts", "mock.test:4010"], {}).kind).toBe("error");
   });
 
   it("reads the admin token from the flag or ADMIN_TOKEN, and refuses a short one", () => {
-    expect(run([]).adminToken).toBeUndefined();
-    expect(run(["--admin-token", "s3cret-token"]).adminToken).toBe("s3cret-token");
-    expect(run([], { ADMIN_TOKEN: "from-the-env" }).adminToken).toBe("from-the-env");
+    expect(run([]).options.adminToken).toBeUndefined();
+    expect(run(["--admin-token", "s3cret-token"]).options.adminToken).toBe("s3cret-token");
+    expect(run([], { ADMIN_TOKEN: "from-the-env" }).options.adminToken).toBe("from-the-env");
     expect(parseMockArgs(["--admin-token", "short"], {})).toEqual({
       kind: "error",
       message: "--admin-token must be at least 8 characters, without spaces",
@@ -52,8 +55,8 @@ describe("--allowed-hosts and --admin-token", () => {
 
 describe("--log-format", () => {
   it("is text unless json is asked for, and refuses anything else", () => {
-    expect(run([]).logFormat).toBe("text");
-    expect(run(["--log-format", "json"]).logFormat).toBe("json");
+    expect(run([]).options.logFormat).toBe("text");
+    expect(run(["--log-format", "json"]).options.logFormat).toBe("json");
     expect(parseMockArgs(["--log-format", "pino"], {})).toEqual({
       kind: "error",
       message: "--log-format must be text or json, got pino",
@@ -64,12 +67,12 @@ describe("--log-format", () => {
 
 describe("--state", () => {
   it("takes a shipped state's name from the flag before MOCK_STATE, and reads a file's records at the edge", () => {
-    expect(run([]).state).toBeUndefined();
-    expect(run([], { MOCK_STATE: "seats-full" }).state).toBe("seats-full");
-    expect(run(["--state", "empty-account"], { MOCK_STATE: "seats-full" }).state).toBe("empty-account");
+    expect(run([]).options.state).toBeUndefined();
+    expect(run([], { MOCK_STATE: "seats-full" }).options.state).toBe("seats-full");
+    expect(run(["--state", "empty-account"], { MOCK_STATE: "seats-full" }).options.state).toBe("empty-account");
     const file = join(mkdtempSync(join(tmpdir(), "plk-state-arg-")), "state.json");
     writeFileSync(file, JSON.stringify({ accounts: [] }));
-    expect(run(["--state", file])).toMatchObject({ state: { accounts: [] }, stateFile: file });
+    expect(run(["--state", file])).toMatchObject({ options: { state: { accounts: [] } }, stateFile: file });
     expect(MOCK_USAGE).toContain("--state <name|file>");
   });
 
@@ -90,16 +93,16 @@ describe("--state", () => {
 
 describe("--record-usage and --consumer", () => {
   it("reads them from the flags before MOCK_RECORD_USAGE and MOCK_CONSUMER", () => {
-    expect(run([]).recordUsage).toBeUndefined();
-    expect(run(["--record-usage", "usage.json", "--consumer", "web-app"]).recordUsage).toEqual({
+    expect(run([]).options.usage).toBeUndefined();
+    expect(run(["--record-usage", "usage.json", "--consumer", "web-app"]).options.usage).toEqual({
       file: "usage.json",
       consumer: "web-app",
     });
-    expect(run([], { MOCK_RECORD_USAGE: "u.json", MOCK_CONSUMER: "mobile" }).recordUsage).toEqual({
+    expect(run([], { MOCK_RECORD_USAGE: "u.json", MOCK_CONSUMER: "mobile" }).options.usage).toEqual({
       file: "u.json",
       consumer: "mobile",
     });
-    expect(run(["--consumer", "spa"], { MOCK_RECORD_USAGE: "u.json", MOCK_CONSUMER: "mobile" }).recordUsage).toEqual({
+    expect(run(["--consumer", "spa"], { MOCK_RECORD_USAGE: "u.json", MOCK_CONSUMER: "mobile" }).options.usage).toEqual({
       file: "u.json",
       consumer: "spa",
     });

@@ -79,11 +79,14 @@ describe("the mock's steering options", () => {
 
   it("reads the defaults and a range", () => {
     const parsed = parseMockArgs(["--latency", "100-400"], {});
-    expect(parsed.kind === "run" && [parsed.command.latency, parsed.command.journalSize]).toEqual([
+    expect(parsed.kind === "run" && [parsed.command.options.latency, parsed.command.options.journalSize]).toEqual([
       { min: 100, max: 400 },
       1000,
     ]);
     const plain = parseMockArgs([], {});
-    expect(plain.kind === "run" && [plain.command.latency, plain.command.journalSize]).toEqual([undefined, 1000]);
+    expect(plain.kind === "run" && [plain.command.options.latency, plain.command.options.journalSize]).toEqual([
+      undefined,
+      1000,
+    ]);
   });
 });
