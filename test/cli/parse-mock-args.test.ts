@@ -1,9 +1,11 @@
 /** The mock's command line: the options of the hardening issue, read once, with their environment variables. */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MOCK_USAGE, parseMockArgs } from "../../src/cli/parse-mock-args.ts";
+import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
+import { sharedContract } from "../support/mock-harness.ts";
 
 const run = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
   const parsed = parseMockArgs(argv, env);
@@ -120,5 +122,70 @@ describe("--record-usage and --consumer", () => {
     });
     expect(parseMockArgs(["--record-usage", "u.json", "--consumer", ""], {}).kind).toBe("error");
     expect(parseMockArgs(["--record-usage", "u.json", "--consumer", "a\u0001b"], {}).kind).toBe("error");
+  });
+});
+
+describe("the journal's options, and an empty MOCK_DB", () => {
+  it("gives db, dbSync and dbCompactAfter together, and only with a file to keep", () => {
+    expect(run(["--db", "state.json"]).options).toMatchObject({
+      db: "state.json",
+      dbSync: "fsync",
+      dbCompactAfter: 64 * 1024 * 1024,
+    });
+    expect(run(["--db-sync", "none", "--db-compact-after", "1000"], { MOCK_DB: "state.jsonl" }).options).toMatchObject({
+      db: "state.jsonl",
+      dbSync: "none",
+      dbCompactAfter: 1000,
+    });
+    const withoutFile = run(["--db-sync", "none", "--db-compact-after", "1000"]).options;
+    expect([withoutFile.db, withoutFile.dbSync, withoutFile.dbCompactAfter]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it("takes MOCK_DB set to nothing as no file, and still refuses a journal option's wrong value without one", () => {
+    const empty = run([], { MOCK_DB: "", MOCK_DB_SYNC: "none" }).options;
+    expect([empty.db, empty.dbSync, empty.dbCompactAfter]).toEqual([undefined, undefined, undefined]);
+    expect(parseMockArgs(["--db-sync", "later"], {})).toEqual({
+      kind: "error",
+      message: "--db-sync must be fsync or none, got later",
+    });
+    expect(parseMockArgs(["--db-compact-after", "0"], {})).toEqual({
+      kind: "error",
+      message: "--db-compact-after must be a positive whole number of bytes, got 0",
+    });
+  });
+});
+
+describe("--agent-seats and --profile", () => {
+  it("gives the default seats without a profile, and leaves a profile's seats standing unless the flag says", () => {
+    expect(run([]).options.agentSeats).toBe(10);
+    expect(run(["--agent-seats", "3"]).options.agentSeats).toBe(3);
+    expect(run(["--profile", "profile.json"]).options).toMatchObject({ profile: "profile.json" });
+    expect(run(["--profile", "profile.json"]).options.agentSeats).toBeUndefined();
+    expect(run([], { MOCK_PROFILE: "profile.json" }).options.agentSeats).toBeUndefined();
+    expect(run(["--profile", "profile.json", "--agent-seats", "10"]).options.agentSeats).toBe(10);
+  });
+});
+
+describe("the options it reads", () => {
+  it("are createMockServer's own, by their names: a mock is built from them as they are", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "plk-cli-options-"));
+    const accounts = join(dir, "accounts.json");
+    writeFileSync(accounts, JSON.stringify([{ apiKey: "ci-key", token: "ci-token", uid: 1 }]));
+    const { options, accountsFile } = run([
+      ...["--db", join(dir, "state.json"), "--db-sync", "none", "--db-compact-after", "4096"],
+      ...["--state", "empty-account", "--accounts", accounts, "--agent-seats", "2", "--max-accounts", "5"],
+      ...["--allowed-hosts", "mock.test", "--admin-token", "s3cret-token", "--validate-responses", "--quiet"],
+      ...["--journal-size", "5", "--latency", "0", "--base-url", "http://mock.test:4010", "--log-format", "json"],
+      ...["--record-usage", join(dir, "usage.json"), "--consumer", "web-app"],
+    ]);
+    expect(accountsFile).toBe(accounts);
+    const mock = createMockServer({ ...options, contract: sharedContract() });
+    try {
+      expect(mock.store.state.accounts.map((account) => account.apiKey)).toEqual(["ci-key"]);
+      expect(mock.usage).toBeDefined();
+    } finally {
+      await mock.close();
+    }
+    expect(existsSync(join(dir, "state.json"))).toBe(true);
   });
 });
