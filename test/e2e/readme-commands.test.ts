@@ -89,7 +89,7 @@ const NOT_RUN: Array<[RegExp, string]> = [
       "an engine, test/docker/docker-files.test.ts replays it",
   ],
   // The install into a project: test/support/consumer-install.ts runs these two lines of the README (packing into a
-  // temporary folder, installing in an empty project there), for test/e2e/package-consumer.test.ts and the npx line
+  // temporary folder, installing in an empty project there), for test/e2e/package-consumer.test.ts and the npx lines
   // below.
   [
     /^npm install --save-dev msw$/,
