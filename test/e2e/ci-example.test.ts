@@ -1,6 +1,7 @@
 /**
  * The CI example of docs/runner-in-ci.md, run as written (issue 28, item 7): the credentials come from the
- * environment (fake secrets here), the bin runs through npx, and no output holds a secret, not even when the
+ * environment (fake secrets here), the bin runs through npx in a project that has the kit installed (the README's
+ * install, test/support/consumer-install.ts), and no output holds a secret, not even when the
  * service echoes one in an answer the report quotes. The JUnit file parses (fast-xml-parser, not our own reading)
  * and the JSON report is JSON. The sample GitHub Actions workflow parses, takes its secrets as environment and
  * keeps both reports as artifacts. With a machine format and no --output, standard output is the report alone.
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { startBreakingProxy } from "../support/breaking-proxy.ts";
+import { consumerInstall } from "../support/consumer-install.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { readmeExample } from "../support/readme-examples.ts";
 import { CONTRACT_BIN, runCli } from "../support/run-contract-cli.ts";
@@ -33,24 +35,31 @@ const SECRETS = {
 
 const mock = createMockServer({ contract: sharedContract() });
 let mockUrl = "";
+/**
+ * Where the CI job runs the bin: a folder of its own inside the project that has the kit installed (so that npx
+ * finds the bin there, and the reports this file writes meet no other test's).
+ */
+let job = "";
 beforeAll(async () => {
   ({ url: mockUrl } = await mock.listen(0));
+  job = mkdtempSync(join((await consumerInstall()).project, "ci-job-"));
 });
-afterAll(() => mock.close());
+afterAll(() => {
+  if (job) rmSync(job, { recursive: true, force: true });
+  return mock.close();
+});
 
-/**
- * Runs the documented line in a shell, in the repository (where npx finds the bin), and reads the two reports it
- * writes.
- */
+/** Runs the documented line in a shell, in the CI job's folder, and reads the two reports it writes. */
 async function runExample(baseUrl: string) {
-  const written = ["contract.xml", "contract.json"].map((name) => join(PACKAGE_ROOT, name));
+  const written = ["contract.xml", "contract.json"].map((name) => join(job, name));
   for (const file of written) rmSync(file, { force: true });
   try {
-    const run = await runCli("sh", ["-c", example], {
-      ...SECRETS,
-      CONTRACT_BASE_URL: baseUrl,
-      CONTRACT_PUBLIC_BASE_URL: mockUrl,
-    });
+    const run = await runCli(
+      "sh",
+      ["-c", example],
+      { ...SECRETS, CONTRACT_BASE_URL: baseUrl, CONTRACT_PUBLIC_BASE_URL: mockUrl },
+      job,
+    );
     const [xml, json] = written.map((file) => (existsSync(file) ? readFileSync(file, "utf8") : ""));
     return { ...run, xml: xml!, json: json! };
   } finally {
@@ -141,6 +150,7 @@ describe("a machine format without --output", () => {
         "npx",
         ["--no", "--", "property-listing-contract", "--reporter", reporter, "--skip-seat-checks"],
         { ...SECRETS, CONTRACT_BASE_URL: mockUrl },
+        job,
       );
       expect(run.code, run.stderr).toBe(0);
       if (reporter === "junit") expect(readJunit(run.stdout).failures).toBe(0);

@@ -1,7 +1,8 @@
 /**
  * Issue 30, item 6: the spec in every client generator a frontend team is likely to pick. Each generator runs as
- * a user runs it (its own program, on spec/openapi.yaml, into a folder of a temporary project); the code it writes
- * is compiled by this package's TypeScript under `--strict`, all four in one compiler run. Each generated fetch
+ * a user runs it (its own program, on spec/openapi.yaml, into a folder of a temporary project; orval from its
+ * configuration file, which gives the started mock as base URL); the code it writes is compiled by this package's
+ * TypeScript under `--strict`, all four in one compiler run. Each generated fetch
  * client then calls the four GETs of endpoints 1, 2, 5 and 15 on a started mock, given the credentials and
  * nothing else: no client sends the content-type section 5 requires there, and each gets 200.
  *
@@ -35,7 +36,9 @@ const GENERATORS: Record<string, { program: string; args: (spec: string, out: st
     program: "../openapi-typescript-codegen/bin/index.js",
     args: (spec, out) => ["-i", spec, "-o", out, "-c", "fetch"],
   },
-  orval: { program: "orval", args: (spec, out) => ["-i", spec, "-o", join(out, "api.ts"), "--client", "fetch"] },
+  // Its fetch client calls relative URLs unless its configuration gives a base URL, as a user's does outside a
+  // browser: its configuration file (written by `orvalConfig`), the spec, the folder and the mock's address.
+  orval: { program: "orval", args: (spec, out) => ["--config", orvalConfig(spec, out)] },
   "swagger-typescript-api": {
     program: "swagger-typescript-api",
     args: (spec, out) => ["generate", "-p", spec, "-o", out, "-n", "api.ts", "--silent"],
@@ -43,10 +46,26 @@ const GENERATORS: Record<string, { program: string; args: (spec: string, out: st
 };
 
 let project = "";
+/** The mock the generated clients call; started before they are generated, since orval's holds its address. */
+const mock = createMockServer({
+  fixtures: tinyFixtures(),
+  contract: sharedContract(),
+  validateResponses: true,
+  quiet: true,
+});
+let url = "";
 /** The compiler's diagnostics (first lines), paths relative to the project. */
 let diagnostics: string[] = [];
 /** What each generator printed. */
 const printed: Record<string, string> = {};
+
+/** Writes orval's configuration for `spec`, its fetch client into `out` with the mock as base URL; its path. */
+function orvalConfig(spec: string, out: string): string {
+  const file = join(project, "orval.config.cjs");
+  const config = { plk: { input: spec, output: { target: join(out, "api.ts"), client: "fetch", baseUrl: url } } };
+  writeFileSync(file, `module.exports = ${JSON.stringify(config)};\n`);
+  return file;
+}
 
 async function generate(name: string, spec: string, out: string): Promise<void> {
   const { program, args } = GENERATORS[name]!;
@@ -58,6 +77,7 @@ async function generate(name: string, spec: string, out: string): Promise<void> 
 }
 
 beforeAll(async () => {
+  url = (await mock.listen(0, "127.0.0.1")).url;
   project = mkdtempSync(join(tmpdir(), "plk-generators-"));
   // The spec as it was before issue 30 in one respect: ProblemFieldError's location enum inline under its
   // property `in`. openapi-typescript-codegen names such an enum after the property, so the compiler must fail.
@@ -96,7 +116,10 @@ beforeAll(async () => {
     diagnostics = (error as { stdout: string }).stdout.split("\n").filter((line) => line !== "" && !/^\s/.test(line));
   }
 });
-afterAll(() => rmSync(project, { recursive: true, force: true }));
+afterAll(async () => {
+  rmSync(project, { recursive: true, force: true });
+  await mock.close();
+});
 
 const errorsIn = (folder: string) => diagnostics.filter((line) => line.startsWith(`${folder}/`));
 
@@ -117,25 +140,6 @@ it("the compile step fails on bad generated code: the old inline enum of openapi
 });
 
 describe("a generated client against the mock, with credentials and no other header", () => {
-  const mock = createMockServer({
-    fixtures: tinyFixtures(),
-    contract: sharedContract(),
-    validateResponses: true,
-    quiet: true,
-  });
-  let url = "";
-  beforeAll(async () => {
-    url = (await mock.listen(0, "127.0.0.1")).url;
-    // orval's fetch client calls relative URLs unless its configuration gives a base URL, as a user's does outside
-    // a browser: generated once more, with the mock's.
-    const config = {
-      plk: { input: SPEC, output: { target: join(project, "orval-runtime", "api.ts"), client: "fetch", baseUrl: url } },
-    };
-    writeFileSync(join(project, "orval.config.cjs"), `module.exports = ${JSON.stringify(config)};\n`);
-    await run(bin("orval"), ["--config", join(project, "orval.config.cjs")], { cwd: project, encoding: "utf8" });
-  });
-  afterAll(() => mock.close());
-
   /** The four GETs' answers as each client gives them: status and the part of the body a test compares. */
   interface Answers {
     property: [number, unknown];
@@ -192,7 +196,7 @@ describe("a generated client against the mock, with credentials and no other hea
   });
 
   it("orval's (with the mock as configured base URL): each call's RequestInit carries the credentials", async () => {
-    const api = await import(join(project, "orval-runtime", "api.ts"));
+    const api = await import(join(project, "orval", "api.ts"));
     const init = { headers: { ...DEMO } };
     const property = await api.retrieveProperty(1001, init);
     const byExternalId = await api.retrievePropertyByExternalId("crm-1001", init);

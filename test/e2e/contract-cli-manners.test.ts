@@ -1,7 +1,8 @@
 /**
- * `npm run contract` as a new user and a CI pipeline meet it (issue 8, items 13 to 16): usage mistakes are not
- * verdicts, run ids never clash, every failure can be replayed with curl, and what a run creates it deletes,
- * also on Ctrl-C.
+ * The contract runner's program as a new user and a CI pipeline meet it (issue 8, items 13 to 16): usage mistakes
+ * are not verdicts, run ids never clash, every failure can be replayed with curl, and what a run creates it
+ * deletes, also on Ctrl-C. It runs as a process, the built file that `npm run contract` and the bin both start
+ * (test/e2e/contract-cli.test.ts runs it through the npm script).
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
@@ -21,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 
 const contract = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
-  const process = startProcess("npm", ["run", "--silent", "contract", "--", ...args], env);
+  const process = startProcess("node", ["dist/cli/contract.js", ...args], env);
   const code = await process.exited;
   return { code, output: process.output() };
 };
@@ -293,7 +294,7 @@ describe("clean-up", () => {
         /"email":"agent-[^"]*@contract-run\.example"/.test(body),
     );
     try {
-      // The program itself, as the package's bin runs it: npm would end by the signal rather than with the code.
+      // The program itself, as the package's bin runs it (npm would end by the signal rather than with the code).
       const run = startProcess("node", [
         "dist/cli/contract.js",
         "--base-url",

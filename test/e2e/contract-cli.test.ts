@@ -1,4 +1,9 @@
-/** `npm run contract` as a CI pipeline runs it: against the mock, against a broken service, and without one. */
+/**
+ * The contract runner as a CI pipeline runs it: against the mock, against a broken service, and without one. Its
+ * three exit codes (0, 1, 2) come through `npm run contract`; the other cases run the program the script starts
+ * (`node dist/cli/contract.js`) as a process, and test/e2e/readme-commands.test.ts runs the documented
+ * `npm run contract -- --recording` lines.
+ */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,13 +21,21 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
+/** Runs `npm run contract -- <args>` to its end: its exit code and output. */
 const contract = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
   const process = startProcess("npm", ["run", "--silent", "contract", "--", ...args], env);
   const code = await process.exited;
   return { code, output: process.output() };
 };
 
-describe("npm run contract", () => {
+/** Runs the program `npm run contract` starts, `node dist/cli/contract.js <args>`, to its end. */
+const program = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
+  const process = startProcess("node", ["dist/cli/contract.js", ...args], env);
+  const code = await process.exited;
+  return { code, output: process.output() };
+};
+
+describe("the contract runner against a service", () => {
   it("exits 0 with a readable report when the contract holds", async () => {
     const { code, output } = await contract([
       "--base-url",
@@ -49,7 +62,7 @@ describe("npm run contract", () => {
 
   it("takes the credentials from the environment, and writes JUnit XML to a file", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "plk-")), "contract.xml");
-    const { code, output } = await contract(["--reporter", "junit", "--output", file, "--quiet"], {
+    const { code, output } = await program(["--reporter", "junit", "--output", file, "--quiet"], {
       CONTRACT_BASE_URL: url,
       CONTRACT_API_KEY: "demo-key",
       CONTRACT_TOKEN: "demo-token",
@@ -110,17 +123,17 @@ describe("npm run contract", () => {
   });
 
   it("exits 2 with the usage when an option is missing or wrong", async () => {
-    const missing = await contract(["--base-url", url, "--token", "t"]);
+    const missing = await program(["--base-url", url, "--token", "t"]);
     expect(missing.code).toBe(2);
     expect(missing.output).toContain("--api-key is required (or CONTRACT_API_KEY)");
     expect(missing.output).toContain("Usage: property-listing-contract");
-    const reporter = await contract(["--base-url", url, "--api-key", "k", "--token", "t", "--reporter", "html"]);
+    const reporter = await program(["--base-url", url, "--api-key", "k", "--token", "t", "--reporter", "html"]);
     expect(reporter.code).toBe(2);
     expect(reporter.output).toContain("--reporter must be one of text, junit, json, got html");
   });
 });
 
-describe("npm run contract -- --recording", () => {
+describe("the contract runner with --recording", () => {
   const directory = mkdtempSync(join(tmpdir(), "plk-rec-"));
   const write = (name: string, content: unknown) => {
     const file = join(directory, name);
@@ -150,7 +163,7 @@ describe("npm run contract -- --recording", () => {
   });
 
   it("exits 0 and reports the exchanges it checked when the recording keeps the contract", async () => {
-    const { code, output } = await contract(["--recording", conforming]);
+    const { code, output } = await program(["--recording", conforming]);
     expect(output).toContain(`Checking the recording ${conforming} (4 entries) against the contract`);
     expect(output).toMatch(/✓ entry 2 {2}POST \/api\/v1\/object\/property → 200/);
     expect(output).toContain(
@@ -164,15 +177,7 @@ describe("npm run contract -- --recording", () => {
 
   it("exits 1 and names the place when a recorded answer breaks the contract, in JUnit on request", async () => {
     const file = join(directory, "recording.xml");
-    const { code, output } = await contract([
-      "--recording",
-      broken,
-      "--reporter",
-      "junit",
-      "--output",
-      file,
-      "--quiet",
-    ]);
+    const { code, output } = await program(["--recording", broken, "--reporter", "junit", "--output", file, "--quiet"]);
     expect(code).toBe(1);
     expect(output).toContain(`Contract BROKEN (1 failure); junit report written to ${file}`);
     const xml = readFileSync(file, "utf8");
@@ -183,16 +188,16 @@ describe("npm run contract -- --recording", () => {
   });
 
   it("exits 2 with a clear message when the recording cannot be read, is not one, or holds nothing", async () => {
-    const missing = await contract(["--recording", join(directory, "nope.har")]);
+    const missing = await program(["--recording", join(directory, "nope.har")]);
     expect(missing.code).toBe(2);
     expect(missing.output).toContain(`Cannot read the recording ${join(directory, "nope.har")}: no such file`);
-    const notOne = await contract(["--recording", write("notes.json", { notes: [] })]);
+    const notOne = await program(["--recording", write("notes.json", { notes: [] })]);
     expect(notOne.code).toBe(2);
     expect(notOne.output).toContain(
       "is not a recording: neither a HAR file (an object with log.entries) nor a list of { request, response " +
         "} exchanges",
     );
-    const elsewhere = await contract(["--recording", conforming, "--base-url", "https://staging.example.com"]);
+    const elsewhere = await program(["--recording", conforming, "--base-url", "https://staging.example.com"]);
     expect(elsewhere.code).toBe(2);
     expect(elsewhere.output).toContain(
       `${conforming} holds no exchange with the service under https://staging.example.com; its 4 other ` +
@@ -201,7 +206,7 @@ describe("npm run contract -- --recording", () => {
   });
 
   it("exits 2 when options of a run against a service are given with a recording", async () => {
-    const { code, output } = await contract(["--recording", conforming, "--api-key", "k", "--token", "t"]);
+    const { code, output } = await program(["--recording", conforming, "--api-key", "k", "--token", "t"]);
     expect(code).toBe(2);
     expect(output).toContain(
       "--api-key, --token are for a run against a service, not for --recording (a recording carries its own requests)",

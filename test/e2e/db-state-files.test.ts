@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { killAll, PACKAGE_ROOT, startMockBin, startProcess, type StartedProcess } from "../support/start-process.ts";
 
@@ -36,10 +36,28 @@ const stop = async (process: StartedProcess) => {
   expect(await process.exited).toBe(0);
 };
 
-/** A mock-written snapshot of the default fixtures with one change folded in, in the form `name` says. */
+/** The snapshots the mock wrote, by file name: each form is written once for the file. */
+const snapshots = new Map<string, Promise<string>>();
+
+/**
+ * A mock-written snapshot of the default fixtures with one change folded in, in the form `name` says: a copy, in a
+ * folder of its own, of the one the mock wrote for this file (its files byte for byte), for the caller to start
+ * the mock on, change or damage.
+ */
 async function writtenSnapshot(name: string): Promise<string> {
+  let written = snapshots.get(name);
+  if (!written) {
+    written = writeSnapshot(name);
+    snapshots.set(name, written);
+  }
+  const source = dirname(await written);
   const dir = tempDir();
-  const db = join(dir, name);
+  for (const file of readdirSync(source)) copyFileSync(join(source, file), join(dir, file));
+  return join(dir, name);
+}
+
+async function writeSnapshot(name: string): Promise<string> {
+  const db = join(tempDir(), name);
   // A first start writes the seed as the snapshot; a small --db-compact-after folds the change into it.
   const first = await startMockBin(started, ["--db", db, "--db-compact-after", "1"], {}, /Restored|Seeded/);
   await create(first.url, "1 Snapshot St");

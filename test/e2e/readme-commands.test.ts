@@ -1,10 +1,12 @@
 /**
  * Every command of the `sh` blocks of the README and of the manual's pages (docs/), and every route the admin
- * routes table gives as an example, runs as shown:
- * the commands with only the addresses and file names a test must choose put in (the mock's address for
- * 127.0.0.1:4010 or a staging service, a free port, a recording in a temporary folder). A command that no
- * rule below knows fails the test, so a new one cannot go untested; the few that cannot run here say why, and
- * the Prism commands that a Prism test starts with the README's line say which (Prism takes seconds to start).
+ * routes table gives as an example, runs as shown, where a reader runs it (the runner's `npx --no --` lines in a
+ * project that has the kit installed by the README's install lines, test/support/consumer-install.ts; the npm
+ * scripts in the repository): the commands with only the addresses and file names a test must choose put in (the
+ * mock's address for 127.0.0.1:4010 or a staging service, a free port, a recording in a temporary folder). A
+ * command that no rule below knows fails the test, so a new one cannot go untested; the few that cannot run here
+ * say why, and the Prism commands that a Prism test starts with the README's line say which (Prism takes seconds
+ * to start).
  * Also: every `npm run <script>` that the README and docs/ mention exists (docs/assumptions.md once named one
  * that did not).
  */
@@ -87,7 +89,7 @@ const NOT_RUN: Array<[RegExp, string]> = [
       "an engine, test/docker/docker-files.test.ts replays it",
   ],
   // The install into a project: test/support/consumer-install.ts runs these two lines of the README (packing into a
-  // temporary folder, installing in an empty project there), for test/e2e/package-consumer.test.ts and the npx line
+  // temporary folder, installing in an empty project there), for test/e2e/package-consumer.test.ts and the npx lines
   // below.
   [
     /^npm install --save-dev msw$/,
@@ -189,9 +191,16 @@ beforeAll(async () => {
 afterEach(() => killAll(started));
 afterAll(() => mock.close());
 
-/** Runs a command line through the shell, as typed, in the repository; resolves with its exit code and output. */
-async function sh(line: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | string; output: string }> {
-  const process = startProcess("sh", ["-c", line], env);
+/**
+ * Runs a command line through the shell, as typed, in the repository (or in `cwd`); resolves with its exit code and
+ * output.
+ */
+async function sh(
+  line: string,
+  env: NodeJS.ProcessEnv = {},
+  cwd?: string,
+): Promise<{ code: number | string; output: string }> {
+  const process = startProcess("sh", ["-c", line], env, cwd ? { cwd } : {});
   started.push(process);
   const code = await process.exited;
   return { code, output: process.output() };
@@ -259,7 +268,8 @@ const RULES: Array<{ pattern: RegExp; run: (line: string) => Promise<void> }> = 
   },
   {
     // "Make the mock behave like your service", in the README's order: record a profile (into this test's folder,
-    // not the repository), start the mock with it, hold the service to it.
+    // not the repository), start the mock with it, hold the service to it. The runner's lines run where a user
+    // runs them, in a project that has the kit installed; npm start is the repository's script.
     pattern: /--(write-)?profile profiles\/staging\.json$/,
     run: async (line) => {
       const shown = line.replaceAll("profiles/staging.json", join(dir, "staging.json"));
@@ -268,7 +278,8 @@ const RULES: Array<{ pattern: RegExp; run: (line: string) => Promise<void> }> = 
         await serves(onPort(shown, port), `http://127.0.0.1:${port}/healthz`);
         return;
       }
-      const { code, output } = await sh(shown.replace("https://staging.example.com", url), CREDENTIALS);
+      const { project } = await consumerInstall();
+      const { code, output } = await sh(shown.replace("https://staging.example.com", url), CREDENTIALS, project);
       expect(code, output).toBe(0);
       expect(output).toContain(
         line.includes("--write-profile") ? "Service profile written to" : "Holding the service to the profile",
@@ -276,14 +287,16 @@ const RULES: Array<{ pattern: RegExp; run: (line: string) => Promise<void> }> = 
     },
   },
   {
-    // The runner's bin as CI runs it, the credentials in the environment (docs/runner-in-ci.md).
+    // The runner's bin as CI runs it, in a project that has the kit installed, the credentials in the environment
+    // (docs/runner-in-ci.md).
     pattern: /^npx --no -- property-listing-contract --base-url https:\/\/staging\.example\.com(\s|$)/,
     run: async (line) => {
+      const { project } = await consumerInstall();
       const junit = line.includes("--output contract.xml");
       const shown = line
         .replace("https://staging.example.com", url)
         .replace("--output contract.xml", `--output ${join(dir, "contract.xml")}`);
-      const { code, output } = await sh(shown, CREDENTIALS);
+      const { code, output } = await sh(shown, CREDENTIALS, project);
       expect(code, output).toBe(0);
       if (junit) expect(readFileSync(join(dir, "contract.xml"), "utf8")).toMatch(/<testsuites[^>]*failures="0"/);
       else expect(output).toContain("Contract HOLDS");

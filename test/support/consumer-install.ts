@@ -1,6 +1,7 @@
 /**
  * The kit as a consumer installs it, made once and shared by the tests that need it (test/e2e/lean-install.test.ts,
- * test/e2e/package-consumer.test.ts, the frontend recipe in test/e2e/readme-commands.test.ts): the README's two
+ * test/e2e/package-consumer.test.ts, the runner's `npx` lines and the frontend recipe in
+ * test/e2e/readme-commands.test.ts, the CI example in test/e2e/ci-example.test.ts): the README's two
  * install lines, "Install it into your project", as a user runs them. `npm pack` in this clone (into a temporary
  * folder, and without its scripts: dist/ is what the run's global set-up built, and a rebuild would rewrite the
  * files other tests run), then `npm install --save-dev <the archive>` in an empty project in the system's

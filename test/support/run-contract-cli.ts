@@ -25,15 +25,23 @@ const PROXY_VARIABLES = [
 ];
 const RUNNER_VARIABLES = ["BASE_URL", "PORT", "HOST", "MOCK_DB", "MODE", "DEV", "PROD", "SSR"];
 
-/** Runs a command line (`node dist/cli/contract.js …`, or a shell line with `sh -c`) in the repository. */
-export function runCli(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+/**
+ * Runs a command line (`node dist/cli/contract.js …`, or a shell line with `sh -c`) in the repository, or in `cwd`
+ * (a project that has the kit installed, where `npx` finds the bin as a user's project does).
+ */
+export function runCli(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  cwd = PACKAGE_ROOT,
+): Promise<CliRun> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
       ([name]) => !RUNNER_VARIABLES.includes(name) && !PROXY_VARIABLES.includes(name) && !name.startsWith("CONTRACT_"),
     ),
   );
   const child = spawn(command, args, {
-    cwd: PACKAGE_ROOT,
+    cwd,
     env: { ...inherited, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
