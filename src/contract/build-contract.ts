@@ -245,8 +245,8 @@ export function buildContract(
     const found: OperationMatch = known
       ? { kind: "operation", operation: known, pathParams: {} }
       : table.match(response.method, response.path);
-    const routeLabel = `${response.method.toUpperCase()} ${response.path.split("?")[0]}`;
-    if (found.kind !== "operation") return routeFailure(found, routeLabel, "response");
+    if (found.kind !== "operation")
+      return routeFailure(found, `${response.method.toUpperCase()} ${response.path.split("?")[0]}`, "response");
     const { operation } = found;
     const entry = compiled.get(operation.id)!;
     const errors: ContractViolation[] = [];
