@@ -46,14 +46,17 @@ export function secretRedactor(secrets: Secret[]): <T>(value: T) => T {
     return value;
   };
   // Whether the walk would change anything: the same strings looked at, nothing copied. A report holds no secret
-  // nearly always, and looking through it costs a fraction of copying its tens of thousands of objects.
-  const holdsSecret = (value: unknown): boolean => {
+  // nearly always, and looking through it costs a fraction of copying its tens of thousands of objects. Its
+  // results share their request (its curl line, its body), which is looked through once.
+  const holdsSecret = (value: unknown, seen: Set<object>): boolean => {
     if (typeof value === "string") return ordered.some((secret) => value.includes(secret.value));
-    if (Array.isArray(value)) return value.some(holdsSecret);
-    if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-      for (const key in value) if (holdsSecret((value as Record<string, unknown>)[key])) return true;
+    if (value === null || typeof value !== "object" || seen.has(value)) return false;
+    seen.add(value);
+    if (Array.isArray(value)) return value.some((entry) => holdsSecret(entry, seen));
+    if (Object.getPrototypeOf(value) === Object.prototype) {
+      for (const key in value) if (holdsSecret((value as Record<string, unknown>)[key], seen)) return true;
     }
     return false;
   };
-  return <T>(value: T) => (holdsSecret(value) ? (walk(value) as T) : value);
+  return <T>(value: T) => (holdsSecret(value, new Set()) ? (walk(value) as T) : value);
 }
