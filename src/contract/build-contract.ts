@@ -47,6 +47,11 @@ export interface ResponseExchange {
    * own answers): the path is not matched again. Unknown ids are matched from the path as without it.
    */
   operationId?: string;
+  /**
+   * The one rule whose violations the caller wants (the runner's closed reading: `unevaluatedProperties`): the
+   * body's other failures may then be left unexplained, and the caller picks that rule's out of the result.
+   */
+  rule?: string;
 }
 
 /** The result of `validateRequest`, with what the matched operation needs to run. */
@@ -313,7 +318,7 @@ export function buildContract(
           ),
         );
       } else if (!bodyValidator(response.body)) {
-        for (const finding of explaining().explain(bodyValidator)) {
+        for (const finding of explaining().explain(bodyValidator, response.rule)) {
           const assumption = documented.assumption ?? finding.assumption;
           errors.push(
             violation(

@@ -128,10 +128,13 @@ export class CheckLedger {
         open.errors.filter((error) => error.part === "body"),
       );
     }
-    // The closed reading has the same operations: the one the open reading matched is not looked for again.
-    const closed = this.deps.closedContract.validateResponse(
-      open.operationId === undefined ? response : { ...response, operationId: open.operationId },
-    );
+    // The closed reading has the same operations: the one the open reading matched is not looked for again. Of
+    // its findings only the unlisted fields are new, and only they are explained.
+    const closed = this.deps.closedContract.validateResponse({
+      ...response,
+      ...(open.operationId === undefined ? {} : { operationId: open.operationId }),
+      rule: "unevaluatedProperties",
+    });
     const extra = closed.errors.filter((error) => error.rule === "unevaluatedProperties");
     this.checkViolations(
       "undocumented_response_property",
