@@ -47,6 +47,11 @@ export interface ResponseExchange {
    * own answers): the path is not matched again. Unknown ids are matched from the path as without it.
    */
   operationId?: string;
+  /**
+   * The one rule whose violations the caller wants (the runner's closed reading: `unevaluatedProperties`): the
+   * body's other failures may then be left unexplained, and the caller picks that rule's out of the result.
+   */
+  rule?: string;
 }
 
 /** The result of `validateRequest`, with what the matched operation needs to run. */
@@ -245,8 +250,8 @@ export function buildContract(
     const found: OperationMatch = known
       ? { kind: "operation", operation: known, pathParams: {} }
       : table.match(response.method, response.path);
-    const routeLabel = `${response.method.toUpperCase()} ${response.path.split("?")[0]}`;
-    if (found.kind !== "operation") return routeFailure(found, routeLabel, "response");
+    if (found.kind !== "operation")
+      return routeFailure(found, `${response.method.toUpperCase()} ${response.path.split("?")[0]}`, "response");
     const { operation } = found;
     const entry = compiled.get(operation.id)!;
     const errors: ContractViolation[] = [];
@@ -313,7 +318,7 @@ export function buildContract(
           ),
         );
       } else if (!bodyValidator(response.body)) {
-        for (const finding of explaining().explain(bodyValidator)) {
+        for (const finding of explaining().explain(bodyValidator, response.rule)) {
           const assumption = documented.assumption ?? finding.assumption;
           errors.push(
             violation(

@@ -9,8 +9,12 @@ const MAX_SHOWN = 80;
 
 /** Turns AJV errors into located, readable findings, each tagged with the assumption that covers it. */
 export interface SchemaExplainer {
-  /** Explains why `validate` refused the value it was last called with (call it right after a `false`). */
-  explain(validate: ValidateFunction): SchemaFinding[];
+  /**
+   * Explains why `validate` refused the value it was last called with (call it right after a `false`). With
+   * `rule`, the caller wants only the findings of that keyword: when no combinator failed, the errors of other
+   * keywords are left unexplained (a combinator's explanation draws on its branches' errors, so then all are).
+   */
+  explain(validate: ValidateFunction, rule?: string): SchemaFinding[];
   /** The nearest `x-assumption` at or above a place in the document, if any. */
   assumptionAt(documentPointer: string): string | undefined;
   /** The nearest `x-section` (the interface document's section that states a rule) at or above a place, if any. */
@@ -254,9 +258,13 @@ export function createSchemaExplainer(document: OpenApiDocument, validatorAt: Va
     return reached;
   };
 
-  const explain = (validate: ValidateFunction): SchemaFinding[] => {
+  const explain = (validate: ValidateFunction, rule?: string): SchemaFinding[] => {
     const out: Array<SchemaFinding & { from: string; origin: unknown }> = [];
-    for (const error of validate.errors ?? []) {
+    let errors = validate.errors ?? [];
+    // Outside a combinator a finding keeps its error's keyword, and is kept or dropped by others of that keyword.
+    if (rule !== undefined && !errors.some((error) => error.keyword === "anyOf" || error.keyword === "oneOf"))
+      errors = errors.filter((error) => error.keyword === rule);
+    for (const error of errors) {
       if ((error as { propertyName?: string }).propertyName !== undefined) continue; // folded into `propertyNames`
       if (error.keyword === "anyOf" || error.keyword === "oneOf") {
         // AJV reports a failed combinator after the errors of its branches; those are replaced by one explanation.

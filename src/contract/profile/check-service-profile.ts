@@ -43,6 +43,15 @@ const profileValidators = new WeakMap<ProfileTools, ValidateFunction>();
 const bodyCompilers = new WeakMap<ProfileTools, { ajv: Ajv2020; compiled: number }>();
 const COMPILES_PER_AJV = 256;
 
+/**
+ * The body shapes already compiled, by their JSON text: a profile's shapes are compiled when the mock reads it and
+ * again each time a run compares with it, and a compiled validator holds nothing of the body it last checked but
+ * its `errors`, which every caller reads at once. Emptied when full, so that a process reading many profiles
+ * keeps no more than this many validators alive.
+ */
+const compiledShapes = new WeakMap<ProfileTools, Map<string, ValidateFunction>>();
+const SHAPES_KEPT = 512;
+
 /** Compiles the body shape of an error entry, to hold bodies to it. */
 export function compileBodySchemaWith(tools: ProfileTools, schema: InferredSchema): ValidateFunction {
   // An inferred shape has types, properties, required keys and items only; any `$` keyword (an `$id` or an
@@ -50,12 +59,19 @@ export function compileBodySchemaWith(tools: ProfileTools, schema: InferredSchem
   const text = JSON.stringify(schema);
   if (schema === null || typeof schema !== "object" || typeof text !== "string" || text.includes('"$'))
     return tools.newAjv().compile(schema as object);
+  let shapes = compiledShapes.get(tools);
+  if (!shapes) compiledShapes.set(tools, (shapes = new Map()));
+  const known = shapes.get(text);
+  if (known) return known;
   let compiler = bodyCompilers.get(tools);
   if (!compiler || compiler.compiled >= COMPILES_PER_AJV)
     bodyCompilers.set(tools, (compiler = { ajv: tools.newAjv(), compiled: 0 }));
   compiler.compiled += 1;
   try {
-    return compiler.ajv.compile(schema as object);
+    const validate = compiler.ajv.compile(schema as object);
+    if (shapes.size >= SHAPES_KEPT) shapes.clear();
+    shapes.set(text, validate);
+    return validate;
   } finally {
     compiler.ajv.removeSchema(schema);
   }

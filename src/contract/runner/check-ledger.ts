@@ -73,10 +73,16 @@ export class CheckLedger {
     if (!statuses) this.coverage.set(context.operation, (statuses = new Set()));
     statuses.add(exchange.status);
 
-    this.record("not_a_server_error", "fact", exchange.status < 500, step, {
-      ...context,
-      message: `answered ${exchange.status}: ${excerpt(exchange.text)}`,
-    });
+    // The message is kept only when the check fails: no excerpt of the body is made for the others.
+    this.record(
+      "not_a_server_error",
+      "fact",
+      exchange.status < 500,
+      step,
+      exchange.status < 500
+        ? context
+        : { ...context, message: `answered ${exchange.status}: ${excerpt(exchange.text)}` },
+    );
 
     const response = {
       method: exchange.method,
@@ -122,7 +128,13 @@ export class CheckLedger {
         open.errors.filter((error) => error.part === "body"),
       );
     }
-    const closed = this.deps.closedContract.validateResponse(response);
+    // The closed reading has the same operations: the one the open reading matched is not looked for again. Of
+    // its findings only the unlisted fields are new, and only they are explained.
+    const closed = this.deps.closedContract.validateResponse({
+      ...response,
+      ...(open.operationId === undefined ? {} : { operationId: open.operationId }),
+      rule: "unevaluatedProperties",
+    });
     const extra = closed.errors.filter((error) => error.rule === "unevaluatedProperties");
     this.checkViolations(
       "undocumented_response_property",
@@ -137,7 +149,11 @@ export class CheckLedger {
     const facts = violations.filter((violation) => violation.tier === "fact");
     const tier: Tier = facts.length > 0 || violations.length === 0 ? "fact" : "assumption";
     const section = (facts[0] ?? violations[0])?.section;
-    this.record(check, tier, violations.length === 0, step, {
+    if (violations.length === 0) {
+      this.record(check, tier, true, step, context);
+      return;
+    }
+    this.record(check, tier, false, step, {
       ...context,
       message: violations.map(formatViolation).join("\n"),
       violations,
@@ -247,6 +263,15 @@ export class CheckLedger {
 
 /** The start of a body, on one line, for a message. */
 export function excerpt(text: string): string {
+  // A long body is flattened from its start only: once that start holds more than 201 characters on one line, two
+  // of them side by side, one at least not a space, the rest of the body cannot change the first 200.
+  if (text.length > EXCERPT_READS) {
+    const start = text.slice(0, EXCERPT_READS).replace(/\s+/g, " ").trimStart();
+    if (start.length > 201) return `${start.slice(0, 200)}…`;
+  }
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat || "(empty body)";
 }
+
+/** How much of a long body {@link excerpt} flattens first. */
+const EXCERPT_READS = 2048;

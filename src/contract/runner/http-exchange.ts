@@ -85,18 +85,21 @@ export function createExchanger({ baseUrl, timeoutMs, fetch = globalThis.fetch, 
     const started = performance.now();
     let response: Response;
     let text: string;
+    const deadline = requestDeadline(timeoutMs, signal);
     try {
       response = await fetch(`${base}${path}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
         redirect: "manual",
-        signal: signal ? AbortSignal.any([AbortSignal.timeout(timeoutMs), signal]) : AbortSignal.timeout(timeoutMs),
+        signal: deadline.signal,
       });
       text = await response.text();
     } catch (error) {
       const { kind, reason } = describeNetworkError(error, timeoutMs);
       return { ok: false, failure: { method, path, reason, kind } };
+    } finally {
+      deadline.done();
     }
     const exchange: Exchange = {
       method,
@@ -123,6 +126,35 @@ export function createExchanger({ baseUrl, timeoutMs, fetch = globalThis.fetch, 
       }
     }
     return { ok: true, exchange };
+  };
+}
+
+/**
+ * The signal of one request: aborted with a `TimeoutError` once `timeoutMs` have passed, as `AbortSignal.timeout`
+ * does, or with the run's reason when the run is interrupted, as `AbortSignal.any` does; `done` once the answer is
+ * read. A controller and a timer cleared at the end cost a run's hundreds of requests half what a timeout signal
+ * (and a signal following two others) does, each kept until the collector finds it.
+ */
+function requestDeadline(timeoutMs: number, run: AbortSignal | undefined): { signal: AbortSignal; done(): void } {
+  const controller = new AbortController();
+  if (run?.aborted) {
+    controller.abort(run.reason);
+    return { signal: controller.signal, done: () => {} };
+  }
+  const timer = setTimeout(
+    () => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
+    timeoutMs,
+  );
+  // Like AbortSignal.timeout's, the timer does not keep the process alive.
+  timer.unref();
+  const interrupted = () => controller.abort(run?.reason);
+  run?.addEventListener("abort", interrupted, { once: true });
+  return {
+    signal: controller.signal,
+    done: () => {
+      clearTimeout(timer);
+      run?.removeEventListener("abort", interrupted);
+    },
   };
 }
 

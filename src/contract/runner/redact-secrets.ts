@@ -14,7 +14,8 @@ export const SHORTEST_SECRET = 4;
  * A function that copies a value (a report, a progress event) with every secret in its strings replaced by its
  * variable name. The curl lines already name the variables; this catches the rest: a service that echoes the
  * API-KEY in an error body, a message quoting a header. Longer secrets first, so that one holding another is
- * replaced whole.
+ * replaced whole. A value none of whose strings holds a secret, as nearly every one is, comes back as it is,
+ * not copied.
  */
 export function secretRedactor(secrets: Secret[]): <T>(value: T) => T {
   const ordered = secrets
@@ -44,5 +45,18 @@ export function secretRedactor(secrets: Secret[]): <T>(value: T) => T {
     }
     return value;
   };
-  return <T>(value: T) => walk(value) as T;
+  // Whether the walk would change anything: the same strings looked at, nothing copied. A report holds no secret
+  // nearly always, and looking through it costs a fraction of copying its tens of thousands of objects. Its
+  // results share their request (its curl line, its body), which is looked through once.
+  const holdsSecret = (value: unknown, seen: Set<object>): boolean => {
+    if (typeof value === "string") return ordered.some((secret) => value.includes(secret.value));
+    if (value === null || typeof value !== "object" || seen.has(value)) return false;
+    seen.add(value);
+    if (Array.isArray(value)) return value.some((entry) => holdsSecret(entry, seen));
+    if (Object.getPrototypeOf(value) === Object.prototype) {
+      for (const key in value) if (holdsSecret((value as Record<string, unknown>)[key], seen)) return true;
+    }
+    return false;
+  };
+  return <T>(value: T) => (holdsSecret(value, new Set()) ? (walk(value) as T) : value);
 }

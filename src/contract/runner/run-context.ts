@@ -219,29 +219,48 @@ export class RunContext {
         });
       }
     }
-    const actual = `${exchange.status} ${excerpt(exchange.text)}`;
-
+    // A passed check keeps no message, expected or actual value: they are made, with the body's excerpt, only
+    // for a check that did not pass.
     if (options.expect === "success") {
-      this.record("status_code_conformance", "fact", exchange.status === 200, step, {
-        ...context,
-        message:
-          `the operation should have succeeded with 200 (section 4), got ${exchange.status}: ` +
-          `${excerpt(exchange.text)}`,
-        section: "4",
-        expected: "200",
-        actual,
-      });
+      const succeeded = exchange.status === 200;
+      this.record(
+        "status_code_conformance",
+        "fact",
+        succeeded,
+        step,
+        succeeded
+          ? { ...context, section: "4" }
+          : {
+              ...context,
+              message:
+                `the operation should have succeeded with 200 (section 4), got ${exchange.status}: ` +
+                `${excerpt(exchange.text)}`,
+              section: "4",
+              expected: "200",
+              actual: `${exchange.status} ${excerpt(exchange.text)}`,
+            },
+      );
     } else if (options.expect !== "any") {
       const { refusal, tier = "fact", section, rule } = options.expect;
       const refused = exchange.status < 200 || exchange.status >= 300;
-      const got = `got ${exchange.status}: ${excerpt(exchange.text)}`;
-      this.record(refusal, tier, refused, step, {
-        ...context,
-        message: `should have been refused${rule ? ` (${rule})` : ""}, ${got}`,
-        ...(section ? { section } : {}),
-        expected: "a refusal (any status but 2xx)",
-        actual,
-      });
+      const sectionOf = section ? { section } : {};
+      this.record(
+        refusal,
+        tier,
+        refused,
+        step,
+        refused
+          ? { ...context, ...sectionOf }
+          : {
+              ...context,
+              message:
+                `should have been refused${rule ? ` (${rule})` : ""}, ` +
+                `got ${exchange.status}: ${excerpt(exchange.text)}`,
+              ...sectionOf,
+              expected: "a refusal (any status but 2xx)",
+              actual: `${exchange.status} ${excerpt(exchange.text)}`,
+            },
+      );
     }
 
     this.#run.emit({
@@ -280,11 +299,16 @@ export class RunContext {
     } else {
       this.#unansweredInARow = 0;
       request.status = sent.exchange.status;
-      this.record("not_a_server_error", "fact", sent.exchange.status < 500, step, {
-        operation,
-        request,
-        message: `answered ${sent.exchange.status}: ${excerpt(sent.exchange.text)}`,
-      });
+      const answered = sent.exchange.status < 500;
+      this.record(
+        "not_a_server_error",
+        "fact",
+        answered,
+        step,
+        answered
+          ? { operation, request }
+          : { operation, request, message: `answered ${sent.exchange.status}: ${excerpt(sent.exchange.text)}` },
+      );
       this.#observe(step, undefined, "primary", "valid", { expect: "any", point: options.point }, sent.exchange);
     }
     this.#run.emit({
