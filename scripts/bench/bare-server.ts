@@ -20,4 +20,4 @@ createServer((request, response) => {
   request.resume();
   response.writeHead(answer.status, answer.headers);
   response.end(body);
-}).listen(port, "127.0.0.1");
+}).listen(port, "127.0.0.1", () => process.stdout.write("listening\n")); // the bench sends its first request then

@@ -8,6 +8,9 @@ import type { ServerCommand } from "./processes.ts";
 
 const at = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
+/** The first line of the mock's banner, printed once it listens (with `--quiet` too). */
+export const MOCK_LISTENING = /^Property Listing Service mock listening on /m;
+
 /**
  * The installed bin, as a user's script or docker-compose runs it: with `--quiet` unless `log` is set (the request
  * log then goes to a pipe the bench reads, as a terminal or `docker logs` would).
@@ -29,6 +32,7 @@ export function mockBin(
       ...(options.validateResponses ? ["--validate-responses"] : []),
     ],
     readyPath: "/healthz",
+    readyLine: MOCK_LISTENING,
     spawnsServerItself: true,
   };
 }
@@ -50,6 +54,7 @@ export function npmStart(): ServerCommand {
     command: "npm",
     args: (port) => ["start", "--silent", "--", "--port", String(port), "--host", "127.0.0.1", "--quiet"],
     readyPath: "/healthz",
+    readyLine: MOCK_LISTENING,
     env: { npm_config_update_notifier: "false" },
     spawnsServerItself: false,
   };
@@ -91,9 +96,14 @@ export function prism(): ServerCommand {
       "error",
     ],
     readyPath: "/api/v1/object/template_base",
+    // Its start-up is not a figure here; a poll every 2 ms through its seconds of start cost seconds of CPU.
+    pollMs: 25,
     spawnsServerItself: true,
   };
 }
+
+/** What bare-server.ts prints once it listens. */
+const BARE_LISTENING = /^listening$/m;
 
 /** A bare node:http server answering `answer` to everything (`bare-server.ts`). */
 export function bareServer(answer: { status: number; headers: Record<string, string>; body: string }): ServerCommand {
@@ -102,6 +112,7 @@ export function bareServer(answer: { status: number; headers: Record<string, str
     command: process.execPath,
     args: (port) => ["--import", "tsx", at("scripts/bench/bare-server.ts"), String(port)],
     readyPath: "/",
+    readyLine: BARE_LISTENING,
     env: { PLK_BARE_ANSWER: JSON.stringify(answer) },
     spawnsServerItself: true,
   };

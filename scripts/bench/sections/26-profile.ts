@@ -19,6 +19,7 @@ import {
 import { startGroups, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
+import { MOCK_LISTENING } from "../servers.ts";
 
 /** Processes on each side (measure-servers.ts). */
 const PROCESSES = GROUP_PROCESSES;
@@ -79,6 +80,7 @@ function mock(name: string, profile?: string): ServerCommand {
       ...(profile ? ["--profile", profile] : []),
     ],
     readyPath: "/healthz",
+    readyLine: MOCK_LISTENING,
     spawnsServerItself: true,
   };
 }

@@ -22,6 +22,7 @@ import {
 import { startGroups, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, type Scenario, type Step } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
+import { MOCK_LISTENING } from "../servers.ts";
 
 const PROCESSES = GROUP_PROCESSES;
 const ROUNDS = 2 * PROCESSES;
@@ -52,6 +53,7 @@ function mock(name: string, usageFile?: string): ServerCommand {
       ...(usageFile ? ["--record-usage", usageFile, "--consumer", "bench"] : []),
     ],
     readyPath: "/healthz",
+    readyLine: MOCK_LISTENING,
     spawnsServerItself: true,
   };
 }
