@@ -58,6 +58,14 @@ export const WARM_UP_REQUESTS = 5_000;
 export const GROUP_PROCESSES = 5;
 
 /**
+ * Processes a side of such a comparison takes in a run with these settings: two in a `--quick` one, a look at the
+ * bench rather than its figures, still several processes taking the runs in turn; {@link GROUP_PROCESSES} else.
+ */
+export function groupProcessesOf(settings: { quick: boolean }): number {
+  return settings.quick ? 2 : GROUP_PROCESSES;
+}
+
+/**
  * How long every process is left without requests between its two warm-ups (a full run; a `--quick` one does not
  * wait). A Node process whose heap a full collection has grown is collected again by V8's memory reducer once it
  * finds the process idle (its timer runs 8 s): that collection shrinks the heap and discards optimized code of

@@ -70,7 +70,8 @@ export const USAGE = `Usage: npm run bench -- [--properties N] [--requests N] [-
   --soak N         requests of the soak, a positive integer (default ${DEFAULTS.soakRequests})
   --starts N       starts per program for the start-up figures, a positive integer (default ${DEFAULTS.starts})
   --quick          small counts and short rounds, for a smoke test (${QUICK.properties} properties,
-                   ${QUICK.requests} requests, a soak of ${QUICK.soakRequests})
+                   ${QUICK.requests} requests, a soak of ${QUICK.soakRequests}; one round of each repeated
+                   figure, two processes on each side of a comparison)
   --only a,b       run only these sections (contract, usage-replay, peers, log, profile, usage, answers, scale, growth,
                    persistence, soak, durability, container, msw)
   --growth-sizes a,b  store sizes of the memory-growth section, in properties (default

@@ -213,7 +213,7 @@ export const section: BenchSection<ScaleFigures> = {
       const smallCommand = mockBin({ fixtures: DEFAULT_FIXTURES_PATH, name: "mock, default fixtures" });
       const [firstSmalls, largeReplicas] = (await startGroups(
         [smallCommand, mockBin({ fixtures: file })],
-        SCALE_PROCESSES - 1,
+        (settings.quick ? QUICK_SCALE_PROCESSES : SCALE_PROCESSES) - 1,
         running,
         120_000,
       )) as [RunningServer[], RunningServer[]];
@@ -515,6 +515,8 @@ export const section: BenchSection<ScaleFigures> = {
 
 /** Processes on each side of goal 2c. */
 const SCALE_PROCESSES = 3;
+/** The same in a `--quick` run, a look at the bench rather than its figures: still more than one, in turn. */
+const QUICK_SCALE_PROCESSES = 2;
 /** How many times the scenarios' count of requests each side of the interleaved comparisons answers. */
 const MEASURED_REQUESTS_FACTOR = 4;
 
