@@ -1,7 +1,7 @@
 /** The programs the bench starts as processes: the mock (its bin and `npm start`) and its peers. */
 import { IDLE_RECLAIM_AFTER_MS } from "../../src/cli/reclaim-when-idle.ts";
 import { LARGE_STORE_PROPERTIES } from "../../src/cli/collect-garbage.ts";
-import { realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { FIXTURE_ACCOUNTS } from "../../src/fixtures/generate-fixtures.ts";
 import type { ServerCommand } from "./processes.ts";
@@ -102,6 +102,9 @@ export function prism(): ServerCommand {
   };
 }
 
+/** bare-server.ts's text, run by node as it is (it is JavaScript too). */
+const BARE_SERVER = readFileSync(at("scripts/bench/bare-server.ts"), "utf8");
+
 /** What bare-server.ts prints once it listens. */
 const BARE_LISTENING = /^listening$/m;
 
@@ -110,7 +113,7 @@ export function bareServer(answer: { status: number; headers: Record<string, str
   return {
     name: "bare node:http",
     command: process.execPath,
-    args: (port) => ["--import", "tsx", at("scripts/bench/bare-server.ts"), String(port)],
+    args: (port) => ["--input-type=module", "-e", BARE_SERVER, String(port)],
     readyPath: "/",
     readyLine: BARE_LISTENING,
     env: { PLK_BARE_ANSWER: JSON.stringify(answer) },
