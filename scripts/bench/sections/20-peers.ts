@@ -10,7 +10,7 @@ import {
   eachProcessLines,
   groupProcessesOf,
   measureInterleaved,
-  settleMsOf,
+  measureOptionsOf,
   warmUpWords,
   type Contender,
   type ServerFigure,
@@ -75,16 +75,29 @@ export const section: BenchSection<PeersFigures> = {
     const rounds = 2 * mockProcesses;
 
     // Start-up, interleaved: the median of `starts` starts of each program.
-    const startCommands: ServerCommand[] = [mockBin(), npmStart(), jsonServer(fixtures)];
+    const [mockCommand, jsonCommand] = [mockBin(), jsonServer(fixtures)];
+    const startCommands: ServerCommand[] = [mockCommand, npmStart(), jsonCommand];
     if (settings.baseline) startCommands.push(mockBin({ bin: settings.baseline, name: "mock (baseline build)" }));
     const startTimes = startCommands.map(() => [] as number[]);
-    for (let round = 0; round < settings.starts; round++) {
-      for (const [index, command] of startCommands.entries()) {
-        progress(`peers: start-up ${round + 1}/${settings.starts} of ${command.name}…`);
-        const server = await startServer(command);
-        startTimes[index]!.push(server.startupMs);
-        await server.stop();
+    // A quick run keeps the last start of the mock's bin and of json-server for the load below rather than start
+    // them again; a full run starts anew the servers it loads, in the order its comparisons need.
+    const kept = new Map<ServerCommand, RunningServer>();
+    const running: RunningServer[] = [];
+    try {
+      for (let round = 0; round < settings.starts; round++) {
+        for (const [index, command] of startCommands.entries()) {
+          progress(`peers: start-up ${round + 1}/${settings.starts} of ${command.name}…`);
+          const server = await startServer(command);
+          startTimes[index]!.push(server.startupMs);
+          if (settings.quick && round === settings.starts - 1 && (command === mockCommand || command === jsonCommand)) {
+            running.push(server);
+            kept.set(command, server);
+          } else await server.stop();
+        }
       }
+    } catch (error) {
+      for (const server of running) await server.stop();
+      throw error;
     }
     const startup = startCommands.map((command, index) => ({
       server: command.name,
@@ -94,11 +107,10 @@ export const section: BenchSection<PeersFigures> = {
     }));
 
     // Throughput, latency, CPU per request and memory, on the same request.
-    const running: RunningServer[] = [];
     try {
       progress("peers: starting the servers…");
-      const mock = await startServer(mockBin());
-      running.push(mock);
+      const mock = kept.get(mockCommand) ?? (await startServer(mockBin()));
+      if (!kept.has(mockCommand)) running.push(mock);
       const path = `${API}/property/${NID}`;
       const answer = await sampleAnswer(mock.url, path);
       const validating = await startServer(mockBin({ validateResponses: true }));
@@ -108,8 +120,8 @@ export const section: BenchSection<PeersFigures> = {
         mockProcesses - 1,
         running,
       )) as [RunningServer[], RunningServer[]];
-      const json = await startServer(jsonServer(fixtures));
-      running.push(json);
+      const json = kept.get(jsonCommand) ?? (await startServer(jsonServer(fixtures)));
+      if (!kept.has(jsonCommand)) running.push(json);
       const bares = await startServers(bareServer(answer), mockProcesses, running);
       const bare = bares[0]!;
       const baseline = settings.baseline
@@ -142,7 +154,7 @@ export const section: BenchSection<PeersFigures> = {
         { server: bare, replicas: bares.slice(1), scenario: repeatedRequest("GET property/{nid}", step, jobs) },
       ];
       progress(`peers: ${count(jobs * rounds)} requests to each of ${contenders.length} servers, interleaved…`);
-      const servers = await measureInterleaved(load, contenders, rounds, failures, { settleMs: settleMsOf(settings) });
+      const servers = await measureInterleaved(load, contenders, rounds, failures, measureOptionsOf(settings));
       const figure = (name: string) => servers.find((entry) => entry.server === name);
       const startOf = (name: string) => startup.find((entry) => entry.server === name)?.medianMs;
 
@@ -151,7 +163,7 @@ export const section: BenchSection<PeersFigures> = {
       const lines = [
         `GET of one property (${answer.body.length} B) with the demo credentials; each server started as a ` +
           `process, ${count(jobs * rounds)} requests`,
-        `each in ${rounds} interleaved runs, after ${warmUpWords(settleMsOf(settings))}, on ` +
+        `each in ${rounds} interleaved runs, after ${warmUpWords(measureOptionsOf(settings))}, on ` +
           `${settings.concurrency} keep-alive connections from a separate load process`,
         `(the mock, the mock with --validate-responses and bare node:http: ${mockProcesses} processes each, ` +
           `taking the runs in turn). CPU is the server`,

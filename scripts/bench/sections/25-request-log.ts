@@ -5,7 +5,13 @@
  * throughput of --quiet when every line was its own write).
  */
 import { count, micros, perSecond, ratio, table } from "../format.ts";
-import { eachProcessLines, groupProcessesOf, measureInterleaved, settleMsOf, warmUpWords } from "../measure-servers.ts";
+import {
+  eachProcessLines,
+  groupProcessesOf,
+  measureInterleaved,
+  measureOptionsOf,
+  warmUpWords,
+} from "../measure-servers.ts";
 import { startGroups, type RunningServer } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection } from "../section.ts";
@@ -49,14 +55,14 @@ export const section: BenchSection<RequestLogFigures> = {
         ],
         rounds,
         failures,
-        { settleMs: settleMsOf(settings) },
+        measureOptionsOf(settings),
       );
       const throughputRatio = loggingFigure!.requestsPerSecond / quietFigure!.requestsPerSecond;
       const lines = [
         "The request log: the bin logging a line per request to a pipe, beside the bin with --quiet",
         "",
         `GET ${step.path}, ${count(jobs * rounds)} requests to each side in ${rounds} interleaved runs after ` +
-          `${warmUpWords(settleMsOf(settings))};`,
+          `${warmUpWords(measureOptionsOf(settings))};`,
         `${processes} processes on each side taking the runs in turn, ${settings.concurrency} keep-alive connections.`,
         "",
         ...table(

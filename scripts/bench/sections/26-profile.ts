@@ -12,7 +12,7 @@ import {
   eachProcessLines,
   groupProcessesOf,
   measureInterleaved,
-  settleMsOf,
+  measureOptionsOf,
   type Contender,
   type ServerFigure,
 } from "../measure-servers.ts";
@@ -108,7 +108,7 @@ export const section: BenchSection<ProfileFigures> = {
         { server: profiled!, replicas: profiledReplicas, scenario: repeatedRequest("GET property/{nid}", step, jobs) },
       ];
       progress(`profile: ${count(jobs * rounds)} requests to each, interleaved…`);
-      const servers = await measureInterleaved(load, contenders, rounds, failures, { settleMs: settleMsOf(settings) });
+      const servers = await measureInterleaved(load, contenders, rounds, failures, measureOptionsOf(settings));
       const [withoutFigure, withFigure] = [
         servers.find((entry) => entry.server === plain!.name)!,
         servers.find((entry) => entry.server === profiled!.name)!,

@@ -15,7 +15,7 @@ import {
   eachProcessLines,
   groupProcessesOf,
   measureInterleaved,
-  settleMsOf,
+  measureOptionsOf,
   type Contender,
   type ServerFigure,
 } from "../measure-servers.ts";
@@ -126,7 +126,7 @@ export const section: BenchSection<UsageFigures> = {
         { server: on!, replicas: onReplicas, scenario: suiteScenario(jobs) },
       ];
       progress(`usage: ${count(jobs * rounds)} tests of ${PER_TEST + 1} requests to each, interleaved…`);
-      servers = await measureInterleaved(load, contenders, rounds, failures, { settleMs: settleMsOf(settings) });
+      servers = await measureInterleaved(load, contenders, rounds, failures, measureOptionsOf(settings));
     } finally {
       for (const server of running) await server.stop();
     }

@@ -11,7 +11,13 @@ import { FIXTURE_ACCOUNTS } from "../../../src/fixtures/generate-fixtures.ts";
 import { bytes, count, micros, ms, perSecond, ratio, ratioOf, seconds, table, UNMEASURED } from "../format.ts";
 import type { HttpFigure } from "../http-figure.ts";
 import { summarise } from "../load-client.ts";
-import { eachProcessLines, measureInterleaved, type MeasureOptions, type ServerFigure } from "../measure-servers.ts";
+import {
+  eachProcessLines,
+  measureInterleaved,
+  measureOptionsOf,
+  type MeasureOptions,
+  type ServerFigure,
+} from "../measure-servers.ts";
 import { settled, startGroups, startServer, startServers, type RunningServer } from "../processes.ts";
 import { API, ScenarioPlan } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
@@ -256,7 +262,7 @@ export const section: BenchSection<ScaleFigures> = {
         ],
         rounds,
         failures,
-        SCALE_MEASURE,
+        { ...SCALE_MEASURE, warmUpRuns: measureOptionsOf(settings).warmUpRuns },
       );
       const throughputRatio = largeFigure!.requestsPerSecond / smallFigure!.requestsPerSecond;
       // Issue 23 states its goal for one process on each side, in runs of their own: the first two started in turn,
@@ -279,7 +285,7 @@ export const section: BenchSection<ScaleFigures> = {
         ],
         rounds,
         failures,
-        SCALE_MEASURE,
+        { ...SCALE_MEASURE, warmUpRuns: measureOptionsOf(settings).warmUpRuns },
       );
       const oneProcessRatio = largeAlone!.requestsPerSecond / smallAlone!.requestsPerSecond;
 
