@@ -24,6 +24,8 @@ export interface DurabilitySettings {
   creates: number;
   /** Milliseconds of each GET run. */
   getRunMs: number;
+  /** Unmeasured GETs the large store's first start answers before its GET runs. */
+  warmUpGets: number;
   /** Changes in the journal the start-up figure reads back. */
   journalChanges: number;
   concurrency: number;
@@ -153,7 +155,7 @@ export async function measureDurability(
       method: "GET",
       path: `${API}/property/${nids[(index * 7919) % nids.length]}`,
     });
-    await drive(first.url, { concurrency: settings.concurrency, total: 2_000, next: retrieve }); // warm-up
+    await drive(first.url, { concurrency: settings.concurrency, total: settings.warmUpGets, next: retrieve }); // warm-up
     const quietRuns: LoadFigure[] = [];
     const editingRuns: LoadFigure[] = [];
     let edits = 0;

@@ -58,6 +58,14 @@ export const WARM_UP_REQUESTS = 5_000;
 export const GROUP_PROCESSES = 5;
 
 /**
+ * Processes a side of such a comparison takes in a run with these settings: two in a `--quick` one, a look at the
+ * bench rather than its figures, still several processes taking the runs in turn; {@link GROUP_PROCESSES} else.
+ */
+export function groupProcessesOf(settings: { quick: boolean }): number {
+  return settings.quick ? 2 : GROUP_PROCESSES;
+}
+
+/**
  * How long every process is left without requests between its two warm-ups (a full run; a `--quick` one does not
  * wait). A Node process whose heap a full collection has grown is collected again by V8's memory reducer once it
  * finds the process idle (its timer runs 8 s): that collection shrinks the heap and discards optimized code of
@@ -77,8 +85,11 @@ export function settleMsOf(settings: { quick: boolean }): number {
 }
 
 /** How the processes were warmed up, for a section's lines. */
-export function warmUpWords(settleMs: number): string {
-  const each = `${WARM_UP_REQUESTS.toLocaleString("en-US")} unmeasured requests to each process`;
+export function warmUpWords({ settleMs, warmUpRuns }: Required<MeasureOptions>): string {
+  const each =
+    warmUpRuns === 1
+      ? "one unmeasured run of the scenario on each process"
+      : `${WARM_UP_REQUESTS.toLocaleString("en-US")} unmeasured requests to each process`;
   return settleMs > 0
     ? `two warm-ups of ${each}, ${Math.round(settleMs / 1000)} s apart (V8's memory reducer runs between them, ` +
         `measure-servers.ts)`
@@ -88,6 +99,22 @@ export function warmUpWords(settleMs: number): string {
 export interface MeasureOptions {
   /** Milliseconds every process is left idle between its two warm-ups; 0: one warm-up and no wait. */
   settleMs: number;
+  /**
+   * Runs of its scenario each process is sent in a warm-up, at most {@link WARM_UP_REQUESTS} jobs in all
+   * ({@link WARM_UP_RUNS} unless given).
+   */
+  warmUpRuns?: number;
+}
+
+/** Runs of the scenario in a warm-up of a process: a short run's scenario is short, and ten of it warm it some. */
+export const WARM_UP_RUNS = 10;
+
+/**
+ * How a run with these settings measures servers: a `--quick` one, a look at the bench rather than its figures,
+ * neither settles nor warms up more than one run of each scenario (ten were five times what it measures).
+ */
+export function measureOptionsOf(settings: { quick: boolean }): Required<MeasureOptions> {
+  return { settleMs: settleMsOf(settings), warmUpRuns: settings.quick ? 1 : WARM_UP_RUNS };
 }
 
 export async function measureInterleaved(
@@ -105,7 +132,8 @@ export async function measureInterleaved(
   const warmUp = async () => {
     for (const contender of contenders) {
       for (const server of processes(contender)) {
-        const target = Math.min(WARM_UP_REQUESTS, 10 * contender.scenario.jobs.length); // a --quick run warms less
+        const runs = options.warmUpRuns ?? WARM_UP_RUNS;
+        const target = Math.min(WARM_UP_REQUESTS, runs * contender.scenario.jobs.length); // a short run warms less
         for (let sent = 0; sent < target; sent += contender.scenario.jobs.length) {
           const run = await load.run(server.url, contender.scenario);
           failures.push(...run.failureSamples.map((sample) => `${server.name}: ${sample}`));

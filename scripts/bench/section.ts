@@ -20,6 +20,14 @@ export interface Goal {
   unmeasured?: boolean;
 }
 
+/**
+ * Rounds of a repeated measure in a run with these settings: `full` in a full run, one in a `--quick` one (a look at
+ * the bench rather than its figures, where every round runs the same code).
+ */
+export function roundsOf(settings: { quick: boolean }, full: number): number {
+  return settings.quick ? 1 : full;
+}
+
 /** PASS, FAIL (or what `fail` says), or NOT MEASURED for a goal whose figure its clock could not take. */
 export function verdict(goal: Goal, fail = "FAIL"): string {
   return goal.unmeasured ? "NOT MEASURED" : goal.pass ? "PASS" : fail;

@@ -1,12 +1,15 @@
 /** The programs the bench starts as processes: the mock (its bin and `npm start`) and its peers. */
 import { IDLE_RECLAIM_AFTER_MS } from "../../src/cli/reclaim-when-idle.ts";
 import { LARGE_STORE_PROPERTIES } from "../../src/cli/collect-garbage.ts";
-import { realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { FIXTURE_ACCOUNTS } from "../../src/fixtures/generate-fixtures.ts";
 import type { ServerCommand } from "./processes.ts";
 
 const at = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+
+/** The first line of the mock's banner, printed once it listens (with `--quiet` too). */
+export const MOCK_LISTENING = /^Property Listing Service mock listening on /m;
 
 /**
  * The installed bin, as a user's script or docker-compose runs it: with `--quiet` unless `log` is set (the request
@@ -29,6 +32,7 @@ export function mockBin(
       ...(options.validateResponses ? ["--validate-responses"] : []),
     ],
     readyPath: "/healthz",
+    readyLine: MOCK_LISTENING,
     spawnsServerItself: true,
   };
 }
@@ -50,6 +54,7 @@ export function npmStart(): ServerCommand {
     command: "npm",
     args: (port) => ["start", "--silent", "--", "--port", String(port), "--host", "127.0.0.1", "--quiet"],
     readyPath: "/healthz",
+    readyLine: MOCK_LISTENING,
     env: { npm_config_update_notifier: "false" },
     spawnsServerItself: false,
   };
@@ -91,17 +96,26 @@ export function prism(): ServerCommand {
       "error",
     ],
     readyPath: "/api/v1/object/template_base",
+    // Its start-up is not a figure here; a poll every 2 ms through its seconds of start cost seconds of CPU.
+    pollMs: 25,
     spawnsServerItself: true,
   };
 }
+
+/** bare-server.ts's text, run by node as it is (it is JavaScript too). */
+const BARE_SERVER = readFileSync(at("scripts/bench/bare-server.ts"), "utf8");
+
+/** What bare-server.ts prints once it listens. */
+const BARE_LISTENING = /^listening$/m;
 
 /** A bare node:http server answering `answer` to everything (`bare-server.ts`). */
 export function bareServer(answer: { status: number; headers: Record<string, string>; body: string }): ServerCommand {
   return {
     name: "bare node:http",
     command: process.execPath,
-    args: (port) => ["--import", "tsx", at("scripts/bench/bare-server.ts"), String(port)],
+    args: (port) => ["--input-type=module", "-e", BARE_SERVER, String(port)],
     readyPath: "/",
+    readyLine: BARE_LISTENING,
     env: { PLK_BARE_ANSWER: JSON.stringify(answer) },
     spawnsServerItself: true,
   };

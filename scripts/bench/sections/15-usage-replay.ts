@@ -12,7 +12,7 @@ import { AnswersCollector } from "../../../src/contract/usage/collect-answers.ts
 import { startIndependentService } from "../../../test/support/independent-service/index.ts";
 import { recordSampleUsage, SAMPLE_TESTS, type SampleTest } from "../../../test/support/usage-samples.ts";
 import { count, ms, table } from "../format.ts";
-import type { BenchSection } from "../section.ts";
+import { roundsOf, type BenchSection } from "../section.ts";
 import { median } from "../stats.ts";
 
 /** The figures of this section. */
@@ -25,12 +25,14 @@ export interface UsageReplayFigures {
   medianMs: number;
 }
 
+/** Rounds, each on a fresh instance (one in a `--quick` run: section.ts, roundsOf). */
 const ROUNDS = 3;
 const GOAL_MS = 2000;
 
 export const section: BenchSection<UsageReplayFigures> = {
   key: "usage-replay",
-  async run({ progress }) {
+  async run({ settings, progress }) {
+    const rounds = roundsOf(settings, ROUNDS);
     progress("usage replay: recording 100 interactions from the mock…");
     const tests: SampleTest[] = [
       SAMPLE_TESTS.list!,
@@ -46,8 +48,8 @@ export const section: BenchSection<UsageReplayFigures> = {
     const roundsMs: number[] = [];
     const failures: string[] = [];
     let requests = 0;
-    for (let round = 0; round < ROUNDS; round += 1) {
-      progress(`usage replay: round ${round + 1} of ${ROUNDS}…`);
+    for (let round = 0; round < rounds; round += 1) {
+      progress(`usage replay: round ${round + 1} of ${rounds}…`);
       const service = await startIndependentService();
       try {
         const { primary } = service.accounts;
@@ -107,7 +109,7 @@ export const section: BenchSection<UsageReplayFigures> = {
       goals: [
         {
           id: "38c",
-          name: `replay of ${interactions} interactions on loopback (median of ${ROUNDS})`,
+          name: `replay of ${interactions} interactions on loopback (median of ${rounds})`,
           measured: ms(medianMs),
           target: `≤ ${ms(GOAL_MS)}`,
           pass: medianMs <= GOAL_MS,

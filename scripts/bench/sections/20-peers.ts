@@ -8,9 +8,9 @@ import { DEFAULT_FIXTURES_PATH } from "../../../src/hosts/node/state/load-fixtur
 import { bytes, count, micros, ms, percent, perSecond, ratio, ratioOf, table, UNMEASURED } from "../format.ts";
 import {
   eachProcessLines,
-  GROUP_PROCESSES,
+  groupProcessesOf,
   measureInterleaved,
-  settleMsOf,
+  measureOptionsOf,
   warmUpWords,
   type Contender,
   type ServerFigure,
@@ -57,19 +57,6 @@ export interface PeersFigures {
   servers: ServerFigure[];
 }
 
-/**
- * Processes of the mock, of the mock with --validate-responses and of bare node:http, that the rounds go to in
- * turn: goal 2d compares the first two, whose true difference is small (measure-servers.ts). Bare node:http, the
- * peer of goals 1 and 23c, takes its runs the same way, so that each of its processes waits as long between its
- * runs as the mock's: a Node process that waited some seconds since its last request spends more CPU on the
- * next thousands, bare node:http too, and a single bare process, taking every round, waited less.
- */
-const MOCK_PROCESSES = GROUP_PROCESSES;
-/**
- * Runs of each server, interleaved: more and shorter runs spread a change of the machine's load over every
- * server; two for each process of the mock.
- */
-const ROUNDS = 2 * MOCK_PROCESSES;
 const NID = 1001; // a property of the demo account in fixtures/db.json
 
 export const section: BenchSection<PeersFigures> = {
@@ -77,18 +64,40 @@ export const section: BenchSection<PeersFigures> = {
   async run({ settings, progress, load }) {
     const failures: string[] = [];
     const fixtures = DEFAULT_FIXTURES_PATH;
+    // Processes of the mock, of the mock with --validate-responses and of bare node:http, that the rounds go to in
+    // turn: goal 2d compares the first two, whose true difference is small (measure-servers.ts). Bare node:http,
+    // the peer of goals 1 and 23c, takes its runs the same way, so that each of its processes waits as long
+    // between its runs as the mock's: a Node process that waited some seconds since its last request spends more
+    // CPU on the next thousands, bare node:http too, and a single bare process, taking every round, waited less.
+    const mockProcesses = groupProcessesOf(settings);
+    // Runs of each server, interleaved: more and shorter runs spread a change of the machine's load over every
+    // server; two for each process of the mock.
+    const rounds = 2 * mockProcesses;
 
     // Start-up, interleaved: the median of `starts` starts of each program.
-    const startCommands: ServerCommand[] = [mockBin(), npmStart(), jsonServer(fixtures)];
+    const [mockCommand, jsonCommand] = [mockBin(), jsonServer(fixtures)];
+    const startCommands: ServerCommand[] = [mockCommand, npmStart(), jsonCommand];
     if (settings.baseline) startCommands.push(mockBin({ bin: settings.baseline, name: "mock (baseline build)" }));
     const startTimes = startCommands.map(() => [] as number[]);
-    for (let round = 0; round < settings.starts; round++) {
-      for (const [index, command] of startCommands.entries()) {
-        progress(`peers: start-up ${round + 1}/${settings.starts} of ${command.name}…`);
-        const server = await startServer(command);
-        startTimes[index]!.push(server.startupMs);
-        await server.stop();
+    // A quick run keeps the last start of the mock's bin and of json-server for the load below rather than start
+    // them again; a full run starts anew the servers it loads, in the order its comparisons need.
+    const kept = new Map<ServerCommand, RunningServer>();
+    const running: RunningServer[] = [];
+    try {
+      for (let round = 0; round < settings.starts; round++) {
+        for (const [index, command] of startCommands.entries()) {
+          progress(`peers: start-up ${round + 1}/${settings.starts} of ${command.name}…`);
+          const server = await startServer(command);
+          startTimes[index]!.push(server.startupMs);
+          if (settings.quick && round === settings.starts - 1 && (command === mockCommand || command === jsonCommand)) {
+            running.push(server);
+            kept.set(command, server);
+          } else await server.stop();
+        }
       }
+    } catch (error) {
+      for (const server of running) await server.stop();
+      throw error;
     }
     const startup = startCommands.map((command, index) => ({
       server: command.name,
@@ -98,23 +107,22 @@ export const section: BenchSection<PeersFigures> = {
     }));
 
     // Throughput, latency, CPU per request and memory, on the same request.
-    const running: RunningServer[] = [];
     try {
       progress("peers: starting the servers…");
-      const mock = await startServer(mockBin());
-      running.push(mock);
+      const mock = kept.get(mockCommand) ?? (await startServer(mockBin()));
+      if (!kept.has(mockCommand)) running.push(mock);
       const path = `${API}/property/${NID}`;
       const answer = await sampleAnswer(mock.url, path);
       const validating = await startServer(mockBin({ validateResponses: true }));
       running.push(validating);
       const [mockReplicas, validatingReplicas] = (await startGroups(
         [mockBin(), mockBin({ validateResponses: true })],
-        MOCK_PROCESSES - 1,
+        mockProcesses - 1,
         running,
       )) as [RunningServer[], RunningServer[]];
-      const json = await startServer(jsonServer(fixtures));
-      running.push(json);
-      const bares = await startServers(bareServer(answer), MOCK_PROCESSES, running);
+      const json = kept.get(jsonCommand) ?? (await startServer(jsonServer(fixtures)));
+      if (!kept.has(jsonCommand)) running.push(json);
+      const bares = await startServers(bareServer(answer), mockProcesses, running);
       const bare = bares[0]!;
       const baseline = settings.baseline
         ? await startServer(mockBin({ bin: settings.baseline, name: "mock (baseline build)" }))
@@ -123,7 +131,7 @@ export const section: BenchSection<PeersFigures> = {
       const prismServer = settings.skipPrism ? undefined : await startServer(prism(), 120_000);
       if (prismServer) running.push(prismServer);
 
-      const jobs = Math.max(1, Math.ceil(settings.requests / ROUNDS));
+      const jobs = Math.max(1, Math.ceil(settings.requests / rounds));
       const step = { method: "GET" as const, path, expect: 200 };
       const contenders: Contender[] = [
         { server: mock, replicas: mockReplicas, scenario: repeatedRequest("GET property/{nid}", step, jobs) },
@@ -145,8 +153,8 @@ export const section: BenchSection<PeersFigures> = {
         ...(prismServer ? [{ server: prismServer, scenario: repeatedRequest("GET property/{nid}", step, jobs) }] : []),
         { server: bare, replicas: bares.slice(1), scenario: repeatedRequest("GET property/{nid}", step, jobs) },
       ];
-      progress(`peers: ${count(jobs * ROUNDS)} requests to each of ${contenders.length} servers, interleaved…`);
-      const servers = await measureInterleaved(load, contenders, ROUNDS, failures, { settleMs: settleMsOf(settings) });
+      progress(`peers: ${count(jobs * rounds)} requests to each of ${contenders.length} servers, interleaved…`);
+      const servers = await measureInterleaved(load, contenders, rounds, failures, measureOptionsOf(settings));
       const figure = (name: string) => servers.find((entry) => entry.server === name);
       const startOf = (name: string) => startup.find((entry) => entry.server === name)?.medianMs;
 
@@ -154,10 +162,10 @@ export const section: BenchSection<PeersFigures> = {
       const bareFigure = figure(bare.name)!;
       const lines = [
         `GET of one property (${answer.body.length} B) with the demo credentials; each server started as a ` +
-          `process, ${count(jobs * ROUNDS)} requests`,
-        `each in ${ROUNDS} interleaved runs, after ${warmUpWords(settleMsOf(settings))}, on ` +
+          `process, ${count(jobs * rounds)} requests`,
+        `each in ${rounds} interleaved runs, after ${warmUpWords(measureOptionsOf(settings))}, on ` +
           `${settings.concurrency} keep-alive connections from a separate load process`,
-        `(the mock, the mock with --validate-responses and bare node:http: ${MOCK_PROCESSES} processes each, ` +
+        `(the mock, the mock with --validate-responses and bare node:http: ${mockProcesses} processes each, ` +
           `taking the runs in turn). CPU is the server`,
         `process's user + system time per request; start-up is spawn to first answer, median of ` +
           `${settings.starts} starts.`,

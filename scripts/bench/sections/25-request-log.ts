@@ -5,7 +5,13 @@
  * throughput of --quiet when every line was its own write).
  */
 import { count, micros, perSecond, ratio, table } from "../format.ts";
-import { eachProcessLines, GROUP_PROCESSES, measureInterleaved, settleMsOf, warmUpWords } from "../measure-servers.ts";
+import {
+  eachProcessLines,
+  groupProcessesOf,
+  measureInterleaved,
+  measureOptionsOf,
+  warmUpWords,
+} from "../measure-servers.ts";
 import { startGroups, type RunningServer } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection } from "../section.ts";
@@ -20,9 +26,6 @@ export interface RequestLogFigures {
   throughputRatio: number;
 }
 
-/** Processes on each side (measure-servers.ts). */
-const PROCESSES = GROUP_PROCESSES;
-const ROUNDS = 2 * PROCESSES;
 const NID = 1001; // a property of the demo account in fixtures/db.json
 
 export const section: BenchSection<RequestLogFigures> = {
@@ -30,34 +33,37 @@ export const section: BenchSection<RequestLogFigures> = {
   async run({ settings, progress, load }) {
     const failures: string[] = [];
     const running: RunningServer[] = [];
+    // Processes on each side (measure-servers.ts), two runs each.
+    const processes = groupProcessesOf(settings);
+    const rounds = 2 * processes;
     try {
-      progress(`log: starting the mock with --quiet and logging, ${PROCESSES} processes each…`);
+      progress(`log: starting the mock with --quiet and logging, ${processes} processes each…`);
       const [quiet, logging] = (await startGroups(
         [mockBin({ name: "mock --quiet" }), mockBin({ name: "mock, request log on", log: true })],
-        PROCESSES,
+        processes,
         running,
       )) as [RunningServer[], RunningServer[]];
-      const jobs = Math.max(1, Math.ceil(settings.requests / ROUNDS));
+      const jobs = Math.max(1, Math.ceil(settings.requests / rounds));
       const step = { method: "GET" as const, path: `${API}/property/${NID}`, expect: 200 };
       const scenario = repeatedRequest("GET property/{nid}", step, jobs);
-      progress(`log: ${count(jobs * ROUNDS)} requests to each side, interleaved…`);
+      progress(`log: ${count(jobs * rounds)} requests to each side, interleaved…`);
       const [quietFigure, loggingFigure] = await measureInterleaved(
         load,
         [
           { server: quiet[0]!, replicas: quiet.slice(1), scenario },
           { server: logging[0]!, replicas: logging.slice(1), scenario },
         ],
-        ROUNDS,
+        rounds,
         failures,
-        { settleMs: settleMsOf(settings) },
+        measureOptionsOf(settings),
       );
       const throughputRatio = loggingFigure!.requestsPerSecond / quietFigure!.requestsPerSecond;
       const lines = [
         "The request log: the bin logging a line per request to a pipe, beside the bin with --quiet",
         "",
-        `GET ${step.path}, ${count(jobs * ROUNDS)} requests to each side in ${ROUNDS} interleaved runs after ` +
-          `${warmUpWords(settleMsOf(settings))};`,
-        `${PROCESSES} processes on each side taking the runs in turn, ${settings.concurrency} keep-alive connections.`,
+        `GET ${step.path}, ${count(jobs * rounds)} requests to each side in ${rounds} interleaved runs after ` +
+          `${warmUpWords(measureOptionsOf(settings))};`,
+        `${processes} processes on each side taking the runs in turn, ${settings.concurrency} keep-alive connections.`,
         "",
         ...table(
           ["server", "throughput", "vs --quiet", "CPU/request", "p50", "p99"],

@@ -10,19 +10,17 @@ import { fileURLToPath } from "node:url";
 import { count, micros, percent, perSecond, ratio, ratioOf, table } from "../format.ts";
 import {
   eachProcessLines,
-  GROUP_PROCESSES,
+  groupProcessesOf,
   measureInterleaved,
-  settleMsOf,
+  measureOptionsOf,
   type Contender,
   type ServerFigure,
 } from "../measure-servers.ts";
 import { startGroups, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
+import { MOCK_LISTENING } from "../servers.ts";
 
-/** Processes on each side (measure-servers.ts). */
-const PROCESSES = GROUP_PROCESSES;
-const ROUNDS = 2 * PROCESSES;
 const NID = 1001; // a property of the demo account in fixtures/db.json
 
 export interface ProfileFigures {
@@ -79,6 +77,7 @@ function mock(name: string, profile?: string): ServerCommand {
       ...(profile ? ["--profile", profile] : []),
     ],
     readyPath: "/healthz",
+    readyLine: MOCK_LISTENING,
     spawnsServerItself: true,
   };
 }
@@ -88,25 +87,28 @@ export const section: BenchSection<ProfileFigures> = {
   async run({ settings, progress, load, scratch }) {
     const failures: string[] = [];
     const file = join(scratch, "service-profile.json");
+    // Processes on each side (measure-servers.ts), two runs each.
+    const processes = groupProcessesOf(settings);
+    const rounds = 2 * processes;
     writeFileSync(file, JSON.stringify(PROFILE));
     const running: RunningServer[] = [];
     try {
       progress("profile: starting the mock with and without --profile…");
       const [plainGroup, profiledGroup] = (await startGroups(
         [mock("mock (bin)"), mock("mock --profile", file)],
-        PROCESSES,
+        processes,
         running,
       )) as [RunningServer[], RunningServer[]];
       const [plain, ...plainReplicas] = plainGroup;
       const [profiled, ...profiledReplicas] = profiledGroup;
-      const jobs = Math.max(1, Math.ceil(settings.requests / ROUNDS));
+      const jobs = Math.max(1, Math.ceil(settings.requests / rounds));
       const step = { method: "GET" as const, path: `${API}/property/${NID}`, expect: 200 };
       const contenders: Contender[] = [
         { server: plain!, replicas: plainReplicas, scenario: repeatedRequest("GET property/{nid}", step, jobs) },
         { server: profiled!, replicas: profiledReplicas, scenario: repeatedRequest("GET property/{nid}", step, jobs) },
       ];
-      progress(`profile: ${count(jobs * ROUNDS)} requests to each, interleaved…`);
-      const servers = await measureInterleaved(load, contenders, ROUNDS, failures, { settleMs: settleMsOf(settings) });
+      progress(`profile: ${count(jobs * rounds)} requests to each, interleaved…`);
+      const servers = await measureInterleaved(load, contenders, rounds, failures, measureOptionsOf(settings));
       const [withoutFigure, withFigure] = [
         servers.find((entry) => entry.server === plain!.name)!,
         servers.find((entry) => entry.server === profiled!.name)!,
@@ -123,7 +125,7 @@ export const section: BenchSection<ProfileFigures> = {
       ];
       const lines = [
         `GET of one property by the mock's bin with and without a service profile (another media type, three ` +
-          `extra fields), ${PROCESSES} processes each, ${ROUNDS} runs in turn`,
+          `extra fields), ${processes} processes each, ${rounds} runs in turn`,
         "",
         ...table(
           ["server", "throughput", "vs without", "cost", "CPU/request", "vs without"],

@@ -13,24 +13,24 @@ import { createMockHandlers, type MockHandlers } from "../../../src/msw.ts";
 import { count, micros, perSecond, ratio, ratioOf, table } from "../format.ts";
 import {
   eachProcessLines,
-  GROUP_PROCESSES,
+  groupProcessesOf,
   measureInterleaved,
-  settleMsOf,
+  measureOptionsOf,
   type Contender,
   type ServerFigure,
 } from "../measure-servers.ts";
 import { startGroups, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, type Scenario, type Step } from "../scenarios.ts";
-import type { BenchSection, Goal } from "../section.ts";
+import { roundsOf, type BenchSection, type Goal } from "../section.ts";
+import { MOCK_LISTENING } from "../servers.ts";
 
-const PROCESSES = GROUP_PROCESSES;
-const ROUNDS = 2 * PROCESSES;
 const NID = 1001; // a property of the demo account in fixtures/db.json
 /** GETs per test of the recorded suite. */
 const PER_TEST = 20;
 const MSW_BASE = "http://usage.bench.test";
 const HEADERS = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
 const IN_FLIGHT = 16;
+/** Rounds of the MSW figures, each side in turn (one in a `--quick` run: section.ts, roundsOf). */
 const MSW_ROUNDS = 6;
 
 export interface UsageFigures {
@@ -52,6 +52,7 @@ function mock(name: string, usageFile?: string): ServerCommand {
       ...(usageFile ? ["--record-usage", usageFile, "--consumer", "bench"] : []),
     ],
     readyPath: "/healthz",
+    readyLine: MOCK_LISTENING,
     spawnsServerItself: true,
   };
 }
@@ -106,22 +107,26 @@ export const section: BenchSection<UsageFigures> = {
     const failures: string[] = [];
     const running: RunningServer[] = [];
     let servers: ServerFigure[];
+    // Processes on each side (measure-servers.ts), two runs each.
+    const processes = groupProcessesOf(settings);
+    const rounds = 2 * processes;
+    const mswRounds = roundsOf(settings, MSW_ROUNDS);
     try {
       progress("usage: starting the mock with and without --record-usage…");
       const [offGroup, onGroup] = (await startGroups(
         [mock("mock (bin)"), mock("mock --record-usage", join(scratch, "usage.json"))],
-        PROCESSES,
+        processes,
         running,
       )) as [RunningServer[], RunningServer[]];
       const [off, ...offReplicas] = offGroup;
       const [on, ...onReplicas] = onGroup;
-      const jobs = Math.max(1, Math.ceil(settings.requests / ROUNDS / (PER_TEST + 1)));
+      const jobs = Math.max(1, Math.ceil(settings.requests / rounds / (PER_TEST + 1)));
       const contenders: Contender[] = [
         { server: off!, replicas: offReplicas, scenario: suiteScenario(jobs) },
         { server: on!, replicas: onReplicas, scenario: suiteScenario(jobs) },
       ];
-      progress(`usage: ${count(jobs * ROUNDS)} tests of ${PER_TEST + 1} requests to each, interleaved…`);
-      servers = await measureInterleaved(load, contenders, ROUNDS, failures, { settleMs: settleMsOf(settings) });
+      progress(`usage: ${count(jobs * rounds)} tests of ${PER_TEST + 1} requests to each, interleaved…`);
+      servers = await measureInterleaved(load, contenders, rounds, failures, measureOptionsOf(settings));
     } finally {
       for (const server of running) await server.stop();
     }
@@ -139,7 +144,7 @@ export const section: BenchSection<UsageFigures> = {
       server.resetHandlers(...handlers.handlers);
       await drive(handlers, Math.min(perRound, 1_000), failures);
     }
-    for (let round = 0; round < MSW_ROUNDS; round++) {
+    for (let round = 0; round < mswRounds; round++) {
       for (const side of round % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const)) {
         const handlers = side === "off" ? plain : recording;
         server.resetHandlers(...handlers.handlers);
@@ -147,8 +152,8 @@ export const section: BenchSection<UsageFigures> = {
       }
     }
     server.close();
-    const offRate = ((perRound * MSW_ROUNDS) / elapsed.off) * 1000;
-    const onRate = ((perRound * MSW_ROUNDS) / elapsed.on) * 1000;
+    const offRate = ((perRound * mswRounds) / elapsed.off) * 1000;
+    const onRate = ((perRound * mswRounds) / elapsed.on) * 1000;
 
     const processRatio = onFigure.requestsPerSecond / offFigure.requestsPerSecond;
     const goals: Goal[] = [
@@ -170,7 +175,7 @@ export const section: BenchSection<UsageFigures> = {
     const lines = [
       `Recording a consumer's usage: tests of one begin and ${PER_TEST} GETs of one property, recording off and on`,
       "",
-      `The mock's bin with and without --record-usage, ${PROCESSES} processes each, ${ROUNDS} runs in turn:`,
+      `The mock's bin with and without --record-usage, ${processes} processes each, ${rounds} runs in turn:`,
       "",
       ...table(
         ["server", "throughput", "vs off", "CPU/request", "vs off"],
@@ -185,7 +190,7 @@ export const section: BenchSection<UsageFigures> = {
       ),
       ...eachProcessLines([offFigure, onFigure]),
       "",
-      `MSW's setupServer in this process, ${count(perRound)} GETs per round, ${MSW_ROUNDS} rounds in turn, ` +
+      `MSW's setupServer in this process, ${count(perRound)} GETs per round, ${mswRounds} rounds in turn, ` +
         `${IN_FLIGHT} in flight:`,
       "",
       ...table(
@@ -202,7 +207,7 @@ export const section: BenchSection<UsageFigures> = {
         servers,
         msw: {
           requestsPerRound: perRound,
-          rounds: MSW_ROUNDS,
+          rounds: mswRounds,
           offRequestsPerSecond: offRate,
           onRequestsPerSecond: onRate,
         },

@@ -20,7 +20,7 @@ import { startIndependentService } from "../../../test/support/independent-servi
 import { credentialsEnv } from "../../../test/support/run-contract-cli.ts";
 import { count, ms, perSecond, ratio, table } from "../format.ts";
 import { API } from "../scenarios.ts";
-import type { BenchSection, Goal } from "../section.ts";
+import { roundsOf, type BenchSection, type Goal } from "../section.ts";
 
 const NID = 1001; // a property of the demo account in fixtures/db.json
 const PER_TEST = 20;
@@ -28,6 +28,7 @@ const TEST = "bench > GET one property";
 const MSW_BASE = "http://answers.bench.test";
 const HEADERS = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
 const IN_FLIGHT = 16;
+/** Rounds of each figure, its sides in turn (one of each in a `--quick` run: section.ts, roundsOf). */
 const MSW_ROUNDS = 6;
 const RERUN_ROUNDS = 2;
 const CONTRACT_BIN = fileURLToPath(new URL("../../../dist/cli/contract.js", import.meta.url));
@@ -123,6 +124,8 @@ export const section: BenchSection<AnswersFigures> = {
   key: "answers",
   async run({ settings, progress, scratch }) {
     const failures: string[] = [];
+    const mswRounds = roundsOf(settings, MSW_ROUNDS);
+    const rerunRounds = roundsOf(settings, RERUN_ROUNDS);
     progress("answers: MSW handlers recording usage and serving a service's answers…");
     const recording = createMockHandlers({ baseUrl: MSW_BASE, usage: { consumer: "bench" } });
     const serving = createMockHandlers({
@@ -138,7 +141,7 @@ export const section: BenchSection<AnswersFigures> = {
       server.resetHandlers(...handlers.handlers);
       await drive(handlers, Math.min(perRound, 1_000), failures);
     }
-    for (let round = 0; round < MSW_ROUNDS; round++) {
+    for (let round = 0; round < mswRounds; round++) {
       for (const side of round % 2 === 0 ? (["recording", "serving"] as const) : (["serving", "recording"] as const)) {
         const handlers = side === "recording" ? recording : serving;
         server.resetHandlers(...handlers.handlers);
@@ -148,8 +151,8 @@ export const section: BenchSection<AnswersFigures> = {
     server.close();
     if (serving.answers!.notCovered().length > 0)
       failures.push(`answers: ${serving.answers!.notCovered().length} GETs were not served from the answers`);
-    const recordingRate = ((perRound * MSW_ROUNDS) / elapsed.recording) * 1000;
-    const servingRate = ((perRound * MSW_ROUNDS) / elapsed.serving) * 1000;
+    const recordingRate = ((perRound * mswRounds) / elapsed.recording) * 1000;
+    const servingRate = ((perRound * mswRounds) / elapsed.serving) * 1000;
 
     progress("answers: --rerun on the example consumer, beside one replay and one run of its suite…");
     const project = exampleConsumerProject();
@@ -161,11 +164,11 @@ export const section: BenchSection<AnswersFigures> = {
       const command = `cd '${project}' && USAGE_FILE='${usageFile}' '${process.execPath}' '${VITEST}' run`;
       const times = { suite: [] as number[], replay: [] as number[], rerun: [] as number[] };
       let exitCode: number | string = 0;
-      // Each run in turn, RERUN_ROUNDS times; the least of each is its figure, the one least disturbed by other work.
+      // Each run in turn, rerunRounds times; the least of each is its figure, the one least disturbed by other work.
       const recorded = await runExampleSuite(project, usageFile);
       if (recorded.code !== 0) failures.push(`answers: the example's suite failed on the mock (exit ${recorded.code})`);
       const answersFile = join(scratch, "answers.json");
-      for (let round = 0; round < RERUN_ROUNDS; round += 1) {
+      for (let round = 0; round < rerunRounds; round += 1) {
         // What --rerun is made of: the replay writing the answers, then one run of the suite against them.
         const replay = await timed(
           process.execPath,
@@ -250,7 +253,7 @@ export const section: BenchSection<AnswersFigures> = {
       "A service's answers served to a consumer's suite, and --rerun",
       "",
       `MSW's setupServer in this process, tests of ${PER_TEST} GETs of one property, ${count(perRound)} GETs ` +
-        `per round, ${MSW_ROUNDS} rounds in turn, ${IN_FLIGHT} in flight:`,
+        `per round, ${mswRounds} rounds in turn, ${IN_FLIGHT} in flight:`,
       "",
       ...table(
         ["handlers", "throughput", "vs recording"],
@@ -261,7 +264,7 @@ export const section: BenchSection<AnswersFigures> = {
         "lrr",
       ),
       "",
-      `The example consumer against the independent implementation on loopback, the least of ${RERUN_ROUNDS} ` +
+      `The example consumer against the independent implementation on loopback, the least of ${rerunRounds} ` +
         `runs in turn:`,
       "",
       ...table(
@@ -278,7 +281,7 @@ export const section: BenchSection<AnswersFigures> = {
       figures: {
         msw: {
           requestsPerRound: perRound,
-          rounds: MSW_ROUNDS,
+          rounds: mswRounds,
           recordingRequestsPerSecond: recordingRate,
           servingRequestsPerSecond: servingRate,
         },

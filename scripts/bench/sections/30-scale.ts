@@ -11,7 +11,13 @@ import { FIXTURE_ACCOUNTS } from "../../../src/fixtures/generate-fixtures.ts";
 import { bytes, count, micros, ms, perSecond, ratio, ratioOf, seconds, table, UNMEASURED } from "../format.ts";
 import type { HttpFigure } from "../http-figure.ts";
 import { summarise } from "../load-client.ts";
-import { eachProcessLines, measureInterleaved, type MeasureOptions, type ServerFigure } from "../measure-servers.ts";
+import {
+  eachProcessLines,
+  measureInterleaved,
+  measureOptionsOf,
+  type MeasureOptions,
+  type ServerFigure,
+} from "../measure-servers.ts";
 import { settled, startGroups, startServer, startServers, type RunningServer } from "../processes.ts";
 import { API, ScenarioPlan } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
@@ -213,7 +219,7 @@ export const section: BenchSection<ScaleFigures> = {
       const smallCommand = mockBin({ fixtures: DEFAULT_FIXTURES_PATH, name: "mock, default fixtures" });
       const [firstSmalls, largeReplicas] = (await startGroups(
         [smallCommand, mockBin({ fixtures: file })],
-        SCALE_PROCESSES - 1,
+        (settings.quick ? QUICK_SCALE_PROCESSES : SCALE_PROCESSES) - 1,
         running,
         120_000,
       )) as [RunningServer[], RunningServer[]];
@@ -256,7 +262,7 @@ export const section: BenchSection<ScaleFigures> = {
         ],
         rounds,
         failures,
-        SCALE_MEASURE,
+        { ...SCALE_MEASURE, warmUpRuns: measureOptionsOf(settings).warmUpRuns },
       );
       const throughputRatio = largeFigure!.requestsPerSecond / smallFigure!.requestsPerSecond;
       // Issue 23 states its goal for one process on each side, in runs of their own: the first two started in turn,
@@ -279,7 +285,7 @@ export const section: BenchSection<ScaleFigures> = {
         ],
         rounds,
         failures,
-        SCALE_MEASURE,
+        { ...SCALE_MEASURE, warmUpRuns: measureOptionsOf(settings).warmUpRuns },
       );
       const oneProcessRatio = largeAlone!.requestsPerSecond / smallAlone!.requestsPerSecond;
 
@@ -515,6 +521,8 @@ export const section: BenchSection<ScaleFigures> = {
 
 /** Processes on each side of goal 2c. */
 const SCALE_PROCESSES = 3;
+/** The same in a `--quick` run, a look at the bench rather than its figures: still more than one, in turn. */
+const QUICK_SCALE_PROCESSES = 2;
 /** How many times the scenarios' count of requests each side of the interleaved comparisons answers. */
 const MEASURED_REQUESTS_FACTOR = 4;
 

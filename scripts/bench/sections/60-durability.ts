@@ -15,8 +15,9 @@ export const section: BenchSection<DurabilityReport> = {
       {
         large: largeFixtures(),
         small: generateFixtures({ seed: settings.seed, properties: settings.smallProperties }),
-        creates: settings.quick ? 200 : 4_000,
-        getRunMs: settings.quick ? 300 : 4_000,
+        creates: settings.quick ? 40 : 4_000,
+        getRunMs: settings.quick ? 150 : 4_000,
+        warmUpGets: settings.quick ? 200 : 2_000,
         journalChanges: settings.quick ? 200 : 10_000,
         concurrency: settings.concurrency,
       },

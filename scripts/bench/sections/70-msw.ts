@@ -11,12 +11,13 @@ import { setupServer } from "msw/node";
 import { bundleForBrowser, splitBundleSizes } from "../../browser-bundle.ts";
 import { createMockHandlers } from "../../../src/msw.ts";
 import { bytes, count, perSecond, ratio, table } from "../format.ts";
-import type { BenchSection, Goal } from "../section.ts";
+import { roundsOf, type BenchSection, type Goal } from "../section.ts";
 
 const BASE = "http://bench.mock.test";
 const PATH = "/api/v1/object/property/1001"; // a property of the demo account in fixtures/db.json
 const HEADERS = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
 const IN_FLIGHT = 16;
+/** Rounds in turn (one in a `--quick` run: section.ts, roundsOf). */
 const ROUNDS = 6;
 /** At most 200 KiB, minified and gzipped (issue 30). */
 const SIZE_LIMIT = 200 * 1024;
@@ -70,6 +71,7 @@ export const section: BenchSection<MswFigures> = {
     );
 
     const perRound = Math.max(200, Math.min(settings.requests, 5_000));
+    const rounds = roundsOf(settings, ROUNDS);
     let kitMs = 0;
     let bareMs = 0;
     for (const [label, handlers] of [
@@ -80,8 +82,8 @@ export const section: BenchSection<MswFigures> = {
       progress(`msw: warming up ${label}…`);
       await drive(Math.min(perRound, 1_000), failures);
     }
-    for (let round = 0; round < ROUNDS; round++) {
-      progress(`msw: round ${round + 1}/${ROUNDS}…`);
+    for (let round = 0; round < rounds; round++) {
+      progress(`msw: round ${round + 1}/${rounds}…`);
       // Each side goes first in every other round, so that a change of the machine's load falls on both alike.
       for (const side of round % 2 === 0 ? ["kit", "bare"] : ["bare", "kit"]) {
         if (side === "kit") {
@@ -96,7 +98,7 @@ export const section: BenchSection<MswFigures> = {
     server.close();
     mock.reset();
 
-    const total = perRound * ROUNDS;
+    const total = perRound * rounds;
     const kitRate = (total / kitMs) * 1000;
     const bareRate = (total / bareMs) * 1000;
     const goals: Goal[] = [
@@ -127,7 +129,7 @@ export const section: BenchSection<MswFigures> = {
           ]
         : []),
       `GET of one property (${bytes(body.length)}) in this process, ${count(perRound)} requests per round, ` +
-        `${ROUNDS} rounds in turn, ${IN_FLIGHT} in flight:`,
+        `${rounds} rounds in turn, ${IN_FLIGHT} in flight:`,
       "",
       ...table(
         ["handlers", "throughput", "vs bare"],
@@ -142,7 +144,7 @@ export const section: BenchSection<MswFigures> = {
       figures: {
         module: { minifiedBytes: bundle.bytes, gzipBytes: bundle.gzipBytes, ...(split ? { split } : {}) },
         requestsPerRound: perRound,
-        rounds: ROUNDS,
+        rounds,
         kitRequestsPerSecond: kitRate,
         bareRequestsPerSecond: bareRate,
       },
