@@ -69,6 +69,11 @@ const BUILD_DEADLINE_MS = 300_000;
  * machine. Three runs at most fit in the test's time.
  */
 const STORIES_DEADLINE_MS = 240_000;
+/**
+ * A run of the stories that has printed nothing for this long hangs, whatever its deadline: quiet, it prints its
+ * first line at once and one a file every few seconds. A hung run seen in full runs printed nothing more for minutes.
+ */
+const STORIES_QUIET_MS = 90_000;
 
 let project = "";
 let scratch = "";
@@ -138,18 +143,30 @@ async function run(
   args: string[],
   env: NodeJS.ProcessEnv,
   deadlineMs = BUILD_DEADLINE_MS,
+  quietMs = deadlineMs,
 ): Promise<{ status: number | null; output: string; hung: boolean }> {
   const started = startProcess(join(project, "node_modules", ".bin", bin), args, env, {
     cwd: project,
     envIsWhole: true,
   });
   let hung = false;
-  const timer = setTimeout(() => {
+  const kill = () => {
     hung = true;
     started.signal("SIGKILL");
-  }, deadlineMs);
+  };
+  const timer = setTimeout(kill, deadlineMs);
+  // Its output looked at now and then: a program that has printed nothing new for quietMs is as hung as one past
+  // its deadline.
+  let printed = 0;
+  let quietSince = Date.now();
+  const watch = setInterval(() => {
+    const length = started.output().length;
+    if (length !== printed) [printed, quietSince] = [length, Date.now()];
+    else if (Date.now() - quietSince >= quietMs) kill();
+  }, 5_000);
   const ended = await started.exited;
   clearTimeout(timer);
+  clearInterval(watch);
   return { status: typeof ended === "number" ? ended : null, output: started.output(), hung };
 }
 
@@ -304,7 +321,8 @@ describe(`examples/storybook with the packed kit (needs ${CHROMIUM})`, () => {
     skip(!CHROMIUM_AVAILABLE, WHY);
     const log = join(scratch, "test-connections.log");
     const usageFile = join(scratch, "usage.json");
-    const stories = () => run("vitest", ["run"], { ...offline(log), USAGE_FILE: usageFile }, STORIES_DEADLINE_MS);
+    const stories = () =>
+      run("vitest", ["run"], { ...offline(log), USAGE_FILE: usageFile }, STORIES_DEADLINE_MS, STORIES_QUIET_MS);
     let tested = await stories();
     // Now and then, on a busy machine, vitest's browser mode loses the page's first import of the set-up file
     // ("Failed to fetch dynamically imported module") and runs no story at all, or never starts the stories and
@@ -320,6 +338,9 @@ describe(`examples/storybook with the packed kit (needs ${CHROMIUM})`, () => {
       attempts.push(`${tested.hung ? "killed at the deadline" : `exit ${tested.status}`}:\n${tested.output}`);
       tested = await stories();
     }
+    // A run that passed on a later attempt still says what the earlier ones printed, so that a run's log shows
+    // where a hang stopped.
+    for (const attempt of attempts) console.warn(`storybook example: a run of the stories before the last, ${attempt}`);
     expect(tested.status, [...attempts, tested.output].join("\n---\n")).toBe(0);
     expect(tested.output.replace(/\x1b\[[0-9;]*m/g, "")).toMatch(new RegExp(`Tests\\s+${STORY_IDS.length} passed`));
     const { outside, processes, loopback } = guarded(log);
