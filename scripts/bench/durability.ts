@@ -155,7 +155,8 @@ export async function measureDurability(
       method: "GET",
       path: `${API}/property/${nids[(index * 7919) % nids.length]}`,
     });
-    await drive(first.url, { concurrency: settings.concurrency, total: settings.warmUpGets, next: retrieve }); // warm-up
+    // Warm-up.
+    await drive(first.url, { concurrency: settings.concurrency, total: settings.warmUpGets, next: retrieve });
     const quietRuns: LoadFigure[] = [];
     const editingRuns: LoadFigure[] = [];
     let edits = 0;
