@@ -4,6 +4,15 @@ import { createContract, headerValue, normalizeHeaders } from "../../src/contrac
 import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 
 const contract = createContract();
+/** What the contract finds wrong in a 200 JSON answer to a GET of this path with this body. */
+const errorsOfJsonAnswer = (path: string, body: unknown) =>
+  contract.validateResponse({
+    method: "GET",
+    path,
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body,
+  }).errors;
 
 describe("match", () => {
   it.each([
@@ -150,14 +159,7 @@ describe("validateRequest and validateResponse", () => {
   });
 
   it("reports an answer failing every branch of an anyOf as a fact, even when the closest is an assumption", () => {
-    const list = (body: unknown) =>
-      contract.validateResponse({
-        method: "GET",
-        path: "/api/v1/object/agent_cards",
-        status: 200,
-        headers: { "content-type": "application/json" },
-        body,
-      }).errors;
+    const list = (body: unknown) => errorsOfJsonAnswer("/api/v1/object/agent_cards", body);
     // The agent list is a map (section 4.2); an empty array for an empty map is our assumption, a non-empty array is
     // neither.
     expect(list([])).toEqual([]);
@@ -179,14 +181,7 @@ describe("validateRequest and validateResponse", () => {
       const property = (await (
         await fetch(`${url}/api/v1/object/property/1001`, { headers: { "API-KEY": "demo-key", TOKEN: "demo-token" } })
       ).json()) as Record<string, unknown>;
-      const retrieve = (body: unknown) =>
-        contract.validateResponse({
-          method: "GET",
-          path: "/api/v1/object/property/1001",
-          status: 200,
-          headers: { "content-type": "application/json" },
-          body,
-        }).errors;
+      const retrieve = (body: unknown) => errorsOfJsonAnswer("/api/v1/object/property/1001", body);
       expect(retrieve(property)).toEqual([]);
       expect(
         retrieve({ ...property, parking_spaces: 2 }).map((error) => [error.location, error.rule, error.tier]),

@@ -64,6 +64,11 @@ async function runThrough(
 
 const failed = (report: RunReport) => report.results.filter((result) => result.status === "failed");
 const line = (result: CheckResult) => `${result.check}: ${result.step}: ${result.message ?? ""}`;
+/** The report's failed not_a_server_error checks, each as one line: check, step and message. */
+const serverErrors = (report: RunReport) =>
+  failed(report)
+    .filter((result) => result.check === "not_a_server_error")
+    .map(line);
 const isRetrieve = (request: ForwardedRequest) =>
   request.method === "GET" && /^\/api\/v1\/object\/property\/\d+$/.test(request.path);
 const busy = (headers: Record<string, string> = {}): ProxiedResponse => ({
@@ -279,11 +284,7 @@ describe("a 503 or 429 with Retry-After", () => {
     );
     expect(waits).toEqual([]);
     expect(report.retried).toBeUndefined();
-    expect(
-      failed(report)
-        .filter((result) => result.check === "not_a_server_error")
-        .map(line),
-    ).toEqual([
+    expect(serverErrors(report)).toEqual([
       expect.stringMatching(/^not_a_server_error: create a property with every documented field: answered 503/),
     ]);
   });
@@ -365,11 +366,7 @@ describe("a connection closed without an answer (a proxy dropping a request, an 
       { runId: "dropped-create" },
     );
     expect(report.retried).toBeUndefined();
-    expect(
-      failed(report)
-        .filter((result) => result.check === "not_a_server_error")
-        .map(line),
-    ).toEqual([
+    expect(serverErrors(report)).toEqual([
       expect.stringMatching(
         new RegExp(
           /^not_a_server_error: create a property with every documented /.source +
@@ -385,11 +382,7 @@ describe("a 5xx without Retry-After", () => {
     const { report, waits } = await runThrough(onNth(2, isRetrieve, () => busy()));
     expect(waits).toEqual([]);
     expect(report.retried).toBeUndefined();
-    expect(
-      failed(report)
-        .filter((result) => result.check === "not_a_server_error")
-        .map(line),
-    ).toEqual([
+    expect(serverErrors(report)).toEqual([
       expect.stringMatching(
         new RegExp(
           /^not_a_server_error: retrieve the property created with garage /.source +
@@ -408,11 +401,7 @@ describe("a 5xx without Retry-After", () => {
       ),
     );
     expect(report.result).toBe("failed");
-    expect(
-      failed(report)
-        .filter((result) => result.check === "not_a_server_error")
-        .map(line),
-    ).toEqual([
+    expect(serverErrors(report)).toEqual([
       "not_a_server_error: preflight: GET /api/v1/object/template_base as the primary account: answered 503: " +
         '{"error":"busy"}',
     ]);
