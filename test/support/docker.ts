@@ -123,6 +123,41 @@ export async function waitForDockerHealthy(id: string, deadlineMs = HANG_MS): Pr
   }
 }
 
+/**
+ * Waits until the mock in a container answers /healthz with 200 over its published port, as the image's HEALTHCHECK
+ * asks it (2 s a try), without Docker's probe: for a container started with `--no-healthcheck`, or one whose probe
+ * keeps the image's own interval. Fails if the container stops first (`docker wait`, one process, rather than an
+ * inspect a try) or at the deadline, with what it said.
+ */
+export async function waitForHealthz(id: string, url: string, deadlineMs = HANG_MS): Promise<void> {
+  const waiter = spawn("docker", ["wait", id], { stdio: "ignore" });
+  let stopped = false;
+  waiter.on("close", () => (stopped = true));
+  const deadline = Date.now() + deadlineMs;
+  try {
+    for (;;) {
+      const status = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
+        async (response) => {
+          await response.arrayBuffer();
+          return response.status;
+        },
+        () => 0,
+      );
+      if (status === 200) return;
+      if (stopped || Date.now() > deadline) {
+        const logs = await run("docker", ["logs", id]);
+        throw new Error(
+          `container ${id.slice(0, 12)} did not answer /healthz with 200 (${stopped ? "it stopped" : "deadline"}, ` +
+            `last ${status || "no answer"}); it said:\n${logs.stdout}${logs.stderr}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    if (!stopped) waiter.kill();
+  }
+}
+
 /** The host address Docker published the container's port 4010 on (`-p 127.0.0.1::4010`). */
 export async function publishedUrl(id: string, port = 4010): Promise<string> {
   const mapping = (await docker("port", id, `${port}/tcp`)).split("\n").find((line) => line.startsWith("127.0.0.1:"));
