@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { DEFAULT_SEED, generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
 import type { Database } from "../../src/mock/store/records.ts";
 import { stateChunks } from "../../src/hosts/node/state/state-snapshot.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { HANG_MS } from "../support/deadlines.ts";
 import {
   containerState,
@@ -39,7 +39,9 @@ beforeAll(async () => {
   if (DOCKER_AVAILABLE) image = await kitImage();
 }, 20 * 60_000);
 
-afterAll(async () => {
+// Each test's containers go when it ends: one left running would keep serving and probing its health until the end
+// of the file.
+afterEach(async () => {
   for (const id of containers.splice(0)) await run("docker", ["rm", "-f", "-v", id]);
   for (const volume of volumes.splice(0)) await run("docker", ["volume", "rm", "-f", volume]);
 });

@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_HEADERS, docker, DOCKER_AVAILABLE, kitImage, NO_DOCKER, run, uniqueName } from "../support/docker.ts";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
 
@@ -21,8 +21,13 @@ beforeAll(async () => {
   if (DOCKER_AVAILABLE) image = await kitImage();
 }, 20 * 60_000);
 
-afterAll(async () => {
+// Each test's containers stop when it ends: one left running would keep serving and running the image's HEALTHCHECK
+// until the end of the file.
+afterEach(async () => {
   for (const container of started.splice(0)) await container.stop().catch(() => undefined);
+});
+
+afterAll(async () => {
   for (const tag of images.splice(0)) await run("docker", ["rmi", "-f", tag]);
 });
 
