@@ -269,10 +269,15 @@ describe("the image, run by a Docker engine", () => {
       ["node", "dist/cli/mock.js", "--quiet"],
       "beside",
     );
+    // Records the demo account holds in the shipped fixtures, so that every GET of the load is answered in full.
+    const seeded = JSON.parse(readFileSync(join(PACKAGE_ROOT, "fixtures", "db.json"), "utf8")) as Database;
     const paths = [
       "/api/v1/object/properties/1",
       "/api/v1/object/agent_cards",
-      ...Array.from({ length: 8 }, (_, index) => `/api/v1/object/property/${index + 1}`),
+      ...seeded.properties
+        .filter((property) => property.uid === 1)
+        .slice(0, 8)
+        .map((property) => `/api/v1/object/property/${property.id}`),
     ];
     // 16 connections kept alive, 250 GETs each in turn: through node:http, whose client costs the test's own process
     // less than fetch's, for the same requests on the same connections.
@@ -297,7 +302,7 @@ describe("the image, run by a Docker engine", () => {
       agent.destroy();
     }
     expect([...statuses.values()].reduce((sum, count) => sum + count, 0)).toBe(16 * 250);
-    expect([...statuses.keys()].filter((status) => status >= 500)).toEqual([]);
+    expect([...statuses.keys()]).toEqual([200]);
     const state = await containerState(id);
     expect(state.OOMKilled).toBe(false);
     expect(state.Running).toBe(true);
