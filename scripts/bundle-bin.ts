@@ -1,12 +1,15 @@
 /**
- * The last step of `npm run build`: bundles the mock's bin, `src/cli/mock.ts` and every module of the kit it
- * imports, into the one file `dist/cli/mock.js`, over what tsc wrote there: Node then loads one module at start
- * instead of some 75 (`npm run bench` shows the start-up). Packages (ajv, yaml, json-server) stay imports, resolved
- * from node_modules as before, but for the one named below; the library (`dist/index.js` and the rest of `dist/`)
- * is tsc's output, unbundled. Paths to the package's files go through `src/package-root.ts`, which finds them from
- * wherever the code runs.
+ * The last step of `npm run build`: bundles the package's two bins over what tsc wrote for them. The mock's,
+ * `src/cli/mock.ts` and every module of the kit it imports, becomes the one file `dist/cli/mock.js`: Node then
+ * loads one module at start instead of some 75 (`npm run bench` shows the start-up). The contract runner's,
+ * `src/cli/contract.ts`, becomes `dist/cli/contract.js` and, for what a run loads only when asked (the generated
+ * phase of `--fuzz` and fast-check, the mock and the test command of `--rerun`), a few files in
+ * `dist/cli/contract-chunks/`, so that a plain run loads one module instead of some 100 and none of those. Packages
+ * (ajv, yaml, json-server, fast-check, undici) stay imports, resolved from node_modules as before, but for the one
+ * named below; the library (`dist/index.js` and the rest of `dist/`) is tsc's output, unbundled. Paths to the
+ * package's files go through `src/package-root.ts`, which finds them from wherever the code runs.
  */
-import { build, type Plugin } from "esbuild";
+import { build, type BuildOptions, type Plugin } from "esbuild";
 
 /**
  * The one package module the bin loads at start, before any request: ajv-formats' checks, which the contract's
@@ -28,9 +31,7 @@ function packagesExternalBut(inlined: ReadonlySet<string>): Plugin {
   };
 }
 
-await build({
-  entryPoints: ["src/cli/mock.ts"],
-  outfile: "dist/cli/mock.js",
+const common: BuildOptions = {
   bundle: true,
   platform: "node",
   format: "esm",
@@ -40,6 +41,17 @@ await build({
   minifyWhitespace: true,
   plugins: [packagesExternalBut(INLINED)],
   logLevel: "warning",
+};
+
+await build({ ...common, entryPoints: ["src/cli/mock.ts"], outfile: "dist/cli/mock.js" });
+// The runner's dynamic imports stay dynamic: split into chunks beside it, loaded as the sources load them. Without
+// splitting, esbuild would put them in the bin, and every run would load fast-check and the mock at start.
+await build({
+  ...common,
+  entryPoints: { contract: "src/cli/contract.ts" },
+  outdir: "dist/cli",
+  splitting: true,
+  chunkNames: "contract-chunks/[name]-[hash]",
 });
 
 // The package's programs are run as files (`npx property-listing-contract` in this clone runs dist/cli/contract.js
