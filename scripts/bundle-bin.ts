@@ -2,13 +2,15 @@
  * The last step of `npm run build`: bundles the package's two bins over what tsc wrote for them. The mock's,
  * `src/cli/mock.ts` and every module of the kit it imports, becomes the one file `dist/cli/mock.js`: Node then
  * loads one module at start instead of some 75 (`npm run bench` shows the start-up). The contract runner's,
- * `src/cli/contract.ts`, becomes `dist/cli/contract.js` and, for what a run loads only when asked (the generated
- * phase of `--fuzz` and fast-check, the mock and the test command of `--rerun`), a few files in
- * `dist/cli/contract-chunks/`, so that a plain run loads one module instead of some 100 and none of those. Packages
+ * `src/cli/contract.ts`, becomes `dist/cli/contract.js` and a few `dist/cli/contract-*.js` chunks (what a run
+ * loads only when asked: the generated phase of `--fuzz` and fast-check, the test command of `--rerun`), beside
+ * tsc's output of the generated validators and of the mock (`FROM_DIST` below): a plain run loads a few modules
+ * instead of some 100. Packages
  * (ajv, yaml, json-server, fast-check, undici) stay imports, resolved from node_modules as before, but for the one
  * named below; the library (`dist/index.js` and the rest of `dist/`) is tsc's output, unbundled. Paths to the
  * package's files go through `src/package-root.ts`, which finds them from wherever the code runs.
  */
+import { relative, resolve, sep } from "node:path";
 import { build, type BuildOptions, type Plugin } from "esbuild";
 
 /**
@@ -43,15 +45,40 @@ const common: BuildOptions = {
   logLevel: "warning",
 };
 
+/**
+ * Modules of the kit the runner's bin imports from tsc's output in `dist/` instead of holding a copy: the generated
+ * validators and document (a megabyte that the library ships there already, and a consumer's install must stay
+ * small), and the mock that only `--rerun` starts. They share no state with the bin's own modules: the generated
+ * ones are data and functions, and the mock is handed plain options.
+ */
+const FROM_DIST = [/^src\/generated\//, /^src\/hosts\/node\/create-mock-server\.ts$/];
+
+/** Imports of the modules of `FROM_DIST`, rewritten to their built files beside the bin's folder. */
+function kitModulesFromDist(patterns: readonly RegExp[]): Plugin {
+  return {
+    name: "kit-modules-from-dist",
+    setup(bundle) {
+      bundle.onResolve({ filter: /^\./ }, (args) => {
+        const source = relative(process.cwd(), resolve(args.resolveDir, args.path)).split(sep).join("/");
+        if (!patterns.some((pattern) => pattern.test(source))) return undefined;
+        const built = source.replace(/^src\//, "dist/").replace(/\.ts$/, ".js");
+        return { path: `../${relative("dist", built).split(sep).join("/")}`, external: true };
+      });
+    },
+  };
+}
+
 await build({ ...common, entryPoints: ["src/cli/mock.ts"], outfile: "dist/cli/mock.js" });
 // The runner's dynamic imports stay dynamic: split into chunks beside it, loaded as the sources load them. Without
-// splitting, esbuild would put them in the bin, and every run would load fast-check and the mock at start.
+// splitting, esbuild would put them in the bin, and every run would load fast-check at start.
 await build({
   ...common,
   entryPoints: { contract: "src/cli/contract.ts" },
   outdir: "dist/cli",
   splitting: true,
-  chunkNames: "contract-chunks/[name]-[hash]",
+  // Beside the bin, so that the imports of FROM_DIST, written as seen from `dist/cli/`, hold in every chunk too.
+  chunkNames: "contract-[name]-[hash]",
+  plugins: [kitModulesFromDist(FROM_DIST), packagesExternalBut(INLINED)],
 });
 
 // The package's programs are run as files (`npx property-listing-contract` in this clone runs dist/cli/contract.js
