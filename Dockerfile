@@ -29,7 +29,7 @@ RUN npm ci --ignore-scripts
 # `npm run build`: tsc with tsconfig.build.json, scripts/prune-dist.ts (nothing to prune in a fresh stage), then
 # scripts/copy-docs-assets.ts copies the few files of swagger-ui-dist the /docs page serves into
 # dist/docs-assets/, and scripts/bundle-bin.ts bundles the mock's bin into the one file dist/cli/mock.js
-# (esbuild), which starts faster than some 75 modules.
+# (esbuild), which starts faster than some 75 modules, and the contract runner's into dist/cli/contract.js.
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/prune-dist.ts scripts/copy-docs-assets.ts scripts/bundle-bin.ts ./scripts/
 COPY src ./src

@@ -1,12 +1,17 @@
 /**
- * The last step of `npm run build`: bundles the mock's bin, `src/cli/mock.ts` and every module of the kit it
- * imports, into the one file `dist/cli/mock.js`, over what tsc wrote there: Node then loads one module at start
- * instead of some 75 (`npm run bench` shows the start-up). Packages (ajv, yaml, json-server) stay imports, resolved
- * from node_modules as before, but for the one named below; the library (`dist/index.js` and the rest of `dist/`)
- * is tsc's output, unbundled. Paths to the package's files go through `src/package-root.ts`, which finds them from
- * wherever the code runs.
+ * The last step of `npm run build`: bundles the package's two bins over what tsc wrote for them. The mock's,
+ * `src/cli/mock.ts` and every module of the kit it imports, becomes the one file `dist/cli/mock.js`: Node then
+ * loads one module at start instead of some 75 (`npm run bench` shows the start-up). The contract runner's,
+ * `src/cli/contract.ts`, becomes `dist/cli/contract.js` and a few `dist/cli/contract-*.js` chunks (what a run
+ * loads only when asked: the generated phase of `--fuzz` and fast-check, the test command of `--rerun`), beside
+ * tsc's output of the generated validators and of the mock (`FROM_DIST` below): a plain run loads a few modules
+ * instead of some 100. Packages
+ * (ajv, yaml, json-server, fast-check, undici) stay imports, resolved from node_modules as before, but for the one
+ * named below; the library (`dist/index.js` and the rest of `dist/`) is tsc's output, unbundled. Paths to the
+ * package's files go through `src/package-root.ts`, which finds them from wherever the code runs.
  */
-import { build, type Plugin } from "esbuild";
+import { relative, resolve, sep } from "node:path";
+import { build, type BuildOptions, type Plugin } from "esbuild";
 
 /**
  * The one package module the bin loads at start, before any request: ajv-formats' checks, which the contract's
@@ -28,9 +33,7 @@ function packagesExternalBut(inlined: ReadonlySet<string>): Plugin {
   };
 }
 
-await build({
-  entryPoints: ["src/cli/mock.ts"],
-  outfile: "dist/cli/mock.js",
+const common: BuildOptions = {
   bundle: true,
   platform: "node",
   format: "esm",
@@ -39,6 +42,56 @@ await build({
   // smaller on a user's disk and to parse at start. Names stay as written, so a stack trace still names functions.
   minifyWhitespace: true,
   plugins: [packagesExternalBut(INLINED)],
+  logLevel: "warning",
+};
+
+/**
+ * Modules of the kit the runner's bin imports from tsc's output in `dist/` instead of holding a copy: the generated
+ * validators and document (a megabyte that the library ships there already, and a consumer's install must stay
+ * small), and the mock that only `--rerun` starts. They share no state with the bin's own modules: the generated
+ * ones are data and functions, and the mock is handed plain options.
+ */
+const FROM_DIST = [/^src\/generated\//, /^src\/hosts\/node\/create-mock-server\.ts$/];
+
+/** Imports of the modules of `FROM_DIST`, rewritten to their built files beside the bin's folder. */
+function kitModulesFromDist(patterns: readonly RegExp[]): Plugin {
+  return {
+    name: "kit-modules-from-dist",
+    setup(bundle) {
+      bundle.onResolve({ filter: /^\./ }, (args) => {
+        const source = relative(process.cwd(), resolve(args.resolveDir, args.path)).split(sep).join("/");
+        if (!patterns.some((pattern) => pattern.test(source))) return undefined;
+        const built = source.replace(/^src\//, "dist/").replace(/\.ts$/, ".js");
+        return { path: `../${relative("dist", built).split(sep).join("/")}`, external: true };
+      });
+    },
+  };
+}
+
+await build({ ...common, entryPoints: ["src/cli/mock.ts"], outfile: "dist/cli/mock.js" });
+// The runner's dynamic imports stay dynamic: split into chunks beside it, loaded as the sources load them. Without
+// splitting, esbuild would put them in the bin, and every run would load fast-check at start.
+await build({
+  ...common,
+  entryPoints: { contract: "src/cli/contract.ts" },
+  outdir: "dist/cli",
+  splitting: true,
+  // Beside the bin, so that the imports of FROM_DIST, written as seen from `dist/cli/`, hold in every chunk too.
+  chunkNames: "contract-[name]-[hash]",
+  plugins: [kitModulesFromDist(FROM_DIST), packagesExternalBut(INLINED)],
+});
+
+// The generated validators as tsc wrote them are half indentation: without it, the runner's bin (which imports
+// them from dist/, FROM_DIST above) and the library parse a third less at start, and a consumer's install holds a
+// half-megabyte less. The code is the same, names and all; only whitespace and comments go.
+const GENERATED_VALIDATORS = "dist/generated/contract-validators.js";
+await build({
+  entryPoints: [GENERATED_VALIDATORS],
+  outfile: GENERATED_VALIDATORS,
+  allowOverwrite: true,
+  format: "esm",
+  target: "node20.19",
+  minifyWhitespace: true,
   logLevel: "warning",
 });
 

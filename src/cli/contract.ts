@@ -35,8 +35,6 @@ import { writePactFile } from "../contract/usage/write-pact-file.ts";
 import { AnswersCollector } from "../contract/usage/collect-answers.ts";
 import type { AnswersDocument } from "../contract/usage/answers-document.ts";
 import { renderRerunJunit, renderRerunText, rerunVerdicts } from "../contract/usage/rerun-verdicts.ts";
-import { createMockServer } from "../hosts/node/create-mock-server.ts";
-import { rerunSuite } from "./rerun-suite.ts";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -235,6 +233,9 @@ async function answerUsage(command: UsageCommand, usage: UsageDocument, what: st
     report = await runAgainstService(command.service, { usage, file: command.file, what, answers: collector });
     source = { kind: "service", baseUrl: command.service.baseUrl };
   } else {
+    // The mock and the re-run are loaded here, for the one command that uses them: every other run starts without
+    // the mock's modules.
+    const { createMockServer } = await import("../hosts/node/create-mock-server.ts");
     const played = createMockServer({ profile: profile!, quiet: true });
     const { url } = await played.listen(0, "127.0.0.1");
     if (!command.quiet)
@@ -276,6 +277,7 @@ async function answerUsage(command: UsageCommand, usage: UsageDocument, what: st
   if (!command.quiet) progress(`The service's answers written to ${answersFile}`);
   if (command.rerun === undefined) return report;
   if (!command.quiet) progress(`Running the test command against the service's answers: ${command.rerun}`);
+  const { rerunSuite } = await import("./rerun-suite.ts");
   const ran = await rerunSuite(command.rerun, answersFile);
   if (ran.results.length === 0) {
     fail(

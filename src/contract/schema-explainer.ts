@@ -186,7 +186,8 @@ export function createSchemaExplainer(document: OpenApiDocument, validatorAt: Va
 
   const explainOne = (error: ErrorObject): SchemaFinding | undefined => {
     const params = error.params as Record<string, unknown>;
-    const got = showValue(error.data);
+    // Shown only by the rules that quote the value: not for a missing or unlisted field, the findings most made.
+    const got = () => showValue(error.data);
     switch (error.keyword) {
       case "if":
         return undefined; // the failed `then` keywords are reported on their own
@@ -219,15 +220,15 @@ export function createSchemaExplainer(document: OpenApiDocument, validatorAt: Va
           `${error.instancePath}/${escapeToken(String(params.propertyName))}`,
         );
       case "type":
-        return finding(error, "type", `must be ${params.type}, got ${got}`);
+        return finding(error, "type", `must be ${params.type}, got ${got()}`);
       case "enum":
-        return finding(error, "enum", `must be one of ${listValues(params.allowedValues as unknown[])}, got ${got}`);
+        return finding(error, "enum", `must be one of ${listValues(params.allowedValues as unknown[])}, got ${got()}`);
       case "const":
-        return finding(error, "const", `must be ${JSON.stringify(params.allowedValue)}, got ${got}`);
+        return finding(error, "const", `must be ${JSON.stringify(params.allowedValue)}, got ${got()}`);
       case "pattern":
-        return finding(error, "pattern", `must match the pattern ${params.pattern}, got ${got}`);
+        return finding(error, "pattern", `must match the pattern ${params.pattern}, got ${got()}`);
       case "format":
-        return finding(error, "format", `must be a valid ${params.format}, got ${got}`);
+        return finding(error, "format", `must be a valid ${params.format}, got ${got()}`);
       case "minProperties":
         return finding(
           error,
@@ -235,7 +236,7 @@ export function createSchemaExplainer(document: OpenApiDocument, validatorAt: Va
           `must name at least ${params.limit} field${params.limit === 1 ? "" : "s"}`,
         );
       default:
-        return finding(error, error.keyword, `${error.message ?? "is invalid"}, got ${got}`);
+        return finding(error, error.keyword, `${error.message ?? "is invalid"}, got ${got()}`);
     }
   };
 

@@ -48,12 +48,21 @@ export function secretRedactor(secrets: Secret[]): <T>(value: T) => T {
   // Whether the walk would change anything: the same strings looked at, nothing copied. A report holds no secret
   // nearly always, and looking through it costs a fraction of copying its tens of thousands of objects. Its
   // results share their request (its curl line, its body), which is looked through once.
+  // The strings looked at are mostly short (statuses, names, nids): one shorter than the shortest secret holds none.
+  const values = ordered.map((secret) => secret.value);
+  const shortest = values[values.length - 1]!.length;
+  const stringHolds = (text: string): boolean => {
+    if (text.length < shortest) return false;
+    for (const secret of values) if (text.includes(secret)) return true;
+    return false;
+  };
   const holdsSecret = (value: unknown, seen: Set<object>): boolean => {
-    if (typeof value === "string") return ordered.some((secret) => value.includes(secret.value));
+    if (typeof value === "string") return stringHolds(value);
     if (value === null || typeof value !== "object" || seen.has(value)) return false;
     seen.add(value);
-    if (Array.isArray(value)) return value.some((entry) => holdsSecret(entry, seen));
-    if (Object.getPrototypeOf(value) === Object.prototype) {
+    if (Array.isArray(value)) {
+      for (const entry of value) if (holdsSecret(entry, seen)) return true;
+    } else if (Object.getPrototypeOf(value) === Object.prototype) {
       for (const key in value) if (holdsSecret((value as Record<string, unknown>)[key], seen)) return true;
     }
     return false;

@@ -37,19 +37,13 @@ export function buildRawRecordValidator(
   const compile = (): Map<CollectionName, ValidateFunction> => {
     if (compiled) return compiled;
     const source = document();
-    // Only the component schemas are needed; the document was checked against the meta-schema by the contract.
-    const closed = closeSchemas({
-      openapi: source.openapi,
-      info: source.info,
-      paths: {},
-      components: { schemas: source.components?.schemas ?? {} },
-    });
-    const schemas = storedRecordSchemas(closed, nullAgentFields);
-    const ajv = createAjvWith(ajvParts(), closed, { validateSchema: false });
-    const explainer = createSchemaExplainer(closed, (pointer) => ajv.getSchema(`${SPEC_ID}#${pointer}`));
-    explain = (validate) =>
-      explainer.explain(validate).map((finding) => ({ in: "body", pointer: finding.pointer, detail: finding.message }));
-    compiled = new Map(COLLECTIONS.map((collection) => [collection, ajv.compile(schemas[collection])]));
+    // Every mock of a process whose document has the same schemas (each contract holds its own copy of the
+    // document) and the same null fields checks raw records alike: the schemas are compiled by the first mock to
+    // need them, not again by each one a suite starts. Their text is a small fraction of compiling them.
+    const key = JSON.stringify([source.components?.schemas ?? {}, nullAgentFields]);
+    const known = COMPILED.get(key) ?? compileChecks(source, ajvParts, nullAgentFields);
+    COMPILED.set(key, known);
+    ({ compiled, explain } = known);
     return compiled;
   };
 
@@ -71,4 +65,34 @@ export function buildRawRecordValidator(
   }) as RawRecordValidator & { warm(): void };
   validate.warm = () => void compile();
   return validate;
+}
+
+/** A document's compiled checks of raw records, one per set of null agent fields. */
+interface CompiledChecks {
+  compiled: Map<CollectionName, ValidateFunction>;
+  explain: (validate: ValidateFunction) => FieldError[];
+}
+/** By the text of the schemas and the null fields: a process sees one document, or a few in its tests. */
+const COMPILED = new Map<string, CompiledChecks>();
+
+function compileChecks(
+  source: OpenApiDocument,
+  ajvParts: () => AjvParts,
+  nullAgentFields: readonly string[],
+): CompiledChecks {
+  // Only the component schemas are needed; the document was checked against the meta-schema by the contract.
+  const closed = closeSchemas({
+    openapi: source.openapi,
+    info: source.info,
+    paths: {},
+    components: { schemas: source.components?.schemas ?? {} },
+  });
+  const schemas = storedRecordSchemas(closed, nullAgentFields);
+  const ajv = createAjvWith(ajvParts(), closed, { validateSchema: false });
+  const explainer = createSchemaExplainer(closed, (pointer) => ajv.getSchema(`${SPEC_ID}#${pointer}`));
+  return {
+    compiled: new Map(COLLECTIONS.map((collection) => [collection, ajv.compile(schemas[collection])])),
+    explain: (validate) =>
+      explainer.explain(validate).map((finding) => ({ in: "body", pointer: finding.pointer, detail: finding.message })),
+  };
 }

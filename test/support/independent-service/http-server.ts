@@ -223,16 +223,16 @@ const REDIRECTS = new Set([undefined, "follow", "manual", "error"]);
  */
 function plainRequest(input: Parameters<typeof fetch>[0], init: RequestInit | undefined): ServiceRequest | undefined {
   const { method = "GET", headers, body, signal, redirect } = init ?? {};
-  if (typeof input !== "string" || !URL.canParse(input) || !PLAIN_METHODS.has(method) || !REDIRECTS.has(redirect))
-    return undefined;
+  if (typeof input !== "string" || !PLAIN_METHODS.has(method) || !REDIRECTS.has(redirect)) return undefined;
   if (init !== undefined && Object.keys(init).some((key) => !PLAIN_INIT.has(key))) return undefined;
   if (signal !== undefined && signal !== null && !(signal instanceof AbortSignal)) return undefined;
   if (headers !== undefined && (headers === null || Object.getPrototypeOf(headers) !== Object.prototype))
     return undefined;
   if (body !== undefined && body !== null && (typeof body !== "string" || method === "GET" || method === "HEAD"))
     return undefined;
-  const url = new URL(input);
-  if (url.username !== "" || url.password !== "") return undefined;
+  // Parsed once: a URL that does not parse goes through a Request, which refuses it.
+  const url = URL.parse(input);
+  if (url === null || url.username !== "" || url.password !== "") return undefined;
   // Checked and joined as a Request's headers are; a text body without a content-type is announced as text.
   const fields = new Headers(headers);
   if (typeof body === "string" && !fields.has("content-type")) fields.set("content-type", "text/plain;charset=UTF-8");
