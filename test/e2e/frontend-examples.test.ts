@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readmeExample } from "../support/readme-examples.ts";
+import { placeInstalledKit } from "../support/installed-kit.ts";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
 
 /** The app module of the guide's typed client, with the address and account a test gives it. */
@@ -49,7 +50,7 @@ beforeAll(() => {
   for (const name of ["vitest", "msw", "openapi-fetch", "openapi-typescript-helpers"])
     symlinkSync(join(PACKAGE_ROOT, "node_modules", name), join(project, "node_modules", name), "dir");
   // dist/ is built once for the whole run (test/support/build-once.ts).
-  symlinkSync(PACKAGE_ROOT, join(project, "node_modules", "property-listing-kit"), "dir");
+  placeInstalledKit(join(project, "node_modules"));
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "frontend", type: "module", private: true }));
   mkdirSync(join(project, "src"));
   mkdirSync(join(project, "test"));

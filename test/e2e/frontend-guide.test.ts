@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { placeInstalledKit } from "../support/installed-kit.ts";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
 
 /** The fenced block marked `<!-- example: NAME ... -->` in docs/frontend.md. */
@@ -46,9 +47,9 @@ beforeAll(() => {
   mkdirSync(join(project, "node_modules"));
   for (const name of ["vitest", "msw", "jsdom", "openapi-fetch", "openapi-typescript-helpers"])
     symlinkSync(join(PACKAGE_ROOT, "node_modules", name), join(project, "node_modules", name), "dir");
-  symlinkSync(PACKAGE_ROOT, join(project, "node_modules", "property-listing-kit"), "dir");
   if (!existsSync(join(PACKAGE_ROOT, "dist", "msw.js")))
     execFileSync("npm", ["run", "--silent", "build"], { cwd: PACKAGE_ROOT, stdio: "pipe" });
+  placeInstalledKit(join(project, "node_modules"));
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "frontend", type: "module", private: true }));
   mkdirSync(join(project, "test"));
   mkdirSync(join(project, "src"));

@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { consumerInstall } from "../support/consumer-install.ts";
 import { DOCS_ASSET_LICENSES, DOCS_ASSETS } from "../../src/hosts/node/docs-assets.ts";
 import { CONSOLE_ASSETS } from "../../src/hosts/node/console-assets.ts";
+import { placeInstalledKit } from "../support/installed-kit.ts";
 import { PACKAGE_ROOT, startProcess } from "../support/start-process.ts";
 
 let project = "";
@@ -18,7 +19,7 @@ beforeAll(() => {
   // dist/ is built once for the whole run (test/support/build-once.ts).
   project = mkdtempSync(join(tmpdir(), "plk-consumer-"));
   mkdirSync(join(project, "node_modules"));
-  symlinkSync(PACKAGE_ROOT, join(project, "node_modules", "property-listing-kit"), "dir");
+  placeInstalledKit(join(project, "node_modules"));
   symlinkSync(join(PACKAGE_ROOT, "node_modules", "vitest"), join(project, "node_modules", "vitest"), "dir");
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "client", type: "module", private: true }));
 });

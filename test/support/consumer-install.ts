@@ -13,15 +13,23 @@
  * takes a lock (a folder, made atomically), the others wait for the finished install. A different archive is a
  * different folder, so a change to the package can never be tested against an older install. Installs not used for
  * an hour are removed.
+ *
+ * The archive itself is kept too, under the SHA-256 of everything `npm pack` reads (the package's top-level files,
+ * the folders its `files` names, byte for byte, and npm's version): a later file of the run, or a later run, with
+ * the same package finds it and its install without packing again. A file changed anywhere npm pack looks is a
+ * different key, so it is packed afresh.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -29,7 +37,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, delimiter, dirname, join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { readmeCommand } from "./readme-commands.ts";
 import { PACKAGE_ROOT } from "./start-process.ts";
@@ -47,6 +55,8 @@ export interface ConsumerInstall {
 /** Changes whenever the way of installing changes, so that an install made the old way is not reused. */
 const RECIPE = "the README's npm pack, npm install --save-dev <archive> --prefer-offline --no-audit --no-fund, v2";
 const PREFIX = "plk-installed-kit-";
+/** A kept archive's name and file list, under the key of what npm pack read to write it. */
+const PACKED_PREFIX = "plk-packed-kit-";
 const UNUSED_FOR_MS = 60 * 60_000;
 /** An install under way takes at most this long; a lock older than this was left by a run that died. */
 const INSTALL_DEADLINE_MS = 240_000;
@@ -67,6 +77,17 @@ async function install(): Promise<ConsumerInstall> {
     throw new Error(
       `The README's install line is not npm install --save-dev ../property-listing-kit/<archive>: ${installLine}`,
     );
+  const inputs = join(tmpdir(), `${PACKED_PREFIX}${packInputsKey(pack)}`);
+  removeUnused(PACKED_PREFIX, inputs);
+  const kept = keptPack(inputs);
+  if (kept) {
+    if (basename(kept.archive) !== shown)
+      throw new Error(
+        `The README installs ${shown}, but npm pack writes ${basename(kept.archive)}: the README's install line must ` +
+          "name it.",
+      );
+    return kept;
+  }
   const packing = mkdtempSync(join(tmpdir(), "plk-pack-"));
   try {
     const [packed] = JSON.parse(
@@ -96,10 +117,64 @@ async function install(): Promise<ConsumerInstall> {
       // From npm's cache where it can (this machine's is warm); no audit or funding calls.
       npmInstall(partial, ["--save-dev", join(partial, archiveName)], "npm install of the packed kit");
     });
+    // Written whole, then renamed: a reader (another test file packing at once) never sees half of it.
+    writeFileSync(`${inputs}.${process.pid}.partial`, JSON.stringify(result));
+    renameSync(`${inputs}.${process.pid}.partial`, inputs);
     return result;
   } finally {
     rmSync(packing, { recursive: true, force: true });
   }
+}
+
+/**
+ * The SHA-256 of what `npm pack` reads to write the archive: the package's top-level files (package.json, the README,
+ * the licence, the changelog, any ignore file) and every file under the folders `files` names, by path and bytes,
+ * with the pack command and npm's version. More than npm ships (a test file, a source map) is read, never less.
+ */
+function packInputsKey(pack: string[]): string {
+  const hash = createHash("sha256").update(`${RECIPE}\n${pack.join(" ")}\nnpm ${npmVersion()}\n`);
+  const add = (relative: string) => {
+    const path = join(PACKAGE_ROOT, relative);
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (!stat) return;
+    if (stat.isDirectory()) {
+      for (const entry of readdirSync(path).sort()) add(join(relative, entry));
+    } else if (stat.isFile()) {
+      const bytes = readFileSync(path);
+      hash.update(`${relative} ${bytes.length}\n`).update(bytes);
+    } else hash.update(`${relative} ${stat.isSymbolicLink() ? `-> ${readlinkSync(path)}` : "special"}\n`);
+  };
+  const topLevel = readdirSync(PACKAGE_ROOT).sort();
+  for (const entry of topLevel) if (statSync(join(PACKAGE_ROOT, entry)).isFile()) add(entry);
+  const { files = [] } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { files?: string[] };
+  const folders = new Set(files.filter((entry) => !entry.startsWith("!")).map((entry) => entry.split("/")[0]!));
+  for (const folder of [...folders].sort()) if (statSync(join(PACKAGE_ROOT, folder)).isDirectory()) add(folder);
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** The version of the npm on PATH, read from its package.json (as `npm --version` would say, without starting it). */
+function npmVersion(): string {
+  for (const folder of (process.env.PATH ?? "").split(delimiter)) {
+    const bin = join(folder, "npm");
+    if (!existsSync(bin)) continue;
+    const manifest = join(dirname(dirname(realpathSync(bin))), "package.json");
+    if (existsSync(manifest)) return (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version;
+    break;
+  }
+  return execFileSync("npm", ["--version"], { encoding: "utf8", env: withoutNpmVariables() }).trim();
+}
+
+/** The archive and install kept under `inputs`, if both are still there. */
+function keptPack(inputs: string): ConsumerInstall | undefined {
+  if (!existsSync(inputs)) return undefined;
+  const kept = JSON.parse(readFileSync(inputs, "utf8")) as ConsumerInstall;
+  // The archive lies in the install, which is complete once its folder has its name (installOnce).
+  if (!existsSync(kept.archive)) return undefined;
+  const now = new Date();
+  // In use: neither is removed as unused.
+  utimesSync(inputs, now, now);
+  utimesSync(kept.project, now, now);
+  return kept;
 }
 
 /**

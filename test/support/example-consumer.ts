@@ -7,11 +7,15 @@ import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { placeInstalledKit } from "./installed-kit.ts";
 import { PACKAGE_ROOT } from "./start-process.ts";
 
 const EXAMPLE = join(PACKAGE_ROOT, "examples", "consumer");
 
-/** The example copied to a temporary folder, its dependencies resolved as an install would resolve them. */
+/**
+ * The example copied to a temporary folder, its dependencies resolved as an install would resolve them: the kit a
+ * package folder of its own (test/support/installed-kit.ts), the others the clone's.
+ */
 export function exampleConsumerProject(): string {
   const project = mkdtempSync(join(tmpdir(), "plk-example-consumer-"));
   for (const entry of ["package.json", "vitest.config.ts", "src", "test"])
@@ -19,7 +23,7 @@ export function exampleConsumerProject(): string {
   mkdirSync(join(project, "node_modules"));
   for (const name of ["msw", "openapi-fetch", "openapi-typescript-helpers", "vitest"])
     symlinkSync(join(PACKAGE_ROOT, "node_modules", name), join(project, "node_modules", name), "dir");
-  symlinkSync(PACKAGE_ROOT, join(project, "node_modules", "property-listing-kit"), "dir");
+  placeInstalledKit(join(project, "node_modules"));
   return project;
 }
 
