@@ -5,8 +5,9 @@
  * scripts in the repository): the commands with only the addresses and file names a test must choose put in (the
  * mock's address for 127.0.0.1:4010 or a staging service, a free port, a recording in a temporary folder). A
  * command that no rule below knows fails the test, so a new one cannot go untested; the few that cannot run here
- * say why, and the Prism commands that a Prism test starts with the README's line say which (Prism takes seconds
- * to start).
+ * say why, and the Prism commands that a Prism test starts with the README's line say which, as does the one that,
+ * on the port and address a test must give it, is such a line with the launcher's default host spelled out (Prism
+ * takes seconds to start).
  * Also: every `npm run <script>` that the README and docs/ mention exists (docs/assumptions.md once named one
  * that did not).
  */
@@ -43,6 +44,13 @@ const NOT_RUN: Array<[RegExp, string]> = [
     pattern,
     `run by ${README_PRISM_TESTS[key as keyof typeof README_PRISM]}`,
   ]),
+  [
+    /^npm run mock:prism -- --port 5000 --host 0\.0\.0\.0$/,
+    "given the free port and the loopback address a test must give it, this is the Prism test's " +
+      "`npm run mock:prism -- --port <port>` (test/prism/prism-mock.test.ts) with --host 127.0.0.1, the launcher's " +
+      "default: --port and --host reach Prism in test/prism/prism-launcher.test.ts, and " +
+      "test/prism/prism-proxy.test.ts starts the launcher with both",
+  ],
   [
     /^npm ci && npm start$/,
     "npm ci would reinstall the tree this suite runs from; npm start is run by test/e2e/npm-start.test.ts",
@@ -334,13 +342,6 @@ const RULES: Array<{ pattern: RegExp; run: (line: string) => Promise<void> }> = 
       if (line.includes("--output recording.xml"))
         expect(readFileSync(join(dir, "recording.xml"), "utf8")).toContain("<testsuites");
       else expect(output).toContain("3 exchanges checked");
-    },
-  },
-  {
-    pattern: /^npm run mock:prism/,
-    run: async (line) => {
-      const port = await freePort();
-      await serves(onPort(line, port), `http://127.0.0.1:${port}/api/v1/object/template_base`);
     },
   },
 ];
