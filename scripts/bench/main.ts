@@ -26,6 +26,7 @@ import { table } from "./format.ts";
 import { startLoadClient } from "./load-client.ts";
 import { cpuClock } from "./processes.ts";
 import { updatePerformancePage } from "./performance-page.ts";
+import { ServerPool } from "./server-pool.ts";
 import { verdict, type BenchContext, type BenchSection, type Goal } from "./section.ts";
 import { parseBenchArgs, USAGE, type BenchSettings } from "./settings.ts";
 
@@ -78,11 +79,13 @@ async function runBench(
   let fixturesFile: string | undefined;
   let documentFile: string | undefined;
   const load = startLoadClient(settings.concurrency);
+  const servers = new ServerPool(settings.quick);
   const context: BenchContext = {
     settings,
     progress,
     load,
     scratch,
+    servers,
     largeFixtures: () => (fixtures ??= generateFixtures({ seed: settings.seed, properties: settings.properties })),
     largeFixturesFile() {
       if (!fixturesFile) {
@@ -124,6 +127,7 @@ async function runBench(
       text.push(...result.lines, "");
     }
   } finally {
+    await servers.close();
     await load.stop();
     rmSync(scratch, { recursive: true, force: true });
   }

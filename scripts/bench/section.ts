@@ -1,5 +1,6 @@
 import type { Database } from "../../src/mock/store/records.ts";
 import type { LoadClient } from "./load-client.ts";
+import type { ServerPool } from "./server-pool.ts";
 import type { BenchSettings } from "./settings.ts";
 
 /**
@@ -62,6 +63,11 @@ export interface BenchContext {
   largeFixturesDocumentFile(): string;
   /** A scratch directory, removed at the end of the run. */
   scratch: string;
+  /**
+   * Where servers started as processes come from: each started afresh in a full run, lent from section to section
+   * in a `--quick` one (server-pool.ts).
+   */
+  servers: ServerPool;
 }
 
 /**

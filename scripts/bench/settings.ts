@@ -56,7 +56,7 @@ const QUICK = {
   requests: 300,
   soakRequests: 3_000,
   starts: 2,
-  rounds: 3,
+  rounds: 1,
   roundMs: 10,
   warmupMs: 10,
   compileRounds: 1,

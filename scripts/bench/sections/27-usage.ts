@@ -19,7 +19,7 @@ import {
   type Contender,
   type ServerFigure,
 } from "../measure-servers.ts";
-import { startGroups, type RunningServer, type ServerCommand } from "../processes.ts";
+import type { RunningServer, ServerCommand } from "../processes.ts";
 import { API, type Scenario, type Step } from "../scenarios.ts";
 import { roundsOf, type BenchSection, type Goal } from "../section.ts";
 import { MOCK_LISTENING } from "../servers.ts";
@@ -103,7 +103,7 @@ async function drive(handlers: MockHandlers, total: number, failures: string[]):
 
 export const section: BenchSection<UsageFigures> = {
   key: "usage",
-  async run({ settings, progress, load, scratch }) {
+  async run({ settings, progress, load, scratch, servers: pool }) {
     const failures: string[] = [];
     const running: RunningServer[] = [];
     let servers: ServerFigure[];
@@ -113,7 +113,7 @@ export const section: BenchSection<UsageFigures> = {
     const mswRounds = roundsOf(settings, MSW_ROUNDS);
     try {
       progress("usage: starting the mock with and without --record-usage…");
-      const [offGroup, onGroup] = (await startGroups(
+      const [offGroup, onGroup] = (await pool.startGroups(
         [mock("mock (bin)"), mock("mock --record-usage", join(scratch, "usage.json"))],
         processes,
         running,
