@@ -29,6 +29,22 @@ export function roundsOf(settings: { quick: boolean }, full: number): number {
   return settings.quick ? 1 : full;
 }
 
+/**
+ * GETs per round of a figure taken through MSW in the bench's own process, and the unmeasured GETs sent to each side
+ * before the rounds. A full run sends `--requests` a round, at least 200 (fewer are mostly the ramp of the first
+ * ones) and at most 5,000, after a warm-up of as many, at most 1,000. A `--quick` one sends `--requests` a round
+ * and a tenth as many before: each GET costs this process about a millisecond, and a look at the bench needs no
+ * steady state.
+ */
+export function mswRequestsOf(settings: { quick: boolean; requests: number }): { perRound: number; warmUp: number } {
+  if (settings.quick) {
+    const perRound = Math.min(settings.requests, 5_000);
+    return { perRound, warmUp: Math.ceil(perRound / 10) };
+  }
+  const perRound = Math.max(200, Math.min(settings.requests, 5_000));
+  return { perRound, warmUp: Math.min(perRound, 1_000) };
+}
+
 /** PASS, FAIL (or what `fail` says), or NOT MEASURED for a goal whose figure its clock could not take. */
 export function verdict(goal: Goal, fail = "FAIL"): string {
   return goal.unmeasured ? "NOT MEASURED" : goal.pass ? "PASS" : fail;

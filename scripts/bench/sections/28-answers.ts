@@ -20,7 +20,7 @@ import { startIndependentService } from "../../../test/support/independent-servi
 import { credentialsEnv } from "../../../test/support/run-contract-cli.ts";
 import { count, ms, perSecond, ratio, table } from "../format.ts";
 import { API } from "../scenarios.ts";
-import { roundsOf, type BenchSection, type Goal } from "../section.ts";
+import { mswRequestsOf, roundsOf, type BenchSection, type Goal } from "../section.ts";
 
 const NID = 1001; // a property of the demo account in fixtures/db.json
 const PER_TEST = 20;
@@ -141,11 +141,11 @@ export const section: BenchSection<AnswersFigures> = {
     });
     const server = setupServer();
     server.listen({ onUnhandledRequest: "error" });
-    const perRound = Math.max(200, Math.min(settings.requests, 5_000));
+    const { perRound, warmUp } = mswRequestsOf(settings);
     const elapsed = { recording: 0, serving: 0 };
     for (const handlers of [recording, serving]) {
       server.resetHandlers(...handlers.handlers);
-      await drive(handlers, Math.min(perRound, 1_000), failures);
+      await drive(handlers, warmUp, failures);
     }
     for (let round = 0; round < mswRounds; round++) {
       for (const side of round % 2 === 0 ? (["recording", "serving"] as const) : (["serving", "recording"] as const)) {
