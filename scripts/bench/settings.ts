@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { DEFAULT_SEED } from "../../src/fixtures/generate-fixtures.ts";
+import { DEFAULT_SEED } from "../../src/fixtures/default-seed.ts";
 
 /** What one run measures, and how long it spends on each figure. */
 export interface BenchSettings {
