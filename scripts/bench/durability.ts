@@ -24,6 +24,11 @@ export interface DurabilitySettings {
   creates: number;
   /** Milliseconds of each GET run. */
   getRunMs: number;
+  /**
+   * Whether an editor sends its first edit as it starts rather than one period ({@link EDITS_PER_SECOND}) later:
+   * a GET run shorter than a few periods (a quick run's) then still has edits persisted during it.
+   */
+  firstEditAtOnce: boolean;
   /** Unmeasured GETs the large store's first start answers before its GET runs. */
   warmUpGets: number;
   /** Changes in the journal the start-up figure reads back. */
@@ -170,6 +175,7 @@ export async function measureDurability(
         nids,
         () => (edits += 1),
         () => (editsAcknowledged += 1),
+        settings.firstEditAtOnce,
       );
       editingRuns.push(
         await drive(first.url, { concurrency: settings.concurrency, durationMs: settings.getRunMs, next: retrieve }),
@@ -213,6 +219,7 @@ export async function measureDurability(
         nids,
         () => {},
         () => {},
+        settings.firstEditAtOnce,
       );
       await drive(mock.url, { concurrency: settings.concurrency, durationMs: settings.getRunMs, next: retrieve });
       await editor.stop();
@@ -425,17 +432,18 @@ async function drive(
   };
 }
 
-/** Edits at {@link EDITS_PER_SECOND} on a connection of its own until stopped. */
+/** Edits at {@link EDITS_PER_SECOND} on a connection of its own until stopped; the first at once if asked. */
 function startEditor(
   url: string,
   nids: readonly number[],
   onSent: () => void,
   onAcknowledged: () => void,
+  firstAtOnce: boolean,
 ): { stop(): Promise<void> } {
   const agent = new Agent({ keepAlive: true });
   const inFlight = new Set<Promise<unknown>>();
   let index = 0;
-  const timer = setInterval(() => {
+  const sendEdit = () => {
     onSent();
     const job = editRequest(nids[(index * 104_729) % nids.length]!, index);
     index += 1;
@@ -445,7 +453,9 @@ function startEditor(
     );
     inFlight.add(sending);
     void sending.finally(() => inFlight.delete(sending));
-  }, 1000 / EDITS_PER_SECOND);
+  };
+  if (firstAtOnce) sendEdit();
+  const timer = setInterval(sendEdit, 1000 / EDITS_PER_SECOND);
   return {
     async stop() {
       clearInterval(timer);

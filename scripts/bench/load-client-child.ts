@@ -3,7 +3,6 @@
  * figures; leaves when the parent disconnects.
  */
 import { Agent, request as httpRequest } from "node:http";
-import { FIXTURE_ACCOUNTS } from "../../src/fixtures/generate-fixtures.ts";
 import type { ClientReply, LoadRun, RunMessage } from "./load-client.ts";
 import type { Step } from "./scenarios.ts";
 
@@ -37,11 +36,7 @@ async function runScenario(run: RunMessage): Promise<Omit<LoadRun, "concurrency"
       // The service expects content-type: application/json on every operation, with or without a body.
       const headers: Record<string, string> =
         scenario.credentials === "demo"
-          ? {
-              "API-KEY": FIXTURE_ACCOUNTS[0]!.apiKey,
-              TOKEN: FIXTURE_ACCOUNTS[0]!.token,
-              "content-type": "application/json",
-            }
+          ? { ...run.demoCredentials, "content-type": "application/json" }
           : scenario.credentials === "none"
             ? {}
             : {

@@ -4,6 +4,7 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { FIXTURE_ACCOUNTS } from "../../src/fixtures/generate-fixtures.ts";
 import type { HttpFigure } from "./http-figure.ts";
 import type { Scenario } from "./scenarios.ts";
 import { percentile } from "./stats.ts";
@@ -14,7 +15,14 @@ export interface RunMessage {
   baseUrl: string;
   concurrency: number;
   scenario: Scenario;
+  /**
+   * The demo account's API-KEY and TOKEN, sent from here: the child imports nothing of the fixtures' generator (and
+   * its faker), which only this process needs.
+   */
+  demoCredentials: { "API-KEY": string; TOKEN: string };
 }
+
+const DEMO_CREDENTIALS = { "API-KEY": FIXTURE_ACCOUNTS[0]!.apiKey, TOKEN: FIXTURE_ACCOUNTS[0]!.token };
 
 /** The raw figures of one run of a scenario: its measured jobs' latencies, in the order they were started. */
 export interface LoadRun {
@@ -58,7 +66,14 @@ export function startLoadClient(concurrency: number): LoadClient {
       const connections = scenario.concurrency ?? concurrency;
       const reply = await new Promise<ClientReply>((resolve) => {
         waiting.set(id, resolve);
-        const message: RunMessage = { kind: "run", id, baseUrl, concurrency: connections, scenario };
+        const message: RunMessage = {
+          kind: "run",
+          id,
+          baseUrl,
+          concurrency: connections,
+          scenario,
+          demoCredentials: DEMO_CREDENTIALS,
+        };
         child.send(message);
       });
       waiting.delete(id);

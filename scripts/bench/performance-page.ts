@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { bytes, ms, ratio } from "./format.ts";
-import type { BenchReport } from "./main.ts";
+import type { BenchReport } from "./run-bench.ts";
 import type { ServerFigure } from "./measure-servers.ts";
 import type { Goal } from "./section.ts";
 import type { GrowthFigures } from "./sections/35-growth.ts";

@@ -1,5 +1,6 @@
 import type { Database } from "../../src/mock/store/records.ts";
 import type { LoadClient } from "./load-client.ts";
+import type { ServerPool } from "./server-pool.ts";
 import type { BenchSettings } from "./settings.ts";
 
 /**
@@ -26,6 +27,22 @@ export interface Goal {
  */
 export function roundsOf(settings: { quick: boolean }, full: number): number {
   return settings.quick ? 1 : full;
+}
+
+/**
+ * GETs per round of a figure taken through MSW in the bench's own process, and the unmeasured GETs sent to each side
+ * before the rounds. A full run sends `--requests` a round, at least 200 (fewer are mostly the ramp of the first
+ * ones) and at most 5,000, after a warm-up of as many, at most 1,000. A `--quick` one sends `--requests` a round
+ * and a tenth as many before: each GET costs this process about a millisecond, and a look at the bench needs no
+ * steady state.
+ */
+export function mswRequestsOf(settings: { quick: boolean; requests: number }): { perRound: number; warmUp: number } {
+  if (settings.quick) {
+    const perRound = Math.min(settings.requests, 5_000);
+    return { perRound, warmUp: Math.ceil(perRound / 10) };
+  }
+  const perRound = Math.max(200, Math.min(settings.requests, 5_000));
+  return { perRound, warmUp: Math.min(perRound, 1_000) };
 }
 
 /** PASS, FAIL (or what `fail` says), or NOT MEASURED for a goal whose figure its clock could not take. */
@@ -62,6 +79,11 @@ export interface BenchContext {
   largeFixturesDocumentFile(): string;
   /** A scratch directory, removed at the end of the run. */
   scratch: string;
+  /**
+   * Where servers started as processes come from: each started afresh in a full run, lent from section to section
+   * in a `--quick` one (server-pool.ts).
+   */
+  servers: ServerPool;
 }
 
 /**

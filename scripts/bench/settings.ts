@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { DEFAULT_SEED } from "../../src/fixtures/generate-fixtures.ts";
+import { DEFAULT_SEED } from "../../src/fixtures/default-seed.ts";
 
 /** What one run measures, and how long it spends on each figure. */
 export interface BenchSettings {
@@ -56,7 +56,7 @@ const QUICK = {
   requests: 300,
   soakRequests: 3_000,
   starts: 2,
-  rounds: 3,
+  rounds: 1,
   roundMs: 10,
   warmupMs: 10,
   compileRounds: 1,

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { BenchReport } from "../../scripts/bench/main.ts";
+import type { BenchReport } from "../../scripts/bench/run-bench.ts";
 import { renderSection } from "../../scripts/bench/performance-page.ts";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
 

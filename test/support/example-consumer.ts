@@ -27,16 +27,19 @@ export function exampleConsumerProject(): string {
   return project;
 }
 
-/** Runs the example's suite (`vitest run`) in `project`, writing the usage to `usageFile`. */
+/**
+ * Runs the example's suite (`vitest run`, and `vitestArgs` after it) in `project`, writing the usage to `usageFile`.
+ */
 export function runExampleSuite(
   project: string,
   usageFile: string,
   extra: NodeJS.ProcessEnv = {},
+  vitestArgs: readonly string[] = [],
 ): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [join(PACKAGE_ROOT, "node_modules", "vitest", "vitest.mjs"), "run"],
+      [join(PACKAGE_ROOT, "node_modules", "vitest", "vitest.mjs"), "run", ...vitestArgs],
       { cwd: project, env: { ...process.env, USAGE_FILE: usageFile, ...extra }, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) =>
         resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, output: `${stdout}\n${stderr}` }),

@@ -15,7 +15,7 @@ import {
   type Contender,
   type ServerFigure,
 } from "../measure-servers.ts";
-import { startGroups, startServer, startServers, type RunningServer, type ServerCommand } from "../processes.ts";
+import { startServer, type RunningServer, type ServerCommand } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
 import { bareServer, jsonServer, mockBin, npmStart, prism, sampleAnswer } from "../servers.ts";
@@ -61,7 +61,7 @@ const NID = 1001; // a property of the demo account in fixtures/db.json
 
 export const section: BenchSection<PeersFigures> = {
   key: "peers",
-  async run({ settings, progress, load }) {
+  async run({ settings, progress, load, servers: pool }) {
     const failures: string[] = [];
     const fixtures = DEFAULT_FIXTURES_PATH;
     // Processes of the mock, of the mock with --validate-responses and of bare node:http, that the rounds go to in
@@ -79,25 +79,19 @@ export const section: BenchSection<PeersFigures> = {
     const startCommands: ServerCommand[] = [mockCommand, npmStart(), jsonCommand];
     if (settings.baseline) startCommands.push(mockBin({ bin: settings.baseline, name: "mock (baseline build)" }));
     const startTimes = startCommands.map(() => [] as number[]);
-    // A quick run keeps the last start of the mock's bin and of json-server for the load below rather than start
-    // them again; a full run starts anew the servers it loads, in the order its comparisons need.
-    const kept = new Map<ServerCommand, RunningServer>();
+    // The last start of the mock's bin and of json-server goes to the pool (server-pool.ts): a quick run lends
+    // them to the load below rather than start them again; a full run stops them and starts anew the servers it
+    // loads, in the order its comparisons need.
     const running: RunningServer[] = [];
-    try {
-      for (let round = 0; round < settings.starts; round++) {
-        for (const [index, command] of startCommands.entries()) {
-          progress(`peers: start-up ${round + 1}/${settings.starts} of ${command.name}…`);
-          const server = await startServer(command);
-          startTimes[index]!.push(server.startupMs);
-          if (settings.quick && round === settings.starts - 1 && (command === mockCommand || command === jsonCommand)) {
-            running.push(server);
-            kept.set(command, server);
-          } else await server.stop();
-        }
+    for (let round = 0; round < settings.starts; round++) {
+      for (const [index, command] of startCommands.entries()) {
+        progress(`peers: start-up ${round + 1}/${settings.starts} of ${command.name}…`);
+        const server = await startServer(command);
+        startTimes[index]!.push(server.startupMs);
+        if (round === settings.starts - 1 && (command === mockCommand || command === jsonCommand))
+          await pool.release(command, server);
+        else await server.stop();
       }
-    } catch (error) {
-      for (const server of running) await server.stop();
-      throw error;
     }
     const startup = startCommands.map((command, index) => ({
       server: command.name,
@@ -109,26 +103,26 @@ export const section: BenchSection<PeersFigures> = {
     // Throughput, latency, CPU per request and memory, on the same request.
     try {
       progress("peers: starting the servers…");
-      const mock = kept.get(mockCommand) ?? (await startServer(mockBin()));
-      if (!kept.has(mockCommand)) running.push(mock);
+      const mock = await pool.start(mockBin());
+      running.push(mock);
       const path = `${API}/property/${NID}`;
       const answer = await sampleAnswer(mock.url, path);
-      const validating = await startServer(mockBin({ validateResponses: true }));
+      const validating = await pool.start(mockBin({ validateResponses: true }));
       running.push(validating);
-      const [mockReplicas, validatingReplicas] = (await startGroups(
+      const [mockReplicas, validatingReplicas] = (await pool.startGroups(
         [mockBin(), mockBin({ validateResponses: true })],
         mockProcesses - 1,
         running,
       )) as [RunningServer[], RunningServer[]];
-      const json = kept.get(jsonCommand) ?? (await startServer(jsonServer(fixtures)));
-      if (!kept.has(jsonCommand)) running.push(json);
-      const bares = await startServers(bareServer(answer), mockProcesses, running);
+      const json = await pool.start(jsonServer(fixtures));
+      running.push(json);
+      const bares = await pool.startServers(bareServer(answer), mockProcesses, running);
       const bare = bares[0]!;
       const baseline = settings.baseline
-        ? await startServer(mockBin({ bin: settings.baseline, name: "mock (baseline build)" }))
+        ? await pool.start(mockBin({ bin: settings.baseline, name: "mock (baseline build)" }))
         : undefined;
       if (baseline) running.push(baseline);
-      const prismServer = settings.skipPrism ? undefined : await startServer(prism(), 120_000);
+      const prismServer = settings.skipPrism ? undefined : await pool.start(prism(), 120_000);
       if (prismServer) running.push(prismServer);
 
       const jobs = Math.max(1, Math.ceil(settings.requests / rounds));

@@ -12,7 +12,7 @@ import {
   measureOptionsOf,
   warmUpWords,
 } from "../measure-servers.ts";
-import { startGroups, type RunningServer } from "../processes.ts";
+import type { RunningServer } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection } from "../section.ts";
 import { mockBin } from "../servers.ts";
@@ -30,7 +30,7 @@ const NID = 1001; // a property of the demo account in fixtures/db.json
 
 export const section: BenchSection<RequestLogFigures> = {
   key: "log",
-  async run({ settings, progress, load }) {
+  async run({ settings, progress, load, servers }) {
     const failures: string[] = [];
     const running: RunningServer[] = [];
     // Processes on each side (measure-servers.ts), two runs each.
@@ -38,7 +38,7 @@ export const section: BenchSection<RequestLogFigures> = {
     const rounds = 2 * processes;
     try {
       progress(`log: starting the mock with --quiet and logging, ${processes} processes each…`);
-      const [quiet, logging] = (await startGroups(
+      const [quiet, logging] = (await servers.startGroups(
         [mockBin({ name: "mock --quiet" }), mockBin({ name: "mock, request log on", log: true })],
         processes,
         running,

@@ -16,7 +16,7 @@ import {
   type Contender,
   type ServerFigure,
 } from "../measure-servers.ts";
-import { startGroups, type RunningServer, type ServerCommand } from "../processes.ts";
+import type { RunningServer, ServerCommand } from "../processes.ts";
 import { API, repeatedRequest } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
 import { MOCK_LISTENING } from "../servers.ts";
@@ -84,7 +84,7 @@ function mock(name: string, profile?: string): ServerCommand {
 
 export const section: BenchSection<ProfileFigures> = {
   key: "profile",
-  async run({ settings, progress, load, scratch }) {
+  async run({ settings, progress, load, scratch, servers: pool }) {
     const failures: string[] = [];
     const file = join(scratch, "service-profile.json");
     // Processes on each side (measure-servers.ts), two runs each.
@@ -94,7 +94,7 @@ export const section: BenchSection<ProfileFigures> = {
     const running: RunningServer[] = [];
     try {
       progress("profile: starting the mock with and without --profile…");
-      const [plainGroup, profiledGroup] = (await startGroups(
+      const [plainGroup, profiledGroup] = (await pool.startGroups(
         [mock("mock (bin)"), mock("mock --profile", file)],
         processes,
         running,

@@ -19,9 +19,9 @@ import {
   type Contender,
   type ServerFigure,
 } from "../measure-servers.ts";
-import { startGroups, type RunningServer, type ServerCommand } from "../processes.ts";
+import type { RunningServer, ServerCommand } from "../processes.ts";
 import { API, type Scenario, type Step } from "../scenarios.ts";
-import { roundsOf, type BenchSection, type Goal } from "../section.ts";
+import { mswRequestsOf, roundsOf, type BenchSection, type Goal } from "../section.ts";
 import { MOCK_LISTENING } from "../servers.ts";
 
 const NID = 1001; // a property of the demo account in fixtures/db.json
@@ -103,7 +103,7 @@ async function drive(handlers: MockHandlers, total: number, failures: string[]):
 
 export const section: BenchSection<UsageFigures> = {
   key: "usage",
-  async run({ settings, progress, load, scratch }) {
+  async run({ settings, progress, load, scratch, servers: pool }) {
     const failures: string[] = [];
     const running: RunningServer[] = [];
     let servers: ServerFigure[];
@@ -113,7 +113,7 @@ export const section: BenchSection<UsageFigures> = {
     const mswRounds = roundsOf(settings, MSW_ROUNDS);
     try {
       progress("usage: starting the mock with and without --record-usage…");
-      const [offGroup, onGroup] = (await startGroups(
+      const [offGroup, onGroup] = (await pool.startGroups(
         [mock("mock (bin)"), mock("mock --record-usage", join(scratch, "usage.json"))],
         processes,
         running,
@@ -138,11 +138,11 @@ export const section: BenchSection<UsageFigures> = {
     const recording = createMockHandlers({ baseUrl: MSW_BASE, usage: { consumer: "bench" } });
     const server = setupServer();
     server.listen({ onUnhandledRequest: "error" });
-    const perRound = Math.max(200, Math.min(settings.requests, 5_000));
+    const { perRound, warmUp } = mswRequestsOf(settings);
     const elapsed = { off: 0, on: 0 };
     for (const handlers of [plain, recording]) {
       server.resetHandlers(...handlers.handlers);
-      await drive(handlers, Math.min(perRound, 1_000), failures);
+      await drive(handlers, warmUp, failures);
     }
     for (let round = 0; round < mswRounds; round++) {
       for (const side of round % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const)) {

@@ -20,7 +20,7 @@ import { startIndependentService } from "../../../test/support/independent-servi
 import { credentialsEnv } from "../../../test/support/run-contract-cli.ts";
 import { count, ms, perSecond, ratio, table } from "../format.ts";
 import { API } from "../scenarios.ts";
-import { roundsOf, type BenchSection, type Goal } from "../section.ts";
+import { mswRequestsOf, roundsOf, type BenchSection, type Goal } from "../section.ts";
 
 const NID = 1001; // a property of the demo account in fixtures/db.json
 const PER_TEST = 20;
@@ -32,6 +32,12 @@ const IN_FLIGHT = 16;
 const MSW_ROUNDS = 6;
 const RERUN_ROUNDS = 2;
 const CONTRACT_BIN = fileURLToPath(new URL("../../../dist/cli/contract.js", import.meta.url));
+/**
+ * What a `--quick` run adds to each run of the example's suite: vitest's cache of transformed modules on disk, in
+ * the example's copy, so that the suite's second and third runs there (against the answers, and within `--rerun`)
+ * do not transform again the modules the first transformed, which only a measure of a suite's cold run needs.
+ */
+const QUICK_VITEST_ARGS = ["--experimental.fsModuleCache"];
 const VITEST = fileURLToPath(new URL("../../../node_modules/vitest/vitest.mjs", import.meta.url));
 
 export interface AnswersFigures {
@@ -135,11 +141,11 @@ export const section: BenchSection<AnswersFigures> = {
     });
     const server = setupServer();
     server.listen({ onUnhandledRequest: "error" });
-    const perRound = Math.max(200, Math.min(settings.requests, 5_000));
+    const { perRound, warmUp } = mswRequestsOf(settings);
     const elapsed = { recording: 0, serving: 0 };
     for (const handlers of [recording, serving]) {
       server.resetHandlers(...handlers.handlers);
-      await drive(handlers, Math.min(perRound, 1_000), failures);
+      await drive(handlers, warmUp, failures);
     }
     for (let round = 0; round < mswRounds; round++) {
       for (const side of round % 2 === 0 ? (["recording", "serving"] as const) : (["serving", "recording"] as const)) {
@@ -161,11 +167,14 @@ export const section: BenchSection<AnswersFigures> = {
     try {
       const usageFile = join(project, "usage.json");
       const env = credentialsEnv(service.accounts);
-      const command = `cd '${project}' && USAGE_FILE='${usageFile}' '${process.execPath}' '${VITEST}' run`;
+      const vitestArgs = settings.quick ? QUICK_VITEST_ARGS : [];
+      const command =
+        `cd '${project}' && USAGE_FILE='${usageFile}' '${process.execPath}' '${VITEST}' run` +
+        vitestArgs.map((arg) => ` ${arg}`).join("");
       const times = { suite: [] as number[], replay: [] as number[], rerun: [] as number[] };
       let exitCode: number | string = 0;
       // Each run in turn, rerunRounds times; the least of each is its figure, the one least disturbed by other work.
-      const recorded = await runExampleSuite(project, usageFile);
+      const recorded = await runExampleSuite(project, usageFile, {}, vitestArgs);
       if (recorded.code !== 0) failures.push(`answers: the example's suite failed on the mock (exit ${recorded.code})`);
       const answersFile = join(scratch, "answers.json");
       for (let round = 0; round < rerunRounds; round += 1) {
@@ -190,7 +199,7 @@ export const section: BenchSection<AnswersFigures> = {
         );
         times.replay.push(replay.ms);
         const startedSuite = performance.now();
-        const suite = await runExampleSuite(project, usageFile, { MOCK_ANSWERS: answersFile });
+        const suite = await runExampleSuite(project, usageFile, { MOCK_ANSWERS: answersFile }, vitestArgs);
         times.suite.push(performance.now() - startedSuite);
         if (suite.code !== 1)
           failures.push(

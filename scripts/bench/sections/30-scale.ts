@@ -18,7 +18,7 @@ import {
   type MeasureOptions,
   type ServerFigure,
 } from "../measure-servers.ts";
-import { settled, startGroups, startServer, startServers, type RunningServer } from "../processes.ts";
+import { settled, startServer, type RunningServer } from "../processes.ts";
 import { API, ScenarioPlan } from "../scenarios.ts";
 import type { BenchSection, Goal } from "../section.ts";
 import { bareServer, DEMO_CREDENTIALS, mockBin, mockIdleWorkAfterMs, sampleAnswer } from "../servers.ts";
@@ -104,12 +104,13 @@ export interface ScaleFigures {
 export const section: BenchSection<ScaleFigures> = {
   key: "scale",
   async run(context) {
-    const { settings, progress, load } = context;
+    const { settings, progress, load, servers: pool } = context;
     const failures: string[] = [];
     progress(`scale: generating ${count(settings.properties)} properties and writing them to a file…`);
     const fixtures = context.largeFixtures();
     const file = context.largeFixturesFile();
     const running: RunningServer[] = [];
+    const smallCommand = mockBin({ fixtures: DEFAULT_FIXTURES_PATH, name: "mock, default fixtures" });
     try {
       // Node alone reading and parsing the file, then the bin starting on it, in turns, so that a change of
       // background load hits both alike; each start alone on the machine, and the last bin started stays up for
@@ -132,11 +133,9 @@ export const section: BenchSection<ScaleFigures> = {
         );
         floors.push(readAndParse(file));
         await running.pop()?.stop();
-        const small = await startServer(
-          mockBin({ fixtures: DEFAULT_FIXTURES_PATH, name: "mock, default fixtures" }),
-          120_000,
-        );
-        await small.stop();
+        const small = await startServer(smallCommand, 120_000);
+        // Stopped, or in a quick run lent to the comparison below (server-pool.ts): its start is timed either way.
+        await pool.release(smallCommand, small);
         defaultStartups.push(small.startupMs);
         const started = await startServer(mockBin({ fixtures: file }), 120_000);
         running.push(started);
@@ -216,15 +215,14 @@ export const section: BenchSection<ScaleFigures> = {
       // Three processes on each side, taking the runs in turn: two processes of the same program differ by up
       // to ±8 % here (measure-servers.ts), and the true ratio is close to the bound.
       // The two sides' new processes started in turn (processes.ts, startGroups), the default fixtures' first.
-      const smallCommand = mockBin({ fixtures: DEFAULT_FIXTURES_PATH, name: "mock, default fixtures" });
-      const [firstSmalls, largeReplicas] = (await startGroups(
+      const [firstSmalls, largeReplicas] = (await pool.startGroups(
         [smallCommand, mockBin({ fixtures: file })],
         (settings.quick ? QUICK_SCALE_PROCESSES : SCALE_PROCESSES) - 1,
         running,
         120_000,
       )) as [RunningServer[], RunningServer[]];
       const larges = [large, ...largeReplicas];
-      const smalls = [...firstSmalls, ...(await startServers(smallCommand, 1, running))];
+      const smalls = [...firstSmalls, ...(await pool.startServers(smallCommand, 1, running))];
       const smallFixtures = JSON.parse(readFileSync(DEFAULT_FIXTURES_PATH, "utf8")) as Database;
       const rounds = 2 * larges.length;
       // Each side answers MEASURED_REQUESTS_FACTOR times the scenarios' count in all: a full collection of a
@@ -236,7 +234,7 @@ export const section: BenchSection<ScaleFigures> = {
       // As many processes as each side, taking the runs in turn: a Node process that waited seconds since its last
       // request spends more CPU on the next thousands (bare node:http too), so a single one taking every round
       // would wait less than the mock's and read cheaper.
-      const bares = await startServers(bareCommand, larges.length, running);
+      const bares = await pool.startServers(bareCommand, larges.length, running);
       const [largeFigure, smallFigure, bareFigure] = await measureInterleaved(
         load,
         [

@@ -12,7 +12,7 @@ import { FIXTURE_ACCOUNTS, generateFixtures } from "../../../src/fixtures/genera
 import type { Database } from "../../../src/mock/store/records.ts";
 import { stateLines } from "../../../src/mock/store/state-lines.ts";
 import { bytes, count, ms, table } from "../format.ts";
-import { settled, startServer } from "../processes.ts";
+import { settled } from "../processes.ts";
 import { API, type Scenario } from "../scenarios.ts";
 import type { BenchSection } from "../section.ts";
 import { mockBin, mockIdleWorkAfterMs } from "../servers.ts";
@@ -54,7 +54,7 @@ export const section: BenchSection<GrowthFigures> = {
       const ids = fixtures.properties
         .filter((property) => property.uid === FIXTURE_ACCOUNTS[0]!.id)
         .map((property) => property.id);
-      const server = await startServer(mockBin({ fixtures: file }), 300_000);
+      const server = await context.servers.start(mockBin({ fixtures: file }), 300_000);
       try {
         await settled(server, 300_000, mockIdleWorkAfterMs(settings, size));
         const rssSettledBytes = server.rssBytes();

@@ -15,7 +15,6 @@
 import { DEFAULT_FIXTURES_PATH } from "../../../src/hosts/node/state/load-fixtures.ts";
 import { DEFAULT_MAX_ACCOUNTS } from "../../../src/mock/services/account-service.ts";
 import { bytes, count, percent, perSecond, table } from "../format.ts";
-import { startServer } from "../processes.ts";
 import { API, type Scenario, type Step } from "../scenarios.ts";
 import type { BenchSection } from "../section.ts";
 import { mockBin } from "../servers.ts";
@@ -64,9 +63,9 @@ function signed(value: number): string {
 
 export const section: BenchSection<SoakFigures> = {
   key: "soak",
-  async run({ settings, progress, load }) {
+  async run({ settings, progress, load, servers }) {
     const failures: string[] = [];
-    const server = await startServer(mockBin({ fixtures: DEFAULT_FIXTURES_PATH }));
+    const server = await servers.start(mockBin({ fixtures: DEFAULT_FIXTURES_PATH }));
     try {
       const perTenth = Math.max(2, Math.ceil(settings.soakRequests / TENTHS));
       // Each tenth's readings, its last taken at the tenth's end.

@@ -11,7 +11,7 @@ import { setupServer } from "msw/node";
 import { bundleForBrowser, splitBundleSizes } from "../../browser-bundle.ts";
 import { createMockHandlers } from "../../../src/msw.ts";
 import { bytes, count, perSecond, ratio, table } from "../format.ts";
-import { roundsOf, type BenchSection, type Goal } from "../section.ts";
+import { mswRequestsOf, roundsOf, type BenchSection, type Goal } from "../section.ts";
 
 const BASE = "http://bench.mock.test";
 const PATH = "/api/v1/object/property/1001"; // a property of the demo account in fixtures/db.json
@@ -70,7 +70,7 @@ export const section: BenchSection<MswFigures> = {
       () => new Response(body, { status: 200, headers: { "content-type": contentType } }),
     );
 
-    const perRound = Math.max(200, Math.min(settings.requests, 5_000));
+    const { perRound, warmUp } = mswRequestsOf(settings);
     const rounds = roundsOf(settings, ROUNDS);
     let kitMs = 0;
     let bareMs = 0;
@@ -80,7 +80,7 @@ export const section: BenchSection<MswFigures> = {
     ] as const) {
       server.resetHandlers(...handlers);
       progress(`msw: warming up ${label}…`);
-      await drive(Math.min(perRound, 1_000), failures);
+      await drive(warmUp, failures);
     }
     for (let round = 0; round < rounds; round++) {
       progress(`msw: round ${round + 1}/${rounds}…`);
