@@ -356,13 +356,14 @@ describe(`examples/storybook with the packed kit (needs ${CHROMIUM})`, () => {
       run("vitest", ["run"], { ...offline(log), USAGE_FILE: usageFile }, STORIES_DEADLINE_MS, STORIES_QUIET_MS);
     let tested = await stories();
     // Now and then, on a busy machine, vitest's browser mode loses the page's first import of the set-up file
-    // ("Failed to fetch dynamically imported module") and runs no story at all, or never starts the stories and
-    // waits for ever; a later run loads them. Only those two failures are run again, twice at most, and each
-    // earlier attempt's output is kept for the message: a story that fails fails the test.
+    // ("Failed to fetch dynamically imported module"), or its page does not connect within vitest's minute (the
+    // first run after an install, while Vite bundles the dependencies it then keeps), and runs no story at all; or
+    // it never starts the stories and waits for ever. A later run loads them. Only those failures are run again,
+    // twice at most, and each earlier attempt's output is kept for the message: a story that fails fails the test.
     const lostItsSetUp = () =>
       tested.hung ||
       (tested.status !== 0 &&
-        /Failed to fetch dynamically imported module/.test(tested.output) &&
+        /Failed to fetch dynamically imported module|Failed to connect to the browser session/.test(tested.output) &&
         /Tests\s+no tests/.test(tested.output.replace(/\x1b\[[0-9;]*m/g, "")));
     const attempts: string[] = [];
     for (let again = 0; again < 2 && lostItsSetUp(); again++) {
