@@ -17,6 +17,10 @@ export default defineConfig({
     // than once per file (a third of the suite's CPU time went there). The files share no global state: each
     // builds its own mock, server or process, and restores what it spies on.
     isolate: false,
+    // A worker allocates fast and keeps little (answers, reports, parsed bodies): a larger young generation lets the
+    // garbage collector scavenge less often, for some 5 % less CPU in the files that run the contract in-process.
+    // Only the workers: the processes the tests start run as Node's defaults run them.
+    execArgv: ["--max-semi-space-size=32"],
     // The slowest files first, so that none starts last and runs alone.
     sequence: { sequencer: SlowFirstSequencer },
     // The default output, then every test skipped for a missing prerequisite with the reason it gave.

@@ -343,6 +343,9 @@ describe(`examples/storybook with the packed kit (needs ${CHROMIUM})`, () => {
       .waitFor({ timeout: 60_000 });
     await expect(preview.getByText("$220,000", { exact: false }).count()).resolves.toBe(1);
     await ui.close();
+    // Closed before the stories run starts a Chromium of its own, rather than left idle beside it until the end.
+    await browser.close();
+    browser = undefined;
     expect(away).toEqual([]);
   });
 
