@@ -10,7 +10,8 @@
  * named below; the library (`dist/index.js` and the rest of `dist/`) is tsc's output, unbundled. Paths to the
  * package's files go through `src/package-root.ts`, which finds them from wherever the code runs.
  */
-import { relative, resolve, sep } from "node:path";
+import { chmodSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
 import { build, type BuildOptions, type Plugin } from "esbuild";
 
 /**
@@ -71,6 +72,8 @@ function kitModulesFromDist(patterns: readonly RegExp[]): Plugin {
 await build({ ...common, entryPoints: ["src/cli/mock.ts"], outfile: "dist/cli/mock.js" });
 // The runner's dynamic imports stay dynamic: split into chunks beside it, loaded as the sources load them. Without
 // splitting, esbuild would put them in the bin, and every run would load fast-check at start.
+// The chunks of an earlier build go first: their names hold their content's hash, so a changed one is a new file.
+for (const entry of readdirSync("dist/cli")) if (/^contract-[\w-]+\.js$/.test(entry)) rmSync(join("dist/cli", entry));
 await build({
   ...common,
   entryPoints: { contract: "src/cli/contract.ts" },
@@ -98,6 +101,5 @@ await build({
 // The package's programs are run as files (`npx property-listing-contract` in this clone runs dist/cli/contract.js
 // itself): executable whatever wrote them. npm sets the bit when it installs the package, but not after a
 // `npm run build` of a clean dist/.
-import { chmodSync, readFileSync } from "node:fs";
 const { bin } = JSON.parse(readFileSync("package.json", "utf8")) as { bin: Record<string, string> };
 for (const file of Object.values(bin)) chmodSync(file, 0o755);

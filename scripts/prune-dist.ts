@@ -2,17 +2,19 @@
  * A step of `npm run build`, after `tsc -b`: removes from `dist/` the compiled files whose source is no longer in
  * `src/`. tsc writes and never deletes, so a module moved or renamed in a working copy would stay in `dist/`
  * beside its successor, and `npm pack` (whose `prepare` is this build) would ship it. The folders the copy step
- * fills (the docs page's and the console's files) are that step's, and left alone.
+ * fills (the docs page's and the console's files) and the bundle step's chunks are those steps', and left alone.
  *
  *   npx tsx scripts/prune-dist.ts [package root]
  */
 import { readdirSync, rmSync, existsSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** What tsc writes for `src/x.ts`: `dist/x.js` and `dist/x.d.ts` (and maps, where asked). */
 const OUTPUT = /(\.d\.ts\.map|\.js\.map|\.d\.ts|\.js)$/;
 const COPIED = new Set(["docs-assets", "console-assets"]);
+/** The chunks the bundle step writes beside the runner's bin: that step's, which replaces them on each build. */
+const BUNDLED = /^cli\/contract-[\w-]+\.js$/;
 
 /** Removes the stale compiled files under `root/dist`, and the folders they leave empty; gives the files removed. */
 export function pruneDist(root: string): string[] {
@@ -30,7 +32,7 @@ export function pruneDist(root: string): string[] {
         continue;
       }
       const base = inDist.replace(OUTPUT, "");
-      if (base === inDist || existsSync(join(root, "src", `${base}.ts`))) {
+      if (base === inDist || BUNDLED.test(inDist.split(sep).join("/")) || existsSync(join(root, "src", `${base}.ts`))) {
         left += 1;
         continue;
       }

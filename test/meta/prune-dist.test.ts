@@ -1,7 +1,8 @@
 /**
  * `npm run build` removes from dist/ what tsc compiled from a source that is gone (scripts/prune-dist.ts), so that
  * `npm pack` in a working copy where a module moved ships no copy of it from before. Run as the build runs it, on
- * a package root of its own: a source kept, one moved, one removed with its folder, and the copied assets.
+ * a package root of its own: a source kept, one moved, one removed with its folder, the copied assets and the
+ * bundled chunks.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -37,6 +38,8 @@ describe("the build's pruning of dist/", () => {
       "dist/docs-assets/README.md",
       "dist/console-assets/console.js",
       "dist/notes.txt",
+      // The bundle step's chunks beside the runner's bin: no source of their own, replaced by that step.
+      "dist/cli/contract-chunk-K7HUIGZA.js",
     ];
     const stale = [
       "dist/mock/http/create-app.js",
@@ -55,6 +58,7 @@ describe("the build's pruning of dist/", () => {
 
     expect(filesBelow(join(root, "dist"))).toEqual(kept.sort());
     expect(readdirSync(join(root, "dist")).sort()).toEqual([
+      "cli",
       "console-assets",
       "docs-assets",
       "hosts",
@@ -72,6 +76,6 @@ describe("the build's pruning of dist/", () => {
       { encoding: "utf8" },
     );
     expect(output).toBe("");
-    expect(filesBelow(join(root, "dist")).length).toBe(8);
+    expect(filesBelow(join(root, "dist")).length).toBe(9);
   });
 });
