@@ -13,6 +13,7 @@
 import { chmodSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { build, type BuildOptions, type Plugin } from "esbuild";
+import { BUNDLED } from "./prune-dist.ts";
 
 /**
  * The one package module the bin loads at start, before any request: ajv-formats' checks, which the contract's
@@ -73,7 +74,7 @@ await build({ ...common, entryPoints: ["src/cli/mock.ts"], outfile: "dist/cli/mo
 // The runner's dynamic imports stay dynamic: split into chunks beside it, loaded as the sources load them. Without
 // splitting, esbuild would put them in the bin, and every run would load fast-check at start.
 // The chunks of an earlier build go first: their names hold their content's hash, so a changed one is a new file.
-for (const entry of readdirSync("dist/cli")) if (/^contract-[\w-]+\.js$/.test(entry)) rmSync(join("dist/cli", entry));
+for (const entry of readdirSync("dist/cli")) if (BUNDLED.test(`cli/${entry}`)) rmSync(join("dist/cli", entry));
 await build({
   ...common,
   entryPoints: { contract: "src/cli/contract.ts" },

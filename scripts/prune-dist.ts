@@ -13,8 +13,11 @@ import { fileURLToPath } from "node:url";
 /** What tsc writes for `src/x.ts`: `dist/x.js` and `dist/x.d.ts` (and maps, where asked). */
 const OUTPUT = /(\.d\.ts\.map|\.js\.map|\.d\.ts|\.js)$/;
 const COPIED = new Set(["docs-assets", "console-assets"]);
-/** The chunks the bundle step writes beside the runner's bin: that step's, which replaces them on each build. */
-const BUNDLED = /^cli\/contract-[\w-]+\.js$/;
+/**
+ * The chunks the bundle step writes beside the runner's bin, by their path under dist/: that step's, which replaces
+ * them on each build (scripts/bundle-bin.ts).
+ */
+export const BUNDLED = /^cli\/contract-[\w-]+\.js$/;
 
 /** Removes the stale compiled files under `root/dist`, and the folders they leave empty; gives the files removed. */
 export function pruneDist(root: string): string[] {

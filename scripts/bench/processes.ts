@@ -249,18 +249,20 @@ export async function startServers(
  * Starts `count` processes of each command, taking the commands in turn (A, B, A, B, …), each added to `running`
  * as soon as it answers. Two groups compared with each other are so started alike: when one group was started
  * whole after the other, after the peers section had run, the group started second answered 0.84-0.88× the
- * throughput of the first at equal CPU per request, whichever program it was.
+ * throughput of the first at equal CPU per request, whichever program it was. Each process comes from `start`: a
+ * new one by default, or one a quick run lends (server-pool.ts).
  */
 export async function startGroups(
   commands: readonly ServerCommand[],
   count: number,
   running: RunningServer[],
   deadlineMs?: number,
+  start: (command: ServerCommand, deadlineMs?: number) => Promise<RunningServer> = startServer,
 ): Promise<RunningServer[][]> {
   const groups = commands.map(() => [] as RunningServer[]);
   for (let index = 0; index < count; index++) {
     for (const [group, command] of commands.entries()) {
-      const server = await startServer(command, deadlineMs);
+      const server = await start(command, deadlineMs);
       running.push(server);
       groups[group]!.push(server);
     }

@@ -6,7 +6,7 @@
  * `stop()` hands them back, and the run stops them all at its end. Every section's code runs on them alike; each
  * start of the mock that a section times (start-up figures) is still a start of its own.
  */
-import { startGroups, startServer, startServers, type RunningServer, type ServerCommand } from "./processes.ts";
+import { startGroups, startServer, type RunningServer, type ServerCommand } from "./processes.ts";
 
 export class ServerPool {
   /** Idle processes by program, and every process started here. */
@@ -30,27 +30,17 @@ export class ServerPool {
     running: RunningServer[],
     deadlineMs?: number,
   ): Promise<RunningServer[]> {
-    if (!this.lends) return startServers(command, count, running, deadlineMs);
     return (await this.startGroups([command], count, running, deadlineMs))[0]!;
   }
 
   /** As processes.ts's startGroups (the commands in turn), each process from {@link start}. */
-  async startGroups(
+  startGroups(
     commands: readonly ServerCommand[],
     count: number,
     running: RunningServer[],
     deadlineMs?: number,
   ): Promise<RunningServer[][]> {
-    if (!this.lends) return startGroups(commands, count, running, deadlineMs);
-    const groups = commands.map(() => [] as RunningServer[]);
-    for (let index = 0; index < count; index++) {
-      for (const [group, command] of commands.entries()) {
-        const server = await this.start(command, deadlineMs);
-        running.push(server);
-        groups[group]!.push(server);
-      }
-    }
-    return groups;
+    return startGroups(commands, count, running, deadlineMs, (command, deadline) => this.start(command, deadline));
   }
 
   /**

@@ -30,6 +30,7 @@ import {
   removeUnused,
   withoutNpmVariables,
 } from "../support/consumer-install.ts";
+import { hashFiles } from "../support/files-digest.ts";
 import { startForwardingProxy, type ForwardingProxy } from "../support/forwarding-proxy.ts";
 import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { sharedContract } from "../support/mock-harness.ts";
@@ -129,17 +130,8 @@ afterAll(async () => {
  */
 function sourcesDigest(folder: string): string {
   const hash = createHash("sha256");
-  const add = (relative: string) => {
-    const path = join(folder, relative);
-    if (statSync(path).isDirectory()) {
-      for (const entry of readdirSync(path).sort()) add(join(relative, entry));
-      return;
-    }
-    const bytes = readFileSync(path);
-    hash.update(`${relative} ${bytes.length}\n`).update(bytes);
-  };
   for (const entry of readdirSync(folder).sort())
-    if (!MADE_BY_RUNS.has(entry) && !entry.startsWith(TYPECHECK_PASSED)) add(entry);
+    if (!MADE_BY_RUNS.has(entry) && !entry.startsWith(TYPECHECK_PASSED)) hashFiles(hash, folder, entry);
   return hash.digest("hex").slice(0, 16);
 }
 

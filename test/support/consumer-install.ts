@@ -23,12 +23,10 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   existsSync,
-  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
-  readlinkSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -39,6 +37,7 @@ import {
 import { tmpdir } from "node:os";
 import { basename, delimiter, dirname, join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
+import { hashFiles } from "./files-digest.ts";
 import { readmeCommand } from "./readme-commands.ts";
 import { PACKAGE_ROOT } from "./start-process.ts";
 
@@ -133,17 +132,7 @@ async function install(): Promise<ConsumerInstall> {
  */
 function packInputsKey(pack: string[]): string {
   const hash = createHash("sha256").update(`${RECIPE}\n${pack.join(" ")}\nnpm ${npmVersion()}\n`);
-  const add = (relative: string) => {
-    const path = join(PACKAGE_ROOT, relative);
-    const stat = lstatSync(path, { throwIfNoEntry: false });
-    if (!stat) return;
-    if (stat.isDirectory()) {
-      for (const entry of readdirSync(path).sort()) add(join(relative, entry));
-    } else if (stat.isFile()) {
-      const bytes = readFileSync(path);
-      hash.update(`${relative} ${bytes.length}\n`).update(bytes);
-    } else hash.update(`${relative} ${stat.isSymbolicLink() ? `-> ${readlinkSync(path)}` : "special"}\n`);
-  };
+  const add = (relative: string) => hashFiles(hash, PACKAGE_ROOT, relative);
   const topLevel = readdirSync(PACKAGE_ROOT).sort();
   for (const entry of topLevel) if (statSync(join(PACKAGE_ROOT, entry)).isFile()) add(entry);
   const { files = [] } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { files?: string[] };
