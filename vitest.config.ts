@@ -1,9 +1,11 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+import { FIRST_GROUP } from "./test/support/run-groups.ts";
 import { SlowFirstSequencer } from "./test/support/slow-first-sequencer.ts";
+
+const INCLUDE = ["test/**/*.test.ts", "src/**/*.test.ts"];
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts", "src/**/*.test.ts"],
     // dist/ must be current: npm start, npm run contract and the bins run the built JavaScript.
     globalSetup: ["test/support/build-once.ts"],
     // Guards against a hang, never a measure of speed: a busy machine (CI's may be) makes a step many times slower
@@ -25,5 +27,23 @@ export default defineConfig({
     sequence: { sequencer: SlowFirstSequencer },
     // The default output, then every test skipped for a missing prerequisite with the reason it gave.
     reporters: ["default", "./test/support/skip-reasons-reporter.ts"],
+    // Two groups, one after the other: the files that drive Chromium never run while a Docker engine starts or
+    // removes a container (test/support/run-groups.ts). Each inherits the above; the build runs once, before both.
+    projects: [
+      {
+        extends: true,
+        test: { name: "browsers", include: FIRST_GROUP, globalSetup: [], sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        test: {
+          name: "containers",
+          include: INCLUDE,
+          exclude: [...configDefaults.exclude, ...FIRST_GROUP],
+          globalSetup: [],
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

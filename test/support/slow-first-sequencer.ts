@@ -1,6 +1,7 @@
 /**
- * The order vitest starts the test files in: the slowest first, so that on a machine with few cores no long file
- * starts last and runs alone while the other workers idle. Vitest orders by the durations it cached in an earlier
+ * The order vitest starts the test files in, within each of the suite's two groups (test/support/run-groups.ts): the
+ * slowest first, so that on a machine with few cores no long file starts last and runs alone while the other workers
+ * idle. Vitest orders by the durations it cached in an earlier
  * run, but a clean clone (CI) has none and would order by file size, which put the bench test near the end.
  */
 import { relative } from "node:path";
