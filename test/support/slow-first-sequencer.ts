@@ -17,6 +17,8 @@ export const SLOW_FILES = [
   "test/docker/container.test.ts",
   // An npm install (on a first run), a Storybook build and the stories in Chromium: minutes on a first run.
   "test/e2e/storybook-example.test.ts",
+  // Waits out the runner's --timeout twice, with little CPU of its own: started early, its waits overlap the others.
+  "test/contract/runner-network.test.ts",
   "test/contract/independent.test.ts",
   "test/profile/closed-loop.test.ts",
   "test/bench/bench.test.ts",
