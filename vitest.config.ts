@@ -27,6 +27,9 @@ export default defineConfig({
     sequence: { sequencer: SlowFirstSequencer },
     // The default output, then every test skipped for a missing prerequisite with the reason it gave.
     reporters: ["default", "./test/support/skip-reasons-reporter.ts"],
+    // Each module is transformed once, not once per group: each project below has a Vite server of its own, and
+    // their transforms meet in this cache (node_modules/.experimental-vitest-cache), keyed by the module's source.
+    experimental: { fsModuleCache: true },
     // Two groups, one after the other: the files that drive Chromium never run while a Docker engine starts or
     // removes a container (test/support/run-groups.ts). Each inherits the above; the build runs once, before both.
     projects: [
