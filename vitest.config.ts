@@ -1,13 +1,13 @@
-import { configDefaults, defineConfig } from "vitest/config";
-import { FIRST_GROUP } from "./test/support/run-groups.ts";
+import { defineConfig } from "vitest/config";
 import { SlowFirstSequencer } from "./test/support/slow-first-sequencer.ts";
-
-const INCLUDE = ["test/**/*.test.ts", "src/**/*.test.ts"];
 
 export default defineConfig({
   test: {
+    include: ["test/**/*.test.ts", "src/**/*.test.ts"],
     // dist/ must be current: npm start, npm run contract and the bins run the built JavaScript.
-    globalSetup: ["test/support/build-once.ts"],
+    globalSetup: ["test/support/build-once.ts", "test/support/host-network-room.ts"],
+    // A file that drives Chromium never runs while one that drives a Docker engine does (test/support/host-network.ts).
+    setupFiles: ["test/support/host-network-setup.ts"],
     // Guards against a hang, never a measure of speed: a busy machine (CI's may be) makes a step many times slower
     // than on an idle one. No verdict of the suite depends on timing or load (test/support/deadlines.ts).
     testTimeout: 180_000,
@@ -27,26 +27,5 @@ export default defineConfig({
     sequence: { sequencer: SlowFirstSequencer },
     // The default output, then every test skipped for a missing prerequisite with the reason it gave.
     reporters: ["default", "./test/support/skip-reasons-reporter.ts"],
-    // Each module is transformed once, not once per group: each project below has a Vite server of its own, and
-    // their transforms meet in this cache (node_modules/.experimental-vitest-cache), keyed by the module's source.
-    experimental: { fsModuleCache: true },
-    // Two groups, one after the other: the files that drive Chromium never run while a Docker engine starts or
-    // removes a container (test/support/run-groups.ts). Each inherits the above; the build runs once, before both.
-    projects: [
-      {
-        extends: true,
-        test: { name: "browsers", include: FIRST_GROUP, globalSetup: [], sequence: { groupOrder: 0 } },
-      },
-      {
-        extends: true,
-        test: {
-          name: "containers",
-          include: INCLUDE,
-          exclude: [...configDefaults.exclude, ...FIRST_GROUP],
-          globalSetup: [],
-          sequence: { groupOrder: 1 },
-        },
-      },
-    ],
   },
 });

@@ -353,7 +353,7 @@ describe(`examples/storybook with the packed kit (needs ${CHROMIUM})`, () => {
     // A run whose page lost a module of its set-up ("Failed to fetch dynamically imported module"), never connected
     // within vitest's minute, or never started the stories runs no story at all. Chromium does that when the host's
     // network addresses change under it (a container started beside it: the suite keeps those apart, as
-    // test/support/run-groups.ts says, but a machine's other work may not), and on a first run after an install,
+    // test/support/host-network.ts says, but a machine's other work may not), and on a first run after an install,
     // while Vite bundles the dependencies it then keeps. A later run loads them. Only those failures are run again,
     // twice at most, and each earlier attempt's output is kept for the message: a story that fails fails the test.
     const lostItsSetUp = () =>

@@ -1,12 +1,14 @@
 /**
- * The order the suite's test files start in (vitest.config.ts): the listed slow files first, in their order, then
- * the others by the duration vitest cached from the last run; `--shard` deals the sorted files out in turn.
+ * The order the suite's test files start in (vitest.config.ts): the files that drive Chromium first; among each, the
+ * listed slow files in their order, then the others by the duration vitest cached from the last run; `--shard` deals
+ * the sorted files out in turn.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { TestSpecification, Vitest } from "vitest/node";
 import config from "../../vitest.config.ts";
+import { hostNetworkUse } from "../support/host-network.ts";
 import { SLOW_FILES, SlowFirstSequencer } from "../support/slow-first-sequencer.ts";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
 
@@ -46,6 +48,17 @@ describe("the slow-first sequencer", () => {
       "test/d.test.ts",
       "test/a.test.ts",
       "test/b.test.ts",
+    ]);
+  });
+
+  it("starts the files that drive Chromium before all others, the listed slow ones among them included", () => {
+    const listed = SLOW_FILES.find((file) => hostNetworkUse(file) === undefined)!;
+    const files = specs("test/a.test.ts", listed, "test/browser/b.test.ts", "test/docker/container.test.ts");
+    expect(paths(sequencer({ "test/a.test.ts": 900 }).sort(files))).toEqual([
+      "test/browser/b.test.ts",
+      listed,
+      "test/docker/container.test.ts",
+      "test/a.test.ts",
     ]);
   });
 

@@ -1,25 +1,28 @@
 /**
- * The order vitest starts the test files in, within each of the suite's two groups (test/support/run-groups.ts): the
- * slowest first, so that on a machine with few cores no long file starts last and runs alone while the other workers
- * idle. Vitest orders by the durations it cached in an earlier
- * run, but a clean clone (CI) has none and would order by file size, which put the bench test near the end.
+ * The order vitest starts the test files in: those that drive Chromium first, as the files that drive a Docker
+ * engine wait for them to end (test/support/host-network.ts); then the slowest first, so that on a machine with few
+ * cores no long file starts last and runs alone while the other workers idle. Vitest orders by the durations it
+ * cached in an earlier run, but a clean clone (CI) has none and would order by file size, which put the bench test
+ * near the end.
  */
 import { relative } from "node:path";
 import type { TestSequencer, TestSpecification, Vitest } from "vitest/node";
+import { hostNetworkUse } from "./host-network.ts";
 
 /**
  * The files that take longest, slowest first (wall time of `npm test` on the 2-core machine, measured when they
  * were listed). A file missing from the list only starts later; a listed file that is gone is ignored.
  */
 export const SLOW_FILES = [
-  // Builds nothing in CI (the image is built before the suite) but waits on containers for a minute or two, with
-  // little CPU of its own: started first, it overlaps the files that need the cores.
-  "test/docker/container.test.ts",
-  // An npm install (on a first run), a Storybook build and the stories in Chromium: minutes on a first run.
+  // An npm install (on a first run), a Storybook build and the stories in Chromium: minutes on a first run. The
+  // longest of the files that drive Chromium, which all start before the others.
   "test/e2e/storybook-example.test.ts",
+  "test/contract/independent.test.ts",
   // Waits out the runner's --timeout twice, with little CPU of its own: started early, its waits overlap the others.
   "test/contract/runner-network.test.ts",
-  "test/contract/independent.test.ts",
+  // Builds nothing in CI (the image is built before the suite) but waits on containers for a minute, with little CPU
+  // of its own: started early, it overlaps the files that need the cores. It waits for the Storybook file to end.
+  "test/docker/container.test.ts",
   "test/profile/closed-loop.test.ts",
   "test/bench/bench.test.ts",
   "test/docker/testcontainers.test.ts",
@@ -44,13 +47,17 @@ export class SlowFirstSequencer implements TestSequencer {
     return this.sort(files).filter((_, position) => position % count === index - 1);
   }
 
-  /** The listed slow files in their order, then the others by the duration cached from the last run, longest first. */
+  /**
+   * The files that drive Chromium before the others; among each, the listed slow files in their order, then the
+   * others by the duration cached from the last run, longest first.
+   */
   sort(files: TestSpecification[]): TestSpecification[] {
     const root = this.vitest.config.root;
     const path = (file: TestSpecification) => relative(root, file.moduleId).split("\\").join("/");
     const rank = (file: TestSpecification) => {
       const position = SLOW_FILES.indexOf(path(file));
-      return position === -1 ? SLOW_FILES.length : position;
+      const steady = hostNetworkUse(path(file)) === "steady" ? 0 : 1;
+      return steady * (SLOW_FILES.length + 1) + (position === -1 ? SLOW_FILES.length : position);
     };
     const cached = (file: TestSpecification) =>
       this.vitest.cache.getFileTestResults(`${file.project.name}:${path(file)}`)?.duration ?? 0;
