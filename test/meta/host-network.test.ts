@@ -79,6 +79,16 @@ describe("holdHostNetwork", () => {
     expect(readdirSync(folder)).toEqual([]);
   });
 
+  it("gives up after the time it was given, naming the holds it waited on, and leaves no claim behind", async () => {
+    const folder = room();
+    const steady = await holdHostNetwork(folder, "steady");
+    await expect(holdHostNetwork(folder, "changing", 0)).rejects.toThrow(
+      new RegExp(`still held steady after 0 min: steady-${process.pid}-\\d+$`),
+    );
+    steady();
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
   it("pays no heed to a hold left by a process that is gone", async () => {
     const folder = room();
     const gone = spawnSync(process.execPath, ["-e", ""]).pid;

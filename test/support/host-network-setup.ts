@@ -1,27 +1,16 @@
 /**
  * Vitest setup file: a test file that drives Chromium, or a Docker engine, holds the host's network for its whole
- * run, its own hooks included (test/support/host-network.ts). Registered first, the hold is taken before the file's
- * own beforeAll and let go after its own afterAll.
+ * run (test/support/host-network.ts). The hold is taken here, before vitest imports the file, so that the files take
+ * it in the order they start in, whichever imports faster; it is let go after the file's own afterAll.
  */
 import { relative } from "node:path";
-import { afterAll, beforeAll, expect, inject } from "vitest";
+import { afterAll, expect, inject } from "vitest";
 import { holdHostNetwork, hostNetworkUse } from "./host-network.ts";
 import { PACKAGE_ROOT } from "./start-process.ts";
 
-/** Long enough for the other use's files to end: the Storybook file's first install takes minutes. */
-const WAIT_MS = 20 * 60_000;
+const { testPath } = expect.getState();
+if (!testPath) throw new Error("vitest names no test file here: the host's network cannot be held for it");
+const use = hostNetworkUse(relative(PACKAGE_ROOT, testPath).split("\\").join("/"));
+const release = use ? await holdHostNetwork(inject("hostNetworkRoom"), use) : undefined;
 
-let release: (() => void) | undefined;
-
-beforeAll(async () => {
-  const path = relative(PACKAGE_ROOT, expect.getState().testPath ?? "")
-    .split("\\")
-    .join("/");
-  const use = hostNetworkUse(path);
-  if (use) release = await holdHostNetwork(inject("hostNetworkRoom"), use);
-}, WAIT_MS);
-
-afterAll(() => {
-  release?.();
-  release = undefined;
-});
+afterAll(() => release?.());

@@ -71,15 +71,19 @@ function alive(pid: number): boolean {
 
 let holds = 0;
 
+/** Long enough for the other use's files to end: the Storybook file's first install takes minutes. */
+const WAIT_MS = 20 * 60_000;
+
 /**
  * Holds the host's network for `use` in `room`, once no process holds it for the other use; resolves to what lets
- * it go. A hold is claimed first and checked after, so that of two processes claiming both uses at once at least
- * one sees the other: that one withdraws and tries again a moment later.
+ * it go, and rejects after `waitMs`. A hold is claimed first and checked after, so that of two processes claiming
+ * both uses at once at least one sees the other: that one withdraws and tries again a moment later.
  */
-export async function holdHostNetwork(room: string, use: HostNetworkUse): Promise<() => void> {
+export async function holdHostNetwork(room: string, use: HostNetworkUse, waitMs = WAIT_MS): Promise<() => void> {
   const other: HostNetworkUse = use === "steady" ? "changing" : "steady";
   holds += 1;
   const mine = join(room, `${use}-${process.pid}-${holds}`);
+  const deadline = Date.now() + waitMs;
   for (;;) {
     writeFileSync(mine, "");
     const blocking = readdirSync(room).filter((name) => {
@@ -88,6 +92,10 @@ export async function holdHostNetwork(room: string, use: HostNetworkUse): Promis
     });
     if (blocking.length === 0) return () => rmSync(mine, { force: true });
     rmSync(mine, { force: true });
+    if (Date.now() >= deadline)
+      throw new Error(
+        `the host's network was still held ${other} after ${waitMs / 60_000} min: ${blocking.join(", ")}`,
+      );
     // Waits for the other use's holders to let go; the jitter keeps two claimants from meeting again in step.
     await delay(50 + Math.floor(Math.random() * 100));
   }
