@@ -10,8 +10,9 @@ import type { TestSequencer, TestSpecification, Vitest } from "vitest/node";
 import { hostNetworkUse } from "./host-network.ts";
 
 /**
- * The files that take longest, slowest first (wall time of `npm test` on the 2-core machine, measured when they
- * were listed). A file missing from the list only starts later; a listed file that is gone is ignored.
+ * The files that take longest (wall time of `npm test` on the 2-core machine, measured when they were listed), in
+ * the order they start: mostly the slowest first, a file that mostly waits early. A file missing from the list only
+ * starts later; a listed file that is gone is ignored.
  */
 export const SLOW_FILES = [
   // An npm install (on a first run), a Storybook build and the stories in Chromium: minutes on a first run. The
