@@ -14,7 +14,7 @@ import { PACKAGE_ROOT } from "../support/start-process.ts";
 
 /** The suite's test files, by path from the package's root. */
 const FILES = ["test", "src"].flatMap((folder) =>
-  (readdirSync(join(PACKAGE_ROOT, folder), { recursive: true }) as string[])
+  readdirSync(join(PACKAGE_ROOT, folder), { recursive: true, encoding: "utf8" })
     .map((path) => `${folder}/${path.split("\\").join("/")}`)
     .filter((path) => path.endsWith(".test.ts")),
 );

@@ -19,12 +19,8 @@ import { setTimeout as delay } from "node:timers/promises";
 
 export type HostNetworkUse = "steady" | "changing";
 
-/** The files that drive Chromium. */
-export const STEADY_FILES = [
-  "test/browser/**/*.test.ts",
-  "test/e2e/storybook-example.test.ts",
-  "test/e2e/vite-builds.test.ts",
-];
+/** The files that drive Chromium: a file, or every file of a folder ending in `/`. */
+export const STEADY_FILES = ["test/browser/", "test/e2e/storybook-example.test.ts", "test/e2e/vite-builds.test.ts"];
 
 /** The files that drive a Docker engine: they start containers or builds, or may (the bench's container section). */
 export const CHANGING_FILES = [
@@ -38,24 +34,12 @@ export const CHANGING_FILES = [
 export const DRIVES_CHROMIUM = /from "(?:\.\.\/)+support\/(?:chromium|msw-page)\.ts"|from "playwright(?:-core)?"/;
 export const DRIVES_DOCKER = /from "(?:\.\.\/)+support\/docker\.ts"|from "testcontainers"/;
 
-/** A glob of the shapes the lists use (`*`, and `**` for any folders), as a pattern of the whole path. */
-export function globPattern(glob: string): RegExp {
-  const body = glob
-    .split("**/")
-    .map((part) =>
-      part
-        .split("*")
-        .map((text) => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-        .join("[^/]*"),
-    )
-    .join("(?:.*/)?");
-  return new RegExp(`^${body}$`);
-}
-
 /** How the test file at `path` (from the package's root) uses the host's network, if it matters. */
 export function hostNetworkUse(path: string): HostNetworkUse | undefined {
-  if (STEADY_FILES.some((glob) => globPattern(glob).test(path))) return "steady";
-  if (CHANGING_FILES.some((glob) => globPattern(glob).test(path))) return "changing";
+  const listed = (paths: string[]) =>
+    paths.some((entry) => (entry.endsWith("/") ? path.startsWith(entry) : path === entry));
+  if (listed(STEADY_FILES)) return "steady";
+  if (listed(CHANGING_FILES)) return "changing";
   return undefined;
 }
 

@@ -55,13 +55,15 @@ export class SlowFirstSequencer implements TestSequencer {
   sort(files: TestSpecification[]): TestSpecification[] {
     const root = this.vitest.config.root;
     const path = (file: TestSpecification) => relative(root, file.moduleId).split("\\").join("/");
+    const later = (file: TestSpecification) => (hostNetworkUse(path(file)) === "steady" ? 0 : 1);
     const rank = (file: TestSpecification) => {
       const position = SLOW_FILES.indexOf(path(file));
-      const steady = hostNetworkUse(path(file)) === "steady" ? 0 : 1;
-      return steady * (SLOW_FILES.length + 1) + (position === -1 ? SLOW_FILES.length : position);
+      return position === -1 ? SLOW_FILES.length : position;
     };
     const cached = (file: TestSpecification) =>
       this.vitest.cache.getFileTestResults(`${file.project.name}:${path(file)}`)?.duration ?? 0;
-    return [...files].sort((a, b) => rank(a) - rank(b) || cached(b) - cached(a) || path(a).localeCompare(path(b)));
+    return [...files].sort(
+      (a, b) => later(a) - later(b) || rank(a) - rank(b) || cached(b) - cached(a) || path(a).localeCompare(path(b)),
+    );
   }
 }
