@@ -108,7 +108,10 @@ const NOT_RUN: Array<[RegExp, string]> = [
     "MSW's own command, writing its worker script into a Vite app's public folder; " +
       "test/browser/msw-worker.test.ts serves that script from msw's package",
   ],
-  [/^npm run build$/, "run before every test run by test/support/build-once.ts"],
+  [
+    /^npm run build$/,
+    "run by npm ci (prepare), and before a test run whose dist/ is older than a source (test/support/build-once.ts)",
+  ],
   [
     /^(VITE_MOCK=1 )?npx vite build( && npx vite preview)?$/,
     "a Vite app's own build (docs/frontend.md): test/e2e/vite-builds.test.ts builds the guide's app both " +
