@@ -5,8 +5,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Browser } from "playwright-core";
-import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromium.ts";
+import { CHROMIUM, CHROMIUM_AVAILABLE, openChromium, type ChromiumSession } from "../support/chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { sharedContract } from "../support/mock-harness.ts";
@@ -27,7 +26,7 @@ describe.runIf(available)(
     let api = "";
     let page = "";
     let site: Server;
-    let browser: Browser;
+    let browser: ChromiumSession;
 
     beforeAll(async () => {
       ({ url: api } = await mock.listen(0));
@@ -43,7 +42,7 @@ describe.runIf(available)(
       });
       await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
       page = `http://localhost:${(site.address() as AddressInfo).port}/`;
-      browser = await launchChromium();
+      browser = await openChromium();
     });
 
     afterAll(async () => {

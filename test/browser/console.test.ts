@@ -10,13 +10,13 @@ import { mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContract } from "../../src/contract/create-contract.ts";
 import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { loadSpec } from "../../src/spec/load-spec.ts";
 import { PACKAGE_ROOT } from "../../src/package-root.ts";
-import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromium.ts";
+import { CHROMIUM, CHROMIUM_AVAILABLE, openChromium, type ChromiumSession } from "../support/chromium.ts";
 import { HANG_MS } from "../support/deadlines.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";
@@ -50,7 +50,7 @@ describe.runIf(available)(`the console at /__admin/console (needs ${CHROMIUM}; .
     log: () => {},
   });
   let url = "";
-  let browser: Browser;
+  let browser: ChromiumSession;
   let context: BrowserContext;
   let page: Page;
   const otherHosts: string[] = [];
@@ -58,7 +58,7 @@ describe.runIf(available)(`the console at /__admin/console (needs ${CHROMIUM}; .
 
   beforeAll(async () => {
     ({ url } = await mock.listen(0));
-    browser = await launchChromium();
+    browser = await openChromium();
     context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(url).origin });
     page = await context.newPage();
@@ -233,11 +233,11 @@ describe.runIf(available)(`the console shows an answer that failed --validate-re
     quiet: true,
   });
   let url = "";
-  let browser: Browser;
+  let browser: ChromiumSession;
 
   beforeAll(async () => {
     ({ url } = await mock.listen(0));
-    browser = await launchChromium();
+    browser = await openChromium();
   }, HANG_MS);
 
   afterAll(async () => {
@@ -269,12 +269,12 @@ describe.runIf(available)(`the console behind an admin token, and a page of anot
     log: (line) => log.push(line),
   });
   let url = "";
-  let browser: Browser;
+  let browser: ChromiumSession;
   let site: Server;
 
   beforeAll(async () => {
     ({ url } = await mock.listen(0));
-    browser = await launchChromium();
+    browser = await openChromium();
     site = createServer((_request, response) => {
       response.setHeader("content-type", "text/html");
       response.end("<!doctype html><title>Some other site</title>");

@@ -9,8 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Browser } from "playwright-core";
-import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromium.ts";
+import { CHROMIUM, CHROMIUM_AVAILABLE, openChromium, type ChromiumSession } from "../support/chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkRecording } from "../../src/contract/recording/check-recording.ts";
 import { readRecording } from "../../src/contract/recording/read-recording.ts";
@@ -29,7 +28,7 @@ describe(`a browser page on another origin (needs ${CHROMIUM})`, () => {
   let api = "";
   let page = "";
   let site: Server;
-  let browser: Browser;
+  let browser: ChromiumSession;
 
   beforeAll(async () => {
     if (!available) return;
@@ -40,7 +39,7 @@ describe(`a browser page on another origin (needs ${CHROMIUM})`, () => {
     });
     await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
     page = `http://localhost:${(site.address() as AddressInfo).port}/`;
-    browser = await launchChromium();
+    browser = await openChromium();
   });
 
   afterAll(async () => {

@@ -3,8 +3,8 @@
  * operation of the contract from the mock's own assets, asks no other host for anything, logs no error, and its
  * "Try it out" reaches the mock with the demo credentials already filled in.
  */
-import type { Browser, Page } from "playwright-core";
-import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromium.ts";
+import type { Page } from "playwright-core";
+import { CHROMIUM, CHROMIUM_AVAILABLE, openChromium, type ChromiumSession } from "../support/chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { sharedContract } from "../support/mock-harness.ts";
@@ -23,7 +23,7 @@ const operations = sharedContract()
 describe(`the API reference at /docs (needs ${CHROMIUM})`, () => {
   const mock = createMockServer({ contract: sharedContract(), validateResponses: true });
   let url = "";
-  let browser: Browser;
+  let browser: ChromiumSession;
   let page: Page;
   const otherHosts: string[] = [];
   const consoleErrors: string[] = [];
@@ -32,7 +32,7 @@ describe(`the API reference at /docs (needs ${CHROMIUM})`, () => {
   beforeAll(async () => {
     if (!available) return;
     ({ url } = await mock.listen(0));
-    browser = await launchChromium();
+    browser = await openChromium();
     page = await browser.newPage();
     const origin = new URL(url).origin;
     page.on("request", (request) => {

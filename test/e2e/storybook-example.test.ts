@@ -20,9 +20,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromium.ts";
+import { CHROMIUM, CHROMIUM_AVAILABLE, openChromium, type ChromiumSession } from "../support/chromium.ts";
 import {
   consumerInstall,
   installOnce,
@@ -83,7 +82,7 @@ const STORIES_QUIET_MS = 90_000;
 let project = "";
 let scratch = "";
 let proxy: ForwardingProxy | undefined;
-let browser: Browser | undefined;
+let browser: ChromiumSession | undefined;
 let site: Server | undefined;
 const startedAt = Date.now();
 
@@ -302,7 +301,7 @@ describe(`examples/storybook with the packed kit (needs ${CHROMIUM})`, () => {
     expect(proxy!.hops).toEqual([]);
 
     const origin = await serveFolder(join(project, "storybook-static"));
-    browser = await launchChromium();
+    browser = await openChromium();
     const away: string[] = [];
     // Each story in a browser of its own (a new context: no service worker installed before), as two people
     // following two links would open them.

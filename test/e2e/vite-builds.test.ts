@@ -20,7 +20,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM, CHROMIUM_AVAILABLE, launchChromium } from "../support/chromium.ts";
+import { CHROMIUM, CHROMIUM_AVAILABLE, openChromium } from "../support/chromium.ts";
 import { readmeExample } from "../support/readme-examples.ts";
 import { PACKAGE_ROOT, startProcess } from "../support/start-process.ts";
 
@@ -132,7 +132,7 @@ describe("docs/frontend.md's demo and production builds with Vite", () => {
       response.end(file ?? "not here");
     });
     await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
-    const browser = await launchChromium();
+    const browser = await openChromium();
     try {
       const tab = await browser.newPage();
       await tab.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`);

@@ -5,10 +5,10 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { bundleForBrowser } from "../../scripts/browser-bundle.ts";
-import { CHROMIUM_AVAILABLE, launchChromium } from "./chromium.ts";
+import { CHROMIUM_AVAILABLE, openChromium, type ChromiumSession } from "./chromium.ts";
 import { serveStaticSite, type StaticSite } from "./static-site.ts";
 
 const WORKER_SCRIPT = createRequire(import.meta.url).resolve("msw/mockServiceWorker.js");
@@ -52,11 +52,11 @@ export function useMswPageInChromium(
   onRequest?: (method: string, path: string) => void,
 ): MswPageInChromium {
   let site: StaticSite | undefined;
-  let browser: Browser | undefined;
+  let browser: ChromiumSession | undefined;
   beforeAll(async () => {
     if (!CHROMIUM_AVAILABLE) return;
     site = await serveMswPage(entry, onRequest);
-    browser = await launchChromium();
+    browser = await openChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
