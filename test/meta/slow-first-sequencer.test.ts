@@ -1,5 +1,6 @@
 /**
- * The order the suite's test files start in (vitest.config.ts): the files that drive Chromium first; among each, the
+ * The order the suite's test files start in (vitest.config.ts): the files that drive Chromium first, and those that
+ * mostly wait beside them; among each, the
  * listed slow files in their order, then the others by the duration vitest cached from the last run; `--shard` deals
  * the sorted files out in turn.
  */
@@ -9,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { TestSpecification, Vitest } from "vitest/node";
 import config from "../../vitest.config.ts";
 import { hostNetworkUse } from "../support/host-network.ts";
-import { SLOW_FILES, SlowFirstSequencer } from "../support/slow-first-sequencer.ts";
+import { SLOW_FILES, SlowFirstSequencer, WITH_CHROMIUM_FILES } from "../support/slow-first-sequencer.ts";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
 
 const ROOT = "/repo";
@@ -52,7 +53,9 @@ describe("the slow-first sequencer", () => {
   });
 
   it("starts the files that drive Chromium before all others, the listed slow ones among them included", () => {
-    const listed = SLOW_FILES.find((file) => hostNetworkUse(file) === undefined)!;
+    const listed = SLOW_FILES.find(
+      (file) => hostNetworkUse(file) === undefined && !WITH_CHROMIUM_FILES.includes(file),
+    )!;
     const files = specs("test/a.test.ts", listed, "test/browser/b.test.ts", "test/docker/container.test.ts");
     expect(paths(sequencer({ "test/a.test.ts": 900 }).sort(files))).toEqual([
       "test/browser/b.test.ts",
@@ -60,6 +63,20 @@ describe("the slow-first sequencer", () => {
       "test/docker/container.test.ts",
       "test/a.test.ts",
     ]);
+  });
+
+  it("starts the files that mostly wait with the Chromium files, in the list's order, before the others", () => {
+    const [waiting] = WITH_CHROMIUM_FILES as [string];
+    const files = specs("test/a.test.ts", "test/docker/container.test.ts", waiting, "test/browser/b.test.ts");
+    expect(paths(sequencer({ "test/a.test.ts": 900, "test/browser/b.test.ts": 5 }).sort(files))).toEqual([
+      waiting,
+      "test/browser/b.test.ts",
+      "test/docker/container.test.ts",
+      "test/a.test.ts",
+    ]);
+    expect(
+      WITH_CHROMIUM_FILES.filter((file) => !SLOW_FILES.includes(file) || hostNetworkUse(file) !== undefined),
+    ).toEqual([]);
   });
 
   it("deals the sorted files out in turn with --shard, each file to one shard", () => {

@@ -1,9 +1,9 @@
 /**
  * The order vitest starts the test files in: those that drive Chromium first, as the files that drive a Docker
- * engine wait for them to end (test/support/host-network.ts); then the slowest first, so that on a machine with few
- * cores no long file starts last and runs alone while the other workers idle. Vitest orders by the durations it
- * cached in an earlier run, but a clean clone (CI) has none and would order by file size, which put the bench test
- * near the end.
+ * engine wait for them to end (test/support/host-network.ts), with the files that mostly wait beside them; then the
+ * slowest first, so that on a machine with few cores no long file starts last and runs alone while the other
+ * workers idle. Vitest orders by the durations it cached in an earlier run, but a clean clone (CI) has none and
+ * would order by file size, which put the bench test near the end.
  */
 import { relative } from "node:path";
 import type { TestSequencer, TestSpecification, Vitest } from "vitest/node";
@@ -18,13 +18,16 @@ export const SLOW_FILES = [
   // An npm install (on a first run), a Storybook build and the stories in Chromium: minutes on a first run. The
   // longest of the files that drive Chromium, which all start before the others.
   "test/e2e/storybook-example.test.ts",
-  "test/contract/independent.test.ts",
-  // Waits out the runner's --timeout twice, with little CPU of its own: started early, its waits overlap the others.
+  // Waits out the runner's --timeout twice, with little CPU of its own: started beside the Chromium files (see
+  // WITH_CHROMIUM_FILES), its waits overlap the Storybook build rather than the Docker files' waits.
   "test/contract/runner-network.test.ts",
+  // The first to start once the Chromium files are under way: they keep the cores busy until the Storybook file
+  // ends and the Docker files may start.
+  "test/contract/independent.test.ts",
+  "test/profile/closed-loop.test.ts",
   // Builds nothing in CI (the image is built before the suite) but waits on containers for a minute, with little CPU
   // of its own: started early, it overlaps the files that need the cores. It waits for the Storybook file to end.
   "test/docker/container.test.ts",
-  "test/profile/closed-loop.test.ts",
   "test/bench/bench.test.ts",
   "test/docker/testcontainers.test.ts",
   "test/meta/static-checks.test.ts",
@@ -39,6 +42,9 @@ export const SLOW_FILES = [
   "test/prism/prism-dynamic.test.ts",
 ];
 
+/** Files that start with the Chromium files though they drive no browser: they mostly wait. */
+export const WITH_CHROMIUM_FILES = ["test/contract/runner-network.test.ts"];
+
 export class SlowFirstSequencer implements TestSequencer {
   constructor(private readonly vitest: Vitest) {}
 
@@ -49,13 +55,14 @@ export class SlowFirstSequencer implements TestSequencer {
   }
 
   /**
-   * The files that drive Chromium before the others; among each, the listed slow files in their order, then the
-   * others by the duration cached from the last run, longest first.
+   * The files that drive Chromium (and those started with them) before the others; among each, the listed slow files
+   * in their order, then the others by the duration cached from the last run, longest first.
    */
   sort(files: TestSpecification[]): TestSpecification[] {
     const root = this.vitest.config.root;
     const path = (file: TestSpecification) => relative(root, file.moduleId).split("\\").join("/");
-    const later = (file: TestSpecification) => (hostNetworkUse(path(file)) === "steady" ? 0 : 1);
+    const later = (file: TestSpecification) =>
+      hostNetworkUse(path(file)) === "steady" || WITH_CHROMIUM_FILES.includes(path(file)) ? 0 : 1;
     const rank = (file: TestSpecification) => {
       const position = SLOW_FILES.indexOf(path(file));
       return position === -1 ? SLOW_FILES.length : position;
