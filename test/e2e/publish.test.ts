@@ -4,7 +4,7 @@
  * else: every file package.json's exports and bins name, the licence, the changelog, the README; no test, source
  * map, TypeScript source or script. A dummy token stands in for a login, which a dry run does not use.
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import { withoutNpmVariables } from "../support/consumer-install.ts";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
 
 interface Manifest {
+  name: string;
   private?: boolean;
   version: string;
   license: string;
@@ -33,17 +34,20 @@ beforeAll(async () => {
   writeFileSync(userconfig, "//registry.npmjs.org/:_authToken=dry-run-only\n");
   // --ignore-scripts: dist/ is what the run's global set-up built; prepare would rebuild files other tests read.
   const args = ["publish", "--dry-run", "--json", "--ignore-scripts", "--userconfig", userconfig];
-  ({ code, output } = await new Promise<{ code: number | string; output: string }>((resolve) => {
-    execFile("npm", args, { cwd: PACKAGE_ROOT, env: withoutNpmVariables() }, (error, stdout, stderr) =>
-      resolve({ code: error ? (error.code ?? "failed") : 0, output: `${stdout}${stderr}` }),
-    );
-  }));
-  const packed = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
-    cwd: PACKAGE_ROOT,
-    encoding: "utf8",
-    env: withoutNpmVariables(),
-  });
-  files = (JSON.parse(packed) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((file) => file.path);
+  let report = "";
+  ({ code, output, report } = await new Promise<{ code: number | string; output: string; report: string }>(
+    (resolve) => {
+      execFile("npm", args, { cwd: PACKAGE_ROOT, env: withoutNpmVariables() }, (error, stdout, stderr) =>
+        resolve({ code: error ? (error.code ?? "failed") : 0, output: `${stdout}${stderr}`, report: stdout }),
+      );
+    },
+  ));
+  if (code !== 0) return;
+  // The archive's files as the dry run lists them (npm 11: by package name; npm 10, as `npm pack`: a list).
+  type Packed = { files: Array<{ path: string }> };
+  const json = JSON.parse(report) as Record<string, Packed> | Packed[];
+  const packed = Array.isArray(json) ? json[0] : json[manifest.name];
+  files = packed?.files.map((file) => file.path) ?? [];
 }, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
