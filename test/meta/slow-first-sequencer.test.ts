@@ -1,8 +1,7 @@
 /**
  * The order the suite's test files start in (vitest.config.ts): the files that drive Chromium first, and those that
- * mostly wait beside them; among each, the
- * listed slow files in their order, then the others by the duration vitest cached from the last run; `--shard` deals
- * the sorted files out in turn.
+ * mostly wait beside them; among each, the listed slow files in their order, then the others by the duration vitest
+ * cached from the last run; `--shard` deals the sorted files out in turn.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -65,7 +64,7 @@ describe("the slow-first sequencer", () => {
     ]);
   });
 
-  it("starts the files that mostly wait with the Chromium files, in the list's order, before the others", () => {
+  it("starts the files that mostly wait with the Chromium files, before the others; each is listed, and drives neither", () => {
     const [waiting] = WITH_CHROMIUM_FILES as [string];
     const files = specs("test/a.test.ts", "test/docker/container.test.ts", waiting, "test/browser/b.test.ts");
     expect(paths(sequencer({ "test/a.test.ts": 900, "test/browser/b.test.ts": 5 }).sort(files))).toEqual([
