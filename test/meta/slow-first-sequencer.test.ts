@@ -64,7 +64,7 @@ describe("the slow-first sequencer", () => {
     ]);
   });
 
-  it("starts the files that mostly wait with the Chromium files, before the others; each is listed, and drives neither", () => {
+  it("starts the files that mostly wait with the Chromium files; each is listed, and drives neither", () => {
     const [waiting] = WITH_CHROMIUM_FILES as [string];
     const files = specs("test/a.test.ts", "test/docker/container.test.ts", waiting, "test/browser/b.test.ts");
     expect(paths(sequencer({ "test/a.test.ts": 900, "test/browser/b.test.ts": 5 }).sort(files))).toEqual([
