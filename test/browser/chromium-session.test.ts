@@ -1,9 +1,9 @@
 /**
  * The browser files share one Chromium per worker (test/support/chromium.ts); what keeps them apart is that every
  * page is in a context of its own. Checked here through the sessions the files get: what one session's page leaves
- * at an origin (a cookie, local storage, an IndexedDB database, a registered service worker) never reaches a page of another
- * session, nor another page of the same session; closing a session closes its pages and leaves the other sessions
- * working; and a browser that went away is launched again for the next session.
+ * at an origin (a cookie, local storage, an IndexedDB database, a registered service worker) never reaches a page
+ * of another session, nor another page of the same session; closing a session closes its pages and leaves the
+ * other sessions working; and a browser that went away is launched again for the next session.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
