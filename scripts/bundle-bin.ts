@@ -88,16 +88,16 @@ await build({
 // The generated validators as tsc wrote them are half indentation: without it, the runner's bin (which imports
 // them from dist/, FROM_DIST above) and the library parse a third less at start, and a consumer's install holds a
 // half-megabyte less. The code is the same, names and all; only whitespace and comments go.
-const GENERATED_VALIDATORS = "dist/generated/contract-validators.js";
-await build({
-  entryPoints: [GENERATED_VALIDATORS],
-  outfile: GENERATED_VALIDATORS,
-  allowOverwrite: true,
-  format: "esm",
-  target: "node20.19",
-  minifyWhitespace: true,
-  logLevel: "warning",
-});
+for (const validators of ["dist/generated/contract-validators.js", "dist/generated/published-schema-validators.js"])
+  await build({
+    entryPoints: [validators],
+    outfile: validators,
+    allowOverwrite: true,
+    format: "esm",
+    target: "node20.19",
+    minifyWhitespace: true,
+    logLevel: "warning",
+  });
 
 // The package's programs are run as files (`npx property-listing-contract` in this clone runs dist/cli/contract.js
 // itself): executable whatever wrote them. npm sets the bit when it installs the package, but not after a

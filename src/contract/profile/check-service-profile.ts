@@ -17,12 +17,13 @@ export type ProfileReading = { ok: true; profile: ServiceProfile } | { ok: false
 
 /**
  * What reading a profile needs from its host: a fresh AJV (strict off, every error, union types, ajv-formats'
- * formats) and the published JSON Schema of a profile. Node loads both from the package (read-service-profile.ts);
- * the browser module imports them when a profile is first given (src/hosts/msw/load-profile-playback.ts).
+ * formats) and the validator of the published JSON Schema of a profile, compiled with those options. Node has the
+ * validator generated at build time and loads AJV when first asked (read-service-profile.ts); the browser module
+ * imports AJV and compiles the schema when a profile is first given (src/hosts/msw/load-profile-playback.ts).
  */
 export interface ProfileTools {
   newAjv(): Ajv2020;
-  schema(): object;
+  profileValidator(): ValidateFunction;
 }
 
 /** The error values section 7 names, which the body of their error must carry. */
@@ -30,8 +31,6 @@ const NAMED_ERRORS: Partial<Record<string, string>> = {
   "error.agent_exists.create": "Agent Already Exists",
   "error.seats": "Not Enough Agent Seats",
 };
-
-const profileValidators = new WeakMap<ProfileTools, ValidateFunction>();
 
 /**
  * The AJV in which a set of tools compiles body shapes. A fresh AJV compiles the JSON Schema meta-schema before
@@ -118,8 +117,7 @@ export function checkServiceProfile(
       ],
     };
   }
-  let profileValidator = profileValidators.get(tools);
-  if (!profileValidator) profileValidators.set(tools, (profileValidator = tools.newAjv().compile(tools.schema())));
+  const profileValidator = tools.profileValidator();
   if (!profileValidator(value)) {
     return {
       ok: false,

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { ValidateFunction } from "ajv/dist/2020.js";
+import { serviceProfileValidator } from "../../generated/published-schema-validators.ts";
 import { PACKAGE_ROOT } from "../../package-root.ts";
 import type { OpenApiDocument } from "../../spec/openapi-document.ts";
 import {
@@ -28,10 +29,13 @@ export function profileAjv() {
   return ajv;
 }
 
-/** Node's tools for reading a profile: AJV loaded on first use, the schema read from the package's file once. */
+/**
+ * Node's tools for reading a profile: the published schema's validator generated at build time
+ * (scripts/generate-validators.ts), and AJV, loaded on first use, for the body shapes a profile holds.
+ */
 const NODE_TOOLS: ProfileTools = {
   newAjv: profileAjv,
-  schema: () => JSON.parse(readFileSync(PROFILE_SCHEMA_PATH, "utf8")) as object,
+  profileValidator: serviceProfileValidator,
 };
 
 /** Compiles the body shape of an error entry, to hold bodies to it. */

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { usageDocumentValidator } from "../../generated/published-schema-validators.ts";
 import { PACKAGE_ROOT } from "../../package-root.ts";
-import { profileAjv } from "../profile/read-service-profile.ts";
 import { USAGE_VERSION, type UsageDocument } from "./usage-document.ts";
 
 /** Where the published JSON Schema of a usage document is, in this package. */
@@ -9,8 +9,6 @@ export const USAGE_SCHEMA_PATH = join(PACKAGE_ROOT, "spec", "usage.schema.json")
 
 /** A usage document that can be replayed, or why not: one line per problem, each naming the file. */
 export type UsageReading = { ok: true; usage: UsageDocument } | { ok: false; problems: string[] };
-
-let validator: ReturnType<ReturnType<typeof profileAjv>["compile"]> | undefined;
 
 /** Problems beyond ten are counted, not listed: a broken file should not flood a terminal. */
 const MAX_PROBLEMS = 10;
@@ -51,10 +49,11 @@ export function readUsageDocument(text: string, source: string, operations: Read
         `(record the usage again with this kit's mock, --record-usage)`,
     ]);
   }
-  validator ??= profileAjv().compile(JSON.parse(readFileSync(USAGE_SCHEMA_PATH, "utf8")) as object);
-  if (!validator(value)) {
+  // Generated from the schema at build time (scripts/generate-validators.ts): a read compiles nothing.
+  const validate = usageDocumentValidator();
+  if (!validate(value)) {
     return refuse(
-      (validator.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? "is not valid"}`),
+      (validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? "is not valid"}`),
     );
   }
   const usage = value as UsageDocument;

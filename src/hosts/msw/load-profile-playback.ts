@@ -37,18 +37,17 @@ export async function loadProfilePlayback(
 
 let loading: Promise<ProfileTools> | undefined;
 
-/** AJV and ajv-formats (import-ajv.ts), and the profile's schema, made ready once on first use. */
+/** AJV and ajv-formats (import-ajv.ts), and the profile schema's validator, made ready once on first use. */
 function profileTools(): Promise<ProfileTools> {
   loading ??= importAjvParts().then(({ Ajv2020, addFormats }) => {
-    const schema = JSON.parse(SERVICE_PROFILE_SCHEMA_JSON) as object;
-    return {
-      newAjv() {
-        const ajv = new Ajv2020({ strict: false, allErrors: true, allowUnionTypes: true });
-        addFormats(ajv);
-        return ajv;
-      },
-      schema: () => schema,
+    const newAjv = () => {
+      const ajv = new Ajv2020({ strict: false, allErrors: true, allowUnionTypes: true });
+      addFormats(ajv);
+      return ajv;
     };
+    // Compiled once, here rather than at build time: the generated validator would add to the browser module.
+    const validator = newAjv().compile(JSON.parse(SERVICE_PROFILE_SCHEMA_JSON) as object);
+    return { newAjv, profileValidator: () => validator };
   });
   return loading;
 }
