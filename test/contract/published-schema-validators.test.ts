@@ -14,6 +14,7 @@ import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { PROFILE_SCHEMA_PATH, profileAjv } from "../../src/contract/profile/read-service-profile.ts";
 import { USAGE_SCHEMA_PATH } from "../../src/contract/usage/read-usage-document.ts";
 import { sharedContract } from "../support/mock-harness.ts";
+import { PROFILE as SAMPLE } from "../support/sample-profile.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";
 
 type Json = Record<string, unknown>;
@@ -64,29 +65,6 @@ async function recordedUsage(): Promise<Json> {
   return mock.usage!.toJSON() as unknown as Json;
 }
 
-const PROFILE: Json = {
-  profileVersion: 1,
-  runId: "r1",
-  recordedAt: "2026-01-02T03:04:05.000Z",
-  observations: {
-    "error.seats": {
-      step: "s",
-      observedAt: "2026-01-02T03:04:05.000Z",
-      runId: "r1",
-      statuses: [402],
-      mediaTypes: ["application/json"],
-      schema: { type: "object", properties: { error: { type: "string" } }, required: ["error"] },
-      example: { error: "Not Enough Agent Seats" },
-    },
-    "extra_fields.property": {
-      step: "s",
-      observedAt: "2026-01-02T03:04:05.000Z",
-      runId: "r1",
-      fields: { rating: { types: ["integer", "null"], example: 4 } },
-    },
-  },
-};
-
 describe("the generated validators of the published schemas", () => {
   it("judge usage documents as AJV compiling spec/usage.schema.json does", async () => {
     const usage = await recordedUsage();
@@ -107,17 +85,19 @@ describe("the generated validators of the published schemas", () => {
   });
 
   it("judge profiles as AJV compiling spec/service-profile.schema.json does", () => {
+    const PROFILE = SAMPLE as unknown as Json;
     const reference = compiled(PROFILE_SCHEMA_PATH);
-    const seats = (copy: Json) => (copy.observations as Record<string, Json>)["error.seats"]!;
+    const seats = (copy: Json) => (copy.observations as Record<string, Json>)["error.agent_exists.create"]!;
     const extra = (copy: Json) =>
-      ((copy.observations as Record<string, Json>)["extra_fields.property"]!.fields as Record<string, Json>).rating!;
+      ((copy.observations as Record<string, Json>)["extra_fields.property"]!.fields as Record<string, Json>)
+        .listing_score!;
     const profiles = [
       PROFILE,
       changed(PROFILE, (copy) => delete copy.runId),
       changed(PROFILE, (copy) => (copy.unknown = 1)),
       changed(PROFILE, (copy) => (copy.recordedAt = "yesterday")),
       changed(PROFILE, (copy) => (seats(copy).observedAt = "2026-13-45T99:00:00Z")),
-      changed(PROFILE, (copy) => (seats(copy).statuses = [402, 402])),
+      changed(PROFILE, (copy) => (seats(copy).statuses = [409, 409])),
       changed(PROFILE, (copy) => (extra(copy).types = ["integer", "integer"])),
       changed(PROFILE, (copy) => (seats(copy).mediaTypes = ["x".repeat(201)])),
       changed(PROFILE, (copy) => (copy.runId = "𝄞".repeat(100))),
