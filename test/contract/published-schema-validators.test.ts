@@ -87,7 +87,7 @@ describe("the generated validators of the published schemas", () => {
   it("judge profiles as AJV compiling spec/service-profile.schema.json does", () => {
     const PROFILE = SAMPLE as unknown as Json;
     const reference = compiled(PROFILE_SCHEMA_PATH);
-    const seats = (copy: Json) => (copy.observations as Record<string, Json>)["error.agent_exists.create"]!;
+    const errorEntry = (copy: Json) => (copy.observations as Record<string, Json>)["error.agent_exists.create"]!;
     const extra = (copy: Json) =>
       ((copy.observations as Record<string, Json>)["extra_fields.property"]!.fields as Record<string, Json>)
         .listing_score!;
@@ -96,10 +96,10 @@ describe("the generated validators of the published schemas", () => {
       changed(PROFILE, (copy) => delete copy.runId),
       changed(PROFILE, (copy) => (copy.unknown = 1)),
       changed(PROFILE, (copy) => (copy.recordedAt = "yesterday")),
-      changed(PROFILE, (copy) => (seats(copy).observedAt = "2026-13-45T99:00:00Z")),
-      changed(PROFILE, (copy) => (seats(copy).statuses = [409, 409])),
+      changed(PROFILE, (copy) => (errorEntry(copy).observedAt = "2026-13-45T99:00:00Z")),
+      changed(PROFILE, (copy) => (errorEntry(copy).statuses = [409, 409])),
       changed(PROFILE, (copy) => (extra(copy).types = ["integer", "integer"])),
-      changed(PROFILE, (copy) => (seats(copy).mediaTypes = ["x".repeat(201)])),
+      changed(PROFILE, (copy) => (errorEntry(copy).mediaTypes = ["x".repeat(201)])),
       changed(PROFILE, (copy) => (copy.runId = "𝄞".repeat(100))),
       changed(PROFILE, (copy) => (copy.runId = "𝄞".repeat(101))),
     ];
