@@ -16,10 +16,17 @@ import {
 export type ProfileReading = { ok: true; profile: ServiceProfile } | { ok: false; problems: string[] };
 
 /**
- * What reading a profile needs from its host: a fresh AJV (strict off, every error, union types, ajv-formats'
- * formats) and the validator of the published JSON Schema of a profile, compiled with those options. Node has the
- * validator generated at build time and loads AJV when first asked (read-service-profile.ts); the browser module
- * imports AJV and compiles the schema when a profile is first given (src/hosts/msw/load-profile-playback.ts).
+ * The options of every AJV that reads profiles and usage documents, in each host and in the validators generated
+ * from the published schemas (scripts/generate-validators.ts), with ajv-formats' formats added: strict off, every
+ * error, union types.
+ */
+export const PROFILE_AJV_OPTIONS = { strict: false, allErrors: true, allowUnionTypes: true } as const;
+
+/**
+ * What reading a profile needs from its host: a fresh AJV ({@link PROFILE_AJV_OPTIONS}) and the validator of the
+ * published JSON Schema of a profile, compiled with those options. Node has the validator generated at build time
+ * and loads AJV when first asked (read-service-profile.ts); the browser module imports AJV and compiles the schema
+ * when a profile is first given (src/hosts/msw/load-profile-playback.ts).
  */
 export interface ProfileTools {
   newAjv(): Ajv2020;

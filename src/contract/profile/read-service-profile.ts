@@ -8,6 +8,7 @@ import type { OpenApiDocument } from "../../spec/openapi-document.ts";
 import {
   checkServiceProfile,
   compileBodySchemaWith,
+  PROFILE_AJV_OPTIONS,
   type ProfileReading,
   type ProfileTools,
 } from "./check-service-profile.ts";
@@ -24,7 +25,7 @@ export const PROFILE_SCHEMA_PATH = join(PACKAGE_ROOT, "spec", "service-profile.s
 export function profileAjv() {
   const { Ajv2020: Ajv } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
   const addFormats = require("ajv-formats") as typeof import("ajv-formats").default;
-  const ajv = new Ajv({ strict: false, allErrors: true, allowUnionTypes: true });
+  const ajv = new Ajv(PROFILE_AJV_OPTIONS);
   addFormats(ajv);
   return ajv;
 }

@@ -3,6 +3,7 @@ import { importAjvParts } from "./import-ajv.ts";
 import {
   checkServiceProfile,
   compileBodySchemaWith,
+  PROFILE_AJV_OPTIONS,
   type ProfileTools,
 } from "../../contract/profile/check-service-profile.ts";
 import type { ServiceProfile } from "../../contract/profile/service-profile.ts";
@@ -41,7 +42,7 @@ let loading: Promise<ProfileTools> | undefined;
 function profileTools(): Promise<ProfileTools> {
   loading ??= importAjvParts().then(({ Ajv2020, addFormats }) => {
     const newAjv = () => {
-      const ajv = new Ajv2020({ strict: false, allErrors: true, allowUnionTypes: true });
+      const ajv = new Ajv2020(PROFILE_AJV_OPTIONS);
       addFormats(ajv);
       return ajv;
     };
