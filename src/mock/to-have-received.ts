@@ -85,6 +85,12 @@ export function toHaveReceived(
         });
         lines.push(`Closest, #${entries.indexOf(closest) + 1}:\n${diff ?? this.utils.stringify(actual)}`);
       }
+      const unreported = entries.filter((entry) => entry.overridden && entry.status === null).length;
+      if (unreported > 0)
+        lines.push(
+          `${unreported} overridden request${unreported === 1 ? " has" : "s have"} no status yet: in a page, MSW ` +
+            "reports your handler's answer after the fetch resolves. `await mock.settled()` before this expect.",
+        );
       return lines.join("\n\n");
     },
   };

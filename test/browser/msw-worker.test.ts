@@ -65,6 +65,7 @@ describe(`MSW's worker with the kit's handlers in Chromium (needs ${CHROMIUM})`,
         ["GET", "/api/v1/object/properties/1", 200, false, "demo-key", "application/json"],
         ["GET", "/api/v1/object/agent_cards", 200, true, "demo-key", "application/json"],
       ],
+      listed: [200, 200, 200],
     });
     expect(reached.filter((line) => line.includes("/api/"))).toEqual([]);
   });

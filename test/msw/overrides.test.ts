@@ -6,8 +6,9 @@
  */
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import "../../src/vitest.ts";
+import { SETTLE_LIMIT_MS } from "../../src/hosts/msw/override-observer.ts";
 import { createMockHandlers } from "../../src/msw.ts";
 
 const BASE = "http://overrides.mock.test";
@@ -195,16 +196,9 @@ describe("a request a test's own handler answers", () => {
   });
 
   it("holds a bounded number of requests between start and answer: a network that never answers cannot grow it", () => {
-    const listeners = new Map<string, (event: any) => void>();
-    const network = {
-      events: {
-        on: (type: string, listener: (event: any) => void) => listeners.set(type, listener),
-        removeListener: (type: string) => listeners.delete(type),
-      },
-    };
+    const { network, emit, listeners } = fakeNetwork();
     const bounded = createMockHandlers({ baseUrl: "http://bounded.mock.test" });
     const stopBounded = bounded.observe(network);
-    const emit = (type: string, event: object) => listeners.get(type)!(event);
     for (let index = 0; index < 5000; index++)
       emit("request:start", {
         requestId: `r${index}`,
@@ -220,7 +214,111 @@ describe("a request a test's own handler answers", () => {
     expect(listeners.size).toBe(0);
   });
 
+  it("waits, when asked, for an answer MSW reports after the fetch resolved, as a page's worker does", async () => {
+    const { network, emit } = fakeNetwork();
+    const late = createMockHandlers({ baseUrl: "http://late.mock.test" });
+    const stopLate = late.observe(network);
+    const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      const request = new Request("http://late.mock.test/api/v1/object/property", {
+        method: "POST",
+        headers: HEADERS,
+        body: '{"street":"1 Late Lane"}',
+      });
+      emit("request:start", { requestId: "p1", request });
+      emit("request:match", { requestId: "p1" });
+      let settled = false;
+      const settling = late.settled().then(() => {
+        settled = true;
+      });
+      await turn();
+      expect(settled).toBe(false);
+      expect(late.requests()[0]).toMatchObject({ status: null, overridden: true });
+      expect(() => expect(late).toHaveReceived({ status: 201 })).toThrow(
+        "1 overridden request has no status yet: in a page, MSW reports your handler's answer after the fetch " +
+          "resolves. `await mock.settled()` before this expect.",
+      );
+
+      // GET /__admin/requests waits by itself: the report comes once the admin request is on its way.
+      server.use(...late.handlers);
+      const listed = fetch("http://late.mock.test/__admin/requests").then(
+        (response) => response.json() as Promise<{ requests: unknown[] }>,
+      );
+      await turn();
+      emit("response:mocked", { requestId: "p1", response: new Response(null, { status: 201 }) });
+      await settling;
+      expect(late).toHaveReceived({ status: 201, overridden: true, body: { street: "1 Late Lane" } });
+      expect((await listed).requests).toMatchObject([{ status: 201, overridden: true }]);
+      await expect(late.settled()).resolves.toBeUndefined(); // nothing open: at once
+
+      // The answer reported at once, the body still being read from the request's clone: settled() waits for it.
+      emit("request:start", {
+        requestId: "p2",
+        request: new Request(request.url, { method: "POST", headers: HEADERS, body: '{"street":"2"}' }),
+      });
+      emit("request:match", { requestId: "p2" });
+      emit("response:mocked", { requestId: "p2", response: new Response(null, { status: 400 }) });
+      await late.settled();
+      expect(late.requests().at(-1)).toMatchObject({ status: 400, body: { street: "2" } });
+    } finally {
+      stopLate();
+    }
+  });
+
+  it("does not wait for an answer that will not be reported: once observing stops, or past its limit", async () => {
+    const { network, emit } = fakeNetwork();
+    const late = createMockHandlers({ baseUrl: "http://late.mock.test" });
+    let stopLate = late.observe(network);
+    const open = (requestId: string) => {
+      emit("request:start", { requestId, request: new Request("http://late.mock.test/api/v1/object/agent_cards") });
+      emit("request:match", { requestId });
+    };
+    open("a1");
+    let released = false;
+    void late.settled().then(() => {
+      released = true;
+    });
+    stopLate();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(released).toBe(true);
+    expect(late.requests()).toMatchObject([{ status: null, overridden: true }]);
+
+    stopLate = late.observe(network);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      open("a2");
+      let settled = false;
+      const limited = late.settled().then(() => {
+        settled = true;
+      });
+      vi.advanceTimersByTime(SETTLE_LIMIT_MS - 1);
+      await Promise.resolve();
+      expect(settled).toBe(false);
+      vi.advanceTimersByTime(1);
+      await Promise.resolve();
+      expect(settled).toBe(true);
+      await limited;
+      expect(late.requests().map((entry) => entry.status)).toEqual([null, null]);
+    } finally {
+      vi.useRealTimers();
+      stopLate();
+    }
+  });
+
   it("says what observe needs when given something else", () => {
     expect(() => mock.observe({} as never)).toThrow("observe takes what setupServer() or setupWorker() returned");
   });
 });
+
+/** A network whose life-cycle events the test emits itself, in the order and at the time it chooses. */
+function fakeNetwork() {
+  const listeners = new Map<string, (event: any) => void>();
+  const network = {
+    events: {
+      on: (type: string, listener: (event: any) => void) => listeners.set(type, listener),
+      removeListener: (type: string) => listeners.delete(type),
+    },
+  };
+  const emit = (type: string, event: object) => listeners.get(type)!(event);
+  return { network, emit, listeners };
+}

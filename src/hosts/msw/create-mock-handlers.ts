@@ -107,6 +107,18 @@ export interface MockHandlers {
   /** The API requests received, oldest first, optionally filtered: `expect(mock).toHaveReceived(...)` reads them. */
   requests(filter?: JournalFilter): JournalEntry[];
   /**
+   * Resolves once the requests your own handlers answered (with `observe`) have their status and body in the
+   * journal. In a page, MSW reports an override's answer a moment after the page's fetch resolved: await this
+   * before `requests()` or `toHaveReceived` there (`GET /__admin/requests` waits by itself). In Node the answer is
+   * there when the fetch resolves. Waits at most 5 seconds.
+   *
+   * @example
+   * await fetch("/api/v1/object/agent_cards", { headers });
+   * await mock.settled();
+   * expect(mock).toHaveReceived({ path: "/api/v1/object/agent_cards", overridden: true, status: 200 });
+   */
+  settled(): Promise<void>;
+  /**
    * The fault rules (`POST /__admin/faults` adds them too); `faults.add` throws a `MockRefused` where the route
    * refuses.
    */
@@ -263,6 +275,8 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     const path = url.pathname.slice(base.prefix.length);
     if (!MOCK_PATHS.test(path)) return undefined; // not the mock's: the next handler, or the network
     overrides.answered(requestId);
+    // The journal as the page's earlier requests left it, overrides' answers included.
+    if (path.startsWith("/__admin/requests")) await overrides.settled();
     return responseOf(await core.answer(mockRequestOf(request, path, url.search)));
   };
   const handler = http.all(pattern, resolve);
@@ -275,6 +289,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
       if (!used.ok) throw new TypeError(`useState: ${refusalLines(used.failure).join("\n  ")}`);
     },
     requests: (filter) => core.requests(filter),
+    settled: () => overrides.settled(),
     faults: mockFaults(core.faults),
     violations: core.violations,
     store: core.store,

@@ -19,10 +19,23 @@ export interface OverrideObserver {
   answered(requestId: string): void;
   /** Listens to the network's life-cycle events until the function returned is called. */
   observe(network: ObservedNetwork): () => void;
+  /**
+   * Resolves once every overridden request matched so far has its answer and body in the journal. In a page, MSW
+   * reports the answer by a message from its worker that can come after the page's fetch resolved; in Node, the
+   * answer is reported before. Waits at most `SETTLE_LIMIT_MS`, and not for a network no longer observed: those
+   * entries keep no status.
+   */
+  settled(): Promise<void>;
 }
 
 /** Requests between their start and their answer kept at most: a network that never reports an end cannot grow it. */
 const MAX_OPEN = 1000;
+
+/**
+ * How long `settled()` waits at most: a guard for a worker that will not report (stopped between the answer and its
+ * report), far above the few milliseconds a report takes under load.
+ */
+export const SETTLE_LIMIT_MS = 5000;
 
 interface Started {
   request: Request;
@@ -44,10 +57,20 @@ export function createOverrideObserver(options: {
 }): OverrideObserver {
   const { journal } = options;
   const starting = new Map<string, Started>();
-  const open = new Map<string, JournalRecord>();
+  /** Matched overridden requests awaiting their answer, with the network's events that report it. */
+  const open = new Map<string, { record: JournalRecord; network: object }>();
+  /** The reads of overridden requests' bodies not yet done. */
+  const reading = new Set<Promise<unknown>>();
+  let waiters: Array<() => void> = [];
   const keep = <T>(map: Map<string, T>, id: string, value: T) => {
     if (map.size >= MAX_OPEN) map.delete(map.keys().next().value!);
     map.set(id, value);
+  };
+  const release = () => {
+    if (open.size > 0 || reading.size > 0) return;
+    const woken = waiters;
+    waiters = [];
+    for (const wake of woken) wake();
   };
 
   const onStart = ({ request, requestId }: { request: Request; requestId: string }) => {
@@ -71,7 +94,7 @@ export function createOverrideObserver(options: {
             );
     keep(starting, requestId, { request, started: performance.now(), body });
   };
-  const onMatch = ({ requestId }: { requestId: string }) => {
+  const onMatch = ({ requestId }: { requestId: string }, network: object) => {
     const start = starting.get(requestId);
     if (!start) return; // the mock's own answer, or not a request of the mock
     starting.delete(requestId);
@@ -86,16 +109,22 @@ export function createOverrideObserver(options: {
       start.started,
       { overridden: true },
     );
-    void start.body?.then((bytes) => {
-      if (bytes && bytes.length > 0) record.body(bytes, headers["content-type"]);
-    });
-    keep(open, requestId, record);
+    if (start.body) {
+      const read = start.body.then((bytes) => {
+        if (bytes && bytes.length > 0) record.body(bytes, headers["content-type"]);
+        reading.delete(read);
+        release();
+      });
+      reading.add(read);
+    }
+    keep(open, requestId, { record, network });
   };
   const onResponse = ({ requestId, response }: { requestId: string; response: Response }) => {
-    const record = open.get(requestId);
-    if (!record) return;
+    const matched = open.get(requestId);
+    if (!matched) return;
     open.delete(requestId);
-    record.finish(response.status);
+    matched.record.finish(response.status);
+    release();
   };
   const onEnd = ({ requestId }: { requestId: string }) => {
     // Unhandled or passed through without a match: nothing of the mock's to record.
@@ -116,7 +145,7 @@ export function createOverrideObserver(options: {
       // biome-ignore lint/suspicious/noExplicitAny: the listeners of several event types, handed to on()
       const listeners: Array<[string, (event: any) => void]> = [
         ["request:start", onStart],
-        ["request:match", onMatch],
+        ["request:match", (event) => onMatch(event, events)],
         ["request:end", onEnd],
         ["response:mocked", onResponse],
         ["response:bypass", onResponse],
@@ -125,7 +154,20 @@ export function createOverrideObserver(options: {
       return () => {
         for (const [type, listener] of listeners) events.removeListener(type, listener);
         observed.delete(events);
+        // Nothing will report these answers now: they stay without a status, and nobody waits for them.
+        for (const [requestId, matched] of open) if (matched.network === events) open.delete(requestId);
+        release();
       };
+    },
+    settled() {
+      if (open.size === 0 && reading.size === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const limit = setTimeout(resolve, SETTLE_LIMIT_MS);
+        waiters.push(() => {
+          clearTimeout(limit);
+          resolve();
+        });
+      });
     },
   };
 }

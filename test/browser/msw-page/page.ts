@@ -103,6 +103,10 @@ async function runClient() {
   const fromLate = await late.GET("/api/v1/object/properties/{uid}", { params: { path: { uid: 1 } } });
   worker.use(http.get("/api/v1/object/agent_cards", () => HttpResponse.json({}, { status: 200 })));
   const overridden = await late.GET("/api/v1/object/agent_cards");
+  // The worker reports the override's answer by a message that may come after the fetch resolved: the admin route
+  // waits for it by itself, a read of the journal in the page after settled().
+  const listed = (await (await fetch("/__admin/requests")).json()) as { requests: Array<{ status: number | null }> };
+  await mock.settled();
   const journal = mock
     .requests()
     .map((entry) => [
@@ -119,6 +123,7 @@ async function runClient() {
     late: [fromLate.response.status, Array.isArray(fromLate.data)],
     overridden: [overridden.response.status, overridden.data],
     journal,
+    listed: listed.requests.map((entry) => entry.status),
   };
 }
 
