@@ -9,10 +9,14 @@
  * reach past loopback.
  *
  * The install is kept under the archive's digest and the example's package.json, as consumer-install.ts keeps its
- * own, so a later run with the same package pays only for the build and the two runs. A typecheck that passed is
- * kept with it, under the digest of the sources it read: the rest of its input is the install itself, so a later
- * run whose sources are byte for byte the same knows its verdict, and any changed source typechecks again.
+ * own, so a later run with the same package pays only for the build and the two runs. A new archive is installed
+ * over a copy of an earlier install of the same package.json, as a team's `npm install` of a new version updates
+ * their project: the example's own dependencies (some 260 MB) are installed once per package.json, not once per
+ * change to the kit. A typecheck that passed is kept with the install, under the digest of the sources it read:
+ * the rest of its input is the install itself, so a later run whose sources are byte for byte the same knows its
+ * verdict, and any changed source typechecks again.
  */
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -44,8 +48,11 @@ const EXAMPLE = join(PACKAGE_ROOT, "examples", "storybook");
 const GUARD = join(PACKAGE_ROOT, "test", "support", "offline-guard.mjs");
 /** Changes whenever the way of installing changes, so that an install made the old way is not reused. */
 const RECIPE =
-  "examples/storybook's package.json with the packed kit, npm install --prefer-offline --no-audit --no-fund, v1";
+  "examples/storybook's package.json with the packed kit, npm install --prefer-offline --no-audit --no-fund, " +
+  "then npm install --save-dev <archive> over a copy of it, v2";
 const PREFIX = "plk-storybook-example-";
+/** An install of the example's package.json with an earlier archive of the kit, copied for each new archive. */
+const BASE_PREFIX = "plk-storybook-base-";
 /** What the example's folder holds that a user's copy would not: made by its runs, never copied. */
 const MADE_BY_RUNS = new Set(["node_modules", "storybook-static", "usage.json", "package.json", "package-lock.json"]);
 /** The mark of a passed typecheck in the kept install, named after the digest of the sources it read. */
@@ -102,9 +109,28 @@ beforeAll(async () => {
     .slice(0, 16);
   project = join(tmpdir(), `${PREFIX}${digest}`);
   removeUnused(PREFIX, project);
-  await installOnce(project, (partial) => {
+  // The package.json as the example has it: the kit's entry is the archive's, which every run names anew.
+  const baseDigest = createHash("sha256")
+    .update(readFileSync(join(EXAMPLE, "package.json")))
+    .update(RECIPE)
+    .digest("hex")
+    .slice(0, 16);
+  const base = join(tmpdir(), `${BASE_PREFIX}${baseDigest}`);
+  removeUnused(BASE_PREFIX, base);
+  await installOnce(project, async (partial) => {
+    // cp keeps node_modules/.bin's links relative, so that they point into the copy.
+    const copy = (from: string, to: string) => {
+      execFileSync("cp", ["-a", `${from}/.`, to]);
+    };
+    if (existsSync(base)) {
+      copy(base, partial);
+      npmInstall(partial, ["--save-dev", archive], "npm install of the packed kit over examples/storybook's install");
+      return;
+    }
     writeFileSync(join(partial, "package.json"), manifestText);
     npmInstall(partial, [], "npm install of examples/storybook");
+    // Copied before any run writes in it: the base of the next archives' installs.
+    await installOnce(base, (basePartial) => copy(partial, basePartial));
   });
   // The example's sources as they are now, over the kept install; what an earlier run made is removed.
   for (const made of ["storybook-static", "usage.json"]) rmSync(join(project, made), { recursive: true, force: true });

@@ -171,7 +171,7 @@ function keptPack(inputs: string): ConsumerInstall | undefined {
  * a folder beside it, renamed to `project` once complete; the others (other test files of the run, or other runs)
  * wait for it. A folder already there is marked in use, so that removeUnused keeps it.
  */
-export async function installOnce(project: string, make: (partial: string) => void): Promise<void> {
+export async function installOnce(project: string, make: (partial: string) => void | Promise<void>): Promise<void> {
   const lock = `${project}.lock`;
   for (;;) {
     if (existsSync(project)) {
@@ -192,7 +192,7 @@ export async function installOnce(project: string, make: (partial: string) => vo
       const partial = `${project}.partial`;
       rmSync(partial, { recursive: true, force: true });
       mkdirSync(partial);
-      make(partial);
+      await make(partial);
       // Complete, so made visible at once.
       renameSync(partial, project);
       return;
