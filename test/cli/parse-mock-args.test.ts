@@ -1,11 +1,11 @@
 /** The mock's command line: the options of the hardening issue, read once, with their environment variables. */
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MOCK_USAGE, parseMockArgs } from "../../src/cli/parse-mock-args.ts";
 import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { sharedContract } from "../support/mock-harness.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 const run = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
   const parsed = parseMockArgs(argv, env);
@@ -72,7 +72,7 @@ describe("--state", () => {
     expect(run([]).options.state).toBeUndefined();
     expect(run([], { MOCK_STATE: "seats-full" }).options.state).toBe("seats-full");
     expect(run(["--state", "empty-account"], { MOCK_STATE: "seats-full" }).options.state).toBe("empty-account");
-    const file = join(mkdtempSync(join(tmpdir(), "plk-state-arg-")), "state.json");
+    const file = join(scratchFolder("plk-state-arg-"), "state.json");
     writeFileSync(file, JSON.stringify({ accounts: [] }));
     expect(run(["--state", file])).toMatchObject({ options: { state: { accounts: [] } }, stateFile: file });
     expect(MOCK_USAGE).toContain("--state <name|file>");
@@ -84,7 +84,7 @@ describe("--state", () => {
       kind: "error",
       message: expect.stringContaining("is neither a shipped state"),
     });
-    const file = join(mkdtempSync(join(tmpdir(), "plk-state-arg-")), "list.json");
+    const file = join(scratchFolder("plk-state-arg-"), "list.json");
     writeFileSync(file, "[]");
     expect(parseMockArgs(["--state", file], {})).toEqual({
       kind: "error",
@@ -168,7 +168,7 @@ describe("--agent-seats and --profile", () => {
 
 describe("the options it reads", () => {
   it("are createMockServer's own, by their names: a mock is built from them as they are", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "plk-cli-options-"));
+    const dir = scratchFolder("plk-cli-options-");
     const accounts = join(dir, "accounts.json");
     writeFileSync(accounts, JSON.stringify([{ apiKey: "ci-key", token: "ci-token", uid: 1 }]));
     const { options, accountsFile } = run([

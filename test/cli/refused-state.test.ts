@@ -3,18 +3,18 @@
  * line naming the file, the collection, the record and what is wrong, and no stack trace, where it used to start
  * and crash once the record's answer was encoded (issue 32 follow-up). The files are left as they are.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { killAll, startProcess, type StartedProcess } from "../support/start-process.ts";
 import { propertyNesting, stateText } from "../support/unheld-records.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 const started: StartedProcess[] = [];
 afterEach(() => killAll(started));
 
 const tempFile = (name: string, content: string) => {
-  const file = join(mkdtempSync(join(tmpdir(), "plk-refused-")), name);
+  const file = join(scratchFolder("plk-refused-"), name);
   writeFileSync(file, content);
   return file;
 };
@@ -118,7 +118,7 @@ describe("--db holding a record the mock cannot hold", () => {
   });
 
   it("a journal line, even the last one: exit 2, the journal's line named, the journal left as it is", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "plk-refused-")), "state.json");
+    const file = join(scratchFolder("plk-refused-"), "state.json");
     const line = (seq: number, record: string) =>
       `{"s":${seq},"m":{"id":3000,"uid":3,"tok":0},"put":"properties","r":${record}}\n`;
     writeFileSync(`${file}.journal`, line(1, propertyNesting(3, 2001)) + line(2, propertyNesting(65, 2002)));

@@ -7,9 +7,8 @@
  * (test/support/docker.ts); in CI it must.
  */
 import { createHash } from "node:crypto";
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { Agent, get as httpGet } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_SEED, generateFixtures } from "../../src/fixtures/generate-fixtures.ts";
 import type { Database } from "../../src/mock/store/records.ts";
@@ -30,6 +29,7 @@ import {
   waitForHealthz,
 } from "../support/docker.ts";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 const containers: string[] = [];
 const volumes: string[] = [];
@@ -346,7 +346,7 @@ describe("the image at 100,000 properties within --memory 512m", () => {
         `killed; the state file left as it is`,
       async ({ skip }) => {
         skip(!DOCKER_AVAILABLE, NO_DOCKER);
-        const dir = mkdtempSync(join(tmpdir(), "plk-512-"));
+        const dir = scratchFolder("plk-512-");
         chmodSync(dir, 0o777); // the image's user writes the journal beside the state
         const file = join(dir, name);
         writeFileSync(file, text(large()));

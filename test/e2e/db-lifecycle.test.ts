@@ -3,11 +3,11 @@
  * failing later turn /healthz 503 and the writes' answers 503, while the API keeps answering, and a SIGTERM
  * still ends the process promptly, saying what was not saved.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { killAll, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 const started: StartedProcess[] = [];
 afterEach(() => killAll(started));
@@ -18,7 +18,7 @@ const cli = (args: string[]) => {
   return process;
 };
 const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
-const tempDir = () => mkdtempSync(join(tmpdir(), "plk-life-"));
+const tempDir = () => scratchFolder("plk-life-");
 
 describe("--db lifecycle", () => {
   it("refuses to start, exit code 1, with a line naming the path and the OS error, where it cannot write", async () => {

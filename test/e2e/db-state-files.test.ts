@@ -4,16 +4,26 @@
  * is refused and left byte for byte, and `--convert-state` converts between the two forms when asked.
  */
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { killAll, PACKAGE_ROOT, startMockBin, startProcess, type StartedProcess } from "../support/start-process.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 const started: StartedProcess[] = [];
 afterEach(() => killAll(started));
 const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
-const tempDir = () => mkdtempSync(join(tmpdir(), "plk-files-"));
+const tempDir = () => scratchFolder("plk-files-");
 const FIXTURES = join(PACKAGE_ROOT, "fixtures", "db.json");
 const hash = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 const run = async (args: string[]) => {
@@ -56,8 +66,16 @@ async function writtenSnapshot(name: string): Promise<string> {
   return join(dir, name);
 }
 
+/** The snapshots' folders: kept for the file's tests, removed after them. */
+const snapshotFolders: string[] = [];
+afterAll(() => {
+  for (const folder of snapshotFolders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
 async function writeSnapshot(name: string): Promise<string> {
-  const db = join(tempDir(), name);
+  const folder = mkdtempSync(join(tmpdir(), "plk-files-"));
+  snapshotFolders.push(folder);
+  const db = join(folder, name);
   // A first start writes the seed as the snapshot; a small --db-compact-after folds the change into it.
   const first = await startMockBin(started, ["--db", db, "--db-compact-after", "1"], {}, /Restored|Seeded/);
   await create(first.url, "1 Snapshot St");

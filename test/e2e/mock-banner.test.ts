@@ -2,11 +2,11 @@
  * What the mock prints when it starts tells the truth about the state it serves: after a restart with `--db`
  * the state read from the file, with `--accounts` the accounts it admits (and no secret of theirs).
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { killAll, startMockBin, type StartedProcess } from "../support/start-process.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 const started: StartedProcess[] = [];
 afterEach(() => killAll(started));
@@ -22,7 +22,7 @@ const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "a
 // Each test starts the mock as a process, some twice: on a loaded machine that takes more than the default.
 describe("the start-up banner", () => {
   it("after a restart with --db, counts the state read from the file, not the fixtures", async () => {
-    const dbFile = join(mkdtempSync(join(tmpdir(), "plk-banner-")), "db.json");
+    const dbFile = join(scratchFolder("plk-banner-"), "db.json");
     const first = await startMock(["--db", dbFile]);
     expect(first.banner).toMatch(/Seeded\s+30 properties, 9 agents, 32 documents, 2 accounts \(fixtures\/db\.json\)/);
     expect(first.banner).not.toMatch(/^\s+Usage\s/m);
@@ -45,7 +45,7 @@ describe("the start-up banner", () => {
   });
 
   it("with --accounts, names the admitted keys and their uids, not the demo credentials nor a token", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "plk-banner-")), "accounts.json");
+    const file = join(scratchFolder("plk-banner-"), "accounts.json");
     writeFileSync(
       file,
       JSON.stringify([
@@ -71,7 +71,7 @@ describe("the start-up banner", () => {
   });
 
   it("with --record-usage, names the consumer, the file, and how a test begins", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "plk-banner-")), "usage.json");
+    const file = join(scratchFolder("plk-banner-"), "usage.json");
     const { banner, url } = await startMock(["--record-usage", file, "--consumer", "web-app"]);
     expect(banner).toContain(
       `Usage        recording web-app's usage in ${file}; a test begins with POST ${url}/__admin/usage/tests`,

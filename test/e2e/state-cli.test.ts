@@ -3,11 +3,11 @@
  * banner saying which, and a state file that is not right stopping the start with what is wrong (exit 2); and the
  * banner and --help naming /docs and the manual.
  */
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT, killAll, startMockBin, startProcess, type StartedProcess } from "../support/start-process.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 const started: StartedProcess[] = [];
 afterEach(() => killAll(started));
@@ -19,7 +19,7 @@ async function startMock(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{
 
 const headers = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
 const tempFile = (name: string, content: string) => {
-  const file = join(mkdtempSync(join(tmpdir(), "plk-state-cli-")), name);
+  const file = join(scratchFolder("plk-state-cli-"), name);
   writeFileSync(file, content);
   return file;
 };

@@ -3,13 +3,13 @@
  * --consumer <name>` (and the environment's names), tests begun over HTTP, the file written as each test ends
  * and on SIGTERM, valid under the published schema, holding no credential's value.
  */
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { killAll, startMockBin, startProcess, type StartedProcess } from "../support/start-process.ts";
 import { HANG_MS } from "../support/deadlines.ts";
 import { expectValidUsage, SECRET } from "../usage/usage-check.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 const started: StartedProcess[] = [];
 afterEach(() => killAll(started));
@@ -42,7 +42,7 @@ async function fileWithTests(file: string, count: number): Promise<string> {
 
 describe("--record-usage", () => {
   it("writes the usage as each test ends and on SIGTERM, valid, without credentials", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "plk-usage-")), "usage.json");
+    const file = join(scratchFolder("plk-usage-"), "usage.json");
     const { url, mock } = await startMock(["--record-usage", file, "--consumer", "web-app"]);
     expect((await beginTest(url, "properties > create")).status).toBe(200);
     const created = (await (
@@ -75,7 +75,7 @@ describe("--record-usage", () => {
   });
 
   it("reads MOCK_RECORD_USAGE and MOCK_CONSUMER", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "plk-usage-")), "usage.json");
+    const file = join(scratchFolder("plk-usage-"), "usage.json");
     const { url, mock } = await startMock([], { MOCK_RECORD_USAGE: file, MOCK_CONSUMER: "mobile" });
     await beginTest(url, "one");
     await fetch(`${url}/api/v1/object/template_base`, { headers });

@@ -2,8 +2,7 @@
  * The library's options are the command line's flags camel-cased (docs/mock.md: "In your own tests"), the former
  * names still work, and a name the mock does not know is refused instead of leaving it on its defaults.
  */
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
@@ -12,10 +11,11 @@ import type { Database } from "../../src/mock/store/records.ts";
 import { MOCK_USAGE } from "../../src/cli/parse-mock-args.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 const headers = { ...DEMO, "content-type": "application/json" };
 const address = { street: "1 Main St", city: "Austin", state: "TX", zip: "78701" };
-const tempDir = () => mkdtempSync(join(tmpdir(), "plk-options-"));
+const tempDir = () => scratchFolder("plk-options-");
 const opened: MockServer[] = [];
 const mockWith = (options: MockServerOptions) => {
   const mock = createMockServer({ contract: sharedContract(), ...options });

@@ -5,7 +5,6 @@
  */
 import {
   existsSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -13,7 +12,6 @@ import {
   appendFileSync,
   copyFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
@@ -21,10 +19,11 @@ import { createMockServer, type MockServerOptions } from "../../src/hosts/node/c
 import type { JournalIo } from "../../src/hosts/node/state/state-journal.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 const headers = { ...DEMO, "content-type": "application/json" };
 const address = (street = "1 Main St") => ({ street, city: "Austin", state: "TX", zip: "78701" });
-const tempDir = () => mkdtempSync(join(tmpdir(), "plk-db-"));
+const tempDir = () => scratchFolder("plk-db-");
 const start = (file: string, options: MockServerOptions = {}) =>
   createMockServer({ fixtures: tinyFixtures(), dbFile: file, contract: sharedContract(), log: () => {}, ...options });
 /** The streets of the demo account's properties, in the store's order, from the raw records. */

@@ -7,8 +7,7 @@
  * bin's exit code and line are test/cli/refused-state.test.ts's; raw writes (`/__db`) and `POST /__admin/state` with
  * records already refused such records (raw-records.test.ts, named-states.test.ts).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
@@ -18,6 +17,7 @@ import { PROBLEM_BASE } from "../../src/mock/problems.ts";
 import { sharedContract } from "../support/mock-harness.ts";
 import { DEMO, tinyFixtures } from "../support/tiny-fixtures.ts";
 import { propertyNesting, stateText } from "../support/unheld-records.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 const mocks: MockServer[] = [];
 afterEach(async () => {
@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 const tempFile = (content: string) => {
-  const file = join(mkdtempSync(join(tmpdir(), "plk-unheld-")), "fixtures.json");
+  const file = join(scratchFolder("plk-unheld-"), "fixtures.json");
   writeFileSync(file, content);
   return file;
 };
