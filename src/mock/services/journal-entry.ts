@@ -78,7 +78,8 @@ export interface JournalEntry {
   fault: AppliedFaults | null;
   /**
    * Set when a handler of the test's own answered the request instead of the mock (an MSW override,
-   * `server.use(http.get(...))`, seen by `mock.observe(server)`): `status` is then what that handler answered.
+   * `server.use(http.get(...))`, seen by `mock.observe(server)`): `status` is then what that handler answered,
+   * `null` in a page until MSW's worker has reported it (`await mock.settled()`).
    */
   overridden?: true;
 }
