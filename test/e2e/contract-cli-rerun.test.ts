@@ -3,7 +3,7 @@
  * is exit 2 with the flag and the file; a test command that reports no test (it does not load the kit's vitest
  * module) is exit 2, never a pass.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -14,6 +14,7 @@ import { recordSampleUsage, SAMPLE_TESTS } from "../support/usage-samples.ts";
 let service: IndependentService;
 let usageFile = "";
 const folder = mkdtempSync(join(tmpdir(), "plk-rerun-cli-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 beforeAll(async () => {
   service = await startIndependentService();
@@ -42,6 +43,28 @@ it("refuses a test command that reports no test with exit 2, saying what --rerun
   expect(JSON.parse(text)).toMatchObject({ answersVersion: 1, tests: [{ name: SAMPLE_TESTS.retrieve!.name }] });
   for (const secret of Object.values(service.accounts).flatMap((account) => [account.apiKey, account.token]))
     expect(text).not.toContain(secret);
+}, 60_000);
+
+it("without --write-answers, hands the command the answers in a temporary file, removed once it ends", async () => {
+  const temporary = join(folder, "tmp");
+  mkdirSync(temporary);
+  const { code, stderr } = await runCli(
+    "node",
+    [
+      CONTRACT_BIN,
+      "--usage",
+      usageFile,
+      "--base-url",
+      service.url,
+      "--quiet",
+      "--rerun",
+      'test -s "$MOCK_ANSWERS" && echo read',
+    ],
+    { ...credentialsEnv(service.accounts), TMPDIR: temporary },
+  );
+  expect(code, stderr).toBe(2); // the command reports no test
+  expect(stderr).toContain("read");
+  expect(readdirSync(temporary)).toEqual([]);
 }, 60_000);
 
 it("makes --write-answers' folder, and names the flag and the file when it cannot be written", async () => {
