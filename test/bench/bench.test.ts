@@ -7,10 +7,10 @@
  * depends on the machine and on what else runs on it.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOCKER_AVAILABLE } from "../support/docker.ts";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
 import type { HttpFigure } from "../../scripts/bench/http-figure.ts";
@@ -131,8 +131,13 @@ describe("npm run bench", () => {
     let finished: Finished;
     /** The JSON file as the bench wrote it, as loosely typed as JSON.parse gives it. */
     let report: any;
+    let folder = "";
+    afterAll(() => {
+      if (folder) rmSync(folder, { recursive: true, force: true });
+    });
     beforeAll(async () => {
-      const file = join(mkdtempSync(join(tmpdir(), "plk-bench-")), "bench.json");
+      folder = mkdtempSync(join(tmpdir(), "plk-bench-"));
+      const file = join(folder, "bench.json");
       finished = await run("npm", [
         "run",
         "--silent",

@@ -4,8 +4,7 @@
  * included, are readable by the page. The HAR file the browser records of that traffic is checked against
  * the contract as a user's recording would be.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,6 +14,7 @@ import { checkRecording } from "../../src/contract/recording/check-recording.ts"
 import { readRecording } from "../../src/contract/recording/read-recording.ts";
 import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { sharedContract } from "../support/mock-harness.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 const available = CHROMIUM_AVAILABLE;
 
@@ -93,7 +93,7 @@ describe(`a browser page on another origin (needs ${CHROMIUM})`, () => {
     skip,
   }) => {
     skip(!available, WHY);
-    const harPath = join(mkdtempSync(join(tmpdir(), "plk-har-")), "front-end.har");
+    const harPath = join(scratchFolder("plk-har-"), "front-end.har");
     const context = await browser.newContext({ recordHar: { path: harPath } });
     const tab = await context.newPage();
     await tab.goto(page);

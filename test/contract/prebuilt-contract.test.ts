@@ -3,8 +3,7 @@
  * validators) against the contract compiled from the YAML at run time: for both readings, the same verdict and
  * the same violations, located and tagged with the same assumptions, on valid answers and on broken ones.
  */
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -14,6 +13,7 @@ import { DEFAULT_SEED, generateFixtures, FIXTURE_ACCOUNTS } from "../../src/fixt
 import { TEMPLATE_CATALOGUE } from "../../src/mock/services/template-catalogue.ts";
 import { projectAgent, projectProperty } from "../../src/mock/store/project-records.ts";
 import { DEFAULT_SPEC_PATH, loadSpec } from "../../src/spec/load-spec.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 const db = generateFixtures({ seed: DEFAULT_SEED, properties: 5 });
 const record = db.properties[0]!;
@@ -108,7 +108,7 @@ describe("the contract generated at build time", () => {
 
   it("is used only while it matches spec/openapi.yaml: an edited spec is parsed and compiled instead", () => {
     expect(loadPrebuiltSpec()?.document).toEqual(loadSpec());
-    const edited = join(mkdtempSync(join(tmpdir(), "plk-spec-")), "openapi.yaml");
+    const edited = join(scratchFolder("plk-spec-"), "openapi.yaml");
     copyFileSync(DEFAULT_SPEC_PATH, edited);
     expect(loadPrebuiltSpec(edited)).toBeDefined();
     writeFileSync(edited, `${readFileSync(edited, "utf8")}\n# edited\n`);

@@ -8,7 +8,6 @@
  * installed bin started as npx starts it: the documented line's runs show that npx adds nothing to it).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,6 +19,7 @@ import { sharedContract } from "../support/mock-harness.ts";
 import { readmeExample } from "../support/readme-examples.ts";
 import { CONTRACT_BIN, runCli } from "../support/run-contract-cli.ts";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 const DOC = "docs/runner-in-ci.md";
 const WORKFLOW = "docs/contract-nightly.github-actions.yml";
@@ -166,7 +166,7 @@ describe("a machine format without --output", () => {
   }
 
   it("writes --json-report beside any reporter; the text report points at it for the records left behind", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "plk-ci-")), "contract.json");
+    const file = join(scratchFolder("plk-ci-"), "contract.json");
     const run = await runCli("node", [CONTRACT_BIN, "--skip-seat-checks", "--json-report", file], {
       ...SECRETS,
       CONTRACT_BASE_URL: mockUrl,

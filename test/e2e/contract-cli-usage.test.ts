@@ -4,7 +4,7 @@
  * Retry-After waited for), a usage judged against a profile alone (no request sent), and usage files that are
  * not one (exit 2, naming the file).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -20,6 +20,9 @@ import { error, PROFILE } from "../support/sample-profile.ts";
 import { FACT_ONLY, recordSampleUsage, SAMPLE_TESTS } from "../support/usage-samples.ts";
 
 let dir = "";
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 let service: IndependentService;
 let usageFile = "";
 let factsFile = "";

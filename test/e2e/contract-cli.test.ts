@@ -4,10 +4,11 @@
  * (`node dist/cli/contract.js`) as a process, and test/e2e/readme-commands.test.ts runs the documented
  * `npm run contract -- --recording` lines.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchFolder } from "../support/scratch-folder.ts";
 import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { startBreakingProxy } from "../support/breaking-proxy.ts";
 import { createHarRecorder, otherTraffic } from "../support/har-recorder.ts";
@@ -61,7 +62,7 @@ describe("the contract runner against a service", () => {
   });
 
   it("takes the credentials from the environment, and writes JUnit XML to a file", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "plk-")), "contract.xml");
+    const file = join(scratchFolder("plk-"), "contract.xml");
     const { code, output } = await program(["--reporter", "junit", "--output", file, "--quiet"], {
       CONTRACT_BASE_URL: url,
       CONTRACT_API_KEY: "demo-key",
@@ -135,6 +136,7 @@ describe("the contract runner against a service", () => {
 
 describe("the contract runner with --recording", () => {
   const directory = mkdtempSync(join(tmpdir(), "plk-rec-"));
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
   const write = (name: string, content: unknown) => {
     const file = join(directory, name);
     writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content));

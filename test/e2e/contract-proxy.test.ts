@@ -6,7 +6,7 @@
  * and counts what it carried against the requests the report counts.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer as createHttpsServer, type Server } from "node:https";
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -22,6 +22,9 @@ const mock = createMockServer({ contract: sharedContract() });
 let mockUrl = "";
 let proxy: ForwardingProxy;
 let dir = "";
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 beforeAll(async () => {
   ({ url: mockUrl } = await mock.listen(0));
   proxy = await startForwardingProxy({ requireAuth: `Basic ${Buffer.from("ci:proxy-secret").toString("base64")}` });

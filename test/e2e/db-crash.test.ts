@@ -4,7 +4,7 @@
  * Every acknowledged write must be there, none twice, and no temporary file left behind; raw writes under /__db
  * (served by json-server's router) as much as the API's.
  */
-import { existsSync, mkdtempSync, readdirSync, watch, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -23,6 +23,7 @@ const COMPACT_AFTER = "40000";
 const headers = { "API-KEY": "crash-key", TOKEN: "crash-token", "content-type": "application/json" };
 
 const dir = mkdtempSync(join(tmpdir(), "plk-crash-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const dbFile = join(dir, "state", "db.json");
 const fixturesFile = join(dir, "fixtures.json");
 // Enough properties that writing a snapshot takes several turns of the event loop, so a kill can land inside one.

@@ -7,8 +7,7 @@
  * refuses it; and the Dredd-style run it describes (each operation once, from the examples, in the document's
  * order) answers 200 throughout from a fresh mock.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolvePointer } from "../../src/spec/json-pointer.ts";
@@ -23,6 +22,7 @@ import {
   type StartedProcess,
 } from "../support/start-process.ts";
 import { startCommand, type RunningPrism } from "../prism/prism-harness.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 const PAGE = readFileSync(join(PACKAGE_ROOT, "docs", "outside-tools.md"), "utf8");
 const spec = loadSpec();
@@ -165,7 +165,7 @@ describe("docs/outside-tools.md", () => {
   });
 
   it(`${command(BUNDLE_LINE)}: one JSON file without $ref, every operation and link in it`, async () => {
-    const dir = mkdtempSync(join(tmpdir(), "plk-outside-tools-"));
+    const dir = scratchFolder("plk-outside-tools-");
     const line = command(BUNDLE_LINE).replace("--output openapi.json", `--output ${join(dir, "openapi.json")}`);
     const run = startProcess("sh", ["-c", line]);
     started.push(run);

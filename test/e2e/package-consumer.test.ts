@@ -4,10 +4,10 @@
  * ships (the packed archive and its install are shared with lean-install.test.ts: test/support/consumer-install.ts).
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consumerInstall } from "../support/consumer-install.ts";
 import { DOCS_ASSET_LICENSES, DOCS_ASSETS } from "../../src/hosts/node/docs-assets.ts";
 import { CONSOLE_ASSETS } from "../../src/hosts/node/console-assets.ts";
@@ -15,6 +15,9 @@ import { placeInstalledKit } from "../support/installed-kit.ts";
 import { PACKAGE_ROOT, startProcess } from "../support/start-process.ts";
 
 let project = "";
+afterAll(() => {
+  if (project) rmSync(project, { recursive: true, force: true });
+});
 beforeAll(() => {
   // dist/ is built once for the whole run (test/support/build-once.ts).
   project = mkdtempSync(join(tmpdir(), "plk-consumer-"));

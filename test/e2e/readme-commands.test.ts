@@ -11,7 +11,7 @@
  * Also: every `npm run <script>` that the README and docs/ mention exists (docs/assumptions.md once named one
  * that did not).
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -183,6 +183,9 @@ const NOT_RUN: Array<[RegExp, string]> = [
 const mock = createMockServer({ contract: sharedContract(), validateResponses: true });
 let url = "";
 let dir = "";
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 const started: StartedProcess[] = [];
 
 beforeAll(async () => {

@@ -3,7 +3,7 @@
  * use it: typechecked strictly, then run against a started mock. A changed export, path or schema breaks it.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +15,9 @@ import { PACKAGE_ROOT, startProcess } from "../support/start-process.ts";
 const example = readmeExample("typed-client");
 const mock = createMockServer({ contract: sharedContract(), validateResponses: true });
 let project = "";
+afterAll(() => {
+  if (project) rmSync(project, { recursive: true, force: true });
+});
 
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), "plk-typed-client-"));

@@ -2,16 +2,16 @@
  * A test skipped for a missing prerequisite says why in `npm test`'s own output: the suite's vitest config ends
  * the run with each such test and its reason.
  */
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import config from "../../vitest.config.ts";
 import { PACKAGE_ROOT, startProcess } from "../support/start-process.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 describe("a skipped test", () => {
   it("is listed with its reason at the end of a run with the suite's reporters", async () => {
-    const project = mkdtempSync(join(tmpdir(), "plk-skips-"));
+    const project = scratchFolder("plk-skips-");
     mkdirSync(join(project, "node_modules"));
     symlinkSync(join(PACKAGE_ROOT, "node_modules", "vitest"), join(project, "node_modules", "vitest"), "dir");
     writeFileSync(

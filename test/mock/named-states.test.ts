@@ -1,16 +1,10 @@
-/**
- * Setting up a test from a state (issue 29): the shipped states reach the errors a test needs (seats full), and the
- * set-ups it starts from (an empty account, a long list); a state of one's own, as GET /__db/db answers it, loads
- * back; a refused state changes nothing. Through HTTP (`/__admin/state`) and the library (`useState`, `state`).
- */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMockServer, StateRefused, type MockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { MANY_PROPERTIES } from "../../src/mock/store/named-states.ts";
 import { sharedContract } from "../support/mock-harness.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 const DEMO = { "API-KEY": "demo-key", TOKEN: "demo-token", "content-type": "application/json" };
 const BROKER = { "API-KEY": "broker-key", TOKEN: "broker-token", "content-type": "application/json" };
@@ -235,7 +229,7 @@ describe("in the library", () => {
   });
 
   it("with --db, a state loaded during a run is what a restart reads back", async () => {
-    const db = join(mkdtempSync(join(tmpdir(), "plk-state-")), "db.json");
+    const db = join(scratchFolder("plk-state-"), "db.json");
     const first = newMock({ db });
     const answer = await useState(first, "seats-full").expect(200);
     expect(answer.body.counts.agents).toBe(13);

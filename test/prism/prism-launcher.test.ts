@@ -6,7 +6,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { createRequire } from "node:module";
 import { createServer, type AddressInfo } from "node:net";
-import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import { copyFileSync, mkdirSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -16,6 +16,7 @@ import { parsePrismCommand, PRISM_BIN } from "../../scripts/prism.ts";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
 import { LAUNCHER } from "./prism-harness.ts";
 import { HANG_MS } from "../support/deadlines.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 describe("parsePrismCommand", () => {
   it("mock: the spec, on 127.0.0.1:4011, with examples", () => {
@@ -120,7 +121,7 @@ describe("the launcher process", () => {
 
   it("says in one line how to install Prism when it is not installed, with exit code 1", () => {
     // The launcher and what it imports, in a folder whose node_modules has everything but Prism.
-    const root = mkdtempSync(join(tmpdir(), "plk-no-prism-"));
+    const root = scratchFolder("plk-no-prism-");
     for (const file of ["scripts/prism.ts", "src/spec/load-spec.ts", "src/package-root.ts", "spec/openapi.yaml"]) {
       mkdirSync(dirname(join(root, file)), { recursive: true });
       copyFileSync(join(PACKAGE_ROOT, file), join(root, file));

@@ -5,12 +5,12 @@
  * n-th answer; what the answers do not cover is answered as the mock would, marked in the journal and listed;
  * the recorded usage is never written over.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setupServer } from "msw/node";
 import request from "supertest";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { AnswersDocument } from "../../src/contract/usage/answers-document.ts";
 import type { UsageDocument } from "../../src/contract/usage/usage-document.ts";
 import { createMockHandlers } from "../../src/hosts/msw/create-mock-handlers.ts";
@@ -57,6 +57,7 @@ function answersDocument(consumer = "web-app"): AnswersDocument {
 }
 
 const folder = mkdtempSync(join(tmpdir(), "plk-answers-serving-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
 const saved = process.env.MOCK_ANSWERS;
 afterEach(() => {
   if (saved === undefined) delete process.env.MOCK_ANSWERS;

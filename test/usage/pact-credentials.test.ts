@@ -2,8 +2,7 @@
  * No pact carries a credential's value: a suite recorded with a team's own secret-looking keys gives a usage of
  * roles and a pact of the mock's demo credentials, and the provider-state route never answers one back.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
@@ -11,6 +10,7 @@ import { PROVIDER_STATES } from "../../src/contract/usage/provider-state-names.t
 import { createMockServer } from "../../src/hosts/node/create-mock-server.ts";
 import { CONTRACT_BIN, runCli } from "../support/run-contract-cli.ts";
 import { buildSampleUsage } from "../support/usage-pact-samples.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 const SECRET_KEY = "sk_live_51HxQ9fGv7pKx2Lr8TnWq3Zb";
 const SECRET_TOKEN = "tok_7f3a9c1e5b2d8064aa91c3e7f0b5d2c8";
@@ -25,7 +25,7 @@ describe("a pact written from a usage recorded with secret-looking keys", () => 
     // The recording really went through the team's account (its answers are the mock's to that account).
     expect(usage.tests[1]!.interactions[0]!.response.status).toBe(200);
 
-    const folder = mkdtempSync(join(tmpdir(), "plk-pact-secrets-"));
+    const folder = scratchFolder("plk-pact-secrets-");
     const usageFile = join(folder, "usage.json");
     const pactFile = join(folder, "pact.json");
     writeFileSync(usageFile, usageText);

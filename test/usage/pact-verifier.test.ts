@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PROVIDER_STATES } from "../../src/contract/usage/provider-state-names.ts";
 import { exampleConsumerProject, runExampleSuite } from "../support/example-consumer.ts";
 import { readmeExample } from "../support/readme-examples.ts";
@@ -40,6 +40,9 @@ const { Verifier, missing } = loadVerifier();
 if (missing && (process.env.REQUIRE_PACT ?? "0") !== "0") throw new Error(missing);
 
 let folder: string;
+afterAll(() => {
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
 let pactFile: string;
 let injectedFile: string;
 const started: StartedProcess[] = [];

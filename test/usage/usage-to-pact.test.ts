@@ -4,8 +4,7 @@
  * (`fromProviderState`), answers are matched by type and by the contract's patterns, and the credentials are the
  * mock's demo ones of the same role.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createContract } from "../../src/contract/create-contract.ts";
@@ -14,6 +13,7 @@ import { usageToPact, type PactFile, type PactInteraction } from "../../src/cont
 import type { UsageDocument } from "../../src/contract/usage/usage-document.ts";
 import { CONTRACT_BIN, runCli } from "../support/run-contract-cli.ts";
 import { buildSampleUsage } from "../support/usage-pact-samples.ts";
+import { scratchFolder } from "../support/scratch-folder.ts";
 
 const contract = createContract();
 /** A start record's fields as a provider state gets them: less the mock's own keys, which the provider makes anew. */
@@ -209,7 +209,7 @@ describe("usageToPact", () => {
 
 describe("property-listing-contract --usage --write-pact", () => {
   it("writes the pact and exits 0; a usage that is not one exits 2 naming the file", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "plk-pact-"));
+    const folder = scratchFolder("plk-pact-");
     const usageFile = join(folder, "usage.json");
     const pactFile = join(folder, "pact.json");
     writeFileSync(usageFile, JSON.stringify(usage));
@@ -252,7 +252,7 @@ describe("property-listing-contract --usage --write-pact", () => {
   });
 
   it("makes the pact's missing folders; a pact that cannot be written exits 2 naming it, not the usage", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "plk-pact-"));
+    const folder = scratchFolder("plk-pact-");
     const usageFile = join(folder, "usage.json");
     writeFileSync(usageFile, JSON.stringify(usage));
     const nested = join(folder, "pacts", "web", "pact.json");
@@ -272,7 +272,7 @@ describe("property-listing-contract --usage --write-pact", () => {
   });
 
   it("needs --usage, and sends nothing", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "plk-pact-"));
+    const folder = scratchFolder("plk-pact-");
     const usageFile = join(folder, "usage.json");
     const pactFile = join(folder, "pact.json");
     writeFileSync(usageFile, JSON.stringify(usage));
