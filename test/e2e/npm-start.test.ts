@@ -1,9 +1,9 @@
 /** The mock as a user starts it: `npm start`, then HTTP, then Ctrl-C. */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { scratchFolder } from "../support/scratch-folder.ts";
 import { freePort, killAll, startProcess, waitForHealthy, type StartedProcess } from "../support/start-process.ts";
 
 const started: StartedProcess[] = [];
@@ -22,7 +22,7 @@ const cli = (args: string[]) => {
 
 describe("npm start", () => {
   it("serves the seeded demo account, prints where it listens, and stops cleanly on SIGINT", async () => {
-    const dbFile = join(mkdtempSync(join(tmpdir(), "plk-")), "db.json");
+    const dbFile = join(scratchFolder("plk-"), "db.json");
     const mock = npmStart(["--port", "0", "--base-url", "http://mock.internal:4010", "--db", dbFile]);
     const [, url] = await mock.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
     await waitForHealthy(`${url}/healthz`);
@@ -117,7 +117,7 @@ describe("npm start", () => {
   });
 
   it("refuses an accounts file that is not a list of accounts, with exit code 2", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "plk-")), "accounts.json");
+    const file = join(scratchFolder("plk-"), "accounts.json");
     writeFileSync(file, '[{"apiKey": "k"}]');
     const mock = cli(["--accounts", file]);
     expect(await mock.exited).toBe(2);
