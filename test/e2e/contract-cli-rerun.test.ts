@@ -25,12 +25,11 @@ afterAll(async () => {
   await service?.close();
 });
 
-const contract = (args: string[]) =>
-  runCli(
-    "node",
-    [CONTRACT_BIN, "--usage", usageFile, "--base-url", service.url, "--quiet", ...args],
-    credentialsEnv(service.accounts),
-  );
+const contract = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  runCli("node", [CONTRACT_BIN, "--usage", usageFile, "--base-url", service.url, "--quiet", ...args], {
+    ...credentialsEnv(service.accounts),
+    ...env,
+  });
 
 it("refuses a test command that reports no test with exit 2, saying what --rerun runs", async () => {
   const answers = join(folder, "answers.json");
@@ -48,20 +47,9 @@ it("refuses a test command that reports no test with exit 2, saying what --rerun
 it("without --write-answers, hands the command the answers in a temporary file, removed once it ends", async () => {
   const temporary = join(folder, "tmp");
   mkdirSync(temporary);
-  const { code, stderr } = await runCli(
-    "node",
-    [
-      CONTRACT_BIN,
-      "--usage",
-      usageFile,
-      "--base-url",
-      service.url,
-      "--quiet",
-      "--rerun",
-      'test -s "$MOCK_ANSWERS" && echo read',
-    ],
-    { ...credentialsEnv(service.accounts), TMPDIR: temporary },
-  );
+  const { code, stderr } = await contract(["--rerun", 'test -s "$MOCK_ANSWERS" && echo read'], {
+    TMPDIR: temporary,
+  });
   expect(code, stderr).toBe(2); // the command reports no test
   expect(stderr).toContain("read");
   expect(readdirSync(temporary)).toEqual([]);
