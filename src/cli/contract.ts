@@ -35,9 +35,8 @@ import { writePactFile } from "../contract/usage/write-pact-file.ts";
 import { AnswersCollector } from "../contract/usage/collect-answers.ts";
 import type { AnswersDocument } from "../contract/usage/answers-document.ts";
 import { renderRerunJunit, renderRerunText, rerunVerdicts } from "../contract/usage/rerun-verdicts.ts";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 /** A usage error, an unreachable implementation or an unusable recording: the message, and exit code 2. */
@@ -266,33 +265,26 @@ async function answerUsage(command: UsageCommand, usage: UsageDocument, what: st
   }
   if (report.interrupted) return report;
   const answers = collector.document(source);
-  // Without --write-answers, the answers live only as long as the rerun that reads them.
-  const temporary = command.writeAnswers === undefined ? mkdtempSync(join(tmpdir(), "plk-answers-")) : undefined;
-  const answersFile = command.writeAnswers ?? join(temporary!, "answers.json");
-  try {
-    // Its folder is made, as a CI job's output folder often does not exist yet.
-    mkdirSync(dirname(answersFile), { recursive: true });
-    writeFileSync(answersFile, `${JSON.stringify(answers, null, 2)}\n`);
-  } catch (error) {
-    if (temporary) rmSync(temporary, { recursive: true, force: true });
-    return fail(`Cannot write the answers to ${answersFile} (--write-answers): ${(error as Error).message}`);
+  if (command.writeAnswers !== undefined) {
+    try {
+      // Its folder is made, as a CI job's output folder often does not exist yet.
+      mkdirSync(dirname(command.writeAnswers), { recursive: true });
+      writeFileSync(command.writeAnswers, `${JSON.stringify(answers, null, 2)}\n`);
+    } catch (error) {
+      return fail(`Cannot write the answers to ${command.writeAnswers} (--write-answers): ${(error as Error).message}`);
+    }
+    if (!command.quiet) progress(`The service's answers written to ${command.writeAnswers}`);
   }
+  if (command.rerun === undefined) return report;
   if (!command.quiet)
     progress(
-      temporary
-        ? `The service's answers written to ${answersFile}, removed once the test command ends (--write-answers ` +
-            "keeps them)"
-        : `The service's answers written to ${answersFile}`,
+      `Running the test command against the service's answers` +
+        `${command.writeAnswers === undefined ? " (a temporary file; --write-answers keeps them)" : ""}: ` +
+        command.rerun,
     );
-  if (command.rerun === undefined) return report;
-  if (!command.quiet) progress(`Running the test command against the service's answers: ${command.rerun}`);
   const { rerunSuite } = await import("./rerun-suite.ts");
-  let ran: Awaited<ReturnType<typeof rerunSuite>>;
-  try {
-    ran = await rerunSuite(command.rerun, answersFile);
-  } finally {
-    if (temporary) rmSync(temporary, { recursive: true, force: true });
-  }
+  // Without --write-answers, the answers live in the rerun's own temporary folder, removed with it.
+  const ran = await rerunSuite(command.rerun, command.writeAnswers ?? answers);
   if (ran.results.length === 0) {
     fail(
       `The test command reported no test (exit code ${ran.exitCode ?? "none: it could not start"}): ` +
