@@ -218,7 +218,6 @@ describe("a request a test's own handler answers", () => {
     const { network, emit } = fakeNetwork();
     const late = createMockHandlers({ baseUrl: "http://late.mock.test" });
     const stopLate = late.observe(network);
-    const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
     try {
       const request = new Request("http://late.mock.test/api/v1/object/property", {
         method: "POST",
@@ -279,7 +278,7 @@ describe("a request a test's own handler answers", () => {
       released = true;
     });
     stopLate();
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await turn();
     expect(released).toBe(true);
     expect(late.requests()).toMatchObject([{ status: null, overridden: true }]);
 
@@ -321,4 +320,9 @@ function fakeNetwork() {
   };
   const emit = (type: string, event: object) => listeners.get(type)!(event);
   return { network, emit, listeners };
+}
+
+/** One turn of the event loop: every promise that can settle without a new event has settled. */
+function turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
