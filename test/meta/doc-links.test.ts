@@ -3,19 +3,13 @@
  * names exists, and a `#anchor` (to another page or within the page) is the GitHub slug of a heading of the page
  * it points to, or an `id` of an HTML anchor there. Links inside code (fenced blocks, inline code) are not links.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { manualPages } from "../support/manual-pages.ts";
 import { PACKAGE_ROOT } from "../support/start-process.ts";
 
-/** The pages a reader reads: the README, then docs/*.md. */
-const PAGES = [
-  "README.md",
-  ...readdirSync(join(PACKAGE_ROOT, "docs"))
-    .filter((name) => name.endsWith(".md"))
-    .sort()
-    .map((name) => `docs/${name}`),
-];
+const PAGES = manualPages();
 
 /** A page's text without its fenced code blocks and inline code, where brackets and `#` are code, not Markdown. */
 function prose(text: string): string {

@@ -4,17 +4,15 @@
  * starts instead (`README_PRISM`), so that each Prism command starts Prism once in the suite, where what it serves
  * is checked in depth, and the install commands that test/support/consumer-install.ts runs.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { manualPages } from "./manual-pages.ts";
 import { PACKAGE_ROOT } from "./start-process.ts";
 
 /** The README, then each page of docs/ in name order: what a user reads, as one text. */
 export function userDocs(): string {
-  const pages = readdirSync(join(PACKAGE_ROOT, "docs"))
-    .filter((name) => name.endsWith(".md"))
-    .sort();
-  return [join(PACKAGE_ROOT, "README.md"), ...pages.map((name) => join(PACKAGE_ROOT, "docs", name))]
-    .map((path) => readFileSync(path, "utf8"))
+  return manualPages()
+    .map((page) => readFileSync(join(PACKAGE_ROOT, page), "utf8"))
     .join("\n");
 }
 
